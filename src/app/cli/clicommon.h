@@ -1,0 +1,46 @@
+#pragma once
+
+#include "retry/constants.h"
+
+#include <QCommandLineOption>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace capwatch::cli {
+
+/// Exit codes of capwatch-cli (interfaces.md).
+enum ExitCode {
+    ExitOk = 0,
+    ExitBadArguments = 2,
+    ExitProviderError = 3,
+    ExitNetworkOrConfig = 4,
+    ExitCancelled = 130,
+};
+
+/// One subcommand: its name, a one-line summary, its options; the options serve the parser,
+/// --help and the man page alike.
+struct CommandSpec
+{
+    QString name;
+    QString summary;
+    QString synopsis;
+    QList<QCommandLineOption> options;
+};
+
+/// Writes `capwatch-cli <command>: error: <message>` and a hint to stderr; returns ExitBadArguments.
+int argumentError(const QString &command, const QString &message);
+
+void writeOut(const QByteArray &bytes);
+void writeErr(const QByteArray &bytes);
+
+/// Seconds as a JSON number: an integer when whole, else up to three decimals.
+nlohmann::ordered_json secondsJson(retry::Millis ms);
+/// A token figure as a JSON number: an integer when whole.
+nlohmann::ordered_json figureJson(std::optional<double> value);
+
+} // namespace capwatch::cli

@@ -1,0 +1,134 @@
+#include "explaincommand.h"
+
+#include "retry/classifier.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+
+#include <chrono>
+#include <cstdio>
+
+namespace capwatch::cli {
+
+namespace {
+
+std::optional<int> parseInt(const QString &text, int min, int max)
+{
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value < min || value > max)
+        return std::nullopt;
+    return value;
+}
+
+} // namespace
+
+CommandSpec explainSpec()
+{
+    return {
+        QStringLiteral("explain"),
+        QCoreApplication::translate("cli", "Classify one provider response without sending anything."),
+        QStringLiteral("explain --status N [--header 'Name: value']... [--body TEXT | --body-file PATH] "
+                       "[--retry-index K]"),
+        {
+                QCommandLineOption(QStringLiteral("status"),
+                                   QCoreApplication::translate("cli", "HTTP status of the response (100-999)."),
+                                   QStringLiteral("N")),
+                QCommandLineOption(QStringLiteral("header"),
+                                   QCoreApplication::translate("cli", "A response header, 'Name: value'. Repeatable."),
+                                   QStringLiteral("NAME: VALUE")),
+                QCommandLineOption(QStringLiteral("body"),
+                                   QCoreApplication::translate("cli", "The response body. Without --body or --body-file it is read from standard input."),
+                                   QStringLiteral("TEXT")),
+                QCommandLineOption(QStringLiteral("body-file"),
+                                   QCoreApplication::translate("cli", "Read the response body from a file, byte for byte."),
+                                   QStringLiteral("PATH")),
+                QCommandLineOption(QStringLiteral("retry-index"),
+                                   QCoreApplication::translate("cli", "Which retry the backoff is computed for (default 1)."),
+                                   QStringLiteral("K"), QStringLiteral("1")),
+        },
+    };
+}
+
+int runExplain(const QStringList &args)
+{
+    const CommandSpec spec = explainSpec();
+    QCommandLineParser parser;
+    parser.setApplicationDescription(spec.summary);
+    const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
+                                  QCoreApplication::translate("cli", "Show this help."));
+    parser.addOption(help);
+    parser.addOptions(spec.options);
+    if (!parser.parse(args))
+        return argumentError(spec.name, parser.errorText());
+    if (parser.isSet(help)) {
+        writeOut((QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n').toUtf8());
+        QString text = parser.helpText();
+        text = text.mid(text.indexOf(u'\n') + 1); // drop Qt's own "Usage:" line
+        writeOut(text.toUtf8());
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return argumentError(spec.name, QStringLiteral("unexpected argument '%1'")
+                                                .arg(parser.positionalArguments().constFirst()));
+    if (!parser.isSet(QStringLiteral("status")))
+        return argumentError(spec.name, QStringLiteral("--status is required"));
+    const auto status = parseInt(parser.value(QStringLiteral("status")), 100, 999);
+    if (!status)
+        return argumentError(spec.name, QStringLiteral("--status takes an HTTP status from 100 to 999, not '%1'")
+                                                .arg(parser.value(QStringLiteral("status"))));
+    const auto retryIndex = parseInt(parser.value(QStringLiteral("retry-index")), 1, 1000);
+    if (!retryIndex)
+        return argumentError(spec.name, QStringLiteral("--retry-index takes a whole number from 1, not '%1'")
+                                                .arg(parser.value(QStringLiteral("retry-index"))));
+    if (parser.isSet(QStringLiteral("body")) && parser.isSet(QStringLiteral("body-file")))
+        return argumentError(spec.name, QStringLiteral("give the body with --body or --body-file, not both"));
+
+    retry::Response response;
+    response.status = *status;
+    for (const QString &header : parser.values(QStringLiteral("header"))) {
+        const qsizetype colon = header.indexOf(u':');
+        if (colon <= 0)
+            return argumentError(spec.name, QStringLiteral("--header takes 'Name: value', not '%1'").arg(header));
+        response.headers.emplace_back(header.left(colon).trimmed().toStdString(),
+                                      header.mid(colon + 1).trimmed().toStdString());
+    }
+
+    QByteArray body;
+    if (parser.isSet(QStringLiteral("body"))) {
+        body = parser.value(QStringLiteral("body")).toUtf8();
+    } else if (parser.isSet(QStringLiteral("body-file"))) {
+        QFile file(parser.value(QStringLiteral("body-file")));
+        if (!file.open(QIODevice::ReadOnly))
+            return argumentError(spec.name, QStringLiteral("cannot read '%1': %2")
+                                                    .arg(file.fileName(), file.errorString()));
+        body = file.readAll();
+    } else {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            return argumentError(spec.name, QStringLiteral("cannot read standard input"));
+        body = in.readAll();
+    }
+    response.body = std::string_view(body.constData(), static_cast<std::size_t>(body.size()));
+
+    const retry::Classification c =
+            retry::classify(response, *retryIndex, std::chrono::system_clock::now());
+    nlohmann::ordered_json out;
+    out["category"] = std::string(retry::toString(c.category));
+    out["retryable"] = c.retryable;
+    out["used"] = figureJson(c.used);
+    out["limit"] = figureJson(c.limit);
+    out["wait_s"] = c.wait ? secondsJson(*c.wait) : nlohmann::ordered_json(nullptr);
+    out["raw_wait_s"] = c.rawWait ? secondsJson(*c.rawWait) : nlohmann::ordered_json(nullptr);
+    out["wait_source"] = c.waitSource == retry::WaitSource::None
+            ? nlohmann::ordered_json(nullptr)
+            : nlohmann::ordered_json(std::string(retry::toString(c.waitSource)));
+    out["reason"] = c.reason;
+    // Replace invalid UTF-8 rather than throw: the reason never holds provider bytes, but be safe.
+    writeOut(QByteArray::fromStdString(
+            out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
+    return ExitOk;
+}
+
+} // namespace capwatch::cli

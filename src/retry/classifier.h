@@ -1,0 +1,78 @@
+#pragma once
+
+// Sections 1 to 3 of the retry policy: what kind of failure an attempt ended in, the token
+// figures of a token-limit 422, and how long to wait before the next attempt.
+
+#include "constants.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace capwatch::retry {
+
+enum class Category { Success, TokenLimit, RateLimit, Transient, Auth, Fatal };
+
+enum class WaitSource { None, RetryAfter, RetryAfterMs, Message, Backoff, CredentialRefresh };
+
+/// How an attempt failed below HTTP, when it produced no status.
+enum class NetworkFailure {
+    None, ///< a response with a status arrived
+    BrokenBeforeHeaders, ///< connection reset or closed before any response header
+    TimedOut, ///< no response headers in time
+    Refused,
+    HostNotFound,
+    Tls,
+    InvalidUrl,
+    Other, ///< anything else the network layer reports; not retried
+};
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+/// What one attempt produced, as far as classification cares.
+struct Response
+{
+    int status = 0; ///< 0 when the attempt produced no HTTP status
+    Headers headers;
+    std::string_view body;
+    NetworkFailure network = NetworkFailure::None;
+    std::string networkError; ///< the network layer's message, for the user
+};
+
+struct Classification
+{
+    Category category = Category::Fatal;
+    bool retryable = false;
+    std::optional<double> used;
+    std::optional<double> limit;
+    std::optional<Millis> wait; ///< capped, for retryable categories
+    std::optional<Millis> rawWait;
+    WaitSource waitSource = WaitSource::None;
+    /// The provider's error text (section 2, step 3; for 429 also `message`), original case,
+    /// or the network error. Empty when there is none.
+    std::string errorText;
+    std::string reason; ///< one human sentence
+};
+
+/// Classifies one attempt. `retryIndex` (1-based) is the retry the backoff is computed for;
+/// `now` turns an HTTP-date `retry-after` into seconds.
+Classification classify(const Response &response, int retryIndex,
+                        std::chrono::system_clock::time_point now);
+
+/// Backoff of the k-th retry: 5, 10, 20, 40, then capped at 60 s.
+Millis backoffFor(int retryIndex);
+
+/// The error text of section 2, step 3 (for 429 also a top-level `message`), or nullopt when the
+/// body is not a JSON object with such a member. Bodies over the size limit yield nullopt.
+std::optional<std::string> extractErrorText(std::string_view body, bool alsoTopLevelMessage);
+
+std::string_view toString(Category category);
+std::string_view toString(WaitSource source);
+bool isRetryable(Category category);
+/// The reason phrase of an HTTP status ("Unprocessable Entity"), or empty when unknown.
+std::string_view statusText(int status);
+
+} // namespace capwatch::retry

@@ -1,0 +1,73 @@
+#include "finalerror.h"
+
+#include <cstdio>
+
+namespace capwatch::retry {
+
+std::string cutText(std::string_view text, std::size_t maxChars)
+{
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        // Count code points by their lead bytes, so a cut never splits a character.
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+            continue;
+        if (chars == maxChars)
+            return std::string(text.substr(0, i)) + "\u2026";
+        ++chars;
+    }
+    return std::string(text);
+}
+
+std::string formatSeconds(Millis ms)
+{
+    const long long v = ms.count();
+    const long long whole = v / 1000;
+    long long frac = v % 1000;
+    std::string out = (v < 0 && whole == 0 ? "-" : "") + std::to_string(whole);
+    if (frac != 0) {
+        if (frac < 0)
+            frac = -frac;
+        char buf[8];
+        std::snprintf(buf, sizeof buf, ".%03lld", frac);
+        std::string f(buf);
+        while (f.back() == '0')
+            f.pop_back();
+        out += f;
+    }
+    return out;
+}
+
+std::string finalErrorText(const FailureReport &r)
+{
+    std::string out = "OpenAI-compatible chat request failed\n";
+    out += "  endpoint: " + r.endpoint + "\n";
+    out += "  model: " + r.model + "\n";
+    out += "  auth: " + (r.authSource.empty() ? std::string("none") : r.authSource) + "\n";
+    if (r.status > 0) {
+        const std::string_view phrase = statusText(r.status);
+        out += "  status: " + std::to_string(r.status)
+                + (phrase.empty() ? std::string() : " " + std::string(phrase)) + "\n";
+        out += "  response: "
+                + (r.responseBody.empty() ? std::string("(empty)")
+                                          : cutText(r.responseBody, kMaxShownResponseChars))
+                + "\n";
+    } else {
+        out += "  status: no response\n";
+        out += "  error: "
+                + (r.networkError.empty() ? std::string("unknown network error")
+                                          : cutText(r.networkError, kMaxShownResponseChars))
+                + "\n";
+    }
+    char waited[32];
+    std::snprintf(waited, sizeof waited, "%.1f",
+                  static_cast<double>(r.waited.count()) / 1000.0);
+    const int retries = r.attempts > 0 ? r.attempts - 1 : 0;
+    out += "  retries: " + std::to_string(retries) + " of " + std::to_string(kMaxAttempts - 1)
+            + " used, waited " + waited + " s of the "
+            + std::to_string(kRetryBudget.count() / 1000) + " s budget; "
+            + (r.reason == EndReason::Cancelled ? std::string("cancelled")
+                                                : "gave up: " + std::string(toString(r.reason)));
+    return out;
+}
+
+} // namespace capwatch::retry
