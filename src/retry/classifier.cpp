@@ -348,7 +348,7 @@ bool isRetryable(Category category)
             || category == Category::Transient || category == Category::Auth;
 }
 
-std::string_view toString(Category category)
+std::string_view nameOf(Category category)
 {
     switch (category) {
     case Category::Success:
@@ -367,7 +367,7 @@ std::string_view toString(Category category)
     return "fatal";
 }
 
-std::string_view toString(WaitSource source)
+std::string_view nameOf(WaitSource source)
 {
     switch (source) {
     case WaitSource::None:

@@ -69,8 +69,8 @@ Millis backoffFor(int retryIndex);
 /// body is not a JSON object with such a member. Bodies over the size limit yield nullopt.
 std::optional<std::string> extractErrorText(std::string_view body, bool alsoTopLevelMessage);
 
-std::string_view toString(Category category);
-std::string_view toString(WaitSource source);
+std::string_view nameOf(Category category);
+std::string_view nameOf(WaitSource source);
 bool isRetryable(Category category);
 /// The reason phrase of an HTTP status ("Unprocessable Entity"), or empty when unknown.
 std::string_view statusText(int status);

@@ -66,7 +66,7 @@ std::string finalErrorText(const FailureReport &r)
             + " used, waited " + waited + " s of the "
             + std::to_string(kRetryBudget.count() / 1000) + " s budget; "
             + (r.reason == EndReason::Cancelled ? std::string("cancelled")
-                                                : "gave up: " + std::string(toString(r.reason)));
+                                                : "gave up: " + std::string(nameOf(r.reason)));
     return out;
 }
 

@@ -5,7 +5,7 @@
 
 namespace capwatch::retry {
 
-std::string_view toString(EndReason reason)
+std::string_view nameOf(EndReason reason)
 {
     switch (reason) {
     case EndReason::None:

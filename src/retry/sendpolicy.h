@@ -23,7 +23,7 @@ enum class EndReason {
     Cancelled,
 };
 
-std::string_view toString(EndReason reason);
+std::string_view nameOf(EndReason reason);
 
 struct Decision
 {

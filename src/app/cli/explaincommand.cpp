@@ -115,7 +115,7 @@ int runExplain(const QStringList &args)
     const retry::Classification c =
             retry::classify(response, *retryIndex, std::chrono::system_clock::now());
     nlohmann::ordered_json out;
-    out["category"] = std::string(retry::toString(c.category));
+    out["category"] = std::string(retry::nameOf(c.category));
     out["retryable"] = c.retryable;
     out["used"] = figureJson(c.used);
     out["limit"] = figureJson(c.limit);
@@ -123,7 +123,7 @@ int runExplain(const QStringList &args)
     out["raw_wait_s"] = c.rawWait ? secondsJson(*c.rawWait) : nlohmann::ordered_json(nullptr);
     out["wait_source"] = c.waitSource == retry::WaitSource::None
             ? nlohmann::ordered_json(nullptr)
-            : nlohmann::ordered_json(std::string(retry::toString(c.waitSource)));
+            : nlohmann::ordered_json(std::string(retry::nameOf(c.waitSource)));
     out["reason"] = c.reason;
     // Replace invalid UTF-8 rather than throw: the reason never holds provider bytes, but be safe.
     writeOut(QByteArray::fromStdString(

@@ -1,0 +1,5 @@
+#include "logging.h"
+
+Q_LOGGING_CATEGORY(lcNet, "capwatch.net")
+Q_LOGGING_CATEGORY(lcRetry, "capwatch.retry")
+Q_LOGGING_CATEGORY(lcDemo, "capwatch.demo")
