@@ -1,5 +1,8 @@
 #include "clicommon.h"
 
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
 #include <cmath>
 #include <cstdio>
 
@@ -24,6 +27,28 @@ int argumentError(const QString &command, const QString &message)
     writeErr((prefix + QStringLiteral(": error: ") + message + u'\n').toUtf8());
     writeErr((QStringLiteral("Try '") + prefix + QStringLiteral(" --help'.\n")).toUtf8());
     return ExitBadArguments;
+}
+
+std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args,
+                                QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(spec.summary);
+    const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
+                                  QCoreApplication::translate("cli", "Show this help."));
+    parser.addOption(help);
+    parser.addOptions(spec.options);
+    if (!parser.parse(args))
+        return argumentError(spec.name, parser.errorText());
+    if (parser.isSet(help)) {
+        QString text = parser.helpText();
+        text = text.mid(text.indexOf(u'\n') + 1); // Qt's own "Usage:" line names no command
+        writeOut((QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n' + text).toUtf8());
+        return int(ExitOk);
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return argumentError(spec.name, QStringLiteral("unexpected argument '%1'")
+                                                .arg(parser.positionalArguments().constFirst()));
+    return std::nullopt;
 }
 
 nlohmann::ordered_json secondsJson(retry::Millis ms)

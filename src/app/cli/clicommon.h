@@ -3,6 +3,7 @@
 #include "retry/constants.h"
 
 #include <QCommandLineOption>
+#include <QCommandLineParser>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -31,6 +32,13 @@ struct CommandSpec
     QString synopsis;
     QList<QCommandLineOption> options;
 };
+
+
+
+/// Sets up `parser` with the spec's options plus --help and parses `args`. Returns an exit
+/// code when the command is already done (help shown, or an argument error reported).
+std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args,
+                                QCommandLineParser &parser);
 
 /// Writes `capwatch-cli <command>: error: <message>` and a hint to stderr; returns ExitBadArguments.
 int argumentError(const QString &command, const QString &message);

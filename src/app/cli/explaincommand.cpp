@@ -55,23 +55,8 @@ int runExplain(const QStringList &args)
 {
     const CommandSpec spec = explainSpec();
     QCommandLineParser parser;
-    parser.setApplicationDescription(spec.summary);
-    const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
-                                  QCoreApplication::translate("cli", "Show this help."));
-    parser.addOption(help);
-    parser.addOptions(spec.options);
-    if (!parser.parse(args))
-        return argumentError(spec.name, parser.errorText());
-    if (parser.isSet(help)) {
-        writeOut((QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n').toUtf8());
-        QString text = parser.helpText();
-        text = text.mid(text.indexOf(u'\n') + 1); // drop Qt's own "Usage:" line
-        writeOut(text.toUtf8());
-        return ExitOk;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return argumentError(spec.name, QStringLiteral("unexpected argument '%1'")
-                                                .arg(parser.positionalArguments().constFirst()));
+    if (const auto done = parseCommand(spec, args, parser))
+        return *done;
     if (!parser.isSet(QStringLiteral("status")))
         return argumentError(spec.name, QStringLiteral("--status is required"));
     const auto status = parseInt(parser.value(QStringLiteral("status")), 100, 999);

@@ -1,9 +1,12 @@
 // capwatch-cli: the headless twin of capwatch. Same engine, no display needed.
 
 #include "clicommon.h"
+#include "chatcommand.h"
+#include "democommand.h"
 #include "explaincommand.h"
 
 #include <QCoreApplication>
+#include <QLoggingCategory>
 
 using namespace capwatch::cli;
 
@@ -11,7 +14,7 @@ namespace {
 
 QList<CommandSpec> commands()
 {
-    return { explainSpec() };
+    return { explainSpec(), chatSpec(), demoSpec() };
 }
 
 QString usage()
@@ -39,9 +42,13 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("capwatch"));
     QCoreApplication::setApplicationVersion(QStringLiteral(CAPWATCH_VERSION));
 
+    // stderr carries capwatch's own progress lines; the capwatch.* categories' info lines are
+    // there for QT_LOGGING_RULES="capwatch.*.info=true" (the environment overrides this).
+    QLoggingCategory::setFilterRules(QStringLiteral("capwatch.*.info=false"));
+
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2)
-        return argumentError(QString(), QStringLiteral("a command is required (explain)"));
+        return argumentError(QString(), QStringLiteral("a command is required (explain, chat, demo)"));
     const QString command = args.at(1);
     if (command == u"--help" || command == u"-h" || command == u"help") {
         writeOut(usage().toUtf8());
@@ -54,5 +61,9 @@ int main(int argc, char *argv[])
     args.removeAt(1);
     if (command == u"explain")
         return runExplain(args);
+    if (command == u"chat")
+        return runChat(args);
+    if (command == u"demo")
+        return runDemo(args);
     return argumentError(QString(), QStringLiteral("unknown command '%1'").arg(command));
 }

@@ -1,0 +1,212 @@
+#include "chatcommand.h"
+
+#include "net/chatclient.h"
+#include "net/retrylog.h"
+#include "retry/finalerror.h"
+#include "signalwatcher.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+
+#include <unistd.h>
+
+namespace capwatch::cli {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString seconds(retry::Millis ms)
+{
+    return QString::fromStdString(retry::formatSeconds(ms));
+}
+
+QString figure(std::optional<double> v)
+{
+    return v ? QString::number(*v, 'f', *v == double(qint64(*v)) ? 0 : 3) : u"?"_s;
+}
+
+QString sourceInWords(const net::RetryInfo &info)
+{
+    const QString asked = seconds(info.rawWait);
+    switch (info.source) {
+    case retry::WaitSource::RetryAfter:
+        return info.rawWait > info.wait ? u"retry-after header asked %1 s; capped"_s.arg(asked)
+                                        : u"from the retry-after header"_s;
+    case retry::WaitSource::RetryAfterMs:
+        return info.rawWait > info.wait ? u"retry-after-ms header asked %1 s; capped"_s.arg(asked)
+                                        : u"from the retry-after-ms header"_s;
+    case retry::WaitSource::Message:
+        return info.rawWait > info.wait ? u"provider asked %1 s; capped"_s.arg(asked)
+                                        : u"as the provider asked"_s;
+    case retry::WaitSource::Backoff:
+        return u"backoff"_s;
+    case retry::WaitSource::CredentialRefresh:
+        return u"the reloaded key differs"_s;
+    case retry::WaitSource::None:
+        break;
+    }
+    return {};
+}
+
+} // namespace
+
+CommandSpec chatSpec()
+{
+    const auto tr = [](const char *s) { return QCoreApplication::translate("cli", s); };
+    return {
+        u"chat"_s,
+        tr("Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy."),
+        u"chat --endpoint URL [--model NAME] [--prompt TEXT] [--system TEXT] [--max-tokens N] "
+        "[--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F]"_s,
+        {
+                QCommandLineOption(u"endpoint"_s, tr("Base URL (http://host:port/v1) or the full .../chat/completions URL."), u"URL"_s),
+                QCommandLineOption(u"model"_s, tr("Model name (default: capwatch-demo)."), u"NAME"_s, u"capwatch-demo"_s),
+                QCommandLineOption(u"prompt"_s, tr("The prompt; read from standard input when absent."), u"TEXT"_s),
+                QCommandLineOption(u"system"_s, tr("A system message sent before the prompt."), u"TEXT"_s),
+                QCommandLineOption(u"max-tokens"_s, tr("Largest answer, in tokens."), u"N"_s),
+                QCommandLineOption(u"api-key-env"_s, tr("Environment variable holding the key (default: OPENAI_COMPAT_API_KEY)."), u"VAR"_s, u"OPENAI_COMPAT_API_KEY"_s),
+                QCommandLineOption(u"api-key-file"_s, tr("File holding the key; read again after a 401/403."), u"PATH"_s),
+                QCommandLineOption(u"no-stream"_s, tr("Ask for the whole answer at once instead of a stream.")),
+                QCommandLineOption(u"log"_s, tr("Append the retry log here: JSON Lines, or CSV when PATH ends in .csv."), u"PATH"_s),
+                QCommandLineOption(u"time-scale"_s, tr("Run every wait and timeout F times as long (0 < F <= 1); figures stay in policy seconds."), u"F"_s, u"1"_s),
+        },
+    };
+}
+
+int runChat(const QStringList &args)
+{
+    const CommandSpec spec = chatSpec();
+    QCommandLineParser parser;
+    if (const auto done = parseCommand(spec, args, parser))
+        return *done;
+
+    if (!parser.isSet(u"endpoint"_s))
+        return argumentError(spec.name, u"--endpoint is required"_s);
+    net::ChatRequest request;
+    request.endpoint = QUrl(parser.value(u"endpoint"_s), QUrl::StrictMode);
+    request.model = parser.value(u"model"_s);
+    request.stream = !parser.isSet(u"no-stream"_s);
+    if (parser.isSet(u"max-tokens"_s)) {
+        bool ok = false;
+        const int n = parser.value(u"max-tokens"_s).toInt(&ok);
+        if (!ok || n < 1)
+            return argumentError(spec.name, u"--max-tokens takes a positive whole number"_s);
+        request.maxTokens = n;
+    }
+    bool scaleOk = false;
+    const double scale = parser.value(u"time-scale"_s).toDouble(&scaleOk);
+    if (!scaleOk || !(scale > 0) || scale > 1)
+        return argumentError(spec.name, u"--time-scale takes a number F with 0 < F <= 1"_s);
+    if (parser.isSet(u"api-key-env"_s) && parser.isSet(u"api-key-file"_s))
+        return argumentError(spec.name, u"give the key with --api-key-env or --api-key-file, not both"_s);
+
+    net::RetryLog log;
+    if (parser.isSet(u"log"_s)) {
+        QString error;
+        auto writer = net::RetryLogWriter::open(parser.value(u"log"_s), &error);
+        if (!writer)
+            return argumentError(spec.name, error);
+        log.addWriter(std::move(writer));
+    }
+
+    QString prompt = parser.value(u"prompt"_s);
+    if (!parser.isSet(u"prompt"_s)) {
+        QFile in;
+        if (in.open(stdin, QIODevice::ReadOnly))
+            prompt = QString::fromUtf8(in.readAll());
+    }
+    if (prompt.trimmed().isEmpty())
+        return argumentError(spec.name, u"no prompt: give --prompt or text on standard input"_s);
+    if (parser.isSet(u"system"_s))
+        request.messages.append({ u"system"_s, parser.value(u"system"_s) });
+    request.messages.append({ u"user"_s, prompt });
+
+    net::ChatClient client;
+    client.setTimeScale(scale);
+    client.setRetryLog(&log);
+    if (parser.isSet(u"api-key-file"_s))
+        client.setCredentialProvider(std::make_shared<net::FileCredentialProvider>(parser.value(u"api-key-file"_s)));
+    else
+        client.setCredentialProvider(std::make_shared<net::EnvCredentialProvider>(parser.value(u"api-key-env"_s)));
+
+    const QUrl target = net::chatCompletionsUrl(request.endpoint);
+    if (target.isValid() && target.scheme() == u"http" && !net::isLoopback(target))
+        writeErr(u"capwatch: warning: the key goes to %1 over plain HTTP, readable by anyone on the way\n"_s
+                         .arg(target.host())
+                         .toUtf8());
+
+    const bool stdoutIsTty = ::isatty(STDOUT_FILENO) == 1;
+    int exitCode = ExitOk;
+    bool endsWithNewline = true;
+    QObject context;
+
+    QObject::connect(&client, &net::ChatClient::answerText, &context, [&](quint64, const QString &text) {
+        const QByteArray bytes = text.toUtf8();
+        writeOut(bytes);
+        if (!bytes.isEmpty())
+            endsWithNewline = bytes.endsWith('\n');
+    });
+    QObject::connect(&client, &net::ChatClient::attemptFailed, &context,
+                     [&](quint64, const net::AttemptFailure &f) {
+                         QString line = u"capwatch: attempt %1 of %2 failed: "_s.arg(f.attempt).arg(retry::kMaxAttempts);
+                         if (f.status > 0)
+                             line += QString::number(f.status) + u' '
+                                     + QString::fromLatin1(retry::statusText(f.status)) + u", "_s;
+                         line += QString::fromLatin1(retry::nameOf(f.category));
+                         if (f.used || f.limit)
+                             line += u" (used %1, limit %2)"_s.arg(figure(f.used), figure(f.limit));
+                         if (f.status == 0 && !f.errorText.isEmpty())
+                             line += u": "_s + f.errorText;
+                         writeErr((line + u'\n').toUtf8());
+                     });
+    QObject::connect(&client, &net::ChatClient::retryScheduled, &context,
+                     [&](quint64, const net::RetryInfo &info) {
+                         writeErr(u"capwatch: waiting %1 s (%2) before attempt %3 of %4; %5 s of the %6 s budget left\n"_s
+                                          .arg(seconds(info.wait), sourceInWords(info))
+                                          .arg(info.nextAttempt)
+                                          .arg(retry::kMaxAttempts)
+                                          .arg(seconds(info.budgetLeft))
+                                          .arg(retry::kRetryBudget.count() / 1000)
+                                          .toUtf8());
+                     });
+    QObject::connect(&client, &net::ChatClient::succeeded, &context,
+                     [&](quint64, const net::SendSummary &s) {
+                         if (stdoutIsTty && !endsWithNewline)
+                             writeOut("\n");
+                         QString line = u"capwatch: answered on attempt %1 of %2"_s.arg(s.attempts).arg(retry::kMaxAttempts);
+                         if (s.usage && s.usage->totalTokens >= 0)
+                             line += u" (%1 tokens)"_s.arg(s.usage->totalTokens);
+                         writeErr((line + u'\n').toUtf8());
+                         exitCode = ExitOk;
+                         QCoreApplication::quit();
+                     });
+    QObject::connect(&client, &net::ChatClient::gaveUp, &context,
+                     [&](quint64, const net::SendSummary &s) {
+                         if (stdoutIsTty && !endsWithNewline)
+                             writeOut("\n");
+                         if (s.incomplete)
+                             writeErr(u"capwatch: the answer is incomplete: %1\n"_s.arg(s.errorText).toUtf8());
+                         writeErr((s.finalErrorText + u'\n').toUtf8());
+                         exitCode = s.networkError ? ExitNetworkOrConfig : ExitProviderError;
+                         QCoreApplication::quit();
+                     });
+    QObject::connect(&client, &net::ChatClient::cancelled, &context,
+                     [&](quint64, const net::SendSummary &s) {
+                         if (stdoutIsTty && !endsWithNewline)
+                             writeOut("\n");
+                         writeErr((s.finalErrorText + u'\n').toUtf8());
+                         exitCode = ExitCancelled;
+                         QCoreApplication::quit();
+                     });
+
+    SignalWatcher watcher;
+    QObject::connect(&watcher, &SignalWatcher::interrupted, &context, [&](int) { client.cancel(); });
+
+    client.send(request);
+    QCoreApplication::exec();
+    return exitCode;
+}
+
+} // namespace capwatch::cli

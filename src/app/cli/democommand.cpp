@@ -1,0 +1,77 @@
+#include "democommand.h"
+
+#include "net/demoprovider.h"
+#include "signalwatcher.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace capwatch::cli {
+
+using namespace Qt::StringLiterals;
+
+CommandSpec demoSpec()
+{
+    const auto tr = [](const char *s) { return QCoreApplication::translate("cli", s); };
+    return {
+        u"demo"_s,
+        tr("Run the embedded capped provider on 127.0.0.1 until interrupted."),
+        u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F]"_s,
+        {
+                QCommandLineOption(u"port"_s, tr("Port on 127.0.0.1; 0 picks a free one (default)."), u"P"_s, u"0"_s),
+                QCommandLineOption(u"scenario"_s, tr("What the provider plays: %1 (default: capped).")
+                                                          .arg(net::DemoProvider::scenarios().join(u", "_s)),
+                                   u"NAME"_s, u"capped"_s),
+                QCommandLineOption(u"limit"_s, tr("Token cap per window (default: 6000)."), u"N"_s, u"6000"_s),
+                QCommandLineOption(u"window"_s, tr("Length of the rolling window in seconds (default: 60)."), u"S"_s, u"60"_s),
+                QCommandLineOption(u"time-scale"_s, tr("Run windows and delays F times as long (0 < F <= 1)."), u"F"_s, u"1"_s),
+        },
+    };
+}
+
+int runDemo(const QStringList &args)
+{
+    const CommandSpec spec = demoSpec();
+    QCommandLineParser parser;
+    if (const auto done = parseCommand(spec, args, parser))
+        return *done;
+
+    net::DemoOptions options;
+    bool ok = false;
+    const uint port = parser.value(u"port"_s).toUInt(&ok);
+    if (!ok || port > 65535)
+        return argumentError(spec.name, u"--port takes a number from 0 to 65535"_s);
+    options.scenario = parser.value(u"scenario"_s);
+    if (!net::DemoProvider::scenarios().contains(options.scenario))
+        return argumentError(spec.name, u"unknown scenario '%1' (one of: %2)"_s.arg(
+                                                options.scenario, net::DemoProvider::scenarios().join(u", "_s)));
+    options.limit = parser.value(u"limit"_s).toLongLong(&ok);
+    if (!ok || options.limit < 1)
+        return argumentError(spec.name, u"--limit takes a positive whole number"_s);
+    options.windowSeconds = parser.value(u"window"_s).toDouble(&ok);
+    if (!ok || !(options.windowSeconds > 0))
+        return argumentError(spec.name, u"--window takes a positive number of seconds"_s);
+    options.timeScale = parser.value(u"time-scale"_s).toDouble(&ok);
+    if (!ok || !(options.timeScale > 0) || options.timeScale > 1)
+        return argumentError(spec.name, u"--time-scale takes a number F with 0 < F <= 1"_s);
+
+    net::DemoProvider provider;
+    provider.setOptions(options);
+    if (!provider.listen(quint16(port))) {
+        writeErr(u"capwatch-cli demo: error: %1\n"_s.arg(provider.errorString()).toUtf8());
+        return ExitNetworkOrConfig;
+    }
+    writeOut(u"listening on %1\n"_s.arg(provider.baseUrl().toString()).toUtf8());
+    writeErr(u"capwatch demo provider: scenario %1, cap %2 tokens per %3 s; Ctrl+C stops it\n"_s
+                     .arg(options.scenario)
+                     .arg(options.limit)
+                     .arg(options.windowSeconds)
+                     .toUtf8());
+
+    SignalWatcher watcher;
+    QObject::connect(&watcher, &SignalWatcher::interrupted, &provider, [] { QCoreApplication::quit(); });
+    QCoreApplication::exec();
+    return ExitOk;
+}
+
+} // namespace capwatch::cli

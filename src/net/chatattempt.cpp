@@ -1,0 +1,280 @@
+#include "chatattempt.h"
+
+#include "logging.h"
+#include "retry/constants.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+
+namespace capwatch::net {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+/// A non-streamed answer larger than this is refused rather than held in memory.
+constexpr qint64 kMaxWholeAnswerBytes = 64LL * 1024 * 1024;
+
+retry::NetworkFailure failureOf(QNetworkReply::NetworkError e)
+{
+    switch (e) {
+    case QNetworkReply::ConnectionRefusedError:
+        return retry::NetworkFailure::Refused;
+    case QNetworkReply::HostNotFoundError:
+        return retry::NetworkFailure::HostNotFound;
+    case QNetworkReply::SslHandshakeFailedError:
+    case QNetworkReply::UnknownNetworkError: // Qt reports some TLS failures this way
+        return retry::NetworkFailure::Tls;
+    case QNetworkReply::ProtocolUnknownError:
+    case QNetworkReply::ProtocolInvalidOperationError:
+        return retry::NetworkFailure::InvalidUrl;
+    case QNetworkReply::RemoteHostClosedError:
+    case QNetworkReply::TemporaryNetworkFailureError:
+    case QNetworkReply::NetworkSessionFailedError:
+    case QNetworkReply::ProxyConnectionClosedError:
+    case QNetworkReply::UnknownServerError:
+        return retry::NetworkFailure::BrokenBeforeHeaders;
+    case QNetworkReply::TimeoutError:
+    case QNetworkReply::ProxyTimeoutError:
+        return retry::NetworkFailure::TimedOut;
+    default:
+        return retry::NetworkFailure::Other;
+    }
+}
+
+bool isEventStream(const QNetworkReply *reply)
+{
+    const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
+    return type.trimmed().toLower().startsWith("text/event-stream");
+}
+
+} // namespace
+
+ChatAttempt::ChatAttempt(QNetworkAccessManager *nam, QNetworkRequest request, QByteArray body,
+                         qint64 idleTimeoutMs, QObject *parent)
+    : QObject(parent)
+    , m_nam(nam)
+    , m_request(std::move(request))
+    , m_body(std::move(body))
+    , m_idleTimeoutMs(idleTimeoutMs)
+{
+    m_idleTimer.setSingleShot(true);
+    m_idleTimer.setTimerType(Qt::CoarseTimer);
+    connect(&m_idleTimer, &QTimer::timeout, this, &ChatAttempt::onIdleCheck);
+}
+
+ChatAttempt::~ChatAttempt()
+{
+    abort();
+}
+
+void ChatAttempt::start()
+{
+    m_reply = m_nam->post(m_request, m_body);
+    connect(m_reply, &QNetworkReply::metaDataChanged, this, &ChatAttempt::onMetaData);
+    connect(m_reply, &QNetworkReply::readyRead, this, &ChatAttempt::onReadyRead);
+    connect(m_reply, &QNetworkReply::finished, this, &ChatAttempt::onFinished);
+    // TLS problems are never bypassed: the reply fails with a clear error instead.
+    m_sinceActivity.start();
+    armIdle();
+}
+
+void ChatAttempt::abort()
+{
+    m_finished = true;
+    m_idleTimer.stop();
+    if (m_reply) {
+        QNetworkReply *reply = m_reply;
+        m_reply = nullptr;
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
+void ChatAttempt::armIdle()
+{
+    m_idleTimer.start(int(std::min<qint64>(m_idleTimeoutMs, std::numeric_limits<int>::max())));
+}
+
+void ChatAttempt::onIdleCheck()
+{
+    // The timer is armed once and re-armed here for what is left, rather than restarted on
+    // every chunk of a fast stream.
+    const qint64 idle = m_sinceActivity.elapsed();
+    if (idle < m_idleTimeoutMs) {
+        m_idleTimer.start(int(m_idleTimeoutMs - idle));
+        return;
+    }
+    m_timedOut = true;
+    if (m_reply)
+        m_reply->abort(); // finished() follows with OperationCanceledError
+}
+
+void ChatAttempt::onMetaData()
+{
+    if (m_status > 0 || !m_reply)
+        return;
+    const QVariant status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    if (!status.isValid())
+        return;
+    // A redirect's own headers are not the answer's.
+    const int code = status.toInt();
+    if (code >= 300 && code < 400 && m_reply->attribute(QNetworkRequest::RedirectionTargetAttribute).isValid())
+        return;
+    m_status = code;
+    m_isStream = m_status >= 200 && m_status < 300 && isEventStream(m_reply);
+    m_result.status = m_status;
+    for (const auto &[name, value] : m_reply->rawHeaderPairs())
+        m_result.headers.emplace_back(name.toStdString(), value.toStdString());
+    m_sinceActivity.restart();
+    Q_EMIT headersReceived(m_status);
+}
+
+void ChatAttempt::onReadyRead()
+{
+    if (!m_reply)
+        return;
+    if (m_status == 0)
+        onMetaData();
+    m_sinceActivity.restart();
+    const QByteArray bytes = m_reply->readAll();
+    if (m_status >= 200 && m_status < 300) {
+        if (m_isStream) {
+            consumeStream(bytes);
+            return;
+        }
+        m_bufferSeen += bytes.size();
+        if (m_bufferSeen > kMaxWholeAnswerBytes) {
+            AttemptResult r = m_result;
+            r.kind = AttemptResult::Kind::StreamError;
+            r.errorText = u"the answer is larger than %1 MiB"_s.arg(kMaxWholeAnswerBytes >> 20);
+            finish(std::move(r));
+            return;
+        }
+        m_buffer += bytes;
+        return;
+    }
+    // An error body: keep enough to classify (and one byte more, to know it was larger).
+    m_bufferSeen += bytes.size();
+    const qint64 room = qint64(retry::kMaxClassifiedBodyBytes) + 1 - m_buffer.size();
+    if (room > 0)
+        m_buffer += bytes.left(room);
+}
+
+void ChatAttempt::consumeStream(QByteArrayView bytes)
+{
+    m_events.clear();
+    if (!m_parser.feed(bytes, m_events)) {
+        AttemptResult r = m_result;
+        r.kind = AttemptResult::Kind::StreamError;
+        r.errorText = u"the stream sent an event larger than the parser accepts"_s;
+        finish(std::move(r));
+        return;
+    }
+    QString text;
+    for (const SseEvent &event : std::as_const(m_events)) {
+        ChatStreamUpdate u = decodeStreamEvent(event);
+        if (u.error) {
+            if (!text.isEmpty()) {
+                m_result.answerChars += text.size();
+                Q_EMIT textReceived(text);
+                text.clear();
+            }
+            AttemptResult r = m_result;
+            r.kind = AttemptResult::Kind::StreamError;
+            r.errorText = u.error->message.isEmpty() ? QString::fromUtf8(u.error->raw)
+                                                     : u.error->message;
+            r.body = u.error->raw;
+            finish(std::move(r));
+            return;
+        }
+        if (!u.malformed.isEmpty())
+            qCWarning(lcNet) << "skipping a malformed stream event:" << u.malformed;
+        text += u.text;
+        if (!u.finishReason.isEmpty())
+            m_result.finishReason = u.finishReason;
+        if (u.usage)
+            m_result.usage = u.usage;
+        if (u.done)
+            m_done = true;
+    }
+    if (!text.isEmpty()) {
+        // One signal per network read, not per event: a fast stream stays cheap to display.
+        m_result.answerChars += text.size();
+        Q_EMIT textReceived(text);
+    }
+}
+
+void ChatAttempt::onFinished()
+{
+    if (!m_reply || m_finished)
+        return;
+    if (m_reply->bytesAvailable() > 0)
+        onReadyRead();
+    if (m_finished)
+        return;
+    if (m_status == 0)
+        onMetaData();
+    const QNetworkReply::NetworkError error = m_reply->error();
+    AttemptResult r = m_result;
+
+    if (m_status >= 200 && m_status < 300) {
+        if (m_isStream) {
+            const bool complete = m_done || !r.finishReason.isEmpty();
+            if (complete && (error == QNetworkReply::NoError || m_done)) {
+                r.kind = AttemptResult::Kind::Answered;
+            } else {
+                r.kind = AttemptResult::Kind::StreamBroken;
+                r.errorText = m_timedOut ? u"the stream went silent and was abandoned"_s
+                        : error != QNetworkReply::NoError
+                        ? u"the connection closed mid-answer: %1"_s.arg(m_reply->errorString())
+                        : u"the stream ended before the answer was complete"_s;
+            }
+        } else if (error != QNetworkReply::NoError) {
+            r.kind = AttemptResult::Kind::StreamBroken;
+            r.errorText = u"the connection closed mid-answer: %1"_s.arg(m_reply->errorString());
+        } else {
+            QString why;
+            if (const auto answer = parseChatCompletion(m_buffer, &why)) {
+                r.kind = AttemptResult::Kind::Answered;
+                r.finishReason = answer->finishReason;
+                r.usage = answer->usage;
+                r.answerChars = answer->text.size();
+                if (!answer->text.isEmpty())
+                    Q_EMIT textReceived(answer->text);
+            } else {
+                r.kind = AttemptResult::Kind::StreamError;
+                r.errorText = u"the answer could not be read: %1"_s.arg(why);
+                r.body = m_buffer.left(qsizetype(retry::kMaxClassifiedBodyBytes));
+            }
+        }
+    } else if (m_status > 0) {
+        r.kind = AttemptResult::Kind::HttpError;
+        r.body = m_buffer;
+        r.bodyBytesSeen = m_bufferSeen;
+        if (error != QNetworkReply::NoError && m_bufferSeen == 0
+            && failureOf(error) == retry::NetworkFailure::BrokenBeforeHeaders)
+            r.errorText = m_reply->errorString();
+    } else {
+        r.kind = AttemptResult::Kind::NetworkError;
+        if (m_timedOut) {
+            r.network = retry::NetworkFailure::TimedOut;
+            r.errorText = u"no response arrived in time; the attempt was abandoned"_s;
+        } else {
+            r.network = failureOf(error);
+            r.errorText = m_reply->errorString();
+        }
+    }
+    finish(std::move(r));
+}
+
+void ChatAttempt::finish(AttemptResult result)
+{
+    if (m_finished)
+        return;
+    abort();
+    Q_EMIT finished(result);
+}
+
+} // namespace capwatch::net

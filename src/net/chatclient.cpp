@@ -1,0 +1,474 @@
+#include "chatclient.h"
+
+#include "chatattempt.h"
+#include "logging.h"
+#include "retry/finalerror.h"
+#include "retrylog.h"
+
+#include <QNetworkAccessManager>
+
+#include <algorithm>
+
+#include <chrono>
+
+namespace capwatch::net {
+
+using namespace Qt::StringLiterals;
+using retry::Decision;
+using retry::EndReason;
+
+namespace {
+
+qint64 steadyNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+}
+
+QString seconds(retry::Millis ms)
+{
+    return QString::fromStdString(retry::formatSeconds(ms));
+}
+
+/// A key can only travel in a header if it is printable ASCII without spaces.
+bool isHeaderSafe(const QByteArray &key)
+{
+    return std::all_of(key.begin(), key.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+}
+
+} // namespace
+
+ChatClient::ChatClient(QObject *parent)
+    : QObject(parent)
+    , m_nam(new QNetworkAccessManager(this))
+    , m_credentials(std::make_shared<EnvCredentialProvider>(u"OPENAI_COMPAT_API_KEY"_s))
+{
+    qRegisterMetaType<AttemptFailure>();
+    qRegisterMetaType<RetryInfo>();
+    qRegisterMetaType<SendSummary>();
+    // Connections are not reused across sends: a provider that closed one during a retry wait
+    // must not fail the next attempt with a stale socket.
+    m_nam->setAutoDeleteReplies(false);
+    m_waitTimer.setSingleShot(true);
+    m_waitTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_waitTimer, &QTimer::timeout, this, &ChatClient::onWaitTimer);
+    m_headerTimer.setSingleShot(true);
+    m_headerTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_headerTimer, &QTimer::timeout, this, &ChatClient::onHeaderTimeout);
+}
+
+ChatClient::~ChatClient()
+{
+    dropAttempt();
+}
+
+void ChatClient::setCredentialProvider(std::shared_ptr<CredentialProvider> provider)
+{
+    m_credentials = std::move(provider);
+}
+
+void ChatClient::setTimeScale(double scale)
+{
+    if (scale > 0 && scale <= 1)
+        m_clock = ScaledClock(scale);
+}
+
+void ChatClient::setRetryLog(RetryLog *log)
+{
+    m_log = log;
+}
+
+bool ChatClient::busy() const
+{
+    return m_active;
+}
+
+quint64 ChatClient::send(const ChatRequest &request)
+{
+    cancel();
+    ++m_sendId;
+    m_request = request;
+    m_key.clear();
+    m_authSource.clear();
+    m_policy = std::make_unique<retry::SendPolicy>(m_clock);
+    m_active = true;
+    m_lastStatus = 0;
+    m_lastBody.clear();
+    m_lastError.clear();
+    m_lastWasNetwork = false;
+    m_lastFailure.reset();
+    m_usage.reset();
+    m_incomplete = false;
+
+    const quint64 id = m_sendId;
+    Q_EMIT sendStarted(id);
+    // Begin on the next turn of the event loop, so the caller holds the id before any signal.
+    QTimer::singleShot(0, this, [this, id] {
+        if (id != m_sendId || !m_active)
+            return;
+        const QUrl url = chatCompletionsUrl(m_request.endpoint);
+        if (!url.isValid()) {
+            configurationError(u"the endpoint '%1' is not an http(s) URL"_s
+                                       .arg(m_request.endpoint.toString(QUrl::RemoveUserInfo)),
+                               retry::NetworkFailure::InvalidUrl);
+            return;
+        }
+        QPointer<ChatClient> self(this);
+        m_credentials->load([self, id](const Credential &c) {
+            if (!self || id != self->m_sendId || !self->m_active)
+                return;
+            const QUrl target = chatCompletionsUrl(self->m_request.endpoint);
+            if (c.key.isEmpty() && !isLoopback(target)) {
+                self->configurationError(u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error),
+                                         retry::NetworkFailure::Other);
+                return;
+            }
+            if (!isHeaderSafe(c.key)) {
+                self->configurationError(u"the API key from %1 contains characters that cannot be sent"_s
+                                                 .arg(c.source),
+                                         retry::NetworkFailure::Other);
+                return;
+            }
+            self->m_key = c.key;
+            self->m_authSource = c.key.isEmpty() ? u"none (loopback endpoint)"_s : c.source;
+            self->startAttempt();
+        });
+    });
+    return id;
+}
+
+void ChatClient::startAttempt()
+{
+    const int n = m_policy->startAttempt();
+    qCInfo(lcRetry).noquote() << u"request %1: attempt %2 of %3 to %4"_s.arg(m_sendId).arg(n).arg(
+            retry::kMaxAttempts).arg(displayEndpoint(chatCompletionsUrl(m_request.endpoint)));
+    RetryRecord rec;
+    rec.event = RetryRecord::Event::AttemptStarted;
+    rec.attempt = n;
+    if (m_log) {
+        rec.time = QDateTime::currentDateTimeUtc();
+        rec.request = int(m_sendId);
+        m_log->append(rec);
+    }
+    Q_EMIT attemptStarted(m_sendId, n, retry::kMaxAttempts);
+
+    m_attempt = new ChatAttempt(m_nam, buildNetworkRequest(m_request, m_key),
+                                buildRequestBody(m_request), m_clock.toWall(kIdleTimeout), this);
+    ChatAttempt *attempt = m_attempt;
+    const quint64 id = m_sendId;
+    connect(attempt, &ChatAttempt::headersReceived, this, [this, attempt, id](int status) {
+        if (attempt != m_attempt)
+            return;
+        m_policy->headersReceived();
+        m_headerTimer.stop();
+        if (status >= 200 && status < 300)
+            Q_EMIT answerStarted(id, status);
+    });
+    connect(attempt, &ChatAttempt::textReceived, this, [this, attempt, id](const QString &text) {
+        if (attempt == m_attempt)
+            Q_EMIT answerText(id, text);
+    });
+    connect(attempt, &ChatAttempt::finished, this, [this, attempt](const AttemptResult &result) {
+        if (attempt == m_attempt)
+            onAttemptFinished(result);
+    });
+    if (const auto deadline = m_policy->headerDeadline())
+        m_headerTimer.start(int(m_clock.toWall(*deadline - m_clock.now())));
+    attempt->start();
+}
+
+void ChatClient::dropAttempt()
+{
+    if (!m_attempt)
+        return;
+    ChatAttempt *attempt = m_attempt;
+    m_attempt = nullptr;
+    attempt->disconnect(this);
+    attempt->abort();
+    attempt->deleteLater();
+}
+
+void ChatClient::onAttemptFinished(const AttemptResult &result)
+{
+    m_headerTimer.stop();
+    dropAttempt();
+    if (result.usage)
+        m_usage = result.usage;
+    m_lastStatus = result.status;
+    m_lastWasNetwork = result.kind == AttemptResult::Kind::NetworkError
+            || result.kind == AttemptResult::Kind::StreamBroken;
+
+    if (result.kind == AttemptResult::Kind::Answered) {
+        m_policy->succeeded();
+        qCInfo(lcRetry).noquote() << u"request %1: attempt %2 answered (%3)"_s.arg(m_sendId).arg(
+                m_policy->attempt()).arg(result.status);
+        if (m_log) {
+            RetryRecord rec;
+            rec.time = QDateTime::currentDateTimeUtc();
+            rec.request = int(m_sendId);
+            rec.event = RetryRecord::Event::Succeeded;
+            rec.attempt = m_policy->attempt();
+            rec.status = result.status;
+            rec.category = u"success"_s;
+            m_log->append(rec);
+        }
+        endSend(SendSummary::Outcome::Succeeded, EndReason::None);
+        return;
+    }
+
+    if (result.kind == AttemptResult::Kind::StreamBroken
+        || result.kind == AttemptResult::Kind::StreamError) {
+        // An answer had begun: never retried, the partial text stays with the caller.
+        m_incomplete = result.kind == AttemptResult::Kind::StreamBroken;
+        m_lastError = result.errorText;
+        m_lastBody = result.body;
+        retry::Classification c;
+        c.category = retry::Category::Fatal;
+        c.errorText = result.errorText.toStdString();
+        c.reason = "the answer failed after it had begun";
+        const Decision d = m_policy->attemptFailed(c);
+        AttemptFailure f;
+        f.attempt = m_policy->attempt();
+        f.status = result.status;
+        f.category = retry::Category::Fatal;
+        f.errorText = result.errorText;
+        m_lastFailure = f;
+        Q_EMIT attemptFailed(m_sendId, f);
+        applyDecision(d);
+        return;
+    }
+
+    retry::Response response;
+    response.status = result.kind == AttemptResult::Kind::HttpError ? result.status : 0;
+    response.headers = result.headers;
+    response.body = std::string_view(result.body.constData(), std::size_t(result.body.size()));
+    response.network = result.network;
+    response.networkError = result.errorText.toStdString();
+    const Decision d = m_policy->attemptFailed(response);
+    const retry::Classification &c = *m_policy->lastError();
+
+    AttemptFailure f;
+    f.attempt = m_policy->attempt();
+    f.status = response.status;
+    f.category = c.category;
+    f.used = c.used;
+    f.limit = c.limit;
+    f.errorText = QString::fromUtf8(c.errorText);
+    if (f.errorText.isEmpty())
+        f.errorText = result.status > 0 ? QString::fromUtf8(result.body) : result.errorText;
+    m_lastFailure = f;
+    m_lastBody = result.body;
+    m_lastError = f.errorText;
+    qCInfo(lcRetry).noquote() << u"request %1: attempt %2 failed: %3 %4%5"_s.arg(m_sendId)
+                                         .arg(f.attempt)
+                                         .arg(f.status > 0 ? QString::number(f.status) : u"network error"_s,
+                                              QString::fromLatin1(retry::nameOf(c.category)),
+                                              c.used || c.limit
+                                                      ? u", used %1 of limit %2"_s.arg(c.used.value_or(-1)).arg(
+                                                                c.limit.value_or(-1))
+                                                      : QString());
+    Q_EMIT attemptFailed(m_sendId, f);
+    applyDecision(d);
+}
+
+void ChatClient::applyDecision(const Decision &d)
+{
+    switch (d.action) {
+    case Decision::Action::Retry: {
+        RetryInfo info;
+        info.failedAttempt = m_policy->attempt();
+        info.nextAttempt = d.nextAttempt;
+        info.wait = d.wait;
+        info.rawWait = d.rawWait;
+        info.source = d.source;
+        info.waitedTotal = d.waitedTotal;
+        info.budgetLeft = d.budgetLeft;
+        info.wallWaitMs = m_clock.toWall(d.wait);
+        info.firesAt = QDateTime::currentDateTimeUtc().addMSecs(info.wallWaitMs);
+        m_waitDeadlineNs = steadyNs() + info.wallWaitMs * 1'000'000;
+        qCInfo(lcRetry).noquote()
+                << u"request %1: retry %2 in %3 s (raw %4 s from %5), %6 s of the budget left"_s
+                           .arg(m_sendId)
+                           .arg(info.failedAttempt)
+                           .arg(seconds(d.wait), seconds(d.rawWait),
+                                QString::fromLatin1(retry::nameOf(d.source)), seconds(d.budgetLeft));
+        if (m_log) {
+            RetryRecord rec;
+            rec.time = QDateTime::currentDateTimeUtc();
+            rec.request = int(m_sendId);
+            rec.event = RetryRecord::Event::RetryScheduled;
+            rec.attempt = info.failedAttempt;
+            if (m_lastFailure) {
+                if (m_lastFailure->status > 0)
+                    rec.status = m_lastFailure->status;
+                rec.category = QString::fromLatin1(retry::nameOf(m_lastFailure->category));
+                rec.used = m_lastFailure->used;
+                rec.limit = m_lastFailure->limit;
+                rec.error = m_lastFailure->errorText;
+            }
+            rec.waitMs = d.wait.count();
+            rec.rawWaitMs = d.rawWait.count();
+            rec.waitSource = QString::fromLatin1(retry::nameOf(d.source));
+            rec.waitedTotalMs = d.waitedTotal.count();
+            rec.budgetLeftMs = d.budgetLeft.count();
+            m_log->append(rec);
+        }
+        Q_EMIT retryScheduled(m_sendId, info);
+        m_waitTimer.start(int(info.wallWaitMs));
+        return;
+    }
+    case Decision::Action::ReloadCredential: {
+        qCInfo(lcRetry).noquote() << u"request %1: reloading the credential from %2"_s.arg(m_sendId).arg(
+                m_credentials->source());
+        QPointer<ChatClient> self(this);
+        const quint64 id = m_sendId;
+        m_credentials->load([self, id](const Credential &c) {
+            if (self)
+                self->onCredentialReloaded(id, c);
+        });
+        return;
+    }
+    case Decision::Action::GiveUp:
+        endSend(SendSummary::Outcome::GaveUp, d.reason);
+        return;
+    }
+}
+
+void ChatClient::onCredentialReloaded(quint64 sendId, const Credential &credential)
+{
+    if (sendId != m_sendId || !m_active
+        || m_policy->state() != retry::SendPolicy::State::ReloadingCredential)
+        return;
+    const bool changed = !credential.key.isEmpty() && credential.key != m_key
+            && isHeaderSafe(credential.key);
+    if (changed) {
+        m_key = credential.key;
+        m_authSource = credential.source;
+    }
+    applyDecision(m_policy->credentialReloaded(changed));
+}
+
+void ChatClient::onWaitTimer()
+{
+    if (!m_active || m_policy->state() != retry::SendPolicy::State::Waiting)
+        return;
+    // Never early: should the timer fire before the deadline, wait out the rest.
+    const qint64 leftNs = m_waitDeadlineNs - steadyNs();
+    if (leftNs > 0) {
+        m_waitTimer.start(int((leftNs + 999'999) / 1'000'000));
+        return;
+    }
+    startAttempt();
+}
+
+void ChatClient::onHeaderTimeout()
+{
+    if (!m_active || !m_attempt || m_attempt->headersSeen())
+        return;
+    if (const auto deadline = m_policy->headerDeadline(); deadline && m_clock.now() < *deadline) {
+        m_headerTimer.start(int(m_clock.toWall(*deadline - m_clock.now())));
+        return;
+    }
+    dropAttempt();
+    qCInfo(lcRetry).noquote() << u"request %1: attempt %2 got no response headers in %3 s; abandoned"_s
+                                         .arg(m_sendId)
+                                         .arg(m_policy->attempt())
+                                         .arg(seconds(retry::kRetryHeaderTimeout));
+    applyDecision(m_policy->headerTimedOut());
+}
+
+void ChatClient::cancel()
+{
+    if (!m_active)
+        return;
+    m_waitTimer.stop();
+    m_headerTimer.stop();
+    dropAttempt();
+    m_policy->cancel();
+    endSend(SendSummary::Outcome::Cancelled, EndReason::Cancelled);
+}
+
+void ChatClient::configurationError(const QString &message, retry::NetworkFailure failure)
+{
+    Q_UNUSED(failure);
+    m_lastError = message;
+    m_lastWasNetwork = true;
+    AttemptFailure f;
+    f.status = 0;
+    f.category = retry::Category::Fatal;
+    f.errorText = message;
+    m_lastFailure = f;
+    endSend(SendSummary::Outcome::GaveUp, EndReason::NotRetryable);
+}
+
+void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
+{
+    m_active = false;
+    m_waitTimer.stop();
+    m_headerTimer.stop();
+
+    SendSummary s;
+    s.outcome = outcome;
+    s.reason = reason;
+    s.attempts = m_policy->attempt();
+    s.waited = m_policy->waitedSoFar();
+    s.status = m_lastStatus;
+    s.networkError = m_lastWasNetwork;
+    s.incomplete = m_incomplete;
+    s.usage = m_usage;
+    s.errorText = m_lastError;
+
+    if (outcome != SendSummary::Outcome::Succeeded) {
+        retry::FailureReport report;
+        report.endpoint = displayEndpoint(chatCompletionsUrl(m_request.endpoint)).toStdString();
+        if (report.endpoint.empty())
+            report.endpoint = m_request.endpoint.toString(QUrl::RemoveUserInfo).toStdString();
+        report.model = m_request.model.toStdString();
+        report.authSource = (m_authSource.isEmpty() ? m_credentials->source() : m_authSource).toStdString();
+        report.status = m_lastStatus;
+        report.networkError = m_lastError.toStdString();
+        report.responseBody = m_lastBody.isEmpty() ? m_lastError.toStdString() : m_lastBody.toStdString();
+        report.attempts = s.attempts;
+        report.waited = s.waited;
+        report.reason = reason;
+        s.finalErrorText = QString::fromUtf8(retry::finalErrorText(report));
+    }
+
+    if (m_log && outcome != SendSummary::Outcome::Succeeded) {
+        RetryRecord rec;
+        rec.time = QDateTime::currentDateTimeUtc();
+        rec.request = int(m_sendId);
+        rec.event = outcome == SendSummary::Outcome::Cancelled ? RetryRecord::Event::Cancelled
+                                                                : RetryRecord::Event::GaveUp;
+        rec.attempt = s.attempts;
+        rec.reason = QString::fromLatin1(retry::nameOf(reason));
+        if (outcome == SendSummary::Outcome::GaveUp && m_lastFailure) {
+            if (m_lastFailure->status > 0)
+                rec.status = m_lastFailure->status;
+            rec.category = QString::fromLatin1(retry::nameOf(m_lastFailure->category));
+            rec.used = m_lastFailure->used;
+            rec.limit = m_lastFailure->limit;
+            rec.error = m_lastFailure->errorText;
+        }
+        m_log->append(rec);
+    }
+
+    const quint64 id = m_sendId;
+    switch (outcome) {
+    case SendSummary::Outcome::Succeeded:
+        Q_EMIT succeeded(id, s);
+        break;
+    case SendSummary::Outcome::GaveUp:
+        qCInfo(lcRetry).noquote() << u"request %1: gave up after %2 attempts: %3"_s.arg(id).arg(s.attempts).arg(
+                QString::fromLatin1(retry::nameOf(reason)));
+        Q_EMIT gaveUp(id, s);
+        break;
+    case SendSummary::Outcome::Cancelled:
+        qCInfo(lcRetry).noquote() << u"request %1: cancelled"_s.arg(id);
+        Q_EMIT cancelled(id, s);
+        break;
+    }
+}
+
+} // namespace capwatch::net

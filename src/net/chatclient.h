@@ -1,0 +1,154 @@
+#pragma once
+
+// The retry driver: runs one chat send at a time through the retry policy's state machine,
+// one HTTP attempt after another, with every wait a single-shot timer on the event loop.
+// Nothing here blocks; everything is cancellable; every step is a typed signal and a record
+// in the retry log.
+
+#include "chatrequest.h"
+#include "chatstream.h"
+#include "credentials.h"
+#include "retry/sendpolicy.h"
+#include "scaledclock.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+
+class QNetworkAccessManager;
+
+namespace capwatch::net {
+
+class ChatAttempt;
+class RetryLog;
+struct AttemptResult;
+
+/// Policy seconds without a byte before an attempt is abandoned (a stalled first request or an
+/// idle stream). Retries also have the policy's 60 s header timeout.
+inline constexpr retry::Millis kIdleTimeout { 120'000 };
+
+struct AttemptFailure
+{
+    int attempt = 0;
+    int status = 0; ///< 0: no HTTP response
+    retry::Category category = retry::Category::Fatal;
+    std::optional<double> used;
+    std::optional<double> limit;
+    QString errorText; ///< the provider's error text, or the network error
+};
+
+struct RetryInfo
+{
+    int failedAttempt = 0;
+    int nextAttempt = 0;
+    retry::Millis wait { 0 };
+    retry::Millis rawWait { 0 };
+    retry::WaitSource source = retry::WaitSource::None;
+    retry::Millis waitedTotal { 0 }; ///< scheduled so far, this wait included
+    retry::Millis budgetLeft { 0 }; ///< 120 s minus waitedTotal
+    QDateTime firesAt; ///< wall clock (UTC)
+    qint64 wallWaitMs = 0; ///< the wait on the wall clock, after --time-scale
+};
+
+struct SendSummary
+{
+    enum class Outcome { Succeeded, GaveUp, Cancelled };
+    Outcome outcome = Outcome::Succeeded;
+    retry::EndReason reason = retry::EndReason::None;
+    int attempts = 0;
+    retry::Millis waited { 0 }; ///< waits actually spent
+    int status = 0; ///< of the last attempt that ended; 0 if none
+    bool networkError = false; ///< the send ended on a network or configuration problem
+    bool incomplete = false; ///< an answer began and was cut off (the partial text was delivered)
+    std::optional<Usage> usage;
+    QString errorText;
+    QString finalErrorText; ///< retry-policy section 5, for failures
+};
+
+class ChatClient final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ChatClient)
+
+public:
+    explicit ChatClient(QObject *parent = nullptr);
+    ~ChatClient() override;
+
+    /// Where the key comes from; default: the variable OPENAI_COMPAT_API_KEY.
+    void setCredentialProvider(std::shared_ptr<CredentialProvider> provider);
+    std::shared_ptr<CredentialProvider> credentialProvider() const { return m_credentials; }
+    /// 0 < scale <= 1: every wait and timeout runs `scale` times as long on the wall clock.
+    void setTimeScale(double scale);
+    double timeScale() const { return m_clock.scale(); }
+    void setRetryLog(RetryLog *log);
+    RetryLog *retryLog() const { return m_log; }
+
+    /// Starts a send (cancelling one in flight). Returns its id, also its `request` number in
+    /// the retry log.
+    quint64 send(const ChatRequest &request);
+    /// Cancels the send in flight, during a request or a wait. No-op when idle.
+    void cancel();
+    bool busy() const;
+    quint64 currentSend() const { return m_sendId; }
+    /// The state machine of the current (or last) send: live figures for the retry panel.
+    const retry::SendPolicy *policy() const { return m_policy.get(); }
+    const retry::Clock &clock() const { return m_clock; }
+
+Q_SIGNALS:
+    void sendStarted(quint64 send);
+    void attemptStarted(quint64 send, int attempt, int maxAttempts);
+    void answerStarted(quint64 send, int status);
+    void answerText(quint64 send, const QString &text);
+    void attemptFailed(quint64 send, const capwatch::net::AttemptFailure &failure);
+    void retryScheduled(quint64 send, const capwatch::net::RetryInfo &info);
+    void succeeded(quint64 send, const capwatch::net::SendSummary &summary);
+    void gaveUp(quint64 send, const capwatch::net::SendSummary &summary);
+    void cancelled(quint64 send, const capwatch::net::SendSummary &summary);
+
+private:
+    void startAttempt();
+    void onAttemptFinished(const AttemptResult &result);
+    void applyDecision(const retry::Decision &decision);
+    void onCredentialReloaded(quint64 sendId, const Credential &credential);
+    void onWaitTimer();
+    void onHeaderTimeout();
+    void endSend(SendSummary::Outcome outcome, retry::EndReason reason);
+    void configurationError(const QString &message, retry::NetworkFailure failure);
+    void log(int event, const AttemptFailure *failure = nullptr, const RetryInfo *info = nullptr,
+             retry::EndReason reason = retry::EndReason::None);
+    void dropAttempt();
+
+    QNetworkAccessManager *m_nam;
+    std::shared_ptr<CredentialProvider> m_credentials;
+    ScaledClock m_clock;
+    QPointer<RetryLog> m_log;
+
+    quint64 m_sendId = 0;
+    ChatRequest m_request;
+    QByteArray m_key;
+    QString m_authSource;
+    std::unique_ptr<retry::SendPolicy> m_policy;
+    ChatAttempt *m_attempt = nullptr;
+    QTimer m_waitTimer;
+    QTimer m_headerTimer;
+    qint64 m_waitDeadlineNs = 0; ///< steady clock, wall
+    bool m_active = false;
+    // The last attempt that ended, for the final error text and the log.
+    int m_lastStatus = 0;
+    QByteArray m_lastBody;
+    QString m_lastError;
+    bool m_lastWasNetwork = false;
+    std::optional<AttemptFailure> m_lastFailure;
+    std::optional<Usage> m_usage;
+    bool m_incomplete = false;
+};
+
+} // namespace capwatch::net
+
+Q_DECLARE_METATYPE(capwatch::net::AttemptFailure)
+Q_DECLARE_METATYPE(capwatch::net::RetryInfo)
+Q_DECLARE_METATYPE(capwatch::net::SendSummary)

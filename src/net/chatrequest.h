@@ -1,0 +1,47 @@
+#pragma once
+
+// What one chat send asks for, and how it becomes an HTTP request. Pure functions: request
+// building is tested without a network.
+
+#include <QByteArray>
+#include <QList>
+#include <QNetworkRequest>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+namespace capwatch::net {
+
+struct ChatMessage
+{
+    QString role; ///< system, user, assistant
+    QString content;
+};
+
+struct ChatRequest
+{
+    QUrl endpoint; ///< a base URL (`http://host:port/v1`) or the full `.../chat/completions` URL
+    QString model;
+    QList<ChatMessage> messages;
+    std::optional<int> maxTokens;
+    bool stream = true;
+};
+
+/// The URL the request is POSTed to: `{base}/chat/completions`, or the URL itself when it
+/// already ends in `/chat/completions`. Invalid or non-HTTP(S) URLs give an invalid QUrl.
+QUrl chatCompletionsUrl(const QUrl &endpoint);
+
+/// The JSON body: model, messages, max_tokens when set, stream (+ usage in the stream).
+QByteArray buildRequestBody(const ChatRequest &request);
+
+/// The HTTP request; the key goes into the Authorization header and nowhere else.
+QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray &apiKey);
+
+/// True for 127.0.0.0/8, ::1 and `localhost`: such endpoints need no key.
+bool isLoopback(const QUrl &url);
+
+/// An endpoint for display and logs: scheme, host, port and path, never user info or query.
+QString displayEndpoint(const QUrl &url);
+
+} // namespace capwatch::net

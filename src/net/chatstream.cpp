@@ -1,0 +1,254 @@
+#include "chatstream.h"
+
+#include <QStringDecoder>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace capwatch::net {
+
+namespace {
+
+using nlohmann::json;
+
+bool isValidUtf8(QByteArrayView bytes)
+{
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    const QString ignored = decoder.decode(bytes);
+    Q_UNUSED(ignored);
+    return !decoder.hasError();
+}
+
+/// Parses without letting an exception out; `what` names the payload in the description.
+/// The description never quotes the input: nlohmann's own message does ("last read: ..."),
+/// so it is not used.
+std::optional<json> parseJson(QByteArrayView bytes, const QString &what, QString *why)
+{
+    if (bytes.trimmed().isEmpty()) {
+        *why = QStringLiteral("%1 is empty").arg(what);
+        return std::nullopt;
+    }
+    try {
+        return json::parse(bytes.begin(), bytes.end());
+    } catch (const json::parse_error &e) {
+        // nlohmann rejects ill-formed UTF-8 inside strings; say so rather than "syntax error".
+        *why = isValidUtf8(bytes)
+                ? QStringLiteral("%1 is not valid JSON (error at byte %2)")
+                          .arg(what)
+                          .arg(static_cast<qulonglong>(e.byte))
+                : QStringLiteral("%1 is not valid UTF-8").arg(what);
+    } catch (const std::exception &) {
+        *why = QStringLiteral("%1 could not be parsed").arg(what);
+    }
+    return std::nullopt;
+}
+
+QString toQString(const json &value)
+{
+    if (!value.is_string())
+        return {};
+    return QString::fromStdString(value.get_ref<const std::string &>());
+}
+
+const json *member(const json &object, const char *key)
+{
+    if (!object.is_object())
+        return nullptr;
+    const auto it = object.find(key);
+    return it == object.end() || it->is_null() ? nullptr : &*it;
+}
+
+QString stringMember(const json &object, const char *key)
+{
+    const json *value = member(object, key);
+    return value ? toQString(*value) : QString();
+}
+
+/// Content is a string, null, or (some providers) an array of `{"type":"text","text":...}` parts.
+QString contentText(const json *content)
+{
+    if (!content)
+        return {};
+    if (content->is_string())
+        return toQString(*content);
+    QString text;
+    if (content->is_array()) {
+        for (const json &part : *content)
+            text += part.is_string() ? toQString(part) : stringMember(part, "text");
+    }
+    return text;
+}
+
+qint64 tokenCount(const json &usage, const char *key)
+{
+    const json *value = member(usage, key);
+    if (!value)
+        return -1;
+    if (value->is_number_integer() && !value->is_number_unsigned())
+        return value->get<std::int64_t>();
+    if (value->is_number_unsigned()) {
+        const auto n = value->get<std::uint64_t>();
+        return n > static_cast<std::uint64_t>(std::numeric_limits<qint64>::max())
+                ? std::numeric_limits<qint64>::max()
+                : static_cast<qint64>(n);
+    }
+    if (value->is_number_float()) {
+        const double d = value->get<double>();
+        if (std::isfinite(d) && d >= 0 && d < 9.0e18)
+            return std::llround(d);
+    }
+    return -1;
+}
+
+std::optional<Usage> usageOf(const json &object)
+{
+    const json *usage = member(object, "usage");
+    if (!usage || !usage->is_object())
+        return std::nullopt;
+    return Usage { tokenCount(*usage, "prompt_tokens"), tokenCount(*usage, "completion_tokens"),
+                   tokenCount(*usage, "total_tokens") };
+}
+
+QString codeText(const json *code)
+{
+    if (!code)
+        return {};
+    if (code->is_string())
+        return toQString(*code);
+    if (code->is_number_integer() && !code->is_number_unsigned())
+        return QString::number(code->get<std::int64_t>());
+    if (code->is_number_unsigned())
+        return QString::number(code->get<std::uint64_t>());
+    if (code->is_number_float())
+        return QString::number(code->get<double>());
+    return {};
+}
+
+StreamError errorOf(const json &error, const QByteArray &raw)
+{
+    StreamError result;
+    result.raw = raw;
+    if (error.is_string()) {
+        result.message = toQString(error);
+    } else if (error.is_object()) {
+        result.message = stringMember(error, "message");
+        result.type = stringMember(error, "type");
+        result.code = codeText(member(error, "code"));
+    } else {
+        result.message = QString::fromStdString(error.dump());
+    }
+    return result;
+}
+
+/// The choice with index 0; a provider that omits `index` gets its first choice taken.
+const json *firstChoice(const json &choices)
+{
+    if (!choices.is_array())
+        return nullptr;
+    for (const json &choice : choices) {
+        const json *index = member(choice, "index");
+        if (index && index->is_number() && *index == 0)
+            return &choice;
+    }
+    for (const json &choice : choices) {
+        if (choice.is_object() && !member(choice, "index"))
+            return &choice;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+ChatStreamUpdate decodeStreamEvent(const SseEvent &event)
+{
+    ChatStreamUpdate update;
+    const QByteArrayView data = QByteArrayView(event.data).trimmed();
+    if (data == QByteArrayView("[DONE]")) {
+        update.done = true;
+        return update;
+    }
+    const bool errorEvent = event.type == QByteArrayView("error");
+
+    QString why;
+    const std::optional<json> parsed = parseJson(data, QStringLiteral("event data"), &why);
+    if (!parsed) {
+        // Some providers send `event: error` with a plain-text message.
+        if (errorEvent && !data.isEmpty())
+            update.error = StreamError { QString::fromUtf8(data), {}, {}, event.data };
+        else
+            update.malformed = why;
+        return update;
+    }
+    if (!parsed->is_object()) {
+        update.malformed = QStringLiteral("event data is not a JSON object");
+        return update;
+    }
+    const json &chunk = *parsed;
+
+    if (const json *error = member(chunk, "error"))
+        update.error = errorOf(*error, event.data);
+    else if (errorEvent)
+        update.error = errorOf(chunk, event.data);
+
+    const json *choices = member(chunk, "choices");
+    if (choices && !choices->is_array()) {
+        update.malformed = QStringLiteral("event data has a `choices` that is not an array");
+        return update;
+    }
+    if (const json *choice = choices ? firstChoice(*choices) : nullptr) {
+        if (const json *delta = member(*choice, "delta"))
+            update.text = contentText(member(*delta, "content"));
+        update.finishReason = stringMember(*choice, "finish_reason");
+    }
+    update.usage = usageOf(chunk);
+
+    if (!choices && !update.usage && !update.error && !chunk.contains("usage"))
+        update.malformed = QStringLiteral("event data is not a chat completion chunk");
+    return update;
+}
+
+std::optional<ChatAnswer> parseChatCompletion(QByteArrayView body, QString *error)
+{
+    QString why;
+    const auto failure = [&](const QString &description) -> std::optional<ChatAnswer> {
+        if (error)
+            *error = description;
+        return std::nullopt;
+    };
+
+    const std::optional<json> parsed = parseJson(body, QStringLiteral("the response body"), &why);
+    if (!parsed)
+        return failure(why);
+    if (!parsed->is_object())
+        return failure(QStringLiteral("the response body is not a JSON object"));
+    const json &completion = *parsed;
+
+    if (const json *providerError = member(completion, "error")) {
+        const StreamError e = errorOf(*providerError, {});
+        return failure(e.message.isEmpty()
+                               ? QStringLiteral("the provider answered with an error")
+                               : QStringLiteral("the provider answered with an error: %1")
+                                         .arg(e.message));
+    }
+    const json *choices = member(completion, "choices");
+    if (!choices || !choices->is_array() || choices->empty())
+        return failure(QStringLiteral("the response has no choices"));
+    const json *choice = firstChoice(*choices);
+    if (!choice)
+        return failure(QStringLiteral("the response has no choice with index 0"));
+    const json *message = member(*choice, "message");
+    if (!message || !message->is_object())
+        return failure(QStringLiteral("the first choice has no message"));
+
+    ChatAnswer answer;
+    answer.text = contentText(member(*message, "content"));
+    answer.finishReason = stringMember(*choice, "finish_reason");
+    answer.usage = usageOf(completion);
+    answer.model = stringMember(completion, "model");
+    return answer;
+}
+
+} // namespace capwatch::net

@@ -1,0 +1,132 @@
+#pragma once
+
+// The embedded demo provider: an OpenAI-compatible chat server on 127.0.0.1 that enforces a token
+// cap (and can play other failure scenarios), so the retry cycle can be watched without an
+// account. It is also the fixture of the network tests, so everything it does is deterministic.
+//
+// Scenarios (cycles count chat requests from 1):
+//  capped           each request counts max_tokens (1000 if absent) against `limit` per rolling
+//                   window; over it: 422 "Token limit exceeded: used N, limit M. Retry in X sec."
+//  headline         every request: 422 "... used 60323, limit 60000. Retry in 18 min."
+//  rate-limited     1, 2: 429 + retry-after: 2; 3: success; and again
+//  auth-expired     401 for the first key seen (or none); or, with acceptedKey, for any other key
+//  validation       every request: a non-token 422 ({"detail":[...]})
+//  flaky            1: 503 + retry-after: 1; 2: connection closed before any header; 3: success.
+//                   HTTP clients resend such a request by themselves (QNetworkAccessManager does):
+//                   an identical request within 2.5 policy s of a drop (half the shortest backoff)
+//                   is taken for that resend and dropped too, so the caller sees the failure.
+//  hang             the request is held, never answered, until the client or the provider goes
+//  drop-mid-stream  a 200 whose stream (or body) is cut after a few chunks
+//  firehose         answerBytes of answer in answerChunks chunks, as fast as the client reads
+// Success bodies (streamed as chunked SSE or not) are friendly texts about the cap.
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+#include <QtGlobal>
+#include <deque>
+#include <map>
+#include <memory>
+
+class QHttpServer;
+class QHttpServerRequest;
+class QHttpServerResponder;
+class QTcpServer;
+
+namespace capwatch::net {
+
+struct DemoOptions
+{
+    QString scenario = QStringLiteral("capped");
+    qint64 limit = 6000; ///< token cap per window
+    double windowSeconds = 60; ///< rolling window, policy seconds
+    /// 0 < F <= 1: every delay/window runs F times as long on the wall clock; texts stay in
+    /// policy seconds.
+    double timeScale = 1.0;
+    int chunkDelayMs = 20; ///< policy ms between streamed chunks (scaled)
+    qint64 answerBytes = 0; ///< >0: the `firehose` scenario streams this many bytes of answer ...
+    int answerChunks = 0; ///< ... in this many chunks, as fast as possible (benchmarks)
+    /// auth-expired: the only key accepted (empty: any key but the first one seen).
+    QByteArray acceptedKey;
+};
+
+class DemoExchange;
+
+class DemoProvider final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DemoProvider)
+
+public:
+    explicit DemoProvider(QObject *parent = nullptr);
+    ~DemoProvider() override;
+
+    /// capped, headline, rate-limited, auth-expired, validation, flaky, hang, drop-mid-stream,
+    /// firehose.
+    static QStringList scenarios();
+
+    /// Call before listen(), which validates the options. Called while listening (a slot of
+    /// chatRequestReceived may rotate acceptedKey), the new options apply from the request being
+    /// handled on; an invalid set is refused with a warning. Keep timeScale as it was: the
+    /// window already recorded is in policy time.
+    void setOptions(const DemoOptions &options);
+    const DemoOptions &options() const;
+
+    /// Listens on 127.0.0.1 only (0: any free port). False + errorString() on failure (invalid
+    /// options, port in use, already listening).
+    bool listen(quint16 port = 0);
+    bool isListening() const;
+    QString errorString() const;
+    quint16 port() const;
+    QUrl baseUrl() const; ///< http://127.0.0.1:P/v1
+    int chatRequests() const; ///< POST /v1/chat/completions received so far
+
+    /// Responses still held open: streams in progress and `hang` requests. Falls back to 0 once
+    /// they finish or their clients go away (tests use it to prove nothing is kept).
+    int openResponses() const;
+
+Q_SIGNALS:
+    /// Emitted synchronously when a chat request arrives, BEFORE it is answered (tests rotate
+    /// keys in a slot). Index is 1-based, as chatRequests().
+    void chatRequestReceived(int index, const QByteArray &authorizationHeader);
+
+private:
+    friend class DemoExchange;
+
+    struct WindowEntry
+    {
+        double atMs; ///< policy ms since start
+        qint64 tokens;
+    };
+
+    static QString validate(const DemoOptions &options);
+    void handleChat(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void handleModels(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void handleMissing(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    double policyNowMs() const;
+    void expireWindow(double nowMs);
+    qint64 windowTokens() const;
+    /// Policy ms until `tokens` more fit under the cap.
+    double msUntilFits(double nowMs, qint64 tokens) const;
+    DemoExchange *startExchange(QHttpServerResponder &&responder);
+    void finishExchange(quint64 id, const char *why);
+
+    DemoOptions m_options;
+    QString m_errorString;
+    std::unique_ptr<QHttpServer> m_server;
+    QTcpServer *m_tcpServer = nullptr; // owned by m_server
+    QElapsedTimer m_clock;
+    std::deque<WindowEntry> m_window;
+    QByteArray m_expiredKeyHash; // auth-expired: hash of the first key seen, never the key
+    std::map<quint64, DemoExchange *> m_exchanges; // children; finished ones go by deleteLater
+    quint64 m_nextExchangeId = 1;
+    int m_chatRequests = 0;
+    int m_cycleRequests = 0; // chat requests less transparent resends of a dropped one
+    QByteArray m_droppedFingerprint; // flaky: hash of the request last dropped
+    qint64 m_droppedAtMs = 0; // wall ms on m_clock
+};
+
+} // namespace capwatch::net

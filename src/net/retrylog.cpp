@@ -1,0 +1,226 @@
+#include "retrylog.h"
+
+#include "retry/constants.h"
+
+#include <QFile>
+#include <QSaveFile>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace capwatch::net {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+nlohmann::ordered_json seconds(std::optional<qint64> ms)
+{
+    if (!ms)
+        return nullptr;
+    if (*ms % 1000 == 0)
+        return *ms / 1000;
+    return double(*ms) / 1000.0;
+}
+
+nlohmann::ordered_json figure(std::optional<double> v)
+{
+    if (!v)
+        return nullptr;
+    double whole = 0;
+    if (std::modf(*v, &whole) == 0.0 && std::fabs(whole) < 9.0e15)
+        return static_cast<long long>(whole);
+    return *v;
+}
+
+nlohmann::ordered_json text(const QString &s)
+{
+    if (s.isEmpty())
+        return nullptr;
+    return s.toStdString();
+}
+
+nlohmann::ordered_json toJson(const RetryRecord &r)
+{
+    nlohmann::ordered_json o;
+    o["time"] = r.time.toUTC().toString(Qt::ISODateWithMs).toStdString();
+    o["request"] = r.request;
+    o["event"] = RetryRecord::eventName(r.event).toStdString();
+    o["attempt"] = r.attempt;
+    o["status"] = r.status ? nlohmann::ordered_json(*r.status) : nlohmann::ordered_json(nullptr);
+    o["category"] = text(r.category);
+    o["used"] = figure(r.used);
+    o["limit"] = figure(r.limit);
+    o["wait_s"] = seconds(r.waitMs);
+    o["raw_wait_s"] = seconds(r.rawWaitMs);
+    o["wait_source"] = text(r.waitSource);
+    o["waited_total_s"] = seconds(r.waitedTotalMs);
+    o["budget_left_s"] = seconds(r.budgetLeftMs);
+    o["reason"] = text(r.reason);
+    o["error"] = text(r.error);
+    return o;
+}
+
+QByteArray csvCell(const nlohmann::ordered_json &v)
+{
+    if (v.is_null())
+        return {};
+    QByteArray cell = v.is_string()
+            ? QByteArray::fromStdString(v.get<std::string>())
+            : QByteArray::fromStdString(v.dump());
+    if (v.is_string() && !cell.isEmpty()
+        && (cell.front() == '=' || cell.front() == '+' || cell.front() == '-' || cell.front() == '@'))
+        cell.prepend('\'');
+    if (cell.contains(',') || cell.contains('"') || cell.contains('\n') || cell.contains('\r')) {
+        cell.replace("\"", "\"\"");
+        cell = '"' + cell + '"';
+    }
+    return cell;
+}
+
+} // namespace
+
+QString RetryRecord::eventName(Event event)
+{
+    switch (event) {
+    case Event::AttemptStarted:
+        return u"attempt_started"_s;
+    case Event::RetryScheduled:
+        return u"retry_scheduled"_s;
+    case Event::Succeeded:
+        return u"succeeded"_s;
+    case Event::GaveUp:
+        return u"gave_up"_s;
+    case Event::Cancelled:
+        return u"cancelled"_s;
+    }
+    return {};
+}
+
+QStringList retryLogColumns()
+{
+    return { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s, u"category"_s,
+             u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s,
+             u"waited_total_s"_s, u"budget_left_s"_s, u"reason"_s, u"error"_s };
+}
+
+QByteArray toJsonLine(const RetryRecord &record)
+{
+    return QByteArray::fromStdString(
+            toJson(record).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+}
+
+QByteArray csvHeader()
+{
+    return retryLogColumns().join(u',').toUtf8();
+}
+
+QByteArray toCsvRow(const RetryRecord &record)
+{
+    const nlohmann::ordered_json o = toJson(record);
+    QByteArray row;
+    bool first = true;
+    for (const auto &item : o.items()) {
+        if (!first)
+            row += ',';
+        first = false;
+        row += csvCell(item.value());
+    }
+    return row;
+}
+
+LogFormat formatForPath(const QString &path)
+{
+    return path.endsWith(u".csv", Qt::CaseInsensitive) ? LogFormat::Csv : LogFormat::JsonLines;
+}
+
+RetryLogWriter::RetryLogWriter(std::unique_ptr<QIODevice> device, LogFormat format)
+    : m_device(std::move(device)), m_format(format)
+{
+}
+
+RetryLogWriter::~RetryLogWriter() = default;
+
+std::unique_ptr<RetryLogWriter> RetryLogWriter::open(const QString &path, QString *error)
+{
+    auto file = std::make_unique<QFile>(path);
+    if (!file->open(QIODevice::WriteOnly | QIODevice::Append)) {
+        if (error)
+            *error = QStringLiteral("cannot open the log %1: %2").arg(path, file->errorString());
+        return nullptr;
+    }
+    const LogFormat format = formatForPath(path);
+    if (format == LogFormat::Csv && file->size() == 0) {
+        file->write(csvHeader() + "\r\n");
+        file->flush();
+    }
+    return std::make_unique<RetryLogWriter>(std::move(file), format);
+}
+
+bool RetryLogWriter::append(const RetryRecord &record)
+{
+    const QByteArray line = m_format == LogFormat::Csv ? QByteArray(toCsvRow(record) + "\r\n")
+                                                       : QByteArray(toJsonLine(record) + '\n');
+    const bool ok = m_device->write(line) == line.size();
+    if (auto *file = qobject_cast<QFile *>(m_device.get()))
+        return file->flush() && ok;
+    return ok;
+}
+
+RetryLog::RetryLog(QObject *parent) : QObject(parent) { }
+
+RetryLog::~RetryLog() = default;
+
+void RetryLog::append(RetryRecord record)
+{
+    if (record.error.size() > qsizetype(retry::kMaxLoggedErrorChars))
+        record.error = record.error.left(qsizetype(retry::kMaxLoggedErrorChars));
+    for (auto &writer : m_writers) {
+        if (!writer->append(record))
+            Q_EMIT writeFailed(QStringLiteral("could not write to the retry log file"));
+    }
+    m_records.append(std::move(record));
+    Q_EMIT recordAppended(int(m_records.size() - 1));
+}
+
+void RetryLog::addWriter(std::unique_ptr<RetryLogWriter> writer)
+{
+    m_writers.push_back(std::move(writer));
+}
+
+void RetryLog::clear()
+{
+    m_records.clear();
+    Q_EMIT cleared();
+}
+
+QByteArray RetryLog::serialize(LogFormat format) const
+{
+    QByteArray out;
+    if (format == LogFormat::Csv)
+        out += csvHeader() + "\r\n";
+    for (const RetryRecord &r : m_records)
+        out += format == LogFormat::Csv ? QByteArray(toCsvRow(r) + "\r\n")
+                                        : QByteArray(toJsonLine(r) + '\n');
+    return out;
+}
+
+bool RetryLog::exportTo(const QString &path, LogFormat format, QString *error) const
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    file.write(serialize(format));
+    if (!file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace capwatch::net

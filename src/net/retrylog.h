@@ -1,0 +1,101 @@
+#pragma once
+
+// The retry log (interfaces.md): one record per event of every send, in memory for the GUI and
+// appended, record by record, to JSON Lines or CSV files. It never holds the API key, an
+// Authorization header or the prompt.
+
+#include <QDateTime>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QFile;
+class QIODevice;
+
+namespace capwatch::net {
+
+struct RetryRecord
+{
+    enum class Event { AttemptStarted, RetryScheduled, Succeeded, GaveUp, Cancelled };
+
+    QDateTime time; ///< UTC
+    int request = 0; ///< send number within the run, from 1
+    Event event = Event::AttemptStarted;
+    int attempt = 0;
+    std::optional<int> status;
+    QString category; ///< empty: null
+    std::optional<double> used;
+    std::optional<double> limit;
+    std::optional<qint64> waitMs;
+    std::optional<qint64> rawWaitMs;
+    QString waitSource;
+    std::optional<qint64> waitedTotalMs;
+    std::optional<qint64> budgetLeftMs;
+    QString reason;
+    QString error; ///< at most 500 characters
+
+    static QString eventName(Event event);
+};
+
+/// The column names, in order.
+QStringList retryLogColumns();
+/// One record as a JSON object on one line (no newline), every key present.
+QByteArray toJsonLine(const RetryRecord &record);
+/// One record as a CSV row (no line end), RFC 4180 quoting; cells that a spreadsheet would
+/// run as a formula (leading =, +, -, @) are prefixed with an apostrophe.
+QByteArray toCsvRow(const RetryRecord &record);
+QByteArray csvHeader();
+
+enum class LogFormat { JsonLines, Csv };
+/// CSV when the path ends in `.csv`, else JSON Lines.
+LogFormat formatForPath(const QString &path);
+
+/// Appends records to a file as they happen, flushed one by one, so a killed process leaves
+/// every earlier record readable.
+class RetryLogWriter final
+{
+public:
+    RetryLogWriter(std::unique_ptr<QIODevice> device, LogFormat format);
+    ~RetryLogWriter();
+    /// Opens `path` for appending (the CSV header only into an empty file).
+    static std::unique_ptr<RetryLogWriter> open(const QString &path, QString *error);
+    bool append(const RetryRecord &record);
+
+private:
+    std::unique_ptr<QIODevice> m_device;
+    LogFormat m_format;
+};
+
+/// The in-memory log of the run, with file writers attached.
+class RetryLog final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RetryLog)
+
+public:
+    explicit RetryLog(QObject *parent = nullptr);
+    ~RetryLog() override;
+
+    void append(RetryRecord record);
+    const QList<RetryRecord> &records() const { return m_records; }
+    void addWriter(std::unique_ptr<RetryLogWriter> writer);
+    void clear();
+    /// The whole log in one format: for export and "copy as text".
+    QByteArray serialize(LogFormat format) const;
+    /// Writes the whole log atomically (QSaveFile).
+    bool exportTo(const QString &path, LogFormat format, QString *error) const;
+
+Q_SIGNALS:
+    void recordAppended(int row);
+    void cleared();
+    void writeFailed(const QString &error);
+
+private:
+    QList<RetryRecord> m_records;
+    std::vector<std::unique_ptr<RetryLogWriter>> m_writers;
+};
+
+} // namespace capwatch::net

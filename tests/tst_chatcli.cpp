@@ -1,0 +1,351 @@
+// capwatch-cli chat and demo run as processes: stdout/stderr split, exit codes, the log files'
+// exact columns and values, Ctrl+C, and that the key never shows.
+
+#include "net/demoprovider.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace capwatch::net;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr double kScale = 0.01;
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+/// Runs the CLI while this thread's event loop keeps serving the in-process demo provider.
+Run runCli(const QStringList &args, const QByteArray &input = {},
+           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+           const std::function<void(QProcess &)> &whileRunning = {})
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    QSignalSpy finished(&p, &QProcess::finished);
+    p.start(QStringLiteral(CAPWATCH_CLI_PATH), args);
+    p.write(input);
+    p.closeWriteChannel();
+    if (whileRunning)
+        whileRunning(p);
+    if (finished.isEmpty() && !finished.wait(60000))
+        return {};
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+             p.readAllStandardError() };
+}
+
+struct Demo
+{
+    explicit Demo(const QString &scenario)
+    {
+        DemoOptions o;
+        o.scenario = scenario;
+        o.timeScale = kScale;
+        provider.setOptions(o);
+        ok = provider.listen();
+    }
+    QStringList chat(QStringList extra = {}) const
+    {
+        return QStringList { u"chat"_s, u"--endpoint"_s, provider.baseUrl().toString(),
+                             u"--prompt"_s, u"Hello there"_s, u"--time-scale"_s,
+                             QString::number(kScale) }
+                + extra;
+    }
+    DemoProvider provider;
+    bool ok = false;
+};
+
+QList<QJsonObject> readJsonLines(const QString &path)
+{
+    QFile f(path);
+    QList<QJsonObject> out;
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    while (!f.atEnd()) {
+        const QByteArray line = f.readLine();
+        if (!line.trimmed().isEmpty())
+            out.append(QJsonDocument::fromJson(line).object());
+    }
+    return out;
+}
+
+} // namespace
+
+class TestChatCli final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void answerOnStdoutProgressOnStderr();
+    void headlineExitsThreeWithFinalText();
+    void headlineLogFilesExactly();
+    void validationExitsThree();
+    void hangExitsFourWithTimeout();
+    void droppedStreamKeepsPartialAndExitsFour();
+    void unreachableExitsFour();
+    void remoteEndpointWithoutKeyExitsFour();
+    void badArgumentsExitTwo_data();
+    void badArgumentsExitTwo();
+    void sigintDuringWaitExits130();
+    void keyNeverShows();
+    void demoCommandPrintsItsUrlFirst();
+};
+
+void TestChatCli::answerOnStdoutProgressOnStderr()
+{
+    Demo demo(u"rate-limited"_s);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat());
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("capwatch demo provider"));
+    QVERIFY(!r.out.contains("capwatch:")); // stdout is the answer only
+    QCOMPARE(r.err.count("capwatch: attempt"), 2);
+    QCOMPARE(r.err.count("capwatch: waiting 2 s (from the retry-after header) before attempt"), 2);
+    QVERIFY(r.err.contains("capwatch: answered on attempt 3 of 5"));
+    QCOMPARE(demo.provider.chatRequests(), 3);
+}
+
+void TestChatCli::headlineExitsThreeWithFinalText()
+{
+    Demo demo(u"headline"_s);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat({ u"--model"_s, u"DeepSeek-V4-Flash"_s }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.out.isEmpty());
+    const QByteArray expected = "OpenAI-compatible chat request failed\n"
+                                "  endpoint: " + demo.provider.baseUrl().toString().toUtf8() + "/chat/completions\n"
+                                "  model: DeepSeek-V4-Flash\n"
+                                "  auth: none (loopback endpoint)\n"
+                                "  status: 422 Unprocessable Entity\n"
+                                "  response: {\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}\n"
+                                "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted\n";
+    QVERIFY2(r.err.endsWith(expected), r.err.constData());
+    QCOMPARE(r.err.count("(provider asked 1080 s; capped)"), 2);
+    QCOMPARE(demo.provider.chatRequests(), 3);
+}
+
+void TestChatCli::headlineLogFilesExactly()
+{
+    QTemporaryDir dir;
+    Demo demo(u"headline"_s);
+    QVERIFY(demo.ok);
+    const QString jsonl = dir.filePath(u"log.jsonl"_s);
+    const QString csv = dir.filePath(u"log.csv"_s);
+    QCOMPARE(runCli(demo.chat({ u"--log"_s, jsonl })).exitCode, 3);
+    QCOMPARE(runCli(demo.chat({ u"--log"_s, csv })).exitCode, 3);
+
+    const QList<QJsonObject> records = readJsonLines(jsonl);
+    QCOMPARE(records.size(), 6);
+    const QStringList columns { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s,
+                                u"category"_s, u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s,
+                                u"wait_source"_s, u"waited_total_s"_s, u"budget_left_s"_s,
+                                u"reason"_s, u"error"_s };
+    QFile raw(jsonl);
+    QVERIFY(raw.open(QIODevice::ReadOnly));
+    const QByteArray firstLine = raw.readLine();
+    // Keys in the documented order, every one present.
+    qsizetype at = 0;
+    for (const QString &c : columns) {
+        const qsizetype next = firstLine.indexOf(QByteArray("\"" + c.toUtf8() + "\":"), at);
+        QVERIFY2(next >= at, qPrintable(c));
+        at = next;
+    }
+    QList<double> budgets;
+    for (const QJsonObject &o : records) {
+        QCOMPARE(o.keys().size(), columns.size());
+        QVERIFY(o.value(u"time"_s).toString().endsWith(u'Z'));
+        QCOMPARE(o.value(u"time"_s).toString().size(), 24); // 2026-11-29T20:05:20.123Z
+        if (o.value(u"event").toString() == u"retry_scheduled") {
+            QCOMPARE(o.value(u"wait_s").toInteger(), 60);
+            QCOMPARE(o.value(u"raw_wait_s").toInteger(), 1080);
+            QCOMPARE(o.value(u"wait_source").toString(), u"message"_s);
+            QCOMPARE(o.value(u"used").toInteger(), 60323);
+            QCOMPARE(o.value(u"limit").toInteger(), 60000);
+            budgets.append(o.value(u"budget_left_s").toDouble());
+        }
+    }
+    QCOMPARE(budgets, (QList<double> { 60, 0 }));
+    QCOMPARE(records.last().value(u"event").toString(), u"gave_up"_s);
+    QCOMPARE(records.last().value(u"reason").toString(), u"budget_exhausted"_s);
+
+    QFile c(csv);
+    QVERIFY(c.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = c.readAll().split('\n');
+    QCOMPARE(lines.at(0).trimmed(), columns.join(u',').toUtf8());
+    QCOMPARE(lines.size(), 8); // header, 6 records, the empty rest after the last line end
+    const QList<QByteArray> scheduled = lines.at(2).trimmed().split(',');
+    QCOMPARE(scheduled.at(2), QByteArray("retry_scheduled"));
+    QCOMPARE(scheduled.at(3), QByteArray("1"));
+    QCOMPARE(scheduled.at(4), QByteArray("422"));
+    QCOMPARE(scheduled.at(5), QByteArray("token_limit"));
+    QCOMPARE(scheduled.at(6), QByteArray("60323"));
+    QCOMPARE(scheduled.at(7), QByteArray("60000"));
+    QCOMPARE(scheduled.at(8), QByteArray("60"));
+    QCOMPARE(scheduled.at(9), QByteArray("1080"));
+    QCOMPARE(scheduled.at(10), QByteArray("message"));
+    QCOMPARE(scheduled.at(11), QByteArray("60"));
+    QCOMPARE(scheduled.at(12), QByteArray("60"));
+    QCOMPARE(scheduled.at(13), QByteArray());
+    QVERIFY(lines.at(2).contains(",\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\""));
+    QVERIFY(lines.at(6).contains(",budget_exhausted,"));
+}
+
+void TestChatCli::validationExitsThree()
+{
+    Demo demo(u"validation"_s);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat());
+    QCOMPARE(r.exitCode, 3);
+    QCOMPARE(demo.provider.chatRequests(), 1);
+    QVERIFY(r.err.contains("gave up: not_retryable"));
+    QVERIFY(r.err.contains("\"msg\":\"field required\""));
+}
+
+void TestChatCli::hangExitsFourWithTimeout()
+{
+    Demo demo(u"hang"_s);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat());
+    QCOMPARE(r.exitCode, 4);
+    QVERIFY2(r.err.contains("gave up: timeout"), r.err.constData());
+    QCOMPARE(demo.provider.chatRequests(), 2);
+}
+
+void TestChatCli::droppedStreamKeepsPartialAndExitsFour()
+{
+    Demo demo(u"drop-mid-stream"_s);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat());
+    QCOMPARE(r.exitCode, 4);
+    QVERIFY2(!r.out.isEmpty(), "the partial answer was not printed");
+    QVERIFY(r.err.contains("capwatch: the answer is incomplete"));
+    QCOMPARE(demo.provider.chatRequests(), 1);
+}
+
+void TestChatCli::unreachableExitsFour()
+{
+    quint16 port = 0;
+    {
+        DemoProvider probe;
+        QVERIFY(probe.listen());
+        port = probe.port();
+    }
+    const Run r = runCli({ u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:%1/v1"_s.arg(port),
+                           u"--prompt"_s, u"hi"_s });
+    QCOMPARE(r.exitCode, 4);
+    QVERIFY(r.err.contains("status: no response"));
+    QCOMPARE(r.err.count("capwatch: attempt"), 1); // refused: not retried
+}
+
+void TestChatCli::remoteEndpointWithoutKeyExitsFour()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(u"OPENAI_COMPAT_API_KEY"_s);
+    const Run r = runCli({ u"chat"_s, u"--endpoint"_s, u"https://api.example.invalid/v1"_s,
+                           u"--prompt"_s, u"hi"_s }, {}, env);
+    QCOMPARE(r.exitCode, 4);
+    QVERIFY(r.err.contains("no API key"));
+}
+
+void TestChatCli::badArgumentsExitTwo_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QByteArray>("message");
+    QTest::newRow("no endpoint") << QStringList { u"chat"_s, u"--prompt"_s, u"x"_s } << QByteArray("--endpoint is required");
+    QTest::newRow("bad time scale") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--time-scale"_s, u"2"_s }
+                                    << QByteArray("--time-scale");
+    QTest::newRow("bad max tokens") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--max-tokens"_s, u"-3"_s }
+                                    << QByteArray("--max-tokens");
+    QTest::newRow("unknown option") << QStringList { u"chat"_s, u"--frob"_s } << QByteArray("frob");
+    QTest::newRow("empty prompt") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s } << QByteArray("no prompt");
+    QTest::newRow("log not writable") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--log"_s, u"/nonexistent/dir/log.jsonl"_s }
+                                      << QByteArray("cannot open the log");
+    QTest::newRow("demo unknown scenario") << QStringList { u"demo"_s, u"--scenario"_s, u"nope"_s } << QByteArray("unknown scenario");
+    QTest::newRow("demo bad port") << QStringList { u"demo"_s, u"--port"_s, u"70000"_s } << QByteArray("--port");
+}
+
+void TestChatCli::badArgumentsExitTwo()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QByteArray, message);
+    const Run r = runCli(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message), r.err.constData());
+}
+
+void TestChatCli::sigintDuringWaitExits130()
+{
+    QTemporaryDir dir;
+    const QString log = dir.filePath(u"log.jsonl"_s);
+    Demo demo(u"headline"_s);
+    QVERIFY(demo.ok);
+    // Policy waits of 60 s at scale 0.1 are 6 s: the signal surely lands inside the first one.
+    QStringList args = demo.chat({ u"--log"_s, log });
+    args.replace(args.indexOf(QString::number(kScale)), u"0.1"_s);
+    const Run r = runCli(args, {}, QProcessEnvironment::systemEnvironment(), [&](QProcess &p) {
+        QTRY_VERIFY_WITH_TIMEOUT(readJsonLines(log).size() >= 2, 10000); // the wait is scheduled
+        ::kill(pid_t(p.processId()), SIGINT);
+    });
+    QCOMPARE(r.exitCode, 130);
+    QCOMPARE(demo.provider.chatRequests(), 1);
+    const QList<QJsonObject> records = readJsonLines(log);
+    QCOMPARE(records.size(), 3);
+    QCOMPARE(records.last().value(u"event").toString(), u"cancelled"_s);
+    QCOMPARE(records.last().value(u"reason").toString(), u"cancelled"_s);
+    QVERIFY(r.err.contains("; cancelled"));
+}
+
+void TestChatCli::keyNeverShows()
+{
+    QTemporaryDir dir;
+    const QString log = dir.filePath(u"log.csv"_s);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"MY_KEY"_s, u"sk-verysecret-XYZ987"_s);
+    Demo demo(u"headline"_s);
+    QVERIFY(demo.ok);
+    QByteArray authorization;
+    connect(&demo.provider, &DemoProvider::chatRequestReceived, this,
+            [&](int, const QByteArray &a) { authorization = a; });
+    const Run r = runCli(demo.chat({ u"--api-key-env"_s, u"MY_KEY"_s, u"--log"_s, log }), {}, env);
+    QCOMPARE(r.exitCode, 3);
+    QCOMPARE(authorization, QByteArray("Bearer sk-verysecret-XYZ987"));
+    QFile f(log);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray all = r.out + r.err + f.readAll();
+    QVERIFY(!all.contains("verysecret"));
+    QVERIFY(r.err.contains("  auth: MY_KEY\n"));
+}
+
+void TestChatCli::demoCommandPrintsItsUrlFirst()
+{
+    QProcess p;
+    QSignalSpy ready(&p, &QProcess::readyReadStandardOutput);
+    p.start(QStringLiteral(CAPWATCH_CLI_PATH), { u"demo"_s, u"--port"_s, u"0"_s, u"--scenario"_s, u"headline"_s });
+    QVERIFY(ready.wait(10000));
+    const QByteArray line = p.readLine();
+    QVERIFY2(line.startsWith("listening on http://127.0.0.1:") && line.endsWith("/v1\n"), line.constData());
+    const QString url = QString::fromUtf8(line.mid(13).trimmed());
+    const Run r = runCli({ u"chat"_s, u"--endpoint"_s, url, u"--prompt"_s, u"hi"_s, u"--time-scale"_s, u"0.001"_s });
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.err.contains("Retry in 18 min."));
+    QSignalSpy finished(&p, &QProcess::finished);
+    ::kill(pid_t(p.processId()), SIGTERM);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestChatCli)
+#include "tst_chatcli.moc"

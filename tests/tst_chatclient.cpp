@@ -1,0 +1,543 @@
+// The retry driver end to end against the embedded demo provider on loopback, time-scaled:
+// every scenario, the waits between attempts, cancel, hangs, dropped streams, key rotation,
+// and the retry log.
+
+#include "net/chatclient.h"
+#include "net/demoprovider.h"
+#include "net/retrylog.h"
+
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capwatch;
+using namespace capwatch::net;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr double kScale = 0.01; // 120 policy seconds take 1.2 s
+
+/// Everything a send reported, with wall timestamps.
+struct Trace
+{
+    struct Step
+    {
+        QString what;
+        qint64 atMs;
+        int attempt = 0;
+        RetryInfo info;
+        AttemptFailure failure;
+    };
+    QList<Step> steps;
+    QString answer;
+    std::optional<SendSummary> summary;
+    QString outcome;
+    QList<quint64> ids;
+    QElapsedTimer clock;
+
+    void attach(ChatClient *client, QObject *context)
+    {
+        clock.start();
+        QObject::connect(client, &ChatClient::attemptStarted, context, [this](quint64 id, int n, int) {
+            ids.append(id);
+            steps.append({ u"attempt"_s, clock.elapsed(), n, {}, {} });
+        });
+        QObject::connect(client, &ChatClient::attemptFailed, context, [this](quint64 id, const AttemptFailure &f) {
+            ids.append(id);
+            steps.append({ u"failed"_s, clock.elapsed(), f.attempt, {}, f });
+        });
+        QObject::connect(client, &ChatClient::retryScheduled, context, [this](quint64 id, const RetryInfo &i) {
+            ids.append(id);
+            steps.append({ u"wait"_s, clock.elapsed(), i.failedAttempt, i, {} });
+        });
+        QObject::connect(client, &ChatClient::answerText, context, [this](quint64 id, const QString &t) {
+            ids.append(id);
+            answer += t;
+        });
+        const auto end = [this](const QString &what) {
+            return [this, what](quint64 id, const SendSummary &s) {
+                ids.append(id);
+                summary = s;
+                outcome = what;
+            };
+        };
+        QObject::connect(client, &ChatClient::succeeded, context, end(u"succeeded"_s));
+        QObject::connect(client, &ChatClient::gaveUp, context, end(u"gave_up"_s));
+        QObject::connect(client, &ChatClient::cancelled, context, end(u"cancelled"_s));
+    }
+
+    QList<qint64> waitsMs() const
+    {
+        QList<qint64> out;
+        for (const Step &s : steps) {
+            if (s.what == u"wait")
+                out.append(s.info.wait.count());
+        }
+        return out;
+    }
+};
+
+ChatRequest requestTo(const DemoProvider &provider, std::optional<int> maxTokens = {})
+{
+    ChatRequest r;
+    r.endpoint = provider.baseUrl();
+    r.model = u"capwatch-demo"_s;
+    r.messages = { { u"user"_s, u"Tell me about token caps."_s } };
+    r.maxTokens = maxTokens;
+    return r;
+}
+
+struct Fixture
+{
+    explicit Fixture(const QString &scenario, DemoOptions options = {})
+    {
+        options.scenario = scenario;
+        if (options.timeScale == 1.0)
+            options.timeScale = kScale;
+        provider.setOptions(options);
+        listening = provider.listen();
+        client.setTimeScale(options.timeScale);
+        client.setRetryLog(&log);
+        client.setCredentialProvider(std::make_shared<NoCredentialProvider>());
+        trace.attach(&client, &context);
+    }
+    bool runToEnd(const ChatRequest &request, int timeoutMs = 20000)
+    {
+        client.send(request);
+        return QTest::qWaitFor([this] { return trace.summary.has_value(); }, timeoutMs);
+    }
+
+    DemoProvider provider;
+    RetryLog log;
+    ChatClient client;
+    QObject context;
+    Trace trace;
+    bool listening = false;
+};
+
+QJsonObject json(const RetryRecord &r)
+{
+    return QJsonDocument::fromJson(toJsonLine(r)).object();
+}
+
+} // namespace
+
+class TestChatClient final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void answersStreamedAndWhole_data();
+    void answersStreamedAndWhole();
+    void cappedWindowWaitsFromTheMessage();
+    void headlineGivesUpWithBudgetExhausted();
+    void retriesFireOnTimeNeverEarly();
+    void rateLimitedUsesRetryAfter();
+    void flakyRetriesTransientFailures();
+    void validation422IsSentOnceAndReturnedUnchanged();
+    void keyRotatedInKeyFileIsPickedUpOnce();
+    void unchangedKeyEndsWithAuthUnchanged();
+    void hungRetryIsAbandoned();
+    void cancelDuringWait();
+    void cancelDuringRequest();
+    void droppedStreamKeepsPartialAnswer();
+    void connectionRefusedIsNotRetried();
+    void invalidEndpointIsAConfigurationError();
+    void missingKeyForRemoteEndpoint();
+    void newSendSilencesTheOldOne();
+    void keyNeverReachesTheLog();
+};
+
+void TestChatClient::answersStreamedAndWhole_data()
+{
+    QTest::addColumn<bool>("stream");
+    QTest::newRow("streamed") << true;
+    QTest::newRow("whole") << false;
+}
+
+void TestChatClient::answersStreamedAndWhole()
+{
+    QFETCH(bool, stream);
+    Fixture f(u"capped"_s);
+    QVERIFY(f.listening);
+    ChatRequest r = requestTo(f.provider, 200);
+    r.stream = stream;
+    QVERIFY(f.runToEnd(r));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QVERIFY(!f.trace.answer.isEmpty());
+    QVERIFY(f.trace.summary->usage.has_value());
+    QVERIFY(f.trace.summary->usage->totalTokens > 0);
+    QCOMPARE(f.provider.chatRequests(), 1);
+    QCOMPARE(f.log.records().size(), 2); // attempt_started, succeeded
+    QCOMPARE(f.log.records().at(1).event, RetryRecord::Event::Succeeded);
+}
+
+void TestChatClient::cappedWindowWaitsFromTheMessage()
+{
+    DemoOptions o;
+    o.limit = 2000; // two requests of 1,000 tokens fill the 60 s window
+    o.timeScale = 0.05; // the window lasts 3 s of wall time: long enough for three sends
+    o.chunkDelayMs = 0;
+    Fixture f(u"capped"_s, o);
+    QVERIFY(f.listening);
+    for (int i = 0; i < 2; ++i) {
+        f.trace.summary.reset();
+        QVERIFY(f.runToEnd(requestTo(f.provider)));
+        QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    }
+    f.trace.summary.reset();
+    f.trace.steps.clear();
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.provider.chatRequests(), 4); // the third send needed one retry
+    const QList<qint64> waits = f.trace.waitsMs();
+    QCOMPARE(waits.size(), 1);
+    QVERIFY2(waits[0] > 0 && waits[0] <= 60'000, qPrintable(QString::number(waits[0])));
+    const Trace::Step &failed = f.trace.steps.at(1);
+    QCOMPARE(failed.failure.status, 422);
+    QCOMPARE(failed.failure.category, retry::Category::TokenLimit);
+    QCOMPARE(failed.failure.used.value_or(0), 3000.0);
+    QCOMPARE(failed.failure.limit.value_or(0), 2000.0);
+    QCOMPARE(f.trace.steps.at(2).info.source, retry::WaitSource::Message);
+}
+
+void TestChatClient::headlineGivesUpWithBudgetExhausted()
+{
+    Fixture f(u"headline"_s);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::BudgetExhausted);
+    QCOMPARE(f.trace.summary->attempts, 3);
+    QCOMPARE(f.trace.summary->status, 422);
+    QCOMPARE(f.trace.summary->waited, 120s);
+    QVERIFY(!f.trace.summary->networkError);
+    QCOMPARE(f.provider.chatRequests(), 3);
+    QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 60000, 60000 }));
+    QVERIFY(f.trace.summary->finalErrorText.endsWith(
+            u"retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted"_s));
+    QVERIFY(f.trace.summary->finalErrorText.contains(
+            u"  response: {\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}"_s));
+
+    // The log, record by record.
+    const QList<RetryRecord> &log = f.log.records();
+    QCOMPARE(log.size(), 6);
+    const QStringList events { u"attempt_started"_s, u"retry_scheduled"_s, u"attempt_started"_s,
+                               u"retry_scheduled"_s, u"attempt_started"_s, u"gave_up"_s };
+    for (int i = 0; i < log.size(); ++i) {
+        const QJsonObject o = json(log[i]);
+        QCOMPARE(o.keys().size(), 15);
+        QCOMPARE(o.value(u"event").toString(), events[i]);
+        QCOMPARE(o.value(u"request").toInt(), 1);
+    }
+    for (int i : { 1, 3 }) {
+        const QJsonObject o = json(log[i]);
+        QCOMPARE(o.value(u"attempt").toInt(), i == 1 ? 1 : 2);
+        QCOMPARE(o.value(u"status").toInt(), 422);
+        QCOMPARE(o.value(u"category").toString(), u"token_limit"_s);
+        QCOMPARE(o.value(u"used").toInteger(), 60323);
+        QCOMPARE(o.value(u"limit").toInteger(), 60000);
+        QCOMPARE(o.value(u"wait_s").toInteger(), 60);
+        QCOMPARE(o.value(u"raw_wait_s").toInteger(), 1080);
+        QCOMPARE(o.value(u"wait_source").toString(), u"message"_s);
+        QCOMPARE(o.value(u"waited_total_s").toInteger(), i == 1 ? 60 : 120);
+        QCOMPARE(o.value(u"budget_left_s").toInteger(), i == 1 ? 60 : 0);
+        QCOMPARE(o.value(u"error").toString(),
+                 u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s);
+    }
+    const QJsonObject end = json(log[5]);
+    QCOMPARE(end.value(u"attempt").toInt(), 3);
+    QCOMPARE(end.value(u"reason").toString(), u"budget_exhausted"_s);
+    QCOMPARE(end.value(u"status").toInt(), 422);
+    QVERIFY(end.value(u"wait_s").isNull());
+}
+
+void TestChatClient::retriesFireOnTimeNeverEarly()
+{
+    // Many short waits: each retry starts no earlier than its scheduled (scaled) wait and at
+    // most 50 ms after it.
+    DemoOptions o;
+    o.timeScale = 0.02;
+    Fixture f(u"headline"_s, o);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    int checked = 0;
+    for (int i = 0; i + 1 < f.trace.steps.size(); ++i) {
+        const Trace::Step &s = f.trace.steps[i];
+        if (s.what != u"wait")
+            continue;
+        const Trace::Step &next = f.trace.steps[i + 1];
+        QCOMPARE(next.what, u"attempt"_s);
+        const qint64 gap = next.atMs - s.atMs;
+        qInfo("wait %lld ms scheduled, retry after %lld ms", qlonglong(s.info.wallWaitMs), qlonglong(gap));
+        QVERIFY2(gap >= s.info.wallWaitMs, "a retry fired early");
+        QVERIFY2(gap <= s.info.wallWaitMs + 50, "a retry fired more than 50 ms late");
+        ++checked;
+    }
+    QCOMPARE(checked, 2);
+}
+
+void TestChatClient::rateLimitedUsesRetryAfter()
+{
+    Fixture f(u"rate-limited"_s);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.provider.chatRequests(), 3);
+    QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 2000, 2000 }));
+    for (const Trace::Step &s : f.trace.steps) {
+        if (s.what == u"wait")
+            QCOMPARE(s.info.source, retry::WaitSource::RetryAfter);
+        if (s.what == u"failed")
+            QCOMPARE(s.failure.category, retry::Category::RateLimit);
+    }
+}
+
+void TestChatClient::flakyRetriesTransientFailures()
+{
+    // At a gentler scale the demo can tell Qt's own quick resend of a dropped request (see
+    // below) from capwatch's retry, which comes a backoff later.
+    DemoOptions o;
+    o.timeScale = 0.05;
+    Fixture f(u"flaky"_s, o);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.provider.chatRequests(), 4); // 503, dropped, Qt's resend dropped too, answered
+    QList<int> statuses;
+    QList<retry::Category> categories;
+    for (const Trace::Step &s : f.trace.steps) {
+        if (s.what == u"failed") {
+            statuses.append(s.failure.status);
+            categories.append(s.failure.category);
+        }
+    }
+    // Then a connection closed before any header: Qt's HTTP stack quietly re-sends such a request
+    // once itself, the demo drops that resend too, and capwatch sees one transient failure.
+    QCOMPARE(statuses, (QList<int> { 503, 0 }));
+    QCOMPARE(categories, (QList<retry::Category> { retry::Category::Transient, retry::Category::Transient }));
+    QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 1000, 10000 })); // retry-after, then backoff 2
+}
+
+void TestChatClient::validation422IsSentOnceAndReturnedUnchanged()
+{
+    Fixture f(u"validation"_s);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::NotRetryable);
+    QCOMPARE(f.provider.chatRequests(), 1);
+    QCOMPARE(f.trace.waitsMs(), QList<qint64> {});
+    QVERIFY(f.trace.summary->finalErrorText.contains(
+            u"  response: {\"detail\":[{\"loc\":[\"body\",\"messages\",0,\"content\"],\"msg\":\"field required\",\"type\":\"value_error.missing\"}]}"_s));
+    QVERIFY(f.trace.summary->finalErrorText.endsWith(u"gave up: not_retryable"_s));
+}
+
+void TestChatClient::keyRotatedInKeyFileIsPickedUpOnce()
+{
+    QTemporaryDir dir;
+    const QString keyPath = dir.filePath(u"key"_s);
+    QFile key(keyPath);
+    QVERIFY(key.open(QIODevice::WriteOnly));
+    key.write("old-key\n");
+    key.close();
+
+    DemoOptions o;
+    o.acceptedKey = "new-key";
+    Fixture f(u"auth-expired"_s, o);
+    QVERIFY(f.listening);
+    f.client.setCredentialProvider(std::make_shared<FileCredentialProvider>(keyPath));
+    QList<QByteArray> seen;
+    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context,
+            [&](int index, const QByteArray &authorization) {
+                seen.append(authorization);
+                if (index == 1) { // rotate the key while the first request is being refused
+                    QFile k(keyPath);
+                    QVERIFY(k.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                    k.write("  new-key  \n");
+                }
+            });
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(seen, (QList<QByteArray> { "Bearer old-key", "Bearer new-key" }));
+    const QList<RetryRecord> &log = f.log.records();
+    QCOMPARE(log.size(), 4);
+    QCOMPARE(json(log[1]).value(u"status").toInt(), 401);
+    QCOMPARE(json(log[1]).value(u"wait_source").toString(), u"credential-refresh"_s);
+    QCOMPARE(json(log[1]).value(u"wait_s").toInteger(), 0);
+    QCOMPARE(json(log[1]).value(u"budget_left_s").toInteger(), 120);
+}
+
+void TestChatClient::unchangedKeyEndsWithAuthUnchanged()
+{
+    qputenv("CAPWATCH_TEST_KEY", "same-key");
+    DemoOptions o;
+    o.acceptedKey = "other-key";
+    Fixture f(u"auth-expired"_s, o);
+    QVERIFY(f.listening);
+    f.client.setCredentialProvider(std::make_shared<EnvCredentialProvider>(u"CAPWATCH_TEST_KEY"_s));
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::AuthUnchanged);
+    QCOMPARE(f.provider.chatRequests(), 1);
+    QVERIFY(f.trace.summary->finalErrorText.contains(u"  auth: CAPWATCH_TEST_KEY\n"_s));
+    QVERIFY(!f.trace.summary->finalErrorText.contains(u"same-key"_s));
+}
+
+void TestChatClient::hungRetryIsAbandoned()
+{
+    // Attempt 1 hangs until the idle timeout (transient), attempt 2 hangs past the 60 s header
+    // timeout of retries: the send ends with reason timeout.
+    Fixture f(u"hang"_s);
+    QVERIFY(f.listening);
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::Timeout);
+    QCOMPARE(f.trace.summary->attempts, 2);
+    QCOMPARE(f.provider.chatRequests(), 2);
+    // 120 s idle + 5 s backoff + 60 s header timeout, scaled: about 1.85 s.
+    QVERIFY2(t.elapsed() >= 1800 && t.elapsed() < 6000, qPrintable(QString::number(t.elapsed())));
+    QVERIFY(f.trace.summary->networkError);
+    QTRY_COMPARE(f.provider.openResponses(), 0); // nothing left dangling
+}
+
+void TestChatClient::cancelDuringWait()
+{
+    Fixture f(u"headline"_s);
+    QVERIFY(f.listening);
+    connect(&f.client, &ChatClient::retryScheduled, &f.context, [&] { f.client.cancel(); });
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"cancelled"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::Cancelled);
+    QVERIFY(!f.client.busy());
+    // The cancelled wait never fires: no second request within twice the wait.
+    QSignalSpy requests(&f.provider, &DemoProvider::chatRequestReceived);
+    QVERIFY(!requests.wait(1200));
+    QCOMPARE(f.provider.chatRequests(), 1);
+    QCOMPARE(f.log.records().last().event, RetryRecord::Event::Cancelled);
+    QCOMPARE(json(f.log.records().last()).value(u"reason").toString(), u"cancelled"_s);
+}
+
+void TestChatClient::cancelDuringRequest()
+{
+    Fixture f(u"hang"_s);
+    QVERIFY(f.listening);
+    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context, [&] {
+        QTimer::singleShot(50, &f.context, [&] { f.client.cancel(); });
+    });
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"cancelled"_s);
+    QCOMPARE(f.trace.summary->attempts, 1);
+    QTRY_COMPARE(f.provider.openResponses(), 0);
+}
+
+void TestChatClient::droppedStreamKeepsPartialAnswer()
+{
+    Fixture f(u"drop-mid-stream"_s);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QVERIFY(f.trace.summary->incomplete);
+    QVERIFY(f.trace.summary->networkError);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::NotRetryable);
+    QVERIFY2(!f.trace.answer.isEmpty(), "the partial answer was lost");
+    QCOMPARE(f.provider.chatRequests(), 1); // never retried
+}
+
+void TestChatClient::connectionRefusedIsNotRetried()
+{
+    quint16 freePort = 0;
+    {
+        DemoProvider probe;
+        QVERIFY(probe.listen());
+        freePort = probe.port();
+    } // closed again: nothing listens there now
+    Fixture f(u"capped"_s);
+    ChatRequest r = requestTo(f.provider);
+    r.endpoint = QUrl(u"http://127.0.0.1:%1/v1"_s.arg(freePort));
+    QVERIFY(f.runToEnd(r));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::NotRetryable);
+    QCOMPARE(f.trace.summary->attempts, 1);
+    QVERIFY(f.trace.summary->networkError);
+    QVERIFY(f.trace.summary->finalErrorText.contains(u"status: no response"_s));
+}
+
+void TestChatClient::invalidEndpointIsAConfigurationError()
+{
+    Fixture f(u"capped"_s);
+    ChatRequest r = requestTo(f.provider);
+    r.endpoint = QUrl(u"ftp://example.invalid/v1"_s);
+    QVERIFY(f.runToEnd(r));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->attempts, 0);
+    QVERIFY(f.trace.summary->networkError);
+    QVERIFY(f.trace.summary->errorText.contains(u"not an http(s) URL"_s));
+}
+
+void TestChatClient::missingKeyForRemoteEndpoint()
+{
+    qunsetenv("CAPWATCH_TEST_NO_KEY");
+    Fixture f(u"capped"_s);
+    f.client.setCredentialProvider(std::make_shared<EnvCredentialProvider>(u"CAPWATCH_TEST_NO_KEY"_s));
+    ChatRequest r = requestTo(f.provider);
+    r.endpoint = QUrl(u"https://api.example.invalid/v1"_s);
+    QVERIFY(f.runToEnd(r));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->attempts, 0);
+    QVERIFY(f.trace.summary->errorText.contains(u"no API key"_s));
+}
+
+void TestChatClient::newSendSilencesTheOldOne()
+{
+    Fixture f(u"hang"_s);
+    QVERIFY(f.listening);
+    const quint64 first = f.client.send(requestTo(f.provider));
+    QTRY_COMPARE(f.provider.chatRequests(), 1);
+    f.provider.setOptions([&] {
+        DemoOptions o = f.provider.options();
+        o.scenario = u"capped"_s;
+        return o;
+    }());
+    f.trace.ids.clear();
+    f.trace.summary.reset();
+    const quint64 second = f.client.send(requestTo(f.provider));
+    QVERIFY(second != first);
+    QTRY_VERIFY(f.trace.summary.has_value() && f.trace.outcome == u"succeeded"_s);
+    // The first send reported its cancellation, then nothing more.
+    const qsizetype firstIds = f.trace.ids.count(first);
+    QCOMPARE(firstIds, 1);
+    QCOMPARE(f.trace.ids.first(), first);
+    for (qsizetype i = 1; i < f.trace.ids.size(); ++i)
+        QCOMPARE(f.trace.ids[i], second);
+}
+
+void TestChatClient::keyNeverReachesTheLog()
+{
+    qputenv("CAPWATCH_TEST_SECRET", "sk-live-SECRET-abc123");
+    Fixture f(u"rate-limited"_s);
+    QVERIFY(f.listening);
+    f.client.setCredentialProvider(std::make_shared<EnvCredentialProvider>(u"CAPWATCH_TEST_SECRET"_s));
+    QByteArray seenAuthorization;
+    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context,
+            [&](int, const QByteArray &a) { seenAuthorization = a; });
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(seenAuthorization, QByteArray("Bearer sk-live-SECRET-abc123")); // sent, in the header
+    for (const auto format : { LogFormat::JsonLines, LogFormat::Csv }) {
+        const QByteArray text = f.log.serialize(format);
+        QVERIFY(!text.isEmpty());
+        QVERIFY(!text.contains("SECRET"));
+        QVERIFY(!text.contains("Bearer"));
+        QVERIFY(!text.contains("Tell me about token caps")); // nor the prompt
+    }
+}
+
+QTEST_GUILESS_MAIN(TestChatClient)
+#include "tst_chatclient.moc"

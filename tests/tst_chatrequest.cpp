@@ -1,0 +1,112 @@
+// Request building without a network: the URL, the headers, the JSON body.
+
+#include "net/chatrequest.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace capwatch::net;
+using namespace Qt::StringLiterals;
+
+class TestChatRequest final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void endpointUrls_data();
+    void endpointUrls();
+    void bodyAndHeaders();
+    void noKeyNoAuthorization();
+    void loopback_data();
+    void loopback();
+    void displayEndpointDropsUserInfo();
+};
+
+void TestChatRequest::endpointUrls_data()
+{
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<QString>("expected"); // empty: invalid
+    QTest::newRow("base") << u"http://127.0.0.1:8080/v1"_s << u"http://127.0.0.1:8080/v1/chat/completions"_s;
+    QTest::newRow("base slash") << u"https://api.example.com/v1/"_s << u"https://api.example.com/v1/chat/completions"_s;
+    QTest::newRow("full") << u"http://h/v1/chat/completions"_s << u"http://h/v1/chat/completions"_s;
+    QTest::newRow("full slash") << u"http://h/v1/chat/completions/"_s << u"http://h/v1/chat/completions"_s;
+    QTest::newRow("root") << u"http://h:1"_s << u"http://h:1/chat/completions"_s;
+    QTest::newRow("query kept") << u"https://h/openai/v1?api-version=1"_s << u"https://h/openai/v1/chat/completions?api-version=1"_s;
+    QTest::newRow("ftp") << u"ftp://h/v1"_s << QString();
+    QTest::newRow("no host") << u"http:///v1"_s << QString();
+    QTest::newRow("garbage") << u"not a url"_s << QString();
+}
+
+void TestChatRequest::endpointUrls()
+{
+    QFETCH(QString, endpoint);
+    QFETCH(QString, expected);
+    const QUrl url = chatCompletionsUrl(QUrl(endpoint));
+    QCOMPARE(url.isValid() ? url.toString() : QString(), expected);
+}
+
+void TestChatRequest::bodyAndHeaders()
+{
+    ChatRequest r;
+    r.endpoint = QUrl(u"http://127.0.0.1:1/v1"_s);
+    r.model = u"DeepSeek-V4-Flash"_s;
+    r.messages = { { u"system"_s, u"Be brief."_s }, { u"user"_s, u"Grüße \"quoted\""_s } };
+    r.maxTokens = 256;
+    QCOMPARE(buildRequestBody(r),
+             QByteArray("{\"model\":\"DeepSeek-V4-Flash\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                        "{\"role\":\"user\",\"content\":\"Gr\xc3\xbc\xc3\x9f" "e \\\"quoted\\\"\"}],\"max_tokens\":256,"
+                        "\"stream\":true,\"stream_options\":{\"include_usage\":true}}"));
+    const QNetworkRequest n = buildNetworkRequest(r, "sk-abc");
+    QCOMPARE(n.url().toString(), u"http://127.0.0.1:1/v1/chat/completions"_s);
+    QCOMPARE(n.rawHeader("Authorization"), QByteArray("Bearer sk-abc"));
+    QCOMPARE(n.header(QNetworkRequest::ContentTypeHeader).toByteArray(), QByteArray("application/json"));
+    QCOMPARE(n.rawHeader("Accept"), QByteArray("text/event-stream"));
+    QCOMPARE(n.attribute(QNetworkRequest::RedirectPolicyAttribute).toInt(),
+             int(QNetworkRequest::SameOriginRedirectPolicy));
+
+    r.stream = false;
+    r.maxTokens.reset();
+    const QJsonObject o = QJsonDocument::fromJson(buildRequestBody(r)).object();
+    QCOMPARE(o.value(u"stream").toBool(true), false);
+    QVERIFY(!o.contains(u"max_tokens"));
+    QVERIFY(!o.contains(u"stream_options"));
+    QCOMPARE(o.value(u"messages").toArray().size(), 2);
+}
+
+void TestChatRequest::noKeyNoAuthorization()
+{
+    ChatRequest r;
+    r.endpoint = QUrl(u"http://127.0.0.1:1/v1"_s);
+    QVERIFY(!buildNetworkRequest(r, {}).hasRawHeader("Authorization"));
+}
+
+void TestChatRequest::loopback_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<bool>("loopback");
+    QTest::newRow("127.0.0.1") << u"http://127.0.0.1:1/v1"_s << true;
+    QTest::newRow("127.8.9.10") << u"http://127.8.9.10/v1"_s << true;
+    QTest::newRow("::1") << u"http://[::1]:8080/v1"_s << true;
+    QTest::newRow("localhost") << u"http://LocalHost/v1"_s << true;
+    QTest::newRow("private") << u"http://192.168.1.2/v1"_s << false;
+    QTest::newRow("name") << u"https://api.example.com/v1"_s << false;
+    QTest::newRow("localhost.evil") << u"http://localhost.example.com/v1"_s << false;
+}
+
+void TestChatRequest::loopback()
+{
+    QFETCH(QString, url);
+    QFETCH(bool, loopback);
+    QCOMPARE(isLoopback(QUrl(url)), loopback);
+}
+
+void TestChatRequest::displayEndpointDropsUserInfo()
+{
+    QCOMPARE(displayEndpoint(QUrl(u"https://user:pass@h/v1/chat/completions?key=1"_s)),
+             u"https://h/v1/chat/completions"_s);
+}
+
+QTEST_GUILESS_MAIN(TestChatRequest)
+#include "tst_chatrequest.moc"

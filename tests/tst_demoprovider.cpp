@@ -1,0 +1,813 @@
+// Behaviour tests of the embedded demo provider, over real HTTP on loopback with
+// QNetworkAccessManager. Everything runs time-scaled, so the whole file takes a few seconds.
+
+#include "net/demoprovider.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkInterface>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTest>
+#include <QTimer>
+#include <memory>
+
+using namespace capwatch::net;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+using ReplyPtr = std::unique_ptr<QNetworkReply>;
+
+// Waits (event loop running) for a reply; fails the test function on timeout.
+#define AWAIT(reply) QTRY_VERIFY_WITH_TIMEOUT((reply)->isFinished(), 15000)
+
+int statusOf(QNetworkReply *reply)
+{
+    return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+}
+
+QJsonObject chatBody(qint64 maxTokens = -1, bool stream = false, bool includeUsage = false)
+{
+    QJsonObject body { { u"model"_s, u"demo-model"_s },
+        { u"messages"_s,
+            QJsonArray {
+                QJsonObject { { u"role"_s, u"user"_s }, { u"content"_s, u"Hello there"_s } } } } };
+    if (maxTokens > 0)
+        body.insert(u"max_tokens"_s, maxTokens);
+    if (stream)
+        body.insert(u"stream"_s, true);
+    if (includeUsage)
+        body.insert(u"stream_options"_s, QJsonObject { { u"include_usage"_s, true } });
+    return body;
+}
+
+/// The `data:` payloads of an SSE body; fails (returns false) on anything but `data:` events.
+bool sseData(const QByteArray &body, QList<QByteArray> &out)
+{
+    if (!body.endsWith("\n\n"))
+        return false;
+    const QList<QByteArray> events = body.first(body.size() - 2).split('\n');
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        // Events alternate with blank separator lines.
+        if (i % 2 == 1) {
+            if (!events[i].isEmpty())
+                return false;
+            continue;
+        }
+        if (!events[i].startsWith("data: "))
+            return false;
+        out.append(events[i].sliced(6));
+    }
+    return true;
+}
+
+QJsonObject jsonObject(const QByteArray &bytes)
+{
+    return QJsonDocument::fromJson(bytes).object();
+}
+
+} // namespace
+
+class TestDemoProvider final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QNetworkAccessManager m_nam;
+
+    std::unique_ptr<DemoProvider> start(const DemoOptions &options)
+    {
+        auto provider = std::make_unique<DemoProvider>();
+        provider->setOptions(options);
+        if (!provider->listen())
+            return {};
+        return provider;
+    }
+
+    static DemoOptions scenario(const QString &name)
+    {
+        DemoOptions options;
+        options.scenario = name;
+        options.timeScale = 0.05;
+        return options;
+    }
+
+    QNetworkRequest request(
+        const DemoProvider &provider, const QString &path, const QByteArray &key = "sk-test")
+    {
+        QUrl url = provider.baseUrl();
+        url.setPath(url.path() + path);
+        QNetworkRequest request(url);
+        if (!key.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + key);
+        return request;
+    }
+
+    ReplyPtr postRaw(const DemoProvider &provider, const QByteArray &body,
+        const QString &path = u"/chat/completions"_s)
+    {
+        QNetworkRequest r = request(provider, path);
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        return ReplyPtr(m_nam.post(r, body));
+    }
+
+    ReplyPtr post(
+        const DemoProvider &provider, const QJsonObject &body, const QByteArray &key = "sk-test")
+    {
+        QNetworkRequest r = request(provider, u"/chat/completions"_s, key);
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        return ReplyPtr(m_nam.post(r, QJsonDocument(body).toJson(QJsonDocument::Compact)));
+    }
+
+    ReplyPtr get(const DemoProvider &provider, const QString &path)
+    {
+        return ReplyPtr(m_nam.get(request(provider, path)));
+    }
+
+    /// One request on its own raw connection (no client library in between); what comes back
+    /// is appended to received as it arrives.
+    static std::unique_ptr<QTcpSocket> rawPost(const DemoProvider &provider, const QByteArray &body,
+        const QByteArray &extraHeaders, QByteArray &received)
+    {
+        auto socket = std::make_unique<QTcpSocket>();
+        QTcpSocket *raw = socket.get();
+        connect(raw, &QTcpSocket::readyRead, raw, [raw, &received] { received += raw->readAll(); });
+        socket->connectToHost(QHostAddress::LocalHost, provider.port());
+        socket->write("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extraHeaders
+            + "content-type: application/json\r\ncontent-length: " + QByteArray::number(body.size())
+            + "\r\n\r\n" + body);
+        return socket;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { m_nam.setProxy(QNetworkProxy::NoProxy); }
+
+    void listensOnLoopbackOnly()
+    {
+        DemoProvider provider;
+        QVERIFY(provider.listen());
+        QVERIFY(provider.isListening());
+        QVERIFY(provider.port() != 0);
+        QCOMPARE(provider.baseUrl().toString(), u"http://127.0.0.1:%1/v1"_s.arg(provider.port()));
+
+        // Every other address of this machine (IPv6 loopback included) must refuse.
+        QList<QHostAddress> others { QHostAddress::LocalHostIPv6 };
+        for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+            if (!address.isLoopback() && address.protocol() == QAbstractSocket::IPv4Protocol)
+                others.append(address);
+        }
+        for (const QHostAddress &address : std::as_const(others)) {
+            QTcpSocket socket;
+            QSignalSpy connected(&socket, &QTcpSocket::connected);
+            socket.connectToHost(address, provider.port());
+            QTRY_COMPARE_WITH_TIMEOUT(socket.state(), QAbstractSocket::UnconnectedState, 5000);
+            QVERIFY2(connected.isEmpty(), qPrintable(address.toString()));
+        }
+    }
+
+    void invalidOptions_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<double>("timeScale");
+        QTest::addColumn<qint64>("limit");
+        QTest::newRow("unknown scenario") << u"nope"_s << 1.0 << qint64(6000);
+        QTest::newRow("time scale 0") << u"capped"_s << 0.0 << qint64(6000);
+        QTest::newRow("time scale > 1") << u"capped"_s << 2.0 << qint64(6000);
+        QTest::newRow("limit 0") << u"capped"_s << 1.0 << qint64(0);
+    }
+
+    void invalidOptions()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(double, timeScale);
+        QFETCH(qint64, limit);
+        DemoProvider provider;
+        DemoOptions options;
+        options.scenario = scenario;
+        options.timeScale = timeScale;
+        options.limit = limit;
+        provider.setOptions(options);
+        QVERIFY(!provider.listen());
+        QVERIFY(!provider.isListening());
+        QVERIFY(!provider.errorString().isEmpty());
+        QCOMPARE(provider.port(), quint16(0));
+        if (scenario == u"nope"_s)
+            QVERIFY(provider.errorString().contains(u"nope"_s));
+    }
+
+    void portInUse()
+    {
+        DemoProvider first;
+        QVERIFY(first.listen());
+        DemoProvider second;
+        QVERIFY(!second.listen(first.port()));
+        QVERIFY(!second.errorString().isEmpty());
+        QVERIFY(!first.listen()); // already listening
+    }
+
+    void scenarioList()
+    {
+        const QStringList expected { u"capped"_s, u"headline"_s, u"rate-limited"_s,
+            u"auth-expired"_s, u"validation"_s, u"flaky"_s, u"hang"_s, u"drop-mid-stream"_s,
+            u"firehose"_s };
+        QCOMPARE(DemoProvider::scenarios(), expected);
+    }
+
+    void models()
+    {
+        auto provider = start(scenario(u"capped"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = get(*provider, u"/models"_s);
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), 200);
+        QCOMPARE(
+            reply->header(QNetworkRequest::ContentTypeHeader).toString(), u"application/json"_s);
+        QCOMPARE(reply->readAll(),
+            R"({"object":"list","data":[{"id":"capwatch-demo","object":"model"}]})");
+        QCOMPARE(provider->chatRequests(), 0);
+    }
+
+    void unknownPaths_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("post");
+        QTest::addColumn<int>("status");
+        QTest::newRow("unknown") << u"/nope"_s << false << 404;
+        QTest::newRow("below models") << u"/models/extra"_s << false << 404;
+        QTest::newRow("post models") << u"/models"_s << true << 405;
+        QTest::newRow("get chat") << u"/chat/completions"_s << false << 405;
+    }
+
+    void unknownPaths()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, post);
+        QFETCH(int, status);
+        auto provider = start(scenario(u"capped"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = post ? postRaw(*provider, QByteArray("{}"), path) : get(*provider, path);
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), status);
+        const QJsonObject error = jsonObject(reply->readAll()).value(u"error"_s).toObject();
+        QCOMPARE(error.value(u"type"_s).toString(), u"invalid_request_error"_s);
+        QVERIFY(!error.value(u"message"_s).toString().isEmpty());
+        QCOMPARE(provider->chatRequests(), 0);
+    }
+
+    void badRequest_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("not json") << QByteArray("{nope");
+        QTest::newRow("empty body") << QByteArray();
+        QTest::newRow("array") << QByteArray("[]");
+        QTest::newRow("no messages") << QByteArray(R"({"model":"m"})");
+        QTest::newRow("messages not an array") << QByteArray(R"({"messages":"hi"})");
+        QTest::newRow("no message") << QByteArray(R"({"messages":[]})");
+        QTest::newRow("message not an object") << QByteArray(R"({"messages":["hi"]})");
+        QTest::newRow("max_tokens 0")
+            << QByteArray(R"({"messages":[{"role":"user","content":"x"}],"max_tokens":0})");
+        QTest::newRow("max_tokens text")
+            << QByteArray(R"({"messages":[{"role":"user","content":"x"}],"max_tokens":"9"})");
+    }
+
+    void badRequest()
+    {
+        QFETCH(QByteArray, body);
+        auto provider = start(scenario(u"capped"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = postRaw(*provider, body);
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), 400);
+        const QJsonObject root = jsonObject(reply->readAll());
+        QCOMPARE(root.keys(), QStringList { u"error"_s });
+        const QJsonObject error = root.value(u"error"_s).toObject();
+        QCOMPARE(error.value(u"type"_s).toString(), u"invalid_request_error"_s);
+        QVERIFY(!error.value(u"message"_s).toString().isEmpty());
+        QCOMPARE(provider->chatRequests(), 1);
+    }
+
+    void nonStreaming_data()
+    {
+        QTest::addColumn<qint64>("maxTokens");
+        QTest::newRow("default max_tokens") << qint64(-1);
+        QTest::newRow("max_tokens 200") << qint64(200);
+        QTest::newRow("max_tokens 5") << qint64(5);
+    }
+
+    void nonStreaming()
+    {
+        QFETCH(qint64, maxTokens);
+        auto provider = start(scenario(u"capped"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = post(*provider, chatBody(maxTokens));
+        AWAIT(reply);
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+        QCOMPARE(statusOf(reply.get()), 200);
+        QCOMPARE(
+            reply->header(QNetworkRequest::ContentTypeHeader).toString(), u"application/json"_s);
+        const QJsonObject root = jsonObject(reply->readAll());
+        QCOMPARE(root.value(u"object"_s).toString(), u"chat.completion"_s);
+        QCOMPARE(root.value(u"id"_s).toString(), u"chatcmpl-demo-1"_s);
+        QCOMPARE(root.value(u"model"_s).toString(), u"demo-model"_s);
+        QVERIFY(root.value(u"created"_s).toInteger() > 1'600'000'000);
+        const QJsonObject choice = root.value(u"choices"_s).toArray().at(0).toObject();
+        QCOMPARE(choice.value(u"index"_s).toInt(-1), 0);
+        QCOMPARE(choice.value(u"finish_reason"_s).toString(), u"stop"_s);
+        const QJsonObject message = choice.value(u"message"_s).toObject();
+        QCOMPARE(message.value(u"role"_s).toString(), u"assistant"_s);
+        const QString content = message.value(u"content"_s).toString();
+        QVERIFY(!content.isEmpty());
+        QVERIFY(content.size() <= (maxTokens > 0 ? maxTokens : 1000) * 4);
+        if (maxTokens < 0 || maxTokens >= 200) {
+            QVERIFY2(content.contains(u"capwatch demo provider"_s), qPrintable(content));
+            // The answer explains the cap with this request's figures.
+            QVERIFY2(content.contains(u"6000 tokens per rolling 60-second window"_s),
+                qPrintable(content));
+            const qint64 counted = maxTokens > 0 ? maxTokens : 1000;
+            QVERIFY2(content.contains(u"%1 of the 6000"_s.arg(counted)), qPrintable(content));
+        }
+        const QJsonObject usage = root.value(u"usage"_s).toObject();
+        const qint64 prompt = usage.value(u"prompt_tokens"_s).toInteger();
+        const qint64 completion = usage.value(u"completion_tokens"_s).toInteger();
+        QVERIFY(prompt > 0);
+        QCOMPARE(completion, (content.toUtf8().size() + 3) / 4);
+        QCOMPARE(usage.value(u"total_tokens"_s).toInteger(), prompt + completion);
+    }
+
+    void streaming_data()
+    {
+        QTest::addColumn<bool>("includeUsage");
+        QTest::addColumn<double>("timeScale");
+        QTest::newRow("plain") << false << 0.05;
+        QTest::newRow("include_usage") << true << 0.05;
+        QTest::newRow("timed, 10 ms apart") << false << 0.5;
+    }
+
+    void streaming()
+    {
+        QFETCH(bool, includeUsage);
+        QFETCH(double, timeScale);
+        DemoOptions options = scenario(u"capped"_s);
+        options.timeScale = timeScale;
+        auto provider = start(options);
+        QVERIFY(provider);
+        QElapsedTimer clock;
+        clock.start();
+        ReplyPtr reply = post(*provider, chatBody(-1, true, includeUsage));
+        AWAIT(reply);
+        const qint64 elapsedMs = clock.elapsed();
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+        QCOMPARE(statusOf(reply.get()), 200);
+        QCOMPARE(
+            reply->header(QNetworkRequest::ContentTypeHeader).toString(), u"text/event-stream"_s);
+        QList<QByteArray> data;
+        QVERIFY(sseData(reply->readAll(), data));
+        QVERIFY(data.size() >= 6);
+        QCOMPARE(data.last(), "[DONE]");
+        data.removeLast();
+
+        QList<QJsonObject> chunks;
+        for (const QByteArray &payload : std::as_const(data)) {
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(payload, &error);
+            QVERIFY2(error.error == QJsonParseError::NoError, payload.constData());
+            const QJsonObject chunk = doc.object();
+            QCOMPARE(chunk.value(u"object"_s).toString(), u"chat.completion.chunk"_s);
+            QCOMPARE(chunk.value(u"id"_s).toString(), u"chatcmpl-demo-1"_s);
+            QCOMPARE(chunk.value(u"model"_s).toString(), u"demo-model"_s);
+            QVERIFY(chunk.value(u"created"_s).toInteger() > 1'600'000'000);
+            // Member order as OpenAI sends it.
+            QVERIFY(
+                payload.startsWith(R"({"id":"chatcmpl-demo-1","object":"chat.completion.chunk")"));
+            chunks.append(chunk);
+        }
+
+        if (includeUsage) {
+            const QJsonObject usageChunk = chunks.takeLast();
+            QVERIFY(usageChunk.value(u"choices"_s).toArray().isEmpty());
+            const QJsonObject usage = usageChunk.value(u"usage"_s).toObject();
+            QVERIFY(usage.value(u"prompt_tokens"_s).toInteger() > 0);
+            QVERIFY(usage.value(u"completion_tokens"_s).toInteger() > 0);
+            QCOMPARE(usage.value(u"total_tokens"_s).toInteger(),
+                usage.value(u"prompt_tokens"_s).toInteger()
+                    + usage.value(u"completion_tokens"_s).toInteger());
+        }
+        for (const QJsonObject &chunk : std::as_const(chunks))
+            QVERIFY(!chunk.contains(u"usage"_s));
+
+        const auto choiceOf = [](const QJsonObject &chunk) {
+            const QJsonArray choices = chunk.value(u"choices"_s).toArray();
+            return choices.size() == 1 ? choices.at(0).toObject() : QJsonObject();
+        };
+        const QJsonObject first = choiceOf(chunks.first());
+        QCOMPARE(first.value(u"delta"_s).toObject().value(u"role"_s).toString(), u"assistant"_s);
+        QVERIFY(first.value(u"finish_reason"_s).isNull());
+        const QJsonObject last = choiceOf(chunks.last());
+        QCOMPARE(last.value(u"finish_reason"_s).toString(), u"stop"_s);
+        QVERIFY(last.value(u"delta"_s).toObject().isEmpty());
+
+        QString content;
+        for (qsizetype i = 1; i + 1 < chunks.size(); ++i) {
+            const QJsonObject choice = choiceOf(chunks[i]);
+            QCOMPARE(choice.value(u"index"_s).toInt(-1), 0);
+            QVERIFY(choice.value(u"finish_reason"_s).isNull());
+            const QString delta
+                = choice.value(u"delta"_s).toObject().value(u"content"_s).toString();
+            QVERIFY(!delta.isEmpty());
+            QVERIFY(delta.count(u' ') <= 3); // a few words per chunk
+            content += delta;
+        }
+        QVERIFY2(content.contains(u"capwatch demo provider"_s), qPrintable(content));
+        QVERIFY(content.contains(u"1000 of the 6000 tokens"_s));
+
+        // chunkDelayMs (20) * timeScale between pieces: a lower bound only, so a slow machine
+        // cannot fail it.
+        const qint64 gapMs = qint64(20 * timeScale);
+        QVERIFY2(elapsedMs >= (data.size() - 1) * gapMs * 8 / 10,
+            qPrintable(u"%1 ms for %2 events"_s.arg(elapsedMs).arg(data.size())));
+        QTRY_COMPARE(provider->openResponses(), 0);
+    }
+
+    void keepAliveSequence()
+    {
+        // Streams and plain answers alternate on the same reused connections.
+        auto provider = start(scenario(u"rate-limited"_s));
+        QVERIFY(provider);
+        for (int i = 0; i < 6; ++i) {
+            ReplyPtr reply = post(*provider, chatBody(-1, i % 2 == 0));
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), (i % 3 == 2) ? 200 : 429);
+            if (i % 3 == 2 && i % 2 == 0)
+                QVERIFY(reply->readAll().endsWith("data: [DONE]\n\n"));
+        }
+        QCOMPARE(provider->chatRequests(), 6);
+    }
+
+    void cappedWindow()
+    {
+        DemoOptions options = scenario(u"capped"_s);
+        options.limit = 2000;
+        options.windowSeconds = 10;
+        options.timeScale = 0.05; // 1 policy second = 50 ms
+        auto provider = start(options);
+        QVERIFY(provider);
+
+        ReplyPtr first = post(*provider, chatBody()); // counts the default 1000
+        AWAIT(first);
+        QCOMPARE(statusOf(first.get()), 200);
+        ReplyPtr second = post(*provider, chatBody(1000));
+        AWAIT(second);
+        QCOMPARE(statusOf(second.get()), 200);
+
+        ReplyPtr third = post(*provider, chatBody(1000));
+        AWAIT(third);
+        QCOMPARE(statusOf(third.get()), 422);
+        QCOMPARE(
+            third->header(QNetworkRequest::ContentTypeHeader).toString(), u"application/json"_s);
+        const QByteArray body = third->readAll();
+        static const QRegularExpression pattern(
+            uR"(^\{"error":"Token limit exceeded: used 3000, limit 2000\. Retry in (\d+) sec\."\}$)"_s);
+        const QRegularExpressionMatch match = pattern.match(QString::fromUtf8(body));
+        QVERIFY2(match.hasMatch(), body.constData());
+        const int retrySeconds = match.captured(1).toInt();
+        QVERIFY2(retrySeconds >= 8 && retrySeconds <= 10, body.constData());
+
+        // A request larger than the whole cap never fits: the message names a full window.
+        ReplyPtr huge = post(*provider, chatBody(5000));
+        AWAIT(huge);
+        QCOMPARE(statusOf(huge.get()), 422);
+        QCOMPARE(huge->readAll(),
+            R"({"error":"Token limit exceeded: used 7000, limit 2000. Retry in 10 sec."})");
+
+        // Retry when told (scaled), plus a little slack: the window has freed. Had the rejected
+        // requests been recorded, it would still be full.
+        ReplyPtr retried;
+        QTimer::singleShot(int(retrySeconds * 1000 * options.timeScale) + 30, this,
+            [&] { retried = post(*provider, chatBody(1000)); });
+        QTRY_VERIFY_WITH_TIMEOUT(retried && retried->isFinished(), 10000);
+        QCOMPARE(statusOf(retried.get()), 200);
+        QCOMPARE(provider->chatRequests(), 5);
+    }
+
+    void headline()
+    {
+        auto provider = start(scenario(u"headline"_s));
+        QVERIFY(provider);
+        for (int i = 0; i < 2; ++i) {
+            ReplyPtr reply = post(*provider, chatBody(10));
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), 422);
+            QCOMPARE(reply->readAll(),
+                R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})");
+        }
+    }
+
+    void validation()
+    {
+        auto provider = start(scenario(u"validation"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = post(*provider, chatBody());
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), 422);
+        QCOMPARE(reply->readAll(),
+            R"({"detail":[{"loc":["body","messages",0,"content"],"msg":"field required","type":"value_error.missing"}]})");
+    }
+
+    void rateLimited()
+    {
+        auto provider = start(scenario(u"rate-limited"_s));
+        QVERIFY(provider);
+        const QList<int> expected { 429, 429, 200, 429, 429, 200 };
+        for (int i = 0; i < expected.size(); ++i) {
+            ReplyPtr reply = post(*provider, chatBody());
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), expected[i]);
+            if (expected[i] == 429) {
+                QCOMPARE(reply->rawHeader("retry-after"), "2");
+                QCOMPARE(reply->readAll(),
+                    R"({"error":{"message":"Rate limit reached. Please try again in 2s.","type":"requests","code":"rate_limit_exceeded"}})");
+            } else {
+                QVERIFY(reply->readAll().contains("\"rate-limited\\\" scenario"));
+            }
+        }
+    }
+
+    void authExpiredFirstKey()
+    {
+        auto provider = start(scenario(u"auth-expired"_s));
+        QVERIFY(provider);
+        QSignalSpy received(provider.get(), &DemoProvider::chatRequestReceived);
+        const QByteArray expectedBody
+            = R"({"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}})";
+        struct Step
+        {
+            QByteArray key;
+            int status;
+        };
+        const QList<Step> steps { { "sk-old-123", 401 }, { "", 401 }, { "sk-old-123", 401 },
+            { "sk-new-456", 200 }, { "sk-old-123", 401 }, { "sk-other", 200 } };
+        for (const Step &step : steps) {
+            ReplyPtr reply = post(*provider, chatBody(), step.key);
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), step.status);
+            const QByteArray body = reply->readAll();
+            if (step.status == 401)
+                QCOMPARE(body, expectedBody);
+            QVERIFY(!body.contains("sk-old") && !body.contains("sk-new"));
+        }
+        QCOMPARE(received.size(), steps.size());
+        QCOMPARE(received.at(0).at(0).toInt(), 1);
+        QCOMPARE(received.at(0).at(1).toByteArray(), "Bearer sk-old-123");
+        QCOMPARE(received.at(1).at(1).toByteArray(), QByteArray());
+        QCOMPARE(received.at(5).at(0).toInt(), 6);
+    }
+
+    void authExpiredAcceptedKey()
+    {
+        DemoOptions options = scenario(u"auth-expired"_s);
+        options.acceptedKey = "sk-good";
+        auto provider = start(options);
+        QVERIFY(provider);
+
+        ReplyPtr bad = post(*provider, chatBody(), "sk-bad");
+        AWAIT(bad);
+        QCOMPARE(statusOf(bad.get()), 401);
+        ReplyPtr good = post(*provider, chatBody(), "sk-good");
+        AWAIT(good);
+        QCOMPARE(statusOf(good.get()), 200);
+
+        // The signal comes before the answer: rotating the accepted key in a slot applies to the
+        // very request that triggered it.
+        connect(provider.get(), &DemoProvider::chatRequestReceived, this,
+            [&provider](int index, const QByteArray &) {
+                if (index == 3) {
+                    DemoOptions rotated = provider->options();
+                    rotated.acceptedKey = "sk-rotated";
+                    provider->setOptions(rotated);
+                }
+            });
+        ReplyPtr rotated = post(*provider, chatBody(), "sk-rotated");
+        AWAIT(rotated);
+        QCOMPARE(statusOf(rotated.get()), 200);
+        ReplyPtr old = post(*provider, chatBody(), "sk-good");
+        AWAIT(old);
+        QCOMPARE(statusOf(old.get()), 401);
+    }
+
+    void headerNamesInAnyCase()
+    {
+        DemoOptions options = scenario(u"auth-expired"_s);
+        options.acceptedKey = "sk-good";
+        auto provider = start(options);
+        QVERIFY(provider);
+        QSignalSpy received(provider.get(), &DemoProvider::chatRequestReceived);
+        QByteArray answer;
+        const auto socket
+            = rawPost(*provider, QJsonDocument(chatBody()).toJson(QJsonDocument::Compact),
+                "authorization: bearer sk-good\r\n", answer);
+        QTRY_VERIFY(answer.contains("chat.completion"));
+        QVERIFY(answer.startsWith("HTTP/1.1 200 "));
+        QCOMPARE(received.size(), 1);
+        QCOMPARE(received.at(0).at(1).toByteArray(), "bearer sk-good");
+    }
+
+    void flaky()
+    {
+        auto provider = start(scenario(u"flaky"_s));
+        QVERIFY(provider);
+
+        ReplyPtr overloaded = post(*provider, chatBody());
+        AWAIT(overloaded);
+        QCOMPARE(statusOf(overloaded.get()), 503);
+        QCOMPARE(overloaded->rawHeader("retry-after"), "1");
+        const QJsonObject error = jsonObject(overloaded->readAll()).value(u"error"_s).toObject();
+        QCOMPARE(error.value(u"type"_s).toString(), u"server_error"_s);
+        QCOMPARE(error.value(u"code"_s).toString(), u"overloaded"_s);
+        QVERIFY(!error.value(u"message"_s).toString().isEmpty());
+
+        // Closed before any header. QNetworkAccessManager resends such a request on its own;
+        // the provider drops those resends too, so the caller does see the failure.
+        ReplyPtr dropped = post(*provider, chatBody());
+        AWAIT(dropped);
+        QCOMPARE(dropped->error(), QNetworkReply::RemoteHostClosedError);
+        QVERIFY(!dropped->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid());
+        QVERIFY(provider->chatRequests() >= 2);
+
+        // The same request again once a retry policy could have retried (half the shortest
+        // backoff, 2.5 s, scaled by 0.05 = 125 ms): a new request, which succeeds.
+        ReplyPtr ok;
+        QTimer::singleShot(200, this, [&] { ok = post(*provider, chatBody()); });
+        QTRY_VERIFY_WITH_TIMEOUT(ok && ok->isFinished(), 15000);
+        QCOMPARE(statusOf(ok.get()), 200);
+
+        ReplyPtr again = post(*provider, chatBody());
+        AWAIT(again);
+        QCOMPARE(statusOf(again.get()), 503);
+    }
+
+    void flakyWithoutResends()
+    {
+        // A client that never resends by itself: one raw connection per request.
+        auto provider = start(scenario(u"flaky"_s));
+        QVERIFY(provider);
+        const auto exchange = [&provider](int attempt, QByteArray &received) {
+            // Each body differs, so none passes for a resend of the dropped one.
+            return rawPost(*provider,
+                "{\"messages\":[{\"role\":\"user\",\"content\":\"attempt "
+                    + QByteArray::number(attempt) + "\"}]}",
+                {}, received);
+        };
+
+        QByteArray first;
+        const auto s1 = exchange(1, first);
+        QTRY_VERIFY(first.contains("overloaded"));
+        QVERIFY(first.startsWith("HTTP/1.1 503 "));
+
+        QByteArray second;
+        const auto s2 = exchange(2, second);
+        QTRY_COMPARE(provider->chatRequests(), 2);
+        QTRY_COMPARE(s2->state(), QAbstractSocket::UnconnectedState);
+        QVERIFY(second.isEmpty());
+
+        QByteArray third;
+        const auto s3 = exchange(3, third);
+        QTRY_VERIFY(third.contains("chat.completion"));
+        QVERIFY(third.startsWith("HTTP/1.1 200 "));
+        QCOMPARE(provider->chatRequests(), 3);
+    }
+
+    void hangUntilClientAborts()
+    {
+        auto provider = start(scenario(u"hang"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = post(*provider, chatBody());
+        QSignalSpy metaData(reply.get(), &QNetworkReply::metaDataChanged);
+        QTRY_COMPARE(provider->openResponses(), 1);
+        bool bound = false;
+        QTimer::singleShot(300, this, [&bound] { bound = true; });
+        QTRY_VERIFY(bound);
+        QVERIFY(!reply->isFinished());
+        QVERIFY(metaData.isEmpty());
+        QCOMPARE(reply->bytesAvailable(), 0);
+
+        reply->abort();
+        QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError);
+        QTRY_COMPARE(provider->openResponses(), 0);
+    }
+
+    void hangUntilDestroyed()
+    {
+        auto provider = start(scenario(u"hang"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = post(*provider, chatBody(-1, true));
+        QTRY_COMPARE(provider->openResponses(), 1);
+        provider.reset(); // closes the held connection
+        AWAIT(reply);
+        QVERIFY(reply->error() != QNetworkReply::NoError);
+        QVERIFY(!reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid());
+    }
+
+    void dropMidStream()
+    {
+        auto provider = start(scenario(u"drop-mid-stream"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = post(*provider, chatBody(-1, true, true));
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), 200);
+        QCOMPARE(reply->error(), QNetworkReply::RemoteHostClosedError);
+        const QByteArray body = reply->readAll();
+        QList<QByteArray> data;
+        QVERIFY2(sseData(body, data), body.constData());
+        QCOMPARE(data.size(), 4); // the role chunk and three content chunks
+        QVERIFY(data.first().contains(R"("role":"assistant")"));
+        QVERIFY(!body.contains("[DONE]"));
+        QVERIFY(!body.contains(R"("finish_reason":"stop")"));
+        QTRY_COMPARE(provider->openResponses(), 0);
+    }
+
+    void dropMidBody()
+    {
+        auto provider = start(scenario(u"drop-mid-stream"_s));
+        QVERIFY(provider);
+        ReplyPtr reply = post(*provider, chatBody());
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), 200);
+        QVERIFY(reply->error() != QNetworkReply::NoError);
+        QTRY_COMPARE(provider->openResponses(), 0);
+    }
+
+    void firehose_data()
+    {
+        QTest::addColumn<qint64>("bytes");
+        QTest::addColumn<int>("chunks");
+        QTest::addColumn<bool>("stream");
+        QTest::newRow("300 kB in 2000 chunks") << qint64(300'000) << 2000 << true;
+        QTest::newRow("uneven split") << qint64(100'003) << 7 << true;
+        QTest::newRow("not streamed") << qint64(50'000) << 10 << false;
+        QTest::newRow("defaults: 20 MB in 90,000 chunks") << qint64(0) << 0 << true;
+    }
+
+    void firehose()
+    {
+        QFETCH(qint64, bytes);
+        QFETCH(int, chunks);
+        QFETCH(bool, stream);
+        DemoOptions options = scenario(u"firehose"_s);
+        options.answerBytes = bytes;
+        options.answerChunks = chunks;
+        auto provider = start(options);
+        QVERIFY(provider);
+        const qint64 expectedBytes = bytes > 0 ? bytes : 20'000'000;
+        const int expectedChunks = chunks > 0 ? chunks : 90'000;
+
+        ReplyPtr reply = post(*provider, chatBody(-1, stream, true));
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 60000);
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+        QCOMPARE(statusOf(reply.get()), 200);
+        const QByteArray body = reply->readAll();
+        if (!stream) {
+            const QJsonObject root = jsonObject(body);
+            const QString content = root.value(u"choices"_s)
+                                        .toArray()
+                                        .at(0)
+                                        .toObject()
+                                        .value(u"message"_s)
+                                        .toObject()
+                                        .value(u"content"_s)
+                                        .toString();
+            QCOMPARE(content.size(), expectedBytes);
+            return;
+        }
+        QList<QByteArray> data;
+        QVERIFY(sseData(body, data));
+        QCOMPARE(data.last(), "[DONE]");
+        // role + content chunks + stop + usage + [DONE]
+        QCOMPARE(data.size(), expectedChunks + 4);
+        qint64 contentBytes = 0;
+        const QByteArray prefix = "\"delta\":{\"content\":\""; // no raw string: moc 6.4 misparses
+                                                               // those with an odd number of quotes
+        for (qsizetype i = 1; i <= expectedChunks; ++i) {
+            const QByteArray &event = data[i];
+            const qsizetype from = event.indexOf(prefix);
+            QVERIFY(from > 0);
+            const qsizetype to = event.indexOf('"', from + prefix.size());
+            contentBytes += to - from - prefix.size();
+        }
+        QCOMPARE(contentBytes, expectedBytes);
+        QVERIFY(data[expectedChunks + 1].contains(R"("finish_reason":"stop")"));
+        const QJsonObject usage = jsonObject(data[expectedChunks + 2]).value(u"usage"_s).toObject();
+        QCOMPARE(usage.value(u"completion_tokens"_s).toInteger(), (expectedBytes + 3) / 4);
+        QTRY_COMPARE(provider->openResponses(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDemoProvider)
+#include "tst_demoprovider.moc"

@@ -1,0 +1,170 @@
+// The retry log's formats (interfaces.md): exact JSON Lines and CSV, quoting, formula
+// neutralising, record-by-record flushing and atomic export.
+
+#include "net/retrylog.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capwatch::net;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+RetryRecord scheduled()
+{
+    RetryRecord r;
+    r.time = QDateTime(QDate(2026, 11, 29), QTime(20, 5, 20, 123), Qt::UTC);
+    r.request = 1;
+    r.event = RetryRecord::Event::RetryScheduled;
+    r.attempt = 1;
+    r.status = 422;
+    r.category = u"token_limit"_s;
+    r.used = 60323;
+    r.limit = 60000;
+    r.waitMs = 60000;
+    r.rawWaitMs = 1080000;
+    r.waitSource = u"message"_s;
+    r.waitedTotalMs = 60000;
+    r.budgetLeftMs = 60000;
+    r.error = u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s;
+    return r;
+}
+
+} // namespace
+
+class TestRetryLog final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void jsonLineIsExact();
+    void nullsAndFractions();
+    void csvIsExact();
+    void csvNeutralisesFormulas();
+    void errorIsCutAt500Characters();
+    void writerAppendsAndFlushesEachRecord();
+    void csvHeaderOnlyInAnEmptyFile();
+    void exportIsAtomicAndComplete();
+};
+
+void TestRetryLog::jsonLineIsExact()
+{
+    QCOMPARE(toJsonLine(scheduled()),
+             QByteArray(R"({"time":"2026-11-29T20:05:20.123Z","request":1,"event":"retry_scheduled",)"
+                        R"("attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,)"
+                        R"("wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,)"
+                        R"("budget_left_s":60,"reason":null,)"
+                        R"("error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})"));
+}
+
+void TestRetryLog::nullsAndFractions()
+{
+    RetryRecord r;
+    r.time = QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5, 6), Qt::UTC);
+    r.request = 7;
+    r.event = RetryRecord::Event::RetryScheduled;
+    r.attempt = 2;
+    r.waitMs = 84;
+    r.rawWaitMs = 2500;
+    r.used = 1.5;
+    QCOMPARE(toJsonLine(r),
+             QByteArray(R"({"time":"2026-01-02T03:04:05.006Z","request":7,"event":"retry_scheduled",)"
+                        R"("attempt":2,"status":null,"category":null,"used":1.5,"limit":null,)"
+                        R"("wait_s":0.084,"raw_wait_s":2.5,"wait_source":null,"waited_total_s":null,)"
+                        R"("budget_left_s":null,"reason":null,"error":null})"));
+}
+
+void TestRetryLog::csvIsExact()
+{
+    QCOMPARE(csvHeader(), QByteArray("time,request,event,attempt,status,category,used,limit,wait_s,"
+                                     "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error"));
+    QCOMPARE(toCsvRow(scheduled()),
+             QByteArray("2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,"
+                        "1080,message,60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\""));
+    RetryRecord quoted = scheduled();
+    quoted.error = u"say \"hi\"\nnext line"_s;
+    QVERIFY(toCsvRow(quoted).endsWith(",\"say \"\"hi\"\"\nnext line\""));
+}
+
+void TestRetryLog::csvNeutralisesFormulas()
+{
+    for (const QString &evil : { u"=HYPERLINK(\"http://x\")"_s, u"+1"_s, u"-2+3"_s, u"@SUM(A1)"_s }) {
+        RetryRecord r = scheduled();
+        r.error = evil;
+        const QByteArray row = toCsvRow(r);
+        const QByteArray cell = row.mid(row.lastIndexOf(",,") + 2);
+        QVERIFY2(cell.startsWith("'") || cell.startsWith("\"'"), row.constData());
+    }
+    // JSON Lines keep the text as it was: only spreadsheets run formulas.
+    RetryRecord r = scheduled();
+    r.error = u"=1+1"_s;
+    QVERIFY(toJsonLine(r).contains(R"("error":"=1+1")"));
+}
+
+void TestRetryLog::errorIsCutAt500Characters()
+{
+    RetryLog log;
+    RetryRecord r = scheduled();
+    r.error = QString(800, u'x');
+    log.append(r);
+    QCOMPARE(log.records().constFirst().error.size(), 500);
+}
+
+void TestRetryLog::writerAppendsAndFlushesEachRecord()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"log.jsonl"_s);
+    RetryLog log;
+    QString error;
+    auto writer = RetryLogWriter::open(path, &error);
+    QVERIFY2(writer, qPrintable(error));
+    log.addWriter(std::move(writer));
+    QSignalSpy appended(&log, &RetryLog::recordAppended);
+    log.append(scheduled());
+    // Readable by another reader at once, before anything is closed.
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), toJsonLine(scheduled()) + '\n');
+    log.append(scheduled());
+    QCOMPARE(f.readAll(), toJsonLine(scheduled()) + '\n');
+    QCOMPARE(appended.size(), 2);
+    QCOMPARE(appended.at(1).at(0).toInt(), 1);
+}
+
+void TestRetryLog::csvHeaderOnlyInAnEmptyFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"log.CSV"_s);
+    for (int run = 0; run < 2; ++run) {
+        auto writer = RetryLogWriter::open(path, nullptr);
+        QVERIFY(writer);
+        QVERIFY(writer->append(scheduled()));
+    }
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray all = f.readAll();
+    QCOMPARE(all.count("time,request,event"), 1);
+    QCOMPARE(all.count("\r\n"), 3);
+}
+
+void TestRetryLog::exportIsAtomicAndComplete()
+{
+    QTemporaryDir dir;
+    RetryLog log;
+    log.append(scheduled());
+    log.append(scheduled());
+    const QString path = dir.filePath(u"export.csv"_s);
+    QString error;
+    QVERIFY(log.exportTo(path, LogFormat::Csv, &error));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), log.serialize(LogFormat::Csv));
+    QVERIFY(!log.exportTo(dir.filePath(u"missing/dir/x.jsonl"_s), LogFormat::JsonLines, &error));
+    QVERIFY(!error.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestRetryLog)
+#include "tst_retrylog.moc"
