@@ -8,6 +8,7 @@
 #include "chatrequest.h"
 #include "chatstream.h"
 #include "credentials.h"
+#include "retrylog.h"
 #include "retry/sendpolicy.h"
 #include "scaledclock.h"
 
@@ -24,7 +25,7 @@ class QNetworkAccessManager;
 namespace capwatch::net {
 
 class ChatAttempt;
-class RetryLog;
+
 struct AttemptResult;
 
 /// Policy seconds without a byte before an attempt is abandoned (a stalled first request or an

@@ -761,6 +761,11 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
     // Cycles count requests, not resends, so they are deterministic per provider.
     const int position = (++m_cycleRequests - 1) % 3;
 
+    // The headline 422 for the first requests of any scenario: one retry cycle, then the
+    // scenario's own behaviour (demos, and tests of a cycle that ends in a long answer).
+    if (index <= o.headlineFirst)
+        return reply(Status::UnprocessableEntity, headlineBody());
+
     // Failures that come before the body is even looked at, as from a gateway in front of the
     // model.
     switch (scenario) {

@@ -51,6 +51,8 @@ struct DemoOptions
     int answerChunks = 0; ///< ... in this many chunks, as fast as possible (benchmarks)
     /// auth-expired: the only key accepted (empty: any key but the first one seen).
     QByteArray acceptedKey;
+    /// The first N chat requests get the headline token-limit 422, whatever the scenario.
+    int headlineFirst = 0;
 };
 
 class DemoExchange;

@@ -23,7 +23,10 @@ std::string formatSeconds(Millis ms)
     const long long v = ms.count();
     const long long whole = v / 1000;
     long long frac = v % 1000;
-    std::string out = (v < 0 && whole == 0 ? "-" : "") + std::to_string(whole);
+    std::string out;
+    if (v < 0 && whole == 0)
+        out.push_back('-');
+    out.append(std::to_string(whole));
     if (frac != 0) {
         if (frac < 0)
             frac = -frac;

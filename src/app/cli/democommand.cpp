@@ -16,7 +16,7 @@ CommandSpec demoSpec()
     return {
         u"demo"_s,
         tr("Run the embedded capped provider on 127.0.0.1 until interrupted."),
-        u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F]"_s,
+        u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] [--headline-first N]"_s,
         {
                 QCommandLineOption(u"port"_s, tr("Port on 127.0.0.1; 0 picks a free one (default)."), u"P"_s, u"0"_s),
                 QCommandLineOption(u"scenario"_s, tr("What the provider plays: %1 (default: capped).")
@@ -25,6 +25,7 @@ CommandSpec demoSpec()
                 QCommandLineOption(u"limit"_s, tr("Token cap per window (default: 6000)."), u"N"_s, u"6000"_s),
                 QCommandLineOption(u"window"_s, tr("Length of the rolling window in seconds (default: 60)."), u"S"_s, u"60"_s),
                 QCommandLineOption(u"time-scale"_s, tr("Run windows and delays F times as long (0 < F <= 1)."), u"F"_s, u"1"_s),
+                QCommandLineOption(u"headline-first"_s, tr("Answer the first N requests with the headline token-limit 422 (default: 0)."), u"N"_s, u"0"_s),
         },
     };
 }
@@ -54,6 +55,10 @@ int runDemo(const QStringList &args)
     options.timeScale = parser.value(u"time-scale"_s).toDouble(&ok);
     if (!ok || !(options.timeScale > 0) || options.timeScale > 1)
         return argumentError(spec.name, u"--time-scale takes a number F with 0 < F <= 1"_s);
+
+    options.headlineFirst = parser.value(u"headline-first"_s).toInt(&ok);
+    if (!ok || options.headlineFirst < 0)
+        return argumentError(spec.name, u"--headline-first takes a whole number from 0"_s);
 
     net::DemoProvider provider;
     provider.setOptions(options);

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Regenerates docs/screenshots/*.png: the real window, offscreen, driven against the embedded
+# demo provider (a full retry cycle takes a few seconds at --time-scale 0.05).
+# Usage: docs/make-screenshots.sh [build-dir]   (default: build/dev, configured by the dev preset)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build/dev}
+[ -f "$build/build.ninja" ] || cmake --preset dev -S "$root"
+cmake --build "$build" --target capwatch_screenshots
+export QT_QPA_PLATFORM=offscreen
+"$build/tests/tools/capwatch_screenshots" "$root/docs/screenshots"

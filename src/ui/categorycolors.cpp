@@ -1,0 +1,78 @@
+#include "categorycolors.h"
+
+#include <QCoreApplication>
+#include <QPalette>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Hue
+{
+    QStringView category;
+    int hue; ///< degrees
+    float lightShift; ///< green looks brighter than the others at the same lightness
+};
+
+// Hues far enough apart to tell apart side by side: green, orange, violet, blue, magenta, red.
+constexpr Hue kHues[] = {
+    { u"success", 135, -0.06f },  { u"token_limit", 28, 0.0f }, { u"rate_limit", 268, 0.0f },
+    { u"transient", 205, -0.02f }, { u"auth", 318, 0.0f },       { u"fatal", 356, 0.0f },
+};
+
+} // namespace
+
+bool isDarkPalette(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightnessF() < 0.5;
+}
+
+QColor categoryColor(const QString &category, const QPalette &palette)
+{
+    const bool dark = isDarkPalette(palette);
+    for (const Hue &h : kHues) {
+        if (h.category == category) {
+            // Dark text-like colours on a light window, light ones on a dark window: both keep
+            // about 4.5:1 contrast against the Window colour for the category names drawn in them.
+            return dark ? QColor::fromHslF(float(h.hue) / 360.0f, 0.70f, 0.66f)
+                        : QColor::fromHslF(float(h.hue) / 360.0f, 0.78f, 0.38f + h.lightShift);
+        }
+    }
+    // running, cancelled, unknown: no hue, half-way between the text and the window.
+    const QColor text = palette.color(QPalette::WindowText);
+    const QColor window = palette.color(QPalette::Window);
+    return QColor::fromRgbF((text.redF() * 3 + window.redF() * 2) / 5,
+                            (text.greenF() * 3 + window.greenF() * 2) / 5,
+                            (text.blueF() * 3 + window.blueF() * 2) / 5);
+}
+
+QStringList legendCategories()
+{
+    return { u"success"_s, u"token_limit"_s, u"rate_limit"_s, u"transient"_s,
+             u"auth"_s,    u"fatal"_s,       u"running"_s };
+}
+
+QString categoryDisplayName(const QString &category)
+{
+    if (category == u"success")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "success");
+    if (category == u"token_limit")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "token limit");
+    if (category == u"rate_limit")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "rate limit");
+    if (category == u"transient")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "transient");
+    if (category == u"auth")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "auth");
+    if (category == u"fatal")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "fatal");
+    if (category == u"running" || category.isEmpty())
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "running");
+    if (category == u"cancelled")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "cancelled");
+    return category;
+}
+
+} // namespace capwatch::ui

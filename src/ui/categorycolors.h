@@ -1,0 +1,29 @@
+#pragma once
+
+// One colour per attempt category (retry-policy.md section 1), shared by the retry log table and
+// the timeline so a category looks the same everywhere.
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+
+class QPalette;
+
+namespace capwatch::ui {
+
+/// The colour of a category (`success`, `token_limit`, `rate_limit`, `transient`, `auth`,
+/// `fatal`), or of the pseudo-categories `running` (an attempt without a result yet) and
+/// `cancelled`. Distinct hues whose lightness follows the palette's Window colour, so they stay
+/// readable on light and dark themes. Unknown or empty: a neutral colour.
+QColor categoryColor(const QString &category, const QPalette &palette);
+
+/// The categories a legend shows, in order, the pseudo-category `running` last.
+QStringList legendCategories();
+
+/// A short translated name for a category ("token limit"), for legends and tooltips.
+QString categoryDisplayName(const QString &category);
+
+/// True when the Window colour of `palette` is dark.
+bool isDarkPalette(const QPalette &palette);
+
+} // namespace capwatch::ui

@@ -1,0 +1,1100 @@
+#include "conversationview.h"
+
+#include "uilogging.h"
+
+#include <QBuffer>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QImageReader>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextDocumentFragment>
+#include <QTextFrame>
+#include <QTextTable>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace capwatch::ui {
+
+namespace {
+
+constexpr int kFlushIntervalMs = 30;
+// Rendering Markdown is one synchronous parse, copy and relayout on the GUI thread that grows with
+// the answer; beyond this it would stall the window for a noticeable time, so larger answers stay
+// the plain text they streamed as.
+constexpr qsizetype kMarkdownLimit = 256 * 1024;
+constexpr qsizetype kDataImageLimit = 1024 * 1024;
+// A small PNG can still decode to gigabytes.
+constexpr qint64 kImagePixelLimit = 4096 * 4096;
+// QTextDocument lays a block out as a whole on every edit, so an answer without line breaks would
+// re-lay out everything received so far on each flush, and wrapping a long run without spaces is
+// itself quadratic. Long lines are broken for display only: at a space once they reach the soft
+// limit, anywhere at the hard one.
+constexpr qsizetype kSoftLineLimit = 2048;
+constexpr qsizetype kHardLineLimit = 4096;
+// Laying text out costs QTextDocument about half a microsecond per character, and every character
+// shown stays laid out. One flush shows at most this much, so a burst stalls the window for a
+// tick, not for seconds...
+constexpr qsizetype kFlushBudget = 256 * 1024;
+// ...and one turn shows at most this much live: some 500k tokens, far beyond any model's output
+// limit, so only a runaway stream reaches it (all of a 20 MB one would take ~10 s of layout). The
+// full text stays in assistantText() and the export.
+constexpr qsizetype kDisplayLimit = 2 * 1024 * 1024;
+// Error bodies can be whole HTML error pages; the export keeps all of it.
+constexpr qsizetype kErrorBodyLimit = 64 * 1024;
+
+// Which of our formats a block, fragment or frame carries, so restyle() can recolour it.
+constexpr int kRoleProperty = QTextFormat::UserProperty + 1;
+// The horizontal inset added to a root-level block or frame, so restyle() can change it.
+constexpr int kPadProperty = QTextFormat::UserProperty + 2;
+
+const QTextDocument::MarkdownFeatures kMarkdownFeatures(QTextDocument::MarkdownDialectGitHub
+                                                        | QTextDocument::MarkdownNoHTML);
+
+enum Role : int {
+    NoRole,
+    // blocks
+    SpacerBlock,
+    CaptionBlock,
+    BodyBlock,
+    NoticeBlock,
+    IncompleteBlock,
+    ErrorTitleBlock,
+    ErrorBodyBlock,
+    FrameEndBlock,
+    MarkdownBlock,
+    // characters
+    CaptionChar,
+    ErrorCaptionChar,
+    NoticeChar,
+    IncompleteChar,
+    LinkChar,
+    AltTextChar,
+    ErrorTitleChar,
+    ErrorBodyChar,
+    // frames
+    UserFrame,
+    ErrorFrame,
+    ErrorBodyFrame,
+    CodeFrame,
+    TableFrame,
+};
+
+struct Style
+{
+    qreal em = 0;
+    qreal pad = 0;    // inside turn frames
+    qreal border = 1;
+    qreal hpad = 0;   // root-level text lines up with the text inside turn frames
+    qreal spacer = 0; // between items
+    qreal gap = 0;    // small vertical gaps inside an item
+    QColor text, base, muted, link, userBg, userBorder, errorBg, errorBorder, warning, codeBg,
+            codeBorder;
+    QFont font;
+    QStringList monoFamilies;
+};
+
+QColor blend(const QColor &from, const QColor &to, qreal amount)
+{
+    const auto mix = [amount](float a, float b) { return a + (b - a) * float(amount); };
+    return QColor::fromRgbF(mix(from.redF(), to.redF()), mix(from.greenF(), to.greenF()),
+                            mix(from.blueF(), to.blueF()));
+}
+
+qreal luminance(const QColor &c)
+{
+    const auto channel = [](float v) {
+        return v <= 0.03928f ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF())
+            + 0.0722 * channel(c.blueF());
+}
+
+qreal contrast(const QColor &a, const QColor &b)
+{
+    const qreal la = luminance(a);
+    const qreal lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// Custom dark palettes often keep the default blue link colour, which is unreadable on them.
+QColor readable(QColor colour, const QColor &text, const QColor &base)
+{
+    for (int i = 0; i < 6 && contrast(colour, base) < 4.5; ++i)
+        colour = blend(colour, text, 0.25);
+    return colour;
+}
+
+Style styleFor(const QWidget &widget)
+{
+    Style s;
+    const QFontMetricsF metrics(widget.font());
+    s.em = metrics.height();
+    s.pad = std::round(s.em * 0.6);
+    s.hpad = s.pad + s.border;
+    s.spacer = std::round(s.em * 0.75);
+    s.gap = std::round(s.em * 0.25);
+
+    const QPalette &palette = widget.palette();
+    s.text = palette.color(QPalette::Text);
+    s.base = palette.color(QPalette::Base);
+    const QColor highlight = palette.color(QPalette::Highlight);
+    const QColor red(0xd8, 0x3b, 0x3b);
+    s.muted = blend(s.text, s.base, 0.42);
+    s.link = readable(palette.color(QPalette::Link), s.text, s.base);
+    s.userBg = blend(s.base, highlight, 0.10);
+    s.userBorder = blend(s.base, highlight, 0.28);
+    s.errorBg = blend(s.base, red, 0.09);
+    s.errorBorder = blend(s.base, red, 0.45);
+    s.warning = readable(blend(s.text, red, 0.75), s.text, s.errorBg);
+    s.codeBg = blend(s.base, s.text, 0.05);
+    s.codeBorder = blend(s.base, s.text, 0.14);
+    s.font = widget.font();
+    s.monoFamilies = QFontDatabase::systemFont(QFontDatabase::FixedFont).families();
+    return s;
+}
+
+void setRelativeSize(QTextCharFormat &format, const QFont &font, qreal factor)
+{
+    if (font.pointSizeF() > 0)
+        format.setFontPointSize(font.pointSizeF() * factor);
+    else
+        format.setProperty(QTextFormat::FontPixelSize, qRound(font.pixelSize() * factor));
+}
+
+QTextCharFormat charFormat(int role, const Style &s)
+{
+    QTextCharFormat f;
+    f.setProperty(kRoleProperty, role);
+    switch (role) {
+    case CaptionChar:
+    case ErrorCaptionChar:
+        f.setFontWeight(QFont::Bold);
+        setRelativeSize(f, s.font, 0.88);
+        f.setForeground(role == CaptionChar ? s.muted : s.warning);
+        break;
+    case NoticeChar:
+    case IncompleteChar:
+        f.setFontItalic(true);
+        setRelativeSize(f, s.font, 0.92);
+        f.setForeground(role == NoticeChar ? s.muted : s.warning);
+        break;
+    case LinkChar:
+        f.setForeground(s.link);
+        f.setFontUnderline(true);
+        break;
+    case AltTextChar:
+        f.setFontItalic(true);
+        f.setForeground(s.muted);
+        break;
+    case ErrorTitleChar:
+        f.setFontWeight(QFont::DemiBold);
+        break;
+    case ErrorBodyChar:
+        f.setFontFamilies(s.monoFamilies);
+        f.setFontFixedPitch(true);
+        break;
+    default:
+        break;
+    }
+    return f;
+}
+
+QTextBlockFormat blockFormat(int role, const Style &s, bool padded)
+{
+    QTextBlockFormat f;
+    f.setProperty(kRoleProperty, role);
+    if (padded) {
+        f.setLeftMargin(s.hpad);
+        f.setRightMargin(s.hpad);
+        f.setProperty(kPadProperty, s.hpad);
+    }
+    switch (role) {
+    case SpacerBlock:
+        f.setLineHeight(s.spacer, QTextBlockFormat::FixedHeight);
+        break;
+    case CaptionBlock:
+        f.setBottomMargin(s.gap);
+        break;
+    case NoticeBlock:
+        f.setAlignment(Qt::AlignHCenter);
+        break;
+    case IncompleteBlock:
+        f.setTopMargin(s.gap);
+        break;
+    case ErrorTitleBlock:
+        f.setBottomMargin(s.gap * 2);
+        break;
+    case FrameEndBlock:
+        // The block Qt keeps after every frame; it should not look like an empty line.
+        f.setLineHeight(1, QTextBlockFormat::FixedHeight);
+        break;
+    default:
+        break;
+    }
+    return f;
+}
+
+QTextFrameFormat frameFormat(int role, const Style &s)
+{
+    QTextFrameFormat f;
+    f.setProperty(kRoleProperty, role);
+    f.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+    f.setBorder(s.border);
+    f.setPadding(s.pad);
+    f.setMargin(0);
+    switch (role) {
+    case UserFrame:
+        f.setBackground(s.userBg);
+        f.setBorderBrush(s.userBorder);
+        break;
+    case ErrorFrame:
+        f.setBackground(s.errorBg);
+        f.setBorderBrush(s.errorBorder);
+        break;
+    case ErrorBodyFrame:
+        f.setBackground(s.base);
+        f.setBorderBrush(s.errorBorder);
+        f.setPadding(s.gap * 2);
+        break;
+    case CodeFrame:
+        f.setBackground(s.codeBg);
+        f.setBorderBrush(s.codeBorder);
+        f.setPadding(s.gap * 2);
+        f.setTopMargin(s.gap);
+        f.setBottomMargin(s.gap * 2);
+        f.setLeftMargin(s.hpad);
+        f.setRightMargin(s.hpad);
+        f.setProperty(kPadProperty, s.hpad);
+        break;
+    default:
+        break;
+    }
+    return f;
+}
+
+void styleTable(QTextTableFormat &f, const Style &s)
+{
+    f.setProperty(kRoleProperty, TableFrame);
+    f.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+    f.setBorder(s.border);
+    f.setBorderBrush(s.codeBorder);
+    f.setBorderCollapse(true);
+    f.setCellSpacing(0);
+    f.setCellPadding(s.gap * 1.5);
+    f.setTopMargin(s.gap);
+    f.setBottomMargin(s.gap * 2);
+}
+
+bool isLineBreak(QChar ch)
+{
+    return ch == u'\n' || ch == u'\r' || ch == QChar::ParagraphSeparator
+            || ch == QChar(0xfdd0) || ch == QChar(0xfdd1); // QTextDocument's frame markers
+}
+
+// The text as shown: long lines broken (see kSoftLineLimit). lineLength carries the length of
+// the last line across calls. Only '\n' ends a line here; the rarer separators QTextCursor also
+// honours just make a break come sooner.
+QString breakLongLines(QStringView text, qsizetype &lineLength)
+{
+    QString shown;
+    qsizetype copied = 0;
+    qsizetype lineStart = -lineLength; // the line may have begun in text already shown
+    for (qsizetype from = 0;;) {
+        const qsizetype newline = text.indexOf(u'\n', from);
+        const qsizetype lineEnd = newline < 0 ? text.size() : newline;
+        while (lineEnd - lineStart >= kSoftLineLimit) {
+            const qsizetype hard = lineStart + kHardLineLimit;
+            qsizetype cut = -1; // break after this character
+            for (qsizetype i = std::max<qsizetype>(lineStart + kSoftLineLimit - 1, 0);
+                 i < std::min(lineEnd, hard); ++i) {
+                if (text[i].isSpace()) {
+                    cut = i;
+                    break;
+                }
+            }
+            if (cut < 0) {
+                if (lineEnd < hard)
+                    break; // a space may still come
+                cut = hard - 1;
+                if (text[cut].isHighSurrogate() && cut + 1 < lineEnd)
+                    ++cut; // never split a surrogate pair
+            }
+            shown += text.sliced(copied, cut + 1 - copied);
+            shown += u'\n';
+            copied = cut + 1;
+            lineStart = cut + 1;
+        }
+        if (newline < 0) {
+            lineLength = text.size() - lineStart;
+            break;
+        }
+        from = lineStart = newline + 1;
+    }
+    if (copied == 0)
+        return text.toString();
+    shown += text.sliced(copied);
+    return shown;
+}
+
+QStringView withoutTrailingNewlines(QStringView text)
+{
+    while (!text.isEmpty() && (text.back() == u'\n' || text.back() == u'\r'))
+        text.chop(1);
+    return text;
+}
+
+QUrl activatableUrl(const QString &href)
+{
+    QUrl url(href, QUrl::StrictMode);
+    // GitHub-style "www." autolinks arrive without a scheme.
+    if (url.scheme().isEmpty() && href.startsWith(u"www."_s, Qt::CaseInsensitive))
+        url = QUrl(u"https://"_s + href, QUrl::StrictMode);
+    const QString scheme = url.scheme().toLower();
+    if (!url.isValid() || url.host().isEmpty() || (scheme != u"http"_s && scheme != u"https"_s))
+        return {};
+    return url;
+}
+
+QImage decodeDataImage(const QUrl &url, int maxWidth)
+{
+    // QUrl keeps everything after "data:" as the path.
+    const QByteArray path = url.path(QUrl::FullyEncoded).toLatin1();
+    const qsizetype comma = path.indexOf(',');
+    // Base64 and percent-encoding inflate; refuse before decoding anything large.
+    if (comma < 0 || path.size() - comma > kDataImageLimit * 3)
+        return {};
+    const QList<QByteArray> header = QByteArray::fromPercentEncoding(path.left(comma)).toLower().split(';');
+    static const QList<QByteArray> mimeTypes{"image/png", "image/jpeg", "image/gif", "image/webp",
+                                             "image/bmp"};
+    if (!mimeTypes.contains(header.value(0).trimmed()))
+        return {};
+    QByteArray payload = QByteArray::fromPercentEncoding(path.mid(comma + 1));
+    if (header.contains("base64")) {
+        auto decoded = QByteArray::fromBase64Encoding(payload, QByteArray::AbortOnBase64DecodingErrors);
+        if (!decoded)
+            return {};
+        payload = std::move(decoded.decoded);
+    }
+    if (payload.size() > kDataImageLimit)
+        return {};
+
+    QBuffer buffer(&payload);
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer);
+    // The content decides the decoder, so vector formats that can reference files stay out.
+    static const QList<QByteArray> formats{"png", "jpeg", "jpg", "gif", "webp", "bmp"};
+    const QSize size = reader.size();
+    if (!formats.contains(reader.format()) || !size.isValid()
+        || qint64(size.width()) * size.height() > kImagePixelLimit)
+        return {};
+    QImage image = reader.read();
+    if (!image.isNull() && image.width() > maxWidth)
+        image = image.scaledToWidth(maxWidth, Qt::SmoothTransformation);
+    return image;
+}
+
+// Backslash-escapes what would otherwise turn a line of plain text into Markdown.
+QString escapeMarkdown(QStringView text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (const QChar ch : text) {
+        if (isLineBreak(ch)) {
+            out += u' ';
+            continue;
+        }
+        if (QStringView(u"\\`*_[]<>#|~").contains(ch))
+            out += u'\\';
+        out += ch;
+    }
+    return out;
+}
+
+QString fenced(QStringView text)
+{
+    qsizetype longest = 0;
+    qsizetype run = 0;
+    for (const QChar ch : text) {
+        run = ch == u'`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const QString fence(std::max<qsizetype>(3, longest + 1), u'`');
+    return fence + u'\n' + withoutTrailingNewlines(text) + u'\n' + fence;
+}
+
+// A fence left open by an answer that was cut off mid code block, so the export can close it.
+QString openFence(QStringView text)
+{
+    QString open;
+    for (QStringView line : text.tokenize(u'\n')) {
+        qsizetype indent = 0;
+        while (indent < line.size() && indent < 4 && line[indent] == u' ')
+            ++indent;
+        if (indent > 3)
+            continue;
+        line = line.sliced(indent);
+        if (line.isEmpty() || (line.front() != u'`' && line.front() != u'~'))
+            continue;
+        qsizetype length = 0;
+        while (length < line.size() && line[length] == line.front())
+            ++length;
+        if (length < 3)
+            continue;
+        if (open.isEmpty()) {
+            if (line.front() == u'~' || !line.sliced(length).contains(u'`'))
+                open = line.first(length).toString();
+        } else if (line.front() == open.front() && length >= open.size()
+                   && line.sliced(length).trimmed().isEmpty()) {
+            open.clear();
+        }
+    }
+    return open;
+}
+
+// The document the view shows, and the scratch documents Markdown is parsed into. Only the
+// loader decides about resources: QTextDocument's own fallback reads local files.
+class ViewDocument final : public QTextDocument
+{
+    Q_DISABLE_COPY_MOVE(ViewDocument)
+
+public:
+    using Loader = std::function<QVariant(int, const QUrl &)>;
+
+    explicit ViewDocument(Loader loader, QObject *parent = nullptr)
+        : QTextDocument(parent), m_loader(std::move(loader))
+    {
+        setUndoRedoEnabled(false); // the undo stack would keep a second copy of every answer
+    }
+
+protected:
+    QVariant loadResource(int type, const QUrl &name) override
+    {
+        return m_loader ? m_loader(type, name) : QVariant();
+    }
+
+private:
+    Loader m_loader;
+};
+
+} // namespace
+
+ConversationView::ConversationView(QWidget *parent)
+    : QTextBrowser(parent)
+{
+    setDocument(new ViewDocument(
+            [this](int type, const QUrl &name) { return loadResource(type, name); }, this));
+    document()->setDefaultFont(font());
+    setOpenLinks(false);
+    setOpenExternalLinks(false);
+    setFrameShape(QFrame::NoFrame);
+    setAccessibleName(tr("Conversation"));
+    setAccessibleDescription(
+            tr("Your messages and the assistant's answers, oldest first. Text can be selected "
+               "and copied."));
+
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setInterval(kFlushIntervalMs);
+    connect(&m_flushTimer, &QTimer::timeout, this, &ConversationView::flushPending);
+
+    connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        const QString scheme = url.scheme().toLower();
+        if (scheme == u"http"_s || scheme == u"https"_s)
+            Q_EMIT externalLinkActivated(url);
+    });
+
+    // Follow the stream only while the user is at the bottom; reading further up stays put.
+    QScrollBar *bar = verticalScrollBar();
+    connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int maximum) {
+        if (m_stickToBottom)
+            bar->setValue(maximum);
+    });
+    connect(bar, &QScrollBar::valueChanged, this,
+            [this, bar](int value) { m_stickToBottom = value >= bar->maximum(); });
+
+    restyle();
+}
+
+ConversationView::~ConversationView() = default;
+
+int ConversationView::addUserTurn(const QString &text)
+{
+    Item &item = appendItem(Kind::User);
+    item.text = text;
+    const int id = item.id;
+
+    const Style s = styleFor(*this);
+    QTextCursor cursor = startItem();
+    cursor.beginEditBlock();
+    QTextFrame *frame = insertTurnFrame(cursor, UserFrame, tr("You"), CaptionChar);
+    cursor.insertBlock(blockFormat(BodyBlock, s, false), QTextCharFormat());
+    qsizetype lineLength = 0;
+    cursor.insertText(breakLongLines(withoutTrailingNewlines(text), lineLength), QTextCharFormat());
+    finishTurnFrame(frame);
+    cursor.endEditBlock();
+
+    // Sending is a deliberate act: show it even if the user had scrolled up.
+    m_stickToBottom = true;
+    verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+    return id;
+}
+
+int ConversationView::beginAssistantTurn()
+{
+    Item &item = appendItem(Kind::Assistant);
+
+    const Style s = styleFor(*this);
+    QTextCursor cursor = startItem();
+    cursor.beginEditBlock();
+    cursor.insertBlock(blockFormat(CaptionBlock, s, true), charFormat(CaptionChar, s));
+    cursor.insertText(tr("Assistant"), charFormat(CaptionChar, s));
+    cursor.insertBlock(blockFormat(BodyBlock, s, true), QTextCharFormat());
+    cursor.endEditBlock();
+
+    // Both ends stay put when text is inserted exactly there, so neither this turn's own
+    // insertions nor later items at the document's end move them; flushTurn() advances bodyEnd.
+    // Only their position() is meaningful: keepPositionOnInsert does not hold the anchor.
+    item.bodyStart = cursor;
+    item.bodyStart.setKeepPositionOnInsert(true);
+    item.bodyEnd = cursor;
+    item.bodyEnd.setKeepPositionOnInsert(true);
+    return item.id;
+}
+
+void ConversationView::appendAssistantText(int turn, const QString &delta)
+{
+    Item *item = assistantItem(turn);
+    if (!item || delta.isEmpty())
+        return;
+    if (item->finished) {
+        qCWarning(lcUi) << "text for finished assistant turn" << turn << "dropped";
+        return;
+    }
+    item->text += delta;
+    if (!m_pending.contains(turn))
+        m_pending.append(turn);
+    if (!m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
+void ConversationView::finishAssistantTurn(int turn, bool incomplete)
+{
+    Item *item = assistantItem(turn);
+    if (!item || item->finished)
+        return;
+    item->finished = true;
+    item->incomplete = incomplete;
+    m_pending.removeAll(turn);
+    if (m_pending.isEmpty())
+        m_flushTimer.stop();
+
+    if (!item->text.isEmpty() && item->text.size() <= kMarkdownLimit)
+        renderMarkdown(*item);
+    else
+        flushTurn(*item, true);
+
+    if (incomplete) {
+        const Style s = styleFor(*this);
+        QTextCursor cursor(document());
+        cursor.setPosition(item->bodyEnd.position());
+        cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(IncompleteChar, s));
+        cursor.insertText(tr("(incomplete)"), charFormat(IncompleteChar, s));
+    }
+    // Every live cursor is adjusted on every edit; finished turns need none.
+    item->bodyStart = QTextCursor();
+    item->bodyEnd = QTextCursor();
+}
+
+void ConversationView::addErrorTurn(const QString &title, const QString &body)
+{
+    Item &item = appendItem(Kind::Error);
+    item.title = title;
+    item.text = body;
+
+    const Style s = styleFor(*this);
+    QTextCursor cursor = startItem();
+    cursor.beginEditBlock();
+    QTextFrame *frame = insertTurnFrame(cursor, ErrorFrame, tr("Error"), ErrorCaptionChar);
+    if (!title.isEmpty()) {
+        cursor.insertBlock(blockFormat(ErrorTitleBlock, s, false), charFormat(ErrorTitleChar, s));
+        cursor.insertText(title, charFormat(ErrorTitleChar, s));
+    }
+    const QStringView shownBody = withoutTrailingNewlines(body);
+    if (!shownBody.isEmpty()) {
+        QTextFrame *box = cursor.insertFrame(frameFormat(ErrorBodyFrame, s));
+        cursor.setBlockFormat(blockFormat(ErrorBodyBlock, s, false));
+        qsizetype lineLength = 0;
+        cursor.insertText(breakLongLines(shownBody.first(std::min(shownBody.size(), kErrorBodyLimit)),
+                                         lineLength),
+                          charFormat(ErrorBodyChar, s));
+        if (shownBody.size() > kErrorBodyLimit) {
+            cursor.insertBlock(blockFormat(ErrorBodyBlock, s, false), charFormat(NoticeChar, s));
+            cursor.insertText(tr("… %n more characters not shown (the export has all of them)",
+                                 nullptr, int(shownBody.size() - kErrorBodyLimit)),
+                              charFormat(NoticeChar, s));
+        }
+        QTextCursor after(document());
+        after.setPosition(box->lastPosition() + 1);
+        after.setBlockFormat(blockFormat(FrameEndBlock, s, false));
+    }
+    finishTurnFrame(frame);
+    cursor.endEditBlock();
+}
+
+void ConversationView::addNotice(const QString &text)
+{
+    Item &item = appendItem(Kind::Notice);
+    item.text = text;
+
+    const Style s = styleFor(*this);
+    QTextCursor cursor = startItem();
+    cursor.beginEditBlock();
+    cursor.insertBlock(blockFormat(NoticeBlock, s, true), charFormat(NoticeChar, s));
+    cursor.insertText(text, charFormat(NoticeChar, s));
+    cursor.endEditBlock();
+}
+
+QString ConversationView::toMarkdown() const
+{
+    QStringList sections;
+    for (const Item &item : m_items) {
+        switch (item.kind) {
+        case Kind::User:
+            sections << u"## "_s + tr("You") << withoutTrailingNewlines(item.text).toString();
+            break;
+        case Kind::Assistant: {
+            sections << u"## "_s + tr("Assistant");
+            QString text = withoutTrailingNewlines(item.text).toString();
+            // An answer cut off inside a code block would swallow everything after it.
+            if (const QString fence = openFence(text); !fence.isEmpty())
+                text += u'\n' + fence;
+            if (!text.isEmpty())
+                sections << text;
+            if (item.incomplete)
+                sections << u'*' + escapeMarkdown(tr("(incomplete)")) + u'*';
+            break;
+        }
+        case Kind::Error:
+            sections << u"## "_s + tr("Error");
+            if (!item.title.isEmpty())
+                sections << escapeMarkdown(item.title);
+            if (!item.text.isEmpty())
+                sections << fenced(item.text);
+            break;
+        case Kind::Notice:
+            sections << u'*' + escapeMarkdown(item.text) + u'*';
+            break;
+        }
+    }
+    sections.removeAll(QString());
+    return sections.isEmpty() ? QString() : sections.join(u"\n\n"_s) + u'\n';
+}
+
+QString ConversationView::assistantText(int turn) const
+{
+    const Item *item = assistantItem(turn);
+    return item ? item->text : QString();
+}
+
+void ConversationView::clearConversation()
+{
+    m_flushTimer.stop();
+    m_pending.clear();
+    m_items.clear(); // drops the cursors before the document they point into is cleared
+    m_turnCount = 0;
+    document()->clear();
+    m_stickToBottom = true;
+    restyle();
+}
+
+int ConversationView::turnCount() const
+{
+    return m_turnCount;
+}
+
+int ConversationView::flushCount() const
+{
+    return m_flushCount;
+}
+
+QVariant ConversationView::loadResource(int type, const QUrl &name)
+{
+    if (type != QTextDocument::ImageResource
+        || name.scheme().compare(u"data"_s, Qt::CaseInsensitive) != 0)
+        return {};
+    const Style s = styleFor(*this);
+    const int maxWidth = std::max(int(s.em * 10),
+                                  viewport()->width() - int(4 * s.hpad + 2 * document()->documentMargin()));
+    const QImage image = decodeDataImage(name, maxWidth);
+    return image.isNull() ? QVariant() : QVariant(image);
+}
+
+void ConversationView::changeEvent(QEvent *event)
+{
+    QTextBrowser::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        restyle();
+}
+
+ConversationView::Item *ConversationView::assistantItem(int turn)
+{
+    const qsizetype index = qsizetype(turn) - m_baseId;
+    if (index < 0 || index >= qsizetype(m_items.size()))
+        return nullptr;
+    Item &item = m_items[size_t(index)];
+    return item.kind == Kind::Assistant ? &item : nullptr;
+}
+
+const ConversationView::Item *ConversationView::assistantItem(int turn) const
+{
+    return const_cast<ConversationView *>(this)->assistantItem(turn);
+}
+
+ConversationView::Item &ConversationView::appendItem(Kind kind)
+{
+    if (m_items.empty())
+        m_baseId = m_nextId;
+    Item item;
+    item.id = m_nextId++;
+    item.kind = kind;
+    if (kind != Kind::Notice)
+        ++m_turnCount;
+    m_items.push_back(std::move(item));
+    return m_items.back();
+}
+
+// A cursor at the end of the document, in an empty spacer block that separates items.
+QTextCursor ConversationView::startItem()
+{
+    const Style s = styleFor(*this);
+    QTextCursor cursor(document());
+    cursor.movePosition(QTextCursor::End);
+    const QTextBlock last = cursor.block();
+    if (last.length() == 1 && last.blockFormat().intProperty(kRoleProperty) == SpacerBlock)
+        return cursor; // left behind by the previous item's frame
+    if (document()->isEmpty())
+        cursor.setBlockFormat(blockFormat(SpacerBlock, s, false));
+    else
+        cursor.insertBlock(blockFormat(SpacerBlock, s, false), QTextCharFormat());
+    return cursor;
+}
+
+QTextFrame *ConversationView::insertTurnFrame(QTextCursor &cursor, int frameRole,
+                                              const QString &caption, int captionRole)
+{
+    const Style s = styleFor(*this);
+    QTextFrame *frame = cursor.insertFrame(frameFormat(frameRole, s));
+    cursor.setBlockFormat(blockFormat(CaptionBlock, s, false));
+    cursor.setBlockCharFormat(charFormat(captionRole, s));
+    cursor.insertText(caption, charFormat(captionRole, s));
+    return frame;
+}
+
+void ConversationView::finishTurnFrame(QTextFrame *frame)
+{
+    // Qt keeps a block after every frame; it becomes the spacer before the next item.
+    QTextCursor after(document());
+    after.setPosition(frame->lastPosition() + 1);
+    after.setBlockFormat(blockFormat(SpacerBlock, styleFor(*this), false));
+    after.setBlockCharFormat(QTextCharFormat());
+}
+
+void ConversationView::flushPending()
+{
+    const QList<int> pending = std::exchange(m_pending, {});
+    for (const int turn : pending) {
+        if (Item *item = assistantItem(turn))
+            flushTurn(*item, false);
+    }
+}
+
+void ConversationView::flushTurn(Item &item, bool final)
+{
+    if (item.bodyEnd.isNull())
+        return;
+    const qsizetype available = std::min(item.text.size(), kDisplayLimit);
+    qsizetype end = final ? available : std::min(available, item.flushed + kFlushBudget);
+    // Never show half of a surrogate pair; its other half may still be on the way.
+    if (end > item.flushed && (!final || end < item.text.size())
+        && item.text.at(end - 1).isHighSurrogate())
+        --end;
+    if (end > item.flushed) {
+        const QString shown = breakLongLines(
+                QStringView(item.text).sliced(item.flushed, end - item.flushed), item.lineLength);
+        QTextCursor cursor(document());
+        cursor.setPosition(item.bodyEnd.position());
+        cursor.insertText(shown, QTextCharFormat());
+        item.bodyEnd.setPosition(cursor.position());
+        item.flushed = end;
+        ++m_flushCount;
+    }
+    if (!item.truncated && item.flushed >= kDisplayLimit - 1 && item.text.size() > kDisplayLimit) {
+        item.truncated = true;
+        const Style s = styleFor(*this);
+        QTextCursor cursor(document());
+        cursor.setPosition(item.bodyEnd.position());
+        cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(NoticeChar, s));
+        cursor.insertText(tr("This answer is too long to show in full. All of it is kept: export "
+                             "the conversation to read the rest."),
+                          charFormat(NoticeChar, s));
+    }
+    // Over budget: the rest follows on the next tick.
+    if (!final && available - item.flushed > 1) {
+        if (!m_pending.contains(item.id))
+            m_pending.append(item.id);
+        if (!m_flushTimer.isActive())
+            m_flushTimer.start();
+    }
+}
+
+void ConversationView::renderMarkdown(Item &item)
+{
+    if (item.bodyStart.isNull())
+        return;
+    ViewDocument scratch({});
+    scratch.setDefaultFont(document()->defaultFont());
+    scratch.setMarkdown(item.text, kMarkdownFeatures);
+    prepareMarkdown(scratch);
+
+    QTextCursor cursor(document());
+    cursor.setPosition(item.bodyStart.position());
+    cursor.setPosition(item.bodyEnd.position(), QTextCursor::KeepAnchor);
+    cursor.beginEditBlock();
+    cursor.removeSelectedText();
+    cursor.insertFragment(QTextDocumentFragment(&scratch));
+    if (cursor.block().length() == 1 && cursor.block().previous().isValid()
+        && cursor.block().previous().position() + cursor.block().previous().length()
+                < cursor.position()) {
+        // The answer ended with a frame (code or table): shrink the block Qt keeps after it.
+        cursor.setBlockFormat(blockFormat(FrameEndBlock, styleFor(*this), true));
+    }
+    cursor.endEditBlock();
+    item.bodyEnd.setPosition(cursor.position());
+    item.flushed = item.text.size();
+}
+
+// Makes freshly parsed Markdown safe and consistent with the view: images become their alt text
+// (Qt would otherwise read local files named by them), only http(s) links stay links, headings
+// and code blocks get the view's sizes, and everything gets the turn's inset.
+void ConversationView::prepareMarkdown(QTextDocument &doc)
+{
+    const Style s = styleFor(*this);
+    QTextCursor cursor(&doc);
+
+    struct Span
+    {
+        int position;
+        int length;
+        QTextCharFormat format;
+    };
+    QList<Span> images;
+    QList<Span> links;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const QTextCharFormat format = fragment.charFormat();
+            if (format.isImageFormat())
+                images.append({fragment.position(), fragment.length(), format});
+            else if (format.isAnchor() || format.hasProperty(QTextFormat::AnchorHref))
+                links.append({fragment.position(), fragment.length(), format});
+        }
+    }
+
+    for (const Span &link : links) {
+        QTextCharFormat format = link.format;
+        const QUrl url = activatableUrl(format.anchorHref());
+        if (url.isValid()) {
+            format.setAnchorHref(url.toString(QUrl::FullyEncoded));
+            format.merge(charFormat(LinkChar, s));
+            format.setToolTip(url.toDisplayString());
+        } else {
+            format.setAnchor(false);
+            format.clearProperty(QTextFormat::AnchorHref);
+            format.clearForeground();
+            format.setToolTip(link.format.anchorHref());
+        }
+        cursor.setPosition(link.position);
+        cursor.setPosition(link.position + link.length, QTextCursor::KeepAnchor);
+        cursor.setCharFormat(format);
+    }
+
+    // Back to front, so replacing one image leaves the positions of the others valid.
+    for (auto it = images.crbegin(); it != images.crend(); ++it) {
+        const QTextImageFormat image = it->format.toImageFormat();
+        cursor.setPosition(it->position);
+        cursor.setPosition(it->position + it->length, QTextCursor::KeepAnchor);
+        const QUrl source(image.name());
+        if (source.scheme().compare(u"data"_s, Qt::CaseInsensitive) == 0) {
+            const QVariant decoded = loadResource(QTextDocument::ImageResource, source);
+            if (!decoded.isNull()) {
+                // Cached under a short name of our own, so layout finds it and never looks
+                // further, and the format does not carry a megabyte of URL.
+                const QUrl name(u"capwatch-image:"_s + QString::number(++m_imageCount));
+                document()->addResource(QTextDocument::ImageResource, name, decoded);
+                QTextImageFormat kept = image;
+                kept.setName(name.toString());
+                cursor.setCharFormat(kept);
+                continue;
+            }
+        }
+        QTextCharFormat alt = charFormat(AltTextChar, s);
+        alt.setToolTip(tr("Image not loaded: %1").arg(image.name().left(200)));
+        cursor.insertText(image.stringProperty(QTextFormat::ImageAltText).simplified(), alt);
+    }
+
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        QTextBlockFormat format = block.blockFormat();
+        const int level = format.headingLevel();
+        if (level > 0) {
+            // Qt sizes H1 at 2.4 times the body text, far too loud for a chat answer.
+            format.setTopMargin(std::round(s.em * (level <= 2 ? 0.8 : 0.6)));
+            format.setBottomMargin(s.gap);
+            cursor.setPosition(block.position());
+            cursor.setBlockFormat(format);
+            cursor.setPosition(block.position() + block.length() - 1, QTextCursor::KeepAnchor);
+            QTextCharFormat size;
+            size.setProperty(QTextFormat::FontSizeAdjustment, level == 1 ? 2 : level == 2 ? 1 : 0);
+            cursor.mergeCharFormat(size);
+            cursor.mergeBlockCharFormat(size);
+        } else if (format.hasProperty(QTextFormat::BlockQuoteLevel)) {
+            format.setLeftMargin(std::round(s.em * 1.5) * format.intProperty(QTextFormat::BlockQuoteLevel));
+            format.setRightMargin(0);
+            cursor.setPosition(block.position());
+            cursor.setBlockFormat(format);
+        }
+    }
+
+    // Code blocks: wrap long lines rather than widen the whole conversation, and box each run
+    // of them in a frame.
+    const auto isCode = [&doc](const QTextBlock &block) {
+        const QTextBlockFormat format = block.blockFormat();
+        return (format.hasProperty(QTextFormat::BlockCodeLanguage)
+                || format.hasProperty(QTextFormat::BlockCodeFence))
+                && QTextCursor(block).currentFrame() == doc.rootFrame();
+    };
+    QList<std::pair<int, int>> codeRuns;
+    for (QTextBlock block = doc.begin(); block.isValid();) {
+        if (!isCode(block)) {
+            block = block.next();
+            continue;
+        }
+        const int start = block.position();
+        QTextBlock last = block;
+        for (block = block.next(); block.isValid() && isCode(block); block = block.next())
+            last = block;
+        codeRuns.append({start, last.position() + last.length() - 1});
+    }
+    for (auto it = codeRuns.crbegin(); it != codeRuns.crend(); ++it) {
+        cursor.setPosition(it->first);
+        cursor.setPosition(it->second, QTextCursor::KeepAnchor);
+        QTextBlockFormat wrap;
+        wrap.setNonBreakableLines(false);
+        cursor.mergeBlockFormat(wrap);
+        cursor.insertFrame(frameFormat(CodeFrame, s));
+    }
+
+    // The inset that lines root-level text up with the text inside turn frames.
+    for (auto it = doc.rootFrame()->begin(); !it.atEnd(); ++it) {
+        if (QTextFrame *frame = it.currentFrame()) {
+            if (auto *table = qobject_cast<QTextTable *>(frame)) {
+                QTextTableFormat format = table->format();
+                styleTable(format, s);
+                format.setLeftMargin(s.hpad);
+                format.setRightMargin(s.hpad);
+                format.setProperty(kPadProperty, s.hpad);
+                table->setFormat(format);
+            }
+            continue;
+        }
+        const QTextBlock block = it.currentBlock();
+        QTextBlockFormat format = block.blockFormat();
+        format.setLeftMargin(format.leftMargin() + s.hpad);
+        format.setRightMargin(format.rightMargin() + s.hpad);
+        format.setProperty(kPadProperty, s.hpad);
+        format.setProperty(kRoleProperty, MarkdownBlock);
+        cursor.setPosition(block.position());
+        cursor.setBlockFormat(format);
+    }
+}
+
+// Applies the current palette and font to everything already shown: colours and sizes are baked
+// into the document's formats, so a theme switch has to revisit them.
+void ConversationView::restyle()
+{
+    const Style s = styleFor(*this);
+    QTextDocument *doc = document();
+    doc->setDefaultFont(font());
+    doc->setDocumentMargin(std::round(s.em * 0.5));
+    doc->setIndentWidth(std::round(s.em * 1.6));
+
+    QTextCursor cursor(doc);
+    cursor.beginEditBlock();
+
+    QList<QTextFrame *> frames = doc->rootFrame()->childFrames();
+    while (!frames.isEmpty()) {
+        QTextFrame *frame = frames.takeLast();
+        frames += frame->childFrames();
+        const int role = frame->frameFormat().intProperty(kRoleProperty);
+        if (auto *table = qobject_cast<QTextTable *>(frame); table && role == TableFrame) {
+            QTextTableFormat format = table->format();
+            const qreal oldPad = format.doubleProperty(kPadProperty);
+            styleTable(format, s);
+            if (format.hasProperty(kPadProperty)) {
+                format.setLeftMargin(format.leftMargin() - oldPad + s.hpad);
+                format.setRightMargin(format.rightMargin() - oldPad + s.hpad);
+                format.setProperty(kPadProperty, s.hpad);
+            }
+            table->setFormat(format);
+        } else if (role != NoRole) {
+            frame->setFrameFormat(frameFormat(role, s));
+        }
+    }
+
+    struct Change
+    {
+        int position;
+        int length;
+        int role;
+    };
+    QList<Change> chars;
+    QList<std::pair<int, QTextBlockFormat>> blocks;
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+        const QTextBlockFormat format = block.blockFormat();
+        const int role = format.intProperty(kRoleProperty);
+        const bool padded = format.hasProperty(kPadProperty);
+        if (role == MarkdownBlock) {
+            const qreal oldPad = format.doubleProperty(kPadProperty);
+            if (oldPad != s.hpad) {
+                QTextBlockFormat updated = format;
+                updated.setLeftMargin(format.leftMargin() - oldPad + s.hpad);
+                updated.setRightMargin(format.rightMargin() - oldPad + s.hpad);
+                updated.setProperty(kPadProperty, s.hpad);
+                blocks.append({block.position(), updated});
+            }
+        } else if (role != NoRole) {
+            blocks.append({block.position(), blockFormat(role, s, padded)});
+        }
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (const int charRole = fragment.charFormat().intProperty(kRoleProperty))
+                chars.append({fragment.position(), fragment.length(), charRole});
+        }
+    }
+    for (const auto &[position, format] : std::as_const(blocks)) {
+        cursor.setPosition(position);
+        cursor.setBlockFormat(format);
+    }
+    for (const Change &change : std::as_const(chars)) {
+        cursor.setPosition(change.position);
+        cursor.setPosition(change.position + change.length, QTextCursor::KeepAnchor);
+        cursor.mergeCharFormat(charFormat(change.role, s));
+    }
+    cursor.endEditBlock();
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,79 @@
+#include "keychain.h"
+
+#include <QCoreApplication>
+#include <QPointer>
+
+#include <qt6keychain/keychain.h>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kService = u"capwatch"_s;
+const QString kKey = u"api-key"_s;
+
+QString tr(const char *s)
+{
+    return QCoreApplication::translate("capwatch::ui::Keychain", s);
+}
+
+} // namespace
+
+void Keychain::read(QObject *context, std::function<void(const QByteArray &, const QString &)> done)
+{
+    auto *job = new QKeychain::ReadPasswordJob(kService, context);
+    job->setAutoDelete(true);
+    job->setInsecureFallback(false);
+    job->setKey(kKey);
+    QObject::connect(job, &QKeychain::Job::finished, context, [done](QKeychain::Job *j) {
+        auto *read = static_cast<QKeychain::ReadPasswordJob *>(j);
+        if (read->error() == QKeychain::NoError)
+            done(read->binaryData().trimmed(), QString());
+        else if (read->error() == QKeychain::EntryNotFound)
+            done({}, tr("no key is stored in the system keychain"));
+        else
+            done({}, tr("the system keychain is not available: %1").arg(read->errorString()));
+    });
+    job->start();
+}
+
+void Keychain::write(QObject *context, const QByteArray &key, std::function<void(const QString &)> done)
+{
+    QKeychain::Job *job = nullptr;
+    if (key.isEmpty()) {
+        job = new QKeychain::DeletePasswordJob(kService, context);
+    } else {
+        auto *w = new QKeychain::WritePasswordJob(kService, context);
+        w->setBinaryData(key);
+        job = w;
+    }
+    job->setAutoDelete(true);
+    job->setInsecureFallback(false);
+    job->setKey(kKey);
+    QObject::connect(job, &QKeychain::Job::finished, context, [done](QKeychain::Job *j) {
+        if (j->error() == QKeychain::NoError || j->error() == QKeychain::EntryNotFound)
+            done(QString());
+        else
+            done(tr("the system keychain is not available: %1").arg(j->errorString()));
+    });
+    job->start();
+}
+
+std::shared_ptr<net::CredentialProvider> Keychain::provider(QObject *context)
+{
+    QPointer<QObject> guard(context);
+    return std::make_shared<net::CallbackCredentialProvider>(
+            tr("system keychain"), [guard](net::CredentialProvider::Done done) {
+                if (!guard) {
+                    done({ {}, tr("system keychain"), tr("the window is closing") });
+                    return;
+                }
+                read(guard, [done](const QByteArray &key, const QString &error) {
+                    done({ key, tr("system keychain"), error });
+                });
+            });
+}
+
+} // namespace capwatch::ui

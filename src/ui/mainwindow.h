@@ -1,0 +1,139 @@
+#pragma once
+
+#include "net/chatclient.h"
+#include "net/retrylog.h"
+#include "settings.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+
+class QAction;
+class QFrame;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+
+namespace capwatch::net {
+class DemoProvider;
+}
+
+namespace capwatch::ui {
+
+class ConversationView;
+class RetryLogModel;
+class RetryPanel;
+class TimelineWidget;
+
+struct LaunchOptions
+{
+    QString endpoint; ///< --endpoint: overrides the settings for this run
+    QString model; ///< --model
+    bool forceDemo = false; ///< --demo
+    QString prompt; ///< --prompt: sent once the window is shown
+    double timeScale = 1.0; ///< --time-scale
+};
+
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    MainWindow(Settings &settings, const LaunchOptions &options, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Sends the prompt editor's text (Ctrl+Enter).
+    void sendPrompt();
+    /// Sends the last failed prompt again ("Retry now").
+    void retryNow();
+    /// Cancels the send in flight (Esc).
+    void cancelSend();
+
+    bool exportRetryLog(const QString &path, net::LogFormat format, QString *error = nullptr);
+    bool exportConversation(const QString &path, QString *error = nullptr);
+    QString retryLogText() const;
+
+    // For tests and the screenshot script.
+    net::ChatClient *client() const { return m_client; }
+    net::RetryLog *retryLog() const { return m_log; }
+    net::DemoProvider *demoProvider() const { return m_demo.get(); }
+    RetryPanel *retryPanel() const { return m_panel; }
+    ConversationView *conversation() const { return m_conversation; }
+    TimelineWidget *timeline() const { return m_timeline; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QPlainTextEdit *promptEditor() const { return m_prompt; }
+    QPushButton *retryNowButton() const { return m_retryNow; }
+    bool usingDemo() const { return bool(m_demo); }
+    QString statusText() const;
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void buildUi();
+    void buildMenus();
+    void retranslate();
+    void applyProvider();
+    void openSettings();
+    void startSend(const QString &prompt);
+    void updateButtons();
+    void onAnswerText(quint64 send, const QString &text);
+    void onSucceeded(quint64 send, const net::SendSummary &summary);
+    void onGaveUp(quint64 send, const net::SendSummary &summary);
+    void onCancelled(quint64 send, const net::SendSummary &summary);
+    void endTurn(bool incomplete);
+    void restorePrompt();
+    void exportRetryLogInteractive();
+    void exportConversationInteractive();
+    void copyRetryLog();
+    void tickTimeline();
+
+    Settings &m_settings;
+    LaunchOptions m_options;
+    std::unique_ptr<net::DemoProvider> m_demo;
+    net::ChatClient *m_client;
+    net::RetryLog *m_log;
+    net::ChatRequest m_baseRequest;
+    QList<net::ChatMessage> m_history;
+    QString m_pendingPrompt; ///< the prompt of the send in flight, or of the last failed one
+    QString m_failedPrompt;
+    int m_assistantTurn = -1;
+    quint64 m_send = 0;
+    QTimer m_timelineTick;
+
+    QFrame *m_banner = nullptr;
+    QLabel *m_bannerText = nullptr;
+    QPushButton *m_bannerButton = nullptr;
+    ConversationView *m_conversation = nullptr;
+    QPlainTextEdit *m_prompt = nullptr;
+    QPushButton *m_send_ = nullptr;
+    QPushButton *m_stop = nullptr;
+    QPushButton *m_retryNow = nullptr;
+    RetryPanel *m_panel = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    TimelineWidget *m_timeline = nullptr;
+    QTableView *m_logView = nullptr;
+    RetryLogModel *m_logModel = nullptr;
+    QLabel *m_statusEndpoint = nullptr;
+    QLabel *m_statusModel = nullptr;
+    QLabel *m_statusKey = nullptr;
+    QAction *m_exportLogAction = nullptr;
+    QAction *m_copyLogAction = nullptr;
+    QAction *m_exportConversationAction = nullptr;
+    QAction *m_settingsAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QAction *m_aboutAction = nullptr;
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_settingsMenu = nullptr;
+    QMenu *m_helpMenu = nullptr;
+};
+
+} // namespace capwatch::ui

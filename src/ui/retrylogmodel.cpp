@@ -1,0 +1,298 @@
+#include "retrylogmodel.h"
+
+#include "categorycolors.h"
+#include "net/retrylog.h"
+#include "retry/classifier.h"
+
+#include <QBrush>
+#include <QGuiApplication>
+#include <QLocale>
+#include <QPalette>
+
+#include <cmath>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+using net::RetryRecord;
+
+namespace {
+
+/// Seconds from milliseconds, up to three decimals, grouped as the locale groups numbers.
+QString seconds(qint64 ms)
+{
+    return QLocale().toString(double(ms) / 1000.0, 'f', QLocale::FloatingPointShortest);
+}
+
+QString tokens(double value)
+{
+    double whole = 0;
+    if (std::modf(value, &whole) == 0.0 && std::fabs(whole) < 9.0e15)
+        return QLocale().toString(qlonglong(whole));
+    return QLocale().toString(value, 'f', QLocale::FloatingPointShortest);
+}
+
+QVariant optionalSeconds(const std::optional<qint64> &ms)
+{
+    return ms ? QVariant(seconds(*ms)) : QVariant();
+}
+
+QVariant optionalTokens(const std::optional<double> &value)
+{
+    return value ? QVariant(tokens(*value)) : QVariant();
+}
+
+QVariant optionalText(const QString &text)
+{
+    return text.isEmpty() ? QVariant() : QVariant(text);
+}
+
+bool isNumeric(int column)
+{
+    switch (column) {
+    case RetryLogModel::RequestColumn:
+    case RetryLogModel::AttemptColumn:
+    case RetryLogModel::StatusColumn:
+    case RetryLogModel::UsedColumn:
+    case RetryLogModel::LimitColumn:
+    case RetryLogModel::WaitColumn:
+    case RetryLogModel::RawWaitColumn:
+    case RetryLogModel::WaitedTotalColumn:
+    case RetryLogModel::BudgetLeftColumn:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+RetryLogModel::RetryLogModel(QObject *parent) : QAbstractTableModel(parent) { }
+
+RetryLogModel::~RetryLogModel() = default;
+
+void RetryLogModel::setLog(net::RetryLog *log)
+{
+    if (log == m_log)
+        return;
+    beginResetModel();
+    if (m_log)
+        m_log->disconnect(this);
+    m_log = log;
+    m_rows = log ? int(log->records().size()) : 0;
+    if (log) {
+        connect(log, &net::RetryLog::recordAppended, this, &RetryLogModel::onRecordAppended);
+        connect(log, &net::RetryLog::cleared, this, &RetryLogModel::onCleared);
+        connect(log, &QObject::destroyed, this, [this] {
+            beginResetModel();
+            m_rows = 0;
+            endResetModel();
+        });
+    }
+    endResetModel();
+}
+
+net::RetryLog *RetryLogModel::log() const
+{
+    return m_log;
+}
+
+const RetryRecord *RetryLogModel::record(int row) const
+{
+    if (!m_log || row < 0 || row >= m_rows || row >= m_log->records().size())
+        return nullptr;
+    return &m_log->records().at(row);
+}
+
+void RetryLogModel::onRecordAppended(int row)
+{
+    Q_UNUSED(row)
+    // Insert everything the log holds beyond what views know, so a skipped signal cannot leave
+    // the model behind.
+    const int size = m_log ? int(m_log->records().size()) : 0;
+    if (size < m_rows) {
+        onCleared();
+        return;
+    }
+    if (size == m_rows)
+        return;
+    beginInsertRows({}, m_rows, size - 1);
+    m_rows = size;
+    endInsertRows();
+}
+
+void RetryLogModel::onCleared()
+{
+    beginResetModel();
+    m_rows = m_log ? int(m_log->records().size()) : 0;
+    endResetModel();
+}
+
+int RetryLogModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : m_rows;
+}
+
+int RetryLogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RetryLogModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RetryRecord *r = record(index.row());
+    if (!r)
+        return {};
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(*r, column);
+    case Qt::ToolTipRole:
+        return toolTip(*r, column);
+    case Qt::TextAlignmentRole:
+        return isNumeric(column) ? int(Qt::AlignRight | Qt::AlignVCenter)
+                                 : int(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::DecorationRole:
+        if (column == CategoryColumn && !r->category.isEmpty())
+            return categoryColor(r->category, QGuiApplication::palette());
+        return {};
+    case Qt::ForegroundRole:
+        if (column == CategoryColumn && !r->category.isEmpty())
+            return QBrush(categoryColor(r->category, QGuiApplication::palette()));
+        return {};
+    case RecordRole:
+        return index.row();
+    default:
+        return {};
+    }
+}
+
+QVariant RetryLogModel::display(const RetryRecord &r, int column) const
+{
+    switch (column) {
+    case TimeColumn:
+        return r.time.isValid() ? QVariant(r.time.toLocalTime().toString(u"HH:mm:ss.zzz"_s))
+                                : QVariant();
+    case RequestColumn:
+        return QLocale().toString(r.request);
+    case EventColumn:
+        switch (r.event) {
+        case RetryRecord::Event::AttemptStarted:
+            return tr("Attempt started");
+        case RetryRecord::Event::RetryScheduled:
+            return tr("Retry scheduled");
+        case RetryRecord::Event::Succeeded:
+            return tr("Succeeded");
+        case RetryRecord::Event::GaveUp:
+            return tr("Gave up");
+        case RetryRecord::Event::Cancelled:
+            return tr("Cancelled");
+        }
+        return {};
+    case AttemptColumn:
+        return r.attempt > 0 ? QVariant(QLocale().toString(r.attempt)) : QVariant();
+    case StatusColumn:
+        // A status code is an identifier, not a quantity: never grouped.
+        return r.status ? QVariant(QString::number(*r.status)) : QVariant();
+    case CategoryColumn:
+        return optionalText(r.category);
+    case UsedColumn:
+        return optionalTokens(r.used);
+    case LimitColumn:
+        return optionalTokens(r.limit);
+    case WaitColumn:
+        return optionalSeconds(r.waitMs);
+    case RawWaitColumn:
+        return optionalSeconds(r.rawWaitMs);
+    case WaitSourceColumn:
+        return optionalText(r.waitSource);
+    case WaitedTotalColumn:
+        return optionalSeconds(r.waitedTotalMs);
+    case BudgetLeftColumn:
+        return optionalSeconds(r.budgetLeftMs);
+    case ReasonColumn:
+        return optionalText(r.reason);
+    case ErrorColumn: {
+        // One line in the table; the tooltip has the full text.
+        QString line = r.error;
+        line.replace(u'\n', u' ');
+        return optionalText(line);
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
+{
+    switch (column) {
+    case TimeColumn:
+        return r.time.isValid() ? QVariant(r.time.toUTC().toString(Qt::ISODateWithMs)) : QVariant();
+    case StatusColumn: {
+        if (!r.status)
+            return {};
+        const std::string_view phrase = retry::statusText(*r.status);
+        if (phrase.empty())
+            return QString::number(*r.status);
+        return QString(QString::number(*r.status) + u' '
+                       + QString::fromLatin1(phrase.data(), qsizetype(phrase.size())));
+    }
+    case CategoryColumn:
+        return r.category.isEmpty() ? QVariant() : QVariant(categoryDisplayName(r.category));
+    case ErrorColumn:
+        return optionalText(r.error);
+    default:
+        return {};
+    }
+}
+
+QVariant RetryLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ToolTipRole)
+        return net::retryLogColumns().value(section); // the name in exported files
+    if (role == Qt::TextAlignmentRole)
+        return isNumeric(section) ? int(Qt::AlignRight | Qt::AlignVCenter)
+                                  : int(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case TimeColumn:
+        return tr("Time");
+    case RequestColumn:
+        return tr("Send");
+    case EventColumn:
+        return tr("Event");
+    case AttemptColumn:
+        return tr("Attempt");
+    case StatusColumn:
+        return tr("Status");
+    case CategoryColumn:
+        return tr("Category");
+    case UsedColumn:
+        return tr("Used");
+    case LimitColumn:
+        return tr("Limit");
+    case WaitColumn:
+        return tr("Wait (s)");
+    case RawWaitColumn:
+        return tr("Asked (s)");
+    case WaitSourceColumn:
+        return tr("Source");
+    case WaitedTotalColumn:
+        return tr("Waited (s)");
+    case BudgetLeftColumn:
+        return tr("Budget left (s)");
+    case ReasonColumn:
+        return tr("Reason");
+    case ErrorColumn:
+        return tr("Error");
+    default:
+        return {};
+    }
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,375 @@
+#include "retrypanel.h"
+
+#include "retry/constants.h"
+
+#include <QAccessible>
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+using retry::Millis;
+
+namespace {
+
+QString seconds1(qint64 ms)
+{
+    // One decimal, in the UI locale: "42.3" / "42,3".
+    return QLocale().toString(double(ms) / 1000.0, 'f', 1);
+}
+
+QLabel *caption(QWidget *parent)
+{
+    auto *l = new QLabel(parent);
+    QFont f = l->font();
+    f.setBold(true);
+    l->setFont(f);
+    l->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    return l;
+}
+
+QProgressBar *bar(QWidget *parent)
+{
+    auto *b = new QProgressBar(parent);
+    b->setTextVisible(false);
+    b->setRange(0, 1000);
+    b->setValue(0);
+    b->setMaximumHeight(b->fontMetrics().height() * 3 / 4);
+    return b;
+}
+
+} // namespace
+
+RetryPanel::RetryPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_stateLabel(new QLabel(this))
+    , m_attemptCaption(caption(this))
+    , m_attemptLabel(new QLabel(this))
+    , m_attemptBar(bar(this))
+    , m_tokensCaption(caption(this))
+    , m_tokensLabel(new QLabel(this))
+    , m_tokensBar(bar(this))
+    , m_countdownCaption(caption(this))
+    , m_countdownLabel(new QLabel(this))
+    , m_countdownBar(bar(this))
+    , m_budgetCaption(caption(this))
+    , m_budgetLabel(new QLabel(this))
+    , m_budgetBar(bar(this))
+    , m_sourceCaption(caption(this))
+    , m_sourceLabel(new QLabel(this))
+{
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+    QFont stateFont = m_stateLabel->font();
+    stateFont.setPointSizeF(stateFont.pointSizeF() * 1.1);
+    m_stateLabel->setFont(stateFont);
+    m_stateLabel->setWordWrap(true);
+    m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sourceLabel->setWordWrap(true);
+    m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    for (QLabel *l : { m_attemptLabel, m_tokensLabel, m_countdownLabel, m_budgetLabel })
+        l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_attemptBar->setRange(0, retry::kMaxAttempts);
+    m_budgetBar->setValue(1000);
+
+    auto *grid = new QGridLayout(this);
+    const int gap = fontMetrics().height() / 2;
+    grid->setVerticalSpacing(gap / 2);
+    grid->setHorizontalSpacing(gap * 2);
+    grid->addWidget(m_title, 0, 0, 1, 2);
+    grid->addWidget(m_stateLabel, 1, 0, 1, 2);
+    grid->setRowMinimumHeight(2, gap);
+    int row = 3;
+    for (const auto &[cap, value, progress] : { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
+                                                std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
+                                                std::tuple { m_countdownCaption, m_countdownLabel, m_countdownBar },
+                                                std::tuple { m_budgetCaption, m_budgetLabel, m_budgetBar } }) {
+        grid->addWidget(cap, row, 0);
+        grid->addWidget(value, row, 1);
+        grid->addWidget(progress, row + 1, 0, 1, 2);
+        grid->setRowMinimumHeight(row + 2, gap / 2);
+        row += 3;
+    }
+    grid->addWidget(m_sourceCaption, row, 0, 1, 2);
+    grid->addWidget(m_sourceLabel, row + 1, 0, 1, 2);
+    grid->setRowStretch(row + 2, 1);
+    grid->setColumnStretch(1, 1);
+
+    // Ten refreshes a second at least; each one reads the send's deadline, so a late tick
+    // never makes the countdown drift.
+    m_tick.setInterval(50);
+    m_tick.setTimerType(Qt::PreciseTimer);
+    connect(&m_tick, &QTimer::timeout, this, &RetryPanel::refresh);
+
+    retranslate();
+    refresh();
+}
+
+void RetryPanel::setClient(net::ChatClient *client)
+{
+    if (m_client)
+        m_client->disconnect(this);
+    m_client = client;
+    if (!client)
+        return;
+    using net::ChatClient;
+    connect(client, &ChatClient::sendStarted, this, [this](quint64 send) {
+        m_send = send;
+        m_attempt = 0;
+        m_used.reset();
+        m_limit.reset();
+        m_wait.reset();
+        setState(State::Sending);
+    });
+    connect(client, &ChatClient::attemptStarted, this, [this](quint64 send, int attempt, int) {
+        if (send != m_send)
+            return;
+        m_attempt = attempt;
+        setState(State::Sending);
+        announce(m_attemptLabel);
+    });
+    connect(client, &ChatClient::answerStarted, this, [this](quint64 send, int) {
+        if (send == m_send)
+            setState(State::Streaming);
+    });
+    connect(client, &ChatClient::attemptFailed, this, [this](quint64 send, const net::AttemptFailure &f) {
+        if (send != m_send)
+            return;
+        if (f.used || f.limit) {
+            m_used = f.used;
+            m_limit = f.limit;
+        }
+        refresh();
+    });
+    connect(client, &ChatClient::retryScheduled, this, [this](quint64 send, const net::RetryInfo &info) {
+        if (send != m_send)
+            return;
+        m_wait = info;
+        // While waiting, the panel already speaks of the attempt the wait leads to.
+        m_attempt = info.nextAttempt;
+        setState(State::Waiting);
+        m_tick.start();
+    });
+    connect(client, &ChatClient::succeeded, this, [this](quint64 send, const net::SendSummary &) {
+        if (send == m_send)
+            setState(State::Succeeded);
+    });
+    connect(client, &ChatClient::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
+        if (send == m_send)
+            setState(State::GaveUp, reasonInWords(s.reason));
+    });
+    connect(client, &ChatClient::cancelled, this, [this](quint64 send, const net::SendSummary &) {
+        if (send == m_send)
+            setState(State::Cancelled);
+    });
+}
+
+void RetryPanel::setState(State state, const QString &detail)
+{
+    const bool changed = state != m_state || detail != m_stateDetail;
+    m_state = state;
+    m_stateDetail = detail;
+    if (state != State::Waiting)
+        m_tick.stop();
+    refresh();
+    if (changed) {
+        announce(m_stateLabel);
+        Q_EMIT stateChanged(state);
+    }
+}
+
+void RetryPanel::announce(QWidget *what)
+{
+    // Screen readers hear panel changes without having to poll the labels.
+    QAccessibleEvent event(what, QAccessible::NameChanged);
+    QAccessible::updateAccessibility(&event);
+}
+
+QString RetryPanel::stateText() const
+{
+    switch (m_state) {
+    case State::Idle:
+        return tr("Ready. Retries of your next send show here.");
+    case State::Sending:
+        return m_attempt > 1 ? tr("Retrying: sending attempt %1…").arg(m_attempt) : tr("Sending…");
+    case State::Waiting:
+        return tr("Waiting to send attempt %1").arg(m_attempt);
+    case State::Streaming:
+        return tr("Answer streaming in");
+    case State::Succeeded:
+        if (m_attempt <= 1)
+            return tr("Answered");
+        return m_attempt == 2 ? tr("Answered after 1 retry") : tr("Answered after %1 retries").arg(m_attempt - 1);
+    case State::GaveUp:
+        return tr("Gave up: %1").arg(m_stateDetail);
+    case State::Cancelled:
+        return tr("Cancelled");
+    }
+    return {};
+}
+
+QString RetryPanel::attemptText() const
+{
+    if (m_attempt == 0)
+        return tr("–");
+    return tr("%1 of %2").arg(QLocale().toString(m_attempt), QLocale().toString(retry::kMaxAttempts));
+}
+
+QString RetryPanel::tokensText() const
+{
+    if (!m_used && !m_limit)
+        return tr("–");
+    const auto fmt = [](std::optional<double> v) {
+        if (!v)
+            return tr("?");
+        return *v == double(qint64(*v)) ? QLocale().toString(qint64(*v)) : QLocale().toString(*v, 'f', 1);
+    };
+    return tr("%1 / %2").arg(fmt(m_used), fmt(m_limit));
+}
+
+QString RetryPanel::countdownText() const
+{
+    if (m_state != State::Waiting)
+        return tr("–");
+    return tr("%1 s").arg(seconds1(m_shownCountdownMs));
+}
+
+QString RetryPanel::budgetText() const
+{
+    return tr("%1 s of %2 s").arg(seconds1(m_shownBudgetMs),
+                                  QLocale().toString(qint64(retry::kRetryBudget.count() / 1000)));
+}
+
+QString RetryPanel::sourceText() const
+{
+    return m_wait ? sourceInWords(*m_wait) : tr("–");
+}
+
+void RetryPanel::refresh()
+{
+    const retry::SendPolicy *policy = m_client && m_client->currentSend() == m_send ? m_client->policy() : nullptr;
+    m_shownBudgetMs = policy ? policy->budgetLeft().count() : retry::kRetryBudget.count();
+    m_shownCountdownMs = policy && m_state == State::Waiting ? policy->waitLeft().count() : 0;
+
+    m_stateLabel->setText(stateText());
+    m_attemptLabel->setText(attemptText());
+    m_attemptBar->setValue(m_attempt);
+    m_tokensLabel->setText(tokensText());
+    if (m_used && m_limit && *m_limit > 0)
+        m_tokensBar->setValue(int(std::min(1.0, *m_used / *m_limit) * 1000));
+    else
+        m_tokensBar->setValue(0);
+    m_countdownLabel->setText(countdownText());
+    if (m_state == State::Waiting && m_wait && m_wait->wait.count() > 0)
+        m_countdownBar->setValue(int(1000 - 1000 * m_shownCountdownMs / m_wait->wait.count()));
+    else
+        m_countdownBar->setValue(m_state == State::Waiting ? 1000 : 0);
+    m_budgetLabel->setText(budgetText());
+    m_budgetBar->setValue(int(1000 * m_shownBudgetMs / retry::kRetryBudget.count()));
+    m_sourceLabel->setText(sourceText());
+    m_countdownBar->setAccessibleDescription(countdownText());
+    m_budgetBar->setAccessibleDescription(budgetText());
+}
+
+QString RetryPanel::durationInWords(Millis ms)
+{
+    const QLocale l;
+    const qint64 v = ms.count();
+    if (v <= 60'000 || v % 1000 != 0) {
+        // Seconds, with the fraction a header or message gave (2.5 s, 0.084 s).
+        return tr("%1 s").arg(v % 1000 == 0 ? l.toString(v / 1000)
+                                            : l.toString(double(v) / 1000.0, 'g', 6));
+    }
+    const qint64 totalS = v / 1000;
+    if (totalS % 3600 == 0)
+        return tr("%1 h").arg(l.toString(totalS / 3600));
+    if (totalS % 60 == 0)
+        return tr("%1 min").arg(l.toString(totalS / 60));
+    if (totalS < 3600)
+        return tr("%1 min %2 s").arg(l.toString(totalS / 60), l.toString(totalS % 60));
+    return tr("%1 h %2 min").arg(l.toString(totalS / 3600), l.toString((totalS % 3600) / 60));
+}
+
+QString RetryPanel::sourceInWords(const net::RetryInfo &info)
+{
+    const QString wait = durationInWords(info.wait);
+    const bool capped = info.rawWait > info.wait;
+    switch (info.source) {
+    case retry::WaitSource::RetryAfter:
+        return capped ? tr("retry-after header asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+                      : tr("retry-after header: %1").arg(wait);
+    case retry::WaitSource::RetryAfterMs:
+        return capped ? tr("retry-after-ms header asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+                      : tr("retry-after-ms header: %1").arg(wait);
+    case retry::WaitSource::Message:
+        return capped ? tr("provider asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+                      : tr("provider asked %1").arg(wait);
+    case retry::WaitSource::Backoff:
+        return tr("backoff %1").arg(wait);
+    case retry::WaitSource::CredentialRefresh:
+        return tr("new key from the credential store: no wait");
+    case retry::WaitSource::None:
+        break;
+    }
+    return {};
+}
+
+QString RetryPanel::reasonInWords(retry::EndReason reason)
+{
+    switch (reason) {
+    case retry::EndReason::BudgetExhausted:
+        return tr("budget exhausted (the 120 s of waiting are used up)");
+    case retry::EndReason::AttemptsExhausted:
+        return tr("all 5 attempts failed");
+    case retry::EndReason::NotRetryable:
+        return tr("the error is not one that waiting can fix");
+    case retry::EndReason::Timeout:
+        return tr("the provider did not answer in time");
+    case retry::EndReason::AuthUnchanged:
+        return tr("the key was rejected and no new key was found");
+    case retry::EndReason::Cancelled:
+        return tr("cancelled");
+    case retry::EndReason::None:
+        break;
+    }
+    return {};
+}
+
+void RetryPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void RetryPanel::retranslate()
+{
+    m_title->setText(tr("Retry cycle"));
+    m_attemptCaption->setText(tr("Attempt"));
+    m_tokensCaption->setText(tr("Tokens used / limit"));
+    m_countdownCaption->setText(tr("Next retry in"));
+    m_budgetCaption->setText(tr("Retry budget left"));
+    m_sourceCaption->setText(tr("Wait came from"));
+    setAccessibleName(tr("Retry panel"));
+    setAccessibleDescription(tr("The live state of the current send's retries"));
+    m_stateLabel->setAccessibleName(tr("Send state"));
+    m_attemptLabel->setAccessibleName(tr("Attempt"));
+    m_attemptBar->setAccessibleName(tr("Attempts used"));
+    m_tokensLabel->setAccessibleName(tr("Tokens used and limit"));
+    m_tokensBar->setAccessibleName(tr("Tokens used of the limit"));
+    m_countdownLabel->setAccessibleName(tr("Next retry in"));
+    m_countdownBar->setAccessibleName(tr("Wait progress"));
+    m_budgetLabel->setAccessibleName(tr("Retry budget left"));
+    m_budgetBar->setAccessibleName(tr("Retry budget left of 120 seconds"));
+    m_sourceLabel->setAccessibleName(tr("Where the wait came from"));
+    refresh();
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,91 @@
+#pragma once
+
+// The live retry panel: the heart of capwatch. It shows the current send's cycle as it
+// happens (attempt n of 5, used/limit tokens, the countdown to the next retry, the budget left
+// of the 120 s, where the wait came from, the state) and keeps its last state afterwards.
+
+#include "net/chatclient.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+
+namespace capwatch::ui {
+
+class RetryPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RetryPanel)
+
+public:
+    enum class State { Idle, Sending, Waiting, Streaming, Succeeded, GaveUp, Cancelled };
+    Q_ENUM(State)
+
+    explicit RetryPanel(QWidget *parent = nullptr);
+    void setClient(net::ChatClient *client);
+
+    State state() const { return m_state; }
+    /// The texts as shown, for tests and the accessible tree.
+    QString stateText() const;
+    QString attemptText() const;
+    QString tokensText() const;
+    QString countdownText() const;
+    QString budgetText() const;
+    QString sourceText() const;
+    /// Seconds as the panel last showed them.
+    double shownCountdownS() const { return m_shownCountdownMs / 1000.0; }
+    double shownBudgetLeftS() const { return m_shownBudgetMs / 1000.0; }
+
+    /// "18 min", "1 min 30 s", "2.5 s": a policy duration in words, in the UI language.
+    static QString durationInWords(retry::Millis ms);
+    /// "retry-after header: 7 s", "provider asked 18 min; capped to 60 s", "backoff 10 s".
+    static QString sourceInWords(const net::RetryInfo &info);
+    static QString reasonInWords(retry::EndReason reason);
+
+Q_SIGNALS:
+    void stateChanged(capwatch::ui::RetryPanel::State state);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void setState(State state, const QString &detail = {});
+    void refresh();
+    void updateTokens();
+    void retranslate();
+    void announce(QWidget *what);
+
+    QPointer<net::ChatClient> m_client;
+    quint64 m_send = 0;
+    State m_state = State::Idle;
+    QString m_stateDetail;
+    int m_attempt = 0;
+    std::optional<double> m_used;
+    std::optional<double> m_limit;
+    std::optional<net::RetryInfo> m_wait;
+    qint64 m_shownCountdownMs = 0;
+    qint64 m_shownBudgetMs = 0;
+    QTimer m_tick;
+
+    QLabel *m_title;
+    QLabel *m_stateLabel;
+    QLabel *m_attemptCaption;
+    QLabel *m_attemptLabel;
+    QProgressBar *m_attemptBar;
+    QLabel *m_tokensCaption;
+    QLabel *m_tokensLabel;
+    QProgressBar *m_tokensBar;
+    QLabel *m_countdownCaption;
+    QLabel *m_countdownLabel;
+    QProgressBar *m_countdownBar;
+    QLabel *m_budgetCaption;
+    QLabel *m_budgetLabel;
+    QProgressBar *m_budgetBar;
+    QLabel *m_sourceCaption;
+    QLabel *m_sourceLabel;
+};
+
+} // namespace capwatch::ui

@@ -1,0 +1,129 @@
+#include "settings.h"
+
+#include <QCoreApplication>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString keySourceName(ProviderSettings::KeySource s)
+{
+    switch (s) {
+    case ProviderSettings::KeySource::Environment:
+        return u"environment"_s;
+    case ProviderSettings::KeySource::KeyFile:
+        return u"file"_s;
+    case ProviderSettings::KeySource::Keychain:
+        return u"keychain"_s;
+    }
+    return u"environment"_s;
+}
+
+ProviderSettings::KeySource keySourceFrom(const QString &name)
+{
+    if (name == u"file")
+        return ProviderSettings::KeySource::KeyFile;
+    if (name == u"keychain")
+        return ProviderSettings::KeySource::Keychain;
+    return ProviderSettings::KeySource::Environment;
+}
+
+} // namespace
+
+QString ProviderSettings::keySourceText() const
+{
+    switch (keySource) {
+    case KeySource::Environment:
+        return keyVariable;
+    case KeySource::KeyFile:
+        return QCoreApplication::translate("capwatch::ui::Settings", "key file %1").arg(keyFile);
+    case KeySource::Keychain:
+        return QCoreApplication::translate("capwatch::ui::Settings", "system keychain");
+    }
+    return {};
+}
+
+Settings::Settings() : m_settings(std::make_unique<QSettings>()) { }
+
+Settings::Settings(const QString &iniPath)
+    : m_settings(std::make_unique<QSettings>(iniPath, QSettings::IniFormat))
+{
+}
+
+bool Settings::isConfigured() const
+{
+    return m_settings->value(u"provider/configured"_s, false).toBool();
+}
+
+ProviderSettings Settings::provider() const
+{
+    ProviderSettings p;
+    m_settings->beginGroup(u"provider"_s);
+    p.endpoint = m_settings->value(u"endpoint"_s).toString();
+    p.model = m_settings->value(u"model"_s).toString();
+    p.keySource = keySourceFrom(m_settings->value(u"keySource"_s).toString());
+    p.keyVariable = m_settings->value(u"keyVariable"_s, p.keyVariable).toString();
+    p.keyFile = m_settings->value(u"keyFile"_s).toString();
+    p.stream = m_settings->value(u"stream"_s, true).toBool();
+    p.useDemo = m_settings->value(u"useDemo"_s, true).toBool();
+    m_settings->endGroup();
+    return p;
+}
+
+void Settings::setProvider(const ProviderSettings &p)
+{
+    m_settings->beginGroup(u"provider"_s);
+    m_settings->setValue(u"configured"_s, true);
+    m_settings->setValue(u"endpoint"_s, p.endpoint);
+    m_settings->setValue(u"model"_s, p.model);
+    m_settings->setValue(u"keySource"_s, keySourceName(p.keySource));
+    m_settings->setValue(u"keyVariable"_s, p.keyVariable);
+    m_settings->setValue(u"keyFile"_s, p.keyFile);
+    m_settings->setValue(u"stream"_s, p.stream);
+    m_settings->setValue(u"useDemo"_s, p.useDemo);
+    m_settings->endGroup();
+}
+
+QByteArray Settings::windowGeometry() const
+{
+    return m_settings->value(u"window/geometry"_s).toByteArray();
+}
+
+void Settings::setWindowGeometry(const QByteArray &geometry)
+{
+    m_settings->setValue(u"window/geometry"_s, geometry);
+}
+
+QByteArray Settings::windowState() const
+{
+    return m_settings->value(u"window/state"_s).toByteArray();
+}
+
+void Settings::setWindowState(const QByteArray &state)
+{
+    m_settings->setValue(u"window/state"_s, state);
+}
+
+QString Settings::lastExportDir() const
+{
+    return m_settings->value(u"export/lastDir"_s).toString();
+}
+
+void Settings::setLastExportDir(const QString &dir)
+{
+    m_settings->setValue(u"export/lastDir"_s, dir);
+}
+
+void Settings::sync()
+{
+    m_settings->sync();
+}
+
+QString Settings::fileName() const
+{
+    return m_settings->fileName();
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,58 @@
+#pragma once
+
+// A small typed wrapper over QSettings. Everything a user configures lives here, except the
+// API key: that is in the environment, a key file, or the system keychain, never in settings.
+
+#include <QSettings>
+#include <QString>
+
+#include <memory>
+
+namespace capwatch::ui {
+
+struct ProviderSettings
+{
+    enum class KeySource { Environment, KeyFile, Keychain };
+
+    QString endpoint;
+    QString model;
+    KeySource keySource = KeySource::Environment;
+    QString keyVariable = QStringLiteral("OPENAI_COMPAT_API_KEY");
+    QString keyFile;
+    bool stream = true;
+    bool useDemo = true;
+
+    /// "OPENAI_COMPAT_API_KEY", "key file ~/.key", "system keychain": for the status line.
+    QString keySourceText() const;
+    bool operator==(const ProviderSettings &) const = default;
+};
+
+class Settings final
+{
+public:
+    /// Uses QSettings' default location (organisation "capwatch", application "capwatch").
+    Settings();
+    /// For tests: a settings file of its own.
+    explicit Settings(const QString &iniPath);
+
+    /// True once the user saved a provider (or the demo) at least once.
+    bool isConfigured() const;
+    ProviderSettings provider() const;
+    void setProvider(const ProviderSettings &provider);
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray &geometry);
+    QByteArray windowState() const;
+    void setWindowState(const QByteArray &state);
+
+    QString lastExportDir() const;
+    void setLastExportDir(const QString &dir);
+
+    void sync();
+    QString fileName() const;
+
+private:
+    std::unique_ptr<QSettings> m_settings;
+};
+
+} // namespace capwatch::ui

@@ -1,0 +1,102 @@
+// Makes the screenshots in docs/screenshots: the real window, offscreen, against the embedded
+// demo provider, time-scaled. Run by docs/make-screenshots.sh; not a test.
+
+#include "net/demoprovider.h"
+#include "ui/mainwindow.h"
+#include "ui/retrypanel.h"
+#include "ui/settings.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capwatch;
+using namespace capwatch::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+bool waitForState(MainWindow &w, RetryPanel::State state, int timeoutMs = 30000)
+{
+    return QTest::qWaitFor([&] { return w.retryPanel()->state() == state; }, timeoutMs);
+}
+
+void send(MainWindow &w, const QString &prompt)
+{
+    w.promptEditor()->setPlainText(prompt);
+    w.sendPrompt();
+}
+
+bool save(QWidget *widget, const QString &path)
+{
+    const bool ok = widget->grab().save(path);
+    std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED", qUtf8Printable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(u"capwatch"_s);
+    const QString outDir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"docs/screenshots"_s;
+    const QString suffix = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QString();
+    QDir().mkpath(outDir);
+    QTemporaryDir settingsDir;
+    Settings settings(settingsDir.filePath(u"settings.ini"_s));
+    LaunchOptions options;
+    options.forceDemo = true;
+    options.timeScale = 0.05; // a 60 s wait takes 3 s
+    MainWindow w(settings, options);
+    w.resize(1440, 900);
+    w.show();
+
+    net::DemoProvider *demo = w.demoProvider();
+    // Request 2 meets the headline cap (Retry in 18 min); everything else is answered.
+    const auto scenarioFor = [demo](int index) {
+        net::DemoOptions o = demo->options();
+        o.scenario = index == 2 || (index >= 4 && index <= 6) ? u"headline"_s
+                : index == 7 || index == 8                    ? u"rate-limited"_s
+                                                               : u"capped"_s;
+        demo->setOptions(o);
+    };
+    QObject::connect(demo, &net::DemoProvider::chatRequestReceived, &w, scenarioFor);
+    scenarioFor(1);
+
+    send(w, u"What does capwatch do when a provider says my token cap is exceeded?"_s);
+    if (!waitForState(w, RetryPanel::State::Succeeded))
+        return 1;
+    send(w, u"Summarise the retry policy in three bullet points."_s);
+    if (!waitForState(w, RetryPanel::State::Waiting))
+        return 1;
+    // Let the countdown run a little, so the bars show movement.
+    if (!QTest::qWaitFor([&] { return w.retryPanel()->shownCountdownS() < 41; }, 10000))
+        return 1;
+    if (!save(&w, outDir + u"/main-window-retrying"_s + suffix + u".png"_s))
+        return 1;
+    if (!waitForState(w, RetryPanel::State::Succeeded))
+        return 1;
+
+    // A send that gives up (headline every time), then one through two rate limits.
+    send(w, u"And if the cap never frees?"_s);
+    if (!waitForState(w, RetryPanel::State::GaveUp, 60000))
+        return 1;
+    send(w, u"Try once more, please."_s);
+    if (!waitForState(w, RetryPanel::State::Succeeded, 60000))
+        return 1;
+    w.tabs()->setCurrentIndex(0);
+    if (!save(&w, outDir + u"/main-window-timeline"_s + suffix + u".png"_s))
+        return 1;
+    QWidget *timeline = w.tabs()->currentWidget();
+    timeline->resize(900, 420);
+    if (!save(timeline, outDir + u"/timeline"_s + suffix + u".png"_s))
+        return 1;
+    w.tabs()->setCurrentIndex(1);
+    if (!save(&w, outDir + u"/main-window-log"_s + suffix + u".png"_s))
+        return 1;
+    return 0;
+}

@@ -1,0 +1,623 @@
+// The retry timeline: the pure layout of sends on the budget axis (retry-policy.md section 4),
+// the wait labels in words, and the painted widget (offscreen).
+
+#include "net/retrylog.h"
+#include "ui/categorycolors.h"
+#include "ui/timelinewidget.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QImage>
+#include <QLocale>
+#include <QPalette>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace capwatch;
+using namespace capwatch::net;
+using namespace capwatch::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+/// Writes the records of one send the way ChatClient does.
+class Send
+{
+public:
+    Send(QList<RetryRecord> &out, int request, QDateTime start)
+        : m_out(out), m_request(request), m_time(std::move(start))
+    {
+    }
+
+    Send &started(int attempt)
+    {
+        RetryRecord r = base(RetryRecord::Event::AttemptStarted, attempt);
+        m_out.append(r);
+        return *this;
+    }
+
+    Send &scheduled(int attempt, std::optional<int> status, const QString &category, double waitS,
+                    double rawWaitS, const QString &source, const QString &error = {})
+    {
+        RetryRecord r = base(RetryRecord::Event::RetryScheduled, attempt);
+        r.status = status;
+        r.category = category;
+        r.error = error;
+        r.waitMs = qint64(waitS * 1000);
+        r.rawWaitMs = qint64(rawWaitS * 1000);
+        r.waitSource = source;
+        m_waited += *r.waitMs;
+        r.waitedTotalMs = m_waited;
+        r.budgetLeftMs = 120'000 - m_waited;
+        if (category == u"token_limit") {
+            r.used = 60323;
+            r.limit = 60000;
+        }
+        m_out.append(r);
+        m_time = m_time.addMSecs(*r.waitMs + 800);
+        return *this;
+    }
+
+    Send &succeeded(int attempt)
+    {
+        RetryRecord r = base(RetryRecord::Event::Succeeded, attempt);
+        r.status = 200;
+        r.category = u"success"_s;
+        m_out.append(r);
+        return *this;
+    }
+
+    Send &gaveUp(int attempt, std::optional<int> status, const QString &category, const QString &reason,
+                 const QString &error = {})
+    {
+        RetryRecord r = base(RetryRecord::Event::GaveUp, attempt);
+        r.status = status;
+        r.category = category;
+        r.reason = reason;
+        r.error = error;
+        if (category == u"token_limit") {
+            r.used = 60323;
+            r.limit = 60000;
+        }
+        m_out.append(r);
+        return *this;
+    }
+
+    Send &cancelled(int attempt)
+    {
+        RetryRecord r = base(RetryRecord::Event::Cancelled, attempt);
+        r.reason = u"cancelled"_s;
+        m_out.append(r);
+        return *this;
+    }
+
+private:
+    RetryRecord base(RetryRecord::Event event, int attempt)
+    {
+        RetryRecord r;
+        r.time = m_time;
+        r.request = m_request;
+        r.event = event;
+        r.attempt = attempt;
+        m_time = m_time.addMSecs(400);
+        return r;
+    }
+
+    QList<RetryRecord> &m_out;
+    int m_request;
+    QDateTime m_time;
+    qint64 m_waited = 0;
+};
+
+const QDateTime kStart(QDate(2026, 11, 29), QTime(20, 5, 20, 123), Qt::UTC);
+const QString kHeadlineError = u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s;
+
+void headline(QList<RetryRecord> &out, int request, const QDateTime &start = kStart)
+{
+    Send(out, request, start)
+            .started(1)
+            .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError)
+            .started(2)
+            .scheduled(2, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError)
+            .started(3)
+            .gaveUp(3, 422, u"token_limit"_s, u"budget_exhausted"_s, kHeadlineError);
+}
+
+void backoff(QList<RetryRecord> &out, int request, bool succeeds, const QDateTime &start = kStart)
+{
+    Send s(out, request, start);
+    const double waits[] = { 5, 10, 20, 40 };
+    for (int i = 0; i < 4; ++i)
+        s.started(i + 1).scheduled(i + 1, 503, u"transient"_s, waits[i], waits[i], u"backoff"_s,
+                                   u"Service Unavailable"_s);
+    s.started(5);
+    if (succeeds)
+        s.succeeded(5);
+    else
+        s.gaveUp(5, 503, u"transient"_s, u"attempts_exhausted"_s, u"Service Unavailable"_s);
+}
+
+void rateLimited(QList<RetryRecord> &out, int request, const QDateTime &start = kStart)
+{
+    Send(out, request, start)
+            .started(1)
+            .scheduled(1, 429, u"rate_limit"_s, 7, 7, u"retry-after"_s, u"Rate limit reached for requests"_s)
+            .started(2)
+            .succeeded(2);
+}
+
+struct Expected
+{
+    TimelineSegment::Kind kind;
+    int attempt;
+    double startS;
+    double endS;
+    QString category;
+};
+
+void compareSegments(const TimelineLane &lane, const QList<Expected> &expected)
+{
+    QCOMPARE(lane.segments.size(), expected.size());
+    for (qsizetype i = 0; i < expected.size(); ++i) {
+        const TimelineSegment &s = lane.segments.at(i);
+        const Expected &e = expected.at(i);
+        const QByteArray where = "segment " + QByteArray::number(i);
+        QVERIFY2(s.kind == e.kind, where.constData());
+        QVERIFY2(s.attempt == e.attempt, where.constData());
+        QVERIFY2(qFuzzyCompare(s.startS + 1, e.startS + 1), where.constData());
+        QVERIFY2(qFuzzyCompare(s.endS + 1, e.endS + 1), where.constData());
+        QVERIFY2(s.category == e.category, qPrintable(QString::fromLatin1(where) + u": "_s + s.category));
+    }
+}
+
+constexpr auto A = TimelineSegment::Kind::Attempt;
+constexpr auto W = TimelineSegment::Kind::Wait;
+
+/// How many distinct colours an image holds: a blank grab has one.
+int colourCount(const QImage &image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2) {
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    }
+    return int(colours.size());
+}
+
+} // namespace
+
+class TestTimeline final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void waitLabels_data();
+    void waitLabels();
+    void headlineCase();
+    void backoffCase();
+    void successAfterRetryAfter();
+    void cancelled_data();
+    void cancelled();
+    void running();
+    void authAndTimeout();
+    void lanesInOrderOfSends();
+    void paintsTheBudgetLine_data();
+    void paintsTheBudgetLine();
+    void followsTheLog();
+    void liveWaitAndToolTips();
+    void accessibilityAndSizes();
+    void screenshot();
+};
+
+void TestTimeline::initTestCase()
+{
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+void TestTimeline::waitLabels_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<double>("waitS");
+    QTest::addColumn<double>("rawWaitS");
+    QTest::addColumn<QString>("label");
+
+    QTest::newRow("retry-after") << u"retry-after"_s << 7.0 << 7.0 << u"retry-after 7 s"_s;
+    QTest::newRow("capped message") << u"message"_s << 60.0 << 1080.0 << u"message 18 min → 60 s"_s;
+    QTest::newRow("minutes and seconds") << u"message"_s << 60.0 << 90.0 << u"message 1 min 30 s → 60 s"_s;
+    QTest::newRow("hours") << u"message"_s << 60.0 << 7200.0 << u"message 2 h → 60 s"_s;
+    QTest::newRow("backoff") << u"backoff"_s << 10.0 << 10.0 << u"backoff 10 s"_s;
+    QTest::newRow("fraction") << u"message"_s << 2.5 << 2.5 << u"message 2.5 s"_s;
+    QTest::newRow("milliseconds") << u"retry-after-ms"_s << 0.644 << 0.644 << u"retry-after-ms 0.644 s"_s;
+    QTest::newRow("new key") << u"credential-refresh"_s << 0.0 << 0.0 << u"new key"_s;
+}
+
+void TestTimeline::waitLabels()
+{
+    QFETCH(QString, source);
+    QFETCH(double, waitS);
+    QFETCH(double, rawWaitS);
+    QFETCH(QString, label);
+    QCOMPARE(waitLabel(source, waitS, rawWaitS), label);
+}
+
+void TestTimeline::headlineCase()
+{
+    QList<RetryRecord> records;
+    headline(records, 1);
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    const TimelineLane &lane = lanes.first();
+    QCOMPARE(lane.request, 1);
+    QCOMPARE(lane.outcome, u"gave_up: budget_exhausted"_s);
+    QCOMPARE(lane.started, kStart);
+    compareSegments(lane, { { A, 1, 0, 0, u"token_limit"_s },
+                            { W, 1, 0, 60, u"token_limit"_s },
+                            { A, 2, 60, 60, u"token_limit"_s },
+                            { W, 2, 60, 120, u"token_limit"_s },
+                            { A, 3, 120, 120, u"token_limit"_s } });
+    for (int i : { 1, 3 }) {
+        const TimelineSegment &wait = lane.segments.at(i);
+        QCOMPARE(wait.waitSource, u"message"_s);
+        QCOMPARE(wait.rawWaitS, 1080.0);
+        QCOMPARE(wait.label, u"message 18 min → 60 s"_s);
+        QCOMPARE(wait.status, 422);
+    }
+    QCOMPARE(lane.segments.at(4).status, 422);
+    QCOMPARE(lane.segments.at(4).row, 5); // the gave_up record
+    QCOMPARE(lane.endS(), 120.0);
+}
+
+void TestTimeline::backoffCase()
+{
+    QList<RetryRecord> records;
+    backoff(records, 1, false);
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    const TimelineLane &lane = lanes.first();
+    QCOMPARE(lane.outcome, u"gave_up: attempts_exhausted"_s);
+    const QString t = u"transient"_s;
+    compareSegments(lane, { { A, 1, 0, 0, t }, { W, 1, 0, 5, t },
+                            { A, 2, 5, 5, t }, { W, 2, 5, 15, t },
+                            { A, 3, 15, 15, t }, { W, 3, 15, 35, t },
+                            { A, 4, 35, 35, t }, { W, 4, 35, 75, t },
+                            { A, 5, 75, 75, t } });
+    QCOMPARE(lane.segments.at(1).label, u"backoff 5 s"_s);
+    QCOMPARE(lane.segments.at(7).label, u"backoff 40 s"_s);
+}
+
+void TestTimeline::successAfterRetryAfter()
+{
+    QList<RetryRecord> records;
+    rateLimited(records, 1);
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    QCOMPARE(lanes.first().outcome, u"succeeded"_s);
+    compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s },
+                                     { W, 1, 0, 7, u"rate_limit"_s },
+                                     { A, 2, 7, 7, u"success"_s } });
+    QCOMPARE(lanes.first().segments.at(1).label, u"retry-after 7 s"_s);
+    QCOMPARE(lanes.first().segments.at(2).status, 200);
+}
+
+void TestTimeline::cancelled_data()
+{
+    QTest::addColumn<bool>("duringWait");
+    QTest::newRow("during the wait") << true;
+    QTest::newRow("during an attempt") << false;
+}
+
+void TestTimeline::cancelled()
+{
+    QFETCH(bool, duringWait);
+    QList<RetryRecord> records;
+    Send s(records, 4, kStart);
+    s.started(1).scheduled(1, 429, u"rate_limit"_s, 20, 20, u"retry-after"_s);
+    if (!duringWait)
+        s.started(2);
+    s.cancelled(duringWait ? 1 : 2);
+
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    QCOMPARE(lanes.first().request, 4);
+    QCOMPARE(lanes.first().outcome, u"cancelled"_s);
+    if (duringWait) {
+        compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, 20, u"rate_limit"_s } });
+    } else {
+        compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s },
+                                         { W, 1, 0, 20, u"rate_limit"_s },
+                                         { A, 2, 20, 20, u"cancelled"_s } });
+    }
+}
+
+void TestTimeline::running()
+{
+    QList<RetryRecord> records;
+    Send s(records, 1, kStart);
+    s.started(1);
+    QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    QCOMPARE(lanes.first().outcome, QString());
+    compareSegments(lanes.first(), { { A, 1, 0, 0, QString() } });
+    QCOMPARE(lanes.first().segments.first().row, -1);
+
+    s.scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
+    lanes = layoutTimeline(records);
+    QCOMPARE(lanes.first().outcome, QString());
+    compareSegments(lanes.first(), { { A, 1, 0, 0, u"token_limit"_s }, { W, 1, 0, 60, u"token_limit"_s } });
+}
+
+void TestTimeline::authAndTimeout()
+{
+    QList<RetryRecord> records;
+    Send(records, 1, kStart)
+            .started(1)
+            .scheduled(1, 401, u"auth"_s, 0, 0, u"credential-refresh"_s)
+            .started(2)
+            .scheduled(2, 429, u"rate_limit"_s, 30, 30, u"retry-after"_s)
+            .started(3)
+            // A retry attempt without headers: the record carries attempt 2's failure.
+            .gaveUp(3, 429, u"rate_limit"_s, u"timeout"_s);
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    compareSegments(lanes.first(), { { A, 1, 0, 0, u"auth"_s },
+                                     { W, 1, 0, 0, u"auth"_s },
+                                     { A, 2, 0, 0, u"rate_limit"_s },
+                                     { W, 2, 0, 30, u"rate_limit"_s },
+                                     { A, 3, 30, 30, u"transient"_s } });
+    QCOMPARE(lanes.first().segments.at(1).label, u"new key"_s);
+    QVERIFY(!lanes.first().segments.at(4).status);
+    QCOMPARE(lanes.first().outcome, u"gave_up: timeout"_s);
+}
+
+void TestTimeline::lanesInOrderOfSends()
+{
+    QList<RetryRecord> records;
+    headline(records, 1);
+    backoff(records, 2, true);
+    rateLimited(records, 3);
+    Send(records, 4, kStart).started(1).gaveUp(1, 400, u"fatal"_s, u"not_retryable"_s);
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 4);
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(lanes.at(i).request, i + 1);
+    QCOMPARE(lanes.at(1).outcome, u"succeeded"_s);
+    QCOMPARE(lanes.at(1).segments.constLast().startS, 75.0);
+    QCOMPARE(lanes.at(3).outcome, u"gave_up: not_retryable"_s);
+    compareSegments(lanes.at(3), { { A, 1, 0, 0, u"fatal"_s } });
+    QVERIFY(layoutTimeline({}).isEmpty());
+}
+
+void TestTimeline::paintsTheBudgetLine_data()
+{
+    QTest::addColumn<bool>("withSends");
+    QTest::newRow("empty log") << false;
+    QTest::newRow("headline send") << true;
+}
+
+void TestTimeline::paintsTheBudgetLine()
+{
+    QFETCH(bool, withSends);
+    RetryLog log;
+    if (withSends) {
+        QList<RetryRecord> records;
+        headline(records, 1);
+        for (const RetryRecord &r : std::as_const(records))
+            log.append(r);
+    }
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.resize(800, 300);
+    const QImage image = widget.grab().toImage();
+    QCOMPARE(image.size(), QSize(800, 300) * image.devicePixelRatio());
+    QVERIFY(colourCount(image) > 8);
+
+    // Above the lanes drawn (they stack on the axis), where only the grid and the policy lines
+    // cross the plot.
+    const QRect area = widget.lanesArea();
+    QVERIFY(area.height() > 0);
+    const int y = area.top() + 2;
+    const int budgetX = int(widget.xForSeconds(120));
+    const int emptyX = int(widget.xForSeconds(110));
+    QVERIFY(budgetX > emptyX);
+    QVERIFY(budgetX < 800);
+    const QColor background = widget.palette().color(QPalette::Window);
+    // The lines are dashed: some pixel of a dash period differs from the background.
+    const auto drawnAt = [&](int x) {
+        for (int dy = 0; dy < 8; ++dy) {
+            if (image.pixelColor(x, y + dy) != background)
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(!drawnAt(emptyX));
+    QVERIFY(drawnAt(budgetX));
+    QVERIFY(drawnAt(int(widget.xForSeconds(60)))); // the per-wait cap
+}
+
+void TestTimeline::followsTheLog()
+{
+    RetryLog log;
+    TimelineWidget widget;
+    widget.setLog(&log);
+    QList<RetryRecord> records;
+    headline(records, 1);
+    rateLimited(records, 2);
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    // Appended one by one, the lanes equal a layout of the whole log.
+    const QList<TimelineLane> whole = layoutTimeline(log.records());
+    QCOMPARE(widget.lanes().size(), whole.size());
+    for (qsizetype i = 0; i < whole.size(); ++i) {
+        QCOMPARE(widget.lanes().at(i).outcome, whole.at(i).outcome);
+        QCOMPARE(widget.lanes().at(i).segments.size(), whole.at(i).segments.size());
+    }
+    log.clear();
+    QVERIFY(widget.lanes().isEmpty());
+    {
+        RetryLog other;
+        other.append(records.first());
+        widget.setLog(&other);
+        QCOMPARE(widget.lanes().size(), 1);
+    }
+    QVERIFY(widget.lanes().isEmpty()); // the log went away
+    QCOMPARE(widget.log(), nullptr);
+}
+
+void TestTimeline::liveWaitAndToolTips()
+{
+    RetryLog log;
+    QList<RetryRecord> records;
+    headline(records, 1);
+    Send(records, 2, kStart.addSecs(300))
+            .started(1)
+            .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.resize(800, 300);
+    const QImage before = widget.grab().toImage();
+    widget.setLiveWait(2, 30);
+    const QImage during = widget.grab().toImage();
+    QVERIFY(before != during);
+    widget.setLiveWait(-1, 0);
+    QCOMPARE(widget.grab().toImage(), before);
+
+    // A point on the first lane's track at 0 s is attempt 1; half-way to 60 s, the first wait.
+    const QRect area = widget.lanesArea();
+    QList<int> hits;
+    for (int y = area.top(); y < area.bottom(); ++y) {
+        if (widget.toolTipAt(QPoint(int(widget.xForSeconds(0)), y)).contains(u"Send 1 · attempt 1 of 5"_s))
+            hits << y;
+    }
+    QVERIFY(!hits.isEmpty());
+    const int laneY = hits.at(hits.size() / 2); // the middle of the marker
+    const QString wait = widget.toolTipAt(QPoint(int(widget.xForSeconds(30)), laneY));
+    QVERIFY2(wait.contains(u"wait after attempt 1"_s), qPrintable(wait));
+    QVERIFY(wait.contains(u"message"_s));
+    QVERIFY(wait.contains(u"18 min"_s));
+    QVERIFY(wait.contains(u"capped at 60 s"_s));
+    const QString attempt3 = widget.toolTipAt(QPoint(int(widget.xForSeconds(120)), laneY));
+    QVERIFY2(attempt3.contains(u"422 Unprocessable Entity"_s), qPrintable(attempt3));
+    QVERIFY(attempt3.contains(u"60,323"_s));
+    QVERIFY(widget.toolTipAt(QPoint(2, 2)).isEmpty());
+}
+
+void TestTimeline::accessibilityAndSizes()
+{
+    TimelineWidget widget;
+    QVERIFY(!widget.accessibleName().isEmpty());
+    QVERIFY(!widget.accessibleDescription().isEmpty());
+    RetryLog log;
+    QList<RetryRecord> records;
+    headline(records, 7);
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    widget.setLog(&log);
+    QVERIFY2(widget.accessibleDescription().contains(u"send 7"_s), qPrintable(widget.accessibleDescription()));
+    QVERIFY(widget.accessibleDescription().contains(u"budget exhausted"_s));
+
+    const QSize hint = widget.sizeHint();
+    const QSize minimum = widget.minimumSizeHint();
+    QVERIFY(minimum.width() > 0 && minimum.height() > 0);
+    QVERIFY(hint.width() > minimum.width());
+    QVERIFY(hint.height() > minimum.height());
+    // Painting at the minimum size and smaller must not fail.
+    widget.resize(minimum);
+    QVERIFY(!widget.grab().isNull());
+    widget.resize(60, 40);
+    QVERIFY(!widget.grab().isNull());
+
+    // Many sends: only the newest are drawn.
+    for (int i = 8; i < 30; ++i) {
+        QList<RetryRecord> more;
+        rateLimited(more, i);
+        for (const RetryRecord &r : std::as_const(more))
+            log.append(r);
+    }
+    widget.resize(800, 300);
+    QCOMPARE(widget.lanes().size(), 23);
+    QVERIFY(colourCount(widget.grab().toImage()) > 8);
+}
+
+void TestTimeline::screenshot()
+{
+    const QString dir = qEnvironmentVariable("CAPWATCH_SHOT_DIR");
+    if (dir.isEmpty())
+        QSKIP("set CAPWATCH_SHOT_DIR to write screenshots");
+
+    RetryLog log;
+    QList<RetryRecord> records;
+    headline(records, 1);
+    backoff(records, 2, true, kStart.addSecs(150));
+    rateLimited(records, 3, kStart.addSecs(260));
+    Send(records, 4, kStart.addSecs(300))
+            .started(1)
+            .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.setLiveWait(4, 23.4);
+    widget.resize(qEnvironmentVariableIntValue("CAPWATCH_SHOT_WIDTH") > 0
+                          ? qEnvironmentVariableIntValue("CAPWATCH_SHOT_WIDTH") : 800,
+                  qEnvironmentVariableIntValue("CAPWATCH_SHOT_HEIGHT") > 0
+                          ? qEnvironmentVariableIntValue("CAPWATCH_SHOT_HEIGHT") : 300);
+    QVERIFY(widget.grab().save(QDir(dir).filePath(u"timeline.png"_s)));
+
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    widget.setPalette(dark);
+    QVERIFY(widget.grab().save(QDir(dir).filePath(u"timeline-dark.png"_s)));
+    widget.setPalette(QPalette());
+
+    // The other outcomes: a new key then a timeout, cancelled, not retryable; and nothing.
+    RetryLog variety;
+    QList<RetryRecord> other;
+    Send(other, 5, kStart)
+            .started(1)
+            .scheduled(1, 401, u"auth"_s, 0, 0, u"credential-refresh"_s)
+            .started(2)
+            .scheduled(2, 429, u"rate_limit"_s, 0.644, 0.644, u"retry-after-ms"_s)
+            .started(3)
+            .scheduled(3, 429, u"rate_limit"_s, 30, 30, u"message"_s)
+            .started(4)
+            .gaveUp(4, 429, u"rate_limit"_s, u"timeout"_s);
+    Send(other, 6, kStart.addSecs(100)).started(1).scheduled(1, 503, u"transient"_s, 5, 5, u"backoff"_s).started(2).cancelled(2);
+    Send(other, 7, kStart.addSecs(200)).started(1).gaveUp(1, 400, u"fatal"_s, u"not_retryable"_s);
+    Send(other, 8, kStart.addSecs(300)).started(1);
+    for (const RetryRecord &r : std::as_const(other))
+        variety.append(r);
+    TimelineWidget second;
+    second.resize(widget.size());
+    QVERIFY(second.grab().save(QDir(dir).filePath(u"timeline-empty.png"_s)));
+    second.setLog(&variety);
+    QVERIFY(second.grab().save(QDir(dir).filePath(u"timeline-variety.png"_s)));
+
+    // Crowded and narrow.
+    for (int i = 5; i < 25; ++i) {
+        QList<RetryRecord> more;
+        if (i % 3 == 0)
+            headline(more, i, kStart.addSecs(400 + i * 30));
+        else if (i % 3 == 1)
+            backoff(more, i, true, kStart.addSecs(400 + i * 30));
+        else
+            rateLimited(more, i, kStart.addSecs(400 + i * 30));
+        for (const RetryRecord &r : std::as_const(more))
+            log.append(r);
+    }
+    QVERIFY(widget.grab().save(QDir(dir).filePath(u"timeline-many.png"_s)));
+    widget.resize(widget.minimumSizeHint());
+    QVERIFY(widget.grab().save(QDir(dir).filePath(u"timeline-min.png"_s)));
+    widget.resize(460, 220);
+    QVERIFY(widget.grab().save(QDir(dir).filePath(u"timeline-narrow.png"_s)));
+}
+
+QTEST_MAIN(TestTimeline)
+#include "tst_timeline.moc"
