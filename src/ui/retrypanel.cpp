@@ -1,5 +1,6 @@
 #include "retrypanel.h"
 
+#include "categorycolors.h"
 #include "retry/constants.h"
 
 #include <QAccessible>
@@ -266,6 +267,11 @@ void RetryPanel::refresh()
         m_tokensBar->setValue(int(std::min(1.0, *m_used / *m_limit) * 1000));
     else
         m_tokensBar->setValue(0);
+    // Over the cap, the bar takes the token-limit colour, so the cause is visible at a glance.
+    QPalette tokensPalette = palette();
+    if (m_used && m_limit && *m_used >= *m_limit)
+        tokensPalette.setColor(QPalette::Highlight, categoryColor(u"token_limit"_s, palette()));
+    m_tokensBar->setPalette(tokensPalette);
     m_countdownLabel->setText(countdownText());
     if (m_state == State::Waiting && m_wait && m_wait->wait.count() > 0)
         m_countdownBar->setValue(int(1000 - 1000 * m_shownCountdownMs / m_wait->wait.count()));

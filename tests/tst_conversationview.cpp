@@ -1,0 +1,670 @@
+// The conversation pane: literal user text, streamed answers, Markdown on finish, no resource
+// loading, literal error bodies, export, and a 20 MB stream.
+
+#include "ui/conversationview.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFontInfo>
+#include <QImage>
+#include <QPalette>
+#include <QRandomGenerator>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextFrame>
+
+using namespace capwatch::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Fragment
+{
+    QString text;
+    QTextCharFormat format;
+};
+
+QList<Fragment> fragments(const QTextDocument *doc)
+{
+    QList<Fragment> out;
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            out.append({it.fragment().text(), it.fragment().charFormat()});
+    }
+    return out;
+}
+
+// The fragment containing needle (the view splits text by format only).
+Fragment fragmentWith(const QTextDocument *doc, const QString &needle)
+{
+    const QList<Fragment> all = fragments(doc);
+    for (const Fragment &f : all) {
+        if (f.text.contains(needle))
+            return f;
+    }
+    return {};
+}
+
+int imageCount(const QTextDocument *doc)
+{
+    const QList<Fragment> all = fragments(doc);
+    return int(std::count_if(all.cbegin(), all.cend(),
+                             [](const Fragment &f) { return f.format.isImageFormat(); }));
+}
+
+// What the view shows for its only assistant turn, below the caption.
+QString shownAnswer(const ConversationView &view)
+{
+    const QString plain = view.document()->toPlainText();
+    const QString caption = u"Assistant\n"_s;
+    const qsizetype at = plain.indexOf(caption);
+    return at < 0 ? QString() : plain.mid(at + caption.size());
+}
+
+QVariant callLoadResource(ConversationView &view, const QUrl &url)
+{
+    QVariant result;
+    const bool ok = QMetaObject::invokeMethod(&view, "loadResource", Qt::DirectConnection,
+                                              Q_RETURN_ARG(QVariant, result),
+                                              Q_ARG(int, QTextDocument::ImageResource), Q_ARG(QUrl, url));
+    if (!ok)
+        qWarning("loadResource not invocable");
+    return result;
+}
+
+QByteArray pngBytes(const QImage &image)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+QString dataUrl(const QByteArray &png)
+{
+    return u"data:image/png;base64,"_s + QString::fromLatin1(png.toBase64());
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31);
+    const QColor base(0x1e, 0x1f, 0x22);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe8));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    // Left at Qt's default blue on purpose: the view has to keep links readable anyway.
+    p.setColor(QPalette::Link, QColor(0x00, 0x00, 0xff));
+    return p;
+}
+
+const QString kDemoAnswer = uR"(## Retry budget
+
+Your key is **token-capped**: every retry spends from the same *daily* budget.
+
+1. Wait for the `Retry-After` header.
+2. Back off exponentially, with jitter.
+3. Stop when the budget is gone.
+
+```python
+for attempt in range(5):
+    reply = send(request)
+    if reply.status != 429:
+        break
+    sleep(backoff(attempt))
+```
+
+| Status | Retry? |
+|--------|--------|
+| 429 | after `Retry-After` |
+| 500 | with backoff |
+| 401 | never |
+
+See the [provider docs](https://example.com/docs/rate-limits) for the limits.)"_s;
+
+} // namespace
+
+class TestConversationView final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void userTextIsLiteral_data();
+    void userTextIsLiteral();
+    void streamingConcatenates();
+    void finishRendersMarkdown();
+    void imagesNeverLoad();
+    void dataImages();
+    void rawHtmlInMarkdownIsText();
+    void linksOnlyHttp();
+    void errorBodyIsLiteral();
+    void exportMarkdown();
+    void largeAnswerStaysPlain();
+    void followsBottomOnlyWhenAtBottom();
+    void clearForgetsTurns();
+    void followsPalette();
+    void stream20MB();
+    void longLineStream();
+    void screenshots();
+};
+
+void TestConversationView::userTextIsLiteral_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::newRow("html bold") << u"<b>bold</b> and <i>it</i>"_s;
+    QTest::newRow("markdown") << u"**not bold** and _not it_\n# not a heading\n- not a list"_s;
+    QTest::newRow("img") << u"<img src=\"http://example.com/x.png\" onerror=\"alert(1)\">"_s;
+    QTest::newRow("link") << u"[click](https://example.com) <a href=\"https://example.com\">a</a>"_s;
+    QTest::newRow("entities") << u"&lt;b&gt; &amp; &#60;"_s;
+}
+
+void TestConversationView::userTextIsLiteral()
+{
+    QFETCH(QString, text);
+    ConversationView view;
+    const int id = view.addUserTurn(text);
+    QVERIFY(id > 0);
+    QCOMPARE(view.turnCount(), 1);
+    QVERIFY2(view.document()->toPlainText().contains(text), qPrintable(view.document()->toPlainText()));
+    QCOMPARE(imageCount(view.document()), 0);
+    const QList<Fragment> all = fragments(view.document());
+    for (const Fragment &f : all) {
+        if (f.text == u"You"_s)
+            continue;
+        QVERIFY2(f.format.fontWeight() <= QFont::Normal, qPrintable(f.text));
+        QVERIFY(!f.format.fontItalic());
+        QVERIFY(!f.format.isAnchor());
+    }
+    QVERIFY(view.toMarkdown().contains(text));
+}
+
+void TestConversationView::streamingConcatenates()
+{
+    ConversationView view;
+    const int turn = view.beginAssistantTurn();
+    QCOMPARE(view.turnCount(), 1);
+
+    // A surrogate pair split across deltas must never show half of itself.
+    view.appendAssistantText(turn, u"Hel"_s);
+    view.appendAssistantText(turn, u"lo wo"_s);
+    view.appendAssistantText(turn, u"rld \xd83d"_s);
+    QTRY_COMPARE(view.flushCount(), 1);
+    QCOMPARE(shownAnswer(view), u"Hello world "_s);
+
+    view.appendAssistantText(turn, u"\xde00 ok\nsecond li"_s);
+    view.appendAssistantText(turn, u"ne\n\nthird"_s);
+    QTRY_COMPARE(view.flushCount(), 2);
+    const QString expected = u"Hello world \U0001F600 ok\nsecond line\n\nthird"_s;
+    QCOMPARE(shownAnswer(view), expected);
+    QCOMPARE(view.assistantText(turn), expected);
+
+    // Many deltas between two timer ticks are one edit.
+    const int before = view.flushCount();
+    QString more;
+    for (int i = 0; i < 500; ++i) {
+        const QString delta = QString::number(i) + u' ';
+        more += delta;
+        view.appendAssistantText(turn, delta);
+    }
+    QTRY_COMPARE(view.flushCount(), before + 1);
+    QCOMPARE(shownAnswer(view), expected + more);
+    QCOMPARE(view.assistantText(turn), expected + more);
+}
+
+void TestConversationView::finishRendersMarkdown()
+{
+    ConversationView view;
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, u"Some **bo"_s);
+    view.appendAssistantText(turn, u"ld** and *it*\n\n# Title\n\n- one\n- two\n\n```\ncode line\n```\n"_s);
+    QTRY_COMPARE(view.flushCount(), 1);
+    QVERIFY(shownAnswer(view).contains(u"**bold**"_s)); // streamed as plain text
+    QCOMPARE(fragmentWith(view.document(), u"bold"_s).format.fontWeight(), QFont::Normal);
+
+    view.finishAssistantTurn(turn, false);
+    const QString shown = shownAnswer(view);
+    QVERIFY2(!shown.contains(u"**"_s), qPrintable(shown));
+    QVERIFY(shown.contains(u"Title"_s));
+    QVERIFY(fragmentWith(view.document(), u"bold"_s).format.fontWeight() >= QFont::Bold);
+    QVERIFY(fragmentWith(view.document(), u"it"_s).format.fontItalic());
+    const Fragment code = fragmentWith(view.document(), u"code line"_s);
+    QVERIFY(QFontInfo(code.format.font()).fixedPitch());
+    QVERIFY(!shown.contains(u"(incomplete)"_s));
+    // Raw text is kept as received, for export.
+    QVERIFY(view.assistantText(turn).startsWith(u"Some **bold** and *it*"_s));
+    // Finished turns take no more text.
+    QTest::ignoreMessage(QtWarningMsg, "text for finished assistant turn 1 dropped");
+    view.appendAssistantText(turn, u"late"_s);
+    QVERIFY(!view.assistantText(turn).contains(u"late"_s));
+}
+
+void TestConversationView::imagesNeverLoad()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString local = dir.filePath(u"probe.png"_s);
+    QImage red(8, 8, QImage::Format_RGB32);
+    red.fill(Qt::red);
+    QVERIFY(red.save(local));
+    const QUrl remote(u"http://example.com/a.png"_s);
+    const QUrl fileUrl = QUrl::fromLocalFile(local);
+
+    ConversationView view;
+    view.resize(700, 500);
+    view.show();
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, u"Remote ![remote alt](http://example.com/a.png) file ![file alt]("_s
+                                           + fileUrl.toString() + u") path ![](" + local
+                                           + u") <img src=\"" + local + u"\">"_s);
+    view.finishAssistantTurn(turn, false);
+    view.grab(); // lay out and paint everything
+
+    QCOMPARE(imageCount(view.document()), 0);
+    const QString shown = shownAnswer(view);
+    QVERIFY2(shown.contains(u"remote alt"_s) && shown.contains(u"file alt"_s), qPrintable(shown));
+    // Qt's image handler caches whatever it manages to load; nothing may be there.
+    QVERIFY(view.document()->resource(QTextDocument::ImageResource, remote).isNull());
+    QVERIFY(view.document()->resource(QTextDocument::ImageResource, fileUrl).isNull());
+    QVERIFY(view.document()->resource(QTextDocument::ImageResource, QUrl(local)).isNull());
+    QVERIFY(callLoadResource(view, remote).isNull());
+    QVERIFY(callLoadResource(view, fileUrl).isNull());
+    QVERIFY(callLoadResource(view, QUrl(local)).isNull());
+    QVERIFY(view.document()->resource(QTextDocument::StyleSheetResource, fileUrl).isNull());
+}
+
+void TestConversationView::dataImages()
+{
+    QImage small(24, 16, QImage::Format_RGB32);
+    small.fill(Qt::darkGreen);
+    const QString smallUrl = dataUrl(pngBytes(small));
+
+    ConversationView view;
+    view.resize(700, 500);
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, u"An inline image: ![green](" + smallUrl + u")"_s);
+    view.finishAssistantTurn(turn, false);
+    view.grab();
+    QCOMPARE(imageCount(view.document()), 1);
+    const QString name = fragments(view.document()).last().format.toImageFormat().name();
+    QVERIFY(!name.startsWith(u"data:"_s));
+    const QVariant cached = view.document()->resource(QTextDocument::ImageResource, QUrl(name));
+    QCOMPARE(cached.value<QImage>().size(), QSize(24, 16));
+    QCOMPARE(callLoadResource(view, QUrl(smallUrl)).value<QImage>().size(), QSize(24, 16));
+
+    // Over 1 MiB of image data: not decoded.
+    QImage noise(800, 800, QImage::Format_RGB32);
+    auto *rng = QRandomGenerator::global();
+    for (int y = 0; y < noise.height(); ++y) {
+        auto *line = reinterpret_cast<quint32 *>(noise.scanLine(y));
+        for (int x = 0; x < noise.width(); ++x)
+            line[x] = rng->generate() | 0xff000000u;
+    }
+    const QByteArray big = pngBytes(noise);
+    QVERIFY(big.size() > 1024 * 1024);
+    QVERIFY(callLoadResource(view, QUrl(dataUrl(big))).isNull());
+    // Not an allowed raster type.
+    const QString svg = u"data:image/svg+xml;base64,"_s
+            + QString::fromLatin1(QByteArray("<svg xmlns='http://www.w3.org/2000/svg'/>").toBase64());
+    QVERIFY(callLoadResource(view, QUrl(svg)).isNull());
+}
+
+void TestConversationView::rawHtmlInMarkdownIsText()
+{
+    ConversationView view;
+    const int turn = view.beginAssistantTurn();
+    const QString html = u"Look: <b>x</b> <img src=x onerror=alert(1)> <script>alert(1)</script>\n\n<div style=\"color:red\">block</div>"_s;
+    view.appendAssistantText(turn, html);
+    view.finishAssistantTurn(turn, false);
+    const QString shown = shownAnswer(view);
+    QVERIFY2(shown.contains(u"<b>x</b>"_s), qPrintable(shown));
+    QVERIFY(shown.contains(u"<img src=x onerror=alert(1)>"_s));
+    QVERIFY(shown.contains(u"<script>alert(1)</script>"_s));
+    QVERIFY(shown.contains(u"<div style=\"color:red\">block</div>"_s));
+    QCOMPARE(imageCount(view.document()), 0);
+    const QList<Fragment> all = fragments(view.document());
+    for (const Fragment &f : all) {
+        if (f.text == u"Assistant"_s)
+            continue;
+        QVERIFY2(f.format.fontWeight() <= QFont::Normal, qPrintable(f.text));
+        QVERIFY(!f.format.hasProperty(QTextFormat::ForegroundBrush));
+    }
+}
+
+void TestConversationView::linksOnlyHttp()
+{
+    ConversationView view;
+    view.resize(700, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, u"[site](https://example.com/x) [js](javascript:alert(1)) "
+                                   "[file](file:///etc/passwd) [rel](docs/a.md) www.example.org"_s);
+    view.finishAssistantTurn(turn, false);
+
+    QCOMPARE(fragmentWith(view.document(), u"site"_s).format.anchorHref(), u"https://example.com/x"_s);
+    for (const QString &text : {u"js"_s, u"file"_s, u"rel"_s})
+        QVERIFY2(!fragmentWith(view.document(), text).format.isAnchor(), qPrintable(text));
+
+    QSignalSpy spy(&view, &ConversationView::externalLinkActivated);
+    // A real click on the link.
+    QTextCursor site = view.document()->find(u"site"_s);
+    QVERIFY(!site.isNull());
+    site.setPosition(site.selectionStart() + 1);
+    const QPoint at = view.cursorRect(site).center();
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, at);
+    QTRY_COMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toUrl(), QUrl(u"https://example.com/x"_s));
+    // Whatever else reaches anchorClicked is not passed on.
+    Q_EMIT view.anchorClicked(QUrl(u"javascript:alert(1)"_s));
+    Q_EMIT view.anchorClicked(QUrl(u"file:///etc/passwd"_s));
+    QCOMPARE(spy.count(), 1);
+}
+
+void TestConversationView::errorBodyIsLiteral()
+{
+    ConversationView view;
+    const QString body = u"<html><script>alert(1)</script><b>Bad gateway</b></html>\n{\"error\": \"**x**\"}"_s;
+    view.addErrorTurn(u"HTTP 502 <b>Bad Gateway</b>"_s, body);
+    QCOMPARE(view.turnCount(), 1);
+    const QString plain = view.document()->toPlainText();
+    QVERIFY2(plain.contains(body), qPrintable(plain));
+    QVERIFY(plain.contains(u"HTTP 502 <b>Bad Gateway</b>"_s));
+    const Fragment script = fragmentWith(view.document(), u"<script>"_s);
+    QVERIFY(QFontInfo(script.format.font()).fixedPitch());
+    QVERIFY(script.format.fontWeight() <= QFont::Normal);
+    QCOMPARE(imageCount(view.document()), 0);
+}
+
+void TestConversationView::exportMarkdown()
+{
+    ConversationView view;
+    view.addUserTurn(u"How do I retry <b>politely</b>?\n"_s);
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, u"Use **backoff**:\n\n```py\nsleep(2 ** n"_s);
+    view.finishAssistantTurn(turn, true);
+    view.addNotice(u"Cancelled"_s);
+    view.addErrorTurn(u"HTTP 429"_s, u"{\"error\": \"slow down ``` now\"}"_s);
+    QCOMPARE(view.turnCount(), 3);
+    QVERIFY(view.document()->toPlainText().contains(u"(incomplete)"_s));
+
+    const QString expected = uR"(## You
+
+How do I retry <b>politely</b>?
+
+## Assistant
+
+Use **backoff**:
+
+```py
+sleep(2 ** n
+```
+
+*(incomplete)*
+
+*Cancelled*
+
+## Error
+
+HTTP 429
+
+````
+{"error": "slow down ``` now"}
+````
+)"_s;
+    QCOMPARE(view.toMarkdown(), expected);
+
+    // Read back, the export has the three turns as headings and the error body as code.
+    QTextDocument back;
+    back.setMarkdown(view.toMarkdown());
+    QStringList headings;
+    for (QTextBlock block = back.begin(); block.isValid(); block = block.next()) {
+        if (block.blockFormat().headingLevel() == 2)
+            headings << block.text();
+    }
+    QCOMPARE(headings, (QStringList{u"You"_s, u"Assistant"_s, u"Error"_s}));
+    QVERIFY(back.toPlainText().contains(u"{\"error\": \"slow down ``` now\"}"_s));
+}
+
+void TestConversationView::largeAnswerStaysPlain()
+{
+    ConversationView view;
+    const int turn = view.beginAssistantTurn();
+    QString text;
+    while (text.size() <= 300 * 1024)
+        text += u"A line with **bold** in it.\n"_s;
+    view.appendAssistantText(turn, text);
+    QElapsedTimer timer;
+    timer.start();
+    view.finishAssistantTurn(turn, false);
+    qInfo("finishing a %lld KiB answer: %lld ms", qlonglong(text.size() / 1024), timer.elapsed());
+    QCOMPARE(shownAnswer(view), text);
+    QCOMPARE(fragmentWith(view.document(), u"bold"_s).format.fontWeight(), QFont::Normal);
+
+    // Just under the limit, and one single paragraph (the worst case for Qt 6.4's importer):
+    // rendered; report how long that takes.
+    ConversationView rendered;
+    const int second = rendered.beginAssistantTurn();
+    rendered.appendAssistantText(second, text.left(250 * 1024));
+    timer.restart();
+    rendered.finishAssistantTurn(second, false);
+    const qint64 renderMs = timer.elapsed();
+    qInfo("rendering a 250 KiB answer as Markdown: %lld ms", renderMs);
+    QVERIFY(renderMs < 5000);
+    QVERIFY(fragmentWith(rendered.document(), u"bold"_s).format.fontWeight() >= QFont::Bold);
+}
+
+void TestConversationView::followsBottomOnlyWhenAtBottom()
+{
+    ConversationView view;
+    view.resize(700, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QScrollBar *bar = view.verticalScrollBar();
+    const int turn = view.beginAssistantTurn();
+    for (int i = 0; i < 60; ++i)
+        view.appendAssistantText(turn, u"line %1\n"_s.arg(i));
+    QTRY_VERIFY(bar->maximum() > 0);
+    QTRY_COMPARE(bar->value(), bar->maximum());
+
+    bar->setValue(0); // the user scrolls up to read
+    const int flushes = view.flushCount();
+    for (int i = 0; i < 60; ++i)
+        view.appendAssistantText(turn, u"more %1\n"_s.arg(i));
+    QTRY_VERIFY(view.flushCount() > flushes);
+    QCOMPARE(bar->value(), 0);
+
+    bar->setValue(bar->maximum()); // and back down
+    const int maximum = bar->maximum();
+    for (int i = 0; i < 60; ++i)
+        view.appendAssistantText(turn, u"again %1\n"_s.arg(i));
+    QTRY_VERIFY(bar->maximum() > maximum);
+    QTRY_COMPARE(bar->value(), bar->maximum());
+}
+
+void TestConversationView::clearForgetsTurns()
+{
+    ConversationView view;
+    view.addUserTurn(u"hi"_s);
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, u"hello"_s);
+    view.clearConversation();
+    QCOMPARE(view.turnCount(), 0);
+    QVERIFY(view.toMarkdown().isEmpty());
+    QVERIFY(view.document()->toPlainText().trimmed().isEmpty());
+    // A late delta for the old turn goes nowhere.
+    view.appendAssistantText(turn, u"late"_s);
+    QVERIFY(view.assistantText(turn).isEmpty());
+    const int fresh = view.beginAssistantTurn();
+    QVERIFY(fresh != turn);
+    view.appendAssistantText(fresh, u"new"_s);
+    view.finishAssistantTurn(fresh, false);
+    QCOMPARE(shownAnswer(view), u"new"_s);
+}
+
+void TestConversationView::followsPalette()
+{
+    ConversationView view;
+    view.addUserTurn(u"hi"_s);
+    view.addErrorTurn(u"HTTP 500"_s, u"oops"_s);
+    const auto frameLightness = [&view](int index) {
+        return view.document()->rootFrame()->childFrames().at(index)->frameFormat().background().color().lightness();
+    };
+    QPalette light;
+    light.setColor(QPalette::Base, Qt::white);
+    light.setColor(QPalette::Text, Qt::black);
+    view.setPalette(light);
+    QVERIFY(frameLightness(0) > 200);
+    QVERIFY(frameLightness(1) > 200);
+    view.setPalette(darkPalette());
+    QVERIFY(frameLightness(0) < 80);
+    QVERIFY(frameLightness(1) < 80);
+    const QColor caption = fragmentWith(view.document(), u"You"_s).format.foreground().color();
+    QVERIFY(caption.lightness() > 100);
+}
+
+void TestConversationView::stream20MB()
+{
+    ConversationView view;
+    view.resize(700, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.addUserTurn(u"Write a lot."_s);
+    const int turn = view.beginAssistantTurn();
+
+    // 90,000 deltas of about 233 characters, lines of about 80, like real prose.
+    const QString words = u"lorem ipsum dolor sit amet, consectetur adipiscing elit sed do eiusmod "_s;
+    QList<QString> deltas;
+    deltas.reserve(90000);
+    qsizetype total = 0;
+    int column = 0;
+    for (int i = 0; i < 90000; ++i) {
+        QString delta;
+        while (delta.size() < 225) {
+            const QStringView word = QStringView(words).sliced((i * 7 + delta.size()) % 60, 8);
+            delta += word;
+            column += int(word.size());
+            if (column > 80) {
+                delta += u'\n';
+                column = 0;
+            }
+        }
+        total += delta.size();
+        deltas.append(delta);
+    }
+    QVERIFY(total * 1 >= 20'000'000);
+
+    QElapsedTimer timer;
+    timer.start();
+    qint64 appendNs = 0;
+    QElapsedTimer step;
+    for (const QString &delta : std::as_const(deltas)) {
+        step.start();
+        view.appendAssistantText(turn, delta);
+        appendNs += step.nsecsElapsed();
+        // As in the app: every delta arrives in its own event-loop turn.
+        QCoreApplication::processEvents();
+    }
+    view.finishAssistantTurn(turn, false);
+    const qint64 totalMs = timer.elapsed();
+    qInfo("20 MB stream: %lld chars in %lld deltas, %lld ms total (appends %lld ms), %d flushes",
+          qlonglong(total), qlonglong(deltas.size()), totalMs, appendNs / 1'000'000,
+          view.flushCount());
+    const QString raw = view.assistantText(turn);
+    QCOMPARE(raw.size(), total);
+    // The live view stops at a display limit far beyond any real answer and says so; the full
+    // text stays available. What it shows is exactly the start of the answer.
+    const QString shown = shownAnswer(view);
+    const qsizetype notice = shown.lastIndexOf(u"\nThis answer is too long to show in full"_s);
+    QVERIFY(notice > 1'000'000);
+    QCOMPARE(shown.left(notice), raw.left(notice));
+    QVERIFY2(totalMs < 10'000, "20 MB took too long");
+    // Bounded: at most one edit per ~30 ms tick (plus the final flush), nowhere near one per delta.
+    QVERIFY(view.flushCount() >= 1);
+    QVERIFY2(view.flushCount() <= totalMs / 25 + 2, qPrintable(QString::number(view.flushCount())));
+    QVERIFY(view.flushCount() < 1000);
+}
+
+void TestConversationView::longLineStream()
+{
+    // An answer without line breaks (a base64 blob) must not re-lay out everything per flush.
+    ConversationView view;
+    view.resize(700, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const int turn = view.beginAssistantTurn();
+    const QString delta = QString(250, u'x');
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < 16000; ++i) {
+        view.appendAssistantText(turn, delta);
+        QCoreApplication::processEvents();
+    }
+    view.finishAssistantTurn(turn, false);
+    qInfo("4 MB without line breaks: %lld ms, %d flushes", timer.elapsed(), view.flushCount());
+    QCOMPARE(view.assistantText(turn).size(), 4'000'000);
+    QVERIFY(timer.elapsed() < 10'000);
+    // Broken into lines for display only.
+    QString shown = shownAnswer(view);
+    shown.truncate(shown.indexOf(u"\nThis answer is too long"_s));
+    QVERIFY(shown.count(u'\n') > 400);
+    shown.remove(u'\n');
+    QCOMPARE(shown, view.assistantText(turn).left(shown.size()));
+}
+
+void TestConversationView::screenshots()
+{
+    const QString dir = qEnvironmentVariable("CAPWATCH_SHOT_DIR");
+    if (dir.isEmpty())
+        QSKIP("set CAPWATCH_SHOT_DIR to write screenshots");
+
+    const auto fill = [](ConversationView &view) {
+        view.addUserTurn(u"How should capwatch retry when the provider says <b>429</b>?"_s);
+        const int answer = view.beginAssistantTurn();
+        for (qsizetype i = 0; i < kDemoAnswer.size(); i += 7)
+            view.appendAssistantText(answer, kDemoAnswer.mid(i, 7));
+        view.finishAssistantTurn(answer, false);
+        view.addUserTurn(u"And if the stream stops halfway?"_s);
+        const int cut = view.beginAssistantTurn();
+        view.appendAssistantText(cut, u"Then the answer is kept as far as it got, and marked so you know it"_s);
+        view.finishAssistantTurn(cut, true);
+        view.addNotice(u"Cancelled"_s);
+        view.addErrorTurn(u"HTTP 429 Too Many Requests"_s,
+                          u"{\"error\": {\"message\": \"Rate limit reached for requests\", "
+                          "\"type\": \"requests\", \"code\": \"rate_limit_exceeded\"}}"_s);
+    };
+
+    for (const bool dark : {false, true}) {
+        ConversationView view;
+        if (dark)
+            view.setPalette(darkPalette());
+        view.resize(700, 500);
+        fill(view);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.verticalScrollBar()->setValue(0);
+        const QString top = QDir(dir).filePath(dark ? u"conversation-dark.png"_s : u"conversation.png"_s);
+        QVERIFY(view.grab().save(top));
+        view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum());
+        const QString bottom = QDir(dir).filePath(dark ? u"conversation-dark-end.png"_s
+                                                       : u"conversation-end.png"_s);
+        QVERIFY(view.grab().save(bottom));
+        qInfo("wrote %s and %s", qPrintable(top), qPrintable(bottom));
+    }
+}
+
+QTEST_MAIN(TestConversationView)
+#include "tst_conversationview.moc"
