@@ -3,19 +3,67 @@
 
 #include "net/chatstream.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 
 using capwatch::net::ChatAnswer;
 using capwatch::net::ChatStreamUpdate;
 using capwatch::net::decodeStreamEvent;
+using capwatch::net::decodeStreamEventGeneral;
 using capwatch::net::parseChatCompletion;
 using capwatch::net::SseEvent;
+using namespace Qt::StringLiterals;
 
 namespace {
 
 SseEvent dataEvent(const QByteArray &data, const QByteArray &type = {})
 {
     return SseEvent { type, data, {} };
+}
+
+/// Empty when the two decodings agree in every field a caller can see; else what differs.
+QString differences(const ChatStreamUpdate &a, const ChatStreamUpdate &b)
+{
+    QStringList out;
+    const auto check = [&out](bool same, const char *what) {
+        if (!same)
+            out.append(QString::fromLatin1(what));
+    };
+    check(a.text == b.text, "text");
+    check(a.finishReason == b.finishReason, "finishReason");
+    check(a.done == b.done, "done");
+    check(a.malformed == b.malformed, "malformed");
+    check(a.usage.has_value() == b.usage.has_value(), "usage presence");
+    if (a.usage && b.usage) {
+        check(a.usage->promptTokens == b.usage->promptTokens, "promptTokens");
+        check(a.usage->completionTokens == b.usage->completionTokens, "completionTokens");
+        check(a.usage->totalTokens == b.usage->totalTokens, "totalTokens");
+    }
+    check(a.error.has_value() == b.error.has_value(), "error presence");
+    if (a.error && b.error) {
+        check(a.error->message == b.error->message, "error message");
+        check(a.error->type == b.error->type, "error type");
+        check(a.error->code == b.error->code, "error code");
+        check(a.error->raw == b.error->raw, "error raw");
+    }
+    return out.join(u", ");
+}
+
+/// Chunks as providers send them, the seeds of the mutation test.
+QByteArrayList seedChunks()
+{
+    return {
+        R"({"id":"chatcmpl-demo-7","object":"chat.completion.chunk","created":1795988429,"model":"capwatch-demo","choices":[{"index":0,"delta":{"content":"The capwatch demo provider"},"finish_reason":null}]})",
+        R"({"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],"system_fingerprint":"fp_1"})",
+        R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46,"prompt_tokens_details":{"cached_tokens":0}}})",
+        "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"caf\xC3\xA9 \\u20ac \\ud83d\\ude00 \\\"q\\\" \\n\\t\\/ \xF0\x9F\x98\x80\"}}]}",
+        R"({"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"},"finish_reason":"length"}]})",
+        R"({"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":-1,"total_tokens":6},"error":null})",
+        // (moc mistakes \" inside a raw string for the end of it, so the escapes are spelt out)
+        "{\"choices\":[{\"delta\":{\"content\":\"x\",\"tool_calls\":[{\"index\":0,\"function\":"
+        "{\"arguments\":\"{\\\"a\\\":[1,2.5e3,true,false,null]}\"}}]},\"logprobs\":{\"content\":"
+        "[{\"token\":\"x\",\"logprob\":-0.25}]}}]}",
+    };
 }
 
 } // namespace
@@ -36,6 +84,9 @@ private slots:
     void completion_data();
     void completion();
     void completionWithoutErrorPointer();
+    void fastPathAgreesWithGeneral_data();
+    void fastPathAgreesWithGeneral();
+    void fastPathAgreesOnMutations();
 };
 
 void TestChatStream::content_data()
@@ -354,6 +405,177 @@ void TestChatStream::completionWithoutErrorPointer()
     QVERIFY(!parseChatCompletion("{", nullptr));
     QVERIFY(!parseChatCompletion(R"({"choices":[]})", nullptr));
     QVERIFY(parseChatCompletion(R"({"choices":[{"message":{"content":"x"}}]})", nullptr));
+}
+
+void TestChatStream::fastPathAgreesWithGeneral_data()
+{
+    // decodeStreamEvent() reads the common shape without a DOM and hands anything else to the
+    // general decoder; these are the places where a hand-written reader could go wrong.
+    QTest::addColumn<QByteArray>("type");
+    QTest::addColumn<QByteArray>("data");
+
+    // Names and data are taken as QByteArray so that concatenations are done before the call
+    // (with QT_USE_QSTRINGBUILDER, `+` builds a lazy expression, not a QByteArray).
+    const auto row = [](const QByteArray &name, const QByteArray &data,
+                        const QByteArray &type = {}) {
+        QTest::newRow(name.constData()) << type << data;
+    };
+    const auto chunk = [](const QByteArray &content) -> QByteArray {
+        return R"({"choices":[{"index":0,"delta":{"content":)" + content
+                + R"(},"finish_reason":null}]})";
+    };
+    for (const QByteArray &seed : seedChunks())
+        row("seed " + seed.left(60), seed);
+
+    // Strings: escapes, UTF-8, control characters.
+    row("all simple escapes", chunk("\"\\\" \\\\ \\/ \\b \\f \\n \\r \\t\""));
+    row("u escapes", chunk(R"("\u0041\u00e9\u20AC\uD83D\uDE00")"));
+    row("u escape of NUL", chunk(R"("a\u0000b")"));
+    row("lone high surrogate", chunk(R"("\ud800")"));
+    row("high surrogate then letter", chunk(R"("\ud800\u0041")"));
+    row("high surrogate then newline escape", chunk(R"("\ud800\n")"));
+    row("lone low surrogate", chunk(R"("\udc00")"));
+    row("bad escape", chunk(R"("\x41")"));
+    row("bad hex", chunk(R"("\u12g4")"));
+    row("short hex", chunk(R"("\u12")"));
+    row("escape at the end", chunk("\"abc\\"));
+    row("raw control character", chunk("\"a\x01" "b\""));
+    row("raw tab", chunk("\"a\tb\""));
+    row("raw DEL", chunk("\"a\x7f" "b\""));
+    row("utf-8 two to four bytes", chunk("\"\xC2\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF\""));
+    row("overlong two bytes", chunk("\"\xC1\xBF\""));
+    row("overlong three bytes", chunk("\"\xE0\x80\xAF\""));
+    row("encoded surrogate", chunk("\"\xED\xA0\x80\""));
+    row("above U+10FFFF", chunk("\"\xF4\x90\x80\x80\""));
+    row("F5 lead byte", chunk("\"\xF5\x80\x80\x80\""));
+    row("lone continuation byte", chunk("\"a\x80\""));
+    row("sequence cut by the quote", chunk("\"\xE2\x82\""));
+    row("noncharacters", chunk("\"\xEF\xBF\xBE\xEF\xBF\xBF\""));
+    row("BOM inside content", chunk("\"\xEF\xBB\xBFx\""));
+    row("BOM before the object", "\xEF\xBB\xBF" + chunk(R"("x")"));
+    row("unterminated string", R"({"choices":[{"index":0,"delta":{"content":"abc)");
+    row("long plain content", chunk('"' + QByteArray(5000, 'w') + '"'));
+    row("escaped quotes between plain runs", chunk("\"abcdefgh\\\"ijklmnop\\\"q\""));
+
+    // Numbers.
+    for (const char *n : { "0", "-0", "01", "1.5", "-1.5e3", "1E+5", "1e400", "-1e400", "1e-400",
+                           "1.", ".5", "-", "+1", "1e", "123456789012345678", "1234567890123456789",
+                           "12345678901234567890", "99999999999999999999999", "0.0" }) {
+        const QByteArray number(n);
+        row("created " + number, R"({"created":)" + number + R"(,"choices":[{"index":0,"delta":{"content":"x"}}]})");
+        row("index " + number, R"({"choices":[{"index":)" + number + R"(,"delta":{"content":"x"}}]})");
+        row("prompt_tokens " + number, R"({"choices":[],"usage":{"prompt_tokens":)" + number + "}}");
+    }
+
+    // Choices, deltas, content and finish_reason of every type.
+    for (const char *v : { "null", "true", "false", "5", "\"0\"", "[]", "{}", "[0]", "\"x\"" }) {
+        const QByteArray value(v);
+        row("choices " + value, R"({"choices":)" + value + "}");
+        row("choice " + value, R"({"choices":[)" + value + "]}");
+        row("index of " + value, R"({"choices":[{"index":)" + value + R"(,"delta":{"content":"x"}}]})");
+        row("delta " + value, R"({"choices":[{"index":0,"delta":)" + value + "}]}");
+        row("content " + value, chunk(value));
+        row("finish_reason " + value, R"({"choices":[{"index":0,"finish_reason":)" + value + "}]}");
+        row("usage " + value, R"({"choices":[],"usage":)" + value + "}");
+        row("usage figure " + value, R"({"usage":{"total_tokens":)" + value + "}}");
+        row("error " + value, R"({"choices":[],"error":)" + value + "}");
+    }
+    row("no index among several", R"({"choices":[{"delta":{"content":"a"}},{"delta":{"content":"b"}}]})");
+    row("index 0 after one without", R"({"choices":[{"delta":{"content":"a"}},{"index":0,"delta":{"content":"b"}}]})");
+    row("two with index 0", R"({"choices":[{"index":0,"delta":{"content":"a"}},{"index":0,"delta":{"content":"b"}}]})");
+    row("index null", R"({"choices":[{"index":null,"delta":{"content":"a"}}]})");
+    row("index after delta", R"({"choices":[{"delta":{"content":"a"},"index":1},{"delta":{"content":"b"}}]})");
+    row("content parts", chunk(R"([{"type":"text","text":"a"},"b",{"text":5}])"));
+
+    // Keys: duplicates (nlohmann keeps the last) and escapes (that spell a key that matters).
+    row("duplicate choices", R"({"choices":[{"index":0,"delta":{"content":"a"}}],"choices":[{"index":0,"delta":{"content":"b"}}]})");
+    row("duplicate content", R"({"choices":[{"index":0,"delta":{"content":"a","content":"b"}}]})");
+    row("duplicate index", R"({"choices":[{"index":1,"index":0,"delta":{"content":"a"}}]})");
+    row("duplicate delta", R"({"choices":[{"index":0,"delta":{"content":"a"},"delta":{}}]})");
+    row("duplicate finish_reason", R"({"choices":[{"index":0,"finish_reason":"stop","finish_reason":null}]})");
+    row("duplicate usage", R"({"usage":{"total_tokens":1},"usage":null})");
+    row("duplicate figure", R"({"usage":{"total_tokens":1,"total_tokens":2}})");
+    row("duplicate error", R"({"choices":[],"error":null,"error":"boom"})");
+    row("duplicate unrelated key", R"({"id":"a","id":"b","choices":[{"index":0,"delta":{"content":"x"}}]})");
+    row("escaped choices key", R"({"choic\u0065s":[{"index":0,"delta":{"content":"x"}}]})");
+    row("escaped content key", R"({"choices":[{"index":0,"delta":{"cont\u0065nt":"x"}}]})");
+    row("escaped unrelated key", R"({"choices":[{"index":0,"delta":{"content":"x"}}],"m\u006fdel":"m"})");
+    row("non-ASCII key", "{\"mod\xC3\xA9l\":1,\"choices\":[]}");
+
+    // Syntax, white space, nesting, event types.
+    row("every kind of white space", " {\t\"choices\" :\r\n[ {\"index\" : 0 , \"delta\":{ \"content\" : \"x\" } } ] }\n");
+    row("vertical tab inside", "{\"choices\":\v[]}");
+    row("form feed around", "\f{\"choices\":[]}\f");
+    row("NUL outside strings", QByteArray("{\"choices\":[]\0}", 15));
+    row("trailing comma in object", R"({"choices":[],})");
+    row("trailing comma in array", R"({"choices":[{"index":0},]})");
+    row("missing colon", R"({"choices" []})");
+    row("missing comma", R"({"id":"a" "choices":[]})");
+    row("unclosed object", R"({"choices":[])");
+    row("second value after the object", R"({"choices":[]}{})");
+    row("literal typos", R"({"choices":[],"x":nul})");
+    row("literal with a tail", R"({"choices":[],"x":nulls})");
+    row("capitalised literal", R"({"choices":[],"x":True})");
+    row("empty object", "{}");
+    row("only unrelated members", R"({"id":"x","object":"chat.completion.chunk"})");
+    row("usage key without choices", R"({"usage":null})");
+    for (int depth : { 10, 62, 63, 64, 65, 300 }) {
+        const QByteArray deep = QByteArray(depth, '[') + QByteArray(depth, ']');
+        row("nesting " + QByteArray::number(depth),
+            R"({"x":)" + deep + R"(,"choices":[{"index":0,"delta":{"content":"x"}}]})");
+    }
+    row("[DONE]", "[DONE]");
+    row("error event with a chunk", chunk(R"("x")"), "error");
+    row("message event with a chunk", chunk(R"("x")"), "message");
+    row("error event, plain text", "upstream went away", "error");
+}
+
+void TestChatStream::fastPathAgreesWithGeneral()
+{
+    QFETCH(QByteArray, type);
+    QFETCH(QByteArray, data);
+    const SseEvent event = dataEvent(data, type);
+    const QString diff = differences(decodeStreamEvent(event), decodeStreamEventGeneral(event));
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestChatStream::fastPathAgreesOnMutations()
+{
+    // Seeded, so a failure repeats: bytes deleted, inserted, replaced and slices repeated, with
+    // the characters JSON cares about over-represented.
+    static const QByteArray alphabet = QByteArrayLiteral(R"({}[]":,\u0123456789-+.eE tfnrlas)")
+            + QByteArray("\x00\x01\x1f\x7f\x80\xbf\xc3\xe2\xed\xf0\xf4\xff", 12);
+    QRandomGenerator random(20240611);
+    const QByteArrayList seeds = seedChunks();
+    int checked = 0;
+    for (int i = 0; i < 20'000; ++i) {
+        QByteArray data = seeds.at(random.bounded(int(seeds.size())));
+        const int edits = 1 + random.bounded(3);
+        for (int e = 0; e < edits && !data.isEmpty(); ++e) {
+            const qsizetype at = random.bounded(int(data.size()));
+            const char c = alphabet.at(random.bounded(int(alphabet.size())));
+            switch (random.bounded(4)) {
+            case 0:
+                data.remove(at, 1 + random.bounded(3));
+                break;
+            case 1:
+                data.insert(at, c);
+                break;
+            case 2:
+                data[at] = c;
+                break;
+            default: {
+                const qsizetype length = std::min<qsizetype>(1 + random.bounded(12), data.size() - at);
+                data.insert(at, data.mid(at, length));
+            }
+            }
+        }
+        const SseEvent event = dataEvent(data);
+        const QString diff = differences(decodeStreamEvent(event), decodeStreamEventGeneral(event));
+        QVERIFY2(diff.isEmpty(), qPrintable(u"%1 for %2"_s.arg(diff, QString::fromLatin1(data.toPercentEncoding()))));
+        ++checked;
+    }
+    QCOMPARE(checked, 20'000);
 }
 
 QTEST_GUILESS_MAIN(TestChatStream)

@@ -450,6 +450,7 @@ void TestConversationView::largeAnswerStaysPlain()
     QElapsedTimer timer;
     timer.start();
     view.finishAssistantTurn(turn, false);
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 10000);
     qInfo("finishing a %lld KiB answer: %lld ms", qlonglong(text.size() / 1024), timer.elapsed());
     QCOMPARE(shownAnswer(view), text);
     QCOMPARE(fragmentWith(view.document(), u"bold"_s).format.fontWeight(), QFont::Normal);
@@ -579,6 +580,7 @@ void TestConversationView::stream20MB()
         QCoreApplication::processEvents();
     }
     view.finishAssistantTurn(turn, false);
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 20000);
     const qint64 totalMs = timer.elapsed();
     qInfo("20 MB stream: %lld chars in %lld deltas, %lld ms total (appends %lld ms), %d flushes",
           qlonglong(total), qlonglong(deltas.size()), totalMs, appendNs / 1'000'000,
@@ -614,6 +616,7 @@ void TestConversationView::longLineStream()
         QCoreApplication::processEvents();
     }
     view.finishAssistantTurn(turn, false);
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 20000);
     qInfo("4 MB without line breaks: %lld ms, %d flushes", timer.elapsed(), view.flushCount());
     QCOMPARE(view.assistantText(turn).size(), 4'000'000);
     QVERIFY(timer.elapsed() < 10'000);

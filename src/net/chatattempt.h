@@ -67,9 +67,11 @@ private:
     void onReadyRead();
     void onFinished();
     void onIdleCheck();
+    void readStream();
     void consumeStream(QByteArrayView bytes);
     void finish(AttemptResult result);
     void armIdle();
+    void boundReadBuffer();
 
     QNetworkAccessManager *m_nam;
     QNetworkRequest m_request;

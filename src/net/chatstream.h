@@ -46,6 +46,9 @@ struct ChatStreamUpdate
 /// Only choice index 0 is read. An event of type `error` whose data is not JSON becomes an
 /// error with that data as message.
 ChatStreamUpdate decodeStreamEvent(const SseEvent &event);
+/// The same decoding through a full JSON parse, for any shape. decodeStreamEvent() reads the
+/// common shape without it and falls back to this; tests hold the two to the same results.
+ChatStreamUpdate decodeStreamEventGeneral(const SseEvent &event);
 
 struct ChatAnswer
 {

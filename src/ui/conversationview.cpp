@@ -40,7 +40,7 @@ constexpr qsizetype kHardLineLimit = 4096;
 // Laying text out costs QTextDocument about half a microsecond per character, and every character
 // shown stays laid out. One flush shows at most this much, so a burst stalls the window for a
 // tick, not for seconds...
-constexpr qsizetype kFlushBudget = 256 * 1024;
+constexpr qsizetype kFlushBudget = 64 * 1024;
 // ...and one turn shows at most this much live: some 500k tokens, far beyond any model's output
 // limit, so only a runaway stream reaches it (all of a 20 MB one would take ~10 s of layout). The
 // full text stays in assistantText() and the export.
@@ -606,25 +606,34 @@ void ConversationView::finishAssistantTurn(int turn, bool incomplete)
         return;
     item->finished = true;
     item->incomplete = incomplete;
-    m_pending.removeAll(turn);
-    if (m_pending.isEmpty())
-        m_flushTimer.stop();
 
-    if (!item->text.isEmpty() && item->text.size() <= kMarkdownLimit)
+    if (!item->text.isEmpty() && item->text.size() <= kMarkdownLimit) {
+        m_pending.removeAll(turn);
+        if (m_pending.isEmpty())
+            m_flushTimer.stop();
         renderMarkdown(*item);
-    else
-        flushTurn(*item, true);
+        completeTurn(*item);
+        return;
+    }
+    // A long answer that arrived faster than it can be laid out keeps being shown a budget at a
+    // time, so finishing it never stalls the window; the turn completes with its last piece.
+    flushTurn(*item, false);
+}
 
-    if (incomplete) {
+void ConversationView::completeTurn(Item &item)
+{
+    if (item.bodyEnd.isNull())
+        return;
+    if (item.incomplete) {
         const Style s = styleFor(*this);
         QTextCursor cursor(document());
-        cursor.setPosition(item->bodyEnd.position());
+        cursor.setPosition(item.bodyEnd.position());
         cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(IncompleteChar, s));
         cursor.insertText(tr("(incomplete)"), charFormat(IncompleteChar, s));
     }
     // Every live cursor is adjusted on every edit; finished turns need none.
-    item->bodyStart = QTextCursor();
-    item->bodyEnd = QTextCursor();
+    item.bodyStart = QTextCursor();
+    item.bodyEnd = QTextCursor();
 }
 
 void ConversationView::addErrorTurn(const QString &title, const QString &body)
@@ -837,7 +846,7 @@ void ConversationView::flushTurn(Item &item, bool final)
     const qsizetype available = std::min(item.text.size(), kDisplayLimit);
     qsizetype end = final ? available : std::min(available, item.flushed + kFlushBudget);
     // Never show half of a surrogate pair; its other half may still be on the way.
-    if (end > item.flushed && (!final || end < item.text.size())
+    if (end > item.flushed && (!(final || item.finished) || end < item.text.size())
         && item.text.at(end - 1).isHighSurrogate())
         --end;
     if (end > item.flushed) {
@@ -866,6 +875,9 @@ void ConversationView::flushTurn(Item &item, bool final)
             m_pending.append(item.id);
         if (!m_flushTimer.isActive())
             m_flushTimer.start();
+    } else if (item.finished) {
+        m_pending.removeAll(item.id);
+        completeTurn(item);
     }
 }
 

@@ -46,6 +46,9 @@ public:
     // User, assistant and error turns (notices are not turns).
     [[nodiscard]] int turnCount() const;
 
+    // True once everything received is on screen (a long answer is shown a budget at a time,
+    // even after it finished arriving).
+    [[nodiscard]] bool isSettled() const { return m_pending.isEmpty(); }
     // For tests: how many streaming edits the document has seen.
     [[nodiscard]] int flushCount() const;
 
@@ -88,6 +91,7 @@ private:
 
     void flushPending();
     void flushTurn(Item &item, bool final);
+    void completeTurn(Item &item);
     void renderMarkdown(Item &item);
     void prepareMarkdown(QTextDocument &doc);
     void restyle();

@@ -186,11 +186,22 @@ void RetryPanel::setState(State state, const QString &detail)
     }
 }
 
+namespace {
+RetryPanel::AnnouncementObserver g_announcementObserver = nullptr;
+}
+
+void RetryPanel::setAnnouncementObserver(AnnouncementObserver observer)
+{
+    g_announcementObserver = observer;
+}
+
 void RetryPanel::announce(QWidget *what)
 {
     // Screen readers hear panel changes without having to poll the labels.
     QAccessibleEvent event(what, QAccessible::NameChanged);
     QAccessible::updateAccessibility(&event);
+    if (g_announcementObserver)
+        g_announcementObserver(&event);
 }
 
 QString RetryPanel::stateText() const

@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QAccessibleEvent;
 class QLabel;
 class QProgressBar;
 
@@ -44,6 +45,11 @@ public:
     /// "retry-after header: 7 s", "provider asked 18 min; capped to 60 s", "backoff 10 s".
     static QString sourceInWords(const net::RetryInfo &info);
     static QString reasonInWords(retry::EndReason reason);
+
+    /// Sees every accessibility event the panel sends, as a screen reader bridge would; the
+    /// platform only delivers them while an assistive technology is active.
+    using AnnouncementObserver = void (*)(QAccessibleEvent *event);
+    static void setAnnouncementObserver(AnnouncementObserver observer);
 
 Q_SIGNALS:
     void stateChanged(capwatch::ui::RetryPanel::State state);

@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Streaming benchmark: how fast, and in how much memory, clients take in one very long streamed
+# answer from capwatch-cli's embedded demo provider (scenario `firehose`: 20,000,000 bytes of
+# answer text in 90,000 SSE chunks, sent as fast as the socket takes it).
+#
+#   tests/bench/stream-bench.sh [CAPWATCH_CLI [RUNS]]
+#
+# CAPWATCH_CLI defaults to build/release/src/app/capwatch-cli under the repository root; RUNS
+# defaults to 3. Clients: capwatch-cli chat, curl (raw SSE bytes, a floor), and the official
+# `openai` npm package v6 when node and npm exist (installed once into tests/bench/.node/).
+# Prints a markdown table of medians and the capwatch/SDK ratios. Not part of the test suite.
+set -euo pipefail
+
+readonly ANSWER_BYTES=20000000
+readonly CLIENT_TIMEOUT_S=300
+
+bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo_root=$(cd "$bench_dir/../.." && pwd)
+node_dir="$bench_dir/.node"
+
+die() {
+    echo "stream-bench: $*" >&2
+    exit 1
+}
+
+# --- arguments -------------------------------------------------------------------------------
+cli_arg=${1:-build/release/src/app/capwatch-cli}
+runs=${2:-3}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
+
+# A relative path is taken from the current directory, then from the repository root.
+if [[ $cli_arg == /* ]]; then
+    cli=$cli_arg
+elif [[ -e $cli_arg ]]; then
+    cli="$PWD/$cli_arg"
+else
+    cli="$repo_root/$cli_arg"
+fi
+[[ -x $cli ]] || die "no executable capwatch-cli at '$cli'; build it first, e.g.
+  cmake --preset release && cmake --build --preset release --target capwatch-cli"
+
+if [[ ! -x /usr/bin/time ]]; then
+    echo "stream-bench: /usr/bin/time (GNU time) is missing; install it with:" >&2
+    echo "  apt-get install -y time" >&2
+    exit 1
+fi
+command -v curl > /dev/null || die "curl is missing (apt-get install -y curl)"
+
+# --- scratch space and the server, both removed on exit --------------------------------------
+work=$(mktemp -d "${TMPDIR:-/tmp}/stream-bench.XXXXXX")
+server_pid=""
+cleanup() {
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2> /dev/null; then
+        kill -TERM "$server_pid" 2> /dev/null || true
+        wait "$server_pid" 2> /dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- the openai SDK (optional) ---------------------------------------------------------------
+sdk=0
+sdk_note=""
+if command -v node > /dev/null && command -v npm > /dev/null; then
+    sdk_version=""
+    if [[ -f $node_dir/node_modules/openai/package.json ]]; then
+        sdk_version=$(node -p "require('$node_dir/node_modules/openai/package.json').version" 2> /dev/null || true)
+    fi
+    if [[ $sdk_version != 6.* ]]; then
+        echo "stream-bench: installing openai@6 into $node_dir ..." >&2
+        mkdir -p "$node_dir"
+        [[ -f $node_dir/package.json ]] || echo '{ "private": true }' > "$node_dir/package.json"
+        if npm install --prefix "$node_dir" --no-audit --no-fund openai@6 > "$work/npm.log" 2>&1; then
+            sdk_version=$(node -p "require('$node_dir/node_modules/openai/package.json').version")
+        else
+            sed 's/^/  npm: /' "$work/npm.log" | tail -n 15 >&2
+            sdk_note="npm install openai@6 failed; SDK column skipped"
+            echo "stream-bench: $sdk_note" >&2
+        fi
+    fi
+    if [[ $sdk_version == 6.* ]]; then
+        # Run the client from beside node_modules so that `import 'openai'` resolves there.
+        cp "$bench_dir/openai-sdk-stream.mjs" "$node_dir/openai-sdk-stream.mjs"
+        sdk=1
+    fi
+else
+    sdk_note="node or npm not found; SDK column skipped"
+    echo "stream-bench: $sdk_note" >&2
+fi
+
+# --- start the demo provider -----------------------------------------------------------------
+"$cli" demo --port 0 --scenario firehose > "$work/demo.out" 2> "$work/demo.err" &
+server_pid=$!
+url=""
+for _ in $(seq 1 100); do
+    if [[ -s $work/demo.out ]]; then
+        line=$(head -n 1 "$work/demo.out")
+        if [[ $line =~ listening\ on\ (http://[^[:space:]]+/v1) ]]; then
+            url=${BASH_REMATCH[1]}
+            break
+        fi
+    fi
+    kill -0 "$server_pid" 2> /dev/null || break
+    sleep 0.1
+done
+if [[ -z $url ]]; then
+    cat "$work/demo.out" "$work/demo.err" >&2
+    die "the demo provider did not start (is the 'firehose' scenario in this build? see '$cli demo --help')"
+fi
+
+# --- measuring -------------------------------------------------------------------------------
+# measure NAME OUTFILE CMD...: runs CMD under /usr/bin/time with stdout to OUTFILE and appends
+# "wall_s rss_kib" to $work/NAME.times. Returns CMD's status.
+measure() {
+    local name=$1 out=$2
+    shift 2
+    local status=0
+    timeout --kill-after=5 "$CLIENT_TIMEOUT_S" \
+        /usr/bin/time -f '%e %M' -o "$work/time.txt" "$@" > "$out" 2> "$work/$name.err" || status=$?
+    if ((status != 0)); then
+        echo "stream-bench: $name exited with status $status:" >&2
+        tail -n 5 "$work/$name.err" >&2
+        return "$status"
+    fi
+    tail -n 1 "$work/time.txt" >> "$work/$name.times"
+}
+
+failed=0
+check_bytes() { # NAME GOT: record GOT and flag it if it is not the expected answer size
+    echo "$2" >> "$work/$1.bytes"
+    if [[ $2 != "$ANSWER_BYTES" ]]; then
+        echo "stream-bench: $1 got $2 answer bytes, expected $ANSWER_BYTES" >&2
+        failed=1
+    fi
+}
+
+body='{"model":"capwatch-demo","stream":true,"messages":[{"role":"user","content":"bench"}]}'
+clients=(capwatch curl)
+((sdk)) && clients+=(sdk)
+
+echo "stream-bench: $cli against $url, $runs run(s) per client" >&2
+for ((run = 1; run <= runs; run++)); do
+    for client in "${clients[@]}"; do
+        case $client in
+        capwatch)
+            if measure capwatch "$work/capwatch.out" "$cli" chat --endpoint "$url" --prompt bench; then
+                check_bytes capwatch "$(stat -c %s "$work/capwatch.out")"
+            else
+                failed=1
+            fi
+            rm -f "$work/capwatch.out"
+            ;;
+        curl)
+            # Raw SSE bytes as received (-w prints them); a floor for any client, not an answer size.
+            if measure curl "$work/curl.out" curl -sSN --fail -X POST "$url/chat/completions" \
+                -H 'Content-Type: application/json' -d "$body" -o /dev/null -w '%{size_download}'; then
+                echo "$(< "$work/curl.out")" >> "$work/curl.bytes"
+            else
+                failed=1
+            fi
+            ;;
+        sdk)
+            if measure sdk "$work/sdk.out" node "$node_dir/openai-sdk-stream.mjs" "$url"; then
+                check_bytes sdk "$(tr -d '[:space:]' < "$work/sdk.out")"
+            else
+                failed=1
+            fi
+            ;;
+        esac
+        if [[ -f $work/$client.times ]]; then
+            echo "  run $run/$runs $client: $(tail -n 1 "$work/$client.times") (wall s, peak RSS KiB)" >&2
+        fi
+    done
+done
+
+# --- report ----------------------------------------------------------------------------------
+median() { # FILE COLUMN: median of a column of numbers
+    cut -d ' ' -f "$2" "$1" | sort -g | awk '{ v[NR] = $1 }
+        END { if (NR == 0) exit 1; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+declare -A wall rss
+echo
+echo "| client | runs | median wall s | median peak RSS MiB | answer bytes |"
+echo "| --- | --: | --: | --: | --: |"
+for client in "${clients[@]}"; do
+    case $client in
+    capwatch) label="capwatch-cli chat" ;;
+    curl) label="curl -N (raw SSE bytes)" ;;
+    sdk) label="openai SDK $sdk_version (node $(node --version))" ;;
+    esac
+    times="$work/$client.times"
+    if [[ ! -s $times ]]; then
+        echo "| $label | 0 | - | - | - |"
+        continue
+    fi
+    n=$(wc -l < "$times")
+    wall[$client]=$(median "$times" 1)
+    rss[$client]=$(awk -v k="$(median "$times" 2)" 'BEGIN { printf "%.1f", k / 1024 }')
+    if [[ $client == curl ]]; then
+        # The SSE size varies by a few bytes per chunk with the request number in the chunk id.
+        bytes=$(median "$work/curl.bytes" 1 2> /dev/null || true)
+    else
+        bytes=$(sort -u "$work/$client.bytes" 2> /dev/null | paste -sd / -)
+    fi
+    printf '| %s | %d | %.2f | %s | %s |\n' "$label" "$n" "${wall[$client]}" "${rss[$client]}" "${bytes:--}"
+done
+echo
+
+if [[ -n ${wall[capwatch]:-} && -n ${wall[sdk]:-} ]]; then
+    awk -v cw="${wall[capwatch]}" -v sw="${wall[sdk]}" -v cr="${rss[capwatch]}" -v sr="${rss[sdk]}" 'BEGIN {
+        if (sw > 0) printf "capwatch/SDK wall time: %.2f\n", cw / sw; else print "capwatch/SDK wall time: n/a (SDK wall 0 s)"
+        printf "capwatch/SDK peak RSS:  %.2f\n", cr / sr }'
+else
+    echo "capwatch/SDK ratios: n/a${sdk_note:+ ($sdk_note)}"
+fi
+
+if ((failed)); then
+    echo "stream-bench: some runs failed or returned the wrong answer size (see above)" >&2
+    exit 1
+fi

@@ -1,0 +1,222 @@
+// The accessible tree and the keyboard: every control has a name (and the important ones a
+// description), the whole flow works from the keyboard, panel changes are announced, and the
+// window follows a dark palette.
+
+#include "net/demoprovider.h"
+#include "ui/conversationview.h"
+#include "ui/mainwindow.h"
+#include "ui/retrypanel.h"
+#include "ui/settings.h"
+
+#include <QAbstractButton>
+#include <QAccessible>
+#include <QApplication>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capwatch;
+using namespace capwatch::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QList<QPair<QObject *, QAccessible::Event>> g_events;
+
+void recordEvent(QAccessibleEvent *event)
+{
+    g_events.append({ event->object(), event->type() });
+}
+
+bool isInteractive(QAccessible::Role role)
+{
+    switch (role) {
+    case QAccessible::PushButton:
+    case QAccessible::CheckBox:
+    case QAccessible::RadioButton:
+    case QAccessible::EditableText:
+    case QAccessible::ComboBox:
+    case QAccessible::PageTab:
+    case QAccessible::ProgressBar:
+    case QAccessible::SpinBox:
+    case QAccessible::Table:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void walk(QAccessibleInterface *iface, QStringList *unnamed, int *seen, int depth = 0)
+{
+    if (!iface || depth > 40)
+        return;
+    ++*seen;
+    if (isInteractive(iface->role()) && !iface->state().invisible && iface->text(QAccessible::Name).trimmed().isEmpty()) {
+        QObject *o = iface->object();
+        unnamed->append(u"%1 (%2)"_s.arg(o ? QString::fromLatin1(o->metaObject()->className()) : u"?"_s)
+                                .arg(int(iface->role())));
+    }
+    for (int i = 0; i < iface->childCount(); ++i)
+        walk(iface->child(i), unnamed, seen, depth + 1);
+}
+
+} // namespace
+
+class TestAccessibility final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void everyControlHasAName();
+    void keyControlsAreDescribed();
+    void keyboardFlow();
+    void panelChangesAreAnnounced();
+    void followsADarkPalette();
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestAccessibility::initTestCase()
+{
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    // The offscreen platform has no assistive technology to deliver events to; the panel's
+    // observer sees each event exactly as it is handed to QAccessible::updateAccessibility().
+    RetryPanel::setAnnouncementObserver(recordEvent);
+    m_settings = std::make_unique<Settings>(m_dir.filePath(u"s.ini"_s));
+    LaunchOptions o;
+    o.forceDemo = true;
+    o.timeScale = 0.01;
+    m_window = std::make_unique<MainWindow>(*m_settings, o);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()) || QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestAccessibility::everyControlHasAName()
+{
+    QAccessibleInterface *root = QAccessible::queryAccessibleInterface(m_window.get());
+    QVERIFY(root);
+    QStringList unnamed;
+    int seen = 0;
+    walk(root, &unnamed, &seen);
+    QVERIFY2(seen > 30, "the accessible tree is suspiciously small");
+    QVERIFY2(unnamed.isEmpty(), qPrintable(u"controls without an accessible name: "_s + unnamed.join(u", "_s)));
+}
+
+void TestAccessibility::keyControlsAreDescribed()
+{
+    QList<QWidget *> controls { m_window->promptEditor(), m_window->conversation(), m_window->retryPanel(),
+                                m_window->tabs() };
+    for (QPushButton *b : m_window->findChildren<QPushButton *>())
+        controls.append(b);
+    for (QWidget *w : controls) {
+        QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(w);
+        QVERIFY(iface);
+        const QString name = iface->text(QAccessible::Name);
+        QVERIFY2(!name.isEmpty(), w->metaObject()->className());
+        if (w != m_window->tabs())
+            QVERIFY2(!w->accessibleDescription().isEmpty(), qPrintable(name));
+    }
+    // The panel's live figures are named for what they are, not just their numbers.
+    QStringList names;
+    for (QWidget *w : m_window->retryPanel()->findChildren<QWidget *>())
+        names << w->accessibleName();
+    for (const QString &expected : { u"Send state"_s, u"Attempt"_s, u"Tokens used and limit"_s,
+                                     u"Next retry in"_s, u"Retry budget left"_s, u"Where the wait came from"_s })
+        QVERIFY2(names.contains(expected), qPrintable(expected));
+}
+
+void TestAccessibility::keyboardFlow()
+{
+    QPlainTextEdit *prompt = m_window->promptEditor();
+    m_window->activateWindow();
+    prompt->setFocus();
+    QTRY_VERIFY(prompt->hasFocus());
+    QTest::keyClicks(prompt, u"Hello from the keyboard"_s);
+    // Tab leaves the editor (it does not insert a tab) and reaches Send.
+    QTest::keyClick(prompt, Qt::Key_Tab);
+    auto *focused = qobject_cast<QPushButton *>(QApplication::focusWidget());
+    QVERIFY(focused);
+    QVERIFY(focused->text().contains(u"Send"_s));
+    QTest::keyClick(focused, Qt::Key_Backtab);
+    QCOMPARE(QApplication::focusWidget(), prompt);
+
+    // Ctrl+Enter sends; the panel takes over; Esc cancels; the prompt comes back.
+    net::DemoOptions o = m_window->demoProvider()->options();
+    o.scenario = u"headline"_s;
+    m_window->demoProvider()->setOptions(o);
+    QTest::keyClick(prompt, Qt::Key_Return, Qt::ControlModifier);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
+    QTest::keyClick(m_window.get(), Qt::Key_Escape);
+    QCOMPARE(m_window->retryPanel()->state(), RetryPanel::State::Cancelled);
+    QCOMPARE(prompt->toPlainText(), u"Hello from the keyboard"_s);
+
+    // Mnemonics switch the tabs: Alt+L for the retry log, Alt+T for the timeline.
+    QTest::keyClick(m_window.get(), Qt::Key_L, Qt::AltModifier);
+    QCOMPARE(m_window->tabs()->currentIndex(), 1);
+    QTest::keyClick(m_window.get(), Qt::Key_T, Qt::AltModifier);
+    QCOMPARE(m_window->tabs()->currentIndex(), 0);
+}
+
+void TestAccessibility::panelChangesAreAnnounced()
+{
+    g_events.clear();
+    net::DemoOptions o = m_window->demoProvider()->options();
+    o.scenario = u"capped"_s;
+    o.headlineFirst = m_window->demoProvider()->chatRequests() + 1; // the next request meets the cap once
+    m_window->demoProvider()->setOptions(o);
+    m_window->promptEditor()->setPlainText(u"Announce it"_s);
+    m_window->sendPrompt();
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QWidget *stateLabel = nullptr;
+    for (QWidget *w : m_window->retryPanel()->findChildren<QWidget *>()) {
+        if (w->accessibleName() == u"Send state")
+            stateLabel = w;
+    }
+    QVERIFY(stateLabel);
+    qInfo("%d accessibility events recorded", int(g_events.size()));
+    int announcements = 0;
+    for (const auto &[object, type] : g_events) {
+        if (object == stateLabel && type == QAccessible::NameChanged)
+            ++announcements;
+    }
+    // Sending, waiting, sending attempt 2, streaming, answered: each change was announced.
+    QVERIFY2(announcements >= 4, qPrintable(QString::number(announcements)));
+}
+
+void TestAccessibility::followsADarkPalette()
+{
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x26));
+    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Base, QColor(0x17, 0x19, 0x1c));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Button, QColor(0x2c, 0x2f, 0x34));
+    dark.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x7e, 0xe6));
+    QApplication::setPalette(dark);
+    QCoreApplication::sendPostedEvents(); // deliver the palette change before grabbing
+    const QImage shot = m_window->grab().toImage();
+    if (const QByteArray dir = qgetenv("CAPWATCH_SHOT_DIR"); !dir.isEmpty())
+        shot.save(QString::fromLocal8Bit(dir) + u"/main-window-dark.png"_s);
+    // Most of the window is dark now: sample a grid and count light pixels.
+    int light = 0;
+    int total = 0;
+    for (int y = 0; y < shot.height(); y += 17) {
+        for (int x = 0; x < shot.width(); x += 17) {
+            ++total;
+            if (QColor(shot.pixel(x, y)).lightness() > 160)
+                ++light;
+        }
+    }
+    QVERIFY2(light * 5 < total, qPrintable(u"%1 of %2 sampled pixels are light"_s.arg(light).arg(total)));
+    QApplication::setPalette(QPalette());
+}
+
+QTEST_MAIN(TestAccessibility)
+#include "tst_accessibility.moc"
