@@ -54,23 +54,24 @@ QString sourceInWords(const net::RetryInfo &info)
 
 CommandSpec chatSpec()
 {
-    const auto tr = [](const char *s) { return QCoreApplication::translate("cli", s); };
+    // QT_TRANSLATE_NOOP marks the texts for lupdate; translate() looks them up at run time.
+    const auto cliText = [](const char *s) { return QCoreApplication::translate("cli", s); };
     return {
         u"chat"_s,
-        tr("Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy."),
+        cliText(QT_TRANSLATE_NOOP("cli", "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
         u"chat --endpoint URL [--model NAME] [--prompt TEXT] [--system TEXT] [--max-tokens N] "
         "[--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F]"_s,
         {
-                QCommandLineOption(u"endpoint"_s, tr("Base URL (http://host:port/v1) or the full .../chat/completions URL."), u"URL"_s),
-                QCommandLineOption(u"model"_s, tr("Model name (default: capwatch-demo)."), u"NAME"_s, u"capwatch-demo"_s),
-                QCommandLineOption(u"prompt"_s, tr("The prompt; read from standard input when absent."), u"TEXT"_s),
-                QCommandLineOption(u"system"_s, tr("A system message sent before the prompt."), u"TEXT"_s),
-                QCommandLineOption(u"max-tokens"_s, tr("Largest answer, in tokens."), u"N"_s),
-                QCommandLineOption(u"api-key-env"_s, tr("Environment variable holding the key (default: OPENAI_COMPAT_API_KEY)."), u"VAR"_s, u"OPENAI_COMPAT_API_KEY"_s),
-                QCommandLineOption(u"api-key-file"_s, tr("File holding the key; read again after a 401/403."), u"PATH"_s),
-                QCommandLineOption(u"no-stream"_s, tr("Ask for the whole answer at once instead of a stream.")),
-                QCommandLineOption(u"log"_s, tr("Append the retry log here: JSON Lines, or CSV when PATH ends in .csv."), u"PATH"_s),
-                QCommandLineOption(u"time-scale"_s, tr("Run every wait and timeout F times as long (0 < F <= 1); figures stay in policy seconds."), u"F"_s, u"1"_s),
+                QCommandLineOption(u"endpoint"_s, cliText(QT_TRANSLATE_NOOP("cli", "Base URL (http://host:port/v1) or the full .../chat/completions URL.")), u"URL"_s),
+                QCommandLineOption(u"model"_s, cliText(QT_TRANSLATE_NOOP("cli", "Model name (default: capwatch-demo).")), u"NAME"_s, u"capwatch-demo"_s),
+                QCommandLineOption(u"prompt"_s, cliText(QT_TRANSLATE_NOOP("cli", "The prompt; read from standard input when absent.")), u"TEXT"_s),
+                QCommandLineOption(u"system"_s, cliText(QT_TRANSLATE_NOOP("cli", "A system message sent before the prompt.")), u"TEXT"_s),
+                QCommandLineOption(u"max-tokens"_s, cliText(QT_TRANSLATE_NOOP("cli", "Largest answer, in tokens.")), u"N"_s),
+                QCommandLineOption(u"api-key-env"_s, cliText(QT_TRANSLATE_NOOP("cli", "Environment variable holding the key (default: OPENAI_COMPAT_API_KEY).")), u"VAR"_s, u"OPENAI_COMPAT_API_KEY"_s),
+                QCommandLineOption(u"api-key-file"_s, cliText(QT_TRANSLATE_NOOP("cli", "File holding the key; read again after a 401/403.")), u"PATH"_s),
+                QCommandLineOption(u"no-stream"_s, cliText(QT_TRANSLATE_NOOP("cli", "Ask for the whole answer at once instead of a stream."))),
+                QCommandLineOption(u"log"_s, cliText(QT_TRANSLATE_NOOP("cli", "Append the retry log here: JSON Lines, or CSV when PATH ends in .csv.")), u"PATH"_s),
+                QCommandLineOption(u"time-scale"_s, cliText(QT_TRANSLATE_NOOP("cli", "Run every wait and timeout F times as long (0 < F <= 1); figures stay in policy seconds.")), u"F"_s, u"1"_s),
         },
     };
 }

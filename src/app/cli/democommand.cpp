@@ -12,20 +12,21 @@ using namespace Qt::StringLiterals;
 
 CommandSpec demoSpec()
 {
-    const auto tr = [](const char *s) { return QCoreApplication::translate("cli", s); };
+    // QT_TRANSLATE_NOOP marks the texts for lupdate; translate() looks them up at run time.
+    const auto cliText = [](const char *s) { return QCoreApplication::translate("cli", s); };
     return {
         u"demo"_s,
-        tr("Run the embedded capped provider on 127.0.0.1 until interrupted."),
+        cliText(QT_TRANSLATE_NOOP("cli", "Run the embedded capped provider on 127.0.0.1 until interrupted.")),
         u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] [--headline-first N]"_s,
         {
-                QCommandLineOption(u"port"_s, tr("Port on 127.0.0.1; 0 picks a free one (default)."), u"P"_s, u"0"_s),
-                QCommandLineOption(u"scenario"_s, tr("What the provider plays: %1 (default: capped).")
+                QCommandLineOption(u"port"_s, cliText(QT_TRANSLATE_NOOP("cli", "Port on 127.0.0.1; 0 picks a free one (default).")), u"P"_s, u"0"_s),
+                QCommandLineOption(u"scenario"_s, cliText(QT_TRANSLATE_NOOP("cli", "What the provider plays: %1 (default: capped)."))
                                                           .arg(net::DemoProvider::scenarios().join(u", "_s)),
                                    u"NAME"_s, u"capped"_s),
-                QCommandLineOption(u"limit"_s, tr("Token cap per window (default: 6000)."), u"N"_s, u"6000"_s),
-                QCommandLineOption(u"window"_s, tr("Length of the rolling window in seconds (default: 60)."), u"S"_s, u"60"_s),
-                QCommandLineOption(u"time-scale"_s, tr("Run windows and delays F times as long (0 < F <= 1)."), u"F"_s, u"1"_s),
-                QCommandLineOption(u"headline-first"_s, tr("Answer the first N requests with the headline token-limit 422 (default: 0)."), u"N"_s, u"0"_s),
+                QCommandLineOption(u"limit"_s, cliText(QT_TRANSLATE_NOOP("cli", "Token cap per window (default: 6000).")), u"N"_s, u"6000"_s),
+                QCommandLineOption(u"window"_s, cliText(QT_TRANSLATE_NOOP("cli", "Length of the rolling window in seconds (default: 60).")), u"S"_s, u"60"_s),
+                QCommandLineOption(u"time-scale"_s, cliText(QT_TRANSLATE_NOOP("cli", "Run windows and delays F times as long (0 < F <= 1).")), u"F"_s, u"1"_s),
+                QCommandLineOption(u"headline-first"_s, cliText(QT_TRANSLATE_NOOP("cli", "Answer the first N requests with the headline token-limit 422 (default: 0).")), u"N"_s, u"0"_s),
         },
     };
 }
