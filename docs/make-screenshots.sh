@@ -9,3 +9,6 @@ build=${1:-$root/build/dev}
 cmake --build "$build" --target capwatch_screenshots
 export QT_QPA_PLATFORM=offscreen
 "$build/tests/tools/capwatch_screenshots" "$root/docs/screenshots"
+for lang in de zh_CN; do
+    "$build/tests/tools/capwatch_screenshots" "$root/docs/screenshots" "$lang"
+done

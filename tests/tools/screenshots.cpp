@@ -12,6 +12,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 
 using namespace capwatch;
 using namespace capwatch::ui;
@@ -44,7 +45,17 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setApplicationName(u"capwatch"_s);
     const QString outDir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"docs/screenshots"_s;
-    const QString suffix = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QString();
+    const QString language = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QString();
+    const QString suffix = language.isEmpty() ? QString() : u"-"_s + language;
+    QTranslator translator;
+    if (!language.isEmpty()) {
+        QLocale::setDefault(QLocale(language));
+        if (!translator.load(QLocale(language), u"capwatch"_s, u"_"_s, QStringLiteral(CAPWATCH_QM_DIR))) {
+            std::fprintf(stderr, "no translation for %s\n", qUtf8Printable(language));
+            return 1;
+        }
+        QApplication::installTranslator(&translator);
+    }
     QDir().mkpath(outDir);
     QTemporaryDir settingsDir;
     Settings settings(settingsDir.filePath(u"settings.ini"_s));

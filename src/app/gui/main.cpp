@@ -1,10 +1,12 @@
 // capwatch: the desktop client.
 
+#include "options.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QLoggingCategory>
@@ -37,6 +39,15 @@ int fail(const QString &message)
 
 int main(int argc, char *argv[])
 {
+    // The man page is made at build time, often without a display: no QApplication for it.
+    if (capwatch::app::wantsManPage(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        QCoreApplication::setApplicationName(u"capwatch"_s);
+        QCoreApplication::setApplicationVersion(QStringLiteral(CAPWATCH_VERSION));
+        std::fputs(qUtf8Printable(capwatch::app::guiManPage()), stdout);
+        return std::fflush(stdout) == 0 ? 0 : 1;
+    }
+
     QApplication app(argc, argv);
     QApplication::setApplicationName(u"capwatch"_s);
     QApplication::setOrganizationName(u"capwatch"_s);
@@ -58,19 +69,12 @@ int main(int argc, char *argv[])
     QLocale::setDefault(locale);
     installTranslations(app, locale);
 
+    const capwatch::app::GuiOptions cmdline = capwatch::app::guiOptions();
     QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate(
-            "main", "A chat client for OpenAI-compatible providers with strict token caps, "
-                    "showing every retry as it happens."));
+    parser.setApplicationDescription(capwatch::app::guiDescription());
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption endpoint(u"endpoint"_s, QApplication::translate("main", "Chat with this endpoint (base URL or .../chat/completions) for this run."), u"URL"_s);
-    const QCommandLineOption model(u"model"_s, QApplication::translate("main", "Use this model for this run."), u"NAME"_s);
-    const QCommandLineOption demo(u"demo"_s, QApplication::translate("main", "Chat with the embedded demo provider, whatever is configured."));
-    const QCommandLineOption prompt(u"prompt"_s, QApplication::translate("main", "Send this prompt once the window is shown."), u"TEXT"_s);
-    const QCommandLineOption timeScale(u"time-scale"_s, QApplication::translate("main", "Run every wait and timeout F times as long (0 < F <= 1); figures stay in policy seconds."), u"F"_s, u"1"_s);
-    const QCommandLineOption lang(u"lang"_s, QApplication::translate("main", "User interface language (de, zh_CN, ...); default: the system's."), u"CODE"_s);
-    parser.addOptions({ endpoint, model, demo, prompt, timeScale, lang });
+    parser.addOptions(cmdline.all());
     if (!parser.parse(QApplication::arguments()))
         return fail(parser.errorText());
     if (parser.isSet(u"help"_s)) {
@@ -85,12 +89,12 @@ int main(int argc, char *argv[])
         return fail(QApplication::translate("main", "unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
 
     capwatch::ui::LaunchOptions options;
-    options.endpoint = parser.value(endpoint);
-    options.model = parser.value(model);
-    options.forceDemo = parser.isSet(demo);
-    options.prompt = parser.value(prompt);
+    options.endpoint = parser.value(cmdline.endpoint);
+    options.model = parser.value(cmdline.model);
+    options.forceDemo = parser.isSet(cmdline.demo);
+    options.prompt = parser.value(cmdline.prompt);
     bool ok = false;
-    options.timeScale = parser.value(timeScale).toDouble(&ok);
+    options.timeScale = parser.value(cmdline.timeScale).toDouble(&ok);
     if (!ok || !(options.timeScale > 0) || options.timeScale > 1)
         return fail(QApplication::translate("main", "--time-scale takes a number F with 0 < F <= 1"));
 

@@ -1,0 +1,1095 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>capwatch::ui::CategoryColors</name>
+    <message>
+        <source>success</source>
+        <translation>Erfolg</translation>
+    </message>
+    <message>
+        <source>token limit</source>
+        <translation>Token-Limit</translation>
+    </message>
+    <message>
+        <source>rate limit</source>
+        <translation>Ratenlimit</translation>
+    </message>
+    <message>
+        <source>transient</source>
+        <translation>temporär</translation>
+    </message>
+    <message>
+        <source>auth</source>
+        <translation>Anmeldung</translation>
+    </message>
+    <message>
+        <source>fatal</source>
+        <translation>fatal</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ConversationView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>Unterhaltung</translation>
+    </message>
+    <message>
+        <source>Your messages and the assistant&apos;s answers, oldest first. Text can be selected and copied.</source>
+        <translation>Ihre Nachrichten und die Antworten des Assistenten, die ältesten zuerst. Text kann markiert und kopiert werden.</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>Sie</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Assistent</translation>
+    </message>
+    <message>
+        <source>(incomplete)</source>
+        <translation>(unvollständig)</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more characters not shown (the export has all of them)</source>
+        <translation>
+            <numerusform>… %n weiteres Zeichen nicht angezeigt (im Export vollständig enthalten)</numerusform>
+            <numerusform>… %n weitere Zeichen nicht angezeigt (im Export vollständig enthalten)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This answer is too long to show in full. All of it is kept: export the conversation to read the rest.</source>
+        <translation>Diese Antwort ist zu lang, um vollständig angezeigt zu werden. Sie bleibt komplett erhalten: Exportieren Sie die Unterhaltung, um den Rest zu lesen.</translation>
+    </message>
+    <message>
+        <source>Image not loaded: %1</source>
+        <translation>Bild nicht geladen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::Keychain</name>
+    <message>
+        <source>no key is stored in the system keychain</source>
+        <translation>im System-Schlüsselbund ist kein Schlüssel gespeichert</translation>
+    </message>
+    <message>
+        <source>the system keychain is not available: %1</source>
+        <translation>der System-Schlüsselbund ist nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>system keychain</source>
+        <translation>System-Schlüsselbund</translation>
+    </message>
+    <message>
+        <source>the window is closing</source>
+        <translation>das Fenster wird geschlossen</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::MainWindow</name>
+    <message>
+        <source>About capwatch</source>
+        <translation>Über capwatch</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most 5 attempts, waits of at most 60 s, 120 s in all.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;Ein Chat-Client für OpenAI-kompatible Anbieter mit strikten Token-Obergrenzen. Er wiederholt Token-Limit-Fehler nach einer strikten, nachvollziehbaren Richtlinie: höchstens 5 Versuche, Wartezeiten von höchstens 60 s, insgesamt 120 s.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>capwatch</source>
+        <translation>capwatch</translation>
+    </message>
+    <message>
+        <source>You are chatting with capwatch&apos;s built-in demo provider. It allows 6,000 tokens a minute, so a few messages hit its cap and you can watch a real retry cycle, no account needed.</source>
+        <translation>Sie chatten mit dem integrierten Demo-Anbieter von capwatch. Er erlaubt 6.000 Tokens pro Minute, sodass schon wenige Nachrichten an seine Obergrenze stoßen und Sie einen echten Wiederholungszyklus beobachten können – ganz ohne Konto.</translation>
+    </message>
+    <message>
+        <source>&amp;Configure a provider…</source>
+        <translation>Anbieter &amp;konfigurieren…</translation>
+    </message>
+    <message>
+        <source>Ask something. Ctrl+Enter sends, Esc cancels.</source>
+        <translation>Stellen Sie eine Frage. Strg+Eingabe sendet, Esc bricht ab.</translation>
+    </message>
+    <message>
+        <source>&amp;Send</source>
+        <translation>&amp;Senden</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;topp</translation>
+    </message>
+    <message>
+        <source>&amp;Retry now</source>
+        <translation>&amp;Jetzt erneut versuchen</translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation>&amp;Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Retry &amp;log</source>
+        <translation>&amp;Wiederholungsprotokoll</translation>
+    </message>
+    <message>
+        <source>&amp;Export retry log…</source>
+        <translation>Wiederholungsprotokoll &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy retry log as text</source>
+        <translation>Wiederholungsprotokoll als Text &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Export &amp;conversation as Markdown…</source>
+        <translation>&amp;Unterhaltung als Markdown exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Provider settings…</source>
+        <translation>&amp;Anbietereinstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;About capwatch</source>
+        <translation>Ü&amp;ber capwatch</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>Demo provider notice</source>
+        <translation>Hinweis zum Demo-Anbieter</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>Your message. Ctrl+Enter sends it, Esc cancels a send.</source>
+        <translation>Ihre Nachricht. Strg+Eingabe sendet sie, Esc bricht eine laufende Anfrage ab.</translation>
+    </message>
+    <message>
+        <source>Send the prompt (Ctrl+Enter)</source>
+        <translation>Prompt senden (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Cancel the send in flight, including a retry wait (Esc)</source>
+        <translation>Laufende Anfrage abbrechen, auch während einer Wartezeit (Esc)</translation>
+    </message>
+    <message>
+        <source>Send the last failed prompt again now</source>
+        <translation>Den zuletzt fehlgeschlagenen Prompt jetzt erneut senden</translation>
+    </message>
+    <message>
+        <source>Open the provider settings</source>
+        <translation>Anbietereinstellungen öffnen</translation>
+    </message>
+    <message>
+        <source>Retry history</source>
+        <translation>Wiederholungsverlauf</translation>
+    </message>
+    <message>
+        <source>Retry log</source>
+        <translation>Wiederholungsprotokoll</translation>
+    </message>
+    <message>
+        <source>Every attempt and wait of this session</source>
+        <translation>Alle Versuche und Wartezeiten dieser Sitzung</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Key source</source>
+        <translation>Schlüsselquelle</translation>
+    </message>
+    <message>
+        <source>no key needed</source>
+        <translation>kein Schlüssel nötig</translation>
+    </message>
+    <message>
+        <source>Endpoint: %1</source>
+        <translation>Endpunkt: %1</translation>
+    </message>
+    <message>
+        <source>embedded demo provider (%1)</source>
+        <translation>integrierter Demo-Anbieter (%1)</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>Modell: %1</translation>
+    </message>
+    <message>
+        <source>Key: %1</source>
+        <translation>Schlüssel: %1</translation>
+    </message>
+    <message>
+        <source>Key not stored</source>
+        <translation>Schlüssel nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>The send failed: %1</source>
+        <translation>Anfrage fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled. Your prompt is back in the editor.</source>
+        <translation>Abgebrochen. Ihr Prompt steht wieder im Eingabefeld.</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export retry log</source>
+        <translation>Wiederholungsprotokoll exportieren</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The retry log was not written: %1</source>
+        <translation>Das Wiederholungsprotokoll wurde nicht geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>Export conversation</source>
+        <translation>Unterhaltung exportieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The conversation was not written: %1</source>
+        <translation>Die Unterhaltung wurde nicht geschrieben: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retry log copied (%n records)</source>
+        <translation>
+            <numerusform>Wiederholungsprotokoll kopiert (%n Eintrag)</numerusform>
+            <numerusform>Wiederholungsprotokoll kopiert (%n Einträge)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::RetryLogModel</name>
+    <message>
+        <source>Attempt started</source>
+        <translation>Versuch gestartet</translation>
+    </message>
+    <message>
+        <source>Retry scheduled</source>
+        <translation>Wiederholung geplant</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Gave up</source>
+        <translation>Aufgegeben</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>Verbraucht</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>Limit</translation>
+    </message>
+    <message>
+        <source>Wait (s)</source>
+        <translation>Wartezeit (s)</translation>
+    </message>
+    <message>
+        <source>Asked (s)</source>
+        <translation>Verlangt (s)</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Waited (s)</source>
+        <translation>Gewartet (s)</translation>
+    </message>
+    <message>
+        <source>Budget left (s)</source>
+        <translation>Restbudget (s)</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::RetryPanel</name>
+    <message>
+        <source>Ready. Retries of your next send show here.</source>
+        <translation>Bereit. Wiederholungen Ihrer nächsten Anfrage erscheinen hier.</translation>
+    </message>
+    <message>
+        <source>Retrying: sending attempt %1…</source>
+        <translation>Wiederholung: Versuch %1 wird gesendet…</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>Wird gesendet…</translation>
+    </message>
+    <message>
+        <source>Waiting to send attempt %1</source>
+        <translation>Warten auf Versuch %1</translation>
+    </message>
+    <message>
+        <source>Answer streaming in</source>
+        <translation>Antwort wird empfangen</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>Beantwortet</translation>
+    </message>
+    <message>
+        <source>Answered after 1 retry</source>
+        <translation>Nach 1 Wiederholung beantwortet</translation>
+    </message>
+    <message>
+        <source>Answered after %1 retries</source>
+        <translation>Nach %1 Wiederholungen beantwortet</translation>
+    </message>
+    <message>
+        <source>Gave up: %1</source>
+        <translation>Aufgegeben: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation>%1 s von %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>retry-after header asked %1; capped to %2</source>
+        <translation>retry-after-Header verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>retry-after header: %1</source>
+        <translation>retry-after-Header: %1</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header asked %1; capped to %2</source>
+        <translation>retry-after-ms-Header verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header: %1</source>
+        <translation>retry-after-ms-Header: %1</translation>
+    </message>
+    <message>
+        <source>provider asked %1; capped to %2</source>
+        <translation>Anbieter verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>provider asked %1</source>
+        <translation>Anbieter verlangte %1</translation>
+    </message>
+    <message>
+        <source>backoff %1</source>
+        <translation>Backoff %1</translation>
+    </message>
+    <message>
+        <source>new key from the credential store: no wait</source>
+        <translation>neuer Schlüssel aus dem Zugangsdatenspeicher: keine Wartezeit</translation>
+    </message>
+    <message>
+        <source>budget exhausted (the 120 s of waiting are used up)</source>
+        <translation>Budget erschöpft (die 120 s Wartezeit sind aufgebraucht)</translation>
+    </message>
+    <message>
+        <source>all 5 attempts failed</source>
+        <translation>alle 5 Versuche sind fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>the error is not one that waiting can fix</source>
+        <translation>der Fehler lässt sich durch Warten nicht beheben</translation>
+    </message>
+    <message>
+        <source>the provider did not answer in time</source>
+        <translation>der Anbieter hat nicht rechtzeitig geantwortet</translation>
+    </message>
+    <message>
+        <source>the key was rejected and no new key was found</source>
+        <translation>der Schlüssel wurde abgelehnt und es wurde kein neuer gefunden</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Retry cycle</source>
+        <translation>Wiederholungszyklus</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>Versuch</translation>
+    </message>
+    <message>
+        <source>Tokens used / limit</source>
+        <translation>Verbrauchte Tokens / Limit</translation>
+    </message>
+    <message>
+        <source>Next retry in</source>
+        <translation>Nächste Wiederholung in</translation>
+    </message>
+    <message>
+        <source>Retry budget left</source>
+        <translation>Verbleibendes Wiederholungsbudget</translation>
+    </message>
+    <message>
+        <source>Wait came from</source>
+        <translation>Herkunft der Wartezeit</translation>
+    </message>
+    <message>
+        <source>Retry panel</source>
+        <translation>Wiederholungsanzeige</translation>
+    </message>
+    <message>
+        <source>The live state of the current send&apos;s retries</source>
+        <translation>Aktueller Stand der Wiederholungen der laufenden Anfrage</translation>
+    </message>
+    <message>
+        <source>Send state</source>
+        <translation>Status der Anfrage</translation>
+    </message>
+    <message>
+        <source>Attempts used</source>
+        <translation>Verbrauchte Versuche</translation>
+    </message>
+    <message>
+        <source>Tokens used and limit</source>
+        <translation>Verbrauchte Tokens und Limit</translation>
+    </message>
+    <message>
+        <source>Tokens used of the limit</source>
+        <translation>Anteil der verbrauchten Tokens am Limit</translation>
+    </message>
+    <message>
+        <source>Wait progress</source>
+        <translation>Fortschritt der Wartezeit</translation>
+    </message>
+    <message>
+        <source>Retry budget left of 120 seconds</source>
+        <translation>Verbleibendes Wiederholungsbudget von 120 Sekunden</translation>
+    </message>
+    <message>
+        <source>Where the wait came from</source>
+        <translation>Woher die Wartezeit stammt</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::Settings</name>
+    <message>
+        <source>key file %1</source>
+        <translation>Schlüsseldatei %1</translation>
+    </message>
+    <message>
+        <source>system keychain</source>
+        <translation>System-Schlüsselbund</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::SettingsDialog</name>
+    <message>
+        <source>Use the &amp;embedded demo provider (no account needed)</source>
+        <translation>&amp;Integrierten Demo-Anbieter verwenden (kein Konto nötig)</translation>
+    </message>
+    <message>
+        <source>Environment &amp;variable:</source>
+        <translation>&amp;Umgebungsvariable:</translation>
+    </message>
+    <message>
+        <source>Key &amp;file:</source>
+        <translation>Schlüssel&amp;datei:</translation>
+    </message>
+    <message>
+        <source>System &amp;keychain:</source>
+        <translation>System-Schlüssel&amp;bund:</translation>
+    </message>
+    <message>
+        <source>&amp;Stream answers as they are written</source>
+        <translation>Antworten &amp;fortlaufend anzeigen, während sie entstehen</translation>
+    </message>
+    <message>
+        <source>Provider settings</source>
+        <translation>Anbietereinstellungen</translation>
+    </message>
+    <message>
+        <source>model name, e.g. gpt-4o-mini</source>
+        <translation>Modellname, z. B. gpt-4o-mini</translation>
+    </message>
+    <message>
+        <source>paste a key to store it; leave empty to keep the stored one</source>
+        <translation>Schlüssel zum Speichern einfügen; leer lassen, um den gespeicherten zu behalten</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Anbieter</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoint:</source>
+        <translation>&amp;Endpunkt:</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>API key (never stored in the settings file)</source>
+        <translation>API-Schlüssel (wird nie in der Einstellungsdatei gespeichert)</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>Durch&amp;suchen…</translation>
+    </message>
+    <message>
+        <source>Chat with the built-in capped provider instead of a real one</source>
+        <translation>Mit dem integrierten, begrenzten Anbieter statt mit einem echten chatten</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>Base URL of an OpenAI-compatible API, or its chat/completions URL</source>
+        <translation>Basis-URL einer OpenAI-kompatiblen API oder deren chat/completions-URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>The model name the provider expects</source>
+        <translation>Der Modellname, den der Anbieter erwartet</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the key</source>
+        <translation>Umgebungsvariable, die den Schlüssel enthält</translation>
+    </message>
+    <message>
+        <source>Key file path</source>
+        <translation>Pfad der Schlüsseldatei</translation>
+    </message>
+    <message>
+        <source>Key to store in the system keychain</source>
+        <translation>Im System-Schlüsselbund zu speichernder Schlüssel</translation>
+    </message>
+    <message>
+        <source>Choose the key file</source>
+        <translation>Schlüsseldatei auswählen</translation>
+    </message>
+    <message>
+        <source>The endpoint must be an http:// or https:// URL.</source>
+        <translation>Der Endpunkt muss eine http://- oder https://-URL sein.</translation>
+    </message>
+    <message>
+        <source>Name the model the provider should use.</source>
+        <translation>Geben Sie das Modell an, das der Anbieter verwenden soll.</translation>
+    </message>
+    <message>
+        <source>Name the environment variable that holds the key.</source>
+        <translation>Geben Sie die Umgebungsvariable an, die den Schlüssel enthält.</translation>
+    </message>
+    <message>
+        <source>Choose the key file.</source>
+        <translation>Wählen Sie die Schlüsseldatei aus.</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::TimelineWidget</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>budget exhausted</source>
+        <translation>Budget erschöpft</translation>
+    </message>
+    <message>
+        <source>attempts exhausted</source>
+        <translation>Versuche erschöpft</translation>
+    </message>
+    <message>
+        <source>not retryable</source>
+        <translation>nicht wiederholbar</translation>
+    </message>
+    <message>
+        <source>no response in time</source>
+        <translation>keine rechtzeitige Antwort</translation>
+    </message>
+    <message>
+        <source>key unchanged</source>
+        <translation>Schlüssel unverändert</translation>
+    </message>
+    <message>
+        <source>attempt %1</source>
+        <translation>Versuch %1</translation>
+    </message>
+    <message>
+        <source>new key</source>
+        <translation>neuer Schlüssel</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>Send %1</source>
+        <translation>Anfrage %1</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>erfolgreich</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>gave up</source>
+        <translation>aufgegeben</translation>
+    </message>
+    <message>
+        <source>gave up: %1</source>
+        <translation>aufgegeben: %1</translation>
+    </message>
+    <message>
+        <source>waiting…</source>
+        <translation>wartet…</translation>
+    </message>
+    <message>
+        <source>sending…</source>
+        <translation>sendet…</translation>
+    </message>
+    <message>
+        <source>attempts: %1</source>
+        <translation>Versuche: %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 of %3</source>
+        <translation>%1 · %2 von %3</translation>
+    </message>
+    <message>
+        <source>%1 · wait %2</source>
+        <translation>%1 · Wartezeit %2</translation>
+    </message>
+    <message>
+        <source>%1 · waited %2</source>
+        <translation>%1 · gewartet %2</translation>
+    </message>
+    <message>
+        <source>budget %1</source>
+        <translation>Budget %1</translation>
+    </message>
+    <message>
+        <source>Retry timeline</source>
+        <translation>Zeitleiste der Wiederholungen</translation>
+    </message>
+    <message>
+        <source>Attempts and waits of each send against the %1 retry budget. No sends yet.</source>
+        <translation>Versuche und Wartezeiten jeder Anfrage im Verhältnis zum Wiederholungsbudget von %1. Noch keine Anfragen.</translation>
+    </message>
+    <message>
+        <source>Sends in this session: %1. Latest, send %2: attempts: %3, waited %4 of the %5 budget, %6.</source>
+        <translation>Anfragen in dieser Sitzung: %1. Zuletzt Anfrage %2: Versuche: %3, %4 von %5 Budget gewartet, %6.</translation>
+    </message>
+    <message>
+        <source>Send %1 · attempt %2 of %3</source>
+        <translation>Anfrage %1 · Versuch %2 von %3</translation>
+    </message>
+    <message>
+        <source>Sent after:</source>
+        <translation>Gesendet nach:</translation>
+    </message>
+    <message>
+        <source>%1 of scheduled waiting</source>
+        <translation>%1 geplanter Wartezeit</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>Status:</translation>
+    </message>
+    <message>
+        <source>waiting for the response</source>
+        <translation>wartet auf die Antwort</translation>
+    </message>
+    <message>
+        <source>no HTTP status</source>
+        <translation>kein HTTP-Status</translation>
+    </message>
+    <message>
+        <source>Category:</source>
+        <translation>Kategorie:</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>Tokens:</translation>
+    </message>
+    <message>
+        <source>%1 used, limit %2</source>
+        <translation>%1 verbraucht, Limit %2</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>Fehler:</translation>
+    </message>
+    <message>
+        <source>Send %1 · wait after attempt %2</source>
+        <translation>Anfrage %1 · Wartezeit nach Versuch %2</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>Quelle:</translation>
+    </message>
+    <message>
+        <source>Asked for:</source>
+        <translation>Verlangt:</translation>
+    </message>
+    <message>
+        <source>Wait:</source>
+        <translation>Wartezeit:</translation>
+    </message>
+    <message>
+        <source>%1 (capped at %2 per wait)</source>
+        <translation>%1 (begrenzt auf %2 pro Wartezeit)</translation>
+    </message>
+    <message>
+        <source>Budget:</source>
+        <translation>Budget:</translation>
+    </message>
+    <message>
+        <source>%1 waited, %2 left of %3</source>
+        <translation>%1 gewartet, %2 von %3 übrig</translation>
+    </message>
+    <message>
+        <source>Elapsed:</source>
+        <translation>Verstrichen:</translation>
+    </message>
+    <message>
+        <source>After:</source>
+        <translation>Nach:</translation>
+    </message>
+    <message>
+        <source>%1 failed with %2</source>
+        <translation>%1 fehlgeschlagen mit %2</translation>
+    </message>
+    <message>
+        <source>Started %1</source>
+        <translation>Gestartet um %1</translation>
+    </message>
+    <message>
+        <source>per-wait cap</source>
+        <translation>Obergrenze pro Wartezeit</translation>
+    </message>
+    <message>
+        <source>earlier sends not shown: %1</source>
+        <translation>frühere Anfragen ausgeblendet: %1</translation>
+    </message>
+    <message>
+        <source>+%1 earlier</source>
+        <translation>+%1 frühere</translation>
+    </message>
+    <message>
+        <source>No sends yet</source>
+        <translation>Noch keine Anfragen</translation>
+    </message>
+</context>
+<context>
+    <name>cli</name>
+    <message>
+        <source>Show this help.</source>
+        <translation>Diese Hilfe anzeigen.</translation>
+    </message>
+    <message>
+        <source>Classify one provider response without sending anything.</source>
+        <translation>Eine Antwort des Anbieters einordnen, ohne etwas zu senden.</translation>
+    </message>
+    <message>
+        <source>HTTP status of the response (100-999).</source>
+        <translation>HTTP-Status der Antwort (100–999).</translation>
+    </message>
+    <message>
+        <source>A response header, &apos;Name: value&apos;. Repeatable.</source>
+        <translation>Ein Antwort-Header, „Name: Wert“. Mehrfach angebbar.</translation>
+    </message>
+    <message>
+        <source>The response body. Without --body or --body-file it is read from standard input.</source>
+        <translation>Der Antworttext. Ohne --body oder --body-file wird er von der Standardeingabe gelesen.</translation>
+    </message>
+    <message>
+        <source>Read the response body from a file, byte for byte.</source>
+        <translation>Den Antworttext Byte für Byte aus einer Datei lesen.</translation>
+    </message>
+    <message>
+        <source>Which retry the backoff is computed for (default 1).</source>
+        <translation>Für welche Wiederholung der Backoff berechnet wird (Standard: 1).</translation>
+    </message>
+    <message>
+        <source>capwatch-cli talks to OpenAI-compatible providers that enforce token caps, and retries token-limit errors the way the capwatch retry policy says.</source>
+        <translation>capwatch-cli kommuniziert mit OpenAI-kompatiblen Anbietern, die Token-Obergrenzen durchsetzen, und wiederholt Token-Limit-Fehler so, wie es die Wiederholungsrichtlinie von capwatch vorschreibt.</translation>
+    </message>
+    <message>
+        <source>Commands:</source>
+        <translation>Befehle:</translation>
+    </message>
+    <message>
+        <source>Options:</source>
+        <translation>Optionen:</translation>
+    </message>
+    <message>
+        <source>Show the version.</source>
+        <translation>Die Version anzeigen.</translation>
+    </message>
+    <message>
+        <source>&apos;capwatch-cli COMMAND --help&apos; describes a command.</source>
+        <translation>„capwatch-cli COMMAND --help“ beschreibt einen Befehl.</translation>
+    </message>
+    <message>
+        <source>Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.</source>
+        <translation>Einen Prompt an einen OpenAI-kompatiblen Endpunkt senden und nach der Richtlinie von capwatch wiederholen.</translation>
+    </message>
+    <message>
+        <source>Base URL (http://host:port/v1) or the full .../chat/completions URL.</source>
+        <translation>Basis-URL (http://host:port/v1) oder die vollständige .../chat/completions-URL.</translation>
+    </message>
+    <message>
+        <source>Model name (default: capwatch-demo).</source>
+        <translation>Modellname (Standard: capwatch-demo).</translation>
+    </message>
+    <message>
+        <source>The prompt; read from standard input when absent.</source>
+        <translation>Der Prompt; fehlt er, wird er von der Standardeingabe gelesen.</translation>
+    </message>
+    <message>
+        <source>A system message sent before the prompt.</source>
+        <translation>Eine Systemnachricht, die vor dem Prompt gesendet wird.</translation>
+    </message>
+    <message>
+        <source>Largest answer, in tokens.</source>
+        <translation>Maximale Länge der Antwort in Tokens.</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the key (default: OPENAI_COMPAT_API_KEY).</source>
+        <translation>Umgebungsvariable, die den Schlüssel enthält (Standard: OPENAI_COMPAT_API_KEY).</translation>
+    </message>
+    <message>
+        <source>File holding the key; read again after a 401/403.</source>
+        <translation>Datei, die den Schlüssel enthält; wird nach einem 401/403 erneut gelesen.</translation>
+    </message>
+    <message>
+        <source>Ask for the whole answer at once instead of a stream.</source>
+        <translation>Die ganze Antwort auf einmal statt als Stream anfordern.</translation>
+    </message>
+    <message>
+        <source>Append the retry log here: JSON Lines, or CSV when PATH ends in .csv.</source>
+        <translation>Das Wiederholungsprotokoll hier anhängen: JSON Lines oder CSV, wenn PATH auf .csv endet.</translation>
+    </message>
+    <message>
+        <source>Run every wait and timeout F times as long (0 &lt; F &lt;= 1); figures stay in policy seconds.</source>
+        <translation>Alle Wartezeiten und Zeitlimits mit dem Faktor F verkürzen (0 &lt; F &lt;= 1); die angezeigten Werte bleiben in Sekunden der Richtlinie.</translation>
+    </message>
+    <message>
+        <source>Run the embedded capped provider on 127.0.0.1 until interrupted.</source>
+        <translation>Den integrierten, begrenzten Anbieter auf 127.0.0.1 ausführen, bis er unterbrochen wird.</translation>
+    </message>
+    <message>
+        <source>Port on 127.0.0.1; 0 picks a free one (default).</source>
+        <translation>Port auf 127.0.0.1; 0 wählt einen freien (Standard).</translation>
+    </message>
+    <message>
+        <source>What the provider plays: %1 (default: capped).</source>
+        <translation>Was der Anbieter simuliert: %1 (Standard: capped).</translation>
+    </message>
+    <message>
+        <source>Token cap per window (default: 6000).</source>
+        <translation>Token-Obergrenze pro Fenster (Standard: 6000).</translation>
+    </message>
+    <message>
+        <source>Length of the rolling window in seconds (default: 60).</source>
+        <translation>Länge des gleitenden Fensters in Sekunden (Standard: 60).</translation>
+    </message>
+    <message>
+        <source>Run windows and delays F times as long (0 &lt; F &lt;= 1).</source>
+        <translation>Fenster und Verzögerungen mit dem Faktor F verkürzen (0 &lt; F &lt;= 1).</translation>
+    </message>
+    <message>
+        <source>Answer the first N requests with the headline token-limit 422 (default: 0).</source>
+        <translation>Die ersten N Anfragen mit dem Token-Limit-Fehler 422 aus dem Szenario „headline“ beantworten (Standard: 0).</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>unexpected argument &apos;%1&apos;</source>
+        <translation>unerwartetes Argument „%1“</translation>
+    </message>
+    <message>
+        <source>--time-scale takes a number F with 0 &lt; F &lt;= 1</source>
+        <translation>--time-scale erwartet eine Zahl F mit 0 &lt; F &lt;= 1</translation>
+    </message>
+    <message>
+        <source>Chat with this endpoint (base URL or .../chat/completions) for this run.</source>
+        <translation>Mit diesem Endpunkt chatten (Basis-URL oder .../chat/completions), nur für diesen Start.</translation>
+    </message>
+    <message>
+        <source>Use this model for this run.</source>
+        <translation>Dieses Modell nur für diesen Start verwenden.</translation>
+    </message>
+    <message>
+        <source>Chat with the embedded demo provider, whatever is configured.</source>
+        <translation>Mit dem integrierten Demo-Anbieter chatten, unabhängig von der Konfiguration.</translation>
+    </message>
+    <message>
+        <source>Send this prompt once the window is shown.</source>
+        <translation>Diesen Prompt senden, sobald das Fenster angezeigt wird.</translation>
+    </message>
+    <message>
+        <source>Run every wait and timeout F times as long (0 &lt; F &lt;= 1); figures stay in policy seconds.</source>
+        <translation>Alle Wartezeiten und Zeitlimits mit dem Faktor F verkürzen (0 &lt; F &lt;= 1); die angezeigten Werte bleiben in Sekunden der Richtlinie.</translation>
+    </message>
+    <message>
+        <source>User interface language (de, zh_CN, ...); default: the system&apos;s.</source>
+        <translation>Sprache der Benutzeroberfläche (de, zh_CN, …); Standard: die des Systems.</translation>
+    </message>
+    <message>
+        <source>Print the man page (roff) and exit.</source>
+        <translation>Die Handbuchseite (roff) ausgeben und beenden.</translation>
+    </message>
+    <message>
+        <source>A chat client for OpenAI-compatible providers with strict token caps, showing every retry as it happens.</source>
+        <translation>Ein Chat-Client für OpenAI-kompatible Anbieter mit strikten Token-Obergrenzen, der jede Wiederholung live anzeigt.</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1093 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>capwatch::ui::CategoryColors</name>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>token limit</source>
+        <translation>Token 上限</translation>
+    </message>
+    <message>
+        <source>rate limit</source>
+        <translation>速率限制</translation>
+    </message>
+    <message>
+        <source>transient</source>
+        <translation>临时故障</translation>
+    </message>
+    <message>
+        <source>auth</source>
+        <translation>认证</translation>
+    </message>
+    <message>
+        <source>fatal</source>
+        <translation>致命错误</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ConversationView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>Your messages and the assistant&apos;s answers, oldest first. Text can be selected and copied.</source>
+        <translation>您的消息和助手的回答，按时间先后排列。文本可以选中和复制。</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>您</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>(incomplete)</source>
+        <translation>（不完整）</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more characters not shown (the export has all of them)</source>
+        <translation>
+            <numerusform>… 另有 %n 个字符未显示（导出内容包含全部字符）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This answer is too long to show in full. All of it is kept: export the conversation to read the rest.</source>
+        <translation>此回答过长，无法完整显示。全部内容均已保留：导出对话即可阅读其余部分。</translation>
+    </message>
+    <message>
+        <source>Image not loaded: %1</source>
+        <translation>图像未加载：%1</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::Keychain</name>
+    <message>
+        <source>no key is stored in the system keychain</source>
+        <translation>系统密钥环中没有存储密钥</translation>
+    </message>
+    <message>
+        <source>the system keychain is not available: %1</source>
+        <translation>系统密钥环不可用：%1</translation>
+    </message>
+    <message>
+        <source>system keychain</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <source>the window is closing</source>
+        <translation>窗口正在关闭</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::MainWindow</name>
+    <message>
+        <source>About capwatch</source>
+        <translation>关于 capwatch</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most 5 attempts, waits of at most 60 s, 120 s in all.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;一款面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端。它按照严格且可见的策略重试 Token 上限错误：最多尝试 5 次，每次等待不超过 60 秒，总计不超过 120 秒。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>capwatch</source>
+        <translation>capwatch</translation>
+    </message>
+    <message>
+        <source>You are chatting with capwatch&apos;s built-in demo provider. It allows 6,000 tokens a minute, so a few messages hit its cap and you can watch a real retry cycle, no account needed.</source>
+        <translation>您正在与 capwatch 的内置演示服务商聊天。它每分钟只允许使用 6000 个 Token，发送几条消息就会达到上限，您无需账户即可观察真实的重试过程。</translation>
+    </message>
+    <message>
+        <source>&amp;Configure a provider…</source>
+        <translation>配置服务商(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Ask something. Ctrl+Enter sends, Esc cancels.</source>
+        <translation>输入问题。按 Ctrl+Enter 发送，按 Esc 取消。</translation>
+    </message>
+    <message>
+        <source>&amp;Send</source>
+        <translation>发送(&amp;D)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Retry now</source>
+        <translation>立即重试(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation>时间线(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Retry &amp;log</source>
+        <translation>重试日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Export retry log…</source>
+        <translation>导出重试日志(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy retry log as text</source>
+        <translation>将重试日志复制为文本(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;conversation as Markdown…</source>
+        <translation>将对话导出为 Markdown(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Provider settings…</source>
+        <translation>服务商设置(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;About capwatch</source>
+        <translation>关于 capwatch(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Demo provider notice</source>
+        <translation>演示服务商提示</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Your message. Ctrl+Enter sends it, Esc cancels a send.</source>
+        <translation>您的消息。按 Ctrl+Enter 发送，按 Esc 取消发送。</translation>
+    </message>
+    <message>
+        <source>Send the prompt (Ctrl+Enter)</source>
+        <translation>发送提示词（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Cancel the send in flight, including a retry wait (Esc)</source>
+        <translation>取消正在进行的发送，包括重试等待（Esc）</translation>
+    </message>
+    <message>
+        <source>Send the last failed prompt again now</source>
+        <translation>立即重新发送上次失败的提示词</translation>
+    </message>
+    <message>
+        <source>Open the provider settings</source>
+        <translation>打开服务商设置</translation>
+    </message>
+    <message>
+        <source>Retry history</source>
+        <translation>重试历史</translation>
+    </message>
+    <message>
+        <source>Retry log</source>
+        <translation>重试日志</translation>
+    </message>
+    <message>
+        <source>Every attempt and wait of this session</source>
+        <translation>本次会话中的每次尝试和等待</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Key source</source>
+        <translation>密钥来源</translation>
+    </message>
+    <message>
+        <source>no key needed</source>
+        <translation>无需密钥</translation>
+    </message>
+    <message>
+        <source>Endpoint: %1</source>
+        <translation>端点：%1</translation>
+    </message>
+    <message>
+        <source>embedded demo provider (%1)</source>
+        <translation>内置演示服务商（%1）</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>Key: %1</source>
+        <translation>密钥：%1</translation>
+    </message>
+    <message>
+        <source>Key not stored</source>
+        <translation>密钥未存储</translation>
+    </message>
+    <message>
+        <source>The send failed: %1</source>
+        <translation>发送失败：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled. Your prompt is back in the editor.</source>
+        <translation>已取消。您的提示词已放回输入框。</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export retry log</source>
+        <translation>导出重试日志</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>The retry log was not written: %1</source>
+        <translation>未能写入重试日志：%1</translation>
+    </message>
+    <message>
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The conversation was not written: %1</source>
+        <translation>未能写入对话：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retry log copied (%n records)</source>
+        <translation>
+            <numerusform>已复制重试日志（%n 条记录）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::RetryLogModel</name>
+    <message>
+        <source>Attempt started</source>
+        <translation>开始尝试</translation>
+    </message>
+    <message>
+        <source>Retry scheduled</source>
+        <translation>已安排重试</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Gave up</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>Wait (s)</source>
+        <translation>等待（秒）</translation>
+    </message>
+    <message>
+        <source>Asked (s)</source>
+        <translation>要求（秒）</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Waited (s)</source>
+        <translation>已等待（秒）</translation>
+    </message>
+    <message>
+        <source>Budget left (s)</source>
+        <translation>剩余预算（秒）</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::RetryPanel</name>
+    <message>
+        <source>Ready. Retries of your next send show here.</source>
+        <translation>就绪。下次发送的重试情况将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Retrying: sending attempt %1…</source>
+        <translation>正在重试：进行第 %1 次尝试…</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>正在发送…</translation>
+    </message>
+    <message>
+        <source>Waiting to send attempt %1</source>
+        <translation>等待进行第 %1 次尝试</translation>
+    </message>
+    <message>
+        <source>Answer streaming in</source>
+        <translation>正在接收流式回答</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>已回答</translation>
+    </message>
+    <message>
+        <source>Answered after 1 retry</source>
+        <translation>重试 1 次后已回答</translation>
+    </message>
+    <message>
+        <source>Answered after %1 retries</source>
+        <translation>重试 %1 次后已回答</translation>
+    </message>
+    <message>
+        <source>Gave up: %1</source>
+        <translation>已放弃：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 次（共 %2 次）</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation>%1 秒 / %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>retry-after header asked %1; capped to %2</source>
+        <translation>retry-after 响应头要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>retry-after header: %1</source>
+        <translation>retry-after 响应头：%1</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header asked %1; capped to %2</source>
+        <translation>retry-after-ms 响应头要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header: %1</source>
+        <translation>retry-after-ms 响应头：%1</translation>
+    </message>
+    <message>
+        <source>provider asked %1; capped to %2</source>
+        <translation>服务商要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>provider asked %1</source>
+        <translation>服务商要求等待 %1</translation>
+    </message>
+    <message>
+        <source>backoff %1</source>
+        <translation>退避 %1</translation>
+    </message>
+    <message>
+        <source>new key from the credential store: no wait</source>
+        <translation>已从凭据存储获取新密钥：无需等待</translation>
+    </message>
+    <message>
+        <source>budget exhausted (the 120 s of waiting are used up)</source>
+        <translation>预算已耗尽（120 秒等待时间已用完）</translation>
+    </message>
+    <message>
+        <source>all 5 attempts failed</source>
+        <translation>5 次尝试均失败</translation>
+    </message>
+    <message>
+        <source>the error is not one that waiting can fix</source>
+        <translation>此错误无法通过等待解决</translation>
+    </message>
+    <message>
+        <source>the provider did not answer in time</source>
+        <translation>服务商未能及时响应</translation>
+    </message>
+    <message>
+        <source>the key was rejected and no new key was found</source>
+        <translation>密钥被拒绝，且未找到新密钥</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Retry cycle</source>
+        <translation>重试过程</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Tokens used / limit</source>
+        <translation>已用 Token / 上限</translation>
+    </message>
+    <message>
+        <source>Next retry in</source>
+        <translation>距下次重试</translation>
+    </message>
+    <message>
+        <source>Retry budget left</source>
+        <translation>剩余重试预算</translation>
+    </message>
+    <message>
+        <source>Wait came from</source>
+        <translation>等待时长来源</translation>
+    </message>
+    <message>
+        <source>Retry panel</source>
+        <translation>重试面板</translation>
+    </message>
+    <message>
+        <source>The live state of the current send&apos;s retries</source>
+        <translation>当前发送的实时重试状态</translation>
+    </message>
+    <message>
+        <source>Send state</source>
+        <translation>发送状态</translation>
+    </message>
+    <message>
+        <source>Attempts used</source>
+        <translation>已用尝试次数</translation>
+    </message>
+    <message>
+        <source>Tokens used and limit</source>
+        <translation>已用 Token 与上限</translation>
+    </message>
+    <message>
+        <source>Tokens used of the limit</source>
+        <translation>已用 Token 占上限的比例</translation>
+    </message>
+    <message>
+        <source>Wait progress</source>
+        <translation>等待进度</translation>
+    </message>
+    <message>
+        <source>Retry budget left of 120 seconds</source>
+        <translation>剩余重试预算（共 120 秒）</translation>
+    </message>
+    <message>
+        <source>Where the wait came from</source>
+        <translation>等待时长的来源</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::Settings</name>
+    <message>
+        <source>key file %1</source>
+        <translation>密钥文件 %1</translation>
+    </message>
+    <message>
+        <source>system keychain</source>
+        <translation>系统密钥环</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::SettingsDialog</name>
+    <message>
+        <source>Use the &amp;embedded demo provider (no account needed)</source>
+        <translation>使用内置演示服务商（无需账户）(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Environment &amp;variable:</source>
+        <translation>环境变量(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Key &amp;file:</source>
+        <translation>密钥文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>System &amp;keychain:</source>
+        <translation>系统密钥环(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>&amp;Stream answers as they are written</source>
+        <translation>边生成边流式显示回答(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Provider settings</source>
+        <translation>服务商设置</translation>
+    </message>
+    <message>
+        <source>model name, e.g. gpt-4o-mini</source>
+        <translation>模型名称，例如 gpt-4o-mini</translation>
+    </message>
+    <message>
+        <source>paste a key to store it; leave empty to keep the stored one</source>
+        <translation>粘贴密钥以存储；留空则保留已存储的密钥</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoint:</source>
+        <translation>端点(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>API key (never stored in the settings file)</source>
+        <translation>API 密钥（绝不会存储在设置文件中）</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Chat with the built-in capped provider instead of a real one</source>
+        <translation>与设有上限的内置服务商聊天，而非真实服务商</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Base URL of an OpenAI-compatible API, or its chat/completions URL</source>
+        <translation>OpenAI 兼容 API 的基础 URL，或其 chat/completions URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The model name the provider expects</source>
+        <translation>服务商要求的模型名称</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the key</source>
+        <translation>存放密钥的环境变量</translation>
+    </message>
+    <message>
+        <source>Key file path</source>
+        <translation>密钥文件路径</translation>
+    </message>
+    <message>
+        <source>Key to store in the system keychain</source>
+        <translation>要存储到系统密钥环的密钥</translation>
+    </message>
+    <message>
+        <source>Choose the key file</source>
+        <translation>选择密钥文件</translation>
+    </message>
+    <message>
+        <source>The endpoint must be an http:// or https:// URL.</source>
+        <translation>端点必须是 http:// 或 https:// URL。</translation>
+    </message>
+    <message>
+        <source>Name the model the provider should use.</source>
+        <translation>请填写服务商应使用的模型名称。</translation>
+    </message>
+    <message>
+        <source>Name the environment variable that holds the key.</source>
+        <translation>请填写存放密钥的环境变量名称。</translation>
+    </message>
+    <message>
+        <source>Choose the key file.</source>
+        <translation>请选择密钥文件。</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::TimelineWidget</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>budget exhausted</source>
+        <translation>预算耗尽</translation>
+    </message>
+    <message>
+        <source>attempts exhausted</source>
+        <translation>尝试次数用尽</translation>
+    </message>
+    <message>
+        <source>not retryable</source>
+        <translation>不可重试</translation>
+    </message>
+    <message>
+        <source>no response in time</source>
+        <translation>未及时响应</translation>
+    </message>
+    <message>
+        <source>key unchanged</source>
+        <translation>密钥未更换</translation>
+    </message>
+    <message>
+        <source>attempt %1</source>
+        <translation>第 %1 次尝试</translation>
+    </message>
+    <message>
+        <source>new key</source>
+        <translation>新密钥</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>Send %1</source>
+        <translation>第 %1 次发送</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>gave up</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <source>gave up: %1</source>
+        <translation>已放弃：%1</translation>
+    </message>
+    <message>
+        <source>waiting…</source>
+        <translation>等待中…</translation>
+    </message>
+    <message>
+        <source>sending…</source>
+        <translation>发送中…</translation>
+    </message>
+    <message>
+        <source>attempts: %1</source>
+        <translation>尝试 %1 次</translation>
+    </message>
+    <message>
+        <source>%1 · %2 of %3</source>
+        <translation>%1 · %2 / %3</translation>
+    </message>
+    <message>
+        <source>%1 · wait %2</source>
+        <translation>%1 · 等待 %2</translation>
+    </message>
+    <message>
+        <source>%1 · waited %2</source>
+        <translation>%1 · 已等待 %2</translation>
+    </message>
+    <message>
+        <source>budget %1</source>
+        <translation>预算 %1</translation>
+    </message>
+    <message>
+        <source>Retry timeline</source>
+        <translation>重试时间线</translation>
+    </message>
+    <message>
+        <source>Attempts and waits of each send against the %1 retry budget. No sends yet.</source>
+        <translation>以 %1 重试预算为参照，显示每次发送的尝试和等待。尚无发送。</translation>
+    </message>
+    <message>
+        <source>Sends in this session: %1. Latest, send %2: attempts: %3, waited %4 of the %5 budget, %6.</source>
+        <translation>本次会话共发送 %1 次。最近一次为第 %2 次发送：尝试 %3 次，已等待 %4（预算 %5），%6。</translation>
+    </message>
+    <message>
+        <source>Send %1 · attempt %2 of %3</source>
+        <translation>第 %1 次发送 · 第 %2 次尝试（共 %3 次）</translation>
+    </message>
+    <message>
+        <source>Sent after:</source>
+        <translation>发送于：</translation>
+    </message>
+    <message>
+        <source>%1 of scheduled waiting</source>
+        <translation>计划等待 %1 之后</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>waiting for the response</source>
+        <translation>正在等待响应</translation>
+    </message>
+    <message>
+        <source>no HTTP status</source>
+        <translation>无 HTTP 状态码</translation>
+    </message>
+    <message>
+        <source>Category:</source>
+        <translation>类别：</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>Token：</translation>
+    </message>
+    <message>
+        <source>%1 used, limit %2</source>
+        <translation>已用 %1，上限 %2</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>错误：</translation>
+    </message>
+    <message>
+        <source>Send %1 · wait after attempt %2</source>
+        <translation>第 %1 次发送 · 第 %2 次尝试后的等待</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <source>Asked for:</source>
+        <translation>要求等待：</translation>
+    </message>
+    <message>
+        <source>Wait:</source>
+        <translation>等待：</translation>
+    </message>
+    <message>
+        <source>%1 (capped at %2 per wait)</source>
+        <translation>%1（每次等待上限为 %2）</translation>
+    </message>
+    <message>
+        <source>Budget:</source>
+        <translation>预算：</translation>
+    </message>
+    <message>
+        <source>%1 waited, %2 left of %3</source>
+        <translation>已等待 %1，剩余 %2（共 %3）</translation>
+    </message>
+    <message>
+        <source>Elapsed:</source>
+        <translation>已过时间：</translation>
+    </message>
+    <message>
+        <source>After:</source>
+        <translation>起因：</translation>
+    </message>
+    <message>
+        <source>%1 failed with %2</source>
+        <translation>%1失败（%2）</translation>
+    </message>
+    <message>
+        <source>Started %1</source>
+        <translation>开始于 %1</translation>
+    </message>
+    <message>
+        <source>per-wait cap</source>
+        <translation>单次等待上限</translation>
+    </message>
+    <message>
+        <source>earlier sends not shown: %1</source>
+        <translation>未显示 %1 次较早的发送</translation>
+    </message>
+    <message>
+        <source>+%1 earlier</source>
+        <translation>更早 +%1</translation>
+    </message>
+    <message>
+        <source>No sends yet</source>
+        <translation>尚无发送</translation>
+    </message>
+</context>
+<context>
+    <name>cli</name>
+    <message>
+        <source>Show this help.</source>
+        <translation>显示此帮助。</translation>
+    </message>
+    <message>
+        <source>Classify one provider response without sending anything.</source>
+        <translation>对一个服务商响应进行分类，不发送任何请求。</translation>
+    </message>
+    <message>
+        <source>HTTP status of the response (100-999).</source>
+        <translation>响应的 HTTP 状态码（100-999）。</translation>
+    </message>
+    <message>
+        <source>A response header, &apos;Name: value&apos;. Repeatable.</source>
+        <translation>一个响应头，格式为“Name: value”。可重复指定。</translation>
+    </message>
+    <message>
+        <source>The response body. Without --body or --body-file it is read from standard input.</source>
+        <translation>响应体。未指定 --body 或 --body-file 时从标准输入读取。</translation>
+    </message>
+    <message>
+        <source>Read the response body from a file, byte for byte.</source>
+        <translation>从文件中逐字节读取响应体。</translation>
+    </message>
+    <message>
+        <source>Which retry the backoff is computed for (default 1).</source>
+        <translation>计算退避时长所针对的重试序号（默认：1）。</translation>
+    </message>
+    <message>
+        <source>capwatch-cli talks to OpenAI-compatible providers that enforce token caps, and retries token-limit errors the way the capwatch retry policy says.</source>
+        <translation>capwatch-cli 与设有 Token 上限的 OpenAI 兼容服务商通信，并按照 capwatch 重试策略重试 Token 上限错误。</translation>
+    </message>
+    <message>
+        <source>Commands:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Options:</source>
+        <translation>选项：</translation>
+    </message>
+    <message>
+        <source>Show the version.</source>
+        <translation>显示版本。</translation>
+    </message>
+    <message>
+        <source>&apos;capwatch-cli COMMAND --help&apos; describes a command.</source>
+        <translation>“capwatch-cli COMMAND --help”可显示某个命令的说明。</translation>
+    </message>
+    <message>
+        <source>Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.</source>
+        <translation>向 OpenAI 兼容端点发送一条提示词，并按照 capwatch 策略重试。</translation>
+    </message>
+    <message>
+        <source>Base URL (http://host:port/v1) or the full .../chat/completions URL.</source>
+        <translation>基础 URL（http://host:port/v1）或完整的 .../chat/completions URL。</translation>
+    </message>
+    <message>
+        <source>Model name (default: capwatch-demo).</source>
+        <translation>模型名称（默认：capwatch-demo）。</translation>
+    </message>
+    <message>
+        <source>The prompt; read from standard input when absent.</source>
+        <translation>提示词；未指定时从标准输入读取。</translation>
+    </message>
+    <message>
+        <source>A system message sent before the prompt.</source>
+        <translation>在提示词之前发送的系统消息。</translation>
+    </message>
+    <message>
+        <source>Largest answer, in tokens.</source>
+        <translation>回答的最大长度，以 Token 计。</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the key (default: OPENAI_COMPAT_API_KEY).</source>
+        <translation>存放密钥的环境变量（默认：OPENAI_COMPAT_API_KEY）。</translation>
+    </message>
+    <message>
+        <source>File holding the key; read again after a 401/403.</source>
+        <translation>存放密钥的文件；收到 401/403 后会重新读取。</translation>
+    </message>
+    <message>
+        <source>Ask for the whole answer at once instead of a stream.</source>
+        <translation>一次性获取完整回答，而不使用流式传输。</translation>
+    </message>
+    <message>
+        <source>Append the retry log here: JSON Lines, or CSV when PATH ends in .csv.</source>
+        <translation>将重试日志追加到此文件：格式为 JSON Lines；PATH 以 .csv 结尾时为 CSV。</translation>
+    </message>
+    <message>
+        <source>Run every wait and timeout F times as long (0 &lt; F &lt;= 1); figures stay in policy seconds.</source>
+        <translation>将每次等待和超时按原时长的 F 倍运行（0 &lt; F &lt;= 1）；显示的数值仍以策略中的秒数为准。</translation>
+    </message>
+    <message>
+        <source>Run the embedded capped provider on 127.0.0.1 until interrupted.</source>
+        <translation>在 127.0.0.1 上运行设有上限的内置服务商，直到被中断。</translation>
+    </message>
+    <message>
+        <source>Port on 127.0.0.1; 0 picks a free one (default).</source>
+        <translation>127.0.0.1 上的端口；0 表示自动选择空闲端口（默认）。</translation>
+    </message>
+    <message>
+        <source>What the provider plays: %1 (default: capped).</source>
+        <translation>服务商模拟的场景：%1（默认：capped）。</translation>
+    </message>
+    <message>
+        <source>Token cap per window (default: 6000).</source>
+        <translation>每个窗口的 Token 上限（默认：6000）。</translation>
+    </message>
+    <message>
+        <source>Length of the rolling window in seconds (default: 60).</source>
+        <translation>滚动窗口的长度，单位为秒（默认：60）。</translation>
+    </message>
+    <message>
+        <source>Run windows and delays F times as long (0 &lt; F &lt;= 1).</source>
+        <translation>将窗口和延迟按原时长的 F 倍运行（0 &lt; F &lt;= 1）。</translation>
+    </message>
+    <message>
+        <source>Answer the first N requests with the headline token-limit 422 (default: 0).</source>
+        <translation>对前 N 个请求返回典型的 Token 上限 422 错误（默认：0）。</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>unexpected argument &apos;%1&apos;</source>
+        <translation>意外的参数“%1”</translation>
+    </message>
+    <message>
+        <source>--time-scale takes a number F with 0 &lt; F &lt;= 1</source>
+        <translation>--time-scale 需要一个满足 0 &lt; F &lt;= 1 的数值 F</translation>
+    </message>
+    <message>
+        <source>Chat with this endpoint (base URL or .../chat/completions) for this run.</source>
+        <translation>本次运行使用此端点聊天（基础 URL 或 .../chat/completions）。</translation>
+    </message>
+    <message>
+        <source>Use this model for this run.</source>
+        <translation>本次运行使用此模型。</translation>
+    </message>
+    <message>
+        <source>Chat with the embedded demo provider, whatever is configured.</source>
+        <translation>无论当前配置如何，都与内置演示服务商聊天。</translation>
+    </message>
+    <message>
+        <source>Send this prompt once the window is shown.</source>
+        <translation>窗口显示后发送此提示词。</translation>
+    </message>
+    <message>
+        <source>Run every wait and timeout F times as long (0 &lt; F &lt;= 1); figures stay in policy seconds.</source>
+        <translation>将每次等待和超时按原时长的 F 倍运行（0 &lt; F &lt;= 1）；显示的数值仍以策略中的秒数为准。</translation>
+    </message>
+    <message>
+        <source>User interface language (de, zh_CN, ...); default: the system&apos;s.</source>
+        <translation>用户界面语言（de、zh_CN 等）；默认跟随系统。</translation>
+    </message>
+    <message>
+        <source>Print the man page (roff) and exit.</source>
+        <translation>输出 man 手册页（roff 格式）并退出。</translation>
+    </message>
+    <message>
+        <source>A chat client for OpenAI-compatible providers with strict token caps, showing every retry as it happens.</source>
+        <translation>面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端，实时显示每一次重试。</translation>
+    </message>
+</context>
+</TS>
