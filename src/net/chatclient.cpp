@@ -272,6 +272,18 @@ void ChatClient::onAttemptFinished(const AttemptResult &result)
     applyDecision(d);
 }
 
+void ChatClient::describeLastFailure(RetryRecord &rec) const
+{
+    if (!m_lastFailure)
+        return;
+    if (m_lastFailure->status > 0)
+        rec.status = m_lastFailure->status;
+    rec.category = QString::fromLatin1(retry::nameOf(m_lastFailure->category));
+    rec.used = m_lastFailure->used;
+    rec.limit = m_lastFailure->limit;
+    rec.error = m_lastFailure->errorText;
+}
+
 void ChatClient::applyDecision(const Decision &d)
 {
     switch (d.action) {
@@ -299,14 +311,7 @@ void ChatClient::applyDecision(const Decision &d)
             rec.request = int(m_sendId);
             rec.event = RetryRecord::Event::RetryScheduled;
             rec.attempt = info.failedAttempt;
-            if (m_lastFailure) {
-                if (m_lastFailure->status > 0)
-                    rec.status = m_lastFailure->status;
-                rec.category = QString::fromLatin1(retry::nameOf(m_lastFailure->category));
-                rec.used = m_lastFailure->used;
-                rec.limit = m_lastFailure->limit;
-                rec.error = m_lastFailure->errorText;
-            }
+            describeLastFailure(rec);
             rec.waitMs = d.wait.count();
             rec.rawWaitMs = d.rawWait.count();
             rec.waitSource = QString::fromLatin1(retry::nameOf(d.source));
@@ -443,14 +448,8 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
                                                                 : RetryRecord::Event::GaveUp;
         rec.attempt = s.attempts;
         rec.reason = QString::fromLatin1(retry::nameOf(reason));
-        if (outcome == SendSummary::Outcome::GaveUp && m_lastFailure) {
-            if (m_lastFailure->status > 0)
-                rec.status = m_lastFailure->status;
-            rec.category = QString::fromLatin1(retry::nameOf(m_lastFailure->category));
-            rec.used = m_lastFailure->used;
-            rec.limit = m_lastFailure->limit;
-            rec.error = m_lastFailure->errorText;
-        }
+        if (outcome == SendSummary::Outcome::GaveUp)
+            describeLastFailure(rec);
         m_log->append(rec);
     }
 

@@ -119,9 +119,9 @@ private:
     void onHeaderTimeout();
     void endSend(SendSummary::Outcome outcome, retry::EndReason reason);
     void configurationError(const QString &message, retry::NetworkFailure failure);
-    void log(int event, const AttemptFailure *failure = nullptr, const RetryInfo *info = nullptr,
-             retry::EndReason reason = retry::EndReason::None);
     void dropAttempt();
+    /// The last failed attempt's status, category, figures and error, into a log record.
+    void describeLastFailure(RetryRecord &record) const;
 
     QNetworkAccessManager *m_nam;
     std::shared_ptr<CredentialProvider> m_credentials;
