@@ -42,6 +42,16 @@ const std::string *findHeader(const Headers &headers, std::string_view name)
     return nullptr;
 }
 
+/// Milliseconds of a non-negative count, saturating at Millis::max(): llround() past long long
+/// is unspecified (LLONG_MIN on x86-64), which made `retry-after: 99999999999999999999` a
+/// negative wait.
+Millis saturatedMillis(double ms)
+{
+    if (!(ms < 0x1p63))
+        return Millis::max();
+    return Millis(std::llround(ms));
+}
+
 struct HeaderWait
 {
     Millis raw;
@@ -54,15 +64,18 @@ std::optional<HeaderWait> waitFromHeaders(const Headers &headers,
     if (const std::string *value = findHeader(headers, "retry-after")) {
         const std::string_view v = trimmed(*value);
         if (const auto seconds = parseDecimal(v))
-            return HeaderWait { Millis(std::llround(*seconds * 1000.0)), WaitSource::RetryAfter };
+            return HeaderWait { saturatedMillis(*seconds * 1000.0), WaitSource::RetryAfter };
         if (const auto when = parseHttpDate(v)) {
-            const auto delta = std::chrono::duration_cast<Millis>(*when - now);
+            // In milliseconds since the epoch: `*when - now` overflows for a date at the
+            // clock's ends (parseHttpDate() saturates years before 1678 and after 2261).
+            const Millis delta = std::chrono::duration_cast<Millis>(when->time_since_epoch())
+                    - std::chrono::duration_cast<Millis>(now.time_since_epoch());
             return HeaderWait { std::max(delta, Millis(0)), WaitSource::RetryAfter };
         }
     }
     if (const std::string *value = findHeader(headers, "retry-after-ms")) {
         if (const auto ms = parseDecimal(trimmed(*value)))
-            return HeaderWait { Millis(std::llround(*ms)), WaitSource::RetryAfterMs };
+            return HeaderWait { saturatedMillis(*ms), WaitSource::RetryAfterMs };
     }
     return std::nullopt;
 }

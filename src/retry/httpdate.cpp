@@ -88,7 +88,18 @@ std::optional<std::chrono::system_clock::time_point> build(int year, int month, 
     const std::int64_t days =
             daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
     const std::int64_t seconds = days * 86400 + h * 3600 + m * 60 + s;
-    return std::chrono::system_clock::time_point(std::chrono::seconds(seconds));
+    // A date the clock cannot hold (libstdc++ counts nanoseconds: 1677 to 2262) saturates at
+    // the clock's ends: converting it overflowed.
+    using TimePoint = std::chrono::system_clock::time_point;
+    constexpr std::int64_t kLast =
+            std::chrono::duration_cast<std::chrono::seconds>(TimePoint::max().time_since_epoch()).count();
+    constexpr std::int64_t kFirst =
+            std::chrono::duration_cast<std::chrono::seconds>(TimePoint::min().time_since_epoch()).count();
+    if (seconds >= kLast)
+        return TimePoint::max();
+    if (seconds <= kFirst)
+        return TimePoint::min();
+    return TimePoint(std::chrono::seconds(seconds));
 }
 
 std::optional<std::chrono::system_clock::time_point> imfFixdate(std::string_view text)

@@ -87,9 +87,14 @@ std::size_t skipSpaces(std::string_view s, std::size_t i)
     return i;
 }
 
+/// Saturates at Millis::max(): llround() of a value past long long is unspecified (LLONG_MIN on
+/// x86-64), which made "retry in 99999999999999999999 seconds" a negative wait.
 Millis toMillis(double seconds)
 {
-    return Millis(std::llround(seconds * 1000.0));
+    const double ms = seconds * 1000.0;
+    if (!(ms < 0x1p63))
+        return Millis::max();
+    return Millis(std::llround(ms));
 }
 
 struct Unit

@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <QIODevice>
 
 #include <chrono>
 #include <cstdio>
@@ -20,6 +21,39 @@ std::optional<int> parseInt(const QString &text, int min, int max)
     if (!ok || value < min || value > max)
         return std::nullopt;
     return value;
+}
+
+/// argumentError() of clicommon, on `err`.
+int explainError(QIODevice *err, const QString &message)
+{
+    const QString prefix = QStringLiteral("capwatch-cli explain");
+    err->write((prefix + QStringLiteral(": error: ") + message + u'\n').toUtf8());
+    err->write((QStringLiteral("Try '") + prefix + QStringLiteral(" --help'.\n")).toUtf8());
+    return ExitBadArguments;
+}
+
+/// parseCommand() of clicommon, on `out` and `err`: an exit code when the command is already
+/// done (help shown, or an argument error reported).
+std::optional<int> parseExplainArgs(const CommandSpec &spec, const QStringList &args,
+                                    QCommandLineParser &parser, QIODevice *out, QIODevice *err)
+{
+    parser.setApplicationDescription(spec.summary);
+    const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
+                                  QCoreApplication::translate("cli", "Show this help."));
+    parser.addOption(help);
+    parser.addOptions(spec.options);
+    if (!parser.parse(args))
+        return explainError(err, parser.errorText());
+    if (parser.isSet(help)) {
+        QString text = parser.helpText();
+        text = text.mid(text.indexOf(u'\n') + 1); // Qt's own "Usage:" line names no command
+        out->write((QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n' + text).toUtf8());
+        return int(ExitOk);
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return explainError(err, QStringLiteral("unexpected argument '%1'")
+                                         .arg(parser.positionalArguments().constFirst()));
+    return std::nullopt;
 }
 
 } // namespace
@@ -51,31 +85,31 @@ CommandSpec explainSpec()
     };
 }
 
-int runExplain(const QStringList &args)
+int runExplain(const QStringList &args, QIODevice *input, QIODevice *output, QIODevice *errors)
 {
     const CommandSpec spec = explainSpec();
     QCommandLineParser parser;
-    if (const auto done = parseCommand(spec, args, parser))
+    if (const auto done = parseExplainArgs(spec, args, parser, output, errors))
         return *done;
     if (!parser.isSet(QStringLiteral("status")))
-        return argumentError(spec.name, QStringLiteral("--status is required"));
+        return explainError(errors, QStringLiteral("--status is required"));
     const auto status = parseInt(parser.value(QStringLiteral("status")), 100, 999);
     if (!status)
-        return argumentError(spec.name, QStringLiteral("--status takes an HTTP status from 100 to 999, not '%1'")
-                                                .arg(parser.value(QStringLiteral("status"))));
+        return explainError(errors, QStringLiteral("--status takes an HTTP status from 100 to 999, not '%1'")
+                                            .arg(parser.value(QStringLiteral("status"))));
     const auto retryIndex = parseInt(parser.value(QStringLiteral("retry-index")), 1, 1000);
     if (!retryIndex)
-        return argumentError(spec.name, QStringLiteral("--retry-index takes a whole number from 1, not '%1'")
-                                                .arg(parser.value(QStringLiteral("retry-index"))));
+        return explainError(errors, QStringLiteral("--retry-index takes a whole number from 1, not '%1'")
+                                            .arg(parser.value(QStringLiteral("retry-index"))));
     if (parser.isSet(QStringLiteral("body")) && parser.isSet(QStringLiteral("body-file")))
-        return argumentError(spec.name, QStringLiteral("give the body with --body or --body-file, not both"));
+        return explainError(errors, QStringLiteral("give the body with --body or --body-file, not both"));
 
     retry::Response response;
     response.status = *status;
     for (const QString &header : parser.values(QStringLiteral("header"))) {
         const qsizetype colon = header.indexOf(u':');
         if (colon <= 0)
-            return argumentError(spec.name, QStringLiteral("--header takes 'Name: value', not '%1'").arg(header));
+            return explainError(errors, QStringLiteral("--header takes 'Name: value', not '%1'").arg(header));
         response.headers.emplace_back(header.left(colon).trimmed().toStdString(),
                                       header.mid(colon + 1).trimmed().toStdString());
     }
@@ -86,14 +120,13 @@ int runExplain(const QStringList &args)
     } else if (parser.isSet(QStringLiteral("body-file"))) {
         QFile file(parser.value(QStringLiteral("body-file")));
         if (!file.open(QIODevice::ReadOnly))
-            return argumentError(spec.name, QStringLiteral("cannot read '%1': %2")
-                                                    .arg(file.fileName(), file.errorString()));
+            return explainError(errors, QStringLiteral("cannot read '%1': %2")
+                                                .arg(file.fileName(), file.errorString()));
         body = file.readAll();
     } else {
-        QFile in;
-        if (!in.open(stdin, QIODevice::ReadOnly))
-            return argumentError(spec.name, QStringLiteral("cannot read standard input"));
-        body = in.readAll();
+        if (!input)
+            return explainError(errors, QStringLiteral("cannot read standard input"));
+        body = input->readAll();
     }
     response.body = std::string_view(body.constData(), static_cast<std::size_t>(body.size()));
 
@@ -111,9 +144,25 @@ int runExplain(const QStringList &args)
             : nlohmann::ordered_json(std::string(retry::nameOf(c.waitSource)));
     out["reason"] = c.reason;
     // Replace invalid UTF-8 rather than throw: the reason never holds provider bytes, but be safe.
-    writeOut(QByteArray::fromStdString(
+    output->write(QByteArray::fromStdString(
             out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
     return ExitOk;
+}
+
+int runExplain(const QStringList &args)
+{
+    // Unbuffered on the C streams, so the order with writeOut()/writeErr() elsewhere is kept.
+    QFile in;
+    const bool inOk = in.open(stdin, QIODevice::ReadOnly);
+    QFile out;
+    QFile err;
+    if (!out.open(stdout, QIODevice::WriteOnly | QIODevice::Unbuffered)
+        || !err.open(stderr, QIODevice::WriteOnly | QIODevice::Unbuffered))
+        return ExitNetworkOrConfig;
+    const int code = runExplain(args, inOk ? &in : nullptr, &out, &err);
+    out.flush();
+    err.flush();
+    return code;
 }
 
 } // namespace capwatch::cli

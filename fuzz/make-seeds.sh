@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Writes the fuzzers' seed corpora into DIR/classifier, DIR/sse and DIR/explain_args:
+#   classifier    every case of tests/data/responses.jsonl in fuzz_classifier's input layout
+#                 (see fuzz/fuzz_classifier.cpp), plus each body on its own under a few statuses
+#   sse           fuzz/seeds/sse/* as they are, plus every response body
+#   explain_args  each case as a NUL-separated `capwatch-cli explain` argument list
+# Usage: fuzz/make-seeds.sh DIR (needs jq)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: make-seeds.sh DIR}
+corpus="$root/tests/data/responses.jsonl"
+command -v jq >/dev/null || { echo "make-seeds: jq is needed (apt-get install jq)" >&2; exit 1; }
+
+rm -rf "$out/classifier" "$out/sse" "$out/explain_args"
+mkdir -p "$out/classifier" "$out/sse" "$out/explain_args"
+cp "$root"/fuzz/seeds/sse/* "$out/sse/"
+
+# VALUE as N little-endian bytes: FuzzedDataProvider reads integers from the end of the input,
+# most significant byte last.
+le() {
+    local n=$1 v=$2 i hex
+    for ((i = 0; i < n; i++)); do
+        printf -v hex '%02x' $(((v >> (8 * i)) & 255))
+        printf "\\x$hex"
+    done
+}
+
+# A string as ConsumeRandomLengthString() reads it: backslashes doubled, then `\` and a
+# terminating character.
+fdp_string() {
+    printf '%s' "$1" | sed 's/\\/\\\\/g'
+    printf '\\E'
+}
+
+# The index of a header name in kHeaderNames of fuzz_classifier.cpp, or 6 (read from the front).
+name_index() {
+    case "$1" in
+        retry-after) echo 0 ;;
+        Retry-After) echo 1 ;;
+        retry-after-ms) echo 3 ;;
+        Retry-After-Ms) echo 4 ;;
+        *) echo 6 ;;
+    esac
+}
+
+# One fuzz_classifier input: the front strings, the body, then the trailer read from the back.
+classifier_seed() { # STATUS RETRY_INDEX BODY_FILE NAME VALUE [NAME VALUE]...
+    local status=$1 retry=$2 body=$3
+    shift 3
+    local names=() values=()
+    while [ $# -gt 0 ]; do
+        names+=("$1")
+        values+=("$2")
+        shift 2
+    done
+    local count=${#names[@]} i
+    {
+        for ((i = 0; i < count; i++)); do
+            [ "$(name_index "${names[$i]}")" = 6 ] && fdp_string "${names[$i]}"
+            fdp_string "${values[$i]}"
+        done
+        cat "$body"
+        for ((i = count - 1; i >= 0; i--)); do
+            le 1 "$(name_index "${names[$i]}")"
+        done
+        le 1 "$count"
+        le 4 1795988429 # the clock: a day in 2026
+        le 2 "$retry"
+        le 1 0 # no network failure
+        le 2 "$status"
+    }
+}
+
+n=0
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+# One jq pass: per case, NUL-separated: status, retry index, header count, the headers' names
+# and values, the body in base64 (bytes as they are, NULs included).
+while IFS= read -r -d '' status && IFS= read -r -d '' retry && IFS= read -r -d '' count; do
+    headers=()
+    for ((i = 0; i < 2 * count; i++)); do
+        IFS= read -r -d '' item
+        headers+=("$item")
+    done
+    IFS= read -r -d '' body64
+    printf '%s' "$body64" | base64 -d >"$tmp"
+    n=$((n + 1))
+
+    classifier_seed "$status" "$retry" "$tmp" "${headers[@]}" >"$out/classifier/case-$n"
+    cp "$tmp" "$out/sse/body-$n"
+    {
+        printf -- '--status\0%s\0--retry-index\0%s' "$status" "$retry"
+        for ((i = 0; i < ${#headers[@]}; i += 2)); do
+            printf -- '\0--header\0%s: %s' "${headers[$i]}" "${headers[$((i + 1))]}"
+        done
+        printf -- '\0--body\0'
+        cat "$tmp"
+    } >"$out/explain_args/case-$n"
+done < <(jq -j '(.status | tostring), "\u0000", (.retry_index // 1 | tostring), "\u0000",
+                (.headers | length | tostring), "\u0000",
+                (.headers | to_entries[] | .key, "\u0000", .value, "\u0000"),
+                (if has("body_b64") then .body_b64 else (.body | @base64) end), "\u0000"' "$corpus")
+
+# The same bodies under the other statuses that read them, and the network failures.
+i=0
+for body in "$out"/sse/body-*; do
+    i=$((i + 1))
+    for status in 429 503 401 404; do
+        classifier_seed "$status" 2 "$body" >"$out/classifier/status-$status-$i"
+    done
+done
+: >"$tmp"
+for failure in 1 2 3 7; do
+    { printf 'connection reset\\E'; le 1 0; le 4 1795988429; le 2 1; le 1 "$failure"; le 2 0; } \
+        >"$out/classifier/network-$failure"
+done
+
+# Argument errors and help.
+printf -- '--help' >"$out/explain_args/help"
+printf -- '--status\0abc' >"$out/explain_args/bad-status"
+printf -- '--status\0422\0--header\0Retry-After 5\0--body\0{}' >"$out/explain_args/bad-header"
+printf -- '--status=429\0--header=retry-after-ms: 1500\0--body={}\0extra' >"$out/explain_args/stray"
+printf -- '--status\0422\0--body-file\0/nonexistent/x' >"$out/explain_args/bad-file"
+
+echo "make-seeds: $(ls "$out/classifier" | wc -l) classifier, $(ls "$out/sse" | wc -l) sse, $(ls "$out/explain_args" | wc -l) explain_args seeds in $out"
