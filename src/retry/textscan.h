@@ -1,7 +1,7 @@
 #pragma once
 
 // Scanning of provider error texts (policy sections 2 and 3). Hand-written, linear in the text
-// length, no std::regex. Every function expects text that is already lower-cased (ASCII).
+// length, no regular-expression engine. Every function expects text that is already lower-cased (ASCII).
 
 #include "constants.h"
 
