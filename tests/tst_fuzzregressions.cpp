@@ -12,7 +12,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
-
 #include <chrono>
 #include <vector>
 
@@ -50,16 +49,15 @@ QList<Case> corpusCases()
         for (auto it = h.begin(); it != h.end(); ++it)
             c.headers.append((it.key() + u": "_s + it.value().toString()).toUtf8());
         c.body = o.contains(u"body_b64")
-                ? QByteArray::fromBase64(o.value(u"body_b64").toString().toLatin1())
-                : o.value(u"body").toString().toUtf8();
+            ? QByteArray::fromBase64(o.value(u"body_b64").toString().toLatin1())
+            : o.value(u"body").toString().toUtf8();
         cases.append(c);
     }
     return cases;
 }
 
 /// A byte string literal with its NULs, as a QByteArray.
-template<std::size_t N>
-QByteArray bytes(const char (&literal)[N])
+template<std::size_t N> QByteArray bytes(const char (&literal)[N])
 {
     return QByteArray(literal, qsizetype(N - 1));
 }
@@ -101,51 +99,52 @@ void TestFuzzRegressions::classifier_data()
     // Found by fuzz_classifier (crash-993a8a42...): a wait value past long long; llround() made
     // it LLONG_MIN, a negative wait (textscan.cpp, toMillis).
     QTest::newRow("fuzz: negative wait hint from 29 digits")
-            << 404 << 2 << QByteArrayList {}
-            << bytes("{\"error\": 422, \"message\": \"token\016 ilmt]}222222222222222222222222222 "
-                     "sec2222222222222222222\000\315\233\014k}")
-            << kSeedNow;
-    // The same through classify(): a 422 whose message asks for 10^20 s.
-    QTest::newRow("fuzz: token limit asking 10^20 s")
-            << 422 << 1 << QByteArrayList {}
-            << QByteArray(R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry after 99999999999999999999 seconds."})")
-            << kSeedNow;
-    QTest::newRow("fuzz: 429 asking 10^300 min")
-            << 429 << 1 << QByteArrayList {}
-            << QByteArray(R"({"error":"slow down","message":"retry in 1)") + QByteArray(300, '0')
-                    + QByteArray(R"( minutes"})")
-            << kSeedNow;
+        << 404 << 2 << QByteArrayList {}
+        << bytes("{\"error\": 422, \"message\": \"token\016 ilmt]}222222222222222222222222222 "
+                 "sec2222222222222222222\000\315\233\014k}")
+        << kSeedNow;
+    // The same cause through classify(): messages asking for 10^20 s and 10^300 min.
+    QTest::newRow("token limit asking 10^20 s")
+        << 422 << 1 << QByteArrayList {}
+        << QByteArray(R"({"error":"Token limit exceeded: used 60323, limit 60000. )"
+                      R"(Retry after 99999999999999999999 seconds."})")
+        << kSeedNow;
+    QTest::newRow("429 asking 10^300 min")
+        << 429 << 1 << QByteArrayList {}
+        << QByteArray(R"({"error":"slow down","message":"retry in 1)") + QByteArray(300, '0')
+            + QByteArray(R"( minutes"})")
+        << kSeedNow;
     // The header path has the same conversion (classifier.cpp, waitFromHeaders).
     QTest::newRow("retry-after 10^20 s")
-            << 429 << 1 << QByteArrayList { "Retry-After: 99999999999999999999" } << QByteArray("{}")
-            << kSeedNow;
+        << 429 << 1 << QByteArrayList { "Retry-After: 99999999999999999999" } << QByteArray("{}")
+        << kSeedNow;
     QTest::newRow("retry-after-ms 10^400")
-            << 503 << 1 << QByteArrayList { "retry-after-ms: 1" + QByteArray(400, '0') }
-            << QByteArray() << kSeedNow;
+        << 503 << 1 << QByteArrayList { "retry-after-ms: 1" + QByteArray(400, '0') } << QByteArray()
+        << kSeedNow;
     // Found by fuzz_classifier (crash-a2bd5d3d...): an HTTP-date after 2262 overflowed the
     // conversion to system_clock's nanoseconds (httpdate.cpp, build).
     QTest::newRow("fuzz: asctime date in 4335")
-            << 429 << 676
-            << QByteArrayList { " RETRY-AFTER : " + QByteArray(24, '\t') + "Sun Nov  6 08:49:37 4335",
-                                " RETRY-AFTER : " }
-            << QByteArray() << qint64(151614217);
+        << 429 << 676
+        << QByteArrayList { " RETRY-AFTER : " + QByteArray(24, '\t') + "Sun Nov  6 08:49:37 4335",
+               " RETRY-AFTER : " }
+        << QByteArray() << qint64(151614217);
     QTest::newRow("retry-after year 9999")
-            << 422 << 1 << QByteArrayList { "Retry-After: Fri, 31 Dec 9999 23:59:59 GMT" }
-            << QByteArray(R"({"error":"Token limit exceeded: used 60323, limit 60000."})") << kSeedNow;
+        << 422 << 1 << QByteArrayList { "Retry-After: Fri, 31 Dec 9999 23:59:59 GMT" }
+        << QByteArray(R"({"error":"Token limit exceeded: used 60323, limit 60000."})") << kSeedNow;
     QTest::newRow("retry-after year 0000")
-            << 429 << 1 << QByteArrayList { "Retry-After: Sat, 01 Jan 0000 00:00:00 GMT" }
-            << QByteArray() << kSeedNow;
+        << 429 << 1 << QByteArrayList { "Retry-After: Sat, 01 Jan 0000 00:00:00 GMT" }
+        << QByteArray() << kSeedNow;
     QTest::newRow("retry-after RFC 850 year 69 (2069)")
-            << 503 << 1 << QByteArrayList { "Retry-After: Sunday, 06-Nov-69 08:49:37 GMT" }
-            << QByteArray() << kSeedNow;
+        << 503 << 1 << QByteArrayList { "Retry-After: Sunday, 06-Nov-69 08:49:37 GMT" }
+        << QByteArray() << kSeedNow;
 
     // Every reference response, and its body under the other statuses that read bodies.
     for (const Case &c : corpusCases()) {
         QTest::newRow(qPrintable(u"corpus: "_s + c.name))
-                << c.status << c.retryIndex << c.headers << c.body << kSeedNow;
+            << c.status << c.retryIndex << c.headers << c.body << kSeedNow;
         for (const int status : { 429, 503, 401, 404, 0 }) {
             QTest::newRow(qPrintable(u"corpus as %1: "_s.arg(status) + c.name))
-                    << status << 2 << c.headers << c.body << kSeedNow;
+                << status << 2 << c.headers << c.body << kSeedNow;
         }
     }
 }
@@ -164,11 +163,12 @@ void TestFuzzRegressions::classifier()
         r.network = capwatch::retry::NetworkFailure::BrokenBeforeHeaders;
     for (const QByteArray &header : std::as_const(headers)) {
         const qsizetype colon = header.indexOf(':');
-        r.headers.emplace_back(header.left(colon).toStdString(), header.mid(colon + 1).toStdString());
+        r.headers.emplace_back(
+            header.left(colon).toStdString(), header.mid(colon + 1).toStdString());
     }
     r.body = std::string_view(body.constData(), std::size_t(body.size()));
     const std::string violation = capwatch::fuzz::classificationViolation(
-            r, retryIndex, std::chrono::system_clock::time_point(std::chrono::seconds(now)));
+        r, retryIndex, std::chrono::system_clock::time_point(std::chrono::seconds(now)));
     QVERIFY2(violation.empty(), violation.c_str());
 }
 
@@ -193,14 +193,18 @@ void TestFuzzRegressions::sse()
     QFETCH(QByteArray, stream);
     // The chunkings fuzz_sse draws from, the event size limit unlimited and tight.
     const std::vector<std::vector<qsizetype>> chunkings {
-        { 1 }, { 2 }, { 3, 1, 4, 1, 5, 9, 2, 6 }, { 7, 64 }, { 4096 },
+        { 1 },
+        { 2 },
+        { 3, 1, 4, 1, 5, 9, 2, 6 },
+        { 7, 64 },
+        { 4096 },
     };
     for (const qsizetype limit : { qsizetype(16 * 1024 * 1024), qsizetype(64), qsizetype(1) }) {
         for (const auto &pieces : chunkings) {
             const std::string violation = capwatch::fuzz::sseViolation(stream, limit, pieces);
             QVERIFY2(violation.empty(),
-                     qPrintable(QString::fromStdString(violation)
-                                + u" (limit %1, first piece %2)"_s.arg(limit).arg(pieces.front())));
+                qPrintable(QString::fromStdString(violation)
+                    + u" (limit %1, first piece %2)"_s.arg(limit).arg(pieces.front())));
         }
     }
 }
@@ -212,13 +216,16 @@ void TestFuzzRegressions::explain_data()
     // Found by fuzz_explain_args (crash-91090e82...): a 422 asking 10^19 s gave
     // "wait_s":-9223372036854776 (textscan.cpp, toMillis). The input as the fuzzer had it.
     QTest::newRow("fuzz: negative wait_s")
-            << explainArgs(bytes("--status\0" "422\0--retry-index\0" "1\0--body\0"
-                                 "{\"error\": \"=oken limit 999999999999999999999999999999999999999999"
-                                 "\276" "9999999999999999999second99999999000. Please wait 45 sec.\"}"));
+        << explainArgs(bytes("--status\0"
+                             "422\0--retry-index\0"
+                             "1\0--body\0"
+                             "{\"error\": \"=oken limit 999999999999999999999999999999999999999999"
+                             "\276"
+                             "9999999999999999999second99999999000. Please wait 45 sec.\"}"));
 
     for (const Case &c : corpusCases()) {
         QStringList args { u"--status"_s, QString::number(c.status), u"--retry-index"_s,
-                           QString::number(c.retryIndex) };
+            QString::number(c.retryIndex) };
         for (const QByteArray &header : std::as_const(c.headers))
             args << u"--header"_s << QString::fromUtf8(header);
         args << u"--body"_s << QString::fromUtf8(c.body);
@@ -226,9 +233,10 @@ void TestFuzzRegressions::explain_data()
     }
     QTest::newRow("help") << QStringList { u"--help"_s };
     QTest::newRow("no status") << QStringList { u"--body"_s, u"{}"_s };
-    QTest::newRow("bad header") << QStringList { u"--status"_s, u"422"_s, u"--header"_s, u"Retry-After 5"_s,
-                                                 u"--body"_s, u"{}"_s };
-    QTest::newRow("stray argument") << QStringList { u"--status=429"_s, u"--body={}"_s, u"extra"_s };
+    QTest::newRow("bad header") << QStringList { u"--status"_s, u"422"_s, u"--header"_s,
+        u"Retry-After 5"_s, u"--body"_s, u"{}"_s };
+    QTest::newRow("stray argument")
+        << QStringList { u"--status=429"_s, u"--body={}"_s, u"extra"_s };
 }
 
 void TestFuzzRegressions::explain()
@@ -243,9 +251,9 @@ void TestFuzzRegressions::explain()
     const QByteArray out = p.readAllStandardOutput();
     const QByteArray err = p.readAllStandardError();
     const std::string violation = capwatch::fuzz::explainViolation(p.exitCode(), out, err);
-    QVERIFY2(violation.empty(), qPrintable(QString::fromStdString(violation) + u"\nstdout: "_s
-                                           + QString::fromUtf8(out) + u"\nstderr: "_s
-                                           + QString::fromUtf8(err)));
+    QVERIFY2(violation.empty(),
+        qPrintable(QString::fromStdString(violation) + u"\nstdout: "_s + QString::fromUtf8(out)
+            + u"\nstderr: "_s + QString::fromUtf8(err)));
 }
 
 QTEST_GUILESS_MAIN(TestFuzzRegressions)
