@@ -4,6 +4,7 @@
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QIODevice>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -37,11 +38,14 @@ struct CommandSpec
 
 /// Sets up `parser` with the spec's options plus --help and parses `args`. Returns an exit
 /// code when the command is already done (help shown, or an argument error reported).
+/// Help goes to `out`, errors to `err`; null means standard output / standard error.
 std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args,
-                                QCommandLineParser &parser);
+                                QCommandLineParser &parser, QIODevice *out = nullptr,
+                                QIODevice *err = nullptr);
 
-/// Writes `capwatch-cli <command>: error: <message>` and a hint to stderr; returns ExitBadArguments.
-int argumentError(const QString &command, const QString &message);
+/// Writes `capwatch-cli <command>: error: <message>` and a hint to `err` (null: stderr);
+/// returns ExitBadArguments.
+int argumentError(const QString &command, const QString &message, QIODevice *err = nullptr);
 
 void writeOut(const QByteArray &bytes);
 void writeErr(const QByteArray &bytes);

@@ -23,37 +23,9 @@ std::optional<int> parseInt(const QString &text, int min, int max)
     return value;
 }
 
-/// argumentError() of clicommon, on `err`.
 int explainError(QIODevice *err, const QString &message)
 {
-    const QString prefix = QStringLiteral("capwatch-cli explain");
-    err->write((prefix + QStringLiteral(": error: ") + message + u'\n').toUtf8());
-    err->write((QStringLiteral("Try '") + prefix + QStringLiteral(" --help'.\n")).toUtf8());
-    return ExitBadArguments;
-}
-
-/// parseCommand() of clicommon, on `out` and `err`: an exit code when the command is already
-/// done (help shown, or an argument error reported).
-std::optional<int> parseExplainArgs(const CommandSpec &spec, const QStringList &args,
-                                    QCommandLineParser &parser, QIODevice *out, QIODevice *err)
-{
-    parser.setApplicationDescription(spec.summary);
-    const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
-                                  QCoreApplication::translate("cli", "Show this help."));
-    parser.addOption(help);
-    parser.addOptions(spec.options);
-    if (!parser.parse(args))
-        return explainError(err, parser.errorText());
-    if (parser.isSet(help)) {
-        QString text = parser.helpText();
-        text = text.mid(text.indexOf(u'\n') + 1); // Qt's own "Usage:" line names no command
-        out->write((QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n' + text).toUtf8());
-        return int(ExitOk);
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return explainError(err, QStringLiteral("unexpected argument '%1'")
-                                         .arg(parser.positionalArguments().constFirst()));
-    return std::nullopt;
+    return argumentError(QStringLiteral("explain"), message, err);
 }
 
 } // namespace
@@ -89,7 +61,7 @@ int runExplain(const QStringList &args, QIODevice *input, QIODevice *output, QIO
 {
     const CommandSpec spec = explainSpec();
     QCommandLineParser parser;
-    if (const auto done = parseExplainArgs(spec, args, parser, output, errors))
+    if (const auto done = parseCommand(spec, args, parser, output, errors))
         return *done;
     if (!parser.isSet(QStringLiteral("status")))
         return explainError(errors, QStringLiteral("--status is required"));
