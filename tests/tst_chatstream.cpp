@@ -81,6 +81,8 @@ private slots:
     void streamError();
     void malformed_data();
     void malformed();
+    void invalidUtf8IsReplacedNotDropped_data();
+    void invalidUtf8IsReplacedNotDropped();
     void completion_data();
     void completion();
     void completionWithoutErrorPointer();
@@ -268,7 +270,7 @@ void TestChatStream::malformed_data()
     QTest::addColumn<QString>("mentions");
 
     const QString json = QStringLiteral("not valid JSON");
-    const QString utf8 = QStringLiteral("not valid UTF-8");
+    const QString utf8 = QStringLiteral("not valid UTF-8 nor JSON");
     const QString notChunk = QStringLiteral("not a chat completion chunk");
     QTest::newRow("text") << QByteArray("hello sk-secret") << json;
     QTest::newRow("truncated json")
@@ -279,14 +281,9 @@ void TestChatStream::malformed_data()
     QTest::newRow("array") << QByteArray(R"(["sk-secret"])") << QStringLiteral("not a JSON object");
     QTest::newRow("number") << QByteArray("42") << QStringLiteral("not a JSON object");
     QTest::newRow("json string") << QByteArray(R"("sk-secret")") << QStringLiteral("not a JSON object");
-    QTest::newRow("invalid utf-8 in a string")
-            << QByteArray("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sk-secret \xC3\x28\"}}]}")
-            << utf8;
-    QTest::newRow("truncated utf-8 sequence")
-            << QByteArray("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sk-secret \xE2\x82\"}}]}")
-            << utf8;
-    QTest::newRow("overlong utf-8")
-            << QByteArray("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sk-secret \xC0\xAF\"}}]}")
+    // Ill-formed UTF-8 where JSON is not expected at all stays malformed.
+    QTest::newRow("invalid utf-8 outside any string")
+            << QByteArray("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sk-secret\"}}]}\xC3\x28")
             << utf8;
     QTest::newRow("lone surrogate escape")
             << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"sk-secret \ud800"}}]})")
@@ -310,6 +307,34 @@ void TestChatStream::malformed()
     QVERIFY(!update.error);
     QVERIFY(!update.done);
     QVERIFY(!update.usage);
+}
+
+void TestChatStream::invalidUtf8IsReplacedNotDropped_data()
+{
+    QTest::addColumn<QByteArray>("content"); // raw bytes inside the JSON string
+    QTest::addColumn<QString>("text");
+
+    QTest::newRow("bad pair") << QByteArray("caf\xC3\x28 ok") << QStringLiteral("caf\uFFFD( ok");
+    QTest::newRow("truncated sequence") << QByteArray("euro \xE2\x82") << QStringLiteral("euro \uFFFD\uFFFD");
+    QTest::newRow("lone continuation") << QByteArray("\x80 lone") << QStringLiteral("\uFFFD lone");
+    QTest::newRow("never valid") << QByteArray("x\xFF\xFEy") << QStringLiteral("x\uFFFD\uFFFDy");
+    QTest::newRow("overlong") << QByteArray("a\xC0\xAF" "b") << QStringLiteral("a\uFFFD\uFFFDb");
+    QTest::newRow("valid neighbours kept")
+            << QByteArray("\xE4\xBD\xA0\xFF\xE5\xA5\xBD") << QStringLiteral("你\uFFFD好");
+}
+
+void TestChatStream::invalidUtf8IsReplacedNotDropped()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, text);
+
+    const QByteArray data = R"({"choices":[{"index":0,"delta":{"content":")" + content
+            + R"("},"finish_reason":null}]})";
+    const ChatStreamUpdate update = decodeStreamEvent(dataEvent(data));
+    QVERIFY2(update.malformed.isEmpty(), qPrintable(update.malformed));
+    QCOMPARE(update.text, text);
+    // The general decoder agrees.
+    QCOMPARE(decodeStreamEventGeneral(dataEvent(data)).text, text);
 }
 
 void TestChatStream::completion_data()
@@ -350,9 +375,9 @@ void TestChatStream::completion_data()
     QTest::newRow("truncated") << QByteArray(R"({"choices":[{"index":0,"message":{"content":"x)")
                                << false << QString() << QString() << QString() << qint64(-2)
                                << QStringLiteral("not valid JSON");
-    QTest::newRow("invalid utf-8")
-            << QByteArray("{\"choices\":[{\"index\":0,\"message\":{\"content\":\"\xFF\"}}]}") << false
-            << QString() << QString() << QString() << qint64(-2) << QStringLiteral("not valid UTF-8");
+    QTest::newRow("invalid utf-8 is replaced, the rest kept")
+            << QByteArray("{\"choices\":[{\"index\":0,\"message\":{\"content\":\"a\xFF b\"}}]}") << true
+            << QStringLiteral("a\uFFFD b") << QString() << QString() << qint64(-2) << QString();
     QTest::newRow("array") << QByteArray("[]") << false << QString() << QString() << QString()
                            << qint64(-2) << QStringLiteral("not a JSON object");
     QTest::newRow("error object")

@@ -217,7 +217,8 @@ private Q_SLOTS:
     {
         const QStringList expected { u"capped"_s, u"headline"_s, u"rate-limited"_s,
             u"auth-expired"_s, u"validation"_s, u"flaky"_s, u"hang"_s, u"drop-mid-stream"_s,
-            u"firehose"_s };
+            u"firehose"_s, u"drip"_s, u"huge-error"_s, u"bad-utf8"_s, u"huge-headers"_s,
+            u"redirect-loop"_s };
         QCOMPARE(DemoProvider::scenarios(), expected);
     }
 

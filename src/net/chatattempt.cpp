@@ -1,5 +1,7 @@
 #include "chatattempt.h"
 
+#include "chatrequest.h"
+
 #include "logging.h"
 #include "retry/constants.h"
 
@@ -78,6 +80,15 @@ void ChatAttempt::start()
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &ChatAttempt::onMetaData);
     connect(m_reply, &QNetworkReply::readyRead, this, &ChatAttempt::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &ChatAttempt::onFinished);
+    connect(m_reply, &QNetworkReply::redirected, this, [this] {
+        // A hop that is followed: what came with it was not the answer.
+        ++m_redirects;
+        m_status = 0;
+        m_result.status = 0;
+        m_result.headers.clear();
+        m_buffer.clear();
+        m_bufferSeen = 0;
+    });
     // Back-pressure: without a bound, Qt's HTTP thread reads a fast stream into memory whole
     // before the event loop sees any of it (one 36 MB read, 180 MiB peak). Qt 6.4 forwards the
     // bound to that thread only once post() has handed it the request, which happens in the
@@ -134,10 +145,24 @@ void ChatAttempt::onMetaData()
     const QVariant status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
     if (!status.isValid())
         return;
-    // A redirect's own headers are not the answer's.
+    // A redirect's own headers are not the answer's: a hop that is followed is followed by the
+    // answer's, and one that is not (a loop, another origin) is told apart in onFinished().
     const int code = status.toInt();
-    if (code >= 300 && code < 400 && m_reply->attribute(QNetworkRequest::RedirectionTargetAttribute).isValid())
+    if (code >= 300 && code < 400)
         return;
+    if (m_reply->rawHeaderPairs().isEmpty()) {
+        // Qt 6.4's HTTP client drops every header of a response with more fields than it takes
+        // (100) and would then read the body until the connection closes. A provider's answer
+        // always has headers, so none at all means they were lost: say so rather than misread
+        // the response (its retry-after gone) or wait for a close that may never come.
+        AttemptResult r = m_result;
+        r.kind = AttemptResult::Kind::NetworkError;
+        r.network = retry::NetworkFailure::Other;
+        r.errorText = u"the provider's response (HTTP %1) came with more header fields than "
+                      "can be read (at most 100); it was not used"_s.arg(code);
+        finish(std::move(r));
+        return;
+    }
     m_status = code;
     m_isStream = m_status >= 200 && m_status < 300 && isEventStream(m_reply);
     m_result.status = m_status;
@@ -156,6 +181,8 @@ void ChatAttempt::onReadyRead()
         return;
     if (m_status == 0)
         onMetaData();
+    if (m_finished)
+        return;
     m_sinceActivity.restart();
     if (m_status >= 200 && m_status < 300 && m_isStream) {
         readStream();
@@ -248,8 +275,42 @@ void ChatAttempt::onFinished()
         return;
     if (m_status == 0)
         onMetaData();
+    if (m_finished)
+        return;
     const QNetworkReply::NetworkError error = m_reply->error();
     AttemptResult r = m_result;
+
+    // A redirect as the final answer was not followed: a loop (Qt follows at most
+    // maximumRedirectsAllowed() hops within the origin), or a hop to another origin.
+    const int code = m_status > 0 ? m_status
+                                  : m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (error == QNetworkReply::TooManyRedirectsError || error == QNetworkReply::InsecureRedirectError
+        || (code >= 300 && code < 400)) {
+        const QUrl from = m_reply->url();
+        const QByteArray location = m_reply->rawHeader("location");
+        const QUrl target = from.resolved(QUrl::fromEncoded(location));
+        const bool elsewhere = !location.isEmpty()
+            && (target.scheme() != from.scheme() || target.host() != from.host()
+                || target.port(-1) != from.port(-1));
+        r.kind = AttemptResult::Kind::NetworkError;
+        r.status = 0;
+        r.headers.clear();
+        r.network = retry::NetworkFailure::Other;
+        if (elsewhere) {
+            r.errorText = u"the provider redirected to %1, another origin; capwatch follows "
+                          "redirects only within the endpoint's origin, so that the key goes "
+                          "nowhere else"_s.arg(displayEndpoint(target));
+        } else if (error == QNetworkReply::TooManyRedirectsError
+                   || m_redirects >= m_request.maximumRedirectsAllowed()) {
+            r.errorText = u"the provider redirected more than %1 times (a redirect loop?); "
+                          "capwatch stopped following"_s.arg(m_request.maximumRedirectsAllowed());
+        } else {
+            r.errorText = u"the provider answered with a redirect (HTTP %1) that could not be "
+                          "followed"_s.arg(code);
+        }
+        finish(std::move(r));
+        return;
+    }
 
     if (m_status >= 200 && m_status < 300) {
         if (m_isStream) {

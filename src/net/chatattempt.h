@@ -81,6 +81,7 @@ private:
     QElapsedTimer m_sinceActivity;
     qint64 m_idleTimeoutMs;
     int m_status = 0;
+    int m_redirects = 0; ///< hops followed so far
     bool m_isStream = false;
     bool m_timedOut = false;
     bool m_done = false; ///< [DONE] seen

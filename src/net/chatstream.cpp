@@ -39,12 +39,23 @@ std::optional<json> parseJson(QByteArrayView bytes, const QString &what, QString
     try {
         return json::parse(bytes.begin(), bytes.end());
     } catch (const json::parse_error &e) {
-        // nlohmann rejects ill-formed UTF-8 inside strings; say so rather than "syntax error".
-        *why = isValidUtf8(bytes)
-                ? QStringLiteral("%1 is not valid JSON (error at byte %2)")
-                          .arg(what)
-                          .arg(static_cast<qulonglong>(e.byte))
-                : QStringLiteral("%1 is not valid UTF-8").arg(what);
+        if (isValidUtf8(bytes)) {
+            *why = QStringLiteral("%1 is not valid JSON (error at byte %2)")
+                       .arg(what)
+                       .arg(static_cast<qulonglong>(e.byte));
+            return std::nullopt;
+        }
+    } catch (const std::exception &) {
+        *why = QStringLiteral("%1 could not be parsed").arg(what);
+        return std::nullopt;
+    }
+    // nlohmann rejects ill-formed UTF-8 inside strings. Rather than lose the whole event, each
+    // ill-formed sequence becomes U+FFFD (as a browser shows it) and the rest is kept.
+    const QByteArray repaired = QString::fromUtf8(bytes).toUtf8();
+    try {
+        return json::parse(repaired.begin(), repaired.end());
+    } catch (const json::parse_error &) {
+        *why = QStringLiteral("%1 is not valid UTF-8 nor JSON").arg(what);
     } catch (const std::exception &) {
         *why = QStringLiteral("%1 could not be parsed").arg(what);
     }

@@ -39,6 +39,14 @@ constexpr qsizetype kFirehoseBatch = 64 * 1024;
 // drop-mid-stream: the role chunk and three content chunks go out, then the connection dies.
 constexpr qsizetype kDropAfterPieces = 4;
 constexpr int kWordsPerChunk = 3;
+// drip: one byte of the body per policy second.
+constexpr int kDripIntervalMs = 1000;
+// huge-error: an error body this large, over the 1 MiB that is classified.
+constexpr qsizetype kHugeErrorBytes = 1536 * 1024;
+// huge-headers: this much of extra response headers, in lines of about kFillerLineBytes (40
+// large fields: Qt's HTTP client takes at most 100 fields, however small).
+constexpr qsizetype kHugeHeaderBytes = 100 * 1024;
+constexpr qsizetype kFillerLineBytes = 2560;
 
 enum class Scenario
 {
@@ -51,6 +59,11 @@ enum class Scenario
     Hang,
     DropMidStream,
     Firehose,
+    Drip,
+    HugeError,
+    BadUtf8,
+    HugeHeaders,
+    RedirectLoop,
     Unknown,
 };
 
@@ -92,6 +105,29 @@ QByteArray overloadedBody()
     return QByteArrayLiteral(
         R"({"error":{"message":"The server is currently overloaded, please try again later.",)"
         R"("type":"server_error","code":"overloaded"}})");
+}
+
+/// Over the 1 MiB that is classified: a token-limit text followed by more than a megabyte of
+/// detail, so only its size keeps it from being taken for a token limit.
+QByteArray hugeErrorBody()
+{
+    QByteArray body = QByteArrayLiteral(
+        R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min. Details:)");
+    const QByteArray filler = QByteArrayLiteral(" the provider explains at great length.");
+    while (body.size() < kHugeErrorBytes)
+        body += filler;
+    body += QByteArrayLiteral(R"("})");
+    return body;
+}
+
+/// About kHugeHeaderBytes of harmless extra response headers.
+HeaderPairs fillerHeaders()
+{
+    HeaderPairs headers;
+    const QByteArray value(kFillerLineBytes - 24, 'x');
+    for (qsizetype n = 0; n * kFillerLineBytes < kHugeHeaderBytes; ++n)
+        headers.append({ "x-capwatch-filler-" + QByteArray::number(n).rightJustified(2, '0'), value });
+    return headers;
 }
 
 QByteArray modelsBody()
@@ -503,6 +539,8 @@ DemoProvider::DemoProvider(QObject *parent)
     : QObject(parent)
     , m_server(new QHttpServer)
 {
+    // Clients send it their keys: Qt HTTP Server's request dumps must never print them.
+    keepRequestHeadersOutOfLogs();
     m_clock.start();
     m_server->route(QStringLiteral("/v1/chat/completions"),
         [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
@@ -535,7 +573,9 @@ QStringList DemoProvider::scenarios()
     // Same order as the Scenario enum.
     return { QStringLiteral("capped"), QStringLiteral("headline"), QStringLiteral("rate-limited"),
         QStringLiteral("auth-expired"), QStringLiteral("validation"), QStringLiteral("flaky"),
-        QStringLiteral("hang"), QStringLiteral("drop-mid-stream"), QStringLiteral("firehose") };
+        QStringLiteral("hang"), QStringLiteral("drop-mid-stream"), QStringLiteral("firehose"),
+        QStringLiteral("drip"), QStringLiteral("huge-error"), QStringLiteral("bad-utf8"),
+        QStringLiteral("huge-headers"), QStringLiteral("redirect-loop") };
 }
 
 QString DemoProvider::validate(const DemoOptions &options)
@@ -803,6 +843,21 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
             return reply(Status::Unauthorized, authBody());
         break;
     }
+    case Scenario::HugeError:
+        return reply(Status::UnprocessableEntity, hugeErrorBody());
+    case Scenario::HugeHeaders:
+        if (position == 0) {
+            // The one header that matters comes last, after 100 KB of others.
+            HeaderPairs headers = fillerHeaders();
+            headers.append({ QByteArrayLiteral("retry-after"), QByteArrayLiteral("1") });
+            return reply(Status::UnprocessableEntity, headlineBody(), headers);
+        }
+        break;
+    case Scenario::RedirectLoop:
+        // To itself, for ever: a client must give up after a few hops.
+        return reply(Status::TemporaryRedirect,
+            errorBody(QStringLiteral("Moved to %1").arg(request.url().path())),
+            { { QByteArrayLiteral("Location"), request.url().path().toUtf8() } });
     case Scenario::Hang:
         log("held, never answered");
         startExchange(std::move(responder));
@@ -897,10 +952,35 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
     }
 
     const ChunkFormat format(index, chat.model);
+    if (scenario == Scenario::Drip) {
+        // The whole stream, one byte at a time, a policy second apart.
+        const QByteArray wire = format.content(tr("Drip, drip: this answer arrived one byte a "
+                                                  "second."))
+            + format.stop() + ChunkFormat::done();
+        QList<QByteArray> pieces;
+        pieces.reserve(wire.size());
+        for (const char byte : wire)
+            pieces.append(httpChunk(QByteArrayView(&byte, 1)));
+        pieces.last() += lastHttpChunk();
+        log("200, stream dripping a byte a second");
+        writeStreamHeaders(responder);
+        startExchange(std::move(responder))
+            ->playTimed(std::move(pieces), int(std::lround(kDripIntervalMs * o.timeScale)), -1);
+        return;
+    }
     QList<QByteArray> pieces;
     pieces.append(httpChunk(format.role()));
     for (const QString &delta : deltas(text))
         pieces.append(httpChunk(format.content(delta)));
+    if (scenario == Scenario::BadUtf8) {
+        // Bytes that are not UTF-8 inside the JSON strings: a lone continuation byte, bytes
+        // that never occur, a truncated sequence, an overlong form and an encoded surrogate.
+        for (const QByteArrayView bad : { QByteArrayView("\x80 lone continuation, "),
+                 QByteArrayView("\xff\xfe never valid, "), QByteArrayView("\xe2\x82 truncated, "),
+                 QByteArrayView("\xc0\xaf overlong, "), QByteArrayView("\xed\xa0\x80 surrogate.") })
+            pieces.append(httpChunk(QByteArray(format.contentPrefix() + '"' + bad.toByteArray()
+                + '"' + ChunkFormat::contentSuffix())));
+    }
     if (drop) {
         log("200, stream to be dropped");
         writeStreamHeaders(responder);

@@ -18,6 +18,11 @@
 //  hang             the request is held, never answered, until the client or the provider goes
 //  drop-mid-stream  a 200 whose stream (or body) is cut after a few chunks
 //  firehose         answerBytes of answer in answerChunks chunks, as fast as the client reads
+//  drip             a short streamed answer whose bytes arrive one a second (scaled)
+//  huge-error       every request: a token-limit 422 whose body is 1.5 MiB (too large to classify)
+//  bad-utf8         a streamed answer whose last chunks carry bytes that are not UTF-8
+//  huge-headers     1: 422 headline + 100 KB of extra headers, retry-after: 1 last; 2, 3: success
+//  redirect-loop    every request: 307 to itself
 // Success bodies (streamed as chunked SSE or not) are friendly texts about the cap.
 
 #include <QByteArray>
@@ -67,7 +72,7 @@ public:
     ~DemoProvider() override;
 
     /// capped, headline, rate-limited, auth-expired, validation, flaky, hang, drop-mid-stream,
-    /// firehose.
+    /// firehose, drip, huge-error, bad-utf8, huge-headers, redirect-loop.
     static QStringList scenarios();
 
     /// Call before listen(), which validates the options. Called while listening (a slot of
