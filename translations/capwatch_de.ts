@@ -302,6 +302,26 @@
             <numerusform>Wiederholungsprotokoll kopiert (%n Einträge)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Send the key unencrypted?</source>
+        <translation>Schlüssel unverschlüsselt senden?</translation>
+    </message>
+    <message>
+        <source>%1 uses plain HTTP. Your API key would travel unencrypted, readable by anyone on the way to %2.</source>
+        <translation>%1 verwendet unverschlüsseltes HTTP. Ihr API-Schlüssel würde unverschlüsselt übertragen, lesbar für jeden auf dem Weg zu %2.</translation>
+    </message>
+    <message>
+        <source>Use an https:// endpoint to keep the key private.</source>
+        <translation>Verwenden Sie einen https://-Endpunkt, damit der Schlüssel geheim bleibt.</translation>
+    </message>
+    <message>
+        <source>Send &amp;anyway</source>
+        <translation>Trotzdem &amp;senden</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryLogModel</name>

@@ -300,6 +300,26 @@
             <numerusform>已复制重试日志（%n 条记录）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Send the key unencrypted?</source>
+        <translation>以未加密方式发送密钥？</translation>
+    </message>
+    <message>
+        <source>%1 uses plain HTTP. Your API key would travel unencrypted, readable by anyone on the way to %2.</source>
+        <translation>%1 使用未加密的 HTTP。您的 API 密钥将以明文传输，在发往 %2 的途中任何人都能读取。</translation>
+    </message>
+    <message>
+        <source>Use an https:// endpoint to keep the key private.</source>
+        <translation>请使用 https:// 端点，以免密钥泄露。</translation>
+    </message>
+    <message>
+        <source>Send &amp;anyway</source>
+        <translation>仍然发送(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryLogModel</name>

@@ -37,6 +37,26 @@ bool isHeaderSafe(const QByteArray &key)
     return std::all_of(key.begin(), key.end(), [](char c) { return c > 0x20 && c < 0x7f; });
 }
 
+/// Keys this short could not be told from ordinary text; cutting them out would garble it.
+constexpr qsizetype kShortestRemovedKey = 8;
+constexpr QByteArrayView kKeyRemoved = "[key removed]";
+
+/// `text` without `key`: also its beginning where a cut-off text ends in it.
+QByteArray withoutKey(QByteArray text, const QByteArray &key)
+{
+    if (key.size() < kShortestRemovedKey)
+        return text;
+    text.replace(key, kKeyRemoved);
+    for (qsizetype n = std::min(text.size(), key.size() - 1); n >= kShortestRemovedKey; --n) {
+        if (text.endsWith(QByteArrayView(key).first(n))) {
+            text.chop(n);
+            text += kKeyRemoved;
+            break;
+        }
+    }
+    return text;
+}
+
 } // namespace
 
 ChatClient::ChatClient(QObject *parent)
@@ -189,8 +209,13 @@ void ChatClient::dropAttempt()
     attempt->deleteLater();
 }
 
-void ChatClient::onAttemptFinished(const AttemptResult &result)
+void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
 {
+    // Some providers quote the key they refuse ("Incorrect API key provided: sk-..."). Their body
+    // and error text go on into the log, the final error text and the window: not the key.
+    AttemptResult result = attemptResult;
+    result.body = withoutKey(result.body, m_key);
+    result.errorText = QString::fromUtf8(withoutKey(result.errorText.toUtf8(), m_key));
     m_headerTimer.stop();
     dropAttempt();
     if (result.usage)

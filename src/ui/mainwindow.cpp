@@ -3,6 +3,7 @@
 #include "conversationview.h"
 #include "keychain.h"
 #include "net/demoprovider.h"
+#include "net/logging.h"
 #include "retrylogmodel.h"
 #include "retrypanel.h"
 #include "settingsdialog.h"
@@ -223,12 +224,18 @@ void MainWindow::buildMenus()
     connect(m_settingsAction, &QAction::triggered, this, &MainWindow::openSettings);
     m_aboutAction = new QAction(this);
     connect(m_aboutAction, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About capwatch"),
-                           tr("<p><b>capwatch</b> %1</p><p>A chat client for OpenAI-compatible providers "
-                              "with strict token caps. It retries token-limit errors by a strict, "
-                              "visible policy: at most 5 attempts, waits of at most 60 s, 120 s "
-                              "in all.</p>")
-                                   .arg(QApplication::applicationVersion()));
+        // Opened, not exec()'d: no nested event loop, retries keep their timers.
+        auto *box = new QMessageBox(QMessageBox::Information, tr("About capwatch"),
+                                    tr("<p><b>capwatch</b> %1</p><p>A chat client for OpenAI-compatible providers "
+                                       "with strict token caps. It retries token-limit errors by a strict, "
+                                       "visible policy: at most 5 attempts, waits of at most 60 s, 120 s "
+                                       "in all.</p>")
+                                            .arg(QApplication::applicationVersion()),
+                                    QMessageBox::Ok, this);
+        box->setObjectName(u"aboutBox"_s);
+        box->setIconPixmap(windowIcon().pixmap(64, 64));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
     });
 
     m_fileMenu = menuBar()->addMenu(QString());
@@ -322,6 +329,7 @@ void MainWindow::applyProvider()
         m_baseRequest.endpoint = QUrl(m_options.endpoint.isEmpty() ? p.endpoint : m_options.endpoint);
         m_baseRequest.model = m_options.model.isEmpty() ? p.model : m_options.model;
         m_baseRequest.stream = p.stream;
+        m_keySource = p.keySource;
         switch (p.keySource) {
         case ProviderSettings::KeySource::Environment:
             m_client->setCredentialProvider(std::make_shared<net::EnvCredentialProvider>(p.keyVariable));
@@ -356,22 +364,53 @@ void MainWindow::openSettings()
     ProviderSettings current = m_settings.provider();
     if (!m_settings.isConfigured())
         current.useDemo = false; // someone who asks to configure wants a real provider
-    SettingsDialog dialog(current, this);
-    if (dialog.exec() != QDialog::Accepted)
+    if (m_settingsDialog) {
+        m_settingsDialog->raise();
+        m_settingsDialog->activateWindow();
         return;
-    m_settings.setProvider(dialog.provider());
-    m_settings.sync();
-    m_options.forceDemo = false;
-    m_options.endpoint.clear();
-    m_options.model.clear();
-    const QByteArray key = dialog.keychainKey();
-    if (!key.isEmpty()) {
-        Keychain::write(this, key, [this](const QString &error) {
-            if (!error.isEmpty())
-                QMessageBox::warning(this, tr("Key not stored"), error);
-        });
     }
-    applyProvider();
+    // Window-modal and opened, never exec()'d: a retry in progress keeps running behind it.
+    auto *dialog = new SettingsDialog(current, this);
+    dialog->setObjectName(u"settingsDialog"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_settingsDialog = dialog;
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_settings.setProvider(dialog->provider());
+        m_settings.sync();
+        m_options.forceDemo = false;
+        m_options.endpoint.clear();
+        m_options.model.clear();
+        const QByteArray key = dialog->keychainKey();
+        if (!key.isEmpty()) {
+            Keychain::write(this, key, [this](const QString &error) {
+                if (!error.isEmpty())
+                    showWarning(tr("Key not stored"), error);
+            });
+        }
+        applyProvider();
+    });
+    dialog->open();
+}
+
+void MainWindow::showWarning(const QString &title, const QString &text)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setObjectName(u"warningBox"_s);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+QFileDialog *MainWindow::saveDialog(const QString &title, const QString &fileName,
+                                    const QStringList &filters)
+{
+    const QString dir = m_settings.lastExportDir();
+    auto *dialog = new QFileDialog(this, title, dir.isEmpty() ? fileName : dir + u'/' + fileName);
+    dialog->setObjectName(u"saveDialog"_s);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setFileMode(QFileDialog::AnyFile);
+    dialog->setNameFilters(filters);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    return dialog;
 }
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
@@ -392,6 +431,10 @@ void MainWindow::sendPrompt()
     const QString text = m_prompt->toPlainText();
     if (text.trimmed().isEmpty() || m_client->busy())
         return;
+    if (needsPlainHttpConsent()) {
+        askPlainHttpConsent(&MainWindow::sendPrompt); // the prompt stays in the editor meanwhile
+        return;
+    }
     m_prompt->clear();
     startSend(text);
 }
@@ -400,10 +443,75 @@ void MainWindow::retryNow()
 {
     if (m_failedPrompt.isEmpty() || m_client->busy())
         return;
+    if (needsPlainHttpConsent()) {
+        askPlainHttpConsent(&MainWindow::retryNow);
+        return;
+    }
     // The failed prompt is the one in the editor unless the user typed something else.
     if (m_prompt->toPlainText() == m_failedPrompt)
         m_prompt->clear();
     startSend(m_failedPrompt);
+}
+
+bool MainWindow::keyWouldBeSent() const
+{
+    if (m_demo)
+        return false;
+    // The keychain answers later and may ask to be unlocked: a configured keychain counts as a key.
+    if (m_keySource == ProviderSettings::KeySource::Keychain)
+        return true;
+    const std::shared_ptr<net::CredentialProvider> credentials = m_client->credentialProvider();
+    if (!credentials)
+        return false;
+    // The environment and key file answer at once; should one ever answer later, assume a key.
+    auto hasKey = std::make_shared<std::optional<bool>>();
+    credentials->load([hasKey](const net::Credential &c) { *hasKey = !c.key.isEmpty(); });
+    return hasKey->value_or(true);
+}
+
+bool MainWindow::needsPlainHttpConsent() const
+{
+    const QUrl target = net::chatCompletionsUrl(m_baseRequest.endpoint);
+    if (!target.isValid() || target.scheme() != u"http" || net::isLoopback(target))
+        return false;
+    return !m_plainHttpConsent.contains(net::displayEndpoint(target)) && keyWouldBeSent();
+}
+
+void MainWindow::askPlainHttpConsent(void (MainWindow::*resume)())
+{
+    if (m_plainHttpWarning) {
+        m_plainHttpWarning->raise();
+        m_plainHttpWarning->activateWindow();
+        return;
+    }
+    const QUrl target = net::chatCompletionsUrl(m_baseRequest.endpoint);
+    const QString endpoint = net::displayEndpoint(target);
+    auto *box = new QMessageBox(this);
+    box->setObjectName(u"plainHttpWarning"_s);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    box->setIcon(QMessageBox::Warning);
+    box->setTextFormat(Qt::PlainText);
+    box->setWindowTitle(tr("Send the key unencrypted?"));
+    box->setText(tr("%1 uses plain HTTP. Your API key would travel unencrypted, readable by anyone "
+                    "on the way to %2.")
+                         .arg(endpoint, target.host()));
+    box->setInformativeText(tr("Use an https:// endpoint to keep the key private."));
+    QPushButton *sendAnyway = box->addButton(tr("Send &anyway"), QMessageBox::AcceptRole);
+    sendAnyway->setObjectName(u"sendAnyway"_s);
+    QPushButton *cancel = box->addButton(tr("Cancel"), QMessageBox::RejectRole);
+    cancel->setObjectName(u"cancel"_s);
+    box->setDefaultButton(cancel);
+    box->setEscapeButton(cancel);
+    connect(box, &QMessageBox::finished, this, [this, box, sendAnyway, endpoint, resume] {
+        m_plainHttpWarning.clear();
+        if (box->clickedButton() != sendAnyway)
+            return; // Cancel, Esc or closed: nothing is sent
+        m_plainHttpConsent.insert(endpoint);
+        (this->*resume)();
+    });
+    m_plainHttpWarning = box;
+    box->open();
 }
 
 void MainWindow::startSend(const QString &prompt)
@@ -535,38 +643,37 @@ void MainWindow::exportRetryLogInteractive()
 {
     const QString jsonFilter = tr("JSON Lines (*.jsonl)");
     const QString csvFilter = tr("CSV (*.csv)");
-    QString selected = jsonFilter;
-    const QString dir = m_settings.lastExportDir();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export retry log"),
-                                                dir.isEmpty() ? u"capwatch-retry-log.jsonl"_s
-                                                              : dir + u"/capwatch-retry-log.jsonl"_s,
-                                                jsonFilter + u";;"_s + csvFilter, &selected);
-    if (path.isEmpty())
-        return;
-    const bool csv = selected == csvFilter || path.endsWith(u".csv", Qt::CaseInsensitive);
-    if (csv && !path.endsWith(u".csv", Qt::CaseInsensitive))
-        path += u".csv"_s;
-    QString error;
-    if (!exportRetryLog(path, csv ? net::LogFormat::Csv : net::LogFormat::JsonLines, &error))
-        QMessageBox::warning(this, tr("Export failed"), tr("The retry log was not written: %1").arg(error));
-    else
-        m_settings.setLastExportDir(QFileInfo(path).absolutePath());
+    QFileDialog *dialog = saveDialog(tr("Export retry log"), u"capwatch-retry-log.jsonl"_s,
+                                     { jsonFilter, csvFilter });
+    connect(dialog, &QFileDialog::fileSelected, this, [this, dialog, csvFilter](QString path) {
+        if (path.isEmpty())
+            return;
+        const bool csv = dialog->selectedNameFilter() == csvFilter || path.endsWith(u".csv", Qt::CaseInsensitive);
+        if (csv && !path.endsWith(u".csv", Qt::CaseInsensitive))
+            path += u".csv"_s;
+        QString error;
+        if (!exportRetryLog(path, csv ? net::LogFormat::Csv : net::LogFormat::JsonLines, &error))
+            showWarning(tr("Export failed"), tr("The retry log was not written: %1").arg(error));
+        else
+            m_settings.setLastExportDir(QFileInfo(path).absolutePath());
+    });
+    dialog->open();
 }
 
 void MainWindow::exportConversationInteractive()
 {
-    const QString dir = m_settings.lastExportDir();
-    const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export conversation"),
-            dir.isEmpty() ? u"capwatch-conversation.md"_s : dir + u"/capwatch-conversation.md"_s,
-            tr("Markdown (*.md)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportConversation(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), tr("The conversation was not written: %1").arg(error));
-    else
-        m_settings.setLastExportDir(QFileInfo(path).absolutePath());
+    QFileDialog *dialog = saveDialog(tr("Export conversation"), u"capwatch-conversation.md"_s,
+                                     { tr("Markdown (*.md)") });
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+        if (path.isEmpty())
+            return;
+        QString error;
+        if (!exportConversation(path, &error))
+            showWarning(tr("Export failed"), tr("The conversation was not written: %1").arg(error));
+        else
+            m_settings.setLastExportDir(QFileInfo(path).absolutePath());
+    });
+    dialog->open();
 }
 
 void MainWindow::copyRetryLog()

@@ -6,14 +6,17 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 
 #include <memory>
 #include <optional>
 
 class QAction;
+class QFileDialog;
 class QFrame;
 class QLabel;
+class QMessageBox;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
@@ -28,6 +31,7 @@ namespace capwatch::ui {
 class ConversationView;
 class RetryLogModel;
 class RetryPanel;
+class SettingsDialog;
 class TimelineWidget;
 
 struct LaunchOptions
@@ -83,7 +87,18 @@ private:
     void retranslate();
     void applyProvider();
     void openSettings();
+    /// A warning that does not block: opened window-modal, deleted when closed.
+    void showWarning(const QString &title, const QString &text);
+    /// A save dialog starting in the last export folder; the caller connects and opens it.
+    QFileDialog *saveDialog(const QString &title, const QString &fileName, const QStringList &filters);
     void startSend(const QString &prompt);
+    /// True when a send now would carry a key over plain HTTP to a host that is not loopback
+    /// and the user has not agreed to that for this endpoint in this session.
+    bool needsPlainHttpConsent() const;
+    bool keyWouldBeSent() const;
+    /// Asks (without blocking) whether to send the key unencrypted; on "Send anyway" remembers
+    /// the consent for the endpoint and calls `resume` again.
+    void askPlainHttpConsent(void (MainWindow::*resume)());
     void updateButtons();
     void onAnswerText(quint64 send, const QString &text);
     void onSucceeded(quint64 send, const net::SendSummary &summary);
@@ -108,6 +123,9 @@ private:
     int m_assistantTurn = -1;
     quint64 m_send = 0;
     QTimer m_timelineTick;
+    ProviderSettings::KeySource m_keySource = ProviderSettings::KeySource::Environment;
+    QSet<QString> m_plainHttpConsent; ///< endpoints the user agreed to send the key to unencrypted
+    QPointer<QMessageBox> m_plainHttpWarning;
 
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;
@@ -129,6 +147,7 @@ private:
     QAction *m_copyLogAction = nullptr;
     QAction *m_exportConversationAction = nullptr;
     QAction *m_settingsAction = nullptr;
+    QPointer<SettingsDialog> m_settingsDialog;
     QAction *m_quitAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QMenu *m_fileMenu = nullptr;
