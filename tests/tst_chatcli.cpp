@@ -99,6 +99,8 @@ private Q_SLOTS:
     void badArgumentsExitTwo_data();
     void badArgumentsExitTwo();
     void sigintDuringWaitExits130();
+    void killedMidCycleLeavesEveryRecordReadable_data();
+    void killedMidCycleLeavesEveryRecordReadable();
     void keyNeverShows();
     void demoCommandPrintsItsUrlFirst();
 };
@@ -305,6 +307,58 @@ void TestChatCli::sigintDuringWaitExits130()
     QCOMPARE(records.last().value(u"event").toString(), u"cancelled"_s);
     QCOMPARE(records.last().value(u"reason").toString(), u"cancelled"_s);
     QVERIFY(r.err.contains("; cancelled"));
+}
+
+void TestChatCli::killedMidCycleLeavesEveryRecordReadable_data()
+{
+    QTest::addColumn<QString>("fileName");
+    QTest::newRow("json lines") << u"log.jsonl"_s;
+    QTest::newRow("csv") << u"log.csv"_s;
+}
+
+void TestChatCli::killedMidCycleLeavesEveryRecordReadable()
+{
+    // SIGKILL: no handler, no flush at exit. Every record written before must be whole on disk.
+    QFETCH(QString, fileName);
+    QTemporaryDir dir;
+    const QString log = dir.filePath(fileName);
+    Demo demo(u"headline"_s);
+    QVERIFY(demo.ok);
+    QStringList args = demo.chat({ u"--log"_s, log });
+    args.replace(args.indexOf(QString::number(kScale)), u"0.1"_s); // 60 s waits take 6 s
+    const auto lines = [&log] {
+        QFile f(log);
+        return f.open(QIODevice::ReadOnly) ? f.readAll().split('\n') : QList<QByteArray>();
+    };
+    const Run r = runCli(args, {}, QProcessEnvironment::systemEnvironment(), [&](QProcess &p) {
+        // attempt 1, retry_scheduled, attempt 2, retry_scheduled: in the second wait.
+        const int wanted = fileName.endsWith(u".csv"_s) ? 5 : 4;
+        QTRY_VERIFY_WITH_TIMEOUT(lines().size() > wanted, 20000);
+        ::kill(pid_t(p.processId()), SIGKILL);
+    });
+    QCOMPARE(r.exitCode, -1); // killed
+    const QList<QByteArray> written = lines();
+    QVERIFY(written.last().isEmpty()); // the file ends with a whole line
+    QList<QByteArray> records = written.first(written.size() - 1);
+    if (fileName.endsWith(u".csv"_s)) {
+        QVERIFY(records.takeFirst().startsWith("time,request,event,"));
+        QCOMPARE(records.size(), 4);
+        QVERIFY(records.at(0).contains(",attempt_started,1,"));
+        QVERIFY(records.at(1).contains(",retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"));
+        QVERIFY(records.at(2).contains(",attempt_started,2,"));
+        QVERIFY(records.at(3).contains(",retry_scheduled,2,422,token_limit,60323,60000,60,1080,message,"));
+    } else {
+        QCOMPARE(records.size(), 4);
+        QStringList events;
+        for (const QByteArray &line : std::as_const(records)) {
+            QJsonParseError error;
+            const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            events << o.value(u"event"_s).toString() + u' ' + QString::number(o.value(u"attempt"_s).toInt());
+        }
+        QCOMPARE(events, (QStringList { u"attempt_started 1"_s, u"retry_scheduled 1"_s,
+                                        u"attempt_started 2"_s, u"retry_scheduled 2"_s }));
+    }
 }
 
 void TestChatCli::keyNeverShows()

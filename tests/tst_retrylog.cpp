@@ -110,7 +110,15 @@ void TestRetryLog::errorIsCutAt500Characters()
     RetryRecord r = scheduled();
     r.error = QString(800, u'x');
     log.append(r);
-    QCOMPARE(log.records().constFirst().error.size(), 500);
+    QCOMPARE(log.records().constFirst().error, QString(499, u'x') + u'…');
+
+    // Exactly 500 is whole; a pair of surrogates at the cut is not split.
+    r.error = QString(500, u'y');
+    log.append(r);
+    QCOMPARE(log.records().at(1).error, QString(500, u'y'));
+    r.error = QString(498, u'z') + u"😀😀😀"_s;
+    log.append(r);
+    QCOMPARE(log.records().at(2).error, QString(498, u'z') + u'…');
 }
 
 void TestRetryLog::writerAppendsAndFlushesEachRecord()

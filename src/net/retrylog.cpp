@@ -174,8 +174,14 @@ RetryLog::~RetryLog() = default;
 
 void RetryLog::append(RetryRecord record)
 {
-    if (record.error.size() > qsizetype(retry::kMaxLoggedErrorChars))
-        record.error = record.error.left(qsizetype(retry::kMaxLoggedErrorChars));
+    // At most kMaxLoggedErrorChars, a cut one ending in an ellipsis so that nobody takes it for
+    // the whole text (never splitting a surrogate pair).
+    if (record.error.size() > qsizetype(retry::kMaxLoggedErrorChars)) {
+        qsizetype keep = qsizetype(retry::kMaxLoggedErrorChars) - 1;
+        if (record.error.at(keep - 1).isHighSurrogate())
+            --keep;
+        record.error = record.error.left(keep) + u'\u2026';
+    }
     for (auto &writer : m_writers) {
         if (!writer->append(record))
             Q_EMIT writeFailed(QStringLiteral("could not write to the retry log file"));
