@@ -8,7 +8,9 @@
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QDialog>
 #include <QFile>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -78,6 +80,7 @@ private Q_SLOTS:
     void settingsPersistAcrossRestarts();
     void keyNeverReachesTheSettingsFile();
     void demoBannerOnFirstRun();
+    void dialogsNeverHoldARetry();
 
 private:
     QTemporaryDir m_dir;
@@ -313,6 +316,35 @@ void TestMainWindow::demoBannerOnFirstRun()
             configure = b;
     }
     QVERIFY(configure && configure->isVisible());
+}
+
+void TestMainWindow::dialogsNeverHoldARetry()
+{
+    // Settings and About open during a wait; the wait still ends on time and the retry answers
+    // while both are still open (no nested event loop holds the window's timers).
+    Window w(ini());
+    w.headlineOnceThen(u"capped"_s);
+    RetryPanel *panel = w.window->retryPanel();
+    w.type(u"Behind a dialog"_s);
+    w.window->sendPrompt();
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
+    QAction *settingsAction = nullptr;
+    for (QAction *a : w.window->findChildren<QAction *>()) {
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_Comma))
+            settingsAction = a;
+    }
+    QVERIFY(settingsAction);
+    settingsAction->trigger(); // returns at once
+    auto *dialog = w.window->findChild<QDialog *>(u"settingsDialog"_s);
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->isVisible());
+    QCOMPARE(panel->state(), RetryPanel::State::Waiting);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
+    QVERIFY(dialog->isVisible());
+    settingsAction->trigger(); // a second time: the same dialog, not another
+    QCOMPARE(w.window->findChildren<QDialog *>(u"settingsDialog"_s).size(), 1);
+    dialog->reject();
+    QTRY_VERIFY(!w.window->findChild<QDialog *>(u"settingsDialog"_s)); // deleted on close
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -143,9 +143,16 @@ void SettingsDialog::updateEnabled()
 
 void SettingsDialog::browseKeyFile()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Choose the key file"), m_keyFile->text());
-    if (!path.isEmpty())
-        m_keyFile->setText(path);
+    // Opened, not exec()'d: the window's timers (a retry's wait) keep running.
+    auto *dialog = new QFileDialog(this, tr("Choose the key file"), m_keyFile->text());
+    dialog->setObjectName(u"keyFileDialog"_s);
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+        if (!path.isEmpty())
+            m_keyFile->setText(path);
+    });
+    dialog->open();
 }
 
 bool SettingsDialog::validate()
