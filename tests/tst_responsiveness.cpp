@@ -17,6 +17,19 @@
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// Under AddressSanitizer every allocation costs several times as much (the 20 MB answer makes
+// many), so the bound is wider there; a real block (a sleep, a nested loop waiting on the
+// network) would still show as seconds.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr qint64 kStallBoundMs = 1000;
+#else
+constexpr qint64 kStallBoundMs = 100;
+#endif
+
+} // namespace
+
 class TestResponsiveness final : public QObject
 {
     Q_OBJECT
@@ -78,7 +91,7 @@ void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
     QVERIFY(window.conversation()->toMarkdown().size() > 20'000'000); // the whole answer is shown
     qInfo("retry cycle + 20 MB streamed answer: %lld ms in all, longest GUI-thread stall %lld ms",
           qlonglong(total), qlonglong(longest));
-    QVERIFY2(longest < 100, qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(longest)));
+    QVERIFY2(longest < kStallBoundMs, qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(longest)));
 
     demo.terminate();
     QVERIFY(demo.waitForFinished(10000));
