@@ -1,5 +1,6 @@
 // capwatch: the desktop client.
 
+#include "common/startupprobe.h"
 #include "options.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
@@ -101,5 +102,6 @@ int main(int argc, char *argv[])
     capwatch::ui::Settings settings;
     capwatch::ui::MainWindow window(settings, options);
     window.show();
+    capwatch::app::armStartupProbe(&window);
     return QApplication::exec();
 }
