@@ -3,6 +3,7 @@
 #include "uilogging.h"
 
 #include <QBuffer>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QImageReader>
@@ -41,6 +42,11 @@ constexpr qsizetype kHardLineLimit = 4096;
 // shown stays laid out. One flush shows at most this much, so a burst stalls the window for a
 // tick, not for seconds...
 constexpr qsizetype kFlushBudget = 64 * 1024;
+// ...in pieces of this many characters, and stops after the piece that crosses the time box, so
+// that a tick stays well inside one frame (16 ms) on a slow machine too: the rest follows on the
+// next tick.
+constexpr qsizetype kFlushPiece = 4 * 1024;
+constexpr qint64 kFlushTimeBoxNs = 5'000'000;
 // ...and one turn shows at most this much live: some 500k tokens, far beyond any model's output
 // limit, so only a runaway stream reaches it (all of a 20 MB one would take ~10 s of layout). The
 // full text stays in assistantText() and the export.
@@ -844,12 +850,17 @@ void ConversationView::flushTurn(Item &item, bool final)
     if (item.bodyEnd.isNull())
         return;
     const qsizetype available = std::min(item.text.size(), kDisplayLimit);
-    qsizetype end = final ? available : std::min(available, item.flushed + kFlushBudget);
-    // Never show half of a surrogate pair; its other half may still be on the way.
-    if (end > item.flushed && (!(final || item.finished) || end < item.text.size())
-        && item.text.at(end - 1).isHighSurrogate())
-        --end;
-    if (end > item.flushed) {
+    const qsizetype limit = final ? available : std::min(available, item.flushed + kFlushBudget);
+    QElapsedTimer box;
+    box.start();
+    bool shownAny = false;
+    while (item.flushed < limit) {
+        qsizetype end = std::min(limit, item.flushed + kFlushPiece);
+        // Never show half of a surrogate pair; its other half may still be on the way.
+        if ((!(final || item.finished) || end < item.text.size()) && item.text.at(end - 1).isHighSurrogate())
+            --end;
+        if (end <= item.flushed)
+            break;
         const QString shown = breakLongLines(
                 QStringView(item.text).sliced(item.flushed, end - item.flushed), item.lineLength);
         QTextCursor cursor(document());
@@ -857,8 +868,12 @@ void ConversationView::flushTurn(Item &item, bool final)
         cursor.insertText(shown, QTextCharFormat());
         item.bodyEnd.setPosition(cursor.position());
         item.flushed = end;
-        ++m_flushCount;
+        shownAny = true;
+        if (!final && box.nsecsElapsed() >= kFlushTimeBoxNs)
+            break;
     }
+    if (shownAny)
+        ++m_flushCount;
     if (!item.truncated && item.flushed >= kDisplayLimit - 1 && item.text.size() > kDisplayLimit) {
         item.truncated = true;
         const Style s = styleFor(*this);
