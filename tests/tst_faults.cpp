@@ -7,6 +7,7 @@
 #include "net/demoprovider.h"
 #include "net/retrylog.h"
 #include "retry/constants.h"
+#include "support/demothread.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -15,14 +16,12 @@
 #include <QLoggingCategory>
 #include <QScopeGuard>
 #include <QProcess>
-#include <QSemaphore>
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QSslServer>
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTest>
-#include <QThread>
 
 #include <unistd.h>
 
@@ -137,47 +136,35 @@ qint64 procStatusBytes(qint64 pid, QByteArrayView field)
     return -1;
 }
 
-/// The firehose provider on its own thread, so that it writes as fast as a separate process.
-class FirehoseThread final : public QThread
+/// A server that answers every request on a connection once, with `response`, and keeps the
+/// connection open as a keep-alive server would.
+class CannedServer final : public QObject
 {
 public:
-    explicit FirehoseThread(qint64 bytes, int chunks)
-        : m_bytes(bytes)
-        , m_chunks(chunks)
+    explicit CannedServer(QByteArray response)
+        : m_response(std::move(response))
     {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            QTcpSocket *s = m_server.nextPendingConnection();
+            connect(s, &QIODevice::readyRead, s, [this, s] {
+                if (!s->readAll().contains("\r\n\r\n") || s->property("answered").toBool())
+                    return;
+                s->setProperty("answered", true);
+                ++m_requests;
+                s->write(m_response);
+            });
+        });
     }
-    ~FirehoseThread() override
-    {
-        quit();
-        wait();
-    }
-    QUrl listen()
-    {
-        start();
-        m_ready.acquire();
-        return m_url;
-    }
-
-protected:
-    void run() override
-    {
-        DemoProvider provider;
-        DemoOptions o;
-        o.scenario = u"firehose"_s;
-        o.answerBytes = m_bytes;
-        o.answerChunks = m_chunks;
-        provider.setOptions(o);
-        if (provider.listen())
-            m_url = provider.baseUrl();
-        m_ready.release();
-        exec();
-    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    quint16 port() const { return m_server.serverPort(); }
+    QUrl url() const { return QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port())); }
+    int requests() const { return m_requests; }
+    void setResponse(QByteArray response) { m_response = std::move(response); }
 
 private:
-    qint64 m_bytes;
-    int m_chunks;
-    QSemaphore m_ready;
-    QUrl m_url;
+    QTcpServer m_server;
+    QByteArray m_response;
+    int m_requests = 0;
 };
 
 } // namespace
@@ -288,33 +275,22 @@ void TestFaults::moreHeaderFieldsThanReadable()
 {
     // 1,000 small header fields: Qt's HTTP client reads at most 100 and drops them all. The
     // attempt must end at once with a clear error, not misread the response or hang.
-    QTcpServer server;
-    QVERIFY(server.listen(QHostAddress::LocalHost));
-    int requests = 0;
-    connect(&server, &QTcpServer::newConnection, this, [&] {
-        QTcpSocket *s = server.nextPendingConnection();
-        connect(s, &QIODevice::readyRead, s, [&, s] {
-            if (!s->readAll().contains("\r\n\r\n") || s->property("answered").toBool())
-                return;
-            s->setProperty("answered", true);
-            ++requests;
-            QByteArray response = "HTTP/1.1 422 Unprocessable Entity\r\n";
-            for (int i = 0; i < 1000; ++i)
-                response += "x-filler-" + QByteArray::number(i) + ": " + QByteArray(90, 'x') + "\r\n";
-            const QByteArray body = R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})";
-            response += "retry-after: 1\r\ncontent-type: application/json\r\ncontent-length: "
-                + QByteArray::number(body.size()) + "\r\n\r\n" + body;
-            s->write(response); // and the connection stays open, as a keep-alive server's would
-        });
-    });
+    QByteArray response = "HTTP/1.1 422 Unprocessable Entity\r\n";
+    for (int i = 0; i < 1000; ++i)
+        response += "x-filler-" + QByteArray::number(i) + ": " + QByteArray(90, 'x') + "\r\n";
+    const QByteArray body = R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})";
+    response += "retry-after: 1\r\ncontent-type: application/json\r\ncontent-length: "
+        + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    CannedServer server(response);
+    QVERIFY(server.listen());
     Driver d;
     QElapsedTimer wall;
     wall.start();
-    QVERIFY(d.run(QUrl(u"http://127.0.0.1:%1/v1"_s.arg(server.serverPort()))));
+    QVERIFY(d.run(server.url()));
     QVERIFY2(wall.elapsed() < 1000, qPrintable(QString::number(wall.elapsed())));
     QCOMPARE(d.out.how, u"gave_up"_s);
     QCOMPARE(d.out.summary.attempts, 1);
-    QCOMPARE(requests, 1);
+    QCOMPARE(server.requests(), 1);
     QCOMPARE(d.out.failures.first().category, retry::Category::Fatal);
     QVERIFY2(d.out.summary.errorText.contains(u"header fields"_s), qPrintable(d.out.summary.errorText));
 }
@@ -340,26 +316,15 @@ void TestFaults::redirectToAnotherOriginIsNotFollowed()
 {
     // 127.0.0.1 sends the request on to localhost: the same machine, but another origin, which
     // could as well be anybody's. The key must not follow.
-    QTcpServer server;
-    QVERIFY(server.listen(QHostAddress::LocalHost));
-    int requests = 0;
-    const QByteArray elsewhere = "http://localhost:" + QByteArray::number(server.serverPort())
-        + "/v1/chat/completions";
-    connect(&server, &QTcpServer::newConnection, this, [&] {
-        QTcpSocket *s = server.nextPendingConnection();
-        connect(s, &QIODevice::readyRead, s, [&, s] {
-            if (!s->readAll().contains("\r\n\r\n"))
-                return;
-            ++requests;
-            s->write("HTTP/1.1 307 Temporary Redirect\r\nlocation: " + elsewhere
-                + "\r\ncontent-length: 0\r\n\r\n");
-        });
-    });
+    CannedServer server({});
+    QVERIFY(server.listen());
+    server.setResponse("HTTP/1.1 307 Temporary Redirect\r\nlocation: http://localhost:"
+        + QByteArray::number(server.port()) + "/v1/chat/completions\r\ncontent-length: 0\r\n\r\n");
     Driver d;
-    QVERIFY(d.run(QUrl(u"http://127.0.0.1:%1/v1"_s.arg(server.serverPort()))));
+    QVERIFY(d.run(server.url()));
     QCOMPARE(d.out.how, u"gave_up"_s);
     QCOMPARE(d.out.summary.attempts, 1);
-    QCOMPARE(requests, 1);
+    QCOMPARE(server.requests(), 1);
     QCOMPARE(d.out.failures.first().category, retry::Category::Fatal);
     QVERIFY2(d.out.summary.errorText.contains(u"another origin"_s)
             && d.out.summary.errorText.contains(u"localhost"_s),
@@ -435,7 +400,11 @@ void TestFaults::answerOf200MegabytesInBoundedMemory()
 {
     // capwatch-cli streams the answer to stdout as it comes: its memory must not grow with it.
     constexpr qint64 kBytes = 200'000'000;
-    FirehoseThread server(kBytes, 900'000);
+    DemoOptions options;
+    options.scenario = u"firehose"_s;
+    options.answerBytes = kBytes;
+    options.answerChunks = 900'000;
+    testing::DemoThread server(options);
     const QUrl url = server.listen();
     QVERIFY(url.isValid());
 

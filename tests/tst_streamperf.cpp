@@ -4,12 +4,11 @@
 #include "net/chatclient.h"
 #include "net/chatstream.h"
 #include "net/demoprovider.h"
+#include "support/demothread.h"
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSemaphore>
 #include <QTest>
-#include <QThread>
 
 #include <unistd.h>
 
@@ -31,43 +30,6 @@ constexpr bool kResidentSetMeansSomething = true;
 #else
 constexpr bool kResidentSetMeansSomething = true;
 #endif
-
-/// The firehose provider on a thread of its own, so that it writes as fast as a separate
-/// process would while this thread decodes (in one thread, decoding would pace the writer).
-class FirehoseServer final : public QThread
-{
-public:
-    ~FirehoseServer() override
-    {
-        quit();
-        wait();
-    }
-
-    /// Starts listening; an invalid URL if the provider could not.
-    QUrl listen()
-    {
-        start();
-        m_ready.acquire();
-        return m_url;
-    }
-
-protected:
-    void run() override
-    {
-        DemoProvider provider;
-        DemoOptions options;
-        options.scenario = u"firehose"_s;
-        provider.setOptions(options);
-        if (provider.listen())
-            m_url = provider.baseUrl();
-        m_ready.release();
-        exec();
-    }
-
-private:
-    QSemaphore m_ready;
-    QUrl m_url;
-};
 
 /// Resident set of this process in bytes, or -1 where /proc is not available.
 qint64 residentBytes()
@@ -104,7 +66,9 @@ void TestStreamPerf::firehoseMemoryStaysFlat()
 {
     if (residentBytes() < 0)
         QSKIP("needs /proc/self/statm to read the resident set");
-    FirehoseServer server;
+    DemoOptions options;
+    options.scenario = u"firehose"_s;
+    capwatch::testing::DemoThread server(options);
     const QUrl url = server.listen();
     QVERIFY(url.isValid());
 

@@ -7,13 +7,12 @@
 
 #include "net/chatclient.h"
 #include "net/demoprovider.h"
+#include "../support/demothread.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <QTimer>
-#include <QSemaphore>
-#include <QThread>
 
 #include <algorithm>
 #include <cstdio>
@@ -23,43 +22,6 @@ using namespace capwatch::net;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-class ProviderThread final : public QThread
-{
-public:
-    explicit ProviderThread(double scale) : m_scale(scale) { }
-    ~ProviderThread() override
-    {
-        quit();
-        wait();
-    }
-    QUrl listen()
-    {
-        start();
-        m_ready.acquire();
-        return m_url;
-    }
-
-protected:
-    void run() override
-    {
-        DemoProvider provider;
-        DemoOptions o;
-        o.scenario = u"rate-limited"_s;
-        o.timeScale = m_scale;
-        o.chunkDelayMs = 0;
-        provider.setOptions(o);
-        if (provider.listen())
-            m_url = provider.baseUrl();
-        m_ready.release();
-        exec();
-    }
-
-private:
-    double m_scale;
-    QSemaphore m_ready;
-    QUrl m_url;
-};
 
 double percentile(const std::vector<double> &sorted, double p)
 {
@@ -77,7 +39,11 @@ int main(int argc, char *argv[])
     const double waitMs = argc > 2 ? std::max(1.0, atof(argv[2])) : 100.0;
     const double scale = waitMs / 2000.0; // the provider asks for 2 s
 
-    ProviderThread provider(scale);
+    DemoOptions options;
+    options.scenario = u"rate-limited"_s;
+    options.timeScale = scale;
+    options.chunkDelayMs = 0;
+    capwatch::testing::DemoThread provider(options);
     const QUrl url = provider.listen();
     if (!url.isValid()) {
         std::fprintf(stderr, "bench_retrytiming: the demo provider could not listen\n");
