@@ -8,6 +8,7 @@
 #include "net/retrylog.h"
 #include "retry/constants.h"
 #include "support/demothread.h"
+#include "support/sanitizers.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -33,17 +34,7 @@ namespace {
 
 constexpr double kScale = 0.01; // 120 policy seconds take 1.2 s
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kUnderAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kUnderAsan = true;
-#else
-constexpr bool kUnderAsan = false;
-#endif
-#else
-constexpr bool kUnderAsan = false;
-#endif
+using capwatch::testing::kUnderAsan;
 
 struct Outcome
 {

@@ -6,6 +6,7 @@
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
+#include "support/sanitizers.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -24,11 +25,7 @@ namespace {
 // Under AddressSanitizer every allocation costs several times as much (the 20 MB answer makes
 // many), so the bound is wider there; a real block (a sleep, a nested loop waiting on the
 // network) would still show as seconds.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr qint64 kStallBoundMs = 1000;
-#else
-constexpr qint64 kStallBoundMs = 100;
-#endif
+constexpr qint64 kStallBoundMs = capwatch::testing::kUnderAsan ? 1000 : 100;
 
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "net/chatstream.h"
 #include "net/demoprovider.h"
 #include "support/demothread.h"
+#include "support/sanitizers.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -17,19 +18,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// AddressSanitizer holds freed memory in quarantine (256 MiB by default), so there the resident
-// set says nothing about what the code keeps.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kResidentSetMeansSomething = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kResidentSetMeansSomething = false;
-#else
-constexpr bool kResidentSetMeansSomething = true;
-#endif
-#else
-constexpr bool kResidentSetMeansSomething = true;
-#endif
+// Under AddressSanitizer the resident set says nothing about what the code keeps.
+constexpr bool kResidentSetMeansSomething = !capwatch::testing::kUnderAsan;
 
 /// Resident set of this process in bytes, or -1 where /proc is not available.
 qint64 residentBytes()
