@@ -109,5 +109,22 @@ int main(int argc, char *argv[])
     w.tabs()->setCurrentIndex(1);
     if (!save(&w, outDir + u"/main-window-log"_s + suffix + u".png"_s))
         return 1;
+
+    // The question before a key goes out over plain HTTP to another machine.
+    qputenv("OPENAI_COMPAT_API_KEY", "sk-screenshot-not-a-key");
+    LaunchOptions remote;
+    remote.endpoint = u"http://llm.example.internal:8000/v1"_s;
+    remote.model = u"capwatch-demo"_s;
+    Settings remoteSettings(settingsDir.filePath(u"remote.ini"_s));
+    MainWindow r(remoteSettings, remote);
+    r.resize(1100, 700);
+    r.show();
+    send(r, u"Is this link private?"_s);
+    QWidget *box = nullptr;
+    if (!QTest::qWaitFor([&] { return (box = r.findChild<QWidget *>(u"plainHttpWarning"_s)) && box->isVisible(); }, 5000))
+        return 1;
+    QTest::qWait(100);
+    if (!save(box, outDir + u"/plain-http-warning"_s + suffix + u".png"_s))
+        return 1;
     return 0;
 }
