@@ -296,9 +296,10 @@ void TestFaults::redirectLoopIsBounded()
     QCOMPARE(d.out.failures.first().category, retry::Category::Fatal);
     QVERIFY2(d.out.summary.errorText.contains(u"redirect"_s, Qt::CaseInsensitive),
         qPrintable(d.out.summary.errorText));
-    // Bounded: the request and at most 5 hops, each of which Qt may send once more by itself
-    // when the kept-alive connection it reused was closed under it (seen under load).
-    QVERIFY2(provider->chatRequests() >= 6 && provider->chatRequests() <= 12,
+    // Bounded: the request and at most 5 hops (6), each of which Qt may send once more by itself
+    // when the kept-alive connection it reused was closed under it; under load a hop can also
+    // fail on such a connection, which ends the loop sooner, with a redirect error all the same.
+    QVERIFY2(provider->chatRequests() >= 2 && provider->chatRequests() <= 12,
         qPrintable(QString::number(provider->chatRequests())));
 }
 
