@@ -1,6 +1,7 @@
 // Typed decoding of chat completion payloads: streamed chunks (deltas, finish, usage, errors,
 // the [DONE] sentinel, garbage) and non-streaming answers.
 
+#include "../fuzz/ssechecks.h"
 #include "net/chatstream.h"
 
 #include <QRandomGenerator>
@@ -21,32 +22,11 @@ SseEvent dataEvent(const QByteArray &data, const QByteArray &type = {})
     return SseEvent { type, data, {} };
 }
 
-/// Empty when the two decodings agree in every field a caller can see; else what differs.
+/// Empty when the two decodings agree in every field a caller can see; else what differs (the
+/// fuzzer's own comparison, fuzz/ssechecks.h).
 QString differences(const ChatStreamUpdate &a, const ChatStreamUpdate &b)
 {
-    QStringList out;
-    const auto check = [&out](bool same, const char *what) {
-        if (!same)
-            out.append(QString::fromLatin1(what));
-    };
-    check(a.text == b.text, "text");
-    check(a.finishReason == b.finishReason, "finishReason");
-    check(a.done == b.done, "done");
-    check(a.malformed == b.malformed, "malformed");
-    check(a.usage.has_value() == b.usage.has_value(), "usage presence");
-    if (a.usage && b.usage) {
-        check(a.usage->promptTokens == b.usage->promptTokens, "promptTokens");
-        check(a.usage->completionTokens == b.usage->completionTokens, "completionTokens");
-        check(a.usage->totalTokens == b.usage->totalTokens, "totalTokens");
-    }
-    check(a.error.has_value() == b.error.has_value(), "error presence");
-    if (a.error && b.error) {
-        check(a.error->message == b.error->message, "error message");
-        check(a.error->type == b.error->type, "error type");
-        check(a.error->code == b.error->code, "error code");
-        check(a.error->raw == b.error->raw, "error raw");
-    }
-    return out.join(u", ");
+    return QString::fromStdString(capwatch::fuzz::updateDifferences(a, b));
 }
 
 /// Chunks as providers send them, the seeds of the mutation test.
