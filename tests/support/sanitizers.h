@@ -18,4 +18,15 @@ inline constexpr bool kUnderAsan = false;
 inline constexpr bool kUnderAsan = false;
 #endif
 
+// Wall-time bounds in tests are there to catch a runaway (quadratic work, a hang), never to
+// measure: under AddressSanitizer everything that allocates or lays out text runs several times
+// slower, so each bound is widened by this one factor there.
+inline constexpr int kTimeFactor = kUnderAsan ? 4 : 1;
+
+// A runaway bound of `ms` milliseconds in a normal build, widened under AddressSanitizer.
+constexpr long long runawayBoundMs(long long ms)
+{
+    return ms * kTimeFactor;
+}
+
 } // namespace capwatch::testing
