@@ -2,6 +2,7 @@
 // QNetworkAccessManager. Everything runs time-scaled, so the whole file takes a few seconds.
 
 #include "net/demoprovider.h"
+#include "support/demothread.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -13,6 +14,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
@@ -807,6 +809,187 @@ private Q_SLOTS:
         const QJsonObject usage = jsonObject(data[expectedChunks + 2]).value(u"usage"_s).toObject();
         QCOMPARE(usage.value(u"completion_tokens"_s).toInteger(), (expectedBytes + 3) / 4);
         QTRY_COMPARE(provider->openResponses(), 0);
+    }
+
+    // --- request recording (issue 11): tests check what a client sent ---
+
+    void recordsEveryRequestInOrder()
+    {
+        auto provider = start(scenario(u"capped"_s));
+        QVERIFY(provider);
+        QVERIFY(provider->recordedRequests().isEmpty());
+        const QByteArray body = R"({"model":"demo-model","max_tokens":50,"messages":[)"
+                                R"({"role":"system","content":"Be brief."},)"
+                                R"({"role":"user","content":"First question"},)"
+                                R"({"role":"assistant","content":"First answer"},)"
+                                R"({"role":"user","content":"Second question"}]})";
+        QNetworkRequest r = request(*provider, u"/chat/completions"_s, "sk-secret-4711");
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        ReplyPtr chat(m_nam.post(r, body));
+        AWAIT(chat);
+        QCOMPARE(statusOf(chat.get()), 200);
+        ReplyPtr models = get(*provider, u"/models"_s);
+        AWAIT(models);
+        ReplyPtr missing = get(*provider, u"/nope"_s);
+        AWAIT(missing);
+
+        const QList<RecordedRequest> records = provider->recordedRequests();
+        QCOMPARE(records.size(), 3);
+        QCOMPARE(records[0].method, "POST");
+        QCOMPARE(records[0].path, "/v1/chat/completions");
+        QCOMPARE(records[0].body, body);
+        QCOMPARE(records[0].bodyCut, false);
+        QCOMPARE(records[0].json().value(u"model"_s).toString(), u"demo-model"_s);
+        QCOMPARE(records[0].json().value(u"max_tokens"_s).toInt(), 50);
+        QCOMPARE(records[0].lastUserMessage(), u"Second question"_s);
+        QCOMPARE(records[0].header("authorization"), "Bearer ***");
+        QCOMPARE(records[0].header("Content-Type"), "application/json");
+        QCOMPARE(records[1].method, "GET");
+        QCOMPARE(records[1].path, "/v1/models");
+        QCOMPARE(records[1].body, QByteArray());
+        QVERIFY(records[1].lastUserMessage().isNull());
+        QCOMPARE(records[2].method, "GET");
+        QCOMPARE(records[2].path, "/v1/nope");
+
+        // The key is in no part of any record.
+        for (const RecordedRequest &record : records) {
+            QVERIFY(!record.body.contains("sk-secret"));
+            for (const auto &[name, value] : record.headers)
+                QVERIFY2(!value.contains("sk-secret"), name.constData());
+        }
+
+        provider->clearRecordedRequests();
+        QVERIFY(provider->recordedRequests().isEmpty());
+        QCOMPARE(provider->chatRequests(), 1); // clearing the records resets no counter
+    }
+
+    void recordMasksAnyAuthorization_data()
+    {
+        QTest::addColumn<QByteArray>("authorization");
+        QTest::addColumn<QByteArray>("recorded");
+        QTest::newRow("bearer") << QByteArray("Bearer sk-secret-1") << QByteArray("Bearer ***");
+        QTest::newRow("lower case") << QByteArray("bearer sk-secret-2") << QByteArray("Bearer ***");
+        QTest::newRow("other scheme") << QByteArray("Basic c2stc2VjcmV0") << QByteArray("***");
+        QTest::newRow("bare key") << QByteArray("sk-secret-3") << QByteArray("***");
+    }
+
+    void recordMasksAnyAuthorization()
+    {
+        QFETCH(QByteArray, authorization);
+        QFETCH(QByteArray, recorded);
+        auto provider = start(scenario(u"capped"_s));
+        QVERIFY(provider);
+        QByteArray received;
+        const QByteArray body = QJsonDocument(chatBody(10)).toJson(QJsonDocument::Compact);
+        auto socket
+            = rawPost(*provider, body, "AUTHORIZATION: " + authorization + "\r\n", received);
+        QTRY_VERIFY_WITH_TIMEOUT(received.contains("\r\n\r\n"), 15000);
+        const QList<RecordedRequest> records = provider->recordedRequests();
+        QCOMPARE(records.size(), 1);
+        QCOMPARE(records[0].header("Authorization"), recorded);
+        QVERIFY(!records[0].header("authorization").contains("c2stc2VjcmV0"));
+        QVERIFY(!records[0].header("authorization").contains("secret"));
+    }
+
+    void lastUserMessage_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<bool>("isNull");
+        QTest::newRow("one user") << QByteArray(R"({"messages":[{"role":"user","content":"Hi"}]})")
+                                  << u"Hi"_s << false;
+        QTest::newRow("assistant last")
+            << QByteArray(R"({"messages":[{"role":"user","content":"Q1"},)"
+                          R"({"role":"assistant","content":"A1"}]})")
+            << u"Q1"_s << false;
+        QTest::newRow("empty content")
+            << QByteArray(R"({"messages":[{"role":"user","content":"Q1"},)"
+                          R"({"role":"user","content":""}]})")
+            << QString() << false;
+        QTest::newRow("content parts")
+            << QByteArray(R"({"messages":[{"role":"user","content":[{"type":"text","text":"a"},)"
+                          R"({"type":"text","text":"b"}]}]})")
+            << u"ab"_s << false;
+        QTest::newRow("no user") << QByteArray(R"({"messages":[{"role":"system","content":"S"}]})")
+                                 << QString() << true;
+        QTest::newRow("not json") << QByteArray("{nope") << QString() << true;
+    }
+
+    void lastUserMessage()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, expected);
+        QFETCH(bool, isNull);
+        RecordedRequest record;
+        record.body = body;
+        const QString message = record.lastUserMessage();
+        QCOMPARE(message.isNull(), isNull);
+        if (!isNull)
+            QCOMPARE(message, expected.isNull() ? u""_s : expected);
+    }
+
+    void recordsAreBounded()
+    {
+        auto provider = start(scenario(u"capped"_s));
+        QVERIFY(provider);
+        // A body over 1 MiB is stored cut (the provider still answers it).
+        QByteArray big = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"";
+        big += QByteArray(1536 * 1024, 'x');
+        big += "\"}]}";
+        ReplyPtr reply = postRaw(*provider, big);
+        AWAIT(reply);
+        QList<RecordedRequest> records = provider->recordedRequests();
+        QCOMPARE(records.size(), 1);
+        QCOMPARE(records[0].body.size(), 1024 * 1024);
+        QCOMPARE(records[0].bodyCut, true);
+        QVERIFY(big.startsWith(records[0].body));
+
+        // Only the last 1000 requests are kept: 3 requests one after another, then 1000 more
+        // (in parallel, so in any order); the first 3 are gone.
+        provider->clearRecordedRequests();
+        for (int i = 0; i < 3; ++i) {
+            ReplyPtr first = get(*provider, u"/early-%1"_s.arg(i));
+            AWAIT(first);
+        }
+        std::vector<ReplyPtr> replies;
+        for (int i = 0; i < 1000; ++i)
+            replies.push_back(get(*provider, u"/late-%1"_s.arg(i)));
+        for (const ReplyPtr &r : replies)
+            AWAIT(r);
+        records = provider->recordedRequests();
+        QCOMPARE(records.size(), 1000);
+        QSet<QByteArray> paths;
+        for (const RecordedRequest &record : std::as_const(records))
+            paths.insert(record.path);
+        QCOMPARE(paths.size(), 1000);
+        for (int i = 0; i < 1000; ++i)
+            QVERIFY(paths.contains("/v1/late-" + QByteArray::number(i)));
+    }
+
+    void recordsFromAnotherThread()
+    {
+        DemoOptions options = scenario(u"capped"_s);
+        capwatch::testing::DemoThread server(options);
+        const QUrl base = server.listen();
+        QVERIFY(base.isValid());
+        QNetworkRequest r(QUrl(base.toString() + u"/chat/completions"_s));
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        r.setRawHeader("Authorization", "Bearer sk-thread-secret");
+        ReplyPtr reply(m_nam.post(r, QJsonDocument(chatBody(10)).toJson(QJsonDocument::Compact)));
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), 200);
+        QList<RecordedRequest> records = server.recordedRequests();
+        QCOMPARE(records.size(), 1);
+        QCOMPARE(records[0].lastUserMessage(), u"Hello there"_s);
+        QCOMPARE(records[0].header("Authorization"), "Bearer ***");
+        server.quit();
+        server.wait();
+        // After the thread ended, what it had received is still there.
+        records = server.recordedRequests();
+        QCOMPARE(records.size(), 1);
+        QCOMPARE(records[0].path, "/v1/chat/completions");
+        server.clearRecordedRequests();
+        QVERIFY(server.recordedRequests().isEmpty());
     }
 };
 

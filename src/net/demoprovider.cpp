@@ -14,6 +14,7 @@
 #include <QJsonValue>
 #include <QList>
 #include <QMetaEnum>
+#include <QMutexLocker>
 #include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -126,7 +127,8 @@ HeaderPairs fillerHeaders()
     HeaderPairs headers;
     const QByteArray value(kFillerLineBytes - 24, 'x');
     for (qsizetype n = 0; n * kFillerLineBytes < kHugeHeaderBytes; ++n)
-        headers.append({ "x-capwatch-filler-" + QByteArray::number(n).rightJustified(2, '0'), value });
+        headers.append(
+            { "x-capwatch-filler-" + QByteArray::number(n).rightJustified(2, '0'), value });
     return headers;
 }
 
@@ -392,7 +394,52 @@ QString firehoseText()
                           "how fast the client takes a long answer in. ");
 }
 
+/// Text of a message's content: a string, or the text parts of an array joined; empty (not
+/// null) for anything else.
+QString contentText(const QJsonValue &content)
+{
+    QString text = QStringLiteral("");
+    if (content.isString()) {
+        text += content.toString();
+    } else if (content.isArray()) {
+        for (const QJsonValue &part : content.toArray())
+            text += part.toObject().value(u"text").toString();
+    }
+    return text;
+}
+
+QByteArray methodName(QHttpServerRequest::Method method)
+{
+    return QByteArray(QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(int(method)))
+        .toUpper();
+}
+
 } // namespace
+
+QJsonObject RecordedRequest::json() const
+{
+    return QJsonDocument::fromJson(body).object();
+}
+
+QString RecordedRequest::lastUserMessage() const
+{
+    const QJsonArray messages = json().value(u"messages").toArray();
+    for (qsizetype i = messages.size() - 1; i >= 0; --i) {
+        const QJsonObject message = messages.at(i).toObject();
+        if (message.value(u"role").toString() == u"user")
+            return contentText(message.value(u"content"));
+    }
+    return {};
+}
+
+QByteArray RecordedRequest::header(QByteArrayView name) const
+{
+    for (const auto &[key, value] : headers) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0)
+            return value;
+    }
+    return {};
+}
 
 /// One response that outlives its route handler: a timed stream, the firehose, or a held
 /// (`hang`) request. It owns the responder, and dies when the response is complete, when the
@@ -670,6 +717,42 @@ int DemoProvider::openResponses() const
     return int(m_exchanges.size());
 }
 
+QList<RecordedRequest> DemoProvider::recordedRequests() const
+{
+    const QMutexLocker lock(&m_recordedMutex);
+    return QList<RecordedRequest>(m_recorded.cbegin(), m_recorded.cend());
+}
+
+void DemoProvider::clearRecordedRequests()
+{
+    const QMutexLocker lock(&m_recordedMutex);
+    m_recorded.clear();
+}
+
+void DemoProvider::record(const QHttpServerRequest &request)
+{
+    RecordedRequest recorded;
+    recorded.method = methodName(request.method());
+    recorded.path = request.url().path().toUtf8();
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("authorization", Qt::CaseInsensitive) != 0) {
+            recorded.headers.append({ name, value });
+            continue;
+        }
+        // The key never goes into the record, only the scheme.
+        const bool bearer = value.trimmed().toLower().startsWith("bearer");
+        recorded.headers.append(
+            { name, bearer ? QByteArrayLiteral("Bearer ***") : QByteArrayLiteral("***") });
+    }
+    const QByteArray body = request.body();
+    recorded.bodyCut = body.size() > kRecordedBodyLimit;
+    recorded.body = recorded.bodyCut ? body.first(kRecordedBodyLimit) : body;
+    const QMutexLocker lock(&m_recordedMutex);
+    m_recorded.push_back(std::move(recorded));
+    while (qsizetype(m_recorded.size()) > kRecordedRequestLimit)
+        m_recorded.pop_front();
+}
+
 double DemoProvider::policyNowMs() const
 {
     return double(m_clock.nsecsElapsed()) / 1e6 / m_options.timeScale;
@@ -727,6 +810,7 @@ void DemoProvider::finishExchange(quint64 id, const char *why)
 
 void DemoProvider::handleModels(const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
+    record(request);
     if (request.method() != QHttpServerRequest::Method::Get) {
         sendJson(responder, Status::MethodNotAllowed,
             errorBody(QStringLiteral("Only GET is allowed on /v1/models.")),
@@ -740,9 +824,8 @@ void DemoProvider::handleModels(const QHttpServerRequest &request, QHttpServerRe
 void DemoProvider::handleMissing(
     const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
-    const QString method = QString::fromLatin1(
-        QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(int(request.method())))
-                               .toUpper();
+    record(request);
+    const QString method = QString::fromLatin1(methodName(request.method()));
     qCInfo(
         lcDemo, "%ls %ls -> 404", qUtf16Printable(method), qUtf16Printable(request.url().path()));
     sendJson(responder, Status::NotFound,
@@ -751,6 +834,7 @@ void DemoProvider::handleMissing(
 
 void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
+    record(request);
     if (request.method() != QHttpServerRequest::Method::Post) {
         sendJson(responder, Status::MethodNotAllowed,
             errorBody(QStringLiteral("Only POST is allowed on /v1/chat/completions.")),

@@ -27,6 +27,9 @@
 
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QJsonObject>
+#include <QList>
+#include <QMutex>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -35,6 +38,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <utility>
 
 class QHttpServer;
 class QHttpServerRequest;
@@ -58,6 +62,26 @@ struct DemoOptions
     QByteArray acceptedKey;
     /// The first N chat requests get the headline token-limit 422, whatever the scenario.
     int headlineFirst = 0;
+};
+
+/// One request as the demo provider received it, for tests that check what a client sent.
+struct RecordedRequest
+{
+    QByteArray method; ///< "GET", "POST", ...
+    QByteArray path; ///< the URL path, e.g. "/v1/chat/completions"
+    /// In the order received. The Authorization value is masked as "Bearer ***" (or "***" for
+    /// another scheme): the key itself is never kept.
+    QList<std::pair<QByteArray, QByteArray>> headers;
+    QByteArray body; ///< cut at DemoProvider::kRecordedBodyLimit bytes
+    bool bodyCut = false; ///< true if body was longer and was cut
+
+    /// The body parsed; an empty object if it is not a JSON object.
+    QJsonObject json() const;
+    /// Content of the last {"role":"user"} message (text parts of an array content joined), or
+    /// a null QString if there is none.
+    QString lastUserMessage() const;
+    /// The value of the first header of that name (case-insensitive), or a null QByteArray.
+    QByteArray header(QByteArrayView name) const;
 };
 
 class DemoExchange;
@@ -91,6 +115,13 @@ public:
     QUrl baseUrl() const; ///< http://127.0.0.1:P/v1
     int chatRequests() const; ///< POST /v1/chat/completions received so far
 
+    /// Every request received (any path or method), oldest first. Bounded: the last
+    /// kRecordedRequestLimit are kept, bodies over kRecordedBodyLimit stored cut. Thread-safe.
+    QList<RecordedRequest> recordedRequests() const;
+    void clearRecordedRequests();
+    static constexpr qsizetype kRecordedRequestLimit = 1000;
+    static constexpr qsizetype kRecordedBodyLimit = 1024 * 1024;
+
     /// Responses still held open: streams in progress and `hang` requests. Falls back to 0 once
     /// they finish or their clients go away (tests use it to prove nothing is kept).
     int openResponses() const;
@@ -110,6 +141,7 @@ private:
     };
 
     static QString validate(const DemoOptions &options);
+    void record(const QHttpServerRequest &request);
     void handleChat(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void handleModels(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void handleMissing(const QHttpServerRequest &request, QHttpServerResponder &&responder);
@@ -134,6 +166,8 @@ private:
     int m_cycleRequests = 0; // chat requests less transparent resends of a dropped one
     QByteArray m_droppedFingerprint; // flaky: hash of the request last dropped
     qint64 m_droppedAtMs = 0; // wall ms on m_clock
+    mutable QMutex m_recordedMutex; // guards m_recorded: tests read it from other threads
+    std::deque<RecordedRequest> m_recorded;
 };
 
 } // namespace capwatch::net

@@ -6,10 +6,12 @@
 
 #include "net/demoprovider.h"
 
+#include <QList>
+#include <QMutex>
+#include <QMutexLocker>
 #include <QSemaphore>
 #include <QThread>
 #include <QUrl>
-
 #include <utility>
 
 namespace capwatch::testing {
@@ -19,8 +21,7 @@ class DemoThread final : public QThread
 public:
     explicit DemoThread(net::DemoOptions options)
         : m_options(std::move(options))
-    {
-    }
+    { }
     ~DemoThread() override
     {
         quit();
@@ -35,6 +36,22 @@ public:
         return m_url;
     }
 
+    /// What the provider received so far (a copy, safe from any thread); after the thread has
+    /// ended, what it had received by then.
+    QList<net::RecordedRequest> recordedRequests() const
+    {
+        const QMutexLocker lock(&m_providerMutex);
+        return m_provider ? m_provider->recordedRequests() : m_finalRecords;
+    }
+
+    void clearRecordedRequests()
+    {
+        const QMutexLocker lock(&m_providerMutex);
+        if (m_provider)
+            m_provider->clearRecordedRequests();
+        m_finalRecords.clear();
+    }
+
 protected:
     void run() override
     {
@@ -42,11 +59,21 @@ protected:
         provider.setOptions(m_options);
         if (provider.listen())
             m_url = provider.baseUrl();
+        {
+            const QMutexLocker lock(&m_providerMutex);
+            m_provider = &provider;
+        }
         m_ready.release();
         exec();
+        const QMutexLocker lock(&m_providerMutex);
+        m_finalRecords = provider.recordedRequests();
+        m_provider = nullptr;
     }
 
 private:
+    mutable QMutex m_providerMutex; // guards m_provider and m_finalRecords
+    net::DemoProvider *m_provider = nullptr; // lives on this thread's stack while it runs
+    QList<net::RecordedRequest> m_finalRecords;
     net::DemoOptions m_options;
     QSemaphore m_ready;
     QUrl m_url;
