@@ -361,32 +361,41 @@ QString MainWindow::statusText() const
 
 void MainWindow::openSettings()
 {
-    ProviderSettings current = m_settings.provider();
-    if (!m_settings.isConfigured())
-        current.useDemo = false; // someone who asks to configure wants a real provider
     if (m_settingsDialog) {
         m_settingsDialog->raise();
         m_settingsDialog->activateWindow();
         return;
     }
-    // Window-modal and opened, never exec()'d: a retry in progress keeps running behind it.
+    // The dialog shows what is in use now: the demo (first run, or --demo) or the provider,
+    // with an --endpoint or --model of this run in place of the saved ones.
+    ProviderSettings current = m_settings.provider();
+    current.useDemo = usingDemo();
+    if (!m_options.endpoint.isEmpty())
+        current.endpoint = m_options.endpoint;
+    if (!m_options.model.isEmpty())
+        current.model = m_options.model;
+    // Window-modal and opened, never exec()'d: a retry in progress keeps running behind it. The
+    // dialog stores a typed keychain key itself and is only accepted once that worked.
     auto *dialog = new SettingsDialog(current, this);
     dialog->setObjectName(u"settingsDialog"_s);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        m_settings.setProvider(dialog->provider());
+    connect(dialog, &QDialog::accepted, this, [this, dialog, current] {
+        const ProviderSettings chosen = dialog->provider();
+        const bool changed = (chosen.useDemo != current.useDemo)
+            || (!chosen.useDemo && (chosen != current || !dialog->keychainKey().isEmpty()));
+        if (changed && m_client->busy()) {
+            // Its request (endpoint, model, key) was fixed when it started: a wait that went
+            // on would retry with the old settings.
+            m_conversation->addNotice(
+                tr("The provider settings changed, so the send in progress was stopped."));
+            m_client->cancel();
+        }
+        m_settings.setProvider(chosen);
         m_settings.sync();
         m_options.forceDemo = false;
         m_options.endpoint.clear();
         m_options.model.clear();
-        const QByteArray key = dialog->keychainKey();
-        if (!key.isEmpty()) {
-            Keychain::write(this, key, [this](const QString &error) {
-                if (!error.isEmpty())
-                    showWarning(tr("Key not stored"), error);
-            });
-        }
         applyProvider();
     });
     dialog->open();

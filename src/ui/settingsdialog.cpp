@@ -1,26 +1,147 @@
 #include "settingsdialog.h"
 
+#include "keychain.h"
 #include "net/chatrequest.h"
 
+#include <QAccessible>
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QStyle>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace capwatch::ui {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+/// `t` of a, the rest of b.
+QColor mix(const QColor &a, const QColor &b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() * t + b.redF() * (1 - t)),
+        float(a.greenF() * t + b.greenF() * (1 - t)), float(a.blueF() * t + b.blueF() * (1 - t)));
+}
+
+/// WCAG 2 relative luminance and contrast ratio.
+double luminance(const QColor &c)
+{
+    const auto channel
+        = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+
+double contrast(const QColor &a, const QColor &b)
+{
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// The palette has no role for "error": this is the hue of Breeze's negative text, used only as
+// a fifth of the background, so the palette's own colours decide light or dark.
+const QColor kErrorTint(0xda, 0x44, 0x53);
+constexpr double kTint = 0.2;
+constexpr double kMinContrast = 4.5; // WCAG AA for body text
+
+} // namespace
+
+InlineMessage::InlineMessage(QWidget *parent)
+    : QFrame(parent)
+    , m_icon(new QLabel(this))
+    , m_text(new QLabel(this))
+{
+    setFrameShape(QFrame::NoFrame);
+    m_text->setObjectName(u"messageText"_s);
+    m_text->setWordWrap(true);
+    m_text->setTextFormat(Qt::PlainText);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *layout = new QHBoxLayout(this);
+    const int margin = fontMetrics().height() / 2;
+    layout->setContentsMargins(margin, margin, margin, margin);
+    layout->setSpacing(margin);
+    layout->addWidget(m_icon, 0, Qt::AlignTop);
+    layout->addWidget(m_text, 1);
+    updateLook();
+    hide();
+}
+
+void InlineMessage::showMessage(Kind kind, const QString &text)
+{
+    m_kind = kind;
+    m_text->setText(text);
+    updateLook();
+    show();
+    updateGeometry(); // its height for a width changed with the text: now, not on the next layout
+                      // pass
+    if (kind == Kind::Error) {
+        QAccessibleEvent alert(m_text, QAccessible::Alert);
+        QAccessible::updateAccessibility(&alert);
+    }
+}
+
+QString InlineMessage::text() const
+{
+    return m_text->text();
+}
+
+void InlineMessage::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(m_border, 1));
+    painter.setBrush(m_background);
+    const qreal radius = fontMetrics().height() / 4.0;
+    painter.drawRoundedRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5), radius, radius);
+}
+
+void InlineMessage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        updateLook();
+    QFrame::changeEvent(event);
+}
+
+void InlineMessage::updateLook()
+{
+    const QPalette p = palette();
+    const QColor window = p.color(QPalette::Window);
+    const QColor tint = m_kind == Kind::Error ? kErrorTint : p.color(QPalette::Highlight);
+    m_background = mix(tint, window, kTint);
+    m_border = mix(tint, window, 3 * kTint);
+    QColor text = p.color(QPalette::WindowText);
+    if (contrast(text, m_background)
+        < kMinContrast) // a palette whose text barely reads on its window
+        text = contrast(Qt::black, m_background) > contrast(Qt::white, m_background)
+            ? QColor(Qt::black)
+            : QColor(Qt::white);
+    QPalette tp = m_text->palette();
+    tp.setColor(QPalette::WindowText, text);
+    tp.setColor(QPalette::Text, text);
+    m_text->setPalette(tp);
+
+    const int size = style()->pixelMetric(QStyle::PM_ToolBarIconSize, nullptr, this);
+    const QIcon icon = style()->standardIcon(
+        m_kind == Kind::Error ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation,
+        nullptr, this);
+    m_icon->setPixmap(icon.pixmap(QSize(size, size), devicePixelRatioF()));
+    update();
+}
+
 SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     : QDialog(parent)
+    , m_initial(current)
     , m_useDemo(new QCheckBox(tr("Use the &embedded demo provider (no account needed)"), this))
     , m_endpoint(new QLineEdit(current.endpoint, this))
     , m_model(new QLineEdit(current.model, this))
@@ -31,18 +152,29 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     , m_keyFile(new QLineEdit(current.keyFile, this))
     , m_keychainKey(new QLineEdit(this))
     , m_stream(new QCheckBox(tr("&Stream answers as they are written"), this))
-    , m_error(new QLabel(this))
+    , m_fields(new QWidget(this))
+    , m_message(new InlineMessage(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Provider settings"));
+    m_useDemo->setObjectName(u"useDemo"_s);
+    m_endpoint->setObjectName(u"endpoint"_s);
+    m_model->setObjectName(u"model"_s);
+    m_fromEnv->setObjectName(u"fromEnvironment"_s);
+    m_fromFile->setObjectName(u"fromKeyFile"_s);
+    m_fromKeychain->setObjectName(u"fromKeychain"_s);
+    m_envVar->setObjectName(u"keyVariable"_s);
+    m_keyFile->setObjectName(u"keyFile"_s);
+    m_keychainKey->setObjectName(u"keychainKey"_s);
+    m_stream->setObjectName(u"stream"_s);
+    m_message->setObjectName(u"message"_s);
     m_useDemo->setChecked(current.useDemo);
     m_stream->setChecked(current.stream);
     m_endpoint->setPlaceholderText(u"https://api.example.com/v1"_s);
     m_model->setPlaceholderText(tr("model name, e.g. gpt-4o-mini"));
     m_keychainKey->setEchoMode(QLineEdit::Password);
-    m_keychainKey->setPlaceholderText(tr("paste a key to store it; leave empty to keep the stored one"));
-    m_error->setWordWrap(true);
-    m_error->setForegroundRole(QPalette::BrightText);
-    m_error->hide();
+    m_keychainKey->setPlaceholderText(
+        tr("paste a key to store it; leave empty to keep the stored one"));
 
     auto *group = new QButtonGroup(this);
     group->addButton(m_fromEnv);
@@ -60,7 +192,7 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
         break;
     }
 
-    auto *providerBox = new QGroupBox(tr("Provider"), this);
+    auto *providerBox = new QGroupBox(tr("Provider"), m_fields);
     auto *form = new QFormLayout(providerBox);
     auto *endpointLabel = new QLabel(tr("&Endpoint:"), providerBox);
     endpointLabel->setBuddy(m_endpoint);
@@ -69,7 +201,7 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     modelLabel->setBuddy(m_model);
     form->addRow(modelLabel, m_model);
 
-    auto *keyBox = new QGroupBox(tr("API key (never stored in the settings file)"), this);
+    auto *keyBox = new QGroupBox(tr("API key (never stored in the settings file)"), m_fields);
     auto *keyForm = new QFormLayout(keyBox);
     keyForm->addRow(m_fromEnv, m_envVar);
     auto *fileRow = new QHBoxLayout;
@@ -79,18 +211,22 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     keyForm->addRow(m_fromFile, fileRow);
     keyForm->addRow(m_fromKeychain, m_keychainKey);
 
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    auto *fields = new QVBoxLayout(m_fields);
+    fields->setContentsMargins(0, 0, 0, 0);
+    fields->addWidget(m_useDemo);
+    fields->addWidget(providerBox);
+    fields->addWidget(keyBox);
+    fields->addWidget(m_stream);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_useDemo);
-    layout->addWidget(providerBox);
-    layout->addWidget(keyBox);
-    layout->addWidget(m_stream);
-    layout->addWidget(m_error);
-    layout->addWidget(buttons);
+    layout->addWidget(m_fields);
+    layout->addWidget(m_message);
+    layout->addWidget(m_buttons);
 
-    m_useDemo->setAccessibleDescription(tr("Chat with the built-in capped provider instead of a real one"));
+    m_useDemo->setAccessibleDescription(
+        tr("Chat with the built-in capped provider instead of a real one"));
     m_endpoint->setAccessibleName(tr("Endpoint"));
-    m_endpoint->setAccessibleDescription(tr("Base URL of an OpenAI-compatible API, or its chat/completions URL"));
+    m_endpoint->setAccessibleDescription(
+        tr("Base URL of an OpenAI-compatible API, or its chat/completions URL"));
     m_model->setAccessibleName(tr("Model"));
     m_model->setAccessibleDescription(tr("The model name the provider expects"));
     m_envVar->setAccessibleName(tr("Environment variable holding the key"));
@@ -101,11 +237,8 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     connect(m_useDemo, &QCheckBox::toggled, this, &SettingsDialog::updateEnabled);
     connect(group, &QButtonGroup::buttonToggled, this, &SettingsDialog::updateEnabled);
     connect(browse, &QPushButton::clicked, this, &SettingsDialog::browseKeyFile);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        if (validate())
-            accept();
-    });
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::tryAccept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     updateEnabled();
     setMinimumWidth(fontMetrics().averageCharWidth() * 70);
 }
@@ -117,7 +250,7 @@ ProviderSettings SettingsDialog::provider() const
     p.endpoint = m_endpoint->text().trimmed();
     p.model = m_model->text().trimmed();
     p.keySource = m_fromFile->isChecked() ? ProviderSettings::KeySource::KeyFile
-            : m_fromKeychain->isChecked() ? ProviderSettings::KeySource::Keychain
+        : m_fromKeychain->isChecked()     ? ProviderSettings::KeySource::Keychain
                                           : ProviderSettings::KeySource::Environment;
     p.keyVariable = m_envVar->text().trimmed();
     p.keyFile = m_keyFile->text().trimmed();
@@ -130,11 +263,17 @@ QByteArray SettingsDialog::keychainKey() const
     return m_fromKeychain->isChecked() ? m_keychainKey->text().trimmed().toUtf8() : QByteArray();
 }
 
+void SettingsDialog::reject()
+{
+    ++m_keychainCheck; // a keychain answer still on its way no longer accepts the dialog
+    QDialog::reject();
+}
+
 void SettingsDialog::updateEnabled()
 {
     const bool real = !m_useDemo->isChecked();
-    for (QWidget *w : std::initializer_list<QWidget *> { m_endpoint, m_model, m_fromEnv, m_fromFile,
-                                                         m_fromKeychain })
+    for (QWidget *w : std::initializer_list<QWidget *> {
+             m_endpoint, m_model, m_fromEnv, m_fromFile, m_fromKeychain })
         w->setEnabled(real);
     m_envVar->setEnabled(real && m_fromEnv->isChecked());
     m_keyFile->setEnabled(real && m_fromFile->isChecked());
@@ -158,20 +297,102 @@ void SettingsDialog::browseKeyFile()
 bool SettingsDialog::validate()
 {
     QString error;
+    QWidget *culprit = nullptr;
     const ProviderSettings p = provider();
     if (!p.useDemo) {
-        if (!net::chatCompletionsUrl(QUrl(p.endpoint)).isValid())
+        if (!net::chatCompletionsUrl(QUrl(p.endpoint)).isValid()) {
             error = tr("The endpoint must be an http:// or https:// URL.");
-        else if (p.model.isEmpty())
+            culprit = m_endpoint;
+        } else if (p.model.isEmpty()) {
             error = tr("Name the model the provider should use.");
-        else if (p.keySource == ProviderSettings::KeySource::Environment && p.keyVariable.isEmpty())
+            culprit = m_model;
+        } else if (p.keySource == ProviderSettings::KeySource::Environment
+            && p.keyVariable.isEmpty()) {
             error = tr("Name the environment variable that holds the key.");
-        else if (p.keySource == ProviderSettings::KeySource::KeyFile && p.keyFile.isEmpty())
+            culprit = m_envVar;
+        } else if (p.keySource == ProviderSettings::KeySource::KeyFile && p.keyFile.isEmpty()) {
             error = tr("Choose the key file.");
+            culprit = m_keyFile;
+        }
     }
-    m_error->setText(error);
-    m_error->setVisible(!error.isEmpty());
-    return error.isEmpty();
+    if (error.isEmpty()) {
+        m_message->hide();
+        return true;
+    }
+    showMessage(InlineMessage::Kind::Error, error);
+    culprit->setFocus();
+    return false;
+}
+
+void SettingsDialog::showMessage(InlineMessage::Kind kind, const QString &text)
+{
+    m_message->showMessage(kind, text);
+    // A top-level window does not grow by itself for wrapped text: make room for every line.
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width())
+                                                     : layout()->totalMinimumSize().height();
+    if (height() < needed)
+        resize(width(), needed);
+}
+
+void SettingsDialog::setChecking(bool checking)
+{
+    m_fields->setEnabled(!checking);
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!checking);
+}
+
+void SettingsDialog::tryAccept()
+{
+    if (!validate())
+        return;
+    const ProviderSettings p = provider();
+    const QByteArray key = keychainKey();
+    const bool newlyKeychain
+        = m_initial.useDemo || m_initial.keySource != ProviderSettings::KeySource::Keychain;
+    if (p.useDemo || p.keySource != ProviderSettings::KeySource::Keychain
+        || (key.isEmpty() && !newlyKeychain)) {
+        accept();
+        return;
+    }
+    // Nothing is accepted (so nothing is saved) until the keychain did its part: a keychain that
+    // fails leaves the previous key source in use and says why, here, where another can be chosen.
+    const quint64 check = ++m_keychainCheck;
+    setChecking(true);
+    if (!key.isEmpty()) {
+        showMessage(
+            InlineMessage::Kind::Information, tr("Storing the key in the system keychain…"));
+        Keychain::write(this, key, [this, check](const QString &error) {
+            if (check != m_keychainCheck)
+                return;
+            setChecking(false);
+            if (!error.isEmpty()) {
+                showMessage(InlineMessage::Kind::Error,
+                    tr("The key was not stored: %1. Your settings are unchanged: choose "
+                       "another key source, or try again.")
+                        .arg(error));
+                return;
+            }
+            m_message->hide();
+            accept();
+        });
+        return;
+    }
+    showMessage(InlineMessage::Kind::Information, tr("Checking the system keychain…"));
+    Keychain::read(this, [this, check](const QByteArray &stored, const QString &error) {
+        if (check != m_keychainCheck)
+            return;
+        setChecking(false);
+        if (!error.isEmpty() || stored.isEmpty()) {
+            showMessage(InlineMessage::Kind::Error,
+                tr("The system keychain cannot be used: %1. Your settings are unchanged: "
+                   "paste a key to store it, or choose another key source.")
+                    .arg(error.isEmpty() ? tr("the stored key is empty") : error));
+            m_keychainKey->setFocus();
+            return;
+        }
+        m_message->hide();
+        accept();
+    });
 }
 
 } // namespace capwatch::ui

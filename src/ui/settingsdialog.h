@@ -3,16 +3,53 @@
 #include "settings.h"
 
 #include <QDialog>
+#include <QFrame>
 
-class QButtonGroup;
 class QCheckBox;
+class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QRadioButton;
 
 namespace capwatch::ui {
 
+/// A message shown in place, KMessageWidget style: an icon and the text in the palette's own
+/// text colour on a background tinted from the palette, so it reads in light and dark themes.
+class InlineMessage final : public QFrame
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(InlineMessage)
+
+public:
+    enum class Kind
+    {
+        Information,
+        Error
+    };
+
+    explicit InlineMessage(QWidget *parent = nullptr);
+
+    void showMessage(Kind kind, const QString &text);
+    Kind kind() const { return m_kind; }
+    QString text() const;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void updateLook();
+
+    QLabel *m_icon;
+    QLabel *m_text;
+    Kind m_kind = Kind::Information;
+    QColor m_background;
+    QColor m_border;
+};
+
 /// Where to chat: the endpoint, the model, where the key comes from, streaming, or the demo.
+/// OK keeps the dialog open until the input is usable: a bad field, or a keychain that cannot
+/// store (or, newly chosen, read) the key, is explained in the dialog and nothing is accepted.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -22,14 +59,23 @@ public:
     explicit SettingsDialog(const ProviderSettings &current, QWidget *parent = nullptr);
 
     ProviderSettings provider() const;
-    /// A key typed for the keychain (empty: leave the stored key as it is).
+    /// A key typed for the keychain (empty: leave the stored key as it is). It is already in
+    /// the keychain once the dialog is accepted.
     QByteArray keychainKey() const;
+
+public Q_SLOTS:
+    void reject() override;
 
 private:
     void updateEnabled();
     void browseKeyFile();
     bool validate();
+    /// OK: validates, then (for the keychain) stores or checks the key, then accepts.
+    void tryAccept();
+    void showMessage(InlineMessage::Kind kind, const QString &text);
+    void setChecking(bool checking);
 
+    ProviderSettings m_initial;
     QCheckBox *m_useDemo;
     QLineEdit *m_endpoint;
     QLineEdit *m_model;
@@ -40,7 +86,10 @@ private:
     QLineEdit *m_keyFile;
     QLineEdit *m_keychainKey;
     QCheckBox *m_stream;
-    QLabel *m_error;
+    QWidget *m_fields;
+    InlineMessage *m_message;
+    QDialogButtonBox *m_buttons;
+    quint64 m_keychainCheck = 0; ///< bumped per check; an answer for an older one is dropped
 };
 
 } // namespace capwatch::ui
