@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace capwatch::fuzz {
@@ -166,6 +167,11 @@ inline std::string classificationViolation(
             return "token_limit error text differs from extractErrorText()";
     }
     if (r.body.size() <= kMaxClassifiedBodyBytes) {
+        // The policy's own JSON reader accepts exactly what nlohmann::json does.
+        const bool isJson = readErrorFields(r.body).shape != ErrorFields::Shape::NotJson;
+        if (isJson != nlohmann::json::accept(r.body))
+            return isJson ? "the JSON reader accepts what nlohmann::json rejects"
+                          : "the JSON reader rejects what nlohmann::json accepts";
         const ErrorTexts texts = collectErrorTexts(r.body);
         for (const std::string &t : texts.texts) {
             if (!isValidUtf8(t))
@@ -176,7 +182,7 @@ inline std::string classificationViolation(
             if (const std::string v = detail::scannerViolation(lower, now); !v.empty())
                 return v;
         }
-        if (texts.strictText && !texts.jsonObject)
+        if (texts.hasStrictText && (!texts.jsonObject || texts.texts.empty()))
             return "a strict 422 text outside a JSON object";
     }
     // The scanners take any bytes: the raw body too.

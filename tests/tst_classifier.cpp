@@ -3,12 +3,14 @@
 
 #include "retry/classifier.h"
 #include "retry/constants.h"
+#include "retry/errortexts.h"
 
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 #include <chrono>
+#include <nlohmann/json.hpp>
 
 using namespace capwatch::retry;
 using namespace Qt::StringLiterals;
@@ -57,6 +59,8 @@ private Q_SLOTS:
     void networkFailures_data();
     void networkFailures();
     void errorTextPrefersLastDuplicate();
+    void jsonReaderAgreesWithNlohmann_data();
+    void jsonReaderAgreesWithNlohmann();
     void errorInSuccessBody_data();
     void errorInSuccessBody();
     void errorInStreamEvent_data();
@@ -1016,6 +1020,63 @@ void TestClassifier::errorTextPrefersLastDuplicate()
         std::string("m"));
     QCOMPARE(
         extractErrorText(R"({"error":"e","message":"m"})", true).value_or(""), std::string("e\nm"));
+}
+
+void TestClassifier::jsonReaderAgreesWithNlohmann_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<bool>("valid");
+    const auto row = [](const char *name, const QByteArray &json, bool valid) {
+        QTest::newRow(name) << json << valid;
+    };
+    row("object", R"({"a":[1,-2.5e3,true,false,null,"x"]})", true);
+    row("white space around", " \t\r\n{}\n ", true);
+    row("BOM", "\xEF\xBB\xBF{}", true);
+    row("broken BOM", "\xEF\xBB{}", false);
+    row("string", R"("a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00")", true);
+    row("lone high surrogate", R"("\ud800")", false);
+    row("lone low surrogate", R"("\udc00")", false);
+    row("high surrogate then a letter", R"("\ud800x")", false);
+    row("high surrogate then a non-low", R"("\ud800\u0041")", false);
+    row("bad escape", R"("\x41")", false);
+    row("short unicode escape", R"("\u12")", false);
+    row("control character", "\"a\x01\"", false);
+    row("DEL is fine", "\"a\x7f\"", true);
+    row("overlong UTF-8", "\"\xC0\xAF\"", false);
+    row("UTF-8 surrogate", "\"\xED\xA0\x80\"", false);
+    row("past U+10FFFF", "\"\xF4\x90\x80\x80\"", false);
+    row("4-byte UTF-8", "\"\xF0\x9F\x98\x80\"", true);
+    row("truncated UTF-8", "\"\xE4\xB8\"", false);
+    row("leading zero", "01", false);
+    row("minus zero", "-0", true);
+    row("fraction without digits", "1.", false);
+    row("exponent without digits", "1e", false);
+    row("exponent sign", "1E+5", true);
+    row("big integer", "123456789012345678901234567890", true);
+    row("plus sign", "+1", false);
+    row("trailing comma in object", R"({"a":1,})", false);
+    row("trailing comma in array", "[1,]", false);
+    row("missing colon", R"({"a" 1})", false);
+    row("key not a string", "{a:1}", false);
+    row("two values", "{} {}", false);
+    row("empty", "", false);
+    row("only white space", "  ", false);
+    row("literal prefix", "tru", false);
+    row("literal with more", "nullx", false);
+    row("unclosed", R"({"a":[1,2)", false);
+    row("mismatched close", "[1}", false);
+    row("deep", QByteArray(1000, '[') + QByteArray(1000, ']'), true);
+    row("NUL inside", QByteArray("\"a\0\"", 4), false);
+    row("escaped NUL", R"("\u0000")", true);
+}
+
+void TestClassifier::jsonReaderAgreesWithNlohmann()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(bool, valid);
+    const std::string_view text(json.constData(), std::size_t(json.size()));
+    QCOMPARE(nlohmann::json::accept(text), valid); // the row itself is right
+    QCOMPARE(readErrorFields(text).shape != ErrorFields::Shape::NotJson, valid);
 }
 
 void TestClassifier::errorInSuccessBody_data()

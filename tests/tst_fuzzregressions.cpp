@@ -156,7 +156,8 @@ void TestFuzzRegressions::classifier_data()
     const QDir seeds(QStringLiteral(CAPWATCH_TEST_DATA_DIR "/../../fuzz/seeds/classifier"));
     const QStringList files = seeds.entryList(QDir::Files, QDir::Name);
     QVERIFY2(files.size() >= 10, qPrintable(seeds.absolutePath()));
-    const QByteArrayList resets { "x-ratelimit-reset-tokens: 6m0s", "x-rate-limit-reset-requests: 1.5" };
+    const QByteArrayList resets { "x-ratelimit-reset-tokens: 6m0s",
+        "x-rate-limit-reset-requests: 1.5" };
     for (const QString &name : files) {
         QFile file(seeds.filePath(name));
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -165,8 +166,10 @@ void TestFuzzRegressions::classifier_data()
             QTest::newRow(qPrintable(u"seed %1 as %2"_s.arg(name).arg(status)))
                 << status << 2 << QByteArrayList {} << body << kSeedNow;
         }
-        QTest::newRow(qPrintable(u"seed %1 as a 200 stream"_s.arg(name))) << 200 << 1 << stream << body << kSeedNow;
-        QTest::newRow(qPrintable(u"seed %1 with reset headers"_s.arg(name))) << 429 << 1 << resets << body << kSeedNow;
+        QTest::newRow(qPrintable(u"seed %1 as a 200 stream"_s.arg(name)))
+            << 200 << 1 << stream << body << kSeedNow;
+        QTest::newRow(qPrintable(u"seed %1 with reset headers"_s.arg(name)))
+            << 429 << 1 << resets << body << kSeedNow;
     }
 }
 

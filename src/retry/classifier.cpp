@@ -111,19 +111,56 @@ std::optional<SourcedWait> waitFromResetHeaders(const Headers &headers)
     return SourcedWait { saturatedMillis(*largest * 1000.0), WaitSource::RateLimitReset };
 }
 
-/// The response as the text rules see it: its error texts (6.2), each also lower-cased.
+/// One error text as the text rules see it: lower-cased, its phrases found in one pass, and
+/// its numbers and wait phrase worked out once, when first asked for.
+class TextInfo
+{
+public:
+    /// Takes the text and lower-cases it in place (no copy of a 1 MiB text).
+    explicit TextInfo(std::string &&text)
+        : m_lower(std::move(text))
+    {
+        lowerInPlace(m_lower);
+        m_hits = scanPhrases(m_lower);
+    }
+    const std::string &lower() const { return m_lower; }
+    const PhraseHits &hits() const { return m_hits; }
+    const std::vector<NumberToken> &numbers() const
+    {
+        if (!m_numbers)
+            m_numbers = findNumbers(m_lower);
+        return *m_numbers;
+    }
+    const std::optional<WaitHint> &waitHint(std::chrono::system_clock::time_point now) const
+    {
+        if (!m_hintDone) {
+            m_hint = findWaitHint(m_lower, now, &m_hits);
+            m_hintDone = true;
+        }
+        return m_hint;
+    }
+
+private:
+    std::string m_lower;
+    PhraseHits m_hits;
+    mutable std::optional<std::vector<NumberToken>> m_numbers;
+    mutable std::optional<WaitHint> m_hint;
+    mutable bool m_hintDone = false;
+};
+
+/// The response as the text rules see it: its error texts and codes (6.2).
 struct Texts
 {
     ErrorTexts et;
-    std::vector<std::string> lower;
+    std::vector<TextInfo> info; ///< one per et.texts; the strict 422 text, when any, is the first
 };
 
 /// Source 4: patterns 1-11 over the error texts, the first text that yields a wait winning.
 std::optional<SourcedWait> waitFromMessage(
     const Texts &t, std::chrono::system_clock::time_point now)
 {
-    for (const std::string &text : t.lower) {
-        if (const auto hint = findWaitHint(text, now))
+    for (const TextInfo &text : t.info) {
+        if (const auto &hint = text.waitHint(now))
             return SourcedWait { hint->raw, WaitSource::Message };
     }
     return std::nullopt;
@@ -189,23 +226,22 @@ bool hasCode(const ErrorTexts &et, std::string_view code)
 bool decideTooLarge(Classification &c, int status, const Texts &t)
 {
     // The first error text that matches rule 3 or rule 4 also gives the figures.
-    std::optional<std::size_t> matched;
+    const TextInfo *matched = nullptr;
     std::string why;
-    for (std::size_t i = 0; i < t.lower.size() && !matched; ++i) {
-        for (const std::string_view phrase : phrases::kTooLargePhrases) {
-            if (t.lower[i].find(phrase) != std::string::npos) {
-                matched = i;
-                why = "whose error text says \"" + std::string(phrase) + "\"";
-                break;
-            }
-        }
-        if (matched)
+    for (const TextInfo &text : t.info) {
+        if (const auto phrase = tooLargePhraseIn(text.hits())) {
+            matched = &text;
+            why = "whose error text says \"" + std::string(*phrase) + "\"";
             break;
-        const RequestedLimit rl = findRequestedLimit(t.lower[i], findNumbers(t.lower[i]));
+        }
+        if (!mayNameRequested(text.hits()))
+            continue;
+        const RequestedLimit rl = findRequestedLimit(text.lower(), text.numbers(), &text.hits());
         if (rl.requested && rl.limit && *rl.requested > *rl.limit) {
-            matched = i;
+            matched = &text;
             why = "whose error text asks for " + figure(*rl.requested) + " where the limit is "
                 + figure(*rl.limit);
+            break;
         }
     }
     std::string because;
@@ -227,7 +263,8 @@ bool decideTooLarge(Classification &c, int status, const Texts &t)
     c.category = Category::TooLarge;
     c.reason = because + ": the request is larger than the model or the window accepts";
     if (matched) {
-        const UsedLimit ul = tooLargeFigures(t.lower[*matched], findNumbers(t.lower[*matched]));
+        const UsedLimit ul
+            = tooLargeFigures(matched->lower(), matched->numbers(), &matched->hits());
         c.used = ul.used;
         c.limit = ul.limit;
     }
@@ -248,14 +285,10 @@ bool decideBilling(Classification &c, int status, const Texts &t)
             }
         }
     }
-    for (std::size_t i = 0; i < t.lower.size() && because.empty(); ++i) {
-        for (const std::string_view phrase : phrases::kBillingPhrases) {
-            if (t.lower[i].find(phrase) != std::string::npos) {
-                because = std::to_string(status) + " whose error text says \"" + std::string(phrase)
-                    + "\"";
-                break;
-            }
-        }
+    for (std::size_t i = 0; i < t.info.size() && because.empty(); ++i) {
+        if (const auto phrase = billingPhraseIn(t.info[i].hits()))
+            because = std::to_string(status) + " whose error text says \"" + std::string(*phrase)
+                + "\"";
     }
     if (because.empty())
         return false;
@@ -272,14 +305,13 @@ void decideTokenLimit(Classification &c, const Response &r, const Texts &t, int 
         c.reason = "422 with a body over 1 MiB is not classified";
         return;
     }
-    if (!t.et.strictText) {
+    if (!t.et.hasStrictText) {
         c.reason = "422 whose body is not a JSON object with an error text";
         return;
     }
-    c.errorText = *t.et.strictText;
-    const std::string lower = lowerCase(*t.et.strictText);
-    const auto numbers = findNumbers(lower);
-    const auto keywords = findKeywords(lower);
+    const TextInfo &strict = t.info.front(); // error or error.message always comes first
+    const auto &numbers = strict.numbers();
+    const auto keywords = keywordsIn(strict.hits());
     if (numbers.size() < 2) {
         c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
             + ", fewer than the two of a token-limit error";
@@ -294,9 +326,9 @@ void decideTokenLimit(Classification &c, const Response &r, const Texts &t, int 
     c.category = Category::TokenLimit;
     c.reason = "422 with " + std::to_string(numbers.size()) + " numbers and "
         + (keywords.size() == 1 ? "keyword " : "keywords ") + joinKeywords(keywords);
-    const auto hint = findWaitHint(lower, now);
-    const UsedLimit ul = hint ? extractUsedLimit(lower, numbers, hint->begin, hint->end)
-                              : extractUsedLimit(lower, numbers);
+    const auto &hint = strict.waitHint(now);
+    const UsedLimit ul = extractUsedLimit(
+        strict.lower(), numbers, hint ? hint->begin : 0, hint ? hint->end : 0, &strict.hits());
     c.used = ul.used;
     c.limit = ul.limit;
     chooseWait(c, r, t, retryIndex, now, true);
@@ -306,10 +338,10 @@ void decideTokenLimit(Classification &c, const Response &r, const Texts &t, int 
 /// of tokens; the first such text wins.
 void rateLimitFigures(Classification &c, const Texts &t)
 {
-    for (const std::string &text : t.lower) {
-        if (!speaksOfTokens(text))
+    for (const TextInfo &text : t.info) {
+        if (!speaksOfTokens(text.hits()))
             continue;
-        const UsedLimit ul = usedLimitByWords(text, findNumbers(text));
+        const UsedLimit ul = usedLimitByWords(text.lower(), text.numbers(), &text.hits());
         if (ul.usedByWord && ul.limitByWord) {
             c.used = ul.used;
             c.limit = ul.limit;
@@ -318,8 +350,10 @@ void rateLimitFigures(Classification &c, const Texts &t)
     }
 }
 
-Classification classifyStatus(
-    const Response &r, int retryIndex, std::chrono::system_clock::time_point now)
+/// Every status but a 2xx. `collected` are the body's error texts when the caller has them
+/// already (an error inside a 2xx), else they are read here.
+Classification classifyStatus(const Response &r, int retryIndex,
+    std::chrono::system_clock::time_point now, std::optional<ErrorTexts> collected = std::nullopt)
 {
     Classification c;
     const int s = r.status;
@@ -361,14 +395,17 @@ Classification classifyStatus(
 
     // Bodies over the limit are not read: only status rules (and headers) decide.
     Texts t;
-    if (r.body.size() <= kMaxClassifiedBodyBytes) {
+    if (collected)
+        t.et = std::move(*collected);
+    else if (r.body.size() <= kMaxClassifiedBodyBytes)
         t.et = collectErrorTexts(r.body);
-        t.lower.reserve(t.et.texts.size());
-        for (const std::string &text : t.et.texts)
-            t.lower.push_back(lowerCase(text));
-    }
+    // The first text, in its own case, is the one shown (for a 422 it is section 2's text).
     if (!t.et.texts.empty())
-        c.errorText = t.et.strictText ? *t.et.strictText : t.et.texts.front();
+        c.errorText = t.et.texts.front();
+    t.info.reserve(t.et.texts.size());
+    for (std::string &text : t.et.texts)
+        t.info.emplace_back(std::move(text));
+    t.et.texts.clear();
 
     // Section 1, rev. 2: too_large, billing, auth, token_limit, rate_limit, transient, fatal.
     if (s >= 400 && s <= 599 && (decideTooLarge(c, s, t) || decideBilling(c, s, t))) {
@@ -408,6 +445,37 @@ bool isEventStream(const Headers &headers)
         && (t.size() == want.size() || t[want.size()] == ';' || t[want.size()] == ' ');
 }
 
+/// Section 6.6 on a 2xx body (`stream` false) or the data of a stream's first event: the
+/// effective status, and the error texts read on the way (so the body is parsed once).
+struct Embedded
+{
+    int status = 0;
+    ErrorTexts texts;
+};
+
+std::optional<Embedded> embeddedError(std::string_view json, bool stream)
+{
+    if (json.size() > kMaxClassifiedBodyBytes)
+        return std::nullopt;
+    ErrorFields f = readErrorFields(json);
+    if (f.shape != ErrorFields::Shape::Object)
+        return std::nullopt;
+    if (stream) {
+        if (!f.hasError)
+            return std::nullopt;
+    } else {
+        const bool errorStatus = f.status && f.status->kind == JsonScalar::Kind::Integer
+            && f.status->text.size() == 3 && f.status->text >= "400" && f.status->text <= "599";
+        if (f.hasChoices || (!f.hasError && !errorStatus))
+            return std::nullopt;
+    }
+    const std::optional<int> status = statusInFields(f);
+    Embedded out;
+    out.texts = textsFromFields(std::move(f), json);
+    out.status = status ? *status : statusWithoutField(out.texts.texts);
+    return out;
+}
+
 } // namespace
 
 std::optional<std::string> extractErrorText(std::string_view body, bool alsoTopLevelMessage)
@@ -433,53 +501,46 @@ Millis backoffFor(int retryIndex)
 
 std::optional<EmbeddedError> errorInSuccessBody(std::string_view body)
 {
-    if (body.size() > kMaxClassifiedBodyBytes)
+    auto found = embeddedError(body, false);
+    if (!found)
         return std::nullopt;
-    const ErrorFields f = readErrorFields(body);
-    if (f.shape != ErrorFields::Shape::Object || f.hasChoices)
-        return std::nullopt;
-    const bool errorStatus = f.status && f.status->kind == JsonScalar::Kind::Integer
-        && f.status->text.size() == 3 && f.status->text >= "400" && f.status->text <= "599";
-    if (!f.hasError && !errorStatus)
-        return std::nullopt;
-    return EmbeddedError { effectiveStatus(f, collectErrorTexts(body).texts), std::string(body) };
+    return EmbeddedError { found->status, std::string(body) };
 }
 
 std::optional<EmbeddedError> errorInStreamEvent(std::string_view data)
 {
-    if (data.size() > kMaxClassifiedBodyBytes)
+    auto found = embeddedError(data, true);
+    if (!found)
         return std::nullopt;
-    const ErrorFields f = readErrorFields(data);
-    if (f.shape != ErrorFields::Shape::Object || !f.hasError)
-        return std::nullopt;
-    return EmbeddedError { effectiveStatus(f, collectErrorTexts(data).texts), std::string(data) };
+    return EmbeddedError { found->status, std::string(data) };
 }
 
 Classification classify(
     const Response &r, int retryIndex, std::chrono::system_clock::time_point now)
 {
-    if (r.status >= 200 && r.status <= 299) {
-        std::optional<EmbeddedError> embedded;
-        const bool stream = isEventStream(r.headers);
-        if (stream) {
-            if (const auto data = firstStreamEventData(r.body))
-                embedded = errorInStreamEvent(*data);
-        } else {
-            embedded = errorInSuccessBody(r.body);
-        }
-        if (embedded) {
-            Response inner;
-            inner.status = embedded->status;
-            inner.headers = r.headers;
-            inner.body = embedded->body;
-            Classification c = classifyStatus(inner, retryIndex, now);
-            c.reason = std::to_string(r.status)
-                + (stream ? " stream whose first event is an error" : " whose body is an error")
-                + " (status " + std::to_string(embedded->status) + "): " + c.reason;
-            return c;
-        }
+    if (r.status < 200 || r.status > 299)
+        return classifyStatus(r, retryIndex, now);
+    const bool stream = isEventStream(r.headers);
+    std::optional<std::string> event;
+    std::optional<Embedded> embedded;
+    if (stream) {
+        event = firstStreamEventData(r.body);
+        if (event)
+            embedded = embeddedError(*event, true);
+    } else {
+        embedded = embeddedError(r.body, false);
     }
-    return classifyStatus(r, retryIndex, now);
+    if (!embedded)
+        return classifyStatus(r, retryIndex, now);
+    Response inner;
+    inner.status = embedded->status;
+    inner.headers = r.headers;
+    inner.body = stream ? std::string_view(*event) : r.body;
+    Classification c = classifyStatus(inner, retryIndex, now, std::move(embedded->texts));
+    c.reason = std::to_string(r.status)
+        + (stream ? " stream whose first event is an error" : " whose body is an error")
+        + " (status " + std::to_string(embedded->status) + "): " + c.reason;
+    return c;
 }
 
 bool isRetryable(Category category)

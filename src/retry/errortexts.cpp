@@ -1,10 +1,10 @@
 #include "errortexts.h"
 
+#include "jsonscan.h"
 #include "phrases.h"
 #include "textscan.h"
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 
 namespace capwatch::retry {
 
@@ -21,41 +21,22 @@ enum class Frame : std::uint8_t
     Other, ///< anywhere else
 };
 
-class FieldsSax final : public nlohmann::json_sax<nlohmann::json>
+class FieldsSax final : public JsonHandler
 {
 public:
     explicit FieldsSax(ErrorFields &out)
         : m_out(out)
     { }
 
-    bool null() override
-    {
-        valueStarts(Value::Null);
-        return true;
-    }
-    bool boolean(bool val) override
-    {
-        valueStarts(val ? Value::Other : Value::False);
-        return true;
-    }
-    bool number_integer(number_integer_t val) override { return integer(std::to_string(val)); }
-    bool number_unsigned(number_unsigned_t val) override { return integer(std::to_string(val)); }
-    bool number_float(number_float_t, const string_t &) override
-    {
-        valueStarts(Value::Other);
-        return true;
-    }
-    bool binary(binary_t &) override
-    {
-        valueStarts(Value::Other);
-        return true;
-    }
-    bool string(string_t &val) override
+    void null() override { valueStarts(Value::Null); }
+    void boolean(bool val) override { valueStarts(val ? Value::Other : Value::False); }
+    void number() override { valueStarts(Value::Other); }
+    void string(std::string &val) override
     {
         if (m_stack.empty()) {
             m_out.shape = ErrorFields::Shape::String;
             m_out.bodyString = std::move(val);
-            return true;
+            return;
         }
         valueStarts(Value::Other);
         if (std::string *slot = stringSlot())
@@ -64,14 +45,13 @@ public:
             *opt = std::move(val);
         else if (std::optional<JsonScalar> *scalar = scalarSlot())
             *scalar = JsonScalar { std::move(val), JsonScalar::Kind::String };
-        return true;
     }
-    bool start_object(std::size_t) override
+    void startObject() override
     {
         if (m_stack.empty()) {
             m_out.shape = ErrorFields::Shape::Object;
             m_stack.push_back(Frame::Top);
-            return true;
+            return;
         }
         valueStarts(Value::Other);
         const Frame parent = m_stack.back();
@@ -84,53 +64,43 @@ public:
             child = Frame::DetailItem;
         m_stack.push_back(child);
         m_key.clear();
-        return true;
     }
-    bool start_array(std::size_t) override
+    void startArray() override
     {
         if (m_stack.empty()) {
             m_out.shape = ErrorFields::Shape::Other;
             m_stack.push_back(Frame::Other);
-            return true;
+            return;
         }
         valueStarts(Value::Other);
         const bool details = m_stack.back() == Frame::Error && m_key == "details";
         m_stack.push_back(details ? Frame::Details : Frame::Other);
         m_key.clear();
-        return true;
     }
-    bool end_object() override { return end(); }
-    bool end_array() override { return end(); }
-    bool key(string_t &val) override
+    void endObject() override { end(); }
+    void endArray() override { end(); }
+    void key(std::string &val) override
     {
-        // Keys of objects nobody reads are not copied: a 1 MiB body of them stays cheap.
+        // Keys of objects nobody reads are not kept: a 1 MiB body of them stays cheap.
         if (m_stack.back() != Frame::Other)
-            m_key = val;
-        return true;
+            m_key.swap(val);
     }
-    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override
-    {
-        return false;
-    }
-
-private:
-    bool end()
-    {
-        m_stack.pop_back();
-        m_key.clear();
-        return true;
-    }
-
-    bool integer(std::string decimal)
+    void integer(std::string_view decimal) override
     {
         if (m_stack.empty()) {
             m_out.shape = ErrorFields::Shape::Other;
-            return true;
+            return;
         }
         valueStarts(Value::Other);
         if (std::optional<JsonScalar> *scalar = scalarSlot())
-            *scalar = JsonScalar { std::move(decimal), JsonScalar::Kind::Integer };
-        return true;
+            *scalar = JsonScalar { std::string(decimal), JsonScalar::Kind::Integer };
+    }
+
+private:
+    void end()
+    {
+        m_stack.pop_back();
+        m_key.clear();
     }
 
     enum class Value
@@ -257,18 +227,21 @@ bool looksLikeObject(std::string_view s)
     return false;
 }
 
-void addOwnTexts(const ErrorFields &f, std::vector<std::string> &texts, bool decodeNested)
+void addOwnTexts(ErrorFields &f, std::vector<std::string> &texts, bool decodeNested)
 {
-    for (const std::optional<std::string> *t :
+    for (std::optional<std::string> *t :
         { &f.error, &f.errorMessage, &f.message, &f.detail, &f.metadataRaw }) {
         if (!t->has_value())
             continue;
-        texts.push_back(**t);
+        std::optional<ErrorFields> inner;
         if (decodeNested && looksLikeObject(**t)) {
-            const ErrorFields inner = readErrorFields(**t);
-            if (inner.shape == ErrorFields::Shape::Object)
-                addOwnTexts(inner, texts, false);
+            inner = readErrorFields(**t);
+            if (inner->shape != ErrorFields::Shape::Object)
+                inner.reset();
         }
+        texts.push_back(std::move(**t));
+        if (inner)
+            addOwnTexts(*inner, texts, false);
     }
 }
 
@@ -296,7 +269,7 @@ ErrorFields readErrorFields(std::string_view json)
 {
     ErrorFields out;
     FieldsSax sax(out);
-    if (!nlohmann::json::sax_parse(json, &sax, nlohmann::json::input_format_t::json, true))
+    if (!scanJson(json, sax))
         return ErrorFields {};
     return out;
 }
@@ -342,22 +315,23 @@ bool isValidUtf8(std::string_view s)
 
 ErrorTexts collectErrorTexts(std::string_view body)
 {
+    return textsFromFields(readErrorFields(body), body);
+}
+
+ErrorTexts textsFromFields(ErrorFields &&f, std::string_view body)
+{
     ErrorTexts out;
-    ErrorFields f = readErrorFields(body);
     switch (f.shape) {
     case ErrorFields::Shape::Object:
         out.jsonObject = true;
-        if (f.error)
-            out.strictText = f.error;
-        else if (f.errorMessage)
-            out.strictText = f.errorMessage;
-        addOwnTexts(f, out.texts, true);
+        out.hasStrictText = f.error || f.errorMessage; // addOwnTexts() puts it first
         for (const std::optional<JsonScalar> *c :
             { &f.errorCode, &f.errorType, &f.code, &f.type, &f.errorTypeTop }) {
             if (c->has_value())
                 out.codes.push_back(asciiLower((*c)->text));
         }
         out.retryDelays = std::move(f.retryDelays);
+        addOwnTexts(f, out.texts, true);
         break;
     case ErrorFields::Shape::String:
         out.texts.push_back(std::move(*f.bodyString));
@@ -372,18 +346,30 @@ ErrorTexts collectErrorTexts(std::string_view body)
     return out;
 }
 
-int effectiveStatus(const ErrorFields &f, const std::vector<std::string> &texts)
+std::optional<int> statusInFields(const ErrorFields &f)
 {
     for (const std::optional<JsonScalar> *v :
         { &f.status, &f.errorCode, &f.errorStatus, &f.code }) {
         if (const auto s = statusIn(*v))
             return *s;
     }
+    return std::nullopt;
+}
+
+int statusWithoutField(const std::vector<std::string> &texts)
+{
     for (const std::string &t : texts) {
-        if (lowerCase(t).find(phrases::kOverloadedWord) != std::string::npos)
+        if (saysOverloaded(scanPhrases(lowerCase(t))))
             return phrases::kEmbeddedOverloadedStatus;
     }
     return phrases::kEmbeddedDefaultStatus;
+}
+
+int effectiveStatus(const ErrorFields &f, const std::vector<std::string> &texts)
+{
+    if (const auto s = statusInFields(f))
+        return *s;
+    return statusWithoutField(texts);
 }
 
 std::optional<std::string> firstStreamEventData(std::string_view s)

@@ -60,8 +60,9 @@ ErrorFields readErrorFields(std::string_view json);
 struct ErrorTexts
 {
     bool jsonObject = false; ///< the body is a JSON object
-    /// Section 2, step 3: `error` when a string, else `error.message` (JSON objects only).
-    std::optional<std::string> strictText;
+    /// Section 2, step 3: `texts.front()` is `error` (a string) or else `error.message` of a
+    /// JSON object, the only text the strict 422 rule reads.
+    bool hasStrictText = false;
     /// Section 6.2, in its order, original case: `error`, `error.message`, `message`,
     /// `detail`, `error.metadata.raw` (each followed by the texts of a JSON object it encodes,
     /// one level deep); or the JSON-string body; or the plain-text UTF-8 body.
@@ -73,6 +74,8 @@ struct ErrorTexts
 
 /// The error texts and codes of a response body. The caller enforces the size limit.
 ErrorTexts collectErrorTexts(std::string_view body);
+/// The same from fields already read (moved from: the texts are not copied).
+ErrorTexts textsFromFields(ErrorFields &&fields, std::string_view body);
 
 /// Strict UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
 bool isValidUtf8(std::string_view bytes);
@@ -81,6 +84,10 @@ bool isValidUtf8(std::string_view bytes);
 /// `status`, `error.code`, `error.status`, `code`; else 500 when an error text says
 /// `overloaded`, else 400.
 int effectiveStatus(const ErrorFields &fields, const std::vector<std::string> &texts);
+/// The status part of effectiveStatus(): nullopt when no member holds one.
+std::optional<int> statusInFields(const ErrorFields &fields);
+/// The fallback part: 500 when an error text says `overloaded`, else 400.
+int statusWithoutField(const std::vector<std::string> &texts);
 
 /// The data of the first event of an event stream that has data (`data:` lines joined with
 /// `\n`), or nullopt when the stream has none. The end of the text ends a pending event.

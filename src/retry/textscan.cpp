@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <span>
+#include <tuple>
+#include <type_traits>
 
 namespace capwatch::retry {
 
@@ -76,9 +79,36 @@ bool numberMayStartAt(std::string_view s, std::size_t i)
     return !wordCharBefore(s, i) && !(i > 0 && s[i - 1] == '.');
 }
 
+/// `what` at `at`; the first byte is compared before anything else (most calls end there).
 bool startsWith(std::string_view s, std::size_t at, std::string_view what)
 {
-    return at <= s.size() && s.substr(at).starts_with(what);
+    if (what.empty())
+        return at <= s.size();
+    if (at >= s.size() || s[at] != what[0] || s.size() - at < what.size())
+        return false;
+    for (std::size_t k = 1; k < what.size(); ++k) {
+        if (s[at + k] != what[k])
+            return false;
+    }
+    return true;
+}
+
+/// The next occurrence of `what` from `from`: memchr for its first byte, then a short compare.
+std::size_t findFrom(std::string_view s, std::string_view what, std::size_t from = 0)
+{
+    if (what.empty() || what.size() > s.size())
+        return npos;
+    const std::size_t last = s.size() - what.size();
+    while (from <= last) {
+        const void *hit = std::memchr(s.data() + from, what[0], last - from + 1);
+        if (!hit)
+            return npos;
+        const auto at = static_cast<std::size_t>(static_cast<const char *>(hit) - s.data());
+        if (startsWith(s, at, what))
+            return at;
+        from = at + 1;
+    }
+    return npos;
 }
 
 /// The optional space between a wait value and its unit: white space, U+00A0 and U+202F.
@@ -149,6 +179,96 @@ Millis toMillis(double seconds)
     if (!(ms < 0x1p63))
         return Millis::max();
     return Millis(std::llround(ms));
+}
+
+// --- the fixed phrases, all found in one pass -------------------------------------------------
+
+enum class PhraseGroup
+{
+    Keywords,
+    TooLarge,
+    Billing,
+    TokenWords,
+    Overloaded,
+    Requested,
+    // Only to skip searches for words a text does not have:
+    UsedWords,
+    LimitWords,
+    SlashWords,
+    ResetLeads,
+    RetryWord,
+    MustBe,
+    Count
+};
+
+struct PhraseTable
+{
+    std::vector<std::string_view> phrases;
+    std::array<std::size_t, std::size_t(PhraseGroup::Count)> groupBegin {};
+    /// Phrases by their first two bytes: 0 for none, else 1 + an index into `buckets`.
+    std::array<std::uint8_t, 65536> bucketOf {};
+    std::vector<std::vector<std::uint8_t>> buckets;
+};
+
+const PhraseTable &phraseTable()
+{
+    static const PhraseTable table = [] {
+        PhraseTable t;
+        const auto words = [](const auto &list) {
+            std::array<std::string_view, std::tuple_size_v<std::decay_t<decltype(list)>>> out {};
+            for (std::size_t i = 0; i < out.size(); ++i)
+                out[i] = list[i].text;
+            return out;
+        };
+        const auto add = [&t](PhraseGroup g, const auto &list) {
+            t.groupBegin[std::size_t(g)] = t.phrases.size();
+            for (const std::string_view p : list)
+                t.phrases.push_back(p);
+        };
+        add(PhraseGroup::Keywords, phrases::kTokenLimitKeywords);
+        add(PhraseGroup::TooLarge, phrases::kTooLargePhrases);
+        add(PhraseGroup::Billing, phrases::kBillingPhrases);
+        add(PhraseGroup::TokenWords, phrases::kTokenWords);
+        add(PhraseGroup::Overloaded, std::array { phrases::kOverloadedWord });
+        add(PhraseGroup::Requested, phrases::kRequestedWords);
+        add(PhraseGroup::UsedWords, words(phrases::kUsedWords));
+        add(PhraseGroup::LimitWords, words(phrases::kLimitWords));
+        add(PhraseGroup::SlashWords, phrases::kSlashWords);
+        add(PhraseGroup::ResetLeads, phrases::kResetAtWords);
+        add(PhraseGroup::RetryWord, std::array { phrases::kRetryWord });
+        add(PhraseGroup::MustBe, std::array { phrases::kMustBeAtMost });
+        for (std::size_t i = 0; i < t.phrases.size(); ++i) {
+            const std::string_view p = t.phrases[i];
+            const unsigned key = (unsigned(static_cast<unsigned char>(p[0])) << 8)
+                | static_cast<unsigned char>(p[1]);
+            if (t.bucketOf[key] == 0) {
+                t.buckets.emplace_back();
+                t.bucketOf[key] = static_cast<std::uint8_t>(t.buckets.size());
+            }
+            t.buckets[t.bucketOf[key] - 1].push_back(static_cast<std::uint8_t>(i));
+        }
+        return t;
+    }();
+    return table;
+}
+
+// One bit per phrase.
+static_assert(phrases::kTokenLimitKeywords.size() + phrases::kTooLargePhrases.size()
+        + phrases::kBillingPhrases.size() + phrases::kTokenWords.size() + 1
+        + phrases::kRequestedWords.size() + phrases::kUsedWords.size() + phrases::kLimitWords.size()
+        + phrases::kSlashWords.size() + phrases::kResetAtWords.size() + 2
+    <= 128);
+
+bool hit(const PhraseHits &hits, PhraseGroup group, std::size_t k)
+{
+    const std::size_t bit = phraseTable().groupBegin[std::size_t(group)] + k;
+    return (hits.bits[bit / 64] >> (bit % 64)) & 1u;
+}
+
+/// Without hits every word may be there.
+bool mayHave(const PhraseHits *hits, PhraseGroup group, std::size_t k)
+{
+    return !hits || hit(*hits, group, k);
 }
 
 // --- wait units -------------------------------------------------------------------------------
@@ -264,10 +384,12 @@ constexpr std::array kValueUnitPatterns {
 
 /// `retry in X minute(s)` / `retry after X second(s)`: the lead words, then X and the unit.
 std::optional<WaitHint> findLeadPhrase(
-    std::string_view s, std::string_view second, const UnitPattern &p)
+    std::string_view s, std::string_view second, const UnitPattern &p, const PhraseHits *hits)
 {
     const std::string_view first = phrases::kRetryWord;
-    for (std::size_t at = s.find(first); at != npos; at = s.find(first, at + 1)) {
+    if (!mayHave(hits, PhraseGroup::RetryWord, 0))
+        return std::nullopt;
+    for (std::size_t at = findFrom(s, first); at != npos; at = findFrom(s, first, at + 1)) {
         std::size_t i = at + first.size();
         const std::size_t afterFirst = skipSpaces(s, i);
         if (afterFirst == i || !startsWith(s, afterFirst, second))
@@ -298,9 +420,17 @@ std::array<std::optional<WaitHint>, kValueUnitPatterns.size()> findValueUnitPatt
         }
         const std::size_t numEnd = scanDecimal(s, i);
         const std::size_t unitAt = skipWaitSpace(s, numEnd);
-        if (unitAt < s.size() && !isDigit(s[unitAt])) {
+        if (unitAt < s.size()) {
+            // Only the patterns whose units can start with this byte: English units with an
+            // ASCII letter, Russian ones with D0/D1, Chinese ones with a three-byte lead.
+            const auto lead = static_cast<unsigned char>(s[unitAt]);
+            const bool english = lead >= 'a' && lead <= 'z';
+            const bool russian = lead == 0xD0 || lead == 0xD1;
+            const bool chinese = lead >= 0xE0 && lead <= 0xEF;
             for (std::size_t p = 0; p < kValueUnitPatterns.size(); ++p) {
-                if (found[p])
+                const int pattern = kValueUnitPatterns[p].pattern;
+                if (found[p] || (pattern == 9 && !russian) || (pattern == 10 && !chinese)
+                    || (pattern < 8 && !english))
                     continue;
                 double unitSeconds = 0;
                 const std::size_t end = matchUnits(s, unitAt, kValueUnitPatterns[p], &unitSeconds);
@@ -323,8 +453,8 @@ std::optional<WaitHint> findCompact(std::string_view s)
 {
     std::optional<WaitHint> best;
     for (const std::string_view lead : phrases::kCompactLeadWords) {
-        for (std::size_t at = s.find(lead); at != npos && (!best || at < best->begin);
-             at = s.find(lead, at + 1)) {
+        for (std::size_t at = findFrom(s, lead); at != npos && (!best || at < best->begin);
+             at = findFrom(s, lead, at + 1)) {
             if (wordCharBefore(s, at))
                 continue;
             const std::size_t kwEnd = at + lead.size();
@@ -343,13 +473,17 @@ std::optional<WaitHint> findCompact(std::string_view s)
 }
 
 /// Pattern 11: a lead word, white space, an RFC 3339 date-time with a zone.
-std::optional<WaitHint> findResetTime(std::string_view s, std::chrono::system_clock::time_point now)
+std::optional<WaitHint> findResetTime(
+    std::string_view s, std::chrono::system_clock::time_point now, const PhraseHits *hits)
 {
     std::optional<WaitHint> best;
     std::int64_t whenMs = 0;
-    for (const std::string_view lead : phrases::kResetAtWords) {
-        for (std::size_t at = s.find(lead); at != npos && (!best || at < best->begin);
-             at = s.find(lead, at + 1)) {
+    for (std::size_t k = 0; k < phrases::kResetAtWords.size(); ++k) {
+        if (!mayHave(hits, PhraseGroup::ResetLeads, k))
+            continue;
+        const std::string_view lead = phrases::kResetAtWords[k];
+        for (std::size_t at = findFrom(s, lead); at != npos && (!best || at < best->begin);
+             at = findFrom(s, lead, at + 1)) {
             if (wordCharBefore(s, at))
                 continue;
             const std::size_t kwEnd = at + lead.size();
@@ -392,8 +526,12 @@ std::size_t skipSeparators(
 }
 
 /// The index of the number token that starts exactly at i, or SIZE_MAX.
-std::size_t numberStartingAt(const std::vector<NumberToken> &numbers, std::size_t i)
+std::size_t numberStartingAt(
+    std::string_view s, const std::vector<NumberToken> &numbers, std::size_t i)
 {
+    // Most words are followed by no digit at all: no search then.
+    if (i >= s.size() || !isDigit(s[i]))
+        return SIZE_MAX;
     // Binary search keeps a body full of keywords and numbers linear-logarithmic.
     const auto it = std::lower_bound(numbers.begin(), numbers.end(), i,
         [](const NumberToken &t, std::size_t at) { return t.begin < at; });
@@ -417,12 +555,15 @@ struct WordNumber
 /// any run of `seps`), at the earliest word in the text.
 WordNumber numberAfterWords(std::string_view s, const std::vector<NumberToken> &numbers,
     std::span<const Word> words, std::span<const std::string_view> seps,
-    std::span<const std::string_view> tails = {})
+    std::span<const std::string_view> tails, const PhraseHits *hits, PhraseGroup group)
 {
     WordNumber best;
-    for (const Word &w : words) {
-        for (std::size_t at = s.find(w.text); at != npos && at < best.wordAt;
-             at = s.find(w.text, at + 1)) {
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        if (!mayHave(hits, group, k))
+            continue;
+        const Word &w = words[k];
+        for (std::size_t at = findFrom(s, w.text); at != npos && at < best.wordAt;
+             at = findFrom(s, w.text, at + 1)) {
             if (!wordAt(s, at, w.text.size(), w.boundary))
                 continue;
             std::size_t i = at + w.text.size();
@@ -432,7 +573,7 @@ WordNumber numberAfterWords(std::string_view s, const std::vector<NumberToken> &
                     break;
                 }
             }
-            const std::size_t n = numberStartingAt(numbers, skipSeparators(s, i, seps));
+            const std::size_t n = numberStartingAt(s, numbers, skipSeparators(s, i, seps));
             if (n != SIZE_MAX) {
                 best = { at, n };
                 break;
@@ -444,19 +585,23 @@ WordNumber numberAfterWords(std::string_view s, const std::vector<NumberToken> &
 
 /// `actual/limit: N/M`.
 std::optional<std::pair<std::size_t, std::size_t>> slashForm(
-    std::string_view s, const std::vector<NumberToken> &numbers)
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
 {
     std::optional<std::pair<std::size_t, std::size_t>> best;
     std::size_t bestAt = npos;
-    for (const std::string_view w : phrases::kSlashWords) {
-        for (std::size_t at = s.find(w); at != npos && at < bestAt; at = s.find(w, at + 1)) {
+    for (std::size_t k = 0; k < phrases::kSlashWords.size(); ++k) {
+        if (!mayHave(hits, PhraseGroup::SlashWords, k))
+            continue;
+        const std::string_view w = phrases::kSlashWords[k];
+        for (std::size_t at = findFrom(s, w); at != npos && at < bestAt;
+             at = findFrom(s, w, at + 1)) {
             if (!wordAt(s, at, w.size(), Boundary::Word))
                 continue;
             const std::size_t n = numberStartingAt(
-                numbers, skipSeparators(s, at + w.size(), phrases::kSlashSeparators));
+                s, numbers, skipSeparators(s, at + w.size(), phrases::kSlashSeparators));
             if (n == SIZE_MAX || !startsWith(s, numbers[n].end, "/"))
                 continue;
-            const std::size_t m = numberStartingAt(numbers, numbers[n].end + 1);
+            const std::size_t m = numberStartingAt(s, numbers, numbers[n].end + 1);
             if (m == SIZE_MAX)
                 continue;
             best = { n, m };
@@ -492,6 +637,12 @@ std::string asciiLower(std::string_view text)
 std::string lowerCase(std::string_view text)
 {
     std::string out(text);
+    lowerInPlace(out);
+    return out;
+}
+
+void lowerInPlace(std::string &out)
+{
     for (std::size_t i = 0; i < out.size(); ++i) {
         const auto c = static_cast<unsigned char>(out[i]);
         if (c >= 'A' && c <= 'Z') {
@@ -513,7 +664,6 @@ std::string lowerCase(std::string_view text)
                 ++i;
         }
     }
-    return out;
 }
 
 std::optional<double> parseDecimal(std::string_view text)
@@ -619,6 +769,10 @@ std::vector<NumberToken> findNumbers(std::string_view s)
     static constexpr std::array<std::string_view, 3> kGroupSeparators { ",", "\xC2\xA0",
         "\xE2\x80\xAF" };
     std::vector<NumberToken> out;
+    // Room for the most numbers a text can hold (one digit and one separator each), reserved
+    // untouched: a text dense with numbers then never copies the list as it grows.
+    if (s.size() > 4096)
+        out.reserve(s.size() / 2 + 1);
     std::size_t i = 0;
     while (i < s.size()) {
         if (!isDigit(s[i]) || !numberMayStartAt(s, i)) {
@@ -661,28 +815,94 @@ std::vector<NumberToken> findNumbers(std::string_view s)
     return out;
 }
 
-std::vector<std::string_view> findKeywords(std::string_view text)
+PhraseHits scanPhrases(std::string_view text)
 {
-    std::vector<std::string_view> out;
-    for (const std::string_view kw : phrases::kTokenLimitKeywords) {
-        if (text.find(kw) != npos)
-            out.push_back(kw);
+    const PhraseTable &t = phraseTable();
+    PhraseHits out;
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+        const unsigned key = (unsigned(static_cast<unsigned char>(text[i])) << 8)
+            | static_cast<unsigned char>(text[i + 1]);
+        const std::uint8_t bucket = t.bucketOf[key];
+        if (bucket == 0)
+            continue;
+        for (const std::uint8_t index : t.buckets[bucket - 1]) {
+            std::uint64_t &word = out.bits[index / 64];
+            const std::uint64_t bit = std::uint64_t(1) << (index % 64);
+            if (!(word & bit) && startsWith(text, i, t.phrases[index]))
+                word |= bit;
+        }
     }
     return out;
 }
 
-bool speaksOfTokens(std::string_view text)
+std::vector<std::string_view> keywordsIn(const PhraseHits &hits)
 {
-    return std::any_of(phrases::kTokenWords.begin(), phrases::kTokenWords.end(),
-        [text](std::string_view w) { return text.find(w) != npos; });
+    std::vector<std::string_view> out;
+    for (std::size_t k = 0; k < phrases::kTokenLimitKeywords.size(); ++k) {
+        if (hit(hits, PhraseGroup::Keywords, k))
+            out.push_back(phrases::kTokenLimitKeywords[k]);
+    }
+    return out;
 }
 
-std::optional<WaitHint> findWaitHint(
-    std::string_view s, std::optional<std::chrono::system_clock::time_point> now)
+std::optional<std::string_view> tooLargePhraseIn(const PhraseHits &hits)
 {
-    if (auto h = findLeadPhrase(s, phrases::kRetryInWord, kRetryIn))
+    for (std::size_t k = 0; k < phrases::kTooLargePhrases.size(); ++k) {
+        if (hit(hits, PhraseGroup::TooLarge, k))
+            return phrases::kTooLargePhrases[k];
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string_view> billingPhraseIn(const PhraseHits &hits)
+{
+    for (std::size_t k = 0; k < phrases::kBillingPhrases.size(); ++k) {
+        if (hit(hits, PhraseGroup::Billing, k))
+            return phrases::kBillingPhrases[k];
+    }
+    return std::nullopt;
+}
+
+bool speaksOfTokens(const PhraseHits &hits)
+{
+    for (std::size_t k = 0; k < phrases::kTokenWords.size(); ++k) {
+        if (hit(hits, PhraseGroup::TokenWords, k))
+            return true;
+    }
+    return false;
+}
+
+bool saysOverloaded(const PhraseHits &hits)
+{
+    return hit(hits, PhraseGroup::Overloaded, 0);
+}
+
+bool mayNameRequested(const PhraseHits &hits)
+{
+    for (std::size_t k = 0; k < phrases::kRequestedWords.size(); ++k) {
+        if (hit(hits, PhraseGroup::Requested, k))
+            return true;
+    }
+    return false;
+}
+
+std::vector<std::string_view> findKeywords(std::string_view text)
+{
+    return keywordsIn(scanPhrases(text));
+}
+
+bool speaksOfTokens(std::string_view text)
+{
+    return speaksOfTokens(scanPhrases(text));
+}
+
+std::optional<WaitHint> findWaitHint(std::string_view s,
+    std::optional<std::chrono::system_clock::time_point> now, const PhraseHits *hits)
+{
+    if (auto h = findLeadPhrase(s, phrases::kRetryInWord, kRetryIn, hits))
         return h;
-    if (auto h = findLeadPhrase(s, phrases::kRetryAfterWord, kRetryAfter))
+    if (auto h = findLeadPhrase(s, phrases::kRetryAfterWord, kRetryAfter, hits))
         return h;
     const auto valueUnits = findValueUnitPatterns(s);
     for (const auto &h : valueUnits) {
@@ -696,21 +916,23 @@ std::optional<WaitHint> findWaitHint(
             return h; // 9, then 10
     }
     if (now)
-        return findResetTime(s, *now);
+        return findResetTime(s, *now, hits);
     return std::nullopt;
 }
 
-UsedLimit usedLimitByWords(std::string_view s, const std::vector<NumberToken> &numbers)
+UsedLimit usedLimitByWords(
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
 {
     UsedLimit out;
-    if (const auto slash = slashForm(s, numbers)) {
+    if (const auto slash = slashForm(s, numbers, hits)) {
         out.usedIndex = slash->first;
         out.limitIndex = slash->second;
     } else {
-        out.usedIndex
-            = numberAfterWords(s, numbers, phrases::kUsedWords, phrases::kFigureSeparators).number;
-        out.limitIndex = numberAfterWords(
-            s, numbers, phrases::kLimitWords, phrases::kFigureSeparators, phrases::kLimitWordTails)
+        out.usedIndex = numberAfterWords(s, numbers, phrases::kUsedWords,
+            phrases::kFigureSeparators, {}, hits, PhraseGroup::UsedWords)
+                            .number;
+        out.limitIndex = numberAfterWords(s, numbers, phrases::kLimitWords,
+            phrases::kFigureSeparators, phrases::kLimitWordTails, hits, PhraseGroup::LimitWords)
                              .number;
     }
     if (out.usedIndex != SIZE_MAX) {
@@ -725,9 +947,9 @@ UsedLimit usedLimitByWords(std::string_view s, const std::vector<NumberToken> &n
 }
 
 UsedLimit extractUsedLimit(std::string_view s, const std::vector<NumberToken> &numbers,
-    std::size_t skipBegin, std::size_t skipEnd)
+    std::size_t skipBegin, std::size_t skipEnd, const PhraseHits *hits)
 {
-    UsedLimit out = usedLimitByWords(s, numbers);
+    UsedLimit out = usedLimitByWords(s, numbers, hits);
     for (std::size_t n = 0; n < numbers.size() && (!out.used || !out.limit); ++n) {
         if (n == out.usedIndex || n == out.limitIndex)
             continue;
@@ -744,14 +966,17 @@ UsedLimit extractUsedLimit(std::string_view s, const std::vector<NumberToken> &n
     return out;
 }
 
-RequestedLimit findRequestedLimit(std::string_view s, const std::vector<NumberToken> &numbers)
+RequestedLimit findRequestedLimit(
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
 {
     RequestedLimit out;
-    out.requestedIndex
-        = numberAfterWords(s, numbers, kRequestedWordList, phrases::kRequestedSeparators).number;
-    const WordNumber byWord = numberAfterWords(
-        s, numbers, phrases::kLimitWords, phrases::kFigureSeparators, phrases::kLimitWordTails);
-    const WordNumber mustBe = numberAfterWords(s, numbers, kMustBeWord, phrases::kFigureSeparators);
+    out.requestedIndex = numberAfterWords(s, numbers, kRequestedWordList,
+        phrases::kRequestedSeparators, {}, hits, PhraseGroup::Requested)
+                             .number;
+    const WordNumber byWord = numberAfterWords(s, numbers, phrases::kLimitWords,
+        phrases::kFigureSeparators, phrases::kLimitWordTails, hits, PhraseGroup::LimitWords);
+    const WordNumber mustBe = numberAfterWords(
+        s, numbers, kMustBeWord, phrases::kFigureSeparators, {}, hits, PhraseGroup::MustBe);
     out.limitIndex = (mustBe.wordAt < byWord.wordAt ? mustBe : byWord).number;
     if (out.requestedIndex != SIZE_MAX)
         out.requested = numbers[out.requestedIndex].value;
@@ -760,9 +985,10 @@ RequestedLimit findRequestedLimit(std::string_view s, const std::vector<NumberTo
     return out;
 }
 
-UsedLimit tooLargeFigures(std::string_view s, const std::vector<NumberToken> &numbers)
+UsedLimit tooLargeFigures(
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
 {
-    const RequestedLimit rl = findRequestedLimit(s, numbers);
+    const RequestedLimit rl = findRequestedLimit(s, numbers, hits);
     UsedLimit out;
     out.used = rl.requested;
     out.usedIndex = rl.requestedIndex;

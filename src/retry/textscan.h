@@ -7,6 +7,7 @@
 
 #include "constants.h"
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +29,28 @@ struct NumberToken
 /// characters do not; thousands grouped with `,`, U+00A0 or U+202F), in order of appearance.
 std::vector<NumberToken> findNumbers(std::string_view text);
 
+/// Which of the policy's fixed phrases occur in a text: the token-limit keywords, the too_large
+/// and billing phrases, the token words of 6.5, `overloaded`, and the words `requested` and
+/// `given` of 6.3 rule 4. All of them are found in one pass over the text.
+struct PhraseHits
+{
+    std::array<std::uint64_t, 2> bits {};
+};
+PhraseHits scanPhrases(std::string_view text);
+
+/// Which token-limit keywords (section 2 step 6 and 6.1) occur, in table order.
+std::vector<std::string_view> keywordsIn(const PhraseHits &hits);
+/// The first too_large phrase (6.3 rule 3), in table order, that occurs.
+std::optional<std::string_view> tooLargePhraseIn(const PhraseHits &hits);
+/// The first billing phrase (6.4 rule 3), in table order, that occurs.
+std::optional<std::string_view> billingPhraseIn(const PhraseHits &hits);
+/// 6.5: the text speaks of tokens (`token`, `tpm`, `tpd`, `токен`, `令牌`).
+bool speaksOfTokens(const PhraseHits &hits);
+/// 6.6: the text says `overloaded`.
+bool saysOverloaded(const PhraseHits &hits);
+/// The text has a word that may introduce a requested size (6.3 rule 4).
+bool mayNameRequested(const PhraseHits &hits);
+
 /// Which token-limit keywords (section 2 step 6 and 6.1) occur as substrings, in table order.
 std::vector<std::string_view> findKeywords(std::string_view text);
 
@@ -41,8 +64,12 @@ struct WaitHint
 
 /// The first of the wait patterns 1 to 11 (in pattern order) that matches anywhere in the text.
 /// Pattern 11 (a reset time) needs `now`; without it, it is not tried.
-std::optional<WaitHint> findWaitHint(
-    std::string_view text, std::optional<std::chrono::system_clock::time_point> now = std::nullopt);
+///
+/// The functions that take `hits` (scanPhrases() of the same text) skip the words it says are
+/// absent; without it they search for all of them. The result is the same.
+std::optional<WaitHint> findWaitHint(std::string_view text,
+    std::optional<std::chrono::system_clock::time_point> now = std::nullopt,
+    const PhraseHits *hits = nullptr);
 
 struct UsedLimit
 {
@@ -56,13 +83,14 @@ struct UsedLimit
 
 /// `used` and `limit` after their words only (6.1): the slash form `actual/limit: N/M` first,
 /// then the first number directly after a used word and after a limit word.
-UsedLimit usedLimitByWords(std::string_view text, const std::vector<NumberToken> &numbers);
+UsedLimit usedLimitByWords(std::string_view text, const std::vector<NumberToken> &numbers,
+    const PhraseHits *hits = nullptr);
 
 /// `used` and `limit` of section 2: after their words, then whichever is unknown from the
 /// remaining numbers in order. Numbers inside `skipBegin..skipEnd` (the wait phrase) are not
 /// used to fill in unknown figures.
 UsedLimit extractUsedLimit(std::string_view text, const std::vector<NumberToken> &numbers,
-    std::size_t skipBegin = 0, std::size_t skipEnd = 0);
+    std::size_t skipBegin = 0, std::size_t skipEnd = 0, const PhraseHits *hits = nullptr);
 
 /// 6.3 rule 4 and its figures: `requested` after `requested`/`given`, `limit` after a limit
 /// word or `must be <=`.
@@ -73,11 +101,13 @@ struct RequestedLimit
     std::size_t requestedIndex = SIZE_MAX; ///< index into the numbers
     std::size_t limitIndex = SIZE_MAX;
 };
-RequestedLimit findRequestedLimit(std::string_view text, const std::vector<NumberToken> &numbers);
+RequestedLimit findRequestedLimit(std::string_view text, const std::vector<NumberToken> &numbers,
+    const PhraseHits *hits = nullptr);
 
 /// 6.3: the figures of a too_large text: requested and limit after their words, the rest from
 /// the numbers of at least 100.
-UsedLimit tooLargeFigures(std::string_view text, const std::vector<NumberToken> &numbers);
+UsedLimit tooLargeFigures(std::string_view text, const std::vector<NumberToken> &numbers,
+    const PhraseHits *hits = nullptr);
 
 /// 6.5: the text speaks of tokens (`token`, `tpm`, `tpd`, `токен`, `令牌`).
 bool speaksOfTokens(std::string_view text);
@@ -88,6 +118,8 @@ std::string asciiLower(std::string_view text);
 /// Section 2, step 4: lower-cases ASCII letters and the Cyrillic `А`-`Я` and `Ё` (UTF-8); every
 /// other byte is left as it is, so offsets into the result are offsets into the input.
 std::string lowerCase(std::string_view text);
+/// lowerCase() in place.
+void lowerInPlace(std::string &text);
 
 /// `\d+(\.\d+)?` in full, as a non-negative value; nullopt for anything else.
 std::optional<double> parseDecimal(std::string_view text);
