@@ -61,6 +61,7 @@ private Q_SLOTS:
     void errorTextPrefersLastDuplicate();
     void jsonReaderAgreesWithNlohmann_data();
     void jsonReaderAgreesWithNlohmann();
+    void nulAfterJsonIsNotJson();
     void errorInSuccessBody_data();
     void errorInSuccessBody();
     void errorInStreamEvent_data();
@@ -1077,6 +1078,22 @@ void TestClassifier::jsonReaderAgreesWithNlohmann()
     const std::string_view text(json.constData(), std::size_t(json.size()));
     QCOMPARE(nlohmann::json::accept(text), valid); // the row itself is right
     QCOMPARE(readErrorFields(text).shape != ErrorFields::Shape::NotJson, valid);
+}
+
+void TestClassifier::nulAfterJsonIsNotJson()
+{
+    // Found by fuzz_classifier: nlohmann::json ends its input at a NUL between tokens, so rev. 1
+    // took this body for JSON. JSON has no NUL there: it is plain text, and a 422 needs JSON.
+    const QByteArray body("{\"error\":\"Token limit exceeded: used 1, limit 2\"}\0", 50);
+    QVERIFY(nlohmann::json::accept(std::string_view(body.constData(), std::size_t(body.size()))));
+    QCOMPARE(readErrorFields(std::string_view(body.constData(), std::size_t(body.size()))).shape,
+        ErrorFields::Shape::NotJson);
+    Response r;
+    r.status = 422;
+    r.body = std::string_view(body.constData(), std::size_t(body.size()));
+    QCOMPARE(capwatch::retry::classify(r, 1, kNow).category, Category::Fatal);
+    r.status = 200; // and no error inside a 200 either
+    QCOMPARE(capwatch::retry::classify(r, 1, kNow).category, Category::Success);
 }
 
 void TestClassifier::errorInSuccessBody_data()

@@ -138,6 +138,13 @@ void TestFuzzRegressions::classifier_data()
         << 503 << 1 << QByteArrayList { "Retry-After: Sunday, 06-Nov-69 08:49:37 GMT" }
         << QByteArray() << kSeedNow;
 
+    // Found by fuzz_classifier (crash-59dc5a65...): nlohmann::json ends its input at a NUL
+    // between tokens; the policy's JSON reader does not take this body for JSON (jsonscan.h).
+    QTest::newRow("fuzz: NUL after the JSON of a 200")
+        << 200 << 1 << QByteArrayList {}
+        << bytes("{\"status\": 429, \"message\": \"Too many requests\", \"code\": \"503\"}\000")
+        << kSeedNow;
+
     // Every reference response, and its body under the other statuses that read bodies, as an
     // error inside a 200 and as the first event of a 200 stream.
     const QByteArrayList stream { "Content-Type: text/event-stream" };

@@ -84,13 +84,16 @@ struct Classification
 {
     Category category = Category::Fatal;
     bool retryable = false;
+    /// token_limit: section 2. too_large: `used` is what the request needs, `limit` what fits
+    /// (6.3). rate_limit: both or neither, only for a text about tokens (6.5). Else unset.
     std::optional<double> used;
     std::optional<double> limit;
     std::optional<Millis> wait; ///< capped, for retryable categories
     std::optional<Millis> rawWait;
     WaitSource waitSource = WaitSource::None;
-    /// The provider's error text (section 2, step 3; for 429 also `message`), original case,
-    /// or the network error. Empty when there is none.
+    /// The provider's error text in its own case: the first error text of section 6.2 (for a
+    /// JSON object with `error` or `error.message`, that one: section 2, step 3), or the
+    /// network error. Empty when there is none.
     std::string errorText;
     std::string reason; ///< one human sentence
 };

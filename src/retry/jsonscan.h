@@ -1,9 +1,11 @@
 #pragma once
 
 // A strict, streaming JSON reader (RFC 8259, UTF-8) for error bodies: no document is built, the
-// nesting depth only costs a byte per level, and strings are scanned in runs. It accepts exactly
-// what nlohmann::json::accept() accepts (a leading UTF-8 BOM included; the fuzzer compares the
-// two), at a fraction of its cost on a 1 MiB body.
+// nesting depth only costs a byte per level, and strings are scanned in runs. It accepts what
+// nlohmann::json::accept() accepts (a leading UTF-8 BOM included; the fuzzer compares the two),
+// at a fraction of its cost on a 1 MiB body, with one exception: nlohmann takes a NUL byte
+// between tokens for the end of the input (`{"error":"x"}\0junk` passes there); JSON has no
+// NUL outside strings, so such a body is not JSON here.
 
 #include <cstdint>
 #include <string>
