@@ -1054,6 +1054,17 @@ void TestClassifier::jsonReaderAgreesWithNlohmann_data()
     row("exponent without digits", "1e", false);
     row("exponent sign", "1E+5", true);
     row("big integer", "123456789012345678901234567890", true);
+    row("integer past a double", QByteArray(400, '9'), false);
+    row("exponent past a double", "1e400", false);
+    row("negative exponent past a double", "-1.5E+309", false);
+    row("just past the largest double", "1.7976931348623159e308", false);
+    row("the largest double", "1.7976931348623157e308", true);
+    row("underflow is fine", "1e-400", true);
+    row("underflow to a subnormal", "2e-324", true);
+    row("leading fraction zeros", "0.000001e-320", true);
+    row("zero with a huge exponent", "0e99999999999", true);
+    row("fuzz: huge mantissa and exponent", "33333733333333333333333333e3333333333333333333333",
+        false);
     row("plus sign", "+1", false);
     row("trailing comma in object", R"({"a":1,})", false);
     row("trailing comma in array", "[1,]", false);

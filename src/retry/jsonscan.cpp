@@ -1,5 +1,8 @@
 #include "jsonscan.h"
 
+#include <algorithm>
+#include <charconv>
+#include <system_error>
 #include <vector>
 
 namespace capwatch::retry {
@@ -218,6 +221,8 @@ private:
             integral = false;
         }
         if (!integral) {
+            if (overflows(m_s.substr(begin, m_i - begin)))
+                return false;
             m_h.number();
             return true;
         }
@@ -229,6 +234,8 @@ private:
         for (const char d : digits) {
             const auto digit = static_cast<std::uint64_t>(d - '0');
             if (v > (max - digit) / 10) {
+                if (overflows(m_s.substr(begin, m_i - begin)))
+                    return false;
                 m_h.number();
                 return true;
             }
@@ -237,6 +244,50 @@ private:
         std::string decimal = (negative && v != 0 ? "-" : "") + std::to_string(v);
         m_h.integer(decimal);
         return true;
+    }
+
+    /// A number literal (valid JSON) too large for a double: nlohmann::json rejects it
+    /// ("number overflow"); one that underflows to 0 or a subnormal is fine.
+    static bool overflows(std::string_view literal)
+    {
+        double value = 0;
+        const auto [end, ec]
+            = std::from_chars(literal.data(), literal.data() + literal.size(), value);
+        (void)end;
+        if (ec != std::errc::result_out_of_range)
+            return false;
+        // Out of range either way: too large when the first significant digit stands at a
+        // positive power of ten.
+        std::size_t i = literal.starts_with('-') ? 1 : 0;
+        long long magnitude = 0;
+        bool significant = false;
+        for (; i < literal.size() && isDigit(literal[i]); ++i) {
+            significant = significant || literal[i] != '0';
+            if (significant)
+                ++magnitude;
+        }
+        if (i < literal.size() && literal[i] == '.') {
+            for (++i; i < literal.size() && isDigit(literal[i]); ++i) {
+                if (significant)
+                    continue;
+                if (literal[i] != '0')
+                    significant = true;
+                else
+                    --magnitude;
+            }
+        }
+        long long exponent = 0;
+        if (i < literal.size() && (literal[i] == 'e' || literal[i] == 'E')) {
+            ++i;
+            const bool negative = i < literal.size() && literal[i] == '-';
+            if (i < literal.size() && (literal[i] == '-' || literal[i] == '+'))
+                ++i;
+            for (; i < literal.size(); ++i)
+                exponent = std::min(exponent * 10 + (literal[i] - '0'), 1'000'000'000LL);
+            if (negative)
+                exponent = -exponent;
+        }
+        return magnitude + exponent > 0;
     }
 
     /// The string at m_i (at its opening quote), decoded into m_buffer.
