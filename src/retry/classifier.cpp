@@ -1,9 +1,9 @@
 #include "classifier.h"
 
+#include "errortexts.h"
 #include "httpdate.h"
+#include "phrases.h"
 #include "textscan.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +20,7 @@ constexpr char lowerAscii(char c)
 bool iequals(std::string_view a, std::string_view b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](char x, char y) { return lowerAscii(x) == lowerAscii(y); });
+        [](char x, char y) { return lowerAscii(x) == lowerAscii(y); });
 }
 
 std::string_view trimmed(std::string_view s)
@@ -52,150 +52,119 @@ Millis saturatedMillis(double ms)
     return Millis(std::llround(ms));
 }
 
-struct HeaderWait
+struct SourcedWait
 {
     Millis raw;
     WaitSource source;
 };
 
-std::optional<HeaderWait> waitFromHeaders(const Headers &headers,
-                                          std::chrono::system_clock::time_point now)
+/// Sources 1 and 2: `retry-after` (seconds or an HTTP-date), then `retry-after-ms`.
+std::optional<SourcedWait> waitFromHeaders(
+    const Headers &headers, std::chrono::system_clock::time_point now)
 {
-    if (const std::string *value = findHeader(headers, "retry-after")) {
+    if (const std::string *value = findHeader(headers, phrases::kRetryAfterHeader)) {
         const std::string_view v = trimmed(*value);
         if (const auto seconds = parseDecimal(v))
-            return HeaderWait { saturatedMillis(*seconds * 1000.0), WaitSource::RetryAfter };
+            return SourcedWait { saturatedMillis(*seconds * 1000.0), WaitSource::RetryAfter };
         if (const auto when = parseHttpDate(v)) {
             // In milliseconds since the epoch: `*when - now` overflows for a date at the
             // clock's ends (parseHttpDate() saturates years before 1678 and after 2261).
             const Millis delta = std::chrono::duration_cast<Millis>(when->time_since_epoch())
-                    - std::chrono::duration_cast<Millis>(now.time_since_epoch());
-            return HeaderWait { std::max(delta, Millis(0)), WaitSource::RetryAfter };
+                - std::chrono::duration_cast<Millis>(now.time_since_epoch());
+            return SourcedWait { std::max(delta, Millis(0)), WaitSource::RetryAfter };
         }
     }
-    if (const std::string *value = findHeader(headers, "retry-after-ms")) {
+    if (const std::string *value = findHeader(headers, phrases::kRetryAfterMsHeader)) {
         if (const auto ms = parseDecimal(trimmed(*value)))
-            return HeaderWait { saturatedMillis(*ms), WaitSource::RetryAfterMs };
+            return SourcedWait { saturatedMillis(*ms), WaitSource::RetryAfterMs };
     }
     return std::nullopt;
 }
 
-/// SAX handler that keeps only the top-level `error` (string, or object's `message`) and the
-/// top-level `message`, without building a document: fast and flat on any nesting depth.
-class ErrorTextSax final : public nlohmann::json_sax<nlohmann::json>
+/// Source 3: the first `error.details[].retryDelay` that is a compact duration.
+std::optional<SourcedWait> waitFromRetryDelay(const ErrorTexts &et)
+{
+    for (const std::string &d : et.retryDelays) {
+        if (const auto seconds = parseCompactDuration(asciiLower(trimmed(d))))
+            return SourcedWait { saturatedMillis(*seconds * 1000.0), WaitSource::RetryDelay };
+    }
+    return std::nullopt;
+}
+
+/// Source 5: the largest valid value of the reset headers, seconds or a compact duration.
+std::optional<SourcedWait> waitFromResetHeaders(const Headers &headers)
+{
+    std::optional<double> largest;
+    for (const std::string_view name : phrases::kRateLimitResetHeaders) {
+        const std::string *value = findHeader(headers, name);
+        if (!value)
+            continue;
+        const std::string v = asciiLower(trimmed(*value));
+        auto seconds = parseDecimal(v);
+        if (!seconds)
+            seconds = parseCompactDuration(v);
+        if (seconds && (!largest || *seconds > *largest))
+            largest = seconds;
+    }
+    if (!largest)
+        return std::nullopt;
+    return SourcedWait { saturatedMillis(*largest * 1000.0), WaitSource::RateLimitReset };
+}
+
+/// One error text as the text rules see it: lower-cased, its phrases found in one pass, and
+/// its numbers and wait phrase worked out once, when first asked for.
+class TextInfo
 {
 public:
-    bool null() override { return scalar(); }
-    bool boolean(bool) override { return scalar(); }
-    bool number_integer(number_integer_t) override { return scalar(); }
-    bool number_unsigned(number_unsigned_t) override { return scalar(); }
-    bool number_float(number_float_t, const string_t &) override { return scalar(); }
-    bool binary(binary_t &) override { return scalar(); }
-    bool string(string_t &val) override
+    /// Takes the text and lower-cases it in place (no copy of a 1 MiB text).
+    explicit TextInfo(std::string &&text)
+        : m_lower(std::move(text))
     {
-        if (m_depth == 1 && m_key == "error") {
-            m_error = Member::String;
-            m_errorText = val;
-        } else if (m_depth == 1 && m_key == "message") {
-            m_message = val;
-            m_hasMessage = true;
-        } else if (m_depth == 2 && m_inErrorObject && m_key == "message") {
-            m_errorMessage = val;
-            m_hasErrorMessage = true;
+        lowerInPlace(m_lower);
+        m_hits = scanPhrases(m_lower);
+    }
+    const std::string &lower() const { return m_lower; }
+    const PhraseHits &hits() const { return m_hits; }
+    const std::vector<NumberToken> &numbers() const
+    {
+        if (!m_numbers)
+            m_numbers = findNumbers(m_lower);
+        return *m_numbers;
+    }
+    const std::optional<WaitHint> &waitHint(std::chrono::system_clock::time_point now) const
+    {
+        if (!m_hintDone) {
+            m_hint = findWaitHint(m_lower, now, &m_hits);
+            m_hintDone = true;
         }
-        return true;
-    }
-    bool start_object(std::size_t) override
-    {
-        if (m_depth == 0)
-            m_topIsObject = true;
-        if (m_depth == 1 && m_key == "error") {
-            m_error = Member::Object;
-            m_inErrorObject = true;
-            m_hasErrorMessage = false;
-            m_errorMessage.clear();
-        } else {
-            valueAtTop();
-        }
-        ++m_depth;
-        m_key.clear();
-        return true;
-    }
-    bool key(string_t &val) override
-    {
-        m_key = val;
-        return true;
-    }
-    bool end_object() override
-    {
-        --m_depth;
-        if (m_depth == 1)
-            m_inErrorObject = false;
-        m_key.clear();
-        return true;
-    }
-    bool start_array(std::size_t) override
-    {
-        valueAtTop();
-        ++m_depth;
-        m_key.clear();
-        return true;
-    }
-    bool end_array() override
-    {
-        --m_depth;
-        m_key.clear();
-        return true;
-    }
-    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override
-    {
-        return false;
-    }
-
-    std::optional<std::string> errorText(bool alsoTopLevelMessage) const
-    {
-        if (!m_topIsObject)
-            return std::nullopt;
-        std::optional<std::string> text;
-        if (m_error == Member::String)
-            text = m_errorText;
-        else if (m_error == Member::Object && m_hasErrorMessage)
-            text = m_errorMessage;
-        if (alsoTopLevelMessage && m_hasMessage)
-            text = text ? *text + "\n" + m_message : m_message;
-        return text;
+        return m_hint;
     }
 
 private:
-    enum class Member { Absent, String, Object, Other };
-
-    bool scalar()
-    {
-        valueAtTop();
-        return true;
-    }
-    /// A later duplicate key replaces the earlier value, as a JSON document would.
-    void valueAtTop()
-    {
-        if (m_depth == 1 && m_key == "error")
-            m_error = Member::Other;
-        else if (m_depth == 1 && m_key == "message")
-            m_hasMessage = false;
-        else if (m_depth == 2 && m_inErrorObject && m_key == "message")
-            m_hasErrorMessage = false;
-    }
-
-    int m_depth = 0;
-    std::string m_key;
-    bool m_topIsObject = false;
-    Member m_error = Member::Absent;
-    bool m_inErrorObject = false;
-    std::string m_errorText;
-    std::string m_errorMessage;
-    bool m_hasErrorMessage = false;
-    std::string m_message;
-    bool m_hasMessage = false;
+    std::string m_lower;
+    PhraseHits m_hits;
+    mutable std::optional<std::vector<NumberToken>> m_numbers;
+    mutable std::optional<WaitHint> m_hint;
+    mutable bool m_hintDone = false;
 };
+
+/// The response as the text rules see it: its error texts and codes (6.2).
+struct Texts
+{
+    ErrorTexts et;
+    std::vector<TextInfo> info; ///< one per et.texts; the strict 422 text, when any, is the first
+};
+
+/// Source 4: patterns 1-11 over the error texts, the first text that yields a wait winning.
+std::optional<SourcedWait> waitFromMessage(
+    const Texts &t, std::chrono::system_clock::time_point now)
+{
+    for (const TextInfo &text : t.info) {
+        if (const auto &hint = text.waitHint(now))
+            return SourcedWait { hint->raw, WaitSource::Message };
+    }
+    return std::nullopt;
+}
 
 std::string formatCount(std::size_t n, std::string_view singular, std::string_view plural)
 {
@@ -213,6 +182,16 @@ std::string joinKeywords(const std::vector<std::string_view> &keywords)
     return out;
 }
 
+/// A figure as the reason prints it: 4097, 2.5.
+std::string figure(double v)
+{
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return std::to_string(static_cast<long long>(v));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 void setWait(Classification &c, Millis raw, WaitSource source)
 {
     c.rawWait = raw;
@@ -220,28 +199,161 @@ void setWait(Classification &c, Millis raw, WaitSource source)
     c.waitSource = source;
 }
 
-} // namespace
-
-std::optional<std::string> extractErrorText(std::string_view body, bool alsoTopLevelMessage)
+/// Section 6.5 for token_limit and rate_limit (`full`), and its sources 1, 2 and 6 for
+/// transient.
+void chooseWait(Classification &c, const Response &r, const Texts &t, int retryIndex,
+    std::chrono::system_clock::time_point now, bool full)
 {
-    if (body.size() > kMaxClassifiedBodyBytes)
-        return std::nullopt;
-    ErrorTextSax sax;
-    if (!nlohmann::json::sax_parse(body, &sax, nlohmann::json::input_format_t::json, true))
-        return std::nullopt;
-    return sax.errorText(alsoTopLevelMessage);
+    std::optional<SourcedWait> w = waitFromHeaders(r.headers, now);
+    if (full && !w)
+        w = waitFromRetryDelay(t.et);
+    if (full && !w)
+        w = waitFromMessage(t, now);
+    if (full && !w)
+        w = waitFromResetHeaders(r.headers);
+    if (w)
+        setWait(c, w->raw, w->source);
+    else
+        setWait(c, backoffFor(retryIndex), WaitSource::Backoff);
 }
 
-Millis backoffFor(int retryIndex)
+bool hasCode(const ErrorTexts &et, std::string_view code)
 {
-    const int k = std::clamp(retryIndex, 1, 30);
-    // 5 * 2^(k-1) s without overflow: past 60 s everything is the cap anyway.
-    const Millis raw = k > 5 ? kWaitCap : Millis(kBackoffBase.count() << (k - 1));
-    return std::min(raw, kWaitCap);
+    return std::find(et.codes.begin(), et.codes.end(), code) != et.codes.end();
 }
 
-Classification classify(const Response &r, int retryIndex,
-                        std::chrono::system_clock::time_point now)
+/// Section 6.3. Sets the category, figures and reason when the attempt is too_large.
+bool decideTooLarge(Classification &c, int status, const Texts &t)
+{
+    // The first error text that matches rule 3 or rule 4 also gives the figures.
+    const TextInfo *matched = nullptr;
+    std::string why;
+    for (const TextInfo &text : t.info) {
+        if (const auto phrase = tooLargePhraseIn(text.hits())) {
+            matched = &text;
+            why = "whose error text says \"" + std::string(*phrase) + "\"";
+            break;
+        }
+        if (!mayNameRequested(text.hits()))
+            continue;
+        const RequestedLimit rl = findRequestedLimit(text.lower(), text.numbers(), &text.hits());
+        if (rl.requested && rl.limit && *rl.requested > *rl.limit) {
+            matched = &text;
+            why = "whose error text asks for " + figure(*rl.requested) + " where the limit is "
+                + figure(*rl.limit);
+            break;
+        }
+    }
+    std::string because;
+    if (status == 413) {
+        because = "413";
+    } else {
+        for (const std::string_view code : phrases::kTooLargeCodes) {
+            if (hasCode(t.et, code)) {
+                because = std::to_string(status) + " with error code " + std::string(code);
+                break;
+            }
+        }
+    }
+    if (because.empty() && matched)
+        because = std::to_string(status) + " " + why;
+    if (because.empty())
+        return false;
+
+    c.category = Category::TooLarge;
+    c.reason = because + ": the request is larger than the model or the window accepts";
+    if (matched) {
+        const UsedLimit ul
+            = tooLargeFigures(matched->lower(), matched->numbers(), &matched->hits());
+        c.used = ul.used;
+        c.limit = ul.limit;
+    }
+    return true;
+}
+
+/// Section 6.4. Sets the category and reason when the attempt is billing.
+bool decideBilling(Classification &c, int status, const Texts &t)
+{
+    std::string because;
+    if (status == 402) {
+        because = "402";
+    } else {
+        for (const std::string_view code : phrases::kBillingCodes) {
+            if (hasCode(t.et, code)) {
+                because = std::to_string(status) + " with error code " + std::string(code);
+                break;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < t.info.size() && because.empty(); ++i) {
+        if (const auto phrase = billingPhraseIn(t.info[i].hits()))
+            because = std::to_string(status) + " whose error text says \"" + std::string(*phrase)
+                + "\"";
+    }
+    if (because.empty())
+        return false;
+    c.category = Category::Billing;
+    c.reason = because + ": the account is out of credit";
+    return true;
+}
+
+/// Section 2, on a 422.
+void decideTokenLimit(Classification &c, const Response &r, const Texts &t, int retryIndex,
+    std::chrono::system_clock::time_point now)
+{
+    if (r.body.size() > kMaxClassifiedBodyBytes) {
+        c.reason = "422 with a body over 1 MiB is not classified";
+        return;
+    }
+    if (!t.et.hasStrictText) {
+        c.reason = "422 whose body is not a JSON object with an error text";
+        return;
+    }
+    const TextInfo &strict = t.info.front(); // error or error.message always comes first
+    const auto &numbers = strict.numbers();
+    const auto keywords = keywordsIn(strict.hits());
+    if (numbers.size() < 2) {
+        c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
+            + ", fewer than the two of a token-limit error";
+        return;
+    }
+    if (keywords.empty()) {
+        c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
+            + " but none of the keywords exceeded, limit, token (or their Russian and "
+              "Chinese equivalents)";
+        return;
+    }
+    c.category = Category::TokenLimit;
+    c.reason = "422 with " + std::to_string(numbers.size()) + " numbers and "
+        + (keywords.size() == 1 ? "keyword " : "keywords ") + joinKeywords(keywords);
+    const auto &hint = strict.waitHint(now);
+    const UsedLimit ul = extractUsedLimit(
+        strict.lower(), numbers, hint ? hint->begin : 0, hint ? hint->end : 0, &strict.hits());
+    c.used = ul.used;
+    c.limit = ul.limit;
+    chooseWait(c, r, t, retryIndex, now, true);
+}
+
+/// 6.5: a rate limit shows used/limit only when both follow their words in a text that speaks
+/// of tokens; the first such text wins.
+void rateLimitFigures(Classification &c, const Texts &t)
+{
+    for (const TextInfo &text : t.info) {
+        if (!speaksOfTokens(text.hits()))
+            continue;
+        const UsedLimit ul = usedLimitByWords(text.lower(), text.numbers(), &text.hits());
+        if (ul.usedByWord && ul.limitByWord) {
+            c.used = ul.used;
+            c.limit = ul.limit;
+            return;
+        }
+    }
+}
+
+/// Every status but a 2xx. `collected` are the body's error texts when the caller has them
+/// already (an error inside a 2xx), else they are read here.
+Classification classifyStatus(const Response &r, int retryIndex,
+    std::chrono::system_clock::time_point now, std::optional<ErrorTexts> collected = std::nullopt)
 {
     Classification c;
     const int s = r.status;
@@ -253,6 +365,7 @@ Classification classify(const Response &r, int retryIndex,
         case NetworkFailure::TimedOut:
             c.category = Category::Transient;
             c.reason = "the connection broke before any response header arrived";
+            chooseWait(c, r, Texts {}, retryIndex, now, false);
             break;
         case NetworkFailure::Refused:
             c.reason = "connection refused: nothing is listening there";
@@ -271,94 +384,169 @@ Classification classify(const Response &r, int retryIndex,
             c.reason = "the request failed without a response";
             break;
         }
-    } else if (s >= 200 && s <= 299) {
+        c.retryable = isRetryable(c.category);
+        return c;
+    }
+    if (s >= 200 && s <= 299) {
         c.category = Category::Success;
         c.reason = std::to_string(s) + " is a success";
-    } else if (s == 422) {
-        if (r.body.size() > kMaxClassifiedBodyBytes) {
-            c.reason = "422 with a body over 1 MiB is not classified";
-            return c;
-        }
-        const auto text = extractErrorText(r.body, false);
-        if (!text) {
-            c.reason = "422 whose body is not a JSON object with an error text";
-            return c;
-        }
-        c.errorText = *text;
-        const std::string lower = asciiLower(*text);
-        const auto numbers = findNumbers(lower);
-        const auto keywords = findKeywords(lower);
-        if (numbers.size() < 2) {
-            c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
-                    + ", fewer than the two of a token-limit error";
-            return c;
-        }
-        if (keywords.empty()) {
-            c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
-                    + " but none of the keywords exceeded, limit, token";
-            return c;
-        }
-        c.category = Category::TokenLimit;
-        c.reason = "422 with " + std::to_string(numbers.size()) + " numbers and "
-                + (keywords.size() == 1 ? "keyword " : "keywords ") + joinKeywords(keywords);
-        const auto hint = findWaitHint(lower);
-        const UsedLimit ul = hint ? extractUsedLimit(lower, numbers, hint->begin, hint->end)
-                                  : extractUsedLimit(lower, numbers);
-        c.used = ul.used;
-        c.limit = ul.limit;
-        if (const auto h = waitFromHeaders(r.headers, now))
-            setWait(c, h->raw, h->source);
-        else if (hint)
-            setWait(c, hint->raw, WaitSource::Message);
-        else
-            setWait(c, backoffFor(retryIndex), WaitSource::Backoff);
-    } else if (s == 429) {
-        c.category = Category::RateLimit;
-        c.reason = "429 rate limit";
-        const auto text = r.body.size() <= kMaxClassifiedBodyBytes ? extractErrorText(r.body, true)
-                                                                   : std::nullopt;
-        if (text)
-            c.errorText = *text;
-        std::optional<WaitHint> hint;
-        if (const auto h = waitFromHeaders(r.headers, now))
-            setWait(c, h->raw, h->source);
-        else if (text && (hint = findWaitHint(asciiLower(*text))))
-            setWait(c, hint->raw, WaitSource::Message);
-        else
-            setWait(c, backoffFor(retryIndex), WaitSource::Backoff);
-    } else if (s == 408 || s == 500 || s == 502 || s == 503 || s == 504 || s == 529) {
-        c.category = Category::Transient;
-        c.reason = std::to_string(s) + " is a transient server error";
-        if (const auto text = extractErrorText(r.body, false))
-            c.errorText = *text;
+        return c;
+    }
+
+    // Bodies over the limit are not read: only status rules (and headers) decide.
+    Texts t;
+    if (collected)
+        t.et = std::move(*collected);
+    else if (r.body.size() <= kMaxClassifiedBodyBytes)
+        t.et = collectErrorTexts(r.body);
+    // The first text, in its own case, is the one shown (for a 422 it is section 2's text).
+    if (!t.et.texts.empty())
+        c.errorText = t.et.texts.front();
+    t.info.reserve(t.et.texts.size());
+    for (std::string &text : t.et.texts)
+        t.info.emplace_back(std::move(text));
+    t.et.texts.clear();
+
+    // Section 1, rev. 2: too_large, billing, auth, token_limit, rate_limit, transient, fatal.
+    if (s >= 400 && s <= 599 && (decideTooLarge(c, s, t) || decideBilling(c, s, t))) {
+        // decided
     } else if (s == 401 || s == 403) {
         c.category = Category::Auth;
         c.reason = std::to_string(s) + " rejects the credential; it is reloaded once";
-        if (const auto text = extractErrorText(r.body, false))
-            c.errorText = *text;
         c.wait = Millis(0);
         c.rawWait = Millis(0);
         c.waitSource = WaitSource::CredentialRefresh;
+    } else if (s == 422) {
+        decideTokenLimit(c, r, t, retryIndex, now);
+    } else if (s == 429) {
+        c.category = Category::RateLimit;
+        c.reason = "429 rate limit";
+        rateLimitFigures(c, t);
+        chooseWait(c, r, t, retryIndex, now, true);
+    } else if (s == 408 || s == 500 || s == 502 || s == 503 || s == 504 || s == 529) {
+        c.category = Category::Transient;
+        c.reason = std::to_string(s) + " is a transient server error";
+        chooseWait(c, r, t, retryIndex, now, false);
     } else {
         c.reason = std::to_string(s) + " is not retried";
-        if (const auto text = extractErrorText(r.body, false))
-            c.errorText = *text;
-    }
-
-    if (c.category == Category::Transient) {
-        if (const auto h = waitFromHeaders(r.headers, now))
-            setWait(c, h->raw, h->source);
-        else
-            setWait(c, backoffFor(retryIndex), WaitSource::Backoff);
     }
     c.retryable = isRetryable(c.category);
+    return c;
+}
+
+bool isEventStream(const Headers &headers)
+{
+    const std::string *type = findHeader(headers, phrases::kContentTypeHeader);
+    if (!type)
+        return false;
+    const std::string_view t = trimmed(*type);
+    const std::string_view want = phrases::kEventStreamType;
+    return t.size() >= want.size() && iequals(t.substr(0, want.size()), want)
+        && (t.size() == want.size() || t[want.size()] == ';' || t[want.size()] == ' ');
+}
+
+/// Section 6.6 on a 2xx body (`stream` false) or the data of a stream's first event: the
+/// effective status, and the error texts read on the way (so the body is parsed once).
+struct Embedded
+{
+    int status = 0;
+    ErrorTexts texts;
+};
+
+std::optional<Embedded> embeddedError(std::string_view json, bool stream)
+{
+    if (json.size() > kMaxClassifiedBodyBytes)
+        return std::nullopt;
+    ErrorFields f = readErrorFields(json);
+    if (f.shape != ErrorFields::Shape::Object)
+        return std::nullopt;
+    if (stream) {
+        if (!f.hasError)
+            return std::nullopt;
+    } else {
+        const bool errorStatus = f.status && f.status->kind == JsonScalar::Kind::Integer
+            && f.status->text.size() == 3 && f.status->text >= "400" && f.status->text <= "599";
+        if (f.hasChoices || (!f.hasError && !errorStatus))
+            return std::nullopt;
+    }
+    const std::optional<int> status = statusInFields(f);
+    Embedded out;
+    out.texts = textsFromFields(std::move(f), json);
+    out.status = status ? *status : statusWithoutField(out.texts.texts);
+    return out;
+}
+
+} // namespace
+
+std::optional<std::string> extractErrorText(std::string_view body, bool alsoTopLevelMessage)
+{
+    if (body.size() > kMaxClassifiedBodyBytes)
+        return std::nullopt;
+    const ErrorFields f = readErrorFields(body);
+    if (f.shape != ErrorFields::Shape::Object)
+        return std::nullopt;
+    std::optional<std::string> text = f.error ? f.error : f.errorMessage;
+    if (alsoTopLevelMessage && f.message)
+        text = text ? *text + "\n" + *f.message : *f.message;
+    return text;
+}
+
+Millis backoffFor(int retryIndex)
+{
+    const int k = std::clamp(retryIndex, 1, 30);
+    // 5 * 2^(k-1) s without overflow: past 60 s everything is the cap anyway.
+    const Millis raw = k > 5 ? kWaitCap : Millis(kBackoffBase.count() << (k - 1));
+    return std::min(raw, kWaitCap);
+}
+
+std::optional<EmbeddedError> errorInSuccessBody(std::string_view body)
+{
+    auto found = embeddedError(body, false);
+    if (!found)
+        return std::nullopt;
+    return EmbeddedError { found->status, std::string(body) };
+}
+
+std::optional<EmbeddedError> errorInStreamEvent(std::string_view data)
+{
+    auto found = embeddedError(data, true);
+    if (!found)
+        return std::nullopt;
+    return EmbeddedError { found->status, std::string(data) };
+}
+
+Classification classify(
+    const Response &r, int retryIndex, std::chrono::system_clock::time_point now)
+{
+    if (r.status < 200 || r.status > 299)
+        return classifyStatus(r, retryIndex, now);
+    const bool stream = isEventStream(r.headers);
+    std::optional<std::string> event;
+    std::optional<Embedded> embedded;
+    if (stream) {
+        event = firstStreamEventData(r.body);
+        if (event)
+            embedded = embeddedError(*event, true);
+    } else {
+        embedded = embeddedError(r.body, false);
+    }
+    if (!embedded)
+        return classifyStatus(r, retryIndex, now);
+    Response inner;
+    inner.status = embedded->status;
+    inner.headers = r.headers;
+    inner.body = stream ? std::string_view(*event) : r.body;
+    Classification c = classifyStatus(inner, retryIndex, now, std::move(embedded->texts));
+    c.reason = std::to_string(r.status)
+        + (stream ? " stream whose first event is an error" : " whose body is an error")
+        + " (status " + std::to_string(embedded->status) + "): " + c.reason;
     return c;
 }
 
 bool isRetryable(Category category)
 {
     return category == Category::TokenLimit || category == Category::RateLimit
-            || category == Category::Transient || category == Category::Auth;
+        || category == Category::Transient || category == Category::Auth;
 }
 
 std::string_view nameOf(Category category)
@@ -374,6 +562,10 @@ std::string_view nameOf(Category category)
         return "transient";
     case Category::Auth:
         return "auth";
+    case Category::TooLarge:
+        return "too_large";
+    case Category::Billing:
+        return "billing";
     case Category::Fatal:
         return "fatal";
     }
@@ -389,8 +581,12 @@ std::string_view nameOf(WaitSource source)
         return "retry-after";
     case WaitSource::RetryAfterMs:
         return "retry-after-ms";
+    case WaitSource::RetryDelay:
+        return "retry-delay";
     case WaitSource::Message:
         return "message";
+    case WaitSource::RateLimitReset:
+        return "ratelimit-reset";
     case WaitSource::Backoff:
         return "backoff";
     case WaitSource::CredentialRefresh:
@@ -402,46 +598,86 @@ std::string_view nameOf(WaitSource source)
 std::string_view statusText(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 301: return "Moved Permanently";
-    case 302: return "Found";
-    case 304: return "Not Modified";
-    case 307: return "Temporary Redirect";
-    case 308: return "Permanent Redirect";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 402: return "Payment Required";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 414: return "URI Too Long";
-    case 415: return "Unsupported Media Type";
-    case 418: return "I'm a teapot";
-    case 421: return "Misdirected Request";
-    case 422: return "Unprocessable Entity";
-    case 425: return "Too Early";
-    case 426: return "Upgrade Required";
-    case 428: return "Precondition Required";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 451: return "Unavailable For Legal Reasons";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    case 505: return "HTTP Version Not Supported";
-    case 529: return "Site Overloaded";
-    default: return "";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 301:
+        return "Moved Permanently";
+    case 302:
+        return "Found";
+    case 304:
+        return "Not Modified";
+    case 307:
+        return "Temporary Redirect";
+    case 308:
+        return "Permanent Redirect";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 402:
+        return "Payment Required";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 406:
+        return "Not Acceptable";
+    case 408:
+        return "Request Timeout";
+    case 409:
+        return "Conflict";
+    case 410:
+        return "Gone";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Content Too Large";
+    case 414:
+        return "URI Too Long";
+    case 415:
+        return "Unsupported Media Type";
+    case 418:
+        return "I'm a teapot";
+    case 421:
+        return "Misdirected Request";
+    case 422:
+        return "Unprocessable Entity";
+    case 425:
+        return "Too Early";
+    case 426:
+        return "Upgrade Required";
+    case 428:
+        return "Precondition Required";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 451:
+        return "Unavailable For Legal Reasons";
+    case 500:
+        return "Internal Server Error";
+    case 501:
+        return "Not Implemented";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    case 505:
+        return "HTTP Version Not Supported";
+    case 529:
+        return "Site Overloaded";
+    default:
+        return "";
     }
 }
 

@@ -42,7 +42,7 @@ CommandSpec explainSpec()
                                    QCoreApplication::translate("cli", "HTTP status of the response (100-999)."),
                                    QStringLiteral("N")),
                 QCommandLineOption(QStringLiteral("header"),
-                                   QCoreApplication::translate("cli", "A response header, 'Name: value'. Repeatable."),
+                                   QCoreApplication::translate("cli", "A response header, 'Name: value'. Repeatable. With a 2xx status, 'Content-Type: text/event-stream' reads the body as an event stream."),
                                    QStringLiteral("NAME: VALUE")),
                 QCommandLineOption(QStringLiteral("body"),
                                    QCoreApplication::translate("cli", "The response body. Without --body or --body-file it is read from standard input."),
