@@ -268,33 +268,105 @@ private Q_SLOTS:
     void badRequest_data()
     {
         QTest::addColumn<QByteArray>("body");
-        QTest::newRow("not json") << QByteArray("{nope");
-        QTest::newRow("empty body") << QByteArray();
-        QTest::newRow("array") << QByteArray("[]");
-        QTest::newRow("no messages") << QByteArray(R"({"model":"m"})");
-        QTest::newRow("messages not an array") << QByteArray(R"({"messages":"hi"})");
-        QTest::newRow("no message") << QByteArray(R"({"messages":[]})");
-        QTest::newRow("message not an object") << QByteArray(R"({"messages":["hi"]})");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("param"); // empty: null
+        const QString notObject = u"The request body is not a JSON object."_s;
+        const QString noMessages = u"'messages' must be a non-empty array."_s;
+        const QString emptyUser
+            = u"The last user message is empty: its 'content' must contain text."_s;
+        const QString noModel = u"You must provide a model parameter."_s;
+        QTest::newRow("not json") << QByteArray("{nope") << notObject << QString();
+        QTest::newRow("empty body") << QByteArray() << notObject << QString();
+        QTest::newRow("array") << QByteArray("[]") << notObject << QString();
+        QTest::newRow("no messages")
+            << QByteArray(R"({"model":"m"})") << noMessages << u"messages"_s;
+        QTest::newRow("messages not an array")
+            << QByteArray(R"({"model":"m","messages":"hi"})") << noMessages << u"messages"_s;
+        QTest::newRow("no message")
+            << QByteArray(R"({"model":"m","messages":[]})") << noMessages << u"messages"_s;
+        QTest::newRow("message not an object")
+            << QByteArray(R"({"model":"m","messages":["hi"]})")
+            << u"Each entry of 'messages' must be an object."_s << u"messages"_s;
+        QTest::newRow("empty user message")
+            << QByteArray(R"({"model":"m","messages":[{"role":"user","content":""}]})") << emptyUser
+            << u"messages"_s;
+        QTest::newRow("whitespace user message")
+            << QByteArray(R"({"model":"m","messages":[{"role":"user","content":" \n\t "}]})")
+            << emptyUser << u"messages"_s;
+        QTest::newRow("null content")
+            << QByteArray(R"({"model":"m","messages":[{"role":"user","content":null}]})")
+            << emptyUser << u"messages"_s;
+        QTest::newRow("empty parts") << QByteArray(
+            R"({"model":"m","messages":[{"role":"user","content":[{"type":"text","text":""}]}]})")
+                                     << emptyUser << u"messages"_s;
+        QTest::newRow("empty after a history")
+            << QByteArray(R"({"model":"m","messages":[{"role":"system","content":"S"},)"
+                          R"({"role":"user","content":"Q1"},{"role":"assistant","content":"A1"},)"
+                          R"({"role":"user","content":""}]})")
+            << emptyUser << u"messages"_s;
+        QTest::newRow("no model") << QByteArray(R"({"messages":[{"role":"user","content":"x"}]})")
+                                  << noModel << u"model"_s;
+        QTest::newRow("empty model")
+            << QByteArray(R"({"model":"","messages":[{"role":"user","content":"x"}]})") << noModel
+            << u"model"_s;
+        QTest::newRow("blank model")
+            << QByteArray(R"({"model":"  ","messages":[{"role":"user","content":"x"}]})") << noModel
+            << u"model"_s;
+        QTest::newRow("model not a string")
+            << QByteArray(R"({"model":7,"messages":[{"role":"user","content":"x"}]})") << noModel
+            << u"model"_s;
         QTest::newRow("max_tokens 0")
-            << QByteArray(R"({"messages":[{"role":"user","content":"x"}],"max_tokens":0})");
+            << QByteArray(
+                   R"({"model":"m","messages":[{"role":"user","content":"x"}],"max_tokens":0})")
+            << u"'max_tokens' must be a positive integer."_s << u"max_tokens"_s;
         QTest::newRow("max_tokens text")
-            << QByteArray(R"({"messages":[{"role":"user","content":"x"}],"max_tokens":"9"})");
+            << QByteArray(
+                   R"({"model":"m","messages":[{"role":"user","content":"x"}],"max_tokens":"9"})")
+            << u"'max_tokens' must be a positive integer."_s << u"max_tokens"_s;
     }
 
     void badRequest()
     {
         QFETCH(QByteArray, body);
+        QFETCH(QString, message);
+        QFETCH(QString, param);
         auto provider = start(scenario(u"capped"_s));
         QVERIFY(provider);
         ReplyPtr reply = postRaw(*provider, body);
         AWAIT(reply);
         QCOMPARE(statusOf(reply.get()), 400);
-        const QJsonObject root = jsonObject(reply->readAll());
-        QCOMPARE(root.keys(), QStringList { u"error"_s });
-        const QJsonObject error = root.value(u"error"_s).toObject();
-        QCOMPARE(error.value(u"type"_s).toString(), u"invalid_request_error"_s);
-        QVERIFY(!error.value(u"message"_s).toString().isEmpty());
+        const QByteArray answer = reply->readAll();
+        // OpenAI's shape, member for member.
+        const QByteArray quotedParam
+            = param.isEmpty() ? QByteArray("null") : "\"" + param.toUtf8() + "\"";
+        const QByteArray expected = "{\"error\":{\"message\":\"" + message.toUtf8()
+            + "\",\"type\":\"invalid_request_error\",\"param\":" + quotedParam + ",\"code\":null}}";
+        QCOMPARE(answer, expected);
         QCOMPARE(provider->chatRequests(), 1);
+    }
+
+    void emptyPromptRefusedInEveryAnsweringScenario_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *name : { "capped", "rate-limited", "flaky", "firehose", "drip" })
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void emptyPromptRefusedInEveryAnsweringScenario()
+    {
+        // Whatever the scenario would answer, an empty prompt never gets an answer.
+        QFETCH(QString, name);
+        auto provider = start(scenario(name));
+        QVERIFY(provider);
+        QJsonObject body = chatBody(10);
+        body.insert(u"messages"_s,
+            QJsonArray { QJsonObject { { u"role"_s, u"user"_s }, { u"content"_s, u""_s } } });
+        for (int i = 0; i < 3; ++i) {
+            ReplyPtr reply = post(*provider, body);
+            AWAIT(reply);
+            const int status = statusOf(reply.get());
+            QVERIFY2(status != 200, qPrintable(u"request %1 answered 200"_s.arg(i + 1)));
+        }
     }
 
     void nonStreaming_data()
@@ -664,7 +736,7 @@ private Q_SLOTS:
         const auto exchange = [&provider](int attempt, QByteArray &received) {
             // Each body differs, so none passes for a resend of the dropped one.
             return rawPost(*provider,
-                "{\"messages\":[{\"role\":\"user\",\"content\":\"attempt "
+                "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"attempt "
                     + QByteArray::number(attempt) + "\"}]}",
                 {}, received);
         };

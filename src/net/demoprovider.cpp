@@ -184,10 +184,17 @@ QByteArray jsonString(const QString &text)
     return out;
 }
 
-QByteArray errorBody(const QString &message)
+/// OpenAI's error shape: {"error":{"message":..,"type":..,"param":..,"code":..}}, with
+/// param and code null when empty.
+QByteArray errorBody(const QString &message, const QString &param = {},
+    const QByteArray &type = QByteArrayLiteral("invalid_request_error"), const QString &code = {})
 {
     return QByteArrayLiteral(R"({"error":{"message":)") + jsonString(message)
-        + QByteArrayLiteral(R"(,"type":"invalid_request_error"}})");
+        + QByteArrayLiteral(R"(,"type":)") + jsonString(QString::fromLatin1(type))
+        + QByteArrayLiteral(R"(,"param":)")
+        + (param.isEmpty() ? QByteArrayLiteral("null") : jsonString(param))
+        + QByteArrayLiteral(R"(,"code":)")
+        + (code.isEmpty() ? QByteArrayLiteral("null") : jsonString(code)) + '}' + '}';
 }
 
 /// Wire form of one chunk of a `Transfer-Encoding: chunked` body. The streams use chunked
@@ -240,33 +247,68 @@ struct ChatRequest
     bool stream = false;
     bool includeUsage = false;
     qint64 promptTokens = 0;
+    qsizetype promptChars = 0; ///< characters of all messages' text
 };
 
-/// Empty on success, else the message of the 400 answer.
-QString parseChatRequest(const QByteArray &body, ChatRequest &out)
+struct InvalidRequest
+{
+    QString message; ///< empty: the request is valid
+    QString param; ///< the member at fault, or empty
+};
+
+/// Text of a message's content: a string, or the text parts of an array joined; empty (not
+/// null) for anything else.
+QString contentText(const QJsonValue &content)
+{
+    QString text = QStringLiteral("");
+    if (content.isString()) {
+        text += content.toString();
+    } else if (content.isArray()) {
+        for (const QJsonValue &part : content.toArray())
+            text += part.toObject().value(u"text").toString();
+    }
+    return text;
+}
+
+/// Checks a chat request as real providers do; on failure, what the 400 answer says.
+InvalidRequest parseChatRequest(const QByteArray &body, ChatRequest &out)
 {
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject())
-        return QStringLiteral("The request body is not a JSON object.");
+        return { QStringLiteral("The request body is not a JSON object."), {} };
     const QJsonObject root = doc.object();
     const QJsonValue messages = root.value(u"messages");
     if (!messages.isArray() || messages.toArray().isEmpty())
-        return QStringLiteral("'messages' must be a non-empty array.");
+        return { QStringLiteral("'messages' must be a non-empty array."),
+            QStringLiteral("messages") };
     qsizetype promptChars = 0;
+    QString lastUser;
+    bool hasUser = false;
     for (const QJsonValue &message : messages.toArray()) {
         if (!message.isObject())
-            return QStringLiteral("Each entry of 'messages' must be an object.");
-        const QJsonValue content = message.toObject().value(u"content");
-        if (content.isString()) {
-            promptChars += content.toString().size();
-        } else if (content.isArray()) {
-            for (const QJsonValue &part : content.toArray())
-                promptChars += part.toObject().value(u"text").toString().size();
+            return { QStringLiteral("Each entry of 'messages' must be an object."),
+                QStringLiteral("messages") };
+        const QJsonObject object = message.toObject();
+        const QString text = contentText(object.value(u"content"));
+        promptChars += text.size();
+        if (object.value(u"role").toString() == u"user") {
+            hasUser = true;
+            lastUser = text;
         }
     }
+    // A user turn without text is refused, as real providers do (an empty prompt is a client
+    // bug, never a question).
+    if (hasUser && lastUser.trimmed().isEmpty())
+        return { QStringLiteral("The last user message is empty: its 'content' must contain "
+                                "text."),
+            QStringLiteral("messages") };
+    const QJsonValue model = root.value(u"model");
+    if (!model.isString() || model.toString().trimmed().isEmpty())
+        return { QStringLiteral("You must provide a model parameter."), QStringLiteral("model") };
     out.promptTokens = std::max<qint64>(1, tokensOf(promptChars));
-    out.model = root.value(u"model").toString(QStringLiteral("capwatch-demo"));
+    out.promptChars = promptChars;
+    out.model = model.toString();
     // max_completion_tokens is the newer OpenAI name of the same limit.
     QJsonValue maxTokens = root.value(u"max_tokens");
     if (maxTokens.isUndefined() || maxTokens.isNull())
@@ -274,7 +316,8 @@ QString parseChatRequest(const QByteArray &body, ChatRequest &out)
     if (!maxTokens.isUndefined() && !maxTokens.isNull()) {
         const double value = maxTokens.toDouble(-1);
         if (!maxTokens.isDouble() || value < 1 || value != std::floor(value) || value > 1e12)
-            return QStringLiteral("'max_tokens' must be a positive integer.");
+            return { QStringLiteral("'max_tokens' must be a positive integer."),
+                QStringLiteral("max_tokens") };
         out.maxTokens = static_cast<qint64>(value);
     }
     out.stream = root.value(u"stream").toBool(false);
@@ -392,20 +435,6 @@ QString firehoseText()
     // ASCII only, so the firehose may cut it at any byte.
     return QStringLiteral("The capwatch demo provider is streaming a firehose answer to measure "
                           "how fast the client takes a long answer in. ");
-}
-
-/// Text of a message's content: a string, or the text parts of an array joined; empty (not
-/// null) for anything else.
-QString contentText(const QJsonValue &content)
-{
-    QString text = QStringLiteral("");
-    if (content.isString()) {
-        text += content.toString();
-    } else if (content.isArray()) {
-        for (const QJsonValue &part : content.toArray())
-            text += part.toObject().value(u"text").toString();
-    }
-    return text;
 }
 
 QByteArray methodName(QHttpServerRequest::Method method)
@@ -951,9 +980,9 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
     }
 
     ChatRequest chat;
-    const QString invalid = parseChatRequest(request.body(), chat);
-    if (!invalid.isEmpty())
-        return reply(Status::BadRequest, errorBody(invalid));
+    const InvalidRequest invalid = parseChatRequest(request.body(), chat);
+    if (!invalid.message.isEmpty())
+        return reply(Status::BadRequest, errorBody(invalid.message, invalid.param));
 
     QString text;
     if (scenario == Scenario::Capped) {

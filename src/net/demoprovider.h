@@ -24,6 +24,9 @@
 //  huge-headers     1: 422 headline + 100 KB of extra headers, retry-after: 1 last; 2, 3: success
 //  redirect-loop    every request: 307 to itself
 // Success bodies (streamed as chunked SSE or not) are friendly texts about the cap.
+// Whatever the scenario, a chat request that would get an answer is first checked as real
+// providers do: no messages, an empty (or blank) last user message, or no (or a blank) model get
+// a 400 in OpenAI's shape {"error":{"message","type":"invalid_request_error","param","code":null}}.
 
 #include <QByteArray>
 #include <QElapsedTimer>
