@@ -10,8 +10,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <csignal>
+#include <utility>
 
 using namespace capwatch::net;
 using namespace Qt::StringLiterals;
@@ -29,8 +29,8 @@ struct Run
 
 /// Runs the CLI while this thread's event loop keeps serving the in-process demo provider.
 Run runCli(const QStringList &args, const QByteArray &input = {},
-           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
-           const std::function<void(QProcess &)> &whileRunning = {})
+    const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+    const std::function<void(QProcess &)> &whileRunning = {})
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -43,11 +43,24 @@ Run runCli(const QStringList &args, const QByteArray &input = {},
     if (finished.isEmpty() && !finished.wait(60000))
         return {};
     return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-             p.readAllStandardError() };
+        p.readAllStandardError() };
 }
+
+/// Chat requests of any Demo whose last user message was empty or blank; cleanup() fails the
+/// test function that sent one.
+QStringList g_emptyPrompts;
 
 struct Demo
 {
+    Demo(const Demo &) = delete;
+    Demo &operator=(const Demo &) = delete;
+    ~Demo()
+    {
+        for (const RecordedRequest &r : provider.recordedRequests()) {
+            if (r.path.endsWith("/chat/completions") && r.lastUserMessage().trimmed().isEmpty())
+                g_emptyPrompts.append(QString::fromUtf8(r.body.left(300)));
+        }
+    }
     explicit Demo(const QString &scenario)
     {
         DemoOptions o;
@@ -59,9 +72,8 @@ struct Demo
     QStringList chat(QStringList extra = {}) const
     {
         return QStringList { u"chat"_s, u"--endpoint"_s, provider.baseUrl().toString(),
-                             u"--prompt"_s, u"Hello there"_s, u"--time-scale"_s,
-                             QString::number(kScale) }
-                + extra;
+            u"--prompt"_s, u"Hello there"_s, u"--time-scale"_s, QString::number(kScale) }
+        + extra;
     }
     DemoProvider provider;
     bool ok = false;
@@ -88,6 +100,7 @@ class TestChatCli final : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void cleanup();
     void answerOnStdoutProgressOnStderr();
     void headlineExitsThreeWithFinalText();
     void headlineLogFilesExactly();
@@ -103,7 +116,17 @@ private Q_SLOTS:
     void killedMidCycleLeavesEveryRecordReadable();
     void keyNeverShows();
     void demoCommandPrintsItsUrlFirst();
+    void requestCarriesTheOptions_data();
+    void requestCarriesTheOptions();
 };
+
+void TestChatCli::cleanup()
+{
+    // No test may send a request whose last user message is empty.
+    const QStringList bodies = std::exchange(g_emptyPrompts, {});
+    QVERIFY2(
+        bodies.isEmpty(), qPrintable(u"sent with an empty user message: "_s + bodies.join(u" | ")));
+}
 
 void TestChatCli::answerOnStdoutProgressOnStderr()
 {
@@ -127,12 +150,15 @@ void TestChatCli::headlineExitsThreeWithFinalText()
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.out.isEmpty());
     const QByteArray expected = "OpenAI-compatible chat request failed\n"
-                                "  endpoint: " + demo.provider.baseUrl().toString().toUtf8() + "/chat/completions\n"
-                                "  model: DeepSeek-V4-Flash\n"
-                                "  auth: none (loopback endpoint)\n"
-                                "  status: 422 Unprocessable Entity\n"
-                                "  response: {\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}\n"
-                                "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted\n";
+                                "  endpoint: "
+        + demo.provider.baseUrl().toString().toUtf8()
+        + "/chat/completions\n"
+          "  model: DeepSeek-V4-Flash\n"
+          "  auth: none (loopback endpoint)\n"
+          "  status: 422 Unprocessable Entity\n"
+          "  response: {\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 "
+          "min.\"}\n"
+          "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted\n";
     QVERIFY2(r.err.endsWith(expected), r.err.constData());
     QCOMPARE(r.err.count("(provider asked 1080 s; capped)"), 2);
     QCOMPARE(demo.provider.chatRequests(), 3);
@@ -151,9 +177,8 @@ void TestChatCli::headlineLogFilesExactly()
     const QList<QJsonObject> records = readJsonLines(jsonl);
     QCOMPARE(records.size(), 6);
     const QStringList columns { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s,
-                                u"category"_s, u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s,
-                                u"wait_source"_s, u"waited_total_s"_s, u"budget_left_s"_s,
-                                u"reason"_s, u"error"_s };
+        u"category"_s, u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s,
+        u"waited_total_s"_s, u"budget_left_s"_s, u"reason"_s, u"error"_s };
     QFile raw(jsonl);
     QVERIFY(raw.open(QIODevice::ReadOnly));
     const QByteArray firstLine = raw.readLine();
@@ -200,7 +225,8 @@ void TestChatCli::headlineLogFilesExactly()
     QCOMPARE(scheduled.at(11), QByteArray("60"));
     QCOMPARE(scheduled.at(12), QByteArray("60"));
     QCOMPARE(scheduled.at(13), QByteArray());
-    QVERIFY(lines.at(2).contains(",\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\""));
+    QVERIFY(lines.at(2).contains(
+        ",\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\""));
     QVERIFY(lines.at(6).contains(",budget_exhausted,"));
 }
 
@@ -245,7 +271,7 @@ void TestChatCli::unreachableExitsFour()
         port = probe.port();
     }
     const Run r = runCli({ u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:%1/v1"_s.arg(port),
-                           u"--prompt"_s, u"hi"_s });
+        u"--prompt"_s, u"hi"_s });
     QCOMPARE(r.exitCode, 4);
     QVERIFY(r.err.contains("status: no response"));
     QCOMPARE(r.err.count("capwatch: attempt"), 1); // refused: not retried
@@ -255,8 +281,9 @@ void TestChatCli::remoteEndpointWithoutKeyExitsFour()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(u"OPENAI_COMPAT_API_KEY"_s);
-    const Run r = runCli({ u"chat"_s, u"--endpoint"_s, u"https://api.example.invalid/v1"_s,
-                           u"--prompt"_s, u"hi"_s }, {}, env);
+    const Run r = runCli(
+        { u"chat"_s, u"--endpoint"_s, u"https://api.example.invalid/v1"_s, u"--prompt"_s, u"hi"_s },
+        {}, env);
     QCOMPARE(r.exitCode, 4);
     QVERIFY(r.err.contains("no API key"));
 }
@@ -265,17 +292,26 @@ void TestChatCli::badArgumentsExitTwo_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QByteArray>("message");
-    QTest::newRow("no endpoint") << QStringList { u"chat"_s, u"--prompt"_s, u"x"_s } << QByteArray("--endpoint is required");
-    QTest::newRow("bad time scale") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--time-scale"_s, u"2"_s }
+    QTest::newRow("no endpoint") << QStringList { u"chat"_s, u"--prompt"_s, u"x"_s }
+                                 << QByteArray("--endpoint is required");
+    QTest::newRow("bad time scale") << QStringList { u"chat"_s, u"--endpoint"_s,
+        u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--time-scale"_s, u"2"_s }
                                     << QByteArray("--time-scale");
-    QTest::newRow("bad max tokens") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--max-tokens"_s, u"-3"_s }
+    QTest::newRow("bad max tokens") << QStringList { u"chat"_s, u"--endpoint"_s,
+        u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--max-tokens"_s, u"-3"_s }
                                     << QByteArray("--max-tokens");
     QTest::newRow("unknown option") << QStringList { u"chat"_s, u"--frob"_s } << QByteArray("frob");
-    QTest::newRow("empty prompt") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s } << QByteArray("no prompt");
-    QTest::newRow("log not writable") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--log"_s, u"/nonexistent/dir/log.jsonl"_s }
-                                      << QByteArray("cannot open the log");
-    QTest::newRow("demo unknown scenario") << QStringList { u"demo"_s, u"--scenario"_s, u"nope"_s } << QByteArray("unknown scenario");
-    QTest::newRow("demo bad port") << QStringList { u"demo"_s, u"--port"_s, u"70000"_s } << QByteArray("--port");
+    QTest::newRow("empty prompt") << QStringList { u"chat"_s, u"--endpoint"_s,
+        u"http://127.0.0.1:1/v1"_s }
+                                  << QByteArray("no prompt");
+    QTest::newRow("log not writable")
+        << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s,
+               u"x"_s, u"--log"_s, u"/nonexistent/dir/log.jsonl"_s }
+        << QByteArray("cannot open the log");
+    QTest::newRow("demo unknown scenario")
+        << QStringList { u"demo"_s, u"--scenario"_s, u"nope"_s } << QByteArray("unknown scenario");
+    QTest::newRow("demo bad port")
+        << QStringList { u"demo"_s, u"--port"_s, u"70000"_s } << QByteArray("--port");
 }
 
 void TestChatCli::badArgumentsExitTwo()
@@ -344,9 +380,11 @@ void TestChatCli::killedMidCycleLeavesEveryRecordReadable()
         QVERIFY(records.takeFirst().startsWith("time,request,event,"));
         QCOMPARE(records.size(), 4);
         QVERIFY(records.at(0).contains(",attempt_started,1,"));
-        QVERIFY(records.at(1).contains(",retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"));
+        QVERIFY(records.at(1).contains(
+            ",retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"));
         QVERIFY(records.at(2).contains(",attempt_started,2,"));
-        QVERIFY(records.at(3).contains(",retry_scheduled,2,422,token_limit,60323,60000,60,1080,message,"));
+        QVERIFY(records.at(3).contains(
+            ",retry_scheduled,2,422,token_limit,60323,60000,60,1080,message,"));
     } else {
         QCOMPARE(records.size(), 4);
         QStringList events;
@@ -354,10 +392,12 @@ void TestChatCli::killedMidCycleLeavesEveryRecordReadable()
             QJsonParseError error;
             const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
             QCOMPARE(error.error, QJsonParseError::NoError);
-            events << o.value(u"event"_s).toString() + u' ' + QString::number(o.value(u"attempt"_s).toInt());
+            events << o.value(u"event"_s).toString() + u' '
+                    + QString::number(o.value(u"attempt"_s).toInt());
         }
-        QCOMPARE(events, (QStringList { u"attempt_started 1"_s, u"retry_scheduled 1"_s,
-                                        u"attempt_started 2"_s, u"retry_scheduled 2"_s }));
+        QCOMPARE(events,
+            (QStringList { u"attempt_started 1"_s, u"retry_scheduled 1"_s, u"attempt_started 2"_s,
+                u"retry_scheduled 2"_s }));
     }
 }
 
@@ -371,7 +411,7 @@ void TestChatCli::keyNeverShows()
     QVERIFY(demo.ok);
     QByteArray authorization;
     connect(&demo.provider, &DemoProvider::chatRequestReceived, this,
-            [&](int, const QByteArray &a) { authorization = a; });
+        [&](int, const QByteArray &a) { authorization = a; });
     const Run r = runCli(demo.chat({ u"--api-key-env"_s, u"MY_KEY"_s, u"--log"_s, log }), {}, env);
     QCOMPARE(r.exitCode, 3);
     QCOMPARE(authorization, QByteArray("Bearer sk-verysecret-XYZ987"));
@@ -386,12 +426,15 @@ void TestChatCli::demoCommandPrintsItsUrlFirst()
 {
     QProcess p;
     QSignalSpy ready(&p, &QProcess::readyReadStandardOutput);
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), { u"demo"_s, u"--port"_s, u"0"_s, u"--scenario"_s, u"headline"_s });
+    p.start(QStringLiteral(CAPWATCH_CLI_PATH),
+        { u"demo"_s, u"--port"_s, u"0"_s, u"--scenario"_s, u"headline"_s });
     QVERIFY(ready.wait(10000));
     const QByteArray line = p.readLine();
-    QVERIFY2(line.startsWith("listening on http://127.0.0.1:") && line.endsWith("/v1\n"), line.constData());
+    QVERIFY2(line.startsWith("listening on http://127.0.0.1:") && line.endsWith("/v1\n"),
+        line.constData());
     const QString url = QString::fromUtf8(line.mid(13).trimmed());
-    const Run r = runCli({ u"chat"_s, u"--endpoint"_s, url, u"--prompt"_s, u"hi"_s, u"--time-scale"_s, u"0.001"_s });
+    const Run r = runCli(
+        { u"chat"_s, u"--endpoint"_s, url, u"--prompt"_s, u"hi"_s, u"--time-scale"_s, u"0.001"_s });
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.err.contains("Retry in 18 min."));
     QSignalSpy finished(&p, &QProcess::finished);
@@ -399,6 +442,60 @@ void TestChatCli::demoCommandPrintsItsUrlFirst()
     QVERIFY(finished.wait(10000));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 0);
+}
+
+void TestChatCli::requestCarriesTheOptions_data()
+{
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QByteArray>("messages"); // the "messages" array as sent
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("maxTokens"); // -1: absent
+    QTest::addColumn<bool>("stream");
+    QTest::newRow("defaults") << QStringList { u"--prompt"_s, u"Hello there"_s } << QByteArray()
+                              << QByteArray("[{\"role\":\"user\",\"content\":\"Hello there\"}]")
+                              << u"capwatch-demo"_s << -1 << true;
+    QTest::newRow("every option") << QStringList { u"--prompt"_s, u"Why 422?"_s, u"--system"_s,
+        u"Be brief."_s, u"--model"_s, u"DeepSeek-V4-Flash"_s, u"--max-tokens"_s, u"77"_s,
+        u"--no-stream"_s } << QByteArray()
+                                  << QByteArray("[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                                                "{\"role\":\"user\",\"content\":\"Why 422?\"}]")
+                                  << u"DeepSeek-V4-Flash"_s << 77 << false;
+    QTest::newRow("prompt from stdin")
+        << QStringList {} << QByteArray("Piped prompt \xc3\xbc")
+        << QByteArray("[{\"role\":\"user\",\"content\":\"Piped prompt \xc3\xbc\"}]")
+        << u"capwatch-demo"_s << -1 << true;
+}
+
+void TestChatCli::requestCarriesTheOptions()
+{
+    QFETCH(QStringList, extra);
+    QFETCH(QByteArray, input);
+    QFETCH(QByteArray, messages);
+    QFETCH(QString, model);
+    QFETCH(int, maxTokens);
+    QFETCH(bool, stream);
+    Demo demo(u"capped"_s);
+    QVERIFY(demo.ok);
+    const QStringList args = QStringList { u"chat"_s, u"--endpoint"_s,
+        demo.provider.baseUrl().toString(), u"--time-scale"_s, QString::number(kScale) }
+        + extra;
+    const Run r = runCli(args, input);
+    QCOMPARE(r.exitCode, 0);
+    const QList<RecordedRequest> sent = demo.provider.recordedRequests();
+    QCOMPARE(sent.size(), 1);
+    QCOMPARE(sent[0].method, "POST");
+    QCOMPARE(sent[0].path, "/v1/chat/completions");
+    QVERIFY2(
+        sent[0].body.contains(QByteArray("\"messages\":" + messages)), sent[0].body.constData());
+    const QJsonObject body = sent[0].json();
+    QCOMPARE(body.value(u"model"_s).toString(), model);
+    if (maxTokens < 0)
+        QVERIFY(!body.contains(u"max_tokens"_s));
+    else
+        QCOMPARE(body.value(u"max_tokens"_s).toInt(), maxTokens);
+    QCOMPARE(body.value(u"stream"_s).toBool(), stream);
+    QVERIFY(sent[0].header("Authorization").isNull()); // loopback: no key
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)
