@@ -310,6 +310,11 @@ void TestChatCli::badArgumentsExitTwo_data()
         << QByteArray("cannot open the log");
     QTest::newRow("demo unknown scenario")
         << QStringList { u"demo"_s, u"--scenario"_s, u"nope"_s } << QByteArray("unknown scenario");
+    QTest::newRow("demo unknown language") << QStringList { u"demo"_s, u"--message-language"_s,
+        u"fr"_s } << QByteArray("unknown message language 'fr' (one of: en, ru, zh)");
+    QTest::newRow("demo bad context window")
+        << QStringList { u"demo"_s, u"--scenario"_s, u"context"_s, u"--context-window"_s, u"0"_s }
+        << QByteArray("--context-window");
     QTest::newRow("demo bad port")
         << QStringList { u"demo"_s, u"--port"_s, u"70000"_s } << QByteArray("--port");
 }

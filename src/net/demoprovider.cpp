@@ -65,6 +65,10 @@ enum class Scenario
     BadUtf8,
     HugeHeaders,
     RedirectLoop,
+    ErrorIn200,
+    ErrorInStream,
+    Context,
+    Billing,
     Unknown,
 };
 
@@ -77,10 +81,80 @@ Scenario scenarioOf(const QString &name)
 
 // Fixed bodies, byte for byte what the spec and the tests expect (member order included, which
 // QJsonObject would sort).
-QByteArray headlineBody()
+QByteArray jsonString(const QString &text);
+
+QByteArray headlineBody(const QString &language)
 {
+    if (language == u"ru")
+        return QStringLiteral(
+            u"{\"error\":\"Превышен лимит completion-токенов: использовано 60323, "
+            u"лимит 60000. Повторите попытку через 18 мин.\"}")
+            .toUtf8();
+    if (language == u"zh")
+        return QStringLiteral(
+            u"{\"error\":\"超过令牌限额：已使用60323，上限60000。请在18分钟后重试。\"}")
+            .toUtf8();
     return QByteArrayLiteral(
         R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})");
+}
+
+/// Russian plural of "second" after a whole number: 1, 21 секунду; 2-4, 22 секунды; else секунд.
+QString russianSeconds(qint64 n)
+{
+    const qint64 lastTwo = n % 100;
+    const qint64 last = n % 10;
+    if (last == 1 && lastTwo != 11)
+        return QStringLiteral(u"секунду");
+    if (last >= 2 && last <= 4 && (lastTwo < 12 || lastTwo > 14))
+        return QStringLiteral(u"секунды");
+    return QStringLiteral(u"секунд");
+}
+
+/// capped's 422 body over the cap: used, limit and the seconds until the request fits.
+QByteArray cappedBody(const QString &language, qint64 used, qint64 limit, qint64 seconds)
+{
+    QString text;
+    if (language == u"ru")
+        text = QStringLiteral(u"Превышен лимит completion-токенов: использовано %1, лимит %2. "
+                              u"Повторите попытку через %3 %4.")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(seconds)
+                   .arg(russianSeconds(seconds));
+    else if (language == u"zh")
+        text = QStringLiteral(u"超过令牌限额：已使用%1，上限%2。请在%3秒后重试。")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(seconds);
+    else
+        text = QStringLiteral("Token limit exceeded: used %1, limit %2. Retry in %3 sec.")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(seconds);
+    return "{\"error\":" + jsonString(text) + '}';
+}
+
+/// error-in-200: a rate limit reported inside a 200, without choices (as some gateways do).
+QByteArray errorIn200Body()
+{
+    return QByteArrayLiteral(
+        R"({"error":{"message":"Rate limit reached for requests. Please try again in 2s.",)"
+        R"("type":"rate_limit_error","param":null,"code":429}})");
+}
+
+/// error-in-stream: the first (and only) data event of a 200 event stream.
+QByteArray errorInStreamEvent()
+{
+    return QByteArrayLiteral(
+        R"({"error":{"message":"The server is currently overloaded, please try again later.",)"
+        R"("type":"server_error","param":null,"code":null}})");
+}
+
+/// billing: DeepSeek's 402, byte for byte.
+QByteArray billingBody()
+{
+    return QByteArrayLiteral(R"({"error":{"message":"Insufficient Balance","type":"unknown_error",)"
+                             R"("param":null,"code":"invalid_request_error"}})");
 }
 
 QByteArray rateLimitBody()
@@ -651,7 +725,14 @@ QStringList DemoProvider::scenarios()
         QStringLiteral("auth-expired"), QStringLiteral("validation"), QStringLiteral("flaky"),
         QStringLiteral("hang"), QStringLiteral("drop-mid-stream"), QStringLiteral("firehose"),
         QStringLiteral("drip"), QStringLiteral("huge-error"), QStringLiteral("bad-utf8"),
-        QStringLiteral("huge-headers"), QStringLiteral("redirect-loop") };
+        QStringLiteral("huge-headers"), QStringLiteral("redirect-loop"),
+        QStringLiteral("error-in-200"), QStringLiteral("error-in-stream"),
+        QStringLiteral("context"), QStringLiteral("billing") };
+}
+
+QStringList DemoProvider::messageLanguages()
+{
+    return { QStringLiteral("en"), QStringLiteral("ru"), QStringLiteral("zh") };
 }
 
 QString DemoProvider::validate(const DemoOptions &options)
@@ -667,6 +748,11 @@ QString DemoProvider::validate(const DemoOptions &options)
         return tr("The time scale must be in (0, 1].");
     if (options.chunkDelayMs < 0 || options.answerBytes < 0 || options.answerChunks < 0)
         return tr("Delays and sizes must not be negative.");
+    if (!messageLanguages().contains(options.messageLanguage))
+        return tr("Unknown message language \"%1\" (known: %2)")
+            .arg(options.messageLanguage, messageLanguages().join(QStringLiteral(", ")));
+    if (options.contextWindow <= 0)
+        return tr("The context window must be positive.");
     return {};
 }
 
@@ -917,13 +1003,13 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
     // The headline 422 for the first requests of any scenario: one retry cycle, then the
     // scenario's own behaviour (demos, and tests of a cycle that ends in a long answer).
     if (index <= o.headlineFirst)
-        return reply(Status::UnprocessableEntity, headlineBody());
+        return reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage));
 
     // Failures that come before the body is even looked at, as from a gateway in front of the
     // model.
     switch (scenario) {
     case Scenario::Headline:
-        return reply(Status::UnprocessableEntity, headlineBody());
+        return reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage));
     case Scenario::Validation:
         return reply(Status::UnprocessableEntity, validationBody());
     case Scenario::RateLimited:
@@ -963,7 +1049,7 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
             // The one header that matters comes last, after 100 KB of others.
             HeaderPairs headers = fillerHeaders();
             headers.append({ QByteArrayLiteral("retry-after"), QByteArrayLiteral("1") });
-            return reply(Status::UnprocessableEntity, headlineBody(), headers);
+            return reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage), headers);
         }
         break;
     case Scenario::RedirectLoop:
@@ -971,6 +1057,8 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
         return reply(Status::TemporaryRedirect,
             errorBody(QStringLiteral("Moved to %1").arg(request.url().path())),
             { { QByteArrayLiteral("Location"), request.url().path().toUtf8() } });
+    case Scenario::Billing:
+        return reply(Status::PaymentRequired, billingBody());
     case Scenario::Hang:
         log("held, never answered");
         startExchange(std::move(responder));
@@ -984,6 +1072,45 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
     if (!invalid.message.isEmpty())
         return reply(Status::BadRequest, errorBody(invalid.message, invalid.param));
 
+    switch (scenario) {
+    case Scenario::Context: {
+        // OpenAI's estimate and words: what the messages take plus what the answer may take.
+        const qint64 prompt = tokensOf(chat.promptChars);
+        const qint64 completion = chat.maxTokens > 0 ? chat.maxTokens : kDefaultMaxTokens;
+        if (prompt + completion > o.contextWindow)
+            return reply(Status::BadRequest,
+                errorBody(QStringLiteral("This model's maximum context length is %1 tokens. "
+                                         "However, you requested %2 tokens (%3 in the messages, "
+                                         "%4 in the completion). Please reduce the length of "
+                                         "the messages or completion.")
+                              .arg(o.contextWindow)
+                              .arg(prompt + completion)
+                              .arg(prompt)
+                              .arg(completion),
+                    QStringLiteral("messages"), QByteArrayLiteral("invalid_request_error"),
+                    QStringLiteral("context_length_exceeded")));
+        break;
+    }
+    case Scenario::ErrorIn200:
+        // JSON even when a stream was asked for, as such gateways do.
+        if (position == 0)
+            return reply(Status::Ok, errorIn200Body());
+        break;
+    case Scenario::ErrorInStream:
+        if (position == 0) {
+            log("200, stream whose first event is an error");
+            writeStreamHeaders(responder);
+            startExchange(std::move(responder))
+                ->playTimed(
+                    { httpChunk(ChunkFormat::event(errorInStreamEvent())) + lastHttpChunk() }, 0,
+                    -1);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+
     QString text;
     if (scenario == Scenario::Capped) {
         const qint64 counted = chat.maxTokens > 0 ? chat.maxTokens : kDefaultMaxTokens;
@@ -993,10 +1120,8 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
         if (used > o.limit) {
             const auto seconds
                 = std::max<qint64>(1, qint64(std::ceil(msUntilFits(now, counted) / 1000)));
-            const QByteArray body = "{\"error\":\"Token limit exceeded: used "
-                + QByteArray::number(used) + ", limit " + QByteArray::number(o.limit)
-                + ". Retry in " + QByteArray::number(seconds) + " sec.\"}";
-            return reply(Status::UnprocessableEntity, body);
+            return reply(
+                Status::UnprocessableEntity, cappedBody(o.messageLanguage, used, o.limit, seconds));
         }
         m_window.push_back({ now, counted });
         text = tr("Hello from the capwatch demo provider! This answer comes from a small server on "
