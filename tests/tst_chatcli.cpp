@@ -61,9 +61,8 @@ struct Demo
                 g_emptyPrompts.append(QString::fromUtf8(r.body.left(300)));
         }
     }
-    explicit Demo(const QString &scenario)
+    explicit Demo(const QString &scenario, DemoOptions o = {})
     {
-        DemoOptions o;
         o.scenario = scenario;
         o.timeScale = kScale;
         provider.setOptions(o);
@@ -102,7 +101,9 @@ class TestChatCli final : public QObject
 private Q_SLOTS:
     void cleanup();
     void answerOnStdoutProgressOnStderr();
+    void headlineExitsThreeWithFinalText_data();
     void headlineExitsThreeWithFinalText();
+    void headlineLogFilesExactly_data();
     void headlineLogFilesExactly();
     void validationExitsThree();
     void hangExitsFourWithTimeout();
@@ -118,6 +119,11 @@ private Q_SLOTS:
     void demoCommandPrintsItsUrlFirst();
     void requestCarriesTheOptions_data();
     void requestCarriesTheOptions();
+    void russianSecondsAreWaited();
+    void neverFitsAndOutOfCreditExitThree_data();
+    void neverFitsAndOutOfCreditExitThree();
+    void errorsInsideA200LeaveOnlyTheAnswer_data();
+    void errorsInsideA200LeaveOnlyTheAnswer();
 };
 
 void TestChatCli::cleanup()
@@ -142,9 +148,30 @@ void TestChatCli::answerOnStdoutProgressOnStderr()
     QCOMPARE(demo.provider.chatRequests(), 3);
 }
 
+void TestChatCli::headlineExitsThreeWithFinalText_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QByteArray>("error");
+    QTest::newRow("en") << u"en"_s
+                        << QByteArray(
+                               "Token limit exceeded: used 60323, limit 60000. Retry in 18 min.");
+    QTest::newRow("ru")
+        << u"ru"_s
+        << QStringLiteral(u"Превышен лимит completion-токенов: использовано 60323, лимит 60000. "
+                          u"Повторите попытку через 18 мин.")
+               .toUtf8();
+    QTest::newRow("zh")
+        << u"zh"_s
+        << QStringLiteral(u"超过令牌限额：已使用60323，上限60000。请在18分钟后重试。").toUtf8();
+}
+
 void TestChatCli::headlineExitsThreeWithFinalText()
 {
-    Demo demo(u"headline"_s);
+    QFETCH(QString, language);
+    QFETCH(QByteArray, error);
+    DemoOptions o;
+    o.messageLanguage = language;
+    Demo demo(u"headline"_s, o);
     QVERIFY(demo.ok);
     const Run r = runCli(demo.chat({ u"--model"_s, u"DeepSeek-V4-Flash"_s }));
     QCOMPARE(r.exitCode, 3);
@@ -156,18 +183,30 @@ void TestChatCli::headlineExitsThreeWithFinalText()
           "  model: DeepSeek-V4-Flash\n"
           "  auth: none (loopback endpoint)\n"
           "  status: 422 Unprocessable Entity\n"
-          "  response: {\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 "
-          "min.\"}\n"
+          "  response: {\"error\":\""
+        + error
+        + "\"}\n"
           "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted\n";
     QVERIFY2(r.err.endsWith(expected), r.err.constData());
     QCOMPARE(r.err.count("(provider asked 1080 s; capped)"), 2);
+    QCOMPARE(
+        r.err.count("failed: 422 Unprocessable Entity, token_limit (used 60323, limit 60000)"), 3);
     QCOMPARE(demo.provider.chatRequests(), 3);
+}
+
+void TestChatCli::headlineLogFilesExactly_data()
+{
+    headlineExitsThreeWithFinalText_data();
 }
 
 void TestChatCli::headlineLogFilesExactly()
 {
+    QFETCH(QString, language);
+    QFETCH(QByteArray, error);
     QTemporaryDir dir;
-    Demo demo(u"headline"_s);
+    DemoOptions options;
+    options.messageLanguage = language;
+    Demo demo(u"headline"_s, options);
     QVERIFY(demo.ok);
     const QString jsonl = dir.filePath(u"log.jsonl"_s);
     const QString csv = dir.filePath(u"log.csv"_s);
@@ -200,6 +239,7 @@ void TestChatCli::headlineLogFilesExactly()
             QCOMPARE(o.value(u"wait_source").toString(), u"message"_s);
             QCOMPARE(o.value(u"used").toInteger(), 60323);
             QCOMPARE(o.value(u"limit").toInteger(), 60000);
+            QCOMPARE(o.value(u"error").toString(), QString::fromUtf8(error));
             budgets.append(o.value(u"budget_left_s").toDouble());
         }
     }
@@ -225,8 +265,7 @@ void TestChatCli::headlineLogFilesExactly()
     QCOMPARE(scheduled.at(11), QByteArray("60"));
     QCOMPARE(scheduled.at(12), QByteArray("60"));
     QCOMPARE(scheduled.at(13), QByteArray());
-    QVERIFY(lines.at(2).contains(
-        ",\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\""));
+    QVERIFY(lines.at(2).trimmed().endsWith(QByteArray(",,\"" + error + '"')));
     QVERIFY(lines.at(6).contains(",budget_exhausted,"));
 }
 
@@ -501,6 +540,130 @@ void TestChatCli::requestCarriesTheOptions()
         QCOMPARE(body.value(u"max_tokens"_s).toInt(), maxTokens);
     QCOMPARE(body.value(u"stream"_s).toBool(), stream);
     QVERIFY(sent[0].header("Authorization").isNull()); // loopback: no key
+}
+
+void TestChatCli::russianSecondsAreWaited()
+{
+    // "Повторите попытку через 30 секунд.": waited 30 s, then answered.
+    DemoOptions o;
+    o.limit = 500;
+    o.windowSeconds = 30;
+    o.messageLanguage = u"ru"_s;
+    Demo demo(u"capped"_s, o);
+    QVERIFY(demo.ok);
+    // The request alone is over the cap (the provider names the full 30 s window); during the
+    // wait the cap is raised, so the retry fits.
+    connect(&demo.provider, &DemoProvider::chatRequestReceived, this,
+        [&demo](int index, const QByteArray &) {
+            if (index != 2)
+                return;
+            DemoOptions raised = demo.provider.options();
+            raised.limit = 6000;
+            demo.provider.setOptions(raised);
+        });
+    const Run r = runCli(demo.chat({ u"--max-tokens"_s, u"1000"_s }));
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(demo.provider.chatRequests(), 2);
+    QVERIFY2(
+        r.err.contains("capwatch: attempt 1 of 5 failed: 422 Unprocessable Entity, token_limit "
+                       "(used 1000, limit 500)\n"),
+        r.err.constData());
+    QVERIFY2(r.err.contains(
+                 "capwatch: waiting 30 s (as the provider asked) before attempt 2 of 5; 90 s of "
+                 "the 120 s budget left\n"),
+        r.err.constData());
+    QVERIFY(r.err.contains("capwatch: answered on attempt 2 of 5"));
+    QVERIFY(r.out.startsWith("Hello from the capwatch demo provider!"));
+    QVERIFY(!r.out.contains("\xd0\x9f")); // no Cyrillic (П of Повторите) in the answer
+}
+
+void TestChatCli::neverFitsAndOutOfCreditExitThree_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QByteArray>("status");
+    QTest::addColumn<QByteArray>("category");
+    QTest::addColumn<QByteArray>("response");
+    // "Hello there" is 11 characters, 3 tokens; with --max-tokens 1000, 1003 against 1000.
+    QTest::newRow("context")
+        << u"context"_s << QByteArray("400 Bad Request") << QByteArray("too_large")
+        << QByteArray("{\"error\":{\"message\":\"This model's maximum context length is 1000 "
+                      "tokens. However, you requested 1003 tokens (3 in the messages, 1000 in "
+                      "the completion). Please reduce the length of the messages or "
+                      "completion.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
+                      "\"code\":\"context_length_exceeded\"}}");
+    QTest::newRow("billing")
+        << u"billing"_s << QByteArray("402 Payment Required") << QByteArray("billing")
+        << QByteArray("{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\","
+                      "\"param\":null,\"code\":\"invalid_request_error\"}}");
+}
+
+void TestChatCli::neverFitsAndOutOfCreditExitThree()
+{
+    QFETCH(QString, scenario);
+    QFETCH(QByteArray, status);
+    QFETCH(QByteArray, category);
+    QFETCH(QByteArray, response);
+    DemoOptions o;
+    o.contextWindow = 1000;
+    Demo demo(scenario, o);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat({ u"--max-tokens"_s, u"1000"_s }));
+    QCOMPARE(r.exitCode, 3);
+    QCOMPARE(demo.provider.chatRequests(), 1);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(
+        r.err.contains(QByteArray("capwatch: attempt 1 of 5 failed: " + status + ", " + category)),
+        r.err.constData());
+    QVERIFY2(
+        r.err.contains(QByteArray("\n  status: " + status + "\n  response: " + response + "\n")),
+        r.err.constData());
+    QVERIFY2(r.err.endsWith("gave up: not_retryable\n"), r.err.constData());
+    QVERIFY(!r.err.contains("capwatch: waiting"));
+}
+
+void TestChatCli::errorsInsideA200LeaveOnlyTheAnswer_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QByteArray>("failure");
+    QTest::addColumn<QByteArray>("wait");
+    QTest::newRow("error-in-200")
+        << u"error-in-200"_s << QStringList {}
+        << QByteArray("failed: 429 Too Many Requests, rate_limit\n")
+        << QByteArray("capwatch: waiting 2 s (as the provider asked) before attempt 2");
+    QTest::newRow("error-in-200, no stream")
+        << u"error-in-200"_s << QStringList { u"--no-stream"_s }
+        << QByteArray("failed: 429 Too Many Requests, rate_limit\n")
+        << QByteArray("capwatch: waiting 2 s (as the provider asked) before attempt 2");
+    QTest::newRow("error-in-stream")
+        << u"error-in-stream"_s << QStringList {}
+        << QByteArray("failed: 500 Internal Server Error, transient\n")
+        << QByteArray("capwatch: waiting 5 s (backoff) before attempt 2");
+}
+
+void TestChatCli::errorsInsideA200LeaveOnlyTheAnswer()
+{
+    // stdout is exactly the answer that followed: nothing of the error inside the 200.
+    QFETCH(QString, scenario);
+    QFETCH(QStringList, extra);
+    QFETCH(QByteArray, failure);
+    QFETCH(QByteArray, wait);
+    Demo demo(scenario);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat(extra));
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(demo.provider.chatRequests(), 2);
+    QCOMPARE(r.out,
+        "Hello from the capwatch demo provider! This answer comes from a small server on 127.0.0.1 "
+        "playing "
+        "the \""
+            + scenario.toUtf8()
+            + "\" scenario, and this is request #2. A real provider would answer your prompt here; "
+              "this one only shows that the request got through whatever the scenario put in its "
+              "way.");
+    QVERIFY2(r.err.contains(QByteArray("capwatch: attempt 1 of 5 " + failure)), r.err.constData());
+    QVERIFY2(r.err.contains(wait), r.err.constData());
+    QVERIFY(r.err.contains("capwatch: answered on attempt 2 of 5"));
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)

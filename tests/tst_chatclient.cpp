@@ -157,6 +157,7 @@ private Q_SLOTS:
     void answersStreamedAndWhole_data();
     void answersStreamedAndWhole();
     void cappedWindowWaitsFromTheMessage();
+    void headlineGivesUpWithBudgetExhausted_data();
     void headlineGivesUpWithBudgetExhausted();
     void retriesFireOnTimeNeverEarly();
     void rateLimitedUsesRetryAfter();
@@ -178,6 +179,12 @@ private Q_SLOTS:
     void retriesResendTheSameRequest_data();
     void retriesResendTheSameRequest();
     void headlineLogExportsLiterally();
+    void secondsInTheProvidersLanguageAreWaited_data();
+    void secondsInTheProvidersLanguageAreWaited();
+    void neverFitsAndOutOfCreditAreSentOnce_data();
+    void neverFitsAndOutOfCreditAreSentOnce();
+    void errorsInsideA200AreRetried_data();
+    void errorsInsideA200AreRetried();
 };
 
 void TestChatClient::cleanup()
@@ -255,9 +262,26 @@ void TestChatClient::cappedWindowWaitsFromTheMessage()
     QCOMPARE(f.trace.steps.at(2).info.source, retry::WaitSource::Message);
 }
 
+void TestChatClient::headlineGivesUpWithBudgetExhausted_data()
+{
+    // The reporter's own provider spoke Russian (issue 12): the same cycle in every language.
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("en") << u"en"_s
+                        << u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s;
+    QTest::newRow("ru")
+        << u"ru"_s
+        << u"Превышен лимит completion-токенов: использовано 60323, лимит 60000. Повторите попытку через 18 мин."_s;
+    QTest::newRow("zh") << u"zh"_s << u"超过令牌限额：已使用60323，上限60000。请在18分钟后重试。"_s;
+}
+
 void TestChatClient::headlineGivesUpWithBudgetExhausted()
 {
-    Fixture f(u"headline"_s);
+    QFETCH(QString, language);
+    QFETCH(QString, error);
+    DemoOptions options;
+    options.messageLanguage = language;
+    Fixture f(u"headline"_s, options);
     QVERIFY(f.listening);
     QVERIFY(f.runToEnd(requestTo(f.provider)));
     QCOMPARE(f.trace.outcome, u"gave_up"_s);
@@ -270,8 +294,9 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
     QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 60000, 60000 }));
     QVERIFY(f.trace.summary->finalErrorText.endsWith(
         u"retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted"_s));
-    QVERIFY(f.trace.summary->finalErrorText.contains(
-        u"  response: {\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}"_s));
+    QVERIFY2(f.trace.summary->finalErrorText.contains(
+                 u"\n  response: {\"error\":\"%1\"}\n"_s.arg(error)),
+        qPrintable(f.trace.summary->finalErrorText));
 
     // The log, record by record.
     const QList<RetryRecord> &log = f.log.records();
@@ -296,10 +321,12 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
         QCOMPARE(o.value(u"wait_source").toString(), u"message"_s);
         QCOMPARE(o.value(u"waited_total_s").toInteger(), i == 1 ? 60 : 120);
         QCOMPARE(o.value(u"budget_left_s").toInteger(), i == 1 ? 60 : 0);
-        QCOMPARE(o.value(u"error").toString(),
-            u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s);
+        QCOMPARE(o.value(u"error").toString(), error);
     }
     const QJsonObject end = json(log[5]);
+    QCOMPARE(end.value(u"error").toString(), error);
+    QCOMPARE(end.value(u"used").toInteger(), 60323);
+    QCOMPARE(end.value(u"limit").toInteger(), 60000);
     QCOMPARE(end.value(u"attempt").toInt(), 3);
     QCOMPARE(end.value(u"reason").toString(), u"budget_exhausted"_s);
     QCOMPARE(end.value(u"status").toInt(), 422);
@@ -749,6 +776,188 @@ void TestChatClient::headlineLogExportsLiterally()
         QCOMPARE(line.mid(24, 1), ",");
         QCOMPARE(line.mid(25), expectedCsv[i]);
     }
+}
+
+void TestChatClient::secondsInTheProvidersLanguageAreWaited_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("en") << u"en"_s
+                        << u"Token limit exceeded: used 1000, limit 500. Retry in 30 sec."_s;
+    QTest::newRow("ru")
+        << u"ru"_s
+        << u"Превышен лимит completion-токенов: использовано 1000, лимит 500. Повторите попытку через 30 секунд."_s;
+    QTest::newRow("zh") << u"zh"_s << u"超过令牌限额：已使用1000，上限500。请在30秒后重试。"_s;
+}
+
+void TestChatClient::secondsInTheProvidersLanguageAreWaited()
+{
+    // "через 30 секунд": the wait the provider names in its own language, 30 s exactly.
+    QFETCH(QString, language);
+    QFETCH(QString, error);
+    DemoOptions o;
+    o.limit = 500;
+    o.windowSeconds = 30;
+    o.messageLanguage = language;
+    Fixture f(u"capped"_s, o);
+    QVERIFY(f.listening);
+    // The request alone is over the cap, so the provider names a full window (30 s, whatever the
+    // timing); while capwatch waits, the cap is raised, so the retry fits.
+    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context,
+        [&f](int index, const QByteArray &) {
+            if (index != 2)
+                return;
+            DemoOptions raised = f.provider.options();
+            raised.limit = 6000;
+            f.provider.setOptions(raised);
+        });
+    QVERIFY(f.runToEnd(requestTo(f.provider, 1000)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.provider.chatRequests(), 2);
+    QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 30000 }));
+    const Trace::Step &failed = f.trace.steps.at(1);
+    QCOMPARE(failed.what, u"failed"_s);
+    QCOMPARE(failed.failure.status, 422);
+    QCOMPARE(failed.failure.category, retry::Category::TokenLimit);
+    QCOMPARE(failed.failure.used.value_or(0), 1000.0);
+    QCOMPARE(failed.failure.limit.value_or(0), 500.0);
+    QCOMPARE(failed.failure.errorText, error);
+    const Trace::Step &wait = f.trace.steps.at(2);
+    QCOMPARE(wait.info.source, retry::WaitSource::Message);
+    QCOMPARE(wait.info.rawWait, 30s);
+    const QJsonObject scheduled = json(f.log.records().at(1));
+    QCOMPARE(scheduled.value(u"event").toString(), u"retry_scheduled"_s);
+    QCOMPARE(scheduled.value(u"wait_s").toInteger(), 30);
+    QCOMPARE(scheduled.value(u"raw_wait_s").toInteger(), 30);
+    QCOMPARE(scheduled.value(u"wait_source").toString(), u"message"_s);
+    QCOMPARE(scheduled.value(u"error").toString(), error);
+    QVERIFY(f.trace.answer.startsWith(u"Hello from the capwatch demo provider!"_s));
+}
+
+void TestChatClient::neverFitsAndOutOfCreditAreSentOnce_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<retry::Category>("category");
+    QTest::addColumn<double>("used"); // 0: none
+    QTest::addColumn<double>("limit");
+    QTest::addColumn<QString>("response");
+    // The prompt "Tell me about token caps." is 25 characters, 7 tokens; with max_tokens 1000,
+    // 1007 tokens against a window of 1000.
+    QTest::newRow("context")
+        << u"context"_s << 400 << retry::Category::TooLarge << 1007.0 << 1000.0
+        << u"{\"error\":{\"message\":\"This model's maximum context length is 1000 tokens. "
+           "However, you requested 1007 tokens (7 in the messages, 1000 in the completion). "
+           "Please reduce the length of the messages or "
+           "completion.\",\"type\":\"invalid_request_error\","
+           "\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"_s;
+    QTest::newRow("billing")
+        << u"billing"_s << 402 << retry::Category::Billing << 0.0 << 0.0
+        << u"{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\","
+           "\"param\":null,\"code\":\"invalid_request_error\"}}"_s;
+}
+
+void TestChatClient::neverFitsAndOutOfCreditAreSentOnce()
+{
+    QFETCH(QString, scenario);
+    QFETCH(int, status);
+    QFETCH(retry::Category, category);
+    QFETCH(double, used);
+    QFETCH(double, limit);
+    QFETCH(QString, response);
+    DemoOptions o;
+    o.contextWindow = 1000;
+    Fixture f(scenario, o);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider, 1000)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::NotRetryable);
+    QCOMPARE(f.trace.summary->attempts, 1);
+    QCOMPARE(f.provider.chatRequests(), 1);
+    QCOMPARE(f.trace.waitsMs(), QList<qint64> {});
+    QCOMPARE(f.trace.summary->status, status);
+    QVERIFY(!f.trace.summary->networkError);
+    const Trace::Step &failed = f.trace.steps.at(1);
+    QCOMPARE(failed.failure.category, category);
+    QCOMPARE(failed.failure.used.value_or(0), used);
+    QCOMPARE(failed.failure.limit.value_or(0), limit);
+    const QString text = f.trace.summary->finalErrorText;
+    QVERIFY2(text.contains(u"\n  response: "_s + response + u'\n'), qPrintable(text));
+    QVERIFY2(text.endsWith(u"gave up: not_retryable"_s), qPrintable(text));
+    const QJsonObject end = json(f.log.records().constLast());
+    QCOMPARE(end.value(u"event").toString(), u"gave_up"_s);
+    QCOMPARE(end.value(u"category").toString(),
+        category == retry::Category::TooLarge ? u"too_large"_s : u"billing"_s);
+    QCOMPARE(end.value(u"status").toInt(), status);
+}
+
+void TestChatClient::errorsInsideA200AreRetried_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<bool>("stream");
+    QTest::addColumn<int>("status"); // the effective status
+    QTest::addColumn<retry::Category>("category");
+    QTest::addColumn<qint64>("waitMs");
+    QTest::addColumn<retry::WaitSource>("source");
+    QTest::addColumn<QString>("error");
+    const QString rate = u"Rate limit reached for requests. Please try again in 2s."_s;
+    QTest::newRow("error-in-200, whole")
+        << u"error-in-200"_s << false << 429 << retry::Category::RateLimit << qint64(2000)
+        << retry::WaitSource::Message << rate;
+    QTest::newRow("error-in-200, stream asked for")
+        << u"error-in-200"_s << true << 429 << retry::Category::RateLimit << qint64(2000)
+        << retry::WaitSource::Message << rate;
+    QTest::newRow("error-in-stream")
+        << u"error-in-stream"_s << true << 500 << retry::Category::Transient << qint64(5000)
+        << retry::WaitSource::Backoff
+        << u"The server is currently overloaded, please try again later."_s;
+}
+
+void TestChatClient::errorsInsideA200AreRetried()
+{
+    // An error inside a 200 is a failed attempt with its effective status, retried; the answer
+    // that follows is the whole answer, with nothing of the error in it.
+    QFETCH(QString, scenario);
+    QFETCH(bool, stream);
+    QFETCH(int, status);
+    QFETCH(retry::Category, category);
+    QFETCH(qint64, waitMs);
+    QFETCH(retry::WaitSource, source);
+    QFETCH(QString, error);
+    Fixture f(scenario);
+    QVERIFY(f.listening);
+    int textSignalsDuringAttempt1 = 0;
+    connect(&f.client, &ChatClient::answerText, &f.context, [&](quint64, const QString &) {
+        if (f.provider.chatRequests() < 2)
+            ++textSignalsDuringAttempt1;
+    });
+    ChatRequest r = requestTo(f.provider);
+    r.stream = stream;
+    QVERIFY(f.runToEnd(r));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.provider.chatRequests(), 2);
+    QCOMPARE(textSignalsDuringAttempt1, 0);
+    QCOMPARE(f.trace.answer,
+        u"Hello from the capwatch demo provider! This answer comes from a small server on "
+        u"127.0.0.1 "
+        "playing the \"%1\" scenario, and this is request #2. A real provider would answer your "
+        "prompt "
+        "here; this one only shows that the request got through whatever the scenario put in its way."_s
+            .arg(scenario));
+    QCOMPARE(f.trace.waitsMs(), (QList<qint64> { waitMs }));
+    const Trace::Step &failed = f.trace.steps.at(1);
+    QCOMPARE(failed.what, u"failed"_s);
+    QCOMPARE(failed.failure.status, status);
+    QCOMPARE(failed.failure.category, category);
+    QCOMPARE(failed.failure.errorText, error);
+    QCOMPARE(f.trace.steps.at(2).info.source, source);
+    const QJsonObject scheduled = json(f.log.records().at(1));
+    QCOMPARE(scheduled.value(u"event").toString(), u"retry_scheduled"_s);
+    QCOMPARE(scheduled.value(u"status").toInt(), status);
+    QCOMPARE(scheduled.value(u"category").toString(),
+        category == retry::Category::RateLimit ? u"rate_limit"_s : u"transient"_s);
+    QCOMPARE(scheduled.value(u"error").toString(), error);
+    QCOMPARE(json(f.log.records().constLast()).value(u"event").toString(), u"succeeded"_s);
 }
 
 QTEST_GUILESS_MAIN(TestChatClient)
