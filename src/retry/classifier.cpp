@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 namespace capwatch::retry {
 
@@ -53,156 +52,82 @@ Millis saturatedMillis(double ms)
     return Millis(std::llround(ms));
 }
 
-struct HeaderWait
+struct SourcedWait
 {
     Millis raw;
     WaitSource source;
 };
 
-std::optional<HeaderWait> waitFromHeaders(
+/// Sources 1 and 2: `retry-after` (seconds or an HTTP-date), then `retry-after-ms`.
+std::optional<SourcedWait> waitFromHeaders(
     const Headers &headers, std::chrono::system_clock::time_point now)
 {
-    if (const std::string *value = findHeader(headers, "retry-after")) {
+    if (const std::string *value = findHeader(headers, phrases::kRetryAfterHeader)) {
         const std::string_view v = trimmed(*value);
         if (const auto seconds = parseDecimal(v))
-            return HeaderWait { saturatedMillis(*seconds * 1000.0), WaitSource::RetryAfter };
+            return SourcedWait { saturatedMillis(*seconds * 1000.0), WaitSource::RetryAfter };
         if (const auto when = parseHttpDate(v)) {
             // In milliseconds since the epoch: `*when - now` overflows for a date at the
             // clock's ends (parseHttpDate() saturates years before 1678 and after 2261).
             const Millis delta = std::chrono::duration_cast<Millis>(when->time_since_epoch())
                 - std::chrono::duration_cast<Millis>(now.time_since_epoch());
-            return HeaderWait { std::max(delta, Millis(0)), WaitSource::RetryAfter };
+            return SourcedWait { std::max(delta, Millis(0)), WaitSource::RetryAfter };
         }
     }
-    if (const std::string *value = findHeader(headers, "retry-after-ms")) {
+    if (const std::string *value = findHeader(headers, phrases::kRetryAfterMsHeader)) {
         if (const auto ms = parseDecimal(trimmed(*value)))
-            return HeaderWait { saturatedMillis(*ms), WaitSource::RetryAfterMs };
+            return SourcedWait { saturatedMillis(*ms), WaitSource::RetryAfterMs };
     }
     return std::nullopt;
 }
 
-/// SAX handler that keeps only the top-level `error` (string, or object's `message`) and the
-/// top-level `message`, without building a document: fast and flat on any nesting depth.
-class ErrorTextSax final : public nlohmann::json_sax<nlohmann::json>
+/// Source 3: the first `error.details[].retryDelay` that is a compact duration.
+std::optional<SourcedWait> waitFromRetryDelay(const ErrorTexts &et)
 {
-public:
-    bool null() override { return scalar(); }
-    bool boolean(bool) override { return scalar(); }
-    bool number_integer(number_integer_t) override { return scalar(); }
-    bool number_unsigned(number_unsigned_t) override { return scalar(); }
-    bool number_float(number_float_t, const string_t &) override { return scalar(); }
-    bool binary(binary_t &) override { return scalar(); }
-    bool string(string_t &val) override
-    {
-        if (m_depth == 1 && m_key == "error") {
-            m_error = Member::String;
-            m_errorText = val;
-        } else if (m_depth == 1 && m_key == "message") {
-            m_message = val;
-            m_hasMessage = true;
-        } else if (m_depth == 2 && m_inErrorObject && m_key == "message") {
-            m_errorMessage = val;
-            m_hasErrorMessage = true;
-        }
-        return true;
+    for (const std::string &d : et.retryDelays) {
+        if (const auto seconds = parseCompactDuration(asciiLower(trimmed(d))))
+            return SourcedWait { saturatedMillis(*seconds * 1000.0), WaitSource::RetryDelay };
     }
-    bool start_object(std::size_t) override
-    {
-        if (m_depth == 0)
-            m_topIsObject = true;
-        if (m_depth == 1 && m_key == "error") {
-            m_error = Member::Object;
-            m_inErrorObject = true;
-            m_hasErrorMessage = false;
-            m_errorMessage.clear();
-        } else {
-            valueAtTop();
-        }
-        ++m_depth;
-        m_key.clear();
-        return true;
-    }
-    bool key(string_t &val) override
-    {
-        m_key = val;
-        return true;
-    }
-    bool end_object() override
-    {
-        --m_depth;
-        if (m_depth == 1)
-            m_inErrorObject = false;
-        m_key.clear();
-        return true;
-    }
-    bool start_array(std::size_t) override
-    {
-        valueAtTop();
-        ++m_depth;
-        m_key.clear();
-        return true;
-    }
-    bool end_array() override
-    {
-        --m_depth;
-        m_key.clear();
-        return true;
-    }
-    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override
-    {
-        return false;
-    }
+    return std::nullopt;
+}
 
-    std::optional<std::string> errorText(bool alsoTopLevelMessage) const
-    {
-        if (!m_topIsObject)
-            return std::nullopt;
-        std::optional<std::string> text;
-        if (m_error == Member::String)
-            text = m_errorText;
-        else if (m_error == Member::Object && m_hasErrorMessage)
-            text = m_errorMessage;
-        if (alsoTopLevelMessage && m_hasMessage)
-            text = text ? *text + "\n" + m_message : m_message;
-        return text;
+/// Source 5: the largest valid value of the reset headers, seconds or a compact duration.
+std::optional<SourcedWait> waitFromResetHeaders(const Headers &headers)
+{
+    std::optional<double> largest;
+    for (const std::string_view name : phrases::kRateLimitResetHeaders) {
+        const std::string *value = findHeader(headers, name);
+        if (!value)
+            continue;
+        const std::string v = asciiLower(trimmed(*value));
+        auto seconds = parseDecimal(v);
+        if (!seconds)
+            seconds = parseCompactDuration(v);
+        if (seconds && (!largest || *seconds > *largest))
+            largest = seconds;
     }
+    if (!largest)
+        return std::nullopt;
+    return SourcedWait { saturatedMillis(*largest * 1000.0), WaitSource::RateLimitReset };
+}
 
-private:
-    enum class Member
-    {
-        Absent,
-        String,
-        Object,
-        Other
-    };
-
-    bool scalar()
-    {
-        valueAtTop();
-        return true;
-    }
-    /// A later duplicate key replaces the earlier value, as a JSON document would.
-    void valueAtTop()
-    {
-        if (m_depth == 1 && m_key == "error")
-            m_error = Member::Other;
-        else if (m_depth == 1 && m_key == "message")
-            m_hasMessage = false;
-        else if (m_depth == 2 && m_inErrorObject && m_key == "message")
-            m_hasErrorMessage = false;
-    }
-
-    int m_depth = 0;
-    std::string m_key;
-    bool m_topIsObject = false;
-    Member m_error = Member::Absent;
-    bool m_inErrorObject = false;
-    std::string m_errorText;
-    std::string m_errorMessage;
-    bool m_hasErrorMessage = false;
-    std::string m_message;
-    bool m_hasMessage = false;
+/// The response as the text rules see it: its error texts (6.2), each also lower-cased.
+struct Texts
+{
+    ErrorTexts et;
+    std::vector<std::string> lower;
 };
+
+/// Source 4: patterns 1-11 over the error texts, the first text that yields a wait winning.
+std::optional<SourcedWait> waitFromMessage(
+    const Texts &t, std::chrono::system_clock::time_point now)
+{
+    for (const std::string &text : t.lower) {
+        if (const auto hint = findWaitHint(text, now))
+            return SourcedWait { hint->raw, WaitSource::Message };
+    }
+    return std::nullopt;
+}
 
 std::string formatCount(std::size_t n, std::string_view singular, std::string_view plural)
 {
@@ -220,11 +145,267 @@ std::string joinKeywords(const std::vector<std::string_view> &keywords)
     return out;
 }
 
+/// A figure as the reason prints it: 4097, 2.5.
+std::string figure(double v)
+{
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return std::to_string(static_cast<long long>(v));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 void setWait(Classification &c, Millis raw, WaitSource source)
 {
     c.rawWait = raw;
     c.wait = std::min(raw, kWaitCap);
     c.waitSource = source;
+}
+
+/// Section 6.5 for token_limit and rate_limit (`full`), and its sources 1, 2 and 6 for
+/// transient.
+void chooseWait(Classification &c, const Response &r, const Texts &t, int retryIndex,
+    std::chrono::system_clock::time_point now, bool full)
+{
+    std::optional<SourcedWait> w = waitFromHeaders(r.headers, now);
+    if (full && !w)
+        w = waitFromRetryDelay(t.et);
+    if (full && !w)
+        w = waitFromMessage(t, now);
+    if (full && !w)
+        w = waitFromResetHeaders(r.headers);
+    if (w)
+        setWait(c, w->raw, w->source);
+    else
+        setWait(c, backoffFor(retryIndex), WaitSource::Backoff);
+}
+
+bool hasCode(const ErrorTexts &et, std::string_view code)
+{
+    return std::find(et.codes.begin(), et.codes.end(), code) != et.codes.end();
+}
+
+/// Section 6.3. Sets the category, figures and reason when the attempt is too_large.
+bool decideTooLarge(Classification &c, int status, const Texts &t)
+{
+    // The first error text that matches rule 3 or rule 4 also gives the figures.
+    std::optional<std::size_t> matched;
+    std::string why;
+    for (std::size_t i = 0; i < t.lower.size() && !matched; ++i) {
+        for (const std::string_view phrase : phrases::kTooLargePhrases) {
+            if (t.lower[i].find(phrase) != std::string::npos) {
+                matched = i;
+                why = "whose error text says \"" + std::string(phrase) + "\"";
+                break;
+            }
+        }
+        if (matched)
+            break;
+        const RequestedLimit rl = findRequestedLimit(t.lower[i], findNumbers(t.lower[i]));
+        if (rl.requested && rl.limit && *rl.requested > *rl.limit) {
+            matched = i;
+            why = "whose error text asks for " + figure(*rl.requested) + " where the limit is "
+                + figure(*rl.limit);
+        }
+    }
+    std::string because;
+    if (status == 413) {
+        because = "413";
+    } else {
+        for (const std::string_view code : phrases::kTooLargeCodes) {
+            if (hasCode(t.et, code)) {
+                because = std::to_string(status) + " with error code " + std::string(code);
+                break;
+            }
+        }
+    }
+    if (because.empty() && matched)
+        because = std::to_string(status) + " " + why;
+    if (because.empty())
+        return false;
+
+    c.category = Category::TooLarge;
+    c.reason = because + ": the request is larger than the model or the window accepts";
+    if (matched) {
+        const UsedLimit ul = tooLargeFigures(t.lower[*matched], findNumbers(t.lower[*matched]));
+        c.used = ul.used;
+        c.limit = ul.limit;
+    }
+    return true;
+}
+
+/// Section 6.4. Sets the category and reason when the attempt is billing.
+bool decideBilling(Classification &c, int status, const Texts &t)
+{
+    std::string because;
+    if (status == 402) {
+        because = "402";
+    } else {
+        for (const std::string_view code : phrases::kBillingCodes) {
+            if (hasCode(t.et, code)) {
+                because = std::to_string(status) + " with error code " + std::string(code);
+                break;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < t.lower.size() && because.empty(); ++i) {
+        for (const std::string_view phrase : phrases::kBillingPhrases) {
+            if (t.lower[i].find(phrase) != std::string::npos) {
+                because = std::to_string(status) + " whose error text says \"" + std::string(phrase)
+                    + "\"";
+                break;
+            }
+        }
+    }
+    if (because.empty())
+        return false;
+    c.category = Category::Billing;
+    c.reason = because + ": the account is out of credit";
+    return true;
+}
+
+/// Section 2, on a 422.
+void decideTokenLimit(Classification &c, const Response &r, const Texts &t, int retryIndex,
+    std::chrono::system_clock::time_point now)
+{
+    if (r.body.size() > kMaxClassifiedBodyBytes) {
+        c.reason = "422 with a body over 1 MiB is not classified";
+        return;
+    }
+    if (!t.et.strictText) {
+        c.reason = "422 whose body is not a JSON object with an error text";
+        return;
+    }
+    c.errorText = *t.et.strictText;
+    const std::string lower = lowerCase(*t.et.strictText);
+    const auto numbers = findNumbers(lower);
+    const auto keywords = findKeywords(lower);
+    if (numbers.size() < 2) {
+        c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
+            + ", fewer than the two of a token-limit error";
+        return;
+    }
+    if (keywords.empty()) {
+        c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
+            + " but none of the keywords exceeded, limit, token (or their Russian and "
+              "Chinese equivalents)";
+        return;
+    }
+    c.category = Category::TokenLimit;
+    c.reason = "422 with " + std::to_string(numbers.size()) + " numbers and "
+        + (keywords.size() == 1 ? "keyword " : "keywords ") + joinKeywords(keywords);
+    const auto hint = findWaitHint(lower, now);
+    const UsedLimit ul = hint ? extractUsedLimit(lower, numbers, hint->begin, hint->end)
+                              : extractUsedLimit(lower, numbers);
+    c.used = ul.used;
+    c.limit = ul.limit;
+    chooseWait(c, r, t, retryIndex, now, true);
+}
+
+/// 6.5: a rate limit shows used/limit only when both follow their words in a text that speaks
+/// of tokens; the first such text wins.
+void rateLimitFigures(Classification &c, const Texts &t)
+{
+    for (const std::string &text : t.lower) {
+        if (!speaksOfTokens(text))
+            continue;
+        const UsedLimit ul = usedLimitByWords(text, findNumbers(text));
+        if (ul.usedByWord && ul.limitByWord) {
+            c.used = ul.used;
+            c.limit = ul.limit;
+            return;
+        }
+    }
+}
+
+Classification classifyStatus(
+    const Response &r, int retryIndex, std::chrono::system_clock::time_point now)
+{
+    Classification c;
+    const int s = r.status;
+
+    if (s == 0) {
+        c.errorText = r.networkError;
+        switch (r.network) {
+        case NetworkFailure::BrokenBeforeHeaders:
+        case NetworkFailure::TimedOut:
+            c.category = Category::Transient;
+            c.reason = "the connection broke before any response header arrived";
+            chooseWait(c, r, Texts {}, retryIndex, now, false);
+            break;
+        case NetworkFailure::Refused:
+            c.reason = "connection refused: nothing is listening there";
+            break;
+        case NetworkFailure::HostNotFound:
+            c.reason = "the host name could not be resolved";
+            break;
+        case NetworkFailure::Tls:
+            c.reason = "the TLS handshake failed";
+            break;
+        case NetworkFailure::InvalidUrl:
+            c.reason = "the endpoint URL is not valid";
+            break;
+        case NetworkFailure::None:
+        case NetworkFailure::Other:
+            c.reason = "the request failed without a response";
+            break;
+        }
+        c.retryable = isRetryable(c.category);
+        return c;
+    }
+    if (s >= 200 && s <= 299) {
+        c.category = Category::Success;
+        c.reason = std::to_string(s) + " is a success";
+        return c;
+    }
+
+    // Bodies over the limit are not read: only status rules (and headers) decide.
+    Texts t;
+    if (r.body.size() <= kMaxClassifiedBodyBytes) {
+        t.et = collectErrorTexts(r.body);
+        t.lower.reserve(t.et.texts.size());
+        for (const std::string &text : t.et.texts)
+            t.lower.push_back(lowerCase(text));
+    }
+    if (!t.et.texts.empty())
+        c.errorText = t.et.strictText ? *t.et.strictText : t.et.texts.front();
+
+    // Section 1, rev. 2: too_large, billing, auth, token_limit, rate_limit, transient, fatal.
+    if (s >= 400 && s <= 599 && (decideTooLarge(c, s, t) || decideBilling(c, s, t))) {
+        // decided
+    } else if (s == 401 || s == 403) {
+        c.category = Category::Auth;
+        c.reason = std::to_string(s) + " rejects the credential; it is reloaded once";
+        c.wait = Millis(0);
+        c.rawWait = Millis(0);
+        c.waitSource = WaitSource::CredentialRefresh;
+    } else if (s == 422) {
+        decideTokenLimit(c, r, t, retryIndex, now);
+    } else if (s == 429) {
+        c.category = Category::RateLimit;
+        c.reason = "429 rate limit";
+        rateLimitFigures(c, t);
+        chooseWait(c, r, t, retryIndex, now, true);
+    } else if (s == 408 || s == 500 || s == 502 || s == 503 || s == 504 || s == 529) {
+        c.category = Category::Transient;
+        c.reason = std::to_string(s) + " is a transient server error";
+        chooseWait(c, r, t, retryIndex, now, false);
+    } else {
+        c.reason = std::to_string(s) + " is not retried";
+    }
+    c.retryable = isRetryable(c.category);
+    return c;
+}
+
+bool isEventStream(const Headers &headers)
+{
+    const std::string *type = findHeader(headers, phrases::kContentTypeHeader);
+    if (!type)
+        return false;
+    const std::string_view t = trimmed(*type);
+    const std::string_view want = phrases::kEventStreamType;
+    return t.size() >= want.size() && iequals(t.substr(0, want.size()), want)
+        && (t.size() == want.size() || t[want.size()] == ';' || t[want.size()] == ' ');
 }
 
 } // namespace
@@ -233,10 +414,13 @@ std::optional<std::string> extractErrorText(std::string_view body, bool alsoTopL
 {
     if (body.size() > kMaxClassifiedBodyBytes)
         return std::nullopt;
-    ErrorTextSax sax;
-    if (!nlohmann::json::sax_parse(body, &sax, nlohmann::json::input_format_t::json, true))
+    const ErrorFields f = readErrorFields(body);
+    if (f.shape != ErrorFields::Shape::Object)
         return std::nullopt;
-    return sax.errorText(alsoTopLevelMessage);
+    std::optional<std::string> text = f.error ? f.error : f.errorMessage;
+    if (alsoTopLevelMessage && f.message)
+        text = text ? *text + "\n" + *f.message : *f.message;
+    return text;
 }
 
 Millis backoffFor(int retryIndex)
@@ -271,24 +455,6 @@ std::optional<EmbeddedError> errorInStreamEvent(std::string_view data)
     return EmbeddedError { effectiveStatus(f, collectErrorTexts(data).texts), std::string(data) };
 }
 
-namespace {
-
-Classification classifyStatus(
-    const Response &r, int retryIndex, std::chrono::system_clock::time_point now);
-
-bool isEventStream(const Headers &headers)
-{
-    const std::string *type = findHeader(headers, phrases::kContentTypeHeader);
-    if (!type)
-        return false;
-    const std::string_view t = trimmed(*type);
-    const std::string_view want = phrases::kEventStreamType;
-    return t.size() >= want.size() && iequals(t.substr(0, want.size()), want)
-        && (t.size() == want.size() || t[want.size()] == ';' || t[want.size()] == ' ');
-}
-
-} // namespace
-
 Classification classify(
     const Response &r, int retryIndex, std::chrono::system_clock::time_point now)
 {
@@ -315,127 +481,6 @@ Classification classify(
     }
     return classifyStatus(r, retryIndex, now);
 }
-
-namespace {
-
-Classification classifyStatus(
-    const Response &r, int retryIndex, std::chrono::system_clock::time_point now)
-{
-    Classification c;
-    const int s = r.status;
-
-    if (s == 0) {
-        c.errorText = r.networkError;
-        switch (r.network) {
-        case NetworkFailure::BrokenBeforeHeaders:
-        case NetworkFailure::TimedOut:
-            c.category = Category::Transient;
-            c.reason = "the connection broke before any response header arrived";
-            break;
-        case NetworkFailure::Refused:
-            c.reason = "connection refused: nothing is listening there";
-            break;
-        case NetworkFailure::HostNotFound:
-            c.reason = "the host name could not be resolved";
-            break;
-        case NetworkFailure::Tls:
-            c.reason = "the TLS handshake failed";
-            break;
-        case NetworkFailure::InvalidUrl:
-            c.reason = "the endpoint URL is not valid";
-            break;
-        case NetworkFailure::None:
-        case NetworkFailure::Other:
-            c.reason = "the request failed without a response";
-            break;
-        }
-    } else if (s >= 200 && s <= 299) {
-        c.category = Category::Success;
-        c.reason = std::to_string(s) + " is a success";
-    } else if (s == 422) {
-        if (r.body.size() > kMaxClassifiedBodyBytes) {
-            c.reason = "422 with a body over 1 MiB is not classified";
-            return c;
-        }
-        const auto text = extractErrorText(r.body, false);
-        if (!text) {
-            c.reason = "422 whose body is not a JSON object with an error text";
-            return c;
-        }
-        c.errorText = *text;
-        const std::string lower = asciiLower(*text);
-        const auto numbers = findNumbers(lower);
-        const auto keywords = findKeywords(lower);
-        if (numbers.size() < 2) {
-            c.reason = "422 whose error text has "
-                + formatCount(numbers.size(), "number", "numbers")
-                + ", fewer than the two of a token-limit error";
-            return c;
-        }
-        if (keywords.empty()) {
-            c.reason = "422 whose error text has "
-                + formatCount(numbers.size(), "number", "numbers")
-                + " but none of the keywords exceeded, limit, token";
-            return c;
-        }
-        c.category = Category::TokenLimit;
-        c.reason = "422 with " + std::to_string(numbers.size()) + " numbers and "
-            + (keywords.size() == 1 ? "keyword " : "keywords ") + joinKeywords(keywords);
-        const auto hint = findWaitHint(lower);
-        const UsedLimit ul = hint ? extractUsedLimit(lower, numbers, hint->begin, hint->end)
-                                  : extractUsedLimit(lower, numbers);
-        c.used = ul.used;
-        c.limit = ul.limit;
-        if (const auto h = waitFromHeaders(r.headers, now))
-            setWait(c, h->raw, h->source);
-        else if (hint)
-            setWait(c, hint->raw, WaitSource::Message);
-        else
-            setWait(c, backoffFor(retryIndex), WaitSource::Backoff);
-    } else if (s == 429) {
-        c.category = Category::RateLimit;
-        c.reason = "429 rate limit";
-        const auto text = r.body.size() <= kMaxClassifiedBodyBytes ? extractErrorText(r.body, true)
-                                                                   : std::nullopt;
-        if (text)
-            c.errorText = *text;
-        std::optional<WaitHint> hint;
-        if (const auto h = waitFromHeaders(r.headers, now))
-            setWait(c, h->raw, h->source);
-        else if (text && (hint = findWaitHint(asciiLower(*text))))
-            setWait(c, hint->raw, WaitSource::Message);
-        else
-            setWait(c, backoffFor(retryIndex), WaitSource::Backoff);
-    } else if (s == 408 || s == 500 || s == 502 || s == 503 || s == 504 || s == 529) {
-        c.category = Category::Transient;
-        c.reason = std::to_string(s) + " is a transient server error";
-        if (const auto text = extractErrorText(r.body, false))
-            c.errorText = *text;
-    } else if (s == 401 || s == 403) {
-        c.category = Category::Auth;
-        c.reason = std::to_string(s) + " rejects the credential; it is reloaded once";
-        if (const auto text = extractErrorText(r.body, false))
-            c.errorText = *text;
-        c.wait = Millis(0);
-        c.rawWait = Millis(0);
-        c.waitSource = WaitSource::CredentialRefresh;
-    } else {
-        c.reason = std::to_string(s) + " is not retried";
-        if (const auto text = extractErrorText(r.body, false))
-            c.errorText = *text;
-    }
-
-    if (c.category == Category::Transient) {
-        if (const auto h = waitFromHeaders(r.headers, now))
-            setWait(c, h->raw, h->source);
-        else
-            setWait(c, backoffFor(retryIndex), WaitSource::Backoff);
-    }
-    c.retryable = isRetryable(c.category);
-    return c;
-}
-
-} // namespace
 
 bool isRetryable(Category category)
 {

@@ -49,27 +49,26 @@ std::string finalErrorText(const FailureReport &r)
     if (r.status > 0) {
         const std::string_view phrase = statusText(r.status);
         out += "  status: " + std::to_string(r.status)
-                + (phrase.empty() ? std::string() : " " + std::string(phrase)) + "\n";
+            + (phrase.empty() ? std::string() : " " + std::string(phrase)) + "\n";
         out += "  response: "
-                + (r.responseBody.empty() ? std::string("(empty)")
-                                          : cutText(r.responseBody, kMaxShownResponseChars))
-                + "\n";
+            + (r.responseBody.empty() ? std::string("(empty)")
+                                      : cutText(r.responseBody, kMaxShownResponseChars))
+            + "\n";
     } else {
         out += "  status: no response\n";
         out += "  error: "
-                + (r.networkError.empty() ? std::string("unknown network error")
-                                          : cutText(r.networkError, kMaxShownResponseChars))
-                + "\n";
+            + (r.networkError.empty() ? std::string("unknown network error")
+                                      : cutText(r.networkError, kMaxShownResponseChars))
+            + "\n";
     }
     char waited[32];
-    std::snprintf(waited, sizeof waited, "%.1f",
-                  static_cast<double>(r.waited.count()) / 1000.0);
+    std::snprintf(waited, sizeof waited, "%.1f", static_cast<double>(r.waited.count()) / 1000.0);
     const int retries = r.attempts > 0 ? r.attempts - 1 : 0;
     out += "  retries: " + std::to_string(retries) + " of " + std::to_string(kMaxAttempts - 1)
-            + " used, waited " + waited + " s of the "
-            + std::to_string(kRetryBudget.count() / 1000) + " s budget; "
-            + (r.reason == EndReason::Cancelled ? std::string("cancelled")
-                                                : "gave up: " + std::string(nameOf(r.reason)));
+        + " used, waited " + waited + " s of the " + std::to_string(kRetryBudget.count() / 1000)
+        + " s budget; "
+        + (r.reason == EndReason::Cancelled ? std::string("cancelled")
+                                            : "gave up: " + std::string(nameOf(r.reason)));
     return out;
 }
 

@@ -1,12 +1,15 @@
 #pragma once
 
-// Scanning of provider error texts (policy sections 2 and 3). Hand-written, linear in the text
-// length, no regular-expression engine. Every function expects text that is already lower-cased
-// (ASCII).
+// Scanning of provider error texts (policy sections 2, 3 and 6). Hand-written, linear in the
+// text length, no regular-expression engine. The words and units looked for are the tables of
+// phrases.h. Every function expects text that is already lower-cased (lowerCase()); texts are
+// UTF-8, and any bytes are safe.
 
 #include "constants.h"
 
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,33 +24,63 @@ struct NumberToken
     double value = 0;
 };
 
-/// Every number of section 2, rule 5, in order of appearance.
+/// Every number of section 2, rule 5 (and 6.1: Cyrillic letters block a number, Chinese
+/// characters do not; thousands grouped with `,`, U+00A0 or U+202F), in order of appearance.
 std::vector<NumberToken> findNumbers(std::string_view text);
 
-/// Which of the keywords `limit`, `token`, `exceeded` occur (as substrings), in that order.
+/// Which token-limit keywords (section 2 step 6 and 6.1) occur as substrings, in table order.
 std::vector<std::string_view> findKeywords(std::string_view text);
 
 struct WaitHint
 {
     Millis raw { 0 };
-    int pattern = 0; ///< 1..8, the pattern of section 3 that matched
+    int pattern = 0; ///< 1..11: the pattern of section 3 or 6.1 that matched
     std::size_t begin = 0; ///< span of the matched phrase
     std::size_t end = 0;
 };
 
-/// The first of the eight wait patterns (in pattern order) that matches anywhere in the text.
-std::optional<WaitHint> findWaitHint(std::string_view text);
+/// The first of the wait patterns 1 to 11 (in pattern order) that matches anywhere in the text.
+/// Pattern 11 (a reset time) needs `now`; without it, it is not tried.
+std::optional<WaitHint> findWaitHint(
+    std::string_view text, std::optional<std::chrono::system_clock::time_point> now = std::nullopt);
 
 struct UsedLimit
 {
     std::optional<double> used;
     std::optional<double> limit;
+    bool usedByWord = false; ///< `used` came after a used word or the slash form
+    bool limitByWord = false;
+    std::size_t usedIndex = SIZE_MAX; ///< index into the numbers, SIZE_MAX when unknown
+    std::size_t limitIndex = SIZE_MAX;
 };
 
-/// `used` and `limit` of section 2. Numbers inside `skipBegin..skipEnd` (the wait phrase) are
-/// not used to fill in unknown figures.
+/// `used` and `limit` after their words only (6.1): the slash form `actual/limit: N/M` first,
+/// then the first number directly after a used word and after a limit word.
+UsedLimit usedLimitByWords(std::string_view text, const std::vector<NumberToken> &numbers);
+
+/// `used` and `limit` of section 2: after their words, then whichever is unknown from the
+/// remaining numbers in order. Numbers inside `skipBegin..skipEnd` (the wait phrase) are not
+/// used to fill in unknown figures.
 UsedLimit extractUsedLimit(std::string_view text, const std::vector<NumberToken> &numbers,
     std::size_t skipBegin = 0, std::size_t skipEnd = 0);
+
+/// 6.3 rule 4 and its figures: `requested` after `requested`/`given`, `limit` after a limit
+/// word or `must be <=`.
+struct RequestedLimit
+{
+    std::optional<double> requested;
+    std::optional<double> limit;
+    std::size_t requestedIndex = SIZE_MAX; ///< index into the numbers
+    std::size_t limitIndex = SIZE_MAX;
+};
+RequestedLimit findRequestedLimit(std::string_view text, const std::vector<NumberToken> &numbers);
+
+/// 6.3: the figures of a too_large text: requested and limit after their words, the rest from
+/// the numbers of at least 100.
+UsedLimit tooLargeFigures(std::string_view text, const std::vector<NumberToken> &numbers);
+
+/// 6.5: the text speaks of tokens (`token`, `tpm`, `tpd`, `токен`, `令牌`).
+bool speaksOfTokens(std::string_view text);
 
 /// ASCII lower-casing; other bytes are left as they are.
 std::string asciiLower(std::string_view text);
@@ -58,5 +91,18 @@ std::string lowerCase(std::string_view text);
 
 /// `\d+(\.\d+)?` in full, as a non-negative value; nullopt for anything else.
 std::optional<double> parseDecimal(std::string_view text);
+
+/// A compact duration in full (`21s`, `0.5s`, `1m30s`, `644ms`, `2h`, `6m0s`), in seconds;
+/// nullopt for anything else. Lower-case units only.
+std::optional<double> parseCompactDuration(std::string_view text);
+
+/// An RFC 3339 date-time with `Z` or an offset at the start of `text` (lower-cased: `t`/`z`
+/// accepted, a space for the `T` too). Returns the instant and the length matched.
+struct DateTimeMatch
+{
+    std::int64_t epochMillis = 0; ///< milliseconds since 1970 (years 0000..9999 fit)
+    std::size_t length = 0;
+};
+std::optional<DateTimeMatch> parseRfc3339(std::string_view text);
 
 } // namespace capwatch::retry
