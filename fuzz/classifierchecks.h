@@ -4,6 +4,7 @@
 // run holds the seeds and the regressions to them. Standard C++ and the policy library only.
 
 #include "retry/classifier.h"
+#include "retry/errortexts.h"
 #include "retry/httpdate.h"
 #include "retry/textscan.h"
 
@@ -13,6 +14,63 @@
 
 namespace capwatch::fuzz {
 
+namespace detail {
+
+inline bool isNumberValue(const std::vector<retry::NumberToken> &numbers, double v)
+{
+    for (const retry::NumberToken &n : numbers) {
+        if (n.value == v || (std::isinf(n.value) && std::isinf(v)))
+            return true;
+    }
+    return false;
+}
+
+/// The scanners on one lower-cased text; empty when they hold.
+inline std::string scannerViolation(
+    const std::string &lower, std::chrono::system_clock::time_point now)
+{
+    using namespace capwatch::retry;
+    const auto numbers = findNumbers(lower);
+    std::size_t previousEnd = 0;
+    for (const NumberToken &n : numbers) {
+        if (n.begin < previousEnd || n.begin >= n.end || n.end > lower.size())
+            return "number token out of order or out of range";
+        if (lower[n.begin] < '0' || lower[n.begin] > '9')
+            return "number token not starting with a digit";
+        if (!(n.value >= 0))
+            return "negative or NaN number";
+        previousEnd = n.end;
+    }
+    const auto hint = findWaitHint(lower, now);
+    if (hint) {
+        if (hint->begin >= hint->end || hint->end > lower.size())
+            return "wait hint span out of range";
+        if (hint->pattern < 1 || hint->pattern > 11)
+            return "wait hint pattern " + std::to_string(hint->pattern);
+        if (hint->raw < Millis(0))
+            return "negative wait hint " + std::to_string(hint->raw.count()) + " ms (pattern "
+                + std::to_string(hint->pattern) + ")";
+    }
+    const UsedLimit ul = hint ? extractUsedLimit(lower, numbers, hint->begin, hint->end)
+                              : extractUsedLimit(lower, numbers);
+    if ((ul.used && !isNumberValue(numbers, *ul.used))
+        || (ul.limit && !isNumberValue(numbers, *ul.limit)))
+        return "used/limit not taken from a number of the text";
+    if (ul.used && ul.limit && ul.usedIndex == ul.limitIndex)
+        return "used and limit are the same number";
+    const UsedLimit tl = tooLargeFigures(lower, numbers);
+    if ((tl.used && !isNumberValue(numbers, *tl.used))
+        || (tl.limit && !isNumberValue(numbers, *tl.limit)))
+        return "too_large figures not taken from a number of the text";
+    if (tl.used && tl.limit && !tl.usedByWord && !tl.limitByWord && *tl.used < *tl.limit)
+        return "too_large figures filled in with used below limit";
+    (void)findKeywords(lower);
+    (void)speaksOfTokens(lower);
+    return {};
+}
+
+} // namespace detail
+
 /// Classifies `r` and runs the text scanners on its body; returns an empty string when every
 /// invariant holds, else which one broke.
 inline std::string classificationViolation(
@@ -20,6 +78,7 @@ inline std::string classificationViolation(
 {
     using namespace capwatch::retry;
     const Classification c = classify(r, retryIndex, now);
+    const bool is2xx = r.status >= 200 && r.status <= 299;
 
     if (c.wait) {
         if (*c.wait < Millis(0))
@@ -40,65 +99,100 @@ inline std::string classificationViolation(
         return "retryable flag disagrees with the category";
     if (c.retryable && !c.wait)
         return "retryable category " + std::string(nameOf(c.category)) + " without a wait";
-    if (c.category == Category::TokenLimit && r.status != 422)
+    if ((c.category == Category::TooLarge || c.category == Category::Billing)
+        && (c.retryable || c.wait))
+        return std::string(nameOf(c.category)) + " retried or given a wait";
+    if (c.category == Category::Transient && c.waitSource != WaitSource::RetryAfter
+        && c.waitSource != WaitSource::RetryAfterMs && c.waitSource != WaitSource::Backoff)
+        return "transient wait from " + std::string(nameOf(c.waitSource));
+    if (c.category == Category::TokenLimit && r.status != 422 && !is2xx)
         return "token_limit for status " + std::to_string(r.status);
-    if ((c.used || c.limit) && c.category != Category::TokenLimit)
-        return "used/limit outside token_limit";
+    if (c.category == Category::TooLarge && r.status != 413 && !is2xx
+        && (r.status < 400 || r.status > 599))
+        return "too_large for status " + std::to_string(r.status);
+    if (c.category == Category::Billing && !is2xx && (r.status < 400 || r.status > 599))
+        return "billing for status " + std::to_string(r.status);
+    if ((c.used || c.limit) && c.category != Category::TokenLimit
+        && c.category != Category::RateLimit && c.category != Category::TooLarge)
+        return "used/limit outside token_limit, rate_limit and too_large";
+    if (c.category == Category::RateLimit && c.used.has_value() != c.limit.has_value())
+        return "a rate limit with only one of used and limit";
     if ((c.used && !(*c.used >= 0)) || (c.limit && !(*c.limit >= 0)))
         return "negative or NaN used/limit";
-    if (c.category == Category::Success && (r.status < 200 || r.status > 299))
+    if (c.category == Category::Success && !is2xx)
         return "success for status " + std::to_string(r.status);
     if (c.reason.empty())
         return "no reason";
+
+    // Section 6.6: an error inside a 2xx has an effective status from 400 to 599 and keeps
+    // the bytes it was given; a non-stream 2xx is a success exactly when it carries none.
+    const auto embedded = errorInSuccessBody(r.body);
+    if (embedded) {
+        if (embedded->status < 400 || embedded->status > 599)
+            return "effective status " + std::to_string(embedded->status);
+        if (embedded->body != r.body)
+            return "the embedded error's body differs from the body";
+    }
+    if (const auto data = firstStreamEventData(r.body)) {
+        if (data->size() > r.body.size())
+            return "a stream event longer than the stream";
+        const auto event = errorInStreamEvent(*data);
+        if (event && (event->status < 400 || event->status > 599))
+            return "effective status of a stream event " + std::to_string(event->status);
+    }
+    bool stream = false;
+    for (const auto &[name, value] : r.headers) {
+        std::string n = asciiLower(name);
+        const auto ws = [](char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; };
+        while (!n.empty() && ws(n.front()))
+            n.erase(0, 1);
+        while (!n.empty() && ws(n.back()))
+            n.pop_back();
+        if (n == "content-type") {
+            stream = asciiLower(value).find("event-stream") != std::string::npos;
+            break; // the first one counts
+        }
+    }
+    if (is2xx && !stream && (c.category == Category::Success) == embedded.has_value())
+        return "a 2xx is success though it carries an error, or the other way round";
 
     // The helpers, on what classify() gives them.
     const auto text = extractErrorText(r.body, r.status == 429);
     if (text && r.body.size() > kMaxClassifiedBodyBytes)
         return "an error text from a body over the size limit";
-    if (c.category == Category::TokenLimit) {
+    if (c.category == Category::TokenLimit && !is2xx) {
         const auto text422 = extractErrorText(r.body, false);
         if (!text422 || *text422 != c.errorText)
             return "token_limit error text differs from extractErrorText()";
     }
-    // The scanners take any lower-cased text: the error text, else the raw body.
-    const std::string lower = asciiLower(text ? std::string_view(*text) : r.body);
-    const auto numbers = findNumbers(lower);
-    std::size_t previousEnd = 0;
-    for (const NumberToken &n : numbers) {
-        if (n.begin < previousEnd || n.begin >= n.end || n.end > lower.size())
-            return "number token out of order or out of range";
-        if (lower[n.begin] < '0' || lower[n.begin] > '9')
-            return "number token not starting with a digit";
-        if (!(n.value >= 0))
-            return "negative or NaN number";
-        previousEnd = n.end;
-    }
-    const auto hint = findWaitHint(lower);
-    if (hint) {
-        if (hint->begin >= hint->end || hint->end > lower.size())
-            return "wait hint span out of range";
-        if (hint->pattern < 1 || hint->pattern > 8)
-            return "wait hint pattern " + std::to_string(hint->pattern);
-        if (hint->raw < Millis(0))
-            return "negative wait hint " + std::to_string(hint->raw.count()) + " ms (pattern "
-                + std::to_string(hint->pattern) + ")";
-    }
-    const UsedLimit ul = hint ? extractUsedLimit(lower, numbers, hint->begin, hint->end)
-                              : extractUsedLimit(lower, numbers);
-    const auto isNumberValue = [&numbers](double v) {
-        for (const NumberToken &n : numbers) {
-            if (n.value == v || (std::isinf(n.value) && std::isinf(v)))
-                return true;
+    if (r.body.size() <= kMaxClassifiedBodyBytes) {
+        const ErrorTexts texts = collectErrorTexts(r.body);
+        for (const std::string &t : texts.texts) {
+            if (!isValidUtf8(t))
+                return "an error text that is not UTF-8";
+            const std::string lower = lowerCase(t);
+            if (lower.size() != t.size())
+                return "lower-casing changed the length";
+            if (const std::string v = detail::scannerViolation(lower, now); !v.empty())
+                return v;
         }
-        return false;
-    };
-    if ((ul.used && !isNumberValue(*ul.used)) || (ul.limit && !isNumberValue(*ul.limit)))
-        return "used/limit not taken from a number of the text";
-    (void)findKeywords(lower);
+        if (texts.strictText && !texts.jsonObject)
+            return "a strict 422 text outside a JSON object";
+    }
+    // The scanners take any bytes: the raw body too.
+    const std::string lowerBody = lowerCase(r.body);
+    if (lowerBody.size() != r.body.size())
+        return "lower-casing changed the length";
+    if (const std::string v = detail::scannerViolation(lowerBody, now); !v.empty())
+        return v;
 
-    for (const auto &header : r.headers)
+    for (const auto &header : r.headers) {
         (void)parseHttpDate(header.second);
+        if (const auto d = parseCompactDuration(header.second); d && !(*d >= 0))
+            return "negative compact duration";
+    }
     (void)parseHttpDate(r.body);
+    (void)parseRfc3339(r.body);
     return {};
 }
 

@@ -6,6 +6,7 @@
 // stdout; the JSON holds the same invariants as the classification.
 
 #include <QByteArray>
+#include <algorithm>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -52,7 +53,8 @@ inline std::string explainViolation(int exitCode, const QByteArray &out, const Q
         return "category is not a string";
     const std::string cat = category.get<std::string>();
     const bool known = cat == "success" || cat == "token_limit" || cat == "rate_limit"
-        || cat == "transient" || cat == "auth" || cat == "fatal";
+        || cat == "transient" || cat == "auth" || cat == "too_large" || cat == "billing"
+        || cat == "fatal";
     if (!known)
         return "unknown category '" + cat + "'";
     if (!json["retryable"].is_boolean())
@@ -77,8 +79,22 @@ inline std::string explainViolation(int exitCode, const QByteArray &out, const Q
         if (!(rw >= w))
             return "raw_wait_s below wait_s";
     }
-    if ((!json["used"].is_null() || !json["limit"].is_null()) && cat != "token_limit")
-        return "used/limit outside token_limit";
+    if ((cat == "too_large" || cat == "billing") && !wait.is_null())
+        return cat + " with a wait";
+    if (!json["wait_source"].is_null()) {
+        static const char *const sources[] = { "retry-after", "retry-after-ms", "retry-delay",
+            "message", "ratelimit-reset", "backoff", "credential-refresh" };
+        const auto &source = json["wait_source"];
+        if (!source.is_string()
+            || std::find(std::begin(sources), std::end(sources), source.get<std::string>())
+                == std::end(sources))
+            return "unknown wait_source";
+    }
+    if ((!json["used"].is_null() || !json["limit"].is_null()) && cat != "token_limit"
+        && cat != "rate_limit" && cat != "too_large")
+        return "used/limit outside token_limit, rate_limit and too_large";
+    if (cat == "rate_limit" && json["used"].is_null() != json["limit"].is_null())
+        return "a rate limit with only one of used and limit";
     if (!json["reason"].is_string() || json["reason"].get<std::string>().empty())
         return "no reason";
     return {};

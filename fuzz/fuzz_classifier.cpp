@@ -1,5 +1,6 @@
 // libFuzzer target: capwatch::retry::classify() and the text scanners on any status, headers,
-// body and retry index. The invariants are in classifierchecks.h; a violation traps.
+// body and retry index (rev. 2: errors inside a 2xx and event streams, the reset headers, the
+// Russian and Chinese texts). The invariants are in classifierchecks.h; a violation traps.
 //
 // Input layout (FuzzedDataProvider; fuzz/make-seeds.sh writes it): from the back, the status
 // (0..999, 2 bytes), the network failure (1), the retry index (0..1000, 2), the clock in seconds
@@ -21,8 +22,10 @@ namespace {
 using capwatch::retry::NetworkFailure;
 using capwatch::retry::Response;
 
+// fuzz/make-seeds.sh (name_index) knows these indices; a new name goes at the end.
 constexpr std::array kHeaderNames { "retry-after", "Retry-After", " RETRY-AFTER ", "retry-after-ms",
-    "Retry-After-Ms", "x-other" };
+    "Retry-After-Ms", "x-other", "x-ratelimit-reset-tokens", "x-ratelimit-reset-requests",
+    "x-rate-limit-reset-tokens", "X-Rate-Limit-Reset-Requests", "content-type", "Content-Type" };
 
 /// C-style escaped, so a report can be pasted into a regression row.
 std::string escaped(std::string_view bytes, std::size_t max = 400)

@@ -33,14 +33,22 @@ fdp_string() {
     printf '\\E'
 }
 
-# The index of a header name in kHeaderNames of fuzz_classifier.cpp, or 6 (read from the front).
+# The index of a header name in kHeaderNames of fuzz_classifier.cpp, or 12 (read from the
+# front).
+from_front=12
 name_index() {
     case "$1" in
         retry-after) echo 0 ;;
         Retry-After) echo 1 ;;
         retry-after-ms) echo 3 ;;
         Retry-After-Ms) echo 4 ;;
-        *) echo 6 ;;
+        x-ratelimit-reset-tokens) echo 6 ;;
+        x-ratelimit-reset-requests) echo 7 ;;
+        x-rate-limit-reset-tokens) echo 8 ;;
+        X-Rate-Limit-Reset-Requests) echo 9 ;;
+        content-type) echo 10 ;;
+        Content-Type) echo 11 ;;
+        *) echo $from_front ;;
     esac
 }
 
@@ -57,7 +65,7 @@ classifier_seed() { # STATUS RETRY_INDEX BODY_FILE NAME VALUE [NAME VALUE]...
     local count=${#names[@]} i
     {
         for ((i = 0; i < count; i++)); do
-            [ "$(name_index "${names[$i]}")" = 6 ] && fdp_string "${names[$i]}"
+            [ "$(name_index "${names[$i]}")" = $from_front ] && fdp_string "${names[$i]}"
             fdp_string "${values[$i]}"
         done
         cat "$body"
@@ -102,13 +110,24 @@ done < <(jq -j '(.status | tostring), "\u0000", (.retry_index // 1 | tostring), 
                 (.headers | to_entries[] | .key, "\u0000", .value, "\u0000"),
                 (if has("body_b64") then .body_b64 else (.body | @base64) end), "\u0000"' "$corpus")
 
-# The same bodies under the other statuses that read them, and the network failures.
+# Revision 2's extra bodies (fuzz/seeds/classifier: Russian and Chinese texts, double-encoded
+# errors, metadata.raw, retryDelay, reset times, errors inside a 2xx) join the corpus bodies.
+for body in "$root"/fuzz/seeds/classifier/*; do
+    cp "$body" "$out/sse/body-extra-$(basename "$body")"
+done
+
+# The bodies under the other statuses that read them, as errors inside a 200 (a body and an
+# event stream), with the reset headers, and the network failures.
 i=0
 for body in "$out"/sse/body-*; do
     i=$((i + 1))
-    for status in 429 503 401 404; do
+    for status in 422 429 503 401 404 400 402 413; do
         classifier_seed "$status" 2 "$body" >"$out/classifier/status-$status-$i"
     done
+    classifier_seed 200 1 "$body" >"$out/classifier/status-200-$i"
+    classifier_seed 200 1 "$body" content-type text/event-stream >"$out/classifier/stream-$i"
+    classifier_seed 429 1 "$body" x-ratelimit-reset-tokens 6m0s x-rate-limit-reset-requests 1.5 \
+        >"$out/classifier/reset-$i"
 done
 : >"$tmp"
 for failure in 1 2 3 7; do

@@ -138,14 +138,35 @@ void TestFuzzRegressions::classifier_data()
         << 503 << 1 << QByteArrayList { "Retry-After: Sunday, 06-Nov-69 08:49:37 GMT" }
         << QByteArray() << kSeedNow;
 
-    // Every reference response, and its body under the other statuses that read bodies.
+    // Every reference response, and its body under the other statuses that read bodies, as an
+    // error inside a 200 and as the first event of a 200 stream.
+    const QByteArrayList stream { "Content-Type: text/event-stream" };
     for (const Case &c : corpusCases()) {
         QTest::newRow(qPrintable(u"corpus: "_s + c.name))
             << c.status << c.retryIndex << c.headers << c.body << kSeedNow;
-        for (const int status : { 429, 503, 401, 404, 0 }) {
+        for (const int status : { 429, 503, 401, 404, 400, 402, 413, 200, 0 }) {
             QTest::newRow(qPrintable(u"corpus as %1: "_s.arg(status) + c.name))
                 << status << 2 << c.headers << c.body << kSeedNow;
         }
+        QTest::newRow(qPrintable(u"corpus as a 200 stream: "_s + c.name))
+            << 200 << 1 << stream << c.body << kSeedNow;
+    }
+
+    // Revision 2's extra seeds (fuzz/seeds/classifier), as make-seeds.sh uses them.
+    const QDir seeds(QStringLiteral(CAPWATCH_TEST_DATA_DIR "/../../fuzz/seeds/classifier"));
+    const QStringList files = seeds.entryList(QDir::Files, QDir::Name);
+    QVERIFY2(files.size() >= 10, qPrintable(seeds.absolutePath()));
+    const QByteArrayList resets { "x-ratelimit-reset-tokens: 6m0s", "x-rate-limit-reset-requests: 1.5" };
+    for (const QString &name : files) {
+        QFile file(seeds.filePath(name));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray body = file.readAll();
+        for (const int status : { 422, 429, 503, 401, 400, 402, 413, 200 }) {
+            QTest::newRow(qPrintable(u"seed %1 as %2"_s.arg(name).arg(status)))
+                << status << 2 << QByteArrayList {} << body << kSeedNow;
+        }
+        QTest::newRow(qPrintable(u"seed %1 as a 200 stream"_s.arg(name))) << 200 << 1 << stream << body << kSeedNow;
+        QTest::newRow(qPrintable(u"seed %1 with reset headers"_s.arg(name))) << 429 << 1 << resets << body << kSeedNow;
     }
 }
 

@@ -7,11 +7,12 @@
 
 using namespace capwatch::retry;
 using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
 
 namespace {
 
-const std::string kHeadline =
-        R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})";
+const std::string kHeadline
+    = R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})";
 const std::string kNoHint = R"({"error":"Token limit exceeded: used 60323, limit 60000"})";
 
 Response response(int status, const std::string &body, Headers headers = {})
@@ -52,6 +53,10 @@ private Q_SLOTS:
     void cancelDuringWaitFreezesFigures();
     void finalErrorTextOfTheHeadline();
     void finalErrorTextCutsLongBodies();
+    void finalErrorHint_data();
+    void finalErrorHint();
+    void tooLargeAndBillingEndAtOnce_data();
+    void tooLargeAndBillingEndAtOnce();
 };
 
 void TestSendPolicy::headlineEndsWithBudgetExhausted()
@@ -313,15 +318,15 @@ void TestSendPolicy::finalErrorTextOfTheHeadline()
     r.waited = 120s;
     r.reason = EndReason::BudgetExhausted;
     QCOMPARE(QString::fromStdString(finalErrorText(r)),
-             QStringLiteral("OpenAI-compatible chat request failed\n"
-                            "  endpoint: http://127.0.0.1:8080/v1/chat/completions\n"
-                            "  model: DeepSeek-V4-Flash\n"
-                            "  auth: OPENAI_COMPAT_API_KEY\n"
-                            "  status: 422 Unprocessable Entity\n"
-                            "  response: {\"error\":\"Token limit exceeded: used 60323, limit "
-                            "60000. Retry in 18 min.\"}\n"
-                            "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: "
-                            "budget_exhausted"));
+        QStringLiteral("OpenAI-compatible chat request failed\n"
+                       "  endpoint: http://127.0.0.1:8080/v1/chat/completions\n"
+                       "  model: DeepSeek-V4-Flash\n"
+                       "  auth: OPENAI_COMPAT_API_KEY\n"
+                       "  status: 422 Unprocessable Entity\n"
+                       "  response: {\"error\":\"Token limit exceeded: used 60323, limit "
+                       "60000. Retry in 18 min.\"}\n"
+                       "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: "
+                       "budget_exhausted"));
 }
 
 void TestSendPolicy::finalErrorTextCutsLongBodies()
@@ -337,6 +342,100 @@ void TestSendPolicy::finalErrorTextCutsLongBodies()
     QCOMPARE(formatSeconds(2500ms), std::string("2.5"));
     QCOMPARE(formatSeconds(84ms), std::string("0.084"));
     QCOMPARE(formatSeconds(60s), std::string("60"));
+}
+
+void TestSendPolicy::finalErrorHint_data()
+{
+    QTest::addColumn<int>("category");
+    QTest::addColumn<double>("used"); // -1: unknown
+    QTest::addColumn<double>("limit");
+    QTest::addColumn<QString>("hint"); // empty: no hint line
+
+    const QString tooLarge = u"  hint: the request is larger than the model accepts"_s;
+    QTest::newRow("too_large, both figures")
+        << int(Category::TooLarge) << 4294.0 << 4097.0
+        << tooLarge + u" (limit 4097, requested 4294): shorten the conversation"_s;
+    QTest::newRow("too_large, limit only")
+        << int(Category::TooLarge) << -1.0 << 8192.0
+        << tooLarge + u" (limit 8192): shorten the conversation"_s;
+    QTest::newRow("too_large, requested only")
+        << int(Category::TooLarge) << 9000.0 << -1.0
+        << tooLarge + u" (requested 9000): shorten the conversation"_s;
+    QTest::newRow("too_large, no figures")
+        << int(Category::TooLarge) << -1.0 << -1.0 << tooLarge + u": shorten the conversation"_s;
+    QTest::newRow("billing") << int(Category::Billing) << -1.0 << -1.0
+                             << u"  hint: the provider says the account is out of credit"_s;
+    QTest::newRow("token_limit has none")
+        << int(Category::TokenLimit) << 60323.0 << 60000.0 << QString();
+    QTest::newRow("fatal has none") << int(Category::Fatal) << -1.0 << -1.0 << QString();
+}
+
+void TestSendPolicy::finalErrorHint()
+{
+    QFETCH(int, category);
+    QFETCH(double, used);
+    QFETCH(double, limit);
+    QFETCH(QString, hint);
+    FailureReport r;
+    r.endpoint = "http://127.0.0.1:8080/v1/chat/completions";
+    r.model = "m";
+    r.authSource = "OPENAI_COMPAT_API_KEY";
+    r.status = 400;
+    r.responseBody = "{}";
+    r.attempts = 1;
+    r.reason = EndReason::NotRetryable;
+    r.category = Category(category);
+    if (used >= 0)
+        r.used = used;
+    if (limit >= 0)
+        r.limit = limit;
+    const QString expected = u"OpenAI-compatible chat request failed\n"
+                             u"  endpoint: http://127.0.0.1:8080/v1/chat/completions\n"
+                             u"  model: m\n"
+                             u"  auth: OPENAI_COMPAT_API_KEY\n"
+                             u"  status: 400 Bad Request\n"
+                             u"  response: {}\n"_s
+        + (hint.isEmpty() ? QString() : hint + u'\n')
+        + u"  retries: 0 of 4 used, waited 0.0 s of the 120 s budget; gave up: not_retryable"_s;
+    QCOMPARE(QString::fromStdString(finalErrorText(r)), expected);
+
+    // No response, no hint: the line belongs after `response:`.
+    r.status = 0;
+    QVERIFY(!QString::fromStdString(finalErrorText(r)).contains(u"hint:"_s));
+}
+
+void TestSendPolicy::tooLargeAndBillingEndAtOnce_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("category");
+    QTest::newRow("too_large 429")
+        << 429
+        << QByteArray(
+               R"({"error":{"message":"Request too large: Limit 30000, Requested 342389."}})")
+        << u"too_large"_s;
+    QTest::newRow("billing 429") << 429 << QByteArray(R"({"error":{"code":"1113","message":"x"}})")
+                                 << u"billing"_s;
+}
+
+void TestSendPolicy::tooLargeAndBillingEndAtOnce()
+{
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    QFETCH(QString, category);
+    ManualClock clock;
+    SendPolicy p(clock);
+    p.startAttempt();
+    Response r;
+    r.status = status;
+    r.headers = { { "Retry-After", "1" } };
+    r.body = std::string_view(body.constData(), std::size_t(body.size()));
+    const Decision d = p.attemptFailed(r);
+    QCOMPARE(d.action, Decision::Action::GiveUp);
+    QCOMPARE(d.reason, EndReason::NotRetryable);
+    QCOMPARE(p.attempt(), 1);
+    QCOMPARE(p.waitedTotal(), 0ms);
+    QCOMPARE(QString::fromLatin1(nameOf(p.lastError()->category)), category);
 }
 
 QTEST_GUILESS_MAIN(TestSendPolicy)

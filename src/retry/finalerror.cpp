@@ -1,5 +1,6 @@
 #include "finalerror.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace capwatch::retry {
@@ -40,6 +41,36 @@ std::string formatSeconds(Millis ms)
     return out;
 }
 
+namespace {
+
+/// A token figure: 4097, 2.5.
+std::string figureText(double v)
+{
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return std::to_string(static_cast<long long>(v));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+} // namespace
+
+std::optional<std::string> failureHint(
+    Category category, std::optional<double> used, std::optional<double> limit)
+{
+    if (category == Category::Billing)
+        return std::string("the provider says the account is out of credit");
+    if (category != Category::TooLarge)
+        return std::nullopt;
+    std::string figures;
+    if (limit)
+        figures = "limit " + figureText(*limit);
+    if (used)
+        figures += (figures.empty() ? "" : ", ") + std::string("requested ") + figureText(*used);
+    return "the request is larger than the model accepts"
+        + (figures.empty() ? std::string() : " (" + figures + ")") + ": shorten the conversation";
+}
+
 std::string finalErrorText(const FailureReport &r)
 {
     std::string out = "OpenAI-compatible chat request failed\n";
@@ -54,6 +85,8 @@ std::string finalErrorText(const FailureReport &r)
             + (r.responseBody.empty() ? std::string("(empty)")
                                       : cutText(r.responseBody, kMaxShownResponseChars))
             + "\n";
+        if (const auto hint = failureHint(r.category, r.used, r.limit))
+            out += "  hint: " + *hint + "\n";
     } else {
         out += "  status: no response\n";
         out += "  error: "

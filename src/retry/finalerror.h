@@ -5,6 +5,7 @@
 #include "constants.h"
 #include "sendpolicy.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,10 +22,22 @@ struct FailureReport
     int attempts = 0;
     Millis waited { 0 };
     EndReason reason = EndReason::None;
+    /// The category of the last error (SendPolicy::lastError()): too_large and billing add the
+    /// `hint:` line of section 6.7.
+    Category category = Category::Fatal;
+    /// The last error's figures; for too_large `used` is what the request needs, `limit` what
+    /// the model accepts. Unknown ones are left out of the hint.
+    std::optional<double> used;
+    std::optional<double> limit;
 };
 
 /// The multi-line final error text, without a trailing newline.
 std::string finalErrorText(const FailureReport &report);
+
+/// Section 6.7: the hint of a too_large or billing failure (the text after `hint: `), or nullopt
+/// for every other category.
+std::optional<std::string> failureHint(
+    Category category, std::optional<double> used, std::optional<double> limit);
 
 /// Cuts UTF-8 text to at most `maxChars` code points, ending a cut text with `…`.
 std::string cutText(std::string_view text, std::size_t maxChars);
