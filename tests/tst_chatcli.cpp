@@ -585,6 +585,7 @@ void TestChatCli::neverFitsAndOutOfCreditExitThree_data()
     QTest::addColumn<QByteArray>("status");
     QTest::addColumn<QByteArray>("category");
     QTest::addColumn<QByteArray>("response");
+    QTest::addColumn<QByteArray>("hint");
     // "Hello there" is 11 characters, 3 tokens; with --max-tokens 1000, 1003 against 1000.
     QTest::newRow("context")
         << u"context"_s << QByteArray("400 Bad Request") << QByteArray("too_large")
@@ -592,11 +593,14 @@ void TestChatCli::neverFitsAndOutOfCreditExitThree_data()
                       "tokens. However, you requested 1003 tokens (3 in the messages, 1000 in "
                       "the completion). Please reduce the length of the messages or "
                       "completion.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
-                      "\"code\":\"context_length_exceeded\"}}");
+                      "\"code\":\"context_length_exceeded\"}}")
+        << QByteArray("the request is larger than the model accepts (limit 1000, requested 1003): "
+                      "shorten the conversation");
     QTest::newRow("billing")
         << u"billing"_s << QByteArray("402 Payment Required") << QByteArray("billing")
         << QByteArray("{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\","
-                      "\"param\":null,\"code\":\"invalid_request_error\"}}");
+                      "\"param\":null,\"code\":\"invalid_request_error\"}}")
+        << QByteArray("the provider says the account is out of credit");
 }
 
 void TestChatCli::neverFitsAndOutOfCreditExitThree()
@@ -605,6 +609,7 @@ void TestChatCli::neverFitsAndOutOfCreditExitThree()
     QFETCH(QByteArray, status);
     QFETCH(QByteArray, category);
     QFETCH(QByteArray, response);
+    QFETCH(QByteArray, hint);
     DemoOptions o;
     o.contextWindow = 1000;
     Demo demo(scenario, o);
@@ -616,8 +621,8 @@ void TestChatCli::neverFitsAndOutOfCreditExitThree()
     QVERIFY2(
         r.err.contains(QByteArray("capwatch: attempt 1 of 5 failed: " + status + ", " + category)),
         r.err.constData());
-    QVERIFY2(
-        r.err.contains(QByteArray("\n  status: " + status + "\n  response: " + response + "\n")),
+    QVERIFY2(r.err.contains(QByteArray("\n  status: " + status + "\n  response: " + response
+                 + "\n  hint: " + hint + "\n")),
         r.err.constData());
     QVERIFY2(r.err.endsWith("gave up: not_retryable\n"), r.err.constData());
     QVERIFY(!r.err.contains("capwatch: waiting"));

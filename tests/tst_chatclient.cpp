@@ -842,6 +842,7 @@ void TestChatClient::neverFitsAndOutOfCreditAreSentOnce_data()
     QTest::addColumn<double>("used"); // 0: none
     QTest::addColumn<double>("limit");
     QTest::addColumn<QString>("response");
+    QTest::addColumn<QString>("hint");
     // The prompt "Tell me about token caps." is 25 characters, 7 tokens; with max_tokens 1000,
     // 1007 tokens against a window of 1000.
     QTest::newRow("context")
@@ -850,11 +851,13 @@ void TestChatClient::neverFitsAndOutOfCreditAreSentOnce_data()
            "However, you requested 1007 tokens (7 in the messages, 1000 in the completion). "
            "Please reduce the length of the messages or "
            "completion.\",\"type\":\"invalid_request_error\","
-           "\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"_s;
+           "\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"_s
+        << u"the request is larger than the model accepts (limit 1000, requested 1007): shorten the conversation"_s;
     QTest::newRow("billing")
         << u"billing"_s << 402 << retry::Category::Billing << 0.0 << 0.0
         << u"{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\","
-           "\"param\":null,\"code\":\"invalid_request_error\"}}"_s;
+           "\"param\":null,\"code\":\"invalid_request_error\"}}"_s
+        << u"the provider says the account is out of credit"_s;
 }
 
 void TestChatClient::neverFitsAndOutOfCreditAreSentOnce()
@@ -865,6 +868,7 @@ void TestChatClient::neverFitsAndOutOfCreditAreSentOnce()
     QFETCH(double, used);
     QFETCH(double, limit);
     QFETCH(QString, response);
+    QFETCH(QString, hint);
     DemoOptions o;
     o.contextWindow = 1000;
     Fixture f(scenario, o);
@@ -882,7 +886,9 @@ void TestChatClient::neverFitsAndOutOfCreditAreSentOnce()
     QCOMPARE(failed.failure.used.value_or(0), used);
     QCOMPARE(failed.failure.limit.value_or(0), limit);
     const QString text = f.trace.summary->finalErrorText;
-    QVERIFY2(text.contains(u"\n  response: "_s + response + u'\n'), qPrintable(text));
+    // The hint line follows the response (policy 6.7).
+    QVERIFY2(text.contains(u"\n  response: "_s + response + u"\n  hint: "_s + hint + u'\n'),
+        qPrintable(text));
     QVERIFY2(text.endsWith(u"gave up: not_retryable"_s), qPrintable(text));
     const QJsonObject end = json(f.log.records().constLast());
     QCOMPARE(end.value(u"event").toString(), u"gave_up"_s);
