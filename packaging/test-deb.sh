@@ -107,20 +107,36 @@ fi
 
 # --- man pages: every option of every command is there, and groff has nothing to say ---
 page() { if [ -f "$man1/$1.1.gz" ]; then gzip -dc "$man1/$1.1.gz"; else cat "$man1/$1.1"; fi; }
+# check_options WHAT MAN_TEXT MINIMUM HELP_TEXT: the --help text names at least MINIMUM distinct
+# options (so a --help that prints nothing, or only a few, fails), and the man text names each
+# one as a whole word (--model must not pass on --model-file alone).
+check_options() {
+    local what=$1 man_text=$2 minimum=$3 help_text=$4 option
+    local options
+    options=$(grep -o -- '--[a-z][a-z-]*' <<<"$help_text" | sort -u || true)
+    local count
+    count=$(grep -c . <<<"$options" || true)
+    [ "$count" -ge "$minimum" ] ||
+        fail "$what --help names $count options, expected at least $minimum:"$'\n'"$help_text"
+    for option in $options; do
+        grep -qE -- "$option([^a-z-]|\$)" <<<"$man_text" || fail "the man page of $what does not mention $option"
+    done
+    step "$what: $count options, each in the man page"
+}
 cli_page=$(page capwatch-cli | sed 's/\\-/-/g')
+# The fewest options each --help lists today (--help included); more are fine.
+declare -A min_options=([explain]=6 [chat]=11 [demo]=9)
 for command in explain chat demo; do
     grep -q "^\.SS \"$command\"" <<<"$cli_page" || fail "capwatch-cli.1 has no section for $command"
-    for option in $("$cli" "$command" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-        grep -q -- "$option" <<<"$cli_page" || fail "capwatch-cli.1 does not mention $command $option"
-    done
+    help=$("$cli" "$command" --help) || fail "capwatch-cli $command --help failed"
+    check_options "capwatch-cli $command" "$cli_page" "${min_options[$command]}" "$help"
 done
 for text in OPENAI_COMPAT_API_KEY QT_LOGGING_RULES '^\.SH "EXIT STATUS"' '^\.SH "EXAMPLES"' '^\\fB130\\fR$'; do
     grep -q -- "$text" <<<"$cli_page" || fail "capwatch-cli.1 lacks $text"
 done
 gui_page=$(page capwatch | sed 's/\\-/-/g')
-for option in $(QT_QPA_PLATFORM=offscreen "$root/usr/bin/capwatch" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-    grep -q -- "$option" <<<"$gui_page" || fail "capwatch.1 does not mention $option"
-done
+help=$(QT_QPA_PLATFORM=offscreen "$root/usr/bin/capwatch" --help) || fail "capwatch --help failed"
+check_options capwatch "$gui_page" 9 "$help"
 if command -v groff >/dev/null; then
     for program in capwatch capwatch-cli; do
         warnings=$(page "$program" | groff -man -Tutf8 -ww -z 2>&1)

@@ -10,8 +10,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <csignal>
+#include <utility>
 
 using namespace capwatch::net;
 using namespace Qt::StringLiterals;
@@ -29,8 +29,8 @@ struct Run
 
 /// Runs the CLI while this thread's event loop keeps serving the in-process demo provider.
 Run runCli(const QStringList &args, const QByteArray &input = {},
-           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
-           const std::function<void(QProcess &)> &whileRunning = {})
+    const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+    const std::function<void(QProcess &)> &whileRunning = {})
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -43,14 +43,26 @@ Run runCli(const QStringList &args, const QByteArray &input = {},
     if (finished.isEmpty() && !finished.wait(60000))
         return {};
     return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-             p.readAllStandardError() };
+        p.readAllStandardError() };
 }
+
+/// Chat requests of any Demo whose last user message was empty or blank; cleanup() fails the
+/// test function that sent one.
+QStringList g_emptyPrompts;
 
 struct Demo
 {
-    explicit Demo(const QString &scenario)
+    Demo(const Demo &) = delete;
+    Demo &operator=(const Demo &) = delete;
+    ~Demo()
     {
-        DemoOptions o;
+        for (const RecordedRequest &r : provider.recordedRequests()) {
+            if (r.path.endsWith("/chat/completions") && r.lastUserMessage().trimmed().isEmpty())
+                g_emptyPrompts.append(QString::fromUtf8(r.body.left(300)));
+        }
+    }
+    explicit Demo(const QString &scenario, DemoOptions o = {})
+    {
         o.scenario = scenario;
         o.timeScale = kScale;
         provider.setOptions(o);
@@ -59,9 +71,8 @@ struct Demo
     QStringList chat(QStringList extra = {}) const
     {
         return QStringList { u"chat"_s, u"--endpoint"_s, provider.baseUrl().toString(),
-                             u"--prompt"_s, u"Hello there"_s, u"--time-scale"_s,
-                             QString::number(kScale) }
-                + extra;
+            u"--prompt"_s, u"Hello there"_s, u"--time-scale"_s, QString::number(kScale) }
+        + extra;
     }
     DemoProvider provider;
     bool ok = false;
@@ -88,8 +99,11 @@ class TestChatCli final : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void cleanup();
     void answerOnStdoutProgressOnStderr();
+    void headlineExitsThreeWithFinalText_data();
     void headlineExitsThreeWithFinalText();
+    void headlineLogFilesExactly_data();
     void headlineLogFilesExactly();
     void validationExitsThree();
     void hangExitsFourWithTimeout();
@@ -103,7 +117,22 @@ private Q_SLOTS:
     void killedMidCycleLeavesEveryRecordReadable();
     void keyNeverShows();
     void demoCommandPrintsItsUrlFirst();
+    void requestCarriesTheOptions_data();
+    void requestCarriesTheOptions();
+    void russianSecondsAreWaited();
+    void neverFitsAndOutOfCreditExitThree_data();
+    void neverFitsAndOutOfCreditExitThree();
+    void errorsInsideA200LeaveOnlyTheAnswer_data();
+    void errorsInsideA200LeaveOnlyTheAnswer();
 };
+
+void TestChatCli::cleanup()
+{
+    // No test may send a request whose last user message is empty.
+    const QStringList bodies = std::exchange(g_emptyPrompts, {});
+    QVERIFY2(
+        bodies.isEmpty(), qPrintable(u"sent with an empty user message: "_s + bodies.join(u" | ")));
+}
 
 void TestChatCli::answerOnStdoutProgressOnStderr()
 {
@@ -119,29 +148,65 @@ void TestChatCli::answerOnStdoutProgressOnStderr()
     QCOMPARE(demo.provider.chatRequests(), 3);
 }
 
+void TestChatCli::headlineExitsThreeWithFinalText_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QByteArray>("error");
+    QTest::newRow("en") << u"en"_s
+                        << QByteArray(
+                               "Token limit exceeded: used 60323, limit 60000. Retry in 18 min.");
+    QTest::newRow("ru")
+        << u"ru"_s
+        << QStringLiteral(u"Превышен лимит completion-токенов: использовано 60323, лимит 60000. "
+                          u"Повторите попытку через 18 мин.")
+               .toUtf8();
+    QTest::newRow("zh")
+        << u"zh"_s
+        << QStringLiteral(u"超过令牌限额：已使用60323，上限60000。请在18分钟后重试。").toUtf8();
+}
+
 void TestChatCli::headlineExitsThreeWithFinalText()
 {
-    Demo demo(u"headline"_s);
+    QFETCH(QString, language);
+    QFETCH(QByteArray, error);
+    DemoOptions o;
+    o.messageLanguage = language;
+    Demo demo(u"headline"_s, o);
     QVERIFY(demo.ok);
     const Run r = runCli(demo.chat({ u"--model"_s, u"DeepSeek-V4-Flash"_s }));
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.out.isEmpty());
     const QByteArray expected = "OpenAI-compatible chat request failed\n"
-                                "  endpoint: " + demo.provider.baseUrl().toString().toUtf8() + "/chat/completions\n"
-                                "  model: DeepSeek-V4-Flash\n"
-                                "  auth: none (loopback endpoint)\n"
-                                "  status: 422 Unprocessable Entity\n"
-                                "  response: {\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}\n"
-                                "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted\n";
+                                "  endpoint: "
+        + demo.provider.baseUrl().toString().toUtf8()
+        + "/chat/completions\n"
+          "  model: DeepSeek-V4-Flash\n"
+          "  auth: none (loopback endpoint)\n"
+          "  status: 422 Unprocessable Entity\n"
+          "  response: {\"error\":\""
+        + error
+        + "\"}\n"
+          "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted\n";
     QVERIFY2(r.err.endsWith(expected), r.err.constData());
     QCOMPARE(r.err.count("(provider asked 1080 s; capped)"), 2);
+    QCOMPARE(
+        r.err.count("failed: 422 Unprocessable Entity, token_limit (used 60323, limit 60000)"), 3);
     QCOMPARE(demo.provider.chatRequests(), 3);
+}
+
+void TestChatCli::headlineLogFilesExactly_data()
+{
+    headlineExitsThreeWithFinalText_data();
 }
 
 void TestChatCli::headlineLogFilesExactly()
 {
+    QFETCH(QString, language);
+    QFETCH(QByteArray, error);
     QTemporaryDir dir;
-    Demo demo(u"headline"_s);
+    DemoOptions options;
+    options.messageLanguage = language;
+    Demo demo(u"headline"_s, options);
     QVERIFY(demo.ok);
     const QString jsonl = dir.filePath(u"log.jsonl"_s);
     const QString csv = dir.filePath(u"log.csv"_s);
@@ -151,9 +216,8 @@ void TestChatCli::headlineLogFilesExactly()
     const QList<QJsonObject> records = readJsonLines(jsonl);
     QCOMPARE(records.size(), 6);
     const QStringList columns { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s,
-                                u"category"_s, u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s,
-                                u"wait_source"_s, u"waited_total_s"_s, u"budget_left_s"_s,
-                                u"reason"_s, u"error"_s };
+        u"category"_s, u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s,
+        u"waited_total_s"_s, u"budget_left_s"_s, u"reason"_s, u"error"_s };
     QFile raw(jsonl);
     QVERIFY(raw.open(QIODevice::ReadOnly));
     const QByteArray firstLine = raw.readLine();
@@ -175,6 +239,7 @@ void TestChatCli::headlineLogFilesExactly()
             QCOMPARE(o.value(u"wait_source").toString(), u"message"_s);
             QCOMPARE(o.value(u"used").toInteger(), 60323);
             QCOMPARE(o.value(u"limit").toInteger(), 60000);
+            QCOMPARE(o.value(u"error").toString(), QString::fromUtf8(error));
             budgets.append(o.value(u"budget_left_s").toDouble());
         }
     }
@@ -200,7 +265,9 @@ void TestChatCli::headlineLogFilesExactly()
     QCOMPARE(scheduled.at(11), QByteArray("60"));
     QCOMPARE(scheduled.at(12), QByteArray("60"));
     QCOMPARE(scheduled.at(13), QByteArray());
-    QVERIFY(lines.at(2).contains(",\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\""));
+    // RFC 4180: quoted when it holds a comma (the Chinese text has only full-width ones).
+    const QByteArray cell = error.contains(',') ? QByteArray('"' + error + '"') : error;
+    QVERIFY2(lines.at(2).trimmed().endsWith(QByteArray(",," + cell)), lines.at(2).constData());
     QVERIFY(lines.at(6).contains(",budget_exhausted,"));
 }
 
@@ -245,7 +312,7 @@ void TestChatCli::unreachableExitsFour()
         port = probe.port();
     }
     const Run r = runCli({ u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:%1/v1"_s.arg(port),
-                           u"--prompt"_s, u"hi"_s });
+        u"--prompt"_s, u"hi"_s });
     QCOMPARE(r.exitCode, 4);
     QVERIFY(r.err.contains("status: no response"));
     QCOMPARE(r.err.count("capwatch: attempt"), 1); // refused: not retried
@@ -255,8 +322,9 @@ void TestChatCli::remoteEndpointWithoutKeyExitsFour()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(u"OPENAI_COMPAT_API_KEY"_s);
-    const Run r = runCli({ u"chat"_s, u"--endpoint"_s, u"https://api.example.invalid/v1"_s,
-                           u"--prompt"_s, u"hi"_s }, {}, env);
+    const Run r = runCli(
+        { u"chat"_s, u"--endpoint"_s, u"https://api.example.invalid/v1"_s, u"--prompt"_s, u"hi"_s },
+        {}, env);
     QCOMPARE(r.exitCode, 4);
     QVERIFY(r.err.contains("no API key"));
 }
@@ -265,17 +333,31 @@ void TestChatCli::badArgumentsExitTwo_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QByteArray>("message");
-    QTest::newRow("no endpoint") << QStringList { u"chat"_s, u"--prompt"_s, u"x"_s } << QByteArray("--endpoint is required");
-    QTest::newRow("bad time scale") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--time-scale"_s, u"2"_s }
+    QTest::newRow("no endpoint") << QStringList { u"chat"_s, u"--prompt"_s, u"x"_s }
+                                 << QByteArray("--endpoint is required");
+    QTest::newRow("bad time scale") << QStringList { u"chat"_s, u"--endpoint"_s,
+        u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--time-scale"_s, u"2"_s }
                                     << QByteArray("--time-scale");
-    QTest::newRow("bad max tokens") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--max-tokens"_s, u"-3"_s }
+    QTest::newRow("bad max tokens") << QStringList { u"chat"_s, u"--endpoint"_s,
+        u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--max-tokens"_s, u"-3"_s }
                                     << QByteArray("--max-tokens");
     QTest::newRow("unknown option") << QStringList { u"chat"_s, u"--frob"_s } << QByteArray("frob");
-    QTest::newRow("empty prompt") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s } << QByteArray("no prompt");
-    QTest::newRow("log not writable") << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--log"_s, u"/nonexistent/dir/log.jsonl"_s }
-                                      << QByteArray("cannot open the log");
-    QTest::newRow("demo unknown scenario") << QStringList { u"demo"_s, u"--scenario"_s, u"nope"_s } << QByteArray("unknown scenario");
-    QTest::newRow("demo bad port") << QStringList { u"demo"_s, u"--port"_s, u"70000"_s } << QByteArray("--port");
+    QTest::newRow("empty prompt") << QStringList { u"chat"_s, u"--endpoint"_s,
+        u"http://127.0.0.1:1/v1"_s }
+                                  << QByteArray("no prompt");
+    QTest::newRow("log not writable")
+        << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s,
+               u"x"_s, u"--log"_s, u"/nonexistent/dir/log.jsonl"_s }
+        << QByteArray("cannot open the log");
+    QTest::newRow("demo unknown scenario")
+        << QStringList { u"demo"_s, u"--scenario"_s, u"nope"_s } << QByteArray("unknown scenario");
+    QTest::newRow("demo unknown language") << QStringList { u"demo"_s, u"--message-language"_s,
+        u"fr"_s } << QByteArray("unknown message language 'fr' (one of: en, ru, zh)");
+    QTest::newRow("demo bad context window")
+        << QStringList { u"demo"_s, u"--scenario"_s, u"context"_s, u"--context-window"_s, u"0"_s }
+        << QByteArray("--context-window");
+    QTest::newRow("demo bad port")
+        << QStringList { u"demo"_s, u"--port"_s, u"70000"_s } << QByteArray("--port");
 }
 
 void TestChatCli::badArgumentsExitTwo()
@@ -344,9 +426,11 @@ void TestChatCli::killedMidCycleLeavesEveryRecordReadable()
         QVERIFY(records.takeFirst().startsWith("time,request,event,"));
         QCOMPARE(records.size(), 4);
         QVERIFY(records.at(0).contains(",attempt_started,1,"));
-        QVERIFY(records.at(1).contains(",retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"));
+        QVERIFY(records.at(1).contains(
+            ",retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"));
         QVERIFY(records.at(2).contains(",attempt_started,2,"));
-        QVERIFY(records.at(3).contains(",retry_scheduled,2,422,token_limit,60323,60000,60,1080,message,"));
+        QVERIFY(records.at(3).contains(
+            ",retry_scheduled,2,422,token_limit,60323,60000,60,1080,message,"));
     } else {
         QCOMPARE(records.size(), 4);
         QStringList events;
@@ -354,10 +438,12 @@ void TestChatCli::killedMidCycleLeavesEveryRecordReadable()
             QJsonParseError error;
             const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
             QCOMPARE(error.error, QJsonParseError::NoError);
-            events << o.value(u"event"_s).toString() + u' ' + QString::number(o.value(u"attempt"_s).toInt());
+            events << o.value(u"event"_s).toString() + u' '
+                    + QString::number(o.value(u"attempt"_s).toInt());
         }
-        QCOMPARE(events, (QStringList { u"attempt_started 1"_s, u"retry_scheduled 1"_s,
-                                        u"attempt_started 2"_s, u"retry_scheduled 2"_s }));
+        QCOMPARE(events,
+            (QStringList { u"attempt_started 1"_s, u"retry_scheduled 1"_s, u"attempt_started 2"_s,
+                u"retry_scheduled 2"_s }));
     }
 }
 
@@ -371,7 +457,7 @@ void TestChatCli::keyNeverShows()
     QVERIFY(demo.ok);
     QByteArray authorization;
     connect(&demo.provider, &DemoProvider::chatRequestReceived, this,
-            [&](int, const QByteArray &a) { authorization = a; });
+        [&](int, const QByteArray &a) { authorization = a; });
     const Run r = runCli(demo.chat({ u"--api-key-env"_s, u"MY_KEY"_s, u"--log"_s, log }), {}, env);
     QCOMPARE(r.exitCode, 3);
     QCOMPARE(authorization, QByteArray("Bearer sk-verysecret-XYZ987"));
@@ -386,12 +472,15 @@ void TestChatCli::demoCommandPrintsItsUrlFirst()
 {
     QProcess p;
     QSignalSpy ready(&p, &QProcess::readyReadStandardOutput);
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), { u"demo"_s, u"--port"_s, u"0"_s, u"--scenario"_s, u"headline"_s });
+    p.start(QStringLiteral(CAPWATCH_CLI_PATH),
+        { u"demo"_s, u"--port"_s, u"0"_s, u"--scenario"_s, u"headline"_s });
     QVERIFY(ready.wait(10000));
     const QByteArray line = p.readLine();
-    QVERIFY2(line.startsWith("listening on http://127.0.0.1:") && line.endsWith("/v1\n"), line.constData());
+    QVERIFY2(line.startsWith("listening on http://127.0.0.1:") && line.endsWith("/v1\n"),
+        line.constData());
     const QString url = QString::fromUtf8(line.mid(13).trimmed());
-    const Run r = runCli({ u"chat"_s, u"--endpoint"_s, url, u"--prompt"_s, u"hi"_s, u"--time-scale"_s, u"0.001"_s });
+    const Run r = runCli(
+        { u"chat"_s, u"--endpoint"_s, url, u"--prompt"_s, u"hi"_s, u"--time-scale"_s, u"0.001"_s });
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.err.contains("Retry in 18 min."));
     QSignalSpy finished(&p, &QProcess::finished);
@@ -399,6 +488,189 @@ void TestChatCli::demoCommandPrintsItsUrlFirst()
     QVERIFY(finished.wait(10000));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 0);
+}
+
+void TestChatCli::requestCarriesTheOptions_data()
+{
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QByteArray>("messages"); // the "messages" array as sent
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("maxTokens"); // -1: absent
+    QTest::addColumn<bool>("stream");
+    QTest::newRow("defaults") << QStringList { u"--prompt"_s, u"Hello there"_s } << QByteArray()
+                              << QByteArray("[{\"role\":\"user\",\"content\":\"Hello there\"}]")
+                              << u"capwatch-demo"_s << -1 << true;
+    QTest::newRow("every option") << QStringList { u"--prompt"_s, u"Why 422?"_s, u"--system"_s,
+        u"Be brief."_s, u"--model"_s, u"DeepSeek-V4-Flash"_s, u"--max-tokens"_s, u"77"_s,
+        u"--no-stream"_s } << QByteArray()
+                                  << QByteArray("[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                                                "{\"role\":\"user\",\"content\":\"Why 422?\"}]")
+                                  << u"DeepSeek-V4-Flash"_s << 77 << false;
+    QTest::newRow("prompt from stdin")
+        << QStringList {} << QByteArray("Piped prompt \xc3\xbc")
+        << QByteArray("[{\"role\":\"user\",\"content\":\"Piped prompt \xc3\xbc\"}]")
+        << u"capwatch-demo"_s << -1 << true;
+}
+
+void TestChatCli::requestCarriesTheOptions()
+{
+    QFETCH(QStringList, extra);
+    QFETCH(QByteArray, input);
+    QFETCH(QByteArray, messages);
+    QFETCH(QString, model);
+    QFETCH(int, maxTokens);
+    QFETCH(bool, stream);
+    Demo demo(u"capped"_s);
+    QVERIFY(demo.ok);
+    const QStringList args = QStringList { u"chat"_s, u"--endpoint"_s,
+        demo.provider.baseUrl().toString(), u"--time-scale"_s, QString::number(kScale) }
+        + extra;
+    const Run r = runCli(args, input);
+    QCOMPARE(r.exitCode, 0);
+    const QList<RecordedRequest> sent = demo.provider.recordedRequests();
+    QCOMPARE(sent.size(), 1);
+    QCOMPARE(sent[0].method, "POST");
+    QCOMPARE(sent[0].path, "/v1/chat/completions");
+    QVERIFY2(
+        sent[0].body.contains(QByteArray("\"messages\":" + messages)), sent[0].body.constData());
+    const QJsonObject body = sent[0].json();
+    QCOMPARE(body.value(u"model"_s).toString(), model);
+    if (maxTokens < 0)
+        QVERIFY(!body.contains(u"max_tokens"_s));
+    else
+        QCOMPARE(body.value(u"max_tokens"_s).toInt(), maxTokens);
+    QCOMPARE(body.value(u"stream"_s).toBool(), stream);
+    QVERIFY(sent[0].header("Authorization").isNull()); // loopback: no key
+}
+
+void TestChatCli::russianSecondsAreWaited()
+{
+    // "Повторите попытку через 30 секунд.": waited 30 s, then answered.
+    DemoOptions o;
+    o.limit = 500;
+    o.windowSeconds = 30;
+    o.messageLanguage = u"ru"_s;
+    Demo demo(u"capped"_s, o);
+    QVERIFY(demo.ok);
+    // The request alone is over the cap (the provider names the full 30 s window); during the
+    // wait the cap is raised, so the retry fits.
+    connect(&demo.provider, &DemoProvider::chatRequestReceived, this,
+        [&demo](int index, const QByteArray &) {
+            if (index != 2)
+                return;
+            DemoOptions raised = demo.provider.options();
+            raised.limit = 6000;
+            demo.provider.setOptions(raised);
+        });
+    const Run r = runCli(demo.chat({ u"--max-tokens"_s, u"1000"_s }));
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(demo.provider.chatRequests(), 2);
+    QVERIFY2(
+        r.err.contains("capwatch: attempt 1 of 5 failed: 422 Unprocessable Entity, token_limit "
+                       "(used 1000, limit 500)\n"),
+        r.err.constData());
+    QVERIFY2(r.err.contains(
+                 "capwatch: waiting 30 s (as the provider asked) before attempt 2 of 5; 90 s of "
+                 "the 120 s budget left\n"),
+        r.err.constData());
+    QVERIFY(r.err.contains("capwatch: answered on attempt 2 of 5"));
+    QVERIFY(r.out.startsWith("Hello from the capwatch demo provider!"));
+    QVERIFY(!r.out.contains("\xd0\x9f")); // no Cyrillic (П of Повторите) in the answer
+}
+
+void TestChatCli::neverFitsAndOutOfCreditExitThree_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QByteArray>("status");
+    QTest::addColumn<QByteArray>("category");
+    QTest::addColumn<QByteArray>("response");
+    QTest::addColumn<QByteArray>("hint");
+    // "Hello there" is 11 characters, 3 tokens; with --max-tokens 1000, 1003 against 1000.
+    QTest::newRow("context")
+        << u"context"_s << QByteArray("400 Bad Request") << QByteArray("too_large")
+        << QByteArray("{\"error\":{\"message\":\"This model's maximum context length is 1000 "
+                      "tokens. However, you requested 1003 tokens (3 in the messages, 1000 in "
+                      "the completion). Please reduce the length of the messages or "
+                      "completion.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
+                      "\"code\":\"context_length_exceeded\"}}")
+        << QByteArray("the request is larger than the model accepts (limit 1000, requested 1003): "
+                      "shorten the conversation");
+    QTest::newRow("billing")
+        << u"billing"_s << QByteArray("402 Payment Required") << QByteArray("billing")
+        << QByteArray("{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\","
+                      "\"param\":null,\"code\":\"invalid_request_error\"}}")
+        << QByteArray("the provider says the account is out of credit");
+}
+
+void TestChatCli::neverFitsAndOutOfCreditExitThree()
+{
+    QFETCH(QString, scenario);
+    QFETCH(QByteArray, status);
+    QFETCH(QByteArray, category);
+    QFETCH(QByteArray, response);
+    QFETCH(QByteArray, hint);
+    DemoOptions o;
+    o.contextWindow = 1000;
+    Demo demo(scenario, o);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat({ u"--max-tokens"_s, u"1000"_s }));
+    QCOMPARE(r.exitCode, 3);
+    QCOMPARE(demo.provider.chatRequests(), 1);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(
+        r.err.contains(QByteArray("capwatch: attempt 1 of 5 failed: " + status + ", " + category)),
+        r.err.constData());
+    QVERIFY2(r.err.contains(QByteArray("\n  status: " + status + "\n  response: " + response
+                 + "\n  hint: " + hint + "\n")),
+        r.err.constData());
+    QVERIFY2(r.err.endsWith("gave up: not_retryable\n"), r.err.constData());
+    QVERIFY(!r.err.contains("capwatch: waiting"));
+}
+
+void TestChatCli::errorsInsideA200LeaveOnlyTheAnswer_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QByteArray>("failure");
+    QTest::addColumn<QByteArray>("wait");
+    QTest::newRow("error-in-200")
+        << u"error-in-200"_s << QStringList {}
+        << QByteArray("failed: 429 Too Many Requests, rate_limit\n")
+        << QByteArray("capwatch: waiting 2 s (as the provider asked) before attempt 2");
+    QTest::newRow("error-in-200, no stream")
+        << u"error-in-200"_s << QStringList { u"--no-stream"_s }
+        << QByteArray("failed: 429 Too Many Requests, rate_limit\n")
+        << QByteArray("capwatch: waiting 2 s (as the provider asked) before attempt 2");
+    QTest::newRow("error-in-stream")
+        << u"error-in-stream"_s << QStringList {}
+        << QByteArray("failed: 500 Internal Server Error, transient\n")
+        << QByteArray("capwatch: waiting 5 s (backoff) before attempt 2");
+}
+
+void TestChatCli::errorsInsideA200LeaveOnlyTheAnswer()
+{
+    // stdout is exactly the answer that followed: nothing of the error inside the 200.
+    QFETCH(QString, scenario);
+    QFETCH(QStringList, extra);
+    QFETCH(QByteArray, failure);
+    QFETCH(QByteArray, wait);
+    Demo demo(scenario);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat(extra));
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(demo.provider.chatRequests(), 2);
+    QCOMPARE(r.out,
+        "Hello from the capwatch demo provider! This answer comes from a small server on 127.0.0.1 "
+        "playing "
+        "the \""
+            + scenario.toUtf8()
+            + "\" scenario, and this is request #2. A real provider would answer your prompt here; "
+              "this one only shows that the request got through whatever the scenario put in its "
+              "way.");
+    QVERIFY2(r.err.contains(QByteArray("capwatch: attempt 1 of 5 " + failure)), r.err.constData());
+    QVERIFY2(r.err.contains(wait), r.err.constData());
+    QVERIFY(r.err.contains("capwatch: answered on attempt 2 of 5"));
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)

@@ -7,11 +7,15 @@
 #include "net/retrylog.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <utility>
 
 using namespace capwatch;
 using namespace capwatch::net;
@@ -43,22 +47,26 @@ struct Trace
     void attach(ChatClient *client, QObject *context)
     {
         clock.start();
-        QObject::connect(client, &ChatClient::attemptStarted, context, [this](quint64 id, int n, int) {
-            ids.append(id);
-            steps.append({ u"attempt"_s, clock.elapsed(), n, {}, {} });
-        });
-        QObject::connect(client, &ChatClient::attemptFailed, context, [this](quint64 id, const AttemptFailure &f) {
-            ids.append(id);
-            steps.append({ u"failed"_s, clock.elapsed(), f.attempt, {}, f });
-        });
-        QObject::connect(client, &ChatClient::retryScheduled, context, [this](quint64 id, const RetryInfo &i) {
-            ids.append(id);
-            steps.append({ u"wait"_s, clock.elapsed(), i.failedAttempt, i, {} });
-        });
-        QObject::connect(client, &ChatClient::answerText, context, [this](quint64 id, const QString &t) {
-            ids.append(id);
-            answer += t;
-        });
+        QObject::connect(
+            client, &ChatClient::attemptStarted, context, [this](quint64 id, int n, int) {
+                ids.append(id);
+                steps.append({ u"attempt"_s, clock.elapsed(), n, {}, {} });
+            });
+        QObject::connect(client, &ChatClient::attemptFailed, context,
+            [this](quint64 id, const AttemptFailure &f) {
+                ids.append(id);
+                steps.append({ u"failed"_s, clock.elapsed(), f.attempt, {}, f });
+            });
+        QObject::connect(
+            client, &ChatClient::retryScheduled, context, [this](quint64 id, const RetryInfo &i) {
+                ids.append(id);
+                steps.append({ u"wait"_s, clock.elapsed(), i.failedAttempt, i, {} });
+            });
+        QObject::connect(
+            client, &ChatClient::answerText, context, [this](quint64 id, const QString &t) {
+                ids.append(id);
+                answer += t;
+            });
         const auto end = [this](const QString &what) {
             return [this, what](quint64 id, const SendSummary &s) {
                 ids.append(id);
@@ -92,8 +100,21 @@ ChatRequest requestTo(const DemoProvider &provider, std::optional<int> maxTokens
     return r;
 }
 
+/// Chat requests of any Fixture that carried an empty (or blank) last user message; cleanup()
+/// fails the test function that sent one.
+QStringList g_emptyPrompts;
+
 struct Fixture
 {
+    Fixture(const Fixture &) = delete;
+    Fixture &operator=(const Fixture &) = delete;
+    ~Fixture()
+    {
+        for (const RecordedRequest &r : provider.recordedRequests()) {
+            if (r.path.endsWith("/chat/completions") && r.lastUserMessage().trimmed().isEmpty())
+                g_emptyPrompts.append(QString::fromUtf8(r.body.left(300)));
+        }
+    }
     explicit Fixture(const QString &scenario, DemoOptions options = {})
     {
         options.scenario = scenario;
@@ -132,9 +153,11 @@ class TestChatClient final : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void cleanup();
     void answersStreamedAndWhole_data();
     void answersStreamedAndWhole();
     void cappedWindowWaitsFromTheMessage();
+    void headlineGivesUpWithBudgetExhausted_data();
     void headlineGivesUpWithBudgetExhausted();
     void retriesFireOnTimeNeverEarly();
     void rateLimitedUsesRetryAfter();
@@ -151,7 +174,26 @@ private Q_SLOTS:
     void missingKeyForRemoteEndpoint();
     void newSendSilencesTheOldOne();
     void keyNeverReachesTheLog();
+    void requestCarriesTheConversation_data();
+    void requestCarriesTheConversation();
+    void retriesResendTheSameRequest_data();
+    void retriesResendTheSameRequest();
+    void headlineLogExportsLiterally();
+    void secondsInTheProvidersLanguageAreWaited_data();
+    void secondsInTheProvidersLanguageAreWaited();
+    void neverFitsAndOutOfCreditAreSentOnce_data();
+    void neverFitsAndOutOfCreditAreSentOnce();
+    void errorsInsideA200AreRetried_data();
+    void errorsInsideA200AreRetried();
 };
+
+void TestChatClient::cleanup()
+{
+    // No test may send a request whose last user message is empty (issue 11: Retry now did).
+    const QStringList bodies = std::exchange(g_emptyPrompts, {});
+    QVERIFY2(
+        bodies.isEmpty(), qPrintable(u"sent with an empty user message: "_s + bodies.join(u" | ")));
+}
 
 void TestChatClient::answersStreamedAndWhole_data()
 {
@@ -175,6 +217,20 @@ void TestChatClient::answersStreamedAndWhole()
     QCOMPARE(f.provider.chatRequests(), 1);
     QCOMPARE(f.log.records().size(), 2); // attempt_started, succeeded
     QCOMPARE(f.log.records().at(1).event, RetryRecord::Event::Succeeded);
+
+    // What the provider received: the request as built, once.
+    const QList<RecordedRequest> sent = f.provider.recordedRequests();
+    QCOMPARE(sent.size(), 1);
+    QCOMPARE(sent[0].method, "POST");
+    QCOMPARE(sent[0].path, "/v1/chat/completions");
+    const QJsonObject body = sent[0].json();
+    QCOMPARE(body.value(u"model").toString(), u"capwatch-demo"_s);
+    QCOMPARE(body.value(u"max_tokens").toInt(), 200);
+    QCOMPARE(body.value(u"stream").toBool(), stream);
+    QCOMPARE(body.value(u"stream_options").toObject().value(u"include_usage").toBool(), stream);
+    QCOMPARE(sent[0].lastUserMessage(), u"Tell me about token caps."_s);
+    QCOMPARE(sent[0].header("Accept"), stream ? "text/event-stream" : "application/json");
+    QVERIFY(sent[0].header("Authorization").isNull()); // loopback: no key is sent
 }
 
 void TestChatClient::cappedWindowWaitsFromTheMessage()
@@ -206,9 +262,26 @@ void TestChatClient::cappedWindowWaitsFromTheMessage()
     QCOMPARE(f.trace.steps.at(2).info.source, retry::WaitSource::Message);
 }
 
+void TestChatClient::headlineGivesUpWithBudgetExhausted_data()
+{
+    // The reporter's own provider spoke Russian (issue 12): the same cycle in every language.
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("en") << u"en"_s
+                        << u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s;
+    QTest::newRow("ru")
+        << u"ru"_s
+        << u"Превышен лимит completion-токенов: использовано 60323, лимит 60000. Повторите попытку через 18 мин."_s;
+    QTest::newRow("zh") << u"zh"_s << u"超过令牌限额：已使用60323，上限60000。请在18分钟后重试。"_s;
+}
+
 void TestChatClient::headlineGivesUpWithBudgetExhausted()
 {
-    Fixture f(u"headline"_s);
+    QFETCH(QString, language);
+    QFETCH(QString, error);
+    DemoOptions options;
+    options.messageLanguage = language;
+    Fixture f(u"headline"_s, options);
     QVERIFY(f.listening);
     QVERIFY(f.runToEnd(requestTo(f.provider)));
     QCOMPARE(f.trace.outcome, u"gave_up"_s);
@@ -220,15 +293,16 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
     QCOMPARE(f.provider.chatRequests(), 3);
     QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 60000, 60000 }));
     QVERIFY(f.trace.summary->finalErrorText.endsWith(
-            u"retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted"_s));
-    QVERIFY(f.trace.summary->finalErrorText.contains(
-            u"  response: {\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}"_s));
+        u"retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted"_s));
+    QVERIFY2(f.trace.summary->finalErrorText.contains(
+                 u"\n  response: {\"error\":\"%1\"}\n"_s.arg(error)),
+        qPrintable(f.trace.summary->finalErrorText));
 
     // The log, record by record.
     const QList<RetryRecord> &log = f.log.records();
     QCOMPARE(log.size(), 6);
     const QStringList events { u"attempt_started"_s, u"retry_scheduled"_s, u"attempt_started"_s,
-                               u"retry_scheduled"_s, u"attempt_started"_s, u"gave_up"_s };
+        u"retry_scheduled"_s, u"attempt_started"_s, u"gave_up"_s };
     for (int i = 0; i < log.size(); ++i) {
         const QJsonObject o = json(log[i]);
         QCOMPARE(o.keys().size(), 15);
@@ -247,10 +321,12 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
         QCOMPARE(o.value(u"wait_source").toString(), u"message"_s);
         QCOMPARE(o.value(u"waited_total_s").toInteger(), i == 1 ? 60 : 120);
         QCOMPARE(o.value(u"budget_left_s").toInteger(), i == 1 ? 60 : 0);
-        QCOMPARE(o.value(u"error").toString(),
-                 u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s);
+        QCOMPARE(o.value(u"error").toString(), error);
     }
     const QJsonObject end = json(log[5]);
+    QCOMPARE(end.value(u"error").toString(), error);
+    QCOMPARE(end.value(u"used").toInteger(), 60323);
+    QCOMPARE(end.value(u"limit").toInteger(), 60000);
     QCOMPARE(end.value(u"attempt").toInt(), 3);
     QCOMPARE(end.value(u"reason").toString(), u"budget_exhausted"_s);
     QCOMPARE(end.value(u"status").toInt(), 422);
@@ -274,7 +350,8 @@ void TestChatClient::retriesFireOnTimeNeverEarly()
         const Trace::Step &next = f.trace.steps[i + 1];
         QCOMPARE(next.what, u"attempt"_s);
         const qint64 gap = next.atMs - s.atMs;
-        qInfo("wait %lld ms scheduled, retry after %lld ms", qlonglong(s.info.wallWaitMs), qlonglong(gap));
+        qInfo("wait %lld ms scheduled, retry after %lld ms", qlonglong(s.info.wallWaitMs),
+            qlonglong(gap));
         QVERIFY2(gap >= s.info.wallWaitMs, "a retry fired early");
         QVERIFY2(gap <= s.info.wallWaitMs + 50, "a retry fired more than 50 ms late");
         ++checked;
@@ -320,7 +397,8 @@ void TestChatClient::flakyRetriesTransientFailures()
     // Then a connection closed before any header: Qt's HTTP stack quietly re-sends such a request
     // once itself, the demo drops that resend too, and capwatch sees one transient failure.
     QCOMPARE(statuses, (QList<int> { 503, 0 }));
-    QCOMPARE(categories, (QList<retry::Category> { retry::Category::Transient, retry::Category::Transient }));
+    QCOMPARE(categories,
+        (QList<retry::Category> { retry::Category::Transient, retry::Category::Transient }));
     QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 1000, 10000 })); // retry-after, then backoff 2
 }
 
@@ -334,7 +412,7 @@ void TestChatClient::validation422IsSentOnceAndReturnedUnchanged()
     QCOMPARE(f.provider.chatRequests(), 1);
     QCOMPARE(f.trace.waitsMs(), QList<qint64> {});
     QVERIFY(f.trace.summary->finalErrorText.contains(
-            u"  response: {\"detail\":[{\"loc\":[\"body\",\"messages\",0,\"content\"],\"msg\":\"field required\",\"type\":\"value_error.missing\"}]}"_s));
+        u"  response: {\"detail\":[{\"loc\":[\"body\",\"messages\",0,\"content\"],\"msg\":\"field required\",\"type\":\"value_error.missing\"}]}"_s));
     QVERIFY(f.trace.summary->finalErrorText.endsWith(u"gave up: not_retryable"_s));
 }
 
@@ -354,14 +432,14 @@ void TestChatClient::keyRotatedInKeyFileIsPickedUpOnce()
     f.client.setCredentialProvider(std::make_shared<FileCredentialProvider>(keyPath));
     QList<QByteArray> seen;
     connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context,
-            [&](int index, const QByteArray &authorization) {
-                seen.append(authorization);
-                if (index == 1) { // rotate the key while the first request is being refused
-                    QFile k(keyPath);
-                    QVERIFY(k.open(QIODevice::WriteOnly | QIODevice::Truncate));
-                    k.write("  new-key  \n");
-                }
-            });
+        [&](int index, const QByteArray &authorization) {
+            seen.append(authorization);
+            if (index == 1) { // rotate the key while the first request is being refused
+                QFile k(keyPath);
+                QVERIFY(k.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                k.write("  new-key  \n");
+            }
+        });
     QVERIFY(f.runToEnd(requestTo(f.provider)));
     QCOMPARE(f.trace.outcome, u"succeeded"_s);
     QCOMPARE(seen, (QList<QByteArray> { "Bearer old-key", "Bearer new-key" }));
@@ -429,9 +507,8 @@ void TestChatClient::cancelDuringRequest()
 {
     Fixture f(u"hang"_s);
     QVERIFY(f.listening);
-    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context, [&] {
-        QTimer::singleShot(50, &f.context, [&] { f.client.cancel(); });
-    });
+    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context,
+        [&] { QTimer::singleShot(50, &f.context, [&] { f.client.cancel(); }); });
     QVERIFY(f.runToEnd(requestTo(f.provider)));
     QCOMPARE(f.trace.outcome, u"cancelled"_s);
     QCOMPARE(f.trace.summary->attempts, 1);
@@ -486,7 +563,8 @@ void TestChatClient::missingKeyForRemoteEndpoint()
 {
     qunsetenv("CAPWATCH_TEST_NO_KEY");
     Fixture f(u"capped"_s);
-    f.client.setCredentialProvider(std::make_shared<EnvCredentialProvider>(u"CAPWATCH_TEST_NO_KEY"_s));
+    f.client.setCredentialProvider(
+        std::make_shared<EnvCredentialProvider>(u"CAPWATCH_TEST_NO_KEY"_s));
     ChatRequest r = requestTo(f.provider);
     r.endpoint = QUrl(u"https://api.example.invalid/v1"_s);
     QVERIFY(f.runToEnd(r));
@@ -524,10 +602,11 @@ void TestChatClient::keyNeverReachesTheLog()
     qputenv("CAPWATCH_TEST_SECRET", "sk-live-SECRET-abc123");
     Fixture f(u"rate-limited"_s);
     QVERIFY(f.listening);
-    f.client.setCredentialProvider(std::make_shared<EnvCredentialProvider>(u"CAPWATCH_TEST_SECRET"_s));
+    f.client.setCredentialProvider(
+        std::make_shared<EnvCredentialProvider>(u"CAPWATCH_TEST_SECRET"_s));
     QByteArray seenAuthorization;
     connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context,
-            [&](int, const QByteArray &a) { seenAuthorization = a; });
+        [&](int, const QByteArray &a) { seenAuthorization = a; });
     QVERIFY(f.runToEnd(requestTo(f.provider)));
     QCOMPARE(seenAuthorization, QByteArray("Bearer sk-live-SECRET-abc123")); // sent, in the header
     for (const auto format : { LogFormat::JsonLines, LogFormat::Csv }) {
@@ -537,6 +616,354 @@ void TestChatClient::keyNeverReachesTheLog()
         QVERIFY(!text.contains("Bearer"));
         QVERIFY(!text.contains("Tell me about token caps")); // nor the prompt
     }
+}
+
+void TestChatClient::requestCarriesTheConversation_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<bool>("stream");
+    QTest::newRow("capped, streamed") << u"capped"_s << true;
+    QTest::newRow("capped, whole") << u"capped"_s << false;
+    QTest::newRow("after a rate limit") << u"rate-limited"_s << true;
+}
+
+void TestChatClient::requestCarriesTheConversation()
+{
+    // The system prompt, the history as context, the new prompt last, the model and max_tokens:
+    // exactly what the request held, on every attempt.
+    QFETCH(QString, scenario);
+    QFETCH(bool, stream);
+    Fixture f(scenario);
+    QVERIFY(f.listening);
+    ChatRequest r;
+    r.endpoint = f.provider.baseUrl();
+    r.model = u"DeepSeek-V4-Flash"_s;
+    r.messages
+        = { { u"system"_s, u"Answer in one sentence."_s }, { u"user"_s, u"What is a token cap?"_s },
+              { u"assistant"_s, u"A limit on tokens per window."_s },
+              { u"user"_s, u"And a rolling window? \u00fc \"quoted\""_s } };
+    r.maxTokens = 321;
+    r.stream = stream;
+    QVERIFY(f.runToEnd(r));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+
+    const QList<RecordedRequest> sent = f.provider.recordedRequests();
+    QCOMPARE(sent.size(), scenario == u"rate-limited" ? 3 : 1);
+    const QByteArray expectedMessages
+        = "[{\"role\":\"system\",\"content\":\"Answer in one sentence.\"},"
+          "{\"role\":\"user\",\"content\":\"What is a token cap?\"},"
+          "{\"role\":\"assistant\",\"content\":\"A limit on tokens per window.\"},"
+          "{\"role\":\"user\",\"content\":\"And a rolling window? \xc3\xbc \\\"quoted\\\"\"}]";
+    for (const RecordedRequest &request : sent) {
+        QCOMPARE(request.path, "/v1/chat/completions");
+        const QJsonObject body = request.json();
+        // In the body's own bytes: every message, in order, members as OpenAI documents them.
+        QVERIFY2(request.body.contains(QByteArray("\"messages\":" + expectedMessages)),
+            request.body.constData());
+        QCOMPARE(body.value(u"messages").toArray().size(), 4);
+        QCOMPARE(body.value(u"model").toString(), u"DeepSeek-V4-Flash"_s);
+        QCOMPARE(body.value(u"max_tokens").toInt(), 321);
+        QCOMPARE(body.value(u"stream").toBool(), stream);
+        QCOMPARE(request.lastUserMessage(), u"And a rolling window? \u00fc \"quoted\""_s);
+    }
+}
+
+void TestChatClient::retriesResendTheSameRequest_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<int>("requests");
+    QTest::newRow("headline") << u"headline"_s << 3;
+    QTest::newRow("rate-limited") << u"rate-limited"_s << 3;
+    QTest::newRow("flaky") << u"flaky"_s << 4;
+}
+
+void TestChatClient::retriesResendTheSameRequest()
+{
+    // A retry is the same request again: same body, byte for byte, never an empty prompt.
+    QFETCH(QString, scenario);
+    QFETCH(int, requests);
+    DemoOptions o;
+    o.timeScale = 0.05; // flaky needs it (see flakyRetriesTransientFailures)
+    Fixture f(scenario, o);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider, 50)));
+    const QList<RecordedRequest> sent = f.provider.recordedRequests();
+    QCOMPARE(sent.size(), requests);
+    for (const RecordedRequest &request : sent) {
+        QCOMPARE(request.body, sent.first().body);
+        QCOMPARE(request.lastUserMessage(), u"Tell me about token caps."_s);
+        QCOMPARE(request.json().value(u"max_tokens").toInt(), 50);
+    }
+}
+
+void TestChatClient::headlineLogExportsLiterally()
+{
+    // The exported files, row by row, against literal rows (not against the serializer that
+    // wrote them); only the timestamps vary, and they are checked for their form.
+    Fixture f(u"headline"_s);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QTemporaryDir dir;
+    QString error;
+    const QString jsonl = dir.filePath(u"log.jsonl"_s);
+    const QString csv = dir.filePath(u"log.csv"_s);
+    QVERIFY2(f.log.exportTo(jsonl, LogFormat::JsonLines, &error), qPrintable(error));
+    QVERIFY2(f.log.exportTo(csv, LogFormat::Csv, &error), qPrintable(error));
+    const auto read = [](const QString &path) {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    const QRegularExpression stamp(u"^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$"_s);
+
+    const QByteArray started
+        = "\"request\":1,\"event\":\"attempt_started\",\"attempt\":%1,\"status\":null,"
+          "\"category\":null,\"used\":null,\"limit\":null,\"wait_s\":null,"
+          "\"raw_wait_s\":null,\"wait_source\":null,\"waited_total_s\":null,"
+          "\"budget_left_s\":null,\"reason\":null,\"error\":null}";
+    const QByteArray error422
+        = "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}";
+    const QByteArray scheduled
+        = "\"request\":1,\"event\":\"retry_scheduled\",\"attempt\":%1,\"status\":422,"
+          "\"category\":\"token_limit\",\"used\":60323,\"limit\":60000,\"wait_s\":60,"
+          "\"raw_wait_s\":1080,\"wait_source\":\"message\",\"waited_total_s\":%2,"
+          "\"budget_left_s\":%3,\"reason\":null,"
+        + error422;
+    const QList<QByteArray> expectedJson {
+        QByteArray(started).replace("%1", "1"),
+        QByteArray(scheduled).replace("%1", "1").replace("%2", "60").replace("%3", "60"),
+        QByteArray(started).replace("%1", "2"),
+        QByteArray(scheduled).replace("%1", "2").replace("%2", "120").replace("%3", "0"),
+        QByteArray(started).replace("%1", "3"),
+        "\"request\":1,\"event\":\"gave_up\",\"attempt\":3,\"status\":422,\"category\":\"token_"
+        "limit\","
+        "\"used\":60323,\"limit\":60000,\"wait_s\":null,\"raw_wait_s\":null,\"wait_source\":null,"
+        "\"waited_total_s\":null,\"budget_left_s\":null,\"reason\":\"budget_exhausted\","
+            + error422,
+    };
+    const QByteArray jsonText = read(jsonl);
+    QVERIFY(jsonText.endsWith('\n'));
+    const QList<QByteArray> jsonLines = jsonText.chopped(1).split('\n');
+    QCOMPARE(jsonLines.size(), expectedJson.size());
+    for (qsizetype i = 0; i < jsonLines.size(); ++i) {
+        const QByteArray &line = jsonLines[i];
+        QVERIFY2(line.startsWith("{\"time\":\"") && line.mid(33, 2) == "\",", line.constData());
+        QVERIFY2(stamp.match(QString::fromUtf8(line.mid(9, 24))).hasMatch(), line.constData());
+        QCOMPARE(line.mid(35), expectedJson[i]);
+    }
+
+    const QByteArray quoted422
+        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"";
+    const QList<QByteArray> expectedCsv {
+        "1,attempt_started,1,,,,,,,,,,,",
+        "1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,," + quoted422,
+        "1,attempt_started,2,,,,,,,,,,,",
+        "1,retry_scheduled,2,422,token_limit,60323,60000,60,1080,message,120,0,," + quoted422,
+        "1,attempt_started,3,,,,,,,,,,,",
+        "1,gave_up,3,422,token_limit,60323,60000,,,,,,budget_exhausted," + quoted422,
+    };
+    const QByteArray csvText = read(csv);
+    QVERIFY(csvText.endsWith("\r\n"));
+    QList<QByteArray> csvLines = csvText.chopped(2).split('\n');
+    QCOMPARE(csvLines.takeFirst(),
+        "time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,"
+        "waited_total_s,budget_left_s,reason,error\r");
+    QCOMPARE(csvLines.size(), expectedCsv.size());
+    for (qsizetype i = 0; i < csvLines.size(); ++i) {
+        QByteArray line = csvLines[i];
+        if (line.endsWith('\r'))
+            line.chop(1);
+        QVERIFY2(stamp.match(QString::fromUtf8(line.left(24))).hasMatch(), line.constData());
+        QCOMPARE(line.mid(24, 1), ",");
+        QCOMPARE(line.mid(25), expectedCsv[i]);
+    }
+}
+
+void TestChatClient::secondsInTheProvidersLanguageAreWaited_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("en") << u"en"_s
+                        << u"Token limit exceeded: used 1000, limit 500. Retry in 30 sec."_s;
+    QTest::newRow("ru")
+        << u"ru"_s
+        << u"Превышен лимит completion-токенов: использовано 1000, лимит 500. Повторите попытку через 30 секунд."_s;
+    QTest::newRow("zh") << u"zh"_s << u"超过令牌限额：已使用1000，上限500。请在30秒后重试。"_s;
+}
+
+void TestChatClient::secondsInTheProvidersLanguageAreWaited()
+{
+    // "через 30 секунд": the wait the provider names in its own language, 30 s exactly.
+    QFETCH(QString, language);
+    QFETCH(QString, error);
+    DemoOptions o;
+    o.limit = 500;
+    o.windowSeconds = 30;
+    o.messageLanguage = language;
+    Fixture f(u"capped"_s, o);
+    QVERIFY(f.listening);
+    // The request alone is over the cap, so the provider names a full window (30 s, whatever the
+    // timing); while capwatch waits, the cap is raised, so the retry fits.
+    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context,
+        [&f](int index, const QByteArray &) {
+            if (index != 2)
+                return;
+            DemoOptions raised = f.provider.options();
+            raised.limit = 6000;
+            f.provider.setOptions(raised);
+        });
+    QVERIFY(f.runToEnd(requestTo(f.provider, 1000)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.provider.chatRequests(), 2);
+    QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 30000 }));
+    const Trace::Step &failed = f.trace.steps.at(1);
+    QCOMPARE(failed.what, u"failed"_s);
+    QCOMPARE(failed.failure.status, 422);
+    QCOMPARE(failed.failure.category, retry::Category::TokenLimit);
+    QCOMPARE(failed.failure.used.value_or(0), 1000.0);
+    QCOMPARE(failed.failure.limit.value_or(0), 500.0);
+    QCOMPARE(failed.failure.errorText, error);
+    const Trace::Step &wait = f.trace.steps.at(2);
+    QCOMPARE(wait.info.source, retry::WaitSource::Message);
+    QCOMPARE(wait.info.rawWait, 30s);
+    const QJsonObject scheduled = json(f.log.records().at(1));
+    QCOMPARE(scheduled.value(u"event").toString(), u"retry_scheduled"_s);
+    QCOMPARE(scheduled.value(u"wait_s").toInteger(), 30);
+    QCOMPARE(scheduled.value(u"raw_wait_s").toInteger(), 30);
+    QCOMPARE(scheduled.value(u"wait_source").toString(), u"message"_s);
+    QCOMPARE(scheduled.value(u"error").toString(), error);
+    QVERIFY(f.trace.answer.startsWith(u"Hello from the capwatch demo provider!"_s));
+}
+
+void TestChatClient::neverFitsAndOutOfCreditAreSentOnce_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<retry::Category>("category");
+    QTest::addColumn<double>("used"); // 0: none
+    QTest::addColumn<double>("limit");
+    QTest::addColumn<QString>("response");
+    QTest::addColumn<QString>("hint");
+    // The prompt "Tell me about token caps." is 25 characters, 7 tokens; with max_tokens 1000,
+    // 1007 tokens against a window of 1000.
+    QTest::newRow("context")
+        << u"context"_s << 400 << retry::Category::TooLarge << 1007.0 << 1000.0
+        << u"{\"error\":{\"message\":\"This model's maximum context length is 1000 tokens. "
+           "However, you requested 1007 tokens (7 in the messages, 1000 in the completion). "
+           "Please reduce the length of the messages or "
+           "completion.\",\"type\":\"invalid_request_error\","
+           "\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"_s
+        << u"the request is larger than the model accepts (limit 1000, requested 1007): shorten the conversation"_s;
+    QTest::newRow("billing")
+        << u"billing"_s << 402 << retry::Category::Billing << 0.0 << 0.0
+        << u"{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\","
+           "\"param\":null,\"code\":\"invalid_request_error\"}}"_s
+        << u"the provider says the account is out of credit"_s;
+}
+
+void TestChatClient::neverFitsAndOutOfCreditAreSentOnce()
+{
+    QFETCH(QString, scenario);
+    QFETCH(int, status);
+    QFETCH(retry::Category, category);
+    QFETCH(double, used);
+    QFETCH(double, limit);
+    QFETCH(QString, response);
+    QFETCH(QString, hint);
+    DemoOptions o;
+    o.contextWindow = 1000;
+    Fixture f(scenario, o);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider, 1000)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::NotRetryable);
+    QCOMPARE(f.trace.summary->attempts, 1);
+    QCOMPARE(f.provider.chatRequests(), 1);
+    QCOMPARE(f.trace.waitsMs(), QList<qint64> {});
+    QCOMPARE(f.trace.summary->status, status);
+    QVERIFY(!f.trace.summary->networkError);
+    const Trace::Step &failed = f.trace.steps.at(1);
+    QCOMPARE(failed.failure.category, category);
+    QCOMPARE(failed.failure.used.value_or(0), used);
+    QCOMPARE(failed.failure.limit.value_or(0), limit);
+    const QString text = f.trace.summary->finalErrorText;
+    // The hint line follows the response (policy 6.7).
+    QVERIFY2(text.contains(u"\n  response: "_s + response + u"\n  hint: "_s + hint + u'\n'),
+        qPrintable(text));
+    QVERIFY2(text.endsWith(u"gave up: not_retryable"_s), qPrintable(text));
+    const QJsonObject end = json(f.log.records().constLast());
+    QCOMPARE(end.value(u"event").toString(), u"gave_up"_s);
+    QCOMPARE(end.value(u"category").toString(),
+        category == retry::Category::TooLarge ? u"too_large"_s : u"billing"_s);
+    QCOMPARE(end.value(u"status").toInt(), status);
+}
+
+void TestChatClient::errorsInsideA200AreRetried_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<bool>("stream");
+    QTest::addColumn<int>("status"); // the effective status
+    QTest::addColumn<retry::Category>("category");
+    QTest::addColumn<qint64>("waitMs");
+    QTest::addColumn<retry::WaitSource>("source");
+    QTest::addColumn<QString>("error");
+    const QString rate = u"Rate limit reached for requests. Please try again in 2s."_s;
+    QTest::newRow("error-in-200, whole")
+        << u"error-in-200"_s << false << 429 << retry::Category::RateLimit << qint64(2000)
+        << retry::WaitSource::Message << rate;
+    QTest::newRow("error-in-200, stream asked for")
+        << u"error-in-200"_s << true << 429 << retry::Category::RateLimit << qint64(2000)
+        << retry::WaitSource::Message << rate;
+    QTest::newRow("error-in-stream")
+        << u"error-in-stream"_s << true << 500 << retry::Category::Transient << qint64(5000)
+        << retry::WaitSource::Backoff
+        << u"The server is currently overloaded, please try again later."_s;
+}
+
+void TestChatClient::errorsInsideA200AreRetried()
+{
+    // An error inside a 200 is a failed attempt with its effective status, retried; the answer
+    // that follows is the whole answer, with nothing of the error in it.
+    QFETCH(QString, scenario);
+    QFETCH(bool, stream);
+    QFETCH(int, status);
+    QFETCH(retry::Category, category);
+    QFETCH(qint64, waitMs);
+    QFETCH(retry::WaitSource, source);
+    QFETCH(QString, error);
+    Fixture f(scenario);
+    QVERIFY(f.listening);
+    int textSignalsDuringAttempt1 = 0;
+    connect(&f.client, &ChatClient::answerText, &f.context, [&](quint64, const QString &) {
+        if (f.provider.chatRequests() < 2)
+            ++textSignalsDuringAttempt1;
+    });
+    ChatRequest r = requestTo(f.provider);
+    r.stream = stream;
+    QVERIFY(f.runToEnd(r));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.provider.chatRequests(), 2);
+    QCOMPARE(textSignalsDuringAttempt1, 0);
+    QCOMPARE(f.trace.answer,
+        u"Hello from the capwatch demo provider! This answer comes from a small server on "
+        u"127.0.0.1 "
+        "playing the \"%1\" scenario, and this is request #2. A real provider would answer your "
+        "prompt "
+        "here; this one only shows that the request got through whatever the scenario put in its way."_s
+            .arg(scenario));
+    QCOMPARE(f.trace.waitsMs(), (QList<qint64> { waitMs }));
+    const Trace::Step &failed = f.trace.steps.at(1);
+    QCOMPARE(failed.what, u"failed"_s);
+    QCOMPARE(failed.failure.status, status);
+    QCOMPARE(failed.failure.category, category);
+    QCOMPARE(failed.failure.errorText, error);
+    QCOMPARE(f.trace.steps.at(2).info.source, source);
+    const QJsonObject scheduled = json(f.log.records().at(1));
+    QCOMPARE(scheduled.value(u"event").toString(), u"retry_scheduled"_s);
+    QCOMPARE(scheduled.value(u"status").toInt(), status);
+    QCOMPARE(scheduled.value(u"category").toString(),
+        category == retry::Category::RateLimit ? u"rate_limit"_s : u"transient"_s);
+    QCOMPARE(scheduled.value(u"error").toString(), error);
+    QCOMPARE(json(f.log.records().constLast()).value(u"event").toString(), u"succeeded"_s);
 }
 
 QTEST_GUILESS_MAIN(TestChatClient)

@@ -196,6 +196,10 @@ private Q_SLOTS:
         options.scenario = scenario;
         options.timeScale = timeScale;
         options.limit = limit;
+        if (QByteArrayView(QTest::currentDataTag()) == "message language fr")
+            options.messageLanguage = u"fr"_s;
+        if (QByteArrayView(QTest::currentDataTag()) == "context window 0")
+            options.contextWindow = 0;
         provider.setOptions(options);
         QVERIFY(!provider.listen());
         QVERIFY(!provider.isListening());
@@ -220,8 +224,10 @@ private Q_SLOTS:
         const QStringList expected { u"capped"_s, u"headline"_s, u"rate-limited"_s,
             u"auth-expired"_s, u"validation"_s, u"flaky"_s, u"hang"_s, u"drop-mid-stream"_s,
             u"firehose"_s, u"drip"_s, u"huge-error"_s, u"bad-utf8"_s, u"huge-headers"_s,
-            u"redirect-loop"_s };
+            u"redirect-loop"_s, u"error-in-200"_s, u"error-in-stream"_s, u"context"_s,
+            u"billing"_s };
         QCOMPARE(DemoProvider::scenarios(), expected);
+        QCOMPARE(DemoProvider::messageLanguages(), (QStringList { u"en"_s, u"ru"_s, u"zh"_s }));
     }
 
     void models()
@@ -268,33 +274,105 @@ private Q_SLOTS:
     void badRequest_data()
     {
         QTest::addColumn<QByteArray>("body");
-        QTest::newRow("not json") << QByteArray("{nope");
-        QTest::newRow("empty body") << QByteArray();
-        QTest::newRow("array") << QByteArray("[]");
-        QTest::newRow("no messages") << QByteArray(R"({"model":"m"})");
-        QTest::newRow("messages not an array") << QByteArray(R"({"messages":"hi"})");
-        QTest::newRow("no message") << QByteArray(R"({"messages":[]})");
-        QTest::newRow("message not an object") << QByteArray(R"({"messages":["hi"]})");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("param"); // empty: null
+        const QString notObject = u"The request body is not a JSON object."_s;
+        const QString noMessages = u"'messages' must be a non-empty array."_s;
+        const QString emptyUser
+            = u"The last user message is empty: its 'content' must contain text."_s;
+        const QString noModel = u"You must provide a model parameter."_s;
+        QTest::newRow("not json") << QByteArray("{nope") << notObject << QString();
+        QTest::newRow("empty body") << QByteArray() << notObject << QString();
+        QTest::newRow("array") << QByteArray("[]") << notObject << QString();
+        QTest::newRow("no messages")
+            << QByteArray(R"({"model":"m"})") << noMessages << u"messages"_s;
+        QTest::newRow("messages not an array")
+            << QByteArray(R"({"model":"m","messages":"hi"})") << noMessages << u"messages"_s;
+        QTest::newRow("no message")
+            << QByteArray(R"({"model":"m","messages":[]})") << noMessages << u"messages"_s;
+        QTest::newRow("message not an object")
+            << QByteArray(R"({"model":"m","messages":["hi"]})")
+            << u"Each entry of 'messages' must be an object."_s << u"messages"_s;
+        QTest::newRow("empty user message")
+            << QByteArray(R"({"model":"m","messages":[{"role":"user","content":""}]})") << emptyUser
+            << u"messages"_s;
+        QTest::newRow("whitespace user message")
+            << QByteArray(R"({"model":"m","messages":[{"role":"user","content":" \n\t "}]})")
+            << emptyUser << u"messages"_s;
+        QTest::newRow("null content")
+            << QByteArray(R"({"model":"m","messages":[{"role":"user","content":null}]})")
+            << emptyUser << u"messages"_s;
+        QTest::newRow("empty parts") << QByteArray(
+            R"({"model":"m","messages":[{"role":"user","content":[{"type":"text","text":""}]}]})")
+                                     << emptyUser << u"messages"_s;
+        QTest::newRow("empty after a history")
+            << QByteArray(R"({"model":"m","messages":[{"role":"system","content":"S"},)"
+                          R"({"role":"user","content":"Q1"},{"role":"assistant","content":"A1"},)"
+                          R"({"role":"user","content":""}]})")
+            << emptyUser << u"messages"_s;
+        QTest::newRow("no model") << QByteArray(R"({"messages":[{"role":"user","content":"x"}]})")
+                                  << noModel << u"model"_s;
+        QTest::newRow("empty model")
+            << QByteArray(R"({"model":"","messages":[{"role":"user","content":"x"}]})") << noModel
+            << u"model"_s;
+        QTest::newRow("blank model")
+            << QByteArray(R"({"model":"  ","messages":[{"role":"user","content":"x"}]})") << noModel
+            << u"model"_s;
+        QTest::newRow("model not a string")
+            << QByteArray(R"({"model":7,"messages":[{"role":"user","content":"x"}]})") << noModel
+            << u"model"_s;
         QTest::newRow("max_tokens 0")
-            << QByteArray(R"({"messages":[{"role":"user","content":"x"}],"max_tokens":0})");
+            << QByteArray(
+                   R"({"model":"m","messages":[{"role":"user","content":"x"}],"max_tokens":0})")
+            << u"'max_tokens' must be a positive integer."_s << u"max_tokens"_s;
         QTest::newRow("max_tokens text")
-            << QByteArray(R"({"messages":[{"role":"user","content":"x"}],"max_tokens":"9"})");
+            << QByteArray(
+                   R"({"model":"m","messages":[{"role":"user","content":"x"}],"max_tokens":"9"})")
+            << u"'max_tokens' must be a positive integer."_s << u"max_tokens"_s;
     }
 
     void badRequest()
     {
         QFETCH(QByteArray, body);
+        QFETCH(QString, message);
+        QFETCH(QString, param);
         auto provider = start(scenario(u"capped"_s));
         QVERIFY(provider);
         ReplyPtr reply = postRaw(*provider, body);
         AWAIT(reply);
         QCOMPARE(statusOf(reply.get()), 400);
-        const QJsonObject root = jsonObject(reply->readAll());
-        QCOMPARE(root.keys(), QStringList { u"error"_s });
-        const QJsonObject error = root.value(u"error"_s).toObject();
-        QCOMPARE(error.value(u"type"_s).toString(), u"invalid_request_error"_s);
-        QVERIFY(!error.value(u"message"_s).toString().isEmpty());
+        const QByteArray answer = reply->readAll();
+        // OpenAI's shape, member for member.
+        const QByteArray quotedParam
+            = param.isEmpty() ? QByteArray("null") : "\"" + param.toUtf8() + "\"";
+        const QByteArray expected = "{\"error\":{\"message\":\"" + message.toUtf8()
+            + "\",\"type\":\"invalid_request_error\",\"param\":" + quotedParam + ",\"code\":null}}";
+        QCOMPARE(answer, expected);
         QCOMPARE(provider->chatRequests(), 1);
+    }
+
+    void emptyPromptRefusedInEveryAnsweringScenario_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *name : { "capped", "rate-limited", "flaky", "firehose", "drip" })
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void emptyPromptRefusedInEveryAnsweringScenario()
+    {
+        // Whatever the scenario would answer, an empty prompt never gets an answer.
+        QFETCH(QString, name);
+        auto provider = start(scenario(name));
+        QVERIFY(provider);
+        QJsonObject body = chatBody(10);
+        body.insert(u"messages"_s,
+            QJsonArray { QJsonObject { { u"role"_s, u"user"_s }, { u"content"_s, u""_s } } });
+        for (int i = 0; i < 3; ++i) {
+            ReplyPtr reply = post(*provider, body);
+            AWAIT(reply);
+            const int status = statusOf(reply.get());
+            QVERIFY2(status != 200, qPrintable(u"request %1 answered 200"_s.arg(i + 1)));
+        }
     }
 
     void nonStreaming_data()
@@ -664,7 +742,7 @@ private Q_SLOTS:
         const auto exchange = [&provider](int attempt, QByteArray &received) {
             // Each body differs, so none passes for a resend of the dropped one.
             return rawPost(*provider,
-                "{\"messages\":[{\"role\":\"user\",\"content\":\"attempt "
+                "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"attempt "
                     + QByteArray::number(attempt) + "\"}]}",
                 {}, received);
         };
@@ -990,6 +1068,237 @@ private Q_SLOTS:
         QCOMPARE(records[0].path, "/v1/chat/completions");
         server.clearRecordedRequests();
         QVERIFY(server.recordedRequests().isEmpty());
+    }
+
+    // --- issue 12: the reporter's languages, errors inside a 200, context, billing ---
+
+    void headlineLanguages_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("body");
+        QTest::newRow("en")
+            << u"en"_s
+            << u"{\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}"_s;
+        QTest::newRow("ru")
+            << u"ru"_s
+            << u"{\"error\":\"Превышен лимит completion-токенов: использовано 60323, лимит 60000. "
+               "Повторите попытку через 18 мин.\"}"_s;
+        QTest::newRow("zh")
+            << u"zh"_s
+            << u"{\"error\":\"超过令牌限额：已使用60323，上限60000。请在18分钟后重试。\"}"_s;
+    }
+
+    void headlineLanguages()
+    {
+        QFETCH(QString, language);
+        QFETCH(QString, body);
+        // The headline scenario, and headlineFirst in front of another one, speak alike.
+        for (const bool first : { false, true }) {
+            DemoOptions options = scenario(first ? u"rate-limited"_s : u"headline"_s);
+            options.messageLanguage = language;
+            options.headlineFirst = first ? 1 : 0;
+            auto provider = start(options);
+            QVERIFY(provider);
+            ReplyPtr reply = post(*provider, chatBody(10));
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), 422);
+            QCOMPARE(QString::fromUtf8(reply->readAll()), body);
+        }
+    }
+
+    void cappedLanguages_data()
+    {
+        // A request larger than the whole cap names a full window: the window's length is the
+        // number in the text, whatever the timing.
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<double>("window");
+        QTest::addColumn<QString>("body");
+        QTest::newRow("en 30")
+            << u"en"_s << 30.0
+            << u"{\"error\":\"Token limit exceeded: used 2000, limit 1000. Retry in 30 sec.\"}"_s;
+        const QString ru
+            = u"{\"error\":\"Превышен лимит completion-токенов: использовано 2000, лимит 1000. "
+              "Повторите попытку через %1.\"}"_s;
+        QTest::newRow("ru 30") << u"ru"_s << 30.0 << ru.arg(u"30 секунд"_s);
+        QTest::newRow("ru 1") << u"ru"_s << 1.0 << ru.arg(u"1 секунду"_s);
+        QTest::newRow("ru 21") << u"ru"_s << 21.0 << ru.arg(u"21 секунду"_s);
+        QTest::newRow("ru 3") << u"ru"_s << 3.0 << ru.arg(u"3 секунды"_s);
+        QTest::newRow("ru 12") << u"ru"_s << 12.0 << ru.arg(u"12 секунд"_s);
+        QTest::newRow("ru 11") << u"ru"_s << 11.0 << ru.arg(u"11 секунд"_s);
+        QTest::newRow("ru 111") << u"ru"_s << 111.0 << ru.arg(u"111 секунд"_s);
+        QTest::newRow("zh 30")
+            << u"zh"_s << 30.0
+            << u"{\"error\":\"超过令牌限额：已使用2000，上限1000。请在30秒后重试。\"}"_s;
+    }
+
+    void cappedLanguages()
+    {
+        QFETCH(QString, language);
+        QFETCH(double, window);
+        QFETCH(QString, body);
+        DemoOptions options = scenario(u"capped"_s);
+        options.limit = 1000;
+        options.windowSeconds = window;
+        options.messageLanguage = language;
+        auto provider = start(options);
+        QVERIFY(provider);
+        ReplyPtr reply = post(*provider, chatBody(2000));
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), 422);
+        QCOMPARE(QString::fromUtf8(reply->readAll()), body);
+        // Under the cap the answer comes as in English.
+        ReplyPtr ok = post(*provider, chatBody(500));
+        AWAIT(ok);
+        QCOMPARE(statusOf(ok.get()), 200);
+    }
+
+    void cappedRussianOverAFullWindow()
+    {
+        // Two requests fill the cap; the third is told, in Russian, the seconds until it fits.
+        DemoOptions options = scenario(u"capped"_s);
+        options.limit = 2000;
+        options.windowSeconds = 10;
+        options.messageLanguage = u"ru"_s;
+        auto provider = start(options);
+        QVERIFY(provider);
+        for (int i = 0; i < 2; ++i) {
+            ReplyPtr reply = post(*provider, chatBody(1000));
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), 200);
+        }
+        ReplyPtr third = post(*provider, chatBody(1000));
+        AWAIT(third);
+        QCOMPARE(statusOf(third.get()), 422);
+        const QString body = QString::fromUtf8(third->readAll());
+        static const QRegularExpression pattern(
+            u"^\\{\"error\":\"Превышен лимит completion-токенов: использовано 3000, лимит 2000\\. "
+            "Повторите попытку через (\\d+) (секунд|секунду|секунды)\\.\"\\}$"_s);
+        const QRegularExpressionMatch match = pattern.match(body);
+        QVERIFY2(match.hasMatch(), qPrintable(body));
+        QVERIFY2(
+            match.captured(1).toInt() >= 8 && match.captured(1).toInt() <= 10, qPrintable(body));
+    }
+
+    void errorIn200_data()
+    {
+        QTest::addColumn<bool>("stream");
+        QTest::newRow("whole") << false;
+        QTest::newRow("stream asked for") << true;
+    }
+
+    void errorIn200()
+    {
+        QFETCH(bool, stream);
+        auto provider = start(scenario(u"error-in-200"_s));
+        QVERIFY(provider);
+        const QByteArray error = "{\"error\":{\"message\":\"Rate limit reached for requests. "
+                                 "Please try again in 2s.\","
+                                 "\"type\":\"rate_limit_error\",\"param\":null,\"code\":429}}";
+        // 1: the error inside a 200 (JSON, no choices); 2, 3: answers; 4: the error again.
+        for (int i = 1; i <= 4; ++i) {
+            ReplyPtr reply = post(*provider, chatBody(50, stream));
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), 200);
+            const QByteArray body = reply->readAll();
+            if (i == 1 || i == 4) {
+                QCOMPARE(reply->header(QNetworkRequest::ContentTypeHeader).toString(),
+                    u"application/json"_s);
+                QCOMPARE(body, error);
+            } else {
+                QVERIFY2(body.contains(stream ? "chat.completion.chunk" : "\"chat.completion\""),
+                    body.constData());
+                QVERIFY(!body.contains("Rate limit"));
+            }
+        }
+    }
+
+    void errorInStream()
+    {
+        auto provider = start(scenario(u"error-in-stream"_s));
+        QVERIFY(provider);
+        ReplyPtr first = post(*provider, chatBody(50, true));
+        AWAIT(first);
+        QCOMPARE(statusOf(first.get()), 200);
+        QCOMPARE(first->error(), QNetworkReply::NoError); // a clean end of the body
+        QCOMPARE(
+            first->header(QNetworkRequest::ContentTypeHeader).toString(), u"text/event-stream"_s);
+        QCOMPARE(first->readAll(),
+            "data: {\"error\":{\"message\":\"The server is currently overloaded, please try again "
+            "later.\",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n");
+        ReplyPtr second = post(*provider, chatBody(50, true));
+        AWAIT(second);
+        QCOMPARE(statusOf(second.get()), 200);
+        QList<QByteArray> data;
+        QVERIFY(sseData(second->readAll(), data));
+        QVERIFY(data.size() >= 3);
+        QVERIFY(data.first().contains("\"role\":\"assistant\""));
+        QCOMPARE(data.last(), "[DONE]");
+        QTRY_COMPARE(provider->openResponses(), 0);
+    }
+
+    void contextWindow_data()
+    {
+        QTest::addColumn<qint64>("window");
+        QTest::addColumn<int>("promptChars");
+        QTest::addColumn<qint64>("maxTokens"); // -1: absent (counts 1000)
+        QTest::addColumn<QByteArray>("error"); // empty: answered
+        const auto message = [](int window, int messages, int completion) -> QByteArray {
+            return "{\"error\":{\"message\":\"This model's maximum context length is "
+                + QByteArray::number(window) + " tokens. However, you requested "
+                + QByteArray::number(messages + completion) + " tokens ("
+                + QByteArray::number(messages) + " in the messages, "
+                + QByteArray::number(completion)
+                + " in the completion). Please reduce the length of the messages or "
+                  "completion.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
+                  "\"code\":\"context_length_exceeded\"}}";
+        };
+        QTest::newRow("default window, short") << qint64(4096) << 11 << qint64(-1) << QByteArray();
+        QTest::newRow("default window, 13,000 characters")
+            << qint64(4096) << 13000 << qint64(-1) << message(4096, 3250, 1000);
+        QTest::newRow("exactly the window")
+            << qint64(4096) << 12384 << qint64(1000) << QByteArray();
+        QTest::newRow("one token over")
+            << qint64(4096) << 12385 << qint64(1000) << message(4096, 3097, 1000);
+        QTest::newRow("small window, max_tokens")
+            << qint64(500) << 400 << qint64(401) << message(500, 100, 401);
+    }
+
+    void contextWindow()
+    {
+        QFETCH(qint64, window);
+        QFETCH(int, promptChars);
+        QFETCH(qint64, maxTokens);
+        QFETCH(QByteArray, error);
+        DemoOptions options = scenario(u"context"_s);
+        options.contextWindow = window;
+        auto provider = start(options);
+        QVERIFY(provider);
+        QJsonObject body = chatBody(maxTokens);
+        body.insert(u"messages"_s,
+            QJsonArray { QJsonObject {
+                { u"role"_s, u"user"_s }, { u"content"_s, QString(promptChars, u'x') } } });
+        ReplyPtr reply = post(*provider, body);
+        AWAIT(reply);
+        if (error.isEmpty()) {
+            QCOMPARE(statusOf(reply.get()), 200);
+        } else {
+            QCOMPARE(statusOf(reply.get()), 400);
+            QCOMPARE(reply->readAll(), error);
+        }
+    }
+
+    void billing()
+    {
+        auto provider = start(scenario(u"billing"_s));
+        QVERIFY(provider);
+        for (int i = 0; i < 3; ++i) {
+            ReplyPtr reply = post(*provider, chatBody(10, i == 1));
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), 402);
+            QCOMPARE(reply->readAll(),
+                "{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\","
+                "\"param\":null,\"code\":\"invalid_request_error\"}}");
+        }
     }
 };
 

@@ -3,6 +3,7 @@
 
 #include "net/retrylog.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -33,6 +34,19 @@ RetryRecord scheduled()
     return r;
 }
 
+// scheduled() as written, literally (not through the functions under test).
+const QByteArray kScheduledJsonLine
+    = "{\"time\":\"2026-11-29T20:05:20.123Z\",\"request\":1,\"event\":\"retry_scheduled\","
+      "\"attempt\":1,\"status\":422,\"category\":\"token_limit\",\"used\":60323,\"limit\":60000,"
+      "\"wait_s\":60,\"raw_wait_s\":1080,\"wait_source\":\"message\",\"waited_total_s\":60,"
+      "\"budget_left_s\":60,\"reason\":null,"
+      "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}";
+const QByteArray kCsvHeader = "time,request,event,attempt,status,category,used,limit,wait_s,"
+                              "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error";
+const QByteArray kScheduledCsvRow
+    = "2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"
+      "60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"";
+
 } // namespace
 
 class TestRetryLog final : public QObject
@@ -53,11 +67,12 @@ private Q_SLOTS:
 void TestRetryLog::jsonLineIsExact()
 {
     QCOMPARE(toJsonLine(scheduled()),
-             QByteArray(R"({"time":"2026-11-29T20:05:20.123Z","request":1,"event":"retry_scheduled",)"
-                        R"("attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,)"
-                        R"("wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,)"
-                        R"("budget_left_s":60,"reason":null,)"
-                        R"("error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})"));
+        QByteArray(
+            R"({"time":"2026-11-29T20:05:20.123Z","request":1,"event":"retry_scheduled",)"
+            R"("attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,)"
+            R"("wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,)"
+            R"("budget_left_s":60,"reason":null,)"
+            R"("error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})"));
 }
 
 void TestRetryLog::nullsAndFractions()
@@ -71,19 +86,21 @@ void TestRetryLog::nullsAndFractions()
     r.rawWaitMs = 2500;
     r.used = 1.5;
     QCOMPARE(toJsonLine(r),
-             QByteArray(R"({"time":"2026-01-02T03:04:05.006Z","request":7,"event":"retry_scheduled",)"
-                        R"("attempt":2,"status":null,"category":null,"used":1.5,"limit":null,)"
-                        R"("wait_s":0.084,"raw_wait_s":2.5,"wait_source":null,"waited_total_s":null,)"
-                        R"("budget_left_s":null,"reason":null,"error":null})"));
+        QByteArray(R"({"time":"2026-01-02T03:04:05.006Z","request":7,"event":"retry_scheduled",)"
+                   R"("attempt":2,"status":null,"category":null,"used":1.5,"limit":null,)"
+                   R"("wait_s":0.084,"raw_wait_s":2.5,"wait_source":null,"waited_total_s":null,)"
+                   R"("budget_left_s":null,"reason":null,"error":null})"));
 }
 
 void TestRetryLog::csvIsExact()
 {
-    QCOMPARE(csvHeader(), QByteArray("time,request,event,attempt,status,category,used,limit,wait_s,"
-                                     "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error"));
+    QCOMPARE(csvHeader(),
+        QByteArray("time,request,event,attempt,status,category,used,limit,wait_s,"
+                   "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error"));
     QCOMPARE(toCsvRow(scheduled()),
-             QByteArray("2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,"
-                        "1080,message,60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\""));
+        QByteArray("2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,"
+                   "1080,message,60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in "
+                   "18 min.\""));
     RetryRecord quoted = scheduled();
     quoted.error = u"say \"hi\"\nnext line"_s;
     QVERIFY(toCsvRow(quoted).endsWith(",\"say \"\"hi\"\"\nnext line\""));
@@ -91,7 +108,8 @@ void TestRetryLog::csvIsExact()
 
 void TestRetryLog::csvNeutralisesFormulas()
 {
-    for (const QString &evil : { u"=HYPERLINK(\"http://x\")"_s, u"+1"_s, u"-2+3"_s, u"@SUM(A1)"_s }) {
+    for (const QString &evil :
+        { u"=HYPERLINK(\"http://x\")"_s, u"+1"_s, u"-2+3"_s, u"@SUM(A1)"_s }) {
         RetryRecord r = scheduled();
         r.error = evil;
         const QByteArray row = toCsvRow(r);
@@ -135,9 +153,9 @@ void TestRetryLog::writerAppendsAndFlushesEachRecord()
     // Readable by another reader at once, before anything is closed.
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    QCOMPARE(f.readAll(), toJsonLine(scheduled()) + '\n');
+    QCOMPARE(f.readAll(), kScheduledJsonLine + '\n');
     log.append(scheduled());
-    QCOMPARE(f.readAll(), toJsonLine(scheduled()) + '\n');
+    QCOMPARE(f.readAll(), kScheduledJsonLine + '\n');
     QCOMPARE(appended.size(), 2);
     QCOMPARE(appended.at(1).at(0).toInt(), 1);
 }
@@ -153,9 +171,8 @@ void TestRetryLog::csvHeaderOnlyInAnEmptyFile()
     }
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    const QByteArray all = f.readAll();
-    QCOMPARE(all.count("time,request,event"), 1);
-    QCOMPARE(all.count("\r\n"), 3);
+    QCOMPARE(
+        f.readAll(), kCsvHeader + "\r\n" + kScheduledCsvRow + "\r\n" + kScheduledCsvRow + "\r\n");
 }
 
 void TestRetryLog::exportIsAtomicAndComplete()
@@ -163,13 +180,40 @@ void TestRetryLog::exportIsAtomicAndComplete()
     QTemporaryDir dir;
     RetryLog log;
     log.append(scheduled());
-    log.append(scheduled());
-    const QString path = dir.filePath(u"export.csv"_s);
+    RetryRecord second = scheduled();
+    second.event = RetryRecord::Event::GaveUp;
+    second.attempt = 2;
+    second.waitMs.reset();
+    second.rawWaitMs.reset();
+    second.waitSource.clear();
+    second.reason = u"budget_exhausted"_s;
+    second.error = u"=cmd"_s;
+    log.append(second);
     QString error;
-    QVERIFY(log.exportTo(path, LogFormat::Csv, &error));
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QCOMPARE(f.readAll(), log.serialize(LogFormat::Csv));
+    const auto read = [](const QString &path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(unreadable)");
+    };
+
+    const QString csv = dir.filePath(u"export.csv"_s);
+    QVERIFY2(log.exportTo(csv, LogFormat::Csv, &error), qPrintable(error));
+    QCOMPARE(read(csv),
+        kCsvHeader + "\r\n" + kScheduledCsvRow + "\r\n"
+            + "2026-11-29T20:05:20.123Z,1,gave_up,2,422,token_limit,60323,60000,,,,60,60,"
+              "budget_exhausted,'=cmd\r\n");
+    const QString jsonl = dir.filePath(u"export.jsonl"_s);
+    QVERIFY2(log.exportTo(jsonl, LogFormat::JsonLines, &error), qPrintable(error));
+    QCOMPARE(read(jsonl),
+        kScheduledJsonLine + '\n'
+            + "{\"time\":\"2026-11-29T20:05:20.123Z\",\"request\":1,\"event\":\"gave_up\","
+              "\"attempt\":2,\"status\":422,\"category\":\"token_limit\",\"used\":60323,"
+              "\"limit\":60000,\"wait_s\":null,\"raw_wait_s\":null,\"wait_source\":null,"
+              "\"waited_total_s\":60,\"budget_left_s\":60,\"reason\":\"budget_exhausted\","
+              "\"error\":\"=cmd\"}\n");
+    // Nothing else was left in the folder (no temporary file of the atomic write).
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name),
+        (QStringList { u"export.csv"_s, u"export.jsonl"_s }));
+
     QVERIFY(!log.exportTo(dir.filePath(u"missing/dir/x.jsonl"_s), LogFormat::JsonLines, &error));
     QVERIFY(!error.isEmpty());
 }

@@ -10,7 +10,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
-
 #include <unistd.h>
 
 using namespace capwatch::net;
@@ -38,7 +37,7 @@ QByteArray firehoseChunk(qsizetype textBytes)
     const QByteArray text = sentence.repeated(textBytes / sentence.size() + 1).left(textBytes);
     return R"({"id":"chatcmpl-demo-7","object":"chat.completion.chunk","created":1795988429,)"
            R"("model":"capwatch-demo","choices":[{"index":0,"delta":{"content":")"
-            + text + R"("},"finish_reason":null}]})";
+        + text + R"("},"finish_reason":null}]})";
 }
 
 } // namespace
@@ -99,8 +98,8 @@ void TestStreamPerf::firehoseMemoryStaysFlat()
     const qint64 growthKiB = (peak - before) / 1024;
     qInfo("20 MB answer in %d pieces (largest %lld chars) in %lld ms; resident set grew by "
           "%lld KiB",
-          pieces, static_cast<long long>(largestPiece), static_cast<long long>(ms),
-          static_cast<long long>(growthKiB));
+        pieces, static_cast<long long>(largestPiece), static_cast<long long>(ms),
+        static_cast<long long>(growthKiB));
 
     QCOMPARE(outcome, u"succeeded"_s);
     QCOMPARE(chars, 20'000'000);
@@ -120,19 +119,28 @@ void TestStreamPerf::commonChunksDecodeWithoutTheDom()
     constexpr int kGeneralChunks = 9'000; // the general path is timed on a tenth
     const SseEvent event { {}, firehoseChunk(222), {} };
 
+    const StreamDecodeCounts before = streamDecodeCounts();
     QElapsedTimer timer;
     timer.start();
     qint64 chars = 0;
     for (int i = 0; i < kChunks; ++i)
         chars += decodeStreamEvent(event).text.size();
     const qint64 fastMs = timer.restart();
+    const StreamDecodeCounts after = streamDecodeCounts();
     for (int i = 0; i < kGeneralChunks; ++i)
         chars -= decodeStreamEventGeneral(event).text.size();
     const qint64 generalMs = timer.elapsed() * (kChunks / kGeneralChunks);
     qInfo("%d chunks: %lld ms; through the JSON DOM about %lld ms", kChunks,
-          static_cast<long long>(fastMs), static_cast<long long>(generalMs));
+        static_cast<long long>(fastMs), static_cast<long long>(generalMs));
 
     QCOMPARE(chars, qint64(kChunks - kGeneralChunks) * 222);
+    // Every chunk took the fast path: none fell back to the DOM (which gives the same text, so
+    // only the counts can tell).
+    QCOMPARE(after.fast - before.fast, quint64(kChunks));
+    QCOMPARE(after.general - before.general, quint64(0));
+    // And the fast path is worth having: at least 3 times as fast as the DOM on these chunks.
+    QVERIFY2(
+        fastMs * 3 <= generalMs, qPrintable(u"fast %1 ms, DOM %2 ms"_s.arg(fastMs).arg(generalMs)));
     // A loose bound even for debug builds on a busy machine: the DOM takes several times this.
     QVERIFY2(fastMs < capwatch::testing::runawayBoundMs(1500), qPrintable(QString::number(fastMs)));
 }

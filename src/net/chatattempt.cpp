@@ -1,7 +1,6 @@
 #include "chatattempt.h"
 
 #include "chatrequest.h"
-
 #include "logging.h"
 #include "retry/constants.h"
 
@@ -57,7 +56,7 @@ bool isEventStream(const QNetworkReply *reply)
 } // namespace
 
 ChatAttempt::ChatAttempt(QNetworkAccessManager *nam, QNetworkRequest request, QByteArray body,
-                         qint64 idleTimeoutMs, QObject *parent)
+    qint64 idleTimeoutMs, QObject *parent)
     : QObject(parent)
     , m_nam(nam)
     , m_request(std::move(request))
@@ -233,6 +232,16 @@ void ChatAttempt::consumeStream(QByteArrayView bytes)
     }
     QString text;
     for (const SseEvent &event : std::as_const(m_events)) {
+        if (!m_sawDataEvent && !event.data.isEmpty()) {
+            // Section 6.6: a stream whose first data event is an error is a failed attempt
+            // with the error's effective status, classified and retried as such.
+            m_sawDataEvent = true;
+            if (const auto embedded = retry::errorInStreamEvent(
+                    std::string_view(event.data.constData(), std::size_t(event.data.size())))) {
+                finish(embeddedFailure(*embedded));
+                return;
+            }
+        }
         ChatStreamUpdate u = decodeStreamEvent(event);
         if (u.error) {
             if (!text.isEmpty()) {
@@ -242,8 +251,8 @@ void ChatAttempt::consumeStream(QByteArrayView bytes)
             }
             AttemptResult r = m_result;
             r.kind = AttemptResult::Kind::StreamError;
-            r.errorText = u.error->message.isEmpty() ? QString::fromUtf8(u.error->raw)
-                                                     : u.error->message;
+            r.errorText
+                = u.error->message.isEmpty() ? QString::fromUtf8(u.error->raw) : u.error->message;
             r.body = u.error->raw;
             finish(std::move(r));
             return;
@@ -282,10 +291,11 @@ void ChatAttempt::onFinished()
 
     // A redirect as the final answer was not followed: a loop (Qt follows at most
     // maximumRedirectsAllowed() hops within the origin), or a hop to another origin.
-    const int code = m_status > 0 ? m_status
-                                  : m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (error == QNetworkReply::TooManyRedirectsError || error == QNetworkReply::InsecureRedirectError
-        || (code >= 300 && code < 400)) {
+    const int code = m_status > 0
+        ? m_status
+        : m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (error == QNetworkReply::TooManyRedirectsError
+        || error == QNetworkReply::InsecureRedirectError || (code >= 300 && code < 400)) {
         const QUrl from = m_reply->url();
         const QByteArray location = m_reply->rawHeader("location");
         const QUrl target = from.resolved(QUrl::fromEncoded(location));
@@ -301,7 +311,7 @@ void ChatAttempt::onFinished()
                           "redirects only within the endpoint's origin, so that the key goes "
                           "nowhere else"_s.arg(displayEndpoint(target));
         } else if (error == QNetworkReply::TooManyRedirectsError
-                   || m_redirects >= m_request.maximumRedirectsAllowed()) {
+            || m_redirects >= m_request.maximumRedirectsAllowed()) {
             r.errorText = u"the provider redirected more than %1 times (a redirect loop?); "
                           "capwatch stopped following"_s.arg(m_request.maximumRedirectsAllowed());
         } else {
@@ -320,13 +330,18 @@ void ChatAttempt::onFinished()
             } else {
                 r.kind = AttemptResult::Kind::StreamBroken;
                 r.errorText = m_timedOut ? u"the stream went silent and was abandoned"_s
-                        : error != QNetworkReply::NoError
-                        ? u"the connection closed mid-answer: %1"_s.arg(m_reply->errorString())
-                        : u"the stream ended before the answer was complete"_s;
+                    : error != QNetworkReply::NoError
+                    ? u"the connection closed mid-answer: %1"_s.arg(m_reply->errorString())
+                    : u"the stream ended before the answer was complete"_s;
             }
         } else if (error != QNetworkReply::NoError) {
             r.kind = AttemptResult::Kind::StreamBroken;
             r.errorText = u"the connection closed mid-answer: %1"_s.arg(m_reply->errorString());
+        } else if (const auto embedded = retry::errorInSuccessBody(
+                       std::string_view(m_buffer.constData(), std::size_t(m_buffer.size())))) {
+            // Section 6.6: a whole 2xx body without choices that carries an error.
+            finish(embeddedFailure(*embedded));
+            return;
         } else {
             QString why;
             if (const auto answer = parseChatCompletion(m_buffer, &why)) {
@@ -360,6 +375,19 @@ void ChatAttempt::onFinished()
         }
     }
     finish(std::move(r));
+}
+
+AttemptResult ChatAttempt::embeddedFailure(const retry::EmbeddedError &embedded) const
+{
+    AttemptResult r = m_result;
+    r.kind = AttemptResult::Kind::HttpError;
+    r.status = embedded.status;
+    r.errorInSuccess = true;
+    r.body = QByteArray::fromStdString(embedded.body);
+    r.bodyBytesSeen = r.body.size();
+    r.answerChars = 0;
+    qCInfo(lcNet, "an error inside a %d response, taken as a %d", m_status, embedded.status);
+    return r;
 }
 
 void ChatAttempt::finish(AttemptResult result)

@@ -12,7 +12,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
-
 #include <optional>
 
 class QNetworkAccessManager;
@@ -22,9 +21,13 @@ namespace capwatch::net {
 
 struct AttemptResult
 {
-    enum class Kind {
+    enum class Kind
+    {
         Answered, ///< 2xx with a complete answer
-        HttpError, ///< a non-2xx status; body holds (the start of) the error body
+        /// A non-2xx status, or an error inside a 2xx (retry policy 6.6: a JSON body without
+        /// choices, or a stream whose first data event is an error) with its effective status;
+        /// body holds (the start of) the error body, or the error event's JSON.
+        HttpError,
         NetworkError, ///< no status: refused, reset before headers, timed out...
         StreamBroken, ///< 2xx, then the connection ended before the answer was complete
         StreamError, ///< 2xx, then the provider sent an error (or garbage) instead of an answer
@@ -39,6 +42,9 @@ struct AttemptResult
     QString finishReason;
     std::optional<Usage> usage;
     qint64 answerChars = 0;
+    /// HttpError from an error inside a 2xx response: `status` is the effective status, the
+    /// response itself said 2xx. Nothing of it was passed on as answer text.
+    bool errorInSuccess = false;
 };
 
 class ChatAttempt final : public QObject
@@ -49,7 +55,7 @@ class ChatAttempt final : public QObject
 public:
     /// `idleTimeoutMs`: wall milliseconds without a byte before the attempt is abandoned.
     ChatAttempt(QNetworkAccessManager *nam, QNetworkRequest request, QByteArray body,
-                qint64 idleTimeoutMs, QObject *parent = nullptr);
+        qint64 idleTimeoutMs, QObject *parent = nullptr);
     ~ChatAttempt() override;
 
     void start();
@@ -70,6 +76,8 @@ private:
     void readStream();
     void consumeStream(QByteArrayView bytes);
     void finish(AttemptResult result);
+    /// The failed attempt an error inside a 2xx makes (section 6.6).
+    AttemptResult embeddedFailure(const retry::EmbeddedError &embedded) const;
     void armIdle();
     void boundReadBuffer();
 
@@ -85,6 +93,7 @@ private:
     bool m_isStream = false;
     bool m_timedOut = false;
     bool m_done = false; ///< [DONE] seen
+    bool m_sawDataEvent = false; ///< a stream's first data event has been looked at
     bool m_finished = false;
     SseParser m_parser;
     QList<SseEvent> m_events;

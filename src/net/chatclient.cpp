@@ -462,6 +462,11 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
         report.attempts = s.attempts;
         report.waited = s.waited;
         report.reason = reason;
+        if (m_lastFailure) { // too_large and billing add the hint line (policy 6.7)
+            report.category = m_lastFailure->category;
+            report.used = m_lastFailure->used;
+            report.limit = m_lastFailure->limit;
+        }
         s.finalErrorText = QString::fromUtf8(retry::finalErrorText(report));
     }
 

@@ -1,15 +1,14 @@
 #include "chatstream.h"
 
 #include <QStringDecoder>
-
-#include <nlohmann/json.hpp>
-
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 
@@ -108,8 +107,8 @@ qint64 tokenCount(const json &usage, const char *key)
     if (value->is_number_unsigned()) {
         const auto n = value->get<std::uint64_t>();
         return n > static_cast<std::uint64_t>(std::numeric_limits<qint64>::max())
-                ? std::numeric_limits<qint64>::max()
-                : static_cast<qint64>(n);
+            ? std::numeric_limits<qint64>::max()
+            : static_cast<qint64>(n);
     }
     if (value->is_number_float()) {
         const double d = value->get<double>();
@@ -125,7 +124,7 @@ std::optional<Usage> usageOf(const json &object)
     if (!usage || !usage->is_object())
         return std::nullopt;
     return Usage { tokenCount(*usage, "prompt_tokens"), tokenCount(*usage, "completion_tokens"),
-                   tokenCount(*usage, "total_tokens") };
+        tokenCount(*usage, "total_tokens") };
 }
 
 QString codeText(const json *code)
@@ -189,8 +188,7 @@ public:
     explicit FastChunkReader(QByteArrayView data)
         : m_p(data.data())
         , m_end(data.data() + data.size())
-    {
-    }
+    { }
 
     /// True when `update` holds the complete result; false: use the general path.
     bool read(ChatStreamUpdate &update)
@@ -249,8 +247,7 @@ private:
     bool at(char c) const { return m_p < m_end && *m_p == c; }
 
     /// Size first, then memcmp: QByteArrayView's == goes through an out-of-line call per key.
-    template <size_t N>
-    static bool is(QByteArrayView key, const char (&name)[N])
+    template<size_t N> static bool is(QByteArrayView key, const char (&name)[N])
     {
         return key.size() == qsizetype(N - 1) && std::memcmp(key.data(), name, N - 1) == 0;
     }
@@ -264,9 +261,8 @@ private:
         constexpr quint64 kHighs = 0x8080808080808080ULL;
         const auto hasZero = [](quint64 v) { return (v - kOnes) & ~v; };
         const quint64 below0x20 = (w - kOnes * 0x20) & ~w;
-        return ((w | hasZero(w ^ (kOnes * '"')) | hasZero(w ^ (kOnes * '\\')) | below0x20)
-                & kHighs)
-                == 0;
+        return ((w | hasZero(w ^ (kOnes * '"')) | hasZero(w ^ (kOnes * '\\')) | below0x20) & kHighs)
+            == 0;
     }
 
     /// Past the string bytes that stand for themselves, eight at a time while it can.
@@ -300,8 +296,7 @@ private:
     /// An object at m_p; `member(key)` is called with m_p on each value and must consume it.
     /// Escaped keys give up, at any depth: they might spell a key that matters, and they are
     /// too rare to be worth telling the depths apart.
-    template <typename Member>
-    bool object(Member &&member)
+    template<typename Member> bool object(Member &&member)
     {
         ++m_p;
         skipWhitespace();
@@ -434,11 +429,11 @@ private:
         Usage u;
         std::array<bool, 3> seen {};
         const std::array<qint64 *, 3> figures { &u.promptTokens, &u.completionTokens,
-                                                &u.totalTokens };
+            &u.totalTokens };
         const bool ok = object([&](QByteArrayView key) {
-            const int i = is(key, "prompt_tokens")   ? 0
-                    : is(key, "completion_tokens") ? 1
-                    : is(key, "total_tokens")      ? 2
+            const int i = is(key, "prompt_tokens") ? 0
+                : is(key, "completion_tokens")     ? 1
+                : is(key, "total_tokens")          ? 2
                                                    : -1;
             if (i < 0)
                 return skipValue(2);
@@ -553,14 +548,30 @@ private:
             return false;
         char plain = 0;
         switch (*m_p++) {
-        case '"': plain = '"'; break;
-        case '\\': plain = '\\'; break;
-        case '/': plain = '/'; break;
-        case 'b': plain = '\b'; break;
-        case 'f': plain = '\f'; break;
-        case 'n': plain = '\n'; break;
-        case 'r': plain = '\r'; break;
-        case 't': plain = '\t'; break;
+        case '"':
+            plain = '"';
+            break;
+        case '\\':
+            plain = '\\';
+            break;
+        case '/':
+            plain = '/';
+            break;
+        case 'b':
+            plain = '\b';
+            break;
+        case 'f':
+            plain = '\f';
+            break;
+        case 'n':
+            plain = '\n';
+            break;
+        case 'r':
+            plain = '\r';
+            break;
+        case 't':
+            plain = '\t';
+            break;
         case 'u': {
             char32_t cp = 0;
             if (!hex4(&cp))
@@ -730,16 +741,28 @@ private:
     QByteArray m_scratch; ///< unescaped bytes of the string being decoded
 };
 
+std::atomic<quint64> g_fastDecodes { 0 };
+std::atomic<quint64> g_generalDecodes { 0 };
+
 } // namespace
+
+StreamDecodeCounts streamDecodeCounts()
+{
+    return { g_fastDecodes.load(std::memory_order_relaxed),
+        g_generalDecodes.load(std::memory_order_relaxed) };
+}
 
 ChatStreamUpdate decodeStreamEvent(const SseEvent &event)
 {
     // An `error` event may carry plain text, which only the general path turns into an error.
     if (event.type != QByteArrayView("error")) {
         ChatStreamUpdate update;
-        if (FastChunkReader(QByteArrayView(event.data).trimmed()).read(update))
+        if (FastChunkReader(QByteArrayView(event.data).trimmed()).read(update)) {
+            g_fastDecodes.fetch_add(1, std::memory_order_relaxed);
             return update;
+        }
     }
+    g_generalDecodes.fetch_add(1, std::memory_order_relaxed);
     return decodeStreamEventGeneral(event);
 }
 
@@ -810,9 +833,8 @@ std::optional<ChatAnswer> parseChatCompletion(QByteArrayView body, QString *erro
     if (const json *providerError = member(completion, "error")) {
         const StreamError e = errorOf(*providerError, {});
         return failure(e.message.isEmpty()
-                               ? QStringLiteral("the provider answered with an error")
-                               : QStringLiteral("the provider answered with an error: %1")
-                                         .arg(e.message));
+                ? QStringLiteral("the provider answered with an error")
+                : QStringLiteral("the provider answered with an error: %1").arg(e.message));
     }
     const json *choices = member(completion, "choices");
     if (!choices || !choices->is_array() || choices->empty())

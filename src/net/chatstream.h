@@ -9,7 +9,6 @@
 #include <QByteArrayView>
 #include <QString>
 #include <QtGlobal>
-
 #include <optional>
 
 namespace capwatch::net {
@@ -49,6 +48,16 @@ ChatStreamUpdate decodeStreamEvent(const SseEvent &event);
 /// The same decoding through a full JSON parse, for any shape. decodeStreamEvent() reads the
 /// common shape without it and falls back to this; tests hold the two to the same results.
 ChatStreamUpdate decodeStreamEventGeneral(const SseEvent &event);
+
+/// How many events decodeStreamEvent() has decoded on each path since the process started
+/// (relaxed atomic counters, any thread): tests and benchmarks check that the common shapes
+/// take the fast path, which no result could tell.
+struct StreamDecodeCounts
+{
+    quint64 fast = 0; ///< read by the fast reader
+    quint64 general = 0; ///< handed to decodeStreamEventGeneral()
+};
+StreamDecodeCounts streamDecodeCounts();
 
 struct ChatAnswer
 {

@@ -65,6 +65,10 @@ enum class Scenario
     BadUtf8,
     HugeHeaders,
     RedirectLoop,
+    ErrorIn200,
+    ErrorInStream,
+    Context,
+    Billing,
     Unknown,
 };
 
@@ -77,10 +81,80 @@ Scenario scenarioOf(const QString &name)
 
 // Fixed bodies, byte for byte what the spec and the tests expect (member order included, which
 // QJsonObject would sort).
-QByteArray headlineBody()
+QByteArray jsonString(const QString &text);
+
+QByteArray headlineBody(const QString &language)
 {
+    if (language == u"ru")
+        return QStringLiteral(
+            u"{\"error\":\"Превышен лимит completion-токенов: использовано 60323, "
+            u"лимит 60000. Повторите попытку через 18 мин.\"}")
+            .toUtf8();
+    if (language == u"zh")
+        return QStringLiteral(
+            u"{\"error\":\"超过令牌限额：已使用60323，上限60000。请在18分钟后重试。\"}")
+            .toUtf8();
     return QByteArrayLiteral(
         R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})");
+}
+
+/// Russian plural of "second" after a whole number: 1, 21 секунду; 2-4, 22 секунды; else секунд.
+QString russianSeconds(qint64 n)
+{
+    const qint64 lastTwo = n % 100;
+    const qint64 last = n % 10;
+    if (last == 1 && lastTwo != 11)
+        return QStringLiteral(u"секунду");
+    if (last >= 2 && last <= 4 && (lastTwo < 12 || lastTwo > 14))
+        return QStringLiteral(u"секунды");
+    return QStringLiteral(u"секунд");
+}
+
+/// capped's 422 body over the cap: used, limit and the seconds until the request fits.
+QByteArray cappedBody(const QString &language, qint64 used, qint64 limit, qint64 seconds)
+{
+    QString text;
+    if (language == u"ru")
+        text = QStringLiteral(u"Превышен лимит completion-токенов: использовано %1, лимит %2. "
+                              u"Повторите попытку через %3 %4.")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(seconds)
+                   .arg(russianSeconds(seconds));
+    else if (language == u"zh")
+        text = QStringLiteral(u"超过令牌限额：已使用%1，上限%2。请在%3秒后重试。")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(seconds);
+    else
+        text = QStringLiteral("Token limit exceeded: used %1, limit %2. Retry in %3 sec.")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(seconds);
+    return "{\"error\":" + jsonString(text) + '}';
+}
+
+/// error-in-200: a rate limit reported inside a 200, without choices (as some gateways do).
+QByteArray errorIn200Body()
+{
+    return QByteArrayLiteral(
+        R"({"error":{"message":"Rate limit reached for requests. Please try again in 2s.",)"
+        R"("type":"rate_limit_error","param":null,"code":429}})");
+}
+
+/// error-in-stream: the first (and only) data event of a 200 event stream.
+QByteArray errorInStreamEvent()
+{
+    return QByteArrayLiteral(
+        R"({"error":{"message":"The server is currently overloaded, please try again later.",)"
+        R"("type":"server_error","param":null,"code":null}})");
+}
+
+/// billing: DeepSeek's 402, byte for byte.
+QByteArray billingBody()
+{
+    return QByteArrayLiteral(R"({"error":{"message":"Insufficient Balance","type":"unknown_error",)"
+                             R"("param":null,"code":"invalid_request_error"}})");
 }
 
 QByteArray rateLimitBody()
@@ -184,10 +258,17 @@ QByteArray jsonString(const QString &text)
     return out;
 }
 
-QByteArray errorBody(const QString &message)
+/// OpenAI's error shape: {"error":{"message":..,"type":..,"param":..,"code":..}}, with
+/// param and code null when empty.
+QByteArray errorBody(const QString &message, const QString &param = {},
+    const QByteArray &type = QByteArrayLiteral("invalid_request_error"), const QString &code = {})
 {
     return QByteArrayLiteral(R"({"error":{"message":)") + jsonString(message)
-        + QByteArrayLiteral(R"(,"type":"invalid_request_error"}})");
+        + QByteArrayLiteral(R"(,"type":)") + jsonString(QString::fromLatin1(type))
+        + QByteArrayLiteral(R"(,"param":)")
+        + (param.isEmpty() ? QByteArrayLiteral("null") : jsonString(param))
+        + QByteArrayLiteral(R"(,"code":)")
+        + (code.isEmpty() ? QByteArrayLiteral("null") : jsonString(code)) + '}' + '}';
 }
 
 /// Wire form of one chunk of a `Transfer-Encoding: chunked` body. The streams use chunked
@@ -240,33 +321,68 @@ struct ChatRequest
     bool stream = false;
     bool includeUsage = false;
     qint64 promptTokens = 0;
+    qsizetype promptChars = 0; ///< characters of all messages' text
 };
 
-/// Empty on success, else the message of the 400 answer.
-QString parseChatRequest(const QByteArray &body, ChatRequest &out)
+struct InvalidRequest
+{
+    QString message; ///< empty: the request is valid
+    QString param; ///< the member at fault, or empty
+};
+
+/// Text of a message's content: a string, or the text parts of an array joined; empty (not
+/// null) for anything else.
+QString contentText(const QJsonValue &content)
+{
+    QString text = QStringLiteral("");
+    if (content.isString()) {
+        text += content.toString();
+    } else if (content.isArray()) {
+        for (const QJsonValue &part : content.toArray())
+            text += part.toObject().value(u"text").toString();
+    }
+    return text;
+}
+
+/// Checks a chat request as real providers do; on failure, what the 400 answer says.
+InvalidRequest parseChatRequest(const QByteArray &body, ChatRequest &out)
 {
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject())
-        return QStringLiteral("The request body is not a JSON object.");
+        return { QStringLiteral("The request body is not a JSON object."), {} };
     const QJsonObject root = doc.object();
     const QJsonValue messages = root.value(u"messages");
     if (!messages.isArray() || messages.toArray().isEmpty())
-        return QStringLiteral("'messages' must be a non-empty array.");
+        return { QStringLiteral("'messages' must be a non-empty array."),
+            QStringLiteral("messages") };
     qsizetype promptChars = 0;
+    QString lastUser;
+    bool hasUser = false;
     for (const QJsonValue &message : messages.toArray()) {
         if (!message.isObject())
-            return QStringLiteral("Each entry of 'messages' must be an object.");
-        const QJsonValue content = message.toObject().value(u"content");
-        if (content.isString()) {
-            promptChars += content.toString().size();
-        } else if (content.isArray()) {
-            for (const QJsonValue &part : content.toArray())
-                promptChars += part.toObject().value(u"text").toString().size();
+            return { QStringLiteral("Each entry of 'messages' must be an object."),
+                QStringLiteral("messages") };
+        const QJsonObject object = message.toObject();
+        const QString text = contentText(object.value(u"content"));
+        promptChars += text.size();
+        if (object.value(u"role").toString() == u"user") {
+            hasUser = true;
+            lastUser = text;
         }
     }
+    // A user turn without text is refused, as real providers do (an empty prompt is a client
+    // bug, never a question).
+    if (hasUser && lastUser.trimmed().isEmpty())
+        return { QStringLiteral("The last user message is empty: its 'content' must contain "
+                                "text."),
+            QStringLiteral("messages") };
+    const QJsonValue model = root.value(u"model");
+    if (!model.isString() || model.toString().trimmed().isEmpty())
+        return { QStringLiteral("You must provide a model parameter."), QStringLiteral("model") };
     out.promptTokens = std::max<qint64>(1, tokensOf(promptChars));
-    out.model = root.value(u"model").toString(QStringLiteral("capwatch-demo"));
+    out.promptChars = promptChars;
+    out.model = model.toString();
     // max_completion_tokens is the newer OpenAI name of the same limit.
     QJsonValue maxTokens = root.value(u"max_tokens");
     if (maxTokens.isUndefined() || maxTokens.isNull())
@@ -274,7 +390,8 @@ QString parseChatRequest(const QByteArray &body, ChatRequest &out)
     if (!maxTokens.isUndefined() && !maxTokens.isNull()) {
         const double value = maxTokens.toDouble(-1);
         if (!maxTokens.isDouble() || value < 1 || value != std::floor(value) || value > 1e12)
-            return QStringLiteral("'max_tokens' must be a positive integer.");
+            return { QStringLiteral("'max_tokens' must be a positive integer."),
+                QStringLiteral("max_tokens") };
         out.maxTokens = static_cast<qint64>(value);
     }
     out.stream = root.value(u"stream").toBool(false);
@@ -392,20 +509,6 @@ QString firehoseText()
     // ASCII only, so the firehose may cut it at any byte.
     return QStringLiteral("The capwatch demo provider is streaming a firehose answer to measure "
                           "how fast the client takes a long answer in. ");
-}
-
-/// Text of a message's content: a string, or the text parts of an array joined; empty (not
-/// null) for anything else.
-QString contentText(const QJsonValue &content)
-{
-    QString text = QStringLiteral("");
-    if (content.isString()) {
-        text += content.toString();
-    } else if (content.isArray()) {
-        for (const QJsonValue &part : content.toArray())
-            text += part.toObject().value(u"text").toString();
-    }
-    return text;
 }
 
 QByteArray methodName(QHttpServerRequest::Method method)
@@ -622,7 +725,14 @@ QStringList DemoProvider::scenarios()
         QStringLiteral("auth-expired"), QStringLiteral("validation"), QStringLiteral("flaky"),
         QStringLiteral("hang"), QStringLiteral("drop-mid-stream"), QStringLiteral("firehose"),
         QStringLiteral("drip"), QStringLiteral("huge-error"), QStringLiteral("bad-utf8"),
-        QStringLiteral("huge-headers"), QStringLiteral("redirect-loop") };
+        QStringLiteral("huge-headers"), QStringLiteral("redirect-loop"),
+        QStringLiteral("error-in-200"), QStringLiteral("error-in-stream"),
+        QStringLiteral("context"), QStringLiteral("billing") };
+}
+
+QStringList DemoProvider::messageLanguages()
+{
+    return { QStringLiteral("en"), QStringLiteral("ru"), QStringLiteral("zh") };
 }
 
 QString DemoProvider::validate(const DemoOptions &options)
@@ -638,6 +748,11 @@ QString DemoProvider::validate(const DemoOptions &options)
         return tr("The time scale must be in (0, 1].");
     if (options.chunkDelayMs < 0 || options.answerBytes < 0 || options.answerChunks < 0)
         return tr("Delays and sizes must not be negative.");
+    if (!messageLanguages().contains(options.messageLanguage))
+        return tr("Unknown message language \"%1\" (known: %2)")
+            .arg(options.messageLanguage, messageLanguages().join(QStringLiteral(", ")));
+    if (options.contextWindow <= 0)
+        return tr("The context window must be positive.");
     return {};
 }
 
@@ -888,13 +1003,13 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
     // The headline 422 for the first requests of any scenario: one retry cycle, then the
     // scenario's own behaviour (demos, and tests of a cycle that ends in a long answer).
     if (index <= o.headlineFirst)
-        return reply(Status::UnprocessableEntity, headlineBody());
+        return reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage));
 
     // Failures that come before the body is even looked at, as from a gateway in front of the
     // model.
     switch (scenario) {
     case Scenario::Headline:
-        return reply(Status::UnprocessableEntity, headlineBody());
+        return reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage));
     case Scenario::Validation:
         return reply(Status::UnprocessableEntity, validationBody());
     case Scenario::RateLimited:
@@ -934,7 +1049,7 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
             // The one header that matters comes last, after 100 KB of others.
             HeaderPairs headers = fillerHeaders();
             headers.append({ QByteArrayLiteral("retry-after"), QByteArrayLiteral("1") });
-            return reply(Status::UnprocessableEntity, headlineBody(), headers);
+            return reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage), headers);
         }
         break;
     case Scenario::RedirectLoop:
@@ -942,6 +1057,8 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
         return reply(Status::TemporaryRedirect,
             errorBody(QStringLiteral("Moved to %1").arg(request.url().path())),
             { { QByteArrayLiteral("Location"), request.url().path().toUtf8() } });
+    case Scenario::Billing:
+        return reply(Status::PaymentRequired, billingBody());
     case Scenario::Hang:
         log("held, never answered");
         startExchange(std::move(responder));
@@ -951,9 +1068,48 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
     }
 
     ChatRequest chat;
-    const QString invalid = parseChatRequest(request.body(), chat);
-    if (!invalid.isEmpty())
-        return reply(Status::BadRequest, errorBody(invalid));
+    const InvalidRequest invalid = parseChatRequest(request.body(), chat);
+    if (!invalid.message.isEmpty())
+        return reply(Status::BadRequest, errorBody(invalid.message, invalid.param));
+
+    switch (scenario) {
+    case Scenario::Context: {
+        // OpenAI's estimate and words: what the messages take plus what the answer may take.
+        const qint64 prompt = tokensOf(chat.promptChars);
+        const qint64 completion = chat.maxTokens > 0 ? chat.maxTokens : kDefaultMaxTokens;
+        if (prompt + completion > o.contextWindow)
+            return reply(Status::BadRequest,
+                errorBody(QStringLiteral("This model's maximum context length is %1 tokens. "
+                                         "However, you requested %2 tokens (%3 in the messages, "
+                                         "%4 in the completion). Please reduce the length of "
+                                         "the messages or completion.")
+                              .arg(o.contextWindow)
+                              .arg(prompt + completion)
+                              .arg(prompt)
+                              .arg(completion),
+                    QStringLiteral("messages"), QByteArrayLiteral("invalid_request_error"),
+                    QStringLiteral("context_length_exceeded")));
+        break;
+    }
+    case Scenario::ErrorIn200:
+        // JSON even when a stream was asked for, as such gateways do.
+        if (position == 0)
+            return reply(Status::Ok, errorIn200Body());
+        break;
+    case Scenario::ErrorInStream:
+        if (position == 0) {
+            log("200, stream whose first event is an error");
+            writeStreamHeaders(responder);
+            startExchange(std::move(responder))
+                ->playTimed(
+                    { httpChunk(ChunkFormat::event(errorInStreamEvent())) + lastHttpChunk() }, 0,
+                    -1);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
 
     QString text;
     if (scenario == Scenario::Capped) {
@@ -964,10 +1120,8 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
         if (used > o.limit) {
             const auto seconds
                 = std::max<qint64>(1, qint64(std::ceil(msUntilFits(now, counted) / 1000)));
-            const QByteArray body = "{\"error\":\"Token limit exceeded: used "
-                + QByteArray::number(used) + ", limit " + QByteArray::number(o.limit)
-                + ". Retry in " + QByteArray::number(seconds) + " sec.\"}";
-            return reply(Status::UnprocessableEntity, body);
+            return reply(
+                Status::UnprocessableEntity, cappedBody(o.messageLanguage, used, o.limit, seconds));
         }
         m_window.push_back({ now, counted });
         text = tr("Hello from the capwatch demo provider! This answer comes from a small server on "

@@ -23,7 +23,21 @@
 //  bad-utf8         a streamed answer whose last chunks carry bytes that are not UTF-8
 //  huge-headers     1: 422 headline + 100 KB of extra headers, retry-after: 1 last; 2, 3: success
 //  redirect-loop    every request: 307 to itself
+//  error-in-200     1: a 200 whose JSON body is an error without choices (a rate limit that says
+//                   "Please try again in 2s.", code 429); 2, 3: success
+//  error-in-stream  1: a 200 event stream whose first data event is an error ("overloaded"), then
+//                   its end; 2, 3: success
+//  context          a request whose estimate (characters of all messages / 4, plus max_tokens or
+//                   1000) exceeds contextWindow: OpenAI's 400 context_length_exceeded, with the
+//                   numbers; smaller requests succeed
+//  billing          every request: 402 "Insufficient Balance" (DeepSeek's shape)
+// messageLanguage ru or zh: capped and headline (and headlineFirst) speak Russian or Chinese, as
+// the reporter's provider did: 422 {"error":"Превышен лимит completion-токенов: использовано
+// 60323, лимит 60000. Повторите попытку через 18 мин."}.
 // Success bodies (streamed as chunked SSE or not) are friendly texts about the cap.
+// Whatever the scenario, a chat request that would get an answer is first checked as real
+// providers do: no messages, an empty (or blank) last user message, or no (or a blank) model get
+// a 400 in OpenAI's shape {"error":{"message","type":"invalid_request_error","param","code":null}}.
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -62,6 +76,10 @@ struct DemoOptions
     QByteArray acceptedKey;
     /// The first N chat requests get the headline token-limit 422, whatever the scenario.
     int headlineFirst = 0;
+    /// en, ru or zh: the language of the token-limit 422s (capped, headline, headlineFirst).
+    QString messageLanguage = QStringLiteral("en");
+    /// context: the most tokens a request may ask for (prompt estimate + max_tokens).
+    qint64 contextWindow = 4096;
 };
 
 /// One request as the demo provider received it, for tests that check what a client sent.
@@ -96,8 +114,11 @@ public:
     ~DemoProvider() override;
 
     /// capped, headline, rate-limited, auth-expired, validation, flaky, hang, drop-mid-stream,
-    /// firehose, drip, huge-error, bad-utf8, huge-headers, redirect-loop.
+    /// firehose, drip, huge-error, bad-utf8, huge-headers, redirect-loop, error-in-200,
+    /// error-in-stream, context, billing.
     static QStringList scenarios();
+    /// en, ru, zh.
+    static QStringList messageLanguages();
 
     /// Call before listen(), which validates the options. Called while listening (a slot of
     /// chatRequestReceived may rotate acceptedKey), the new options apply from the request being

@@ -17,7 +17,8 @@ CommandSpec demoSpec()
     return {
         u"demo"_s,
         cliText(QT_TRANSLATE_NOOP("cli", "Run the embedded capped provider on 127.0.0.1 until interrupted.")),
-        u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] [--headline-first N]"_s,
+        u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] [--headline-first N] "
+        u"[--message-language LANG] [--context-window N]"_s,
         {
                 QCommandLineOption(u"port"_s, cliText(QT_TRANSLATE_NOOP("cli", "Port on 127.0.0.1; 0 picks a free one (default).")), u"P"_s, u"0"_s),
                 QCommandLineOption(u"scenario"_s, cliText(QT_TRANSLATE_NOOP("cli", "What the provider plays: %1 (default: capped)."))
@@ -27,6 +28,10 @@ CommandSpec demoSpec()
                 QCommandLineOption(u"window"_s, cliText(QT_TRANSLATE_NOOP("cli", "Length of the rolling window in seconds (default: 60).")), u"S"_s, u"60"_s),
                 QCommandLineOption(u"time-scale"_s, cliText(QT_TRANSLATE_NOOP("cli", "Run windows and delays F times as long (0 < F <= 1).")), u"F"_s, u"1"_s),
                 QCommandLineOption(u"headline-first"_s, cliText(QT_TRANSLATE_NOOP("cli", "Answer the first N requests with the headline token-limit 422 (default: 0).")), u"N"_s, u"0"_s),
+                QCommandLineOption(u"message-language"_s, cliText(QT_TRANSLATE_NOOP("cli", "Language of the token-limit errors of capped and headline: %1 (default: en)."))
+                                                                  .arg(net::DemoProvider::messageLanguages().join(u", "_s)),
+                                   u"LANG"_s, u"en"_s),
+                QCommandLineOption(u"context-window"_s, cliText(QT_TRANSLATE_NOOP("cli", "Largest request in tokens for the context scenario (default: 4096).")), u"N"_s, u"4096"_s),
         },
     };
 }
@@ -60,6 +65,14 @@ int runDemo(const QStringList &args)
     options.headlineFirst = parser.value(u"headline-first"_s).toInt(&ok);
     if (!ok || options.headlineFirst < 0)
         return argumentError(spec.name, u"--headline-first takes a whole number from 0"_s);
+
+    options.messageLanguage = parser.value(u"message-language"_s);
+    if (!net::DemoProvider::messageLanguages().contains(options.messageLanguage))
+        return argumentError(spec.name, u"unknown message language '%1' (one of: %2)"_s.arg(
+                                                options.messageLanguage, net::DemoProvider::messageLanguages().join(u", "_s)));
+    options.contextWindow = parser.value(u"context-window"_s).toLongLong(&ok);
+    if (!ok || options.contextWindow < 1)
+        return argumentError(spec.name, u"--context-window takes a positive whole number"_s);
 
     net::DemoProvider provider;
     provider.setOptions(options);
