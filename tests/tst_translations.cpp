@@ -1,10 +1,13 @@
 // Translations: both catalogues complete, the UI and both programs' --help follow the language,
-// numbers and durations follow the locale.
+// numbers and durations follow the locale, Qt's own texts are translated too, an unsupported
+// language falls back to English entirely, and --help/--version need no display.
 
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
+#include "ui/uilanguage.h"
 
+#include <QDialogButtonBox>
 #include <QDomDocument>
 #include <QFile>
 #include <QProcess>
@@ -29,7 +32,30 @@ private Q_SLOTS:
     void cliHelpFollowsTheLocale_data();
     void cliHelpFollowsTheLocale();
     void numbersFollowTheLocale();
+    void qtOwnTextsAreTranslated_data();
+    void qtOwnTextsAreTranslated();
+    void chooseLanguage_data();
+    void chooseLanguage();
+    void unsupportedLanguageFallsBackToEnglish();
+    void printsWithoutADisplay_data();
+    void printsWithoutADisplay();
 };
+
+namespace {
+
+/// The environment of a machine without any display: no platform plugin forced, no X, no
+/// Wayland, an English C locale.
+QProcessEnvironment headless()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : { u"QT_QPA_PLATFORM"_s, u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s, u"LANGUAGE"_s,
+                                 u"LC_ALL"_s, u"LC_MESSAGES"_s })
+        env.remove(name);
+    env.insert(u"LANG"_s, u"C.UTF-8"_s);
+    return env;
+}
+
+} // namespace
 
 void TestTranslations::catalogueIsComplete_data()
 {
@@ -129,6 +155,126 @@ void TestTranslations::numbersFollowTheLocale()
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     QCOMPARE(RetryPanel::durationInWords(2500ms), u"2.5 s"_s);
     QCOMPARE(RetryPanel::durationInWords(90s), u"1 min 30 s"_s);
+}
+
+void TestTranslations::qtOwnTextsAreTranslated_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::addColumn<QString>("cancel");
+    QTest::newRow("de") << u"de"_s << u"Abbrechen"_s;
+    QTest::newRow("zh_CN") << u"zh_CN"_s << u"取消"_s;
+}
+
+void TestTranslations::qtOwnTextsAreTranslated()
+{
+    // The standard buttons of dialogs come from Qt's catalogue (qtbase_*.qm), loaded with ours.
+    QFETCH(QString, lang);
+    QFETCH(QString, cancel);
+    const UiLanguage language = chooseUiLanguage(lang, QLocale::c(), QStringLiteral(CAPWATCH_QM_DIR));
+    QVERIFY(language.translated);
+    const QList<QTranslator *> installed
+            = installTranslations(QCoreApplication::instance(), language, QStringLiteral(CAPWATCH_QM_DIR));
+    QCOMPARE(installed.size(), 2); // capwatch's and Qt's
+    QDialogButtonBox box(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    const QString shown = box.button(QDialogButtonBox::Cancel)->text();
+    for (QTranslator *t : installed) {
+        QCoreApplication::removeTranslator(t);
+        delete t;
+    }
+    QCOMPARE(shown, cancel);
+}
+
+void TestTranslations::chooseLanguage_data()
+{
+    QTest::addColumn<QString>("requested");
+    QTest::addColumn<QString>("system");
+    QTest::addColumn<QString>("locale");
+    QTest::addColumn<bool>("translated");
+    QTest::addColumn<QString>("warning");
+
+    QTest::newRow("--lang de") << u"de"_s << u"en_US"_s << u"de_DE"_s << true << QString();
+    QTest::newRow("--lang de_AT") << u"de_AT"_s << u"en_US"_s << u"de_AT"_s << true << QString();
+    QTest::newRow("--lang zh_CN") << u"zh_CN"_s << u"de_DE"_s << u"zh_CN"_s << true << QString();
+    QTest::newRow("--lang en_GB keeps its formats") << u"en_GB"_s << u"de_DE"_s << u"en_GB"_s << false << QString();
+    QTest::newRow("--lang fr") << u"fr"_s << u"de_DE"_s << u"en_US"_s << false
+                               << u"capwatch: warning: no translation for 'fr'; using English"_s;
+    QTest::newRow("--lang nonsense") << u"xx"_s << u"de_DE"_s << u"en_US"_s << false
+                                     << u"capwatch: warning: no translation for 'xx'; using English"_s;
+    QTest::newRow("system de_DE") << QString() << u"de_DE"_s << u"de_DE"_s << true << QString();
+    // The system's language without a catalogue: English too, but nobody asked, so no warning.
+    QTest::newRow("system fr_FR") << QString() << u"fr_FR"_s << u"en_US"_s << false << QString();
+    QTest::newRow("system C") << QString() << u"C"_s << u"C"_s << false << QString();
+}
+
+void TestTranslations::chooseLanguage()
+{
+    QFETCH(QString, requested);
+    QFETCH(QString, system);
+    QFETCH(QString, locale);
+    QFETCH(bool, translated);
+    QFETCH(QString, warning);
+    const UiLanguage language = chooseUiLanguage(requested, QLocale(system), QStringLiteral(CAPWATCH_QM_DIR));
+    QCOMPARE(language.locale.name(), locale);
+    QCOMPARE(language.translated, translated);
+    QCOMPARE(language.warning, warning);
+}
+
+void TestTranslations::unsupportedLanguageFallsBackToEnglish()
+{
+    // English text and English numbers, and one line on stderr saying so.
+    QProcess p;
+    p.setProcessEnvironment(headless());
+    p.start(QStringLiteral(CAPWATCH_GUI_PATH), { u"--lang"_s, u"fr"_s, u"--help"_s });
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(out.startsWith(u"Usage: "_s), qPrintable(out));
+    QVERIFY2(out.contains(u"Displays version information."_s), qPrintable(out));
+    QCOMPARE(QString::fromUtf8(p.readAllStandardError()),
+             u"capwatch: warning: no translation for 'fr'; using English\n"_s);
+
+    const QLocale before;
+    QLocale::setDefault(chooseUiLanguage(u"fr"_s, QLocale(u"fr_FR"_s), QStringLiteral(CAPWATCH_QM_DIR)).locale);
+    const QString english = RetryPanel::durationInWords(2500ms);
+    const QString grouped = QLocale().toString(60323);
+    QLocale::setDefault(before);
+    QCOMPARE(english, u"2.5 s"_s);
+    QCOMPARE(grouped, u"60,323"_s);
+}
+
+void TestTranslations::printsWithoutADisplay_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("starts");
+    QTest::addColumn<QString>("contains");
+    QTest::newRow("--help") << QStringList { u"--help"_s } << u"Usage: "_s << u"--endpoint <URL>"_s;
+    QTest::newRow("-h") << QStringList { u"-h"_s } << u"Usage: "_s << u"--time-scale <F>"_s;
+    QTest::newRow("--help-all") << QStringList { u"--help-all"_s } << u"Usage: "_s << u"--lang <CODE>"_s;
+    QTest::newRow("--version") << QStringList { u"--version"_s } << u"capwatch "_s << QStringLiteral(CAPWATCH_VERSION);
+    QTest::newRow("--man-page") << QStringList { u"--man-page"_s } << u".\\\" Generated"_s << u".SH \"OPTIONS\""_s;
+    QTest::newRow("German --help") << QStringList { u"--lang=de"_s, u"--help"_s } << u"Aufruf: "_s << u"--endpoint <URL>"_s;
+    QTest::newRow("options before --help") << QStringList { u"--demo"_s, u"--model"_s, u"m"_s, u"--help"_s }
+                                           << u"Usage: "_s << u"--demo"_s;
+}
+
+void TestTranslations::printsWithoutADisplay()
+{
+    // What the man page promises: --help and --version work on a machine without a display.
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, starts);
+    QFETCH(QString, contains);
+    QProcess p;
+    p.setProcessEnvironment(headless());
+    p.start(QStringLiteral(CAPWATCH_GUI_PATH), arguments);
+    QVERIFY(p.waitForFinished(10000));
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit, qPrintable(err));
+    QVERIFY2(p.exitCode() == 0, qPrintable(QString::number(p.exitCode()) + u": "_s + err));
+    QCOMPARE(err, QString());
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(out.startsWith(starts), qPrintable(out));
+    QVERIFY2(out.contains(contains), qPrintable(out));
 }
 
 QTEST_MAIN(TestTranslations)
