@@ -75,4 +75,37 @@ QString categoryDisplayName(const QString &category)
     return category;
 }
 
+QString waitSourceDisplayName(const QString &source)
+{
+    // The header names stay recognisable; translators may keep them as they are.
+    if (source == u"retry-after")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "retry-after");
+    if (source == u"retry-after-ms")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "retry-after-ms");
+    if (source == u"message")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "message");
+    if (source == u"backoff")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "backoff");
+    if (source == u"credential-refresh")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "new key");
+    return source;
+}
+
+QString reasonDisplayName(const QString &reason)
+{
+    if (reason == u"budget_exhausted")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "budget exhausted");
+    if (reason == u"attempts_exhausted")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "attempts exhausted");
+    if (reason == u"not_retryable")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "not retryable");
+    if (reason == u"timeout")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "no response in time");
+    if (reason == u"auth_unchanged")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "key unchanged");
+    if (reason == u"cancelled")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "cancelled");
+    return reason;
+}
+
 } // namespace capwatch::ui

@@ -23,6 +23,14 @@ QStringList legendCategories();
 /// A short translated name for a category ("token limit"), for legends and tooltips.
 QString categoryDisplayName(const QString &category);
 
+/// A short translated name for a wait source (`retry-after`, `message`, `backoff`, ...), as the
+/// timeline's wait labels and the retry log table show it. Unknown: the name itself.
+QString waitSourceDisplayName(const QString &source);
+
+/// A short translated name for the reason a send ended (`budget_exhausted`, `cancelled`, ...).
+/// Unknown: the name itself.
+QString reasonDisplayName(const QString &reason);
+
 /// True when the Window colour of `palette` is dark.
 bool isDarkPalette(const QPalette &palette);
 
