@@ -13,6 +13,7 @@
 class QAccessibleEvent;
 class QLabel;
 class QProgressBar;
+class QScrollArea;
 
 namespace capwatch::ui {
 
@@ -72,10 +73,16 @@ private:
     std::optional<double> m_used;
     std::optional<double> m_limit;
     std::optional<net::RetryInfo> m_wait;
+    /// Tokens the successful answer used, when the provider reported them.
+    std::optional<qint64> m_answerTokens;
+    /// The send was cancelled during its wait: the part of it that ran.
+    std::optional<retry::Millis> m_cutWait;
     qint64 m_shownCountdownMs = 0;
     qint64 m_shownBudgetMs = 0;
     QTimer m_tick;
 
+    QScrollArea *m_scroll;
+    QWidget *m_content;
     QLabel *m_title;
     QLabel *m_stateLabel;
     QLabel *m_attemptCaption;
