@@ -2,9 +2,12 @@
 // numbers and durations follow the locale, Qt's own texts are translated too, an unsupported
 // language falls back to English entirely, and --help/--version need no display.
 
+#include "net/retrylog.h"
 #include "ui/mainwindow.h"
+#include "ui/retrylogmodel.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
+#include "ui/timelinewidget.h"
 #include "ui/uilanguage.h"
 
 #include <QDialogButtonBox>
@@ -16,6 +19,7 @@
 #include <QTest>
 #include <QTranslator>
 
+using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -32,6 +36,7 @@ private Q_SLOTS:
     void cliHelpFollowsTheLocale_data();
     void cliHelpFollowsTheLocale();
     void numbersFollowTheLocale();
+    void retryWordsAreTranslated();
     void qtOwnTextsAreTranslated_data();
     void qtOwnTextsAreTranslated();
     void chooseLanguage_data();
@@ -54,6 +59,20 @@ QProcessEnvironment headless()
     env.insert(u"LANG"_s, u"C.UTF-8"_s);
     return env;
 }
+
+/// Translates every capwatch text into capitals: what passes through tr() shows it, whatever
+/// the catalogues hold yet.
+class CapitalsTranslator final : public QTranslator
+{
+public:
+    bool isEmpty() const override { return false; }
+    QString translate(const char *context, const char *source, const char *, int) const override
+    {
+        if (QByteArrayView(context).startsWith("capwatch::ui::"))
+            return QString::fromUtf8(source).toUpper();
+        return {};
+    }
+};
 
 } // namespace
 
@@ -155,6 +174,47 @@ void TestTranslations::numbersFollowTheLocale()
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     QCOMPARE(RetryPanel::durationInWords(2500ms), u"2.5 s"_s);
     QCOMPARE(RetryPanel::durationInWords(90s), u"1 min 30 s"_s);
+}
+
+void TestTranslations::retryWordsAreTranslated()
+{
+    // The timeline's wait labels and the retry log table's categories, sources and reasons are
+    // words of the UI language; the exported log keeps the names of interfaces.md.
+    CapitalsTranslator capitals;
+    QVERIFY(QCoreApplication::installTranslator(&capitals));
+    const auto cleanup = qScopeGuard([&] { QCoreApplication::removeTranslator(&capitals); });
+
+    QCOMPARE(waitLabel(u"message"_s, 42, 42), u"MESSAGE 42 S"_s);
+    QCOMPARE(waitLabel(u"retry-after"_s, 60, 1080), u"RETRY-AFTER 18 MIN → 60 S"_s);
+    QCOMPARE(waitLabel(u"backoff"_s, 10, 10), u"BACKOFF 10 S"_s);
+    QCOMPARE(waitLabel(u"retry-after"_s, 42, 42, 15), u"RETRY-AFTER 15 S OF 42 S"_s);
+
+    net::RetryLog log;
+    net::RetryRecord r;
+    r.time = QDateTime(QDate(2026, 11, 29), QTime(20, 5, 20), Qt::UTC);
+    r.request = 1;
+    r.event = net::RetryRecord::Event::RetryScheduled;
+    r.attempt = 1;
+    r.status = 422;
+    r.category = u"token_limit"_s;
+    r.waitMs = r.rawWaitMs = 42000;
+    r.waitSource = u"message"_s;
+    log.append(r);
+    r.event = net::RetryRecord::Event::GaveUp;
+    r.waitMs.reset();
+    r.rawWaitMs.reset();
+    r.waitSource.clear();
+    r.reason = u"budget_exhausted"_s;
+    log.append(r);
+    RetryLogModel model;
+    model.setLog(&log);
+    QCOMPARE(model.index(0, RetryLogModel::CategoryColumn).data().toString(), u"TOKEN LIMIT"_s);
+    QCOMPARE(model.index(0, RetryLogModel::WaitSourceColumn).data().toString(), u"MESSAGE"_s);
+    QCOMPARE(model.index(1, RetryLogModel::ReasonColumn).data().toString(), u"BUDGET EXHAUSTED"_s);
+    const QByteArray csv = log.serialize(net::LogFormat::Csv);
+    QVERIFY2(csv.contains(",422,token_limit,,,42,42,message,") && csv.contains(",budget_exhausted,"), csv.constData());
+    QVERIFY(!csv.contains("TOKEN"));
+    QCOMPARE(layoutTimeline(log.records()).first().segments.first().label, u"MESSAGE 42 S"_s);
 }
 
 void TestTranslations::qtOwnTextsAreTranslated_data()

@@ -43,6 +43,13 @@ QString secondsText(double s)
     return TimelineWidget::tr("%1 s").arg(number(s));
 }
 
+/// Where a cancel cut a wait, to a tenth of a second as the panel's countdown showed it: the
+/// millisecond the click came is noise.
+double tenths(double s)
+{
+    return std::round(s * 10.0) / 10.0;
+}
+
 /// A duration the way a person says it: "644 ms", "7 s", "18 min", "1 min 30 s", "2 h".
 QString durationWords(double s)
 {
@@ -215,7 +222,7 @@ QString waitLabel(const QString &source, double waitS, double rawWaitS, double r
     if (source == u"credential-refresh")
         return name;
     if (ranS >= 0 && ranS < waitS - 0.0005)
-        return TimelineWidget::tr("%1 %2 of %3").arg(name, secondsText(ranS), secondsText(waitS));
+        return TimelineWidget::tr("%1 %2 of %3").arg(name, secondsText(tenths(ranS)), secondsText(waitS));
     if (rawWaitS > waitS + 0.0005)
         return TimelineWidget::tr("%1 %2 → %3").arg(name, durationWords(rawWaitS), secondsText(waitS));
     return TimelineWidget::tr("%1 %2").arg(name, secondsText(waitS));
@@ -345,7 +352,8 @@ QString laneDetails(const TimelineLane &lane, double liveElapsedS = -1)
                     .arg(attempts, secondsText(std::floor(std::min(liveElapsedS, span))), secondsText(span));
         return TimelineWidget::tr("%1 · wait %2").arg(attempts, secondsText(span));
     }
-    return TimelineWidget::tr("%1 · waited %2").arg(attempts, secondsText(lane.endS()));
+    const bool cut = !lane.segments.isEmpty() && lane.segments.constLast().isCut();
+    return TimelineWidget::tr("%1 · waited %2").arg(attempts, secondsText(cut ? tenths(lane.endS()) : lane.endS()));
 }
 
 QColor outcomeColor(const TimelineLane &lane, const QPalette &palette)
@@ -835,7 +843,7 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
                          ? tr("%1 (capped at %2 per wait)").arg(secondsText(waitS), secondsText(kCapS))
                          : secondsText(waitS));
             if (s.isCut())
-                line(tr("Cancelled:"), tr("after %1 of the wait").arg(secondsText(s.endS - s.startS)));
+                line(tr("Cancelled:"), tr("after %1 of the wait").arg(secondsText(tenths(s.endS - s.startS))));
         }
         if (r && r->waitedTotalMs && r->budgetLeftMs)
             line(tr("Budget:"), tr("%1 waited, %2 left of %3")
