@@ -51,6 +51,10 @@ private Q_SLOTS:
     void networkFailures_data();
     void networkFailures();
     void errorTextPrefersLastDuplicate();
+    void errorInSuccessBody_data();
+    void errorInSuccessBody();
+    void errorInStreamEvent_data();
+    void errorInStreamEvent();
 
 private:
     static void row(const char *name, int status, const Headers &headers, const QByteArray &body,
@@ -245,6 +249,16 @@ void TestClassifier::classify_data()
 
     // Section 1: the other categories.
     row("200 success", 200, {}, "{}", 1, { u"success"_s });
+    row("200 error in body, status field", 200, {}, R"({"status":429,"message":"Too many requests"})", 1,
+        { u"rate_limit"_s, -1, -1, 5000, 5000, u"backoff"_s });
+    row("200 error in first stream event", 200, { { "Content-Type", "text/event-stream; charset=utf-8" } },
+        "event: x\r\n: comment\r\ndata: {\"error\":{\"code\":503,\"message\":\"busy\"}}\r\n\r\ndata: {}\r\n\r\n", 2,
+        { u"transient"_s, -1, -1, 10000, 10000, u"backoff"_s });
+    row("200 stream error after the first event is success", 200, { { "content-type", "text/event-stream" } },
+        "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: {\"error\":\"x\"}\n\n", 1, { u"success"_s });
+    row("200 stream body read as JSON without the content type", 200, {},
+        "data: {\"error\":{\"code\":429}}\n\n", 1, { u"success"_s });
+    row("200 with choices is success", 200, {}, R"({"choices":[{"message":{"content":"x"}}],"error":"x"})", 1, { u"success"_s });
     row("204 success", 204, {}, "", 1, { u"success"_s });
     row("429 plain text body backoff", 429, {}, "slow down, retry in 30 seconds", 1,
         { u"rate_limit"_s, -1, -1, 5000, 5000, u"backoff"_s });
@@ -415,6 +429,65 @@ void TestClassifier::errorTextPrefersLastDuplicate()
              std::string("m"));
     QCOMPARE(extractErrorText(R"({"error":"e","message":"m"})", true).value_or(""),
              std::string("e\nm"));
+}
+
+void TestClassifier::errorInSuccessBody_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("status"); // 0: no error
+
+    QTest::newRow("status field") << QByteArray(R"({"status": 429, "message": "Too many requests"})") << 429;
+    QTest::newRow("error.code integer") << QByteArray(R"({"error":{"code":503,"message":"x"}})") << 503;
+    QTest::newRow("error.code string of three digits") << QByteArray(R"({"error":{"code":"429","message":"x"}})") << 429;
+    QTest::newRow("error.status") << QByteArray(R"({"error":{"status":413,"message":"x"}})") << 413;
+    QTest::newRow("top-level code") << QByteArray(R"({"error":"x","code":402})") << 402;
+    QTest::newRow("status before error.code") << QByteArray(R"({"error":{"code":500},"status":429})") << 429;
+    QTest::newRow("code out of range skipped") << QByteArray(R"({"error":{"code":1113,"status":402}})") << 402;
+    QTest::newRow("string code not three digits") << QByteArray(R"({"error":{"code":"4290","message":"x"}})") << 400;
+    QTest::newRow("overloaded is 500") << QByteArray(R"({"error":{"message":"Model is Overloaded"}})") << 500;
+    QTest::newRow("default 400") << QByteArray(R"({"error":"something went wrong"})") << 400;
+    QTest::newRow("status 200 with error is 400") << QByteArray(R"({"status":200,"error":"x"})") << 400;
+    QTest::newRow("choices means an answer") << QByteArray(R"({"choices":[],"error":{"code":429}})") << 0;
+    QTest::newRow("no error, no status") << QByteArray(R"({"id":"x","object":"chat.completion"})") << 0;
+    QTest::newRow("error null is none") << QByteArray(R"({"error":null,"output":[]})") << 0;
+    QTest::newRow("status as string does not make an error") << QByteArray(R"({"status":"429"})") << 0;
+    QTest::newRow("status out of range") << QByteArray(R"({"status":200})") << 0;
+    QTest::newRow("not an object") << QByteArray(R"([{"error":"x"}])") << 0;
+    QTest::newRow("not JSON") << QByteArray("error: 429") << 0;
+    QTest::newRow("answer") << QByteArray(R"({"choices":[{"message":{"content":"hi"}}]})") << 0;
+}
+
+void TestClassifier::errorInSuccessBody()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(int, status);
+    const auto e = capwatch::retry::errorInSuccessBody(std::string_view(body.constData(), std::size_t(body.size())));
+    QCOMPARE(e ? e->status : 0, status);
+    if (e)
+        QCOMPARE(QByteArray::fromStdString(e->body), body);
+}
+
+void TestClassifier::errorInStreamEvent_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<int>("status"); // 0: no error
+
+    QTest::newRow("error code 429") << QByteArray(R"({"error":{"code":429,"message":"Rate limit exceeded."}})") << 429;
+    QTest::newRow("overloaded") << QByteArray(R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})") << 500;
+    QTest::newRow("error string") << QByteArray(R"({"error":"bad"})") << 400;
+    QTest::newRow("a chunk") << QByteArray(R"({"choices":[{"delta":{"content":"Hi"}}]})") << 0;
+    QTest::newRow("status alone is no stream error") << QByteArray(R"({"status":429})") << 0;
+    QTest::newRow("done") << QByteArray("[DONE]") << 0;
+}
+
+void TestClassifier::errorInStreamEvent()
+{
+    QFETCH(QByteArray, data);
+    QFETCH(int, status);
+    const auto e = capwatch::retry::errorInStreamEvent(std::string_view(data.constData(), std::size_t(data.size())));
+    QCOMPARE(e ? e->status : 0, status);
+    if (e)
+        QCOMPARE(QByteArray::fromStdString(e->body), data);
 }
 
 QTEST_GUILESS_MAIN(TestClassifier)

@@ -1,12 +1,13 @@
 #include "classifier.h"
 
+#include "errortexts.h"
 #include "httpdate.h"
+#include "phrases.h"
 #include "textscan.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace capwatch::retry {
 
@@ -20,7 +21,7 @@ constexpr char lowerAscii(char c)
 bool iequals(std::string_view a, std::string_view b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](char x, char y) { return lowerAscii(x) == lowerAscii(y); });
+        [](char x, char y) { return lowerAscii(x) == lowerAscii(y); });
 }
 
 std::string_view trimmed(std::string_view s)
@@ -58,8 +59,8 @@ struct HeaderWait
     WaitSource source;
 };
 
-std::optional<HeaderWait> waitFromHeaders(const Headers &headers,
-                                          std::chrono::system_clock::time_point now)
+std::optional<HeaderWait> waitFromHeaders(
+    const Headers &headers, std::chrono::system_clock::time_point now)
 {
     if (const std::string *value = findHeader(headers, "retry-after")) {
         const std::string_view v = trimmed(*value);
@@ -69,7 +70,7 @@ std::optional<HeaderWait> waitFromHeaders(const Headers &headers,
             // In milliseconds since the epoch: `*when - now` overflows for a date at the
             // clock's ends (parseHttpDate() saturates years before 1678 and after 2261).
             const Millis delta = std::chrono::duration_cast<Millis>(when->time_since_epoch())
-                    - std::chrono::duration_cast<Millis>(now.time_since_epoch());
+                - std::chrono::duration_cast<Millis>(now.time_since_epoch());
             return HeaderWait { std::max(delta, Millis(0)), WaitSource::RetryAfter };
         }
     }
@@ -167,7 +168,13 @@ public:
     }
 
 private:
-    enum class Member { Absent, String, Object, Other };
+    enum class Member
+    {
+        Absent,
+        String,
+        Object,
+        Other
+    };
 
     bool scalar()
     {
@@ -240,8 +247,79 @@ Millis backoffFor(int retryIndex)
     return std::min(raw, kWaitCap);
 }
 
-Classification classify(const Response &r, int retryIndex,
-                        std::chrono::system_clock::time_point now)
+std::optional<EmbeddedError> errorInSuccessBody(std::string_view body)
+{
+    if (body.size() > kMaxClassifiedBodyBytes)
+        return std::nullopt;
+    const ErrorFields f = readErrorFields(body);
+    if (f.shape != ErrorFields::Shape::Object || f.hasChoices)
+        return std::nullopt;
+    const bool errorStatus = f.status && f.status->kind == JsonScalar::Kind::Integer
+        && f.status->text.size() == 3 && f.status->text >= "400" && f.status->text <= "599";
+    if (!f.hasError && !errorStatus)
+        return std::nullopt;
+    return EmbeddedError { effectiveStatus(f, collectErrorTexts(body).texts), std::string(body) };
+}
+
+std::optional<EmbeddedError> errorInStreamEvent(std::string_view data)
+{
+    if (data.size() > kMaxClassifiedBodyBytes)
+        return std::nullopt;
+    const ErrorFields f = readErrorFields(data);
+    if (f.shape != ErrorFields::Shape::Object || !f.hasError)
+        return std::nullopt;
+    return EmbeddedError { effectiveStatus(f, collectErrorTexts(data).texts), std::string(data) };
+}
+
+namespace {
+
+Classification classifyStatus(
+    const Response &r, int retryIndex, std::chrono::system_clock::time_point now);
+
+bool isEventStream(const Headers &headers)
+{
+    const std::string *type = findHeader(headers, phrases::kContentTypeHeader);
+    if (!type)
+        return false;
+    const std::string_view t = trimmed(*type);
+    const std::string_view want = phrases::kEventStreamType;
+    return t.size() >= want.size() && iequals(t.substr(0, want.size()), want)
+        && (t.size() == want.size() || t[want.size()] == ';' || t[want.size()] == ' ');
+}
+
+} // namespace
+
+Classification classify(
+    const Response &r, int retryIndex, std::chrono::system_clock::time_point now)
+{
+    if (r.status >= 200 && r.status <= 299) {
+        std::optional<EmbeddedError> embedded;
+        const bool stream = isEventStream(r.headers);
+        if (stream) {
+            if (const auto data = firstStreamEventData(r.body))
+                embedded = errorInStreamEvent(*data);
+        } else {
+            embedded = errorInSuccessBody(r.body);
+        }
+        if (embedded) {
+            Response inner;
+            inner.status = embedded->status;
+            inner.headers = r.headers;
+            inner.body = embedded->body;
+            Classification c = classifyStatus(inner, retryIndex, now);
+            c.reason = std::to_string(r.status)
+                + (stream ? " stream whose first event is an error" : " whose body is an error")
+                + " (status " + std::to_string(embedded->status) + "): " + c.reason;
+            return c;
+        }
+    }
+    return classifyStatus(r, retryIndex, now);
+}
+
+namespace {
+
+Classification classifyStatus(
+    const Response &r, int retryIndex, std::chrono::system_clock::time_point now)
 {
     Classification c;
     const int s = r.status;
@@ -289,18 +367,20 @@ Classification classify(const Response &r, int retryIndex,
         const auto numbers = findNumbers(lower);
         const auto keywords = findKeywords(lower);
         if (numbers.size() < 2) {
-            c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
-                    + ", fewer than the two of a token-limit error";
+            c.reason = "422 whose error text has "
+                + formatCount(numbers.size(), "number", "numbers")
+                + ", fewer than the two of a token-limit error";
             return c;
         }
         if (keywords.empty()) {
-            c.reason = "422 whose error text has " + formatCount(numbers.size(), "number", "numbers")
-                    + " but none of the keywords exceeded, limit, token";
+            c.reason = "422 whose error text has "
+                + formatCount(numbers.size(), "number", "numbers")
+                + " but none of the keywords exceeded, limit, token";
             return c;
         }
         c.category = Category::TokenLimit;
         c.reason = "422 with " + std::to_string(numbers.size()) + " numbers and "
-                + (keywords.size() == 1 ? "keyword " : "keywords ") + joinKeywords(keywords);
+            + (keywords.size() == 1 ? "keyword " : "keywords ") + joinKeywords(keywords);
         const auto hint = findWaitHint(lower);
         const UsedLimit ul = hint ? extractUsedLimit(lower, numbers, hint->begin, hint->end)
                                   : extractUsedLimit(lower, numbers);
@@ -355,10 +435,12 @@ Classification classify(const Response &r, int retryIndex,
     return c;
 }
 
+} // namespace
+
 bool isRetryable(Category category)
 {
     return category == Category::TokenLimit || category == Category::RateLimit
-            || category == Category::Transient || category == Category::Auth;
+        || category == Category::Transient || category == Category::Auth;
 }
 
 std::string_view nameOf(Category category)
@@ -374,6 +456,10 @@ std::string_view nameOf(Category category)
         return "transient";
     case Category::Auth:
         return "auth";
+    case Category::TooLarge:
+        return "too_large";
+    case Category::Billing:
+        return "billing";
     case Category::Fatal:
         return "fatal";
     }
@@ -389,8 +475,12 @@ std::string_view nameOf(WaitSource source)
         return "retry-after";
     case WaitSource::RetryAfterMs:
         return "retry-after-ms";
+    case WaitSource::RetryDelay:
+        return "retry-delay";
     case WaitSource::Message:
         return "message";
+    case WaitSource::RateLimitReset:
+        return "ratelimit-reset";
     case WaitSource::Backoff:
         return "backoff";
     case WaitSource::CredentialRefresh:
@@ -402,46 +492,86 @@ std::string_view nameOf(WaitSource source)
 std::string_view statusText(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 301: return "Moved Permanently";
-    case 302: return "Found";
-    case 304: return "Not Modified";
-    case 307: return "Temporary Redirect";
-    case 308: return "Permanent Redirect";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 402: return "Payment Required";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 414: return "URI Too Long";
-    case 415: return "Unsupported Media Type";
-    case 418: return "I'm a teapot";
-    case 421: return "Misdirected Request";
-    case 422: return "Unprocessable Entity";
-    case 425: return "Too Early";
-    case 426: return "Upgrade Required";
-    case 428: return "Precondition Required";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 451: return "Unavailable For Legal Reasons";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    case 505: return "HTTP Version Not Supported";
-    case 529: return "Site Overloaded";
-    default: return "";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 301:
+        return "Moved Permanently";
+    case 302:
+        return "Found";
+    case 304:
+        return "Not Modified";
+    case 307:
+        return "Temporary Redirect";
+    case 308:
+        return "Permanent Redirect";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 402:
+        return "Payment Required";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 406:
+        return "Not Acceptable";
+    case 408:
+        return "Request Timeout";
+    case 409:
+        return "Conflict";
+    case 410:
+        return "Gone";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Content Too Large";
+    case 414:
+        return "URI Too Long";
+    case 415:
+        return "Unsupported Media Type";
+    case 418:
+        return "I'm a teapot";
+    case 421:
+        return "Misdirected Request";
+    case 422:
+        return "Unprocessable Entity";
+    case 425:
+        return "Too Early";
+    case 426:
+        return "Upgrade Required";
+    case 428:
+        return "Precondition Required";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 451:
+        return "Unavailable For Legal Reasons";
+    case 500:
+        return "Internal Server Error";
+    case 501:
+        return "Not Implemented";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    case 505:
+        return "HTTP Version Not Supported";
+    case 529:
+        return "Site Overloaded";
+    default:
+        return "";
     }
 }
 

@@ -14,12 +14,50 @@
 
 namespace capwatch::retry {
 
-enum class Category { Success, TokenLimit, RateLimit, Transient, Auth, Fatal };
+/// Section 1. Names: success, token_limit, rate_limit, transient, auth, too_large, billing, fatal.
+enum class Category
+{
+    Success,
+    TokenLimit,
+    RateLimit,
+    Transient,
+    Auth,
+    TooLarge,
+    Billing,
+    Fatal
+};
 
-enum class WaitSource { None, RetryAfter, RetryAfterMs, Message, Backoff, CredentialRefresh };
+/// Sections 3 and 6.5. Names: retry-after, retry-after-ms, retry-delay, message,
+/// ratelimit-reset, backoff, credential-refresh (empty for None).
+enum class WaitSource
+{
+    None,
+    RetryAfter,
+    RetryAfterMs,
+    RetryDelay,
+    Message,
+    RateLimitReset,
+    Backoff,
+    CredentialRefresh
+};
+
+/// Section 6.6: an error carried by a 2xx response before any answer content.
+struct EmbeddedError
+{
+    int status = 0; ///< the effective status, 400 to 599
+    std::string body; ///< the JSON to classify with that status
+};
+
+/// A whole non-stream 2xx body: a JSON object without `choices` that has an `error` member
+/// (not null or false) or an integer `status` from 400 to 599. Bodies over the size limit and
+/// anything else yield nullopt.
+std::optional<EmbeddedError> errorInSuccessBody(std::string_view body);
+/// The data of the FIRST event of a 2xx event stream: a JSON object with an `error` member.
+std::optional<EmbeddedError> errorInStreamEvent(std::string_view data);
 
 /// How an attempt failed below HTTP, when it produced no status.
-enum class NetworkFailure {
+enum class NetworkFailure
+{
     None, ///< a response with a status arrived
     BrokenBeforeHeaders, ///< connection reset or closed before any response header
     TimedOut, ///< no response headers in time
@@ -58,9 +96,12 @@ struct Classification
 };
 
 /// Classifies one attempt. `retryIndex` (1-based) is the retry the backoff is computed for;
-/// `now` turns an HTTP-date `retry-after` into seconds.
-Classification classify(const Response &response, int retryIndex,
-                        std::chrono::system_clock::time_point now);
+/// `now` turns an HTTP-date `retry-after` (and a reset time in the text) into seconds.
+/// A 2xx is `success` unless it carries an error (section 6.6): with a `content-type` of
+/// `text/event-stream` the body is read as an event stream and its first data event is checked,
+/// otherwise the whole body; such an error is classified with its effective status.
+Classification classify(
+    const Response &response, int retryIndex, std::chrono::system_clock::time_point now);
 
 /// Backoff of the k-th retry: 5, 10, 20, 40, then capped at 60 s.
 Millis backoffFor(int retryIndex);

@@ -9,10 +9,22 @@ namespace capwatch::retry {
 
 namespace {
 
-constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
-constexpr bool isLower(char c) { return c >= 'a' && c <= 'z'; }
-constexpr bool isAsciiLetter(char c) { return isLower(c) || (c >= 'A' && c <= 'Z'); }
-constexpr bool isWordChar(char c) { return isAsciiLetter(c) || isDigit(c) || c == '_'; }
+constexpr bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+constexpr bool isLower(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
+constexpr bool isAsciiLetter(char c)
+{
+    return isLower(c) || (c >= 'A' && c <= 'Z');
+}
+constexpr bool isWordChar(char c)
+{
+    return isAsciiLetter(c) || isDigit(c) || c == '_';
+}
 constexpr bool isSpace(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -119,8 +131,8 @@ std::size_t matchUnit(std::string_view s, std::size_t at, std::string_view word)
 
 /// Tries `X <unit>` at i: X, optional white space, then one of the units. Returns the end of
 /// the phrase, or npos.
-std::size_t matchValueUnit(std::string_view s, std::size_t i, std::span<const Unit> units,
-                           double *seconds)
+std::size_t matchValueUnit(
+    std::string_view s, std::size_t i, std::span<const Unit> units, double *seconds)
 {
     if (i >= s.size() || !isDigit(s[i]) || !numberMayStartAt(s, i))
         return std::string_view::npos;
@@ -138,8 +150,8 @@ std::size_t matchValueUnit(std::string_view s, std::size_t i, std::span<const Un
 
 /// `in` or `after` then a compact duration (`2.5s`, `644ms`, `1m30s`, `2h`), starting at the
 /// keyword's end. Returns the end of the duration, or npos.
-std::size_t matchCompactDuration(std::string_view s, std::size_t i, std::size_t *valueBegin,
-                                 double *seconds)
+std::size_t matchCompactDuration(
+    std::string_view s, std::size_t i, std::size_t *valueBegin, double *seconds)
 {
     const std::size_t start = skipSpaces(s, i);
     if (start == i)
@@ -188,11 +200,9 @@ constexpr std::array kHour { Unit { "hour", 3600 }, Unit { "hr", 3600 } };
 
 /// `retry in X minute(s)` / `retry after X second(s)`: the lead words, then X and the unit.
 std::optional<WaitHint> findLeadPhrase(std::string_view s, std::string_view first,
-                                       std::string_view second, std::span<const Unit> units,
-                                       int pattern)
+    std::string_view second, std::span<const Unit> units, int pattern)
 {
-    for (std::size_t at = s.find(first); at != std::string_view::npos;
-         at = s.find(first, at + 1)) {
+    for (std::size_t at = s.find(first); at != std::string_view::npos; at = s.find(first, at + 1)) {
         std::size_t i = at + first.size();
         const std::size_t afterFirst = skipSpaces(s, i);
         if (afterFirst == i || !startsWith(s, afterFirst, second))
@@ -220,7 +230,7 @@ std::optional<WaitHint> findValueUnitPatterns(std::string_view s)
         std::span<const Unit> units;
     };
     const std::array<PatternUnits, 5> patterns { PatternUnits { 3, kMinute }, { 4, kSecond },
-                                                 { 5, kMin }, { 6, kSec }, { 7, kHour } };
+        { 5, kMin }, { 6, kSec }, { 7, kHour } };
     std::array<std::optional<WaitHint>, 5> found;
     std::size_t i = 0;
     while (i < s.size()) {
@@ -239,8 +249,8 @@ std::optional<WaitHint> findValueUnitPatterns(std::string_view s)
                     if (end == std::string_view::npos)
                         continue;
                     const double value = valueOf(s.substr(i, numEnd - i));
-                    found[p] = WaitHint { toMillis(value * unit.seconds), patterns[p].pattern, i,
-                                          end };
+                    found[p]
+                        = WaitHint { toMillis(value * unit.seconds), patterns[p].pattern, i, end };
                     break;
                 }
                 if (p == 0 && found[0])
@@ -287,14 +297,14 @@ std::optional<WaitHint> findCompact(std::string_view s)
 }
 
 /// After a keyword: spaces, `:` or `=`, then a number token starting exactly there.
-std::optional<double> numberAfter(std::string_view s, std::size_t i,
-                                  const std::vector<NumberToken> &numbers, std::size_t *index)
+std::optional<double> numberAfter(
+    std::string_view s, std::size_t i, const std::vector<NumberToken> &numbers, std::size_t *index)
 {
     while (i < s.size() && (s[i] == ' ' || s[i] == ':' || s[i] == '='))
         ++i;
     // Binary search keeps a body full of keywords and numbers linear-logarithmic.
     const auto it = std::lower_bound(numbers.begin(), numbers.end(), i,
-                                     [](const NumberToken &t, std::size_t at) { return t.begin < at; });
+        [](const NumberToken &t, std::size_t at) { return t.begin < at; });
     if (it == numbers.end() || it->begin != i)
         return std::nullopt;
     *index = static_cast<std::size_t>(it - numbers.begin());
@@ -309,6 +319,33 @@ std::string asciiLower(std::string_view text)
     for (char &c : out) {
         if (c >= 'A' && c <= 'Z')
             c = static_cast<char>(c - 'A' + 'a');
+    }
+    return out;
+}
+
+std::string lowerCase(std::string_view text)
+{
+    std::string out(text);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const auto c = static_cast<unsigned char>(out[i]);
+        if (c >= 'A' && c <= 'Z') {
+            out[i] = static_cast<char>(c - 'A' + 'a');
+        } else if (c == 0xD0 && i + 1 < out.size()) {
+            // U+0410..U+042F (D0 90..D0 AF) become U+0430..U+044F; U+0401 Ё becomes U+0451 ё.
+            // Both stay two bytes long.
+            const auto n = static_cast<unsigned char>(out[i + 1]);
+            if (n >= 0x90 && n <= 0x9F) {
+                out[i + 1] = static_cast<char>(n + 0x20);
+            } else if (n >= 0xA0 && n <= 0xAF) {
+                out[i] = static_cast<char>(0xD1);
+                out[i + 1] = static_cast<char>(n - 0x20);
+            } else if (n == 0x81) {
+                out[i] = static_cast<char>(0xD1);
+                out[i + 1] = static_cast<char>(0x91);
+            }
+            if ((n & 0xC0) == 0x80)
+                ++i;
+        }
     }
     return out;
 }
@@ -336,7 +373,7 @@ std::vector<NumberToken> findNumbers(std::string_view s)
         while (j < s.size() && isDigit(s[j]))
             ++j;
         while (j + 3 < s.size() && s[j] == ',' && isDigit(s[j + 1]) && isDigit(s[j + 2])
-               && isDigit(s[j + 3]))
+            && isDigit(s[j + 3]))
             j += 4;
         if (j + 1 < s.size() && s[j] == '.' && isDigit(s[j + 1])) {
             j += 2;
@@ -356,8 +393,8 @@ std::vector<NumberToken> findNumbers(std::string_view s)
 std::vector<std::string_view> findKeywords(std::string_view text)
 {
     std::vector<std::string_view> out;
-    for (const std::string_view kw : { std::string_view("limit"), std::string_view("token"),
-                                       std::string_view("exceeded") }) {
+    for (const std::string_view kw :
+        { std::string_view("limit"), std::string_view("token"), std::string_view("exceeded") }) {
         if (text.find(kw) != std::string_view::npos)
             out.push_back(kw);
     }
@@ -376,7 +413,7 @@ std::optional<WaitHint> findWaitHint(std::string_view s)
 }
 
 UsedLimit extractUsedLimit(std::string_view s, const std::vector<NumberToken> &numbers,
-                           std::size_t skipBegin, std::size_t skipEnd)
+    std::size_t skipBegin, std::size_t skipEnd)
 {
     UsedLimit out;
     std::size_t usedIndex = numbers.size();

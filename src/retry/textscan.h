@@ -1,7 +1,8 @@
 #pragma once
 
 // Scanning of provider error texts (policy sections 2 and 3). Hand-written, linear in the text
-// length, no regular-expression engine. Every function expects text that is already lower-cased (ASCII).
+// length, no regular-expression engine. Every function expects text that is already lower-cased
+// (ASCII).
 
 #include "constants.h"
 
@@ -46,10 +47,14 @@ struct UsedLimit
 /// `used` and `limit` of section 2. Numbers inside `skipBegin..skipEnd` (the wait phrase) are
 /// not used to fill in unknown figures.
 UsedLimit extractUsedLimit(std::string_view text, const std::vector<NumberToken> &numbers,
-                           std::size_t skipBegin = 0, std::size_t skipEnd = 0);
+    std::size_t skipBegin = 0, std::size_t skipEnd = 0);
 
 /// ASCII lower-casing; other bytes are left as they are.
 std::string asciiLower(std::string_view text);
+
+/// Section 2, step 4: lower-cases ASCII letters and the Cyrillic `А`-`Я` and `Ё` (UTF-8); every
+/// other byte is left as it is, so offsets into the result are offsets into the input.
+std::string lowerCase(std::string_view text);
 
 /// `\d+(\.\d+)?` in full, as a non-negative value; nullopt for anything else.
 std::optional<double> parseDecimal(std::string_view text);

@@ -369,6 +369,12 @@ QString RetryPanel::sourceInWords(const net::RetryInfo &info)
     case retry::WaitSource::Message:
         return capped ? tr("provider asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
                       : tr("provider asked %1").arg(wait);
+    case retry::WaitSource::RetryDelay:
+        return capped ? tr("provider's retryDelay asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+                      : tr("provider's retryDelay: %1").arg(wait);
+    case retry::WaitSource::RateLimitReset:
+        return capped ? tr("rate-limit reset header asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+                      : tr("rate-limit reset header: %1").arg(wait);
     case retry::WaitSource::Backoff:
         return tr("backoff %1").arg(wait);
     case retry::WaitSource::CredentialRefresh:

@@ -40,6 +40,12 @@ QString sourceInWords(const net::RetryInfo &info)
     case retry::WaitSource::Message:
         return info.rawWait > info.wait ? u"provider asked %1 s; capped"_s.arg(asked)
                                         : u"as the provider asked"_s;
+    case retry::WaitSource::RetryDelay:
+        return info.rawWait > info.wait ? u"retryDelay asked %1 s; capped"_s.arg(asked)
+                                        : u"from the provider's retryDelay"_s;
+    case retry::WaitSource::RateLimitReset:
+        return info.rawWait > info.wait ? u"rate-limit reset header asked %1 s; capped"_s.arg(asked)
+                                        : u"from the rate-limit reset header"_s;
     case retry::WaitSource::Backoff:
         return u"backoff"_s;
     case retry::WaitSource::CredentialRefresh:

@@ -1,0 +1,429 @@
+#include "errortexts.h"
+
+#include "phrases.h"
+#include "textscan.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+namespace capwatch::retry {
+
+namespace {
+
+/// Where the parser is: only these places hold members the policy reads.
+enum class Frame : std::uint8_t
+{
+    Top, ///< the top-level object
+    Error, ///< the object at `error`
+    Metadata, ///< the object at `error.metadata`
+    Details, ///< the array at `error.details`
+    DetailItem, ///< an object inside `error.details`
+    Other, ///< anywhere else
+};
+
+class FieldsSax final : public nlohmann::json_sax<nlohmann::json>
+{
+public:
+    explicit FieldsSax(ErrorFields &out)
+        : m_out(out)
+    { }
+
+    bool null() override
+    {
+        valueStarts(Value::Null);
+        return true;
+    }
+    bool boolean(bool val) override
+    {
+        valueStarts(val ? Value::Other : Value::False);
+        return true;
+    }
+    bool number_integer(number_integer_t val) override { return integer(std::to_string(val)); }
+    bool number_unsigned(number_unsigned_t val) override { return integer(std::to_string(val)); }
+    bool number_float(number_float_t, const string_t &) override
+    {
+        valueStarts(Value::Other);
+        return true;
+    }
+    bool binary(binary_t &) override
+    {
+        valueStarts(Value::Other);
+        return true;
+    }
+    bool string(string_t &val) override
+    {
+        if (m_stack.empty()) {
+            m_out.shape = ErrorFields::Shape::String;
+            m_out.bodyString = std::move(val);
+            return true;
+        }
+        valueStarts(Value::Other);
+        if (std::string *slot = stringSlot())
+            *slot = std::move(val);
+        else if (std::optional<std::string> *opt = optionalStringSlot())
+            *opt = std::move(val);
+        else if (std::optional<JsonScalar> *scalar = scalarSlot())
+            *scalar = JsonScalar { std::move(val), JsonScalar::Kind::String };
+        return true;
+    }
+    bool start_object(std::size_t) override
+    {
+        if (m_stack.empty()) {
+            m_out.shape = ErrorFields::Shape::Object;
+            m_stack.push_back(Frame::Top);
+            return true;
+        }
+        valueStarts(Value::Other);
+        const Frame parent = m_stack.back();
+        Frame child = Frame::Other;
+        if (parent == Frame::Top && m_key == "error")
+            child = Frame::Error;
+        else if (parent == Frame::Error && m_key == "metadata")
+            child = Frame::Metadata;
+        else if (parent == Frame::Details)
+            child = Frame::DetailItem;
+        m_stack.push_back(child);
+        m_key.clear();
+        return true;
+    }
+    bool start_array(std::size_t) override
+    {
+        if (m_stack.empty()) {
+            m_out.shape = ErrorFields::Shape::Other;
+            m_stack.push_back(Frame::Other);
+            return true;
+        }
+        valueStarts(Value::Other);
+        const bool details = m_stack.back() == Frame::Error && m_key == "details";
+        m_stack.push_back(details ? Frame::Details : Frame::Other);
+        m_key.clear();
+        return true;
+    }
+    bool end_object() override { return end(); }
+    bool end_array() override { return end(); }
+    bool key(string_t &val) override
+    {
+        // Keys of objects nobody reads are not copied: a 1 MiB body of them stays cheap.
+        if (m_stack.back() != Frame::Other)
+            m_key = val;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override
+    {
+        return false;
+    }
+
+private:
+    bool end()
+    {
+        m_stack.pop_back();
+        m_key.clear();
+        return true;
+    }
+
+    bool integer(std::string decimal)
+    {
+        if (m_stack.empty()) {
+            m_out.shape = ErrorFields::Shape::Other;
+            return true;
+        }
+        valueStarts(Value::Other);
+        if (std::optional<JsonScalar> *scalar = scalarSlot())
+            *scalar = JsonScalar { std::move(decimal), JsonScalar::Kind::Integer };
+        return true;
+    }
+
+    enum class Value
+    {
+        Null,
+        False,
+        Other
+    };
+
+    /// A new value begins at the current key: what an earlier duplicate of the key left is
+    /// dropped. `error: null` and `error: false` are no error; `choices: null` is no choices.
+    void valueStarts(Value v)
+    {
+        if (m_stack.empty()) {
+            m_out.shape = ErrorFields::Shape::Other;
+            return;
+        }
+        switch (m_stack.back()) {
+        case Frame::Top:
+            if (m_key == "error") {
+                m_out.error.reset();
+                m_out.errorMessage.reset();
+                m_out.metadataRaw.reset();
+                m_out.errorCode.reset();
+                m_out.errorStatus.reset();
+                m_out.errorType.reset();
+                m_out.retryDelays.clear();
+                m_out.hasError = v == Value::Other;
+            } else if (m_key == "choices") {
+                m_out.hasChoices = v != Value::Null;
+            } else if (std::optional<std::string> *opt = optionalStringSlot()) {
+                opt->reset();
+            } else if (std::optional<JsonScalar> *scalar = scalarSlot()) {
+                scalar->reset();
+            }
+            break;
+        case Frame::Error:
+            if (m_key == "metadata")
+                m_out.metadataRaw.reset();
+            else if (m_key == "details")
+                m_out.retryDelays.clear();
+            else if (std::optional<std::string> *opt = optionalStringSlot())
+                opt->reset();
+            else if (std::optional<JsonScalar> *scalar = scalarSlot())
+                scalar->reset();
+            break;
+        case Frame::Metadata:
+            if (m_key == "raw")
+                m_out.metadataRaw.reset();
+            break;
+        case Frame::Details:
+        case Frame::DetailItem:
+        case Frame::Other:
+            break;
+        }
+    }
+
+    std::string *stringSlot()
+    {
+        if (m_stack.back() == Frame::DetailItem && m_key == "retryDelay")
+            return &m_out.retryDelays.emplace_back();
+        return nullptr;
+    }
+
+    std::optional<std::string> *optionalStringSlot()
+    {
+        switch (m_stack.back()) {
+        case Frame::Top:
+            if (m_key == "error")
+                return &m_out.error;
+            if (m_key == "message")
+                return &m_out.message;
+            if (m_key == "detail")
+                return &m_out.detail;
+            return nullptr;
+        case Frame::Error:
+            return m_key == "message" ? &m_out.errorMessage : nullptr;
+        case Frame::Metadata:
+            return m_key == "raw" ? &m_out.metadataRaw : nullptr;
+        default:
+            return nullptr;
+        }
+    }
+
+    std::optional<JsonScalar> *scalarSlot()
+    {
+        switch (m_stack.back()) {
+        case Frame::Top:
+            if (m_key == "status")
+                return &m_out.status;
+            if (m_key == "code")
+                return &m_out.code;
+            if (m_key == "type")
+                return &m_out.type;
+            if (m_key == "error_type")
+                return &m_out.errorTypeTop;
+            return nullptr;
+        case Frame::Error:
+            if (m_key == "code")
+                return &m_out.errorCode;
+            if (m_key == "status")
+                return &m_out.errorStatus;
+            if (m_key == "type")
+                return &m_out.errorType;
+            return nullptr;
+        default:
+            return nullptr;
+        }
+    }
+
+    ErrorFields &m_out;
+    std::vector<Frame> m_stack;
+    std::string m_key;
+};
+
+/// Only a string that starts like an object is parsed again (gateways double-encode errors).
+bool looksLikeObject(std::string_view s)
+{
+    for (const char c : s) {
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+            continue;
+        return c == '{';
+    }
+    return false;
+}
+
+void addOwnTexts(const ErrorFields &f, std::vector<std::string> &texts, bool decodeNested)
+{
+    for (const std::optional<std::string> *t :
+        { &f.error, &f.errorMessage, &f.message, &f.detail, &f.metadataRaw }) {
+        if (!t->has_value())
+            continue;
+        texts.push_back(**t);
+        if (decodeNested && looksLikeObject(**t)) {
+            const ErrorFields inner = readErrorFields(**t);
+            if (inner.shape == ErrorFields::Shape::Object)
+                addOwnTexts(inner, texts, false);
+        }
+    }
+}
+
+std::optional<int> statusIn(const std::optional<JsonScalar> &v)
+{
+    if (!v)
+        return std::nullopt;
+    // An integer's decimal text or a string: exactly three digits either way.
+    const std::string &t = v->text;
+    if (t.size() != 3)
+        return std::nullopt;
+    for (const char c : t) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+    }
+    const int value = (t[0] - '0') * 100 + (t[1] - '0') * 10 + (t[2] - '0');
+    if (value < 400 || value > 599)
+        return std::nullopt;
+    return value;
+}
+
+} // namespace
+
+ErrorFields readErrorFields(std::string_view json)
+{
+    ErrorFields out;
+    FieldsSax sax(out);
+    if (!nlohmann::json::sax_parse(json, &sax, nlohmann::json::input_format_t::json, true))
+        return ErrorFields {};
+    return out;
+}
+
+bool isValidUtf8(std::string_view s)
+{
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t len = 0;
+        std::uint32_t cp = 0;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + len > s.size())
+            return false;
+        for (std::size_t k = 1; k < len; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF
+            || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+ErrorTexts collectErrorTexts(std::string_view body)
+{
+    ErrorTexts out;
+    ErrorFields f = readErrorFields(body);
+    switch (f.shape) {
+    case ErrorFields::Shape::Object:
+        out.jsonObject = true;
+        if (f.error)
+            out.strictText = f.error;
+        else if (f.errorMessage)
+            out.strictText = f.errorMessage;
+        addOwnTexts(f, out.texts, true);
+        for (const std::optional<JsonScalar> *c :
+            { &f.errorCode, &f.errorType, &f.code, &f.type, &f.errorTypeTop }) {
+            if (c->has_value())
+                out.codes.push_back(asciiLower((*c)->text));
+        }
+        out.retryDelays = std::move(f.retryDelays);
+        break;
+    case ErrorFields::Shape::String:
+        out.texts.push_back(std::move(*f.bodyString));
+        break;
+    case ErrorFields::Shape::Other:
+        break;
+    case ErrorFields::Shape::NotJson:
+        if (isValidUtf8(body))
+            out.texts.emplace_back(body);
+        break;
+    }
+    return out;
+}
+
+int effectiveStatus(const ErrorFields &f, const std::vector<std::string> &texts)
+{
+    for (const std::optional<JsonScalar> *v :
+        { &f.status, &f.errorCode, &f.errorStatus, &f.code }) {
+        if (const auto s = statusIn(*v))
+            return *s;
+    }
+    for (const std::string &t : texts) {
+        if (lowerCase(t).find(phrases::kOverloadedWord) != std::string::npos)
+            return phrases::kEmbeddedOverloadedStatus;
+    }
+    return phrases::kEmbeddedDefaultStatus;
+}
+
+std::optional<std::string> firstStreamEventData(std::string_view s)
+{
+    if (s.starts_with("\xEF\xBB\xBF"))
+        s.remove_prefix(3);
+    std::string data;
+    bool hasData = false;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        std::size_t e = i;
+        while (e < s.size() && s[e] != '\n' && s[e] != '\r')
+            ++e;
+        const std::string_view line = s.substr(i, e - i);
+        if (e < s.size())
+            e += (s[e] == '\r' && e + 1 < s.size() && s[e + 1] == '\n') ? 2 : 1;
+        i = e;
+        if (line.empty()) {
+            if (hasData)
+                return data;
+            continue;
+        }
+        if (line.front() == ':')
+            continue;
+        const std::size_t colon = line.find(':');
+        const std::string_view field = line.substr(0, colon);
+        if (field != "data")
+            continue;
+        std::string_view value
+            = colon == std::string_view::npos ? std::string_view() : line.substr(colon + 1);
+        if (value.starts_with(' '))
+            value.remove_prefix(1);
+        if (hasData)
+            data += '\n';
+        data += value;
+        hasData = true;
+    }
+    if (hasData)
+        return data;
+    return std::nullopt;
+}
+
+} // namespace capwatch::retry
