@@ -2,10 +2,12 @@
 // arrive, a reset on clear, locale-formatted figures and empty null cells.
 
 #include "net/retrylog.h"
+#include "ui/categorycolors.h"
 #include "ui/retrylogmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>
+#include <QGuiApplication>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
@@ -237,6 +239,15 @@ void TestRetryLogModel::wordsInTheTableRawNamesInTheExport_data()
                                         << u"attempts exhausted"_s << QByteArray(R"("reason":"attempts_exhausted")");
     QTest::newRow("not_retryable") << reason << QString() << QString() << u"not_retryable"_s << u"not retryable"_s
                                    << QByteArray(R"("reason":"not_retryable")");
+    // Revision 2 of the policy.
+    QTest::newRow("too_large") << category << u"too_large"_s << QString() << QString() << u"request too large"_s
+                               << QByteArray(R"("category":"too_large")");
+    QTest::newRow("billing") << category << u"billing"_s << QString() << QString() << u"out of credit"_s
+                             << QByteArray(R"("category":"billing")");
+    QTest::newRow("retry-delay") << source << QString() << u"retry-delay"_s << QString() << u"retry delay"_s
+                                 << QByteArray(R"("wait_source":"retry-delay")");
+    QTest::newRow("ratelimit-reset") << source << QString() << u"ratelimit-reset"_s << QString()
+                                     << u"rate-limit reset"_s << QByteArray(R"("wait_source":"ratelimit-reset")");
 }
 
 void TestRetryLogModel::wordsInTheTableRawNamesInTheExport()
@@ -257,6 +268,15 @@ void TestRetryLogModel::wordsInTheTableRawNamesInTheExport()
     model.setLog(&log);
     QCOMPARE(model.index(0, column).data().toString(), shown);
     QVERIFY2(log.serialize(LogFormat::JsonLines).contains(exported), log.serialize(LogFormat::JsonLines).constData());
+    if (!category.isEmpty()) {
+        // In the category's own colour, shared with the timeline and the panel.
+        const QColor colour = model.index(0, column).data(Qt::DecorationRole).value<QColor>();
+        QCOMPARE(colour, capwatch::ui::categoryColor(category, QGuiApplication::palette()));
+        for (const QString &other : capwatch::ui::legendCategories()) {
+            if (other != category)
+                QVERIFY2(capwatch::ui::categoryColor(other, QGuiApplication::palette()) != colour, qPrintable(other));
+        }
+    }
 }
 
 void TestRetryLogModel::nullCellsAreEmpty()

@@ -131,6 +131,10 @@ private Q_SLOTS:
     void cancelledWaitShowsThePartThatRan();
     void timelineRowsAtTheTopOfALargeWindow();
     void timelineLegendWholeInTheDefaultWindow();
+    void categoryInWordsAndColour_data();
+    void categoryInWordsAndColour();
+    void newWaitSourcesInWords_data();
+    void newWaitSourcesInWords();
     void screenshots_data();
     void screenshots();
 
@@ -298,6 +302,97 @@ void TestRetryPanel::timelineLegendWholeInTheDefaultWindow()
     for (const QRect &item : items)
         QVERIFY2(timeline->rect().contains(item),
                  qPrintable(u"%1-%2 of %3"_s.arg(item.left()).arg(item.right()).arg(timeline->width())));
+}
+
+void TestRetryPanel::categoryInWordsAndColour_data()
+{
+    QTest::addColumn<retry::Category>("category");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("too_large") << retry::Category::TooLarge << 400 << u"request too large (HTTP 400)"_s;
+    QTest::newRow("billing") << retry::Category::Billing << 402 << u"out of credit (HTTP 402)"_s;
+    QTest::newRow("token_limit") << retry::Category::TokenLimit << 422 << u"token limit (HTTP 422)"_s;
+    QTest::newRow("rate_limit") << retry::Category::RateLimit << 429 << u"rate limit (HTTP 429)"_s;
+    QTest::newRow("network") << retry::Category::Transient << 0 << u"transient"_s;
+}
+
+void TestRetryPanel::categoryInWordsAndColour()
+{
+    // The send's latest failure named in words, drawn in its category's own colour (the one the
+    // timeline and the log table use); a new send starts without one.
+    QFETCH(retry::Category, category);
+    QFETCH(int, status);
+    QFETCH(QString, shown);
+    net::ChatClient client; // its signals only: nothing is sent
+    RetryPanel panel;
+    panel.setClient(&client);
+    QLabel *label = nullptr;
+    for (QLabel *l : panel.findChildren<QLabel *>()) {
+        if (l->accessibleName() == u"Last failure")
+            label = l;
+    }
+    QVERIFY(label);
+    Q_EMIT client.sendStarted(1);
+    Q_EMIT client.attemptStarted(1, 1, 5);
+    QCOMPARE(panel.failureText(), u"–"_s);
+    net::AttemptFailure f;
+    f.attempt = 1;
+    f.status = status;
+    f.category = category;
+    Q_EMIT client.attemptFailed(1, f);
+    net::SendSummary summary;
+    summary.outcome = net::SendSummary::Outcome::GaveUp;
+    summary.reason = retry::EndReason::NotRetryable;
+    Q_EMIT client.gaveUp(1, summary);
+    QCOMPARE(panel.failureText(), shown);
+    QCOMPARE(label->text(), shown);
+    const QString name = QString::fromLatin1(retry::nameOf(category));
+    const QColor colour = categoryColor(name, panel.palette());
+    QCOMPARE(label->palette().color(QPalette::WindowText), colour);
+    for (const QString &other : legendCategories()) {
+        if (other != name)
+            QVERIFY2(categoryColor(other, panel.palette()) != colour, qPrintable(other));
+    }
+    QCOMPARE(panel.stateText(), u"Gave up: the error is not one that waiting can fix"_s);
+
+    Q_EMIT client.sendStarted(2);
+    QCOMPARE(panel.failureText(), u"–"_s);
+}
+
+void TestRetryPanel::newWaitSourcesInWords_data()
+{
+    QTest::addColumn<retry::WaitSource>("source");
+    QTest::addColumn<int>("waitS");
+    QTest::addColumn<int>("rawWaitS");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("retry-delay") << retry::WaitSource::RetryDelay << 7 << 7 << u"retryDelay in the error: 7 s"_s;
+    QTest::newRow("retry-delay capped") << retry::WaitSource::RetryDelay << 60 << 90
+                                        << u"retryDelay in the error asked 1 min 30 s; capped to 60 s"_s;
+    QTest::newRow("ratelimit-reset") << retry::WaitSource::RateLimitReset << 30 << 30
+                                     << u"rate-limit reset header: 30 s"_s;
+    QTest::newRow("ratelimit-reset capped") << retry::WaitSource::RateLimitReset << 60 << 1080
+                                            << u"rate-limit reset header asked 18 min; capped to 60 s"_s;
+}
+
+void TestRetryPanel::newWaitSourcesInWords()
+{
+    QFETCH(retry::WaitSource, source);
+    QFETCH(int, waitS);
+    QFETCH(int, rawWaitS);
+    QFETCH(QString, shown);
+    net::ChatClient client;
+    RetryPanel panel;
+    panel.setClient(&client);
+    Q_EMIT client.sendStarted(1);
+    net::RetryInfo info;
+    info.failedAttempt = 1;
+    info.nextAttempt = 2;
+    info.wait = std::chrono::seconds(waitS);
+    info.rawWait = std::chrono::seconds(rawWaitS);
+    info.source = source;
+    Q_EMIT client.retryScheduled(1, info);
+    QCOMPARE(panel.sourceText(), shown);
+    Q_EMIT client.cancelled(1, net::SendSummary {});
 }
 
 void TestRetryPanel::screenshots_data()

@@ -16,6 +16,8 @@
 #include <QTest>
 #include <QWheelEvent>
 
+#include <cmath>
+
 using namespace capwatch;
 using namespace capwatch::net;
 using namespace capwatch::ui;
@@ -216,6 +218,9 @@ private Q_SLOTS:
     void legendWrapsInsteadOfCuttingOff_data();
     void legendWrapsInsteadOfCuttingOff();
     void rowsStartAtTheTop();
+    void categoryColours_data();
+    void categoryColours();
+    void newCategoriesInTheLanesAndLegend();
     void screenshot();
 };
 
@@ -239,6 +244,10 @@ void TestTimeline::waitLabels_data()
     QTest::newRow("backoff") << u"backoff"_s << 10.0 << 10.0 << u"backoff 10 s"_s << -1.0;
     QTest::newRow("fraction") << u"message"_s << 2.5 << 2.5 << u"message 2.5 s"_s << -1.0;
     QTest::newRow("milliseconds") << u"retry-after-ms"_s << 0.644 << 0.644 << u"retry-after-ms 0.644 s"_s << -1.0;
+    QTest::newRow("new key") << u"credential-refresh"_s << 0.0 << 0.0 << u"new key"_s << -1.0;
+    QTest::newRow("retry-delay") << u"retry-delay"_s << 7.0 << 7.0 << u"retry delay 7 s"_s << -1.0;
+    QTest::newRow("ratelimit-reset") << u"ratelimit-reset"_s << 60.0 << 90.0
+                                     << u"rate-limit reset 1 min 30 s → 60 s"_s << -1.0;
     QTest::newRow("whole wait ran") << u"retry-after"_s << 42.0 << 42.0 << u"retry-after 42 s"_s << 42.0;
     // Cut short by a cancel: what ran, of what was scheduled.
     QTest::newRow("cancelled") << u"retry-after"_s << 42.0 << 42.0 << u"retry-after 14.7 s of 42 s"_s << 14.7;
@@ -691,6 +700,84 @@ void TestTimeline::rowsStartAtTheTop()
     QVERIFY(widget.lanesArea().bottom() - widget.laneRect(1).bottom() <= 1);
     QVERIFY(widget.lanesArea().bottom() < line * 12);
     QVERIFY(!widget.verticalScrollBar()->isVisible());
+}
+
+void TestTimeline::categoryColours_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+}
+
+void TestTimeline::categoryColours()
+{
+    // Every category a hue of its own, far enough from the others to tell apart, and readable
+    // on the window: at least 3:1 against it (graphics and bold text).
+    QFETCH(bool, dark);
+    QPalette palette;
+    if (dark) {
+        palette.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+        palette.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    } else {
+        palette.setColor(QPalette::Window, QColor(0xef, 0xef, 0xef));
+        palette.setColor(QPalette::WindowText, QColor(0x00, 0x00, 0x00));
+    }
+    const auto luminance = [](const QColor &c) {
+        const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+    };
+    const double window = luminance(palette.color(QPalette::Window));
+    QStringList hued = legendCategories();
+    hued.removeAll(u"running"_s);
+    QVERIFY(hued.contains(u"too_large"_s));
+    QVERIFY(hued.contains(u"billing"_s));
+    for (qsizetype i = 0; i < hued.size(); ++i) {
+        const QColor c = categoryColor(hued.at(i), palette);
+        const double l = luminance(c);
+        const double contrast = (std::max(l, window) + 0.05) / (std::min(l, window) + 0.05);
+        QVERIFY2(contrast >= 3.0, qPrintable(u"%1: %2:1"_s.arg(hued.at(i)).arg(contrast)));
+        for (qsizetype j = 0; j < i; ++j) {
+            const int d = std::abs(c.hslHue() - categoryColor(hued.at(j), palette).hslHue());
+            QVERIFY2(std::min(d, 360 - d) >= 20, qPrintable(hued.at(i) + u" near "_s + hued.at(j)));
+        }
+    }
+}
+
+void TestTimeline::newCategoriesInTheLanesAndLegend()
+{
+    // A request too large and an account out of credit: never retried, each attempt drawn in its
+    // own colour, both named in the legend.
+    QList<RetryRecord> records;
+    Send(records, 1, kStart).started(1).gaveUp(1, 400, u"too_large"_s, u"not_retryable"_s);
+    Send(records, 2, kStart.addSecs(60)).started(1).gaveUp(1, 402, u"billing"_s, u"not_retryable"_s);
+    RetryLog log;
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.resize(900, 300);
+    compareSegments(widget.lanes().at(0), { { A, 1, 0, 0, u"too_large"_s } });
+    compareSegments(widget.lanes().at(1), { { A, 1, 0, 0, u"billing"_s } });
+    const QImage image = widget.grab().toImage();
+    for (int lane = 0; lane < 2; ++lane) {
+        const QString category = lane == 0 ? u"too_large"_s : u"billing"_s;
+        const QColor want = categoryColor(category, widget.palette());
+        const QPoint centre(int(widget.xForSeconds(0)), widget.laneRect(lane).center().y());
+        bool found = false;
+        for (int dy = -6; dy <= 6 && !found; ++dy) {
+            for (int dx = -6; dx <= 6 && !found; ++dx)
+                found = image.pixel(centre + QPoint(dx, dy)) == want.rgb();
+        }
+        QVERIFY2(found, qPrintable(category));
+        const QString tip = widget.toolTipAt(centre);
+        QVERIFY2(tip.contains(lane == 0 ? u"request too large"_s : u"out of credit"_s), qPrintable(tip));
+    }
+    const QList<QRect> items = widget.legendItemRects();
+    QCOMPARE(items.size(), legendCategories().size());
+    for (const QString &category : { u"too_large"_s, u"billing"_s })
+        QVERIFY(widget.rect().contains(items.at(legendCategories().indexOf(category))));
+    QCOMPARE(categoryDisplayName(u"too_large"_s), u"request too large"_s);
+    QCOMPARE(categoryDisplayName(u"billing"_s), u"out of credit"_s);
 }
 
 void TestTimeline::screenshot()

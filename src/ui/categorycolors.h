@@ -12,7 +12,7 @@ class QPalette;
 namespace capwatch::ui {
 
 /// The colour of a category (`success`, `token_limit`, `rate_limit`, `transient`, `auth`,
-/// `fatal`), or of the pseudo-categories `running` (an attempt without a result yet) and
+/// `too_large`, `billing`, `fatal`), or of the pseudo-categories `running` (an attempt without a result yet) and
 /// `cancelled`. Distinct hues whose lightness follows the palette's Window colour, so they stay
 /// readable on light and dark themes. Unknown or empty: a neutral colour.
 QColor categoryColor(const QString &category, const QPalette &palette);
@@ -20,10 +20,12 @@ QColor categoryColor(const QString &category, const QPalette &palette);
 /// The categories a legend shows, in order, the pseudo-category `running` last.
 QStringList legendCategories();
 
-/// A short translated name for a category ("token limit"), for legends and tooltips.
+/// A short translated name for a category ("token limit", "request too large", "out of credit"),
+/// for legends, tooltips, the retry panel and the retry log table.
 QString categoryDisplayName(const QString &category);
 
-/// A short translated name for a wait source (`retry-after`, `message`, `backoff`, ...), as the
+/// A short translated name for a wait source (`retry-after`, `retry-after-ms`, `retry-delay`,
+/// `message`, `ratelimit-reset`, `backoff`, `credential-refresh`), as the
 /// timeline's wait labels and the retry log table show it. Unknown: the name itself.
 QString waitSourceDisplayName(const QString &source);
 

@@ -55,6 +55,8 @@ RetryPanel::RetryPanel(QWidget *parent)
     , m_content(new QWidget(m_scroll))
     , m_title(new QLabel(m_content))
     , m_stateLabel(new QLabel(m_content))
+    , m_failureCaption(caption(m_content))
+    , m_failureLabel(new QLabel(m_content))
     , m_attemptCaption(caption(m_content))
     , m_attemptLabel(new QLabel(m_content))
     , m_attemptBar(bar(m_content))
@@ -84,6 +86,12 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     for (QLabel *l : { m_attemptLabel, m_tokensLabel, m_countdownLabel, m_budgetLabel })
         l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    // In the category's colour, bold: the cause at a glance, as in the timeline and the log.
+    QFont failureFont = m_failureLabel->font();
+    failureFont.setBold(true);
+    m_failureLabel->setFont(failureFont);
+    m_failureLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_failureLabel->setWordWrap(true);
     m_attemptBar->setRange(0, retry::kMaxAttempts);
     m_budgetBar->setValue(1000);
 
@@ -108,7 +116,10 @@ RetryPanel::RetryPanel(QWidget *parent)
     grid->addWidget(m_title, 0, 0, 1, 2);
     grid->addWidget(m_stateLabel, 1, 0, 1, 2);
     grid->setRowMinimumHeight(2, gap);
-    int row = 3;
+    grid->addWidget(m_failureCaption, 3, 0);
+    grid->addWidget(m_failureLabel, 3, 1);
+    grid->setRowMinimumHeight(4, gap / 2);
+    int row = 5;
     for (const auto &[cap, value, progress] : { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
                                                 std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
                                                 std::tuple { m_countdownCaption, m_countdownLabel, m_countdownBar },
@@ -150,6 +161,8 @@ void RetryPanel::setClient(net::ChatClient *client)
         m_answerTokens.reset();
         m_wait.reset();
         m_cutWait.reset();
+        m_failureCategory.clear();
+        m_failureStatus = 0;
         setState(State::Sending);
     });
     connect(client, &ChatClient::attemptStarted, this, [this](quint64 send, int attempt, int) {
@@ -170,7 +183,10 @@ void RetryPanel::setClient(net::ChatClient *client)
             m_used = f.used;
             m_limit = f.limit;
         }
+        m_failureCategory = QString::fromLatin1(retry::nameOf(f.category));
+        m_failureStatus = f.status;
         refresh();
+        announce(m_failureLabel);
     });
     connect(client, &ChatClient::retryScheduled, this, [this](quint64 send, const net::RetryInfo &info) {
         if (send != m_send)
@@ -259,6 +275,14 @@ QString RetryPanel::stateText() const
     return {};
 }
 
+QString RetryPanel::failureText() const
+{
+    if (m_failureCategory.isEmpty())
+        return tr("–");
+    const QString name = categoryDisplayName(m_failureCategory);
+    return m_failureStatus > 0 ? tr("%1 (HTTP %2)").arg(name, QString::number(m_failureStatus)) : name;
+}
+
 QString RetryPanel::attemptText() const
 {
     if (m_attempt == 0)
@@ -312,6 +336,11 @@ void RetryPanel::refresh()
     m_shownCountdownMs = policy && m_state == State::Waiting ? policy->waitLeft().count() : 0;
 
     m_stateLabel->setText(stateText());
+    m_failureLabel->setText(failureText());
+    QPalette failurePalette = palette();
+    if (!m_failureCategory.isEmpty())
+        failurePalette.setColor(QPalette::WindowText, categoryColor(m_failureCategory, palette()));
+    m_failureLabel->setPalette(failurePalette);
     m_attemptLabel->setText(attemptText());
     m_attemptBar->setValue(m_attempt);
     m_tokensLabel->setText(tokensText());
@@ -370,8 +399,8 @@ QString RetryPanel::sourceInWords(const net::RetryInfo &info)
         return capped ? tr("provider asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
                       : tr("provider asked %1").arg(wait);
     case retry::WaitSource::RetryDelay:
-        return capped ? tr("provider's retryDelay asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
-                      : tr("provider's retryDelay: %1").arg(wait);
+        return capped ? tr("retryDelay in the error asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+                      : tr("retryDelay in the error: %1").arg(wait);
     case retry::WaitSource::RateLimitReset:
         return capped ? tr("rate-limit reset header asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
                       : tr("rate-limit reset header: %1").arg(wait);
@@ -416,6 +445,7 @@ void RetryPanel::changeEvent(QEvent *event)
 void RetryPanel::retranslate()
 {
     m_title->setText(tr("Retry cycle"));
+    m_failureCaption->setText(tr("Last failure"));
     m_attemptCaption->setText(tr("Attempt"));
     m_tokensCaption->setText(tr("Tokens used / limit"));
     m_countdownCaption->setText(tr("Next retry in"));
@@ -424,6 +454,7 @@ void RetryPanel::retranslate()
     setAccessibleName(tr("Retry panel"));
     setAccessibleDescription(tr("The live state of the current send's retries"));
     m_stateLabel->setAccessibleName(tr("Send state"));
+    m_failureLabel->setAccessibleName(tr("Last failure"));
     m_attemptLabel->setAccessibleName(tr("Attempt"));
     m_attemptBar->setAccessibleName(tr("Attempts used"));
     m_tokensLabel->setAccessibleName(tr("Tokens used and limit"));

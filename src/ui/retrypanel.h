@@ -32,6 +32,9 @@ public:
     State state() const { return m_state; }
     /// The texts as shown, for tests and the accessible tree.
     QString stateText() const;
+    /// The category of the send's latest failed attempt in words, with its HTTP status:
+    /// "request too large (HTTP 400)"; "–" before any failure.
+    QString failureText() const;
     QString attemptText() const;
     QString tokensText() const;
     QString countdownText() const;
@@ -70,6 +73,9 @@ private:
     State m_state = State::Idle;
     QString m_stateDetail;
     int m_attempt = 0;
+    /// The latest failed attempt of the send: its category (interfaces.md name), its status.
+    QString m_failureCategory;
+    int m_failureStatus = 0;
     std::optional<double> m_used;
     std::optional<double> m_limit;
     std::optional<net::RetryInfo> m_wait;
@@ -85,6 +91,8 @@ private:
     QWidget *m_content;
     QLabel *m_title;
     QLabel *m_stateLabel;
+    QLabel *m_failureCaption;
+    QLabel *m_failureLabel;
     QLabel *m_attemptCaption;
     QLabel *m_attemptLabel;
     QProgressBar *m_attemptBar;

@@ -38,7 +38,8 @@ struct TimelineSegment
     /// Attempts: the outcome category (`success`, `token_limit`, ..., `cancelled` when the send
     /// was cancelled while it ran), "" while it runs. Waits: the category of the failure.
     QString category;
-    /// Waits: `retry-after`, `retry-after-ms`, `message`, `backoff`, `credential-refresh`.
+    /// Waits: `retry-after`, `retry-after-ms`, `retry-delay`, `message`, `ratelimit-reset`,
+    /// `backoff`, `credential-refresh`.
     QString waitSource;
     /// Waits: what the provider asked for, before the per-wait cap.
     double rawWaitS = 0;
