@@ -442,6 +442,47 @@ void TestRetryPanel::screenshots()
         w.window->tabs()->setCurrentIndex(1);
         QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-%1-%2-log.png"_s.arg(name, lang))));
     }
+
+    // Revision 2: a request too large, then an account out of credit, as the panel, the timeline
+    // and the log table show them.
+    Window w(ini());
+    w.window->resize(1280, 800);
+    w.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+    net::RetryLog *log = w.window->retryLog();
+    const QDateTime start(QDate(2026, 11, 29), QTime(20, 5, 20), Qt::UTC);
+    for (int request : { 1, 2 }) {
+        net::RetryRecord r;
+        r.time = start.addSecs(request * 30);
+        r.request = request;
+        r.event = net::RetryRecord::Event::AttemptStarted;
+        r.attempt = 1;
+        log->append(r);
+        r.event = net::RetryRecord::Event::GaveUp;
+        r.status = request == 1 ? 400 : 402;
+        r.category = request == 1 ? u"too_large"_s : u"billing"_s;
+        r.reason = u"not_retryable"_s;
+        r.error = request == 1 ? u"This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."_s
+                               : u"Insufficient Balance"_s;
+        log->append(r);
+    }
+    net::ChatClient client; // the panel's view of a failed send: its signals only
+    w.window->retryPanel()->setClient(&client);
+    Q_EMIT client.sendStarted(2);
+    Q_EMIT client.attemptStarted(2, 1, 5);
+    net::AttemptFailure f;
+    f.attempt = 1;
+    f.status = 402;
+    f.category = retry::Category::Billing;
+    Q_EMIT client.attemptFailed(2, f);
+    net::SendSummary summary;
+    summary.outcome = net::SendSummary::Outcome::GaveUp;
+    summary.reason = retry::EndReason::NotRetryable;
+    Q_EMIT client.gaveUp(2, summary);
+    QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1.png"_s.arg(lang))));
+    w.window->tabs()->setCurrentIndex(1);
+    QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1-log.png"_s.arg(lang))));
+    w.window->retryPanel()->setClient(w.window->client());
 }
 
 QTEST_MAIN(TestRetryPanel)
