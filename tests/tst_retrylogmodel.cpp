@@ -11,7 +11,6 @@
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
-
 #include <ctime>
 #include <memory>
 
@@ -212,7 +211,8 @@ void TestRetryLogModel::timeIsLocal()
     tzset();
     QCOMPARE(shown, u"01:35:20.123"_s);
     // The tooltip is the exported UTC time.
-    QCOMPARE(model.index(0, RetryLogModel::TimeColumn).data(Qt::ToolTipRole).toString(), u"2026-11-29T20:05:20.123Z"_s);
+    QCOMPARE(model.index(0, RetryLogModel::TimeColumn).data(Qt::ToolTipRole).toString(),
+        u"2026-11-29T20:05:20.123Z"_s);
 }
 
 void TestRetryLogModel::wordsInTheTableRawNamesInTheExport_data()
@@ -227,27 +227,32 @@ void TestRetryLogModel::wordsInTheTableRawNamesInTheExport_data()
     const int category = RetryLogModel::CategoryColumn;
     const int source = RetryLogModel::WaitSourceColumn;
     const int reason = RetryLogModel::ReasonColumn;
-    QTest::newRow("token_limit") << category << u"token_limit"_s << QString() << QString() << u"token limit"_s
-                                 << QByteArray(R"("category":"token_limit")");
-    QTest::newRow("rate_limit") << category << u"rate_limit"_s << QString() << QString() << u"rate limit"_s
-                                << QByteArray(R"("category":"rate_limit")");
+    QTest::newRow("token_limit") << category << u"token_limit"_s << QString() << QString()
+                                 << u"token limit"_s << QByteArray(R"("category":"token_limit")");
+    QTest::newRow("rate_limit") << category << u"rate_limit"_s << QString() << QString()
+                                << u"rate limit"_s << QByteArray(R"("category":"rate_limit")");
     QTest::newRow("message") << source << QString() << u"message"_s << QString() << u"message"_s
                              << QByteArray(R"("wait_source":"message")");
-    QTest::newRow("credential-refresh") << source << QString() << u"credential-refresh"_s << QString()
-                                        << u"new key"_s << QByteArray(R"("wait_source":"credential-refresh")");
-    QTest::newRow("attempts_exhausted") << reason << QString() << QString() << u"attempts_exhausted"_s
-                                        << u"attempts exhausted"_s << QByteArray(R"("reason":"attempts_exhausted")");
-    QTest::newRow("not_retryable") << reason << QString() << QString() << u"not_retryable"_s << u"not retryable"_s
-                                   << QByteArray(R"("reason":"not_retryable")");
+    QTest::newRow("credential-refresh")
+        << source << QString() << u"credential-refresh"_s << QString() << u"new key"_s
+        << QByteArray(R"("wait_source":"credential-refresh")");
+    QTest::newRow("attempts_exhausted")
+        << reason << QString() << QString() << u"attempts_exhausted"_s << u"attempts exhausted"_s
+        << QByteArray(R"("reason":"attempts_exhausted")");
+    QTest::newRow("not_retryable")
+        << reason << QString() << QString() << u"not_retryable"_s << u"not retryable"_s
+        << QByteArray(R"("reason":"not_retryable")");
     // Revision 2 of the policy.
-    QTest::newRow("too_large") << category << u"too_large"_s << QString() << QString() << u"request too large"_s
-                               << QByteArray(R"("category":"too_large")");
-    QTest::newRow("billing") << category << u"billing"_s << QString() << QString() << u"out of credit"_s
-                             << QByteArray(R"("category":"billing")");
-    QTest::newRow("retry-delay") << source << QString() << u"retry-delay"_s << QString() << u"retry delay"_s
+    QTest::newRow("too_large") << category << u"too_large"_s << QString() << QString()
+                               << u"request too large"_s << QByteArray(R"("category":"too_large")");
+    QTest::newRow("billing") << category << u"billing"_s << QString() << QString()
+                             << u"out of credit"_s << QByteArray(R"("category":"billing")");
+    QTest::newRow("retry-delay") << source << QString() << u"retry-delay"_s << QString()
+                                 << u"retry delay"_s
                                  << QByteArray(R"("wait_source":"retry-delay")");
-    QTest::newRow("ratelimit-reset") << source << QString() << u"ratelimit-reset"_s << QString()
-                                     << u"rate-limit reset"_s << QByteArray(R"("wait_source":"ratelimit-reset")");
+    QTest::newRow("ratelimit-reset")
+        << source << QString() << u"ratelimit-reset"_s << QString() << u"rate-limit reset"_s
+        << QByteArray(R"("wait_source":"ratelimit-reset")");
 }
 
 void TestRetryLogModel::wordsInTheTableRawNamesInTheExport()
@@ -267,14 +272,16 @@ void TestRetryLogModel::wordsInTheTableRawNamesInTheExport()
     RetryLogModel model;
     model.setLog(&log);
     QCOMPARE(model.index(0, column).data().toString(), shown);
-    QVERIFY2(log.serialize(LogFormat::JsonLines).contains(exported), log.serialize(LogFormat::JsonLines).constData());
+    QVERIFY2(log.serialize(LogFormat::JsonLines).contains(exported),
+        log.serialize(LogFormat::JsonLines).constData());
     if (!category.isEmpty()) {
         // In the category's own colour, shared with the timeline and the panel.
         const QColor colour = model.index(0, column).data(Qt::DecorationRole).value<QColor>();
         QCOMPARE(colour, capwatch::ui::categoryColor(category, QGuiApplication::palette()));
         for (const QString &other : capwatch::ui::legendCategories()) {
             if (other != category)
-                QVERIFY2(capwatch::ui::categoryColor(other, QGuiApplication::palette()) != colour, qPrintable(other));
+                QVERIFY2(capwatch::ui::categoryColor(other, QGuiApplication::palette()) != colour,
+                    qPrintable(other));
         }
     }
 }
@@ -312,9 +319,12 @@ void TestRetryLogModel::toolTipsAndRoles()
              u"422 Unprocessable Entity"_s);
     QCOMPARE(model.index(2, RetryLogModel::ReasonColumn).data().toString(), u"budget exhausted"_s);
     // The tooltips name the values as the exported files do.
-    QCOMPARE(model.index(2, RetryLogModel::ReasonColumn).data(Qt::ToolTipRole).toString(), u"budget_exhausted"_s);
-    QCOMPARE(model.index(1, RetryLogModel::CategoryColumn).data(Qt::ToolTipRole).toString(), u"token_limit"_s);
-    QCOMPARE(model.index(1, RetryLogModel::WaitSourceColumn).data(Qt::ToolTipRole).toString(), u"message"_s);
+    QCOMPARE(model.index(2, RetryLogModel::ReasonColumn).data(Qt::ToolTipRole).toString(),
+        u"budget_exhausted"_s);
+    QCOMPARE(model.index(1, RetryLogModel::CategoryColumn).data(Qt::ToolTipRole).toString(),
+        u"token_limit"_s);
+    QCOMPARE(model.index(1, RetryLogModel::WaitSourceColumn).data(Qt::ToolTipRole).toString(),
+        u"message"_s);
     QCOMPARE(model.index(2, RetryLogModel::EventColumn).data().toString(), u"Gave up"_s);
 
     const auto alignment = [&model](int column) {

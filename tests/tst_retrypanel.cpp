@@ -21,7 +21,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
-
 #include <cmath>
 
 using namespace capwatch;
@@ -34,7 +33,8 @@ constexpr double kScale = 0.02; // a 60 s wait takes 1.2 s
 
 struct Window
 {
-    explicit Window(const QString &iniPath, double scale = kScale) : settings(iniPath)
+    explicit Window(const QString &iniPath, double scale = kScale)
+        : settings(iniPath)
     {
         LaunchOptions o;
         o.forceDemo = true;
@@ -51,11 +51,11 @@ struct Window
     void headlineOnceThen(const QString &then)
     {
         setScenario(u"headline"_s);
-        QObject::connect(window->demoProvider(), &net::DemoProvider::chatRequestReceived, window.get(),
-                         [this, then](int index) {
-                             if (index == 2)
-                                 setScenario(then);
-                         });
+        QObject::connect(window->demoProvider(), &net::DemoProvider::chatRequestReceived,
+            window.get(), [this, then](int index) {
+                if (index == 2)
+                    setScenario(then);
+            });
     }
     void send(const QString &text)
     {
@@ -160,7 +160,8 @@ void TestRetryPanel::legibleInASmallWindow_data()
 void TestRetryPanel::legibleInASmallWindow()
 {
     // During a wait every label has text, the longest ones ("provider asked 18 min; capped to
-    // 60 s"): each keeps at least a line of its font, all its wrapped lines, and a place of its own.
+    // 60 s"): each keeps at least a line of its font, all its wrapped lines, and a place of its
+    // own.
     QFETCH(QSize, size);
     Window w(ini());
     w.setScenario(u"headline"_s);
@@ -180,9 +181,10 @@ void TestRetryPanel::legibleInASmallWindow()
     QVERIFY(labels.size() >= 12); // title, state, five captions, five figures
     for (qsizetype i = 0; i < labels.size(); ++i) {
         const QLabel *l = labels.at(i);
-        const QByteArray what = l->text().toUtf8() + " at " + QByteArray::number(inPanel(l, panel).x()) + ','
-                + QByteArray::number(inPanel(l, panel).y()) + ' ' + QByteArray::number(l->width()) + 'x'
-                + QByteArray::number(l->height());
+        const QByteArray what = l->text().toUtf8() + " at "
+            + QByteArray::number(inPanel(l, panel).x()) + ','
+            + QByteArray::number(inPanel(l, panel).y()) + ' ' + QByteArray::number(l->width()) + 'x'
+            + QByteArray::number(l->height());
         QVERIFY2(l->height() >= l->fontMetrics().height(), what.constData());
         if (l->wordWrap())
             QVERIFY2(l->height() >= l->heightForWidth(l->width()), what.constData());
@@ -190,7 +192,7 @@ void TestRetryPanel::legibleInASmallWindow()
             QVERIFY2(l->width() >= l->minimumSizeHint().width(), what.constData());
         for (qsizetype j = 0; j < i; ++j)
             QVERIFY2(!inPanel(l, panel).intersects(inPanel(labels.at(j), panel)),
-                     QByteArray(what + " overlaps " + labels.at(j)->text().toUtf8()).constData());
+                QByteArray(what + " overlaps " + labels.at(j)->text().toUtf8()).constData());
     }
     w.window->cancelSend();
 }
@@ -249,12 +251,14 @@ void TestRetryPanel::cancelledWaitShowsThePartThatRan()
     QCOMPARE(last.budgetLeftMs, 120'000 - ran);
     QVERIFY(!last.rawWaitMs);
     const QByteArray json = net::toJsonLine(last);
-    QVERIFY2(json.contains(QByteArray(R"("wait_s":)" + QByteArray::number(double(ran) / 1000.0))), json.constData());
+    QVERIFY2(json.contains(QByteArray(R"("wait_s":)" + QByteArray::number(double(ran) / 1000.0))),
+        json.constData());
 
     // The panel: the budget as the log has it, the wait as far as it ran.
     QCOMPARE(qint64(std::llround(panel->shownBudgetLeftS() * 1000)), 120'000 - ran);
     const QString ranText = QString::number(std::round(double(ran) / 100.0) / 10.0);
-    QCOMPARE(panel->sourceText(), u"provider asked 18 min; capped to 60 s; cancelled after %1 s"_s.arg(ranText));
+    QCOMPARE(panel->sourceText(),
+        u"provider asked 18 min; capped to 60 s; cancelled after %1 s"_s.arg(ranText));
 
     // The timeline: the wait ends where the cancel came; the lane waited that long.
     const TimelineLane &lane = w.window->timeline()->lanes().last();
@@ -283,7 +287,8 @@ void TestRetryPanel::timelineRowsAtTheTopOfALargeWindow()
     QVERIFY(timeline->height() > 600);
     const int line = timeline->fontMetrics().height();
     QCOMPARE(timeline->laneRect(0).top(), timeline->lanesArea().top());
-    QVERIFY2(timeline->laneRect(0).top() < line * 3, qPrintable(QString::number(timeline->laneRect(0).top())));
+    QVERIFY2(timeline->laneRect(0).top() < line * 3,
+        qPrintable(QString::number(timeline->laneRect(0).top())));
     QCOMPARE(timeline->laneRect(1).top(), timeline->laneRect(0).bottom() + 1);
     // The axis and the legend follow the rows; the space left over is below them.
     QVERIFY(timeline->lanesArea().bottom() <= timeline->laneRect(1).bottom() + 1);
@@ -301,7 +306,7 @@ void TestRetryPanel::timelineLegendWholeInTheDefaultWindow()
     QCOMPARE(items.size(), legendCategories().size());
     for (const QRect &item : items)
         QVERIFY2(timeline->rect().contains(item),
-                 qPrintable(u"%1-%2 of %3"_s.arg(item.left()).arg(item.right()).arg(timeline->width())));
+            qPrintable(u"%1-%2 of %3"_s.arg(item.left()).arg(item.right()).arg(timeline->width())));
 }
 
 void TestRetryPanel::categoryInWordsAndColour_data()
@@ -309,9 +314,11 @@ void TestRetryPanel::categoryInWordsAndColour_data()
     QTest::addColumn<retry::Category>("category");
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("shown");
-    QTest::newRow("too_large") << retry::Category::TooLarge << 400 << u"request too large (HTTP 400)"_s;
+    QTest::newRow("too_large") << retry::Category::TooLarge << 400
+                               << u"request too large (HTTP 400)"_s;
     QTest::newRow("billing") << retry::Category::Billing << 402 << u"out of credit (HTTP 402)"_s;
-    QTest::newRow("token_limit") << retry::Category::TokenLimit << 422 << u"token limit (HTTP 422)"_s;
+    QTest::newRow("token_limit") << retry::Category::TokenLimit << 422
+                                 << u"token limit (HTTP 422)"_s;
     QTest::newRow("rate_limit") << retry::Category::RateLimit << 429 << u"rate limit (HTTP 429)"_s;
     QTest::newRow("network") << retry::Category::Transient << 0 << u"transient"_s;
 }
@@ -365,13 +372,16 @@ void TestRetryPanel::newWaitSourcesInWords_data()
     QTest::addColumn<int>("waitS");
     QTest::addColumn<int>("rawWaitS");
     QTest::addColumn<QString>("shown");
-    QTest::newRow("retry-delay") << retry::WaitSource::RetryDelay << 7 << 7 << u"retryDelay in the error: 7 s"_s;
-    QTest::newRow("retry-delay capped") << retry::WaitSource::RetryDelay << 60 << 90
-                                        << u"retryDelay in the error asked 1 min 30 s; capped to 60 s"_s;
-    QTest::newRow("ratelimit-reset") << retry::WaitSource::RateLimitReset << 30 << 30
-                                     << u"rate-limit reset header: 30 s"_s;
-    QTest::newRow("ratelimit-reset capped") << retry::WaitSource::RateLimitReset << 60 << 1080
-                                            << u"rate-limit reset header asked 18 min; capped to 60 s"_s;
+    QTest::newRow("retry-delay") << retry::WaitSource::RetryDelay << 7 << 7
+                                 << u"retryDelay in the error: 7 s"_s;
+    QTest::newRow("retry-delay capped")
+        << retry::WaitSource::RetryDelay << 60 << 90
+        << u"retryDelay in the error asked 1 min 30 s; capped to 60 s"_s;
+    QTest::newRow("ratelimit-reset")
+        << retry::WaitSource::RateLimitReset << 30 << 30 << u"rate-limit reset header: 30 s"_s;
+    QTest::newRow("ratelimit-reset capped")
+        << retry::WaitSource::RateLimitReset << 60 << 1080
+        << u"rate-limit reset header asked 18 min; capped to 60 s"_s;
 }
 
 void TestRetryPanel::newWaitSourcesInWords()
@@ -409,9 +419,10 @@ void TestRetryPanel::screenshots()
     if (dir.isEmpty())
         QSKIP("set CAPWATCH_SHOT_DIR to write screenshots");
     QFETCH(QString, lang);
-    const UiLanguage language = chooseUiLanguage(lang, QLocale::c(), QStringLiteral(CAPWATCH_QM_DIR));
-    const QList<QTranslator *> translators
-            = installTranslations(QCoreApplication::instance(), language, QStringLiteral(CAPWATCH_QM_DIR));
+    const UiLanguage language
+        = chooseUiLanguage(lang, QLocale::c(), QStringLiteral(CAPWATCH_QM_DIR));
+    const QList<QTranslator *> translators = installTranslations(
+        QCoreApplication::instance(), language, QStringLiteral(CAPWATCH_QM_DIR));
     const QLocale before;
     QLocale::setDefault(language.locale);
     const auto cleanup = qScopeGuard([&] {
@@ -431,16 +442,20 @@ void TestRetryPanel::screenshots()
         w.window->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
         w.send(u"How do token caps work?"_s);
-        QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
         w.setScenario(u"headline"_s);
         w.send(u"Hello"_s);
-        QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(w.window->retryPanel()->shownCountdownS() <= 45, 5000);
-        const QString name = size.isValid() ? u"%1x%2"_s.arg(size.width()).arg(size.height()) : u"default"_s;
+        const QString name
+            = size.isValid() ? u"%1x%2"_s.arg(size.width()).arg(size.height()) : u"default"_s;
         w.window->cancelSend();
         QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-%1-%2.png"_s.arg(name, lang))));
         w.window->tabs()->setCurrentIndex(1);
-        QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-%1-%2-log.png"_s.arg(name, lang))));
+        QVERIFY(
+            w.window->grab().save(QDir(dir).filePath(u"window-%1-%2-log.png"_s.arg(name, lang))));
     }
 
     // Revision 2: a request too large, then an account out of credit, as the panel, the timeline
@@ -462,8 +477,9 @@ void TestRetryPanel::screenshots()
         r.status = request == 1 ? 400 : 402;
         r.category = request == 1 ? u"too_large"_s : u"billing"_s;
         r.reason = u"not_retryable"_s;
-        r.error = request == 1 ? u"This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."_s
-                               : u"Insufficient Balance"_s;
+        r.error = request == 1
+            ? u"This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."_s
+            : u"Insufficient Balance"_s;
         log->append(r);
     }
     net::ChatClient client; // the panel's view of a failed send: its signals only

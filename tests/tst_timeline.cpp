@@ -15,7 +15,6 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
-
 #include <cmath>
 
 using namespace capwatch;
@@ -238,21 +237,28 @@ void TestTimeline::waitLabels_data()
     QTest::addColumn<double>("ranS"); ///< -1: the whole wait ran
 
     QTest::newRow("retry-after") << u"retry-after"_s << 7.0 << 7.0 << u"retry-after 7 s"_s << -1.0;
-    QTest::newRow("capped message") << u"message"_s << 60.0 << 1080.0 << u"message 18 min → 60 s"_s << -1.0;
-    QTest::newRow("minutes and seconds") << u"message"_s << 60.0 << 90.0 << u"message 1 min 30 s → 60 s"_s << -1.0;
+    QTest::newRow("capped message")
+        << u"message"_s << 60.0 << 1080.0 << u"message 18 min → 60 s"_s << -1.0;
+    QTest::newRow("minutes and seconds")
+        << u"message"_s << 60.0 << 90.0 << u"message 1 min 30 s → 60 s"_s << -1.0;
     QTest::newRow("hours") << u"message"_s << 60.0 << 7200.0 << u"message 2 h → 60 s"_s << -1.0;
     QTest::newRow("backoff") << u"backoff"_s << 10.0 << 10.0 << u"backoff 10 s"_s << -1.0;
     QTest::newRow("fraction") << u"message"_s << 2.5 << 2.5 << u"message 2.5 s"_s << -1.0;
-    QTest::newRow("milliseconds") << u"retry-after-ms"_s << 0.644 << 0.644 << u"retry-after-ms 0.644 s"_s << -1.0;
+    QTest::newRow("milliseconds") << u"retry-after-ms"_s << 0.644 << 0.644
+                                  << u"retry-after-ms 0.644 s"_s << -1.0;
     QTest::newRow("new key") << u"credential-refresh"_s << 0.0 << 0.0 << u"new key"_s << -1.0;
     QTest::newRow("retry-delay") << u"retry-delay"_s << 7.0 << 7.0 << u"retry delay 7 s"_s << -1.0;
-    QTest::newRow("ratelimit-reset") << u"ratelimit-reset"_s << 60.0 << 90.0
-                                     << u"rate-limit reset 1 min 30 s → 60 s"_s << -1.0;
-    QTest::newRow("whole wait ran") << u"retry-after"_s << 42.0 << 42.0 << u"retry-after 42 s"_s << 42.0;
+    QTest::newRow("ratelimit-reset")
+        << u"ratelimit-reset"_s << 60.0 << 90.0 << u"rate-limit reset 1 min 30 s → 60 s"_s << -1.0;
+    QTest::newRow("whole wait ran")
+        << u"retry-after"_s << 42.0 << 42.0 << u"retry-after 42 s"_s << 42.0;
     // Cut short by a cancel: what ran, of what was scheduled.
-    QTest::newRow("cancelled") << u"retry-after"_s << 42.0 << 42.0 << u"retry-after 14.7 s of 42 s"_s << 14.7;
-    QTest::newRow("cancelled capped") << u"message"_s << 60.0 << 1080.0 << u"message 0.5 s of 60 s"_s << 0.5;
-    QTest::newRow("cancelled at once") << u"backoff"_s << 5.0 << 5.0 << u"backoff 0 s of 5 s"_s << 0.0;
+    QTest::newRow("cancelled") << u"retry-after"_s << 42.0 << 42.0
+                               << u"retry-after 14.7 s of 42 s"_s << 14.7;
+    QTest::newRow("cancelled capped")
+        << u"message"_s << 60.0 << 1080.0 << u"message 0.5 s of 60 s"_s << 0.5;
+    QTest::newRow("cancelled at once")
+        << u"backoff"_s << 5.0 << 5.0 << u"backoff 0 s of 5 s"_s << 0.0;
 }
 
 void TestTimeline::waitLabels()
@@ -330,12 +336,16 @@ void TestTimeline::cancelled_data()
     QTest::addColumn<std::optional<qint64>>("ranMs");
     QTest::addColumn<double>("endS");
     QTest::addColumn<QString>("label");
-    QTest::newRow("15 s into the wait") << true << std::optional<qint64>(15'000) << 15.0 << u"retry-after 15 s of 20 s"_s;
-    QTest::newRow("to a tenth") << true << std::optional<qint64>(14'734) << 14.734 << u"retry-after 14.7 s of 20 s"_s;
-    QTest::newRow("at once") << true << std::optional<qint64>(0) << 0.0 << u"retry-after 0 s of 20 s"_s;
+    QTest::newRow("15 s into the wait")
+        << true << std::optional<qint64>(15'000) << 15.0 << u"retry-after 15 s of 20 s"_s;
+    QTest::newRow("to a tenth") << true << std::optional<qint64>(14'734) << 14.734
+                                << u"retry-after 14.7 s of 20 s"_s;
+    QTest::newRow("at once") << true << std::optional<qint64>(0) << 0.0
+                             << u"retry-after 0 s of 20 s"_s;
     // A log written before the cancel recorded the part that ran: the wait as scheduled.
     QTest::newRow("older log") << true << std::optional<qint64>() << 20.0 << u"retry-after 20 s"_s;
-    QTest::newRow("during an attempt") << false << std::optional<qint64>() << 20.0 << u"retry-after 20 s"_s;
+    QTest::newRow("during an attempt")
+        << false << std::optional<qint64>() << 20.0 << u"retry-after 20 s"_s;
 }
 
 void TestTimeline::cancelled()
@@ -356,7 +366,8 @@ void TestTimeline::cancelled()
     QCOMPARE(lanes.first().request, 4);
     QCOMPARE(lanes.first().outcome, u"cancelled"_s);
     if (duringWait) {
-        compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, endS, u"rate_limit"_s } });
+        compareSegments(
+            lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, endS, u"rate_limit"_s } });
     } else {
         compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s },
                                          { W, 1, 0, 20, u"rate_limit"_s },
@@ -380,8 +391,10 @@ void TestTimeline::cancelled()
     const double shownS = std::round(endS * 10) / 10;
     QVERIFY2(laneTip.contains(u"waited %1 s"_s.arg(shownS)), qPrintable(laneTip));
     if (duringWait && endS > 1) {
-        const QString waitTip = widget.toolTipAt(QPoint(int(widget.xForSeconds(endS / 2)), lane.center().y()));
-        QVERIFY2(waitTip.contains(u"after %1 s of the wait"_s.arg(shownS)) == (endS < 20), qPrintable(waitTip));
+        const QString waitTip
+            = widget.toolTipAt(QPoint(int(widget.xForSeconds(endS / 2)), lane.center().y()));
+        QVERIFY2(waitTip.contains(u"after %1 s of the wait"_s.arg(shownS)) == (endS < 20),
+            qPrintable(waitTip));
     }
 }
 
@@ -583,7 +596,6 @@ void TestTimeline::accessibilityAndSizes()
     QVERIFY(!widget.grab().isNull());
     widget.resize(60, 40);
     QVERIFY(!widget.grab().isNull());
-
 }
 
 void TestTimeline::everySendCanBeScrolledIntoView()
@@ -610,13 +622,15 @@ void TestTimeline::everySendCanBeScrolledIntoView()
     QVERIFY(bar->isVisible());
     QCOMPARE(bar->value(), bar->maximum()); // following the newest
     const QRect area = widget.lanesArea();
-    const auto inView = [&](int index) { return widget.lanesArea().contains(widget.laneRect(index)); };
+    const auto inView
+        = [&](int index) { return widget.lanesArea().contains(widget.laneRect(index)); };
     QVERIFY(inView(29));
     QVERIFY(!inView(0));
     // Scrolled with the bar's own steps, every lane shows whole at some position, drawn where it
     // says: its title under the mouse.
     QSet<int> seen;
-    for (bar->triggerAction(QAbstractSlider::SliderToMinimum);; bar->triggerAction(QAbstractSlider::SliderSingleStepAdd)) {
+    for (bar->triggerAction(QAbstractSlider::SliderToMinimum);;
+         bar->triggerAction(QAbstractSlider::SliderSingleStepAdd)) {
         for (int i = 0; i < 30; ++i) {
             if (!inView(i))
                 continue;
@@ -632,8 +646,9 @@ void TestTimeline::everySendCanBeScrolledIntoView()
     QVERIFY(inView(29));
     // The wheel scrolls too.
     bar->setValue(bar->maximum());
-    QWheelEvent up(QPointF(400, area.center().y()), widget.mapToGlobal(QPointF(400, area.center().y())), {},
-                   QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent up(QPointF(400, area.center().y()),
+        widget.mapToGlobal(QPointF(400, area.center().y())), {}, QPoint(0, 120), Qt::NoButton,
+        Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(&widget, &up);
     QVERIFY(bar->value() < bar->maximum());
     QVERIFY(colourCount(widget.grab().toImage()) > 8);
@@ -669,8 +684,9 @@ void TestTimeline::legendWrapsInsteadOfCuttingOff()
     const QList<QRect> items = widget.legendItemRects();
     QCOMPARE(items.size(), legendCategories().size());
     for (qsizetype i = 0; i < items.size(); ++i) {
-        const QByteArray what = legendCategories().at(i).toUtf8() + ' ' + QByteArray::number(items.at(i).left()) + '-'
-                + QByteArray::number(items.at(i).right());
+        const QByteArray what = legendCategories().at(i).toUtf8() + ' '
+            + QByteArray::number(items.at(i).left()) + '-'
+            + QByteArray::number(items.at(i).right());
         QVERIFY2(widget.rect().contains(items.at(i)), what.constData());
         for (qsizetype j = 0; j < i; ++j)
             QVERIFY2(!items.at(i).intersects(items.at(j)), what.constData());
@@ -694,7 +710,8 @@ void TestTimeline::rowsStartAtTheTop()
     widget.setLog(&log);
     widget.resize(1500, 1200);
     const int line = widget.fontMetrics().height();
-    QVERIFY2(widget.laneRect(0).top() < line * 3, qPrintable(QString::number(widget.laneRect(0).top())));
+    QVERIFY2(
+        widget.laneRect(0).top() < line * 3, qPrintable(QString::number(widget.laneRect(0).top())));
     QCOMPARE(widget.laneRect(0).top(), widget.lanesArea().top());
     QCOMPARE(widget.laneRect(1).top(), widget.laneRect(0).bottom() + 1);
     QVERIFY(widget.lanesArea().bottom() - widget.laneRect(1).bottom() <= 1);
@@ -723,8 +740,11 @@ void TestTimeline::categoryColours()
         palette.setColor(QPalette::WindowText, QColor(0x00, 0x00, 0x00));
     }
     const auto luminance = [](const QColor &c) {
-        const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+        const auto channel = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF())
+            + 0.0722 * channel(c.blueF());
     };
     const double window = luminance(palette.color(QPalette::Window));
     QStringList hued = legendCategories();
@@ -749,7 +769,9 @@ void TestTimeline::newCategoriesInTheLanesAndLegend()
     // own colour, both named in the legend.
     QList<RetryRecord> records;
     Send(records, 1, kStart).started(1).gaveUp(1, 400, u"too_large"_s, u"not_retryable"_s);
-    Send(records, 2, kStart.addSecs(60)).started(1).gaveUp(1, 402, u"billing"_s, u"not_retryable"_s);
+    Send(records, 2, kStart.addSecs(60))
+        .started(1)
+        .gaveUp(1, 402, u"billing"_s, u"not_retryable"_s);
     RetryLog log;
     for (const RetryRecord &r : std::as_const(records))
         log.append(r);
@@ -770,7 +792,8 @@ void TestTimeline::newCategoriesInTheLanesAndLegend()
         }
         QVERIFY2(found, qPrintable(category));
         const QString tip = widget.toolTipAt(centre);
-        QVERIFY2(tip.contains(lane == 0 ? u"request too large"_s : u"out of credit"_s), qPrintable(tip));
+        QVERIFY2(
+            tip.contains(lane == 0 ? u"request too large"_s : u"out of credit"_s), qPrintable(tip));
     }
     const QList<QRect> items = widget.legendItemRects();
     QCOMPARE(items.size(), legendCategories().size());

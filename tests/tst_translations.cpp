@@ -53,8 +53,8 @@ namespace {
 QProcessEnvironment headless()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString &name : { u"QT_QPA_PLATFORM"_s, u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s, u"LANGUAGE"_s,
-                                 u"LC_ALL"_s, u"LC_MESSAGES"_s })
+    for (const QString &name : { u"QT_QPA_PLATFORM"_s, u"DISPLAY"_s, u"WAYLAND_DISPLAY"_s,
+             u"LANGUAGE"_s, u"LC_ALL"_s, u"LC_MESSAGES"_s })
         env.remove(name);
     env.insert(u"LANG"_s, u"C.UTF-8"_s);
     return env;
@@ -212,7 +212,9 @@ void TestTranslations::retryWordsAreTranslated()
     QCOMPARE(model.index(0, RetryLogModel::WaitSourceColumn).data().toString(), u"MESSAGE"_s);
     QCOMPARE(model.index(1, RetryLogModel::ReasonColumn).data().toString(), u"BUDGET EXHAUSTED"_s);
     const QByteArray csv = log.serialize(net::LogFormat::Csv);
-    QVERIFY2(csv.contains(",422,token_limit,,,42,42,message,") && csv.contains(",budget_exhausted,"), csv.constData());
+    QVERIFY2(
+        csv.contains(",422,token_limit,,,42,42,message,") && csv.contains(",budget_exhausted,"),
+        csv.constData());
     QVERIFY(!csv.contains("TOKEN"));
     QCOMPARE(layoutTimeline(log.records()).first().segments.first().label, u"MESSAGE 42 S"_s);
 }
@@ -230,10 +232,11 @@ void TestTranslations::qtOwnTextsAreTranslated()
     // The standard buttons of dialogs come from Qt's catalogue (qtbase_*.qm), loaded with ours.
     QFETCH(QString, lang);
     QFETCH(QString, cancel);
-    const UiLanguage language = chooseUiLanguage(lang, QLocale::c(), QStringLiteral(CAPWATCH_QM_DIR));
+    const UiLanguage language
+        = chooseUiLanguage(lang, QLocale::c(), QStringLiteral(CAPWATCH_QM_DIR));
     QVERIFY(language.translated);
-    const QList<QTranslator *> installed
-            = installTranslations(QCoreApplication::instance(), language, QStringLiteral(CAPWATCH_QM_DIR));
+    const QList<QTranslator *> installed = installTranslations(
+        QCoreApplication::instance(), language, QStringLiteral(CAPWATCH_QM_DIR));
     QCOMPARE(installed.size(), 2); // capwatch's and Qt's
     QDialogButtonBox box(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     const QString shown = box.button(QDialogButtonBox::Cancel)->text();
@@ -255,11 +258,13 @@ void TestTranslations::chooseLanguage_data()
     QTest::newRow("--lang de") << u"de"_s << u"en_US"_s << u"de_DE"_s << true << QString();
     QTest::newRow("--lang de_AT") << u"de_AT"_s << u"en_US"_s << u"de_AT"_s << true << QString();
     QTest::newRow("--lang zh_CN") << u"zh_CN"_s << u"de_DE"_s << u"zh_CN"_s << true << QString();
-    QTest::newRow("--lang en_GB keeps its formats") << u"en_GB"_s << u"de_DE"_s << u"en_GB"_s << false << QString();
+    QTest::newRow("--lang en_GB keeps its formats")
+        << u"en_GB"_s << u"de_DE"_s << u"en_GB"_s << false << QString();
     QTest::newRow("--lang fr") << u"fr"_s << u"de_DE"_s << u"en_US"_s << false
                                << u"capwatch: warning: no translation for 'fr'; using English"_s;
-    QTest::newRow("--lang nonsense") << u"xx"_s << u"de_DE"_s << u"en_US"_s << false
-                                     << u"capwatch: warning: no translation for 'xx'; using English"_s;
+    QTest::newRow("--lang nonsense")
+        << u"xx"_s << u"de_DE"_s << u"en_US"_s << false
+        << u"capwatch: warning: no translation for 'xx'; using English"_s;
     QTest::newRow("system de_DE") << QString() << u"de_DE"_s << u"de_DE"_s << true << QString();
     // The system's language without a catalogue: English too, but nobody asked, so no warning.
     QTest::newRow("system fr_FR") << QString() << u"fr_FR"_s << u"en_US"_s << false << QString();
@@ -273,7 +278,8 @@ void TestTranslations::chooseLanguage()
     QFETCH(QString, locale);
     QFETCH(bool, translated);
     QFETCH(QString, warning);
-    const UiLanguage language = chooseUiLanguage(requested, QLocale(system), QStringLiteral(CAPWATCH_QM_DIR));
+    const UiLanguage language
+        = chooseUiLanguage(requested, QLocale(system), QStringLiteral(CAPWATCH_QM_DIR));
     QCOMPARE(language.locale.name(), locale);
     QCOMPARE(language.translated, translated);
     QCOMPARE(language.warning, warning);
@@ -292,10 +298,11 @@ void TestTranslations::unsupportedLanguageFallsBackToEnglish()
     QVERIFY2(out.startsWith(u"Usage: "_s), qPrintable(out));
     QVERIFY2(out.contains(u"Displays version information."_s), qPrintable(out));
     QCOMPARE(QString::fromUtf8(p.readAllStandardError()),
-             u"capwatch: warning: no translation for 'fr'; using English\n"_s);
+        u"capwatch: warning: no translation for 'fr'; using English\n"_s);
 
     const QLocale before;
-    QLocale::setDefault(chooseUiLanguage(u"fr"_s, QLocale(u"fr_FR"_s), QStringLiteral(CAPWATCH_QM_DIR)).locale);
+    QLocale::setDefault(
+        chooseUiLanguage(u"fr"_s, QLocale(u"fr_FR"_s), QStringLiteral(CAPWATCH_QM_DIR)).locale);
     const QString english = RetryPanel::durationInWords(2500ms);
     const QString grouped = QLocale().toString(60323);
     QLocale::setDefault(before);
@@ -310,12 +317,16 @@ void TestTranslations::printsWithoutADisplay_data()
     QTest::addColumn<QString>("contains");
     QTest::newRow("--help") << QStringList { u"--help"_s } << u"Usage: "_s << u"--endpoint <URL>"_s;
     QTest::newRow("-h") << QStringList { u"-h"_s } << u"Usage: "_s << u"--time-scale <F>"_s;
-    QTest::newRow("--help-all") << QStringList { u"--help-all"_s } << u"Usage: "_s << u"--lang <CODE>"_s;
-    QTest::newRow("--version") << QStringList { u"--version"_s } << u"capwatch "_s << QStringLiteral(CAPWATCH_VERSION);
-    QTest::newRow("--man-page") << QStringList { u"--man-page"_s } << u".\\\" Generated"_s << u".SH \"OPTIONS\""_s;
-    QTest::newRow("German --help") << QStringList { u"--lang=de"_s, u"--help"_s } << u"Aufruf: "_s << u"--endpoint <URL>"_s;
-    QTest::newRow("options before --help") << QStringList { u"--demo"_s, u"--model"_s, u"m"_s, u"--help"_s }
-                                           << u"Usage: "_s << u"--demo"_s;
+    QTest::newRow("--help-all") << QStringList { u"--help-all"_s } << u"Usage: "_s
+                                << u"--lang <CODE>"_s;
+    QTest::newRow("--version") << QStringList { u"--version"_s } << u"capwatch "_s
+                               << QStringLiteral(CAPWATCH_VERSION);
+    QTest::newRow("--man-page") << QStringList { u"--man-page"_s } << u".\\\" Generated"_s
+                                << u".SH \"OPTIONS\""_s;
+    QTest::newRow("German --help")
+        << QStringList { u"--lang=de"_s, u"--help"_s } << u"Aufruf: "_s << u"--endpoint <URL>"_s;
+    QTest::newRow("options before --help") << QStringList { u"--demo"_s, u"--model"_s, u"m"_s,
+        u"--help"_s } << u"Usage: "_s << u"--demo"_s;
 }
 
 void TestTranslations::printsWithoutADisplay()

@@ -20,9 +20,14 @@ struct Hue
 // ochre, red. Teal and ochre look lighter than the others at the same lightness; they are
 // darkened on light themes to keep their names readable.
 constexpr Hue kHues[] = {
-    { u"success", 135, -0.06f },   { u"token_limit", 28, 0.0f }, { u"rate_limit", 268, 0.0f },
-    { u"transient", 205, -0.02f }, { u"auth", 318, 0.0f },       { u"too_large", 176, -0.10f },
-    { u"billing", 48, -0.11f },    { u"fatal", 356, 0.0f },
+    { u"success", 135, -0.06f },
+    { u"token_limit", 28, 0.0f },
+    { u"rate_limit", 268, 0.0f },
+    { u"transient", 205, -0.02f },
+    { u"auth", 318, 0.0f },
+    { u"too_large", 176, -0.10f },
+    { u"billing", 48, -0.11f },
+    { u"fatal", 356, 0.0f },
 };
 
 } // namespace
@@ -54,7 +59,7 @@ QColor categoryColor(const QString &category, const QPalette &palette)
 QStringList legendCategories()
 {
     return { u"success"_s, u"token_limit"_s, u"rate_limit"_s, u"transient"_s, u"auth"_s,
-             u"too_large"_s, u"billing"_s, u"fatal"_s, u"running"_s };
+        u"too_large"_s, u"billing"_s, u"fatal"_s, u"running"_s };
 }
 
 QString categoryDisplayName(const QString &category)

@@ -12,9 +12,9 @@ class QPalette;
 namespace capwatch::ui {
 
 /// The colour of a category (`success`, `token_limit`, `rate_limit`, `transient`, `auth`,
-/// `too_large`, `billing`, `fatal`), or of the pseudo-categories `running` (an attempt without a result yet) and
-/// `cancelled`. Distinct hues whose lightness follows the palette's Window colour, so they stay
-/// readable on light and dark themes. Unknown or empty: a neutral colour.
+/// `too_large`, `billing`, `fatal`), or of the pseudo-categories `running` (an attempt without a
+/// result yet) and `cancelled`. Distinct hues whose lightness follows the palette's Window colour,
+/// so they stay readable on light and dark themes. Unknown or empty: a neutral colour.
 QColor categoryColor(const QString &category, const QPalette &palette);
 
 /// The categories a legend shows, in order, the pseudo-category `running` last.

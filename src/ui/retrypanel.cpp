@@ -280,7 +280,8 @@ QString RetryPanel::failureText() const
     if (m_failureCategory.isEmpty())
         return tr("–");
     const QString name = categoryDisplayName(m_failureCategory);
-    return m_failureStatus > 0 ? tr("%1 (HTTP %2)").arg(name, QString::number(m_failureStatus)) : name;
+    return m_failureStatus > 0 ? tr("%1 (HTTP %2)").arg(name, QString::number(m_failureStatus))
+                               : name;
 }
 
 QString RetryPanel::attemptText() const
@@ -399,10 +400,12 @@ QString RetryPanel::sourceInWords(const net::RetryInfo &info)
         return capped ? tr("provider asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
                       : tr("provider asked %1").arg(wait);
     case retry::WaitSource::RetryDelay:
-        return capped ? tr("retryDelay in the error asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+        return capped ? tr("retryDelay in the error asked %1; capped to %2")
+                            .arg(durationInWords(info.rawWait), wait)
                       : tr("retryDelay in the error: %1").arg(wait);
     case retry::WaitSource::RateLimitReset:
-        return capped ? tr("rate-limit reset header asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+        return capped ? tr("rate-limit reset header asked %1; capped to %2")
+                            .arg(durationInWords(info.rawWait), wait)
                       : tr("rate-limit reset header: %1").arg(wait);
     case retry::WaitSource::Backoff:
         return tr("backoff %1").arg(wait);

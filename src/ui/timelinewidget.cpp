@@ -16,7 +16,6 @@
 #include <QStyle>
 #include <QToolTip>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -175,8 +174,8 @@ void applyRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int row)
         if (!lane->segments.isEmpty() && isRunningAttempt(lane->segments.last())) {
             lane->segments.last().category = u"cancelled"_s;
             lane->segments.last().row = row;
-        } else if (!lane->segments.isEmpty() && lane->segments.last().kind == TimelineSegment::Kind::Wait
-                   && r.waitMs) {
+        } else if (!lane->segments.isEmpty()
+            && lane->segments.last().kind == TimelineSegment::Kind::Wait && r.waitMs) {
             // Cancelled during the wait: the record says how much of it ran; that is what the
             // lane shows (and what "waited" adds up).
             TimelineSegment &w = lane->segments.last();
@@ -222,9 +221,11 @@ QString waitLabel(const QString &source, double waitS, double rawWaitS, double r
     if (source == u"credential-refresh")
         return name;
     if (ranS >= 0 && ranS < waitS - 0.0005)
-        return TimelineWidget::tr("%1 %2 of %3").arg(name, secondsText(tenths(ranS)), secondsText(waitS));
+        return TimelineWidget::tr("%1 %2 of %3")
+            .arg(name, secondsText(tenths(ranS)), secondsText(waitS));
     if (rawWaitS > waitS + 0.0005)
-        return TimelineWidget::tr("%1 %2 → %3").arg(name, durationWords(rawWaitS), secondsText(waitS));
+        return TimelineWidget::tr("%1 %2 → %3")
+            .arg(name, durationWords(rawWaitS), secondsText(waitS));
     return TimelineWidget::tr("%1 %2").arg(name, secondsText(waitS));
 }
 
@@ -324,8 +325,9 @@ QString outcomeText(const TimelineLane &lane, bool compact = false)
     if (lane.outcome.startsWith(u"gave_up")) {
         const qsizetype colon = lane.outcome.indexOf(u':');
         const QString reason = colon < 0 ? QString() : lane.outcome.mid(colon + 1).trimmed();
-        return reason.isEmpty() || compact ? TimelineWidget::tr("gave up")
-                                           : TimelineWidget::tr("gave up: %1").arg(reasonDisplayName(reason));
+        return reason.isEmpty() || compact
+            ? TimelineWidget::tr("gave up")
+            : TimelineWidget::tr("gave up: %1").arg(reasonDisplayName(reason));
     }
     if (!lane.segments.isEmpty() && lane.segments.constLast().kind == TimelineSegment::Kind::Wait)
         return TimelineWidget::tr("waiting…");
@@ -353,7 +355,8 @@ QString laneDetails(const TimelineLane &lane, double liveElapsedS = -1)
         return TimelineWidget::tr("%1 · wait %2").arg(attempts, secondsText(span));
     }
     const bool cut = !lane.segments.isEmpty() && lane.segments.constLast().isCut();
-    return TimelineWidget::tr("%1 · waited %2").arg(attempts, secondsText(cut ? tenths(lane.endS()) : lane.endS()));
+    return TimelineWidget::tr("%1 · waited %2")
+        .arg(attempts, secondsText(cut ? tenths(lane.endS()) : lane.endS()));
 }
 
 QColor outcomeColor(const TimelineLane &lane, const QPalette &palette)
@@ -425,10 +428,12 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
                 x = legendLeft;
             }
             if (x + w > legendRight) { // alone in its row and still too wide
-                name = f.fmSmall.elidedText(name, Qt::ElideRight, std::max(0.0, legendRight - x - dot - hs * 0.35));
+                name = f.fmSmall.elidedText(
+                    name, Qt::ElideRight, std::max(0.0, legendRight - x - dot - hs * 0.35));
                 w = std::max(dot, legendRight - x);
             }
-            g.legendItems.append({ QRectF(x, (legendRows - 1) * legendRowH, w, hs), name, category });
+            g.legendItems.append(
+                { QRectF(x, (legendRows - 1) * legendRowH, w, hs), name, category });
             x += w + hs * 1.2;
         }
     }
@@ -437,7 +442,8 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     // Rows from the top: labels of the cap and budget lines, the lanes, the axis right under
     // them, the legend; what is left over stays empty at the bottom.
     g.header = QRectF(all.left() + g.margin, all.top() + g.margin * 0.6, all.width() - 2 * g.margin, hs * 1.3);
-    const double lanesTop = std::round(g.header.bottom() + hs * 0.25); // whole pixels: rows meet exactly
+    const double lanesTop
+        = std::round(g.header.bottom() + hs * 0.25); // whole pixels: rows meet exactly
     const double below = hs * 0.25 + tick + hs + g.margin * 0.7 + legendH + g.margin * 0.6;
     const double available = std::max(0.0, all.bottom() - below - lanesTop);
 
@@ -450,19 +456,23 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
         if (total * minLaneH <= available)
             laneH = std::floor(available / total);
         else
-            laneH = available >= idealLaneH * 2 ? idealLaneH : std::max(minLaneH, std::min(idealLaneH, available));
+            laneH = available >= idealLaneH * 2
+                ? idealLaneH
+                : std::max(minLaneH, std::min(idealLaneH, available));
     }
     g.laneH = laneH;
     g.contentH = total * laneH;
     // Without sends, room for the "No sends yet" note.
-    double viewH = total == 0 ? std::min(available, idealLaneH * 2) : std::min(g.contentH, available);
+    double viewH
+        = total == 0 ? std::min(available, idealLaneH * 2) : std::min(g.contentH, available);
     g.scrolling = total > 0 && g.contentH > viewH + 0.5;
     // Scrolled, the view holds whole rows, so a row is never cut at the top or the bottom.
     if (g.scrolling && available >= laneH)
         viewH = std::floor(available / laneH) * laneH;
     g.lanesArea = QRectF(all.left(), lanesTop, all.width(), viewH);
     g.axisY = std::round(g.lanesArea.bottom() + hs * 0.25);
-    g.legend = QRectF(all.left() + g.margin, g.axisY + tick + hs + g.margin * 0.7, all.width() - 2 * g.margin, legendH);
+    g.legend = QRectF(all.left() + g.margin, g.axisY + tick + hs + g.margin * 0.7,
+        all.width() - 2 * g.margin, legendH);
     for (LegendItem &item : g.legendItems)
         item.rect.translate(0, g.legend.top());
     if (g.scrolling) {
@@ -479,7 +489,8 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     // The right gutter (outcomes), measured over every send too; the plot gets the rest.
     const double rightMax = (rowRight - all.left() - 2 * g.margin) * 0.35;
     const double outcomeGap = g.markerD / 2 + g.margin * 0.6;
-    const double budgetHalf = f.fmSmall.horizontalAdvance(tr("budget %1").arg(secondsText(kBudgetS))) / 2;
+    const double budgetHalf
+        = f.fmSmall.horizontalAdvance(tr("budget %1").arg(secondsText(kBudgetS))) / 2;
     const auto rightWidth = [&](bool compact) {
         // Room for a typical outcome even before there is one, so the axis stays put when the
         // first send arrives.
@@ -552,7 +563,8 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
 // --- widget -----------------------------------------------------------------------------------
 
 TimelineWidget::TimelineWidget(QWidget *parent)
-    : QWidget(parent), m_scrollBar(new QScrollBar(Qt::Vertical, this))
+    : QWidget(parent)
+    , m_scrollBar(new QScrollBar(Qt::Vertical, this))
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
@@ -642,8 +654,9 @@ void TimelineWidget::updateScrollBar()
     m_scrollBar->setSingleStep(std::max(1, int(g.laneH)));
     if (atEnd)
         m_scrollBar->setValue(maximum);
-    m_scrollBar->setGeometry(QRectF(width() - g.scrollBarW, g.lanesArea.top(), g.scrollBarW, g.lanesArea.height())
-                                     .toAlignedRect());
+    m_scrollBar->setGeometry(
+        QRectF(width() - g.scrollBarW, g.lanesArea.top(), g.scrollBarW, g.lanesArea.height())
+            .toAlignedRect());
     m_scrollBar->show();
 }
 
@@ -658,8 +671,8 @@ QRect TimelineWidget::laneRect(int index) const
         return {};
     const Geometry g = plotGeometry();
     return QRectF(g.lanesArea.left(), g.lanesArea.top() + index * g.laneH - g.scroll,
-                  g.lanesArea.width() - g.scrollBarW, g.laneH)
-            .toAlignedRect();
+        g.lanesArea.width() - g.scrollBarW, g.laneH)
+        .toAlignedRect();
 }
 
 QList<QRect> TimelineWidget::legendItemRects() const
@@ -843,7 +856,8 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
                          ? tr("%1 (capped at %2 per wait)").arg(secondsText(waitS), secondsText(kCapS))
                          : secondsText(waitS));
             if (s.isCut())
-                line(tr("Cancelled:"), tr("after %1 of the wait").arg(secondsText(tenths(s.endS - s.startS))));
+                line(tr("Cancelled:"),
+                    tr("after %1 of the wait").arg(secondsText(tenths(s.endS - s.startS))));
         }
         if (r && r->waitedTotalMs && r->budgetLeftMs)
             line(tr("Budget:"), tr("%1 waited, %2 left of %3")
@@ -1000,9 +1014,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             p.drawEllipse(d);
         }
         p.setPen(quiet);
-        p.drawText(QRectF(d.right() + hs * 0.35, item.rect.top(), item.rect.right() - d.right() - hs * 0.35 + 1,
-                          item.rect.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, item.name);
+        p.drawText(QRectF(d.right() + hs * 0.35, item.rect.top(),
+                       item.rect.right() - d.right() - hs * 0.35 + 1, item.rect.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, item.name);
     }
 }
 

@@ -18,7 +18,8 @@ bool hasCatalogue(const QLocale &locale, const QString &dir)
 
 } // namespace
 
-UiLanguage chooseUiLanguage(const QString &requested, const QLocale &system, const QString &catalogueDir)
+UiLanguage chooseUiLanguage(
+    const QString &requested, const QLocale &system, const QString &catalogueDir)
 {
     UiLanguage out;
     const QLocale wanted = requested.isEmpty() ? system : QLocale(requested);
@@ -44,19 +45,21 @@ UiLanguage chooseUiLanguage(const QString &requested, const QLocale &system, con
     return out;
 }
 
-QList<QTranslator *> installTranslations(QCoreApplication *app, const UiLanguage &language,
-                                         const QString &catalogueDir)
+QList<QTranslator *> installTranslations(
+    QCoreApplication *app, const UiLanguage &language, const QString &catalogueDir)
 {
     QList<QTranslator *> installed;
     if (!language.translated)
         return installed; // English: the source texts, and Qt's own are English too
     auto *own = new QTranslator(app);
-    if (own->load(language.locale, u"capwatch"_s, u"_"_s, catalogueDir) && QCoreApplication::installTranslator(own))
+    if (own->load(language.locale, u"capwatch"_s, u"_"_s, catalogueDir)
+        && QCoreApplication::installTranslator(own))
         installed << own;
     else
         delete own;
     auto *qt = new QTranslator(app);
-    if (qt->load(language.locale, u"qtbase"_s, u"_"_s, QLibraryInfo::path(QLibraryInfo::TranslationsPath))
+    if (qt->load(language.locale, u"qtbase"_s, u"_"_s,
+            QLibraryInfo::path(QLibraryInfo::TranslationsPath))
         && QCoreApplication::installTranslator(qt))
         installed << qt;
     else

@@ -31,12 +31,12 @@ inline constexpr QStringView kCatalogueDir = u":/i18n";
 /// languages with a catalogue `capwatch_<lang>.qm` in `catalogueDir`, are kept with their own
 /// formats; any other falls back to English (en_US), with a warning when it was requested.
 UiLanguage chooseUiLanguage(const QString &requested, const QLocale &system = QLocale::system(),
-                            const QString &catalogueDir = kCatalogueDir.toString());
+    const QString &catalogueDir = kCatalogueDir.toString());
 
 /// Installs capwatch's catalogue for `language` from `catalogueDir` and Qt's own (`qtbase_*`
 /// from QLibraryInfo::TranslationsPath, Debian's qt6-translations-l10n) into the running
 /// application. Returns the translators installed, children of `app`.
 QList<QTranslator *> installTranslations(QCoreApplication *app, const UiLanguage &language,
-                                         const QString &catalogueDir = kCatalogueDir.toString());
+    const QString &catalogueDir = kCatalogueDir.toString());
 
 } // namespace capwatch::ui

@@ -11,7 +11,6 @@
 #include <QCoreApplication>
 #include <QLocale>
 #include <QLoggingCategory>
-
 #include <cstdio>
 #include <optional>
 
@@ -52,12 +51,13 @@ bool onlyPrints(const QStringList &args)
     // QApplication knows) does not stop the options after it from being seen.
     parser.parse(args);
     return parser.isSet(u"help"_s) || parser.isSet(u"help-all"_s) || parser.isSet(u"version"_s)
-            || parser.isSet(u"man-page"_s);
+        || parser.isSet(u"man-page"_s);
 }
 
 void setUpLanguage(QCoreApplication &app, const QStringList &args)
 {
-    const capwatch::ui::UiLanguage language = capwatch::ui::chooseUiLanguage(requestedLanguage(args));
+    const capwatch::ui::UiLanguage language
+        = capwatch::ui::chooseUiLanguage(requestedLanguage(args));
     if (!language.warning.isEmpty())
         std::fprintf(stderr, "%s\n", qUtf8Printable(language.warning));
     QLocale::setDefault(language.locale);
