@@ -2,14 +2,16 @@
 // arrive, a reset on clear, locale-formatted figures and empty null cells.
 
 #include "net/retrylog.h"
+#include "ui/categorycolors.h"
 #include "ui/retrylogmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>
+#include <QGuiApplication>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
-
+#include <ctime>
 #include <memory>
 
 using namespace capwatch;
@@ -78,6 +80,9 @@ private Q_SLOTS:
     void rowsInsertedOneByOne();
     void headlineDisplay_data();
     void headlineDisplay();
+    void timeIsLocal();
+    void wordsInTheTableRawNamesInTheExport_data();
+    void wordsInTheTableRawNamesInTheExport();
     void nullCellsAreEmpty();
     void toolTipsAndRoles();
     void fractionalSeconds();
@@ -158,13 +163,12 @@ void TestRetryLogModel::headlineDisplay_data()
     QTest::addColumn<int>("column");
     QTest::addColumn<QString>("display");
 
-    QTest::newRow("time") << int(RetryLogModel::TimeColumn)
-                          << kTime.toLocalTime().toString(u"HH:mm:ss.zzz"_s);
     QTest::newRow("request") << int(RetryLogModel::RequestColumn) << u"1"_s;
     QTest::newRow("event") << int(RetryLogModel::EventColumn) << u"Retry scheduled"_s;
     QTest::newRow("attempt") << int(RetryLogModel::AttemptColumn) << u"1"_s;
     QTest::newRow("status") << int(RetryLogModel::StatusColumn) << u"422"_s;
-    QTest::newRow("category") << int(RetryLogModel::CategoryColumn) << u"token_limit"_s;
+    // Words, not the names of the exported files.
+    QTest::newRow("category") << int(RetryLogModel::CategoryColumn) << u"token limit"_s;
     QTest::newRow("used") << int(RetryLogModel::UsedColumn) << u"60,323"_s;
     QTest::newRow("limit") << int(RetryLogModel::LimitColumn) << u"60,000"_s;
     QTest::newRow("wait") << int(RetryLogModel::WaitColumn) << u"60"_s;
@@ -186,6 +190,100 @@ void TestRetryLogModel::headlineDisplay()
     RetryLogModel model;
     model.setLog(&log);
     QCOMPARE(model.index(0, column).data().toString(), display);
+}
+
+void TestRetryLogModel::timeIsLocal()
+{
+    // 20:05:20.123 UTC is 01:35:20.123 the next day in India (UTC+05:30, no daylight saving).
+    const QByteArray oldTz = qgetenv("TZ");
+    const bool hadTz = qEnvironmentVariableIsSet("TZ");
+    qputenv("TZ", "Asia/Kolkata");
+    tzset();
+    RetryLog log;
+    log.append(headline());
+    RetryLogModel model;
+    model.setLog(&log);
+    const QString shown = model.index(0, RetryLogModel::TimeColumn).data().toString();
+    if (hadTz)
+        qputenv("TZ", oldTz);
+    else
+        qunsetenv("TZ");
+    tzset();
+    QCOMPARE(shown, u"01:35:20.123"_s);
+    // The tooltip is the exported UTC time.
+    QCOMPARE(model.index(0, RetryLogModel::TimeColumn).data(Qt::ToolTipRole).toString(),
+        u"2026-11-29T20:05:20.123Z"_s);
+}
+
+void TestRetryLogModel::wordsInTheTableRawNamesInTheExport_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("category");
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("shown");
+    QTest::addColumn<QByteArray>("exported");
+
+    const int category = RetryLogModel::CategoryColumn;
+    const int source = RetryLogModel::WaitSourceColumn;
+    const int reason = RetryLogModel::ReasonColumn;
+    QTest::newRow("token_limit") << category << u"token_limit"_s << QString() << QString()
+                                 << u"token limit"_s << QByteArray(R"("category":"token_limit")");
+    QTest::newRow("rate_limit") << category << u"rate_limit"_s << QString() << QString()
+                                << u"rate limit"_s << QByteArray(R"("category":"rate_limit")");
+    QTest::newRow("message") << source << QString() << u"message"_s << QString() << u"message"_s
+                             << QByteArray(R"("wait_source":"message")");
+    QTest::newRow("credential-refresh")
+        << source << QString() << u"credential-refresh"_s << QString() << u"new key"_s
+        << QByteArray(R"("wait_source":"credential-refresh")");
+    QTest::newRow("attempts_exhausted")
+        << reason << QString() << QString() << u"attempts_exhausted"_s << u"attempts exhausted"_s
+        << QByteArray(R"("reason":"attempts_exhausted")");
+    QTest::newRow("not_retryable")
+        << reason << QString() << QString() << u"not_retryable"_s << u"not retryable"_s
+        << QByteArray(R"("reason":"not_retryable")");
+    // Revision 2 of the policy.
+    QTest::newRow("too_large") << category << u"too_large"_s << QString() << QString()
+                               << u"request too large"_s << QByteArray(R"("category":"too_large")");
+    QTest::newRow("billing") << category << u"billing"_s << QString() << QString()
+                             << u"out of credit"_s << QByteArray(R"("category":"billing")");
+    QTest::newRow("retry-delay") << source << QString() << u"retry-delay"_s << QString()
+                                 << u"retry delay"_s
+                                 << QByteArray(R"("wait_source":"retry-delay")");
+    QTest::newRow("ratelimit-reset")
+        << source << QString() << u"ratelimit-reset"_s << QString() << u"rate-limit reset"_s
+        << QByteArray(R"("wait_source":"ratelimit-reset")");
+}
+
+void TestRetryLogModel::wordsInTheTableRawNamesInTheExport()
+{
+    QFETCH(int, column);
+    QFETCH(QString, category);
+    QFETCH(QString, source);
+    QFETCH(QString, reason);
+    QFETCH(QString, shown);
+    QFETCH(QByteArray, exported);
+    RetryRecord r = started(1);
+    r.category = category;
+    r.waitSource = source;
+    r.reason = reason;
+    RetryLog log;
+    log.append(r);
+    RetryLogModel model;
+    model.setLog(&log);
+    QCOMPARE(model.index(0, column).data().toString(), shown);
+    QVERIFY2(log.serialize(LogFormat::JsonLines).contains(exported),
+        log.serialize(LogFormat::JsonLines).constData());
+    if (!category.isEmpty()) {
+        // In the category's own colour, shared with the timeline and the panel.
+        const QColor colour = model.index(0, column).data(Qt::DecorationRole).value<QColor>();
+        QCOMPARE(colour, capwatch::ui::categoryColor(category, QGuiApplication::palette()));
+        for (const QString &other : capwatch::ui::legendCategories()) {
+            if (other != category)
+                QVERIFY2(capwatch::ui::categoryColor(other, QGuiApplication::palette()) != colour,
+                    qPrintable(other));
+        }
+    }
 }
 
 void TestRetryLogModel::nullCellsAreEmpty()
@@ -219,7 +317,14 @@ void TestRetryLogModel::toolTipsAndRoles()
     QCOMPARE(model.index(1, RetryLogModel::ErrorColumn).data(Qt::ToolTipRole).toString(), headline().error);
     QCOMPARE(model.index(1, RetryLogModel::StatusColumn).data(Qt::ToolTipRole).toString(),
              u"422 Unprocessable Entity"_s);
-    QCOMPARE(model.index(2, RetryLogModel::ReasonColumn).data().toString(), u"budget_exhausted"_s);
+    QCOMPARE(model.index(2, RetryLogModel::ReasonColumn).data().toString(), u"budget exhausted"_s);
+    // The tooltips name the values as the exported files do.
+    QCOMPARE(model.index(2, RetryLogModel::ReasonColumn).data(Qt::ToolTipRole).toString(),
+        u"budget_exhausted"_s);
+    QCOMPARE(model.index(1, RetryLogModel::CategoryColumn).data(Qt::ToolTipRole).toString(),
+        u"token_limit"_s);
+    QCOMPARE(model.index(1, RetryLogModel::WaitSourceColumn).data(Qt::ToolTipRole).toString(),
+        u"message"_s);
     QCOMPARE(model.index(2, RetryLogModel::EventColumn).data().toString(), u"Gave up"_s);
 
     const auto alignment = [&model](int column) {

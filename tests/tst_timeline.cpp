@@ -10,9 +10,12 @@
 #include <QImage>
 #include <QLocale>
 #include <QPalette>
+#include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
+#include <cmath>
 
 using namespace capwatch;
 using namespace capwatch::net;
@@ -84,10 +87,12 @@ public:
         return *this;
     }
 
-    Send &cancelled(int attempt)
+    /// `ranMs`: cancelled during a wait, this much of it had run (ChatClient logs it as wait_s).
+    Send &cancelled(int attempt, std::optional<qint64> ranMs = {})
     {
         RetryRecord r = base(RetryRecord::Event::Cancelled, attempt);
         r.reason = u"cancelled"_s;
+        r.waitMs = ranMs;
         m_out.append(r);
         return *this;
     }
@@ -208,6 +213,13 @@ private Q_SLOTS:
     void followsTheLog();
     void liveWaitAndToolTips();
     void accessibilityAndSizes();
+    void everySendCanBeScrolledIntoView();
+    void legendWrapsInsteadOfCuttingOff_data();
+    void legendWrapsInsteadOfCuttingOff();
+    void rowsStartAtTheTop();
+    void categoryColours_data();
+    void categoryColours();
+    void newCategoriesInTheLanesAndLegend();
     void screenshot();
 };
 
@@ -222,15 +234,31 @@ void TestTimeline::waitLabels_data()
     QTest::addColumn<double>("waitS");
     QTest::addColumn<double>("rawWaitS");
     QTest::addColumn<QString>("label");
+    QTest::addColumn<double>("ranS"); ///< -1: the whole wait ran
 
-    QTest::newRow("retry-after") << u"retry-after"_s << 7.0 << 7.0 << u"retry-after 7 s"_s;
-    QTest::newRow("capped message") << u"message"_s << 60.0 << 1080.0 << u"message 18 min → 60 s"_s;
-    QTest::newRow("minutes and seconds") << u"message"_s << 60.0 << 90.0 << u"message 1 min 30 s → 60 s"_s;
-    QTest::newRow("hours") << u"message"_s << 60.0 << 7200.0 << u"message 2 h → 60 s"_s;
-    QTest::newRow("backoff") << u"backoff"_s << 10.0 << 10.0 << u"backoff 10 s"_s;
-    QTest::newRow("fraction") << u"message"_s << 2.5 << 2.5 << u"message 2.5 s"_s;
-    QTest::newRow("milliseconds") << u"retry-after-ms"_s << 0.644 << 0.644 << u"retry-after-ms 0.644 s"_s;
-    QTest::newRow("new key") << u"credential-refresh"_s << 0.0 << 0.0 << u"new key"_s;
+    QTest::newRow("retry-after") << u"retry-after"_s << 7.0 << 7.0 << u"retry-after 7 s"_s << -1.0;
+    QTest::newRow("capped message")
+        << u"message"_s << 60.0 << 1080.0 << u"message 18 min → 60 s"_s << -1.0;
+    QTest::newRow("minutes and seconds")
+        << u"message"_s << 60.0 << 90.0 << u"message 1 min 30 s → 60 s"_s << -1.0;
+    QTest::newRow("hours") << u"message"_s << 60.0 << 7200.0 << u"message 2 h → 60 s"_s << -1.0;
+    QTest::newRow("backoff") << u"backoff"_s << 10.0 << 10.0 << u"backoff 10 s"_s << -1.0;
+    QTest::newRow("fraction") << u"message"_s << 2.5 << 2.5 << u"message 2.5 s"_s << -1.0;
+    QTest::newRow("milliseconds") << u"retry-after-ms"_s << 0.644 << 0.644
+                                  << u"retry-after-ms 0.644 s"_s << -1.0;
+    QTest::newRow("new key") << u"credential-refresh"_s << 0.0 << 0.0 << u"new key"_s << -1.0;
+    QTest::newRow("retry-delay") << u"retry-delay"_s << 7.0 << 7.0 << u"retry delay 7 s"_s << -1.0;
+    QTest::newRow("ratelimit-reset")
+        << u"ratelimit-reset"_s << 60.0 << 90.0 << u"rate-limit reset 1 min 30 s → 60 s"_s << -1.0;
+    QTest::newRow("whole wait ran")
+        << u"retry-after"_s << 42.0 << 42.0 << u"retry-after 42 s"_s << 42.0;
+    // Cut short by a cancel: what ran, of what was scheduled.
+    QTest::newRow("cancelled") << u"retry-after"_s << 42.0 << 42.0
+                               << u"retry-after 14.7 s of 42 s"_s << 14.7;
+    QTest::newRow("cancelled capped")
+        << u"message"_s << 60.0 << 1080.0 << u"message 0.5 s of 60 s"_s << 0.5;
+    QTest::newRow("cancelled at once")
+        << u"backoff"_s << 5.0 << 5.0 << u"backoff 0 s of 5 s"_s << 0.0;
 }
 
 void TestTimeline::waitLabels()
@@ -239,7 +267,8 @@ void TestTimeline::waitLabels()
     QFETCH(double, waitS);
     QFETCH(double, rawWaitS);
     QFETCH(QString, label);
-    QCOMPARE(waitLabel(source, waitS, rawWaitS), label);
+    QFETCH(double, ranS);
+    QCOMPARE(waitLabel(source, waitS, rawWaitS, ranS), label);
 }
 
 void TestTimeline::headlineCase()
@@ -304,30 +333,68 @@ void TestTimeline::successAfterRetryAfter()
 void TestTimeline::cancelled_data()
 {
     QTest::addColumn<bool>("duringWait");
-    QTest::newRow("during the wait") << true;
-    QTest::newRow("during an attempt") << false;
+    QTest::addColumn<std::optional<qint64>>("ranMs");
+    QTest::addColumn<double>("endS");
+    QTest::addColumn<QString>("label");
+    QTest::newRow("15 s into the wait")
+        << true << std::optional<qint64>(15'000) << 15.0 << u"retry-after 15 s of 20 s"_s;
+    QTest::newRow("to a tenth") << true << std::optional<qint64>(14'734) << 14.734
+                                << u"retry-after 14.7 s of 20 s"_s;
+    QTest::newRow("at once") << true << std::optional<qint64>(0) << 0.0
+                             << u"retry-after 0 s of 20 s"_s;
+    // A log written before the cancel recorded the part that ran: the wait as scheduled.
+    QTest::newRow("older log") << true << std::optional<qint64>() << 20.0 << u"retry-after 20 s"_s;
+    QTest::newRow("during an attempt")
+        << false << std::optional<qint64>() << 20.0 << u"retry-after 20 s"_s;
 }
 
 void TestTimeline::cancelled()
 {
     QFETCH(bool, duringWait);
+    QFETCH(std::optional<qint64>, ranMs);
+    QFETCH(double, endS);
+    QFETCH(QString, label);
     QList<RetryRecord> records;
     Send s(records, 4, kStart);
     s.started(1).scheduled(1, 429, u"rate_limit"_s, 20, 20, u"retry-after"_s);
     if (!duringWait)
         s.started(2);
-    s.cancelled(duringWait ? 1 : 2);
+    s.cancelled(duringWait ? 1 : 2, ranMs);
 
     const QList<TimelineLane> lanes = layoutTimeline(records);
     QCOMPARE(lanes.size(), 1);
     QCOMPARE(lanes.first().request, 4);
     QCOMPARE(lanes.first().outcome, u"cancelled"_s);
     if (duringWait) {
-        compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, 20, u"rate_limit"_s } });
+        compareSegments(
+            lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, endS, u"rate_limit"_s } });
     } else {
         compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s },
                                          { W, 1, 0, 20, u"rate_limit"_s },
                                          { A, 2, 20, 20, u"cancelled"_s } });
+    }
+    const TimelineSegment &wait = lanes.first().segments.at(1);
+    QCOMPARE(wait.label, label);
+    QCOMPARE(wait.scheduledS, 20.0);
+    QCOMPARE(wait.isCut(), endS < 20.0);
+    QCOMPARE(lanes.first().endS(), endS);
+
+    // The widget says what ran: its details line and the wait's tooltip.
+    RetryLog log;
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    TimelineWidget widget;
+    widget.resize(800, 300);
+    widget.setLog(&log);
+    const QRect lane = widget.laneRect(0);
+    const QString laneTip = widget.toolTipAt(QPoint(widget.width() - 20, lane.center().y()));
+    const double shownS = std::round(endS * 10) / 10;
+    QVERIFY2(laneTip.contains(u"waited %1 s"_s.arg(shownS)), qPrintable(laneTip));
+    if (duringWait && endS > 1) {
+        const QString waitTip
+            = widget.toolTipAt(QPoint(int(widget.xForSeconds(endS / 2)), lane.center().y()));
+        QVERIFY2(waitTip.contains(u"after %1 s of the wait"_s.arg(shownS)) == (endS < 20),
+            qPrintable(waitTip));
     }
 }
 
@@ -412,8 +479,8 @@ void TestTimeline::paintsTheBudgetLine()
     QCOMPARE(image.size(), QSize(800, 300) * image.devicePixelRatio());
     QVERIFY(colourCount(image) > 8);
 
-    // Above the lanes drawn (they stack on the axis), where only the grid and the policy lines
-    // cross the plot.
+    // At the top of the lanes area, above the bars of the first lane, where only the grid and the
+    // policy lines cross the plot.
     const QRect area = widget.lanesArea();
     QVERIFY(area.height() > 0);
     const int y = area.top() + 2;
@@ -529,17 +596,211 @@ void TestTimeline::accessibilityAndSizes()
     QVERIFY(!widget.grab().isNull());
     widget.resize(60, 40);
     QVERIFY(!widget.grab().isNull());
+}
 
-    // Many sends: only the newest are drawn.
-    for (int i = 8; i < 30; ++i) {
-        QList<RetryRecord> more;
-        rateLimited(more, i);
-        for (const RetryRecord &r : std::as_const(more))
+void TestTimeline::everySendCanBeScrolledIntoView()
+{
+    // 30 sends in a widget with room for a few: the lanes scroll, the newest in view first, and
+    // each of them can be brought into view with the scroll bar.
+    RetryLog log;
+    for (int i = 1; i <= 30; ++i) {
+        QList<RetryRecord> records;
+        if (i % 2)
+            rateLimited(records, i, kStart.addSecs(i * 60));
+        else
+            headline(records, i, kStart.addSecs(i * 60));
+        for (const RetryRecord &r : std::as_const(records))
             log.append(r);
     }
+    TimelineWidget widget;
     widget.resize(800, 300);
-    QCOMPARE(widget.lanes().size(), 23);
+    widget.setLog(&log);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    QCOMPARE(widget.lanes().size(), 30);
+    QScrollBar *bar = widget.verticalScrollBar();
+    QVERIFY(bar->isVisible());
+    QCOMPARE(bar->value(), bar->maximum()); // following the newest
+    const QRect area = widget.lanesArea();
+    const auto inView
+        = [&](int index) { return widget.lanesArea().contains(widget.laneRect(index)); };
+    QVERIFY(inView(29));
+    QVERIFY(!inView(0));
+    // Scrolled with the bar's own steps, every lane shows whole at some position, drawn where it
+    // says: its title under the mouse.
+    QSet<int> seen;
+    for (bar->triggerAction(QAbstractSlider::SliderToMinimum);;
+         bar->triggerAction(QAbstractSlider::SliderSingleStepAdd)) {
+        for (int i = 0; i < 30; ++i) {
+            if (!inView(i))
+                continue;
+            const QRect lane = widget.laneRect(i);
+            const QString tip = widget.toolTipAt(QPoint(widget.width() - 30, lane.center().y()));
+            QVERIFY2(tip.startsWith(u"<b>Send %1</b>"_s.arg(i + 1)), qPrintable(tip));
+            seen.insert(i);
+        }
+        if (bar->value() == bar->maximum())
+            break;
+    }
+    QCOMPARE(seen.size(), 30);
+    QVERIFY(inView(29));
+    // The wheel scrolls too.
+    bar->setValue(bar->maximum());
+    QWheelEvent up(QPointF(400, area.center().y()),
+        widget.mapToGlobal(QPointF(400, area.center().y())), {}, QPoint(0, 120), Qt::NoButton,
+        Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&widget, &up);
+    QVERIFY(bar->value() < bar->maximum());
     QVERIFY(colourCount(widget.grab().toImage()) > 8);
+
+    // A new send while the user looks at older ones: the view stays where it is.
+    bar->setValue(0);
+    QList<RetryRecord> more;
+    rateLimited(more, 31, kStart.addSecs(31 * 60));
+    for (const RetryRecord &r : std::as_const(more))
+        log.append(r);
+    QCOMPARE(bar->value(), 0);
+    QVERIFY(inView(0));
+    // When they fit again, nothing scrolls.
+    widget.resize(800, 2000);
+    QVERIFY(!bar->isVisible());
+    for (int i = 0; i < 31; ++i)
+        QVERIFY(inView(i));
+}
+
+void TestTimeline::legendWrapsInsteadOfCuttingOff_data()
+{
+    QTest::addColumn<int>("width");
+    QTest::newRow("size hint") << 0;
+    QTest::newRow("default window's timeline tab") << 420;
+    QTest::newRow("narrow") << 300;
+}
+
+void TestTimeline::legendWrapsInsteadOfCuttingOff()
+{
+    QFETCH(int, width);
+    TimelineWidget widget;
+    widget.resize(width > 0 ? width : widget.sizeHint().width(), widget.sizeHint().height());
+    const QList<QRect> items = widget.legendItemRects();
+    QCOMPARE(items.size(), legendCategories().size());
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const QByteArray what = legendCategories().at(i).toUtf8() + ' '
+            + QByteArray::number(items.at(i).left()) + '-'
+            + QByteArray::number(items.at(i).right());
+        QVERIFY2(widget.rect().contains(items.at(i)), what.constData());
+        for (qsizetype j = 0; j < i; ++j)
+            QVERIFY2(!items.at(i).intersects(items.at(j)), what.constData());
+    }
+    // Below the axis, every entry.
+    for (const QRect &item : items)
+        QVERIFY(item.top() > widget.lanesArea().bottom());
+}
+
+void TestTimeline::rowsStartAtTheTop()
+{
+    // A large window: the rows sit under the header, the axis right under them; the space left
+    // over is at the bottom, not between the header and the rows.
+    RetryLog log;
+    QList<RetryRecord> records;
+    headline(records, 1);
+    rateLimited(records, 2, kStart.addSecs(200));
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.resize(1500, 1200);
+    const int line = widget.fontMetrics().height();
+    QVERIFY2(
+        widget.laneRect(0).top() < line * 3, qPrintable(QString::number(widget.laneRect(0).top())));
+    QCOMPARE(widget.laneRect(0).top(), widget.lanesArea().top());
+    QCOMPARE(widget.laneRect(1).top(), widget.laneRect(0).bottom() + 1);
+    QVERIFY(widget.lanesArea().bottom() - widget.laneRect(1).bottom() <= 1);
+    QVERIFY(widget.lanesArea().bottom() < line * 12);
+    QVERIFY(!widget.verticalScrollBar()->isVisible());
+}
+
+void TestTimeline::categoryColours_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+}
+
+void TestTimeline::categoryColours()
+{
+    // Every category a hue of its own, far enough from the others to tell apart, and readable
+    // on the window: at least 3:1 against it (graphics and bold text).
+    QFETCH(bool, dark);
+    QPalette palette;
+    if (dark) {
+        palette.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+        palette.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    } else {
+        palette.setColor(QPalette::Window, QColor(0xef, 0xef, 0xef));
+        palette.setColor(QPalette::WindowText, QColor(0x00, 0x00, 0x00));
+    }
+    const auto luminance = [](const QColor &c) {
+        const auto channel = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF())
+            + 0.0722 * channel(c.blueF());
+    };
+    const double window = luminance(palette.color(QPalette::Window));
+    QStringList hued = legendCategories();
+    hued.removeAll(u"running"_s);
+    QVERIFY(hued.contains(u"too_large"_s));
+    QVERIFY(hued.contains(u"billing"_s));
+    for (qsizetype i = 0; i < hued.size(); ++i) {
+        const QColor c = categoryColor(hued.at(i), palette);
+        const double l = luminance(c);
+        const double contrast = (std::max(l, window) + 0.05) / (std::min(l, window) + 0.05);
+        QVERIFY2(contrast >= 3.0, qPrintable(u"%1: %2:1"_s.arg(hued.at(i)).arg(contrast)));
+        for (qsizetype j = 0; j < i; ++j) {
+            const int d = std::abs(c.hslHue() - categoryColor(hued.at(j), palette).hslHue());
+            QVERIFY2(std::min(d, 360 - d) >= 20, qPrintable(hued.at(i) + u" near "_s + hued.at(j)));
+        }
+    }
+}
+
+void TestTimeline::newCategoriesInTheLanesAndLegend()
+{
+    // A request too large and an account out of credit: never retried, each attempt drawn in its
+    // own colour, both named in the legend.
+    QList<RetryRecord> records;
+    Send(records, 1, kStart).started(1).gaveUp(1, 400, u"too_large"_s, u"not_retryable"_s);
+    Send(records, 2, kStart.addSecs(60))
+        .started(1)
+        .gaveUp(1, 402, u"billing"_s, u"not_retryable"_s);
+    RetryLog log;
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.resize(900, 300);
+    compareSegments(widget.lanes().at(0), { { A, 1, 0, 0, u"too_large"_s } });
+    compareSegments(widget.lanes().at(1), { { A, 1, 0, 0, u"billing"_s } });
+    const QImage image = widget.grab().toImage();
+    for (int lane = 0; lane < 2; ++lane) {
+        const QString category = lane == 0 ? u"too_large"_s : u"billing"_s;
+        const QColor want = categoryColor(category, widget.palette());
+        const QPoint centre(int(widget.xForSeconds(0)), widget.laneRect(lane).center().y());
+        bool found = false;
+        for (int dy = -6; dy <= 6 && !found; ++dy) {
+            for (int dx = -6; dx <= 6 && !found; ++dx)
+                found = image.pixel(centre + QPoint(dx, dy)) == want.rgb();
+        }
+        QVERIFY2(found, qPrintable(category));
+        const QString tip = widget.toolTipAt(centre);
+        QVERIFY2(
+            tip.contains(lane == 0 ? u"request too large"_s : u"out of credit"_s), qPrintable(tip));
+    }
+    const QList<QRect> items = widget.legendItemRects();
+    QCOMPARE(items.size(), legendCategories().size());
+    for (const QString &category : { u"too_large"_s, u"billing"_s })
+        QVERIFY(widget.rect().contains(items.at(legendCategories().indexOf(category))));
+    QCOMPARE(categoryDisplayName(u"too_large"_s), u"request too large"_s);
+    QCOMPARE(categoryDisplayName(u"billing"_s), u"out of credit"_s);
 }
 
 void TestTimeline::screenshot()

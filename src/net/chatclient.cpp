@@ -120,6 +120,7 @@ quint64 ChatClient::send(const ChatRequest &request)
     m_lastFailure.reset();
     m_usage.reset();
     m_incomplete = false;
+    m_cutWait.reset();
 
     const quint64 id = m_sendId;
     Q_EMIT sendStarted(id);
@@ -412,10 +413,16 @@ void ChatClient::cancel()
 {
     if (!m_active)
         return;
+    const bool waiting = m_policy->state() == retry::SendPolicy::State::Waiting;
     m_waitTimer.stop();
     m_headerTimer.stop();
     dropAttempt();
     m_policy->cancel();
+    if (waiting) {
+        // The policy froze what was waited: the earlier waits plus the part of this one that ran.
+        const retry::Millis earlier = m_policy->waitedTotal() - m_policy->lastDecision().wait;
+        m_cutWait = std::max(retry::Millis(0), m_policy->waitedSoFar() - earlier);
+    }
     endSend(SendSummary::Outcome::Cancelled, EndReason::Cancelled);
 }
 
@@ -448,6 +455,7 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
     s.incomplete = m_incomplete;
     s.usage = m_usage;
     s.errorText = m_lastError;
+    s.cutWait = m_cutWait;
 
     if (outcome != SendSummary::Outcome::Succeeded) {
         retry::FailureReport report;
@@ -478,8 +486,16 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
                                                                 : RetryRecord::Event::GaveUp;
         rec.attempt = s.attempts;
         rec.reason = QString::fromLatin1(retry::nameOf(reason));
-        if (outcome == SendSummary::Outcome::GaveUp)
+        if (outcome == SendSummary::Outcome::GaveUp) {
             describeLastFailure(rec);
+        } else {
+            // What the cancel left: the part of the wait that ran, and the waits really spent
+            // (interfaces.md, the retry log).
+            if (s.cutWait)
+                rec.waitMs = s.cutWait->count();
+            rec.waitedTotalMs = s.waited.count();
+            rec.budgetLeftMs = (retry::kRetryBudget - s.waited).count();
+        }
         m_log->append(rec);
     }
 

@@ -61,7 +61,9 @@ struct SendSummary
     Outcome outcome = Outcome::Succeeded;
     retry::EndReason reason = retry::EndReason::None;
     int attempts = 0;
-    retry::Millis waited { 0 }; ///< waits actually spent
+    retry::Millis waited { 0 }; ///< waits actually spent (a cancelled wait: the part that ran)
+    /// Cancelled during a wait: how much of that wait ran before the cancel.
+    std::optional<retry::Millis> cutWait;
     int status = 0; ///< of the last attempt that ended; 0 if none
     bool networkError = false; ///< the send ended on a network or configuration problem
     bool incomplete = false; ///< an answer began and was cut off (the partial text was delivered)
@@ -146,6 +148,7 @@ private:
     std::optional<AttemptFailure> m_lastFailure;
     std::optional<Usage> m_usage;
     bool m_incomplete = false;
+    std::optional<retry::Millis> m_cutWait;
 };
 
 } // namespace capwatch::net

@@ -16,10 +16,18 @@ struct Hue
     float lightShift; ///< green looks brighter than the others at the same lightness
 };
 
-// Hues far enough apart to tell apart side by side: green, orange, violet, blue, magenta, red.
+// Hues far enough apart to tell apart side by side: green, orange, violet, blue, magenta, teal,
+// ochre, red. Teal and ochre look lighter than the others at the same lightness; they are
+// darkened on light themes to keep their names readable.
 constexpr Hue kHues[] = {
-    { u"success", 135, -0.06f },  { u"token_limit", 28, 0.0f }, { u"rate_limit", 268, 0.0f },
-    { u"transient", 205, -0.02f }, { u"auth", 318, 0.0f },       { u"fatal", 356, 0.0f },
+    { u"success", 135, -0.06f },
+    { u"token_limit", 28, 0.0f },
+    { u"rate_limit", 268, 0.0f },
+    { u"transient", 205, -0.02f },
+    { u"auth", 318, 0.0f },
+    { u"too_large", 176, -0.10f },
+    { u"billing", 48, -0.11f },
+    { u"fatal", 356, 0.0f },
 };
 
 } // namespace
@@ -50,8 +58,8 @@ QColor categoryColor(const QString &category, const QPalette &palette)
 
 QStringList legendCategories()
 {
-    return { u"success"_s, u"token_limit"_s, u"rate_limit"_s, u"transient"_s,
-             u"auth"_s,    u"fatal"_s,       u"running"_s };
+    return { u"success"_s, u"token_limit"_s, u"rate_limit"_s, u"transient"_s, u"auth"_s,
+        u"too_large"_s, u"billing"_s, u"fatal"_s, u"running"_s };
 }
 
 QString categoryDisplayName(const QString &category)
@@ -66,6 +74,10 @@ QString categoryDisplayName(const QString &category)
         return QCoreApplication::translate("capwatch::ui::CategoryColors", "transient");
     if (category == u"auth")
         return QCoreApplication::translate("capwatch::ui::CategoryColors", "auth");
+    if (category == u"too_large")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "request too large");
+    if (category == u"billing")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "out of credit");
     if (category == u"fatal")
         return QCoreApplication::translate("capwatch::ui::CategoryColors", "fatal");
     if (category == u"running" || category.isEmpty())
@@ -73,6 +85,43 @@ QString categoryDisplayName(const QString &category)
     if (category == u"cancelled")
         return QCoreApplication::translate("capwatch::ui::CategoryColors", "cancelled");
     return category;
+}
+
+QString waitSourceDisplayName(const QString &source)
+{
+    // The header names stay recognisable; translators may keep them as they are.
+    if (source == u"retry-after")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "retry-after");
+    if (source == u"retry-after-ms")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "retry-after-ms");
+    if (source == u"retry-delay")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "retry delay");
+    if (source == u"message")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "message");
+    if (source == u"ratelimit-reset")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "rate-limit reset");
+    if (source == u"backoff")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "backoff");
+    if (source == u"credential-refresh")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "new key");
+    return source;
+}
+
+QString reasonDisplayName(const QString &reason)
+{
+    if (reason == u"budget_exhausted")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "budget exhausted");
+    if (reason == u"attempts_exhausted")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "attempts exhausted");
+    if (reason == u"not_retryable")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "not retryable");
+    if (reason == u"timeout")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "no response in time");
+    if (reason == u"auth_unchanged")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "key unchanged");
+    if (reason == u"cancelled")
+        return QCoreApplication::translate("capwatch::ui::CategoryColors", "cancelled");
+    return reason;
 }
 
 } // namespace capwatch::ui

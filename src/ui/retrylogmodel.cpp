@@ -196,8 +196,9 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
     case StatusColumn:
         // A status code is an identifier, not a quantity: never grouped.
         return r.status ? QVariant(QString::number(*r.status)) : QVariant();
+    // Words in the UI language; the exports (and the tooltips) keep the names of interfaces.md.
     case CategoryColumn:
-        return optionalText(r.category);
+        return r.category.isEmpty() ? QVariant() : QVariant(categoryDisplayName(r.category));
     case UsedColumn:
         return optionalTokens(r.used);
     case LimitColumn:
@@ -207,13 +208,13 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
     case RawWaitColumn:
         return optionalSeconds(r.rawWaitMs);
     case WaitSourceColumn:
-        return optionalText(r.waitSource);
+        return r.waitSource.isEmpty() ? QVariant() : QVariant(waitSourceDisplayName(r.waitSource));
     case WaitedTotalColumn:
         return optionalSeconds(r.waitedTotalMs);
     case BudgetLeftColumn:
         return optionalSeconds(r.budgetLeftMs);
     case ReasonColumn:
-        return optionalText(r.reason);
+        return r.reason.isEmpty() ? QVariant() : QVariant(reasonDisplayName(r.reason));
     case ErrorColumn: {
         // One line in the table; the tooltip has the full text.
         QString line = r.error;
@@ -240,7 +241,11 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
                        + QString::fromLatin1(phrase.data(), qsizetype(phrase.size())));
     }
     case CategoryColumn:
-        return r.category.isEmpty() ? QVariant() : QVariant(categoryDisplayName(r.category));
+        return optionalText(r.category);
+    case WaitSourceColumn:
+        return optionalText(r.waitSource);
+    case ReasonColumn:
+        return optionalText(r.reason);
     case ErrorColumn:
         return optionalText(r.error);
     default:

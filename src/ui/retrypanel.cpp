@@ -9,6 +9,8 @@
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
+#include <QScrollArea>
+#include <QVBoxLayout>
 
 namespace capwatch::ui {
 
@@ -30,6 +32,8 @@ QLabel *caption(QWidget *parent)
     f.setBold(true);
     l->setFont(f);
     l->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // In a narrow panel the caption wraps rather than squeezing the figure beside it.
+    l->setWordWrap(true);
     return l;
 }
 
@@ -47,27 +51,32 @@ QProgressBar *bar(QWidget *parent)
 
 RetryPanel::RetryPanel(QWidget *parent)
     : QWidget(parent)
-    , m_title(new QLabel(this))
-    , m_stateLabel(new QLabel(this))
-    , m_attemptCaption(caption(this))
-    , m_attemptLabel(new QLabel(this))
-    , m_attemptBar(bar(this))
-    , m_tokensCaption(caption(this))
-    , m_tokensLabel(new QLabel(this))
-    , m_tokensBar(bar(this))
-    , m_countdownCaption(caption(this))
-    , m_countdownLabel(new QLabel(this))
-    , m_countdownBar(bar(this))
-    , m_budgetCaption(caption(this))
-    , m_budgetLabel(new QLabel(this))
-    , m_budgetBar(bar(this))
-    , m_sourceCaption(caption(this))
-    , m_sourceLabel(new QLabel(this))
+    , m_scroll(new QScrollArea(this))
+    , m_content(new QWidget(m_scroll))
+    , m_title(new QLabel(m_content))
+    , m_stateLabel(new QLabel(m_content))
+    , m_failureCaption(caption(m_content))
+    , m_failureLabel(new QLabel(m_content))
+    , m_attemptCaption(caption(m_content))
+    , m_attemptLabel(new QLabel(m_content))
+    , m_attemptBar(bar(m_content))
+    , m_tokensCaption(caption(m_content))
+    , m_tokensLabel(new QLabel(m_content))
+    , m_tokensBar(bar(m_content))
+    , m_countdownCaption(caption(m_content))
+    , m_countdownLabel(new QLabel(m_content))
+    , m_countdownBar(bar(m_content))
+    , m_budgetCaption(caption(m_content))
+    , m_budgetLabel(new QLabel(m_content))
+    , m_budgetBar(bar(m_content))
+    , m_sourceCaption(caption(m_content))
+    , m_sourceLabel(new QLabel(m_content))
 {
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
+    m_title->setWordWrap(true);
     QFont stateFont = m_stateLabel->font();
     stateFont.setPointSizeF(stateFont.pointSizeF() * 1.1);
     m_stateLabel->setFont(stateFont);
@@ -77,17 +86,40 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     for (QLabel *l : { m_attemptLabel, m_tokensLabel, m_countdownLabel, m_budgetLabel })
         l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    // In the category's colour, bold: the cause at a glance, as in the timeline and the log.
+    QFont failureFont = m_failureLabel->font();
+    failureFont.setBold(true);
+    m_failureLabel->setFont(failureFont);
+    m_failureLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_failureLabel->setWordWrap(true);
     m_attemptBar->setRange(0, retry::kMaxAttempts);
     m_budgetBar->setValue(1000);
 
-    auto *grid = new QGridLayout(this);
+    // The figures keep their size in a small window: the panel scrolls instead of squeezing
+    // its labels.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_scroll->viewport()->setAutoFillBackground(false);
+    m_content->setAutoFillBackground(false);
+    m_scroll->setWidget(m_content);
+    outer->addWidget(m_scroll);
+    // As tall as the figures when there is room, never taller; shorter (scrolling) when not.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+
+    auto *grid = new QGridLayout(m_content);
     const int gap = fontMetrics().height() / 2;
     grid->setVerticalSpacing(gap / 2);
     grid->setHorizontalSpacing(gap * 2);
     grid->addWidget(m_title, 0, 0, 1, 2);
     grid->addWidget(m_stateLabel, 1, 0, 1, 2);
     grid->setRowMinimumHeight(2, gap);
-    int row = 3;
+    grid->addWidget(m_failureCaption, 3, 0);
+    grid->addWidget(m_failureLabel, 3, 1);
+    grid->setRowMinimumHeight(4, gap / 2);
+    int row = 5;
     for (const auto &[cap, value, progress] : { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
                                                 std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
                                                 std::tuple { m_countdownCaption, m_countdownLabel, m_countdownBar },
@@ -126,7 +158,11 @@ void RetryPanel::setClient(net::ChatClient *client)
         m_attempt = 0;
         m_used.reset();
         m_limit.reset();
+        m_answerTokens.reset();
         m_wait.reset();
+        m_cutWait.reset();
+        m_failureCategory.clear();
+        m_failureStatus = 0;
         setState(State::Sending);
     });
     connect(client, &ChatClient::attemptStarted, this, [this](quint64 send, int attempt, int) {
@@ -147,7 +183,10 @@ void RetryPanel::setClient(net::ChatClient *client)
             m_used = f.used;
             m_limit = f.limit;
         }
+        m_failureCategory = QString::fromLatin1(retry::nameOf(f.category));
+        m_failureStatus = f.status;
         refresh();
+        announce(m_failureLabel);
     });
     connect(client, &ChatClient::retryScheduled, this, [this](quint64 send, const net::RetryInfo &info) {
         if (send != m_send)
@@ -158,17 +197,26 @@ void RetryPanel::setClient(net::ChatClient *client)
         setState(State::Waiting);
         m_tick.start();
     });
-    connect(client, &ChatClient::succeeded, this, [this](quint64 send, const net::SendSummary &) {
-        if (send == m_send)
-            setState(State::Succeeded);
+    connect(client, &ChatClient::succeeded, this, [this](quint64 send, const net::SendSummary &s) {
+        if (send != m_send)
+            return;
+        // The figures of a refused attempt no longer describe the send: the answer got through.
+        // What it used, when the provider says, is the latest state.
+        m_used.reset();
+        m_limit.reset();
+        if (s.usage && s.usage->totalTokens >= 0)
+            m_answerTokens = s.usage->totalTokens;
+        setState(State::Succeeded);
     });
     connect(client, &ChatClient::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
         if (send == m_send)
             setState(State::GaveUp, reasonInWords(s.reason));
     });
-    connect(client, &ChatClient::cancelled, this, [this](quint64 send, const net::SendSummary &) {
-        if (send == m_send)
-            setState(State::Cancelled);
+    connect(client, &ChatClient::cancelled, this, [this](quint64 send, const net::SendSummary &s) {
+        if (send != m_send)
+            return;
+        m_cutWait = s.cutWait;
+        setState(State::Cancelled);
     });
 }
 
@@ -227,6 +275,15 @@ QString RetryPanel::stateText() const
     return {};
 }
 
+QString RetryPanel::failureText() const
+{
+    if (m_failureCategory.isEmpty())
+        return tr("–");
+    const QString name = categoryDisplayName(m_failureCategory);
+    return m_failureStatus > 0 ? tr("%1 (HTTP %2)").arg(name, QString::number(m_failureStatus))
+                               : name;
+}
+
 QString RetryPanel::attemptText() const
 {
     if (m_attempt == 0)
@@ -236,6 +293,8 @@ QString RetryPanel::attemptText() const
 
 QString RetryPanel::tokensText() const
 {
+    if (m_answerTokens)
+        return tr("%1 used by the answer").arg(QLocale().toString(*m_answerTokens));
     if (!m_used && !m_limit)
         return tr("–");
     const auto fmt = [](std::optional<double> v) {
@@ -261,7 +320,14 @@ QString RetryPanel::budgetText() const
 
 QString RetryPanel::sourceText() const
 {
-    return m_wait ? sourceInWords(*m_wait) : tr("–");
+    if (!m_wait)
+        return tr("–");
+    if (m_cutWait) {
+        // To a tenth of a second, as the countdown showed it.
+        const Millis ran((m_cutWait->count() + 50) / 100 * 100);
+        return tr("%1; cancelled after %2").arg(sourceInWords(*m_wait), durationInWords(ran));
+    }
+    return sourceInWords(*m_wait);
 }
 
 void RetryPanel::refresh()
@@ -271,6 +337,11 @@ void RetryPanel::refresh()
     m_shownCountdownMs = policy && m_state == State::Waiting ? policy->waitLeft().count() : 0;
 
     m_stateLabel->setText(stateText());
+    m_failureLabel->setText(failureText());
+    QPalette failurePalette = palette();
+    if (!m_failureCategory.isEmpty())
+        failurePalette.setColor(QPalette::WindowText, categoryColor(m_failureCategory, palette()));
+    m_failureLabel->setPalette(failurePalette);
     m_attemptLabel->setText(attemptText());
     m_attemptBar->setValue(m_attempt);
     m_tokensLabel->setText(tokensText());
@@ -329,10 +400,12 @@ QString RetryPanel::sourceInWords(const net::RetryInfo &info)
         return capped ? tr("provider asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
                       : tr("provider asked %1").arg(wait);
     case retry::WaitSource::RetryDelay:
-        return capped ? tr("provider's retryDelay asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
-                      : tr("provider's retryDelay: %1").arg(wait);
+        return capped ? tr("retryDelay in the error asked %1; capped to %2")
+                            .arg(durationInWords(info.rawWait), wait)
+                      : tr("retryDelay in the error: %1").arg(wait);
     case retry::WaitSource::RateLimitReset:
-        return capped ? tr("rate-limit reset header asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+        return capped ? tr("rate-limit reset header asked %1; capped to %2")
+                            .arg(durationInWords(info.rawWait), wait)
                       : tr("rate-limit reset header: %1").arg(wait);
     case retry::WaitSource::Backoff:
         return tr("backoff %1").arg(wait);
@@ -375,6 +448,7 @@ void RetryPanel::changeEvent(QEvent *event)
 void RetryPanel::retranslate()
 {
     m_title->setText(tr("Retry cycle"));
+    m_failureCaption->setText(tr("Last failure"));
     m_attemptCaption->setText(tr("Attempt"));
     m_tokensCaption->setText(tr("Tokens used / limit"));
     m_countdownCaption->setText(tr("Next retry in"));
@@ -383,6 +457,7 @@ void RetryPanel::retranslate()
     setAccessibleName(tr("Retry panel"));
     setAccessibleDescription(tr("The live state of the current send's retries"));
     m_stateLabel->setAccessibleName(tr("Send state"));
+    m_failureLabel->setAccessibleName(tr("Last failure"));
     m_attemptLabel->setAccessibleName(tr("Attempt"));
     m_attemptBar->setAccessibleName(tr("Attempts used"));
     m_tokensLabel->setAccessibleName(tr("Tokens used and limit"));

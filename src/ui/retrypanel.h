@@ -13,6 +13,7 @@
 class QAccessibleEvent;
 class QLabel;
 class QProgressBar;
+class QScrollArea;
 
 namespace capwatch::ui {
 
@@ -31,6 +32,9 @@ public:
     State state() const { return m_state; }
     /// The texts as shown, for tests and the accessible tree.
     QString stateText() const;
+    /// The category of the send's latest failed attempt in words, with its HTTP status:
+    /// "request too large (HTTP 400)"; "–" before any failure.
+    QString failureText() const;
     QString attemptText() const;
     QString tokensText() const;
     QString countdownText() const;
@@ -69,15 +73,26 @@ private:
     State m_state = State::Idle;
     QString m_stateDetail;
     int m_attempt = 0;
+    /// The latest failed attempt of the send: its category (interfaces.md name), its status.
+    QString m_failureCategory;
+    int m_failureStatus = 0;
     std::optional<double> m_used;
     std::optional<double> m_limit;
     std::optional<net::RetryInfo> m_wait;
+    /// Tokens the successful answer used, when the provider reported them.
+    std::optional<qint64> m_answerTokens;
+    /// The send was cancelled during its wait: the part of it that ran.
+    std::optional<retry::Millis> m_cutWait;
     qint64 m_shownCountdownMs = 0;
     qint64 m_shownBudgetMs = 0;
     QTimer m_tick;
 
+    QScrollArea *m_scroll;
+    QWidget *m_content;
     QLabel *m_title;
     QLabel *m_stateLabel;
+    QLabel *m_failureCaption;
+    QLabel *m_failureLabel;
     QLabel *m_attemptCaption;
     QLabel *m_attemptLabel;
     QProgressBar *m_attemptBar;

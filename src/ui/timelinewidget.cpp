@@ -5,14 +5,17 @@
 #include "retry/classifier.h"
 #include "retry/constants.h"
 
+#include <QCoreApplication>
 #include <QEvent>
 #include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+#include <QScrollBar>
+#include <QStyle>
 #include <QToolTip>
-
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 
@@ -39,6 +42,13 @@ QString secondsText(double s)
     return TimelineWidget::tr("%1 s").arg(number(s));
 }
 
+/// Where a cancel cut a wait, to a tenth of a second as the panel's countdown showed it: the
+/// millisecond the click came is noise.
+double tenths(double s)
+{
+    return std::round(s * 10.0) / 10.0;
+}
+
 /// A duration the way a person says it: "644 ms", "7 s", "18 min", "1 min 30 s", "2 h".
 QString durationWords(double s)
 {
@@ -58,21 +68,6 @@ QString durationWords(double s)
     if (secs)
         parts << TimelineWidget::tr("%1 s").arg(QLocale().toString(secs));
     return parts.join(u' ');
-}
-
-QString reasonWords(const QString &reason)
-{
-    if (reason == u"budget_exhausted")
-        return TimelineWidget::tr("budget exhausted");
-    if (reason == u"attempts_exhausted")
-        return TimelineWidget::tr("attempts exhausted");
-    if (reason == u"not_retryable")
-        return TimelineWidget::tr("not retryable");
-    if (reason == u"timeout")
-        return TimelineWidget::tr("no response in time");
-    if (reason == u"auth_unchanged")
-        return TimelineWidget::tr("key unchanged");
-    return reason;
 }
 
 QString statusWords(int status)
@@ -145,6 +140,7 @@ void applyRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int row)
         s.category = r.category;
         s.waitSource = r.waitSource;
         s.rawWaitS = r.rawWaitMs ? double(*r.rawWaitMs) / 1000.0 : waitS;
+        s.scheduledS = waitS;
         s.label = waitLabel(s.waitSource, waitS, s.rawWaitS);
         s.status = r.status;
         s.row = row;
@@ -178,6 +174,16 @@ void applyRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int row)
         if (!lane->segments.isEmpty() && isRunningAttempt(lane->segments.last())) {
             lane->segments.last().category = u"cancelled"_s;
             lane->segments.last().row = row;
+        } else if (!lane->segments.isEmpty()
+            && lane->segments.last().kind == TimelineSegment::Kind::Wait && r.waitMs) {
+            // Cancelled during the wait: the record says how much of it ran; that is what the
+            // lane shows (and what "waited" adds up).
+            TimelineSegment &w = lane->segments.last();
+            const double ranS = std::clamp(double(*r.waitMs) / 1000.0, 0.0, w.scheduledS);
+            if (ranS < w.scheduledS) {
+                w.endS = w.startS + ranS;
+                w.label = waitLabel(w.waitSource, w.scheduledS, w.rawWaitS, ranS);
+            }
         }
         lane->outcome = u"cancelled"_s;
         break;
@@ -209,13 +215,18 @@ double crisp(double x)
 
 } // namespace
 
-QString waitLabel(const QString &source, double waitS, double rawWaitS)
+QString waitLabel(const QString &source, double waitS, double rawWaitS, double ranS)
 {
+    const QString name = waitSourceDisplayName(source);
     if (source == u"credential-refresh")
-        return TimelineWidget::tr("new key");
+        return name;
+    if (ranS >= 0 && ranS < waitS - 0.0005)
+        return TimelineWidget::tr("%1 %2 of %3")
+            .arg(name, secondsText(tenths(ranS)), secondsText(waitS));
     if (rawWaitS > waitS + 0.0005)
-        return TimelineWidget::tr("%1 %2 → %3").arg(source, durationWords(rawWaitS), secondsText(waitS));
-    return TimelineWidget::tr("%1 %2").arg(source, secondsText(waitS));
+        return TimelineWidget::tr("%1 %2 → %3")
+            .arg(name, durationWords(rawWaitS), secondsText(waitS));
+    return TimelineWidget::tr("%1 %2").arg(name, secondsText(waitS));
 }
 
 QList<TimelineLane> layoutTimeline(const QList<RetryRecord> &records)
@@ -264,6 +275,13 @@ struct TimelineWidget::LaneGeometry
     QList<QRectF> segments; ///< marker or bar of each segment, in segment order
 };
 
+struct TimelineWidget::LegendItem
+{
+    QRectF rect; ///< the dot and the name
+    QString name; ///< as drawn, elided when it could not fit a row
+    QString category;
+};
+
 struct TimelineWidget::Geometry
 {
     double margin = 0;
@@ -276,11 +294,16 @@ struct TimelineWidget::Geometry
     QRectF lanesArea;
     double axisY = 0;
     QRectF legend;
+    QList<LegendItem> legendItems;
     double outcomeX = 0;
-    int hidden = 0;
+    double laneH = 0;
+    double contentH = 0; ///< all lanes, in view or not
+    double scroll = 0; ///< pixels of lanes scrolled above the lanes area
+    bool scrolling = false;
+    double scrollBarW = 0;
     bool compactTitles = false;
     bool compactOutcomes = false;
-    QList<LaneGeometry> lanes;
+    QList<LaneGeometry> lanes; ///< the lanes in view, in order
 
     double x(double s) const { return x0 + (x1 - x0) * std::clamp(s, 0.0, kBudgetS) / kBudgetS; }
 };
@@ -302,8 +325,9 @@ QString outcomeText(const TimelineLane &lane, bool compact = false)
     if (lane.outcome.startsWith(u"gave_up")) {
         const qsizetype colon = lane.outcome.indexOf(u':');
         const QString reason = colon < 0 ? QString() : lane.outcome.mid(colon + 1).trimmed();
-        return reason.isEmpty() || compact ? TimelineWidget::tr("gave up")
-                                           : TimelineWidget::tr("gave up: %1").arg(reasonWords(reason));
+        return reason.isEmpty() || compact
+            ? TimelineWidget::tr("gave up")
+            : TimelineWidget::tr("gave up: %1").arg(reasonDisplayName(reason));
     }
     if (!lane.segments.isEmpty() && lane.segments.constLast().kind == TimelineSegment::Kind::Wait)
         return TimelineWidget::tr("waiting…");
@@ -330,7 +354,9 @@ QString laneDetails(const TimelineLane &lane, double liveElapsedS = -1)
                     .arg(attempts, secondsText(std::floor(std::min(liveElapsedS, span))), secondsText(span));
         return TimelineWidget::tr("%1 · wait %2").arg(attempts, secondsText(span));
     }
-    return TimelineWidget::tr("%1 · waited %2").arg(attempts, secondsText(lane.endS()));
+    const bool cut = !lane.segments.isEmpty() && lane.segments.constLast().isCut();
+    return TimelineWidget::tr("%1 · waited %2")
+        .arg(attempts, secondsText(cut ? tenths(lane.endS()) : lane.endS()));
 }
 
 QColor outcomeColor(const TimelineLane &lane, const QPalette &palette)
@@ -357,53 +383,114 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     const double h = f.fm.height();
     const double hs = f.fmSmall.height();
     const QRectF all(rect());
+    const int total = int(m_lanes.size());
 
     Geometry g;
     g.margin = std::round(h * 0.6);
     g.lineW = std::max(1.0, std::round(hs / 14.0));
     g.markerD = std::round(hs * 1.35);
     g.barH = std::round(hs * 1.2);
-
-    // Rows from the top: labels of the cap and budget lines, lanes, axis, legend.
-    g.header = QRectF(all.left() + g.margin, all.top() + g.margin * 0.6, all.width() - 2 * g.margin, hs * 1.3);
-    g.legend = QRectF(all.left() + g.margin, all.bottom() - g.margin * 0.6 - hs, all.width() - 2 * g.margin, hs);
     const double tick = std::round(hs * 0.35);
-    g.axisY = std::round(g.legend.top() - g.margin * 0.7 - hs - tick);
-    g.lanesArea = QRectF(all.left(), g.header.bottom() + hs * 0.25, all.width(),
-                         std::max(0.0, g.axisY - hs * 0.25 - g.header.bottom() - hs * 0.25));
 
-    // How many sends fit: the newest ones, each row squeezed down to a single line before any
-    // is dropped.
+    // The left gutter (send titles) is measured over every send, not only the rows in view, so
+    // that scrolling never moves the axis. When the titles would take too much, their short form
+    // ("#3") is used in every row.
+    const double room = all.width() - 2 * g.margin;
+    const double leftMax = room * 0.2;
+    const auto leftWidth = [&](bool compact) {
+        double w = f.fmStrong.horizontalAdvance(laneTitle(std::max(1, total), compact));
+        for (const TimelineLane &lane : m_lanes)
+            w = std::max(w, f.fmStrong.horizontalAdvance(laneTitle(lane.request, compact)));
+        return std::ceil(w) + g.margin;
+    };
+    double leftW = leftWidth(false);
+    if (leftW > leftMax) {
+        g.compactTitles = true;
+        leftW = leftWidth(true);
+    }
+    leftW = std::min(leftW, leftMax);
+    g.x0 = std::round(all.left() + g.margin + leftW + g.markerD / 2);
+
+    // The legend, under the plot, wrapped into as many rows as the width needs: every category
+    // stays named, none is cut off.
+    const double dot = std::round(hs * 0.7);
+    const double legendLeft = g.x0 - g.markerD / 2;
+    const double legendRight = all.right() - g.margin;
+    const double legendRowH = std::round(hs * 1.3);
+    int legendRows = 1;
+    {
+        double x = legendLeft;
+        for (const QString &category : legendCategories()) {
+            QString name = categoryDisplayName(category);
+            double w = dot + hs * 0.35 + f.fmSmall.horizontalAdvance(name);
+            if (x > legendLeft && x + w > legendRight) {
+                ++legendRows;
+                x = legendLeft;
+            }
+            if (x + w > legendRight) { // alone in its row and still too wide
+                name = f.fmSmall.elidedText(
+                    name, Qt::ElideRight, std::max(0.0, legendRight - x - dot - hs * 0.35));
+                w = std::max(dot, legendRight - x);
+            }
+            g.legendItems.append(
+                { QRectF(x, (legendRows - 1) * legendRowH, w, hs), name, category });
+            x += w + hs * 1.2;
+        }
+    }
+    const double legendH = (legendRows - 1) * legendRowH + hs;
+
+    // Rows from the top: labels of the cap and budget lines, the lanes, the axis right under
+    // them, the legend; what is left over stays empty at the bottom.
+    g.header = QRectF(all.left() + g.margin, all.top() + g.margin * 0.6, all.width() - 2 * g.margin, hs * 1.3);
+    const double lanesTop
+        = std::round(g.header.bottom() + hs * 0.25); // whole pixels: rows meet exactly
+    const double below = hs * 0.25 + tick + hs + g.margin * 0.7 + legendH + g.margin * 0.6;
+    const double available = std::max(0.0, all.bottom() - below - lanesTop);
+
+    // Each row at its ideal height when all fit; squeezed down to a single line when that makes
+    // them fit; else at the ideal height, scrolled.
     const double idealLaneH = std::round(std::max(h + hs + hs * 0.9, g.barH * 1.9));
     const double minLaneH = std::round(std::max(h * 1.45, g.barH * 1.35));
-    const int total = int(m_lanes.size());
-    int visible = std::min(total, kMaxVisibleLanes);
-    visible = std::min(visible, std::max(1, int(g.lanesArea.height() / minLaneH)));
-    if (total == 0)
-        visible = 0;
-    g.hidden = total - visible;
-    // A few sends may take a little more room than ideal, so they do not huddle at the bottom.
-    const double laneH = visible > 0 ? std::floor(std::min(idealLaneH * 1.35, g.lanesArea.height() / visible))
-                                     : idealLaneH;
+    double laneH = idealLaneH;
+    if (total > 0 && total * idealLaneH > available) {
+        if (total * minLaneH <= available)
+            laneH = std::floor(available / total);
+        else
+            laneH = available >= idealLaneH * 2
+                ? idealLaneH
+                : std::max(minLaneH, std::min(idealLaneH, available));
+    }
+    g.laneH = laneH;
+    g.contentH = total * laneH;
+    // Without sends, room for the "No sends yet" note.
+    double viewH
+        = total == 0 ? std::min(available, idealLaneH * 2) : std::min(g.contentH, available);
+    g.scrolling = total > 0 && g.contentH > viewH + 0.5;
+    // Scrolled, the view holds whole rows, so a row is never cut at the top or the bottom.
+    if (g.scrolling && available >= laneH)
+        viewH = std::floor(available / laneH) * laneH;
+    g.lanesArea = QRectF(all.left(), lanesTop, all.width(), viewH);
+    g.axisY = std::round(g.lanesArea.bottom() + hs * 0.25);
+    g.legend = QRectF(all.left() + g.margin, g.axisY + tick + hs + g.margin * 0.7,
+        all.width() - 2 * g.margin, legendH);
+    for (LegendItem &item : g.legendItems)
+        item.rect.translate(0, g.legend.top());
+    if (g.scrolling) {
+        g.scrollBarW = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+        g.scroll = std::clamp(double(m_scrollBar->value()), 0.0, g.contentH - viewH);
+    }
+    const double rowRight = all.right() - g.scrollBarW;
     const bool twoLines = laneH >= h + hs * 1.2;
 
     // Rows squeezed below their ideal height get slimmer bars and dots, so rows stay apart.
     g.barH = std::round(std::min(g.barH, laneH * 0.7));
     g.markerD = std::round(std::min(g.markerD, laneH * 0.62));
 
-    // Gutters sized to their text, the plot gets the rest; when the text would take too much,
-    // its short form ("#3", "gave up") is used in every row.
-    const double room = all.width() - 2 * g.margin;
-    const double leftMax = room * 0.2;
-    const double rightMax = room * 0.35;
+    // The right gutter (outcomes), measured over every send too; the plot gets the rest.
+    const double rightMax = (rowRight - all.left() - 2 * g.margin) * 0.35;
     const double outcomeGap = g.markerD / 2 + g.margin * 0.6;
-    const double budgetHalf = f.fmSmall.horizontalAdvance(tr("budget %1").arg(secondsText(kBudgetS))) / 2;
-    const auto leftWidth = [&](bool compact) {
-        double w = f.fmStrong.horizontalAdvance(laneTitle(std::max(1, total), compact));
-        for (int i = total - visible; i < total; ++i)
-            w = std::max(w, f.fmStrong.horizontalAdvance(laneTitle(m_lanes.at(i).request, compact)));
-        return std::ceil(w) + g.margin;
-    };
+    const double budgetHalf
+        = f.fmSmall.horizontalAdvance(tr("budget %1").arg(secondsText(kBudgetS))) / 2;
     const auto rightWidth = [&](bool compact) {
         // Room for a typical outcome even before there is one, so the axis stays put when the
         // first send arrives.
@@ -411,8 +498,7 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
         if (twoLines && !compact)
             w = std::max(w, f.fmSmall.horizontalAdvance(tr("%1 · waited %2").arg(tr("attempts: %1").arg(5), secondsText(kBudgetS)))
                                     + outcomeGap);
-        for (int i = total - visible; i < total; ++i) {
-            const TimelineLane &lane = m_lanes.at(i);
+        for (const TimelineLane &lane : m_lanes) {
             w = std::max(w, f.fmStrong.horizontalAdvance(outcomeText(lane, compact)) + outcomeGap);
             // Measured at its longest, so a running countdown never moves the axis; the short
             // form lets it be elided.
@@ -422,31 +508,25 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
         }
         return std::ceil(w) + 2;
     };
-    double leftW = leftWidth(false);
-    if (leftW > leftMax) {
-        g.compactTitles = true;
-        leftW = leftWidth(true);
-    }
     double rightW = rightWidth(false);
     if (rightW > rightMax) {
         g.compactOutcomes = true;
         rightW = rightWidth(true);
     }
-    leftW = std::min(leftW, leftMax);
     rightW = std::min(rightW, rightMax);
-    g.x0 = std::round(all.left() + g.margin + leftW + g.markerD / 2);
-    g.x1 = std::floor(all.right() - g.margin - rightW);
+    g.x1 = std::floor(rowRight - g.margin - rightW);
     if (g.x1 < g.x0 + 1)
         g.x1 = g.x0 + 1;
     g.outcomeX = g.x1 + g.markerD / 2 + g.margin * 0.6;
 
-    for (int v = 0; v < visible; ++v) {
-        const int index = total - visible + v;
+    for (int index = 0; index < total; ++index) {
+        const double top = g.lanesArea.top() + index * laneH - g.scroll;
+        if (top + laneH <= g.lanesArea.top() || top >= g.lanesArea.bottom())
+            continue; // scrolled out of view
         const TimelineLane &lane = m_lanes.at(index);
         LaneGeometry gl;
         gl.index = index;
-        // Stacked on the axis: the newest send always sits in the same place, right above it.
-        gl.rect = QRectF(all.left(), g.lanesArea.bottom() - (visible - v) * laneH, all.width(), laneH);
+        gl.rect = QRectF(all.left(), top, rowRight - all.left(), laneH);
         gl.cy = std::round(gl.rect.center().y()) + 0.5;
 
         // Attempts closer than a marker (a key refresh waits 0 s) are nudged apart so each stays
@@ -482,11 +562,19 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
 
 // --- widget -----------------------------------------------------------------------------------
 
-TimelineWidget::TimelineWidget(QWidget *parent) : QWidget(parent)
+TimelineWidget::TimelineWidget(QWidget *parent)
+    : QWidget(parent)
+    , m_scrollBar(new QScrollBar(Qt::Vertical, this))
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    // Every send of the conversation stays reachable: the lanes scroll under a fixed header,
+    // axis and legend once they no longer fit.
+    m_scrollBar->hide();
+    m_scrollBar->setRange(0, 0);
+    connect(m_scrollBar, &QScrollBar::valueChanged, this, [this] { update(); });
     setAccessibleName(tr("Retry timeline"));
+    m_scrollBar->setAccessibleName(tr("Scroll the sends"));
     updateAccessibleDescription();
 }
 
@@ -532,8 +620,10 @@ void TimelineWidget::onRecordAppended(int row)
     const qsizetype lanesBefore = m_lanes.size();
     for (; m_appliedRows < records.size(); ++m_appliedRows)
         applyRecord(m_lanes, records.at(m_appliedRows), m_appliedRows);
-    if (m_lanes.size() != lanesBefore)
+    if (m_lanes.size() != lanesBefore) {
         updateGeometry(); // the size hint grows with the sends
+        updateScrollBar();
+    }
     updateAccessibleDescription();
     update();
 }
@@ -543,8 +633,68 @@ void TimelineWidget::relayout()
     m_lanes = m_log ? layoutTimeline(m_log->records()) : QList<TimelineLane>();
     m_appliedRows = m_log ? int(m_log->records().size()) : 0;
     updateGeometry();
+    updateScrollBar();
     updateAccessibleDescription();
     update();
+}
+
+void TimelineWidget::updateScrollBar()
+{
+    // Following the newest send unless the user scrolled away from it.
+    const bool atEnd = m_scrollBar->value() >= m_scrollBar->maximum();
+    const Geometry g = plotGeometry();
+    if (!g.scrolling) {
+        m_scrollBar->hide();
+        m_scrollBar->setRange(0, 0);
+        return;
+    }
+    const int maximum = int(std::ceil(g.contentH - g.lanesArea.height()));
+    m_scrollBar->setRange(0, maximum);
+    m_scrollBar->setPageStep(std::max(1, int(g.lanesArea.height())));
+    m_scrollBar->setSingleStep(std::max(1, int(g.laneH)));
+    if (atEnd)
+        m_scrollBar->setValue(maximum);
+    m_scrollBar->setGeometry(
+        QRectF(width() - g.scrollBarW, g.lanesArea.top(), g.scrollBarW, g.lanesArea.height())
+            .toAlignedRect());
+    m_scrollBar->show();
+}
+
+QScrollBar *TimelineWidget::verticalScrollBar() const
+{
+    return m_scrollBar;
+}
+
+QRect TimelineWidget::laneRect(int index) const
+{
+    if (index < 0 || index >= m_lanes.size())
+        return {};
+    const Geometry g = plotGeometry();
+    return QRectF(g.lanesArea.left(), g.lanesArea.top() + index * g.laneH - g.scroll,
+        g.lanesArea.width() - g.scrollBarW, g.laneH)
+        .toAlignedRect();
+}
+
+QList<QRect> TimelineWidget::legendItemRects() const
+{
+    QList<QRect> out;
+    for (const LegendItem &item : plotGeometry().legendItems)
+        out << item.rect.toAlignedRect();
+    return out;
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    updateScrollBar();
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent *event)
+{
+    if (m_scrollBar->isVisible())
+        QCoreApplication::sendEvent(m_scrollBar, event);
+    else
+        QWidget::wheelEvent(event);
 }
 
 void TimelineWidget::updateAccessibleDescription()
@@ -598,8 +748,10 @@ QSize TimelineWidget::minimumSizeHint() const
 
 void TimelineWidget::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
         updateGeometry();
+        updateScrollBar();
+    }
     if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange
         || event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange) {
         if (event->type() == QEvent::LanguageChange) {
@@ -634,6 +786,8 @@ QString TimelineWidget::toolTipAt(const QPoint &pos, QRect *area) const
 {
     const Geometry g = plotGeometry();
     const QPointF p(pos);
+    if (!g.lanesArea.contains(p))
+        return {};
     for (const LaneGeometry &gl : g.lanes) {
         if (!gl.rect.contains(p))
             continue;
@@ -694,13 +848,16 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
         lines << QString(u"<b>"_s
                          + tr("Send %1 · wait after attempt %2").arg(lane.request).arg(s.attempt).toHtmlEscaped()
                          + u"</b>"_s);
-        const double waitS = s.endS - s.startS;
-        line(tr("Source:"), s.waitSource);
+        const double waitS = s.scheduledS;
+        line(tr("Source:"), waitSourceDisplayName(s.waitSource));
         if (s.waitSource != u"credential-refresh") {
             line(tr("Asked for:"), durationWords(s.rawWaitS));
             line(tr("Wait:"), s.rawWaitS > waitS + 0.0005
                          ? tr("%1 (capped at %2 per wait)").arg(secondsText(waitS), secondsText(kCapS))
                          : secondsText(waitS));
+            if (s.isCut())
+                line(tr("Cancelled:"),
+                    tr("after %1 of the wait").arg(secondsText(tenths(s.endS - s.startS))));
         }
         if (r && r->waitedTotalMs && r->budgetLeftMs)
             line(tr("Budget:"), tr("%1 waited, %2 left of %3")
@@ -751,12 +908,16 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     p.fillRect(rect(), window);
     p.setRenderHint(QPainter::Antialiasing);
 
-    // Alternate rows, so a send's dots, bars and outcome read as one line.
+    // Alternate rows, so a send's dots, bars and outcome read as one line. Odd sends are striped,
+    // so a row keeps its look as it scrolls.
     const QColor stripe = mix(window, text, 0.045);
+    p.save();
+    p.setClipRect(g.lanesArea);
     for (const LaneGeometry &gl : g.lanes) {
-        if ((gl.index - g.lanes.constFirst().index) % 2 == 1)
+        if (gl.index % 2 == 1)
             p.fillRect(gl.rect, stripe);
     }
+    p.restore();
 
     // Grid every 20 s, then the two policy lines over it.
     const double gridTop = g.lanesArea.top();
@@ -791,20 +952,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     QRectF capRect(g.x(kCapS) - capW / 2, g.header.top(), capW, g.header.height());
     p.setPen(budgetColor);
     p.drawText(budgetRect, Qt::AlignCenter, budgetLabel);
-    double noteRight = budgetRect.left() - g.margin;
     if (capRect.right() + g.margin / 2 < budgetRect.left() && capRect.left() > g.header.left()) {
         p.setPen(capColor);
         p.drawText(capRect, Qt::AlignCenter, capLabel);
-        noteRight = capRect.left() - g.margin;
-    }
-    if (g.hidden > 0 && noteRight > g.header.left()) {
-        const double noteW = noteRight - g.header.left();
-        QString note = tr("earlier sends not shown: %1").arg(g.hidden);
-        if (f.fmSmall.horizontalAdvance(note) > noteW)
-            note = f.fmSmall.elidedText(tr("+%1 earlier").arg(g.hidden), Qt::ElideRight, noteW);
-        p.setPen(quiet);
-        p.drawText(QRectF(g.header.left(), g.header.top(), noteW, g.header.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, note);
     }
 
     if (g.lanes.isEmpty()) {
@@ -822,8 +972,11 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.drawText(plot, Qt::AlignCenter, empty);
     }
 
+    p.save();
+    p.setClipRect(g.lanesArea.adjusted(0, 0, -g.scrollBarW, 0));
     for (const LaneGeometry &gl : g.lanes)
         paintLane(p, g, f, gl);
+    p.restore();
 
     // Axis: policy seconds of scheduled waiting.
     const double tick = std::round(hs * 0.35);
@@ -845,16 +998,12 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.drawText(QRectF(x - w / 2, g.axisY + tick, w, hs), Qt::AlignCenter, label);
     }
 
-    // Legend: one dot per category.
+    // Legend: one dot per category, in as many rows as it took.
     p.setFont(f.small);
-    double x = g.x0 - g.markerD / 2;
     const double dot = std::round(hs * 0.7);
-    for (const QString &category : legendCategories()) {
-        const QString name = categoryDisplayName(category);
-        const double w = dot + hs * 0.35 + f.fmSmall.horizontalAdvance(name);
-        if (x + w > g.legend.right())
-            break;
-        const QRectF d(x, g.legend.center().y() - dot / 2, dot, dot);
+    for (const LegendItem &item : g.legendItems) {
+        const QString &category = item.category;
+        const QRectF d(item.rect.left(), item.rect.center().y() - dot / 2, dot, dot);
         if (category == u"running") {
             p.setPen(QPen(text, std::max(1.0, g.lineW * 1.5)));
             p.setBrush(Qt::NoBrush);
@@ -865,9 +1014,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             p.drawEllipse(d);
         }
         p.setPen(quiet);
-        p.drawText(QRectF(d.right() + hs * 0.35, g.legend.top(), w, g.legend.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, name);
-        x += w + hs * 1.2;
+        p.drawText(QRectF(d.right() + hs * 0.35, item.rect.top(),
+                       item.rect.right() - d.right() - hs * 0.35 + 1, item.rect.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, item.name);
     }
 }
 
@@ -906,10 +1055,21 @@ void TimelineWidget::paintLane(QPainter &p, const Geometry &g, const Fonts &f, c
         if (s.kind != TimelineSegment::Kind::Wait)
             continue;
         QRectF bar = gl.segments.at(i);
-        if (bar.width() < 1)
-            continue;
         const QColor c = categoryColor(s.category, pal);
         const double radius = std::min(bar.height() / 2, hs * 0.4);
+        // A wait a cancel cut short: the part that ran drawn as any wait, what was still to come
+        // only outlined with dashes.
+        QRectF planned = bar;
+        if (s.isCut()) {
+            planned.setRight(bar.left() + g.x(s.startS + s.scheduledS) - g.x(s.startS));
+            QPen dashes(mix(window, c, 0.45), g.lineW);
+            dashes.setDashPattern({ 3.0, 3.0 });
+            p.setPen(dashes);
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(planned, radius, radius);
+        }
+        if (bar.width() < 1 && !s.isCut())
+            continue;
         QPainterPath path;
         path.addRoundedRect(bar, radius, radius);
         const bool running = lane.outcome.isEmpty() && i == lane.segments.size() - 1;
@@ -948,8 +1108,8 @@ void TimelineWidget::paintLane(QPainter &p, const Geometry &g, const Fonts &f, c
         // The label between the markers at its ends: full, else just the figures, else elided.
         const bool attemptAfter = i + 1 < lane.segments.size();
         const double pad = hs * 0.35;
-        const double left = bar.left() + g.markerD / 2 + pad;
-        const double right = bar.right() - (attemptAfter ? g.markerD / 2 : 0) - pad;
+        const double left = planned.left() + g.markerD / 2 + pad;
+        const double right = planned.right() - (attemptAfter ? g.markerD / 2 : 0) - pad;
         const double room = right - left;
         if (room <= f.fmSmall.horizontalAdvance(u"…"_s) * 2)
             continue;

@@ -13,6 +13,7 @@
 #include <optional>
 
 class QPainter;
+class QScrollBar;
 
 namespace capwatch::net {
 class RetryLog;
@@ -27,17 +28,23 @@ struct TimelineSegment
     Kind kind = Kind::Attempt;
     /// Attempts: their number. Waits: the attempt that failed before the wait.
     int attempt = 0;
-    /// Policy seconds of scheduled waiting; for attempts startS == endS.
+    /// Policy seconds of waiting; for attempts startS == endS. A wait cut short by a cancel ends
+    /// where the cancel came.
     double startS = 0;
     double endS = 0;
+    /// Waits: the wait scheduled (capped); more than endS - startS when a cancel cut it short.
+    double scheduledS = 0;
+    bool isCut() const { return kind == Kind::Wait && endS - startS < scheduledS - 0.0005; }
     /// Attempts: the outcome category (`success`, `token_limit`, ..., `cancelled` when the send
     /// was cancelled while it ran), "" while it runs. Waits: the category of the failure.
     QString category;
-    /// Waits: `retry-after`, `retry-after-ms`, `message`, `backoff`, `credential-refresh`.
+    /// Waits: `retry-after`, `retry-after-ms`, `retry-delay`, `message`, `ratelimit-reset`,
+    /// `backoff`, `credential-refresh`.
     QString waitSource;
     /// Waits: what the provider asked for, before the per-wait cap.
     double rawWaitS = 0;
-    /// Waits: in words, "message 18 min → 60 s". Attempts: "attempt 2".
+    /// Waits: in words, "message 18 min → 60 s", "retry-after 14.7 s of 42 s" (cut short by a
+    /// cancel). Attempts: "attempt 2".
     QString label;
     /// The HTTP status of a finished attempt (waits: of the attempt before them).
     std::optional<int> status;
@@ -60,8 +67,9 @@ struct TimelineLane
 /// Lanes of all sends in `records`, in the order the sends started. Pure: no widget needed.
 QList<TimelineLane> layoutTimeline(const QList<net::RetryRecord> &records);
 
-/// A wait's label in words: "retry-after 7 s", "message 18 min → 60 s", "backoff 10 s", "new key".
-QString waitLabel(const QString &source, double waitS, double rawWaitS);
+/// A wait's label in words: "retry-after 7 s", "message 18 min → 60 s", "backoff 10 s", "new key";
+/// with `ranS` >= 0 and less than `waitS`, a wait a cancel cut short: "retry-after 14.7 s of 42 s".
+QString waitLabel(const QString &source, double waitS, double rawWaitS, double ranS = -1);
 
 class TimelineWidget final : public QWidget
 {
@@ -69,9 +77,6 @@ class TimelineWidget final : public QWidget
     Q_DISABLE_COPY_MOVE(TimelineWidget)
 
 public:
-    /// Sends drawn at most; older ones are summarised as a count.
-    static constexpr int kMaxVisibleLanes = 12;
-
     explicit TimelineWidget(QWidget *parent = nullptr);
     ~TimelineWidget() override;
 
@@ -83,8 +88,15 @@ public:
     /// there and outlined beyond. `setLiveWait(-1, 0)` stops it.
     void setLiveWait(int request, double elapsedS);
 
-    /// The lanes currently laid out (all sends, not only the visible ones).
+    /// The lanes currently laid out (all sends, not only the ones in view).
     const QList<TimelineLane> &lanes() const { return m_lanes; }
+    /// The row of lane `index` in widget coordinates, where it is drawn when inside lanesArea()
+    /// (scrolled out of view it lies above or below). Empty for a lane that does not exist.
+    QRect laneRect(int index) const;
+    /// Scrolls the lanes when they do not all fit; hidden otherwise.
+    QScrollBar *verticalScrollBar() const;
+    /// Where each legend entry (dot and name) is drawn, in the order of legendCategories().
+    QList<QRect> legendItemRects() const;
 
     /// The x of a policy time in widget coordinates, for the current size.
     double xForSeconds(double seconds) const;
@@ -101,11 +113,16 @@ protected:
     bool event(QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
 
 private:
     struct Fonts;
     struct LaneGeometry;
+    struct LegendItem;
     struct Geometry;
+
+    void updateScrollBar();
 
     void onRecordAppended(int row);
     void relayout();
@@ -117,6 +134,7 @@ private:
     QString describeLane(const TimelineLane &lane) const;
     const net::RetryRecord *recordAt(int row) const;
 
+    QScrollBar *m_scrollBar;
     QPointer<net::RetryLog> m_log;
     QList<TimelineLane> m_lanes;
     /// Records of the log already in m_lanes: appends are applied one by one.

@@ -4,31 +4,19 @@
 #include "options.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
+#include "ui/uilanguage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QLoggingCategory>
-#include <QTranslator>
-
 #include <cstdio>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
 namespace {
-
-/// Loads capwatch's and Qt's own translations for `locale`; keeps going in English otherwise.
-void installTranslations(QApplication &app, const QLocale &locale)
-{
-    auto *own = new QTranslator(&app);
-    if (own->load(locale, u"capwatch"_s, u"_"_s, u":/i18n"_s))
-        QApplication::installTranslator(own);
-    auto *qt = new QTranslator(&app);
-    if (qt->load(locale, u"qtbase"_s, u"_"_s, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(qt);
-}
 
 int fail(const QString &message)
 {
@@ -36,18 +24,88 @@ int fail(const QString &message)
     return 2;
 }
 
+/// The --lang value, read before any parser exists: the options' own texts depend on it.
+QString requestedLanguage(const QStringList &args)
+{
+    QString lang;
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if (args[i] == u"--")
+            break;
+        if (args[i] == u"--lang" && i + 1 < args.size())
+            lang = args[i + 1];
+        else if (args[i].startsWith(u"--lang="))
+            lang = args[i].mid(7);
+    }
+    return lang;
+}
+
+/// Whether the command line only asks for something printed (help, version, man page): that
+/// needs no display, so it is answered before a QApplication (and its platform plugin) exists.
+bool onlyPrints(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions(capwatch::app::guiOptions().all());
+    // A parse error (an unknown option, or a Qt option such as -platform that only
+    // QApplication knows) does not stop the options after it from being seen.
+    parser.parse(args);
+    return parser.isSet(u"help"_s) || parser.isSet(u"help-all"_s) || parser.isSet(u"version"_s)
+        || parser.isSet(u"man-page"_s);
+}
+
+void setUpLanguage(QCoreApplication &app, const QStringList &args)
+{
+    const capwatch::ui::UiLanguage language
+        = capwatch::ui::chooseUiLanguage(requestedLanguage(args));
+    if (!language.warning.isEmpty())
+        std::fprintf(stderr, "%s\n", qUtf8Printable(language.warning));
+    QLocale::setDefault(language.locale);
+    capwatch::ui::installTranslations(&app, language);
+}
+
+/// Answers --help, --help-all, --version and --man-page under a QCoreApplication.
+int printOnly(int argc, char *argv[])
+{
+    QCoreApplication core(argc, argv);
+    QCoreApplication::setApplicationName(u"capwatch"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(CAPWATCH_VERSION));
+    setUpLanguage(core, QCoreApplication::arguments());
+
+    const capwatch::app::GuiOptions cmdline = capwatch::app::guiOptions();
+    QCommandLineParser parser;
+    parser.setApplicationDescription(capwatch::app::guiDescription());
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions(cmdline.all());
+    parser.parse(QCoreApplication::arguments()); // what was asked for is answered, errors or not
+    if (parser.isSet(cmdline.manPage)) {
+        // The man page is made at build time, often without a display.
+        std::fputs(qUtf8Printable(capwatch::app::guiManPage()), stdout);
+    } else if (parser.isSet(u"help"_s) || parser.isSet(u"help-all"_s)) {
+        // --help-all as --help: the Qt options it would add belong to QApplication, which
+        // needs a display.
+        std::fputs(qUtf8Printable(parser.helpText()), stdout);
+    } else {
+        std::printf("capwatch %s\n", CAPWATCH_VERSION);
+    }
+    return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+QStringList argumentList(int argc, char *argv[])
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    return args;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    // The man page is made at build time, often without a display: no QApplication for it.
-    if (capwatch::app::wantsManPage(argc, argv)) {
-        QCoreApplication core(argc, argv);
-        QCoreApplication::setApplicationName(u"capwatch"_s);
-        QCoreApplication::setApplicationVersion(QStringLiteral(CAPWATCH_VERSION));
-        std::fputs(qUtf8Printable(capwatch::app::guiManPage()), stdout);
-        return std::fflush(stdout) == 0 ? 0 : 1;
-    }
+    if (onlyPrints(argumentList(argc, argv)))
+        return printOnly(argc, argv);
 
     QApplication app(argc, argv);
     QApplication::setApplicationName(u"capwatch"_s);
@@ -57,18 +115,7 @@ int main(int argc, char *argv[])
     QApplication::setDesktopFileName(u"io.github.capwatch.capwatch"_s);
     QApplication::setWindowIcon(QIcon(u":/icons/capwatch.svg"_s));
     QLoggingCategory::setFilterRules(u"capwatch.*.info=false"_s);
-
-    // --lang must be known before the options' own texts are translated.
-    QLocale locale;
-    const QStringList raw = QApplication::arguments();
-    for (qsizetype i = 1; i < raw.size(); ++i) {
-        if (raw[i] == u"--lang" && i + 1 < raw.size())
-            locale = QLocale(raw[i + 1]);
-        else if (raw[i].startsWith(u"--lang="))
-            locale = QLocale(raw[i].mid(7));
-    }
-    QLocale::setDefault(locale);
-    installTranslations(app, locale);
+    setUpLanguage(app, QApplication::arguments());
 
     const capwatch::app::GuiOptions cmdline = capwatch::app::guiOptions();
     QCommandLineParser parser;
@@ -78,14 +125,6 @@ int main(int argc, char *argv[])
     parser.addOptions(cmdline.all());
     if (!parser.parse(QApplication::arguments()))
         return fail(parser.errorText());
-    if (parser.isSet(u"help"_s)) {
-        std::fputs(qUtf8Printable(parser.helpText()), stdout);
-        return 0;
-    }
-    if (parser.isSet(u"version"_s)) {
-        std::printf("capwatch %s\n", CAPWATCH_VERSION);
-        return 0;
-    }
     if (!parser.positionalArguments().isEmpty())
         return fail(QApplication::translate("main", "unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
 

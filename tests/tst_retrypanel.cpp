@@ -1,0 +1,505 @@
+// The retry display in the real window, offscreen, against the embedded demo provider,
+// time-scaled: the panel legible in a small window, the timeline's rows at the top of a large one
+// and its legend whole, figures that describe the latest send, and a wait cancelled part-way shown
+// as far as it ran by the panel, the timeline and the retry log alike.
+
+#include "net/demoprovider.h"
+#include "net/retrylog.h"
+#include "ui/categorycolors.h"
+#include "ui/mainwindow.h"
+#include "ui/retrypanel.h"
+#include "ui/settings.h"
+#include "ui/timelinewidget.h"
+#include "ui/uilanguage.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTranslator>
+#include <cmath>
+
+using namespace capwatch;
+using namespace capwatch::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr double kScale = 0.02; // a 60 s wait takes 1.2 s
+
+struct Window
+{
+    explicit Window(const QString &iniPath, double scale = kScale)
+        : settings(iniPath)
+    {
+        LaunchOptions o;
+        o.forceDemo = true;
+        o.timeScale = scale;
+        window = std::make_unique<MainWindow>(settings, o);
+    }
+    void setScenario(const QString &scenario)
+    {
+        net::DemoOptions o = window->demoProvider()->options();
+        o.scenario = scenario;
+        window->demoProvider()->setOptions(o);
+    }
+    /// The demo answers the first request with the headline 422, then with `then`.
+    void headlineOnceThen(const QString &then)
+    {
+        setScenario(u"headline"_s);
+        QObject::connect(window->demoProvider(), &net::DemoProvider::chatRequestReceived,
+            window.get(), [this, then](int index) {
+                if (index == 2)
+                    setScenario(then);
+            });
+    }
+    void send(const QString &text)
+    {
+        window->promptEditor()->setPlainText(text);
+        window->sendPrompt();
+    }
+
+    Settings settings;
+    std::unique_ptr<MainWindow> window;
+};
+
+/// The label's rectangle in the panel's coordinates.
+QRect inPanel(const QLabel *label, const RetryPanel *panel)
+{
+    return QRect(label->mapTo(panel, QPoint(0, 0)), label->size());
+}
+
+QProgressBar *tokensBar(const RetryPanel *panel)
+{
+    for (QProgressBar *bar : panel->findChildren<QProgressBar *>()) {
+        if (bar->accessibleName() == u"Tokens used of the limit")
+            return bar;
+    }
+    return nullptr;
+}
+
+/// Records of two finished sends, as ChatClient writes them.
+void appendTwoSends(net::RetryLog *log)
+{
+    const QDateTime start(QDate(2026, 11, 29), QTime(20, 5, 20), Qt::UTC);
+    using E = net::RetryRecord::Event;
+    const auto record = [&](int request, E event, int attempt, int secs) {
+        net::RetryRecord r;
+        r.time = start.addSecs(secs);
+        r.request = request;
+        r.event = event;
+        r.attempt = attempt;
+        return r;
+    };
+    log->append(record(1, E::AttemptStarted, 1, 0));
+    net::RetryRecord wait = record(1, E::RetryScheduled, 1, 1);
+    wait.status = 429;
+    wait.category = u"rate_limit"_s;
+    wait.waitMs = wait.rawWaitMs = 7000;
+    wait.waitSource = u"retry-after"_s;
+    wait.waitedTotalMs = 7000;
+    wait.budgetLeftMs = 113000;
+    log->append(wait);
+    log->append(record(1, E::AttemptStarted, 2, 8));
+    net::RetryRecord ok = record(1, E::Succeeded, 2, 9);
+    ok.status = 200;
+    ok.category = u"success"_s;
+    log->append(ok);
+    log->append(record(2, E::AttemptStarted, 1, 60));
+    net::RetryRecord fatal = record(2, E::GaveUp, 1, 61);
+    fatal.status = 400;
+    fatal.category = u"fatal"_s;
+    fatal.reason = u"not_retryable"_s;
+    log->append(fatal);
+}
+
+} // namespace
+
+class TestRetryPanel final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void legibleInASmallWindow_data();
+    void legibleInASmallWindow();
+    void tokensOfARefusedAttemptClearOnSuccess();
+    void cancelledWaitShowsThePartThatRan();
+    void timelineRowsAtTheTopOfALargeWindow();
+    void timelineLegendWholeInTheDefaultWindow();
+    void categoryInWordsAndColour_data();
+    void categoryInWordsAndColour();
+    void newWaitSourcesInWords_data();
+    void newWaitSourcesInWords();
+    void screenshots_data();
+    void screenshots();
+
+private:
+    QTemporaryDir m_dir;
+    int m_n = 0;
+    QString ini() { return m_dir.filePath(u"settings-%1.ini"_s.arg(++m_n)); }
+};
+
+void TestRetryPanel::initTestCase()
+{
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    QVERIFY(m_dir.isValid());
+}
+
+void TestRetryPanel::legibleInASmallWindow_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("640x480") << QSize(640, 480);
+    QTest::newRow("500x350") << QSize(500, 350);
+}
+
+void TestRetryPanel::legibleInASmallWindow()
+{
+    // During a wait every label has text, the longest ones ("provider asked 18 min; capped to
+    // 60 s"): each keeps at least a line of its font, all its wrapped lines, and a place of its
+    // own.
+    QFETCH(QSize, size);
+    Window w(ini());
+    w.setScenario(u"headline"_s);
+    w.window->resize(size);
+    w.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+    RetryPanel *panel = w.window->retryPanel();
+    w.send(u"Small window"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
+    QCoreApplication::sendPostedEvents(); // pending layout requests
+
+    QList<QLabel *> labels;
+    for (QLabel *label : panel->findChildren<QLabel *>()) {
+        if (label->isVisibleTo(panel) && !label->text().isEmpty())
+            labels << label;
+    }
+    QVERIFY(labels.size() >= 12); // title, state, five captions, five figures
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        const QLabel *l = labels.at(i);
+        const QByteArray what = l->text().toUtf8() + " at "
+            + QByteArray::number(inPanel(l, panel).x()) + ','
+            + QByteArray::number(inPanel(l, panel).y()) + ' ' + QByteArray::number(l->width()) + 'x'
+            + QByteArray::number(l->height());
+        QVERIFY2(l->height() >= l->fontMetrics().height(), what.constData());
+        if (l->wordWrap())
+            QVERIFY2(l->height() >= l->heightForWidth(l->width()), what.constData());
+        else
+            QVERIFY2(l->width() >= l->minimumSizeHint().width(), what.constData());
+        for (qsizetype j = 0; j < i; ++j)
+            QVERIFY2(!inPanel(l, panel).intersects(inPanel(labels.at(j), panel)),
+                QByteArray(what + " overlaps " + labels.at(j)->text().toUtf8()).constData());
+    }
+    w.window->cancelSend();
+}
+
+void TestRetryPanel::tokensOfARefusedAttemptClearOnSuccess()
+{
+    // 60,323 / 60,000 in the token-limit colour while the refused attempt is the latest news;
+    // once the answer got through, what the answer used, in the ordinary colour.
+    Window w(ini());
+    w.headlineOnceThen(u"capped"_s);
+    w.window->show();
+    RetryPanel *panel = w.window->retryPanel();
+    QProgressBar *bar = tokensBar(panel);
+    QVERIFY(bar);
+    const QColor ordinary = bar->palette().color(QPalette::Highlight);
+    const QColor tokenLimit = categoryColor(u"token_limit"_s, panel->palette());
+    QVERIFY(ordinary != tokenLimit);
+    QSignalSpy succeeded(w.window->client(), &net::ChatClient::succeeded);
+    w.send(u"How do token caps work?"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
+    QCOMPARE(panel->tokensText(), u"60,323 / 60,000"_s);
+    QCOMPARE(bar->palette().color(QPalette::Highlight), tokenLimit);
+    QCOMPARE(bar->value(), bar->maximum());
+
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
+    QCOMPARE(succeeded.count(), 1);
+    const auto summary = succeeded.first().at(1).value<net::SendSummary>();
+    QVERIFY(summary.usage); // the demo reports usage
+    const qint64 total = summary.usage->totalTokens;
+    QVERIFY(total > 0);
+    QCOMPARE(panel->tokensText(), u"%1 used by the answer"_s.arg(QLocale().toString(total)));
+    QCOMPARE(bar->palette().color(QPalette::Highlight), ordinary);
+    QCOMPARE(bar->value(), 0);
+}
+
+void TestRetryPanel::cancelledWaitShowsThePartThatRan()
+{
+    // Cancelled 15 s into the 60 s wait: the retry log, the timeline and the panel all say how
+    // much of it ran, and agree to the millisecond.
+    Window w(ini());
+    w.setScenario(u"headline"_s);
+    w.window->show();
+    RetryPanel *panel = w.window->retryPanel();
+    w.send(u"Cancel me part-way"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->shownCountdownS() <= 45, 5000);
+    w.window->cancelSend();
+    QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
+
+    const net::RetryRecord &last = w.window->retryLog()->records().last();
+    QCOMPARE(last.event, net::RetryRecord::Event::Cancelled);
+    QVERIFY(last.waitMs);
+    const qint64 ran = *last.waitMs;
+    QVERIFY2(ran >= 15'000 && ran < 60'000, qPrintable(QString::number(ran)));
+    QCOMPARE(last.waitedTotalMs, ran);
+    QCOMPARE(last.budgetLeftMs, 120'000 - ran);
+    QVERIFY(!last.rawWaitMs);
+    const QByteArray json = net::toJsonLine(last);
+    QVERIFY2(json.contains(QByteArray(R"("wait_s":)" + QByteArray::number(double(ran) / 1000.0))),
+        json.constData());
+
+    // The panel: the budget as the log has it, the wait as far as it ran.
+    QCOMPARE(qint64(std::llround(panel->shownBudgetLeftS() * 1000)), 120'000 - ran);
+    const QString ranText = QString::number(std::round(double(ran) / 100.0) / 10.0);
+    QCOMPARE(panel->sourceText(),
+        u"provider asked 18 min; capped to 60 s; cancelled after %1 s"_s.arg(ranText));
+
+    // The timeline: the wait ends where the cancel came; the lane waited that long.
+    const TimelineLane &lane = w.window->timeline()->lanes().last();
+    QCOMPARE(lane.outcome, u"cancelled"_s);
+    const TimelineSegment &wait = lane.segments.last();
+    QCOMPARE(wait.kind, TimelineSegment::Kind::Wait);
+    QCOMPARE(wait.endS - wait.startS, double(ran) / 1000.0);
+    QCOMPARE(wait.scheduledS, 60.0);
+    QVERIFY(wait.isCut());
+    // In words, to the tenth of a second the panel shows.
+    QCOMPARE(wait.label, u"message %1 s of 60 s"_s.arg(ranText));
+    TimelineWidget *timeline = w.window->timeline();
+    const QRect row = timeline->laneRect(0);
+    const QString tip = timeline->toolTipAt(QPoint(timeline->width() - 20, row.center().y()));
+    QVERIFY2(tip.contains(u"attempts: 1 · waited %1 s"_s.arg(ranText)), qPrintable(tip));
+}
+
+void TestRetryPanel::timelineRowsAtTheTopOfALargeWindow()
+{
+    Window w(ini());
+    w.window->resize(2560, 1440);
+    w.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+    appendTwoSends(w.window->retryLog());
+    TimelineWidget *timeline = w.window->timeline();
+    QVERIFY(timeline->height() > 600);
+    const int line = timeline->fontMetrics().height();
+    QCOMPARE(timeline->laneRect(0).top(), timeline->lanesArea().top());
+    QVERIFY2(timeline->laneRect(0).top() < line * 3,
+        qPrintable(QString::number(timeline->laneRect(0).top())));
+    QCOMPARE(timeline->laneRect(1).top(), timeline->laneRect(0).bottom() + 1);
+    // The axis and the legend follow the rows; the space left over is below them.
+    QVERIFY(timeline->lanesArea().bottom() <= timeline->laneRect(1).bottom() + 1);
+    for (const QRect &item : timeline->legendItemRects())
+        QVERIFY(item.bottom() < timeline->height() / 3);
+}
+
+void TestRetryPanel::timelineLegendWholeInTheDefaultWindow()
+{
+    Window w(ini()); // no saved geometry: the default size
+    w.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+    TimelineWidget *timeline = w.window->timeline();
+    const QList<QRect> items = timeline->legendItemRects();
+    QCOMPARE(items.size(), legendCategories().size());
+    for (const QRect &item : items)
+        QVERIFY2(timeline->rect().contains(item),
+            qPrintable(u"%1-%2 of %3"_s.arg(item.left()).arg(item.right()).arg(timeline->width())));
+}
+
+void TestRetryPanel::categoryInWordsAndColour_data()
+{
+    QTest::addColumn<retry::Category>("category");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("too_large") << retry::Category::TooLarge << 400
+                               << u"request too large (HTTP 400)"_s;
+    QTest::newRow("billing") << retry::Category::Billing << 402 << u"out of credit (HTTP 402)"_s;
+    QTest::newRow("token_limit") << retry::Category::TokenLimit << 422
+                                 << u"token limit (HTTP 422)"_s;
+    QTest::newRow("rate_limit") << retry::Category::RateLimit << 429 << u"rate limit (HTTP 429)"_s;
+    QTest::newRow("network") << retry::Category::Transient << 0 << u"transient"_s;
+}
+
+void TestRetryPanel::categoryInWordsAndColour()
+{
+    // The send's latest failure named in words, drawn in its category's own colour (the one the
+    // timeline and the log table use); a new send starts without one.
+    QFETCH(retry::Category, category);
+    QFETCH(int, status);
+    QFETCH(QString, shown);
+    net::ChatClient client; // its signals only: nothing is sent
+    RetryPanel panel;
+    panel.setClient(&client);
+    QLabel *label = nullptr;
+    for (QLabel *l : panel.findChildren<QLabel *>()) {
+        if (l->accessibleName() == u"Last failure")
+            label = l;
+    }
+    QVERIFY(label);
+    Q_EMIT client.sendStarted(1);
+    Q_EMIT client.attemptStarted(1, 1, 5);
+    QCOMPARE(panel.failureText(), u"–"_s);
+    net::AttemptFailure f;
+    f.attempt = 1;
+    f.status = status;
+    f.category = category;
+    Q_EMIT client.attemptFailed(1, f);
+    net::SendSummary summary;
+    summary.outcome = net::SendSummary::Outcome::GaveUp;
+    summary.reason = retry::EndReason::NotRetryable;
+    Q_EMIT client.gaveUp(1, summary);
+    QCOMPARE(panel.failureText(), shown);
+    QCOMPARE(label->text(), shown);
+    const QString name = QString::fromLatin1(retry::nameOf(category));
+    const QColor colour = categoryColor(name, panel.palette());
+    QCOMPARE(label->palette().color(QPalette::WindowText), colour);
+    for (const QString &other : legendCategories()) {
+        if (other != name)
+            QVERIFY2(categoryColor(other, panel.palette()) != colour, qPrintable(other));
+    }
+    QCOMPARE(panel.stateText(), u"Gave up: the error is not one that waiting can fix"_s);
+
+    Q_EMIT client.sendStarted(2);
+    QCOMPARE(panel.failureText(), u"–"_s);
+}
+
+void TestRetryPanel::newWaitSourcesInWords_data()
+{
+    QTest::addColumn<retry::WaitSource>("source");
+    QTest::addColumn<int>("waitS");
+    QTest::addColumn<int>("rawWaitS");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("retry-delay") << retry::WaitSource::RetryDelay << 7 << 7
+                                 << u"retryDelay in the error: 7 s"_s;
+    QTest::newRow("retry-delay capped")
+        << retry::WaitSource::RetryDelay << 60 << 90
+        << u"retryDelay in the error asked 1 min 30 s; capped to 60 s"_s;
+    QTest::newRow("ratelimit-reset")
+        << retry::WaitSource::RateLimitReset << 30 << 30 << u"rate-limit reset header: 30 s"_s;
+    QTest::newRow("ratelimit-reset capped")
+        << retry::WaitSource::RateLimitReset << 60 << 1080
+        << u"rate-limit reset header asked 18 min; capped to 60 s"_s;
+}
+
+void TestRetryPanel::newWaitSourcesInWords()
+{
+    QFETCH(retry::WaitSource, source);
+    QFETCH(int, waitS);
+    QFETCH(int, rawWaitS);
+    QFETCH(QString, shown);
+    net::ChatClient client;
+    RetryPanel panel;
+    panel.setClient(&client);
+    Q_EMIT client.sendStarted(1);
+    net::RetryInfo info;
+    info.failedAttempt = 1;
+    info.nextAttempt = 2;
+    info.wait = std::chrono::seconds(waitS);
+    info.rawWait = std::chrono::seconds(rawWaitS);
+    info.source = source;
+    Q_EMIT client.retryScheduled(1, info);
+    QCOMPARE(panel.sourceText(), shown);
+    Q_EMIT client.cancelled(1, net::SendSummary {});
+}
+
+void TestRetryPanel::screenshots_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::newRow("en") << u"en"_s;
+    QTest::newRow("de") << u"de"_s;
+    QTest::newRow("zh_CN") << u"zh_CN"_s;
+}
+
+void TestRetryPanel::screenshots()
+{
+    const QString dir = qEnvironmentVariable("CAPWATCH_SHOT_DIR");
+    if (dir.isEmpty())
+        QSKIP("set CAPWATCH_SHOT_DIR to write screenshots");
+    QFETCH(QString, lang);
+    const UiLanguage language
+        = chooseUiLanguage(lang, QLocale::c(), QStringLiteral(CAPWATCH_QM_DIR));
+    const QList<QTranslator *> translators = installTranslations(
+        QCoreApplication::instance(), language, QStringLiteral(CAPWATCH_QM_DIR));
+    const QLocale before;
+    QLocale::setDefault(language.locale);
+    const auto cleanup = qScopeGuard([&] {
+        for (QTranslator *t : translators) {
+            QCoreApplication::removeTranslator(t);
+            delete t;
+        }
+        QLocale::setDefault(before);
+    });
+
+    for (const QSize size : { QSize(640, 480), QSize(2560, 1440), QSize() }) {
+        // A send that waited once and got its answer, then one cancelled 15 s into its wait.
+        Window w(ini());
+        w.headlineOnceThen(u"capped"_s);
+        if (size.isValid())
+            w.window->resize(size);
+        w.window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+        w.send(u"How do token caps work?"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+        w.setScenario(u"headline"_s);
+        w.send(u"Hello"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.window->retryPanel()->shownCountdownS() <= 45, 5000);
+        const QString name
+            = size.isValid() ? u"%1x%2"_s.arg(size.width()).arg(size.height()) : u"default"_s;
+        w.window->cancelSend();
+        QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-%1-%2.png"_s.arg(name, lang))));
+        w.window->tabs()->setCurrentIndex(1);
+        QVERIFY(
+            w.window->grab().save(QDir(dir).filePath(u"window-%1-%2-log.png"_s.arg(name, lang))));
+    }
+
+    // Revision 2: a request too large, then an account out of credit, as the panel, the timeline
+    // and the log table show them.
+    Window w(ini());
+    w.window->resize(1280, 800);
+    w.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+    net::RetryLog *log = w.window->retryLog();
+    const QDateTime start(QDate(2026, 11, 29), QTime(20, 5, 20), Qt::UTC);
+    for (int request : { 1, 2 }) {
+        net::RetryRecord r;
+        r.time = start.addSecs(request * 30);
+        r.request = request;
+        r.event = net::RetryRecord::Event::AttemptStarted;
+        r.attempt = 1;
+        log->append(r);
+        r.event = net::RetryRecord::Event::GaveUp;
+        r.status = request == 1 ? 400 : 402;
+        r.category = request == 1 ? u"too_large"_s : u"billing"_s;
+        r.reason = u"not_retryable"_s;
+        r.error = request == 1
+            ? u"This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."_s
+            : u"Insufficient Balance"_s;
+        log->append(r);
+    }
+    net::ChatClient client; // the panel's view of a failed send: its signals only
+    w.window->retryPanel()->setClient(&client);
+    Q_EMIT client.sendStarted(2);
+    Q_EMIT client.attemptStarted(2, 1, 5);
+    net::AttemptFailure f;
+    f.attempt = 1;
+    f.status = 402;
+    f.category = retry::Category::Billing;
+    Q_EMIT client.attemptFailed(2, f);
+    net::SendSummary summary;
+    summary.outcome = net::SendSummary::Outcome::GaveUp;
+    summary.reason = retry::EndReason::NotRetryable;
+    Q_EMIT client.gaveUp(2, summary);
+    QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1.png"_s.arg(lang))));
+    w.window->tabs()->setCurrentIndex(1);
+    QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1-log.png"_s.arg(lang))));
+    w.window->retryPanel()->setClient(w.window->client());
+}
+
+QTEST_MAIN(TestRetryPanel)
+#include "tst_retrypanel.moc"
