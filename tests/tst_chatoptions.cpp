@@ -35,7 +35,7 @@ Run runCli(const QStringList &args)
     if (finished.isEmpty() && !finished.wait(60000))
         return {};
     return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-             p.readAllStandardError() };
+        p.readAllStandardError() };
 }
 
 QList<RecordedRequest> chats(const DemoProvider &provider)
@@ -81,22 +81,23 @@ void TestChatOptions::sentAsGiven_data()
     QTest::addColumn<QJsonValue>("temperature"); // undefined: not sent
     QTest::addColumn<QJsonValue>("maxTokens");
     QTest::addColumn<QStringList>("messages");
-    QTest::newRow("loopback, no --model") << QStringList() << u"capwatch-demo"_s << QJsonValue(QJsonValue::Undefined)
-                                          << QJsonValue(QJsonValue::Undefined) << QStringList { u"user: Hi"_s };
+    QTest::newRow("loopback, no --model")
+        << QStringList() << u"capwatch-demo"_s << QJsonValue(QJsonValue::Undefined)
+        << QJsonValue(QJsonValue::Undefined) << QStringList { u"user: Hi"_s };
     QTest::newRow("--model") << QStringList { u"--model"_s, u"my-model"_s } << u"my-model"_s
-                             << QJsonValue(QJsonValue::Undefined) << QJsonValue(QJsonValue::Undefined)
-                             << QStringList { u"user: Hi"_s };
-    QTest::newRow("--temperature 0.7") << QStringList { u"--temperature"_s, u"0.7"_s } << u"capwatch-demo"_s
-                                       << QJsonValue(0.7) << QJsonValue(QJsonValue::Undefined)
-                                       << QStringList { u"user: Hi"_s };
-    QTest::newRow("--temperature 0") << QStringList { u"--temperature"_s, u"0"_s } << u"capwatch-demo"_s
-                                     << QJsonValue(0) << QJsonValue(QJsonValue::Undefined)
-                                     << QStringList { u"user: Hi"_s };
-    QTest::newRow("--temperature 2") << QStringList { u"--temperature"_s, u"2"_s } << u"capwatch-demo"_s
-                                     << QJsonValue(2) << QJsonValue(QJsonValue::Undefined)
-                                     << QStringList { u"user: Hi"_s };
+                             << QJsonValue(QJsonValue::Undefined)
+                             << QJsonValue(QJsonValue::Undefined) << QStringList { u"user: Hi"_s };
+    QTest::newRow("--temperature 0.7")
+        << QStringList { u"--temperature"_s, u"0.7"_s } << u"capwatch-demo"_s << QJsonValue(0.7)
+        << QJsonValue(QJsonValue::Undefined) << QStringList { u"user: Hi"_s };
+    QTest::newRow("--temperature 0")
+        << QStringList { u"--temperature"_s, u"0"_s } << u"capwatch-demo"_s << QJsonValue(0)
+        << QJsonValue(QJsonValue::Undefined) << QStringList { u"user: Hi"_s };
+    QTest::newRow("--temperature 2")
+        << QStringList { u"--temperature"_s, u"2"_s } << u"capwatch-demo"_s << QJsonValue(2)
+        << QJsonValue(QJsonValue::Undefined) << QStringList { u"user: Hi"_s };
     QTest::newRow("all") << QStringList { u"--system"_s, u"Be brief."_s, u"--max-tokens"_s, u"64"_s,
-                                          u"--temperature"_s, u"1.25"_s }
+        u"--temperature"_s, u"1.25"_s }
                          << u"capwatch-demo"_s << QJsonValue(1.25) << QJsonValue(64)
                          << QStringList { u"system: Be brief."_s, u"user: Hi"_s };
 }
@@ -110,8 +111,8 @@ void TestChatOptions::sentAsGiven()
     QFETCH(QStringList, messages);
     m_provider.clearRecordedRequests();
     const Run r = runCli(QStringList { u"chat"_s, u"--endpoint"_s, m_provider.baseUrl().toString(),
-                                       u"--prompt"_s, u"Hi"_s, u"--time-scale"_s, u"0.01"_s }
-                         + options);
+                             u"--prompt"_s, u"Hi"_s, u"--time-scale"_s, u"0.01"_s }
+        + options);
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QList<RecordedRequest> sent = chats(m_provider);
     QCOMPARE(sent.size(), 1);
@@ -131,18 +132,19 @@ void TestChatOptions::refusedBeforeSending_data()
     QTest::addColumn<QByteArray>("message");
     const QString remote = u"https://llm.example.invalid/v1"_s;
     QTest::newRow("remote, no --model")
-            << QStringList { u"--endpoint"_s, remote }
-            << QByteArray("capwatch-cli chat: error: no model: give --model NAME (only a loopback "
-                          "endpoint, such as capwatch-cli demo, defaults to capwatch-demo)\n"
-                          "Try 'capwatch-cli chat --help'.\n");
-    QTest::newRow("empty --model") << QStringList { u"--endpoint"_s, remote, u"--model"_s, u" "_s }
-                                   << QByteArray("capwatch-cli chat: error: --model takes a model name\n"
-                                                 "Try 'capwatch-cli chat --help'.\n");
+        << QStringList { u"--endpoint"_s, remote }
+        << QByteArray("capwatch-cli chat: error: no model: give --model NAME (only a loopback "
+                      "endpoint, such as capwatch-cli demo, defaults to capwatch-demo)\n"
+                      "Try 'capwatch-cli chat --help'.\n");
+    QTest::newRow("empty --model")
+        << QStringList { u"--endpoint"_s, remote, u"--model"_s, u" "_s }
+        << QByteArray("capwatch-cli chat: error: --model takes a model name\n"
+                      "Try 'capwatch-cli chat --help'.\n");
     for (const QString &bad : { u"-0.1"_s, u"2.01"_s, u"warm"_s, u"nan"_s, u""_s }) {
         QTest::newRow(qPrintable(u"--temperature '"_s + bad + u'\''))
-                << QStringList { u"--endpoint"_s, u"LOOPBACK"_s, u"--temperature"_s, bad }
-                << QByteArray("capwatch-cli chat: error: --temperature takes a number from 0 to 2\n"
-                              "Try 'capwatch-cli chat --help'.\n");
+            << QStringList { u"--endpoint"_s, u"LOOPBACK"_s, u"--temperature"_s, bad }
+            << QByteArray("capwatch-cli chat: error: --temperature takes a number from 0 to 2\n"
+                          "Try 'capwatch-cli chat --help'.\n");
     }
 }
 

@@ -440,7 +440,7 @@ void MainWindow::retranslate()
     m_maxTokens->setAccessibleName(tr("Max tokens"));
     m_maxTokens->setAccessibleDescription(tr("The longest answer, in tokens; Default leaves it to the provider"));
     m_maxTokens->setSpecialValueText(tr("Default"));
-    m_temperatureLabel->setText(tr("Te&mperature:"));
+    m_temperatureLabel->setText(tr("Tem&perature:"));
     m_temperature->setAccessibleName(tr("Temperature"));
     m_temperature->setAccessibleDescription(
             tr("Sampling temperature, 0 to 2; Default leaves it to the provider"));
