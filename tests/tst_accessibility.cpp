@@ -10,6 +10,10 @@
 
 #include <QAbstractButton>
 #include <QAccessible>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+#include <QTabBar>
+#include <QToolButton>
 #include <QApplication>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -70,6 +74,7 @@ class TestAccessibility final : public QObject
 
 private Q_SLOTS:
     void initTestCase();
+    void tabOrderFollowsReadingOrder();
     void everyControlHasAName();
     void keyControlsAreDescribed();
     void keyboardFlow();
@@ -95,6 +100,45 @@ void TestAccessibility::initTestCase()
     m_window = std::make_unique<MainWindow>(*m_settings, o);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()) || QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestAccessibility::tabOrderFollowsReadingOrder()
+{
+    // From the prompt, Tab goes through its buttons and options, the right-hand column, then on
+    // from the top: the demo banner's button and the conversation, and back to the prompt.
+    QPlainTextEdit *prompt = m_window->promptEditor();
+    m_window->activateWindow();
+    const auto tabAround = [this, prompt]() -> QStringList {
+        prompt->setFocus();
+        QStringList visited;
+        for (int i = 0; i < 30; ++i) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QWidget *focused = QApplication::focusWidget();
+            if (!focused || focused == prompt)
+                break;
+            QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(focused);
+            visited << QString::fromLatin1(focused->metaObject()->className()) + u' '
+                            + (iface ? iface->text(QAccessible::Name) : QString());
+        }
+        return visited;
+    };
+    QTRY_VERIFY(m_window->isActiveWindow());
+    // Idle: Stop is disabled and Retry now hidden, so Tab passes them by.
+    QCOMPARE(tabAround(), (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
+                                         u"QTabBar Timeline"_s,
+                                         u"QPushButton Configure a provider…"_s,
+                                         u"capwatch::ui::ConversationView Conversation"_s }));
+    QCOMPARE(QApplication::focusWidget(), prompt); // all the way around
+
+    // The request options, opened, come right after their button.
+    QTest::mouseClick(m_window->requestOptionsButton(), Qt::LeftButton);
+    QCOMPARE(tabAround(), (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
+                                         u"QPlainTextEdit System prompt"_s,
+                                         u"QSpinBox Max tokens"_s,
+                                         u"QDoubleSpinBox Temperature"_s, u"QTabBar Timeline"_s,
+                                         u"QPushButton Configure a provider…"_s,
+                                         u"capwatch::ui::ConversationView Conversation"_s }));
+    QTest::mouseClick(m_window->requestOptionsButton(), Qt::LeftButton);
 }
 
 void TestAccessibility::everyControlHasAName()

@@ -1,6 +1,7 @@
 // Request building without a network: the URL, the headers, the JSON body.
 
 #include "net/chatrequest.h"
+#include "net/credentials.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,6 +23,11 @@ private Q_SLOTS:
     void loopback_data();
     void loopback();
     void displayEndpointDropsUserInfo();
+    void temperatureInTheBody();
+    void defaultModel_data();
+    void defaultModel();
+    void keyUse_data();
+    void keyUse();
 };
 
 void TestChatRequest::endpointUrls_data()
@@ -106,6 +112,68 @@ void TestChatRequest::displayEndpointDropsUserInfo()
 {
     QCOMPARE(displayEndpoint(QUrl(u"https://user:pass@h/v1/chat/completions?key=1"_s)),
              u"https://h/v1/chat/completions"_s);
+}
+
+void TestChatRequest::temperatureInTheBody()
+{
+    ChatRequest r;
+    r.endpoint = QUrl(u"http://127.0.0.1:1/v1"_s);
+    r.model = u"m"_s;
+    r.messages = { { u"user"_s, u"Hi"_s } };
+    r.stream = false;
+    r.temperature = 0.7;
+    QCOMPARE(buildRequestBody(r),
+             QByteArray(R"({"model":"m","messages":[{"role":"user","content":"Hi"}],"temperature":0.7,"stream":false})"));
+    r.temperature = 0;
+    r.maxTokens = 10;
+    QCOMPARE(buildRequestBody(r),
+             QByteArray(R"({"model":"m","messages":[{"role":"user","content":"Hi"}],"max_tokens":10,"temperature":0.0,"stream":false})"));
+}
+
+void TestChatRequest::defaultModel_data()
+{
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<QString>("model");
+    QTest::newRow("demo") << u"http://127.0.0.1:40453/v1"_s << u"capwatch-demo"_s;
+    QTest::newRow("localhost") << u"http://localhost:8080/v1/chat/completions"_s << u"capwatch-demo"_s;
+    QTest::newRow("::1") << u"http://[::1]:1/v1"_s << u"capwatch-demo"_s;
+    QTest::newRow("remote") << u"https://api.example.com/v1"_s << QString();
+    QTest::newRow("private network") << u"http://192.168.1.2/v1"_s << QString();
+    QTest::newRow("not a URL") << u"not a url"_s << QString();
+}
+
+void TestChatRequest::defaultModel()
+{
+    QFETCH(QString, endpoint);
+    QFETCH(QString, model);
+    QCOMPARE(defaultModelFor(QUrl(endpoint)), model);
+}
+
+void TestChatRequest::keyUse_data()
+{
+    QTest::addColumn<QByteArray>("key");
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<int>("use");
+    QTest::addColumn<QString>("auth");
+    QTest::newRow("loopback, no key") << QByteArray() << u"http://127.0.0.1:1/v1/chat/completions"_s
+                                      << int(KeyUse::NotNeeded) << u"none (loopback endpoint)"_s;
+    QTest::newRow("loopback, a key") << QByteArray("sk-1") << u"http://127.0.0.1:1/v1/chat/completions"_s
+                                     << int(KeyUse::Key) << u"MY_KEY"_s;
+    QTest::newRow("remote, a key") << QByteArray("sk-1") << u"https://api.example.com/v1/chat/completions"_s
+                                   << int(KeyUse::Key) << u"MY_KEY"_s;
+    QTest::newRow("remote, no key") << QByteArray() << u"https://api.example.com/v1/chat/completions"_s
+                                    << int(KeyUse::Missing) << u"MY_KEY"_s;
+}
+
+void TestChatRequest::keyUse()
+{
+    QFETCH(QByteArray, key);
+    QFETCH(QString, endpoint);
+    QFETCH(int, use);
+    QFETCH(QString, auth);
+    const Credential c { key, u"MY_KEY"_s, {} };
+    QCOMPARE(int(capwatch::net::keyUse(c, QUrl(endpoint))), use);
+    QCOMPARE(authSourceText(c, QUrl(endpoint)), auth);
 }
 
 QTEST_GUILESS_MAIN(TestChatRequest)

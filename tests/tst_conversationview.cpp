@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QClipboard>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFontInfo>
@@ -68,15 +69,65 @@ QString shownAnswer(const ConversationView &view)
     return at < 0 ? QString() : plain.mid(at + caption.size());
 }
 
-QVariant callLoadResource(ConversationView &view, const QUrl &url)
+// The view's own loadResource(), called as QTextDocument calls it. False if it cannot be called
+// at all: then every check of what it returns would pass on an empty QVariant.
+bool callLoadResource(ConversationView &view, const QUrl &url, QVariant *result)
 {
-    QVariant result;
-    const bool ok = QMetaObject::invokeMethod(&view, "loadResource", Qt::DirectConnection,
-                                              Q_RETURN_ARG(QVariant, result),
-                                              Q_ARG(int, QTextDocument::ImageResource), Q_ARG(QUrl, url));
-    if (!ok)
-        qWarning("loadResource not invocable");
-    return result;
+    return QMetaObject::invokeMethod(&view, "loadResource", Qt::DirectConnection,
+                                     Q_RETURN_ARG(QVariant, *result),
+                                     Q_ARG(int, QTextDocument::ImageResource), Q_ARG(QUrl, url));
+}
+
+// What loadResource() gives for `url`, in `result`; fails the test when it cannot be called.
+#define LOAD_RESOURCE(view, url, result)                                                          \
+    QVariant result;                                                                              \
+    QVERIFY2(callLoadResource(view, url, &result), "loadResource is not invocable")
+
+// An exported conversation as a Markdown reader shows it: the lines of the first turn (Qt's
+// reader makes a block of each line, hard breaks included), and whatever in them is formatted
+// (a heading, list, quote, code, emphasis, link, image). A bare URL is linked, as GitHub does.
+struct ReadBack
+{
+    QStringList lines;
+    QStringList formatted;
+};
+
+ReadBack readBackFirstTurn(const QString &markdown)
+{
+    QTextDocument doc;
+    doc.setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
+    ReadBack back;
+    bool inTurn = false;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        const QTextBlockFormat format = block.blockFormat();
+        if (format.headingLevel() == 2 && !inTurn) {
+            inTurn = true;
+            continue;
+        }
+        if (!inTurn)
+            continue;
+        if (format.headingLevel() > 0)
+            back.formatted << u"heading: "_s + block.text();
+        if (block.textList())
+            back.formatted << u"list: "_s + block.text();
+        if (format.hasProperty(QTextFormat::BlockQuoteLevel))
+            back.formatted << u"quote: "_s + block.text();
+        if (format.hasProperty(QTextFormat::BlockCodeFence) || format.hasProperty(QTextFormat::BlockCodeLanguage)
+            || format.nonBreakableLines())
+            back.formatted << u"code: "_s + block.text();
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextCharFormat f = it.fragment().charFormat();
+            const bool autolink = f.anchorHref() == it.fragment().text();
+            if (f.fontWeight() > QFont::Normal || f.fontItalic() || f.fontStrikeOut()
+                || (f.isAnchor() && !autolink) || f.isImageFormat() || f.fontFixedPitch())
+                back.formatted << u"formatted: "_s + it.fragment().text();
+        }
+        QString text = block.text();
+        text.replace(QChar::Nbsp, u' ');
+        back.lines += text.split(QChar::LineSeparator);
+    }
+    back.lines.removeAll(QString());
+    return back;
 }
 
 QByteArray pngBytes(const QImage &image)
@@ -160,6 +211,13 @@ private Q_SLOTS:
     void followsPalette();
     void stream20MB();
     void longLineStream();
+    void streamedLineJoinsExactly();
+    void lineTooLongToShowLive_data();
+    void lineTooLongToShowLive();
+    void statusLine();
+    void actionLinks();
+    void removeTurnsFrom();
+    void copyLeavesOutLabels();
     void screenshots();
 };
 
@@ -170,7 +228,14 @@ void TestConversationView::userTextIsLiteral_data()
     QTest::newRow("markdown") << u"**not bold** and _not it_\n# not a heading\n- not a list"_s;
     QTest::newRow("img") << u"<img src=\"http://example.com/x.png\" onerror=\"alert(1)\">"_s;
     QTest::newRow("link") << u"[click](https://example.com) <a href=\"https://example.com\">a</a>"_s;
-    QTest::newRow("entities") << u"&lt;b&gt; &amp; &#60;"_s;
+    QTest::newRow("entities") << u"&lt;b&gt; &amp; &#60; Q&A"_s;
+    QTest::newRow("hash") << u"# hash"_s;
+    QTest::newRow("lists") << u"1. one\n2) two\n+ plus\n* star\n> quote"_s;
+    QTest::newRow("setext") << u"Title\n===\nSub\n---"_s;
+    QTest::newRow("indented") << u"    not code\n\tnor this"_s;
+    QTest::newRow("fence") << u"```\nnot code\n```\n~~~"_s;
+    QTest::newRow("table") << u"| a | b |\n|---|---|\n| 1 | 2 |"_s;
+    QTest::newRow("paragraphs") << u"first line\nsecond line\n\nnew paragraph \\"_s;
 }
 
 void TestConversationView::userTextIsLiteral()
@@ -190,7 +255,14 @@ void TestConversationView::userTextIsLiteral()
         QVERIFY(!f.format.fontItalic());
         QVERIFY(!f.format.isAnchor());
     }
-    QVERIFY(view.toMarkdown().contains(text));
+    // Exported, the text reads back as typed: escaped, not interpreted as Markdown.
+    const ReadBack back = readBackFirstTurn(view.toMarkdown());
+    QVERIFY2(back.formatted.isEmpty(), qPrintable(back.formatted.join(u"; "_s)));
+    QString typed = text;
+    typed.replace(u'\t', u"    "_s); // a leading tab is kept as four (non-breaking) spaces
+    QStringList lines = typed.split(u'\n');
+    lines.removeAll(QString());
+    QCOMPARE(back.lines, lines);
 }
 
 void TestConversationView::streamingConcatenates()
@@ -281,9 +353,12 @@ void TestConversationView::imagesNeverLoad()
     QVERIFY(view.document()->resource(QTextDocument::ImageResource, remote).isNull());
     QVERIFY(view.document()->resource(QTextDocument::ImageResource, fileUrl).isNull());
     QVERIFY(view.document()->resource(QTextDocument::ImageResource, QUrl(local)).isNull());
-    QVERIFY(callLoadResource(view, remote).isNull());
-    QVERIFY(callLoadResource(view, fileUrl).isNull());
-    QVERIFY(callLoadResource(view, QUrl(local)).isNull());
+    LOAD_RESOURCE(view, remote, fromRemote);
+    QVERIFY(fromRemote.isNull());
+    LOAD_RESOURCE(view, fileUrl, fromFileUrl);
+    QVERIFY(fromFileUrl.isNull());
+    LOAD_RESOURCE(view, QUrl(local), fromPath);
+    QVERIFY(fromPath.isNull());
     QVERIFY(view.document()->resource(QTextDocument::StyleSheetResource, fileUrl).isNull());
 }
 
@@ -304,7 +379,8 @@ void TestConversationView::dataImages()
     QVERIFY(!name.startsWith(u"data:"_s));
     const QVariant cached = view.document()->resource(QTextDocument::ImageResource, QUrl(name));
     QCOMPARE(cached.value<QImage>().size(), QSize(24, 16));
-    QCOMPARE(callLoadResource(view, QUrl(smallUrl)).value<QImage>().size(), QSize(24, 16));
+    LOAD_RESOURCE(view, QUrl(smallUrl), loadedSmall);
+    QCOMPARE(loadedSmall.value<QImage>().size(), QSize(24, 16));
 
     // Over 1 MiB of image data: not decoded.
     QImage noise(800, 800, QImage::Format_RGB32);
@@ -316,11 +392,13 @@ void TestConversationView::dataImages()
     }
     const QByteArray big = pngBytes(noise);
     QVERIFY(big.size() > 1024 * 1024);
-    QVERIFY(callLoadResource(view, QUrl(dataUrl(big))).isNull());
+    LOAD_RESOURCE(view, QUrl(dataUrl(big)), loadedBig);
+    QVERIFY(loadedBig.isNull());
     // Not an allowed raster type.
     const QString svg = u"data:image/svg+xml;base64,"_s
             + QString::fromLatin1(QByteArray("<svg xmlns='http://www.w3.org/2000/svg'/>").toBase64());
-    QVERIFY(callLoadResource(view, QUrl(svg)).isNull());
+    LOAD_RESOURCE(view, QUrl(svg), loadedSvg);
+    QVERIFY(loadedSvg.isNull());
 }
 
 void TestConversationView::rawHtmlInMarkdownIsText()
@@ -404,7 +482,7 @@ void TestConversationView::exportMarkdown()
 
     const QString expected = uR"(## You
 
-How do I retry <b>politely</b>?
+How do I retry \<b\>politely\</b\>?
 
 ## Assistant
 
@@ -627,12 +705,237 @@ void TestConversationView::longLineStream()
     qInfo("4 MB without line breaks: %lld ms, %d flushes", totalMs, view.flushCount());
     QCOMPARE(view.assistantText(turn).size(), 4'000'000);
     QVERIFY2(totalMs < boundMs, "4 MB without line breaks took too long");
-    // Broken into lines for display only.
-    QString shown = shownAnswer(view);
-    shown.truncate(shown.indexOf(u"\nThis answer is too long"_s));
-    QVERIFY(shown.count(u'\n') > 400);
-    shown.remove(u'\n');
-    QCOMPARE(shown, view.assistantText(turn).left(shown.size()));
+    // Shown live as far as a run without spaces lays out quickly, exactly as received (no line
+    // break of the view's own), and then a notice: the export has all of it.
+    const QString shown = shownAnswer(view);
+    const qsizetype notice = shown.indexOf(u"\nThis answer is too long to show in full"_s);
+    QCOMPARE(notice, 16 * 1024);
+    QCOMPARE(shown.left(notice), QString(16 * 1024, u'x'));
+}
+
+namespace {
+
+// Prose without a line break, as the demo's firehose streams it.
+QString proseLine(qsizetype size)
+{
+    const QString sentence = u"The capwatch demo provider is streaming a firehose answer to measure "
+                             "how fast the client takes a long answer in. "_s;
+    QString text;
+    while (text.size() < size)
+        text += sentence;
+    text.truncate(size);
+    return text;
+}
+
+// Appends `text` in deltas of `delta` characters, each in its own event-loop turn as in the app.
+void stream(ConversationView &view, int turn, const QString &text, qsizetype delta = 233)
+{
+    for (qsizetype at = 0; at < text.size(); at += delta) {
+        view.appendAssistantText(turn, text.mid(at, delta));
+        QCoreApplication::processEvents();
+    }
+}
+
+} // namespace
+
+void TestConversationView::streamedLineJoinsExactly()
+{
+    // 40 KiB without a line break arrive over many flushes of 4 KiB pieces: what is shown is the
+    // answer itself, with no line break inserted where one piece meets the next.
+    ConversationView view;
+    view.resize(700, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString answer = proseLine(40 * 1024);
+    const int turn = view.beginAssistantTurn();
+    stream(view, turn, answer);
+    QTRY_COMPARE(shownAnswer(view).size(), answer.size());
+    QVERIFY2(view.flushCount() >= 3, qPrintable(QString::number(view.flushCount())));
+    QCOMPARE(shownAnswer(view), answer);
+    QCOMPARE(view.document()->toPlainText(), u"\nAssistant\n"_s + answer);
+    view.finishAssistantTurn(turn, false);
+    QTRY_VERIFY(view.isSettled());
+    QCOMPARE(shownAnswer(view), answer);
+}
+
+void TestConversationView::lineTooLongToShowLive_data()
+{
+    QTest::addColumn<QString>("answer");
+    QTest::addColumn<int>("shownLive");  // characters shown while it streams
+    QTest::addColumn<bool>("allInTheEnd"); // rendered in full once finished (Markdown limit)
+    QTest::newRow("100 KiB of prose") << proseLine(100 * 1024) << 64 * 1024 << true;
+    QTest::newRow("300 KiB of prose") << proseLine(300 * 1024) << 64 * 1024 << false;
+    QTest::newRow("40 KiB without spaces") << QString(40 * 1024, u'x') << 16 * 1024 << true;
+}
+
+void TestConversationView::lineTooLongToShowLive()
+{
+    QFETCH(QString, answer);
+    QFETCH(int, shownLive);
+    QFETCH(bool, allInTheEnd);
+    ConversationView view;
+    view.resize(700, 500);
+    const int turn = view.beginAssistantTurn();
+    stream(view, turn, answer, 4000);
+    QTRY_VERIFY(view.isSettled());
+    const QString notice = u"This answer is too long to show in full. All of it is kept: export the "
+                           "conversation to read the rest."_s;
+    // As far as it lays out quickly, exactly the answer; then the notice instead of the rest.
+    QCOMPARE(shownAnswer(view), answer.left(shownLive) + u'\n' + notice);
+
+    QElapsedTimer timer;
+    timer.start();
+    view.finishAssistantTurn(turn, false);
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), capwatch::testing::runawayBoundMs(10000));
+    qInfo("finishing: %lld ms", timer.elapsed());
+    QCOMPARE(shownAnswer(view), allInTheEnd ? answer : answer.left(shownLive) + u'\n' + notice);
+    QCOMPARE(view.assistantText(turn), answer);
+    QVERIFY(view.toMarkdown().contains(answer));
+}
+
+void TestConversationView::statusLine()
+{
+    ConversationView view;
+    view.addUserTurn(u"Hello"_s);
+    view.setStatusLine(u"Waiting for the provider…"_s);
+    QCOMPARE(view.statusLine(), u"Waiting for the provider…"_s);
+    QVERIFY(view.document()->toPlainText().endsWith(u"Hello\n\nWaiting for the provider…"_s));
+    const Fragment line = fragmentWith(view.document(), u"Waiting"_s);
+    QVERIFY(line.format.fontItalic()); // quiet: muted italics
+
+    // Updated in place: one line, never two.
+    view.setStatusLine(u"Retrying in 34 s: token limit"_s);
+    view.setStatusLine(u"Retrying in 33 s: token limit"_s);
+    QVERIFY(view.document()->toPlainText().endsWith(u"Hello\n\nRetrying in 33 s: token limit"_s));
+    QVERIFY(!view.document()->toPlainText().contains(u"34 s"_s));
+    QVERIFY(!view.document()->toPlainText().contains(u"Waiting"_s));
+    // Not a turn, not exported.
+    QCOMPARE(view.turnCount(), 1);
+    QCOMPARE(view.toMarkdown(), u"## You\n\nHello\n"_s);
+
+    // The answer replaces it.
+    const int turn = view.beginAssistantTurn();
+    QVERIFY(view.statusLine().isEmpty());
+    view.appendAssistantText(turn, u"Hi there"_s);
+    view.finishAssistantTurn(turn, false);
+    QVERIFY(!view.document()->toPlainText().contains(u"Retrying"_s));
+    QCOMPARE(shownAnswer(view), u"Hi there"_s);
+
+    // And an empty text removes it, leaving the document as it was.
+    const QString before = view.document()->toPlainText();
+    view.setStatusLine(u"Waiting for the provider…"_s);
+    view.setStatusLine({});
+    QCOMPARE(view.document()->toPlainText(), before);
+}
+
+void TestConversationView::actionLinks()
+{
+    ConversationView view;
+    view.resize(700, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const int prompt = view.addUserTurn(u"Question"_s);
+    const int answer = view.beginAssistantTurn();
+    view.appendAssistantText(answer, u"Answer **one**"_s);
+    // Links for a turn still streaming wait until it is complete.
+    view.setTurnActions(answer, {ConversationView::Action::Copy, ConversationView::Action::Regenerate});
+    view.setTurnActions(prompt, {ConversationView::Action::Edit, ConversationView::Action::Copy});
+    QCOMPARE(view.turnActions(prompt), QList<ConversationView::Action>{ConversationView::Action::Edit});
+    QVERIFY(!view.document()->toPlainText().contains(u"Regenerate"_s));
+    view.finishAssistantTurn(answer, false);
+    QCOMPARE(view.document()->toPlainText(),
+             u"\nYou  ·  Edit and resend\nQuestion\n\nAssistant\nAnswer one\nCopy  ·  Regenerate"_s);
+    QCOMPARE(fragmentWith(view.document(), u"Regenerate"_s).format.anchorHref(),
+             u"capwatch-action:regenerate/%1"_s.arg(answer));
+
+    // A real click on a link asks for its action.
+    QSignalSpy spy(&view, &ConversationView::actionRequested);
+    QTextCursor link = view.document()->find(u"Regenerate"_s);
+    QVERIFY(!link.isNull());
+    link.setPosition(link.selectionStart() + 2);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.cursorRect(link).center());
+    QTRY_COMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).value<ConversationView::Action>(), ConversationView::Action::Regenerate);
+    QCOMPARE(spy.at(0).at(1).toInt(), answer);
+    // A link for an action the turn does not offer (any longer) does nothing.
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:edit/%1"_s.arg(answer)));
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:copy/999"_s));
+    QCOMPARE(spy.count(), 1);
+
+    // Fewer links, and none: the line goes.
+    view.setTurnActions(answer, {ConversationView::Action::Copy});
+    view.setTurnActions(prompt, {});
+    QCOMPARE(view.document()->toPlainText(), u"\nYou\nQuestion\n\nAssistant\nAnswer one\nCopy"_s);
+    view.setTurnActions(answer, {});
+    QCOMPARE(view.document()->toPlainText(), u"\nYou\nQuestion\n\nAssistant\nAnswer one"_s);
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:copy/%1"_s.arg(answer)));
+    QCOMPARE(spy.count(), 1);
+    // Links are never exported.
+    QCOMPARE(view.toMarkdown(), u"## You\n\nQuestion\n\n## Assistant\n\nAnswer **one**\n"_s);
+}
+
+void TestConversationView::removeTurnsFrom()
+{
+    ConversationView view;
+    view.addUserTurn(u"First"_s);
+    const int one = view.beginAssistantTurn();
+    view.appendAssistantText(one, u"Answer 1"_s);
+    view.finishAssistantTurn(one, false);
+    view.setTurnActions(one, {ConversationView::Action::Copy});
+    const QString afterOne = view.document()->toPlainText();
+    const int second = view.addUserTurn(u"Second"_s);
+    const int two = view.beginAssistantTurn();
+    view.appendAssistantText(two, u"Answer 2"_s);
+    view.finishAssistantTurn(two, false);
+    view.addNotice(u"A notice"_s);
+    QCOMPARE(view.turnCount(), 4);
+    QCOMPARE(view.lastUserTurn(), second);
+    QCOMPARE(view.lastAssistantTurn(), two);
+
+    // Regenerate: the answer and what follows go; the prompt stays.
+    view.removeTurnsFrom(two);
+    QCOMPARE(view.turnCount(), 3);
+    QCOMPARE(view.lastAssistantTurn(), one);
+    QVERIFY(view.assistantText(two).isEmpty());
+    QCOMPARE(view.toMarkdown(), u"## You\n\nFirst\n\n## Assistant\n\nAnswer 1\n\n## You\n\nSecond\n"_s);
+    const int again = view.beginAssistantTurn();
+    view.appendAssistantText(again, u"Answer 2b"_s);
+    view.finishAssistantTurn(again, false);
+    QCOMPARE(view.assistantText(again), u"Answer 2b"_s);
+    QVERIFY(view.document()->toPlainText().endsWith(u"You\nSecond\n\nAssistant\nAnswer 2b"_s));
+
+    // Edit and resend: the prompt goes too, and the document is as it was before it.
+    view.removeTurnsFrom(second);
+    QCOMPARE(view.turnCount(), 2);
+    QCOMPARE(view.document()->toPlainText(), afterOne);
+    QCOMPARE(view.lastUserTurn(), 1);
+    view.addUserTurn(u"Second, edited"_s);
+    QCOMPARE(view.toMarkdown(), u"## You\n\nFirst\n\n## Assistant\n\nAnswer 1\n\n## You\n\nSecond, edited\n"_s);
+    QCOMPARE(view.userText(view.lastUserTurn()), u"Second, edited"_s);
+}
+
+void TestConversationView::copyLeavesOutLabels()
+{
+    ConversationView view;
+    view.addUserTurn(u"What is 2 + 2?"_s);
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, u"It is **4**.\n\nSecond paragraph."_s);
+    view.finishAssistantTurn(turn, false);
+    view.setTurnActions(turn, {ConversationView::Action::Copy, ConversationView::Action::Regenerate});
+    view.setStatusLine(u"Waiting for the provider…"_s);
+
+    QApplication::clipboard()->clear();
+    view.selectAll();
+    view.copy();
+    QCOMPARE(QApplication::clipboard()->text(), u"What is 2 + 2?\n\nIt is 4.\nSecond paragraph."_s);
+
+    // Only the answer selected, from its caption on.
+    QTextCursor answer = view.document()->find(u"Assistant"_s);
+    answer.movePosition(QTextCursor::StartOfBlock);
+    answer.setPosition(view.document()->find(u"paragraph."_s).selectionEnd(), QTextCursor::KeepAnchor);
+    view.setTextCursor(answer);
+    view.copy();
+    QCOMPARE(QApplication::clipboard()->text(), u"It is 4.\nSecond paragraph."_s);
 }
 
 void TestConversationView::screenshots()

@@ -34,6 +34,8 @@ QByteArray buildRequestBody(const ChatRequest &request)
     body["messages"] = std::move(messages);
     if (request.maxTokens)
         body["max_tokens"] = *request.maxTokens;
+    if (request.temperature)
+        body["temperature"] = *request.temperature;
     body["stream"] = request.stream;
     if (request.stream)
         body["stream_options"] = { { "include_usage", true } };
@@ -61,6 +63,12 @@ QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray
     r.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     r.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
     return r;
+}
+
+QString defaultModelFor(const QUrl &endpoint)
+{
+    const QUrl target = chatCompletionsUrl(endpoint);
+    return target.isValid() && isLoopback(target) ? QString::fromUtf16(kDemoModel) : QString();
 }
 
 bool isLoopback(const QUrl &url)

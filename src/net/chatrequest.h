@@ -25,14 +25,28 @@ struct ChatRequest
     QString model;
     QList<ChatMessage> messages;
     std::optional<int> maxTokens;
+    std::optional<double> temperature; ///< 0 to 2; absent: the provider's default
     bool stream = true;
 };
+
+/// The model the embedded demo provider serves.
+inline constexpr char16_t kDemoModel[] = u"capwatch-demo";
+
+/// The model a send to `endpoint` uses when none is configured: `capwatch-demo` for a loopback
+/// endpoint (where the demo provider runs, embedded or `capwatch-cli demo`), none for any other.
+/// An empty result means the send must not go out. The one rule of the window and the CLI.
+QString defaultModelFor(const QUrl &endpoint);
+
+/// The lowest and highest temperature a request may carry (the OpenAI range).
+inline constexpr double kMinTemperature = 0.0;
+inline constexpr double kMaxTemperature = 2.0;
 
 /// The URL the request is POSTed to: `{base}/chat/completions`, or the URL itself when it
 /// already ends in `/chat/completions`. Invalid or non-HTTP(S) URLs give an invalid QUrl.
 QUrl chatCompletionsUrl(const QUrl &endpoint);
 
-/// The JSON body: model, messages, max_tokens when set, stream (+ usage in the stream).
+/// The JSON body: model, messages, max_tokens and temperature when set, stream (+ usage in
+/// the stream).
 QByteArray buildRequestBody(const ChatRequest &request);
 
 /// The HTTP request; the key goes into the Authorization header and nowhere else.

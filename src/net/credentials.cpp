@@ -1,8 +1,23 @@
 #include "credentials.h"
 
+#include "chatrequest.h"
+
 #include <QFile>
 
 namespace capwatch::net {
+
+KeyUse keyUse(const Credential &credential, const QUrl &target)
+{
+    if (!credential.key.isEmpty())
+        return KeyUse::Key;
+    return isLoopback(target) ? KeyUse::NotNeeded : KeyUse::Missing;
+}
+
+QString authSourceText(const Credential &credential, const QUrl &target)
+{
+    return keyUse(credential, target) == KeyUse::NotNeeded ? QStringLiteral("none (loopback endpoint)")
+                                                           : credential.source;
+}
 
 EnvCredentialProvider::EnvCredentialProvider(QString variable) : m_variable(std::move(variable)) { }
 

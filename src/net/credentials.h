@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QUrl>
 
 #include <functional>
 #include <memory>
@@ -17,6 +18,19 @@ struct Credential
     QString source; ///< where it came from, for display: "OPENAI_COMPAT_API_KEY", "key file ~/k"
     QString error; ///< non-empty when loading failed; says why, never quotes the key
 };
+
+/// What a send to `target` authenticates with, given the credential loaded for it.
+enum class KeyUse {
+    Key, ///< the key is sent
+    NotNeeded, ///< no key, and none needed: a loopback endpoint
+    Missing, ///< no key for an endpoint that needs one: the send cannot go out
+};
+
+/// The one decision behind the final error text's "auth:" line and the window's key status.
+KeyUse keyUse(const Credential &credential, const QUrl &target);
+
+/// The "auth:" value of the final error text: the key's source, or "none (loopback endpoint)".
+QString authSourceText(const Credential &credential, const QUrl &target);
 
 /// Loads (and on 401/403 reloads) the key. Loading may finish later (a keychain is
 /// asynchronous): `done` is called exactly once, possibly before load() returns.

@@ -7,6 +7,7 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QImageReader>
+#include <QMimeData>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -32,11 +33,16 @@ constexpr qsizetype kMarkdownLimit = 256 * 1024;
 constexpr qsizetype kDataImageLimit = 1024 * 1024;
 // A small PNG can still decode to gigabytes.
 constexpr qint64 kImagePixelLimit = 4096 * 4096;
-// QTextDocument lays a block out as a whole on every edit, so an answer without line breaks would
-// re-lay out everything received so far on each flush, and wrapping a long run without spaces is
-// itself quadratic. Long lines are broken for display only: at a space once they reach the soft
-// limit, anywhere at the hard one.
-constexpr qsizetype kSoftLineLimit = 2048;
+// QTextDocument lays a block (one line of an answer) out as a whole on every edit, so appending
+// to a line costs time in proportion to its length: about 13 ms for 64 KiB of prose on a 2-core
+// machine. Wrapping a run without spaces is quadratic on top: 56 ms for 32 KiB, 215 ms for
+// 64 KiB. Breaking lines of our own would change the answer (and what is copied from
+// it), so a line is shown live up to these lengths and the rest of such an answer waits for the
+// finish (Markdown) or the export; a notice says so.
+constexpr qsizetype kLineDisplayLimit = 64 * 1024;
+constexpr qsizetype kRunDisplayLimit = 16 * 1024;
+// Text inserted once (a prompt, an error body) is laid out once; only a run without any space
+// this long, which no reader takes for a sentence, is broken for display.
 constexpr qsizetype kHardLineLimit = 4096;
 // Laying text out costs QTextDocument about half a microsecond per character, and every character
 // shown stays laid out. One flush shows at most this much, so a burst stalls the window for a
@@ -74,6 +80,8 @@ enum Role : int {
     ErrorBodyBlock,
     FrameEndBlock,
     MarkdownBlock,
+    ActionBlock,
+    StatusBlock,
     // characters
     CaptionChar,
     ErrorCaptionChar,
@@ -84,6 +92,8 @@ enum Role : int {
     QuoteChar,
     ErrorTitleChar,
     ErrorBodyChar,
+    ActionChar,
+    StatusChar,
     // frames
     UserFrame,
     ErrorFrame,
@@ -187,9 +197,14 @@ QTextCharFormat charFormat(int role, const Style &s)
         break;
     case NoticeChar:
     case IncompleteChar:
+    case StatusChar:
         f.setFontItalic(true);
         setRelativeSize(f, s.font, 0.92);
-        f.setForeground(role == NoticeChar ? s.muted : s.warning);
+        f.setForeground(role == IncompleteChar ? s.warning : s.muted);
+        break;
+    case ActionChar:
+        setRelativeSize(f, s.font, 0.88);
+        f.setForeground(s.link);
         break;
     case LinkChar:
         f.setForeground(s.link);
@@ -235,6 +250,8 @@ QTextBlockFormat blockFormat(int role, const Style &s, bool padded)
         f.setAlignment(Qt::AlignHCenter);
         break;
     case IncompleteBlock:
+    case ActionBlock:
+    case StatusBlock:
         f.setTopMargin(s.gap);
         break;
     case ErrorTitleBlock:
@@ -320,49 +337,50 @@ bool isLineBreak(QChar ch)
             || ch == QChar(0xfdd0) || ch == QChar(0xfdd1); // QTextDocument's frame markers
 }
 
-// The text as shown: long lines broken (see kSoftLineLimit). lineLength carries the length of
-// the last line across calls. Only '\n' ends a line here; the rarer separators QTextCursor also
-// honours just make a break come sooner.
-QString breakLongLines(QStringView text, qsizetype &lineLength)
+// Text inserted once, as shown: runs of kHardLineLimit characters without a space are broken
+// (see kHardLineLimit); everything else is kept as it is.
+QString breakLongRuns(QStringView text)
 {
     QString shown;
     qsizetype copied = 0;
-    qsizetype lineStart = -lineLength; // the line may have begun in text already shown
-    for (qsizetype from = 0;;) {
-        const qsizetype newline = text.indexOf(u'\n', from);
-        const qsizetype lineEnd = newline < 0 ? text.size() : newline;
-        while (lineEnd - lineStart >= kSoftLineLimit) {
-            const qsizetype hard = lineStart + kHardLineLimit;
-            qsizetype cut = -1; // break after this character
-            for (qsizetype i = std::max<qsizetype>(lineStart + kSoftLineLimit - 1, 0);
-                 i < std::min(lineEnd, hard); ++i) {
-                if (text[i].isSpace()) {
-                    cut = i;
-                    break;
-                }
-            }
-            if (cut < 0) {
-                if (lineEnd < hard)
-                    break; // a space may still come
-                cut = hard - 1;
-                if (text[cut].isHighSurrogate() && cut + 1 < lineEnd)
-                    ++cut; // never split a surrogate pair
-            }
-            shown += text.sliced(copied, cut + 1 - copied);
-            shown += u'\n';
-            copied = cut + 1;
-            lineStart = cut + 1;
+    qsizetype run = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i].isSpace() || isLineBreak(text[i])) {
+            run = 0;
+            continue;
         }
-        if (newline < 0) {
-            lineLength = text.size() - lineStart;
-            break;
-        }
-        from = lineStart = newline + 1;
+        if (++run < kHardLineLimit || (text[i].isHighSurrogate() && i + 1 < text.size()))
+            continue; // never split a surrogate pair
+        shown += text.sliced(copied, i + 1 - copied);
+        shown += u'\n';
+        copied = i + 1;
+        run = 0;
     }
     if (copied == 0)
         return text.toString();
     shown += text.sliced(copied);
     return shown;
+}
+
+// The end of what may be shown live of text[from, to): before the character that would make the
+// current line longer than kLineDisplayLimit or its current run without a space longer than
+// kRunDisplayLimit. lineLength and runLength carry over from the text already shown.
+qsizetype displayableEnd(QStringView text, qsizetype from, qsizetype to, qsizetype &lineLength,
+                         qsizetype &runLength)
+{
+    for (qsizetype i = from; i < to; ++i) {
+        const QChar ch = text[i];
+        if (isLineBreak(ch)) {
+            lineLength = 0;
+            runLength = 0;
+            continue;
+        }
+        if (lineLength >= kLineDisplayLimit || runLength >= kRunDisplayLimit)
+            return i;
+        ++lineLength;
+        runLength = ch.isSpace() ? 0 : runLength + 1;
+    }
+    return to;
 }
 
 QStringView withoutTrailingNewlines(QStringView text)
@@ -422,8 +440,9 @@ QImage decodeDataImage(const QUrl &url, int maxWidth)
     return image;
 }
 
-// Backslash-escapes what would otherwise turn a line of plain text into Markdown.
-QString escapeMarkdown(QStringView text)
+// Backslash-escapes what would otherwise turn a line of plain text into Markdown; line breaks
+// become spaces.
+QString escapeMarkdownLine(QStringView text)
 {
     QString out;
     out.reserve(text.size());
@@ -480,6 +499,32 @@ QString openFence(QStringView text)
     return open;
 }
 
+const QString kActionScheme = u"capwatch-action"_s;
+
+// True at a '&' that begins an entity ("&amp;", "&#60;"), which Markdown would decode.
+bool startsEntity(QStringView line, qsizetype at)
+{
+    if (line[at] != u'&')
+        return false;
+    qsizetype i = at + 1;
+    while (i < line.size() && (line[i].isLetterOrNumber() || line[i] == u'#'))
+        ++i;
+    return i > at + 1 && i < line.size() && line[i] == u';';
+}
+
+QString actionName(ConversationView::Action action)
+{
+    switch (action) {
+    case ConversationView::Action::Copy:
+        return u"copy"_s;
+    case ConversationView::Action::Regenerate:
+        return u"regenerate"_s;
+    case ConversationView::Action::Edit:
+        return u"edit"_s;
+    }
+    return {};
+}
+
 // The document the view shows, and the scratch documents Markdown is parsed into. Only the
 // loader decides about resources: QTextDocument's own fallback reads local files.
 class ViewDocument final : public QTextDocument
@@ -527,8 +572,21 @@ ConversationView::ConversationView(QWidget *parent)
 
     connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
         const QString scheme = url.scheme().toLower();
-        if (scheme == u"http"_s || scheme == u"https"_s)
+        if (scheme == u"http"_s || scheme == u"https"_s) {
             Q_EMIT externalLinkActivated(url);
+        } else if (scheme == kActionScheme) {
+            // capwatch-action:copy/5: set by renderActions(), never by an answer (prepareMarkdown
+            // keeps only http and https links).
+            const QStringList parts = url.path().split(u'/');
+            bool ok = false;
+            const int turn = parts.value(1).toInt(&ok);
+            const QString name = parts.value(0);
+            for (const Action action : {Action::Copy, Action::Regenerate, Action::Edit}) {
+                const Item *target = item(turn);
+                if (ok && name == actionName(action) && target && target->actions.contains(action))
+                    Q_EMIT actionRequested(action, turn);
+            }
+        }
     });
 
     // Follow the stream only while the user is at the bottom; reading further up stays put.
@@ -552,12 +610,15 @@ int ConversationView::addUserTurn(const QString &text)
     const int id = item.id;
 
     const Style s = styleFor(*this);
-    QTextCursor cursor = startItem();
+    QTextCursor cursor = startItem(item);
     cursor.beginEditBlock();
     QTextFrame *frame = insertTurnFrame(cursor, UserFrame, tr("You"), CaptionChar);
+    item.actionBlock = QTextCursor(document());
+    item.actionBlock.setPosition(frame->firstPosition());
+    item.actionBlock.setKeepPositionOnInsert(true);
+    item.actionLine = true;
     cursor.insertBlock(blockFormat(BodyBlock, s, false), QTextCharFormat());
-    qsizetype lineLength = 0;
-    cursor.insertText(breakLongLines(withoutTrailingNewlines(text), lineLength), QTextCharFormat());
+    cursor.insertText(breakLongRuns(withoutTrailingNewlines(text)), QTextCharFormat());
     finishTurnFrame(frame);
     cursor.endEditBlock();
 
@@ -572,7 +633,7 @@ int ConversationView::beginAssistantTurn()
     Item &item = appendItem(Kind::Assistant);
 
     const Style s = styleFor(*this);
-    QTextCursor cursor = startItem();
+    QTextCursor cursor = startItem(item);
     cursor.beginEditBlock();
     cursor.insertBlock(blockFormat(CaptionBlock, s, true), charFormat(CaptionChar, s));
     cursor.insertText(tr("Assistant"), charFormat(CaptionChar, s));
@@ -630,16 +691,25 @@ void ConversationView::completeTurn(Item &item)
 {
     if (item.bodyEnd.isNull())
         return;
+    const Style s = styleFor(*this);
+    QTextCursor cursor(document());
+    cursor.setPosition(item.bodyEnd.position());
+    cursor.beginEditBlock();
     if (item.incomplete) {
-        const Style s = styleFor(*this);
-        QTextCursor cursor(document());
-        cursor.setPosition(item.bodyEnd.position());
         cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(IncompleteChar, s));
         cursor.insertText(tr("(incomplete)"), charFormat(IncompleteChar, s));
     }
-    // Every live cursor is adjusted on every edit; finished turns need none.
+    // The end of the answer, after the "too long" notice if there is one: where its links go.
+    // It stays there as later items are appended after it.
+    item.actionBlock = QTextCursor(document());
+    item.actionBlock.setPosition(item.bodyEnd.position() + int(item.noticeLength)
+                                 + (item.incomplete ? 1 + int(tr("(incomplete)").size()) : 0));
+    item.actionBlock.setKeepPositionOnInsert(true);
+    cursor.endEditBlock();
+    // Every live cursor is adjusted on every edit; finished turns need only the links' one.
     item.bodyStart = QTextCursor();
     item.bodyEnd = QTextCursor();
+    renderActions(item);
 }
 
 void ConversationView::addErrorTurn(const QString &title, const QString &body)
@@ -649,7 +719,7 @@ void ConversationView::addErrorTurn(const QString &title, const QString &body)
     item.text = body;
 
     const Style s = styleFor(*this);
-    QTextCursor cursor = startItem();
+    QTextCursor cursor = startItem(item);
     cursor.beginEditBlock();
     QTextFrame *frame = insertTurnFrame(cursor, ErrorFrame, tr("Error"), ErrorCaptionChar);
     if (!title.isEmpty()) {
@@ -660,9 +730,7 @@ void ConversationView::addErrorTurn(const QString &title, const QString &body)
     if (!shownBody.isEmpty()) {
         QTextFrame *box = cursor.insertFrame(frameFormat(ErrorBodyFrame, s));
         cursor.setBlockFormat(blockFormat(ErrorBodyBlock, s, false));
-        qsizetype lineLength = 0;
-        cursor.insertText(breakLongLines(shownBody.first(std::min(shownBody.size(), kErrorBodyLimit)),
-                                         lineLength),
+        cursor.insertText(breakLongRuns(shownBody.first(std::min(shownBody.size(), kErrorBodyLimit))),
                           charFormat(ErrorBodyChar, s));
         if (shownBody.size() > kErrorBodyLimit) {
             cursor.insertBlock(blockFormat(ErrorBodyBlock, s, false), charFormat(NoticeChar, s));
@@ -684,7 +752,7 @@ void ConversationView::addNotice(const QString &text)
     item.text = text;
 
     const Style s = styleFor(*this);
-    QTextCursor cursor = startItem();
+    QTextCursor cursor = startItem(item);
     cursor.beginEditBlock();
     cursor.insertBlock(blockFormat(NoticeBlock, s, true), charFormat(NoticeChar, s));
     cursor.insertText(text, charFormat(NoticeChar, s));
@@ -697,7 +765,7 @@ QString ConversationView::toMarkdown() const
     for (const Item &item : m_items) {
         switch (item.kind) {
         case Kind::User:
-            sections << u"## "_s + tr("You") << withoutTrailingNewlines(item.text).toString();
+            sections << u"## "_s + tr("You") << escapeMarkdown(withoutTrailingNewlines(item.text));
             break;
         case Kind::Assistant: {
             sections << u"## "_s + tr("Assistant");
@@ -708,23 +776,257 @@ QString ConversationView::toMarkdown() const
             if (!text.isEmpty())
                 sections << text;
             if (item.incomplete)
-                sections << u'*' + escapeMarkdown(tr("(incomplete)")) + u'*';
+                sections << u'*' + escapeMarkdownLine(tr("(incomplete)")) + u'*';
             break;
         }
         case Kind::Error:
             sections << u"## "_s + tr("Error");
             if (!item.title.isEmpty())
-                sections << escapeMarkdown(item.title);
+                sections << escapeMarkdownLine(item.title);
             if (!item.text.isEmpty())
                 sections << fenced(item.text);
             break;
         case Kind::Notice:
-            sections << u'*' + escapeMarkdown(item.text) + u'*';
+            sections << u'*' + escapeMarkdownLine(item.text) + u'*';
             break;
         }
     }
     sections.removeAll(QString());
     return sections.isEmpty() ? QString() : sections.join(u"\n\n"_s) + u'\n';
+}
+
+void ConversationView::setTurnActions(int turn, const QList<Action> &actions)
+{
+    Item *target = item(turn);
+    if (!target || (target->kind != Kind::User && target->kind != Kind::Assistant))
+        return;
+    QList<Action> allowed;
+    for (const Action action : actions) {
+        const bool fits = target->kind == Kind::User ? action == Action::Edit : action != Action::Edit;
+        if (fits && !allowed.contains(action))
+            allowed.append(action);
+    }
+    if (allowed == target->actions)
+        return;
+    target->actions = allowed;
+    renderActions(*target);
+}
+
+QList<ConversationView::Action> ConversationView::turnActions(int turn) const
+{
+    const Item *target = item(turn);
+    return target ? target->actions : QList<Action>();
+}
+
+// The caption of a prompt ("You", then its links), or the line of links under a complete answer.
+void ConversationView::renderActions(Item &item)
+{
+    if (item.actionBlock.isNull())
+        return; // an answer still streaming: completeTurn() renders them
+    const Style s = styleFor(*this);
+    QTextCursor cursor(document());
+    cursor.setPosition(item.actionBlock.position());
+    cursor.beginEditBlock();
+    if (item.kind == Kind::Assistant && !item.actionLine) {
+        if (item.actions.isEmpty()) {
+            cursor.endEditBlock();
+            return;
+        }
+        // The line of links is made when there is a first one to show.
+        cursor.insertBlock(blockFormat(ActionBlock, s, true), QTextCharFormat());
+        item.actionBlock.setPosition(cursor.position());
+        item.actionLine = true;
+    } else if (item.kind == Kind::Assistant && item.actions.isEmpty()) {
+        // No links left: the line goes, back to the end of the answer.
+        cursor.movePosition(QTextCursor::PreviousCharacter);
+        cursor.movePosition(QTextCursor::NextBlock, QTextCursor::KeepAnchor);
+        cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+        item.actionBlock.setPosition(cursor.position());
+        item.actionLine = false;
+        cursor.endEditBlock();
+        return;
+    }
+    cursor.movePosition(QTextCursor::StartOfBlock);
+    cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    const QString separator = u"  \u00b7  "_s;
+    bool first = true;
+    if (item.kind == Kind::User) {
+        cursor.insertText(tr("You"), charFormat(CaptionChar, s));
+        first = false;
+    }
+    for (const Action action : std::as_const(item.actions)) {
+        if (!first)
+            cursor.insertText(separator, charFormat(CaptionChar, s));
+        first = false;
+        QTextCharFormat link = charFormat(ActionChar, s);
+        link.setAnchor(true);
+        link.setAnchorHref(kActionScheme + u':' + actionName(action) + u'/' + QString::number(item.id));
+        QString text;
+        switch (action) {
+        case Action::Copy:
+            text = tr("Copy");
+            link.setToolTip(tr("Copy this answer as received (Markdown)"));
+            break;
+        case Action::Regenerate:
+            text = tr("Regenerate");
+            link.setToolTip(tr("Ask again for an answer to the same conversation"));
+            break;
+        case Action::Edit:
+            text = tr("Edit and resend");
+            link.setToolTip(tr("Put this prompt back in the editor; sending replaces it and its answer"));
+            break;
+        }
+        cursor.insertText(text, link);
+    }
+    cursor.endEditBlock();
+}
+
+void ConversationView::removeTurnsFrom(int turn)
+{
+    const auto from = std::lower_bound(m_items.begin(), m_items.end(), turn,
+                                       [](const Item &i, int value) { return i.id < value; });
+    if (from == m_items.end())
+        return;
+    setStatusLine({});
+    removeToEnd(from->start, from->spacerInserted);
+    for (auto it = from; it != m_items.end(); ++it) {
+        m_pending.removeAll(it->id);
+        if (it->kind != Kind::Notice)
+            --m_turnCount;
+    }
+    m_items.erase(from, m_items.end());
+    if (m_pending.isEmpty())
+        m_flushTimer.stop();
+}
+
+int ConversationView::lastUserTurn() const
+{
+    for (auto it = m_items.crbegin(); it != m_items.crend(); ++it) {
+        if (it->kind == Kind::User)
+            return it->id;
+    }
+    return -1;
+}
+
+int ConversationView::lastAssistantTurn() const
+{
+    for (auto it = m_items.crbegin(); it != m_items.crend(); ++it) {
+        if (it->kind == Kind::Assistant)
+            return it->id;
+    }
+    return -1;
+}
+
+QString ConversationView::userText(int turn) const
+{
+    const Item *found = item(turn);
+    return found && found->kind == Kind::User ? found->text : QString();
+}
+
+void ConversationView::setStatusLine(const QString &text)
+{
+    if (text == m_statusText)
+        return;
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    if (!m_statusStart.isNull()) {
+        removeToEnd(m_statusStart, m_statusSpacerInserted);
+        m_statusStart = QTextCursor();
+    }
+    m_statusText = text;
+    if (!text.isEmpty()) {
+        const Style s = styleFor(*this);
+        cursor = endSpacer(&m_statusSpacerInserted);
+        m_statusStart = cursor;
+        m_statusStart.setKeepPositionOnInsert(true);
+        cursor.insertBlock(blockFormat(StatusBlock, s, true), charFormat(StatusChar, s));
+        cursor.insertText(text, charFormat(StatusChar, s));
+    }
+    cursor.endEditBlock();
+}
+
+QString ConversationView::escapeMarkdown(QStringView text)
+{
+    QString out;
+    out.reserve(text.size() + text.size() / 8);
+    const QList<QStringView> lines = text.split(u'\n');
+    for (qsizetype n = 0; n < lines.size(); ++n) {
+        QStringView line = lines[n];
+        if (line.endsWith(u'\r'))
+            line.chop(1);
+        if (line.trimmed().isEmpty()) {
+            out += u'\n'; // a paragraph break, as typed
+            continue;
+        }
+        qsizetype i = 0;
+        // Leading white space would make a code block: keep it, as non-breaking spaces.
+        for (; i < line.size() && (line[i] == u' ' || line[i] == u'\t'); ++i)
+            out += QString(line[i] == u'\t' ? 4 : 1, QChar::Nbsp);
+        // What only means something at the start of a line: list items, setext headings.
+        if (i < line.size() && QStringView(u"-+=").contains(line[i]))
+            out += u'\\';
+        qsizetype digits = i;
+        while (digits < line.size() && line[digits].isDigit())
+            ++digits;
+        for (; i < line.size(); ++i) {
+            const QChar ch = line[i];
+            const bool orderedList = i == digits && digits > 0 && (ch == u'.' || ch == u')');
+            if (orderedList || QStringView(u"\\`*_[]<>#|~").contains(ch) || startsEntity(line, i))
+                out += u'\\';
+            out += ch;
+        }
+        // A line break inside a paragraph stays one (a backslash before it is a hard break).
+        const bool nextHasText = n + 1 < lines.size() && !lines[n + 1].trimmed().isEmpty();
+        if (nextHasText)
+            out += u'\\';
+        if (n + 1 < lines.size())
+            out += u'\n';
+    }
+    return out;
+}
+
+QMimeData *ConversationView::createMimeDataFromSelection() const
+{
+    const QTextCursor selection = textCursor();
+    const int from = selection.selectionStart();
+    const int to = selection.selectionEnd();
+    QString text;
+    bool firstBlock = true;
+    for (QTextBlock block = document()->findBlock(from); block.isValid() && block.position() < to;
+         block = block.next()) {
+        const int role = block.blockFormat().intProperty(kRoleProperty);
+        if (role == CaptionBlock || role == ActionBlock || role == StatusBlock)
+            continue;
+        QString line;
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const int charRole = fragment.charFormat().intProperty(kRoleProperty);
+            if (charRole == CaptionChar || charRole == ErrorCaptionChar || charRole == ActionChar
+                || charRole == StatusChar)
+                continue;
+            const int start = std::max(from, fragment.position());
+            const int end = std::min(to, fragment.position() + fragment.length());
+            if (start < end)
+                line += fragment.text().mid(start - fragment.position(), end - start);
+        }
+        if (!firstBlock)
+            text += u'\n';
+        firstBlock = false;
+        text += line;
+    }
+    // QTextDocument's own separators and non-breaking spaces, as toPlainText() gives them; no
+    // empty lines from the spacers at either end.
+    text.replace(QChar::LineSeparator, u'\n').replace(QChar::Nbsp, u' ');
+    while (text.startsWith(u'\n'))
+        text.remove(0, 1);
+    while (text.endsWith(u'\n'))
+        text.chop(1);
+    text.remove(QChar(0xfdd0)).remove(QChar(0xfdd1)).remove(QChar::ObjectReplacementCharacter);
+    auto *mime = new QMimeData;
+    mime->setText(text);
+    return mime;
 }
 
 QString ConversationView::assistantText(int turn) const
@@ -737,6 +1039,8 @@ void ConversationView::clearConversation()
 {
     m_flushTimer.stop();
     m_pending.clear();
+    m_statusText.clear();
+    m_statusStart = QTextCursor();
     m_items.clear(); // drops the cursors before the document they point into is cleared
     m_turnCount = 0;
     document()->clear();
@@ -773,13 +1077,22 @@ void ConversationView::changeEvent(QEvent *event)
         restyle();
 }
 
+ConversationView::Item *ConversationView::item(int id)
+{
+    const auto it = std::lower_bound(m_items.begin(), m_items.end(), id,
+                                     [](const Item &i, int value) { return i.id < value; });
+    return it != m_items.end() && it->id == id ? &*it : nullptr;
+}
+
+const ConversationView::Item *ConversationView::item(int id) const
+{
+    return const_cast<ConversationView *>(this)->item(id);
+}
+
 ConversationView::Item *ConversationView::assistantItem(int turn)
 {
-    const qsizetype index = qsizetype(turn) - m_baseId;
-    if (index < 0 || index >= qsizetype(m_items.size()))
-        return nullptr;
-    Item &item = m_items[size_t(index)];
-    return item.kind == Kind::Assistant ? &item : nullptr;
+    Item *found = item(turn);
+    return found && found->kind == Kind::Assistant ? found : nullptr;
 }
 
 const ConversationView::Item *ConversationView::assistantItem(int turn) const
@@ -789,8 +1102,7 @@ const ConversationView::Item *ConversationView::assistantItem(int turn) const
 
 ConversationView::Item &ConversationView::appendItem(Kind kind)
 {
-    if (m_items.empty())
-        m_baseId = m_nextId;
+    setStatusLine({}); // it stays below everything
     Item item;
     item.id = m_nextId++;
     item.kind = kind;
@@ -800,20 +1112,53 @@ ConversationView::Item &ConversationView::appendItem(Kind kind)
     return m_items.back();
 }
 
-// A cursor at the end of the document, in an empty spacer block that separates items.
-QTextCursor ConversationView::startItem()
+QTextCursor ConversationView::startItem(Item &item)
+{
+    QTextCursor cursor = endSpacer(&item.spacerInserted);
+    // Stays in front of what the item inserts there.
+    item.start = cursor;
+    item.start.setKeepPositionOnInsert(true);
+    return cursor;
+}
+
+QTextCursor ConversationView::endSpacer(bool *inserted)
 {
     const Style s = styleFor(*this);
     QTextCursor cursor(document());
     cursor.movePosition(QTextCursor::End);
     const QTextBlock last = cursor.block();
+    if (inserted)
+        *inserted = false;
     if (last.length() == 1 && last.blockFormat().intProperty(kRoleProperty) == SpacerBlock)
         return cursor; // left behind by the previous item's frame
-    if (document()->isEmpty())
+    if (document()->isEmpty()) {
         cursor.setBlockFormat(blockFormat(SpacerBlock, s, false));
-    else
+    } else {
         cursor.insertBlock(blockFormat(SpacerBlock, s, false), QTextCharFormat());
+        if (inserted)
+            *inserted = true;
+    }
     return cursor;
+}
+
+void ConversationView::removeToEnd(const QTextCursor &start, bool spacerInserted)
+{
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    if (spacerInserted) {
+        // The spacer goes too: the document ends as before it.
+        cursor.setPosition(start.position() - 1);
+        cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+    } else {
+        // The spacer was the block Qt keeps after a frame: it stays, as it was.
+        cursor.setPosition(start.position());
+        cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+        cursor.setBlockFormat(blockFormat(SpacerBlock, styleFor(*this), false));
+        cursor.setBlockCharFormat(QTextCharFormat());
+    }
+    cursor.endEditBlock();
 }
 
 QTextFrame *ConversationView::insertTurnFrame(QTextCursor &cursor, int frameRole,
@@ -854,38 +1199,40 @@ void ConversationView::flushTurn(Item &item, bool final)
     QElapsedTimer box;
     box.start();
     bool shownAny = false;
-    while (item.flushed < limit) {
+    while (!item.truncated && item.flushed < limit) {
         qsizetype end = std::min(limit, item.flushed + kFlushPiece);
         // Never show half of a surrogate pair; its other half may still be on the way.
         if ((!(final || item.finished) || end < item.text.size()) && item.text.at(end - 1).isHighSurrogate())
             --end;
         if (end <= item.flushed)
             break;
-        const QString shown = breakLongLines(
-                QStringView(item.text).sliced(item.flushed, end - item.flushed), item.lineLength);
-        QTextCursor cursor(document());
-        cursor.setPosition(item.bodyEnd.position());
-        cursor.insertText(shown, QTextCharFormat());
-        item.bodyEnd.setPosition(cursor.position());
-        item.flushed = end;
-        shownAny = true;
+        // The pieces join exactly: whatever is shown is the answer itself, never a break of ours.
+        qsizetype shown = displayableEnd(QStringView(item.text), item.flushed, end, item.lineLength,
+                                         item.runLength);
+        if (shown < end && shown > item.flushed && item.text.at(shown - 1).isHighSurrogate())
+            --shown;
+        if (shown > item.flushed) {
+            QTextCursor cursor(document());
+            cursor.setPosition(item.bodyEnd.position());
+            cursor.insertText(QStringView(item.text).sliced(item.flushed, shown - item.flushed).toString(),
+                              QTextCharFormat());
+            item.bodyEnd.setPosition(cursor.position());
+            item.flushed = shown;
+            shownAny = true;
+        }
+        if (shown < end) {
+            truncateTurn(item); // a line too long to lay out live
+            break;
+        }
         if (!final && box.nsecsElapsed() >= kFlushTimeBoxNs)
             break;
     }
     if (shownAny)
         ++m_flushCount;
-    if (!item.truncated && item.flushed >= kDisplayLimit - 1 && item.text.size() > kDisplayLimit) {
-        item.truncated = true;
-        const Style s = styleFor(*this);
-        QTextCursor cursor(document());
-        cursor.setPosition(item.bodyEnd.position());
-        cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(NoticeChar, s));
-        cursor.insertText(tr("This answer is too long to show in full. All of it is kept: export "
-                             "the conversation to read the rest."),
-                          charFormat(NoticeChar, s));
-    }
+    if (!item.truncated && item.flushed >= kDisplayLimit - 1 && item.text.size() > kDisplayLimit)
+        truncateTurn(item);
     // Over budget: the rest follows on the next tick.
-    if (!final && available - item.flushed > 1) {
+    if (!item.truncated && !final && available - item.flushed > 1) {
         if (!m_pending.contains(item.id))
             m_pending.append(item.id);
         if (!m_flushTimer.isActive())
@@ -894,6 +1241,19 @@ void ConversationView::flushTurn(Item &item, bool final)
         m_pending.removeAll(item.id);
         completeTurn(item);
     }
+}
+
+void ConversationView::truncateTurn(Item &item)
+{
+    item.truncated = true;
+    const Style s = styleFor(*this);
+    const QString notice = tr("This answer is too long to show in full. All of it is kept: export "
+                              "the conversation to read the rest.");
+    QTextCursor cursor(document());
+    cursor.setPosition(item.bodyEnd.position());
+    cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(NoticeChar, s));
+    cursor.insertText(notice, charFormat(NoticeChar, s));
+    item.noticeLength = 1 + notice.size();
 }
 
 void ConversationView::renderMarkdown(Item &item)
@@ -912,9 +1272,17 @@ void ConversationView::renderMarkdown(Item &item)
     prepareMarkdown(scratch);
 
     QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    if (item.noticeLength > 0) {
+        // All of it is shown now: the "too long to show" notice goes.
+        cursor.setPosition(item.bodyEnd.position());
+        cursor.setPosition(item.bodyEnd.position() + int(item.noticeLength), QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+        item.noticeLength = 0;
+        item.truncated = false;
+    }
     cursor.setPosition(item.bodyStart.position());
     cursor.setPosition(item.bodyEnd.position(), QTextCursor::KeepAnchor);
-    cursor.beginEditBlock();
     cursor.removeSelectedText();
     cursor.insertFragment(QTextDocumentFragment(&scratch));
     const QTextBlock last = cursor.block();

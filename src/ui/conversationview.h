@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTimer>
@@ -7,6 +8,7 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QMimeData;
 class QTextDocument;
 class QTextFrame;
 QT_END_NAMESPACE
@@ -22,6 +24,10 @@ class ConversationView final : public QTextBrowser
     Q_DISABLE_COPY_MOVE(ConversationView)
 
 public:
+    /// What a link under an answer (Copy, Regenerate) or in a prompt's caption (Edit) asks for.
+    enum class Action { Copy, Regenerate, Edit };
+    Q_ENUM(Action)
+
     explicit ConversationView(QWidget *parent = nullptr);
     ~ConversationView() override;
 
@@ -38,6 +44,26 @@ public:
     // A small, muted line such as "Cancelled".
     void addNotice(const QString &text);
 
+    // The action links of a turn: Copy and Regenerate under an answer (shown once it is
+    // complete), Edit in a prompt's caption. Other combinations are ignored.
+    void setTurnActions(int turn, const QList<Action> &actions);
+    [[nodiscard]] QList<Action> turnActions(int turn) const;
+    // Removes the turn and everything after it (Regenerate, Edit and resend).
+    void removeTurnsFrom(int turn);
+    // The id of the last user turn and of the last assistant turn, or -1.
+    [[nodiscard]] int lastUserTurn() const;
+    [[nodiscard]] int lastAssistantTurn() const;
+    // The text of a user turn as typed.
+    [[nodiscard]] QString userText(int turn) const;
+
+    // A quiet line below the last message for what a send waits for ("Waiting for the
+    // provider…"): not a turn, not exported, removed by an empty text or by the next item.
+    void setStatusLine(const QString &text);
+    [[nodiscard]] QString statusLine() const { return m_statusText; }
+
+    // Backslash-escapes plain text so that Markdown shows it literally, line breaks kept.
+    [[nodiscard]] static QString escapeMarkdown(QStringView text);
+
     // The conversation for export, assistant answers as the raw Markdown received.
     [[nodiscard]] QString toMarkdown() const;
     // The raw text received so far for an assistant turn.
@@ -47,7 +73,8 @@ public:
     [[nodiscard]] int turnCount() const;
 
     // True once everything received is on screen (a long answer is shown a budget at a time,
-    // even after it finished arriving).
+    // even after it finished arriving); a line too long to show live is "on screen" as far as
+    // it is shown.
     [[nodiscard]] bool isSettled() const { return m_pending.isEmpty(); }
     // For tests: how many streaming edits the document has seen.
     [[nodiscard]] int flushCount() const;
@@ -55,12 +82,16 @@ public:
 Q_SIGNALS:
     // Only http and https links; the window decides what to do, the view opens nothing.
     void externalLinkActivated(const QUrl &url);
+    // An action link was activated (click, or Enter on the focused link).
+    void actionRequested(capwatch::ui::ConversationView::Action action, int turn);
 
 protected:
     // Never loads remote or local-file resources. Only data: URLs of raster images up to 1 MiB
     // are decoded; everything else yields an empty QVariant.
     QVariant loadResource(int type, const QUrl &name) override;
     void changeEvent(QEvent *event) override;
+    // Plain text without the "You"/"Assistant" captions, action links and the status line.
+    QMimeData *createMimeDataFromSelection() const override;
 
 private:
     enum class Kind : quint8 { User, Assistant, Error, Notice };
@@ -71,20 +102,40 @@ private:
         Kind kind = Kind::Notice;
         QString text;  // user text, raw assistant Markdown, error body or notice
         QString title; // error title
+        // Where the item begins (its spacer block), for removeTurnsFrom().
+        QTextCursor start;
+        bool spacerInserted = false;
         // Assistant turns while streaming: the body's range, kept up to date by the document.
         QTextCursor bodyStart;
         QTextCursor bodyEnd;
+        // The start of the block holding the action links (actionLine): the caption of a user
+        // turn, the line under a complete answer; without such a line, the end of the answer.
+        QTextCursor actionBlock;
+        QList<Action> actions;
+        bool actionLine = false;
         qsizetype flushed = 0;    // characters of text already in the document
         qsizetype lineLength = 0; // characters since the last line break shown
+        qsizetype runLength = 0;  // characters since the last space shown
+        qsizetype noticeLength = 0; // characters of the "too long" notice after the body
         bool finished = false;
         bool incomplete = false;
-        bool truncated = false; // reached the display limit
+        bool truncated = false; // reached a display limit: nothing more is shown live
     };
 
+    [[nodiscard]] Item *item(int id);
+    [[nodiscard]] const Item *item(int id) const;
     [[nodiscard]] Item *assistantItem(int turn);
     [[nodiscard]] const Item *assistantItem(int turn) const;
     Item &appendItem(Kind kind);
-    QTextCursor startItem();
+    void truncateTurn(Item &item);
+    void renderActions(Item &item);
+    // A cursor at the end of the document, in an empty spacer block that separates items;
+    // `inserted` says whether the block is new (or the one Qt keeps after a frame).
+    QTextCursor endSpacer(bool *inserted = nullptr);
+    // Removes everything from a spacer endSpacer() gave to the end of the document.
+    void removeToEnd(const QTextCursor &start, bool spacerInserted);
+    // endSpacer(), remembered as where the item begins.
+    QTextCursor startItem(Item &item);
     QTextFrame *insertTurnFrame(QTextCursor &cursor, int frameRole, const QString &caption,
                                 int captionRole);
     void finishTurnFrame(QTextFrame *frame);
@@ -99,12 +150,14 @@ private:
     std::vector<Item> m_items;
     QList<int> m_pending; // assistant turns with text not yet shown
     QTimer m_flushTimer;
-    int m_nextId = 1;
-    int m_baseId = 1; // id of m_items.front(); ids are never reused
+    int m_nextId = 1; // ids are never reused, and grow along m_items
     int m_turnCount = 0;
     int m_flushCount = 0;
     int m_imageCount = 0;
     bool m_stickToBottom = true;
+    QString m_statusText;
+    QTextCursor m_statusStart; // the status line's spacer block, while it is shown
+    bool m_statusSpacerInserted = false;
 };
 
 } // namespace capwatch::ui

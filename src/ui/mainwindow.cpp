@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "categorycolors.h"
 #include "conversationview.h"
 #include "keychain.h"
 #include "net/demoprovider.h"
@@ -14,9 +15,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDesktopServices>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFrame>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -27,10 +31,13 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QShortcut>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace capwatch::ui {
@@ -65,15 +72,31 @@ MainWindow::MainWindow(Settings &settings, const LaunchOptions &options, QWidget
     connect(m_client, &net::ChatClient::succeeded, this, &MainWindow::onSucceeded);
     connect(m_client, &net::ChatClient::gaveUp, this, &MainWindow::onGaveUp);
     connect(m_client, &net::ChatClient::cancelled, this, &MainWindow::onCancelled);
-    connect(m_client, &net::ChatClient::retryScheduled, this, [this] { m_timelineTick.start(); });
+    connect(m_client, &net::ChatClient::retryScheduled, this, [this] {
+        m_timelineTick.start();
+        updateStatusLine();
+    });
     connect(m_client, &net::ChatClient::attemptStarted, this, [this] {
         m_timelineTick.stop();
         m_timeline->setLiveWait(-1, 0);
+        updateStatusLine();
     });
+    connect(m_client, &net::ChatClient::attemptFailed, this,
+            [this](quint64 send, const net::AttemptFailure &failure) {
+                if (send == m_send) {
+                    const std::string_view name = retry::nameOf(failure.category);
+                    m_lastFailureCategory = QString::fromLatin1(name.data(), qsizetype(name.size()));
+                }
+            });
+    connect(m_conversation, &ConversationView::actionRequested, this,
+            &MainWindow::onConversationAction);
     m_timelineTick.setInterval(100);
     connect(&m_timelineTick, &QTimer::timeout, this, &MainWindow::tickTimeline);
 
     applyProvider();
+    // Below this the retry panel and the prompt stop being usable; 640x480 still fits it.
+    setMinimumSize(std::min(640, fontMetrics().averageCharWidth() * 80),
+                   std::min(480, fontMetrics().height() * 26));
     if (!settings.windowGeometry().isEmpty())
         restoreGeometry(settings.windowGeometry());
     else
@@ -124,6 +147,38 @@ void MainWindow::buildUi()
     connect(m_conversation, &ConversationView::externalLinkActivated, this,
             [](const QUrl &url) { QDesktopServices::openUrl(url); });
 
+    // A message the user can act on in place (no model set, editing the last prompt).
+    m_message = new QFrame(left);
+    m_message->setObjectName(u"inlineMessage"_s);
+    m_message->setFrameShape(QFrame::StyledPanel);
+    m_message->setAutoFillBackground(true);
+    auto *messageLayout = new QHBoxLayout(m_message);
+    messageLayout->setContentsMargins(pad, pad / 2, pad / 2, pad / 2);
+    m_messageIcon = new QLabel(m_message);
+    m_messageText = new QLabel(m_message);
+    m_messageText->setObjectName(u"inlineMessageText"_s);
+    m_messageText->setWordWrap(true);
+    m_messageText->setTextFormat(Qt::PlainText);
+    m_messageText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_messageButton = new QPushButton(m_message);
+    m_messageButton->setObjectName(u"inlineMessageButton"_s);
+    m_messageClose = new QToolButton(m_message);
+    m_messageClose->setAutoRaise(true);
+    m_messageClose->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    messageLayout->addWidget(m_messageIcon, 0, Qt::AlignTop);
+    messageLayout->addWidget(m_messageText, 1);
+    messageLayout->addWidget(m_messageButton, 0, Qt::AlignVCenter);
+    messageLayout->addWidget(m_messageClose, 0, Qt::AlignTop);
+    connect(m_messageButton, &QPushButton::clicked, this, &MainWindow::onMessageButton);
+    connect(m_messageClose, &QToolButton::clicked, this, [this] {
+        if (m_messageAction == MessageAction::CancelEdit)
+            cancelEdit();
+        else
+            hideMessage();
+    });
+    m_message->hide();
+    leftLayout->addWidget(m_message);
+
     auto *promptRow = new QHBoxLayout;
     m_prompt = new QPlainTextEdit(left);
     m_prompt->setTabChangesFocus(true);
@@ -141,6 +196,7 @@ void MainWindow::buildUi()
     buttons->addStretch(1);
     promptRow->addLayout(buttons);
     leftLayout->addLayout(promptRow);
+    leftLayout->addWidget(buildRequestOptions(left));
     connect(m_send_, &QPushButton::clicked, this, &MainWindow::sendPrompt);
     connect(m_stop, &QPushButton::clicked, this, &MainWindow::cancelSend);
     connect(m_retryNow, &QPushButton::clicked, this, &MainWindow::retryNow);
@@ -196,13 +252,94 @@ void MainWindow::buildUi()
     escape->setContext(Qt::WindowShortcut);
     connect(escape, &QShortcut::activated, this, &MainWindow::cancelSend);
 
-    setTabOrder(m_prompt, m_send_);
-    setTabOrder(m_send_, m_stop);
-    setTabOrder(m_stop, m_retryNow);
-    setTabOrder(m_retryNow, m_conversation);
-    setTabOrder(m_conversation, m_tabs);
+    // From the prompt on in reading order: its buttons and options, the right-hand column, then
+    // around to the top (the demo banner, the conversation, a message) and back to the prompt.
+    const QList<QWidget *> order { m_prompt,     m_send_,          m_stop,          m_retryNow,
+                                   m_optionsToggle, m_systemPrompt, m_maxTokens,    m_temperature,
+                                   m_tabs,       m_timeline,       m_logView,       m_bannerButton,
+                                   m_conversation, m_messageButton, m_messageClose, m_prompt };
+    for (qsizetype i = 0; i + 1 < order.size(); ++i)
+        setTabOrder(order[i], order[i + 1]);
     m_prompt->setFocus();
     updateButtons();
+}
+
+QWidget *MainWindow::buildRequestOptions(QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_optionsToggle = new QToolButton(box);
+    m_optionsToggle->setObjectName(u"requestOptionsToggle"_s);
+    m_optionsToggle->setCheckable(true);
+    m_optionsToggle->setAutoRaise(true);
+    m_optionsToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    layout->addWidget(m_optionsToggle, 0, Qt::AlignLeft);
+
+    m_optionsPanel = new QWidget(box);
+    auto *grid = new QGridLayout(m_optionsPanel);
+    grid->setContentsMargins(fontMetrics().height(), 0, 0, 0);
+    m_systemLabel = new QLabel(m_optionsPanel);
+    m_systemPrompt = new QPlainTextEdit(m_optionsPanel);
+    m_systemPrompt->setObjectName(u"systemPrompt"_s);
+    m_systemPrompt->setTabChangesFocus(true);
+    m_systemPrompt->setFixedHeight(fontMetrics().height() * 3);
+    m_systemLabel->setBuddy(m_systemPrompt);
+    m_maxTokensLabel = new QLabel(m_optionsPanel);
+    m_maxTokens = new QSpinBox(m_optionsPanel);
+    m_maxTokens->setObjectName(u"maxTokens"_s);
+    m_maxTokens->setRange(0, 1'000'000);
+    m_maxTokens->setSingleStep(256);
+    m_maxTokens->setGroupSeparatorShown(true);
+    m_maxTokensLabel->setBuddy(m_maxTokens);
+    m_temperatureLabel = new QLabel(m_optionsPanel);
+    m_temperature = new QDoubleSpinBox(m_optionsPanel);
+    m_temperature->setObjectName(u"temperature"_s);
+    // The lowest value, one step below 0, stands for the provider's default.
+    m_temperature->setDecimals(1);
+    m_temperature->setSingleStep(0.1);
+    m_temperature->setRange(net::kMinTemperature - 0.1, net::kMaxTemperature);
+    m_temperatureLabel->setBuddy(m_temperature);
+    grid->addWidget(m_systemLabel, 0, 0, Qt::AlignTop);
+    grid->addWidget(m_systemPrompt, 0, 1, 1, 4);
+    grid->addWidget(m_maxTokensLabel, 1, 0);
+    grid->addWidget(m_maxTokens, 1, 1);
+    grid->addWidget(m_temperatureLabel, 1, 2);
+    grid->addWidget(m_temperature, 1, 3);
+    grid->setColumnStretch(4, 1);
+    layout->addWidget(m_optionsPanel);
+
+    const RequestOptions saved = m_settings.requestOptions();
+    m_systemPrompt->setPlainText(saved.systemPrompt);
+    m_maxTokens->setValue(saved.maxTokens);
+    m_temperature->setValue(saved.temperature < 0 ? m_temperature->minimum() : saved.temperature);
+    m_optionsToggle->setChecked(saved.shown);
+    m_optionsPanel->setVisible(saved.shown);
+    m_optionsToggle->setArrowType(saved.shown ? Qt::DownArrow : Qt::RightArrow);
+    connect(m_optionsToggle, &QToolButton::toggled, this, [this](bool shown) {
+        m_optionsPanel->setVisible(shown);
+        m_optionsToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+        saveRequestOptions();
+    });
+    connect(m_systemPrompt, &QPlainTextEdit::textChanged, this, &MainWindow::saveRequestOptions);
+    connect(m_maxTokens, &QSpinBox::valueChanged, this, &MainWindow::saveRequestOptions);
+    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, &MainWindow::saveRequestOptions);
+    return box;
+}
+
+RequestOptions MainWindow::requestOptions() const
+{
+    RequestOptions o;
+    o.systemPrompt = m_systemPrompt->toPlainText();
+    o.maxTokens = m_maxTokens->value();
+    o.temperature = m_temperature->value() < net::kMinTemperature ? -1.0 : m_temperature->value();
+    o.shown = m_optionsToggle->isChecked();
+    return o;
+}
+
+void MainWindow::saveRequestOptions()
+{
+    m_settings.setRequestOptions(requestOptions());
 }
 
 void MainWindow::buildMenus()
@@ -286,6 +423,30 @@ void MainWindow::retranslate()
     m_statusEndpoint->setAccessibleName(tr("Endpoint"));
     m_statusModel->setAccessibleName(tr("Model"));
     m_statusKey->setAccessibleName(tr("Key source"));
+
+    m_message->setAccessibleName(tr("Message"));
+    m_messageClose->setToolTip(tr("Close the message"));
+    m_messageClose->setAccessibleName(tr("Close the message"));
+    m_messageButton->setAccessibleDescription(tr("Act on the message shown above the prompt"));
+    m_optionsToggle->setText(tr("Request &options"));
+    m_optionsToggle->setAccessibleName(tr("Request options"));
+    m_optionsToggle->setAccessibleDescription(
+            tr("Show or hide the system prompt, the answer's length limit and the temperature"));
+    m_systemLabel->setText(tr("S&ystem prompt:"));
+    m_systemPrompt->setAccessibleName(tr("System prompt"));
+    m_systemPrompt->setAccessibleDescription(tr("Sent before the conversation with every request"));
+    m_systemPrompt->setPlaceholderText(tr("None"));
+    m_maxTokensLabel->setText(tr("&Max tokens:"));
+    m_maxTokens->setAccessibleName(tr("Max tokens"));
+    m_maxTokens->setAccessibleDescription(tr("The longest answer, in tokens; Default leaves it to the provider"));
+    m_maxTokens->setSpecialValueText(tr("Default"));
+    m_temperatureLabel->setText(tr("Tem&perature:"));
+    m_temperature->setAccessibleName(tr("Temperature"));
+    m_temperature->setAccessibleDescription(
+            tr("Sampling temperature, 0 to 2; Default leaves it to the provider"));
+    m_temperature->setSpecialValueText(tr("Default"));
+    m_messageButton->setText(m_messageAction == MessageAction::CancelEdit ? tr("Cancel &editing")
+                                                                         : tr("Provider &settings…"));
     applyProvider();
 }
 
@@ -297,6 +458,7 @@ void MainWindow::changeEvent(QEvent *event)
         QPalette p = m_banner->palette();
         p.setColor(QPalette::Window, mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
         m_banner->setPalette(p);
+        styleMessage();
     }
     QMainWindow::changeEvent(event);
 }
@@ -318,16 +480,12 @@ void MainWindow::applyProvider()
         m_demo.reset();
     }
 
-    QString keySource;
     if (m_demo) {
         m_baseRequest.endpoint = m_demo->baseUrl();
-        m_baseRequest.model = m_options.model.isEmpty() ? u"capwatch-demo"_s : m_options.model;
         m_baseRequest.stream = true;
         m_client->setCredentialProvider(std::make_shared<net::NoCredentialProvider>());
-        keySource = tr("no key needed");
     } else {
         m_baseRequest.endpoint = QUrl(m_options.endpoint.isEmpty() ? p.endpoint : m_options.endpoint);
-        m_baseRequest.model = m_options.model.isEmpty() ? p.model : m_options.model;
         m_baseRequest.stream = p.stream;
         m_keySource = p.keySource;
         switch (p.keySource) {
@@ -341,8 +499,14 @@ void MainWindow::applyProvider()
             m_client->setCredentialProvider(Keychain::provider(this));
             break;
         }
-        keySource = p.keySourceText();
     }
+    // The demo serves capwatch-demo; any other endpoint needs a model named (net's one rule).
+    m_baseRequest.model = !m_options.model.trimmed().isEmpty() ? m_options.model.trimmed()
+            : m_demo                                            ? QString::fromUtf16(net::kDemoModel)
+            : !p.model.trimmed().isEmpty()                      ? p.model.trimmed()
+                                                                : net::defaultModelFor(m_baseRequest.endpoint);
+    if (!m_baseRequest.model.isEmpty() && m_messageAction == MessageAction::OpenSettings)
+        hideMessage();
     m_banner->setVisible(bool(m_demo));
     QPalette bp = m_banner->palette();
     bp.setColor(QPalette::Window, mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
@@ -350,8 +514,35 @@ void MainWindow::applyProvider()
     m_statusEndpoint->setText(tr("Endpoint: %1").arg(
             m_demo ? tr("embedded demo provider (%1)").arg(m_baseRequest.endpoint.toString())
                    : net::displayEndpoint(net::chatCompletionsUrl(m_baseRequest.endpoint))));
-    m_statusModel->setText(tr("Model: %1").arg(m_baseRequest.model));
-    m_statusKey->setText(tr("Key: %1").arg(keySource));
+    m_statusModel->setText(m_baseRequest.model.isEmpty() ? tr("Model: not set")
+                                                          : tr("Model: %1").arg(m_baseRequest.model));
+    updateKeyStatus();
+}
+
+QString MainWindow::keyStatusText() const
+{
+    const ProviderSettings p = m_settings.provider();
+    // The keychain answers later and may ask to be unlocked: it is named, not read.
+    if (!m_demo && m_keySource == ProviderSettings::KeySource::Keychain)
+        return tr("Key: %1").arg(p.keySourceText());
+    net::Credential loaded;
+    if (const std::shared_ptr<net::CredentialProvider> credentials = m_client->credentialProvider())
+        credentials->load([&loaded](const net::Credential &c) { loaded = c; });
+    const QString source = m_demo ? loaded.source : p.keySourceText();
+    switch (net::keyUse(loaded, net::chatCompletionsUrl(m_baseRequest.endpoint))) {
+    case net::KeyUse::Key:
+        return tr("Key: %1").arg(source);
+    case net::KeyUse::NotNeeded:
+        return tr("Key: none (loopback endpoint)");
+    case net::KeyUse::Missing:
+        return tr("Key: missing (%1)").arg(source);
+    }
+    return {};
+}
+
+void MainWindow::updateKeyStatus()
+{
+    m_statusKey->setText(keyStatusText());
 }
 
 QString MainWindow::statusText() const
@@ -440,10 +631,21 @@ void MainWindow::sendPrompt()
     const QString text = m_prompt->toPlainText();
     if (text.trimmed().isEmpty() || m_client->busy())
         return;
+    if (!modelIsSet())
+        return; // the prompt stays in the editor
     if (needsPlainHttpConsent()) {
         askPlainHttpConsent(&MainWindow::sendPrompt); // the prompt stays in the editor meanwhile
         return;
     }
+    if (m_editing && m_lastExchange.user >= 0 && m_history.size() >= 2) {
+        // The edited prompt takes the place of the last one, and its answer goes with it.
+        m_history.resize(m_history.size() - 2);
+        m_conversation->removeTurnsFrom(m_lastExchange.user);
+        m_lastExchange = {};
+    }
+    m_editing = false;
+    if (m_messageAction == MessageAction::CancelEdit)
+        hideMessage();
     m_prompt->clear();
     startSend(text);
 }
@@ -452,14 +654,162 @@ void MainWindow::retryNow()
 {
     if (m_failedPrompt.isEmpty() || m_client->busy())
         return;
+    if (!modelIsSet())
+        return;
     if (needsPlainHttpConsent()) {
         askPlainHttpConsent(&MainWindow::retryNow);
         return;
     }
+    // A copy: startSend() clears the failed prompt.
+    const QString prompt = m_failedPrompt;
     // The failed prompt is the one in the editor unless the user typed something else.
-    if (m_prompt->toPlainText() == m_failedPrompt)
+    if (m_prompt->toPlainText() == prompt)
         m_prompt->clear();
-    startSend(m_failedPrompt);
+    startSend(prompt);
+}
+
+void MainWindow::regenerateLast()
+{
+    if (m_client->busy() || m_lastExchange.answer < 0 || m_history.size() < 2)
+        return;
+    if (!modelIsSet())
+        return;
+    if (needsPlainHttpConsent()) {
+        askPlainHttpConsent(&MainWindow::regenerateLast);
+        return;
+    }
+    if (m_editing)
+        cancelEdit();
+    // The same conversation again, without the answer: the prompt's turn stays where it is.
+    const QString prompt = m_history.at(m_history.size() - 2).content;
+    m_history.resize(m_history.size() - 2);
+    m_conversation->removeTurnsFrom(m_lastExchange.answer);
+    m_conversation->setTurnActions(m_lastExchange.user, {});
+    m_userTurn = m_lastExchange.user;
+    m_lastExchange = {};
+    startSend(prompt, false);
+}
+
+void MainWindow::editLastPrompt()
+{
+    if (m_client->busy() || m_lastExchange.user < 0 || m_history.size() < 2)
+        return;
+    if (!m_editing)
+        m_draftBeforeEdit = m_prompt->toPlainText();
+    m_editing = true;
+    m_prompt->setPlainText(m_history.at(m_history.size() - 2).content);
+    m_prompt->moveCursor(QTextCursor::End);
+    m_prompt->setFocus();
+    showMessage(MessageKind::Information,
+                tr("Editing your last prompt: sending it replaces that prompt and its answer."),
+                MessageAction::CancelEdit);
+}
+
+void MainWindow::cancelEdit()
+{
+    if (!m_editing)
+        return;
+    m_editing = false;
+    m_prompt->setPlainText(m_draftBeforeEdit);
+    m_prompt->moveCursor(QTextCursor::End);
+    m_draftBeforeEdit.clear();
+    hideMessage();
+}
+
+bool MainWindow::modelIsSet()
+{
+    if (!m_baseRequest.model.isEmpty())
+        return true;
+    const QString endpoint = net::displayEndpoint(net::chatCompletionsUrl(m_baseRequest.endpoint));
+    showMessage(MessageKind::Warning,
+                tr("No model is set for %1, so nothing was sent. Enter the model's name in the "
+                   "provider settings; your prompt stays in the editor.")
+                        .arg(endpoint.isEmpty() ? m_baseRequest.endpoint.toString() : endpoint),
+                MessageAction::OpenSettings);
+    openSettings();
+    return false;
+}
+
+QString MainWindow::inlineMessageText() const
+{
+    return m_message->isHidden() ? QString() : m_messageText->text();
+}
+
+void MainWindow::showMessage(MessageKind kind, const QString &text, MessageAction action)
+{
+    m_messageKind = kind;
+    m_messageAction = action;
+    m_messageText->setText(text);
+    const QStyle::StandardPixmap icon = kind == MessageKind::Warning ? QStyle::SP_MessageBoxWarning
+                                                                     : QStyle::SP_MessageBoxInformation;
+    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_messageIcon->setPixmap(style()->standardIcon(icon, nullptr, this).pixmap(size, size));
+    m_messageButton->setVisible(action != MessageAction::None);
+    if (action == MessageAction::OpenSettings)
+        m_messageButton->setText(tr("Provider &settings…"));
+    else if (action == MessageAction::CancelEdit)
+        m_messageButton->setText(tr("Cancel &editing"));
+    styleMessage();
+    m_message->show();
+}
+
+void MainWindow::hideMessage()
+{
+    m_messageAction = MessageAction::None;
+    m_message->hide();
+}
+
+// The palette's own text colour on a background tinted from it: readable in light and dark.
+void MainWindow::styleMessage()
+{
+    const QColor window = palette().color(QPalette::Window);
+    const QColor tint = m_messageKind == MessageKind::Warning ? QColor(0xe0, 0x8a, 0x1e)
+                                                              : palette().color(QPalette::Highlight);
+    QPalette p = m_message->palette();
+    p.setColor(QPalette::Window, mix(tint, window, 0.16));
+    p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
+    m_message->setPalette(p);
+}
+
+void MainWindow::onMessageButton()
+{
+    switch (m_messageAction) {
+    case MessageAction::OpenSettings:
+        openSettings();
+        break;
+    case MessageAction::CancelEdit:
+        cancelEdit();
+        break;
+    case MessageAction::None:
+        break;
+    }
+}
+
+void MainWindow::onConversationAction(ConversationView::Action action, int turn)
+{
+    switch (action) {
+    case ConversationView::Action::Copy:
+        QApplication::clipboard()->setText(m_conversation->assistantText(turn));
+        statusBar()->showMessage(tr("Answer copied"), 4000);
+        break;
+    case ConversationView::Action::Regenerate:
+        if (turn == m_lastExchange.answer)
+            regenerateLast();
+        break;
+    case ConversationView::Action::Edit:
+        if (turn == m_lastExchange.user)
+            editLastPrompt();
+        break;
+    }
+}
+
+void MainWindow::retireLastExchange()
+{
+    if (m_lastExchange.answer >= 0)
+        m_conversation->setTurnActions(m_lastExchange.answer, { ConversationView::Action::Copy });
+    if (m_lastExchange.user >= 0)
+        m_conversation->setTurnActions(m_lastExchange.user, {});
+    m_lastExchange = {};
 }
 
 bool MainWindow::keyWouldBeSent() const
@@ -523,21 +873,37 @@ void MainWindow::askPlainHttpConsent(void (MainWindow::*resume)())
     box->open();
 }
 
-void MainWindow::startSend(const QString &prompt)
+void MainWindow::startSend(QString prompt, bool showPrompt)
 {
+    retireLastExchange();
     m_pendingPrompt = prompt;
     m_failedPrompt.clear();
     m_assistantTurn = -1;
-    m_conversation->addUserTurn(prompt);
+    m_lastFailureCategory.clear();
+    if (showPrompt)
+        m_userTurn = m_conversation->addUserTurn(prompt);
+    updateKeyStatus(); // a key file or variable may have changed since
     net::ChatRequest request = m_baseRequest;
-    request.messages = m_history;
+    const RequestOptions options = requestOptions();
+    if (!options.systemPrompt.trimmed().isEmpty())
+        request.messages.append({ u"system"_s, options.systemPrompt });
+    request.messages += m_history;
     request.messages.append({ u"user"_s, prompt });
+    if (options.maxTokens > 0)
+        request.maxTokens = options.maxTokens;
+    if (options.temperature >= net::kMinTemperature)
+        request.temperature = options.temperature;
     m_send = m_client->send(request);
+    m_conversation->setStatusLine(tr("Waiting for the provider…"));
     updateButtons();
 }
 
 void MainWindow::cancelSend()
 {
+    if (!m_client->busy() && m_editing) {
+        cancelEdit();
+        return;
+    }
     m_client->cancel();
 }
 
@@ -546,15 +912,20 @@ void MainWindow::onAnswerText(quint64 send, const QString &text)
     if (send != m_send)
         return;
     if (m_assistantTurn < 0)
-        m_assistantTurn = m_conversation->beginAssistantTurn();
+        m_assistantTurn = m_conversation->beginAssistantTurn(); // the status line gives way
     m_conversation->appendAssistantText(m_assistantTurn, text);
 }
 
-void MainWindow::endTurn(bool incomplete)
+int MainWindow::endTurn(bool incomplete)
 {
-    if (m_assistantTurn >= 0)
-        m_conversation->finishAssistantTurn(m_assistantTurn, incomplete);
+    const int turn = m_assistantTurn;
+    m_conversation->setStatusLine({});
+    if (turn >= 0) {
+        m_conversation->finishAssistantTurn(turn, incomplete);
+        m_conversation->setTurnActions(turn, { ConversationView::Action::Copy });
+    }
     m_assistantTurn = -1;
+    return turn;
 }
 
 void MainWindow::onSucceeded(quint64 send, const net::SendSummary &)
@@ -563,10 +934,17 @@ void MainWindow::onSucceeded(quint64 send, const net::SendSummary &)
         return;
     // The view holds the answer; the history takes it from there rather than from a second copy.
     const QString answer = m_assistantTurn >= 0 ? m_conversation->assistantText(m_assistantTurn) : QString();
-    endTurn(false);
+    const int answerTurn = endTurn(false);
     m_history.append({ u"user"_s, m_pendingPrompt });
     m_history.append({ u"assistant"_s, answer });
     m_pendingPrompt.clear();
+    // The last exchange can be asked again or edited, until another send starts.
+    m_lastExchange = { m_userTurn, answerTurn };
+    if (answerTurn >= 0) {
+        m_conversation->setTurnActions(answerTurn, { ConversationView::Action::Copy,
+                                                     ConversationView::Action::Regenerate });
+    }
+    m_conversation->setTurnActions(m_userTurn, { ConversationView::Action::Edit });
     updateButtons();
 }
 
@@ -593,10 +971,32 @@ void MainWindow::restorePrompt()
 {
     m_failedPrompt = m_pendingPrompt;
     m_pendingPrompt.clear();
-    // Nothing typed is lost: the failed prompt returns only into an empty editor.
-    if (m_prompt->toPlainText().trimmed().isEmpty())
+    // Nothing typed is lost: the failed prompt returns only into an empty editor, with the
+    // cursor at its end, where typing goes on.
+    if (m_prompt->toPlainText().trimmed().isEmpty()) {
         m_prompt->setPlainText(m_failedPrompt);
+        m_prompt->moveCursor(QTextCursor::End);
+    }
     updateButtons();
+}
+
+void MainWindow::updateStatusLine()
+{
+    const retry::SendPolicy *policy = m_client->policy();
+    if (!m_client->busy() || m_assistantTurn >= 0 || !policy)
+        return;
+    if (policy->state() != retry::SendPolicy::State::Waiting) {
+        m_conversation->setStatusLine(tr("Waiting for the provider…"));
+        return;
+    }
+    const qint64 elapsed = policy->waitedSoFar().count()
+            - (policy->waitedTotal() - policy->lastDecision().wait).count();
+    const qint64 left = std::max<qint64>(0, policy->lastDecision().wait.count() - elapsed);
+    const int seconds = int((left + 999) / 1000);
+    m_conversation->setStatusLine(m_lastFailureCategory.isEmpty()
+                                          ? tr("Retrying in %n s", nullptr, seconds)
+                                          : tr("Retrying in %n s: %1", nullptr, seconds)
+                                                    .arg(categoryDisplayName(m_lastFailureCategory)));
 }
 
 void MainWindow::updateButtons()
@@ -619,6 +1019,7 @@ void MainWindow::tickTimeline()
                                   - (policy->waitedTotal() - policy->lastDecision().wait).count())
             / 1000.0;
     m_timeline->setLiveWait(int(m_send), elapsed);
+    updateStatusLine();
 }
 
 bool MainWindow::exportRetryLog(const QString &path, net::LogFormat format, QString *error)
@@ -634,13 +1035,27 @@ bool MainWindow::exportConversation(const QString &path, QString *error)
             *error = file.errorString();
         return false;
     }
-    file.write(m_conversation->toMarkdown().toUtf8());
+    file.write(conversationMarkdown().toUtf8());
     if (!file.commit()) {
         if (error)
             *error = file.errorString();
         return false;
     }
     return true;
+}
+
+QString MainWindow::conversationMarkdown() const
+{
+    const QString endpoint = net::displayEndpoint(net::chatCompletionsUrl(m_baseRequest.endpoint));
+    const auto fact = [](const QString &name, const QString &value) -> QString {
+        return u"- "_s + name + u": "_s + ConversationView::escapeMarkdown(value) + u'\n';
+    };
+    QString header = u"# "_s + tr("capwatch conversation") + u"\n\n"_s;
+    header += fact(tr("Date"), QDateTime::currentDateTimeUtc().toString(u"yyyy-MM-dd HH:mm 'UTC'"_s));
+    header += fact(tr("Endpoint"), endpoint.isEmpty() ? m_baseRequest.endpoint.toString() : endpoint);
+    header += fact(tr("Model"), m_baseRequest.model.isEmpty() ? tr("not set") : m_baseRequest.model);
+    const QString turns = m_conversation->toMarkdown();
+    return turns.isEmpty() ? header : header + u'\n' + turns;
 }
 
 QString MainWindow::retryLogText() const
@@ -657,9 +1072,12 @@ void MainWindow::exportRetryLogInteractive()
     connect(dialog, &QFileDialog::fileSelected, this, [this, dialog, csvFilter](QString path) {
         if (path.isEmpty())
             return;
-        const bool csv = dialog->selectedNameFilter() == csvFilter || path.endsWith(u".csv", Qt::CaseInsensitive);
-        if (csv && !path.endsWith(u".csv", Qt::CaseInsensitive))
-            path += u".csv"_s;
+        // A name's own suffix decides; without one, the chosen filter does, and adds its suffix.
+        const bool csv = path.endsWith(u".csv", Qt::CaseInsensitive)
+                || (!path.endsWith(u".jsonl", Qt::CaseInsensitive) && dialog->selectedNameFilter() == csvFilter);
+        const QString suffix = csv ? u".csv"_s : u".jsonl"_s;
+        if (!path.endsWith(suffix, Qt::CaseInsensitive))
+            path += suffix;
         QString error;
         if (!exportRetryLog(path, csv ? net::LogFormat::Csv : net::LogFormat::JsonLines, &error))
             showWarning(tr("Export failed"), tr("The retry log was not written: %1").arg(error));
@@ -673,9 +1091,11 @@ void MainWindow::exportConversationInteractive()
 {
     QFileDialog *dialog = saveDialog(tr("Export conversation"), u"capwatch-conversation.md"_s,
                                      { tr("Markdown (*.md)") });
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+    connect(dialog, &QFileDialog::fileSelected, this, [this](QString path) {
         if (path.isEmpty())
             return;
+        if (!path.endsWith(u".md", Qt::CaseInsensitive) && !path.endsWith(u".markdown", Qt::CaseInsensitive))
+            path += u".md"_s;
         QString error;
         if (!exportConversation(path, &error))
             showWarning(tr("Export failed"), tr("The conversation was not written: %1").arg(error));

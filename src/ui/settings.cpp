@@ -116,6 +116,28 @@ void Settings::setLastExportDir(const QString &dir)
     m_settings->setValue(u"export/lastDir"_s, dir);
 }
 
+RequestOptions Settings::requestOptions() const
+{
+    RequestOptions o;
+    m_settings->beginGroup(u"request"_s);
+    o.systemPrompt = m_settings->value(u"systemPrompt"_s).toString();
+    o.maxTokens = m_settings->value(u"maxTokens"_s, 0).toInt();
+    o.temperature = m_settings->value(u"temperature"_s, -1.0).toDouble();
+    o.shown = m_settings->value(u"shown"_s, false).toBool();
+    m_settings->endGroup();
+    return o;
+}
+
+void Settings::setRequestOptions(const RequestOptions &o)
+{
+    m_settings->beginGroup(u"request"_s);
+    m_settings->setValue(u"systemPrompt"_s, o.systemPrompt);
+    m_settings->setValue(u"maxTokens"_s, o.maxTokens);
+    m_settings->setValue(u"temperature"_s, o.temperature);
+    m_settings->setValue(u"shown"_s, o.shown);
+    m_settings->endGroup();
+}
+
 void Settings::sync()
 {
     m_settings->sync();

@@ -27,6 +27,16 @@ struct ProviderSettings
     bool operator==(const ProviderSettings &) const = default;
 };
 
+/// The window's "Request options", sent with every request of the window.
+struct RequestOptions
+{
+    QString systemPrompt; ///< empty: no system message
+    int maxTokens = 0; ///< 0: the provider's default
+    double temperature = -1; ///< below 0: the provider's default
+    bool shown = false; ///< the row is expanded
+    bool operator==(const RequestOptions &) const = default;
+};
+
 class Settings final
 {
 public:
@@ -47,6 +57,9 @@ public:
 
     QString lastExportDir() const;
     void setLastExportDir(const QString &dir);
+
+    RequestOptions requestOptions() const;
+    void setRequestOptions(const RequestOptions &options);
 
     void sync();
     QString fileName() const;

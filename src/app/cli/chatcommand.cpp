@@ -66,13 +66,14 @@ CommandSpec chatSpec()
         u"chat"_s,
         cliText(QT_TRANSLATE_NOOP("cli", "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
         u"chat --endpoint URL [--model NAME] [--prompt TEXT] [--system TEXT] [--max-tokens N] "
-        "[--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F]"_s,
+        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F]"_s,
         {
                 QCommandLineOption(u"endpoint"_s, cliText(QT_TRANSLATE_NOOP("cli", "Base URL (http://host:port/v1) or the full .../chat/completions URL.")), u"URL"_s),
-                QCommandLineOption(u"model"_s, cliText(QT_TRANSLATE_NOOP("cli", "Model name (default: capwatch-demo).")), u"NAME"_s, u"capwatch-demo"_s),
+                QCommandLineOption(u"model"_s, cliText(QT_TRANSLATE_NOOP("cli", "Model name; required unless the endpoint is loopback (the demo provider), where it defaults to capwatch-demo.")), u"NAME"_s),
                 QCommandLineOption(u"prompt"_s, cliText(QT_TRANSLATE_NOOP("cli", "The prompt; read from standard input when absent.")), u"TEXT"_s),
                 QCommandLineOption(u"system"_s, cliText(QT_TRANSLATE_NOOP("cli", "A system message sent before the prompt.")), u"TEXT"_s),
                 QCommandLineOption(u"max-tokens"_s, cliText(QT_TRANSLATE_NOOP("cli", "Largest answer, in tokens.")), u"N"_s),
+                QCommandLineOption(u"temperature"_s, cliText(QT_TRANSLATE_NOOP("cli", "Sampling temperature, 0 to 2 (default: the provider's).")), u"T"_s),
                 QCommandLineOption(u"api-key-env"_s, cliText(QT_TRANSLATE_NOOP("cli", "Environment variable holding the key (default: OPENAI_COMPAT_API_KEY).")), u"VAR"_s, u"OPENAI_COMPAT_API_KEY"_s),
                 QCommandLineOption(u"api-key-file"_s, cliText(QT_TRANSLATE_NOOP("cli", "File holding the key; read again after a 401/403.")), u"PATH"_s),
                 QCommandLineOption(u"no-stream"_s, cliText(QT_TRANSLATE_NOOP("cli", "Ask for the whole answer at once instead of a stream."))),
@@ -93,7 +94,15 @@ int runChat(const QStringList &args)
         return argumentError(spec.name, u"--endpoint is required"_s);
     net::ChatRequest request;
     request.endpoint = QUrl(parser.value(u"endpoint"_s), QUrl::StrictMode);
-    request.model = parser.value(u"model"_s);
+    request.model = parser.isSet(u"model"_s) ? parser.value(u"model"_s).trimmed()
+                                             : net::defaultModelFor(request.endpoint);
+    // A bad URL is the client's configuration error (exit 4), reported before anything is sent.
+    if (request.model.isEmpty() && net::chatCompletionsUrl(request.endpoint).isValid()) {
+        return argumentError(spec.name, parser.isSet(u"model"_s)
+                                     ? u"--model takes a model name"_s
+                                     : u"no model: give --model NAME (only a loopback endpoint, "
+                                       "such as capwatch-cli demo, defaults to capwatch-demo)"_s);
+    }
     request.stream = !parser.isSet(u"no-stream"_s);
     if (parser.isSet(u"max-tokens"_s)) {
         bool ok = false;
@@ -101,6 +110,13 @@ int runChat(const QStringList &args)
         if (!ok || n < 1)
             return argumentError(spec.name, u"--max-tokens takes a positive whole number"_s);
         request.maxTokens = n;
+    }
+    if (parser.isSet(u"temperature"_s)) {
+        bool ok = false;
+        const double t = parser.value(u"temperature"_s).toDouble(&ok);
+        if (!ok || !(t >= net::kMinTemperature && t <= net::kMaxTemperature))
+            return argumentError(spec.name, u"--temperature takes a number from 0 to 2"_s);
+        request.temperature = t;
     }
     bool scaleOk = false;
     const double scale = parser.value(u"time-scale"_s).toDouble(&scaleOk);
