@@ -125,7 +125,7 @@ void TestAccessibility::tabOrderFollowsReadingOrder()
     QTRY_VERIFY(m_window->isActiveWindow());
     // Idle: Stop is disabled and Retry now hidden, so Tab passes them by.
     QCOMPARE(tabAround(), (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
-                                         u"QTabBar Timeline"_s,
+                                         u"QTabBar Timeline"_s, u"QScrollArea Retry cycle"_s,
                                          u"QPushButton Configure a provider…"_s,
                                          u"capwatch::ui::ConversationView Conversation"_s }));
     QCOMPARE(QApplication::focusWidget(), prompt); // all the way around
@@ -135,7 +135,7 @@ void TestAccessibility::tabOrderFollowsReadingOrder()
     QCOMPARE(tabAround(), (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
                                          u"QPlainTextEdit System prompt"_s,
                                          u"QSpinBox Max tokens"_s,
-                                         u"QDoubleSpinBox Temperature"_s, u"QTabBar Timeline"_s,
+                                         u"QDoubleSpinBox Temperature"_s, u"QTabBar Timeline"_s, u"QScrollArea Retry cycle"_s,
                                          u"QPushButton Configure a provider…"_s,
                                          u"capwatch::ui::ConversationView Conversation"_s }));
     QTest::mouseClick(m_window->requestOptionsButton(), Qt::LeftButton);

@@ -3,7 +3,9 @@
 // each send delivered, as the provider recorded it.
 
 #include "net/demoprovider.h"
+#include "support/fakekeychain.h"
 #include "ui/conversationview.h"
+#include "ui/keychain.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
@@ -32,6 +34,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QScopeGuard>
 #include <QTest>
 #include <QTextBlock>
 #include <QToolButton>
@@ -654,7 +657,10 @@ void TestMainWindow::keyStatusAgreesWithTheErrorCard()
 void TestMainWindow::keyNeverReachesTheSettingsFile()
 {
     // The window's own path: Settings > Provider settings, a key typed for the keychain, OK; then
-    // the settings file as written to disk.
+    // the settings file as written to disk. The dialog accepts once the keychain stored the key.
+    auto keychain = std::make_shared<testing::FakeKeychain>();
+    Keychain::setBackend(keychain);
+    const auto restoreKeychain = qScopeGuard([] { Keychain::setBackend(nullptr); });
     const QString path = ini();
     {
         Settings settings(path);
@@ -709,6 +715,7 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
     QVERIFY2(text.contains("model=m-1"), text.constData());
     QVERIFY(!text.contains("sk-never-in-settings"));
     QVERIFY(!text.contains("never-in"));
+    QCOMPARE(keychain->stored, QByteArray("sk-never-in-settings-123")); // it went to the keychain
 
     // A key from the environment, used by a real send, stays out of the file too.
     qputenv("CAPWATCH_TEST_GUI_KEY", "sk-env-secret-456");

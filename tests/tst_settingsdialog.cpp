@@ -4,6 +4,7 @@
 // the key source while a retry wait runs, and the key that actually reaches the provider.
 
 #include "net/demoprovider.h"
+#include "support/fakekeychain.h"
 #include "ui/conversationview.h"
 #include "ui/keychain.h"
 #include "ui/mainwindow.h"
@@ -32,6 +33,7 @@
 
 using namespace capwatch;
 using namespace capwatch::ui;
+using capwatch::testing::FakeKeychain;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -41,40 +43,6 @@ const QString kKeyVariable = u"CAPWATCH_TEST_DIALOG_KEY"_s;
 const QByteArray kEnvKey = "sk-dialog-env-1111";
 const QByteArray kFileKey = "sk-dialog-file-2222";
 
-/// A keychain without a keychain: answers on the event loop, fails with `failure` if set.
-class FakeKeychain final : public KeychainBackend
-{
-public:
-    void read(QObject *context, ReadDone done) override
-    {
-        ++reads;
-        QTimer::singleShot(0, context, [this, done] {
-            if (!failure.isEmpty())
-                done({}, failure);
-            else if (stored.isEmpty())
-                done({}, u"no key is stored in the system keychain"_s);
-            else
-                done(stored, {});
-        });
-    }
-    void write(QObject *context, const QByteArray &key, WriteDone done) override
-    {
-        ++writes;
-        QTimer::singleShot(0, context, [this, key, done] {
-            if (!failure.isEmpty()) {
-                done(failure);
-                return;
-            }
-            stored = key;
-            done({});
-        });
-    }
-
-    QString failure;
-    QByteArray stored;
-    int reads = 0;
-    int writes = 0;
-};
 
 /// WCAG 2 contrast of two colours, computed here rather than taken from the widget.
 double contrastRatio(QRgb a, QRgb b)

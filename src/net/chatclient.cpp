@@ -140,7 +140,7 @@ quint64 ChatClient::send(const ChatRequest &request)
             if (!self || id != self->m_sendId || !self->m_active)
                 return;
             const QUrl target = chatCompletionsUrl(self->m_request.endpoint);
-            if (c.key.isEmpty() && !isLoopback(target)) {
+            if (keyUse(c, target) == KeyUse::Missing) {
                 self->configurationError(u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error),
                                          retry::NetworkFailure::Other);
                 return;
@@ -152,7 +152,7 @@ quint64 ChatClient::send(const ChatRequest &request)
                 return;
             }
             self->m_key = c.key;
-            self->m_authSource = c.key.isEmpty() ? u"none (loopback endpoint)"_s : c.source;
+            self->m_authSource = authSourceText(c, target);
             self->startAttempt();
         });
     });

@@ -448,6 +448,8 @@ void RetryPanel::changeEvent(QEvent *event)
 void RetryPanel::retranslate()
 {
     m_title->setText(tr("Retry cycle"));
+    // The scroll area is a Tab stop (keyboard users scroll a panel cut short by a small window).
+    m_scroll->setAccessibleName(tr("Retry cycle"));
     m_failureCaption->setText(tr("Last failure"));
     m_attemptCaption->setText(tr("Attempt"));
     m_tokensCaption->setText(tr("Tokens used / limit"));
