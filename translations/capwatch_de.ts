@@ -35,6 +35,62 @@
         <source>cancelled</source>
         <translation>abgebrochen</translation>
     </message>
+    <message>
+        <source>request too large</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out of credit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry-after</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry-after-ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry delay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rate-limit reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>backoff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>new key</source>
+        <translation type="unfinished">neuer Schlüssel</translation>
+    </message>
+    <message>
+        <source>budget exhausted</source>
+        <translation type="unfinished">Budget erschöpft</translation>
+    </message>
+    <message>
+        <source>attempts exhausted</source>
+        <translation type="unfinished">Versuche erschöpft</translation>
+    </message>
+    <message>
+        <source>not retryable</source>
+        <translation type="unfinished">nicht wiederholbar</translation>
+    </message>
+    <message>
+        <source>no response in time</source>
+        <translation type="unfinished">keine rechtzeitige Antwort</translation>
+    </message>
+    <message>
+        <source>key unchanged</source>
+        <translation type="unfinished">Schlüssel unverändert</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationView</name>
@@ -77,17 +133,33 @@
         <source>Image not loaded: %1</source>
         <translation>Bild nicht geladen: %1</translation>
     </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this answer as received (Markdown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask again for an answer to the same conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit and resend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put this prompt back in the editor; sending replaces it and its answer</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::Keychain</name>
-    <message>
-        <source>no key is stored in the system keychain</source>
-        <translation>im System-Schlüsselbund ist kein Schlüssel gespeichert</translation>
-    </message>
-    <message>
-        <source>the system keychain is not available: %1</source>
-        <translation>der System-Schlüsselbund ist nicht verfügbar: %1</translation>
-    </message>
     <message>
         <source>system keychain</source>
         <translation>System-Schlüsselbund</translation>
@@ -232,10 +304,6 @@
         <translation>Schlüsselquelle</translation>
     </message>
     <message>
-        <source>no key needed</source>
-        <translation>kein Schlüssel nötig</translation>
-    </message>
-    <message>
         <source>Endpoint: %1</source>
         <translation>Endpunkt: %1</translation>
     </message>
@@ -250,10 +318,6 @@
     <message>
         <source>Key: %1</source>
         <translation>Schlüssel: %1</translation>
-    </message>
-    <message>
-        <source>Key not stored</source>
-        <translation>Schlüssel nicht gespeichert</translation>
     </message>
     <message>
         <source>The send failed: %1</source>
@@ -321,6 +385,140 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Act on the message shown above the prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request &amp;options</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request options</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show or hide the system prompt, the answer&apos;s length limit and the temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;ystem prompt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent before the conversation with every request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Max tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The longest answer, in tokens; Default leaves it to the provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tem&amp;perature:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sampling temperature, 0 to 2; Default leaves it to the provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel &amp;editing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider &amp;settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model: not set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key: none (loopback endpoint)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key: missing (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider settings changed, so the send in progress was stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the provider…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s: %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>capwatch conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -604,6 +802,38 @@
         <source>Where the wait came from</source>
         <translation>Woher die Wartezeit stammt</translation>
     </message>
+    <message>
+        <source>%1 (HTTP %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 used by the answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; cancelled after %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retryDelay in the error asked %1; capped to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retryDelay in the error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rate-limit reset header asked %1; capped to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rate-limit reset header: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last failure</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::Settings</name>
@@ -722,6 +952,37 @@
         <source>Choose the key file.</source>
         <translation>Wählen Sie die Schlüsseldatei aus.</translation>
     </message>
+    <message>
+        <source>Storing the key in the system keychain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key was not stored: %1. Your settings are unchanged: choose another key source, or try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking the system keychain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The system keychain cannot be used: %1. Your settings are unchanged: paste a key to store it, or choose another key source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the stored key is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::SystemKeychain</name>
+    <message>
+        <source>no key is stored in the system keychain</source>
+        <translation type="unfinished">im System-Schlüsselbund ist kein Schlüssel gespeichert</translation>
+    </message>
+    <message>
+        <source>the system keychain is not available: %1</source>
+        <translation type="unfinished">der System-Schlüsselbund ist nicht verfügbar: %1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::TimelineWidget</name>
@@ -742,32 +1003,8 @@
         <translation>%1 min</translation>
     </message>
     <message>
-        <source>budget exhausted</source>
-        <translation>Budget erschöpft</translation>
-    </message>
-    <message>
-        <source>attempts exhausted</source>
-        <translation>Versuche erschöpft</translation>
-    </message>
-    <message>
-        <source>not retryable</source>
-        <translation>nicht wiederholbar</translation>
-    </message>
-    <message>
-        <source>no response in time</source>
-        <translation>keine rechtzeitige Antwort</translation>
-    </message>
-    <message>
-        <source>key unchanged</source>
-        <translation>Schlüssel unverändert</translation>
-    </message>
-    <message>
         <source>attempt %1</source>
         <translation>Versuch %1</translation>
-    </message>
-    <message>
-        <source>new key</source>
-        <translation>neuer Schlüssel</translation>
     </message>
     <message>
         <source>%1 %2 → %3</source>
@@ -934,16 +1171,24 @@
         <translation>Obergrenze pro Wartezeit</translation>
     </message>
     <message>
-        <source>earlier sends not shown: %1</source>
-        <translation>frühere Anfragen ausgeblendet: %1</translation>
-    </message>
-    <message>
-        <source>+%1 earlier</source>
-        <translation>+%1 frühere</translation>
-    </message>
-    <message>
         <source>No sends yet</source>
         <translation>Noch keine Anfragen</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3</source>
+        <translation type="unfinished">%1 von %3 {1 %2 ?}</translation>
+    </message>
+    <message>
+        <source>Scroll the sends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after %1 of the wait</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -959,10 +1204,6 @@
     <message>
         <source>HTTP status of the response (100-999).</source>
         <translation>HTTP-Status der Antwort (100–999).</translation>
-    </message>
-    <message>
-        <source>A response header, &apos;Name: value&apos;. Repeatable.</source>
-        <translation>Ein Antwort-Header, „Name: Wert“. Mehrfach angebbar.</translation>
     </message>
     <message>
         <source>The response body. Without --body or --body-file it is read from standard input.</source>
@@ -1003,10 +1244,6 @@
     <message>
         <source>Base URL (http://host:port/v1) or the full .../chat/completions URL.</source>
         <translation>Basis-URL (http://host:port/v1) oder die vollständige .../chat/completions-URL.</translation>
-    </message>
-    <message>
-        <source>Model name (default: capwatch-demo).</source>
-        <translation>Modellname (Standard: capwatch-demo).</translation>
     </message>
     <message>
         <source>The prompt; read from standard input when absent.</source>
@@ -1067,6 +1304,26 @@
     <message>
         <source>Answer the first N requests with the headline token-limit 422 (default: 0).</source>
         <translation>Die ersten N Anfragen mit dem Token-Limit-Fehler 422 aus dem Szenario „headline“ beantworten (Standard: 0).</translation>
+    </message>
+    <message>
+        <source>Model name; required unless the endpoint is loopback (the demo provider), where it defaults to capwatch-demo.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sampling temperature, 0 to 2 (default: the provider&apos;s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language of the token-limit errors of capped and headline: %1 (default: en).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest request in tokens for the context scenario (default: 4096).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A response header, &apos;Name: value&apos;. Repeatable. With a 2xx status, &apos;Content-Type: text/event-stream&apos; reads the body as an event stream.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
