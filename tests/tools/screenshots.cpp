@@ -110,6 +110,32 @@ int main(int argc, char *argv[])
     if (!save(&w, outDir + u"/main-window-log"_s + suffix + u".png"_s))
         return 1;
 
+    // Revision 2: a request that can never fit and an account out of credit, each sent once and
+    // explained with a hint (a small context window, so an ordinary prompt is too large).
+    {
+        Settings rev2Settings(settingsDir.filePath(u"rev2.ini"_s));
+        MainWindow v(rev2Settings, options);
+        v.resize(1440, 900);
+        v.show();
+        net::DemoProvider *rev2 = v.demoProvider();
+        net::DemoOptions o = rev2->options();
+        o.scenario = u"context"_s;
+        o.contextWindow = 1000;
+        rev2->setOptions(o);
+        send(v, u"Please review this design document and list every risk you can find in it."_s);
+        if (!waitForState(v, RetryPanel::State::GaveUp, 60000))
+            return 1;
+        if (!save(&v, outDir + u"/main-window-too-large"_s + suffix + u".png"_s))
+            return 1;
+        o.scenario = u"billing"_s;
+        rev2->setOptions(o);
+        send(v, u"Try again with a shorter question?"_s);
+        if (!waitForState(v, RetryPanel::State::GaveUp, 60000))
+            return 1;
+        if (!save(&v, outDir + u"/main-window-billing"_s + suffix + u".png"_s))
+            return 1;
+    }
+
     // The question before a key goes out over plain HTTP to another machine.
     qputenv("OPENAI_COMPAT_API_KEY", "sk-screenshot-not-a-key");
     LaunchOptions remote;
