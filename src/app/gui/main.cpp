@@ -64,6 +64,14 @@ void setUpLanguage(QCoreApplication &app, const QStringList &args)
     capwatch::ui::installTranslations(&app, language);
 }
 
+void setUpParser(QCommandLineParser &parser, const capwatch::app::GuiOptions &cmdline)
+{
+    parser.setApplicationDescription(capwatch::app::guiDescription());
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions(cmdline.all());
+}
+
 /// Answers --help, --help-all, --version and --man-page under a QCoreApplication.
 int printOnly(int argc, char *argv[])
 {
@@ -74,10 +82,7 @@ int printOnly(int argc, char *argv[])
 
     const capwatch::app::GuiOptions cmdline = capwatch::app::guiOptions();
     QCommandLineParser parser;
-    parser.setApplicationDescription(capwatch::app::guiDescription());
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addOptions(cmdline.all());
+    setUpParser(parser, cmdline);
     parser.parse(QCoreApplication::arguments()); // what was asked for is answered, errors or not
     if (parser.isSet(cmdline.manPage)) {
         // The man page is made at build time, often without a display.
@@ -119,10 +124,7 @@ int main(int argc, char *argv[])
 
     const capwatch::app::GuiOptions cmdline = capwatch::app::guiOptions();
     QCommandLineParser parser;
-    parser.setApplicationDescription(capwatch::app::guiDescription());
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addOptions(cmdline.all());
+    setUpParser(parser, cmdline);
     if (!parser.parse(QApplication::arguments()))
         return fail(parser.errorText());
     if (!parser.positionalArguments().isEmpty())
