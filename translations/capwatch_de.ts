@@ -37,59 +37,59 @@
     </message>
     <message>
         <source>request too large</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfrage zu groß</translation>
     </message>
     <message>
         <source>out of credit</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Guthaben</translation>
     </message>
     <message>
         <source>retry-after</source>
-        <translation type="unfinished"></translation>
+        <translation>retry-after</translation>
     </message>
     <message>
         <source>retry-after-ms</source>
-        <translation type="unfinished"></translation>
+        <translation>retry-after-ms</translation>
     </message>
     <message>
         <source>retry delay</source>
-        <translation type="unfinished"></translation>
+        <translation>Retry-Verzögerung</translation>
     </message>
     <message>
         <source>message</source>
-        <translation type="unfinished"></translation>
+        <translation>Meldung</translation>
     </message>
     <message>
         <source>rate-limit reset</source>
-        <translation type="unfinished"></translation>
+        <translation>Ratenlimit-Reset</translation>
     </message>
     <message>
         <source>backoff</source>
-        <translation type="unfinished"></translation>
+        <translation>Backoff</translation>
     </message>
     <message>
         <source>new key</source>
-        <translation type="unfinished">neuer Schlüssel</translation>
+        <translation>neuer Schlüssel</translation>
     </message>
     <message>
         <source>budget exhausted</source>
-        <translation type="unfinished">Budget erschöpft</translation>
+        <translation>Budget erschöpft</translation>
     </message>
     <message>
         <source>attempts exhausted</source>
-        <translation type="unfinished">Versuche erschöpft</translation>
+        <translation>Versuche erschöpft</translation>
     </message>
     <message>
         <source>not retryable</source>
-        <translation type="unfinished">nicht wiederholbar</translation>
+        <translation>nicht wiederholbar</translation>
     </message>
     <message>
         <source>no response in time</source>
-        <translation type="unfinished">keine rechtzeitige Antwort</translation>
+        <translation>keine Antwort rechtzeitig</translation>
     </message>
     <message>
         <source>key unchanged</source>
-        <translation type="unfinished">Schlüssel unverändert</translation>
+        <translation>Schlüssel unverändert</translation>
     </message>
 </context>
 <context>
@@ -135,27 +135,27 @@
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>Kopieren</translation>
     </message>
     <message>
         <source>Copy this answer as received (Markdown)</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Antwort wie empfangen kopieren (Markdown)</translation>
     </message>
     <message>
         <source>Regenerate</source>
-        <translation type="unfinished"></translation>
+        <translation>Neu erzeugen</translation>
     </message>
     <message>
         <source>Ask again for an answer to the same conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>Erneut um eine Antwort auf dieselbe Unterhaltung bitten</translation>
     </message>
     <message>
         <source>Edit and resend</source>
-        <translation type="unfinished"></translation>
+        <translation>Bearbeiten und erneut senden</translation>
     </message>
     <message>
         <source>Put this prompt back in the editor; sending replaces it and its answer</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Prompt zurück ins Eingabefeld holen; Senden ersetzt ihn und seine Antwort</translation>
     </message>
 </context>
 <context>
@@ -388,137 +388,137 @@
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Meldung</translation>
     </message>
     <message>
         <source>Close the message</source>
-        <translation type="unfinished"></translation>
+        <translation>Meldung schließen</translation>
     </message>
     <message>
         <source>Act on the message shown above the prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>Auf die Meldung über dem Prompt reagieren</translation>
     </message>
     <message>
         <source>Request &amp;options</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfrage&amp;optionen</translation>
     </message>
     <message>
         <source>Request options</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfrageoptionen</translation>
     </message>
     <message>
         <source>Show or hide the system prompt, the answer&apos;s length limit and the temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>Systemprompt, Längenbegrenzung der Antwort und Temperatur ein- oder ausblenden</translation>
     </message>
     <message>
         <source>S&amp;ystem prompt:</source>
-        <translation type="unfinished"></translation>
+        <translation>S&amp;ystemprompt:</translation>
     </message>
     <message>
         <source>System prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>Systemprompt</translation>
     </message>
     <message>
         <source>Sent before the conversation with every request</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird bei jeder Anfrage vor der Unterhaltung gesendet</translation>
     </message>
     <message>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>Keiner</translation>
     </message>
     <message>
         <source>&amp;Max tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Max. Tokens:</translation>
     </message>
     <message>
         <source>Max tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Max. Tokens</translation>
     </message>
     <message>
         <source>The longest answer, in tokens; Default leaves it to the provider</source>
-        <translation type="unfinished"></translation>
+        <translation>Längste Antwort in Tokens; „Standard“ überlässt es dem Anbieter</translation>
     </message>
     <message>
         <source>Default</source>
-        <translation type="unfinished"></translation>
+        <translation>Standard</translation>
     </message>
     <message>
         <source>Tem&amp;perature:</source>
-        <translation type="unfinished"></translation>
+        <translation>Tem&amp;peratur:</translation>
     </message>
     <message>
         <source>Temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>Temperatur</translation>
     </message>
     <message>
         <source>Sampling temperature, 0 to 2; Default leaves it to the provider</source>
-        <translation type="unfinished"></translation>
+        <translation>Sampling-Temperatur, 0 bis 2; „Standard“ überlässt sie dem Anbieter</translation>
     </message>
     <message>
         <source>Cancel &amp;editing</source>
-        <translation type="unfinished"></translation>
+        <translation>Bearbeiten &amp;abbrechen</translation>
     </message>
     <message>
         <source>Provider &amp;settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>Anbieter&amp;einstellungen…</translation>
     </message>
     <message>
         <source>Model: not set</source>
-        <translation type="unfinished"></translation>
+        <translation>Modell: nicht festgelegt</translation>
     </message>
     <message>
         <source>Key: none (loopback endpoint)</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlüssel: keiner (Loopback-Endpunkt)</translation>
     </message>
     <message>
         <source>Key: missing (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlüssel: fehlt (%1)</translation>
     </message>
     <message>
         <source>The provider settings changed, so the send in progress was stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Anbietereinstellungen wurden geändert, daher wurde die laufende Anfrage beendet.</translation>
     </message>
     <message>
         <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sie bearbeiten Ihren letzten Prompt: Beim Senden ersetzt er diesen Prompt und seine Antwort.</translation>
     </message>
     <message>
         <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für %1 ist kein Modell festgelegt, daher wurde nichts gesendet. Geben Sie den Namen des Modells in den Anbietereinstellungen ein; Ihr Prompt bleibt im Eingabefeld.</translation>
     </message>
     <message>
         <source>Answer copied</source>
-        <translation type="unfinished"></translation>
+        <translation>Antwort kopiert</translation>
     </message>
     <message>
         <source>Waiting for the provider…</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten auf den Anbieter…</translation>
     </message>
     <message numerus="yes">
         <source>Retrying in %n s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Neuer Versuch in %n s</numerusform>
+            <numerusform>Neuer Versuch in %n s</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Retrying in %n s: %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Neuer Versuch in %n s: %1</numerusform>
+            <numerusform>Neuer Versuch in %n s: %1</numerusform>
         </translation>
     </message>
     <message>
         <source>capwatch conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>capwatch-Unterhaltung</translation>
     </message>
     <message>
         <source>Date</source>
-        <translation type="unfinished"></translation>
+        <translation>Datum</translation>
     </message>
     <message>
         <source>not set</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht festgelegt</translation>
     </message>
 </context>
 <context>
@@ -804,35 +804,35 @@
     </message>
     <message>
         <source>%1 (HTTP %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (HTTP %2)</translation>
     </message>
     <message>
         <source>%1 used by the answer</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von der Antwort verbraucht</translation>
     </message>
     <message>
         <source>%1; cancelled after %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1; abgebrochen nach %2</translation>
     </message>
     <message>
         <source>retryDelay in the error asked %1; capped to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>retryDelay im Fehler verlangte %1; begrenzt auf %2</translation>
     </message>
     <message>
         <source>retryDelay in the error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>retryDelay im Fehler: %1</translation>
     </message>
     <message>
         <source>rate-limit reset header asked %1; capped to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Ratenlimit-Reset-Header verlangte %1; begrenzt auf %2</translation>
     </message>
     <message>
         <source>rate-limit reset header: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Ratenlimit-Reset-Header: %1</translation>
     </message>
     <message>
         <source>Last failure</source>
-        <translation type="unfinished"></translation>
+        <translation>Letzter Fehler</translation>
     </message>
 </context>
 <context>
@@ -954,34 +954,34 @@
     </message>
     <message>
         <source>Storing the key in the system keychain…</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlüssel wird im System-Schlüsselbund gespeichert…</translation>
     </message>
     <message>
         <source>The key was not stored: %1. Your settings are unchanged: choose another key source, or try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Schlüssel wurde nicht gespeichert: %1. Ihre Einstellungen sind unverändert: Wählen Sie eine andere Schlüsselquelle oder versuchen Sie es erneut.</translation>
     </message>
     <message>
         <source>Checking the system keychain…</source>
-        <translation type="unfinished"></translation>
+        <translation>System-Schlüsselbund wird geprüft…</translation>
     </message>
     <message>
         <source>The system keychain cannot be used: %1. Your settings are unchanged: paste a key to store it, or choose another key source.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der System-Schlüsselbund kann nicht verwendet werden: %1. Ihre Einstellungen sind unverändert: Fügen Sie einen Schlüssel zum Speichern ein oder wählen Sie eine andere Schlüsselquelle.</translation>
     </message>
     <message>
         <source>the stored key is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>der gespeicherte Schlüssel ist leer</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::SystemKeychain</name>
     <message>
         <source>no key is stored in the system keychain</source>
-        <translation type="unfinished">im System-Schlüsselbund ist kein Schlüssel gespeichert</translation>
+        <translation>im System-Schlüsselbund ist kein Schlüssel gespeichert</translation>
     </message>
     <message>
         <source>the system keychain is not available: %1</source>
-        <translation type="unfinished">der System-Schlüsselbund ist nicht verfügbar: %1</translation>
+        <translation>der System-Schlüsselbund ist nicht verfügbar: %1</translation>
     </message>
 </context>
 <context>
@@ -1176,19 +1176,19 @@
     </message>
     <message>
         <source>%1 %2 of %3</source>
-        <translation type="unfinished">%1 von %3 {1 %2 ?}</translation>
+        <translation>%1 %2 von %3</translation>
     </message>
     <message>
         <source>Scroll the sends</source>
-        <translation type="unfinished"></translation>
+        <translation>Durch die Anfragen blättern</translation>
     </message>
     <message>
         <source>Cancelled:</source>
-        <translation type="unfinished"></translation>
+        <translation>Abgebrochen:</translation>
     </message>
     <message>
         <source>after %1 of the wait</source>
-        <translation type="unfinished"></translation>
+        <translation>nach %1 der Wartezeit</translation>
     </message>
 </context>
 <context>
@@ -1307,23 +1307,23 @@
     </message>
     <message>
         <source>Model name; required unless the endpoint is loopback (the demo provider), where it defaults to capwatch-demo.</source>
-        <translation type="unfinished"></translation>
+        <translation>Modellname; erforderlich, außer bei einem Loopback-Endpunkt (dem Demo-Anbieter), wo er standardmäßig capwatch-demo ist.</translation>
     </message>
     <message>
         <source>Sampling temperature, 0 to 2 (default: the provider&apos;s).</source>
-        <translation type="unfinished"></translation>
+        <translation>Sampling-Temperatur, 0 bis 2 (Standard: die des Anbieters).</translation>
     </message>
     <message>
         <source>Language of the token-limit errors of capped and headline: %1 (default: en).</source>
-        <translation type="unfinished"></translation>
+        <translation>Sprache der Token-Limit-Fehler von capped und headline: %1 (Standard: en).</translation>
     </message>
     <message>
         <source>Largest request in tokens for the context scenario (default: 4096).</source>
-        <translation type="unfinished"></translation>
+        <translation>Größte Anfrage in Tokens für das Szenario context (Standard: 4096).</translation>
     </message>
     <message>
         <source>A response header, &apos;Name: value&apos;. Repeatable. With a 2xx status, &apos;Content-Type: text/event-stream&apos; reads the body as an event stream.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Antwort-Header, 'Name: Wert'. Wiederholbar. Bei einem 2xx-Status liest 'Content-Type: text/event-stream' den Body als Event-Stream.</translation>
     </message>
 </context>
 <context>

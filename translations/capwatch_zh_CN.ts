@@ -37,59 +37,59 @@
     </message>
     <message>
         <source>request too large</source>
-        <translation type="unfinished"></translation>
+        <translation>请求过大</translation>
     </message>
     <message>
         <source>out of credit</source>
-        <translation type="unfinished"></translation>
+        <translation>余额不足</translation>
     </message>
     <message>
         <source>retry-after</source>
-        <translation type="unfinished"></translation>
+        <translation>retry-after</translation>
     </message>
     <message>
         <source>retry-after-ms</source>
-        <translation type="unfinished"></translation>
+        <translation>retry-after-ms</translation>
     </message>
     <message>
         <source>retry delay</source>
-        <translation type="unfinished"></translation>
+        <translation>重试延迟</translation>
     </message>
     <message>
         <source>message</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <source>rate-limit reset</source>
-        <translation type="unfinished"></translation>
+        <translation>速率限制重置</translation>
     </message>
     <message>
         <source>backoff</source>
-        <translation type="unfinished"></translation>
+        <translation>退避</translation>
     </message>
     <message>
         <source>new key</source>
-        <translation type="unfinished">新密钥</translation>
+        <translation>新密钥</translation>
     </message>
     <message>
         <source>budget exhausted</source>
-        <translation type="unfinished">预算耗尽</translation>
+        <translation>预算已耗尽</translation>
     </message>
     <message>
         <source>attempts exhausted</source>
-        <translation type="unfinished">尝试次数用尽</translation>
+        <translation>尝试次数已用完</translation>
     </message>
     <message>
         <source>not retryable</source>
-        <translation type="unfinished">不可重试</translation>
+        <translation>不可重试</translation>
     </message>
     <message>
         <source>no response in time</source>
-        <translation type="unfinished">未及时响应</translation>
+        <translation>未及时响应</translation>
     </message>
     <message>
         <source>key unchanged</source>
-        <translation type="unfinished">密钥未更换</translation>
+        <translation>密钥未变</translation>
     </message>
 </context>
 <context>
@@ -134,27 +134,27 @@
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>复制</translation>
     </message>
     <message>
         <source>Copy this answer as received (Markdown)</source>
-        <translation type="unfinished"></translation>
+        <translation>按收到的原样复制此回答（Markdown）</translation>
     </message>
     <message>
         <source>Regenerate</source>
-        <translation type="unfinished"></translation>
+        <translation>重新生成</translation>
     </message>
     <message>
         <source>Ask again for an answer to the same conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>针对同一对话重新请求回答</translation>
     </message>
     <message>
         <source>Edit and resend</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑并重新发送</translation>
     </message>
     <message>
         <source>Put this prompt back in the editor; sending replaces it and its answer</source>
-        <translation type="unfinished"></translation>
+        <translation>将此提示词放回输入框；发送后将替换它及其回答</translation>
     </message>
 </context>
 <context>
@@ -386,135 +386,135 @@
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <source>Close the message</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭消息</translation>
     </message>
     <message>
         <source>Act on the message shown above the prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>处理提示词上方显示的消息</translation>
     </message>
     <message>
         <source>Request &amp;options</source>
-        <translation type="unfinished"></translation>
+        <translation>请求选项(&amp;O)</translation>
     </message>
     <message>
         <source>Request options</source>
-        <translation type="unfinished"></translation>
+        <translation>请求选项</translation>
     </message>
     <message>
         <source>Show or hide the system prompt, the answer&apos;s length limit and the temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>显示或隐藏系统提示词、回答长度上限和温度</translation>
     </message>
     <message>
         <source>S&amp;ystem prompt:</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示词(&amp;Y)：</translation>
     </message>
     <message>
         <source>System prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示词</translation>
     </message>
     <message>
         <source>Sent before the conversation with every request</source>
-        <translation type="unfinished"></translation>
+        <translation>每次请求时在对话之前发送</translation>
     </message>
     <message>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>&amp;Max tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>最大 Token 数(&amp;M)：</translation>
     </message>
     <message>
         <source>Max tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>最大 Token 数</translation>
     </message>
     <message>
         <source>The longest answer, in tokens; Default leaves it to the provider</source>
-        <translation type="unfinished"></translation>
+        <translation>回答的最大长度（Token）；“默认”表示由服务商决定</translation>
     </message>
     <message>
         <source>Default</source>
-        <translation type="unfinished"></translation>
+        <translation>默认</translation>
     </message>
     <message>
         <source>Tem&amp;perature:</source>
-        <translation type="unfinished"></translation>
+        <translation>温度(&amp;P)：</translation>
     </message>
     <message>
         <source>Temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>温度</translation>
     </message>
     <message>
         <source>Sampling temperature, 0 to 2; Default leaves it to the provider</source>
-        <translation type="unfinished"></translation>
+        <translation>采样温度，0 到 2；“默认”表示由服务商决定</translation>
     </message>
     <message>
         <source>Cancel &amp;editing</source>
-        <translation type="unfinished"></translation>
+        <translation>取消编辑(&amp;E)</translation>
     </message>
     <message>
         <source>Provider &amp;settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>服务商设置(&amp;S)…</translation>
     </message>
     <message>
         <source>Model: not set</source>
-        <translation type="unfinished"></translation>
+        <translation>模型：未设置</translation>
     </message>
     <message>
         <source>Key: none (loopback endpoint)</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥：无（回环端点）</translation>
     </message>
     <message>
         <source>Key: missing (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥：缺失（%1）</translation>
     </message>
     <message>
         <source>The provider settings changed, so the send in progress was stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>服务商设置已更改，正在进行的发送已停止。</translation>
     </message>
     <message>
         <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
-        <translation type="unfinished"></translation>
+        <translation>正在编辑上一条提示词：发送后将替换该提示词及其回答。</translation>
     </message>
     <message>
         <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 未设置模型，因此没有发送任何内容。请在服务商设置中输入模型名称；您的提示词仍保留在输入框中。</translation>
     </message>
     <message>
         <source>Answer copied</source>
-        <translation type="unfinished"></translation>
+        <translation>已复制回答</translation>
     </message>
     <message>
         <source>Waiting for the provider…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待服务商…</translation>
     </message>
     <message numerus="yes">
         <source>Retrying in %n s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 秒后重试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Retrying in %n s: %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 秒后重试：%1</numerusform>
         </translation>
     </message>
     <message>
         <source>capwatch conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>capwatch 对话</translation>
     </message>
     <message>
         <source>Date</source>
-        <translation type="unfinished"></translation>
+        <translation>日期</translation>
     </message>
     <message>
         <source>not set</source>
-        <translation type="unfinished"></translation>
+        <translation>未设置</translation>
     </message>
 </context>
 <context>
@@ -800,35 +800,35 @@
     </message>
     <message>
         <source>%1 (HTTP %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（HTTP %2）</translation>
     </message>
     <message>
         <source>%1 used by the answer</source>
-        <translation type="unfinished"></translation>
+        <translation>回答使用了 %1</translation>
     </message>
     <message>
         <source>%1; cancelled after %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1；%2 后已取消</translation>
     </message>
     <message>
         <source>retryDelay in the error asked %1; capped to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>错误中的 retryDelay 要求 %1；已限制为 %2</translation>
     </message>
     <message>
         <source>retryDelay in the error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>错误中的 retryDelay：%1</translation>
     </message>
     <message>
         <source>rate-limit reset header asked %1; capped to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>速率限制重置标头要求 %1；已限制为 %2</translation>
     </message>
     <message>
         <source>rate-limit reset header: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>速率限制重置标头：%1</translation>
     </message>
     <message>
         <source>Last failure</source>
-        <translation type="unfinished"></translation>
+        <translation>上次失败</translation>
     </message>
 </context>
 <context>
@@ -950,34 +950,34 @@
     </message>
     <message>
         <source>Storing the key in the system keychain…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在将密钥存储到系统密钥环…</translation>
     </message>
     <message>
         <source>The key was not stored: %1. Your settings are unchanged: choose another key source, or try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥未存储：%1。您的设置未更改：请选择其他密钥来源，或重试。</translation>
     </message>
     <message>
         <source>Checking the system keychain…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查系统密钥环…</translation>
     </message>
     <message>
         <source>The system keychain cannot be used: %1. Your settings are unchanged: paste a key to store it, or choose another key source.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法使用系统密钥环：%1。您的设置未更改：请粘贴密钥以存储，或选择其他密钥来源。</translation>
     </message>
     <message>
         <source>the stored key is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>存储的密钥为空</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::SystemKeychain</name>
     <message>
         <source>no key is stored in the system keychain</source>
-        <translation type="unfinished">系统密钥环中没有存储密钥</translation>
+        <translation>系统密钥环中没有存储密钥</translation>
     </message>
     <message>
         <source>the system keychain is not available: %1</source>
-        <translation type="unfinished">系统密钥环不可用：%1</translation>
+        <translation>系统密钥环不可用：%1</translation>
     </message>
 </context>
 <context>
@@ -1172,19 +1172,19 @@
     </message>
     <message>
         <source>%1 %2 of %3</source>
-        <translation type="unfinished">第 %1 次（共 %3 次） {1 %2 ?}</translation>
+        <translation>%1 %2（共 %3）</translation>
     </message>
     <message>
         <source>Scroll the sends</source>
-        <translation type="unfinished"></translation>
+        <translation>滚动浏览发送</translation>
     </message>
     <message>
         <source>Cancelled:</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消：</translation>
     </message>
     <message>
         <source>after %1 of the wait</source>
-        <translation type="unfinished"></translation>
+        <translation>等待 %1 后</translation>
     </message>
 </context>
 <context>
@@ -1303,23 +1303,23 @@
     </message>
     <message>
         <source>Model name; required unless the endpoint is loopback (the demo provider), where it defaults to capwatch-demo.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型名称；除回环端点（演示服务商）外必须提供，回环端点默认为 capwatch-demo。</translation>
     </message>
     <message>
         <source>Sampling temperature, 0 to 2 (default: the provider&apos;s).</source>
-        <translation type="unfinished"></translation>
+        <translation>采样温度，0 到 2（默认：服务商的设置）。</translation>
     </message>
     <message>
         <source>Language of the token-limit errors of capped and headline: %1 (default: en).</source>
-        <translation type="unfinished"></translation>
+        <translation>capped 和 headline 场景的 Token 上限错误所用语言：%1（默认：en）。</translation>
     </message>
     <message>
         <source>Largest request in tokens for the context scenario (default: 4096).</source>
-        <translation type="unfinished"></translation>
+        <translation>context 场景允许的最大请求 Token 数（默认：4096）。</translation>
     </message>
     <message>
         <source>A response header, &apos;Name: value&apos;. Repeatable. With a 2xx status, &apos;Content-Type: text/event-stream&apos; reads the body as an event stream.</source>
-        <translation type="unfinished"></translation>
+        <translation>响应标头，格式为 'Name: value'。可重复。对于 2xx 状态，'Content-Type: text/event-stream' 会将正文作为事件流读取。</translation>
     </message>
 </context>
 <context>
