@@ -3,6 +3,7 @@
 // each send delivered, as the provider recorded it.
 
 #include "net/demoprovider.h"
+#include "support/demowindow.h"
 #include "support/fakekeychain.h"
 #include "ui/conversationview.h"
 #include "ui/keychain.h"
@@ -48,61 +49,7 @@ namespace {
 
 constexpr double kScale = 0.02; // a 60 s wait takes 1.2 s
 
-struct Window
-{
-    explicit Window(const QString &iniPath, double scale = kScale)
-        : settings(iniPath)
-    {
-        LaunchOptions o;
-        o.forceDemo = true;
-        o.timeScale = scale;
-        window = std::make_unique<MainWindow>(settings, o);
-        window->show();
-    }
-    /// The demo answers the first request with the headline 422, then with `then`.
-    void headlineOnceThen(const QString &then)
-    {
-        setScenario(u"headline"_s);
-        QObject::connect(window->demoProvider(), &net::DemoProvider::chatRequestReceived, window.get(),
-                         [this, then](int index) {
-                             if (index == 2)
-                                 setScenario(then);
-                         });
-    }
-    void setScenario(const QString &scenario)
-    {
-        net::DemoOptions o = window->demoProvider()->options();
-        o.scenario = scenario;
-        window->demoProvider()->setOptions(o);
-    }
-    void type(const QString &text)
-    {
-        window->promptEditor()->setFocus();
-        window->promptEditor()->setPlainText(text);
-    }
-    /// No cap in the way: for tests about what is sent, not about waiting.
-    void uncapped()
-    {
-        net::DemoOptions o = window->demoProvider()->options();
-        o.limit = 1'000'000'000;
-        window->demoProvider()->setOptions(o);
-    }
-    /// The chat requests the demo received, in order.
-    QList<net::RecordedRequest> chats() const { return chatRequests(*window->demoProvider()); }
-
-    static QList<net::RecordedRequest> chatRequests(const net::DemoProvider &provider)
-    {
-        QList<net::RecordedRequest> out;
-        for (const net::RecordedRequest &r : provider.recordedRequests()) {
-            if (r.method == "POST" && r.path.endsWith("/chat/completions"))
-                out.append(r);
-        }
-        return out;
-    }
-
-    Settings settings;
-    std::unique_ptr<MainWindow> window;
-};
+using Window = testing::DemoWindow;
 
 /// A request's messages as "role: content" lines, for literal comparisons.
 QStringList messagesOf(const net::RecordedRequest &request)

@@ -4,6 +4,7 @@
 // as far as it ran by the panel, the timeline and the retry log alike.
 
 #include "net/demoprovider.h"
+#include "support/demowindow.h"
 #include "net/retrylog.h"
 #include "ui/categorycolors.h"
 #include "ui/mainwindow.h"
@@ -31,40 +32,13 @@ namespace {
 
 constexpr double kScale = 0.02; // a 60 s wait takes 1.2 s
 
-struct Window
+/// Not shown until a test has sized it.
+struct Window : testing::DemoWindow
 {
     explicit Window(const QString &iniPath, double scale = kScale)
-        : settings(iniPath)
+        : DemoWindow(iniPath, scale, false)
     {
-        LaunchOptions o;
-        o.forceDemo = true;
-        o.timeScale = scale;
-        window = std::make_unique<MainWindow>(settings, o);
     }
-    void setScenario(const QString &scenario)
-    {
-        net::DemoOptions o = window->demoProvider()->options();
-        o.scenario = scenario;
-        window->demoProvider()->setOptions(o);
-    }
-    /// The demo answers the first request with the headline 422, then with `then`.
-    void headlineOnceThen(const QString &then)
-    {
-        setScenario(u"headline"_s);
-        QObject::connect(window->demoProvider(), &net::DemoProvider::chatRequestReceived,
-            window.get(), [this, then](int index) {
-                if (index == 2)
-                    setScenario(then);
-            });
-    }
-    void send(const QString &text)
-    {
-        window->promptEditor()->setPlainText(text);
-        window->sendPrompt();
-    }
-
-    Settings settings;
-    std::unique_ptr<MainWindow> window;
 };
 
 /// The label's rectangle in the panel's coordinates.
