@@ -459,8 +459,8 @@
         <translation>Bearbeiten &amp;abbrechen</translation>
     </message>
     <message>
-        <source>Provider &amp;settings…</source>
-        <translation>Anbieter&amp;einstellungen…</translation>
+        <source>Pro&amp;vider settings…</source>
+        <translation>An&amp;bietereinstellungen…</translation>
     </message>
     <message>
         <source>Model: not set</source>
@@ -1323,7 +1323,7 @@
     </message>
     <message>
         <source>A response header, &apos;Name: value&apos;. Repeatable. With a 2xx status, &apos;Content-Type: text/event-stream&apos; reads the body as an event stream.</source>
-        <translation>Ein Antwort-Header, 'Name: Wert'. Wiederholbar. Bei einem 2xx-Status liest 'Content-Type: text/event-stream' den Body als Event-Stream.</translation>
+        <translation>Ein Antwort-Header, &apos;Name: Wert&apos;. Wiederholbar. Bei einem 2xx-Status liest &apos;Content-Type: text/event-stream&apos; den Body als Event-Stream.</translation>
     </message>
 </context>
 <context>

@@ -457,8 +457,8 @@
         <translation>取消编辑(&amp;E)</translation>
     </message>
     <message>
-        <source>Provider &amp;settings…</source>
-        <translation>服务商设置(&amp;S)…</translation>
+        <source>Pro&amp;vider settings…</source>
+        <translation>服务商设置(&amp;V)…</translation>
     </message>
     <message>
         <source>Model: not set</source>
@@ -1319,7 +1319,7 @@
     </message>
     <message>
         <source>A response header, &apos;Name: value&apos;. Repeatable. With a 2xx status, &apos;Content-Type: text/event-stream&apos; reads the body as an event stream.</source>
-        <translation>响应标头，格式为 'Name: value'。可重复。对于 2xx 状态，'Content-Type: text/event-stream' 会将正文作为事件流读取。</translation>
+        <translation>响应标头，格式为 &apos;Name: value&apos;。可重复。对于 2xx 状态，&apos;Content-Type: text/event-stream&apos; 会将正文作为事件流读取。</translation>
     </message>
 </context>
 <context>

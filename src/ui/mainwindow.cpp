@@ -446,7 +446,7 @@ void MainWindow::retranslate()
             tr("Sampling temperature, 0 to 2; Default leaves it to the provider"));
     m_temperature->setSpecialValueText(tr("Default"));
     m_messageButton->setText(m_messageAction == MessageAction::CancelEdit ? tr("Cancel &editing")
-                                                                         : tr("Provider &settings…"));
+                                                                         : tr("Pro&vider settings…"));
     applyProvider();
 }
 
@@ -746,7 +746,7 @@ void MainWindow::showMessage(MessageKind kind, const QString &text, MessageActio
     m_messageIcon->setPixmap(style()->standardIcon(icon, nullptr, this).pixmap(size, size));
     m_messageButton->setVisible(action != MessageAction::None);
     if (action == MessageAction::OpenSettings)
-        m_messageButton->setText(tr("Provider &settings…"));
+        m_messageButton->setText(tr("Pro&vider settings…"));
     else if (action == MessageAction::CancelEdit)
         m_messageButton->setText(tr("Cancel &editing"));
     styleMessage();
