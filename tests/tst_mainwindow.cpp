@@ -796,17 +796,25 @@ void TestMainWindow::copyAnAnswer()
         QVERIFY2(!copied.contains(label), qPrintable(label));
 }
 
+/// Uncapped, each prompt sent and answered in turn.
+void answeredExchanges(Window &w, std::initializer_list<QString> prompts)
+{
+    w.uncapped();
+    for (const QString &prompt : prompts) {
+        w.type(prompt);
+        w.window->sendPrompt();
+        QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    }
+}
+
 void TestMainWindow::regenerateResendsTheSameHistory()
 {
     Window w(ini(), 0.01);
-    w.uncapped();
     RetryPanel *panel = w.window->retryPanel();
     ConversationView *view = w.window->conversation();
-    for (const QString &prompt : { u"First"_s, u"Second"_s }) {
-        w.type(prompt);
-        w.window->sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
-    }
+    answeredExchanges(w, { u"First"_s, u"Second"_s });
+    if (QTest::currentTestFailed())
+        return;
     QTRY_COMPARE(w.chats().size(), 2);
     const QString answer1 = view->assistantText(view->lastAssistantTurn() - 2);
     const QString answer2 = view->assistantText(view->lastAssistantTurn());
@@ -843,14 +851,11 @@ void TestMainWindow::regenerateResendsTheSameHistory()
 void TestMainWindow::editAndResendReplacesTheLastPrompt()
 {
     Window w(ini(), 0.01);
-    w.uncapped();
     RetryPanel *panel = w.window->retryPanel();
     ConversationView *view = w.window->conversation();
-    for (const QString &prompt : { u"First"_s, u"Secnd"_s }) {
-        w.type(prompt);
-        w.window->sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
-    }
+    answeredExchanges(w, { u"First"_s, u"Secnd"_s });
+    if (QTest::currentTestFailed())
+        return;
     const QString answer1 = view->assistantText(view->lastAssistantTurn() - 2);
     w.type(u"a draft"_s);
 
