@@ -10,16 +10,16 @@
 
 #include <QAbstractButton>
 #include <QAccessible>
-#include <QDoubleSpinBox>
-#include <QSpinBox>
-#include <QTabBar>
-#include <QToolButton>
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace capwatch;
 using namespace capwatch::ui;
@@ -57,10 +57,12 @@ void walk(QAccessibleInterface *iface, QStringList *unnamed, int *seen, int dept
     if (!iface || depth > 40)
         return;
     ++*seen;
-    if (isInteractive(iface->role()) && !iface->state().invisible && iface->text(QAccessible::Name).trimmed().isEmpty()) {
+    if (isInteractive(iface->role()) && !iface->state().invisible
+        && iface->text(QAccessible::Name).trimmed().isEmpty()) {
         QObject *o = iface->object();
-        unnamed->append(u"%1 (%2)"_s.arg(o ? QString::fromLatin1(o->metaObject()->className()) : u"?"_s)
-                                .arg(int(iface->role())));
+        unnamed->append(
+            u"%1 (%2)"_s.arg(o ? QString::fromLatin1(o->metaObject()->className()) : u"?"_s)
+                .arg(int(iface->role())));
     }
     for (int i = 0; i < iface->childCount(); ++i)
         walk(iface->child(i), unnamed, seen, depth + 1);
@@ -99,7 +101,8 @@ void TestAccessibility::initTestCase()
     o.timeScale = 0.01;
     m_window = std::make_unique<MainWindow>(*m_settings, o);
     m_window->show();
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()) || QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get())
+        || QTest::qWaitForWindowExposed(m_window.get()));
 }
 
 void TestAccessibility::tabOrderFollowsReadingOrder()
@@ -118,26 +121,27 @@ void TestAccessibility::tabOrderFollowsReadingOrder()
                 break;
             QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(focused);
             visited << QString::fromLatin1(focused->metaObject()->className()) + u' '
-                            + (iface ? iface->text(QAccessible::Name) : QString());
+                    + (iface ? iface->text(QAccessible::Name) : QString());
         }
         return visited;
     };
     QTRY_VERIFY(m_window->isActiveWindow());
     // Idle: Stop is disabled and Retry now hidden, so Tab passes them by.
-    QCOMPARE(tabAround(), (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
-                                         u"QTabBar Timeline"_s, u"QScrollArea Retry cycle"_s,
-                                         u"QPushButton Configure a provider…"_s,
-                                         u"capwatch::ui::ConversationView Conversation"_s }));
+    QCOMPARE(tabAround(),
+        (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
+            u"QTabBar Timeline"_s, u"QScrollArea Retry cycle"_s,
+            u"QPushButton Configure a provider…"_s,
+            u"capwatch::ui::ConversationView Conversation"_s }));
     QCOMPARE(QApplication::focusWidget(), prompt); // all the way around
 
     // The request options, opened, come right after their button.
     QTest::mouseClick(m_window->requestOptionsButton(), Qt::LeftButton);
-    QCOMPARE(tabAround(), (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
-                                         u"QPlainTextEdit System prompt"_s,
-                                         u"QSpinBox Max tokens"_s,
-                                         u"QDoubleSpinBox Temperature"_s, u"QTabBar Timeline"_s, u"QScrollArea Retry cycle"_s,
-                                         u"QPushButton Configure a provider…"_s,
-                                         u"capwatch::ui::ConversationView Conversation"_s }));
+    QCOMPARE(tabAround(),
+        (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
+            u"QPlainTextEdit System prompt"_s, u"QSpinBox Max tokens"_s,
+            u"QDoubleSpinBox Temperature"_s, u"QTabBar Timeline"_s, u"QScrollArea Retry cycle"_s,
+            u"QPushButton Configure a provider…"_s,
+            u"capwatch::ui::ConversationView Conversation"_s }));
     QTest::mouseClick(m_window->requestOptionsButton(), Qt::LeftButton);
 }
 
@@ -149,13 +153,14 @@ void TestAccessibility::everyControlHasAName()
     int seen = 0;
     walk(root, &unnamed, &seen);
     QVERIFY2(seen > 30, "the accessible tree is suspiciously small");
-    QVERIFY2(unnamed.isEmpty(), qPrintable(u"controls without an accessible name: "_s + unnamed.join(u", "_s)));
+    QVERIFY2(unnamed.isEmpty(),
+        qPrintable(u"controls without an accessible name: "_s + unnamed.join(u", "_s)));
 }
 
 void TestAccessibility::keyControlsAreDescribed()
 {
-    QList<QWidget *> controls { m_window->promptEditor(), m_window->conversation(), m_window->retryPanel(),
-                                m_window->tabs() };
+    QList<QWidget *> controls { m_window->promptEditor(), m_window->conversation(),
+        m_window->retryPanel(), m_window->tabs() };
     for (QPushButton *b : m_window->findChildren<QPushButton *>())
         controls.append(b);
     for (QWidget *w : controls) {
@@ -171,7 +176,7 @@ void TestAccessibility::keyControlsAreDescribed()
     for (QWidget *w : m_window->retryPanel()->findChildren<QWidget *>())
         names << w->accessibleName();
     for (const QString &expected : { u"Send state"_s, u"Attempt"_s, u"Tokens used and limit"_s,
-                                     u"Next retry in"_s, u"Retry budget left"_s, u"Where the wait came from"_s })
+             u"Next retry in"_s, u"Retry budget left"_s, u"Where the wait came from"_s })
         QVERIFY2(names.contains(expected), qPrintable(expected));
 }
 
@@ -212,7 +217,8 @@ void TestAccessibility::panelChangesAreAnnounced()
     g_events.clear();
     net::DemoOptions o = m_window->demoProvider()->options();
     o.scenario = u"capped"_s;
-    o.headlineFirst = m_window->demoProvider()->chatRequests() + 1; // the next request meets the cap once
+    o.headlineFirst
+        = m_window->demoProvider()->chatRequests() + 1; // the next request meets the cap once
     m_window->demoProvider()->setOptions(o);
     m_window->promptEditor()->setPlainText(u"Announce it"_s);
     m_window->sendPrompt();
@@ -258,7 +264,8 @@ void TestAccessibility::followsADarkPalette()
                 ++light;
         }
     }
-    QVERIFY2(light * 5 < total, qPrintable(u"%1 of %2 sampled pixels are light"_s.arg(light).arg(total)));
+    QVERIFY2(light * 5 < total,
+        qPrintable(u"%1 of %2 sampled pixels are light"_s.arg(light).arg(total)));
     QApplication::setPalette(QPalette());
 }
 

@@ -322,9 +322,8 @@ void TestChatCli::remoteEndpointWithoutKeyExitsFour()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(u"OPENAI_COMPAT_API_KEY"_s);
-    const Run r = runCli(
-        { u"chat"_s, u"--endpoint"_s, u"https://api.example.invalid/v1"_s, u"--model"_s, u"m"_s,
-          u"--prompt"_s, u"hi"_s },
+    const Run r = runCli({ u"chat"_s, u"--endpoint"_s, u"https://api.example.invalid/v1"_s,
+                             u"--model"_s, u"m"_s, u"--prompt"_s, u"hi"_s },
         {}, env);
     QCOMPARE(r.exitCode, 4);
     QVERIFY(r.err.contains("no API key"));

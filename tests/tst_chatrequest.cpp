@@ -34,12 +34,16 @@ void TestChatRequest::endpointUrls_data()
 {
     QTest::addColumn<QString>("endpoint");
     QTest::addColumn<QString>("expected"); // empty: invalid
-    QTest::newRow("base") << u"http://127.0.0.1:8080/v1"_s << u"http://127.0.0.1:8080/v1/chat/completions"_s;
-    QTest::newRow("base slash") << u"https://api.example.com/v1/"_s << u"https://api.example.com/v1/chat/completions"_s;
+    QTest::newRow("base") << u"http://127.0.0.1:8080/v1"_s
+                          << u"http://127.0.0.1:8080/v1/chat/completions"_s;
+    QTest::newRow("base slash") << u"https://api.example.com/v1/"_s
+                                << u"https://api.example.com/v1/chat/completions"_s;
     QTest::newRow("full") << u"http://h/v1/chat/completions"_s << u"http://h/v1/chat/completions"_s;
-    QTest::newRow("full slash") << u"http://h/v1/chat/completions/"_s << u"http://h/v1/chat/completions"_s;
+    QTest::newRow("full slash") << u"http://h/v1/chat/completions/"_s
+                                << u"http://h/v1/chat/completions"_s;
     QTest::newRow("root") << u"http://h:1"_s << u"http://h:1/chat/completions"_s;
-    QTest::newRow("query kept") << u"https://h/openai/v1?api-version=1"_s << u"https://h/openai/v1/chat/completions?api-version=1"_s;
+    QTest::newRow("query kept") << u"https://h/openai/v1?api-version=1"_s
+                                << u"https://h/openai/v1/chat/completions?api-version=1"_s;
     QTest::newRow("ftp") << u"ftp://h/v1"_s << QString();
     QTest::newRow("no host") << u"http:///v1"_s << QString();
     QTest::newRow("garbage") << u"not a url"_s << QString();
@@ -61,16 +65,19 @@ void TestChatRequest::bodyAndHeaders()
     r.messages = { { u"system"_s, u"Be brief."_s }, { u"user"_s, u"Grüße \"quoted\""_s } };
     r.maxTokens = 256;
     QCOMPARE(buildRequestBody(r),
-             QByteArray("{\"model\":\"DeepSeek-V4-Flash\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
-                        "{\"role\":\"user\",\"content\":\"Gr\xc3\xbc\xc3\x9f" "e \\\"quoted\\\"\"}],\"max_tokens\":256,"
-                        "\"stream\":true,\"stream_options\":{\"include_usage\":true}}"));
+        QByteArray("{\"model\":\"DeepSeek-V4-Flash\",\"messages\":[{\"role\":\"system\","
+                   "\"content\":\"Be brief.\"},"
+                   "{\"role\":\"user\",\"content\":\"Gr\xc3\xbc\xc3\x9f"
+                   "e \\\"quoted\\\"\"}],\"max_tokens\":256,"
+                   "\"stream\":true,\"stream_options\":{\"include_usage\":true}}"));
     const QNetworkRequest n = buildNetworkRequest(r, "sk-abc");
     QCOMPARE(n.url().toString(), u"http://127.0.0.1:1/v1/chat/completions"_s);
     QCOMPARE(n.rawHeader("Authorization"), QByteArray("Bearer sk-abc"));
-    QCOMPARE(n.header(QNetworkRequest::ContentTypeHeader).toByteArray(), QByteArray("application/json"));
+    QCOMPARE(
+        n.header(QNetworkRequest::ContentTypeHeader).toByteArray(), QByteArray("application/json"));
     QCOMPARE(n.rawHeader("Accept"), QByteArray("text/event-stream"));
     QCOMPARE(n.attribute(QNetworkRequest::RedirectPolicyAttribute).toInt(),
-             int(QNetworkRequest::SameOriginRedirectPolicy));
+        int(QNetworkRequest::SameOriginRedirectPolicy));
 
     r.stream = false;
     r.maxTokens.reset();
@@ -111,7 +118,7 @@ void TestChatRequest::loopback()
 void TestChatRequest::displayEndpointDropsUserInfo()
 {
     QCOMPARE(displayEndpoint(QUrl(u"https://user:pass@h/v1/chat/completions?key=1"_s)),
-             u"https://h/v1/chat/completions"_s);
+        u"https://h/v1/chat/completions"_s);
 }
 
 void TestChatRequest::temperatureInTheBody()
@@ -123,11 +130,13 @@ void TestChatRequest::temperatureInTheBody()
     r.stream = false;
     r.temperature = 0.7;
     QCOMPARE(buildRequestBody(r),
-             QByteArray(R"({"model":"m","messages":[{"role":"user","content":"Hi"}],"temperature":0.7,"stream":false})"));
+        QByteArray(
+            R"({"model":"m","messages":[{"role":"user","content":"Hi"}],"temperature":0.7,"stream":false})"));
     r.temperature = 0;
     r.maxTokens = 10;
     QCOMPARE(buildRequestBody(r),
-             QByteArray(R"({"model":"m","messages":[{"role":"user","content":"Hi"}],"max_tokens":10,"temperature":0.0,"stream":false})"));
+        QByteArray(
+            R"({"model":"m","messages":[{"role":"user","content":"Hi"}],"max_tokens":10,"temperature":0.0,"stream":false})"));
 }
 
 void TestChatRequest::defaultModel_data()
@@ -135,7 +144,8 @@ void TestChatRequest::defaultModel_data()
     QTest::addColumn<QString>("endpoint");
     QTest::addColumn<QString>("model");
     QTest::newRow("demo") << u"http://127.0.0.1:40453/v1"_s << u"capwatch-demo"_s;
-    QTest::newRow("localhost") << u"http://localhost:8080/v1/chat/completions"_s << u"capwatch-demo"_s;
+    QTest::newRow("localhost") << u"http://localhost:8080/v1/chat/completions"_s
+                               << u"capwatch-demo"_s;
     QTest::newRow("::1") << u"http://[::1]:1/v1"_s << u"capwatch-demo"_s;
     QTest::newRow("remote") << u"https://api.example.com/v1"_s << QString();
     QTest::newRow("private network") << u"http://192.168.1.2/v1"_s << QString();
@@ -157,12 +167,15 @@ void TestChatRequest::keyUse_data()
     QTest::addColumn<QString>("auth");
     QTest::newRow("loopback, no key") << QByteArray() << u"http://127.0.0.1:1/v1/chat/completions"_s
                                       << int(KeyUse::NotNeeded) << u"none (loopback endpoint)"_s;
-    QTest::newRow("loopback, a key") << QByteArray("sk-1") << u"http://127.0.0.1:1/v1/chat/completions"_s
-                                     << int(KeyUse::Key) << u"MY_KEY"_s;
-    QTest::newRow("remote, a key") << QByteArray("sk-1") << u"https://api.example.com/v1/chat/completions"_s
-                                   << int(KeyUse::Key) << u"MY_KEY"_s;
-    QTest::newRow("remote, no key") << QByteArray() << u"https://api.example.com/v1/chat/completions"_s
-                                    << int(KeyUse::Missing) << u"MY_KEY"_s;
+    QTest::newRow("loopback, a key")
+        << QByteArray("sk-1") << u"http://127.0.0.1:1/v1/chat/completions"_s << int(KeyUse::Key)
+        << u"MY_KEY"_s;
+    QTest::newRow("remote, a key")
+        << QByteArray("sk-1") << u"https://api.example.com/v1/chat/completions"_s
+        << int(KeyUse::Key) << u"MY_KEY"_s;
+    QTest::newRow("remote, no key")
+        << QByteArray() << u"https://api.example.com/v1/chat/completions"_s << int(KeyUse::Missing)
+        << u"MY_KEY"_s;
 }
 
 void TestChatRequest::keyUse()

@@ -36,7 +36,8 @@ QByteArrayList seedChunks()
         R"({"id":"chatcmpl-demo-7","object":"chat.completion.chunk","created":1795988429,"model":"capwatch-demo","choices":[{"index":0,"delta":{"content":"The capwatch demo provider"},"finish_reason":null}]})",
         R"({"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],"system_fingerprint":"fp_1"})",
         R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46,"prompt_tokens_details":{"cached_tokens":0}}})",
-        "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"caf\xC3\xA9 \\u20ac \\ud83d\\ude00 \\\"q\\\" \\n\\t\\/ \xF0\x9F\x98\x80\"}}]}",
+        "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"caf\xC3\xA9 \\u20ac \\ud83d\\ude00 "
+        "\\\"q\\\" \\n\\t\\/ \xF0\x9F\x98\x80\"}}]}",
         R"({"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"},"finish_reason":"length"}]})",
         R"({"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":-1,"total_tokens":6},"error":null})",
         // (moc mistakes \" inside a raw string for the end of it, so the escapes are spelt out)
@@ -79,55 +80,58 @@ void TestChatStream::content_data()
     QTest::addColumn<bool>("done");
 
     QTest::newRow("delta") << QByteArray(
-            R"({"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]})")
+        R"({"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]})")
                            << QStringLiteral("Hello") << QString() << false;
-    QTest::newRow("role-only delta")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]})")
-            << QString() << QString() << false;
+    QTest::newRow("role-only delta") << QByteArray(
+        R"({"choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]})")
+                                     << QString() << QString() << false;
     QTest::newRow("role and empty content")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]})")
-            << QString() << QString() << false;
-    QTest::newRow("null content")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"content":null},"finish_reason":null}]})")
-            << QString() << QString() << false;
-    QTest::newRow("empty delta")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{},"finish_reason":null}]})")
-            << QString() << QString() << false;
-    QTest::newRow("no delta at all") << QByteArray(R"({"choices":[{"index":0}]})") << QString()
-                                     << QString() << false;
+        << QByteArray(R"({"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]})")
+        << QString() << QString() << false;
+    QTest::newRow("null content") << QByteArray(
+        R"({"choices":[{"index":0,"delta":{"content":null},"finish_reason":null}]})")
+                                  << QString() << QString() << false;
+    QTest::newRow("empty delta") << QByteArray(
+        R"({"choices":[{"index":0,"delta":{},"finish_reason":null}]})")
+                                 << QString() << QString() << false;
+    QTest::newRow("no delta at all")
+        << QByteArray(R"({"choices":[{"index":0}]})") << QString() << QString() << false;
     QTest::newRow("finish_reason stop")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})")
-            << QString() << QStringLiteral("stop") << false;
+        << QByteArray(R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})") << QString()
+        << QStringLiteral("stop") << false;
     QTest::newRow("content and finish_reason length")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"end"},"finish_reason":"length"}]})")
-            << QStringLiteral("end") << QStringLiteral("length") << false;
+        << QByteArray(
+               R"({"choices":[{"index":0,"delta":{"content":"end"},"finish_reason":"length"}]})")
+        << QStringLiteral("end") << QStringLiteral("length") << false;
     QTest::newRow("unicode: raw and escaped")
-            << QByteArray("{\"choices\":[{\"index\":0,\"delta\":{\"content\":"
-                          "\"caf\xC3\xA9 \\u20ac \\ud83d\\ude00\\n\"}}]}")
-            << QStringLiteral("café € \U0001F600\n") << QString() << false;
-    QTest::newRow("choice index 0 picked among several")
-            << QByteArray(R"({"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"},"finish_reason":"stop"}]})")
-            << QStringLiteral("A") << QStringLiteral("stop") << false;
-    QTest::newRow("only another choice") << QByteArray(R"({"choices":[{"index":1,"delta":{"content":"B"}}]})")
-                                         << QString() << QString() << false;
+        << QByteArray("{\"choices\":[{\"index\":0,\"delta\":{\"content\":"
+                      "\"caf\xC3\xA9 \\u20ac \\ud83d\\ude00\\n\"}}]}")
+        << QStringLiteral("café € \U0001F600\n") << QString() << false;
+    QTest::newRow("choice index 0 picked among several") << QByteArray(
+        R"({"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"},"finish_reason":"stop"}]})")
+                                                         << QStringLiteral("A")
+                                                         << QStringLiteral("stop") << false;
+    QTest::newRow("only another choice")
+        << QByteArray(R"({"choices":[{"index":1,"delta":{"content":"B"}}]})") << QString()
+        << QString() << false;
     QTest::newRow("choice without index")
-            << QByteArray(R"({"choices":[{"delta":{"content":"x"}}]})") << QStringLiteral("x")
-            << QString() << false;
-    QTest::newRow("content as text parts")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}]})")
-            << QStringLiteral("ab") << QString() << false;
+        << QByteArray(R"({"choices":[{"delta":{"content":"x"}}]})") << QStringLiteral("x")
+        << QString() << false;
+    QTest::newRow("content as text parts") << QByteArray(
+        R"({"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}]})")
+                                           << QStringLiteral("ab") << QString() << false;
     QTest::newRow("empty choices (azure filter results)")
-            << QByteArray(R"({"choices":[],"prompt_filter_results":[]})") << QString() << QString()
-            << false;
+        << QByteArray(R"({"choices":[],"prompt_filter_results":[]})") << QString() << QString()
+        << false;
     QTest::newRow("usage null in a delta chunk")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"x"}}],"usage":null})")
-            << QStringLiteral("x") << QString() << false;
+        << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"x"}}],"usage":null})")
+        << QStringLiteral("x") << QString() << false;
     QTest::newRow("error null in a delta chunk")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"x"}}],"error":null})")
-            << QStringLiteral("x") << QString() << false;
+        << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"x"}}],"error":null})")
+        << QStringLiteral("x") << QString() << false;
     QTest::newRow("[DONE]") << QByteArray("[DONE]") << QString() << QString() << true;
-    QTest::newRow("[DONE] with white space") << QByteArray(" [DONE]\n") << QString() << QString()
-                                             << true;
+    QTest::newRow("[DONE] with white space")
+        << QByteArray(" [DONE]\n") << QString() << QString() << true;
 }
 
 void TestChatStream::content()
@@ -154,21 +158,24 @@ void TestChatStream::usage_data()
     QTest::addColumn<qint64>("total");
     QTest::addColumn<QString>("finishReason");
 
-    QTest::newRow("usage chunk with empty choices")
-            << QByteArray(R"({"id":"c1","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46}})")
-            << qint64(12) << qint64(34) << qint64(46) << QString();
+    QTest::newRow("usage chunk with empty choices") << QByteArray(
+        R"({"id":"c1","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46}})")
+                                                    << qint64(12) << qint64(34) << qint64(46)
+                                                    << QString();
     QTest::newRow("usage without choices")
-            << QByteArray(R"({"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}})")
-            << qint64(1) << qint64(2) << qint64(3) << QString();
-    QTest::newRow("usage on the finishing chunk")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}})")
-            << qint64(5) << qint64(6) << qint64(11) << QStringLiteral("stop");
+        << QByteArray(R"({"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}})")
+        << qint64(1) << qint64(2) << qint64(3) << QString();
+    QTest::newRow("usage on the finishing chunk") << QByteArray(
+        R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}})")
+                                                  << qint64(5) << qint64(6) << qint64(11)
+                                                  << QStringLiteral("stop");
     QTest::newRow("missing and odd figures")
-            << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":7.0,"completion_tokens":"8"}})")
-            << qint64(7) << qint64(-1) << qint64(-1) << QString();
-    QTest::newRow("large figures")
-            << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":9000000000,"completion_tokens":0,"total_tokens":9000000000}})")
-            << qint64(9'000'000'000) << qint64(0) << qint64(9'000'000'000) << QString();
+        << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":7.0,"completion_tokens":"8"}})")
+        << qint64(7) << qint64(-1) << qint64(-1) << QString();
+    QTest::newRow("large figures") << QByteArray(
+        R"({"choices":[],"usage":{"prompt_tokens":9000000000,"completion_tokens":0,"total_tokens":9000000000}})")
+                                   << qint64(9'000'000'000) << qint64(0) << qint64(9'000'000'000)
+                                   << QString();
 }
 
 void TestChatStream::usage()
@@ -198,31 +205,35 @@ void TestChatStream::streamError_data()
     QTest::addColumn<QString>("errorType");
     QTest::addColumn<QString>("code");
 
-    QTest::newRow("openai shape") << QByteArray()
-                                  << QByteArray(R"({"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}})")
-                                  << QStringLiteral("The server had an error while processing your request.")
-                                  << QStringLiteral("server_error") << QString();
-    QTest::newRow("string code") << QByteArray()
-                                 << QByteArray(R"({"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}})")
-                                 << QStringLiteral("Rate limit reached") << QStringLiteral("requests")
-                                 << QStringLiteral("rate_limit_exceeded");
+    QTest::newRow("openai shape")
+        << QByteArray()
+        << QByteArray(
+               R"({"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}})")
+        << QStringLiteral("The server had an error while processing your request.")
+        << QStringLiteral("server_error") << QString();
+    QTest::newRow("string code")
+        << QByteArray()
+        << QByteArray(
+               R"({"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}})")
+        << QStringLiteral("Rate limit reached") << QStringLiteral("requests")
+        << QStringLiteral("rate_limit_exceeded");
     QTest::newRow("numeric code") << QByteArray()
                                   << QByteArray(R"({"error":{"message":"Overloaded","code":529}})")
-                                  << QStringLiteral("Overloaded") << QString() << QStringLiteral("529");
-    QTest::newRow("plain string") << QByteArray()
-                                  << QByteArray(R"({"error":"Token limit exceeded: used 6100, limit 6000."})")
-                                  << QStringLiteral("Token limit exceeded: used 6100, limit 6000.")
-                                  << QString() << QString();
-    QTest::newRow("error beside choices") << QByteArray()
-                                          << QByteArray(R"({"choices":[],"error":{"message":"cut","type":"t"}})")
-                                          << QStringLiteral("cut") << QStringLiteral("t") << QString();
-    QTest::newRow("error event, plain text") << QByteArray("error")
-                                             << QByteArray("upstream went away")
-                                             << QStringLiteral("upstream went away") << QString()
-                                             << QString();
+                                  << QStringLiteral("Overloaded") << QString()
+                                  << QStringLiteral("529");
+    QTest::newRow("plain string")
+        << QByteArray() << QByteArray(R"({"error":"Token limit exceeded: used 6100, limit 6000."})")
+        << QStringLiteral("Token limit exceeded: used 6100, limit 6000.") << QString() << QString();
+    QTest::newRow("error beside choices")
+        << QByteArray() << QByteArray(R"({"choices":[],"error":{"message":"cut","type":"t"}})")
+        << QStringLiteral("cut") << QStringLiteral("t") << QString();
+    QTest::newRow("error event, plain text")
+        << QByteArray("error") << QByteArray("upstream went away")
+        << QStringLiteral("upstream went away") << QString() << QString();
     QTest::newRow("error event, bare error object")
-            << QByteArray("error") << QByteArray(R"({"message":"overloaded","type":"overloaded_error"})")
-            << QStringLiteral("overloaded") << QStringLiteral("overloaded_error") << QString();
+        << QByteArray("error")
+        << QByteArray(R"({"message":"overloaded","type":"overloaded_error"})")
+        << QStringLiteral("overloaded") << QStringLiteral("overloaded_error") << QString();
 }
 
 void TestChatStream::streamError()
@@ -254,22 +265,23 @@ void TestChatStream::malformed_data()
     const QString notChunk = QStringLiteral("not a chat completion chunk");
     QTest::newRow("text") << QByteArray("hello sk-secret") << json;
     QTest::newRow("truncated json")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"sk-secret)") << json;
+        << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"sk-secret)") << json;
     QTest::newRow("trailing garbage") << QByteArray(R"({"choices":[]} sk-secret)") << json;
     QTest::newRow("empty data") << QByteArray() << QStringLiteral("empty");
     QTest::newRow("white space only") << QByteArray(" \n ") << QStringLiteral("empty");
     QTest::newRow("array") << QByteArray(R"(["sk-secret"])") << QStringLiteral("not a JSON object");
     QTest::newRow("number") << QByteArray("42") << QStringLiteral("not a JSON object");
-    QTest::newRow("json string") << QByteArray(R"("sk-secret")") << QStringLiteral("not a JSON object");
+    QTest::newRow("json string") << QByteArray(R"("sk-secret")")
+                                 << QStringLiteral("not a JSON object");
     // Ill-formed UTF-8 where JSON is not expected at all stays malformed.
     QTest::newRow("invalid utf-8 outside any string")
-            << QByteArray("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sk-secret\"}}]}\xC3\x28")
-            << utf8;
+        << QByteArray("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"sk-secret\"}}]}\xC3\x28")
+        << utf8;
     QTest::newRow("lone surrogate escape")
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"sk-secret \ud800"}}]})")
-            << json;
-    QTest::newRow("choices not an array") << QByteArray(R"({"choices":{"index":0}})")
-                                          << QStringLiteral("not an array");
+        << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"sk-secret \ud800"}}]})")
+        << json;
+    QTest::newRow("choices not an array")
+        << QByteArray(R"({"choices":{"index":0}})") << QStringLiteral("not an array");
     QTest::newRow("unrelated object") << QByteArray(R"({"hello":"sk-secret"})") << notChunk;
     QTest::newRow("deep nesting") << QByteArray(100'000, '[') << json;
 }
@@ -295,12 +307,15 @@ void TestChatStream::invalidUtf8IsReplacedNotDropped_data()
     QTest::addColumn<QString>("text");
 
     QTest::newRow("bad pair") << QByteArray("caf\xC3\x28 ok") << QStringLiteral("caf\uFFFD( ok");
-    QTest::newRow("truncated sequence") << QByteArray("euro \xE2\x82") << QStringLiteral("euro \uFFFD\uFFFD");
+    QTest::newRow("truncated sequence")
+        << QByteArray("euro \xE2\x82") << QStringLiteral("euro \uFFFD\uFFFD");
     QTest::newRow("lone continuation") << QByteArray("\x80 lone") << QStringLiteral("\uFFFD lone");
     QTest::newRow("never valid") << QByteArray("x\xFF\xFEy") << QStringLiteral("x\uFFFD\uFFFDy");
-    QTest::newRow("overlong") << QByteArray("a\xC0\xAF" "b") << QStringLiteral("a\uFFFD\uFFFDb");
+    QTest::newRow("overlong") << QByteArray("a\xC0\xAF"
+                                            "b")
+                              << QStringLiteral("a\uFFFD\uFFFDb");
     QTest::newRow("valid neighbours kept")
-            << QByteArray("\xE4\xBD\xA0\xFF\xE5\xA5\xBD") << QStringLiteral("你\uFFFD好");
+        << QByteArray("\xE4\xBD\xA0\xFF\xE5\xA5\xBD") << QStringLiteral("你\uFFFD好");
 }
 
 void TestChatStream::invalidUtf8IsReplacedNotDropped()
@@ -309,7 +324,7 @@ void TestChatStream::invalidUtf8IsReplacedNotDropped()
     QFETCH(QString, text);
 
     const QByteArray data = R"({"choices":[{"index":0,"delta":{"content":")" + content
-            + R"("},"finish_reason":null}]})";
+        + R"("},"finish_reason":null}]})";
     const ChatStreamUpdate update = decodeStreamEvent(dataEvent(data));
     QVERIFY2(update.malformed.isEmpty(), qPrintable(update.malformed));
     QCOMPARE(update.text, text);
@@ -327,56 +342,60 @@ void TestChatStream::completion_data()
     QTest::addColumn<qint64>("totalTokens"); // -2: no usage
     QTest::addColumn<QString>("error");
 
-    QTest::newRow("openai answer")
-            << QByteArray(R"({"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini",
+    QTest::newRow("openai answer") << QByteArray(
+        R"({"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini",
                  "choices":[{"index":0,"message":{"role":"assistant","content":"Hi there"},"logprobs":null,"finish_reason":"stop"}],
                  "usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}})")
-            << true << QStringLiteral("Hi there") << QStringLiteral("stop")
-            << QStringLiteral("gpt-4o-mini") << qint64(12) << QString();
-    QTest::newRow("no usage, no model")
-            << QByteArray(R"({"choices":[{"index":0,"message":{"content":"x"},"finish_reason":"length"}]})")
-            << true << QStringLiteral("x") << QStringLiteral("length") << QString() << qint64(-2)
-            << QString();
-    QTest::newRow("null content (tool call)")
-            << QByteArray(R"({"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[]},"finish_reason":"tool_calls"}]})")
-            << true << QString() << QStringLiteral("tool_calls") << QStringLiteral("m") << qint64(-2)
-            << QString();
-    QTest::newRow("content parts")
-            << QByteArray(R"({"choices":[{"index":0,"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}]})")
-            << true << QStringLiteral("ab") << QString() << QString() << qint64(-2) << QString();
-    QTest::newRow("utf-8 answer")
-            << QByteArray("{\"choices\":[{\"index\":0,\"message\":{\"content\":\"\xE4\xBD\xA0\xE5\xA5\xBD\"}}]}")
-            << true << QStringLiteral("你好") << QString() << QString() << qint64(-2) << QString();
+                                   << true << QStringLiteral("Hi there") << QStringLiteral("stop")
+                                   << QStringLiteral("gpt-4o-mini") << qint64(12) << QString();
+    QTest::newRow("no usage, no model") << QByteArray(
+        R"({"choices":[{"index":0,"message":{"content":"x"},"finish_reason":"length"}]})")
+                                        << true << QStringLiteral("x") << QStringLiteral("length")
+                                        << QString() << qint64(-2) << QString();
+    QTest::newRow("null content (tool call)") << QByteArray(
+        R"({"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[]},"finish_reason":"tool_calls"}]})")
+                                              << true << QString() << QStringLiteral("tool_calls")
+                                              << QStringLiteral("m") << qint64(-2) << QString();
+    QTest::newRow("content parts") << QByteArray(
+        R"({"choices":[{"index":0,"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}]})")
+                                   << true << QStringLiteral("ab") << QString() << QString()
+                                   << qint64(-2) << QString();
+    QTest::newRow("utf-8 answer") << QByteArray(
+        "{\"choices\":[{\"index\":0,\"message\":{\"content\":\"\xE4\xBD\xA0\xE5\xA5\xBD\"}}]}")
+                                  << true << QStringLiteral("你好") << QString() << QString()
+                                  << qint64(-2) << QString();
 
     QTest::newRow("empty body") << QByteArray() << false << QString() << QString() << QString()
                                 << qint64(-2) << QStringLiteral("empty");
     QTest::newRow("html") << QByteArray("<html>502 Bad Gateway</html>") << false << QString()
-                          << QString() << QString() << qint64(-2) << QStringLiteral("not valid JSON");
+                          << QString() << QString() << qint64(-2)
+                          << QStringLiteral("not valid JSON");
     QTest::newRow("truncated") << QByteArray(R"({"choices":[{"index":0,"message":{"content":"x)")
                                << false << QString() << QString() << QString() << qint64(-2)
                                << QStringLiteral("not valid JSON");
     QTest::newRow("invalid utf-8 is replaced, the rest kept")
-            << QByteArray("{\"choices\":[{\"index\":0,\"message\":{\"content\":\"a\xFF b\"}}]}") << true
-            << QStringLiteral("a\uFFFD b") << QString() << QString() << qint64(-2) << QString();
+        << QByteArray("{\"choices\":[{\"index\":0,\"message\":{\"content\":\"a\xFF b\"}}]}") << true
+        << QStringLiteral("a\uFFFD b") << QString() << QString() << qint64(-2) << QString();
     QTest::newRow("array") << QByteArray("[]") << false << QString() << QString() << QString()
                            << qint64(-2) << QStringLiteral("not a JSON object");
-    QTest::newRow("error object")
-            << QByteArray(R"({"error":{"message":"Invalid model","type":"invalid_request_error"}})")
-            << false << QString() << QString() << QString() << qint64(-2)
-            << QStringLiteral("Invalid model");
-    QTest::newRow("error string")
-            << QByteArray(R"({"error":"Token limit exceeded"})") << false << QString() << QString()
-            << QString() << qint64(-2) << QStringLiteral("Token limit exceeded");
-    QTest::newRow("no choices") << QByteArray(R"({"model":"m"})") << false << QString()
-                                << QString() << QString() << qint64(-2)
-                                << QStringLiteral("no choices");
-    QTest::newRow("empty choices") << QByteArray(R"({"choices":[]})") << false << QString()
-                                   << QString() << QString() << qint64(-2)
-                                   << QStringLiteral("no choices");
-    QTest::newRow("no message") << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"x"}}]})")
+    QTest::newRow("error object") << QByteArray(
+        R"({"error":{"message":"Invalid model","type":"invalid_request_error"}})")
+                                  << false << QString() << QString() << QString() << qint64(-2)
+                                  << QStringLiteral("Invalid model");
+    QTest::newRow("error string") << QByteArray(R"({"error":"Token limit exceeded"})") << false
+                                  << QString() << QString() << QString() << qint64(-2)
+                                  << QStringLiteral("Token limit exceeded");
+    QTest::newRow("no choices") << QByteArray(R"({"model":"m"})") << false << QString() << QString()
+                                << QString() << qint64(-2) << QStringLiteral("no choices");
+    QTest::newRow("empty choices")
+        << QByteArray(R"({"choices":[]})") << false << QString() << QString() << QString()
+        << qint64(-2) << QStringLiteral("no choices");
+    QTest::newRow("no message") << QByteArray(
+        R"({"choices":[{"index":0,"delta":{"content":"x"}}]})")
                                 << false << QString() << QString() << QString() << qint64(-2)
                                 << QStringLiteral("no message");
-    QTest::newRow("no choice 0") << QByteArray(R"({"choices":[{"index":2,"message":{"content":"x"}}]})")
+    QTest::newRow("no choice 0") << QByteArray(
+        R"({"choices":[{"index":2,"message":{"content":"x"}}]})")
                                  << false << QString() << QString() << QString() << qint64(-2)
                                  << QStringLiteral("index 0");
 }
@@ -421,13 +440,13 @@ void TestChatStream::fastPathAgreesWithGeneral_data()
 
     // Names and data are taken as QByteArray so that concatenations are done before the call
     // (with QT_USE_QSTRINGBUILDER, `+` builds a lazy expression, not a QByteArray).
-    const auto row = [](const QByteArray &name, const QByteArray &data,
-                        const QByteArray &type = {}) {
-        QTest::newRow(name.constData()) << type << data;
-    };
+    const auto row
+        = [](const QByteArray &name, const QByteArray &data, const QByteArray &type = {}) {
+              QTest::newRow(name.constData()) << type << data;
+          };
     const auto chunk = [](const QByteArray &content) -> QByteArray {
         return R"({"choices":[{"index":0,"delta":{"content":)" + content
-                + R"(},"finish_reason":null}]})";
+            + R"(},"finish_reason":null}]})";
     };
     for (const QByteArray &seed : seedChunks())
         row("seed " + seed.left(60), seed);
@@ -444,10 +463,15 @@ void TestChatStream::fastPathAgreesWithGeneral_data()
     row("bad hex", chunk(R"("\u12g4")"));
     row("short hex", chunk(R"("\u12")"));
     row("escape at the end", chunk("\"abc\\"));
-    row("raw control character", chunk("\"a\x01" "b\""));
+    row("raw control character",
+        chunk("\"a\x01"
+              "b\""));
     row("raw tab", chunk("\"a\tb\""));
-    row("raw DEL", chunk("\"a\x7f" "b\""));
-    row("utf-8 two to four bytes", chunk("\"\xC2\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF\""));
+    row("raw DEL",
+        chunk("\"a\x7f"
+              "b\""));
+    row("utf-8 two to four bytes",
+        chunk("\"\xC2\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF\""));
     row("overlong two bytes", chunk("\"\xC1\xBF\""));
     row("overlong three bytes", chunk("\"\xE0\x80\xAF\""));
     row("encoded surrogate", chunk("\"\xED\xA0\x80\""));
@@ -464,12 +488,15 @@ void TestChatStream::fastPathAgreesWithGeneral_data()
 
     // Numbers.
     for (const char *n : { "0", "-0", "01", "1.5", "-1.5e3", "1E+5", "1e400", "-1e400", "1e-400",
-                           "1.", ".5", "-", "+1", "1e", "123456789012345678", "1234567890123456789",
-                           "12345678901234567890", "99999999999999999999999", "0.0" }) {
+             "1.", ".5", "-", "+1", "1e", "123456789012345678", "1234567890123456789",
+             "12345678901234567890", "99999999999999999999999", "0.0" }) {
         const QByteArray number(n);
-        row("created " + number, R"({"created":)" + number + R"(,"choices":[{"index":0,"delta":{"content":"x"}}]})");
-        row("index " + number, R"({"choices":[{"index":)" + number + R"(,"delta":{"content":"x"}}]})");
-        row("prompt_tokens " + number, R"({"choices":[],"usage":{"prompt_tokens":)" + number + "}}");
+        row("created " + number,
+            R"({"created":)" + number + R"(,"choices":[{"index":0,"delta":{"content":"x"}}]})");
+        row("index " + number,
+            R"({"choices":[{"index":)" + number + R"(,"delta":{"content":"x"}}]})");
+        row("prompt_tokens " + number,
+            R"({"choices":[],"usage":{"prompt_tokens":)" + number + "}}");
     }
 
     // Choices, deltas, content and finish_reason of every type.
@@ -477,7 +504,8 @@ void TestChatStream::fastPathAgreesWithGeneral_data()
         const QByteArray value(v);
         row("choices " + value, R"({"choices":)" + value + "}");
         row("choice " + value, R"({"choices":[)" + value + "]}");
-        row("index of " + value, R"({"choices":[{"index":)" + value + R"(,"delta":{"content":"x"}}]})");
+        row("index of " + value,
+            R"({"choices":[{"index":)" + value + R"(,"delta":{"content":"x"}}]})");
         row("delta " + value, R"({"choices":[{"index":0,"delta":)" + value + "}]}");
         row("content " + value, chunk(value));
         row("finish_reason " + value, R"({"choices":[{"index":0,"finish_reason":)" + value + "}]}");
@@ -485,30 +513,39 @@ void TestChatStream::fastPathAgreesWithGeneral_data()
         row("usage figure " + value, R"({"usage":{"total_tokens":)" + value + "}}");
         row("error " + value, R"({"choices":[],"error":)" + value + "}");
     }
-    row("no index among several", R"({"choices":[{"delta":{"content":"a"}},{"delta":{"content":"b"}}]})");
-    row("index 0 after one without", R"({"choices":[{"delta":{"content":"a"}},{"index":0,"delta":{"content":"b"}}]})");
-    row("two with index 0", R"({"choices":[{"index":0,"delta":{"content":"a"}},{"index":0,"delta":{"content":"b"}}]})");
+    row("no index among several",
+        R"({"choices":[{"delta":{"content":"a"}},{"delta":{"content":"b"}}]})");
+    row("index 0 after one without",
+        R"({"choices":[{"delta":{"content":"a"}},{"index":0,"delta":{"content":"b"}}]})");
+    row("two with index 0",
+        R"({"choices":[{"index":0,"delta":{"content":"a"}},{"index":0,"delta":{"content":"b"}}]})");
     row("index null", R"({"choices":[{"index":null,"delta":{"content":"a"}}]})");
-    row("index after delta", R"({"choices":[{"delta":{"content":"a"},"index":1},{"delta":{"content":"b"}}]})");
+    row("index after delta",
+        R"({"choices":[{"delta":{"content":"a"},"index":1},{"delta":{"content":"b"}}]})");
     row("content parts", chunk(R"([{"type":"text","text":"a"},"b",{"text":5}])"));
 
     // Keys: duplicates (nlohmann keeps the last) and escapes (that spell a key that matters).
-    row("duplicate choices", R"({"choices":[{"index":0,"delta":{"content":"a"}}],"choices":[{"index":0,"delta":{"content":"b"}}]})");
+    row("duplicate choices",
+        R"({"choices":[{"index":0,"delta":{"content":"a"}}],"choices":[{"index":0,"delta":{"content":"b"}}]})");
     row("duplicate content", R"({"choices":[{"index":0,"delta":{"content":"a","content":"b"}}]})");
     row("duplicate index", R"({"choices":[{"index":1,"index":0,"delta":{"content":"a"}}]})");
     row("duplicate delta", R"({"choices":[{"index":0,"delta":{"content":"a"},"delta":{}}]})");
-    row("duplicate finish_reason", R"({"choices":[{"index":0,"finish_reason":"stop","finish_reason":null}]})");
+    row("duplicate finish_reason",
+        R"({"choices":[{"index":0,"finish_reason":"stop","finish_reason":null}]})");
     row("duplicate usage", R"({"usage":{"total_tokens":1},"usage":null})");
     row("duplicate figure", R"({"usage":{"total_tokens":1,"total_tokens":2}})");
     row("duplicate error", R"({"choices":[],"error":null,"error":"boom"})");
-    row("duplicate unrelated key", R"({"id":"a","id":"b","choices":[{"index":0,"delta":{"content":"x"}}]})");
+    row("duplicate unrelated key",
+        R"({"id":"a","id":"b","choices":[{"index":0,"delta":{"content":"x"}}]})");
     row("escaped choices key", R"({"choic\u0065s":[{"index":0,"delta":{"content":"x"}}]})");
     row("escaped content key", R"({"choices":[{"index":0,"delta":{"cont\u0065nt":"x"}}]})");
-    row("escaped unrelated key", R"({"choices":[{"index":0,"delta":{"content":"x"}}],"m\u006fdel":"m"})");
+    row("escaped unrelated key",
+        R"({"choices":[{"index":0,"delta":{"content":"x"}}],"m\u006fdel":"m"})");
     row("non-ASCII key", "{\"mod\xC3\xA9l\":1,\"choices\":[]}");
 
     // Syntax, white space, nesting, event types.
-    row("every kind of white space", " {\t\"choices\" :\r\n[ {\"index\" : 0 , \"delta\":{ \"content\" : \"x\" } } ] }\n");
+    row("every kind of white space",
+        " {\t\"choices\" :\r\n[ {\"index\" : 0 , \"delta\":{ \"content\" : \"x\" } } ] }\n");
     row("vertical tab inside", "{\"choices\":\v[]}");
     row("form feed around", "\f{\"choices\":[]}\f");
     row("NUL outside strings", QByteArray("{\"choices\":[]\0}", 15));
@@ -549,7 +586,7 @@ void TestChatStream::fastPathAgreesOnMutations()
     // Seeded, so a failure repeats: bytes deleted, inserted, replaced and slices repeated, with
     // the characters JSON cares about over-represented.
     static const QByteArray alphabet = QByteArrayLiteral(R"({}[]":,\u0123456789-+.eE tfnrlas)")
-            + QByteArray("\x00\x01\x1f\x7f\x80\xbf\xc3\xe2\xed\xf0\xf4\xff", 12);
+        + QByteArray("\x00\x01\x1f\x7f\x80\xbf\xc3\xe2\xed\xf0\xf4\xff", 12);
     QRandomGenerator random(20240611);
     const QByteArrayList seeds = seedChunks();
     int checked = 0;
@@ -570,14 +607,16 @@ void TestChatStream::fastPathAgreesOnMutations()
                 data[at] = c;
                 break;
             default: {
-                const qsizetype length = std::min<qsizetype>(1 + random.bounded(12), data.size() - at);
+                const qsizetype length
+                    = std::min<qsizetype>(1 + random.bounded(12), data.size() - at);
                 data.insert(at, data.mid(at, length));
             }
             }
         }
         const SseEvent event = dataEvent(data);
         const QString diff = differences(decodeStreamEvent(event), decodeStreamEventGeneral(event));
-        QVERIFY2(diff.isEmpty(), qPrintable(u"%1 for %2"_s.arg(diff, QString::fromLatin1(data.toPercentEncoding()))));
+        QVERIFY2(diff.isEmpty(),
+            qPrintable(u"%1 for %2"_s.arg(diff, QString::fromLatin1(data.toPercentEncoding()))));
         ++checked;
     }
     QCOMPARE(checked, 20'000);

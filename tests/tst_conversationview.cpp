@@ -37,7 +37,7 @@ QList<Fragment> fragments(const QTextDocument *doc)
     QList<Fragment> out;
     for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
         for (auto it = block.begin(); !it.atEnd(); ++it)
-            out.append({it.fragment().text(), it.fragment().charFormat()});
+            out.append({ it.fragment().text(), it.fragment().charFormat() });
     }
     return out;
 }
@@ -56,8 +56,8 @@ Fragment fragmentWith(const QTextDocument *doc, const QString &needle)
 int imageCount(const QTextDocument *doc)
 {
     const QList<Fragment> all = fragments(doc);
-    return int(std::count_if(all.cbegin(), all.cend(),
-                             [](const Fragment &f) { return f.format.isImageFormat(); }));
+    return int(std::count_if(
+        all.cbegin(), all.cend(), [](const Fragment &f) { return f.format.isImageFormat(); }));
 }
 
 // What the view shows for its only assistant turn, below the caption.
@@ -74,13 +74,13 @@ QString shownAnswer(const ConversationView &view)
 bool callLoadResource(ConversationView &view, const QUrl &url, QVariant *result)
 {
     return QMetaObject::invokeMethod(&view, "loadResource", Qt::DirectConnection,
-                                     Q_RETURN_ARG(QVariant, *result),
-                                     Q_ARG(int, QTextDocument::ImageResource), Q_ARG(QUrl, url));
+        Q_RETURN_ARG(QVariant, *result), Q_ARG(int, QTextDocument::ImageResource),
+        Q_ARG(QUrl, url));
 }
 
 // What loadResource() gives for `url`, in `result`; fails the test when it cannot be called.
-#define LOAD_RESOURCE(view, url, result)                                                          \
-    QVariant result;                                                                              \
+#define LOAD_RESOURCE(view, url, result)                                                           \
+    QVariant result;                                                                               \
     QVERIFY2(callLoadResource(view, url, &result), "loadResource is not invocable")
 
 // An exported conversation as a Markdown reader shows it: the lines of the first turn (Qt's
@@ -112,8 +112,8 @@ ReadBack readBackFirstTurn(const QString &markdown)
             back.formatted << u"list: "_s + block.text();
         if (format.hasProperty(QTextFormat::BlockQuoteLevel))
             back.formatted << u"quote: "_s + block.text();
-        if (format.hasProperty(QTextFormat::BlockCodeFence) || format.hasProperty(QTextFormat::BlockCodeLanguage)
-            || format.nonBreakableLines())
+        if (format.hasProperty(QTextFormat::BlockCodeFence)
+            || format.hasProperty(QTextFormat::BlockCodeLanguage) || format.nonBreakableLines())
             back.formatted << u"code: "_s + block.text();
         for (auto it = block.begin(); !it.atEnd(); ++it) {
             const QTextCharFormat f = it.fragment().charFormat();
@@ -227,7 +227,8 @@ void TestConversationView::userTextIsLiteral_data()
     QTest::newRow("html bold") << u"<b>bold</b> and <i>it</i>"_s;
     QTest::newRow("markdown") << u"**not bold** and _not it_\n# not a heading\n- not a list"_s;
     QTest::newRow("img") << u"<img src=\"http://example.com/x.png\" onerror=\"alert(1)\">"_s;
-    QTest::newRow("link") << u"[click](https://example.com) <a href=\"https://example.com\">a</a>"_s;
+    QTest::newRow("link")
+        << u"[click](https://example.com) <a href=\"https://example.com\">a</a>"_s;
     QTest::newRow("entities") << u"&lt;b&gt; &amp; &#60; Q&A"_s;
     QTest::newRow("hash") << u"# hash"_s;
     QTest::newRow("lists") << u"1. one\n2) two\n+ plus\n* star\n> quote"_s;
@@ -245,7 +246,8 @@ void TestConversationView::userTextIsLiteral()
     const int id = view.addUserTurn(text);
     QVERIFY(id > 0);
     QCOMPARE(view.turnCount(), 1);
-    QVERIFY2(view.document()->toPlainText().contains(text), qPrintable(view.document()->toPlainText()));
+    QVERIFY2(
+        view.document()->toPlainText().contains(text), qPrintable(view.document()->toPlainText()));
     QCOMPARE(imageCount(view.document()), 0);
     const QList<Fragment> all = fragments(view.document());
     for (const Fragment &f : all) {
@@ -303,7 +305,8 @@ void TestConversationView::finishRendersMarkdown()
     ConversationView view;
     const int turn = view.beginAssistantTurn();
     view.appendAssistantText(turn, u"Some **bo"_s);
-    view.appendAssistantText(turn, u"ld** and *it*\n\n# Title\n\n- one\n- two\n\n```\ncode line\n```\n"_s);
+    view.appendAssistantText(
+        turn, u"ld** and *it*\n\n# Title\n\n- one\n- two\n\n```\ncode line\n```\n"_s);
     QTRY_COMPARE(view.flushCount(), 1);
     QVERIFY(shownAnswer(view).contains(u"**bold**"_s)); // streamed as plain text
     QCOMPARE(fragmentWith(view.document(), u"bold"_s).format.fontWeight(), QFont::Normal);
@@ -340,9 +343,9 @@ void TestConversationView::imagesNeverLoad()
     view.resize(700, 500);
     view.show();
     const int turn = view.beginAssistantTurn();
-    view.appendAssistantText(turn, u"Remote ![remote alt](http://example.com/a.png) file ![file alt]("_s
-                                           + fileUrl.toString() + u") path ![](" + local
-                                           + u") <img src=\"" + local + u"\">"_s);
+    view.appendAssistantText(turn,
+        u"Remote ![remote alt](http://example.com/a.png) file ![file alt]("_s + fileUrl.toString()
+            + u") path ![](" + local + u") <img src=\"" + local + u"\">"_s);
     view.finishAssistantTurn(turn, false);
     view.grab(); // lay out and paint everything
 
@@ -396,7 +399,7 @@ void TestConversationView::dataImages()
     QVERIFY(loadedBig.isNull());
     // Not an allowed raster type.
     const QString svg = u"data:image/svg+xml;base64,"_s
-            + QString::fromLatin1(QByteArray("<svg xmlns='http://www.w3.org/2000/svg'/>").toBase64());
+        + QString::fromLatin1(QByteArray("<svg xmlns='http://www.w3.org/2000/svg'/>").toBase64());
     LOAD_RESOURCE(view, QUrl(svg), loadedSvg);
     QVERIFY(loadedSvg.isNull());
 }
@@ -405,7 +408,8 @@ void TestConversationView::rawHtmlInMarkdownIsText()
 {
     ConversationView view;
     const int turn = view.beginAssistantTurn();
-    const QString html = u"Look: <b>x</b> <img src=x onerror=alert(1)> <script>alert(1)</script>\n\n<div style=\"color:red\">block</div>"_s;
+    const QString html
+        = u"Look: <b>x</b> <img src=x onerror=alert(1)> <script>alert(1)</script>\n\n<div style=\"color:red\">block</div>"_s;
     view.appendAssistantText(turn, html);
     view.finishAssistantTurn(turn, false);
     const QString shown = shownAnswer(view);
@@ -430,12 +434,14 @@ void TestConversationView::linksOnlyHttp()
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     const int turn = view.beginAssistantTurn();
-    view.appendAssistantText(turn, u"[site](https://example.com/x) [js](javascript:alert(1)) "
-                                   "[file](file:///etc/passwd) [rel](docs/a.md) www.example.org"_s);
+    view.appendAssistantText(turn,
+        u"[site](https://example.com/x) [js](javascript:alert(1)) "
+        "[file](file:///etc/passwd) [rel](docs/a.md) www.example.org"_s);
     view.finishAssistantTurn(turn, false);
 
-    QCOMPARE(fragmentWith(view.document(), u"site"_s).format.anchorHref(), u"https://example.com/x"_s);
-    for (const QString &text : {u"js"_s, u"file"_s, u"rel"_s})
+    QCOMPARE(
+        fragmentWith(view.document(), u"site"_s).format.anchorHref(), u"https://example.com/x"_s);
+    for (const QString &text : { u"js"_s, u"file"_s, u"rel"_s })
         QVERIFY2(!fragmentWith(view.document(), text).format.isAnchor(), qPrintable(text));
 
     QSignalSpy spy(&view, &ConversationView::externalLinkActivated);
@@ -456,7 +462,8 @@ void TestConversationView::linksOnlyHttp()
 void TestConversationView::errorBodyIsLiteral()
 {
     ConversationView view;
-    const QString body = u"<html><script>alert(1)</script><b>Bad gateway</b></html>\n{\"error\": \"**x**\"}"_s;
+    const QString body
+        = u"<html><script>alert(1)</script><b>Bad gateway</b></html>\n{\"error\": \"**x**\"}"_s;
     view.addErrorTurn(u"HTTP 502 <b>Bad Gateway</b>"_s, body);
     QCOMPARE(view.turnCount(), 1);
     const QString plain = view.document()->toPlainText();
@@ -514,7 +521,7 @@ HTTP 429
         if (block.blockFormat().headingLevel() == 2)
             headings << block.text();
     }
-    QCOMPARE(headings, (QStringList{u"You"_s, u"Assistant"_s, u"Error"_s}));
+    QCOMPARE(headings, (QStringList { u"You"_s, u"Assistant"_s, u"Error"_s }));
     QVERIFY(back.toPlainText().contains(u"{\"error\": \"slow down ``` now\"}"_s));
 }
 
@@ -601,7 +608,14 @@ void TestConversationView::followsPalette()
     view.addUserTurn(u"hi"_s);
     view.addErrorTurn(u"HTTP 500"_s, u"oops"_s);
     const auto frameLightness = [&view](int index) {
-        return view.document()->rootFrame()->childFrames().at(index)->frameFormat().background().color().lightness();
+        return view.document()
+            ->rootFrame()
+            ->childFrames()
+            .at(index)
+            ->frameFormat()
+            .background()
+            .color()
+            .lightness();
     };
     QPalette light;
     light.setColor(QPalette::Base, Qt::white);
@@ -626,7 +640,8 @@ void TestConversationView::stream20MB()
     const int turn = view.beginAssistantTurn();
 
     // 90,000 deltas of about 233 characters, lines of about 80, like real prose.
-    const QString words = u"lorem ipsum dolor sit amet, consectetur adipiscing elit sed do eiusmod "_s;
+    const QString words
+        = u"lorem ipsum dolor sit amet, consectetur adipiscing elit sed do eiusmod "_s;
     QList<QString> deltas;
     deltas.reserve(90000);
     qsizetype total = 0;
@@ -664,8 +679,8 @@ void TestConversationView::stream20MB()
     QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 2 * boundMs);
     const qint64 totalMs = timer.elapsed();
     qInfo("20 MB stream: %lld chars in %lld deltas, %lld ms total (appends %lld ms), %d flushes",
-          qlonglong(total), qlonglong(deltas.size()), totalMs, appendNs / 1'000'000,
-          view.flushCount());
+        qlonglong(total), qlonglong(deltas.size()), totalMs, appendNs / 1'000'000,
+        view.flushCount());
     const QString raw = view.assistantText(turn);
     QCOMPARE(raw.size(), total);
     // The live view stops at a display limit far beyond any real answer and says so; the full
@@ -718,8 +733,9 @@ namespace {
 // Prose without a line break, as the demo's firehose streams it.
 QString proseLine(qsizetype size)
 {
-    const QString sentence = u"The capwatch demo provider is streaming a firehose answer to measure "
-                             "how fast the client takes a long answer in. "_s;
+    const QString sentence
+        = u"The capwatch demo provider is streaming a firehose answer to measure "
+          "how fast the client takes a long answer in. "_s;
     QString text;
     while (text.size() < size)
         text += sentence;
@@ -761,7 +777,7 @@ void TestConversationView::streamedLineJoinsExactly()
 void TestConversationView::lineTooLongToShowLive_data()
 {
     QTest::addColumn<QString>("answer");
-    QTest::addColumn<int>("shownLive");  // characters shown while it streams
+    QTest::addColumn<int>("shownLive"); // characters shown while it streams
     QTest::addColumn<bool>("allInTheEnd"); // rendered in full once finished (Markdown limit)
     QTest::newRow("100 KiB of prose") << proseLine(100 * 1024) << 64 * 1024 << true;
     QTest::newRow("300 KiB of prose") << proseLine(300 * 1024) << 64 * 1024 << false;
@@ -778,8 +794,9 @@ void TestConversationView::lineTooLongToShowLive()
     const int turn = view.beginAssistantTurn();
     stream(view, turn, answer, 4000);
     QTRY_VERIFY(view.isSettled());
-    const QString notice = u"This answer is too long to show in full. All of it is kept: export the "
-                           "conversation to read the rest."_s;
+    const QString notice
+        = u"This answer is too long to show in full. All of it is kept: export the "
+          "conversation to read the rest."_s;
     // As far as it lays out quickly, exactly the answer; then the notice instead of the rest.
     QCOMPARE(shownAnswer(view), answer.left(shownLive) + u'\n' + notice);
 
@@ -838,15 +855,17 @@ void TestConversationView::actionLinks()
     const int answer = view.beginAssistantTurn();
     view.appendAssistantText(answer, u"Answer **one**"_s);
     // Links for a turn still streaming wait until it is complete.
-    view.setTurnActions(answer, {ConversationView::Action::Copy, ConversationView::Action::Regenerate});
-    view.setTurnActions(prompt, {ConversationView::Action::Edit, ConversationView::Action::Copy});
-    QCOMPARE(view.turnActions(prompt), QList<ConversationView::Action>{ConversationView::Action::Edit});
+    view.setTurnActions(
+        answer, { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
+    view.setTurnActions(prompt, { ConversationView::Action::Edit, ConversationView::Action::Copy });
+    QCOMPARE(view.turnActions(prompt),
+        QList<ConversationView::Action> { ConversationView::Action::Edit });
     QVERIFY(!view.document()->toPlainText().contains(u"Regenerate"_s));
     view.finishAssistantTurn(answer, false);
     QCOMPARE(view.document()->toPlainText(),
-             u"\nYou  ·  Edit and resend\nQuestion\n\nAssistant\nAnswer one\nCopy  ·  Regenerate"_s);
+        u"\nYou  ·  Edit and resend\nQuestion\n\nAssistant\nAnswer one\nCopy  ·  Regenerate"_s);
     QCOMPARE(fragmentWith(view.document(), u"Regenerate"_s).format.anchorHref(),
-             u"capwatch-action:regenerate/%1"_s.arg(answer));
+        u"capwatch-action:regenerate/%1"_s.arg(answer));
 
     // A real click on a link asks for its action.
     QSignalSpy spy(&view, &ConversationView::actionRequested);
@@ -855,7 +874,8 @@ void TestConversationView::actionLinks()
     link.setPosition(link.selectionStart() + 2);
     QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.cursorRect(link).center());
     QTRY_COMPARE(spy.count(), 1);
-    QCOMPARE(spy.at(0).at(0).value<ConversationView::Action>(), ConversationView::Action::Regenerate);
+    QCOMPARE(
+        spy.at(0).at(0).value<ConversationView::Action>(), ConversationView::Action::Regenerate);
     QCOMPARE(spy.at(0).at(1).toInt(), answer);
     // A link for an action the turn does not offer (any longer) does nothing.
     Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:edit/%1"_s.arg(answer)));
@@ -863,7 +883,7 @@ void TestConversationView::actionLinks()
     QCOMPARE(spy.count(), 1);
 
     // Fewer links, and none: the line goes.
-    view.setTurnActions(answer, {ConversationView::Action::Copy});
+    view.setTurnActions(answer, { ConversationView::Action::Copy });
     view.setTurnActions(prompt, {});
     QCOMPARE(view.document()->toPlainText(), u"\nYou\nQuestion\n\nAssistant\nAnswer one\nCopy"_s);
     view.setTurnActions(answer, {});
@@ -881,7 +901,7 @@ void TestConversationView::removeTurnsFrom()
     const int one = view.beginAssistantTurn();
     view.appendAssistantText(one, u"Answer 1"_s);
     view.finishAssistantTurn(one, false);
-    view.setTurnActions(one, {ConversationView::Action::Copy});
+    view.setTurnActions(one, { ConversationView::Action::Copy });
     const QString afterOne = view.document()->toPlainText();
     const int second = view.addUserTurn(u"Second"_s);
     const int two = view.beginAssistantTurn();
@@ -897,7 +917,8 @@ void TestConversationView::removeTurnsFrom()
     QCOMPARE(view.turnCount(), 3);
     QCOMPARE(view.lastAssistantTurn(), one);
     QVERIFY(view.assistantText(two).isEmpty());
-    QCOMPARE(view.toMarkdown(), u"## You\n\nFirst\n\n## Assistant\n\nAnswer 1\n\n## You\n\nSecond\n"_s);
+    QCOMPARE(
+        view.toMarkdown(), u"## You\n\nFirst\n\n## Assistant\n\nAnswer 1\n\n## You\n\nSecond\n"_s);
     const int again = view.beginAssistantTurn();
     view.appendAssistantText(again, u"Answer 2b"_s);
     view.finishAssistantTurn(again, false);
@@ -910,7 +931,8 @@ void TestConversationView::removeTurnsFrom()
     QCOMPARE(view.document()->toPlainText(), afterOne);
     QCOMPARE(view.lastUserTurn(), 1);
     view.addUserTurn(u"Second, edited"_s);
-    QCOMPARE(view.toMarkdown(), u"## You\n\nFirst\n\n## Assistant\n\nAnswer 1\n\n## You\n\nSecond, edited\n"_s);
+    QCOMPARE(view.toMarkdown(),
+        u"## You\n\nFirst\n\n## Assistant\n\nAnswer 1\n\n## You\n\nSecond, edited\n"_s);
     QCOMPARE(view.userText(view.lastUserTurn()), u"Second, edited"_s);
 }
 
@@ -921,7 +943,8 @@ void TestConversationView::copyLeavesOutLabels()
     const int turn = view.beginAssistantTurn();
     view.appendAssistantText(turn, u"It is **4**.\n\nSecond paragraph."_s);
     view.finishAssistantTurn(turn, false);
-    view.setTurnActions(turn, {ConversationView::Action::Copy, ConversationView::Action::Regenerate});
+    view.setTurnActions(
+        turn, { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
     view.setStatusLine(u"Waiting for the provider…"_s);
 
     QApplication::clipboard()->clear();
@@ -932,7 +955,8 @@ void TestConversationView::copyLeavesOutLabels()
     // Only the answer selected, from its caption on.
     QTextCursor answer = view.document()->find(u"Assistant"_s);
     answer.movePosition(QTextCursor::StartOfBlock);
-    answer.setPosition(view.document()->find(u"paragraph."_s).selectionEnd(), QTextCursor::KeepAnchor);
+    answer.setPosition(
+        view.document()->find(u"paragraph."_s).selectionEnd(), QTextCursor::KeepAnchor);
     view.setTextCursor(answer);
     view.copy();
     QCOMPARE(QApplication::clipboard()->text(), u"It is 4.\nSecond paragraph."_s);
@@ -952,15 +976,16 @@ void TestConversationView::screenshots()
         view.finishAssistantTurn(answer, false);
         view.addUserTurn(u"And if the stream stops halfway?"_s);
         const int cut = view.beginAssistantTurn();
-        view.appendAssistantText(cut, u"Then the answer is kept as far as it got, and marked so you know it"_s);
+        view.appendAssistantText(
+            cut, u"Then the answer is kept as far as it got, and marked so you know it"_s);
         view.finishAssistantTurn(cut, true);
         view.addNotice(u"Cancelled"_s);
         view.addErrorTurn(u"HTTP 429 Too Many Requests"_s,
-                          u"{\"error\": {\"message\": \"Rate limit reached for requests\", "
-                          "\"type\": \"requests\", \"code\": \"rate_limit_exceeded\"}}"_s);
+            u"{\"error\": {\"message\": \"Rate limit reached for requests\", "
+            "\"type\": \"requests\", \"code\": \"rate_limit_exceeded\"}}"_s);
     };
 
-    for (const bool dark : {false, true}) {
+    for (const bool dark : { false, true }) {
         ConversationView view;
         if (dark)
             view.setPalette(darkPalette());
@@ -969,11 +994,12 @@ void TestConversationView::screenshots()
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.verticalScrollBar()->setValue(0);
-        const QString top = QDir(dir).filePath(dark ? u"conversation-dark.png"_s : u"conversation.png"_s);
+        const QString top
+            = QDir(dir).filePath(dark ? u"conversation-dark.png"_s : u"conversation.png"_s);
         QVERIFY(view.grab().save(top));
         view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum());
-        const QString bottom = QDir(dir).filePath(dark ? u"conversation-dark-end.png"_s
-                                                       : u"conversation-end.png"_s);
+        const QString bottom
+            = QDir(dir).filePath(dark ? u"conversation-dark-end.png"_s : u"conversation-end.png"_s);
         QVERIFY(view.grab().save(bottom));
         qInfo("wrote %s and %s", qPrintable(top), qPrintable(bottom));
     }

@@ -12,18 +12,17 @@
 
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QTimer>
 #include <QFile>
 #include <QLoggingCategory>
-#include <QScopeGuard>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QSslServer>
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTest>
-
+#include <QTimer>
 #include <unistd.h>
 
 using namespace capwatch;
@@ -54,10 +53,11 @@ struct Driver
         client.setTimeScale(scale);
         client.setRetryLog(&log);
         client.setCredentialProvider(std::make_shared<NoCredentialProvider>());
-        QObject::connect(&client, &ChatClient::answerText, &context, [this](quint64, const QString &t) {
-            out.answer += t;
-            ++out.answerPieces;
-        });
+        QObject::connect(
+            &client, &ChatClient::answerText, &context, [this](quint64, const QString &t) {
+                out.answer += t;
+                ++out.answerPieces;
+            });
         QObject::connect(&client, &ChatClient::attemptFailed, &context,
             [this](quint64, const AttemptFailure &f) { out.failures.append(f); });
         QObject::connect(&client, &ChatClient::retryScheduled, &context,
@@ -239,8 +239,8 @@ void TestFaults::invalidUtf8LosesNothing()
     QCOMPARE(d.out.how, u"succeeded"_s);
     const QString &a = d.out.answer;
     QVERIFY2(a.startsWith(u"Hello from the capwatch demo provider!"_s), qPrintable(a.left(80)));
-    for (const QString &part : { u" lone continuation, "_s, u" never valid, "_s,
-             u" truncated, "_s, u" overlong, "_s, u" surrogate."_s }) {
+    for (const QString &part : { u" lone continuation, "_s, u" never valid, "_s, u" truncated, "_s,
+             u" overlong, "_s, u" surrogate."_s }) {
         QVERIFY2(a.contains(part), qPrintable(part));
     }
     QVERIFY(a.contains(QChar::ReplacementCharacter));
@@ -269,7 +269,8 @@ void TestFaults::moreHeaderFieldsThanReadable()
     QByteArray response = "HTTP/1.1 422 Unprocessable Entity\r\n";
     for (int i = 0; i < 1000; ++i)
         response += "x-filler-" + QByteArray::number(i) + ": " + QByteArray(90, 'x') + "\r\n";
-    const QByteArray body = R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})";
+    const QByteArray body
+        = R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})";
     response += "retry-after: 1\r\ncontent-type: application/json\r\ncontent-length: "
         + QByteArray::number(body.size()) + "\r\n\r\n" + body;
     CannedServer server(response);
@@ -281,7 +282,8 @@ void TestFaults::moreHeaderFieldsThanReadable()
     QCOMPARE(d.out.summary.attempts, 1);
     QCOMPARE(server.requests(), 1);
     QCOMPARE(d.out.failures.first().category, retry::Category::Fatal);
-    QVERIFY2(d.out.summary.errorText.contains(u"header fields"_s), qPrintable(d.out.summary.errorText));
+    QVERIFY2(
+        d.out.summary.errorText.contains(u"header fields"_s), qPrintable(d.out.summary.errorText));
 }
 
 void TestFaults::redirectLoopIsBounded()
@@ -344,7 +346,8 @@ void TestFaults::selfSignedCertificateIsRefused()
     connect(&server, &QTcpServer::pendingConnectionAvailable, this, [&] {
         // Only a connection whose handshake succeeded gets here; read what it sends.
         while (QTcpSocket *s = server.nextPendingConnection()) {
-            connect(s, &QIODevice::readyRead, this, [&, s] { requestBytes += s->readAll().size(); });
+            connect(
+                s, &QIODevice::readyRead, this, [&, s] { requestBytes += s->readAll().size(); });
         }
     });
     QVERIFY(server.listen(QHostAddress::LocalHost));
@@ -356,7 +359,8 @@ void TestFaults::selfSignedCertificateIsRefused()
     QVERIFY(d.out.summary.networkError);
     QCOMPARE(d.out.failures.first().category, retry::Category::Fatal);
     QVERIFY2(d.out.summary.errorText.contains(u"certificate"_s, Qt::CaseInsensitive)
-            || d.out.summary.errorText.contains(u"TLS"_s) || d.out.summary.errorText.contains(u"SSL"_s),
+            || d.out.summary.errorText.contains(u"TLS"_s)
+            || d.out.summary.errorText.contains(u"SSL"_s),
         qPrintable(d.out.summary.errorText));
     QVERIFY(handshakes >= 1);
     QTest::qWait(50);

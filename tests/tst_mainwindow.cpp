@@ -31,11 +31,11 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
-#include <QScopeGuard>
 #include <QTest>
 #include <QTextBlock>
 #include <QToolButton>
@@ -78,8 +78,8 @@ QStringList promptsShown(const ConversationView *view)
 /// Clicks the last link with this text in the conversation, as a user would.
 bool clickLink(ConversationView *view, const QString &text)
 {
-    QTextCursor found = view->document()->find(text, view->document()->characterCount(),
-                                               QTextDocument::FindBackward);
+    QTextCursor found = view->document()->find(
+        text, view->document()->characterCount(), QTextDocument::FindBackward);
     if (found.isNull() || !found.charFormat().isAnchor())
         return false;
     found.setPosition(found.selectionStart() + 1);
@@ -92,7 +92,8 @@ bool clickLink(ConversationView *view, const QString &text)
 /// The rows of a CSV export without their time column (checked for its form).
 QStringList rowsWithoutTime(const QByteArray &csv)
 {
-    static const QRegularExpression time(u"^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z,"_s);
+    static const QRegularExpression time(
+        u"^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z,"_s);
     QStringList rows = QString::fromUtf8(csv).split(u"\r\n"_s);
     for (qsizetype i = 1; i < rows.size(); ++i) {
         if (rows[i].isEmpty())
@@ -153,7 +154,8 @@ void TestMainWindow::panelFollowsARetryToSuccess()
     w.headlineOnceThen(u"capped"_s);
     RetryPanel *panel = w.window->retryPanel();
     w.type(u"How do token caps work?"_s);
-    QTest::keyClick(w.window->promptEditor(), Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter sends
+    QTest::keyClick(
+        w.window->promptEditor(), Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter sends
 
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QCOMPARE(panel->attemptText(), u"2 of 5"_s);
@@ -188,7 +190,8 @@ void TestMainWindow::headlineGivesUpAndKeepsThePrompt()
     w.type(u"Please answer"_s);
     w.window->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::GaveUp, 15000);
-    QVERIFY2(panel->stateText().startsWith(u"Gave up: budget exhausted"_s), qPrintable(panel->stateText()));
+    QVERIFY2(panel->stateText().startsWith(u"Gave up: budget exhausted"_s),
+        qPrintable(panel->stateText()));
     QCOMPARE(panel->attemptText(), u"3 of 5"_s);
     QCOMPARE(panel->budgetText(), u"0.0 s of 120 s"_s);
     QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
@@ -226,7 +229,8 @@ void TestMainWindow::retryNowResendsTheFailedPrompt()
     for (const net::RecordedRequest &r : sent)
         QVERIFY2(!r.lastUserMessage().trimmed().isEmpty(), r.body.constData());
     // The transcript shows the prompt twice (sent, failed; sent again), never an empty bubble.
-    QCOMPARE(promptsShown(w.window->conversation()), (QStringList { u"Please answer"_s, u"Please answer"_s }));
+    QCOMPARE(promptsShown(w.window->conversation()),
+        (QStringList { u"Please answer"_s, u"Please answer"_s }));
     const int answer = w.window->conversation()->lastAssistantTurn();
     const QString answered = w.window->conversation()->assistantText(answer);
     QVERIFY(answered.startsWith(u"Hello from the capwatch demo provider!"_s));
@@ -237,7 +241,8 @@ void TestMainWindow::retryNowResendsTheFailedPrompt()
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QTRY_COMPARE(w.chats().size(), 5);
     QCOMPARE(messagesOf(w.chats().at(4)),
-             (QStringList { u"user: Please answer"_s, u"assistant: "_s + answered, u"user: And then?"_s }));
+        (QStringList {
+            u"user: Please answer"_s, u"assistant: "_s + answered, u"user: And then?"_s }));
 }
 
 void TestMainWindow::escapeCancelsDuringAWait()
@@ -296,59 +301,62 @@ void TestMainWindow::exportsWriteWhatWasShown()
     QVERIFY(w.window->exportRetryLog(csv, net::LogFormat::Csv));
     QVERIFY(w.window->exportConversation(md));
     // QSaveFile leaves nothing behind: the folder holds the three exports and nothing else.
-    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
-             (QStringList { u"conversation.md"_s, u"log.csv"_s, u"log.jsonl"_s }));
+    QCOMPARE(QDir(dir.path())
+                 .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+        (QStringList { u"conversation.md"_s, u"log.csv"_s, u"log.jsonl"_s }));
 
     QFile j(jsonl), c(csv), m(md);
-    QVERIFY(j.open(QIODevice::ReadOnly) && c.open(QIODevice::ReadOnly) && m.open(QIODevice::ReadOnly));
+    QVERIFY(
+        j.open(QIODevice::ReadOnly) && c.open(QIODevice::ReadOnly) && m.open(QIODevice::ReadOnly));
     QStringList lines = QString::fromUtf8(j.readAll()).split(u'\n');
-    static const QRegularExpression time(u"^\\{\"time\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\","_s);
+    static const QRegularExpression time(
+        u"^\\{\"time\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\","_s);
     for (QString &line : lines) {
         if (!line.isEmpty())
             QVERIFY2(line.contains(time), qPrintable(line));
         line.remove(time);
     }
-    QCOMPARE(lines, (QStringList {
-        uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null})"_s,
-        uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})"_s,
-        uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null})"_s,
-        uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null})"_s,
-        QString() }));
-    QCOMPARE(rowsWithoutTime(c.readAll()), (QStringList {
-        u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error"_s,
-        u"1,attempt_started,1,,,,,,,,,,,"_s,
-        uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.")"_s,
-        u"1,attempt_started,2,,,,,,,,,,,"_s,
-        u"1,succeeded,2,200,success,,,,,,,,,"_s,
-        QString() }));
+    QCOMPARE(lines,
+        (QStringList {
+            uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null})"_s,
+            uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})"_s,
+            uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null})"_s,
+            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null})"_s,
+            QString() }));
+    QCOMPARE(rowsWithoutTime(c.readAll()),
+        (QStringList {
+            u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error"_s,
+            u"1,attempt_started,1,,,,,,,,,,,"_s,
+            uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.")"_s,
+            u"1,attempt_started,2,,,,,,,,,,,"_s, u"1,succeeded,2,200,success,,,,,,,,,"_s,
+            QString() }));
 
     // The Markdown: a header, then the turns, the prompt escaped so that it stays text.
     const QString conversation = QString::fromUtf8(m.readAll());
     QStringList mdLines = conversation.split(u'\n');
-    QVERIFY2(QRegularExpression(u"^- Date: \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$"_s).match(mdLines.value(2)).hasMatch(),
-             qPrintable(mdLines.value(2)));
+    QVERIFY2(QRegularExpression(u"^- Date: \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$"_s)
+                 .match(mdLines.value(2))
+                 .hasMatch(),
+        qPrintable(mdLines.value(2)));
     mdLines[2] = u"- Date: (checked above)"_s;
     const int port = w.window->demoProvider()->baseUrl().port();
-    QCOMPARE(mdLines, (QStringList {
-        u"# capwatch conversation"_s,
-        QString(),
-        u"- Date: (checked above)"_s,
-        u"- Endpoint: http://127.0.0.1:%1/v1/chat/completions"_s.arg(port),
-        u"- Model: capwatch-demo"_s,
-        QString(),
-        u"## You"_s,
-        QString(),
-        u"\\# Export this"_s,
-        QString(),
-        u"## Assistant"_s,
-        QString(),
-        u"Hello from the capwatch demo provider! This answer comes from a small server on 127.0.0.1 "
-        "that plays an OpenAI-compatible provider with a token cap, so no account or key is needed. "
-        "It allows 6000 tokens per rolling 60-second window, and every request counts its max_tokens "
-        "against that cap: this one counted 1000, so 1000 of the 6000 tokens in the window are now "
-        "used. Once the window is full, the next request gets a 422 \"Token limit exceeded\" error "
-        "that says when to retry, and capwatch waits and retries on its own."_s,
-        QString() }));
+    QCOMPARE(mdLines,
+        (QStringList { u"# capwatch conversation"_s, QString(), u"- Date: (checked above)"_s,
+            u"- Endpoint: http://127.0.0.1:%1/v1/chat/completions"_s.arg(port),
+            u"- Model: capwatch-demo"_s, QString(), u"## You"_s, QString(), u"\\# Export this"_s,
+            QString(), u"## Assistant"_s, QString(),
+            u"Hello from the capwatch demo provider! This answer comes from a small server on "
+            u"127.0.0.1 "
+            "that plays an OpenAI-compatible provider with a token cap, so no account or key is "
+            "needed. "
+            "It allows 6000 tokens per rolling 60-second window, and every request counts its "
+            "max_tokens "
+            "against that cap: this one counted 1000, so 1000 of the 6000 tokens in the window are "
+            "now "
+            "used. Once the window is full, the next request gets a 422 \"Token limit exceeded\" "
+            "error "
+            "that says when to retry, and capwatch waits and retries on its own."_s,
+            QString() }));
 }
 
 namespace {
@@ -375,9 +383,7 @@ const QStringList kLoggedRows {
     u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error"_s,
     u"1,attempt_started,1,,,,,,,,,,,"_s,
     uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.")"_s,
-    u"1,attempt_started,2,,,,,,,,,,,"_s,
-    u"1,succeeded,2,200,success,,,,,,,,,"_s,
-    QString()
+    u"1,attempt_started,2,,,,,,,,,,,"_s, u"1,succeeded,2,200,success,,,,,,,,,"_s, QString()
 };
 
 } // namespace
@@ -399,7 +405,8 @@ void TestMainWindow::interactiveExports()
     dialog->setDirectory(dir.path());
     dialog->selectNameFilter(u"CSV (*.csv)"_s);
     dialog->selectFile(u"mylog"_s);
-    static_cast<QDialog *>(dialog)->accept(); // OK: QFileDialog checks the name, then emits fileSelected
+    static_cast<QDialog *>(dialog)
+        ->accept(); // OK: QFileDialog checks the name, then emits fileSelected
     QFile csv(dir.filePath(u"mylog.csv"_s));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(rowsWithoutTime(csv.readAll()), kLoggedRows);
@@ -413,7 +420,8 @@ void TestMainWindow::interactiveExports()
     QCOMPARE(QDir(dialog->directory()).absolutePath(), QDir(dir.path()).absolutePath());
     dialog->selectNameFilter(u"JSON Lines (*.jsonl)"_s);
     dialog->selectFile(u"second"_s);
-    static_cast<QDialog *>(dialog)->accept(); // OK: QFileDialog checks the name, then emits fileSelected
+    static_cast<QDialog *>(dialog)
+        ->accept(); // OK: QFileDialog checks the name, then emits fileSelected
     QFile jsonl(dir.filePath(u"second.jsonl"_s));
     QVERIFY(jsonl.open(QIODevice::ReadOnly));
     const QList<QByteArray> records = jsonl.readAll().split('\n');
@@ -433,7 +441,8 @@ void TestMainWindow::interactiveExports()
     auto *warning = w.window->findChild<QMessageBox *>(u"warningBox"_s);
     QVERIFY(warning);
     QTRY_VERIFY(warning->isVisible());
-    QVERIFY2(warning->text().startsWith(u"The retry log was not written: "_s), qPrintable(warning->text()));
+    QVERIFY2(warning->text().startsWith(u"The retry log was not written: "_s),
+        qPrintable(warning->text()));
     QVERIFY(warning->text().size() > u"The retry log was not written: "_s.size());
     QVERIFY(!QFile::exists(dir.filePath(u"blocker/log.csv"_s)));
     QCOMPARE(w.settings.lastExportDir(), QDir(dir.path()).absolutePath());
@@ -441,7 +450,8 @@ void TestMainWindow::interactiveExports()
     dialog->reject();
 
     // The conversation: Markdown, ".md" added.
-    QAction *exportConversation = actionWithShortcut(w.window.get(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    QAction *exportConversation
+        = actionWithShortcut(w.window.get(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     QVERIFY(exportConversation);
     QTRY_VERIFY(!w.window->findChild<QFileDialog *>(u"saveDialog"_s));
     exportConversation->trigger();
@@ -449,7 +459,8 @@ void TestMainWindow::interactiveExports()
     QVERIFY(dialog);
     QCOMPARE(dialog->nameFilters(), QStringList { u"Markdown (*.md)"_s });
     dialog->selectFile(u"talk"_s);
-    static_cast<QDialog *>(dialog)->accept(); // OK: QFileDialog checks the name, then emits fileSelected
+    static_cast<QDialog *>(dialog)
+        ->accept(); // OK: QFileDialog checks the name, then emits fileSelected
     QFile md(dir.filePath(u"talk.md"_s));
     QVERIFY(md.open(QIODevice::ReadOnly));
     QVERIFY(md.readAll().startsWith("# capwatch conversation\n"));
@@ -460,7 +471,8 @@ void TestMainWindow::copyRetryLog()
     Window w(ini(), 0.01);
     loggedSend(w);
     QApplication::clipboard()->clear();
-    QAction *copy = actionWithShortcut(w.window.get(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QAction *copy
+        = actionWithShortcut(w.window.get(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     QVERIFY(copy);
     copy->trigger();
     QCOMPARE(rowsWithoutTime(QApplication::clipboard()->text().toUtf8()), kLoggedRows);
@@ -507,7 +519,8 @@ void TestMainWindow::noModelNothingSent()
     MainWindow window(settings, o);
     window.show();
     QVERIFY(!window.usingDemo());
-    QVERIFY2(window.statusText().contains(u" | Model: not set | "_s), qPrintable(window.statusText()));
+    QVERIFY2(
+        window.statusText().contains(u" | Model: not set | "_s), qPrintable(window.statusText()));
     QVERIFY(window.inlineMessage()->isHidden());
 
     QPlainTextEdit *prompt = window.promptEditor();
@@ -519,8 +532,8 @@ void TestMainWindow::noModelNothingSent()
     QVERIFY(window.retryLog()->records().isEmpty());
     QVERIFY(!window.inlineMessage()->isHidden());
     QCOMPARE(window.inlineMessageText(),
-             u"No model is set for https://llm.example.invalid/v1/chat/completions, so nothing was "
-             "sent. Enter the model's name in the provider settings; your prompt stays in the editor."_s);
+        u"No model is set for https://llm.example.invalid/v1/chat/completions, so nothing was "
+        "sent. Enter the model's name in the provider settings; your prompt stays in the editor."_s);
     auto *dialog = window.findChild<QDialog *>(u"settingsDialog"_s);
     QVERIFY(dialog);
     QTRY_VERIFY(dialog->isVisible());
@@ -544,7 +557,8 @@ void TestMainWindow::loopbackEndpointDefaultsToTheDemoModel()
     MainWindow window(settings, o);
     window.show();
     QVERIFY(!window.usingDemo());
-    QVERIFY2(window.statusText().contains(u" | Model: capwatch-demo | "_s), qPrintable(window.statusText()));
+    QVERIFY2(window.statusText().contains(u" | Model: capwatch-demo | "_s),
+        qPrintable(window.statusText()));
     window.promptEditor()->setPlainText(u"hello"_s);
     window.sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(window.retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
@@ -560,7 +574,8 @@ void TestMainWindow::keyStatusAgreesWithTheErrorCard_data()
     QTest::addColumn<QString>("auth");
     QTest::newRow("no key") << QByteArray() << u"Key: none (loopback endpoint)"_s
                             << u"auth: none (loopback endpoint)"_s;
-    QTest::newRow("key set") << QByteArray("sk-loopback-789") << u"Key: CAPWATCH_TEST_LOOPBACK_KEY"_s
+    QTest::newRow("key set") << QByteArray("sk-loopback-789")
+                             << u"Key: CAPWATCH_TEST_LOOPBACK_KEY"_s
                              << u"auth: CAPWATCH_TEST_LOOPBACK_KEY"_s;
 }
 
@@ -615,7 +630,8 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         o.timeScale = kScale;
         MainWindow window(settings, o);
         window.show();
-        QAction *settingsAction = actionWithShortcut(&window, QKeySequence(Qt::CTRL | Qt::Key_Comma));
+        QAction *settingsAction
+            = actionWithShortcut(&window, QKeySequence(Qt::CTRL | Qt::Key_Comma));
         QVERIFY(settingsAction);
         settingsAction->trigger();
         auto *dialog = window.findChild<SettingsDialog *>(u"settingsDialog"_s);
@@ -658,7 +674,8 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray text = f.readAll();
-    QVERIFY2(text.contains("endpoint=https://api.example.com/v1"), text.constData()); // it was written
+    QVERIFY2(
+        text.contains("endpoint=https://api.example.com/v1"), text.constData()); // it was written
     QVERIFY2(text.contains("model=m-1"), text.constData());
     QVERIFY(!text.contains("sk-never-in-settings"));
     QVERIFY(!text.contains("never-in"));
@@ -670,7 +687,7 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
     QVERIFY(provider.listen());
     QByteArray authorization;
     connect(&provider, &net::DemoProvider::chatRequestReceived, this,
-            [&](int, const QByteArray &a) { authorization = a; });
+        [&](int, const QByteArray &a) { authorization = a; });
     const QString envPath = ini();
     {
         Settings s(envPath);
@@ -690,7 +707,8 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         QVERIFY(!window.usingDemo());
         window.promptEditor()->setPlainText(u"hello"_s);
         window.sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(window.retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            window.retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
         QCOMPARE(authorization, QByteArray("Bearer sk-env-secret-456"));
         QVERIFY(!window.windowTitle().contains(u"sk-"_s));
         QVERIFY(!window.statusText().contains(u"sk-"_s));
@@ -757,7 +775,8 @@ void TestMainWindow::statusLineFollowsTheSend()
     w.window->sendPrompt();
     // At once, under the prompt: the send waits for the provider.
     QCOMPARE(view->statusLine(), u"Waiting for the provider…"_s);
-    QVERIFY(view->document()->toPlainText().endsWith(u"Are you there?\n\nWaiting for the provider…"_s));
+    QVERIFY(
+        view->document()->toPlainText().endsWith(u"Are you there?\n\nWaiting for the provider…"_s));
 
     // During the wait: the countdown and why, counting down.
     static const QRegularExpression retrying(u"^Retrying in (\\d+) s: token limit$"_s);
@@ -765,7 +784,8 @@ void TestMainWindow::statusLineFollowsTheSend()
     const int first = retrying.match(view->statusLine()).captured(1).toInt();
     QVERIFY2(first > 0 && first <= 60, qPrintable(view->statusLine()));
     QVERIFY(view->document()->toPlainText().endsWith(u"Are you there?\n\n"_s + view->statusLine()));
-    QTRY_VERIFY_WITH_TIMEOUT(retrying.match(view->statusLine()).captured(1).toInt() < first - 5, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        retrying.match(view->statusLine()).captured(1).toInt() < first - 5, 5000);
 
     // Gone once the answer comes, and not in the export.
     QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
@@ -788,8 +808,9 @@ void TestMainWindow::copyAnAnswer()
     QVERIFY(clickLink(view, u"Copy"_s));
     // The answer as received, without the "You"/"Assistant" captions or the links.
     const QString copied = QApplication::clipboard()->text();
-    QVERIFY2(copied.startsWith(u"Hello from the capwatch demo provider! This answer comes from a small server"_s),
-             qPrintable(copied));
+    QVERIFY2(copied.startsWith(
+                 u"Hello from the capwatch demo provider! This answer comes from a small server"_s),
+        qPrintable(copied));
     QVERIFY(copied.endsWith(u"capwatch waits and retries on its own."_s));
     QCOMPARE(copied, view->assistantText(view->lastAssistantTurn()));
     for (const QString &label : { u"You"_s, u"Assistant"_s, u"Copy me"_s, u"Regenerate"_s })
@@ -803,7 +824,8 @@ void answeredExchanges(Window &w, std::initializer_list<QString> prompts)
     for (const QString &prompt : prompts) {
         w.type(prompt);
         w.window->sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
     }
 }
 
@@ -829,7 +851,7 @@ void TestMainWindow::regenerateResendsTheSameHistory()
     // The same request again: the history up to the last prompt, without the old answer.
     QCOMPARE(messagesOf(w.chats().at(2)), messagesOf(w.chats().at(1)));
     QCOMPARE(messagesOf(w.chats().at(2)),
-             (QStringList { u"user: First"_s, u"assistant: "_s + answer1, u"user: Second"_s }));
+        (QStringList { u"user: First"_s, u"assistant: "_s + answer1, u"user: Second"_s }));
     QVERIFY(!w.chats().at(2).body.contains(answer2.toUtf8()));
     // The view: the prompt once, the old answer replaced by the new one.
     QCOMPARE(promptsShown(view), (QStringList { u"First"_s, u"Second"_s }));
@@ -844,8 +866,8 @@ void TestMainWindow::regenerateResendsTheSameHistory()
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QTRY_COMPARE(w.chats().size(), 4);
     QCOMPARE(messagesOf(w.chats().at(3)),
-             (QStringList { u"user: First"_s, u"assistant: "_s + answer1, u"user: Second"_s,
-                            u"assistant: "_s + regenerated, u"user: Third"_s }));
+        (QStringList { u"user: First"_s, u"assistant: "_s + answer1, u"user: Second"_s,
+            u"assistant: "_s + regenerated, u"user: Third"_s }));
 }
 
 void TestMainWindow::editAndResendReplacesTheLastPrompt()
@@ -865,7 +887,7 @@ void TestMainWindow::editAndResendReplacesTheLastPrompt()
     QPlainTextEdit *prompt = w.window->promptEditor();
     QCOMPARE(prompt->toPlainText(), u"Secnd"_s);
     QCOMPARE(w.window->inlineMessageText(),
-             u"Editing your last prompt: sending it replaces that prompt and its answer."_s);
+        u"Editing your last prompt: sending it replaces that prompt and its answer."_s);
     // Esc leaves editing and gives the draft back; the exchange is untouched.
     QTest::keyClick(w.window.get(), Qt::Key_Escape);
     QVERIFY(!w.window->editingLastPrompt());
@@ -886,7 +908,7 @@ void TestMainWindow::editAndResendReplacesTheLastPrompt()
     QTRY_COMPARE(w.chats().size(), 3);
     // The edited prompt in place of the old one, after the same history.
     QCOMPARE(messagesOf(w.chats().at(2)),
-             (QStringList { u"user: First"_s, u"assistant: "_s + answer1, u"user: Second"_s }));
+        (QStringList { u"user: First"_s, u"assistant: "_s + answer1, u"user: Second"_s }));
     QCOMPARE(promptsShown(view), (QStringList { u"First"_s, u"Second"_s }));
     QCOMPARE(view->turnCount(), 4);
     QVERIFY(w.window->inlineMessage()->isHidden());
@@ -903,7 +925,8 @@ void TestMainWindow::requestOptionsAreSentAndRemembered()
         QVERIFY(!w.window->systemPromptEditor()->isVisible());
         w.type(u"Plain"_s);
         w.window->sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
         QTRY_COMPARE(w.chats().size(), 1);
         QJsonObject body = w.chats().at(0).json();
         QVERIFY(!body.contains(u"max_tokens"));
@@ -918,7 +941,8 @@ void TestMainWindow::requestOptionsAreSentAndRemembered()
         QCOMPARE(w.window->temperatureBox()->text(), u"0.7"_s);
         w.type(u"Options"_s);
         w.window->sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
         QTRY_COMPARE(w.chats().size(), 2);
         body = w.chats().at(1).json();
         QCOMPARE(body.value(u"max_tokens").toInt(), 256);
@@ -948,8 +972,10 @@ void TestMainWindow::minimumSize()
 {
     Window w(ini());
     const QSize minimum = w.window->minimumSize();
-    QVERIFY2(minimum.width() >= 480 && minimum.width() <= 640, qPrintable(QString::number(minimum.width())));
-    QVERIFY2(minimum.height() >= 360 && minimum.height() <= 480, qPrintable(QString::number(minimum.height())));
+    QVERIFY2(minimum.width() >= 480 && minimum.width() <= 640,
+        qPrintable(QString::number(minimum.width())));
+    QVERIFY2(minimum.height() >= 360 && minimum.height() <= 480,
+        qPrintable(QString::number(minimum.height())));
     w.window->resize(320, 200);
     QTRY_VERIFY(w.window->width() >= minimum.width() && w.window->height() >= minimum.height());
     w.window->resize(640, 480);
@@ -967,7 +993,8 @@ void TestMainWindow::screenshots()
     for (const QString &language : { u"en"_s, u"de"_s }) {
         QTranslator translator;
         if (language != u"en") {
-            QVERIFY(translator.load(QStringLiteral(CAPWATCH_QM_DIR "/capwatch_") + language + u".qm"_s));
+            QVERIFY(translator.load(
+                QStringLiteral(CAPWATCH_QM_DIR "/capwatch_") + language + u".qm"_s));
             QApplication::installTranslator(&translator);
         }
         const auto shot = [&](QWidget *widget, const QString &name) {
@@ -983,7 +1010,8 @@ void TestMainWindow::screenshots()
             w.type(u"How do token caps work?"_s);
             w.window->sendPrompt();
             QTRY_VERIFY_WITH_TIMEOUT(w.window->conversation()->statusLine().contains(u' '), 10000);
-            QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
+            QTRY_COMPARE_WITH_TIMEOUT(
+                w.window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
             QTest::qWait(300); // a moment of the countdown, for the picture only
             shot(w.window.get(), u"window-640x480-waiting"_s);
             w.window->resize(1100, 720);
@@ -1002,7 +1030,8 @@ void TestMainWindow::screenshots()
             w.window->temperatureBox()->setValue(0.7);
             w.type(u"# What is a token cap?"_s);
             w.window->sendPrompt();
-            QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+            QTRY_COMPARE_WITH_TIMEOUT(
+                w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
             QTRY_VERIFY(w.window->conversation()->isSettled());
             shot(w.window.get(), u"window-answered"_s);
             QVERIFY(clickLink(w.window->conversation(), u"Edit and resend"_s));

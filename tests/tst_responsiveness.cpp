@@ -2,20 +2,20 @@
 // shown in the window, a 1 ms timer on the GUI thread keeps ticking. The longest gap between
 // its ticks is printed; the test only asserts a generous bound.
 
+#include "support/sanitizers.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
-#include "support/sanitizers.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QTimer>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
@@ -44,8 +44,8 @@ void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
     QProcess demo;
     QSignalSpy ready(&demo, &QProcess::readyReadStandardOutput);
     demo.start(QStringLiteral(CAPWATCH_CLI_PATH),
-               { u"demo"_s, u"--scenario"_s, u"firehose"_s, u"--headline-first"_s, u"1"_s,
-                 u"--time-scale"_s, u"0.01"_s });
+        { u"demo"_s, u"--scenario"_s, u"firehose"_s, u"--headline-first"_s, u"1"_s,
+            u"--time-scale"_s, u"0.01"_s });
     QVERIFY(ready.wait(10000));
     const QByteArray line = demo.readLine();
     QVERIFY(line.startsWith("listening on "));
@@ -71,8 +71,8 @@ void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
     connect(&tick, &QTimer::timeout, this, [&] {
         const qint64 now = clock.elapsed();
         if (last >= 0 && now - last >= 16)
-            qInfo("stall of %lld ms ending at %lld ms, panel state %d", qlonglong(now - last), qlonglong(now),
-                  int(window.retryPanel()->state()));
+            qInfo("stall of %lld ms ending at %lld ms, panel state %d", qlonglong(now - last),
+                qlonglong(now), int(window.retryPanel()->state()));
         if (last >= 0)
             longest = std::max(longest, now - last);
         last = now;
@@ -87,7 +87,8 @@ void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
     QEventLoop loop;
     QTimer poll;
     connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (window.retryPanel()->state() == RetryPanel::State::Succeeded || clock.elapsed() > 120'000)
+        if (window.retryPanel()->state() == RetryPanel::State::Succeeded
+            || clock.elapsed() > 120'000)
             loop.quit();
     });
     poll.start(5);
@@ -97,11 +98,13 @@ void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
     QCOMPARE(window.retryPanel()->state(), RetryPanel::State::Succeeded);
     const qint64 total = clock.elapsed();
 
-    QCOMPARE(window.retryLog()->records().size(), 4); // started, retry_scheduled, started, succeeded
+    QCOMPARE(
+        window.retryLog()->records().size(), 4); // started, retry_scheduled, started, succeeded
     QVERIFY(window.conversation()->toMarkdown().size() > 20'000'000); // the whole answer is shown
     qInfo("retry cycle + 20 MB streamed answer: %lld ms in all, longest GUI-thread stall %lld ms",
-          qlonglong(total), qlonglong(longest));
-    QVERIFY2(longest < kStallBoundMs, qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(longest)));
+        qlonglong(total), qlonglong(longest));
+    QVERIFY2(
+        longest < kStallBoundMs, qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(longest)));
 
     demo.terminate();
     QVERIFY(demo.waitForFinished(10000));

@@ -101,13 +101,13 @@ void TestRetryLogModel::columnsAndHeaders()
     QCOMPARE(model.columnCount(), int(retryLogColumns().size()));
     QCOMPARE(model.rowCount(), 0);
     const QStringList labels { u"Time"_s, u"Send"_s, u"Event"_s, u"Attempt"_s, u"Status"_s,
-                               u"Category"_s, u"Used"_s, u"Limit"_s, u"Wait (s)"_s, u"Asked (s)"_s,
-                               u"Source"_s, u"Waited (s)"_s, u"Budget left (s)"_s, u"Reason"_s,
-                               u"Error"_s };
+        u"Category"_s, u"Used"_s, u"Limit"_s, u"Wait (s)"_s, u"Asked (s)"_s, u"Source"_s,
+        u"Waited (s)"_s, u"Budget left (s)"_s, u"Reason"_s, u"Error"_s };
     for (int c = 0; c < model.columnCount(); ++c) {
         QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), labels.at(c));
         // The tooltip names the column as the exported files do, in the same order.
-        QCOMPARE(model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString(), retryLogColumns().at(c));
+        QCOMPARE(model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString(),
+            retryLogColumns().at(c));
     }
 }
 
@@ -139,9 +139,10 @@ void TestRetryLogModel::rowsInsertedOneByOne()
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     // The row is already in the model when views hear of it.
-    connect(&model, &QAbstractItemModel::rowsInserted, this, [&model](const QModelIndex &, int first) {
-        QVERIFY(model.index(first, RetryLogModel::EventColumn).data().isValid());
-    });
+    connect(
+        &model, &QAbstractItemModel::rowsInserted, this, [&model](const QModelIndex &, int first) {
+            QVERIFY(model.index(first, RetryLogModel::EventColumn).data().isValid());
+        });
 
     log.append(started(1));
     log.append(headline());
@@ -293,10 +294,11 @@ void TestRetryLogModel::nullCellsAreEmpty()
     RetryLogModel model;
     model.setLog(&log);
     QCOMPARE(model.index(0, RetryLogModel::EventColumn).data().toString(), u"Attempt started"_s);
-    for (int c : { RetryLogModel::StatusColumn, RetryLogModel::CategoryColumn, RetryLogModel::UsedColumn,
-                   RetryLogModel::LimitColumn, RetryLogModel::WaitColumn, RetryLogModel::RawWaitColumn,
-                   RetryLogModel::WaitSourceColumn, RetryLogModel::WaitedTotalColumn,
-                   RetryLogModel::BudgetLeftColumn, RetryLogModel::ReasonColumn, RetryLogModel::ErrorColumn }) {
+    for (int c : { RetryLogModel::StatusColumn, RetryLogModel::CategoryColumn,
+             RetryLogModel::UsedColumn, RetryLogModel::LimitColumn, RetryLogModel::WaitColumn,
+             RetryLogModel::RawWaitColumn, RetryLogModel::WaitSourceColumn,
+             RetryLogModel::WaitedTotalColumn, RetryLogModel::BudgetLeftColumn,
+             RetryLogModel::ReasonColumn, RetryLogModel::ErrorColumn }) {
         const QVariant v = model.index(0, c).data();
         QVERIFY2(!v.isValid() && v.toString().isEmpty(), qPrintable(retryLogColumns().at(c)));
         QVERIFY(!model.index(0, c, {}).data(Qt::DecorationRole).isValid());
@@ -313,10 +315,11 @@ void TestRetryLogModel::toolTipsAndRoles()
     model.setLog(&log);
 
     QCOMPARE(model.index(1, RetryLogModel::TimeColumn).data(Qt::ToolTipRole).toString(),
-             u"2026-11-29T20:05:20.123Z"_s);
-    QCOMPARE(model.index(1, RetryLogModel::ErrorColumn).data(Qt::ToolTipRole).toString(), headline().error);
+        u"2026-11-29T20:05:20.123Z"_s);
+    QCOMPARE(model.index(1, RetryLogModel::ErrorColumn).data(Qt::ToolTipRole).toString(),
+        headline().error);
     QCOMPARE(model.index(1, RetryLogModel::StatusColumn).data(Qt::ToolTipRole).toString(),
-             u"422 Unprocessable Entity"_s);
+        u"422 Unprocessable Entity"_s);
     QCOMPARE(model.index(2, RetryLogModel::ReasonColumn).data().toString(), u"budget exhausted"_s);
     // The tooltips name the values as the exported files do.
     QCOMPARE(model.index(2, RetryLogModel::ReasonColumn).data(Qt::ToolTipRole).toString(),
@@ -328,20 +331,24 @@ void TestRetryLogModel::toolTipsAndRoles()
     QCOMPARE(model.index(2, RetryLogModel::EventColumn).data().toString(), u"Gave up"_s);
 
     const auto alignment = [&model](int column) {
-        return Qt::Alignment(model.index(1, column).data(Qt::TextAlignmentRole).toInt()) & Qt::AlignHorizontal_Mask;
+        return Qt::Alignment(model.index(1, column).data(Qt::TextAlignmentRole).toInt())
+            & Qt::AlignHorizontal_Mask;
     };
     QCOMPARE(alignment(RetryLogModel::UsedColumn), Qt::AlignRight);
     QCOMPARE(alignment(RetryLogModel::BudgetLeftColumn), Qt::AlignRight);
     QCOMPARE(alignment(RetryLogModel::ErrorColumn), Qt::AlignLeft);
 
-    const QVariant decoration = model.index(1, RetryLogModel::CategoryColumn).data(Qt::DecorationRole);
+    const QVariant decoration
+        = model.index(1, RetryLogModel::CategoryColumn).data(Qt::DecorationRole);
     QVERIFY(decoration.canConvert<QColor>());
     QVERIFY(decoration.value<QColor>().isValid());
     QVERIFY(model.index(1, RetryLogModel::CategoryColumn).data(Qt::ForegroundRole).isValid());
     QVERIFY(!model.index(1, RetryLogModel::UsedColumn).data(Qt::DecorationRole).isValid());
 
     for (int row = 0; row < model.rowCount(); ++row)
-        QCOMPARE(model.index(row, RetryLogModel::ErrorColumn).data(RetryLogModel::RecordRole).toInt(), row);
+        QCOMPARE(
+            model.index(row, RetryLogModel::ErrorColumn).data(RetryLogModel::RecordRole).toInt(),
+            row);
     QCOMPARE(model.record(1)->waitSource, u"message"_s);
     QCOMPARE(model.record(3), nullptr);
 }

@@ -4,8 +4,8 @@
 // as far as it ran by the panel, the timeline and the retry log alike.
 
 #include "net/demoprovider.h"
-#include "support/demowindow.h"
 #include "net/retrylog.h"
+#include "support/demowindow.h"
 #include "ui/categorycolors.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
@@ -37,8 +37,7 @@ struct Window : testing::DemoWindow
 {
     explicit Window(const QString &iniPath, double scale = kScale)
         : DemoWindow(iniPath, scale, false)
-    {
-    }
+    { }
 };
 
 /// The label's rectangle in the panel's coordinates.

@@ -28,7 +28,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <csignal>
 #include <sys/resource.h>
 
@@ -84,7 +83,8 @@ QList<Message> g_messages;
 void captureMessage(QtMsgType type, const QMessageLogContext &context, const QString &text)
 {
     const QMutexLocker lock(&g_mutex);
-    g_messages.append({ QString::fromLatin1(context.category ? context.category : "default"), type, text });
+    g_messages.append(
+        { QString::fromLatin1(context.category ? context.category : "default"), type, text });
 }
 
 /// While it lives, every category logs at every level, into g_messages.
@@ -157,9 +157,9 @@ struct Fixture
         client.setTimeScale(kScale);
         client.setRetryLog(&log);
         QObject::connect(&provider, &net::DemoProvider::chatRequestReceived, &context,
-                         [this](int, const QByteArray &authorization) { authorizations.append(authorization); });
+            [this](int, const QByteArray &authorization) { authorizations.append(authorization); });
         QObject::connect(&client, &net::ChatClient::attemptFailed, &context,
-                         [this](quint64, const net::AttemptFailure &f) { texts.append(f.errorText); });
+            [this](quint64, const net::AttemptFailure &f) { texts.append(f.errorText); });
         const auto end = [this](quint64, const net::SendSummary &s) {
             texts << s.errorText << s.finalErrorText;
             ended = true;
@@ -205,16 +205,18 @@ QByteArray readFile(const QString &path)
 // --- the accessible tree ---
 
 /// Every text the tree offers, with where it came from.
-void collectAccessibleTexts(QAccessibleInterface *iface, QStringList *texts, int *seen, int depth = 0)
+void collectAccessibleTexts(
+    QAccessibleInterface *iface, QStringList *texts, int *seen, int depth = 0)
 {
     if (!iface || !iface->isValid() || depth > 60)
         return;
     ++*seen;
-    const QString where = iface->object() ? QString::fromLatin1(iface->object()->metaObject()->className())
-                                          : u"role %1"_s.arg(int(iface->role()));
-    for (const QAccessible::Text t : { QAccessible::Name, QAccessible::Description, QAccessible::Value,
-                                       QAccessible::Help, QAccessible::Accelerator,
-                                       QAccessible::DebugDescription, QAccessible::UserText })
+    const QString where = iface->object()
+        ? QString::fromLatin1(iface->object()->metaObject()->className())
+        : u"role %1"_s.arg(int(iface->role()));
+    for (const QAccessible::Text t :
+        { QAccessible::Name, QAccessible::Description, QAccessible::Value, QAccessible::Help,
+            QAccessible::Accelerator, QAccessible::DebugDescription, QAccessible::UserText })
         texts->append(where + u": "_s + iface->text(t));
     if (QAccessibleTextInterface *text = iface->textInterface())
         texts->append(where + u" text: "_s + text->text(0, text->characterCount()));
@@ -242,8 +244,8 @@ QString keyInAccessibleTree(QWidget *root, int *seen)
 struct Window
 {
     Window(const QString &iniPath, const QString &endpoint,
-           ProviderSettings::KeySource source = ProviderSettings::KeySource::Environment,
-           const QString &keyFile = {})
+        ProviderSettings::KeySource source = ProviderSettings::KeySource::Environment,
+        const QString &keyFile = {})
         : settings(iniPath)
     {
         ProviderSettings p;
@@ -258,13 +260,10 @@ struct Window
         o.timeScale = kScale;
         window = std::make_unique<MainWindow>(settings, o);
         window->show();
-        QObject::connect(window->client(), &net::ChatClient::sendStarted, window.get(),
-                         [this] { ++sends; });
+        QObject::connect(
+            window->client(), &net::ChatClient::sendStarted, window.get(), [this] { ++sends; });
     }
-    QMessageBox *warning() const
-    {
-        return window->findChild<QMessageBox *>(u"plainHttpWarning"_s);
-    }
+    QMessageBox *warning() const { return window->findChild<QMessageBox *>(u"plainHttpWarning"_s); }
     QPushButton *sendButton() const
     {
         for (QPushButton *b : window->findChildren<QPushButton *>()) {
@@ -380,7 +379,8 @@ void TestSecrets::plainHttpWarning()
     QTRY_VERIFY(!box);
 
     // A third send to the same endpoint is not asked about again.
-    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Over plain HTTP"_s); // the failed prompt is back
+    QCOMPARE(
+        w.window->promptEditor()->toPlainText(), u"Over plain HTTP"_s); // the failed prompt is back
     QTest::mouseClick(send, Qt::LeftButton);
     QVERIFY(!w.warning());
     QCOMPARE(w.sends, 2);
@@ -399,16 +399,24 @@ void TestSecrets::plainHttpAsksOnlyWhenAKeyWouldTravelInClear_data()
     QTest::addColumn<Source>("source");
     QTest::addColumn<bool>("keySet");
     QTest::addColumn<bool>("asks");
-    QTest::newRow("https") << u"https://capwatch-test.invalid/v1"_s << Source::Environment << true << false;
-    QTest::newRow("http 127.0.0.1") << u"http://127.0.0.1:9/v1"_s << Source::Environment << true << false;
-    QTest::newRow("http localhost") << u"http://localhost:9/v1"_s << Source::Environment << true << false;
+    QTest::newRow("https") << u"https://capwatch-test.invalid/v1"_s << Source::Environment << true
+                           << false;
+    QTest::newRow("http 127.0.0.1")
+        << u"http://127.0.0.1:9/v1"_s << Source::Environment << true << false;
+    QTest::newRow("http localhost")
+        << u"http://localhost:9/v1"_s << Source::Environment << true << false;
     QTest::newRow("http [::1]") << u"http://[::1]:9/v1"_s << Source::Environment << true << false;
-    QTest::newRow("http remote, no key") << u"http://capwatch-test.invalid/v1"_s << Source::Environment << false << false;
-    QTest::newRow("http remote, key file") << u"http://capwatch-test.invalid/v1"_s << Source::KeyFile << true << true;
-    QTest::newRow("http remote, empty key file") << u"http://capwatch-test.invalid/v1"_s << Source::KeyFile << false << false;
+    QTest::newRow("http remote, no key")
+        << u"http://capwatch-test.invalid/v1"_s << Source::Environment << false << false;
+    QTest::newRow("http remote, key file")
+        << u"http://capwatch-test.invalid/v1"_s << Source::KeyFile << true << true;
+    QTest::newRow("http remote, empty key file")
+        << u"http://capwatch-test.invalid/v1"_s << Source::KeyFile << false << false;
     // The keychain answers asynchronously: a configured keychain counts as a key.
-    QTest::newRow("http remote, keychain") << u"http://capwatch-test.invalid:8080/v1"_s << Source::Keychain << true << true;
-    QTest::newRow("http remote, full URL") << u"http://203.0.113.7/v1/chat/completions"_s << Source::Environment << true << true;
+    QTest::newRow("http remote, keychain")
+        << u"http://capwatch-test.invalid:8080/v1"_s << Source::Keychain << true << true;
+    QTest::newRow("http remote, full URL")
+        << u"http://203.0.113.7/v1/chat/completions"_s << Source::Environment << true << true;
 }
 
 void TestSecrets::plainHttpAsksOnlyWhenAKeyWouldTravelInClear()
@@ -445,14 +453,16 @@ void TestSecrets::keyNeverInAnyLog()
         qCDebug(lcTest) << "capture is on"; // the rules really apply
 
         const auto env = [] { return std::make_shared<net::EnvCredentialProvider>(kKeyVariable); };
-        for (const QString &scenario : { u"headline"_s, u"rate-limited"_s, u"validation"_s, u"drop-mid-stream"_s,
-                                         u"flaky"_s }) {
+        for (const QString &scenario : { u"headline"_s, u"rate-limited"_s, u"validation"_s,
+                 u"drop-mid-stream"_s, u"flaky"_s }) {
             Fixture f(scenario);
             QVERIFY(f.listening);
             QVERIFY2(f.run(env()), qPrintable(scenario));
-            QVERIFY2(f.authorizations.contains(bearer(kKey)), qPrintable(scenario)); // the key did travel
+            QVERIFY2(f.authorizations.contains(bearer(kKey)),
+                qPrintable(scenario)); // the key did travel
             texts += f.texts;
-            logs << f.log.serialize(net::LogFormat::JsonLines) << f.log.serialize(net::LogFormat::Csv);
+            logs << f.log.serialize(net::LogFormat::JsonLines)
+                 << f.log.serialize(net::LogFormat::Csv);
         }
 
         // auth-expired: the key in a key file is refused, rotated, reloaded and accepted.
@@ -462,17 +472,20 @@ void TestSecrets::keyNeverInAnyLog()
             o.acceptedKey = kNewKey;
             Fixture f(u"auth-expired"_s, o);
             QVERIFY(f.listening);
-            QObject::connect(&f.provider, &net::DemoProvider::chatRequestReceived, &f.context, [&](int index) {
-                if (index == 1)
-                    writeFile(keyPath, "  " + kNewKey + "  \n");
-            });
+            QObject::connect(
+                &f.provider, &net::DemoProvider::chatRequestReceived, &f.context, [&](int index) {
+                    if (index == 1)
+                        writeFile(keyPath, "  " + kNewKey + "  \n");
+                });
             QVERIFY(f.run(std::make_shared<net::FileCredentialProvider>(keyPath)));
             QCOMPARE(f.authorizations, (QList<QByteArray> { bearer(kOldKey), bearer(kNewKey) }));
             QCOMPARE(f.log.records().last().event, net::RetryRecord::Event::Succeeded);
             texts += f.texts;
-            logs << f.log.serialize(net::LogFormat::JsonLines) << f.log.serialize(net::LogFormat::Csv);
+            logs << f.log.serialize(net::LogFormat::JsonLines)
+                 << f.log.serialize(net::LogFormat::Csv);
         }
-        // auth-expired, the reloaded key unchanged: the send gives up and says where the key came from.
+        // auth-expired, the reloaded key unchanged: the send gives up and says where the key came
+        // from.
         {
             net::DemoOptions o;
             o.acceptedKey = "some-other-key";
@@ -482,7 +495,8 @@ void TestSecrets::keyNeverInAnyLog()
             QCOMPARE(f.authorizations, QList<QByteArray> { bearer(kKey) });
             QVERIFY(f.texts.last().contains(u"  auth: "_s + kKeyVariable));
             texts += f.texts;
-            logs << f.log.serialize(net::LogFormat::JsonLines) << f.log.serialize(net::LogFormat::Csv);
+            logs << f.log.serialize(net::LogFormat::JsonLines)
+                 << f.log.serialize(net::LogFormat::Csv);
         }
     }
 
@@ -495,7 +509,8 @@ void TestSecrets::keyNeverInAnyLog()
     }
     QStringList names = categories.values();
     names.sort();
-    qInfo("%d messages captured in %ls", int(g_messages.size()), qUtf16Printable(names.join(u", "_s)));
+    qInfo("%d messages captured in %ls", int(g_messages.size()),
+        qUtf16Printable(names.join(u", "_s)));
     // The capture saw what there was to see: the test category, the retry driver and the demo.
     for (const char *category : { "capwatch.test", "capwatch.retry", "capwatch.demo" })
         QVERIFY2(categories.contains(QString::fromLatin1(category)), category);
@@ -515,14 +530,15 @@ void TestSecrets::keyNeverInTheCliLogs()
         net::DemoOptions o;
         Fixture demo(u"rate-limited"_s, o);
         QVERIFY(demo.listening);
-        const Run r = runCli({ u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(), u"--prompt"_s,
-                               u"Hello"_s, u"--time-scale"_s, QString::number(kScale), u"--api-key-env"_s,
-                               kKeyVariable });
+        const Run r = runCli({ u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(),
+            u"--prompt"_s, u"Hello"_s, u"--time-scale"_s, QString::number(kScale),
+            u"--api-key-env"_s, kKeyVariable });
         QCOMPARE(r.status, QProcess::NormalExit);
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(demo.authorizations.size(), 3);
         QCOMPARE(demo.authorizations.last(), bearer(kKey));
-        QVERIFY2(r.err.contains("capwatch.retry: request 1: attempt 3 of 5"), r.err.constData()); // logging is on
+        QVERIFY2(r.err.contains("capwatch.retry: request 1: attempt 3 of 5"),
+            r.err.constData()); // logging is on
         QVERIFY2(!showsAKey(r.out), r.out.constData());
         QVERIFY2(!showsAKey(r.err), r.err.constData());
     }
@@ -535,14 +551,15 @@ void TestSecrets::keyNeverInTheCliLogs()
         o.acceptedKey = kNewKey;
         Fixture demo(u"auth-expired"_s, o);
         QVERIFY(demo.listening);
-        QObject::connect(&demo.provider, &net::DemoProvider::chatRequestReceived, &demo.context, [&](int index) {
-            if (index == 1)
-                writeFile(keyPath, kNewKey + '\n');
-        });
+        QObject::connect(
+            &demo.provider, &net::DemoProvider::chatRequestReceived, &demo.context, [&](int index) {
+                if (index == 1)
+                    writeFile(keyPath, kNewKey + '\n');
+            });
         const QString log = dir.filePath(u"log.csv"_s);
-        const Run r = runCli({ u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(), u"--prompt"_s,
-                               u"Hello"_s, u"--time-scale"_s, QString::number(kScale), u"--api-key-file"_s,
-                               keyPath, u"--log"_s, log });
+        const Run r = runCli({ u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(),
+            u"--prompt"_s, u"Hello"_s, u"--time-scale"_s, QString::number(kScale),
+            u"--api-key-file"_s, keyPath, u"--log"_s, log });
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(demo.authorizations, (QList<QByteArray> { bearer(kOldKey), bearer(kNewKey) }));
         QVERIFY2(r.err.contains("reloading the credential from key file"), r.err.constData());
@@ -557,21 +574,23 @@ void TestSecrets::keyNeverInTheCliLogs()
         QProcess demo;
         demo.setProcessEnvironment(cliEnvironment());
         QSignalSpy ready(&demo, &QProcess::readyReadStandardOutput);
-        demo.start(QStringLiteral(CAPWATCH_CLI_PATH), { u"demo"_s, u"--scenario"_s, u"auth-expired"_s,
-                                                         u"--time-scale"_s, QString::number(kScale) });
+        demo.start(QStringLiteral(CAPWATCH_CLI_PATH),
+            { u"demo"_s, u"--scenario"_s, u"auth-expired"_s, u"--time-scale"_s,
+                QString::number(kScale) });
         QVERIFY(ready.wait(10000));
         const QByteArray line = demo.readLine();
         QVERIFY2(line.startsWith("listening on http://127.0.0.1:"), line.constData());
-        const Run r = runCli({ u"chat"_s, u"--endpoint"_s, QString::fromUtf8(line.mid(13).trimmed()),
-                               u"--prompt"_s, u"Hello"_s, u"--time-scale"_s, QString::number(kScale),
-                               u"--api-key-env"_s, kKeyVariable });
+        const Run r = runCli({ u"chat"_s, u"--endpoint"_s,
+            QString::fromUtf8(line.mid(13).trimmed()), u"--prompt"_s, u"Hello"_s, u"--time-scale"_s,
+            QString::number(kScale), u"--api-key-env"_s, kKeyVariable });
         QCOMPARE(r.exitCode, 3); // refused: the reloaded key is the same
         QVERIFY2(!showsAKey(r.out + r.err), r.err.constData());
         QSignalSpy finished(&demo, &QProcess::finished);
         demo.terminate();
         QVERIFY(finished.wait(10000));
         const QByteArray err = demo.readAllStandardError();
-        QVERIFY2(err.contains("capwatch.demo: chat #1 [auth-expired] -> 401"), err.constData()); // logging is on
+        QVERIFY2(err.contains("capwatch.demo: chat #1 [auth-expired] -> 401"),
+            err.constData()); // logging is on
         QVERIFY2(!showsAKey(err), err.constData());
         QVERIFY(!showsAKey(demo.readAllStandardOutput()));
     }
@@ -584,10 +603,10 @@ void TestSecrets::keyQuotedByTheProviderIsRemoved()
     QHttpServer server;
     server.route(u"/v1/chat/completions"_s, [](const QHttpServerRequest &request) {
         const QByteArray quoted = request.value("Authorization");
-        const QByteArray body(R"({"error":{"message":"Incorrect API key provided: )" + quoted + R"(. You passed )"
-                              + quoted.mid(7) + R"(","code":"invalid_api_key"}})");
+        const QByteArray body(R"({"error":{"message":"Incorrect API key provided: )" + quoted
+            + R"(. You passed )" + quoted.mid(7) + R"(","code":"invalid_api_key"}})");
         return QHttpServerResponse(QByteArrayLiteral("application/json"), body,
-                                   QHttpServerResponse::StatusCode::Unauthorized);
+            QHttpServerResponse::StatusCode::Unauthorized);
     });
     const quint16 port = server.listen(QHostAddress::LocalHost);
     QVERIFY(port != 0);
@@ -600,7 +619,8 @@ void TestSecrets::keyQuotedByTheProviderIsRemoved()
     QCOMPARE(f.log.records().last().status.value_or(0), 401);
     QVERIFY(!f.texts.isEmpty());
     const QString final = f.texts.last();
-    QVERIFY2(final.contains(u"Incorrect API key provided: "_s), qPrintable(final)); // the rest is kept
+    QVERIFY2(
+        final.contains(u"Incorrect API key provided: "_s), qPrintable(final)); // the rest is kept
     for (const QString &t : std::as_const(f.texts))
         QVERIFY2(!showsAKey(t), qPrintable(t));
     for (const auto format : { net::LogFormat::JsonLines, net::LogFormat::Csv }) {
@@ -626,12 +646,13 @@ void TestSecrets::keyNeverInTheAccessibleTree()
     QVERIFY(provider.listen());
     QList<QByteArray> authorizations;
     connect(&provider, &net::DemoProvider::chatRequestReceived, this,
-            [&](int, const QByteArray &a) { authorizations.append(a); });
+        [&](int, const QByteArray &a) { authorizations.append(a); });
     {
         Window w(ini(), provider.baseUrl().toString());
         w.window->promptEditor()->setPlainText(u"hello"_s);
         w.window->sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 10000);
         QCOMPARE(authorizations, QList<QByteArray> { bearer(kKey) });
         QVERIFY(w.window->conversation()->toMarkdown().contains(u"auth: "_s + kKeyVariable));
         int seen = 0;
@@ -704,7 +725,7 @@ void TestSecrets::keyNeverInCrashOutput()
     // (into the run's report files, failing it) and abort: this crash is on purpose, so the
     // signal keeps its default action there too.
     env.insert(u"ASAN_OPTIONS"_s,
-               env.value(u"ASAN_OPTIONS"_s) + u":handle_segv=0:handle_abort=0:log_path=stderr"_s);
+        env.value(u"ASAN_OPTIONS"_s) + u":handle_segv=0:handle_abort=0:log_path=stderr"_s);
     p.setProcessEnvironment(env);
     // No core file left behind in the build tree.
     p.setChildProcessModifier([] {
@@ -714,8 +735,8 @@ void TestSecrets::keyNeverInCrashOutput()
     QSignalSpy requests(&demo.provider, &net::DemoProvider::chatRequestReceived);
     QSignalSpy finished(&p, &QProcess::finished);
     p.start(QStringLiteral(CAPWATCH_CLI_PATH),
-            { u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(), u"--prompt"_s, u"Hello"_s,
-              u"--api-key-env"_s, kKeyVariable });
+        { u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(), u"--prompt"_s, u"Hello"_s,
+            u"--api-key-env"_s, kKeyVariable });
     QVERIFY(requests.wait(20000)); // the CLI holds the key and waits for an answer that never comes
     QCOMPARE(demo.authorizations, QList<QByteArray> { bearer(kKey) });
     QTRY_COMPARE(demo.provider.openResponses(), 1);
@@ -726,7 +747,8 @@ void TestSecrets::keyNeverInCrashOutput()
     QCOMPARE(p.exitCode(), signal);
     const QByteArray out = p.readAllStandardOutput();
     const QByteArray err = p.readAllStandardError();
-    QVERIFY2(err.contains("capwatch.retry: request 1: attempt 1 of 5"), err.constData()); // output was captured
+    QVERIFY2(err.contains("capwatch.retry: request 1: attempt 1 of 5"),
+        err.constData()); // output was captured
     QVERIFY2(!showsAKey(out), out.constData());
     QVERIFY2(!showsAKey(err), err.constData());
 }
@@ -746,14 +768,16 @@ void TestSecrets::keyNeverInExports()
     provider.setOptions(o);
     QVERIFY(provider.listen());
     QList<QByteArray> authorizations;
-    connect(&provider, &net::DemoProvider::chatRequestReceived, this, [&](int index, const QByteArray &a) {
-        authorizations.append(a);
-        if (index == 1)
-            writeFile(keyPath, kNewKey + '\n');
-    });
+    connect(&provider, &net::DemoProvider::chatRequestReceived, this,
+        [&](int index, const QByteArray &a) {
+            authorizations.append(a);
+            if (index == 1)
+                writeFile(keyPath, kNewKey + '\n');
+        });
 
     Window w(ini(), provider.baseUrl().toString(), ProviderSettings::KeySource::KeyFile, keyPath);
-    const QString live = dir.filePath(u"live.jsonl"_s); // appended record by record, as the CLI's --log
+    const QString live
+        = dir.filePath(u"live.jsonl"_s); // appended record by record, as the CLI's --log
     QString error;
     auto writer = net::RetryLogWriter::open(live, &error);
     QVERIFY2(writer, qPrintable(error));
@@ -778,18 +802,23 @@ void TestSecrets::keyNeverInExports()
     QVERIFY(w.window->exportRetryLog(csv, net::LogFormat::Csv));
     QVERIFY(w.window->exportConversation(md));
     const QList<QPair<QString, QByteArray>> exports {
-        { jsonl, readFile(jsonl) }, { csv, readFile(csv) }, { live, readFile(live) },
-        { u"copied retry log"_s, w.window->retryLogText().toUtf8() }, { md, readFile(md) },
+        { jsonl, readFile(jsonl) },
+        { csv, readFile(csv) },
+        { live, readFile(live) },
+        { u"copied retry log"_s, w.window->retryLogText().toUtf8() },
+        { md, readFile(md) },
     };
     for (const auto &[what, text] : exports) {
         if (what != md) {
-            QVERIFY2(text.contains("credential-refresh"), qPrintable(what)); // the cycle is in there
+            QVERIFY2(
+                text.contains("credential-refresh"), qPrintable(what)); // the cycle is in there
             QVERIFY2(text.contains("auth_unchanged"), qPrintable(what));
         }
         QVERIFY2(!showsAKey(text), qPrintable(what + u": "_s + QString::fromUtf8(text)));
         QVERIFY2(!text.contains("Bearer"), qPrintable(what));
     }
-    QVERIFY(exports.last().second.contains(QByteArray("auth: key file " + keyPath.toUtf8()))); // where, not what
+    QVERIFY(exports.last().second.contains(
+        QByteArray("auth: key file " + keyPath.toUtf8()))); // where, not what
 }
 
 QTEST_MAIN(TestSecrets)

@@ -43,7 +43,6 @@ const QString kKeyVariable = u"CAPWATCH_TEST_DIALOG_KEY"_s;
 const QByteArray kEnvKey = "sk-dialog-env-1111";
 const QByteArray kFileKey = "sk-dialog-file-2222";
 
-
 /// WCAG 2 contrast of two colours, computed here rather than taken from the widget.
 double contrastRatio(QRgb a, QRgb b)
 {

@@ -29,9 +29,10 @@ class Send
 {
 public:
     Send(QList<RetryRecord> &out, int request, QDateTime start)
-        : m_out(out), m_request(request), m_time(std::move(start))
-    {
-    }
+        : m_out(out)
+        , m_request(request)
+        , m_time(std::move(start))
+    { }
 
     Send &started(int attempt)
     {
@@ -41,7 +42,7 @@ public:
     }
 
     Send &scheduled(int attempt, std::optional<int> status, const QString &category, double waitS,
-                    double rawWaitS, const QString &source, const QString &error = {})
+        double rawWaitS, const QString &source, const QString &error = {})
     {
         RetryRecord r = base(RetryRecord::Event::RetryScheduled, attempt);
         r.status = status;
@@ -71,8 +72,8 @@ public:
         return *this;
     }
 
-    Send &gaveUp(int attempt, std::optional<int> status, const QString &category, const QString &reason,
-                 const QString &error = {})
+    Send &gaveUp(int attempt, std::optional<int> status, const QString &category,
+        const QString &reason, const QString &error = {})
     {
         RetryRecord r = base(RetryRecord::Event::GaveUp, attempt);
         r.status = status;
@@ -121,12 +122,12 @@ const QString kHeadlineError = u"Token limit exceeded: used 60323, limit 60000. 
 void headline(QList<RetryRecord> &out, int request, const QDateTime &start = kStart)
 {
     Send(out, request, start)
-            .started(1)
-            .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError)
-            .started(2)
-            .scheduled(2, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError)
-            .started(3)
-            .gaveUp(3, 422, u"token_limit"_s, u"budget_exhausted"_s, kHeadlineError);
+        .started(1)
+        .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError)
+        .started(2)
+        .scheduled(2, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError)
+        .started(3)
+        .gaveUp(3, 422, u"token_limit"_s, u"budget_exhausted"_s, kHeadlineError);
 }
 
 void backoff(QList<RetryRecord> &out, int request, bool succeeds, const QDateTime &start = kStart)
@@ -134,8 +135,8 @@ void backoff(QList<RetryRecord> &out, int request, bool succeeds, const QDateTim
     Send s(out, request, start);
     const double waits[] = { 5, 10, 20, 40 };
     for (int i = 0; i < 4; ++i)
-        s.started(i + 1).scheduled(i + 1, 503, u"transient"_s, waits[i], waits[i], u"backoff"_s,
-                                   u"Service Unavailable"_s);
+        s.started(i + 1).scheduled(
+            i + 1, 503, u"transient"_s, waits[i], waits[i], u"backoff"_s, u"Service Unavailable"_s);
     s.started(5);
     if (succeeds)
         s.succeeded(5);
@@ -146,10 +147,11 @@ void backoff(QList<RetryRecord> &out, int request, bool succeeds, const QDateTim
 void rateLimited(QList<RetryRecord> &out, int request, const QDateTime &start = kStart)
 {
     Send(out, request, start)
-            .started(1)
-            .scheduled(1, 429, u"rate_limit"_s, 7, 7, u"retry-after"_s, u"Rate limit reached for requests"_s)
-            .started(2)
-            .succeeded(2);
+        .started(1)
+        .scheduled(
+            1, 429, u"rate_limit"_s, 7, 7, u"retry-after"_s, u"Rate limit reached for requests"_s)
+        .started(2)
+        .succeeded(2);
 }
 
 struct Expected
@@ -172,7 +174,8 @@ void compareSegments(const TimelineLane &lane, const QList<Expected> &expected)
         QVERIFY2(s.attempt == e.attempt, where.constData());
         QVERIFY2(qFuzzyCompare(s.startS + 1, e.startS + 1), where.constData());
         QVERIFY2(qFuzzyCompare(s.endS + 1, e.endS + 1), where.constData());
-        QVERIFY2(s.category == e.category, qPrintable(QString::fromLatin1(where) + u": "_s + s.category));
+        QVERIFY2(s.category == e.category,
+            qPrintable(QString::fromLatin1(where) + u": "_s + s.category));
     }
 }
 
@@ -281,11 +284,10 @@ void TestTimeline::headlineCase()
     QCOMPARE(lane.request, 1);
     QCOMPARE(lane.outcome, u"gave_up: budget_exhausted"_s);
     QCOMPARE(lane.started, kStart);
-    compareSegments(lane, { { A, 1, 0, 0, u"token_limit"_s },
-                            { W, 1, 0, 60, u"token_limit"_s },
-                            { A, 2, 60, 60, u"token_limit"_s },
-                            { W, 2, 60, 120, u"token_limit"_s },
-                            { A, 3, 120, 120, u"token_limit"_s } });
+    compareSegments(lane,
+        { { A, 1, 0, 0, u"token_limit"_s }, { W, 1, 0, 60, u"token_limit"_s },
+            { A, 2, 60, 60, u"token_limit"_s }, { W, 2, 60, 120, u"token_limit"_s },
+            { A, 3, 120, 120, u"token_limit"_s } });
     for (int i : { 1, 3 }) {
         const TimelineSegment &wait = lane.segments.at(i);
         QCOMPARE(wait.waitSource, u"message"_s);
@@ -307,11 +309,10 @@ void TestTimeline::backoffCase()
     const TimelineLane &lane = lanes.first();
     QCOMPARE(lane.outcome, u"gave_up: attempts_exhausted"_s);
     const QString t = u"transient"_s;
-    compareSegments(lane, { { A, 1, 0, 0, t }, { W, 1, 0, 5, t },
-                            { A, 2, 5, 5, t }, { W, 2, 5, 15, t },
-                            { A, 3, 15, 15, t }, { W, 3, 15, 35, t },
-                            { A, 4, 35, 35, t }, { W, 4, 35, 75, t },
-                            { A, 5, 75, 75, t } });
+    compareSegments(lane,
+        { { A, 1, 0, 0, t }, { W, 1, 0, 5, t }, { A, 2, 5, 5, t }, { W, 2, 5, 15, t },
+            { A, 3, 15, 15, t }, { W, 3, 15, 35, t }, { A, 4, 35, 35, t }, { W, 4, 35, 75, t },
+            { A, 5, 75, 75, t } });
     QCOMPARE(lane.segments.at(1).label, u"backoff 5 s"_s);
     QCOMPARE(lane.segments.at(7).label, u"backoff 40 s"_s);
 }
@@ -323,9 +324,9 @@ void TestTimeline::successAfterRetryAfter()
     const QList<TimelineLane> lanes = layoutTimeline(records);
     QCOMPARE(lanes.size(), 1);
     QCOMPARE(lanes.first().outcome, u"succeeded"_s);
-    compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s },
-                                     { W, 1, 0, 7, u"rate_limit"_s },
-                                     { A, 2, 7, 7, u"success"_s } });
+    compareSegments(lanes.first(),
+        { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, 7, u"rate_limit"_s },
+            { A, 2, 7, 7, u"success"_s } });
     QCOMPARE(lanes.first().segments.at(1).label, u"retry-after 7 s"_s);
     QCOMPARE(lanes.first().segments.at(2).status, 200);
 }
@@ -369,9 +370,9 @@ void TestTimeline::cancelled()
         compareSegments(
             lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, endS, u"rate_limit"_s } });
     } else {
-        compareSegments(lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s },
-                                         { W, 1, 0, 20, u"rate_limit"_s },
-                                         { A, 2, 20, 20, u"cancelled"_s } });
+        compareSegments(lanes.first(),
+            { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, 20, u"rate_limit"_s },
+                { A, 2, 20, 20, u"cancelled"_s } });
     }
     const TimelineSegment &wait = lanes.first().segments.at(1);
     QCOMPARE(wait.label, label);
@@ -412,26 +413,25 @@ void TestTimeline::running()
     s.scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
     lanes = layoutTimeline(records);
     QCOMPARE(lanes.first().outcome, QString());
-    compareSegments(lanes.first(), { { A, 1, 0, 0, u"token_limit"_s }, { W, 1, 0, 60, u"token_limit"_s } });
+    compareSegments(
+        lanes.first(), { { A, 1, 0, 0, u"token_limit"_s }, { W, 1, 0, 60, u"token_limit"_s } });
 }
 
 void TestTimeline::authAndTimeout()
 {
     QList<RetryRecord> records;
     Send(records, 1, kStart)
-            .started(1)
-            .scheduled(1, 401, u"auth"_s, 0, 0, u"credential-refresh"_s)
-            .started(2)
-            .scheduled(2, 429, u"rate_limit"_s, 30, 30, u"retry-after"_s)
-            .started(3)
-            // A retry attempt without headers: the record carries attempt 2's failure.
-            .gaveUp(3, 429, u"rate_limit"_s, u"timeout"_s);
+        .started(1)
+        .scheduled(1, 401, u"auth"_s, 0, 0, u"credential-refresh"_s)
+        .started(2)
+        .scheduled(2, 429, u"rate_limit"_s, 30, 30, u"retry-after"_s)
+        .started(3)
+        // A retry attempt without headers: the record carries attempt 2's failure.
+        .gaveUp(3, 429, u"rate_limit"_s, u"timeout"_s);
     const QList<TimelineLane> lanes = layoutTimeline(records);
-    compareSegments(lanes.first(), { { A, 1, 0, 0, u"auth"_s },
-                                     { W, 1, 0, 0, u"auth"_s },
-                                     { A, 2, 0, 0, u"rate_limit"_s },
-                                     { W, 2, 0, 30, u"rate_limit"_s },
-                                     { A, 3, 30, 30, u"transient"_s } });
+    compareSegments(lanes.first(),
+        { { A, 1, 0, 0, u"auth"_s }, { W, 1, 0, 0, u"auth"_s }, { A, 2, 0, 0, u"rate_limit"_s },
+            { W, 2, 0, 30, u"rate_limit"_s }, { A, 3, 30, 30, u"transient"_s } });
     QCOMPARE(lanes.first().segments.at(1).label, u"new key"_s);
     QVERIFY(!lanes.first().segments.at(4).status);
     QCOMPARE(lanes.first().outcome, u"gave_up: timeout"_s);
@@ -537,8 +537,8 @@ void TestTimeline::liveWaitAndToolTips()
     QList<RetryRecord> records;
     headline(records, 1);
     Send(records, 2, kStart.addSecs(300))
-            .started(1)
-            .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
+        .started(1)
+        .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
     for (const RetryRecord &r : std::as_const(records))
         log.append(r);
 
@@ -556,7 +556,8 @@ void TestTimeline::liveWaitAndToolTips()
     const QRect area = widget.lanesArea();
     QList<int> hits;
     for (int y = area.top(); y < area.bottom(); ++y) {
-        if (widget.toolTipAt(QPoint(int(widget.xForSeconds(0)), y)).contains(u"Send 1 · attempt 1 of 5"_s))
+        if (widget.toolTipAt(QPoint(int(widget.xForSeconds(0)), y))
+                .contains(u"Send 1 · attempt 1 of 5"_s))
             hits << y;
     }
     QVERIFY(!hits.isEmpty());
@@ -583,7 +584,8 @@ void TestTimeline::accessibilityAndSizes()
     for (const RetryRecord &r : std::as_const(records))
         log.append(r);
     widget.setLog(&log);
-    QVERIFY2(widget.accessibleDescription().contains(u"send 7"_s), qPrintable(widget.accessibleDescription()));
+    QVERIFY2(widget.accessibleDescription().contains(u"send 7"_s),
+        qPrintable(widget.accessibleDescription()));
     QVERIFY(widget.accessibleDescription().contains(u"budget exhausted"_s));
 
     const QSize hint = widget.sizeHint();
@@ -815,8 +817,8 @@ void TestTimeline::screenshot()
     backoff(records, 2, true, kStart.addSecs(150));
     rateLimited(records, 3, kStart.addSecs(260));
     Send(records, 4, kStart.addSecs(300))
-            .started(1)
-            .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
+        .started(1)
+        .scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
     for (const RetryRecord &r : std::as_const(records))
         log.append(r);
 
@@ -824,9 +826,11 @@ void TestTimeline::screenshot()
     widget.setLog(&log);
     widget.setLiveWait(4, 23.4);
     widget.resize(qEnvironmentVariableIntValue("CAPWATCH_SHOT_WIDTH") > 0
-                          ? qEnvironmentVariableIntValue("CAPWATCH_SHOT_WIDTH") : 800,
-                  qEnvironmentVariableIntValue("CAPWATCH_SHOT_HEIGHT") > 0
-                          ? qEnvironmentVariableIntValue("CAPWATCH_SHOT_HEIGHT") : 300);
+            ? qEnvironmentVariableIntValue("CAPWATCH_SHOT_WIDTH")
+            : 800,
+        qEnvironmentVariableIntValue("CAPWATCH_SHOT_HEIGHT") > 0
+            ? qEnvironmentVariableIntValue("CAPWATCH_SHOT_HEIGHT")
+            : 300);
     QVERIFY(widget.grab().save(QDir(dir).filePath(u"timeline.png"_s)));
 
     QPalette dark;
@@ -842,15 +846,19 @@ void TestTimeline::screenshot()
     RetryLog variety;
     QList<RetryRecord> other;
     Send(other, 5, kStart)
-            .started(1)
-            .scheduled(1, 401, u"auth"_s, 0, 0, u"credential-refresh"_s)
-            .started(2)
-            .scheduled(2, 429, u"rate_limit"_s, 0.644, 0.644, u"retry-after-ms"_s)
-            .started(3)
-            .scheduled(3, 429, u"rate_limit"_s, 30, 30, u"message"_s)
-            .started(4)
-            .gaveUp(4, 429, u"rate_limit"_s, u"timeout"_s);
-    Send(other, 6, kStart.addSecs(100)).started(1).scheduled(1, 503, u"transient"_s, 5, 5, u"backoff"_s).started(2).cancelled(2);
+        .started(1)
+        .scheduled(1, 401, u"auth"_s, 0, 0, u"credential-refresh"_s)
+        .started(2)
+        .scheduled(2, 429, u"rate_limit"_s, 0.644, 0.644, u"retry-after-ms"_s)
+        .started(3)
+        .scheduled(3, 429, u"rate_limit"_s, 30, 30, u"message"_s)
+        .started(4)
+        .gaveUp(4, 429, u"rate_limit"_s, u"timeout"_s);
+    Send(other, 6, kStart.addSecs(100))
+        .started(1)
+        .scheduled(1, 503, u"transient"_s, 5, 5, u"backoff"_s)
+        .started(2)
+        .cancelled(2);
     Send(other, 7, kStart.addSecs(200)).started(1).gaveUp(1, 400, u"fatal"_s, u"not_retryable"_s);
     Send(other, 8, kStart.addSecs(300)).started(1);
     for (const RetryRecord &r : std::as_const(other))

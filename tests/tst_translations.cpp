@@ -102,7 +102,8 @@ void TestTranslations::catalogueIsComplete()
         QVERIFY2(!text.trimmed().isEmpty(), qPrintable(u"empty: "_s + source));
         for (const QString &placeholder : { u"%1"_s, u"%2"_s, u"%n"_s }) {
             if (source.contains(placeholder))
-                QVERIFY2(text.contains(placeholder), qPrintable(placeholder + u" lost in: "_s + source));
+                QVERIFY2(
+                    text.contains(placeholder), qPrintable(placeholder + u" lost in: "_s + source));
         }
     }
 }
@@ -120,7 +121,8 @@ void TestTranslations::windowSpeaksTheLanguage()
     QFETCH(QString, locale);
     QFETCH(QString, send);
     QTranslator translator;
-    QVERIFY(translator.load(QLocale(locale), u"capwatch"_s, u"_"_s, QStringLiteral(CAPWATCH_QM_DIR)));
+    QVERIFY(
+        translator.load(QLocale(locale), u"capwatch"_s, u"_"_s, QStringLiteral(CAPWATCH_QM_DIR)));
     QVERIFY(QCoreApplication::installTranslator(&translator));
     QTemporaryDir dir;
     Settings settings(dir.filePath(u"s.ini"_s));
@@ -161,7 +163,8 @@ void TestTranslations::cliHelpFollowsTheLocale()
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     QVERIFY2(out.contains(expected), qPrintable(out));
     // Machine-readable output never changes with the language.
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), { u"explain"_s, u"--status"_s, u"429"_s, u"--body"_s, u"{}"_s });
+    p.start(QStringLiteral(CAPWATCH_CLI_PATH),
+        { u"explain"_s, u"--status"_s, u"429"_s, u"--body"_s, u"{}"_s });
     QVERIFY(p.waitForFinished(10000));
     QVERIFY(p.readAllStandardOutput().startsWith(R"({"category":"rate_limit","retryable":true)"));
 }

@@ -6,9 +6,7 @@
 #include "retrylog.h"
 
 #include <QNetworkAccessManager>
-
 #include <algorithm>
-
 #include <chrono>
 
 namespace capwatch::net {
@@ -22,8 +20,8 @@ namespace {
 qint64 steadyNs()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
-                   std::chrono::steady_clock::now().time_since_epoch())
-            .count();
+        std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 QString seconds(retry::Millis ms)
@@ -130,9 +128,9 @@ quint64 ChatClient::send(const ChatRequest &request)
             return;
         const QUrl url = chatCompletionsUrl(m_request.endpoint);
         if (!url.isValid()) {
-            configurationError(u"the endpoint '%1' is not an http(s) URL"_s
-                                       .arg(m_request.endpoint.toString(QUrl::RemoveUserInfo)),
-                               retry::NetworkFailure::InvalidUrl);
+            configurationError(u"the endpoint '%1' is not an http(s) URL"_s.arg(
+                                   m_request.endpoint.toString(QUrl::RemoveUserInfo)),
+                retry::NetworkFailure::InvalidUrl);
             return;
         }
         QPointer<ChatClient> self(this);
@@ -141,14 +139,15 @@ quint64 ChatClient::send(const ChatRequest &request)
                 return;
             const QUrl target = chatCompletionsUrl(self->m_request.endpoint);
             if (keyUse(c, target) == KeyUse::Missing) {
-                self->configurationError(u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error),
-                                         retry::NetworkFailure::Other);
+                self->configurationError(
+                    u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error),
+                    retry::NetworkFailure::Other);
                 return;
             }
             if (!isHeaderSafe(c.key)) {
-                self->configurationError(u"the API key from %1 contains characters that cannot be sent"_s
-                                                 .arg(c.source),
-                                         retry::NetworkFailure::Other);
+                self->configurationError(
+                    u"the API key from %1 contains characters that cannot be sent"_s.arg(c.source),
+                    retry::NetworkFailure::Other);
                 return;
             }
             self->m_key = c.key;
@@ -162,8 +161,10 @@ quint64 ChatClient::send(const ChatRequest &request)
 void ChatClient::startAttempt()
 {
     const int n = m_policy->startAttempt();
-    qCInfo(lcRetry).noquote() << u"request %1: attempt %2 of %3 to %4"_s.arg(m_sendId).arg(n).arg(
-            retry::kMaxAttempts).arg(displayEndpoint(chatCompletionsUrl(m_request.endpoint)));
+    qCInfo(lcRetry).noquote() << u"request %1: attempt %2 of %3 to %4"_s.arg(m_sendId)
+                                     .arg(n)
+                                     .arg(retry::kMaxAttempts)
+                                     .arg(displayEndpoint(chatCompletionsUrl(m_request.endpoint)));
     RetryRecord rec;
     rec.event = RetryRecord::Event::AttemptStarted;
     rec.attempt = n;
@@ -175,7 +176,7 @@ void ChatClient::startAttempt()
     Q_EMIT attemptStarted(m_sendId, n, retry::kMaxAttempts);
 
     m_attempt = new ChatAttempt(m_nam, buildNetworkRequest(m_request, m_key),
-                                buildRequestBody(m_request), m_clock.toWall(kIdleTimeout), this);
+        buildRequestBody(m_request), m_clock.toWall(kIdleTimeout), this);
     ChatAttempt *attempt = m_attempt;
     const quint64 id = m_sendId;
     connect(attempt, &ChatAttempt::headersReceived, this, [this, attempt, id](int status) {
@@ -223,12 +224,13 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
         m_usage = result.usage;
     m_lastStatus = result.status;
     m_lastWasNetwork = result.kind == AttemptResult::Kind::NetworkError
-            || result.kind == AttemptResult::Kind::StreamBroken;
+        || result.kind == AttemptResult::Kind::StreamBroken;
 
     if (result.kind == AttemptResult::Kind::Answered) {
         m_policy->succeeded();
-        qCInfo(lcRetry).noquote() << u"request %1: attempt %2 answered (%3)"_s.arg(m_sendId).arg(
-                m_policy->attempt()).arg(result.status);
+        qCInfo(lcRetry).noquote() << u"request %1: attempt %2 answered (%3)"_s.arg(m_sendId)
+                                         .arg(m_policy->attempt())
+                                         .arg(result.status);
         if (m_log) {
             RetryRecord rec;
             rec.time = QDateTime::currentDateTimeUtc();
@@ -286,14 +288,13 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
     m_lastFailure = f;
     m_lastBody = result.body;
     m_lastError = f.errorText;
-    qCInfo(lcRetry).noquote() << u"request %1: attempt %2 failed: %3 %4%5"_s.arg(m_sendId)
-                                         .arg(f.attempt)
-                                         .arg(f.status > 0 ? QString::number(f.status) : u"network error"_s,
-                                              QString::fromLatin1(retry::nameOf(c.category)),
-                                              c.used || c.limit
-                                                      ? u", used %1 of limit %2"_s.arg(c.used.value_or(-1)).arg(
-                                                                c.limit.value_or(-1))
-                                                      : QString());
+    qCInfo(lcRetry).noquote()
+        << u"request %1: attempt %2 failed: %3 %4%5"_s.arg(m_sendId).arg(f.attempt).arg(
+               f.status > 0 ? QString::number(f.status) : u"network error"_s,
+               QString::fromLatin1(retry::nameOf(c.category)),
+               c.used || c.limit
+                   ? u", used %1 of limit %2"_s.arg(c.used.value_or(-1)).arg(c.limit.value_or(-1))
+                   : QString());
     Q_EMIT attemptFailed(m_sendId, f);
     applyDecision(d);
 }
@@ -326,11 +327,11 @@ void ChatClient::applyDecision(const Decision &d)
         info.firesAt = QDateTime::currentDateTimeUtc().addMSecs(info.wallWaitMs);
         m_waitDeadlineNs = steadyNs() + info.wallWaitMs * 1'000'000;
         qCInfo(lcRetry).noquote()
-                << u"request %1: retry %2 in %3 s (raw %4 s from %5), %6 s of the budget left"_s
-                           .arg(m_sendId)
-                           .arg(info.failedAttempt)
-                           .arg(seconds(d.wait), seconds(d.rawWait),
-                                QString::fromLatin1(retry::nameOf(d.source)), seconds(d.budgetLeft));
+            << u"request %1: retry %2 in %3 s (raw %4 s from %5), %6 s of the budget left"_s
+                   .arg(m_sendId)
+                   .arg(info.failedAttempt)
+                   .arg(seconds(d.wait), seconds(d.rawWait),
+                       QString::fromLatin1(retry::nameOf(d.source)), seconds(d.budgetLeft));
         if (m_log) {
             RetryRecord rec;
             rec.time = QDateTime::currentDateTimeUtc();
@@ -350,8 +351,8 @@ void ChatClient::applyDecision(const Decision &d)
         return;
     }
     case Decision::Action::ReloadCredential: {
-        qCInfo(lcRetry).noquote() << u"request %1: reloading the credential from %2"_s.arg(m_sendId).arg(
-                m_credentials->source());
+        qCInfo(lcRetry).noquote() << u"request %1: reloading the credential from %2"_s.arg(m_sendId)
+                                         .arg(m_credentials->source());
         QPointer<ChatClient> self(this);
         const quint64 id = m_sendId;
         m_credentials->load([self, id](const Credential &c) {
@@ -371,8 +372,8 @@ void ChatClient::onCredentialReloaded(quint64 sendId, const Credential &credenti
     if (sendId != m_sendId || !m_active
         || m_policy->state() != retry::SendPolicy::State::ReloadingCredential)
         return;
-    const bool changed = !credential.key.isEmpty() && credential.key != m_key
-            && isHeaderSafe(credential.key);
+    const bool changed
+        = !credential.key.isEmpty() && credential.key != m_key && isHeaderSafe(credential.key);
     if (changed) {
         m_key = credential.key;
         m_authSource = credential.source;
@@ -402,10 +403,10 @@ void ChatClient::onHeaderTimeout()
         return;
     }
     dropAttempt();
-    qCInfo(lcRetry).noquote() << u"request %1: attempt %2 got no response headers in %3 s; abandoned"_s
-                                         .arg(m_sendId)
-                                         .arg(m_policy->attempt())
-                                         .arg(seconds(retry::kRetryHeaderTimeout));
+    qCInfo(lcRetry).noquote()
+        << u"request %1: attempt %2 got no response headers in %3 s; abandoned"_s.arg(m_sendId)
+               .arg(m_policy->attempt())
+               .arg(seconds(retry::kRetryHeaderTimeout));
     applyDecision(m_policy->headerTimedOut());
 }
 
@@ -463,10 +464,12 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
         if (report.endpoint.empty())
             report.endpoint = m_request.endpoint.toString(QUrl::RemoveUserInfo).toStdString();
         report.model = m_request.model.toStdString();
-        report.authSource = (m_authSource.isEmpty() ? m_credentials->source() : m_authSource).toStdString();
+        report.authSource
+            = (m_authSource.isEmpty() ? m_credentials->source() : m_authSource).toStdString();
         report.status = m_lastStatus;
         report.networkError = m_lastError.toStdString();
-        report.responseBody = m_lastBody.isEmpty() ? m_lastError.toStdString() : m_lastBody.toStdString();
+        report.responseBody
+            = m_lastBody.isEmpty() ? m_lastError.toStdString() : m_lastBody.toStdString();
         report.attempts = s.attempts;
         report.waited = s.waited;
         report.reason = reason;
@@ -483,7 +486,7 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
         rec.time = QDateTime::currentDateTimeUtc();
         rec.request = int(m_sendId);
         rec.event = outcome == SendSummary::Outcome::Cancelled ? RetryRecord::Event::Cancelled
-                                                                : RetryRecord::Event::GaveUp;
+                                                               : RetryRecord::Event::GaveUp;
         rec.attempt = s.attempts;
         rec.reason = QString::fromLatin1(retry::nameOf(reason));
         if (outcome == SendSummary::Outcome::GaveUp) {
@@ -505,8 +508,9 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
         Q_EMIT succeeded(id, s);
         break;
     case SendSummary::Outcome::GaveUp:
-        qCInfo(lcRetry).noquote() << u"request %1: gave up after %2 attempts: %3"_s.arg(id).arg(s.attempts).arg(
-                QString::fromLatin1(retry::nameOf(reason)));
+        qCInfo(lcRetry).noquote() << u"request %1: gave up after %2 attempts: %3"_s.arg(id)
+                                         .arg(s.attempts)
+                                         .arg(QString::fromLatin1(retry::nameOf(reason)));
         Q_EMIT gaveUp(id, s);
         break;
     case SendSummary::Outcome::Cancelled:

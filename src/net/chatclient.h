@@ -8,15 +8,14 @@
 #include "chatrequest.h"
 #include "chatstream.h"
 #include "credentials.h"
-#include "retrylog.h"
 #include "retry/sendpolicy.h"
+#include "retrylog.h"
 #include "scaledclock.h"
 
 #include <QDateTime>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
-
 #include <memory>
 #include <optional>
 
@@ -57,7 +56,12 @@ struct RetryInfo
 
 struct SendSummary
 {
-    enum class Outcome { Succeeded, GaveUp, Cancelled };
+    enum class Outcome
+    {
+        Succeeded,
+        GaveUp,
+        Cancelled
+    };
     Outcome outcome = Outcome::Succeeded;
     retry::EndReason reason = retry::EndReason::None;
     int attempts = 0;

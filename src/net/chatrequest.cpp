@@ -1,7 +1,6 @@
 #include "chatrequest.h"
 
 #include <QHostAddress>
-
 #include <nlohmann/json.hpp>
 
 namespace capwatch::net {
@@ -30,7 +29,8 @@ QByteArray buildRequestBody(const ChatRequest &request)
     body["model"] = request.model.toStdString();
     nlohmann::ordered_json messages = nlohmann::ordered_json::array();
     for (const ChatMessage &m : request.messages)
-        messages.push_back({ { "role", m.role.toStdString() }, { "content", m.content.toStdString() } });
+        messages.push_back(
+            { { "role", m.role.toStdString() }, { "content", m.content.toStdString() } });
     body["messages"] = std::move(messages);
     if (request.maxTokens)
         body["max_tokens"] = *request.maxTokens;
@@ -40,7 +40,7 @@ QByteArray buildRequestBody(const ChatRequest &request)
     if (request.stream)
         body["stream_options"] = { { "include_usage", true } };
     return QByteArray::fromStdString(
-            body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+        body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray &apiKey)
@@ -48,16 +48,15 @@ QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray
     QNetworkRequest r(chatCompletionsUrl(request.endpoint));
     r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     r.setRawHeader(QByteArrayLiteral("Accept"),
-                   request.stream ? QByteArrayLiteral("text/event-stream")
-                                  : QByteArrayLiteral("application/json"));
-    r.setHeader(QNetworkRequest::UserAgentHeader,
-                QByteArrayLiteral("capwatch/" CAPWATCH_VERSION));
+        request.stream ? QByteArrayLiteral("text/event-stream")
+                       : QByteArrayLiteral("application/json"));
+    r.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("capwatch/" CAPWATCH_VERSION));
     if (!apiKey.isEmpty())
         r.setRawHeader(QByteArrayLiteral("Authorization"), "Bearer " + apiKey);
     // Follow redirects only within the same origin, so the key never travels elsewhere, and
     // only a few times, so a redirect loop ends with a clear error.
-    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                   QNetworkRequest::SameOriginRedirectPolicy);
+    r.setAttribute(
+        QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::SameOriginRedirectPolicy);
     r.setMaximumRedirectsAllowed(5);
     // Streamed answers must arrive as they are produced, not be buffered for decompression.
     r.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
@@ -82,8 +81,7 @@ bool isLoopback(const QUrl &url)
 
 QString displayEndpoint(const QUrl &url)
 {
-    return url.adjusted(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment)
-            .toString();
+    return url.adjusted(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment).toString();
 }
 
 } // namespace capwatch::net

@@ -8,7 +8,6 @@
 #include <QNetworkRequest>
 #include <QString>
 #include <QUrl>
-
 #include <optional>
 
 namespace capwatch::net {

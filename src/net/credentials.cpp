@@ -15,11 +15,14 @@ KeyUse keyUse(const Credential &credential, const QUrl &target)
 
 QString authSourceText(const Credential &credential, const QUrl &target)
 {
-    return keyUse(credential, target) == KeyUse::NotNeeded ? QStringLiteral("none (loopback endpoint)")
-                                                           : credential.source;
+    return keyUse(credential, target) == KeyUse::NotNeeded
+        ? QStringLiteral("none (loopback endpoint)")
+        : credential.source;
 }
 
-EnvCredentialProvider::EnvCredentialProvider(QString variable) : m_variable(std::move(variable)) { }
+EnvCredentialProvider::EnvCredentialProvider(QString variable)
+    : m_variable(std::move(variable))
+{ }
 
 void EnvCredentialProvider::load(Done done)
 {
@@ -31,7 +34,9 @@ void EnvCredentialProvider::load(Done done)
     done(c);
 }
 
-FileCredentialProvider::FileCredentialProvider(QString path) : m_path(std::move(path)) { }
+FileCredentialProvider::FileCredentialProvider(QString path)
+    : m_path(std::move(path))
+{ }
 
 QString FileCredentialProvider::source() const
 {
@@ -53,10 +58,10 @@ void FileCredentialProvider::load(Done done)
     done(c);
 }
 
-CallbackCredentialProvider::CallbackCredentialProvider(QString source,
-                                                       std::function<void(Done)> loader)
-    : m_source(std::move(source)), m_loader(std::move(loader))
-{
-}
+CallbackCredentialProvider::CallbackCredentialProvider(
+    QString source, std::function<void(Done)> loader)
+    : m_source(std::move(source))
+    , m_loader(std::move(loader))
+{ }
 
 } // namespace capwatch::net

@@ -6,7 +6,6 @@
 #include <QByteArray>
 #include <QString>
 #include <QUrl>
-
 #include <functional>
 #include <memory>
 
@@ -20,7 +19,8 @@ struct Credential
 };
 
 /// What a send to `target` authenticates with, given the credential loaded for it.
-enum class KeyUse {
+enum class KeyUse
+{
     Key, ///< the key is sent
     NotNeeded, ///< no key, and none needed: a loopback endpoint
     Missing, ///< no key for an endpoint that needs one: the send cannot go out

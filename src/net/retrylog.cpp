@@ -4,10 +4,8 @@
 
 #include <QFile>
 #include <QSaveFile>
-
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace capwatch::net {
 
@@ -66,11 +64,11 @@ QByteArray csvCell(const nlohmann::ordered_json &v)
 {
     if (v.is_null())
         return {};
-    QByteArray cell = v.is_string()
-            ? QByteArray::fromStdString(v.get<std::string>())
-            : QByteArray::fromStdString(v.dump());
+    QByteArray cell = v.is_string() ? QByteArray::fromStdString(v.get<std::string>())
+                                    : QByteArray::fromStdString(v.dump());
     if (v.is_string() && !cell.isEmpty()
-        && (cell.front() == '=' || cell.front() == '+' || cell.front() == '-' || cell.front() == '@'))
+        && (cell.front() == '=' || cell.front() == '+' || cell.front() == '-'
+            || cell.front() == '@'))
         cell.prepend('\'');
     if (cell.contains(',') || cell.contains('"') || cell.contains('\n') || cell.contains('\r')) {
         cell.replace("\"", "\"\"");
@@ -101,14 +99,14 @@ QString RetryRecord::eventName(Event event)
 QStringList retryLogColumns()
 {
     return { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s, u"category"_s,
-             u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s,
-             u"waited_total_s"_s, u"budget_left_s"_s, u"reason"_s, u"error"_s };
+        u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s, u"waited_total_s"_s,
+        u"budget_left_s"_s, u"reason"_s, u"error"_s };
 }
 
 QByteArray toJsonLine(const RetryRecord &record)
 {
     return QByteArray::fromStdString(
-            toJson(record).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+        toJson(record).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 QByteArray csvHeader()
@@ -136,9 +134,9 @@ LogFormat formatForPath(const QString &path)
 }
 
 RetryLogWriter::RetryLogWriter(std::unique_ptr<QIODevice> device, LogFormat format)
-    : m_device(std::move(device)), m_format(format)
-{
-}
+    : m_device(std::move(device))
+    , m_format(format)
+{ }
 
 RetryLogWriter::~RetryLogWriter() = default;
 
@@ -168,7 +166,9 @@ bool RetryLogWriter::append(const RetryRecord &record)
     return ok;
 }
 
-RetryLog::RetryLog(QObject *parent) : QObject(parent) { }
+RetryLog::RetryLog(QObject *parent)
+    : QObject(parent)
+{ }
 
 RetryLog::~RetryLog() = default;
 

@@ -8,7 +8,6 @@
 #include <QList>
 #include <QObject>
 #include <QString>
-
 #include <memory>
 #include <optional>
 
@@ -19,7 +18,14 @@ namespace capwatch::net {
 
 struct RetryRecord
 {
-    enum class Event { AttemptStarted, RetryScheduled, Succeeded, GaveUp, Cancelled };
+    enum class Event
+    {
+        AttemptStarted,
+        RetryScheduled,
+        Succeeded,
+        GaveUp,
+        Cancelled
+    };
 
     QDateTime time; ///< UTC
     int request = 0; ///< send number within the run, from 1
@@ -49,7 +55,11 @@ QByteArray toJsonLine(const RetryRecord &record);
 QByteArray toCsvRow(const RetryRecord &record);
 QByteArray csvHeader();
 
-enum class LogFormat { JsonLines, Csv };
+enum class LogFormat
+{
+    JsonLines,
+    Csv
+};
 /// CSV when the path ends in `.csv`, else JSON Lines.
 LogFormat formatForPath(const QString &path);
 

@@ -11,12 +11,14 @@ namespace capwatch::net {
 class ScaledClock final : public retry::Clock
 {
 public:
-    explicit ScaledClock(double scale = 1.0) : m_scale(scale) { }
+    explicit ScaledClock(double scale = 1.0)
+        : m_scale(scale)
+    { }
     retry::Millis now() const override
     {
         const auto ns = std::chrono::steady_clock::now().time_since_epoch();
         return retry::Millis(static_cast<long long>(
-                std::chrono::duration<double, std::milli>(ns).count() / m_scale));
+            std::chrono::duration<double, std::milli>(ns).count() / m_scale));
     }
     std::chrono::system_clock::time_point wallNow() const override
     {

@@ -17,7 +17,9 @@ const char *findByte(const char *from, const char *to, char byte)
 
 } // namespace
 
-SseParser::SseParser(qsizetype maxEventBytes) : m_maxEventBytes(maxEventBytes) { }
+SseParser::SseParser(qsizetype maxEventBytes)
+    : m_maxEventBytes(maxEventBytes)
+{ }
 
 bool SseParser::feed(QByteArrayView bytes, QList<SseEvent> &events)
 {
@@ -104,8 +106,8 @@ bool SseParser::processLine(QByteArrayView line, QList<SseEvent> &events)
             return true;
         }
         m_data.chop(1);
-        events.append(SseEvent { std::exchange(m_type, {}), std::exchange(m_data, {}),
-                                 m_lastEventId });
+        events.append(
+            SseEvent { std::exchange(m_type, {}), std::exchange(m_data, {}), m_lastEventId });
         return true;
     }
     if (line.front() == ':')

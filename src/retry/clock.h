@@ -23,7 +23,7 @@ public:
     Millis now() const override
     {
         return std::chrono::duration_cast<Millis>(
-                std::chrono::steady_clock::now().time_since_epoch());
+            std::chrono::steady_clock::now().time_since_epoch());
     }
     std::chrono::system_clock::time_point wallNow() const override
     {
@@ -35,7 +35,9 @@ public:
 class ManualClock final : public Clock
 {
 public:
-    explicit ManualClock(std::chrono::system_clock::time_point wall = {}) : m_wall(wall) { }
+    explicit ManualClock(std::chrono::system_clock::time_point wall = {})
+        : m_wall(wall)
+    { }
     Millis now() const override { return m_now; }
     std::chrono::system_clock::time_point wallNow() const override { return m_wall + m_now; }
     void advance(Millis by) { m_now += by; }

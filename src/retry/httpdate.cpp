@@ -8,16 +8,18 @@ namespace capwatch::retry {
 namespace {
 
 constexpr std::array<std::string_view, 12> kMonths { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                                     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
 constexpr std::array<std::string_view, 7> kDays { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" };
 constexpr std::array<std::string_view, 7> kLongDays { "Monday", "Tuesday", "Wednesday", "Thursday",
-                                                      "Friday", "Saturday", "Sunday" };
+    "Friday", "Saturday", "Sunday" };
 
 /// A tiny cursor over the text; every reader fails the whole parse by returning false.
 class Cursor
 {
 public:
-    explicit Cursor(std::string_view s) : m_s(s) { }
+    explicit Cursor(std::string_view s)
+        : m_s(s)
+    { }
 
     bool literal(std::string_view what)
     {
@@ -37,8 +39,7 @@ public:
         *out = value;
         return true;
     }
-    template<std::size_t N>
-    bool oneOf(const std::array<std::string_view, N> &names, int *index)
+    template<std::size_t N> bool oneOf(const std::array<std::string_view, N> &names, int *index)
     {
         for (std::size_t i = 0; i < N; ++i) {
             if (literal(names[i])) {
@@ -72,29 +73,34 @@ std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d)
     return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-bool isLeap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-std::optional<std::chrono::system_clock::time_point> build(int year, int month, int day, int h,
-                                                           int m, int s)
+bool isLeap(int y)
 {
-    static constexpr std::array<int, 12> kLengths { 31, 28, 31, 30, 31, 30,
-                                                    31, 31, 30, 31, 30, 31 };
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+std::optional<std::chrono::system_clock::time_point> build(
+    int year, int month, int day, int h, int m, int s)
+{
+    static constexpr std::array<int, 12> kLengths { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+        31 };
     if (month < 1 || month > 12 || day < 1 || h > 23 || m > 59 || s > 60)
         return std::nullopt;
-    const int length = kLengths[static_cast<std::size_t>(month - 1)]
-            + (month == 2 && isLeap(year) ? 1 : 0);
+    const int length
+        = kLengths[static_cast<std::size_t>(month - 1)] + (month == 2 && isLeap(year) ? 1 : 0);
     if (day > length)
         return std::nullopt;
-    const std::int64_t days =
-            daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+    const std::int64_t days
+        = daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
     const std::int64_t seconds = days * 86400 + h * 3600 + m * 60 + s;
     // A date the clock cannot hold (libstdc++ counts nanoseconds: 1677 to 2262) saturates at
     // the clock's ends: converting it overflowed.
     using TimePoint = std::chrono::system_clock::time_point;
-    constexpr std::int64_t kLast =
-            std::chrono::duration_cast<std::chrono::seconds>(TimePoint::max().time_since_epoch()).count();
-    constexpr std::int64_t kFirst =
-            std::chrono::duration_cast<std::chrono::seconds>(TimePoint::min().time_since_epoch()).count();
+    constexpr std::int64_t kLast
+        = std::chrono::duration_cast<std::chrono::seconds>(TimePoint::max().time_since_epoch())
+              .count();
+    constexpr std::int64_t kFirst
+        = std::chrono::duration_cast<std::chrono::seconds>(TimePoint::min().time_since_epoch())
+              .count();
     if (seconds >= kLast)
         return TimePoint::max();
     if (seconds <= kFirst)

@@ -26,7 +26,9 @@ std::string_view nameOf(EndReason reason)
     return "";
 }
 
-SendPolicy::SendPolicy(const Clock &clock) : m_clock(clock) { }
+SendPolicy::SendPolicy(const Clock &clock)
+    : m_clock(clock)
+{ }
 
 bool SendPolicy::finished() const
 {

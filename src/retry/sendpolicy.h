@@ -13,7 +13,8 @@
 
 namespace capwatch::retry {
 
-enum class EndReason {
+enum class EndReason
+{
     None,
     NotRetryable,
     AttemptsExhausted,
@@ -27,7 +28,8 @@ std::string_view nameOf(EndReason reason);
 
 struct Decision
 {
-    enum class Action {
+    enum class Action
+    {
         Retry, ///< start attempt `nextAttempt` after `wait`
         ReloadCredential, ///< reload the key, then call credentialReloaded()
         GiveUp, ///< the send is over; `reason` says why
@@ -45,7 +47,16 @@ struct Decision
 class SendPolicy final
 {
 public:
-    enum class State { Idle, Sending, Waiting, ReloadingCredential, Succeeded, GaveUp, Cancelled };
+    enum class State
+    {
+        Idle,
+        Sending,
+        Waiting,
+        ReloadingCredential,
+        Succeeded,
+        GaveUp,
+        Cancelled
+    };
 
     explicit SendPolicy(const Clock &clock);
 

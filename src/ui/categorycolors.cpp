@@ -52,8 +52,7 @@ QColor categoryColor(const QString &category, const QPalette &palette)
     const QColor text = palette.color(QPalette::WindowText);
     const QColor window = palette.color(QPalette::Window);
     return QColor::fromRgbF((text.redF() * 3 + window.redF() * 2) / 5,
-                            (text.greenF() * 3 + window.greenF() * 2) / 5,
-                            (text.blueF() * 3 + window.blueF() * 2) / 5);
+        (text.greenF() * 3 + window.greenF() * 2) / 5, (text.blueF() * 3 + window.blueF() * 2) / 5);
 }
 
 QStringList legendCategories()

@@ -14,7 +14,6 @@
 #include <QTextDocumentFragment>
 #include <QTextFrame>
 #include <QTextTable>
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -65,10 +64,11 @@ constexpr int kRoleProperty = QTextFormat::UserProperty + 1;
 // The horizontal inset added to a root-level block or frame, so restyle() can change it.
 constexpr int kPadProperty = QTextFormat::UserProperty + 2;
 
-const QTextDocument::MarkdownFeatures kMarkdownFeatures(QTextDocument::MarkdownDialectGitHub
-                                                        | QTextDocument::MarkdownNoHTML);
+const QTextDocument::MarkdownFeatures kMarkdownFeatures(
+    QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML);
 
-enum Role : int {
+enum Role : int
+{
     NoRole,
     // blocks
     SpacerBlock,
@@ -105,13 +105,13 @@ enum Role : int {
 struct Style
 {
     qreal em = 0;
-    qreal pad = 0;    // inside turn frames
+    qreal pad = 0; // inside turn frames
     qreal border = 1;
-    qreal hpad = 0;   // root-level text lines up with the text inside turn frames
+    qreal hpad = 0; // root-level text lines up with the text inside turn frames
     qreal spacer = 0; // between items
-    qreal gap = 0;    // small vertical gaps inside an item
+    qreal gap = 0; // small vertical gaps inside an item
     QColor text, base, muted, link, userBg, userBorder, errorBg, errorBorder, warning, codeBg,
-            codeBorder;
+        codeBorder;
     QFont font;
     QStringList monoFamilies;
 };
@@ -120,16 +120,14 @@ QColor blend(const QColor &from, const QColor &to, qreal amount)
 {
     const auto mix = [amount](float a, float b) { return a + (b - a) * float(amount); };
     return QColor::fromRgbF(mix(from.redF(), to.redF()), mix(from.greenF(), to.greenF()),
-                            mix(from.blueF(), to.blueF()));
+        mix(from.blueF(), to.blueF()));
 }
 
 qreal luminance(const QColor &c)
 {
-    const auto channel = [](float v) {
-        return v <= 0.03928f ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-    };
-    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF())
-            + 0.0722 * channel(c.blueF());
+    const auto channel
+        = [](float v) { return v <= 0.03928f ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
 }
 
 qreal contrast(const QColor &a, const QColor &b)
@@ -333,8 +331,8 @@ void styleTable(QTextTableFormat &f, const Style &s)
 
 bool isLineBreak(QChar ch)
 {
-    return ch == u'\n' || ch == u'\r' || ch == QChar::ParagraphSeparator
-            || ch == QChar(0xfdd0) || ch == QChar(0xfdd1); // QTextDocument's frame markers
+    return ch == u'\n' || ch == u'\r' || ch == QChar::ParagraphSeparator || ch == QChar(0xfdd0)
+        || ch == QChar(0xfdd1); // QTextDocument's frame markers
 }
 
 // Text inserted once, as shown: runs of kHardLineLimit characters without a space are broken
@@ -365,8 +363,8 @@ QString breakLongRuns(QStringView text)
 // The end of what may be shown live of text[from, to): before the character that would make the
 // current line longer than kLineDisplayLimit or its current run without a space longer than
 // kRunDisplayLimit. lineLength and runLength carry over from the text already shown.
-qsizetype displayableEnd(QStringView text, qsizetype from, qsizetype to, qsizetype &lineLength,
-                         qsizetype &runLength)
+qsizetype displayableEnd(
+    QStringView text, qsizetype from, qsizetype to, qsizetype &lineLength, qsizetype &runLength)
 {
     for (qsizetype i = from; i < to; ++i) {
         const QChar ch = text[i];
@@ -410,14 +408,16 @@ QImage decodeDataImage(const QUrl &url, int maxWidth)
     // Base64 and percent-encoding inflate; refuse before decoding anything large.
     if (comma < 0 || path.size() - comma > kDataImageLimit * 3)
         return {};
-    const QList<QByteArray> header = QByteArray::fromPercentEncoding(path.left(comma)).toLower().split(';');
-    static const QList<QByteArray> mimeTypes{"image/png", "image/jpeg", "image/gif", "image/webp",
-                                             "image/bmp"};
+    const QList<QByteArray> header
+        = QByteArray::fromPercentEncoding(path.left(comma)).toLower().split(';');
+    static const QList<QByteArray> mimeTypes { "image/png", "image/jpeg", "image/gif", "image/webp",
+        "image/bmp" };
     if (!mimeTypes.contains(header.value(0).trimmed()))
         return {};
     QByteArray payload = QByteArray::fromPercentEncoding(path.mid(comma + 1));
     if (header.contains("base64")) {
-        auto decoded = QByteArray::fromBase64Encoding(payload, QByteArray::AbortOnBase64DecodingErrors);
+        auto decoded
+            = QByteArray::fromBase64Encoding(payload, QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded)
             return {};
         payload = std::move(decoded.decoded);
@@ -429,7 +429,7 @@ QImage decodeDataImage(const QUrl &url, int maxWidth)
     buffer.open(QIODevice::ReadOnly);
     QImageReader reader(&buffer);
     // The content decides the decoder, so vector formats that can reference files stay out.
-    static const QList<QByteArray> formats{"png", "jpeg", "jpg", "gif", "webp", "bmp"};
+    static const QList<QByteArray> formats { "png", "jpeg", "jpg", "gif", "webp", "bmp" };
     const QSize size = reader.size();
     if (!formats.contains(reader.format()) || !size.isValid()
         || qint64(size.width()) * size.height() > kImagePixelLimit)
@@ -492,7 +492,7 @@ QString openFence(QStringView text)
             if (line.front() == u'~' || !line.sliced(length).contains(u'`'))
                 open = line.first(length).toString();
         } else if (line.front() == open.front() && length >= open.size()
-                   && line.sliced(length).trimmed().isEmpty()) {
+            && line.sliced(length).trimmed().isEmpty()) {
             open.clear();
         }
     }
@@ -535,7 +535,8 @@ public:
     using Loader = std::function<QVariant(int, const QUrl &)>;
 
     explicit ViewDocument(Loader loader, QObject *parent = nullptr)
-        : QTextDocument(parent), m_loader(std::move(loader))
+        : QTextDocument(parent)
+        , m_loader(std::move(loader))
     {
         setUndoRedoEnabled(false); // the undo stack would keep a second copy of every answer
     }
@@ -556,15 +557,15 @@ ConversationView::ConversationView(QWidget *parent)
     : QTextBrowser(parent)
 {
     setDocument(new ViewDocument(
-            [this](int type, const QUrl &name) { return loadResource(type, name); }, this));
+        [this](int type, const QUrl &name) { return loadResource(type, name); }, this));
     document()->setDefaultFont(font());
     setOpenLinks(false);
     setOpenExternalLinks(false);
     setFrameShape(QFrame::NoFrame);
     setAccessibleName(tr("Conversation"));
     setAccessibleDescription(
-            tr("Your messages and the assistant's answers, oldest first. Text can be selected "
-               "and copied."));
+        tr("Your messages and the assistant's answers, oldest first. Text can be selected "
+           "and copied."));
 
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(kFlushIntervalMs);
@@ -581,7 +582,7 @@ ConversationView::ConversationView(QWidget *parent)
             bool ok = false;
             const int turn = parts.value(1).toInt(&ok);
             const QString name = parts.value(0);
-            for (const Action action : {Action::Copy, Action::Regenerate, Action::Edit}) {
+            for (const Action action : { Action::Copy, Action::Regenerate, Action::Edit }) {
                 const Item *target = item(turn);
                 if (ok && name == actionName(action) && target && target->actions.contains(action))
                     Q_EMIT actionRequested(action, turn);
@@ -596,7 +597,7 @@ ConversationView::ConversationView(QWidget *parent)
             bar->setValue(maximum);
     });
     connect(bar, &QScrollBar::valueChanged, this,
-            [this, bar](int value) { m_stickToBottom = value >= bar->maximum(); });
+        [this, bar](int value) { m_stickToBottom = value >= bar->maximum(); });
 
     restyle();
 }
@@ -703,7 +704,7 @@ void ConversationView::completeTurn(Item &item)
     // It stays there as later items are appended after it.
     item.actionBlock = QTextCursor(document());
     item.actionBlock.setPosition(item.bodyEnd.position() + int(item.noticeLength)
-                                 + (item.incomplete ? 1 + int(tr("(incomplete)").size()) : 0));
+        + (item.incomplete ? 1 + int(tr("(incomplete)").size()) : 0));
     item.actionBlock.setKeepPositionOnInsert(true);
     cursor.endEditBlock();
     // Every live cursor is adjusted on every edit; finished turns need only the links' one.
@@ -730,13 +731,14 @@ void ConversationView::addErrorTurn(const QString &title, const QString &body)
     if (!shownBody.isEmpty()) {
         QTextFrame *box = cursor.insertFrame(frameFormat(ErrorBodyFrame, s));
         cursor.setBlockFormat(blockFormat(ErrorBodyBlock, s, false));
-        cursor.insertText(breakLongRuns(shownBody.first(std::min(shownBody.size(), kErrorBodyLimit))),
-                          charFormat(ErrorBodyChar, s));
+        cursor.insertText(
+            breakLongRuns(shownBody.first(std::min(shownBody.size(), kErrorBodyLimit))),
+            charFormat(ErrorBodyChar, s));
         if (shownBody.size() > kErrorBodyLimit) {
             cursor.insertBlock(blockFormat(ErrorBodyBlock, s, false), charFormat(NoticeChar, s));
             cursor.insertText(tr("… %n more characters not shown (the export has all of them)",
-                                 nullptr, int(shownBody.size() - kErrorBodyLimit)),
-                              charFormat(NoticeChar, s));
+                                  nullptr, int(shownBody.size() - kErrorBodyLimit)),
+                charFormat(NoticeChar, s));
         }
         QTextCursor after(document());
         after.setPosition(box->lastPosition() + 1);
@@ -802,7 +804,8 @@ void ConversationView::setTurnActions(int turn, const QList<Action> &actions)
         return;
     QList<Action> allowed;
     for (const Action action : actions) {
-        const bool fits = target->kind == Kind::User ? action == Action::Edit : action != Action::Edit;
+        const bool fits
+            = target->kind == Kind::User ? action == Action::Edit : action != Action::Edit;
         if (fits && !allowed.contains(action))
             allowed.append(action);
     }
@@ -862,7 +865,8 @@ void ConversationView::renderActions(Item &item)
         first = false;
         QTextCharFormat link = charFormat(ActionChar, s);
         link.setAnchor(true);
-        link.setAnchorHref(kActionScheme + u':' + actionName(action) + u'/' + QString::number(item.id));
+        link.setAnchorHref(
+            kActionScheme + u':' + actionName(action) + u'/' + QString::number(item.id));
         QString text;
         switch (action) {
         case Action::Copy:
@@ -875,7 +879,8 @@ void ConversationView::renderActions(Item &item)
             break;
         case Action::Edit:
             text = tr("Edit and resend");
-            link.setToolTip(tr("Put this prompt back in the editor; sending replaces it and its answer"));
+            link.setToolTip(
+                tr("Put this prompt back in the editor; sending replaces it and its answer"));
             break;
         }
         cursor.insertText(text, link);
@@ -886,7 +891,7 @@ void ConversationView::renderActions(Item &item)
 void ConversationView::removeTurnsFrom(int turn)
 {
     const auto from = std::lower_bound(m_items.begin(), m_items.end(), turn,
-                                       [](const Item &i, int value) { return i.id < value; });
+        [](const Item &i, int value) { return i.id < value; });
     if (from == m_items.end())
         return;
     setStatusLine({});
@@ -1064,8 +1069,8 @@ QVariant ConversationView::loadResource(int type, const QUrl &name)
         || name.scheme().compare(u"data"_s, Qt::CaseInsensitive) != 0)
         return {};
     const Style s = styleFor(*this);
-    const int maxWidth = std::max(int(s.em * 10),
-                                  viewport()->width() - int(4 * s.hpad + 2 * document()->documentMargin()));
+    const int maxWidth = std::max(
+        int(s.em * 10), viewport()->width() - int(4 * s.hpad + 2 * document()->documentMargin()));
     const QImage image = decodeDataImage(name, maxWidth);
     return image.isNull() ? QVariant() : QVariant(image);
 }
@@ -1079,8 +1084,8 @@ void ConversationView::changeEvent(QEvent *event)
 
 ConversationView::Item *ConversationView::item(int id)
 {
-    const auto it = std::lower_bound(m_items.begin(), m_items.end(), id,
-                                     [](const Item &i, int value) { return i.id < value; });
+    const auto it = std::lower_bound(
+        m_items.begin(), m_items.end(), id, [](const Item &i, int value) { return i.id < value; });
     return it != m_items.end() && it->id == id ? &*it : nullptr;
 }
 
@@ -1161,8 +1166,8 @@ void ConversationView::removeToEnd(const QTextCursor &start, bool spacerInserted
     cursor.endEditBlock();
 }
 
-QTextFrame *ConversationView::insertTurnFrame(QTextCursor &cursor, int frameRole,
-                                              const QString &caption, int captionRole)
+QTextFrame *ConversationView::insertTurnFrame(
+    QTextCursor &cursor, int frameRole, const QString &caption, int captionRole)
 {
     const Style s = styleFor(*this);
     QTextFrame *frame = cursor.insertFrame(frameFormat(frameRole, s));
@@ -1202,20 +1207,22 @@ void ConversationView::flushTurn(Item &item, bool final)
     while (!item.truncated && item.flushed < limit) {
         qsizetype end = std::min(limit, item.flushed + kFlushPiece);
         // Never show half of a surrogate pair; its other half may still be on the way.
-        if ((!(final || item.finished) || end < item.text.size()) && item.text.at(end - 1).isHighSurrogate())
+        if ((!(final || item.finished) || end < item.text.size())
+            && item.text.at(end - 1).isHighSurrogate())
             --end;
         if (end <= item.flushed)
             break;
         // The pieces join exactly: whatever is shown is the answer itself, never a break of ours.
-        qsizetype shown = displayableEnd(QStringView(item.text), item.flushed, end, item.lineLength,
-                                         item.runLength);
+        qsizetype shown = displayableEnd(
+            QStringView(item.text), item.flushed, end, item.lineLength, item.runLength);
         if (shown < end && shown > item.flushed && item.text.at(shown - 1).isHighSurrogate())
             --shown;
         if (shown > item.flushed) {
             QTextCursor cursor(document());
             cursor.setPosition(item.bodyEnd.position());
-            cursor.insertText(QStringView(item.text).sliced(item.flushed, shown - item.flushed).toString(),
-                              QTextCharFormat());
+            cursor.insertText(
+                QStringView(item.text).sliced(item.flushed, shown - item.flushed).toString(),
+                QTextCharFormat());
             item.bodyEnd.setPosition(cursor.position());
             item.flushed = shown;
             shownAny = true;
@@ -1276,7 +1283,8 @@ void ConversationView::renderMarkdown(Item &item)
     if (item.noticeLength > 0) {
         // All of it is shown now: the "too long to show" notice goes.
         cursor.setPosition(item.bodyEnd.position());
-        cursor.setPosition(item.bodyEnd.position() + int(item.noticeLength), QTextCursor::KeepAnchor);
+        cursor.setPosition(
+            item.bodyEnd.position() + int(item.noticeLength), QTextCursor::KeepAnchor);
         cursor.removeSelectedText();
         item.noticeLength = 0;
         item.truncated = false;
@@ -1338,8 +1346,8 @@ void ConversationView::prepareMarkdown(QTextDocument &doc)
                     first.deleteChar();
                 if (row == 0) { // GitHub tables always have a header row
                     QTextCursor header = table->cellAt(row, column).firstCursorPosition();
-                    header.setPosition(table->cellAt(row, column).lastPosition(),
-                                       QTextCursor::KeepAnchor);
+                    header.setPosition(
+                        table->cellAt(row, column).lastPosition(), QTextCursor::KeepAnchor);
                     QTextCharFormat bold;
                     bold.setFontWeight(QFont::Bold);
                     header.mergeCharFormat(bold);
@@ -1363,9 +1371,9 @@ void ConversationView::prepareMarkdown(QTextDocument &doc)
             const QTextFragment fragment = it.fragment();
             const QTextCharFormat format = fragment.charFormat();
             if (format.isImageFormat())
-                images.append({fragment.position(), fragment.length(), format});
+                images.append({ fragment.position(), fragment.length(), format });
             else if (format.isAnchor() || format.hasProperty(QTextFormat::AnchorHref))
-                links.append({fragment.position(), fragment.length(), format});
+                links.append({ fragment.position(), fragment.length(), format });
         }
     }
     cursor.beginEditBlock();
@@ -1415,8 +1423,8 @@ void ConversationView::prepareMarkdown(QTextDocument &doc)
     const auto isCode = [&doc](const QTextBlock &block) {
         const QTextBlockFormat format = block.blockFormat();
         return (format.hasProperty(QTextFormat::BlockCodeLanguage)
-                || format.hasProperty(QTextFormat::BlockCodeFence))
-                && QTextCursor(block).currentFrame() == doc.rootFrame();
+                   || format.hasProperty(QTextFormat::BlockCodeFence))
+            && QTextCursor(block).currentFrame() == doc.rootFrame();
     };
     QList<std::pair<int, QTextBlockFormat>> blockFormats;
     QList<std::pair<int, int>> codeRuns;
@@ -1426,22 +1434,22 @@ void ConversationView::prepareMarkdown(QTextDocument &doc)
         if (const int level = format.headingLevel(); level > 0) {
             format.setTopMargin(std::round(s.em * (level <= 2 ? 0.8 : 0.6)));
             format.setBottomMargin(s.gap);
-            blockFormats.append({block.position(), format});
+            blockFormats.append({ block.position(), format });
         } else if (format.hasProperty(QTextFormat::BlockQuoteLevel)) {
-            format.setLeftMargin(std::round(s.em * 1.5)
-                                 * format.intProperty(QTextFormat::BlockQuoteLevel));
+            format.setLeftMargin(
+                std::round(s.em * 1.5) * format.intProperty(QTextFormat::BlockQuoteLevel));
             format.setRightMargin(0);
-            blockFormats.append({block.position(), format});
+            blockFormats.append({ block.position(), format });
             for (auto it = block.begin(); !it.atEnd(); ++it) {
                 if (!it.fragment().charFormat().hasProperty(kRoleProperty))
-                    quoted.append({it.fragment().position(), it.fragment().length()});
+                    quoted.append({ it.fragment().position(), it.fragment().length() });
             }
         } else if (isCode(block)) {
             const int start = block.position();
             QTextBlock last = block;
             while (last.next().isValid() && isCode(last.next()))
                 last = last.next();
-            codeRuns.append({start, last.position() + last.length() - 1});
+            codeRuns.append({ start, last.position() + last.length() - 1 });
             block = last;
         }
     }
@@ -1485,7 +1493,7 @@ void ConversationView::prepareMarkdown(QTextDocument &doc)
                 format.setLeftMargin(s.hpad);
                 format.setRightMargin(s.hpad);
                 format.setProperty(kPadProperty, s.hpad);
-                tableFormats.append({table, format});
+                tableFormats.append({ table, format });
             }
             continue;
         }
@@ -1502,7 +1510,7 @@ void ConversationView::prepareMarkdown(QTextDocument &doc)
         format.setProperty(kPadProperty, s.hpad);
         if (!format.hasProperty(kRoleProperty))
             format.setProperty(kRoleProperty, MarkdownBlock);
-        blockFormats.append({block.position(), format});
+        blockFormats.append({ block.position(), format });
     }
     cursor.beginEditBlock();
     for (const auto &[table, format] : std::as_const(tableFormats))
@@ -1570,15 +1578,15 @@ void ConversationView::restyle()
                 updated.setLeftMargin(format.leftMargin() - oldPad + s.hpad);
                 updated.setRightMargin(format.rightMargin() - oldPad + s.hpad);
                 updated.setProperty(kPadProperty, s.hpad);
-                blocks.append({block.position(), updated});
+                blocks.append({ block.position(), updated });
             }
         } else if (role != NoRole) {
-            blocks.append({block.position(), blockFormat(role, s, padded)});
+            blocks.append({ block.position(), blockFormat(role, s, padded) });
         }
         for (auto it = block.begin(); !it.atEnd(); ++it) {
             const QTextFragment fragment = it.fragment();
             if (const int charRole = fragment.charFormat().intProperty(kRoleProperty))
-                chars.append({fragment.position(), fragment.length(), charRole});
+                chars.append({ fragment.position(), fragment.length(), charRole });
         }
     }
     for (const auto &[position, format] : std::as_const(blocks)) {

@@ -4,7 +4,6 @@
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTimer>
-
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -25,7 +24,12 @@ class ConversationView final : public QTextBrowser
 
 public:
     /// What a link under an answer (Copy, Regenerate) or in a prompt's caption (Edit) asks for.
-    enum class Action { Copy, Regenerate, Edit };
+    enum class Action
+    {
+        Copy,
+        Regenerate,
+        Edit
+    };
     Q_ENUM(Action)
 
     explicit ConversationView(QWidget *parent = nullptr);
@@ -94,13 +98,19 @@ protected:
     QMimeData *createMimeDataFromSelection() const override;
 
 private:
-    enum class Kind : quint8 { User, Assistant, Error, Notice };
+    enum class Kind : quint8
+    {
+        User,
+        Assistant,
+        Error,
+        Notice
+    };
 
     struct Item
     {
         int id = 0;
         Kind kind = Kind::Notice;
-        QString text;  // user text, raw assistant Markdown, error body or notice
+        QString text; // user text, raw assistant Markdown, error body or notice
         QString title; // error title
         // Where the item begins (its spacer block), for removeTurnsFrom().
         QTextCursor start;
@@ -113,9 +123,9 @@ private:
         QTextCursor actionBlock;
         QList<Action> actions;
         bool actionLine = false;
-        qsizetype flushed = 0;    // characters of text already in the document
+        qsizetype flushed = 0; // characters of text already in the document
         qsizetype lineLength = 0; // characters since the last line break shown
-        qsizetype runLength = 0;  // characters since the last space shown
+        qsizetype runLength = 0; // characters since the last space shown
         qsizetype noticeLength = 0; // characters of the "too long" notice after the body
         bool finished = false;
         bool incomplete = false;
@@ -136,8 +146,8 @@ private:
     void removeToEnd(const QTextCursor &start, bool spacerInserted);
     // endSpacer(), remembered as where the item begins.
     QTextCursor startItem(Item &item);
-    QTextFrame *insertTurnFrame(QTextCursor &cursor, int frameRole, const QString &caption,
-                                int captionRole);
+    QTextFrame *insertTurnFrame(
+        QTextCursor &cursor, int frameRole, const QString &caption, int captionRole);
     void finishTurnFrame(QTextFrame *frame);
 
     void flushPending();

@@ -49,8 +49,7 @@ namespace {
 QColor mix(const QColor &a, const QColor &b, double t)
 {
     return QColor::fromRgbF(float(a.redF() * t + b.redF() * (1 - t)),
-                            float(a.greenF() * t + b.greenF() * (1 - t)),
-                            float(a.blueF() * t + b.blueF() * (1 - t)));
+        float(a.greenF() * t + b.greenF() * (1 - t)), float(a.blueF() * t + b.blueF() * (1 - t)));
 }
 
 } // namespace
@@ -82,21 +81,21 @@ MainWindow::MainWindow(Settings &settings, const LaunchOptions &options, QWidget
         updateStatusLine();
     });
     connect(m_client, &net::ChatClient::attemptFailed, this,
-            [this](quint64 send, const net::AttemptFailure &failure) {
-                if (send == m_send) {
-                    const std::string_view name = retry::nameOf(failure.category);
-                    m_lastFailureCategory = QString::fromLatin1(name.data(), qsizetype(name.size()));
-                }
-            });
+        [this](quint64 send, const net::AttemptFailure &failure) {
+            if (send == m_send) {
+                const std::string_view name = retry::nameOf(failure.category);
+                m_lastFailureCategory = QString::fromLatin1(name.data(), qsizetype(name.size()));
+            }
+        });
     connect(m_conversation, &ConversationView::actionRequested, this,
-            &MainWindow::onConversationAction);
+        &MainWindow::onConversationAction);
     m_timelineTick.setInterval(100);
     connect(&m_timelineTick, &QTimer::timeout, this, &MainWindow::tickTimeline);
 
     applyProvider();
     // Below this the retry panel and the prompt stop being usable; 640x480 still fits it.
     setMinimumSize(std::min(640, fontMetrics().averageCharWidth() * 80),
-                   std::min(480, fontMetrics().height() * 26));
+        std::min(480, fontMetrics().height() * 26));
     if (!settings.windowGeometry().isEmpty())
         restoreGeometry(settings.windowGeometry());
     else
@@ -145,7 +144,7 @@ void MainWindow::buildUi()
     m_conversation = new ConversationView(left);
     leftLayout->addWidget(m_conversation, 1);
     connect(m_conversation, &ConversationView::externalLinkActivated, this,
-            [](const QUrl &url) { QDesktopServices::openUrl(url); });
+        [](const QUrl &url) { QDesktopServices::openUrl(url); });
 
     // A message the user can act on in place (no model set, editing the last prompt).
     m_message = new QFrame(left);
@@ -254,10 +253,9 @@ void MainWindow::buildUi()
 
     // From the prompt on in reading order: its buttons and options, the right-hand column, then
     // around to the top (the demo banner, the conversation, a message) and back to the prompt.
-    const QList<QWidget *> order { m_prompt,     m_send_,          m_stop,          m_retryNow,
-                                   m_optionsToggle, m_systemPrompt, m_maxTokens,    m_temperature,
-                                   m_tabs,       m_timeline,       m_logView,       m_bannerButton,
-                                   m_conversation, m_messageButton, m_messageClose, m_prompt };
+    const QList<QWidget *> order { m_prompt, m_send_, m_stop, m_retryNow, m_optionsToggle,
+        m_systemPrompt, m_maxTokens, m_temperature, m_tabs, m_timeline, m_logView, m_bannerButton,
+        m_conversation, m_messageButton, m_messageClose, m_prompt };
     for (qsizetype i = 0; i + 1 < order.size(); ++i)
         setTabOrder(order[i], order[i + 1]);
     m_prompt->setFocus();
@@ -352,7 +350,8 @@ void MainWindow::buildMenus()
     connect(m_copyLogAction, &QAction::triggered, this, &MainWindow::copyRetryLog);
     m_exportConversationAction = new QAction(this);
     m_exportConversationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    connect(m_exportConversationAction, &QAction::triggered, this, &MainWindow::exportConversationInteractive);
+    connect(m_exportConversationAction, &QAction::triggered, this,
+        &MainWindow::exportConversationInteractive);
     m_quitAction = new QAction(this);
     m_quitAction->setShortcut(QKeySequence::Quit);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
@@ -363,12 +362,12 @@ void MainWindow::buildMenus()
     connect(m_aboutAction, &QAction::triggered, this, [this] {
         // Opened, not exec()'d: no nested event loop, retries keep their timers.
         auto *box = new QMessageBox(QMessageBox::Information, tr("About capwatch"),
-                                    tr("<p><b>capwatch</b> %1</p><p>A chat client for OpenAI-compatible providers "
-                                       "with strict token caps. It retries token-limit errors by a strict, "
-                                       "visible policy: at most 5 attempts, waits of at most 60 s, 120 s "
-                                       "in all.</p>")
-                                            .arg(QApplication::applicationVersion()),
-                                    QMessageBox::Ok, this);
+            tr("<p><b>capwatch</b> %1</p><p>A chat client for OpenAI-compatible providers "
+               "with strict token caps. It retries token-limit errors by a strict, "
+               "visible policy: at most 5 attempts, waits of at most 60 s, 120 s "
+               "in all.</p>")
+                .arg(QApplication::applicationVersion()),
+            QMessageBox::Ok, this);
         box->setObjectName(u"aboutBox"_s);
         box->setIconPixmap(windowIcon().pixmap(64, 64));
         box->setAttribute(Qt::WA_DeleteOnClose);
@@ -412,7 +411,8 @@ void MainWindow::retranslate()
 
     m_banner->setAccessibleName(tr("Demo provider notice"));
     m_prompt->setAccessibleName(tr("Prompt"));
-    m_prompt->setAccessibleDescription(tr("Your message. Ctrl+Enter sends it, Esc cancels a send."));
+    m_prompt->setAccessibleDescription(
+        tr("Your message. Ctrl+Enter sends it, Esc cancels a send."));
     m_send_->setAccessibleDescription(tr("Send the prompt (Ctrl+Enter)"));
     m_stop->setAccessibleDescription(tr("Cancel the send in flight, including a retry wait (Esc)"));
     m_retryNow->setAccessibleDescription(tr("Send the last failed prompt again now"));
@@ -431,22 +431,24 @@ void MainWindow::retranslate()
     m_optionsToggle->setText(tr("Request &options"));
     m_optionsToggle->setAccessibleName(tr("Request options"));
     m_optionsToggle->setAccessibleDescription(
-            tr("Show or hide the system prompt, the answer's length limit and the temperature"));
+        tr("Show or hide the system prompt, the answer's length limit and the temperature"));
     m_systemLabel->setText(tr("S&ystem prompt:"));
     m_systemPrompt->setAccessibleName(tr("System prompt"));
     m_systemPrompt->setAccessibleDescription(tr("Sent before the conversation with every request"));
     m_systemPrompt->setPlaceholderText(tr("None"));
     m_maxTokensLabel->setText(tr("&Max tokens:"));
     m_maxTokens->setAccessibleName(tr("Max tokens"));
-    m_maxTokens->setAccessibleDescription(tr("The longest answer, in tokens; Default leaves it to the provider"));
+    m_maxTokens->setAccessibleDescription(
+        tr("The longest answer, in tokens; Default leaves it to the provider"));
     m_maxTokens->setSpecialValueText(tr("Default"));
     m_temperatureLabel->setText(tr("Tem&perature:"));
     m_temperature->setAccessibleName(tr("Temperature"));
     m_temperature->setAccessibleDescription(
-            tr("Sampling temperature, 0 to 2; Default leaves it to the provider"));
+        tr("Sampling temperature, 0 to 2; Default leaves it to the provider"));
     m_temperature->setSpecialValueText(tr("Default"));
-    m_messageButton->setText(m_messageAction == MessageAction::CancelEdit ? tr("Cancel &editing")
-                                                                         : tr("Pro&vider settings…"));
+    m_messageButton->setText(m_messageAction == MessageAction::CancelEdit
+            ? tr("Cancel &editing")
+            : tr("Pro&vider settings…"));
     applyProvider();
 }
 
@@ -456,7 +458,8 @@ void MainWindow::changeEvent(QEvent *event)
         retranslate();
     if (event->type() == QEvent::PaletteChange && m_banner) {
         QPalette p = m_banner->palette();
-        p.setColor(QPalette::Window, mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
+        p.setColor(QPalette::Window,
+            mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
         m_banner->setPalette(p);
         styleMessage();
     }
@@ -467,7 +470,7 @@ void MainWindow::applyProvider()
 {
     const ProviderSettings p = m_settings.provider();
     const bool demo = m_options.forceDemo
-            || (m_options.endpoint.isEmpty() && (!m_settings.isConfigured() || p.useDemo));
+        || (m_options.endpoint.isEmpty() && (!m_settings.isConfigured() || p.useDemo));
     if (demo && !m_demo) {
         m_demo = std::make_unique<net::DemoProvider>();
         net::DemoOptions o;
@@ -485,15 +488,18 @@ void MainWindow::applyProvider()
         m_baseRequest.stream = true;
         m_client->setCredentialProvider(std::make_shared<net::NoCredentialProvider>());
     } else {
-        m_baseRequest.endpoint = QUrl(m_options.endpoint.isEmpty() ? p.endpoint : m_options.endpoint);
+        m_baseRequest.endpoint
+            = QUrl(m_options.endpoint.isEmpty() ? p.endpoint : m_options.endpoint);
         m_baseRequest.stream = p.stream;
         m_keySource = p.keySource;
         switch (p.keySource) {
         case ProviderSettings::KeySource::Environment:
-            m_client->setCredentialProvider(std::make_shared<net::EnvCredentialProvider>(p.keyVariable));
+            m_client->setCredentialProvider(
+                std::make_shared<net::EnvCredentialProvider>(p.keyVariable));
             break;
         case ProviderSettings::KeySource::KeyFile:
-            m_client->setCredentialProvider(std::make_shared<net::FileCredentialProvider>(p.keyFile));
+            m_client->setCredentialProvider(
+                std::make_shared<net::FileCredentialProvider>(p.keyFile));
             break;
         case ProviderSettings::KeySource::Keychain:
             m_client->setCredentialProvider(Keychain::provider(this));
@@ -502,20 +508,23 @@ void MainWindow::applyProvider()
     }
     // The demo serves capwatch-demo; any other endpoint needs a model named (net's one rule).
     m_baseRequest.model = !m_options.model.trimmed().isEmpty() ? m_options.model.trimmed()
-            : m_demo                                            ? QString::fromUtf16(net::kDemoModel)
-            : !p.model.trimmed().isEmpty()                      ? p.model.trimmed()
-                                                                : net::defaultModelFor(m_baseRequest.endpoint);
+        : m_demo                                               ? QString::fromUtf16(net::kDemoModel)
+        : !p.model.trimmed().isEmpty()                         ? p.model.trimmed()
+                                       : net::defaultModelFor(m_baseRequest.endpoint);
     if (!m_baseRequest.model.isEmpty() && m_messageAction == MessageAction::OpenSettings)
         hideMessage();
     m_banner->setVisible(bool(m_demo));
     QPalette bp = m_banner->palette();
-    bp.setColor(QPalette::Window, mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
+    bp.setColor(QPalette::Window,
+        mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
     m_banner->setPalette(bp);
-    m_statusEndpoint->setText(tr("Endpoint: %1").arg(
-            m_demo ? tr("embedded demo provider (%1)").arg(m_baseRequest.endpoint.toString())
-                   : net::displayEndpoint(net::chatCompletionsUrl(m_baseRequest.endpoint))));
-    m_statusModel->setText(m_baseRequest.model.isEmpty() ? tr("Model: not set")
-                                                          : tr("Model: %1").arg(m_baseRequest.model));
+    m_statusEndpoint->setText(
+        tr("Endpoint: %1")
+            .arg(m_demo ? tr("embedded demo provider (%1)").arg(m_baseRequest.endpoint.toString())
+                        : net::displayEndpoint(net::chatCompletionsUrl(m_baseRequest.endpoint))));
+    m_statusModel->setText(m_baseRequest.model.isEmpty()
+            ? tr("Model: not set")
+            : tr("Model: %1").arg(m_baseRequest.model));
     updateKeyStatus();
 }
 
@@ -547,7 +556,8 @@ void MainWindow::updateKeyStatus()
 
 QString MainWindow::statusText() const
 {
-    return m_statusEndpoint->text() + u" | "_s + m_statusModel->text() + u" | "_s + m_statusKey->text();
+    return m_statusEndpoint->text() + u" | "_s + m_statusModel->text() + u" | "_s
+        + m_statusKey->text();
 }
 
 void MainWindow::openSettings()
@@ -600,8 +610,8 @@ void MainWindow::showWarning(const QString &title, const QString &text)
     box->open();
 }
 
-QFileDialog *MainWindow::saveDialog(const QString &title, const QString &fileName,
-                                    const QStringList &filters)
+QFileDialog *MainWindow::saveDialog(
+    const QString &title, const QString &fileName, const QStringList &filters)
 {
     const QString dir = m_settings.lastExportDir();
     auto *dialog = new QFileDialog(this, title, dir.isEmpty() ? fileName : dir + u'/' + fileName);
@@ -701,8 +711,8 @@ void MainWindow::editLastPrompt()
     m_prompt->moveCursor(QTextCursor::End);
     m_prompt->setFocus();
     showMessage(MessageKind::Information,
-                tr("Editing your last prompt: sending it replaces that prompt and its answer."),
-                MessageAction::CancelEdit);
+        tr("Editing your last prompt: sending it replaces that prompt and its answer."),
+        MessageAction::CancelEdit);
 }
 
 void MainWindow::cancelEdit()
@@ -722,10 +732,10 @@ bool MainWindow::modelIsSet()
         return true;
     const QString endpoint = net::displayEndpoint(net::chatCompletionsUrl(m_baseRequest.endpoint));
     showMessage(MessageKind::Warning,
-                tr("No model is set for %1, so nothing was sent. Enter the model's name in the "
-                   "provider settings; your prompt stays in the editor.")
-                        .arg(endpoint.isEmpty() ? m_baseRequest.endpoint.toString() : endpoint),
-                MessageAction::OpenSettings);
+        tr("No model is set for %1, so nothing was sent. Enter the model's name in the "
+           "provider settings; your prompt stays in the editor.")
+            .arg(endpoint.isEmpty() ? m_baseRequest.endpoint.toString() : endpoint),
+        MessageAction::OpenSettings);
     openSettings();
     return false;
 }
@@ -740,8 +750,9 @@ void MainWindow::showMessage(MessageKind kind, const QString &text, MessageActio
     m_messageKind = kind;
     m_messageAction = action;
     m_messageText->setText(text);
-    const QStyle::StandardPixmap icon = kind == MessageKind::Warning ? QStyle::SP_MessageBoxWarning
-                                                                     : QStyle::SP_MessageBoxInformation;
+    const QStyle::StandardPixmap icon = kind == MessageKind::Warning
+        ? QStyle::SP_MessageBoxWarning
+        : QStyle::SP_MessageBoxInformation;
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     m_messageIcon->setPixmap(style()->standardIcon(icon, nullptr, this).pixmap(size, size));
     m_messageButton->setVisible(action != MessageAction::None);
@@ -763,8 +774,9 @@ void MainWindow::hideMessage()
 void MainWindow::styleMessage()
 {
     const QColor window = palette().color(QPalette::Window);
-    const QColor tint = m_messageKind == MessageKind::Warning ? QColor(0xe0, 0x8a, 0x1e)
-                                                              : palette().color(QPalette::Highlight);
+    const QColor tint = m_messageKind == MessageKind::Warning
+        ? QColor(0xe0, 0x8a, 0x1e)
+        : palette().color(QPalette::Highlight);
     QPalette p = m_message->palette();
     p.setColor(QPalette::Window, mix(tint, window, 0.16));
     p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
@@ -854,7 +866,7 @@ void MainWindow::askPlainHttpConsent(void (MainWindow::*resume)())
     box->setWindowTitle(tr("Send the key unencrypted?"));
     box->setText(tr("%1 uses plain HTTP. Your API key would travel unencrypted, readable by anyone "
                     "on the way to %2.")
-                         .arg(endpoint, target.host()));
+                     .arg(endpoint, target.host()));
     box->setInformativeText(tr("Use an https:// endpoint to keep the key private."));
     QPushButton *sendAnyway = box->addButton(tr("Send &anyway"), QMessageBox::AcceptRole);
     sendAnyway->setObjectName(u"sendAnyway"_s);
@@ -933,7 +945,8 @@ void MainWindow::onSucceeded(quint64 send, const net::SendSummary &)
     if (send != m_send)
         return;
     // The view holds the answer; the history takes it from there rather than from a second copy.
-    const QString answer = m_assistantTurn >= 0 ? m_conversation->assistantText(m_assistantTurn) : QString();
+    const QString answer
+        = m_assistantTurn >= 0 ? m_conversation->assistantText(m_assistantTurn) : QString();
     const int answerTurn = endTurn(false);
     m_history.append({ u"user"_s, m_pendingPrompt });
     m_history.append({ u"assistant"_s, answer });
@@ -941,8 +954,8 @@ void MainWindow::onSucceeded(quint64 send, const net::SendSummary &)
     // The last exchange can be asked again or edited, until another send starts.
     m_lastExchange = { m_userTurn, answerTurn };
     if (answerTurn >= 0) {
-        m_conversation->setTurnActions(answerTurn, { ConversationView::Action::Copy,
-                                                     ConversationView::Action::Regenerate });
+        m_conversation->setTurnActions(
+            answerTurn, { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
     }
     m_conversation->setTurnActions(m_userTurn, { ConversationView::Action::Edit });
     updateButtons();
@@ -953,8 +966,9 @@ void MainWindow::onGaveUp(quint64 send, const net::SendSummary &summary)
     if (send != m_send)
         return;
     endTurn(summary.incomplete || m_assistantTurn >= 0);
-    m_conversation->addErrorTurn(tr("The send failed: %1").arg(RetryPanel::reasonInWords(summary.reason)),
-                                 summary.finalErrorText);
+    m_conversation->addErrorTurn(
+        tr("The send failed: %1").arg(RetryPanel::reasonInWords(summary.reason)),
+        summary.finalErrorText);
     restorePrompt();
 }
 
@@ -990,13 +1004,13 @@ void MainWindow::updateStatusLine()
         return;
     }
     const qint64 elapsed = policy->waitedSoFar().count()
-            - (policy->waitedTotal() - policy->lastDecision().wait).count();
+        - (policy->waitedTotal() - policy->lastDecision().wait).count();
     const qint64 left = std::max<qint64>(0, policy->lastDecision().wait.count() - elapsed);
     const int seconds = int((left + 999) / 1000);
     m_conversation->setStatusLine(m_lastFailureCategory.isEmpty()
-                                          ? tr("Retrying in %n s", nullptr, seconds)
-                                          : tr("Retrying in %n s: %1", nullptr, seconds)
-                                                    .arg(categoryDisplayName(m_lastFailureCategory)));
+            ? tr("Retrying in %n s", nullptr, seconds)
+            : tr("Retrying in %n s: %1", nullptr, seconds)
+                  .arg(categoryDisplayName(m_lastFailureCategory)));
 }
 
 void MainWindow::updateButtons()
@@ -1016,8 +1030,8 @@ void MainWindow::tickTimeline()
         return;
     }
     const double elapsed = double(policy->waitedSoFar().count()
-                                  - (policy->waitedTotal() - policy->lastDecision().wait).count())
-            / 1000.0;
+                               - (policy->waitedTotal() - policy->lastDecision().wait).count())
+        / 1000.0;
     m_timeline->setLiveWait(int(m_send), elapsed);
     updateStatusLine();
 }
@@ -1051,9 +1065,12 @@ QString MainWindow::conversationMarkdown() const
         return u"- "_s + name + u": "_s + ConversationView::escapeMarkdown(value) + u'\n';
     };
     QString header = u"# "_s + tr("capwatch conversation") + u"\n\n"_s;
-    header += fact(tr("Date"), QDateTime::currentDateTimeUtc().toString(u"yyyy-MM-dd HH:mm 'UTC'"_s));
-    header += fact(tr("Endpoint"), endpoint.isEmpty() ? m_baseRequest.endpoint.toString() : endpoint);
-    header += fact(tr("Model"), m_baseRequest.model.isEmpty() ? tr("not set") : m_baseRequest.model);
+    header
+        += fact(tr("Date"), QDateTime::currentDateTimeUtc().toString(u"yyyy-MM-dd HH:mm 'UTC'"_s));
+    header
+        += fact(tr("Endpoint"), endpoint.isEmpty() ? m_baseRequest.endpoint.toString() : endpoint);
+    header
+        += fact(tr("Model"), m_baseRequest.model.isEmpty() ? tr("not set") : m_baseRequest.model);
     const QString turns = m_conversation->toMarkdown();
     return turns.isEmpty() ? header : header + u'\n' + turns;
 }
@@ -1067,14 +1084,15 @@ void MainWindow::exportRetryLogInteractive()
 {
     const QString jsonFilter = tr("JSON Lines (*.jsonl)");
     const QString csvFilter = tr("CSV (*.csv)");
-    QFileDialog *dialog = saveDialog(tr("Export retry log"), u"capwatch-retry-log.jsonl"_s,
-                                     { jsonFilter, csvFilter });
+    QFileDialog *dialog = saveDialog(
+        tr("Export retry log"), u"capwatch-retry-log.jsonl"_s, { jsonFilter, csvFilter });
     connect(dialog, &QFileDialog::fileSelected, this, [this, dialog, csvFilter](QString path) {
         if (path.isEmpty())
             return;
         // A name's own suffix decides; without one, the chosen filter does, and adds its suffix.
         const bool csv = path.endsWith(u".csv", Qt::CaseInsensitive)
-                || (!path.endsWith(u".jsonl", Qt::CaseInsensitive) && dialog->selectedNameFilter() == csvFilter);
+            || (!path.endsWith(u".jsonl", Qt::CaseInsensitive)
+                && dialog->selectedNameFilter() == csvFilter);
         const QString suffix = csv ? u".csv"_s : u".jsonl"_s;
         if (!path.endsWith(suffix, Qt::CaseInsensitive))
             path += suffix;
@@ -1089,12 +1107,13 @@ void MainWindow::exportRetryLogInteractive()
 
 void MainWindow::exportConversationInteractive()
 {
-    QFileDialog *dialog = saveDialog(tr("Export conversation"), u"capwatch-conversation.md"_s,
-                                     { tr("Markdown (*.md)") });
+    QFileDialog *dialog = saveDialog(
+        tr("Export conversation"), u"capwatch-conversation.md"_s, { tr("Markdown (*.md)") });
     connect(dialog, &QFileDialog::fileSelected, this, [this](QString path) {
         if (path.isEmpty())
             return;
-        if (!path.endsWith(u".md", Qt::CaseInsensitive) && !path.endsWith(u".markdown", Qt::CaseInsensitive))
+        if (!path.endsWith(u".md", Qt::CaseInsensitive)
+            && !path.endsWith(u".markdown", Qt::CaseInsensitive))
             path += u".md"_s;
         QString error;
         if (!exportConversation(path, &error))
@@ -1108,7 +1127,8 @@ void MainWindow::exportConversationInteractive()
 void MainWindow::copyRetryLog()
 {
     QApplication::clipboard()->setText(retryLogText());
-    statusBar()->showMessage(tr("Retry log copied (%n records)", nullptr, int(m_log->records().size())), 4000);
+    statusBar()->showMessage(
+        tr("Retry log copied (%n records)", nullptr, int(m_log->records().size())), 4000);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -9,7 +9,6 @@
 #include <QPointer>
 #include <QSet>
 #include <QTimer>
-
 #include <memory>
 #include <optional>
 
@@ -101,8 +100,17 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    enum class MessageKind { Information, Warning };
-    enum class MessageAction { None, OpenSettings, CancelEdit };
+    enum class MessageKind
+    {
+        Information,
+        Warning
+    };
+    enum class MessageAction
+    {
+        None,
+        OpenSettings,
+        CancelEdit
+    };
     struct Exchange
     {
         int user = -1; ///< the prompt's turn in the view
@@ -118,7 +126,8 @@ private:
     /// A warning that does not block: opened window-modal, deleted when closed.
     void showWarning(const QString &title, const QString &text);
     /// A save dialog starting in the last export folder; the caller connects and opens it.
-    QFileDialog *saveDialog(const QString &title, const QString &fileName, const QStringList &filters);
+    QFileDialog *saveDialog(
+        const QString &title, const QString &fileName, const QStringList &filters);
     /// Sends `prompt` after the history; `showPrompt` false when its turn is already shown.
     void startSend(QString prompt, bool showPrompt = true);
     /// False (and says why, opening the provider settings) when no model is set.

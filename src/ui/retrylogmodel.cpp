@@ -8,7 +8,6 @@
 #include <QGuiApplication>
 #include <QLocale>
 #include <QPalette>
-
 #include <cmath>
 
 namespace capwatch::ui {
@@ -67,7 +66,9 @@ bool isNumeric(int column)
 
 } // namespace
 
-RetryLogModel::RetryLogModel(QObject *parent) : QAbstractTableModel(parent) { }
+RetryLogModel::RetryLogModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{ }
 
 RetryLogModel::~RetryLogModel() = default;
 
@@ -238,7 +239,7 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
         if (phrase.empty())
             return QString::number(*r.status);
         return QString(QString::number(*r.status) + u' '
-                       + QString::fromLatin1(phrase.data(), qsizetype(phrase.size())));
+            + QString::fromLatin1(phrase.data(), qsizetype(phrase.size())));
     }
     case CategoryColumn:
         return optionalText(r.category);

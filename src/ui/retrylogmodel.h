@@ -20,7 +20,8 @@ class RetryLogModel final : public QAbstractTableModel
 
 public:
     /// In the order of net::retryLogColumns().
-    enum Column {
+    enum Column
+    {
         TimeColumn,
         RequestColumn,
         EventColumn,
@@ -38,7 +39,8 @@ public:
         ErrorColumn,
         ColumnCount
     };
-    enum Role {
+    enum Role
+    {
         /// The row of the record in RetryLog::records(), in every column (int).
         RecordRole = Qt::UserRole + 1,
     };
@@ -56,8 +58,8 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
+    QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
     void onRecordAppended(int row);

@@ -120,10 +120,11 @@ RetryPanel::RetryPanel(QWidget *parent)
     grid->addWidget(m_failureLabel, 3, 1);
     grid->setRowMinimumHeight(4, gap / 2);
     int row = 5;
-    for (const auto &[cap, value, progress] : { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
-                                                std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
-                                                std::tuple { m_countdownCaption, m_countdownLabel, m_countdownBar },
-                                                std::tuple { m_budgetCaption, m_budgetLabel, m_budgetBar } }) {
+    for (const auto &[cap, value, progress] :
+        { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
+            std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
+            std::tuple { m_countdownCaption, m_countdownLabel, m_countdownBar },
+            std::tuple { m_budgetCaption, m_budgetLabel, m_budgetBar } }) {
         grid->addWidget(cap, row, 0);
         grid->addWidget(value, row, 1);
         grid->addWidget(progress, row + 1, 0, 1, 2);
@@ -176,27 +177,29 @@ void RetryPanel::setClient(net::ChatClient *client)
         if (send == m_send)
             setState(State::Streaming);
     });
-    connect(client, &ChatClient::attemptFailed, this, [this](quint64 send, const net::AttemptFailure &f) {
-        if (send != m_send)
-            return;
-        if (f.used || f.limit) {
-            m_used = f.used;
-            m_limit = f.limit;
-        }
-        m_failureCategory = QString::fromLatin1(retry::nameOf(f.category));
-        m_failureStatus = f.status;
-        refresh();
-        announce(m_failureLabel);
-    });
-    connect(client, &ChatClient::retryScheduled, this, [this](quint64 send, const net::RetryInfo &info) {
-        if (send != m_send)
-            return;
-        m_wait = info;
-        // While waiting, the panel already speaks of the attempt the wait leads to.
-        m_attempt = info.nextAttempt;
-        setState(State::Waiting);
-        m_tick.start();
-    });
+    connect(client, &ChatClient::attemptFailed, this,
+        [this](quint64 send, const net::AttemptFailure &f) {
+            if (send != m_send)
+                return;
+            if (f.used || f.limit) {
+                m_used = f.used;
+                m_limit = f.limit;
+            }
+            m_failureCategory = QString::fromLatin1(retry::nameOf(f.category));
+            m_failureStatus = f.status;
+            refresh();
+            announce(m_failureLabel);
+        });
+    connect(client, &ChatClient::retryScheduled, this,
+        [this](quint64 send, const net::RetryInfo &info) {
+            if (send != m_send)
+                return;
+            m_wait = info;
+            // While waiting, the panel already speaks of the attempt the wait leads to.
+            m_attempt = info.nextAttempt;
+            setState(State::Waiting);
+            m_tick.start();
+        });
     connect(client, &ChatClient::succeeded, this, [this](quint64 send, const net::SendSummary &s) {
         if (send != m_send)
             return;
@@ -266,7 +269,8 @@ QString RetryPanel::stateText() const
     case State::Succeeded:
         if (m_attempt <= 1)
             return tr("Answered");
-        return m_attempt == 2 ? tr("Answered after 1 retry") : tr("Answered after %1 retries").arg(m_attempt - 1);
+        return m_attempt == 2 ? tr("Answered after 1 retry")
+                              : tr("Answered after %1 retries").arg(m_attempt - 1);
     case State::GaveUp:
         return tr("Gave up: %1").arg(m_stateDetail);
     case State::Cancelled:
@@ -288,7 +292,8 @@ QString RetryPanel::attemptText() const
 {
     if (m_attempt == 0)
         return tr("–");
-    return tr("%1 of %2").arg(QLocale().toString(m_attempt), QLocale().toString(retry::kMaxAttempts));
+    return tr("%1 of %2")
+        .arg(QLocale().toString(m_attempt), QLocale().toString(retry::kMaxAttempts));
 }
 
 QString RetryPanel::tokensText() const
@@ -300,7 +305,8 @@ QString RetryPanel::tokensText() const
     const auto fmt = [](std::optional<double> v) {
         if (!v)
             return tr("?");
-        return *v == double(qint64(*v)) ? QLocale().toString(qint64(*v)) : QLocale().toString(*v, 'f', 1);
+        return *v == double(qint64(*v)) ? QLocale().toString(qint64(*v))
+                                        : QLocale().toString(*v, 'f', 1);
     };
     return tr("%1 / %2").arg(fmt(m_used), fmt(m_limit));
 }
@@ -314,8 +320,9 @@ QString RetryPanel::countdownText() const
 
 QString RetryPanel::budgetText() const
 {
-    return tr("%1 s of %2 s").arg(seconds1(m_shownBudgetMs),
-                                  QLocale().toString(qint64(retry::kRetryBudget.count() / 1000)));
+    return tr("%1 s of %2 s")
+        .arg(seconds1(m_shownBudgetMs),
+            QLocale().toString(qint64(retry::kRetryBudget.count() / 1000)));
 }
 
 QString RetryPanel::sourceText() const
@@ -332,7 +339,8 @@ QString RetryPanel::sourceText() const
 
 void RetryPanel::refresh()
 {
-    const retry::SendPolicy *policy = m_client && m_client->currentSend() == m_send ? m_client->policy() : nullptr;
+    const retry::SendPolicy *policy
+        = m_client && m_client->currentSend() == m_send ? m_client->policy() : nullptr;
     m_shownBudgetMs = policy ? policy->budgetLeft().count() : retry::kRetryBudget.count();
     m_shownCountdownMs = policy && m_state == State::Waiting ? policy->waitLeft().count() : 0;
 
@@ -372,8 +380,8 @@ QString RetryPanel::durationInWords(Millis ms)
     const qint64 v = ms.count();
     if (v <= 60'000 || v % 1000 != 0) {
         // Seconds, with the fraction a header or message gave (2.5 s, 0.084 s).
-        return tr("%1 s").arg(v % 1000 == 0 ? l.toString(v / 1000)
-                                            : l.toString(double(v) / 1000.0, 'g', 6));
+        return tr("%1 s").arg(
+            v % 1000 == 0 ? l.toString(v / 1000) : l.toString(double(v) / 1000.0, 'g', 6));
     }
     const qint64 totalS = v / 1000;
     if (totalS % 3600 == 0)
@@ -391,14 +399,17 @@ QString RetryPanel::sourceInWords(const net::RetryInfo &info)
     const bool capped = info.rawWait > info.wait;
     switch (info.source) {
     case retry::WaitSource::RetryAfter:
-        return capped ? tr("retry-after header asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+        return capped ? tr("retry-after header asked %1; capped to %2")
+                            .arg(durationInWords(info.rawWait), wait)
                       : tr("retry-after header: %1").arg(wait);
     case retry::WaitSource::RetryAfterMs:
-        return capped ? tr("retry-after-ms header asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+        return capped ? tr("retry-after-ms header asked %1; capped to %2")
+                            .arg(durationInWords(info.rawWait), wait)
                       : tr("retry-after-ms header: %1").arg(wait);
     case retry::WaitSource::Message:
-        return capped ? tr("provider asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
-                      : tr("provider asked %1").arg(wait);
+        return capped
+            ? tr("provider asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
+            : tr("provider asked %1").arg(wait);
     case retry::WaitSource::RetryDelay:
         return capped ? tr("retryDelay in the error asked %1; capped to %2")
                             .arg(durationInWords(info.rawWait), wait)

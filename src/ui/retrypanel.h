@@ -23,7 +23,16 @@ class RetryPanel final : public QWidget
     Q_DISABLE_COPY_MOVE(RetryPanel)
 
 public:
-    enum class State { Idle, Sending, Waiting, Streaming, Succeeded, GaveUp, Cancelled };
+    enum class State
+    {
+        Idle,
+        Sending,
+        Waiting,
+        Streaming,
+        Succeeded,
+        GaveUp,
+        Cancelled
+    };
     Q_ENUM(State)
 
     explicit RetryPanel(QWidget *parent = nullptr);

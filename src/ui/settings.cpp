@@ -45,12 +45,13 @@ QString ProviderSettings::keySourceText() const
     return {};
 }
 
-Settings::Settings() : m_settings(std::make_unique<QSettings>()) { }
+Settings::Settings()
+    : m_settings(std::make_unique<QSettings>())
+{ }
 
 Settings::Settings(const QString &iniPath)
     : m_settings(std::make_unique<QSettings>(iniPath, QSettings::IniFormat))
-{
-}
+{ }
 
 bool Settings::isConfigured() const
 {

@@ -5,14 +5,18 @@
 
 #include <QSettings>
 #include <QString>
-
 #include <memory>
 
 namespace capwatch::ui {
 
 struct ProviderSettings
 {
-    enum class KeySource { Environment, KeyFile, Keychain };
+    enum class KeySource
+    {
+        Environment,
+        KeyFile,
+        Keychain
+    };
 
     QString endpoint;
     QString model;

@@ -33,8 +33,8 @@ constexpr double kTickS = 20.0;
 /// Up to three decimals, nothing when whole: "7", "2.5", "0.084".
 QString number(double value)
 {
-    return QLocale().toString(std::round(value * 1000.0) / 1000.0, 'f',
-                              QLocale::FloatingPointShortest);
+    return QLocale().toString(
+        std::round(value * 1000.0) / 1000.0, 'f', QLocale::FloatingPointShortest);
 }
 
 QString secondsText(double s)
@@ -76,7 +76,7 @@ QString statusWords(int status)
     if (phrase.empty())
         return QString::number(status);
     return QString(QString::number(status) + u' '
-                   + QString::fromLatin1(phrase.data(), qsizetype(phrase.size())));
+        + QString::fromLatin1(phrase.data(), qsizetype(phrase.size())));
 }
 
 bool isRunningAttempt(const TimelineSegment &s)
@@ -190,12 +190,10 @@ void applyRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int row)
     }
 }
 
-
 QColor mix(const QColor &a, const QColor &b, double t)
 {
     return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
-                            float(a.greenF() * (1 - t) + b.greenF() * t),
-                            float(a.blueF() * (1 - t) + b.blueF() * t));
+        float(a.greenF() * (1 - t) + b.greenF() * t), float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
 QFont scaled(QFont font, double factor)
@@ -242,15 +240,14 @@ QList<TimelineLane> layoutTimeline(const QList<RetryRecord> &records)
 struct TimelineWidget::Fonts
 {
     Fonts(const QFont &base, const QPaintDevice *device)
-        : normal(base),
-          strong(weighted(base, QFont::DemiBold)),
-          small(scaled(base, 0.86)),
-          tiny(weighted(scaled(base, 0.74), QFont::Bold)),
-          fm(normal, device),
-          fmStrong(strong, device),
-          fmSmall(small, device)
-    {
-    }
+        : normal(base)
+        , strong(weighted(base, QFont::DemiBold))
+        , small(scaled(base, 0.86))
+        , tiny(weighted(scaled(base, 0.74), QFont::Bold))
+        , fm(normal, device)
+        , fmStrong(strong, device)
+        , fmSmall(small, device)
+    { }
 
     static QFont weighted(QFont font, QFont::Weight weight)
     {
@@ -312,7 +309,8 @@ namespace {
 
 QString laneTitle(int request, bool compact = false)
 {
-    return compact ? TimelineWidget::tr("#%1").arg(request) : TimelineWidget::tr("Send %1").arg(request);
+    return compact ? TimelineWidget::tr("#%1").arg(request)
+                   : TimelineWidget::tr("Send %1").arg(request);
 }
 
 /// "gave up: budget exhausted"; compact, for narrow widgets, without the reason.
@@ -336,9 +334,8 @@ QString outcomeText(const TimelineLane &lane, bool compact = false)
 
 int attemptCount(const TimelineLane &lane)
 {
-    return int(std::count_if(lane.segments.cbegin(), lane.segments.cend(), [](const TimelineSegment &s) {
-        return s.kind == TimelineSegment::Kind::Attempt;
-    }));
+    return int(std::count_if(lane.segments.cbegin(), lane.segments.cend(),
+        [](const TimelineSegment &s) { return s.kind == TimelineSegment::Kind::Attempt; }));
 }
 
 /// The line under the outcome. `liveElapsedS` >= 0: how far the running wait has got.
@@ -351,7 +348,8 @@ QString laneDetails(const TimelineLane &lane, double liveElapsedS = -1)
         const double span = wait.endS - wait.startS;
         if (liveElapsedS >= 0)
             return TimelineWidget::tr("%1 · %2 of %3")
-                    .arg(attempts, secondsText(std::floor(std::min(liveElapsedS, span))), secondsText(span));
+                .arg(attempts, secondsText(std::floor(std::min(liveElapsedS, span))),
+                    secondsText(span));
         return TimelineWidget::tr("%1 · wait %2").arg(attempts, secondsText(span));
     }
     const bool cut = !lane.segments.isEmpty() && lane.segments.constLast().isCut();
@@ -441,7 +439,8 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
 
     // Rows from the top: labels of the cap and budget lines, the lanes, the axis right under
     // them, the legend; what is left over stays empty at the bottom.
-    g.header = QRectF(all.left() + g.margin, all.top() + g.margin * 0.6, all.width() - 2 * g.margin, hs * 1.3);
+    g.header = QRectF(
+        all.left() + g.margin, all.top() + g.margin * 0.6, all.width() - 2 * g.margin, hs * 1.3);
     const double lanesTop
         = std::round(g.header.bottom() + hs * 0.25); // whole pixels: rows meet exactly
     const double below = hs * 0.25 + tick + hs + g.margin * 0.7 + legendH + g.margin * 0.6;
@@ -496,15 +495,19 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
         // first send arrives.
         double w = std::max(budgetHalf, f.fmStrong.horizontalAdvance(tr("succeeded")) + outcomeGap);
         if (twoLines && !compact)
-            w = std::max(w, f.fmSmall.horizontalAdvance(tr("%1 · waited %2").arg(tr("attempts: %1").arg(5), secondsText(kBudgetS)))
-                                    + outcomeGap);
+            w = std::max(w,
+                f.fmSmall.horizontalAdvance(
+                    tr("%1 · waited %2").arg(tr("attempts: %1").arg(5), secondsText(kBudgetS)))
+                    + outcomeGap);
         for (const TimelineLane &lane : m_lanes) {
             w = std::max(w, f.fmStrong.horizontalAdvance(outcomeText(lane, compact)) + outcomeGap);
             // Measured at its longest, so a running countdown never moves the axis; the short
             // form lets it be elided.
             if (twoLines && !compact)
-                w = std::max(w, f.fmSmall.horizontalAdvance(laneDetails(lane, lane.request == m_liveRequest ? 1e9 : -1))
-                                        + outcomeGap);
+                w = std::max(w,
+                    f.fmSmall.horizontalAdvance(
+                        laneDetails(lane, lane.request == m_liveRequest ? 1e9 : -1))
+                        + outcomeGap);
         }
         return std::ceil(w) + 2;
     };
@@ -542,18 +545,21 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
                     cx = minX;
                 }
                 lastAttemptX = cx;
-                gl.segments.append(QRectF(cx - g.markerD / 2, gl.cy - g.markerD / 2, g.markerD, g.markerD));
+                gl.segments.append(
+                    QRectF(cx - g.markerD / 2, gl.cy - g.markerD / 2, g.markerD, g.markerD));
             } else {
                 const double left = g.x(s.startS) + shift;
                 const double right = g.x(s.endS) + shift;
-                gl.segments.append(QRectF(left, gl.cy - g.barH / 2, std::max(0.0, right - left), g.barH));
+                gl.segments.append(
+                    QRectF(left, gl.cy - g.barH / 2, std::max(0.0, right - left), g.barH));
             }
         }
         // A wait reaches the marker of the attempt it leads to, nudged or not.
         for (qsizetype i = 0; i + 1 < lane.segments.size(); ++i) {
             if (lane.segments.at(i).kind == TimelineSegment::Kind::Wait
                 && lane.segments.at(i + 1).kind == TimelineSegment::Kind::Attempt)
-                gl.segments[i].setRight(std::max(gl.segments.at(i).right(), gl.segments.at(i + 1).center().x()));
+                gl.segments[i].setRight(
+                    std::max(gl.segments.at(i).right(), gl.segments.at(i + 1).center().x()));
         }
         g.lanes.append(gl);
     }
@@ -700,16 +706,19 @@ void TimelineWidget::wheelEvent(QWheelEvent *event)
 void TimelineWidget::updateAccessibleDescription()
 {
     if (m_lanes.isEmpty()) {
-        setAccessibleDescription(tr("Attempts and waits of each send against the %1 retry budget. No sends yet.")
-                                         .arg(secondsText(kBudgetS)));
+        setAccessibleDescription(
+            tr("Attempts and waits of each send against the %1 retry budget. No sends yet.")
+                .arg(secondsText(kBudgetS)));
         return;
     }
     const TimelineLane &last = m_lanes.constLast();
-    setAccessibleDescription(tr("Sends in this session: %1. Latest, send %2: attempts: %3, waited %4 of the %5 budget, %6.")
-                                     .arg(m_lanes.size())
-                                     .arg(last.request)
-                                     .arg(attemptCount(last))
-                                     .arg(secondsText(last.endS()), secondsText(kBudgetS), outcomeText(last)));
+    setAccessibleDescription(tr(
+        "Sends in this session: %1. Latest, send %2: attempts: %3, waited %4 of the %5 budget, %6.")
+                                 .arg(m_lanes.size())
+                                 .arg(last.request)
+                                 .arg(attemptCount(last))
+                                 .arg(secondsText(last.endS()), secondsText(kBudgetS),
+                                     outcomeText(last)));
 }
 
 double TimelineWidget::xForSeconds(double seconds) const
@@ -824,8 +833,12 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
     };
     if (s.kind == TimelineSegment::Kind::Attempt) {
         lines << QString(u"<b>"_s
-                         + tr("Send %1 · attempt %2 of %3").arg(lane.request).arg(s.attempt).arg(retry::kMaxAttempts).toHtmlEscaped()
-                         + u"</b>"_s);
+            + tr("Send %1 · attempt %2 of %3")
+                  .arg(lane.request)
+                  .arg(s.attempt)
+                  .arg(retry::kMaxAttempts)
+                  .toHtmlEscaped()
+            + u"</b>"_s);
         line(tr("Sent after:"), tr("%1 of scheduled waiting").arg(secondsText(s.startS)));
         if (s.category.isEmpty()) {
             line(tr("Status:"), tr("waiting for the response"));
@@ -834,8 +847,10 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
             line(tr("Category:"), categoryDisplayName(s.category));
         }
         if (r && (r->used || r->limit)) {
-            const QString used = r->used ? QLocale().toString(qlonglong(std::llround(*r->used))) : tr("?");
-            const QString limit = r->limit ? QLocale().toString(qlonglong(std::llround(*r->limit))) : tr("?");
+            const QString used
+                = r->used ? QLocale().toString(qlonglong(std::llround(*r->used))) : tr("?");
+            const QString limit
+                = r->limit ? QLocale().toString(qlonglong(std::llround(*r->limit))) : tr("?");
             line(tr("Tokens:"), tr("%1 used, limit %2").arg(used, limit));
         }
         if (r && !r->error.isEmpty()) {
@@ -846,29 +861,32 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
         }
     } else {
         lines << QString(u"<b>"_s
-                         + tr("Send %1 · wait after attempt %2").arg(lane.request).arg(s.attempt).toHtmlEscaped()
-                         + u"</b>"_s);
+            + tr("Send %1 · wait after attempt %2").arg(lane.request).arg(s.attempt).toHtmlEscaped()
+            + u"</b>"_s);
         const double waitS = s.scheduledS;
         line(tr("Source:"), waitSourceDisplayName(s.waitSource));
         if (s.waitSource != u"credential-refresh") {
             line(tr("Asked for:"), durationWords(s.rawWaitS));
-            line(tr("Wait:"), s.rawWaitS > waitS + 0.0005
-                         ? tr("%1 (capped at %2 per wait)").arg(secondsText(waitS), secondsText(kCapS))
-                         : secondsText(waitS));
+            line(tr("Wait:"),
+                s.rawWaitS > waitS + 0.0005
+                    ? tr("%1 (capped at %2 per wait)").arg(secondsText(waitS), secondsText(kCapS))
+                    : secondsText(waitS));
             if (s.isCut())
                 line(tr("Cancelled:"),
                     tr("after %1 of the wait").arg(secondsText(tenths(s.endS - s.startS))));
         }
         if (r && r->waitedTotalMs && r->budgetLeftMs)
-            line(tr("Budget:"), tr("%1 waited, %2 left of %3")
-                                        .arg(secondsText(double(*r->waitedTotalMs) / 1000.0),
-                                             secondsText(double(*r->budgetLeftMs) / 1000.0),
-                                             secondsText(kBudgetS)));
-        if (lane.outcome.isEmpty() && lane.request == m_liveRequest && &s == &lane.segments.constLast())
+            line(tr("Budget:"),
+                tr("%1 waited, %2 left of %3")
+                    .arg(secondsText(double(*r->waitedTotalMs) / 1000.0),
+                        secondsText(double(*r->budgetLeftMs) / 1000.0), secondsText(kBudgetS)));
+        if (lane.outcome.isEmpty() && lane.request == m_liveRequest
+            && &s == &lane.segments.constLast())
             line(tr("Elapsed:"), secondsText(std::min(m_liveElapsedS, waitS)));
-        line(tr("After:"), tr("%1 failed with %2").arg(tr("attempt %1").arg(s.attempt),
-                                                       s.status ? statusWords(*s.status)
-                                                                : categoryDisplayName(s.category)));
+        line(tr("After:"),
+            tr("%1 failed with %2")
+                .arg(tr("attempt %1").arg(s.attempt),
+                    s.status ? statusWords(*s.status) : categoryDisplayName(s.category)));
     }
     return lines.join(u"<br>"_s);
 }
@@ -878,10 +896,13 @@ QString TimelineWidget::describeLane(const TimelineLane &lane) const
     QStringList lines;
     lines << QString(u"<b>"_s + laneTitle(lane.request).toHtmlEscaped() + u"</b>"_s);
     if (lane.started.isValid())
-        lines << tr("Started %1").arg(QLocale().toString(lane.started.toLocalTime().time(), u"HH:mm:ss"_s)).toHtmlEscaped();
+        lines << tr("Started %1")
+                     .arg(QLocale().toString(lane.started.toLocalTime().time(), u"HH:mm:ss"_s))
+                     .toHtmlEscaped();
     lines << QString(outcomeText(lane) + u" · "_s + laneDetails(lane)).toHtmlEscaped();
     if (!lane.segments.isEmpty()) {
-        if (const RetryRecord *r = recordAt(lane.segments.constLast().row); r && !r->error.isEmpty()) {
+        if (const RetryRecord *r = recordAt(lane.segments.constLast().row);
+            r && !r->error.isEmpty()) {
             QString error = r->error;
             if (error.size() > 300)
                 error = error.left(300) + u'…';
@@ -935,7 +956,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         pen.setDashPattern({ 4.0, 3.0 });
         pen.setCapStyle(Qt::FlatCap);
         p.setPen(pen);
-        p.drawLine(QPointF(crisp(x), g.header.bottom() - hs * 0.1), QPointF(crisp(x), g.axisY + std::round(hs * 0.35)));
+        p.drawLine(QPointF(crisp(x), g.header.bottom() - hs * 0.1),
+            QPointF(crisp(x), g.axisY + std::round(hs * 0.35)));
     };
     dashed(g.x(kCapS), capColor, g.lineW);
     dashed(g.x(kBudgetS), budgetColor, g.lineW);
@@ -1020,7 +1042,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     }
 }
 
-void TimelineWidget::paintLane(QPainter &p, const Geometry &g, const Fonts &f, const LaneGeometry &gl) const
+void TimelineWidget::paintLane(
+    QPainter &p, const Geometry &g, const Fonts &f, const LaneGeometry &gl) const
 {
     const TimelineLane &lane = m_lanes.at(gl.index);
     const QPalette &pal = palette();
@@ -1037,16 +1060,18 @@ void TimelineWidget::paintLane(QPainter &p, const Geometry &g, const Fonts &f, c
     const double titleW = g.x0 - g.markerD / 2 - g.margin - leftX;
     p.setFont(f.strong);
     p.setPen(text);
-    const QString title = f.fmStrong.elidedText(laneTitle(lane.request, g.compactTitles), Qt::ElideRight, titleW);
+    const QString title
+        = f.fmStrong.elidedText(laneTitle(lane.request, g.compactTitles), Qt::ElideRight, titleW);
     if (twoLines && lane.started.isValid()) {
         const double top = gl.cy - (h + hs) / 2;
         p.drawText(QRectF(leftX, top, titleW, h), Qt::AlignLeft | Qt::AlignVCenter, title);
         p.setFont(f.small);
         p.setPen(quiet);
         p.drawText(QRectF(leftX, top + h, titleW, hs), Qt::AlignLeft | Qt::AlignVCenter,
-                   QLocale().toString(lane.started.toLocalTime().time(), u"HH:mm:ss"_s));
+            QLocale().toString(lane.started.toLocalTime().time(), u"HH:mm:ss"_s));
     } else {
-        p.drawText(QRectF(leftX, gl.cy - h / 2, titleW, h), Qt::AlignLeft | Qt::AlignVCenter, title);
+        p.drawText(
+            QRectF(leftX, gl.cy - h / 2, titleW, h), Qt::AlignLeft | Qt::AlignVCenter, title);
     }
 
     // Waits first, attempts on top.
@@ -1081,8 +1106,10 @@ void TimelineWidget::paintLane(QPainter &p, const Geometry &g, const Fonts &f, c
             p.save();
             p.setClipPath(path);
             p.fillRect(bar, window);
-            p.fillRect(QRectF(bar.left(), bar.top(), split - bar.left(), bar.height()), mix(window, c, dark ? 0.45 : 0.34));
-            p.setClipRect(QRectF(split, bar.top(), bar.right() - split, bar.height()), Qt::IntersectClip);
+            p.fillRect(QRectF(bar.left(), bar.top(), split - bar.left(), bar.height()),
+                mix(window, c, dark ? 0.45 : 0.34));
+            p.setClipRect(
+                QRectF(split, bar.top(), bar.right() - split, bar.height()), Qt::IntersectClip);
             p.setPen(QPen(mix(window, c, 0.5), g.lineW));
             const double gap = std::max(4.0, std::round(hs * 0.4));
             for (double hx = split - bar.height(); hx < bar.right(); hx += gap)
@@ -1115,9 +1142,11 @@ void TimelineWidget::paintLane(QPainter &p, const Geometry &g, const Fonts &f, c
             continue;
         QString label = s.label;
         if (f.fmSmall.horizontalAdvance(label) > room) {
-            const QString figures = s.waitSource == u"credential-refresh" ? s.label : secondsText(s.endS - s.startS);
-            label = f.fmSmall.horizontalAdvance(figures) <= room ? figures
-                                                                : f.fmSmall.elidedText(s.label, Qt::ElideRight, room);
+            const QString figures
+                = s.waitSource == u"credential-refresh" ? s.label : secondsText(s.endS - s.startS);
+            label = f.fmSmall.horizontalAdvance(figures) <= room
+                ? figures
+                : f.fmSmall.elidedText(s.label, Qt::ElideRight, room);
         }
         p.setFont(f.small);
         p.setPen(text);
@@ -1151,7 +1180,8 @@ void TimelineWidget::paintLane(QPainter &p, const Geometry &g, const Fonts &f, c
     const double outW = gl.rect.right() - g.margin - g.outcomeX;
     if (outW <= 0)
         return;
-    const QString outcome = f.fmStrong.elidedText(outcomeText(lane, g.compactOutcomes), Qt::ElideRight, outW);
+    const QString outcome
+        = f.fmStrong.elidedText(outcomeText(lane, g.compactOutcomes), Qt::ElideRight, outW);
     p.setFont(f.strong);
     p.setPen(outcomeColor(lane, pal));
     if (twoLines) {
@@ -1160,10 +1190,12 @@ void TimelineWidget::paintLane(QPainter &p, const Geometry &g, const Fonts &f, c
         p.setFont(f.small);
         p.setPen(quiet);
         p.drawText(QRectF(g.outcomeX, top + h, outW, hs), Qt::AlignLeft | Qt::AlignVCenter,
-                   f.fmSmall.elidedText(laneDetails(lane, lane.request == m_liveRequest ? m_liveElapsedS : -1),
-                                        Qt::ElideRight, outW));
+            f.fmSmall.elidedText(
+                laneDetails(lane, lane.request == m_liveRequest ? m_liveElapsedS : -1),
+                Qt::ElideRight, outW));
     } else {
-        p.drawText(QRectF(g.outcomeX, gl.cy - h / 2, outW, h), Qt::AlignLeft | Qt::AlignVCenter, outcome);
+        p.drawText(
+            QRectF(g.outcomeX, gl.cy - h / 2, outW, h), Qt::AlignLeft | Qt::AlignVCenter, outcome);
     }
 }
 

@@ -9,7 +9,6 @@
 #include <QPointer>
 #include <QString>
 #include <QWidget>
-
 #include <optional>
 
 class QPainter;
@@ -24,7 +23,11 @@ namespace capwatch::ui {
 
 struct TimelineSegment
 {
-    enum class Kind { Attempt, Wait };
+    enum class Kind
+    {
+        Attempt,
+        Wait
+    };
     Kind kind = Kind::Attempt;
     /// Attempts: their number. Waits: the attempt that failed before the wait.
     int attempt = 0;

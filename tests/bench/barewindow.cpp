@@ -22,7 +22,8 @@ int main(int argc, char *argv[])
     layout->addWidget(new QPushButton(QStringLiteral("Send")));
     window.setCentralWidget(central);
     // The size capwatch opens at.
-    window.resize(window.fontMetrics().averageCharWidth() * 150, window.fontMetrics().height() * 42);
+    window.resize(
+        window.fontMetrics().averageCharWidth() * 150, window.fontMetrics().height() * 42);
     window.show();
     capwatch::app::armStartupProbe(&window);
     return QApplication::exec();

@@ -5,15 +5,14 @@
 //
 //   bench_retrytiming [WAITS [WAIT_MS]]     defaults: 400 waits of 100 ms
 
+#include "../support/demothread.h"
 #include "net/chatclient.h"
 #include "net/demoprovider.h"
-#include "../support/demothread.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <QTimer>
-
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -25,7 +24,8 @@ namespace {
 
 double percentile(const std::vector<double> &sorted, double p)
 {
-    const auto i = std::size_t(std::min<double>(double(sorted.size() - 1), p / 100.0 * double(sorted.size())));
+    const auto i = std::size_t(
+        std::min<double>(double(sorted.size() - 1), p / 100.0 * double(sorted.size())));
     return sorted[i];
 }
 
@@ -67,9 +67,10 @@ int main(int argc, char *argv[])
     request.messages = { { u"user"_s, u"timing"_s } };
     request.maxTokens = 16;
 
-    QObject::connect(&client, &ChatClient::retryScheduled, &app, [&](quint64, const RetryInfo &info) {
-        dueNs = clock.nsecsElapsed() + info.wallWaitMs * 1'000'000;
-    });
+    QObject::connect(
+        &client, &ChatClient::retryScheduled, &app, [&](quint64, const RetryInfo &info) {
+            dueNs = clock.nsecsElapsed() + info.wallWaitMs * 1'000'000;
+        });
     QObject::connect(&client, &ChatClient::attemptStarted, &app, [&](quint64, int attempt, int) {
         if (attempt > 1 && dueNs >= 0)
             lateMs.push_back(double(clock.nsecsElapsed() - dueNs) / 1e6);
@@ -83,7 +84,8 @@ int main(int argc, char *argv[])
         ++sends;
         client.send(request);
     };
-    QObject::connect(&client, &ChatClient::succeeded, &app, [&] { QTimer::singleShot(0, &app, next); });
+    QObject::connect(
+        &client, &ChatClient::succeeded, &app, [&] { QTimer::singleShot(0, &app, next); });
     QObject::connect(&client, &ChatClient::gaveUp, &app, [&](quint64, const SendSummary &s) {
         std::fprintf(stderr, "bench_retrytiming: a send gave up: %s\n", qPrintable(s.errorText));
         failed = true;
@@ -99,10 +101,12 @@ int main(int argc, char *argv[])
     double sum = 0;
     for (double v : lateMs)
         sum += v;
-    std::printf("retry timing: %zu waits of %.0f ms (%d sends), lateness after the scheduled time:\n",
-                lateMs.size(), waitMs, sends);
-    std::printf("  early %lld, min %.3f ms, median %.3f ms, mean %.3f ms, p99 %.3f ms, max %.3f ms\n",
-                static_cast<long long>(early), lateMs.front(), percentile(lateMs, 50),
-                sum / double(lateMs.size()), percentile(lateMs, 99), lateMs.back());
+    std::printf(
+        "retry timing: %zu waits of %.0f ms (%d sends), lateness after the scheduled time:\n",
+        lateMs.size(), waitMs, sends);
+    std::printf(
+        "  early %lld, min %.3f ms, median %.3f ms, mean %.3f ms, p99 %.3f ms, max %.3f ms\n",
+        static_cast<long long>(early), lateMs.front(), percentile(lateMs, 50),
+        sum / double(lateMs.size()), percentile(lateMs, 99), lateMs.back());
     return 0;
 }

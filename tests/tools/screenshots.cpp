@@ -50,7 +50,8 @@ int main(int argc, char *argv[])
     QTranslator translator;
     if (!language.isEmpty()) {
         QLocale::setDefault(QLocale(language));
-        if (!translator.load(QLocale(language), u"capwatch"_s, u"_"_s, QStringLiteral(CAPWATCH_QM_DIR))) {
+        if (!translator.load(
+                QLocale(language), u"capwatch"_s, u"_"_s, QStringLiteral(CAPWATCH_QM_DIR))) {
             std::fprintf(stderr, "no translation for %s\n", qUtf8Printable(language));
             return 1;
         }
@@ -71,8 +72,8 @@ int main(int argc, char *argv[])
     const auto scenarioFor = [demo](int index) {
         net::DemoOptions o = demo->options();
         o.scenario = index == 2 || (index >= 4 && index <= 6) ? u"headline"_s
-                : index == 7 || index == 8                    ? u"rate-limited"_s
-                                                               : u"capped"_s;
+            : index == 7 || index == 8                        ? u"rate-limited"_s
+                                                              : u"capped"_s;
         demo->setOptions(o);
     };
     QObject::connect(demo, &net::DemoProvider::chatRequestReceived, &w, scenarioFor);
@@ -147,7 +148,11 @@ int main(int argc, char *argv[])
     r.show();
     send(r, u"Is this link private?"_s);
     QWidget *box = nullptr;
-    if (!QTest::qWaitFor([&] { return (box = r.findChild<QWidget *>(u"plainHttpWarning"_s)) && box->isVisible(); }, 5000))
+    if (!QTest::qWaitFor(
+            [&] {
+                return (box = r.findChild<QWidget *>(u"plainHttpWarning"_s)) && box->isVisible();
+            },
+            5000))
         return 1;
     QTest::qWait(100);
     if (!save(box, outDir + u"/plain-http-warning"_s + suffix + u".png"_s))

@@ -8,7 +8,6 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
-
 #include <unistd.h>
 
 namespace capwatch::cli {
@@ -64,21 +63,53 @@ CommandSpec chatSpec()
     const auto cliText = [](const char *s) { return QCoreApplication::translate("cli", s); };
     return {
         u"chat"_s,
-        cliText(QT_TRANSLATE_NOOP("cli", "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
+        cliText(QT_TRANSLATE_NOOP("cli",
+            "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
         u"chat --endpoint URL [--model NAME] [--prompt TEXT] [--system TEXT] [--max-tokens N] "
         "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F]"_s,
         {
-                QCommandLineOption(u"endpoint"_s, cliText(QT_TRANSLATE_NOOP("cli", "Base URL (http://host:port/v1) or the full .../chat/completions URL.")), u"URL"_s),
-                QCommandLineOption(u"model"_s, cliText(QT_TRANSLATE_NOOP("cli", "Model name; required unless the endpoint is loopback (the demo provider), where it defaults to capwatch-demo.")), u"NAME"_s),
-                QCommandLineOption(u"prompt"_s, cliText(QT_TRANSLATE_NOOP("cli", "The prompt; read from standard input when absent.")), u"TEXT"_s),
-                QCommandLineOption(u"system"_s, cliText(QT_TRANSLATE_NOOP("cli", "A system message sent before the prompt.")), u"TEXT"_s),
-                QCommandLineOption(u"max-tokens"_s, cliText(QT_TRANSLATE_NOOP("cli", "Largest answer, in tokens.")), u"N"_s),
-                QCommandLineOption(u"temperature"_s, cliText(QT_TRANSLATE_NOOP("cli", "Sampling temperature, 0 to 2 (default: the provider's).")), u"T"_s),
-                QCommandLineOption(u"api-key-env"_s, cliText(QT_TRANSLATE_NOOP("cli", "Environment variable holding the key (default: OPENAI_COMPAT_API_KEY).")), u"VAR"_s, u"OPENAI_COMPAT_API_KEY"_s),
-                QCommandLineOption(u"api-key-file"_s, cliText(QT_TRANSLATE_NOOP("cli", "File holding the key; read again after a 401/403.")), u"PATH"_s),
-                QCommandLineOption(u"no-stream"_s, cliText(QT_TRANSLATE_NOOP("cli", "Ask for the whole answer at once instead of a stream."))),
-                QCommandLineOption(u"log"_s, cliText(QT_TRANSLATE_NOOP("cli", "Append the retry log here: JSON Lines, or CSV when PATH ends in .csv.")), u"PATH"_s),
-                QCommandLineOption(u"time-scale"_s, cliText(QT_TRANSLATE_NOOP("cli", "Run every wait and timeout F times as long (0 < F <= 1); figures stay in policy seconds.")), u"F"_s, u"1"_s),
+            QCommandLineOption(u"endpoint"_s,
+                cliText(QT_TRANSLATE_NOOP(
+                    "cli", "Base URL (http://host:port/v1) or the full .../chat/completions URL.")),
+                u"URL"_s),
+            QCommandLineOption(u"model"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Model name; required unless the endpoint is loopback (the demo provider), "
+                    "where it defaults to capwatch-demo.")),
+                u"NAME"_s),
+            QCommandLineOption(u"prompt"_s,
+                cliText(
+                    QT_TRANSLATE_NOOP("cli", "The prompt; read from standard input when absent.")),
+                u"TEXT"_s),
+            QCommandLineOption(u"system"_s,
+                cliText(QT_TRANSLATE_NOOP("cli", "A system message sent before the prompt.")),
+                u"TEXT"_s),
+            QCommandLineOption(u"max-tokens"_s,
+                cliText(QT_TRANSLATE_NOOP("cli", "Largest answer, in tokens.")), u"N"_s),
+            QCommandLineOption(u"temperature"_s,
+                cliText(QT_TRANSLATE_NOOP(
+                    "cli", "Sampling temperature, 0 to 2 (default: the provider's).")),
+                u"T"_s),
+            QCommandLineOption(u"api-key-env"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Environment variable holding the key (default: OPENAI_COMPAT_API_KEY).")),
+                u"VAR"_s, u"OPENAI_COMPAT_API_KEY"_s),
+            QCommandLineOption(u"api-key-file"_s,
+                cliText(
+                    QT_TRANSLATE_NOOP("cli", "File holding the key; read again after a 401/403.")),
+                u"PATH"_s),
+            QCommandLineOption(u"no-stream"_s,
+                cliText(QT_TRANSLATE_NOOP(
+                    "cli", "Ask for the whole answer at once instead of a stream."))),
+            QCommandLineOption(u"log"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Append the retry log here: JSON Lines, or CSV when PATH ends in .csv.")),
+                u"PATH"_s),
+            QCommandLineOption(u"time-scale"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Run every wait and timeout F times as long (0 < F <= 1); figures stay in "
+                    "policy seconds.")),
+                u"F"_s, u"1"_s),
         },
     };
 }
@@ -98,8 +129,8 @@ int runChat(const QStringList &args)
                                              : net::defaultModelFor(request.endpoint);
     // A bad URL is the client's configuration error (exit 4), reported before anything is sent.
     if (request.model.isEmpty() && net::chatCompletionsUrl(request.endpoint).isValid()) {
-        return argumentError(spec.name, parser.isSet(u"model"_s)
-                                     ? u"--model takes a model name"_s
+        return argumentError(spec.name,
+            parser.isSet(u"model"_s) ? u"--model takes a model name"_s
                                      : u"no model: give --model NAME (only a loopback endpoint, "
                                        "such as capwatch-cli demo, defaults to capwatch-demo)"_s);
     }
@@ -123,7 +154,8 @@ int runChat(const QStringList &args)
     if (!scaleOk || !(scale > 0) || scale > 1)
         return argumentError(spec.name, u"--time-scale takes a number F with 0 < F <= 1"_s);
     if (parser.isSet(u"api-key-env"_s) && parser.isSet(u"api-key-file"_s))
-        return argumentError(spec.name, u"give the key with --api-key-env or --api-key-file, not both"_s);
+        return argumentError(
+            spec.name, u"give the key with --api-key-env or --api-key-file, not both"_s);
 
     net::RetryLog log;
     if (parser.isSet(u"log"_s)) {
@@ -150,82 +182,90 @@ int runChat(const QStringList &args)
     client.setTimeScale(scale);
     client.setRetryLog(&log);
     if (parser.isSet(u"api-key-file"_s))
-        client.setCredentialProvider(std::make_shared<net::FileCredentialProvider>(parser.value(u"api-key-file"_s)));
+        client.setCredentialProvider(
+            std::make_shared<net::FileCredentialProvider>(parser.value(u"api-key-file"_s)));
     else
-        client.setCredentialProvider(std::make_shared<net::EnvCredentialProvider>(parser.value(u"api-key-env"_s)));
+        client.setCredentialProvider(
+            std::make_shared<net::EnvCredentialProvider>(parser.value(u"api-key-env"_s)));
 
     const QUrl target = net::chatCompletionsUrl(request.endpoint);
     if (target.isValid() && target.scheme() == u"http" && !net::isLoopback(target))
-        writeErr(u"capwatch: warning: the key goes to %1 over plain HTTP, readable by anyone on the way\n"_s
-                         .arg(target.host())
-                         .toUtf8());
+        writeErr(
+            u"capwatch: warning: the key goes to %1 over plain HTTP, readable by anyone on the way\n"_s
+                .arg(target.host())
+                .toUtf8());
 
     const bool stdoutIsTty = ::isatty(STDOUT_FILENO) == 1;
     int exitCode = ExitOk;
     bool endsWithNewline = true;
     QObject context;
 
-    QObject::connect(&client, &net::ChatClient::answerText, &context, [&](quint64, const QString &text) {
-        const QByteArray bytes = text.toUtf8();
-        writeOut(bytes);
-        if (!bytes.isEmpty())
-            endsWithNewline = bytes.endsWith('\n');
-    });
+    QObject::connect(
+        &client, &net::ChatClient::answerText, &context, [&](quint64, const QString &text) {
+            const QByteArray bytes = text.toUtf8();
+            writeOut(bytes);
+            if (!bytes.isEmpty())
+                endsWithNewline = bytes.endsWith('\n');
+        });
     QObject::connect(&client, &net::ChatClient::attemptFailed, &context,
-                     [&](quint64, const net::AttemptFailure &f) {
-                         QString line = u"capwatch: attempt %1 of %2 failed: "_s.arg(f.attempt).arg(retry::kMaxAttempts);
-                         if (f.status > 0)
-                             line += QString::number(f.status) + u' '
-                                     + QString::fromLatin1(retry::statusText(f.status)) + u", "_s;
-                         line += QString::fromLatin1(retry::nameOf(f.category));
-                         if (f.used || f.limit)
-                             line += u" (used %1, limit %2)"_s.arg(figure(f.used), figure(f.limit));
-                         if (f.status == 0 && !f.errorText.isEmpty())
-                             line += u": "_s + f.errorText;
-                         writeErr((line + u'\n').toUtf8());
-                     });
+        [&](quint64, const net::AttemptFailure &f) {
+            QString line
+                = u"capwatch: attempt %1 of %2 failed: "_s.arg(f.attempt).arg(retry::kMaxAttempts);
+            if (f.status > 0)
+                line += QString::number(f.status) + u' '
+                    + QString::fromLatin1(retry::statusText(f.status)) + u", "_s;
+            line += QString::fromLatin1(retry::nameOf(f.category));
+            if (f.used || f.limit)
+                line += u" (used %1, limit %2)"_s.arg(figure(f.used), figure(f.limit));
+            if (f.status == 0 && !f.errorText.isEmpty())
+                line += u": "_s + f.errorText;
+            writeErr((line + u'\n').toUtf8());
+        });
     QObject::connect(&client, &net::ChatClient::retryScheduled, &context,
-                     [&](quint64, const net::RetryInfo &info) {
-                         writeErr(u"capwatch: waiting %1 s (%2) before attempt %3 of %4; %5 s of the %6 s budget left\n"_s
-                                          .arg(seconds(info.wait), sourceInWords(info))
-                                          .arg(info.nextAttempt)
-                                          .arg(retry::kMaxAttempts)
-                                          .arg(seconds(info.budgetLeft))
-                                          .arg(retry::kRetryBudget.count() / 1000)
-                                          .toUtf8());
-                     });
-    QObject::connect(&client, &net::ChatClient::succeeded, &context,
-                     [&](quint64, const net::SendSummary &s) {
-                         if (stdoutIsTty && !endsWithNewline)
-                             writeOut("\n");
-                         QString line = u"capwatch: answered on attempt %1 of %2"_s.arg(s.attempts).arg(retry::kMaxAttempts);
-                         if (s.usage && s.usage->totalTokens >= 0)
-                             line += u" (%1 tokens)"_s.arg(s.usage->totalTokens);
-                         writeErr((line + u'\n').toUtf8());
-                         exitCode = ExitOk;
-                         QCoreApplication::quit();
-                     });
-    QObject::connect(&client, &net::ChatClient::gaveUp, &context,
-                     [&](quint64, const net::SendSummary &s) {
-                         if (stdoutIsTty && !endsWithNewline)
-                             writeOut("\n");
-                         if (s.incomplete)
-                             writeErr(u"capwatch: the answer is incomplete: %1\n"_s.arg(s.errorText).toUtf8());
-                         writeErr((s.finalErrorText + u'\n').toUtf8());
-                         exitCode = s.networkError ? ExitNetworkOrConfig : ExitProviderError;
-                         QCoreApplication::quit();
-                     });
-    QObject::connect(&client, &net::ChatClient::cancelled, &context,
-                     [&](quint64, const net::SendSummary &s) {
-                         if (stdoutIsTty && !endsWithNewline)
-                             writeOut("\n");
-                         writeErr((s.finalErrorText + u'\n').toUtf8());
-                         exitCode = ExitCancelled;
-                         QCoreApplication::quit();
-                     });
+        [&](quint64, const net::RetryInfo &info) {
+            writeErr(
+                u"capwatch: waiting %1 s (%2) before attempt %3 of %4; %5 s of the %6 s budget left\n"_s
+                    .arg(seconds(info.wait), sourceInWords(info))
+                    .arg(info.nextAttempt)
+                    .arg(retry::kMaxAttempts)
+                    .arg(seconds(info.budgetLeft))
+                    .arg(retry::kRetryBudget.count() / 1000)
+                    .toUtf8());
+        });
+    QObject::connect(
+        &client, &net::ChatClient::succeeded, &context, [&](quint64, const net::SendSummary &s) {
+            if (stdoutIsTty && !endsWithNewline)
+                writeOut("\n");
+            QString line = u"capwatch: answered on attempt %1 of %2"_s.arg(s.attempts)
+                               .arg(retry::kMaxAttempts);
+            if (s.usage && s.usage->totalTokens >= 0)
+                line += u" (%1 tokens)"_s.arg(s.usage->totalTokens);
+            writeErr((line + u'\n').toUtf8());
+            exitCode = ExitOk;
+            QCoreApplication::quit();
+        });
+    QObject::connect(
+        &client, &net::ChatClient::gaveUp, &context, [&](quint64, const net::SendSummary &s) {
+            if (stdoutIsTty && !endsWithNewline)
+                writeOut("\n");
+            if (s.incomplete)
+                writeErr(u"capwatch: the answer is incomplete: %1\n"_s.arg(s.errorText).toUtf8());
+            writeErr((s.finalErrorText + u'\n').toUtf8());
+            exitCode = s.networkError ? ExitNetworkOrConfig : ExitProviderError;
+            QCoreApplication::quit();
+        });
+    QObject::connect(
+        &client, &net::ChatClient::cancelled, &context, [&](quint64, const net::SendSummary &s) {
+            if (stdoutIsTty && !endsWithNewline)
+                writeOut("\n");
+            writeErr((s.finalErrorText + u'\n').toUtf8());
+            exitCode = ExitCancelled;
+            QCoreApplication::quit();
+        });
 
     SignalWatcher watcher;
-    QObject::connect(&watcher, &SignalWatcher::interrupted, &context, [&](int) { client.cancel(); });
+    QObject::connect(
+        &watcher, &SignalWatcher::interrupted, &context, [&](int) { client.cancel(); });
 
     client.send(request);
     QCoreApplication::exec();

@@ -2,7 +2,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-
 #include <cmath>
 #include <cstdio>
 
@@ -44,11 +43,11 @@ int argumentError(const QString &command, const QString &message, QIODevice *err
 }
 
 std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args,
-                                QCommandLineParser &parser, QIODevice *out, QIODevice *err)
+    QCommandLineParser &parser, QIODevice *out, QIODevice *err)
 {
     parser.setApplicationDescription(spec.summary);
     const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
-                                  QCoreApplication::translate("cli", "Show this help."));
+        QCoreApplication::translate("cli", "Show this help."));
     parser.addOption(help);
     parser.addOptions(spec.options);
     if (!parser.parse(args))
@@ -56,12 +55,16 @@ std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args
     if (parser.isSet(help)) {
         QString text = parser.helpText();
         text = text.mid(text.indexOf(u'\n') + 1); // Qt's own "Usage:" line names no command
-        writeTo(out, (QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n' + text).toUtf8(), false);
+        writeTo(out,
+            (QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n' + text).toUtf8(),
+            false);
         return int(ExitOk);
     }
     if (!parser.positionalArguments().isEmpty())
-        return argumentError(spec.name, QStringLiteral("unexpected argument '%1'")
-                                                .arg(parser.positionalArguments().constFirst()), err);
+        return argumentError(spec.name,
+            QStringLiteral("unexpected argument '%1'")
+                .arg(parser.positionalArguments().constFirst()),
+            err);
     return std::nullopt;
 }
 

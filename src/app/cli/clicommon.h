@@ -8,15 +8,14 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
 #include <nlohmann/json.hpp>
-
 #include <optional>
 
 namespace capwatch::cli {
 
 /// Exit codes of capwatch-cli (interfaces.md).
-enum ExitCode {
+enum ExitCode
+{
     ExitOk = 0,
     ExitBadArguments = 2,
     ExitProviderError = 3,
@@ -34,14 +33,11 @@ struct CommandSpec
     QList<QCommandLineOption> options;
 };
 
-
-
 /// Sets up `parser` with the spec's options plus --help and parses `args`. Returns an exit
 /// code when the command is already done (help shown, or an argument error reported).
 /// Help goes to `out`, errors to `err`; null means standard output / standard error.
 std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args,
-                                QCommandLineParser &parser, QIODevice *out = nullptr,
-                                QIODevice *err = nullptr);
+    QCommandLineParser &parser, QIODevice *out = nullptr, QIODevice *err = nullptr);
 
 /// Writes `capwatch-cli <command>: error: <message>` and a hint to `err` (null: stderr);
 /// returns ExitBadArguments.

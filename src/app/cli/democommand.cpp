@@ -16,22 +16,45 @@ CommandSpec demoSpec()
     const auto cliText = [](const char *s) { return QCoreApplication::translate("cli", s); };
     return {
         u"demo"_s,
-        cliText(QT_TRANSLATE_NOOP("cli", "Run the embedded capped provider on 127.0.0.1 until interrupted.")),
-        u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] [--headline-first N] "
+        cliText(QT_TRANSLATE_NOOP(
+            "cli", "Run the embedded capped provider on 127.0.0.1 until interrupted.")),
+        u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] "
+        u"[--headline-first N] "
         u"[--message-language LANG] [--context-window N]"_s,
         {
-                QCommandLineOption(u"port"_s, cliText(QT_TRANSLATE_NOOP("cli", "Port on 127.0.0.1; 0 picks a free one (default).")), u"P"_s, u"0"_s),
-                QCommandLineOption(u"scenario"_s, cliText(QT_TRANSLATE_NOOP("cli", "What the provider plays: %1 (default: capped)."))
-                                                          .arg(net::DemoProvider::scenarios().join(u", "_s)),
-                                   u"NAME"_s, u"capped"_s),
-                QCommandLineOption(u"limit"_s, cliText(QT_TRANSLATE_NOOP("cli", "Token cap per window (default: 6000).")), u"N"_s, u"6000"_s),
-                QCommandLineOption(u"window"_s, cliText(QT_TRANSLATE_NOOP("cli", "Length of the rolling window in seconds (default: 60).")), u"S"_s, u"60"_s),
-                QCommandLineOption(u"time-scale"_s, cliText(QT_TRANSLATE_NOOP("cli", "Run windows and delays F times as long (0 < F <= 1).")), u"F"_s, u"1"_s),
-                QCommandLineOption(u"headline-first"_s, cliText(QT_TRANSLATE_NOOP("cli", "Answer the first N requests with the headline token-limit 422 (default: 0).")), u"N"_s, u"0"_s),
-                QCommandLineOption(u"message-language"_s, cliText(QT_TRANSLATE_NOOP("cli", "Language of the token-limit errors of capped and headline: %1 (default: en)."))
-                                                                  .arg(net::DemoProvider::messageLanguages().join(u", "_s)),
-                                   u"LANG"_s, u"en"_s),
-                QCommandLineOption(u"context-window"_s, cliText(QT_TRANSLATE_NOOP("cli", "Largest request in tokens for the context scenario (default: 4096).")), u"N"_s, u"4096"_s),
+            QCommandLineOption(u"port"_s,
+                cliText(
+                    QT_TRANSLATE_NOOP("cli", "Port on 127.0.0.1; 0 picks a free one (default).")),
+                u"P"_s, u"0"_s),
+            QCommandLineOption(u"scenario"_s,
+                cliText(QT_TRANSLATE_NOOP("cli", "What the provider plays: %1 (default: capped)."))
+                    .arg(net::DemoProvider::scenarios().join(u", "_s)),
+                u"NAME"_s, u"capped"_s),
+            QCommandLineOption(u"limit"_s,
+                cliText(QT_TRANSLATE_NOOP("cli", "Token cap per window (default: 6000).")), u"N"_s,
+                u"6000"_s),
+            QCommandLineOption(u"window"_s,
+                cliText(QT_TRANSLATE_NOOP(
+                    "cli", "Length of the rolling window in seconds (default: 60).")),
+                u"S"_s, u"60"_s),
+            QCommandLineOption(u"time-scale"_s,
+                cliText(QT_TRANSLATE_NOOP(
+                    "cli", "Run windows and delays F times as long (0 < F <= 1).")),
+                u"F"_s, u"1"_s),
+            QCommandLineOption(u"headline-first"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Answer the first N requests with the headline token-limit 422 (default: 0).")),
+                u"N"_s, u"0"_s),
+            QCommandLineOption(u"message-language"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                            "Language of the token-limit errors of capped and headline: %1 "
+                            "(default: en)."))
+                    .arg(net::DemoProvider::messageLanguages().join(u", "_s)),
+                u"LANG"_s, u"en"_s),
+            QCommandLineOption(u"context-window"_s,
+                cliText(QT_TRANSLATE_NOOP(
+                    "cli", "Largest request in tokens for the context scenario (default: 4096).")),
+                u"N"_s, u"4096"_s),
         },
     };
 }
@@ -50,8 +73,9 @@ int runDemo(const QStringList &args)
         return argumentError(spec.name, u"--port takes a number from 0 to 65535"_s);
     options.scenario = parser.value(u"scenario"_s);
     if (!net::DemoProvider::scenarios().contains(options.scenario))
-        return argumentError(spec.name, u"unknown scenario '%1' (one of: %2)"_s.arg(
-                                                options.scenario, net::DemoProvider::scenarios().join(u", "_s)));
+        return argumentError(spec.name,
+            u"unknown scenario '%1' (one of: %2)"_s.arg(
+                options.scenario, net::DemoProvider::scenarios().join(u", "_s)));
     options.limit = parser.value(u"limit"_s).toLongLong(&ok);
     if (!ok || options.limit < 1)
         return argumentError(spec.name, u"--limit takes a positive whole number"_s);
@@ -68,8 +92,9 @@ int runDemo(const QStringList &args)
 
     options.messageLanguage = parser.value(u"message-language"_s);
     if (!net::DemoProvider::messageLanguages().contains(options.messageLanguage))
-        return argumentError(spec.name, u"unknown message language '%1' (one of: %2)"_s.arg(
-                                                options.messageLanguage, net::DemoProvider::messageLanguages().join(u", "_s)));
+        return argumentError(spec.name,
+            u"unknown message language '%1' (one of: %2)"_s.arg(
+                options.messageLanguage, net::DemoProvider::messageLanguages().join(u", "_s)));
     options.contextWindow = parser.value(u"context-window"_s).toLongLong(&ok);
     if (!ok || options.contextWindow < 1)
         return argumentError(spec.name, u"--context-window takes a positive whole number"_s);
@@ -82,13 +107,14 @@ int runDemo(const QStringList &args)
     }
     writeOut(u"listening on %1\n"_s.arg(provider.baseUrl().toString()).toUtf8());
     writeErr(u"capwatch demo provider: scenario %1, cap %2 tokens per %3 s; Ctrl+C stops it\n"_s
-                     .arg(options.scenario)
-                     .arg(options.limit)
-                     .arg(options.windowSeconds)
-                     .toUtf8());
+                 .arg(options.scenario)
+                 .arg(options.limit)
+                 .arg(options.windowSeconds)
+                 .toUtf8());
 
     SignalWatcher watcher;
-    QObject::connect(&watcher, &SignalWatcher::interrupted, &provider, [] { QCoreApplication::quit(); });
+    QObject::connect(
+        &watcher, &SignalWatcher::interrupted, &provider, [] { QCoreApplication::quit(); });
     QCoreApplication::exec();
     return ExitOk;
 }

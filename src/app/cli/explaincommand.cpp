@@ -6,7 +6,6 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QIODevice>
-
 #include <chrono>
 #include <cstdio>
 
@@ -34,25 +33,33 @@ CommandSpec explainSpec()
 {
     return {
         QStringLiteral("explain"),
-        QCoreApplication::translate("cli", "Classify one provider response without sending anything."),
-        QStringLiteral("explain --status N [--header 'Name: value']... [--body TEXT | --body-file PATH] "
-                       "[--retry-index K]"),
+        QCoreApplication::translate(
+            "cli", "Classify one provider response without sending anything."),
+        QStringLiteral(
+            "explain --status N [--header 'Name: value']... [--body TEXT | --body-file PATH] "
+            "[--retry-index K]"),
         {
-                QCommandLineOption(QStringLiteral("status"),
-                                   QCoreApplication::translate("cli", "HTTP status of the response (100-999)."),
-                                   QStringLiteral("N")),
-                QCommandLineOption(QStringLiteral("header"),
-                                   QCoreApplication::translate("cli", "A response header, 'Name: value'. Repeatable. With a 2xx status, 'Content-Type: text/event-stream' reads the body as an event stream."),
-                                   QStringLiteral("NAME: VALUE")),
-                QCommandLineOption(QStringLiteral("body"),
-                                   QCoreApplication::translate("cli", "The response body. Without --body or --body-file it is read from standard input."),
-                                   QStringLiteral("TEXT")),
-                QCommandLineOption(QStringLiteral("body-file"),
-                                   QCoreApplication::translate("cli", "Read the response body from a file, byte for byte."),
-                                   QStringLiteral("PATH")),
-                QCommandLineOption(QStringLiteral("retry-index"),
-                                   QCoreApplication::translate("cli", "Which retry the backoff is computed for (default 1)."),
-                                   QStringLiteral("K"), QStringLiteral("1")),
+            QCommandLineOption(QStringLiteral("status"),
+                QCoreApplication::translate("cli", "HTTP status of the response (100-999)."),
+                QStringLiteral("N")),
+            QCommandLineOption(QStringLiteral("header"),
+                QCoreApplication::translate("cli",
+                    "A response header, 'Name: value'. Repeatable. With a 2xx status, "
+                    "'Content-Type: text/event-stream' reads the body as an event stream."),
+                QStringLiteral("NAME: VALUE")),
+            QCommandLineOption(QStringLiteral("body"),
+                QCoreApplication::translate("cli",
+                    "The response body. Without --body or --body-file it is read from standard "
+                    "input."),
+                QStringLiteral("TEXT")),
+            QCommandLineOption(QStringLiteral("body-file"),
+                QCoreApplication::translate(
+                    "cli", "Read the response body from a file, byte for byte."),
+                QStringLiteral("PATH")),
+            QCommandLineOption(QStringLiteral("retry-index"),
+                QCoreApplication::translate(
+                    "cli", "Which retry the backoff is computed for (default 1)."),
+                QStringLiteral("K"), QStringLiteral("1")),
         },
     };
 }
@@ -67,23 +74,27 @@ int runExplain(const QStringList &args, QIODevice *input, QIODevice *output, QIO
         return explainError(errors, QStringLiteral("--status is required"));
     const auto status = parseInt(parser.value(QStringLiteral("status")), 100, 999);
     if (!status)
-        return explainError(errors, QStringLiteral("--status takes an HTTP status from 100 to 999, not '%1'")
-                                            .arg(parser.value(QStringLiteral("status"))));
+        return explainError(errors,
+            QStringLiteral("--status takes an HTTP status from 100 to 999, not '%1'")
+                .arg(parser.value(QStringLiteral("status"))));
     const auto retryIndex = parseInt(parser.value(QStringLiteral("retry-index")), 1, 1000);
     if (!retryIndex)
-        return explainError(errors, QStringLiteral("--retry-index takes a whole number from 1, not '%1'")
-                                            .arg(parser.value(QStringLiteral("retry-index"))));
+        return explainError(errors,
+            QStringLiteral("--retry-index takes a whole number from 1, not '%1'")
+                .arg(parser.value(QStringLiteral("retry-index"))));
     if (parser.isSet(QStringLiteral("body")) && parser.isSet(QStringLiteral("body-file")))
-        return explainError(errors, QStringLiteral("give the body with --body or --body-file, not both"));
+        return explainError(
+            errors, QStringLiteral("give the body with --body or --body-file, not both"));
 
     retry::Response response;
     response.status = *status;
     for (const QString &header : parser.values(QStringLiteral("header"))) {
         const qsizetype colon = header.indexOf(u':');
         if (colon <= 0)
-            return explainError(errors, QStringLiteral("--header takes 'Name: value', not '%1'").arg(header));
+            return explainError(
+                errors, QStringLiteral("--header takes 'Name: value', not '%1'").arg(header));
         response.headers.emplace_back(header.left(colon).trimmed().toStdString(),
-                                      header.mid(colon + 1).trimmed().toStdString());
+            header.mid(colon + 1).trimmed().toStdString());
     }
 
     QByteArray body;
@@ -92,8 +103,8 @@ int runExplain(const QStringList &args, QIODevice *input, QIODevice *output, QIO
     } else if (parser.isSet(QStringLiteral("body-file"))) {
         QFile file(parser.value(QStringLiteral("body-file")));
         if (!file.open(QIODevice::ReadOnly))
-            return explainError(errors, QStringLiteral("cannot read '%1': %2")
-                                                .arg(file.fileName(), file.errorString()));
+            return explainError(errors,
+                QStringLiteral("cannot read '%1': %2").arg(file.fileName(), file.errorString()));
         body = file.readAll();
     } else {
         if (!input)
@@ -102,8 +113,8 @@ int runExplain(const QStringList &args, QIODevice *input, QIODevice *output, QIO
     }
     response.body = std::string_view(body.constData(), static_cast<std::size_t>(body.size()));
 
-    const retry::Classification c =
-            retry::classify(response, *retryIndex, std::chrono::system_clock::now());
+    const retry::Classification c
+        = retry::classify(response, *retryIndex, std::chrono::system_clock::now());
     nlohmann::ordered_json out;
     out["category"] = std::string(retry::nameOf(c.category));
     out["retryable"] = c.retryable;
@@ -112,12 +123,12 @@ int runExplain(const QStringList &args, QIODevice *input, QIODevice *output, QIO
     out["wait_s"] = c.wait ? secondsJson(*c.wait) : nlohmann::ordered_json(nullptr);
     out["raw_wait_s"] = c.rawWait ? secondsJson(*c.rawWait) : nlohmann::ordered_json(nullptr);
     out["wait_source"] = c.waitSource == retry::WaitSource::None
-            ? nlohmann::ordered_json(nullptr)
-            : nlohmann::ordered_json(std::string(retry::nameOf(c.waitSource)));
+        ? nlohmann::ordered_json(nullptr)
+        : nlohmann::ordered_json(std::string(retry::nameOf(c.waitSource)));
     out["reason"] = c.reason;
     // Replace invalid UTF-8 rather than throw: the reason never holds provider bytes, but be safe.
     output->write(QByteArray::fromStdString(
-            out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
+        out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
     return ExitOk;
 }
 

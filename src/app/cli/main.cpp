@@ -1,10 +1,10 @@
 // capwatch-cli: the headless twin of capwatch. Same engine, no display needed.
 
-#include "clicommon.h"
 #include "chatcommand.h"
+#include "clicommon.h"
+#include "common/manpage.h"
 #include "democommand.h"
 #include "explaincommand.h"
-#include "common/manpage.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -22,21 +22,24 @@ QList<CommandSpec> commands()
 
 QString description()
 {
-    return QCoreApplication::translate("cli", "capwatch-cli talks to OpenAI-compatible providers that enforce token caps, "
-                                              "and retries token-limit errors the way the capwatch retry policy says.");
+    return QCoreApplication::translate("cli",
+        "capwatch-cli talks to OpenAI-compatible providers that enforce token caps, "
+        "and retries token-limit errors the way the capwatch retry policy says.");
 }
 
 QString usage()
 {
     QString text = QStringLiteral("Usage: capwatch-cli COMMAND [OPTIONS]\n\n") + description()
-            + QStringLiteral("\n\n") + QCoreApplication::translate("cli", "Commands:") + u'\n';
+        + QStringLiteral("\n\n") + QCoreApplication::translate("cli", "Commands:") + u'\n';
     for (const CommandSpec &spec : commands())
         text += QStringLiteral("  %1  %2\n").arg(spec.name, -8).arg(spec.summary);
     text += u'\n' + QCoreApplication::translate("cli", "Options:") + u'\n'
-            + QStringLiteral("  -h, --help     ") + QCoreApplication::translate("cli", "Show this help.") + u'\n'
-            + QStringLiteral("  -v, --version  ") + QCoreApplication::translate("cli", "Show the version.") + u'\n'
-            + u'\n' + QCoreApplication::translate("cli", "'capwatch-cli COMMAND --help' describes a command.")
-            + u'\n';
+        + QStringLiteral("  -h, --help     ")
+        + QCoreApplication::translate("cli", "Show this help.") + u'\n'
+        + QStringLiteral("  -v, --version  ")
+        + QCoreApplication::translate("cli", "Show the version.") + u'\n' + u'\n'
+        + QCoreApplication::translate("cli", "'capwatch-cli COMMAND --help' describes a command.")
+        + u'\n';
     return text;
 }
 
@@ -55,8 +58,8 @@ QString manPage()
 {
     using capwatch::app::ManPage;
     ManPage page(QStringLiteral("capwatch-cli"),
-                 QStringLiteral("headless client for token-capped OpenAI-compatible providers"),
-                 QStringLiteral(CAPWATCH_VERSION), QStringLiteral(CAPWATCH_RELEASE_DATE));
+        QStringLiteral("headless client for token-capped OpenAI-compatible providers"),
+        QStringLiteral(CAPWATCH_VERSION), QStringLiteral(CAPWATCH_RELEASE_DATE));
 
     page.section(QStringLiteral("Synopsis"));
     page.synopsis(QStringLiteral("capwatch-cli"), QStringLiteral("COMMAND [OPTIONS]"));
@@ -67,11 +70,11 @@ QString manPage()
     page.section(QStringLiteral("Description"));
     page.paragraph(description());
     page.paragraph(QStringLiteral(
-            "It uses the engine of the capwatch desktop client without a display and does not need "
-            "Qt Widgets. A token-limit error is recognised strictly (every other 422 is left "
-            "alone); the wait comes from the retry-after header, then the message, then a "
-            "5/10/20/40 s backoff, is capped at 60 s per wait and 120 s per send, and a send makes "
-            "at most 5 attempts."));
+        "It uses the engine of the capwatch desktop client without a display and does not need "
+        "Qt Widgets. A token-limit error is recognised strictly (every other 422 is left "
+        "alone); the wait comes from the retry-after header, then the message, then a "
+        "5/10/20/40 s backoff, is capped at 60 s per wait and 120 s per send, and a send makes "
+        "at most 5 attempts."));
 
     page.section(QStringLiteral("Commands"));
     for (const CommandSpec &spec : commands()) {
@@ -84,50 +87,50 @@ QString manPage()
     page.section(QStringLiteral("Options"));
     page.paragraph(QStringLiteral("Every command also takes:"));
     page.options({ QCommandLineOption({ QStringLiteral("h"), QStringLiteral("help") },
-                                      QCoreApplication::translate("cli", "Show this help.")) });
+        QCoreApplication::translate("cli", "Show this help.")) });
     page.paragraph(QStringLiteral("Without a command:"));
     page.options({ QCommandLineOption({ QStringLiteral("v"), QStringLiteral("version") },
-                                      QCoreApplication::translate("cli", "Show the version.")) });
+        QCoreApplication::translate("cli", "Show the version.")) });
 
     page.section(QStringLiteral("Exit status"));
-    page.item(QString::number(ExitOk), QStringLiteral("Success: the answer was printed (chat), the "
-                                                      "response was classified (explain)."));
+    page.item(QString::number(ExitOk),
+        QStringLiteral("Success: the answer was printed (chat), the "
+                       "response was classified (explain)."));
     page.item(QString::number(ExitBadArguments),
-              QStringLiteral("Bad arguments: unknown command or option, missing or malformed "
-                             "value, unreadable file. A message goes to standard error."));
+        QStringLiteral("Bad arguments: unknown command or option, missing or malformed "
+                       "value, unreadable file. A message goes to standard error."));
     page.item(QString::number(ExitProviderError),
-              QStringLiteral("The provider's error ended the send, after any retries (chat)."));
+        QStringLiteral("The provider's error ended the send, after any retries (chat)."));
     page.item(QString::number(ExitNetworkOrConfig),
-              QStringLiteral("Network or configuration error: unreachable endpoint, bad URL, no "
-                             "key; also an answer cut off mid-stream, which is printed as far as "
-                             "it arrived (chat)."));
-    page.item(QString::number(ExitCancelled),
-              QStringLiteral("Cancelled with Ctrl+C (SIGINT)."));
+        QStringLiteral("Network or configuration error: unreachable endpoint, bad URL, no "
+                       "key; also an answer cut off mid-stream, which is printed as far as "
+                       "it arrived (chat)."));
+    page.item(QString::number(ExitCancelled), QStringLiteral("Cancelled with Ctrl+C (SIGINT)."));
 
     page.section(QStringLiteral("Environment"));
     page.item(QStringLiteral("OPENAI_COMPAT_API_KEY"),
-              QStringLiteral("The API key for chat, unless --api-key-env names another variable or "
-                             "--api-key-file gives a file. Loopback endpoints need no key."));
+        QStringLiteral("The API key for chat, unless --api-key-env names another variable or "
+                       "--api-key-file gives a file. Loopback endpoints need no key."));
     page.item(QStringLiteral("QT_LOGGING_RULES"),
-              QStringLiteral("Qt logging rules. capwatch.retry.info=true adds a line per attempt "
-                             "and wait on standard error; capwatch.*.info=true everything "
-                             "capwatch logs."));
+        QStringLiteral("Qt logging rules. capwatch.retry.info=true adds a line per attempt "
+                       "and wait on standard error; capwatch.*.info=true everything "
+                       "capwatch logs."));
 
     page.section(QStringLiteral("Examples"));
     page.example(QStringLiteral("Classify a provider's token-limit error:"),
-                 QStringLiteral("capwatch-cli explain --status 422 \\\n"
-                                "    --body '{\"error\":\"Token limit exceeded: used 60323, limit "
-                                "60000. Retry in 18 min.\"}'"));
+        QStringLiteral("capwatch-cli explain --status 422 \\\n"
+                       "    --body '{\"error\":\"Token limit exceeded: used 60323, limit "
+                       "60000. Retry in 18 min.\"}'"));
     page.example(QStringLiteral("Run the demo provider in one terminal:"),
-                 QStringLiteral("capwatch-cli demo --scenario headline"));
+        QStringLiteral("capwatch-cli demo --scenario headline"));
     page.example(QStringLiteral("Chat with it from another terminal, on the port it printed, 20 "
                                 "times faster, logging every retry as CSV:"),
-                 QStringLiteral("capwatch-cli chat --endpoint http://127.0.0.1:40453/v1 \\\n"
-                                "    --prompt \"Hello\" --time-scale 0.05 --log retries.csv"));
+        QStringLiteral("capwatch-cli chat --endpoint http://127.0.0.1:40453/v1 \\\n"
+                       "    --prompt \"Hello\" --time-scale 0.05 --log retries.csv"));
     page.example(QStringLiteral("Chat with a real provider, the key in the environment:"),
-                 QStringLiteral("OPENAI_COMPAT_API_KEY=... capwatch-cli chat \\\n"
-                                "    --endpoint https://llm.example.org/v1 --model my-model \\\n"
-                                "    --prompt \"Hello\""));
+        QStringLiteral("OPENAI_COMPAT_API_KEY=... capwatch-cli chat \\\n"
+                       "    --endpoint https://llm.example.org/v1 --model my-model \\\n"
+                       "    --prompt \"Hello\""));
 
     page.section(QStringLiteral("See also"));
     page.seeAlso({ QStringLiteral("capwatch") });
@@ -150,12 +153,14 @@ int main(int argc, char *argv[])
     // Help texts follow the system locale (LANGUAGE, LC_ALL, LANG); JSON, logs and exit codes
     // never change with it.
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("capwatch"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (translator.load(
+            QLocale(), QStringLiteral("capwatch"), QStringLiteral("_"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(&translator);
 
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2)
-        return argumentError(QString(), QStringLiteral("a command is required (explain, chat, demo)"));
+        return argumentError(
+            QString(), QStringLiteral("a command is required (explain, chat, demo)"));
     const QString command = args.at(1);
     if (command == u"--help" || command == u"-h" || command == u"help") {
         writeOut(usage().toUtf8());
@@ -166,7 +171,8 @@ int main(int argc, char *argv[])
         return ExitOk;
     }
     if (command == u"--version" || command == u"-v") {
-        writeOut((QStringLiteral("capwatch-cli ") + QCoreApplication::applicationVersion() + u'\n').toUtf8());
+        writeOut((QStringLiteral("capwatch-cli ") + QCoreApplication::applicationVersion() + u'\n')
+                     .toUtf8());
         return ExitOk;
     }
     args.removeAt(1);

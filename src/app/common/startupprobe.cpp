@@ -6,7 +6,6 @@
 #include <QObject>
 #include <QTimer>
 #include <QWidget>
-
 #include <cstdio>
 #include <cstdlib>
 

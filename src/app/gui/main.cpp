@@ -128,7 +128,8 @@ int main(int argc, char *argv[])
     if (!parser.parse(QApplication::arguments()))
         return fail(parser.errorText());
     if (!parser.positionalArguments().isEmpty())
-        return fail(QApplication::translate("main", "unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
+        return fail(QApplication::translate("main", "unexpected argument '%1'")
+                        .arg(parser.positionalArguments().constFirst()));
 
     capwatch::ui::LaunchOptions options;
     options.endpoint = parser.value(cmdline.endpoint);
@@ -138,7 +139,8 @@ int main(int argc, char *argv[])
     bool ok = false;
     options.timeScale = parser.value(cmdline.timeScale).toDouble(&ok);
     if (!ok || !(options.timeScale > 0) || options.timeScale > 1)
-        return fail(QApplication::translate("main", "--time-scale takes a number F with 0 < F <= 1"));
+        return fail(
+            QApplication::translate("main", "--time-scale takes a number F with 0 < F <= 1"));
 
     capwatch::ui::Settings settings;
     capwatch::ui::MainWindow window(settings, options);
