@@ -9,6 +9,7 @@
 #include "ui/settings.h"
 #include "ui/timelinewidget.h"
 #include "ui/uilanguage.h"
+#include "version.h"
 
 #include <QDialogButtonBox>
 #include <QDomDocument>
@@ -323,7 +324,7 @@ void TestTranslations::printsWithoutADisplay_data()
     QTest::newRow("--help-all") << QStringList { u"--help-all"_s } << u"Usage: "_s
                                 << u"--lang <CODE>"_s;
     QTest::newRow("--version") << QStringList { u"--version"_s } << u"capwatch "_s
-                               << QStringLiteral(CAPWATCH_VERSION);
+                               << QString::fromLatin1(capwatch::kVersion);
     QTest::newRow("--man-page") << QStringList { u"--man-page"_s } << u".\\\" Generated"_s
                                 << u".SH \"OPTIONS\""_s;
     QTest::newRow("German --help")

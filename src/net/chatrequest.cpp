@@ -1,5 +1,7 @@
 #include "chatrequest.h"
 
+#include "version.h"
+
 #include <QHostAddress>
 #include <nlohmann/json.hpp>
 
@@ -50,7 +52,8 @@ QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray
     r.setRawHeader(QByteArrayLiteral("Accept"),
         request.stream ? QByteArrayLiteral("text/event-stream")
                        : QByteArrayLiteral("application/json"));
-    r.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("capwatch/" CAPWATCH_VERSION));
+    r.setHeader(
+        QNetworkRequest::UserAgentHeader, QByteArray(QByteArray("capwatch/") + capwatch::kVersion));
     if (!apiKey.isEmpty())
         r.setRawHeader(QByteArrayLiteral("Authorization"), "Bearer " + apiKey);
     // Follow redirects only within the same origin, so the key never travels elsewhere, and

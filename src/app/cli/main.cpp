@@ -5,6 +5,7 @@
 #include "common/manpage.h"
 #include "democommand.h"
 #include "explaincommand.h"
+#include "version.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -59,7 +60,7 @@ QString manPage()
     using capwatch::app::ManPage;
     ManPage page(QStringLiteral("capwatch-cli"),
         QStringLiteral("headless client for token-capped OpenAI-compatible providers"),
-        QStringLiteral(CAPWATCH_VERSION), QStringLiteral(CAPWATCH_RELEASE_DATE));
+        QString::fromLatin1(capwatch::kVersion), QString::fromLatin1(capwatch::kReleaseDate));
 
     page.section(QStringLiteral("Synopsis"));
     page.synopsis(QStringLiteral("capwatch-cli"), QStringLiteral("COMMAND [OPTIONS]"));
@@ -144,7 +145,7 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("capwatch-cli"));
     QCoreApplication::setOrganizationName(QStringLiteral("capwatch"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(CAPWATCH_VERSION));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(capwatch::kVersion));
 
     // stderr carries capwatch's own progress lines; the capwatch.* categories' info lines are
     // there for QT_LOGGING_RULES="capwatch.*.info=true" (the environment overrides this).

@@ -5,6 +5,7 @@
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 #include "ui/uilanguage.h"
+#include "version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -77,7 +78,7 @@ int printOnly(int argc, char *argv[])
 {
     QCoreApplication core(argc, argv);
     QCoreApplication::setApplicationName(u"capwatch"_s);
-    QCoreApplication::setApplicationVersion(QStringLiteral(CAPWATCH_VERSION));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(capwatch::kVersion));
     setUpLanguage(core, QCoreApplication::arguments());
 
     const capwatch::app::GuiOptions cmdline = capwatch::app::guiOptions();
@@ -92,7 +93,7 @@ int printOnly(int argc, char *argv[])
         // needs a display.
         std::fputs(qUtf8Printable(parser.helpText()), stdout);
     } else {
-        std::printf("capwatch %s\n", CAPWATCH_VERSION);
+        std::printf("capwatch %s\n", capwatch::kVersion);
     }
     return std::fflush(stdout) == 0 ? 0 : 1;
 }
@@ -115,7 +116,7 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setApplicationName(u"capwatch"_s);
     QApplication::setOrganizationName(u"capwatch"_s);
-    QApplication::setApplicationVersion(QStringLiteral(CAPWATCH_VERSION));
+    QApplication::setApplicationVersion(QString::fromLatin1(capwatch::kVersion));
     QApplication::setApplicationDisplayName(u"capwatch"_s);
     QApplication::setDesktopFileName(u"io.github.capwatch.capwatch"_s);
     QApplication::setWindowIcon(QIcon(u":/icons/capwatch.svg"_s));

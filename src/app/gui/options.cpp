@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "common/manpage.h"
+#include "version.h"
 
 #include <QCoreApplication>
 #include <cstring>
@@ -57,7 +58,7 @@ QString guiManPage()
     const GuiOptions options = guiOptions();
     ManPage page(u"capwatch"_s,
         u"desktop chat client for token-capped OpenAI-compatible providers"_s,
-        QStringLiteral(CAPWATCH_VERSION), QStringLiteral(CAPWATCH_RELEASE_DATE));
+        QString::fromLatin1(kVersion), QString::fromLatin1(kReleaseDate));
 
     page.section(u"Synopsis"_s);
     QString arguments;
