@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace capwatch::net;
@@ -76,6 +77,10 @@ void TestChatRequest::bodyAndHeaders()
     QCOMPARE(
         n.header(QNetworkRequest::ContentTypeHeader).toByteArray(), QByteArray("application/json"));
     QCOMPARE(n.rawHeader("Accept"), QByteArray("text/event-stream"));
+    // The generated version.h: "capwatch/0.1.0", never an empty or unexpanded version.
+    const QString agent = n.header(QNetworkRequest::UserAgentHeader).toString();
+    QVERIFY2(QRegularExpression(u"^capwatch/\\d+\\.\\d+\\.\\d+$"_s).match(agent).hasMatch(),
+        qPrintable(agent));
     QCOMPARE(n.attribute(QNetworkRequest::RedirectPolicyAttribute).toInt(),
         int(QNetworkRequest::SameOriginRedirectPolicy));
 
