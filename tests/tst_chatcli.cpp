@@ -2,12 +2,12 @@
 // exact columns and values, Ctrl+C, and that the key never shows.
 
 #include "net/demoprovider.h"
+#include "support/clirunner.h"
 
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
@@ -20,30 +20,14 @@ namespace {
 
 constexpr double kScale = 0.01;
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = capwatch::testing::CliRun;
 
 /// Runs the CLI while this thread's event loop keeps serving the in-process demo provider.
 Run runCli(const QStringList &args, const QByteArray &input = {},
     const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
     const std::function<void(QProcess &)> &whileRunning = {})
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    QSignalSpy finished(&p, &QProcess::finished);
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), args);
-    p.write(input);
-    p.closeWriteChannel();
-    if (whileRunning)
-        whileRunning(p);
-    if (finished.isEmpty() && !finished.wait(60000))
-        return {};
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
+    return capwatch::testing::runCli(args, { input, env, 60000, whileRunning });
 }
 
 /// Chat requests of any Demo whose last user message was empty or blank; cleanup() fails the
@@ -470,12 +454,10 @@ void TestChatCli::keyNeverShows()
 
 void TestChatCli::demoCommandPrintsItsUrlFirst()
 {
-    QProcess p;
-    QSignalSpy ready(&p, &QProcess::readyReadStandardOutput);
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH),
+    capwatch::testing::CliProcess p(
         { u"demo"_s, u"--port"_s, u"0"_s, u"--scenario"_s, u"headline"_s });
-    QVERIFY(ready.wait(10000));
-    const QByteArray line = p.readLine();
+    QVERIFY(p.waitForLine(10000));
+    const QByteArray line = p.process().readLine();
     QVERIFY2(line.startsWith("listening on http://127.0.0.1:") && line.endsWith("/v1\n"),
         line.constData());
     const QString url = QString::fromUtf8(line.mid(13).trimmed());
@@ -483,11 +465,11 @@ void TestChatCli::demoCommandPrintsItsUrlFirst()
         { u"chat"_s, u"--endpoint"_s, url, u"--prompt"_s, u"hi"_s, u"--time-scale"_s, u"0.001"_s });
     QCOMPARE(r.exitCode, 3);
     QVERIFY(r.err.contains("Retry in 18 min."));
-    QSignalSpy finished(&p, &QProcess::finished);
-    ::kill(pid_t(p.processId()), SIGTERM);
-    QVERIFY(finished.wait(10000));
-    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(p.exitCode(), 0);
+    ::kill(pid_t(p.pid()), SIGTERM);
+    QVERIFY(p.waitForFinished(10000));
+    const Run end = p.result();
+    QCOMPARE(end.status, QProcess::NormalExit);
+    QCOMPARE(end.exitCode, 0);
 }
 
 void TestChatCli::requestCarriesTheOptions_data()

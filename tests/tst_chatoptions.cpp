@@ -3,11 +3,10 @@
 // --temperature (validated), --system and --max-tokens.
 
 #include "net/demoprovider.h"
+#include "support/clirunner.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QProcess>
-#include <QSignalSpy>
 #include <QTest>
 
 using namespace capwatch::net;
@@ -15,27 +14,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = capwatch::testing::CliRun;
 
 /// Runs the CLI while this thread's event loop keeps serving the in-process demo provider.
 Run runCli(const QStringList &args)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(u"OPENAI_COMPAT_API_KEY"_s);
-    p.setProcessEnvironment(env);
-    QSignalSpy finished(&p, &QProcess::finished);
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), args);
-    p.closeWriteChannel();
-    if (finished.isEmpty() && !finished.wait(60000))
-        return {};
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
+    capwatch::testing::CliOptions options;
+    options.environment.remove(u"OPENAI_COMPAT_API_KEY"_s);
+    return capwatch::testing::runCli(args, options);
 }
 
 QList<RecordedRequest> chats(const DemoProvider &provider)

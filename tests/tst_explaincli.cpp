@@ -1,10 +1,11 @@
 // capwatch-cli explain, run as a process: JSON on stdout, exit codes, argument errors, and
 // agreement with every case of the reference corpus.
 
+#include "support/clirunner.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryFile>
 #include <QTest>
 
@@ -12,25 +13,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
+using Run = capwatch::testing::CliRun;
 
 Run runCli(const QStringList &args, const QByteArray &stdinData = {})
 {
-    QProcess p;
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), args);
-    if (!p.waitForStarted(10000))
-        return {};
-    p.write(stdinData);
-    p.closeWriteChannel();
-    p.waitForFinished(30000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
+    capwatch::testing::CliOptions options;
+    options.input = stdinData;
+    options.timeoutMs = 30000;
+    return capwatch::testing::runCli(args, options);
 }
 
 const QByteArray kHeadline

@@ -7,6 +7,7 @@
 #include "net/demoprovider.h"
 #include "net/retrylog.h"
 #include "retry/constants.h"
+#include "support/clirunner.h"
 #include "support/demothread.h"
 #include "support/sanitizers.h"
 
@@ -403,12 +404,12 @@ void TestFaults::answerOf200MegabytesInBoundedMemory()
     const QUrl url = server.listen();
     QVERIFY(url.isValid());
 
-    QProcess cli;
-    cli.setStandardOutputFile(QProcess::nullDevice());
-    cli.start(QStringLiteral(CAPWATCH_CLI_PATH),
-        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"a long one"_s });
-    QVERIFY(cli.waitForStarted());
-    const qint64 pid = cli.processId();
+    testing::CliProcess cli(
+        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"a long one"_s },
+        QProcessEnvironment::systemEnvironment(),
+        [](QProcess &p) { p.setStandardOutputFile(QProcess::nullDevice()); });
+    QVERIFY(cli.started());
+    const qint64 pid = cli.pid();
     qint64 peak = 0;
     QElapsedTimer wall;
     wall.start();
@@ -417,9 +418,10 @@ void TestFaults::answerOf200MegabytesInBoundedMemory()
         peak = std::max(peak, procStatusBytes(pid, "VmHWM"));
         QVERIFY2(wall.elapsed() < 280'000, "capwatch-cli took too long");
     }
-    const QByteArray err = cli.readAllStandardError();
-    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
-    QVERIFY2(cli.exitCode() == 0, err.constData());
+    const testing::CliRun run = cli.result();
+    const QByteArray err = run.err;
+    QCOMPARE(run.status, QProcess::NormalExit);
+    QVERIFY2(run.exitCode == 0, err.constData());
     QVERIFY2(err.contains("answered on attempt 1"), err.constData());
     qInfo("200 MB answer through capwatch-cli in %lld ms, peak resident set %lld MiB",
         static_cast<long long>(wall.elapsed()), static_cast<long long>(peak >> 20));

@@ -5,6 +5,7 @@
 #include "../fuzz/classifierchecks.h"
 #include "../fuzz/explainchecks.h"
 #include "../fuzz/ssechecks.h"
+#include "support/clirunner.h"
 
 #include <QDir>
 #include <QFile>
@@ -273,15 +274,16 @@ void TestFuzzRegressions::explain_data()
 void TestFuzzRegressions::explain()
 {
     QFETCH(QStringList, args);
-    QProcess p;
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), QStringList { u"explain"_s } + args);
-    QVERIFY2(p.waitForStarted(10000), "capwatch-cli did not start (is it built?)");
-    p.closeWriteChannel(); // an empty standard input, as the fuzzer gives it
-    QVERIFY(p.waitForFinished(30000));
-    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-    const QByteArray out = p.readAllStandardOutput();
-    const QByteArray err = p.readAllStandardError();
-    const std::string violation = capwatch::fuzz::explainViolation(p.exitCode(), out, err);
+    capwatch::testing::CliOptions options; // an empty standard input, as the fuzzer gives it
+    options.timeoutMs = 30000;
+    const capwatch::testing::CliRun run
+        = capwatch::testing::runCli(QStringList { u"explain"_s } + args, options);
+    QVERIFY2(run.started, "capwatch-cli did not start (is it built?)");
+    QVERIFY(run.finished);
+    QCOMPARE(run.status, QProcess::NormalExit);
+    const QByteArray out = run.out;
+    const QByteArray err = run.err;
+    const std::string violation = capwatch::fuzz::explainViolation(run.exitCode, out, err);
     QVERIFY2(violation.empty(),
         qPrintable(QString::fromStdString(violation) + u"\nstdout: "_s + QString::fromUtf8(out)
             + u"\nstderr: "_s + QString::fromUtf8(err)));

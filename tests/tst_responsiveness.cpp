@@ -2,6 +2,7 @@
 // shown in the window, a 1 ms timer on the GUI thread keeps ticking. The longest gap between
 // its ticks is printed; the test only asserts a generous bound.
 
+#include "support/clirunner.h"
 #include "support/sanitizers.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
@@ -11,8 +12,6 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QPlainTextEdit>
-#include <QProcess>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -41,13 +40,10 @@ void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
 {
     // The provider runs in its own process, as a real one would: only capwatch's own work is
     // on this GUI thread.
-    QProcess demo;
-    QSignalSpy ready(&demo, &QProcess::readyReadStandardOutput);
-    demo.start(QStringLiteral(CAPWATCH_CLI_PATH),
-        { u"demo"_s, u"--scenario"_s, u"firehose"_s, u"--headline-first"_s, u"1"_s,
-            u"--time-scale"_s, u"0.01"_s });
-    QVERIFY(ready.wait(10000));
-    const QByteArray line = demo.readLine();
+    capwatch::testing::CliProcess demo({ u"demo"_s, u"--scenario"_s, u"firehose"_s,
+        u"--headline-first"_s, u"1"_s, u"--time-scale"_s, u"0.01"_s });
+    QVERIFY(demo.waitForLine(10000));
+    const QByteArray line = demo.process().readLine();
     QVERIFY(line.startsWith("listening on "));
     const QString url = QString::fromUtf8(line.mid(13).trimmed());
 
@@ -106,7 +102,7 @@ void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
     QVERIFY2(
         longest < kStallBoundMs, qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(longest)));
 
-    demo.terminate();
+    demo.process().terminate();
     QVERIFY(demo.waitForFinished(10000));
 }
 

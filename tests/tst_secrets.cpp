@@ -6,6 +6,7 @@
 #include "net/demoprovider.h"
 #include "net/logging.h"
 #include "net/retrylog.h"
+#include "support/clirunner.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
@@ -114,13 +115,7 @@ private:
 
 // --- capwatch-cli as a child process ---
 
-struct Run
-{
-    QProcess::ExitStatus status = QProcess::CrashExit;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = testing::CliRun;
 
 QProcessEnvironment cliEnvironment()
 {
@@ -133,14 +128,9 @@ QProcessEnvironment cliEnvironment()
 /// Runs the CLI while this thread's event loop serves the in-process demo provider.
 Run runCli(const QStringList &args, const QProcessEnvironment &env = cliEnvironment())
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    QSignalSpy finished(&p, &QProcess::finished);
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), args);
-    p.closeWriteChannel();
-    if (!finished.wait(60000))
-        return {};
-    return { p.exitStatus(), p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
+    testing::CliOptions options;
+    options.environment = env;
+    return testing::runCli(args, options);
 }
 
 // --- in-process sends ---
@@ -571,28 +561,25 @@ void TestSecrets::keyNeverInTheCliLogs()
     }
     // `capwatch-cli demo` receives the key: it logs every request, never the key.
     {
-        QProcess demo;
-        demo.setProcessEnvironment(cliEnvironment());
-        QSignalSpy ready(&demo, &QProcess::readyReadStandardOutput);
-        demo.start(QStringLiteral(CAPWATCH_CLI_PATH),
-            { u"demo"_s, u"--scenario"_s, u"auth-expired"_s, u"--time-scale"_s,
-                QString::number(kScale) });
-        QVERIFY(ready.wait(10000));
-        const QByteArray line = demo.readLine();
+        testing::CliProcess demo({ u"demo"_s, u"--scenario"_s, u"auth-expired"_s, u"--time-scale"_s,
+                                     QString::number(kScale) },
+            cliEnvironment());
+        QVERIFY(demo.waitForLine(10000));
+        const QByteArray line = demo.process().readLine();
         QVERIFY2(line.startsWith("listening on http://127.0.0.1:"), line.constData());
         const Run r = runCli({ u"chat"_s, u"--endpoint"_s,
             QString::fromUtf8(line.mid(13).trimmed()), u"--prompt"_s, u"Hello"_s, u"--time-scale"_s,
             QString::number(kScale), u"--api-key-env"_s, kKeyVariable });
         QCOMPARE(r.exitCode, 3); // refused: the reloaded key is the same
         QVERIFY2(!showsAKey(r.out + r.err), r.err.constData());
-        QSignalSpy finished(&demo, &QProcess::finished);
-        demo.terminate();
-        QVERIFY(finished.wait(10000));
-        const QByteArray err = demo.readAllStandardError();
+        demo.process().terminate();
+        QVERIFY(demo.waitForFinished(10000));
+        const Run ended = demo.result();
+        const QByteArray err = ended.err;
         QVERIFY2(err.contains("capwatch.demo: chat #1 [auth-expired] -> 401"),
             err.constData()); // logging is on
         QVERIFY2(!showsAKey(err), err.constData());
-        QVERIFY(!showsAKey(demo.readAllStandardOutput()));
+        QVERIFY(!showsAKey(ended.out));
     }
 }
 
@@ -719,34 +706,33 @@ void TestSecrets::keyNeverInCrashOutput()
     QFETCH(int, signal);
     Fixture demo(u"hang"_s);
     QVERIFY(demo.listening);
-    QProcess p;
     QProcessEnvironment env = cliEnvironment();
     // In a sanitizer build the sanitizer's own handler would take the signal, print a report
     // (into the run's report files, failing it) and abort: this crash is on purpose, so the
     // signal keeps its default action there too.
     env.insert(u"ASAN_OPTIONS"_s,
         env.value(u"ASAN_OPTIONS"_s) + u":handle_segv=0:handle_abort=0:log_path=stderr"_s);
-    p.setProcessEnvironment(env);
-    // No core file left behind in the build tree.
-    p.setChildProcessModifier([] {
-        const rlimit none { 0, 0 };
-        ::setrlimit(RLIMIT_CORE, &none);
-    });
     QSignalSpy requests(&demo.provider, &net::DemoProvider::chatRequestReceived);
-    QSignalSpy finished(&p, &QProcess::finished);
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH),
-        { u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(), u"--prompt"_s, u"Hello"_s,
-            u"--api-key-env"_s, kKeyVariable });
+    testing::CliProcess p({ u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(),
+                              u"--prompt"_s, u"Hello"_s, u"--api-key-env"_s, kKeyVariable },
+        env, [](QProcess &process) {
+            // No core file left behind in the build tree.
+            process.setChildProcessModifier([] {
+                const rlimit none { 0, 0 };
+                ::setrlimit(RLIMIT_CORE, &none);
+            });
+        });
     QVERIFY(requests.wait(20000)); // the CLI holds the key and waits for an answer that never comes
     QCOMPARE(demo.authorizations, QList<QByteArray> { bearer(kKey) });
     QTRY_COMPARE(demo.provider.openResponses(), 1);
-    QVERIFY(finished.isEmpty());
-    QVERIFY(::kill(pid_t(p.processId()), signal) == 0);
-    QVERIFY(finished.wait(10000));
-    QCOMPARE(p.exitStatus(), QProcess::CrashExit);
-    QCOMPARE(p.exitCode(), signal);
-    const QByteArray out = p.readAllStandardOutput();
-    const QByteArray err = p.readAllStandardError();
+    QVERIFY(!p.finished());
+    QVERIFY(::kill(pid_t(p.pid()), signal) == 0);
+    QVERIFY(p.waitForFinished(10000));
+    const Run ended = p.result();
+    QCOMPARE(ended.status, QProcess::CrashExit);
+    QCOMPARE(p.process().exitCode(), signal);
+    const QByteArray out = ended.out;
+    const QByteArray err = ended.err;
     QVERIFY2(err.contains("capwatch.retry: request 1: attempt 1 of 5"),
         err.constData()); // output was captured
     QVERIFY2(!showsAKey(out), out.constData());

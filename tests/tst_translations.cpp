@@ -3,6 +3,7 @@
 // language falls back to English entirely, and --help/--version need no display.
 
 #include "net/retrylog.h"
+#include "support/clirunner.h"
 #include "ui/mainwindow.h"
 #include "ui/retrylogmodel.h"
 #include "ui/retrypanel.h"
@@ -151,23 +152,22 @@ void TestTranslations::cliHelpFollowsTheLocale()
 {
     QFETCH(QString, lang);
     QFETCH(QString, expected);
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(u"LANGUAGE"_s);
-    env.remove(u"LC_ALL"_s);
-    env.remove(u"LC_MESSAGES"_s);
-    env.insert(u"LANG"_s, lang);
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH), { u"--help"_s });
-    QVERIFY(p.waitForFinished(10000));
-    QCOMPARE(p.exitCode(), 0);
-    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    testing::CliOptions options;
+    options.environment.remove(u"LANGUAGE"_s);
+    options.environment.remove(u"LC_ALL"_s);
+    options.environment.remove(u"LC_MESSAGES"_s);
+    options.environment.insert(u"LANG"_s, lang);
+    options.timeoutMs = 10000;
+    const testing::CliRun help = testing::runCli({ u"--help"_s }, options);
+    QVERIFY(help.finished);
+    QCOMPARE(help.exitCode, 0);
+    const QString out = QString::fromUtf8(help.out);
     QVERIFY2(out.contains(expected), qPrintable(out));
     // Machine-readable output never changes with the language.
-    p.start(QStringLiteral(CAPWATCH_CLI_PATH),
-        { u"explain"_s, u"--status"_s, u"429"_s, u"--body"_s, u"{}"_s });
-    QVERIFY(p.waitForFinished(10000));
-    QVERIFY(p.readAllStandardOutput().startsWith(R"({"category":"rate_limit","retryable":true)"));
+    const testing::CliRun explain
+        = testing::runCli({ u"explain"_s, u"--status"_s, u"429"_s, u"--body"_s, u"{}"_s }, options);
+    QVERIFY(explain.finished);
+    QVERIFY(explain.out.startsWith(R"({"category":"rate_limit","retryable":true)"));
 }
 
 void TestTranslations::numbersFollowTheLocale()

@@ -1,6 +1,6 @@
 #pragma once
 
-// Every number of the retry policy (shared/spec/retry-policy.md) lives here and nowhere else.
+// Every number of the retry policy (docs/retry-policy.md) lives here and nowhere else.
 
 #include <chrono>
 #include <cstddef>

@@ -1,9 +1,10 @@
 #pragma once
 
 // Every word, phrase, unit and name the retry policy looks for (sections 2, 3 and 6 of
-// shared/spec/retry-policy.md), as data. The scanners in textscan.cpp and classifier.cpp read
-// these tables and hold no phrase of their own. Texts are matched after lowerCase() (ASCII and
-// Cyrillic), so every entry here is lower case. Non-ASCII entries are UTF-8.
+// docs/retry-policy.md), as data. The scanners (textscan.cpp, waitscan.cpp, figurescan.cpp) and
+// classifier.cpp read these tables and hold no phrase of their own. Texts are matched after
+// lowerCase() (ASCII and Cyrillic), so every entry here is lower case. Non-ASCII entries are
+// UTF-8.
 
 #include <array>
 #include <string_view>

@@ -8,8 +8,6 @@
 
 QT_BEGIN_NAMESPACE
 class QMimeData;
-class QTextDocument;
-class QTextFrame;
 QT_END_NAMESPACE
 
 namespace capwatch::ui {
@@ -139,22 +137,13 @@ private:
     Item &appendItem(Kind kind);
     void truncateTurn(Item &item);
     void renderActions(Item &item);
-    // A cursor at the end of the document, in an empty spacer block that separates items;
-    // `inserted` says whether the block is new (or the one Qt keeps after a frame).
-    QTextCursor endSpacer(bool *inserted = nullptr);
-    // Removes everything from a spacer endSpacer() gave to the end of the document.
-    void removeToEnd(const QTextCursor &start, bool spacerInserted);
     // endSpacer(), remembered as where the item begins.
     QTextCursor startItem(Item &item);
-    QTextFrame *insertTurnFrame(
-        QTextCursor &cursor, int frameRole, const QString &caption, int captionRole);
-    void finishTurnFrame(QTextFrame *frame);
 
     void flushPending();
     void flushTurn(Item &item, bool final);
     void completeTurn(Item &item);
     void renderMarkdown(Item &item);
-    void prepareMarkdown(QTextDocument &doc);
     void restyle();
 
     std::vector<Item> m_items;

@@ -97,16 +97,6 @@ void Settings::setWindowGeometry(const QByteArray &geometry)
     m_settings->setValue(u"window/geometry"_s, geometry);
 }
 
-QByteArray Settings::windowState() const
-{
-    return m_settings->value(u"window/state"_s).toByteArray();
-}
-
-void Settings::setWindowState(const QByteArray &state)
-{
-    m_settings->setValue(u"window/state"_s, state);
-}
-
 QString Settings::lastExportDir() const
 {
     return m_settings->value(u"export/lastDir"_s).toString();

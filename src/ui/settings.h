@@ -56,8 +56,6 @@ public:
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);
-    QByteArray windowState() const;
-    void setWindowState(const QByteArray &state);
 
     QString lastExportDir() const;
     void setLastExportDir(const QString &dir);

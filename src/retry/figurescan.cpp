@@ -1,0 +1,254 @@
+#include "phrases.h"
+#include "textscan.h"
+#include "textscan_p.h"
+
+#include <algorithm>
+#include <array>
+#include <span>
+
+// The figures of a text: `used` and `limit` (section 2 and 6.1), `requested` and `limit` of a
+// too_large text (6.3).
+
+namespace capwatch::retry {
+
+using namespace detail;
+
+namespace {
+
+using phrases::Boundary;
+using phrases::Word;
+
+// --- used / limit -----------------------------------------------------------------------------
+
+/// Skips any run of the separators.
+std::size_t skipSeparators(
+    std::string_view s, std::size_t i, std::span<const std::string_view> seps)
+{
+    for (bool more = true; more;) {
+        more = false;
+        for (const std::string_view sep : seps) {
+            if (startsWith(s, i, sep)) {
+                i += sep.size();
+                more = true;
+            }
+        }
+    }
+    return i;
+}
+
+/// The index of the number token that starts exactly at i, or SIZE_MAX.
+std::size_t numberStartingAt(
+    std::string_view s, const std::vector<NumberToken> &numbers, std::size_t i)
+{
+    // Most words are followed by no digit at all: no search then.
+    if (i >= s.size() || !isDigit(s[i]))
+        return SIZE_MAX;
+    // Binary search keeps a body full of keywords and numbers linear-logarithmic.
+    const auto it = std::lower_bound(numbers.begin(), numbers.end(), i,
+        [](const NumberToken &t, std::size_t at) { return t.begin < at; });
+    if (it == numbers.end() || it->begin != i)
+        return SIZE_MAX;
+    return static_cast<std::size_t>(it - numbers.begin());
+}
+
+bool wordAt(std::string_view s, std::size_t at, std::size_t len, Boundary boundary)
+{
+    return boundary == Boundary::None || (!wordCharBefore(s, at) && !wordCharAt(s, at + len));
+}
+
+struct WordNumber
+{
+    std::size_t wordAt = npos;
+    std::size_t number = SIZE_MAX;
+};
+
+/// The number that directly follows one of `words` (after an optional tail such as ` of`, then
+/// any run of `seps`), at the earliest word in the text.
+WordNumber numberAfterWords(std::string_view s, const std::vector<NumberToken> &numbers,
+    std::span<const Word> words, std::span<const std::string_view> seps,
+    std::span<const std::string_view> tails, const PhraseHits *hits, PhraseGroup group)
+{
+    WordNumber best;
+    for (std::size_t k = 0; k < words.size(); ++k) {
+        if (!mayHave(hits, group, k))
+            continue;
+        const Word &w = words[k];
+        for (std::size_t at = findFrom(s, w.text); at != npos && at < best.wordAt;
+             at = findFrom(s, w.text, at + 1)) {
+            if (!wordAt(s, at, w.text.size(), w.boundary))
+                continue;
+            std::size_t i = at + w.text.size();
+            for (const std::string_view tail : tails) {
+                if (startsWith(s, i, tail) && !wordCharAt(s, i + tail.size())) {
+                    i += tail.size();
+                    break;
+                }
+            }
+            const std::size_t n = numberStartingAt(s, numbers, skipSeparators(s, i, seps));
+            if (n != SIZE_MAX) {
+                best = { at, n };
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/// `actual/limit: N/M`.
+std::optional<std::pair<std::size_t, std::size_t>> slashForm(
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
+{
+    std::optional<std::pair<std::size_t, std::size_t>> best;
+    std::size_t bestAt = npos;
+    for (std::size_t k = 0; k < phrases::kSlashWords.size(); ++k) {
+        if (!mayHave(hits, PhraseGroup::SlashWords, k))
+            continue;
+        const std::string_view w = phrases::kSlashWords[k];
+        for (std::size_t at = findFrom(s, w); at != npos && at < bestAt;
+             at = findFrom(s, w, at + 1)) {
+            if (!wordAt(s, at, w.size(), Boundary::Word))
+                continue;
+            const std::size_t n = numberStartingAt(
+                s, numbers, skipSeparators(s, at + w.size(), phrases::kSlashSeparators));
+            if (n == SIZE_MAX || !startsWith(s, numbers[n].end, "/"))
+                continue;
+            const std::size_t m = numberStartingAt(s, numbers, numbers[n].end + 1);
+            if (m == SIZE_MAX)
+                continue;
+            best = { n, m };
+            bestAt = at;
+            break;
+        }
+    }
+    return best;
+}
+
+constexpr std::array<Word, phrases::kRequestedWords.size()> requestedWords()
+{
+    std::array<Word, phrases::kRequestedWords.size()> out {};
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = Word { phrases::kRequestedWords[i] };
+    return out;
+}
+constexpr auto kRequestedWordList = requestedWords();
+constexpr std::array kMustBeWord { Word { phrases::kMustBeAtMost } };
+
+} // namespace
+
+UsedLimit usedLimitByWords(
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
+{
+    UsedLimit out;
+    if (const auto slash = slashForm(s, numbers, hits)) {
+        out.usedIndex = slash->first;
+        out.limitIndex = slash->second;
+    } else {
+        out.usedIndex = numberAfterWords(s, numbers, phrases::kUsedWords,
+            phrases::kFigureSeparators, {}, hits, PhraseGroup::UsedWords)
+                            .number;
+        out.limitIndex = numberAfterWords(s, numbers, phrases::kLimitWords,
+            phrases::kFigureSeparators, phrases::kLimitWordTails, hits, PhraseGroup::LimitWords)
+                             .number;
+    }
+    if (out.usedIndex != SIZE_MAX) {
+        out.used = numbers[out.usedIndex].value;
+        out.usedByWord = true;
+    }
+    if (out.limitIndex != SIZE_MAX) {
+        out.limit = numbers[out.limitIndex].value;
+        out.limitByWord = true;
+    }
+    return out;
+}
+
+UsedLimit extractUsedLimit(std::string_view s, const std::vector<NumberToken> &numbers,
+    std::size_t skipBegin, std::size_t skipEnd, const PhraseHits *hits)
+{
+    UsedLimit out = usedLimitByWords(s, numbers, hits);
+    for (std::size_t n = 0; n < numbers.size() && (!out.used || !out.limit); ++n) {
+        if (n == out.usedIndex || n == out.limitIndex)
+            continue;
+        if (numbers[n].begin >= skipBegin && numbers[n].begin < skipEnd)
+            continue;
+        if (!out.used) {
+            out.used = numbers[n].value;
+            out.usedIndex = n;
+        } else {
+            out.limit = numbers[n].value;
+            out.limitIndex = n;
+        }
+    }
+    return out;
+}
+
+RequestedLimit findRequestedLimit(
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
+{
+    RequestedLimit out;
+    out.requestedIndex = numberAfterWords(s, numbers, kRequestedWordList,
+        phrases::kRequestedSeparators, {}, hits, PhraseGroup::Requested)
+                             .number;
+    const WordNumber byWord = numberAfterWords(s, numbers, phrases::kLimitWords,
+        phrases::kFigureSeparators, phrases::kLimitWordTails, hits, PhraseGroup::LimitWords);
+    const WordNumber mustBe = numberAfterWords(
+        s, numbers, kMustBeWord, phrases::kFigureSeparators, {}, hits, PhraseGroup::MustBe);
+    out.limitIndex = (mustBe.wordAt < byWord.wordAt ? mustBe : byWord).number;
+    if (out.requestedIndex != SIZE_MAX)
+        out.requested = numbers[out.requestedIndex].value;
+    if (out.limitIndex != SIZE_MAX)
+        out.limit = numbers[out.limitIndex].value;
+    return out;
+}
+
+UsedLimit tooLargeFigures(
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
+{
+    const RequestedLimit rl = findRequestedLimit(s, numbers, hits);
+    UsedLimit out;
+    out.used = rl.requested;
+    out.usedIndex = rl.requestedIndex;
+    out.limit = rl.limit;
+    out.limitIndex = rl.limitIndex;
+    out.usedByWord = rl.requested.has_value();
+    out.limitByWord = rl.limit.has_value();
+    const auto candidate = [&](std::size_t n) {
+        return n != out.usedIndex && n != out.limitIndex
+            && numbers[n].value >= phrases::kTooLargeMinFigure;
+    };
+    if (!out.used && !out.limit) {
+        std::size_t first = SIZE_MAX;
+        for (std::size_t n = 0; n < numbers.size(); ++n) {
+            if (!candidate(n))
+                continue;
+            if (first == SIZE_MAX) {
+                first = n;
+                continue;
+            }
+            const bool firstLarger = numbers[first].value >= numbers[n].value;
+            out.usedIndex = firstLarger ? first : n;
+            out.limitIndex = firstLarger ? n : first;
+            out.used = numbers[out.usedIndex].value;
+            out.limit = numbers[out.limitIndex].value;
+            break;
+        }
+    } else if (!out.limit) {
+        for (std::size_t n = 0; n < numbers.size(); ++n) {
+            if (candidate(n) && numbers[n].value < *out.used) {
+                out.limitIndex = n;
+                out.limit = numbers[n].value;
+                break;
+            }
+        }
+    } else if (!out.used) {
+        for (std::size_t n = 0; n < numbers.size(); ++n) {
+            if (candidate(n) && numbers[n].value > *out.limit) {
+                out.usedIndex = n;
+                out.used = numbers[n].value;
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace capwatch::retry

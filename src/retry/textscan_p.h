@@ -1,0 +1,193 @@
+#pragma once
+
+// Internal to capwatch_retry (not for other layers): the byte-level helpers and the phrase table
+// that textscan.cpp, waitscan.cpp and figurescan.cpp share. The helpers are inline here, so
+// that the scanner being spread over three files adds no call on its hot paths.
+
+#include "textscan.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace capwatch::retry::detail {
+
+constexpr std::size_t npos = std::string_view::npos;
+
+constexpr bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+constexpr bool isAsciiLetter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+constexpr bool isAsciiWordChar(char c)
+{
+    return isAsciiLetter(c) || isDigit(c) || c == '_';
+}
+constexpr bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+constexpr bool isContinuation(char c)
+{
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+/// A Cyrillic letter (U+0400..U+052F, without the signs U+0482..U+0489) starts at i.
+inline bool cyrillicAt(std::string_view s, std::size_t i)
+{
+    if (i + 1 >= s.size() || !isContinuation(s[i + 1]))
+        return false;
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0xD0 || b0 > 0xD4)
+        return false;
+    const unsigned cp = ((b0 & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
+    return cp <= 0x52F && !(cp >= 0x482 && cp <= 0x489);
+}
+
+/// A Cyrillic letter ends right before i.
+inline bool cyrillicBefore(std::string_view s, std::size_t i)
+{
+    return i >= 2 && cyrillicAt(s, i - 2);
+}
+
+/// Letters are ASCII and Cyrillic (6.1); Chinese characters are not letters here.
+inline bool letterAt(std::string_view s, std::size_t i)
+{
+    return i < s.size() && (isAsciiLetter(s[i]) || cyrillicAt(s, i));
+}
+inline bool wordCharAt(std::string_view s, std::size_t i)
+{
+    return i < s.size() && (isAsciiWordChar(s[i]) || cyrillicAt(s, i));
+}
+inline bool wordCharBefore(std::string_view s, std::size_t i)
+{
+    return i > 0 && (isAsciiWordChar(s[i - 1]) || cyrillicBefore(s, i));
+}
+
+/// Numbers and wait values may not stand right after a letter, digit, underscore or dot.
+inline bool numberMayStartAt(std::string_view s, std::size_t i)
+{
+    return !wordCharBefore(s, i) && !(i > 0 && s[i - 1] == '.');
+}
+
+/// `what` at `at`; the first byte is compared before anything else (most calls end there).
+inline bool startsWith(std::string_view s, std::size_t at, std::string_view what)
+{
+    if (what.empty())
+        return at <= s.size();
+    if (at >= s.size() || s[at] != what[0] || s.size() - at < what.size())
+        return false;
+    for (std::size_t k = 1; k < what.size(); ++k) {
+        if (s[at + k] != what[k])
+            return false;
+    }
+    return true;
+}
+
+/// The next occurrence of `what` from `from`: memchr for its first byte, then a short compare.
+inline std::size_t findFrom(std::string_view s, std::string_view what, std::size_t from = 0)
+{
+    if (what.empty() || what.size() > s.size())
+        return npos;
+    const std::size_t last = s.size() - what.size();
+    while (from <= last) {
+        const void *hit = std::memchr(s.data() + from, what[0], last - from + 1);
+        if (!hit)
+            return npos;
+        const auto at = static_cast<std::size_t>(static_cast<const char *>(hit) - s.data());
+        if (startsWith(s, at, what))
+            return at;
+        from = at + 1;
+    }
+    return npos;
+}
+
+/// Digits then an optional `.digits`; returns the end offset (== i when no digit at i).
+inline std::size_t scanDecimal(std::string_view s, std::size_t i)
+{
+    std::size_t j = i;
+    while (j < s.size() && isDigit(s[j]))
+        ++j;
+    if (j == i)
+        return i;
+    if (j + 1 < s.size() && s[j] == '.' && isDigit(s[j + 1])) {
+        j += 2;
+        while (j < s.size() && isDigit(s[j]))
+            ++j;
+    }
+    return j;
+}
+
+/// Value of digits with optional thousands groups and `.fraction`; separators are skipped.
+inline double valueOf(std::string_view s)
+{
+    double intPart = 0;
+    double frac = 0;
+    double scale = 0.1;
+    bool inFraction = false;
+    for (const char c : s) {
+        if (c == '.') {
+            inFraction = true;
+        } else if (isDigit(c)) {
+            if (inFraction) {
+                frac += (c - '0') * scale;
+                scale /= 10;
+            } else {
+                intPart = intPart * 10 + (c - '0');
+            }
+        }
+    }
+    return intPart + frac;
+}
+
+// --- the fixed phrases, all found in one pass (scanPhrases()) ----------------------------------
+
+enum class PhraseGroup
+{
+    Keywords,
+    TooLarge,
+    Billing,
+    TokenWords,
+    Overloaded,
+    Requested,
+    // Only to skip searches for words a text does not have:
+    UsedWords,
+    LimitWords,
+    SlashWords,
+    ResetLeads,
+    RetryWord,
+    MustBe,
+    Count
+};
+
+struct PhraseTable
+{
+    std::vector<std::string_view> phrases;
+    std::array<std::size_t, std::size_t(PhraseGroup::Count)> groupBegin {};
+    /// Phrases by their first two bytes: 0 for none, else 1 + an index into `buckets`.
+    std::array<std::uint8_t, 65536> bucketOf {};
+    std::vector<std::vector<std::uint8_t>> buckets;
+};
+
+/// Built once, on first use (textscan.cpp).
+const PhraseTable &phraseTable();
+
+inline bool hit(const PhraseHits &hits, PhraseGroup group, std::size_t k)
+{
+    const std::size_t bit = phraseTable().groupBegin[std::size_t(group)] + k;
+    return (hits.bits[bit / 64] >> (bit % 64)) & 1u;
+}
+
+/// Without hits every word may be there.
+inline bool mayHave(const PhraseHits *hits, PhraseGroup group, std::size_t k)
+{
+    return !hits || hit(*hits, group, k);
+}
+
+} // namespace capwatch::retry::detail
