@@ -48,11 +48,21 @@ QColor categoryColor(const QString &category, const QPalette &palette)
                         : QColor::fromHslF(float(h.hue) / 360.0f, 0.78f, 0.38f + h.lightShift);
         }
     }
-    // running, cancelled, unknown: no hue, half-way between the text and the window.
-    const QColor text = palette.color(QPalette::WindowText);
-    const QColor window = palette.color(QPalette::Window);
-    return QColor::fromRgbF((text.redF() * 3 + window.redF() * 2) / 5,
-        (text.greenF() * 3 + window.greenF() * 2) / 5, (text.blueF() * 3 + window.blueF() * 2) / 5);
+    // running, cancelled, unknown
+    return neutralCategoryColor(palette);
+}
+
+QColor neutralCategoryColor(const QPalette &palette)
+{
+    // Two fifths of the way from the text to the window.
+    return blend(palette.color(QPalette::WindowText), palette.color(QPalette::Window), 0.4);
+}
+
+QColor blend(const QColor &a, const QColor &b, double amountOfB)
+{
+    const double t = amountOfB;
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
+        float(a.greenF() * (1 - t) + b.greenF() * t), float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
 QStringList legendCategories()

@@ -1,7 +1,8 @@
 #pragma once
 
-// One colour per attempt category (retry-policy.md section 1), shared by the retry log table and
-// the timeline so a category looks the same everywhere.
+// One colour per attempt category (retry-policy.md section 1), shared by the retry log table, the
+// timeline and the retry panel so a category looks the same everywhere; and the one way colours
+// are mixed.
 
 #include <QColor>
 #include <QString>
@@ -16,6 +17,9 @@ namespace capwatch::ui {
 /// result yet) and `cancelled`. Distinct hues whose lightness follows the palette's Window colour,
 /// so they stay readable on light and dark themes. Unknown or empty: a neutral colour.
 QColor categoryColor(const QString &category, const QPalette &palette);
+/// The colour of an attempt without a category (`running`, `cancelled`): no hue, between the
+/// text and the window.
+QColor neutralCategoryColor(const QPalette &palette);
 
 /// The categories a legend shows, in order, the pseudo-category `running` last.
 QStringList legendCategories();
@@ -35,5 +39,8 @@ QString reasonDisplayName(const QString &reason);
 
 /// True when the Window colour of `palette` is dark.
 bool isDarkPalette(const QPalette &palette);
+
+/// `a` moved towards `b` by `amountOfB` (0: `a`, 1: `b`), channel by channel; opaque.
+QColor blend(const QColor &a, const QColor &b, double amountOfB);
 
 } // namespace capwatch::ui

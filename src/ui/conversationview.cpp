@@ -1,5 +1,6 @@
 #include "conversationview.h"
 
+#include "categorycolors.h"
 #include "uilogging.h"
 
 #include <QBuffer>
@@ -115,13 +116,6 @@ struct Style
     QFont font;
     QStringList monoFamilies;
 };
-
-QColor blend(const QColor &from, const QColor &to, qreal amount)
-{
-    const auto mix = [amount](float a, float b) { return a + (b - a) * float(amount); };
-    return QColor::fromRgbF(mix(from.redF(), to.redF()), mix(from.greenF(), to.greenF()),
-        mix(from.blueF(), to.blueF()));
-}
 
 qreal luminance(const QColor &c)
 {

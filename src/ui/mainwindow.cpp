@@ -44,16 +44,6 @@ namespace capwatch::ui {
 
 using namespace Qt::StringLiterals;
 
-namespace {
-
-QColor mix(const QColor &a, const QColor &b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() * t + b.redF() * (1 - t)),
-        float(a.greenF() * t + b.greenF() * (1 - t)), float(a.blueF() * t + b.blueF() * (1 - t)));
-}
-
-} // namespace
-
 MainWindow::MainWindow(Settings &settings, const LaunchOptions &options, QWidget *parent)
     : QMainWindow(parent)
     , m_settings(settings)
@@ -459,7 +449,7 @@ void MainWindow::changeEvent(QEvent *event)
     if (event->type() == QEvent::PaletteChange && m_banner) {
         QPalette p = m_banner->palette();
         p.setColor(QPalette::Window,
-            mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
+            blend(palette().color(QPalette::Window), palette().color(QPalette::Highlight), 0.18));
         m_banner->setPalette(p);
         styleMessage();
     }
@@ -516,7 +506,7 @@ void MainWindow::applyProvider()
     m_banner->setVisible(bool(m_demo));
     QPalette bp = m_banner->palette();
     bp.setColor(QPalette::Window,
-        mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
+        blend(palette().color(QPalette::Window), palette().color(QPalette::Highlight), 0.18));
     m_banner->setPalette(bp);
     m_statusEndpoint->setText(
         tr("Endpoint: %1")
@@ -778,7 +768,7 @@ void MainWindow::styleMessage()
         ? QColor(0xe0, 0x8a, 0x1e)
         : palette().color(QPalette::Highlight);
     QPalette p = m_message->palette();
-    p.setColor(QPalette::Window, mix(tint, window, 0.16));
+    p.setColor(QPalette::Window, blend(window, tint, 0.16));
     p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
     m_message->setPalette(p);
 }

@@ -190,12 +190,6 @@ void applyRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int row)
     }
 }
 
-QColor mix(const QColor &a, const QColor &b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
-        float(a.greenF() * (1 - t) + b.greenF() * t), float(a.blueF() * (1 - t) + b.blueF() * t));
-}
-
 QFont scaled(QFont font, double factor)
 {
     if (font.pointSizeF() > 0)
@@ -921,8 +915,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     const QPalette &pal = palette();
     const QColor window = pal.color(QPalette::Window);
     const QColor text = pal.color(QPalette::WindowText);
-    const QColor quiet = mix(text, window, 0.42); // secondary text
-    const QColor faint = mix(text, window, 0.86); // grid, tracks
+    const QColor quiet = blend(text, window, 0.42); // secondary text
+    const QColor faint = blend(text, window, 0.86); // grid, tracks
     const double hs = f.fmSmall.height();
 
     QPainter p(this);
@@ -931,7 +925,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
 
     // Alternate rows, so a send's dots, bars and outcome read as one line. Odd sends are striped,
     // so a row keeps its look as it scrolls.
-    const QColor stripe = mix(window, text, 0.045);
+    const QColor stripe = blend(window, text, 0.045);
     p.save();
     p.setClipRect(g.lanesArea);
     for (const LaneGeometry &gl : g.lanes) {
@@ -1049,7 +1043,7 @@ void TimelineWidget::paintLane(
     const QPalette &pal = palette();
     const QColor window = pal.color(QPalette::Window);
     const QColor text = pal.color(QPalette::WindowText);
-    const QColor quiet = mix(text, window, 0.42);
+    const QColor quiet = blend(text, window, 0.42);
     const bool dark = isDarkPalette(pal);
     const double h = f.fm.height();
     const double hs = f.fmSmall.height();
@@ -1087,7 +1081,7 @@ void TimelineWidget::paintLane(
         QRectF planned = bar;
         if (s.isCut()) {
             planned.setRight(bar.left() + g.x(s.startS + s.scheduledS) - g.x(s.startS));
-            QPen dashes(mix(window, c, 0.45), g.lineW);
+            QPen dashes(blend(window, c, 0.45), g.lineW);
             dashes.setDashPattern({ 3.0, 3.0 });
             p.setPen(dashes);
             p.setBrush(Qt::NoBrush);
@@ -1107,17 +1101,17 @@ void TimelineWidget::paintLane(
             p.setClipPath(path);
             p.fillRect(bar, window);
             p.fillRect(QRectF(bar.left(), bar.top(), split - bar.left(), bar.height()),
-                mix(window, c, dark ? 0.45 : 0.34));
+                blend(window, c, dark ? 0.45 : 0.34));
             p.setClipRect(
                 QRectF(split, bar.top(), bar.right() - split, bar.height()), Qt::IntersectClip);
-            p.setPen(QPen(mix(window, c, 0.5), g.lineW));
+            p.setPen(QPen(blend(window, c, 0.5), g.lineW));
             const double gap = std::max(4.0, std::round(hs * 0.4));
             for (double hx = split - bar.height(); hx < bar.right(); hx += gap)
                 p.drawLine(QPointF(hx, bar.bottom()), QPointF(hx + bar.height(), bar.top()));
             p.restore();
         } else {
             // Opaque, so grid lines do not run through the label.
-            p.fillPath(path, mix(window, c, dark ? 0.30 : 0.22));
+            p.fillPath(path, blend(window, c, dark ? 0.30 : 0.22));
         }
         p.setPen(QPen(c, g.lineW));
         p.setBrush(Qt::NoBrush);
