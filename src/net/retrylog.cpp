@@ -1,10 +1,10 @@
 #include "retrylog.h"
 
+#include "jsonnumbers.h"
 #include "retry/constants.h"
 
 #include <QFile>
 #include <QSaveFile>
-#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace capwatch::net {
@@ -12,25 +12,6 @@ namespace capwatch::net {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-nlohmann::ordered_json seconds(std::optional<qint64> ms)
-{
-    if (!ms)
-        return nullptr;
-    if (*ms % 1000 == 0)
-        return *ms / 1000;
-    return double(*ms) / 1000.0;
-}
-
-nlohmann::ordered_json figure(std::optional<double> v)
-{
-    if (!v)
-        return nullptr;
-    double whole = 0;
-    if (std::modf(*v, &whole) == 0.0 && std::fabs(whole) < 9.0e15)
-        return static_cast<long long>(whole);
-    return *v;
-}
 
 nlohmann::ordered_json text(const QString &s)
 {
@@ -48,13 +29,13 @@ nlohmann::ordered_json toJson(const RetryRecord &r)
     o["attempt"] = r.attempt;
     o["status"] = r.status ? nlohmann::ordered_json(*r.status) : nlohmann::ordered_json(nullptr);
     o["category"] = text(r.category);
-    o["used"] = figure(r.used);
-    o["limit"] = figure(r.limit);
-    o["wait_s"] = seconds(r.waitMs);
-    o["raw_wait_s"] = seconds(r.rawWaitMs);
+    o["used"] = figureJson(r.used);
+    o["limit"] = figureJson(r.limit);
+    o["wait_s"] = secondsJson(r.waitMs);
+    o["raw_wait_s"] = secondsJson(r.rawWaitMs);
     o["wait_source"] = text(r.waitSource);
-    o["waited_total_s"] = seconds(r.waitedTotalMs);
-    o["budget_left_s"] = seconds(r.budgetLeftMs);
+    o["waited_total_s"] = secondsJson(r.waitedTotalMs);
+    o["budget_left_s"] = secondsJson(r.budgetLeftMs);
     o["reason"] = text(r.reason);
     o["error"] = text(r.error);
     return o;
