@@ -129,8 +129,7 @@ quint64 ChatClient::send(const ChatRequest &request)
         const QUrl url = chatCompletionsUrl(m_request.endpoint);
         if (!url.isValid()) {
             configurationError(u"the endpoint '%1' is not an http(s) URL"_s.arg(
-                                   m_request.endpoint.toString(QUrl::RemoveUserInfo)),
-                retry::NetworkFailure::InvalidUrl);
+                m_request.endpoint.toString(QUrl::RemoveUserInfo)));
             return;
         }
         QPointer<ChatClient> self(this);
@@ -140,14 +139,12 @@ quint64 ChatClient::send(const ChatRequest &request)
             const QUrl target = chatCompletionsUrl(self->m_request.endpoint);
             if (keyUse(c, target) == KeyUse::Missing) {
                 self->configurationError(
-                    u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error),
-                    retry::NetworkFailure::Other);
+                    u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error));
                 return;
             }
             if (!isHeaderSafe(c.key)) {
                 self->configurationError(
-                    u"the API key from %1 contains characters that cannot be sent"_s.arg(c.source),
-                    retry::NetworkFailure::Other);
+                    u"the API key from %1 contains characters that cannot be sent"_s.arg(c.source));
                 return;
             }
             self->m_key = c.key;
@@ -427,9 +424,8 @@ void ChatClient::cancel()
     endSend(SendSummary::Outcome::Cancelled, EndReason::Cancelled);
 }
 
-void ChatClient::configurationError(const QString &message, retry::NetworkFailure failure)
+void ChatClient::configurationError(const QString &message)
 {
-    Q_UNUSED(failure);
     m_lastError = message;
     m_lastWasNetwork = true;
     AttemptFailure f;

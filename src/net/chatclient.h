@@ -124,7 +124,7 @@ private:
     void onWaitTimer();
     void onHeaderTimeout();
     void endSend(SendSummary::Outcome outcome, retry::EndReason reason);
-    void configurationError(const QString &message, retry::NetworkFailure failure);
+    void configurationError(const QString &message);
     void dropAttempt();
     /// The last failed attempt's status, category, figures and error, into a log record.
     void describeLastFailure(RetryRecord &record) const;
