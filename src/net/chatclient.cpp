@@ -225,7 +225,7 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
         if (m_log) {
             RetryRecord rec = logRecord(RetryRecord::Event::Succeeded, m_policy->attempt());
             rec.status = result.status;
-            rec.category = u"success"_s;
+            rec.category = retry::Category::Success;
             m_log->append(rec);
         }
         endSend(SendSummary::Outcome::Succeeded, EndReason::None);
@@ -298,7 +298,7 @@ RetryRecord ChatClient::logRecord(RetryRecord::Event event, int attempt) const
     if (afterFailure && m_lastFailure) {
         if (m_lastFailure->status > 0)
             rec.status = m_lastFailure->status;
-        rec.category = QString::fromLatin1(retry::nameOf(m_lastFailure->category));
+        rec.category = m_lastFailure->category;
         rec.used = m_lastFailure->used;
         rec.limit = m_lastFailure->limit;
         rec.error = m_lastFailure->errorText;
@@ -331,7 +331,7 @@ void ChatClient::applyDecision(const Decision &d)
             RetryRecord rec = logRecord(RetryRecord::Event::RetryScheduled, info.failedAttempt);
             rec.waitMs = d.wait.count();
             rec.rawWaitMs = d.rawWait.count();
-            rec.waitSource = QString::fromLatin1(retry::nameOf(d.source));
+            rec.waitSource = d.source;
             rec.waitedTotalMs = d.waitedTotal.count();
             rec.budgetLeftMs = d.budgetLeft.count();
             m_log->append(rec);
@@ -475,7 +475,7 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
             = logRecord(outcome == SendSummary::Outcome::Cancelled ? RetryRecord::Event::Cancelled
                                                                    : RetryRecord::Event::GaveUp,
                 s.attempts);
-        rec.reason = QString::fromLatin1(retry::nameOf(reason));
+        rec.reason = reason;
         if (outcome == SendSummary::Outcome::Cancelled) {
             // What the cancel left: the part of the wait that ran, and the waits really spent
             // (interfaces.md, the retry log).

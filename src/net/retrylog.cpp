@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QSaveFile>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace capwatch::net {
 
@@ -20,6 +21,14 @@ nlohmann::ordered_json text(const QString &s)
     return s.toStdString();
 }
 
+/// An interfaces.md name; the empty name of WaitSource::None and EndReason::None is null.
+nlohmann::ordered_json nameOrNull(std::string_view name)
+{
+    if (name.empty())
+        return nullptr;
+    return std::string(name);
+}
+
 nlohmann::ordered_json toJson(const RetryRecord &r)
 {
     nlohmann::ordered_json o;
@@ -28,15 +37,15 @@ nlohmann::ordered_json toJson(const RetryRecord &r)
     o["event"] = RetryRecord::eventName(r.event).toStdString();
     o["attempt"] = r.attempt;
     o["status"] = r.status ? nlohmann::ordered_json(*r.status) : nlohmann::ordered_json(nullptr);
-    o["category"] = text(r.category);
+    o["category"] = nameOrNull(r.category ? retry::nameOf(*r.category) : std::string_view());
     o["used"] = figureJson(r.used);
     o["limit"] = figureJson(r.limit);
     o["wait_s"] = secondsJson(r.waitMs);
     o["raw_wait_s"] = secondsJson(r.rawWaitMs);
-    o["wait_source"] = text(r.waitSource);
+    o["wait_source"] = nameOrNull(retry::nameOf(r.waitSource));
     o["waited_total_s"] = secondsJson(r.waitedTotalMs);
     o["budget_left_s"] = secondsJson(r.budgetLeftMs);
-    o["reason"] = text(r.reason);
+    o["reason"] = nameOrNull(retry::nameOf(r.reason));
     o["error"] = text(r.error);
     return o;
 }

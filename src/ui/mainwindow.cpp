@@ -7,6 +7,7 @@
 #include "net/logging.h"
 #include "retrylogmodel.h"
 #include "retrypanel.h"
+#include "retrytexts.h"
 #include "settingsdialog.h"
 #include "timelinewidget.h"
 #include "uilogging.h"
@@ -354,9 +355,11 @@ void MainWindow::buildMenus()
         auto *box = new QMessageBox(QMessageBox::Information, tr("About capwatch"),
             tr("<p><b>capwatch</b> %1</p><p>A chat client for OpenAI-compatible providers "
                "with strict token caps. It retries token-limit errors by a strict, "
-               "visible policy: at most 5 attempts, waits of at most 60 s, 120 s "
+               "visible policy: at most %2 attempts, waits of at most %3 s, %4 s "
                "in all.</p>")
-                .arg(QApplication::applicationVersion()),
+                .arg(QApplication::applicationVersion(), QLocale().toString(retry::kMaxAttempts),
+                    QLocale().toString(qint64(retry::kWaitCap.count() / 1000)),
+                    QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))),
             QMessageBox::Ok, this);
         box->setObjectName(u"aboutBox"_s);
         box->setIconPixmap(windowIcon().pixmap(64, 64));
@@ -957,7 +960,7 @@ void MainWindow::onGaveUp(quint64 send, const net::SendSummary &summary)
         return;
     endTurn(summary.incomplete || m_assistantTurn >= 0);
     m_conversation->addErrorTurn(
-        tr("The send failed: %1").arg(RetryPanel::reasonInWords(summary.reason)),
+        tr("The send failed: %1").arg(RetryTexts::reasonSentence(summary.reason)),
         summary.finalErrorText);
     restorePrompt();
 }
@@ -1000,7 +1003,7 @@ void MainWindow::updateStatusLine()
     m_conversation->setStatusLine(m_lastFailureCategory.isEmpty()
             ? tr("Retrying in %n s", nullptr, seconds)
             : tr("Retrying in %n s: %1", nullptr, seconds)
-                  .arg(categoryDisplayName(m_lastFailureCategory)));
+                  .arg(RetryTexts::category(m_lastFailureCategory)));
 }
 
 void MainWindow::updateButtons()
