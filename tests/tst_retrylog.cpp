@@ -22,12 +22,12 @@ RetryRecord scheduled()
     r.event = RetryRecord::Event::RetryScheduled;
     r.attempt = 1;
     r.status = 422;
-    r.category = u"token_limit"_s;
+    r.category = capwatch::retry::Category::TokenLimit;
     r.used = 60323;
     r.limit = 60000;
     r.waitMs = 60000;
     r.rawWaitMs = 1080000;
-    r.waitSource = u"message"_s;
+    r.waitSource = capwatch::retry::WaitSource::Message;
     r.waitedTotalMs = 60000;
     r.budgetLeftMs = 60000;
     r.error = u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s;
@@ -185,8 +185,8 @@ void TestRetryLog::exportIsAtomicAndComplete()
     second.attempt = 2;
     second.waitMs.reset();
     second.rawWaitMs.reset();
-    second.waitSource.clear();
-    second.reason = u"budget_exhausted"_s;
+    second.waitSource = capwatch::retry::WaitSource::None;
+    second.reason = capwatch::retry::EndReason::BudgetExhausted;
     second.error = u"=cmd"_s;
     log.append(second);
     QString error;

@@ -2,6 +2,7 @@
 // arrive, a reset on clear, locale-formatted figures and empty null cells.
 
 #include "net/retrylog.h"
+#include "support/retrynames.h"
 #include "ui/categorycolors.h"
 #include "ui/retrylogmodel.h"
 
@@ -41,12 +42,12 @@ RetryRecord headline()
     r.event = RetryRecord::Event::RetryScheduled;
     r.attempt = 1;
     r.status = 422;
-    r.category = u"token_limit"_s;
+    r.category = retry::Category::TokenLimit;
     r.used = 60323;
     r.limit = 60000;
     r.waitMs = 60000;
     r.rawWaitMs = 1080000;
-    r.waitSource = u"message"_s;
+    r.waitSource = retry::WaitSource::Message;
     r.waitedTotalMs = 60000;
     r.budgetLeftMs = 60000;
     r.error = u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s;
@@ -60,10 +61,10 @@ RetryRecord gaveUp()
     r.attempt = 3;
     r.waitMs.reset();
     r.rawWaitMs.reset();
-    r.waitSource.clear();
+    r.waitSource = retry::WaitSource::None;
     r.waitedTotalMs.reset();
     r.budgetLeftMs.reset();
-    r.reason = u"budget_exhausted"_s;
+    r.reason = retry::EndReason::BudgetExhausted;
     return r;
 }
 
@@ -265,9 +266,9 @@ void TestRetryLogModel::wordsInTheTableRawNamesInTheExport()
     QFETCH(QString, shown);
     QFETCH(QByteArray, exported);
     RetryRecord r = started(1);
-    r.category = category;
-    r.waitSource = source;
-    r.reason = reason;
+    r.category = test::categoryNamed(category);
+    r.waitSource = test::waitSourceNamed(source);
+    r.reason = test::reasonNamed(reason);
     RetryLog log;
     log.append(r);
     RetryLogModel model;
@@ -349,7 +350,7 @@ void TestRetryLogModel::toolTipsAndRoles()
         QCOMPARE(
             model.index(row, RetryLogModel::ErrorColumn).data(RetryLogModel::RecordRole).toInt(),
             row);
-    QCOMPARE(model.record(1)->waitSource, u"message"_s);
+    QCOMPARE(model.record(1)->waitSource, retry::WaitSource::Message);
     QCOMPARE(model.record(3), nullptr);
 }
 

@@ -71,22 +71,22 @@ void appendTwoSends(net::RetryLog *log)
     log->append(record(1, E::AttemptStarted, 1, 0));
     net::RetryRecord wait = record(1, E::RetryScheduled, 1, 1);
     wait.status = 429;
-    wait.category = u"rate_limit"_s;
+    wait.category = retry::Category::RateLimit;
     wait.waitMs = wait.rawWaitMs = 7000;
-    wait.waitSource = u"retry-after"_s;
+    wait.waitSource = retry::WaitSource::RetryAfter;
     wait.waitedTotalMs = 7000;
     wait.budgetLeftMs = 113000;
     log->append(wait);
     log->append(record(1, E::AttemptStarted, 2, 8));
     net::RetryRecord ok = record(1, E::Succeeded, 2, 9);
     ok.status = 200;
-    ok.category = u"success"_s;
+    ok.category = retry::Category::Success;
     log->append(ok);
     log->append(record(2, E::AttemptStarted, 1, 60));
     net::RetryRecord fatal = record(2, E::GaveUp, 1, 61);
     fatal.status = 400;
-    fatal.category = u"fatal"_s;
-    fatal.reason = u"not_retryable"_s;
+    fatal.category = retry::Category::Fatal;
+    fatal.reason = retry::EndReason::NotRetryable;
     log->append(fatal);
 }
 
@@ -235,7 +235,7 @@ void TestRetryPanel::cancelledWaitShowsThePartThatRan()
 
     // The timeline: the wait ends where the cancel came; the lane waited that long.
     const TimelineLane &lane = w.window->timeline()->lanes().last();
-    QCOMPARE(lane.outcome, u"cancelled"_s);
+    QCOMPARE(lane.outcome, TimelineLane::Outcome::Cancelled);
     const TimelineSegment &wait = lane.segments.last();
     QCOMPARE(wait.kind, TimelineSegment::Kind::Wait);
     QCOMPARE(wait.endS - wait.startS, double(ran) / 1000.0);
@@ -448,8 +448,8 @@ void TestRetryPanel::screenshots()
         log->append(r);
         r.event = net::RetryRecord::Event::GaveUp;
         r.status = request == 1 ? 400 : 402;
-        r.category = request == 1 ? u"too_large"_s : u"billing"_s;
-        r.reason = u"not_retryable"_s;
+        r.category = request == 1 ? retry::Category::TooLarge : retry::Category::Billing;
+        r.reason = retry::EndReason::NotRetryable;
         r.error = request == 1
             ? u"This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."_s
             : u"Insufficient Balance"_s;

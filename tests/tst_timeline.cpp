@@ -2,7 +2,9 @@
 // the wait labels in words, and the painted widget (offscreen).
 
 #include "net/retrylog.h"
+#include "support/retrynames.h"
 #include "ui/categorycolors.h"
+#include "ui/retrytexts.h"
 #include "ui/timelinewidget.h"
 
 #include <QApplication>
@@ -46,11 +48,11 @@ public:
     {
         RetryRecord r = base(RetryRecord::Event::RetryScheduled, attempt);
         r.status = status;
-        r.category = category;
+        r.category = test::categoryNamed(category);
         r.error = error;
         r.waitMs = qint64(waitS * 1000);
         r.rawWaitMs = qint64(rawWaitS * 1000);
-        r.waitSource = source;
+        r.waitSource = test::waitSourceNamed(source);
         m_waited += *r.waitMs;
         r.waitedTotalMs = m_waited;
         r.budgetLeftMs = 120'000 - m_waited;
@@ -67,7 +69,7 @@ public:
     {
         RetryRecord r = base(RetryRecord::Event::Succeeded, attempt);
         r.status = 200;
-        r.category = u"success"_s;
+        r.category = retry::Category::Success;
         m_out.append(r);
         return *this;
     }
@@ -77,8 +79,8 @@ public:
     {
         RetryRecord r = base(RetryRecord::Event::GaveUp, attempt);
         r.status = status;
-        r.category = category;
-        r.reason = reason;
+        r.category = test::categoryNamed(category);
+        r.reason = test::reasonNamed(reason);
         r.error = error;
         if (category == u"token_limit") {
             r.used = 60323;
@@ -92,7 +94,7 @@ public:
     Send &cancelled(int attempt, std::optional<qint64> ranMs = {})
     {
         RetryRecord r = base(RetryRecord::Event::Cancelled, attempt);
-        r.reason = u"cancelled"_s;
+        r.reason = retry::EndReason::Cancelled;
         r.waitMs = ranMs;
         m_out.append(r);
         return *this;
@@ -174,9 +176,29 @@ void compareSegments(const TimelineLane &lane, const QList<Expected> &expected)
         QVERIFY2(s.attempt == e.attempt, where.constData());
         QVERIFY2(qFuzzyCompare(s.startS + 1, e.startS + 1), where.constData());
         QVERIFY2(qFuzzyCompare(s.endS + 1, e.endS + 1), where.constData());
-        QVERIFY2(s.category == e.category,
-            qPrintable(QString::fromLatin1(where) + u": "_s + s.category));
+        QVERIFY2(s.categoryName() == e.category,
+            qPrintable(QString::fromLatin1(where) + u": "_s + s.categoryName()));
     }
+}
+
+/// The lane's outcome in the names of the retry log: "succeeded", "cancelled",
+/// "gave_up: budget_exhausted", "" while the send runs.
+QString outcomeOf(const TimelineLane &lane)
+{
+    switch (lane.outcome) {
+    case TimelineLane::Outcome::Running:
+        return {};
+    case TimelineLane::Outcome::Succeeded:
+        return u"succeeded"_s;
+    case TimelineLane::Outcome::Cancelled:
+        return u"cancelled"_s;
+    case TimelineLane::Outcome::GaveUp:
+        break;
+    }
+    const std::string_view reason = retry::nameOf(lane.reason);
+    return reason.empty()
+        ? u"gave_up"_s
+        : u"gave_up: "_s + QLatin1StringView(reason.data(), qsizetype(reason.size()));
 }
 
 constexpr auto A = TimelineSegment::Kind::Attempt;
@@ -271,7 +293,7 @@ void TestTimeline::waitLabels()
     QFETCH(double, rawWaitS);
     QFETCH(QString, label);
     QFETCH(double, ranS);
-    QCOMPARE(waitLabel(source, waitS, rawWaitS, ranS), label);
+    QCOMPARE(RetryTexts::waitLabel(test::waitSourceNamed(source), waitS, rawWaitS, ranS), label);
 }
 
 void TestTimeline::headlineCase()
@@ -282,7 +304,7 @@ void TestTimeline::headlineCase()
     QCOMPARE(lanes.size(), 1);
     const TimelineLane &lane = lanes.first();
     QCOMPARE(lane.request, 1);
-    QCOMPARE(lane.outcome, u"gave_up: budget_exhausted"_s);
+    QCOMPARE(outcomeOf(lane), u"gave_up: budget_exhausted"_s);
     QCOMPARE(lane.started, kStart);
     compareSegments(lane,
         { { A, 1, 0, 0, u"token_limit"_s }, { W, 1, 0, 60, u"token_limit"_s },
@@ -290,7 +312,7 @@ void TestTimeline::headlineCase()
             { A, 3, 120, 120, u"token_limit"_s } });
     for (int i : { 1, 3 }) {
         const TimelineSegment &wait = lane.segments.at(i);
-        QCOMPARE(wait.waitSource, u"message"_s);
+        QCOMPARE(wait.waitSource, retry::WaitSource::Message);
         QCOMPARE(wait.rawWaitS, 1080.0);
         QCOMPARE(wait.label, u"message 18 min → 60 s"_s);
         QCOMPARE(wait.status, 422);
@@ -307,7 +329,7 @@ void TestTimeline::backoffCase()
     const QList<TimelineLane> lanes = layoutTimeline(records);
     QCOMPARE(lanes.size(), 1);
     const TimelineLane &lane = lanes.first();
-    QCOMPARE(lane.outcome, u"gave_up: attempts_exhausted"_s);
+    QCOMPARE(outcomeOf(lane), u"gave_up: attempts_exhausted"_s);
     const QString t = u"transient"_s;
     compareSegments(lane,
         { { A, 1, 0, 0, t }, { W, 1, 0, 5, t }, { A, 2, 5, 5, t }, { W, 2, 5, 15, t },
@@ -323,7 +345,7 @@ void TestTimeline::successAfterRetryAfter()
     rateLimited(records, 1);
     const QList<TimelineLane> lanes = layoutTimeline(records);
     QCOMPARE(lanes.size(), 1);
-    QCOMPARE(lanes.first().outcome, u"succeeded"_s);
+    QCOMPARE(outcomeOf(lanes.first()), u"succeeded"_s);
     compareSegments(lanes.first(),
         { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, 7, u"rate_limit"_s },
             { A, 2, 7, 7, u"success"_s } });
@@ -365,7 +387,7 @@ void TestTimeline::cancelled()
     const QList<TimelineLane> lanes = layoutTimeline(records);
     QCOMPARE(lanes.size(), 1);
     QCOMPARE(lanes.first().request, 4);
-    QCOMPARE(lanes.first().outcome, u"cancelled"_s);
+    QCOMPARE(outcomeOf(lanes.first()), u"cancelled"_s);
     if (duringWait) {
         compareSegments(
             lanes.first(), { { A, 1, 0, 0, u"rate_limit"_s }, { W, 1, 0, endS, u"rate_limit"_s } });
@@ -406,13 +428,13 @@ void TestTimeline::running()
     s.started(1);
     QList<TimelineLane> lanes = layoutTimeline(records);
     QCOMPARE(lanes.size(), 1);
-    QCOMPARE(lanes.first().outcome, QString());
+    QCOMPARE(outcomeOf(lanes.first()), QString());
     compareSegments(lanes.first(), { { A, 1, 0, 0, QString() } });
     QCOMPARE(lanes.first().segments.first().row, -1);
 
     s.scheduled(1, 422, u"token_limit"_s, 60, 1080, u"message"_s, kHeadlineError);
     lanes = layoutTimeline(records);
-    QCOMPARE(lanes.first().outcome, QString());
+    QCOMPARE(outcomeOf(lanes.first()), QString());
     compareSegments(
         lanes.first(), { { A, 1, 0, 0, u"token_limit"_s }, { W, 1, 0, 60, u"token_limit"_s } });
 }
@@ -434,7 +456,7 @@ void TestTimeline::authAndTimeout()
             { W, 2, 0, 30, u"rate_limit"_s }, { A, 3, 30, 30, u"transient"_s } });
     QCOMPARE(lanes.first().segments.at(1).label, u"new key"_s);
     QVERIFY(!lanes.first().segments.at(4).status);
-    QCOMPARE(lanes.first().outcome, u"gave_up: timeout"_s);
+    QCOMPARE(outcomeOf(lanes.first()), u"gave_up: timeout"_s);
 }
 
 void TestTimeline::lanesInOrderOfSends()
@@ -448,9 +470,9 @@ void TestTimeline::lanesInOrderOfSends()
     QCOMPARE(lanes.size(), 4);
     for (int i = 0; i < 4; ++i)
         QCOMPARE(lanes.at(i).request, i + 1);
-    QCOMPARE(lanes.at(1).outcome, u"succeeded"_s);
+    QCOMPARE(outcomeOf(lanes.at(1)), u"succeeded"_s);
     QCOMPARE(lanes.at(1).segments.constLast().startS, 75.0);
-    QCOMPARE(lanes.at(3).outcome, u"gave_up: not_retryable"_s);
+    QCOMPARE(outcomeOf(lanes.at(3)), u"gave_up: not_retryable"_s);
     compareSegments(lanes.at(3), { { A, 1, 0, 0, u"fatal"_s } });
     QVERIFY(layoutTimeline({}).isEmpty());
 }
@@ -516,7 +538,7 @@ void TestTimeline::followsTheLog()
     const QList<TimelineLane> whole = layoutTimeline(log.records());
     QCOMPARE(widget.lanes().size(), whole.size());
     for (qsizetype i = 0; i < whole.size(); ++i) {
-        QCOMPARE(widget.lanes().at(i).outcome, whole.at(i).outcome);
+        QCOMPARE(outcomeOf(widget.lanes().at(i)), outcomeOf(whole.at(i)));
         QCOMPARE(widget.lanes().at(i).segments.size(), whole.at(i).segments.size());
     }
     log.clear();
@@ -801,8 +823,8 @@ void TestTimeline::newCategoriesInTheLanesAndLegend()
     QCOMPARE(items.size(), legendCategories().size());
     for (const QString &category : { u"too_large"_s, u"billing"_s })
         QVERIFY(widget.rect().contains(items.at(legendCategories().indexOf(category))));
-    QCOMPARE(categoryDisplayName(u"too_large"_s), u"request too large"_s);
-    QCOMPARE(categoryDisplayName(u"billing"_s), u"out of credit"_s);
+    QCOMPARE(RetryTexts::category(u"too_large"_s), u"request too large"_s);
+    QCOMPARE(RetryTexts::category(u"billing"_s), u"out of credit"_s);
 }
 
 void TestTimeline::screenshot()

@@ -7,6 +7,7 @@
 #include "ui/mainwindow.h"
 #include "ui/retrylogmodel.h"
 #include "ui/retrypanel.h"
+#include "ui/retrytexts.h"
 #include "ui/settings.h"
 #include "ui/timelinewidget.h"
 #include "ui/uilanguage.h"
@@ -173,11 +174,11 @@ void TestTranslations::cliHelpFollowsTheLocale()
 void TestTranslations::numbersFollowTheLocale()
 {
     QLocale::setDefault(QLocale(u"de_DE"_s));
-    QCOMPARE(RetryPanel::durationInWords(2500ms), u"2,5 s"_s);
-    QCOMPARE(RetryPanel::durationInWords(1080s), u"18 min"_s);
+    QCOMPARE(RetryTexts::duration(2500ms), u"2,5 s"_s);
+    QCOMPARE(RetryTexts::duration(1080s), u"18 min"_s);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-    QCOMPARE(RetryPanel::durationInWords(2500ms), u"2.5 s"_s);
-    QCOMPARE(RetryPanel::durationInWords(90s), u"1 min 30 s"_s);
+    QCOMPARE(RetryTexts::duration(2500ms), u"2.5 s"_s);
+    QCOMPARE(RetryTexts::duration(90s), u"1 min 30 s"_s);
 }
 
 void TestTranslations::retryWordsAreTranslated()
@@ -188,10 +189,12 @@ void TestTranslations::retryWordsAreTranslated()
     QVERIFY(QCoreApplication::installTranslator(&capitals));
     const auto cleanup = qScopeGuard([&] { QCoreApplication::removeTranslator(&capitals); });
 
-    QCOMPARE(waitLabel(u"message"_s, 42, 42), u"MESSAGE 42 S"_s);
-    QCOMPARE(waitLabel(u"retry-after"_s, 60, 1080), u"RETRY-AFTER 18 MIN → 60 S"_s);
-    QCOMPARE(waitLabel(u"backoff"_s, 10, 10), u"BACKOFF 10 S"_s);
-    QCOMPARE(waitLabel(u"retry-after"_s, 42, 42, 15), u"RETRY-AFTER 15 S OF 42 S"_s);
+    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::Message, 42, 42), u"MESSAGE 42 S"_s);
+    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 60, 1080),
+        u"RETRY-AFTER 18 MIN → 60 S"_s);
+    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::Backoff, 10, 10), u"BACKOFF 10 S"_s);
+    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 42, 42, 15),
+        u"RETRY-AFTER 15 S OF 42 S"_s);
 
     net::RetryLog log;
     net::RetryRecord r;
@@ -200,15 +203,15 @@ void TestTranslations::retryWordsAreTranslated()
     r.event = net::RetryRecord::Event::RetryScheduled;
     r.attempt = 1;
     r.status = 422;
-    r.category = u"token_limit"_s;
+    r.category = retry::Category::TokenLimit;
     r.waitMs = r.rawWaitMs = 42000;
-    r.waitSource = u"message"_s;
+    r.waitSource = retry::WaitSource::Message;
     log.append(r);
     r.event = net::RetryRecord::Event::GaveUp;
     r.waitMs.reset();
     r.rawWaitMs.reset();
-    r.waitSource.clear();
-    r.reason = u"budget_exhausted"_s;
+    r.waitSource = retry::WaitSource::None;
+    r.reason = retry::EndReason::BudgetExhausted;
     log.append(r);
     RetryLogModel model;
     model.setLog(&log);
@@ -307,7 +310,7 @@ void TestTranslations::unsupportedLanguageFallsBackToEnglish()
     const QLocale before;
     QLocale::setDefault(
         chooseUiLanguage(u"fr"_s, QLocale(u"fr_FR"_s), QStringLiteral(CAPWATCH_QM_DIR)).locale);
-    const QString english = RetryPanel::durationInWords(2500ms);
+    const QString english = RetryTexts::duration(2500ms);
     const QString grouped = QLocale().toString(60323);
     QLocale::setDefault(before);
     QCOMPARE(english, u"2.5 s"_s);

@@ -129,8 +129,7 @@ quint64 ChatClient::send(const ChatRequest &request)
         const QUrl url = chatCompletionsUrl(m_request.endpoint);
         if (!url.isValid()) {
             configurationError(u"the endpoint '%1' is not an http(s) URL"_s.arg(
-                                   m_request.endpoint.toString(QUrl::RemoveUserInfo)),
-                retry::NetworkFailure::InvalidUrl);
+                m_request.endpoint.toString(QUrl::RemoveUserInfo)));
             return;
         }
         QPointer<ChatClient> self(this);
@@ -140,14 +139,12 @@ quint64 ChatClient::send(const ChatRequest &request)
             const QUrl target = chatCompletionsUrl(self->m_request.endpoint);
             if (keyUse(c, target) == KeyUse::Missing) {
                 self->configurationError(
-                    u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error),
-                    retry::NetworkFailure::Other);
+                    u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error));
                 return;
             }
             if (!isHeaderSafe(c.key)) {
                 self->configurationError(
-                    u"the API key from %1 contains characters that cannot be sent"_s.arg(c.source),
-                    retry::NetworkFailure::Other);
+                    u"the API key from %1 contains characters that cannot be sent"_s.arg(c.source));
                 return;
             }
             self->m_key = c.key;
@@ -165,14 +162,8 @@ void ChatClient::startAttempt()
                                      .arg(n)
                                      .arg(retry::kMaxAttempts)
                                      .arg(displayEndpoint(chatCompletionsUrl(m_request.endpoint)));
-    RetryRecord rec;
-    rec.event = RetryRecord::Event::AttemptStarted;
-    rec.attempt = n;
-    if (m_log) {
-        rec.time = QDateTime::currentDateTimeUtc();
-        rec.request = int(m_sendId);
-        m_log->append(rec);
-    }
+    if (m_log)
+        m_log->append(logRecord(RetryRecord::Event::AttemptStarted, n));
     Q_EMIT attemptStarted(m_sendId, n, retry::kMaxAttempts);
 
     m_attempt = new ChatAttempt(m_nam, buildNetworkRequest(m_request, m_key),
@@ -232,13 +223,9 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
                                          .arg(m_policy->attempt())
                                          .arg(result.status);
         if (m_log) {
-            RetryRecord rec;
-            rec.time = QDateTime::currentDateTimeUtc();
-            rec.request = int(m_sendId);
-            rec.event = RetryRecord::Event::Succeeded;
-            rec.attempt = m_policy->attempt();
+            RetryRecord rec = logRecord(RetryRecord::Event::Succeeded, m_policy->attempt());
             rec.status = result.status;
-            rec.category = u"success"_s;
+            rec.category = retry::Category::Success;
             m_log->append(rec);
         }
         endSend(SendSummary::Outcome::Succeeded, EndReason::None);
@@ -299,16 +286,24 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
     applyDecision(d);
 }
 
-void ChatClient::describeLastFailure(RetryRecord &rec) const
+RetryRecord ChatClient::logRecord(RetryRecord::Event event, int attempt) const
 {
-    if (!m_lastFailure)
-        return;
-    if (m_lastFailure->status > 0)
-        rec.status = m_lastFailure->status;
-    rec.category = QString::fromLatin1(retry::nameOf(m_lastFailure->category));
-    rec.used = m_lastFailure->used;
-    rec.limit = m_lastFailure->limit;
-    rec.error = m_lastFailure->errorText;
+    RetryRecord rec;
+    rec.time = QDateTime::currentDateTimeUtc();
+    rec.request = int(m_sendId);
+    rec.event = event;
+    rec.attempt = attempt;
+    const bool afterFailure
+        = event == RetryRecord::Event::RetryScheduled || event == RetryRecord::Event::GaveUp;
+    if (afterFailure && m_lastFailure) {
+        if (m_lastFailure->status > 0)
+            rec.status = m_lastFailure->status;
+        rec.category = m_lastFailure->category;
+        rec.used = m_lastFailure->used;
+        rec.limit = m_lastFailure->limit;
+        rec.error = m_lastFailure->errorText;
+    }
+    return rec;
 }
 
 void ChatClient::applyDecision(const Decision &d)
@@ -333,15 +328,10 @@ void ChatClient::applyDecision(const Decision &d)
                    .arg(seconds(d.wait), seconds(d.rawWait),
                        QString::fromLatin1(retry::nameOf(d.source)), seconds(d.budgetLeft));
         if (m_log) {
-            RetryRecord rec;
-            rec.time = QDateTime::currentDateTimeUtc();
-            rec.request = int(m_sendId);
-            rec.event = RetryRecord::Event::RetryScheduled;
-            rec.attempt = info.failedAttempt;
-            describeLastFailure(rec);
+            RetryRecord rec = logRecord(RetryRecord::Event::RetryScheduled, info.failedAttempt);
             rec.waitMs = d.wait.count();
             rec.rawWaitMs = d.rawWait.count();
-            rec.waitSource = QString::fromLatin1(retry::nameOf(d.source));
+            rec.waitSource = d.source;
             rec.waitedTotalMs = d.waitedTotal.count();
             rec.budgetLeftMs = d.budgetLeft.count();
             m_log->append(rec);
@@ -427,9 +417,8 @@ void ChatClient::cancel()
     endSend(SendSummary::Outcome::Cancelled, EndReason::Cancelled);
 }
 
-void ChatClient::configurationError(const QString &message, retry::NetworkFailure failure)
+void ChatClient::configurationError(const QString &message)
 {
-    Q_UNUSED(failure);
     m_lastError = message;
     m_lastWasNetwork = true;
     AttemptFailure f;
@@ -482,16 +471,12 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
     }
 
     if (m_log && outcome != SendSummary::Outcome::Succeeded) {
-        RetryRecord rec;
-        rec.time = QDateTime::currentDateTimeUtc();
-        rec.request = int(m_sendId);
-        rec.event = outcome == SendSummary::Outcome::Cancelled ? RetryRecord::Event::Cancelled
-                                                               : RetryRecord::Event::GaveUp;
-        rec.attempt = s.attempts;
-        rec.reason = QString::fromLatin1(retry::nameOf(reason));
-        if (outcome == SendSummary::Outcome::GaveUp) {
-            describeLastFailure(rec);
-        } else {
+        RetryRecord rec
+            = logRecord(outcome == SendSummary::Outcome::Cancelled ? RetryRecord::Event::Cancelled
+                                                                   : RetryRecord::Event::GaveUp,
+                s.attempts);
+        rec.reason = reason;
+        if (outcome == SendSummary::Outcome::Cancelled) {
             // What the cancel left: the part of the wait that ran, and the waits really spent
             // (interfaces.md, the retry log).
             if (s.cutWait)

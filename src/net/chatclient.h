@@ -124,10 +124,12 @@ private:
     void onWaitTimer();
     void onHeaderTimeout();
     void endSend(SendSummary::Outcome outcome, retry::EndReason reason);
-    void configurationError(const QString &message, retry::NetworkFailure failure);
+    void configurationError(const QString &message);
     void dropAttempt();
-    /// The last failed attempt's status, category, figures and error, into a log record.
-    void describeLastFailure(RetryRecord &record) const;
+    /// The log record of an event of the current send: its time, send and attempt and, for the
+    /// events that follow a failed attempt (retry_scheduled, gave_up), that attempt's status,
+    /// category, token figures and error. The caller adds what only its event knows.
+    RetryRecord logRecord(RetryRecord::Event event, int attempt) const;
 
     QNetworkAccessManager *m_nam;
     std::shared_ptr<CredentialProvider> m_credentials;

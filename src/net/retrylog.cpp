@@ -1,11 +1,12 @@
 #include "retrylog.h"
 
+#include "jsonnumbers.h"
 #include "retry/constants.h"
 
 #include <QFile>
 #include <QSaveFile>
-#include <cmath>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace capwatch::net {
 
@@ -13,30 +14,19 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-nlohmann::ordered_json seconds(std::optional<qint64> ms)
-{
-    if (!ms)
-        return nullptr;
-    if (*ms % 1000 == 0)
-        return *ms / 1000;
-    return double(*ms) / 1000.0;
-}
-
-nlohmann::ordered_json figure(std::optional<double> v)
-{
-    if (!v)
-        return nullptr;
-    double whole = 0;
-    if (std::modf(*v, &whole) == 0.0 && std::fabs(whole) < 9.0e15)
-        return static_cast<long long>(whole);
-    return *v;
-}
-
 nlohmann::ordered_json text(const QString &s)
 {
     if (s.isEmpty())
         return nullptr;
     return s.toStdString();
+}
+
+/// An interfaces.md name; the empty name of WaitSource::None and EndReason::None is null.
+nlohmann::ordered_json nameOrNull(std::string_view name)
+{
+    if (name.empty())
+        return nullptr;
+    return std::string(name);
 }
 
 nlohmann::ordered_json toJson(const RetryRecord &r)
@@ -47,15 +37,15 @@ nlohmann::ordered_json toJson(const RetryRecord &r)
     o["event"] = RetryRecord::eventName(r.event).toStdString();
     o["attempt"] = r.attempt;
     o["status"] = r.status ? nlohmann::ordered_json(*r.status) : nlohmann::ordered_json(nullptr);
-    o["category"] = text(r.category);
-    o["used"] = figure(r.used);
-    o["limit"] = figure(r.limit);
-    o["wait_s"] = seconds(r.waitMs);
-    o["raw_wait_s"] = seconds(r.rawWaitMs);
-    o["wait_source"] = text(r.waitSource);
-    o["waited_total_s"] = seconds(r.waitedTotalMs);
-    o["budget_left_s"] = seconds(r.budgetLeftMs);
-    o["reason"] = text(r.reason);
+    o["category"] = nameOrNull(r.category ? retry::nameOf(*r.category) : std::string_view());
+    o["used"] = figureJson(r.used);
+    o["limit"] = figureJson(r.limit);
+    o["wait_s"] = secondsJson(r.waitMs);
+    o["raw_wait_s"] = secondsJson(r.rawWaitMs);
+    o["wait_source"] = nameOrNull(retry::nameOf(r.waitSource));
+    o["waited_total_s"] = secondsJson(r.waitedTotalMs);
+    o["budget_left_s"] = secondsJson(r.budgetLeftMs);
+    o["reason"] = nameOrNull(retry::nameOf(r.reason));
     o["error"] = text(r.error);
     return o;
 }

@@ -4,6 +4,9 @@
 // appended, record by record, to JSON Lines or CSV files. It never holds the API key, an
 // Authorization header or the prompt.
 
+#include "retry/classifier.h"
+#include "retry/sendpolicy.h"
+
 #include <QDateTime>
 #include <QList>
 #include <QObject>
@@ -32,15 +35,15 @@ struct RetryRecord
     Event event = Event::AttemptStarted;
     int attempt = 0;
     std::optional<int> status;
-    QString category; ///< empty: null
+    std::optional<retry::Category> category;
     std::optional<double> used;
     std::optional<double> limit;
     std::optional<qint64> waitMs;
     std::optional<qint64> rawWaitMs;
-    QString waitSource;
+    retry::WaitSource waitSource = retry::WaitSource::None; ///< None: null
     std::optional<qint64> waitedTotalMs;
     std::optional<qint64> budgetLeftMs;
-    QString reason;
+    retry::EndReason reason = retry::EndReason::None; ///< None: null
     QString error; ///< at most 500 characters
 
     static QString eventName(Event event);

@@ -1,6 +1,5 @@
 #include "categorycolors.h"
 
-#include <QCoreApplication>
 #include <QPalette>
 
 namespace capwatch::ui {
@@ -48,79 +47,33 @@ QColor categoryColor(const QString &category, const QPalette &palette)
                         : QColor::fromHslF(float(h.hue) / 360.0f, 0.78f, 0.38f + h.lightShift);
         }
     }
-    // running, cancelled, unknown: no hue, half-way between the text and the window.
-    const QColor text = palette.color(QPalette::WindowText);
-    const QColor window = palette.color(QPalette::Window);
-    return QColor::fromRgbF((text.redF() * 3 + window.redF() * 2) / 5,
-        (text.greenF() * 3 + window.greenF() * 2) / 5, (text.blueF() * 3 + window.blueF() * 2) / 5);
+    // running, cancelled, unknown
+    return neutralCategoryColor(palette);
+}
+
+QColor categoryColor(retry::Category category, const QPalette &palette)
+{
+    const std::string_view name = retry::nameOf(category);
+    return categoryColor(QString::fromLatin1(name.data(), qsizetype(name.size())), palette);
+}
+
+QColor neutralCategoryColor(const QPalette &palette)
+{
+    // Two fifths of the way from the text to the window.
+    return blend(palette.color(QPalette::WindowText), palette.color(QPalette::Window), 0.4);
+}
+
+QColor blend(const QColor &a, const QColor &b, double amountOfB)
+{
+    const double t = amountOfB;
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
+        float(a.greenF() * (1 - t) + b.greenF() * t), float(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
 QStringList legendCategories()
 {
     return { u"success"_s, u"token_limit"_s, u"rate_limit"_s, u"transient"_s, u"auth"_s,
         u"too_large"_s, u"billing"_s, u"fatal"_s, u"running"_s };
-}
-
-QString categoryDisplayName(const QString &category)
-{
-    if (category == u"success")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "success");
-    if (category == u"token_limit")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "token limit");
-    if (category == u"rate_limit")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "rate limit");
-    if (category == u"transient")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "transient");
-    if (category == u"auth")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "auth");
-    if (category == u"too_large")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "request too large");
-    if (category == u"billing")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "out of credit");
-    if (category == u"fatal")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "fatal");
-    if (category == u"running" || category.isEmpty())
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "running");
-    if (category == u"cancelled")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "cancelled");
-    return category;
-}
-
-QString waitSourceDisplayName(const QString &source)
-{
-    // The header names stay recognisable; translators may keep them as they are.
-    if (source == u"retry-after")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "retry-after");
-    if (source == u"retry-after-ms")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "retry-after-ms");
-    if (source == u"retry-delay")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "retry delay");
-    if (source == u"message")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "message");
-    if (source == u"ratelimit-reset")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "rate-limit reset");
-    if (source == u"backoff")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "backoff");
-    if (source == u"credential-refresh")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "new key");
-    return source;
-}
-
-QString reasonDisplayName(const QString &reason)
-{
-    if (reason == u"budget_exhausted")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "budget exhausted");
-    if (reason == u"attempts_exhausted")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "attempts exhausted");
-    if (reason == u"not_retryable")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "not retryable");
-    if (reason == u"timeout")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "no response in time");
-    if (reason == u"auth_unchanged")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "key unchanged");
-    if (reason == u"cancelled")
-        return QCoreApplication::translate("capwatch::ui::CategoryColors", "cancelled");
-    return reason;
 }
 
 } // namespace capwatch::ui

@@ -1,5 +1,7 @@
 #include "conversationstyle.h"
 
+#include "categorycolors.h"
+
 #include <QFontDatabase>
 #include <QPalette>
 #include <QTextBlock>
@@ -14,13 +16,6 @@
 namespace capwatch::ui::transcript {
 
 namespace {
-
-QColor blend(const QColor &from, const QColor &to, qreal amount)
-{
-    const auto mix = [amount](float a, float b) { return a + (b - a) * float(amount); };
-    return QColor::fromRgbF(mix(from.redF(), to.redF()), mix(from.greenF(), to.greenF()),
-        mix(from.blueF(), to.blueF()));
-}
 
 qreal luminance(const QColor &c)
 {

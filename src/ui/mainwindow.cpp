@@ -7,6 +7,7 @@
 #include "net/logging.h"
 #include "retrylogmodel.h"
 #include "retrypanel.h"
+#include "retrytexts.h"
 #include "settingsdialog.h"
 #include "timelinewidget.h"
 #include "uilogging.h"
@@ -43,16 +44,6 @@
 namespace capwatch::ui {
 
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QColor mix(const QColor &a, const QColor &b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() * t + b.redF() * (1 - t)),
-        float(a.greenF() * t + b.greenF() * (1 - t)), float(a.blueF() * t + b.blueF() * (1 - t)));
-}
-
-} // namespace
 
 MainWindow::MainWindow(Settings &settings, const LaunchOptions &options, QWidget *parent)
     : QMainWindow(parent)
@@ -364,9 +355,11 @@ void MainWindow::buildMenus()
         auto *box = new QMessageBox(QMessageBox::Information, tr("About capwatch"),
             tr("<p><b>capwatch</b> %1</p><p>A chat client for OpenAI-compatible providers "
                "with strict token caps. It retries token-limit errors by a strict, "
-               "visible policy: at most 5 attempts, waits of at most 60 s, 120 s "
+               "visible policy: at most %2 attempts, waits of at most %3 s, %4 s "
                "in all.</p>")
-                .arg(QApplication::applicationVersion()),
+                .arg(QApplication::applicationVersion(), QLocale().toString(retry::kMaxAttempts),
+                    QLocale().toString(qint64(retry::kWaitCap.count() / 1000)),
+                    QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))),
             QMessageBox::Ok, this);
         box->setObjectName(u"aboutBox"_s);
         box->setIconPixmap(windowIcon().pixmap(64, 64));
@@ -459,7 +452,7 @@ void MainWindow::changeEvent(QEvent *event)
     if (event->type() == QEvent::PaletteChange && m_banner) {
         QPalette p = m_banner->palette();
         p.setColor(QPalette::Window,
-            mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
+            blend(palette().color(QPalette::Window), palette().color(QPalette::Highlight), 0.18));
         m_banner->setPalette(p);
         styleMessage();
     }
@@ -516,7 +509,7 @@ void MainWindow::applyProvider()
     m_banner->setVisible(bool(m_demo));
     QPalette bp = m_banner->palette();
     bp.setColor(QPalette::Window,
-        mix(palette().color(QPalette::Highlight), palette().color(QPalette::Window), 0.18));
+        blend(palette().color(QPalette::Window), palette().color(QPalette::Highlight), 0.18));
     m_banner->setPalette(bp);
     m_statusEndpoint->setText(
         tr("Endpoint: %1")
@@ -778,7 +771,7 @@ void MainWindow::styleMessage()
         ? QColor(0xe0, 0x8a, 0x1e)
         : palette().color(QPalette::Highlight);
     QPalette p = m_message->palette();
-    p.setColor(QPalette::Window, mix(tint, window, 0.16));
+    p.setColor(QPalette::Window, blend(window, tint, 0.16));
     p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
     m_message->setPalette(p);
 }
@@ -967,7 +960,7 @@ void MainWindow::onGaveUp(quint64 send, const net::SendSummary &summary)
         return;
     endTurn(summary.incomplete || m_assistantTurn >= 0);
     m_conversation->addErrorTurn(
-        tr("The send failed: %1").arg(RetryPanel::reasonInWords(summary.reason)),
+        tr("The send failed: %1").arg(RetryTexts::reasonSentence(summary.reason)),
         summary.finalErrorText);
     restorePrompt();
 }
@@ -1010,7 +1003,7 @@ void MainWindow::updateStatusLine()
     m_conversation->setStatusLine(m_lastFailureCategory.isEmpty()
             ? tr("Retrying in %n s", nullptr, seconds)
             : tr("Retrying in %n s: %1", nullptr, seconds)
-                  .arg(categoryDisplayName(m_lastFailureCategory)));
+                  .arg(RetryTexts::category(m_lastFailureCategory)));
 }
 
 void MainWindow::updateButtons()

@@ -2,7 +2,7 @@
 
 #include "categorycolors.h"
 #include "net/retrylog.h"
-#include "retry/classifier.h"
+#include "retrytexts.h"
 
 #include <QBrush>
 #include <QGuiApplication>
@@ -44,6 +44,12 @@ QVariant optionalTokens(const std::optional<double> &value)
 QVariant optionalText(const QString &text)
 {
     return text.isEmpty() ? QVariant() : QVariant(text);
+}
+
+/// The interfaces.md name (the empty one of a None is no text).
+QVariant name(std::string_view name)
+{
+    return optionalText(QString::fromLatin1(name.data(), qsizetype(name.size())));
 }
 
 bool isNumeric(int column)
@@ -156,12 +162,12 @@ QVariant RetryLogModel::data(const QModelIndex &index, int role) const
         return isNumeric(column) ? int(Qt::AlignRight | Qt::AlignVCenter)
                                  : int(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::DecorationRole:
-        if (column == CategoryColumn && !r->category.isEmpty())
-            return categoryColor(r->category, QGuiApplication::palette());
+        if (column == CategoryColumn && r->category)
+            return categoryColor(*r->category, QGuiApplication::palette());
         return {};
     case Qt::ForegroundRole:
-        if (column == CategoryColumn && !r->category.isEmpty())
-            return QBrush(categoryColor(r->category, QGuiApplication::palette()));
+        if (column == CategoryColumn && r->category)
+            return QBrush(categoryColor(*r->category, QGuiApplication::palette()));
         return {};
     case RecordRole:
         return index.row();
@@ -179,19 +185,7 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
     case RequestColumn:
         return QLocale().toString(r.request);
     case EventColumn:
-        switch (r.event) {
-        case RetryRecord::Event::AttemptStarted:
-            return tr("Attempt started");
-        case RetryRecord::Event::RetryScheduled:
-            return tr("Retry scheduled");
-        case RetryRecord::Event::Succeeded:
-            return tr("Succeeded");
-        case RetryRecord::Event::GaveUp:
-            return tr("Gave up");
-        case RetryRecord::Event::Cancelled:
-            return tr("Cancelled");
-        }
-        return {};
+        return RetryTexts::event(r.event);
     case AttemptColumn:
         return r.attempt > 0 ? QVariant(QLocale().toString(r.attempt)) : QVariant();
     case StatusColumn:
@@ -199,7 +193,7 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
         return r.status ? QVariant(QString::number(*r.status)) : QVariant();
     // Words in the UI language; the exports (and the tooltips) keep the names of interfaces.md.
     case CategoryColumn:
-        return r.category.isEmpty() ? QVariant() : QVariant(categoryDisplayName(r.category));
+        return r.category ? QVariant(RetryTexts::category(*r.category)) : QVariant();
     case UsedColumn:
         return optionalTokens(r.used);
     case LimitColumn:
@@ -209,13 +203,13 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
     case RawWaitColumn:
         return optionalSeconds(r.rawWaitMs);
     case WaitSourceColumn:
-        return r.waitSource.isEmpty() ? QVariant() : QVariant(waitSourceDisplayName(r.waitSource));
+        return optionalText(RetryTexts::waitSource(r.waitSource));
     case WaitedTotalColumn:
         return optionalSeconds(r.waitedTotalMs);
     case BudgetLeftColumn:
         return optionalSeconds(r.budgetLeftMs);
     case ReasonColumn:
-        return r.reason.isEmpty() ? QVariant() : QVariant(reasonDisplayName(r.reason));
+        return optionalText(RetryTexts::reason(r.reason));
     case ErrorColumn: {
         // One line in the table; the tooltip has the full text.
         QString line = r.error;
@@ -232,21 +226,14 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
     switch (column) {
     case TimeColumn:
         return r.time.isValid() ? QVariant(r.time.toUTC().toString(Qt::ISODateWithMs)) : QVariant();
-    case StatusColumn: {
-        if (!r.status)
-            return {};
-        const std::string_view phrase = retry::statusText(*r.status);
-        if (phrase.empty())
-            return QString::number(*r.status);
-        return QString(QString::number(*r.status) + u' '
-            + QString::fromLatin1(phrase.data(), qsizetype(phrase.size())));
-    }
+    case StatusColumn:
+        return r.status ? QVariant(RetryTexts::status(*r.status)) : QVariant();
     case CategoryColumn:
-        return optionalText(r.category);
+        return r.category ? name(retry::nameOf(*r.category)) : QVariant();
     case WaitSourceColumn:
-        return optionalText(r.waitSource);
+        return name(retry::nameOf(r.waitSource));
     case ReasonColumn:
-        return optionalText(r.reason);
+        return name(retry::nameOf(r.reason));
     case ErrorColumn:
         return optionalText(r.error);
     default:

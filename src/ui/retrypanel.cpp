@@ -2,6 +2,7 @@
 
 #include "categorycolors.h"
 #include "retry/constants.h"
+#include "retrytexts.h"
 
 #include <QAccessible>
 #include <QEvent>
@@ -213,7 +214,7 @@ void RetryPanel::setClient(net::ChatClient *client)
     });
     connect(client, &ChatClient::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
         if (send == m_send)
-            setState(State::GaveUp, reasonInWords(s.reason));
+            setState(State::GaveUp, RetryTexts::reasonSentence(s.reason));
     });
     connect(client, &ChatClient::cancelled, this, [this](quint64 send, const net::SendSummary &s) {
         if (send != m_send)
@@ -283,7 +284,7 @@ QString RetryPanel::failureText() const
 {
     if (m_failureCategory.isEmpty())
         return tr("–");
-    const QString name = categoryDisplayName(m_failureCategory);
+    const QString name = RetryTexts::category(m_failureCategory);
     return m_failureStatus > 0 ? tr("%1 (HTTP %2)").arg(name, QString::number(m_failureStatus))
                                : name;
 }
@@ -332,9 +333,10 @@ QString RetryPanel::sourceText() const
     if (m_cutWait) {
         // To a tenth of a second, as the countdown showed it.
         const Millis ran((m_cutWait->count() + 50) / 100 * 100);
-        return tr("%1; cancelled after %2").arg(sourceInWords(*m_wait), durationInWords(ran));
+        return tr("%1; cancelled after %2")
+            .arg(RetryTexts::waitSourceSentence(*m_wait), RetryTexts::duration(ran));
     }
-    return sourceInWords(*m_wait);
+    return RetryTexts::waitSourceSentence(*m_wait);
 }
 
 void RetryPanel::refresh()
@@ -374,81 +376,6 @@ void RetryPanel::refresh()
     m_budgetBar->setAccessibleDescription(budgetText());
 }
 
-QString RetryPanel::durationInWords(Millis ms)
-{
-    const QLocale l;
-    const qint64 v = ms.count();
-    if (v <= 60'000 || v % 1000 != 0) {
-        // Seconds, with the fraction a header or message gave (2.5 s, 0.084 s).
-        return tr("%1 s").arg(
-            v % 1000 == 0 ? l.toString(v / 1000) : l.toString(double(v) / 1000.0, 'g', 6));
-    }
-    const qint64 totalS = v / 1000;
-    if (totalS % 3600 == 0)
-        return tr("%1 h").arg(l.toString(totalS / 3600));
-    if (totalS % 60 == 0)
-        return tr("%1 min").arg(l.toString(totalS / 60));
-    if (totalS < 3600)
-        return tr("%1 min %2 s").arg(l.toString(totalS / 60), l.toString(totalS % 60));
-    return tr("%1 h %2 min").arg(l.toString(totalS / 3600), l.toString((totalS % 3600) / 60));
-}
-
-QString RetryPanel::sourceInWords(const net::RetryInfo &info)
-{
-    const QString wait = durationInWords(info.wait);
-    const bool capped = info.rawWait > info.wait;
-    switch (info.source) {
-    case retry::WaitSource::RetryAfter:
-        return capped ? tr("retry-after header asked %1; capped to %2")
-                            .arg(durationInWords(info.rawWait), wait)
-                      : tr("retry-after header: %1").arg(wait);
-    case retry::WaitSource::RetryAfterMs:
-        return capped ? tr("retry-after-ms header asked %1; capped to %2")
-                            .arg(durationInWords(info.rawWait), wait)
-                      : tr("retry-after-ms header: %1").arg(wait);
-    case retry::WaitSource::Message:
-        return capped
-            ? tr("provider asked %1; capped to %2").arg(durationInWords(info.rawWait), wait)
-            : tr("provider asked %1").arg(wait);
-    case retry::WaitSource::RetryDelay:
-        return capped ? tr("retryDelay in the error asked %1; capped to %2")
-                            .arg(durationInWords(info.rawWait), wait)
-                      : tr("retryDelay in the error: %1").arg(wait);
-    case retry::WaitSource::RateLimitReset:
-        return capped ? tr("rate-limit reset header asked %1; capped to %2")
-                            .arg(durationInWords(info.rawWait), wait)
-                      : tr("rate-limit reset header: %1").arg(wait);
-    case retry::WaitSource::Backoff:
-        return tr("backoff %1").arg(wait);
-    case retry::WaitSource::CredentialRefresh:
-        return tr("new key from the credential store: no wait");
-    case retry::WaitSource::None:
-        break;
-    }
-    return {};
-}
-
-QString RetryPanel::reasonInWords(retry::EndReason reason)
-{
-    switch (reason) {
-    case retry::EndReason::BudgetExhausted:
-        return tr("budget exhausted (the 120 s of waiting are used up)");
-    case retry::EndReason::AttemptsExhausted:
-        return tr("all 5 attempts failed");
-    case retry::EndReason::NotRetryable:
-        return tr("the error is not one that waiting can fix");
-    case retry::EndReason::Timeout:
-        return tr("the provider did not answer in time");
-    case retry::EndReason::AuthUnchanged:
-        return tr("the key was rejected and no new key was found");
-    case retry::EndReason::Cancelled:
-        return tr("cancelled");
-    case retry::EndReason::None:
-        break;
-    }
-    return {};
-}
-
 void RetryPanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
@@ -478,7 +405,9 @@ void RetryPanel::retranslate()
     m_countdownLabel->setAccessibleName(tr("Next retry in"));
     m_countdownBar->setAccessibleName(tr("Wait progress"));
     m_budgetLabel->setAccessibleName(tr("Retry budget left"));
-    m_budgetBar->setAccessibleName(tr("Retry budget left of 120 seconds"));
+    m_budgetBar->setAccessibleName(
+        tr("Retry budget left of %1 seconds")
+            .arg(QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))));
     m_sourceLabel->setAccessibleName(tr("Where the wait came from"));
     refresh();
 }

@@ -53,12 +53,6 @@ public:
     double shownCountdownS() const { return m_shownCountdownMs / 1000.0; }
     double shownBudgetLeftS() const { return m_shownBudgetMs / 1000.0; }
 
-    /// "18 min", "1 min 30 s", "2.5 s": a policy duration in words, in the UI language.
-    static QString durationInWords(retry::Millis ms);
-    /// "retry-after header: 7 s", "provider asked 18 min; capped to 60 s", "backoff 10 s".
-    static QString sourceInWords(const net::RetryInfo &info);
-    static QString reasonInWords(retry::EndReason reason);
-
     /// Sees every accessibility event the panel sends, as a screen reader bridge would; the
     /// platform only delivers them while an assistive technology is active.
     using AnnouncementObserver = void (*)(QAccessibleEvent *event);

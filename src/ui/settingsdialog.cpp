@@ -1,5 +1,6 @@
 #include "settingsdialog.h"
 
+#include "categorycolors.h"
 #include "keychain.h"
 #include "net/chatrequest.h"
 
@@ -26,13 +27,6 @@ namespace capwatch::ui {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-/// `t` of a, the rest of b.
-QColor mix(const QColor &a, const QColor &b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() * t + b.redF() * (1 - t)),
-        float(a.greenF() * t + b.greenF() * (1 - t)), float(a.blueF() * t + b.blueF() * (1 - t)));
-}
 
 /// WCAG 2 relative luminance and contrast ratio.
 double luminance(const QColor &c)
@@ -118,8 +112,8 @@ void InlineMessage::updateLook()
     const QPalette p = palette();
     const QColor window = p.color(QPalette::Window);
     const QColor tint = m_kind == Kind::Error ? kErrorTint : p.color(QPalette::Highlight);
-    m_background = mix(tint, window, kTint);
-    m_border = mix(tint, window, 3 * kTint);
+    m_background = blend(window, tint, kTint);
+    m_border = blend(window, tint, 3 * kTint);
     QColor text = p.color(QPalette::WindowText);
     if (contrast(text, m_background)
         < kMinContrast) // a palette whose text barely reads on its window

@@ -3,76 +3,20 @@
 // Every send of the session on the retry budget's axis: attempts as dots at the policy time they
 // went out (the sum of the waits scheduled before them), waits as bars between them, with the
 // 60 s per-wait cap and the 120 s budget drawn as lines, so a glance shows why a send gave up.
+// The lanes come from timelinelayout.h; the geometry is in timelinegeometry.cpp, the painting in
+// timelinepainting.cpp.
 
-#include <QDateTime>
+#include "timelinelayout.h"
+
 #include <QList>
 #include <QPointer>
 #include <QString>
 #include <QWidget>
-#include <optional>
 
 class QPainter;
 class QScrollBar;
 
-namespace capwatch::net {
-class RetryLog;
-struct RetryRecord;
-} // namespace capwatch::net
-
 namespace capwatch::ui {
-
-struct TimelineSegment
-{
-    enum class Kind
-    {
-        Attempt,
-        Wait
-    };
-    Kind kind = Kind::Attempt;
-    /// Attempts: their number. Waits: the attempt that failed before the wait.
-    int attempt = 0;
-    /// Policy seconds of waiting; for attempts startS == endS. A wait cut short by a cancel ends
-    /// where the cancel came.
-    double startS = 0;
-    double endS = 0;
-    /// Waits: the wait scheduled (capped); more than endS - startS when a cancel cut it short.
-    double scheduledS = 0;
-    bool isCut() const { return kind == Kind::Wait && endS - startS < scheduledS - 0.0005; }
-    /// Attempts: the outcome category (`success`, `token_limit`, ..., `cancelled` when the send
-    /// was cancelled while it ran), "" while it runs. Waits: the category of the failure.
-    QString category;
-    /// Waits: `retry-after`, `retry-after-ms`, `retry-delay`, `message`, `ratelimit-reset`,
-    /// `backoff`, `credential-refresh`.
-    QString waitSource;
-    /// Waits: what the provider asked for, before the per-wait cap.
-    double rawWaitS = 0;
-    /// Waits: in words, "message 18 min → 60 s", "retry-after 14.7 s of 42 s" (cut short by a
-    /// cancel). Attempts: "attempt 2".
-    QString label;
-    /// The HTTP status of a finished attempt (waits: of the attempt before them).
-    std::optional<int> status;
-    /// The record that finished the segment (RetryLog::records() row), -1 while it runs.
-    int row = -1;
-};
-
-struct TimelineLane
-{
-    int request = 0;
-    QList<TimelineSegment> segments;
-    /// "succeeded", "gave_up: <reason>", "cancelled", or "" while the send runs.
-    QString outcome;
-    /// When the send's first record was written (UTC).
-    QDateTime started;
-    /// Policy seconds waited (the end of the last segment).
-    double endS() const { return segments.isEmpty() ? 0.0 : segments.constLast().endS; }
-};
-
-/// Lanes of all sends in `records`, in the order the sends started. Pure: no widget needed.
-QList<TimelineLane> layoutTimeline(const QList<net::RetryRecord> &records);
-
-/// A wait's label in words: "retry-after 7 s", "message 18 min → 60 s", "backoff 10 s", "new key";
-/// with `ranS` >= 0 and less than `waitS`, a wait a cancel cut short: "retry-after 14.7 s of 42 s".
-QString waitLabel(const QString &source, double waitS, double rawWaitS, double ranS = -1);
 
 class TimelineWidget final : public QWidget
 {

@@ -2,7 +2,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <cmath>
 #include <cstdio>
 
 namespace capwatch::cli {
@@ -66,23 +65,6 @@ std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args
                 .arg(parser.positionalArguments().constFirst()),
             err);
     return std::nullopt;
-}
-
-nlohmann::ordered_json secondsJson(retry::Millis ms)
-{
-    if (ms.count() % 1000 == 0)
-        return ms.count() / 1000;
-    return static_cast<double>(ms.count()) / 1000.0;
-}
-
-nlohmann::ordered_json figureJson(std::optional<double> value)
-{
-    if (!value)
-        return nullptr;
-    double whole = 0;
-    if (std::modf(*value, &whole) == 0.0 && std::fabs(whole) < 9.0e15)
-        return static_cast<long long>(whole);
-    return *value;
 }
 
 } // namespace capwatch::cli

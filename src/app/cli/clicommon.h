@@ -1,5 +1,6 @@
 #pragma once
 
+#include "net/jsonnumbers.h"
 #include "retry/constants.h"
 
 #include <QCommandLineOption>
@@ -46,9 +47,8 @@ int argumentError(const QString &command, const QString &message, QIODevice *err
 void writeOut(const QByteArray &bytes);
 void writeErr(const QByteArray &bytes);
 
-/// Seconds as a JSON number: an integer when whole, else up to three decimals.
-nlohmann::ordered_json secondsJson(retry::Millis ms);
-/// A token figure as a JSON number: an integer when whole.
-nlohmann::ordered_json figureJson(std::optional<double> value);
+// The JSON numbers of `explain` are those of the retry log.
+using net::figureJson;
+using net::secondsJson;
 
 } // namespace capwatch::cli

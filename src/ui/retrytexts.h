@@ -1,0 +1,71 @@
+#pragma once
+
+// The words of the retry cycle, in the UI language, in one place: durations, attempt categories,
+// wait sources, the reasons a send ended, the events of the retry log. The live panel, the
+// timeline, the retry log table, their tooltips and the main window all take their words from
+// here, so the same thing reads the same everywhere. The exported log keeps the names of
+// interfaces.md (net::toJsonLine, net::toCsvRow), never these words.
+
+#include "net/chatclient.h"
+#include "net/retrylog.h"
+#include "retry/classifier.h"
+#include "retry/constants.h"
+#include "retry/sendpolicy.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace capwatch::ui {
+
+class RetryTexts final
+{
+    Q_DECLARE_TR_FUNCTIONS(capwatch::ui::RetryTexts)
+
+public:
+    RetryTexts() = delete;
+
+    /// A policy duration the way a person says it: "2.5 s", "60 s", "1 min 30 s", "18 min",
+    /// "2 h". Up to 60 s, and whenever it has a fraction of a second, in seconds with the
+    /// fraction a header or message gave (0.084 s); beyond, in hours, minutes and seconds.
+    static QString duration(retry::Millis ms);
+    /// The same for policy seconds (to the millisecond).
+    static QString duration(double seconds);
+    /// A figure in seconds, up to three decimals, nothing when whole: "7 s", "14.7 s", "120 s".
+    static QString seconds(double seconds);
+    /// Seconds as a countdown shows them, to a tenth: where a cancel cut a wait (the millisecond
+    /// the click came is noise). Used by the panel and the timeline alike.
+    static double tenths(double seconds);
+
+    /// A short name for a category: "token limit", "request too large", "out of credit".
+    static QString category(retry::Category category);
+    /// The same by interfaces.md name, also for the pseudo-categories of the legend: `running`
+    /// (and empty) and `cancelled`. An unknown name is returned as it is.
+    static QString category(const QString &name);
+
+    /// A short name for a wait source: "retry-after", "message", "backoff", "new key".
+    static QString waitSource(retry::WaitSource source);
+    /// Where a wait came from, in a sentence for the live panel: "retry-after header: 7 s",
+    /// "provider asked 18 min; capped to 60 s", "backoff 10 s".
+    static QString waitSourceSentence(
+        retry::WaitSource source, retry::Millis wait, retry::Millis rawWait);
+    static QString waitSourceSentence(const net::RetryInfo &info);
+    /// A wait's label on the timeline: "retry-after 7 s", "message 18 min → 60 s", "backoff 10 s",
+    /// "new key"; with `ranS` >= 0 and less than `waitS`, a wait a cancel cut short:
+    /// "retry-after 14.7 s of 42 s".
+    static QString waitLabel(
+        retry::WaitSource source, double waitS, double rawWaitS, double ranS = -1);
+
+    /// A short name for the reason a send ended, for the log table and the timeline's lanes:
+    /// "budget exhausted", "attempts exhausted", "not retryable".
+    static QString reason(retry::EndReason reason);
+    /// The same reason in a sentence, for the panel, the main window and tooltips:
+    /// "budget exhausted (the 120 s of waiting are used up)", "all 5 attempts failed".
+    static QString reasonSentence(retry::EndReason reason);
+
+    /// An event of the retry log: "Attempt started", "Retry scheduled", "Gave up".
+    static QString event(net::RetryRecord::Event event);
+    /// An HTTP status with its reason phrase when known: "422 Unprocessable Entity".
+    static QString status(int status);
+};
+
+} // namespace capwatch::ui

@@ -1,0 +1,121 @@
+#pragma once
+
+// Internal to TimelineWidget (timelinewidget.cpp, timelinegeometry.cpp, timelinepainting.cpp):
+// the geometry of one paint, and the words of a lane that the geometry measures, the painting
+// draws and the tooltips repeat.
+
+#include "retry/constants.h"
+#include "timelinewidget.h"
+
+#include <QFont>
+#include <QFontMetricsF>
+#include <QList>
+#include <QRectF>
+#include <algorithm>
+
+class QPalette;
+
+namespace capwatch::ui {
+
+namespace timeline {
+
+inline constexpr double kBudgetS = double(retry::kRetryBudget.count()) / 1000.0;
+inline constexpr double kCapS = double(retry::kWaitCap.count()) / 1000.0;
+inline constexpr double kTickS = 20.0;
+
+/// Up to three decimals, nothing when whole: "7", "2.5", "0.084" (the axis' figures).
+QString number(double value);
+QFont scaled(QFont font, double factor);
+/// Crisp one-pixel lines: the middle of the pixel column.
+double crisp(double x);
+
+/// "Send 3"; compact, for narrow widgets: "#3".
+QString laneTitle(int request, bool compact = false);
+
+enum class OutcomeWords
+{
+    Compact, ///< "gave up", for narrow widgets
+    Short, ///< "gave up: budget exhausted", as drawn
+    Sentence, ///< the reason as the retry panel says it, for tooltips and screen readers
+};
+QString outcomeText(const TimelineLane &lane, OutcomeWords words = OutcomeWords::Short);
+/// The line under the outcome. `liveElapsedS` >= 0: how far the running wait has got.
+QString laneDetails(const TimelineLane &lane, double liveElapsedS = -1);
+QColor outcomeColor(const TimelineLane &lane, const QPalette &palette);
+/// The colour of a segment: its category's, or the neutral one while it runs or when cancelled.
+QColor segmentColor(const TimelineSegment &segment, const QPalette &palette);
+
+} // namespace timeline
+
+struct TimelineWidget::Fonts
+{
+    Fonts(const QFont &base, const QPaintDevice *device)
+        : normal(base)
+        , strong(weighted(base, QFont::DemiBold))
+        , small(timeline::scaled(base, 0.86))
+        , tiny(weighted(timeline::scaled(base, 0.74), QFont::Bold))
+        , fm(normal, device)
+        , fmStrong(strong, device)
+        , fmSmall(small, device)
+    { }
+
+    static QFont weighted(QFont font, QFont::Weight weight)
+    {
+        font.setWeight(weight);
+        return font;
+    }
+
+    QFont normal;
+    QFont strong; ///< lane titles and outcomes
+    QFont small; ///< secondary text, labels, axis
+    QFont tiny; ///< attempt numbers inside the markers
+    QFontMetricsF fm;
+    QFontMetricsF fmStrong;
+    QFontMetricsF fmSmall;
+};
+
+struct TimelineWidget::LaneGeometry
+{
+    int index = 0; ///< into m_lanes
+    QRectF rect; ///< the whole row, gutters included
+    double cy = 0;
+    QList<QRectF> segments; ///< marker or bar of each segment, in segment order
+};
+
+struct TimelineWidget::LegendItem
+{
+    QRectF rect; ///< the dot and the name
+    QString name; ///< as drawn, elided when it could not fit a row
+    QString category;
+};
+
+struct TimelineWidget::Geometry
+{
+    double margin = 0;
+    double markerD = 0;
+    double barH = 0;
+    double lineW = 1;
+    double x0 = 0; ///< x of 0 s
+    double x1 = 0; ///< x of the budget
+    QRectF header;
+    QRectF lanesArea;
+    double axisY = 0;
+    QRectF legend;
+    QList<LegendItem> legendItems;
+    double outcomeX = 0;
+    double laneH = 0;
+    double contentH = 0; ///< all lanes, in view or not
+    double scroll = 0; ///< pixels of lanes scrolled above the lanes area
+    bool scrolling = false;
+    double scrollBarW = 0;
+    bool compactTitles = false;
+    bool compactOutcomes = false;
+    QList<LaneGeometry> lanes; ///< the lanes in view, in order
+
+    double x(double s) const
+    {
+        return x0 + (x1 - x0) * std::clamp(s, 0.0, timeline::kBudgetS) / timeline::kBudgetS;
+    }
+};
+
+} // namespace capwatch::ui

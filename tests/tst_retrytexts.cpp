@@ -1,0 +1,122 @@
+// The words of the retry cycle (ui/retrytexts.h): one wording of durations, sources and reasons
+// for the panel, the timeline and the log table; policy numbers from retry/constants.h. And the
+// one colour-mixing helper they are drawn with.
+
+#include "ui/categorycolors.h"
+#include "ui/retrytexts.h"
+
+#include <QGuiApplication>
+#include <QLocale>
+#include <QPalette>
+#include <QTest>
+
+using namespace capwatch;
+using namespace capwatch::ui;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+class TestRetryTexts final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void durations_data();
+    void durations();
+    void timelineAndPanelAgree();
+    void reasons();
+    void categoriesByName();
+    void blendWeighsTowardsTheSecondColour();
+};
+
+void TestRetryTexts::initTestCase()
+{
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+void TestRetryTexts::durations_data()
+{
+    QTest::addColumn<qint64>("ms");
+    QTest::addColumn<QString>("words");
+    QTest::newRow("fraction") << qint64(2500) << u"2.5 s"_s;
+    QTest::newRow("milliseconds") << qint64(644) << u"0.644 s"_s;
+    QTest::newRow("cap") << qint64(60'000) << u"60 s"_s;
+    QTest::newRow("over a minute with a fraction") << qint64(61'500) << u"61.5 s"_s;
+    QTest::newRow("minutes and seconds") << qint64(90'000) << u"1 min 30 s"_s;
+    QTest::newRow("minutes") << qint64(1'080'000) << u"18 min"_s;
+    QTest::newRow("hours") << qint64(7'200'000) << u"2 h"_s;
+    QTest::newRow("hours and minutes") << qint64(5'400'000) << u"1 h 30 min"_s;
+    QTest::newRow("hours, minutes and seconds") << qint64(3'723'000) << u"1 h 2 min 3 s"_s;
+}
+
+void TestRetryTexts::durations()
+{
+    QFETCH(qint64, ms);
+    QFETCH(QString, words);
+    QCOMPARE(RetryTexts::duration(retry::Millis(ms)), words);
+    QCOMPARE(RetryTexts::duration(double(ms) / 1000.0), words);
+}
+
+void TestRetryTexts::timelineAndPanelAgree()
+{
+    // What the provider asked, in the panel's sentence and on the timeline's bar: the same words.
+    const QString sentence
+        = RetryTexts::waitSourceSentence(retry::WaitSource::Message, 60s, 61'500ms);
+    const QString label = RetryTexts::waitLabel(retry::WaitSource::Message, 60, 61.5);
+    QCOMPARE(sentence, u"provider asked 61.5 s; capped to 60 s"_s);
+    QCOMPARE(label, u"message 61.5 s → 60 s"_s);
+    // A cut wait to the tenth, as the countdown showed it.
+    QCOMPARE(RetryTexts::tenths(14.734), 14.7);
+    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 42, 42, 14.734),
+        u"retry-after 14.7 s of 42 s"_s);
+}
+
+void TestRetryTexts::reasons()
+{
+    QCOMPARE(RetryTexts::reason(retry::EndReason::BudgetExhausted), u"budget exhausted"_s);
+    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::BudgetExhausted),
+        u"budget exhausted (the %1 s of waiting are used up)"_s.arg(
+            retry::kRetryBudget.count() / 1000));
+    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::AttemptsExhausted),
+        u"all %1 attempts failed"_s.arg(retry::kMaxAttempts));
+    QVERIFY(RetryTexts::reason(retry::EndReason::None).isEmpty());
+    QVERIFY(RetryTexts::reasonSentence(retry::EndReason::None).isEmpty());
+    QVERIFY(RetryTexts::waitSource(retry::WaitSource::None).isEmpty());
+}
+
+void TestRetryTexts::categoriesByName()
+{
+    QCOMPARE(RetryTexts::category(u"too_large"_s), RetryTexts::category(retry::Category::TooLarge));
+    QCOMPARE(RetryTexts::category(u"running"_s), u"running"_s);
+    QCOMPARE(RetryTexts::category(QString()), u"running"_s);
+    QCOMPARE(RetryTexts::category(u"cancelled"_s), u"cancelled"_s);
+    QCOMPARE(RetryTexts::category(u"something_else"_s), u"something_else"_s);
+    QCOMPARE(RetryTexts::status(422), u"422 Unprocessable Entity"_s);
+    QCOMPARE(RetryTexts::status(599), u"599"_s);
+}
+
+void TestRetryTexts::blendWeighsTowardsTheSecondColour()
+{
+    const QColor a(0x20, 0x40, 0x60);
+    const QColor b(0xe0, 0xc0, 0xa0);
+    QCOMPARE(blend(a, b, 0.0).rgb(), a.rgb());
+    QCOMPARE(blend(a, b, 1.0).rgb(), b.rgb());
+    const QColor quarter = blend(a, b, 0.25);
+    QCOMPARE(quarter.red(), 0x20 + (0xe0 - 0x20) / 4);
+    QCOMPARE(quarter.blue(), 0x60 + (0xa0 - 0x60) / 4);
+    // The neutral category colour: two fifths of the way from the text to the window, as the
+    // 3:2 mix it replaces, on every channel value.
+    for (int t = 0; t < 256; ++t) {
+        for (int w = 0; w < 256; w += 5) {
+            QPalette palette;
+            palette.setColor(QPalette::WindowText, QColor(t, t, t));
+            palette.setColor(QPalette::Window, QColor(w, w, w));
+            const float old = (QColor(t, t, t).redF() * 3 + QColor(w, w, w).redF() * 2) / 5;
+            QCOMPARE(
+                neutralCategoryColor(palette).rgba64(), QColor::fromRgbF(old, old, old).rgba64());
+        }
+    }
+}
+
+QTEST_MAIN(TestRetryTexts)
+#include "tst_retrytexts.moc"
