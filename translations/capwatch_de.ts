@@ -2,97 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>capwatch::ui::CategoryColors</name>
-    <message>
-        <source>success</source>
-        <translation>Erfolg</translation>
-    </message>
-    <message>
-        <source>token limit</source>
-        <translation>Token-Limit</translation>
-    </message>
-    <message>
-        <source>rate limit</source>
-        <translation>Ratenlimit</translation>
-    </message>
-    <message>
-        <source>transient</source>
-        <translation>temporär</translation>
-    </message>
-    <message>
-        <source>auth</source>
-        <translation>Anmeldung</translation>
-    </message>
-    <message>
-        <source>fatal</source>
-        <translation>fatal</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>läuft</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>abgebrochen</translation>
-    </message>
-    <message>
-        <source>request too large</source>
-        <translation>Anfrage zu groß</translation>
-    </message>
-    <message>
-        <source>out of credit</source>
-        <translation>kein Guthaben</translation>
-    </message>
-    <message>
-        <source>retry-after</source>
-        <translation>retry-after</translation>
-    </message>
-    <message>
-        <source>retry-after-ms</source>
-        <translation>retry-after-ms</translation>
-    </message>
-    <message>
-        <source>retry delay</source>
-        <translation>Retry-Verzögerung</translation>
-    </message>
-    <message>
-        <source>message</source>
-        <translation>Meldung</translation>
-    </message>
-    <message>
-        <source>rate-limit reset</source>
-        <translation>Ratenlimit-Reset</translation>
-    </message>
-    <message>
-        <source>backoff</source>
-        <translation>Backoff</translation>
-    </message>
-    <message>
-        <source>new key</source>
-        <translation>neuer Schlüssel</translation>
-    </message>
-    <message>
-        <source>budget exhausted</source>
-        <translation>Budget erschöpft</translation>
-    </message>
-    <message>
-        <source>attempts exhausted</source>
-        <translation>Versuche erschöpft</translation>
-    </message>
-    <message>
-        <source>not retryable</source>
-        <translation>nicht wiederholbar</translation>
-    </message>
-    <message>
-        <source>no response in time</source>
-        <translation>keine Antwort rechtzeitig</translation>
-    </message>
-    <message>
-        <source>key unchanged</source>
-        <translation>Schlüssel unverändert</translation>
-    </message>
-</context>
-<context>
     <name>capwatch::ui::ConversationView</name>
     <message>
         <source>Conversation</source>
@@ -174,10 +83,6 @@
     <message>
         <source>About capwatch</source>
         <translation>Über capwatch</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most 5 attempts, waits of at most 60 s, 120 s in all.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;Ein Chat-Client für OpenAI-kompatible Anbieter mit strikten Token-Obergrenzen. Er wiederholt Token-Limit-Fehler nach einer strikten, nachvollziehbaren Richtlinie: höchstens 5 Versuche, Wartezeiten von höchstens 60 s, insgesamt 120 s.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>capwatch</source>
@@ -520,29 +425,13 @@
         <source>not set</source>
         <translation>nicht festgelegt</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;Ein Chat-Client für OpenAI-kompatible Anbieter mit strikten Token-Obergrenzen. Er wiederholt Token-Limit-Fehler nach einer strikten, nachvollziehbaren Richtlinie: höchstens %2 Versuche, Wartezeiten von höchstens %3 s, insgesamt %4 s.&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryLogModel</name>
-    <message>
-        <source>Attempt started</source>
-        <translation>Versuch gestartet</translation>
-    </message>
-    <message>
-        <source>Retry scheduled</source>
-        <translation>Wiederholung geplant</translation>
-    </message>
-    <message>
-        <source>Succeeded</source>
-        <translation>Erfolgreich</translation>
-    </message>
-    <message>
-        <source>Gave up</source>
-        <translation>Aufgegeben</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>Abgebrochen</translation>
-    </message>
     <message>
         <source>Time</source>
         <translation>Zeit</translation>
@@ -671,78 +560,6 @@
         <translation>%1 s von %2 s</translation>
     </message>
     <message>
-        <source>%1 h</source>
-        <translation>%1 h</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 min</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 min %2 s</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 h %2 min</translation>
-    </message>
-    <message>
-        <source>retry-after header asked %1; capped to %2</source>
-        <translation>retry-after-Header verlangte %1; begrenzt auf %2</translation>
-    </message>
-    <message>
-        <source>retry-after header: %1</source>
-        <translation>retry-after-Header: %1</translation>
-    </message>
-    <message>
-        <source>retry-after-ms header asked %1; capped to %2</source>
-        <translation>retry-after-ms-Header verlangte %1; begrenzt auf %2</translation>
-    </message>
-    <message>
-        <source>retry-after-ms header: %1</source>
-        <translation>retry-after-ms-Header: %1</translation>
-    </message>
-    <message>
-        <source>provider asked %1; capped to %2</source>
-        <translation>Anbieter verlangte %1; begrenzt auf %2</translation>
-    </message>
-    <message>
-        <source>provider asked %1</source>
-        <translation>Anbieter verlangte %1</translation>
-    </message>
-    <message>
-        <source>backoff %1</source>
-        <translation>Backoff %1</translation>
-    </message>
-    <message>
-        <source>new key from the credential store: no wait</source>
-        <translation>neuer Schlüssel aus dem Zugangsdatenspeicher: keine Wartezeit</translation>
-    </message>
-    <message>
-        <source>budget exhausted (the 120 s of waiting are used up)</source>
-        <translation>Budget erschöpft (die 120 s Wartezeit sind aufgebraucht)</translation>
-    </message>
-    <message>
-        <source>all 5 attempts failed</source>
-        <translation>alle 5 Versuche sind fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>the error is not one that waiting can fix</source>
-        <translation>der Fehler lässt sich durch Warten nicht beheben</translation>
-    </message>
-    <message>
-        <source>the provider did not answer in time</source>
-        <translation>der Anbieter hat nicht rechtzeitig geantwortet</translation>
-    </message>
-    <message>
-        <source>the key was rejected and no new key was found</source>
-        <translation>der Schlüssel wurde abgelehnt und es wurde kein neuer gefunden</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>abgebrochen</translation>
-    </message>
-    <message>
         <source>Retry cycle</source>
         <translation>Wiederholungszyklus</translation>
     </message>
@@ -795,10 +612,6 @@
         <translation>Fortschritt der Wartezeit</translation>
     </message>
     <message>
-        <source>Retry budget left of 120 seconds</source>
-        <translation>Verbleibendes Wiederholungsbudget von 120 Sekunden</translation>
-    </message>
-    <message>
         <source>Where the wait came from</source>
         <translation>Woher die Wartezeit stammt</translation>
     </message>
@@ -813,6 +626,133 @@
     <message>
         <source>%1; cancelled after %2</source>
         <translation>%1; abgebrochen nach %2</translation>
+    </message>
+    <message>
+        <source>Last failure</source>
+        <translation>Letzter Fehler</translation>
+    </message>
+    <message>
+        <source>Retry budget left of %1 seconds</source>
+        <translation>Verbleibendes Wiederholungsbudget von %1 Sekunden</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::RetryTexts</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min %3 s</source>
+        <translation>%1 h %2 min %3 s</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>Erfolg</translation>
+    </message>
+    <message>
+        <source>token limit</source>
+        <translation>Token-Limit</translation>
+    </message>
+    <message>
+        <source>rate limit</source>
+        <translation>Ratenlimit</translation>
+    </message>
+    <message>
+        <source>transient</source>
+        <translation>temporär</translation>
+    </message>
+    <message>
+        <source>auth</source>
+        <translation>Anmeldung</translation>
+    </message>
+    <message>
+        <source>request too large</source>
+        <translation>Anfrage zu groß</translation>
+    </message>
+    <message>
+        <source>out of credit</source>
+        <translation>kein Guthaben</translation>
+    </message>
+    <message>
+        <source>fatal</source>
+        <translation>fatal</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>retry-after</source>
+        <translation>retry-after</translation>
+    </message>
+    <message>
+        <source>retry-after-ms</source>
+        <translation>retry-after-ms</translation>
+    </message>
+    <message>
+        <source>retry delay</source>
+        <translation>Retry-Verzögerung</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <source>rate-limit reset</source>
+        <translation>Ratenlimit-Reset</translation>
+    </message>
+    <message>
+        <source>backoff</source>
+        <translation>Backoff</translation>
+    </message>
+    <message>
+        <source>new key</source>
+        <translation>neuer Schlüssel</translation>
+    </message>
+    <message>
+        <source>retry-after header asked %1; capped to %2</source>
+        <translation>retry-after-Header verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>retry-after header: %1</source>
+        <translation>retry-after-Header: %1</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header asked %1; capped to %2</source>
+        <translation>retry-after-ms-Header verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header: %1</source>
+        <translation>retry-after-ms-Header: %1</translation>
+    </message>
+    <message>
+        <source>provider asked %1; capped to %2</source>
+        <translation>Anbieter verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>provider asked %1</source>
+        <translation>Anbieter verlangte %1</translation>
     </message>
     <message>
         <source>retryDelay in the error asked %1; capped to %2</source>
@@ -831,8 +771,84 @@
         <translation>Ratenlimit-Reset-Header: %1</translation>
     </message>
     <message>
-        <source>Last failure</source>
-        <translation>Letzter Fehler</translation>
+        <source>backoff %1</source>
+        <translation>Backoff %1</translation>
+    </message>
+    <message>
+        <source>new key from the credential store: no wait</source>
+        <translation>neuer Schlüssel aus dem Zugangsdatenspeicher: keine Wartezeit</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3</source>
+        <translation>%1 %2 von %3</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>budget exhausted</source>
+        <translation>Budget erschöpft</translation>
+    </message>
+    <message>
+        <source>attempts exhausted</source>
+        <translation>Versuche erschöpft</translation>
+    </message>
+    <message>
+        <source>not retryable</source>
+        <translation>nicht wiederholbar</translation>
+    </message>
+    <message>
+        <source>no response in time</source>
+        <translation>keine Antwort rechtzeitig</translation>
+    </message>
+    <message>
+        <source>key unchanged</source>
+        <translation>Schlüssel unverändert</translation>
+    </message>
+    <message>
+        <source>budget exhausted (the %1 s of waiting are used up)</source>
+        <translation>Budget erschöpft (die %1 s Wartezeit sind aufgebraucht)</translation>
+    </message>
+    <message>
+        <source>all %1 attempts failed</source>
+        <translation>alle %1 Versuche sind fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>the error is not one that waiting can fix</source>
+        <translation>der Fehler lässt sich durch Warten nicht beheben</translation>
+    </message>
+    <message>
+        <source>the provider did not answer in time</source>
+        <translation>der Anbieter hat nicht rechtzeitig geantwortet</translation>
+    </message>
+    <message>
+        <source>the key was rejected and no new key was found</source>
+        <translation>der Schlüssel wurde abgelehnt und es wurde kein neuer gefunden</translation>
+    </message>
+    <message>
+        <source>Attempt started</source>
+        <translation>Versuch gestartet</translation>
+    </message>
+    <message>
+        <source>Retry scheduled</source>
+        <translation>Wiederholung geplant</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Gave up</source>
+        <translation>Aufgegeben</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
     </message>
 </context>
 <context>
@@ -987,32 +1003,8 @@
 <context>
     <name>capwatch::ui::TimelineWidget</name>
     <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>%1 h</source>
-        <translation>%1 h</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 min</translation>
-    </message>
-    <message>
         <source>attempt %1</source>
         <translation>Versuch %1</translation>
-    </message>
-    <message>
-        <source>%1 %2 → %3</source>
-        <translation>%1 %2 → %3</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
     </message>
     <message>
         <source>#%1</source>
@@ -1173,10 +1165,6 @@
     <message>
         <source>No sends yet</source>
         <translation>Noch keine Anfragen</translation>
-    </message>
-    <message>
-        <source>%1 %2 of %3</source>
-        <translation>%1 %2 von %3</translation>
     </message>
     <message>
         <source>Scroll the sends</source>

@@ -2,97 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>capwatch::ui::CategoryColors</name>
-    <message>
-        <source>success</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>token limit</source>
-        <translation>Token 上限</translation>
-    </message>
-    <message>
-        <source>rate limit</source>
-        <translation>速率限制</translation>
-    </message>
-    <message>
-        <source>transient</source>
-        <translation>临时故障</translation>
-    </message>
-    <message>
-        <source>auth</source>
-        <translation>认证</translation>
-    </message>
-    <message>
-        <source>fatal</source>
-        <translation>致命错误</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>进行中</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>request too large</source>
-        <translation>请求过大</translation>
-    </message>
-    <message>
-        <source>out of credit</source>
-        <translation>余额不足</translation>
-    </message>
-    <message>
-        <source>retry-after</source>
-        <translation>retry-after</translation>
-    </message>
-    <message>
-        <source>retry-after-ms</source>
-        <translation>retry-after-ms</translation>
-    </message>
-    <message>
-        <source>retry delay</source>
-        <translation>重试延迟</translation>
-    </message>
-    <message>
-        <source>message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <source>rate-limit reset</source>
-        <translation>速率限制重置</translation>
-    </message>
-    <message>
-        <source>backoff</source>
-        <translation>退避</translation>
-    </message>
-    <message>
-        <source>new key</source>
-        <translation>新密钥</translation>
-    </message>
-    <message>
-        <source>budget exhausted</source>
-        <translation>预算已耗尽</translation>
-    </message>
-    <message>
-        <source>attempts exhausted</source>
-        <translation>尝试次数已用完</translation>
-    </message>
-    <message>
-        <source>not retryable</source>
-        <translation>不可重试</translation>
-    </message>
-    <message>
-        <source>no response in time</source>
-        <translation>未及时响应</translation>
-    </message>
-    <message>
-        <source>key unchanged</source>
-        <translation>密钥未变</translation>
-    </message>
-</context>
-<context>
     <name>capwatch::ui::ConversationView</name>
     <message>
         <source>Conversation</source>
@@ -173,10 +82,6 @@
     <message>
         <source>About capwatch</source>
         <translation>关于 capwatch</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most 5 attempts, waits of at most 60 s, 120 s in all.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;一款面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端。它按照严格且可见的策略重试 Token 上限错误：最多尝试 5 次，每次等待不超过 60 秒，总计不超过 120 秒。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>capwatch</source>
@@ -516,29 +421,13 @@
         <source>not set</source>
         <translation>未设置</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;一款面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端。它按照严格且可见的策略重试 Token 上限错误：最多尝试 %2 次，每次等待不超过 %3 秒，总计不超过 %4 秒。&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryLogModel</name>
-    <message>
-        <source>Attempt started</source>
-        <translation>开始尝试</translation>
-    </message>
-    <message>
-        <source>Retry scheduled</source>
-        <translation>已安排重试</translation>
-    </message>
-    <message>
-        <source>Succeeded</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>Gave up</source>
-        <translation>已放弃</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>已取消</translation>
-    </message>
     <message>
         <source>Time</source>
         <translation>时间</translation>
@@ -667,78 +556,6 @@
         <translation>%1 秒 / %2 秒</translation>
     </message>
     <message>
-        <source>%1 h</source>
-        <translation>%1 小时</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 分钟 %2 秒</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分钟</translation>
-    </message>
-    <message>
-        <source>retry-after header asked %1; capped to %2</source>
-        <translation>retry-after 响应头要求等待 %1，已限制为 %2</translation>
-    </message>
-    <message>
-        <source>retry-after header: %1</source>
-        <translation>retry-after 响应头：%1</translation>
-    </message>
-    <message>
-        <source>retry-after-ms header asked %1; capped to %2</source>
-        <translation>retry-after-ms 响应头要求等待 %1，已限制为 %2</translation>
-    </message>
-    <message>
-        <source>retry-after-ms header: %1</source>
-        <translation>retry-after-ms 响应头：%1</translation>
-    </message>
-    <message>
-        <source>provider asked %1; capped to %2</source>
-        <translation>服务商要求等待 %1，已限制为 %2</translation>
-    </message>
-    <message>
-        <source>provider asked %1</source>
-        <translation>服务商要求等待 %1</translation>
-    </message>
-    <message>
-        <source>backoff %1</source>
-        <translation>退避 %1</translation>
-    </message>
-    <message>
-        <source>new key from the credential store: no wait</source>
-        <translation>已从凭据存储获取新密钥：无需等待</translation>
-    </message>
-    <message>
-        <source>budget exhausted (the 120 s of waiting are used up)</source>
-        <translation>预算已耗尽（120 秒等待时间已用完）</translation>
-    </message>
-    <message>
-        <source>all 5 attempts failed</source>
-        <translation>5 次尝试均失败</translation>
-    </message>
-    <message>
-        <source>the error is not one that waiting can fix</source>
-        <translation>此错误无法通过等待解决</translation>
-    </message>
-    <message>
-        <source>the provider did not answer in time</source>
-        <translation>服务商未能及时响应</translation>
-    </message>
-    <message>
-        <source>the key was rejected and no new key was found</source>
-        <translation>密钥被拒绝，且未找到新密钥</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
         <source>Retry cycle</source>
         <translation>重试过程</translation>
     </message>
@@ -791,10 +608,6 @@
         <translation>等待进度</translation>
     </message>
     <message>
-        <source>Retry budget left of 120 seconds</source>
-        <translation>剩余重试预算（共 120 秒）</translation>
-    </message>
-    <message>
         <source>Where the wait came from</source>
         <translation>等待时长的来源</translation>
     </message>
@@ -809,6 +622,133 @@
     <message>
         <source>%1; cancelled after %2</source>
         <translation>%1；%2 后已取消</translation>
+    </message>
+    <message>
+        <source>Last failure</source>
+        <translation>上次失败</translation>
+    </message>
+    <message>
+        <source>Retry budget left of %1 seconds</source>
+        <translation>剩余重试预算（共 %1 秒）</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::RetryTexts</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min %3 s</source>
+        <translation>%1 小时 %2 分钟 %3 秒</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>token limit</source>
+        <translation>Token 上限</translation>
+    </message>
+    <message>
+        <source>rate limit</source>
+        <translation>速率限制</translation>
+    </message>
+    <message>
+        <source>transient</source>
+        <translation>临时故障</translation>
+    </message>
+    <message>
+        <source>auth</source>
+        <translation>认证</translation>
+    </message>
+    <message>
+        <source>request too large</source>
+        <translation>请求过大</translation>
+    </message>
+    <message>
+        <source>out of credit</source>
+        <translation>余额不足</translation>
+    </message>
+    <message>
+        <source>fatal</source>
+        <translation>致命错误</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>retry-after</source>
+        <translation>retry-after</translation>
+    </message>
+    <message>
+        <source>retry-after-ms</source>
+        <translation>retry-after-ms</translation>
+    </message>
+    <message>
+        <source>retry delay</source>
+        <translation>重试延迟</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>rate-limit reset</source>
+        <translation>速率限制重置</translation>
+    </message>
+    <message>
+        <source>backoff</source>
+        <translation>退避</translation>
+    </message>
+    <message>
+        <source>new key</source>
+        <translation>新密钥</translation>
+    </message>
+    <message>
+        <source>retry-after header asked %1; capped to %2</source>
+        <translation>retry-after 响应头要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>retry-after header: %1</source>
+        <translation>retry-after 响应头：%1</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header asked %1; capped to %2</source>
+        <translation>retry-after-ms 响应头要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header: %1</source>
+        <translation>retry-after-ms 响应头：%1</translation>
+    </message>
+    <message>
+        <source>provider asked %1; capped to %2</source>
+        <translation>服务商要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>provider asked %1</source>
+        <translation>服务商要求等待 %1</translation>
     </message>
     <message>
         <source>retryDelay in the error asked %1; capped to %2</source>
@@ -827,8 +767,84 @@
         <translation>速率限制重置标头：%1</translation>
     </message>
     <message>
-        <source>Last failure</source>
-        <translation>上次失败</translation>
+        <source>backoff %1</source>
+        <translation>退避 %1</translation>
+    </message>
+    <message>
+        <source>new key from the credential store: no wait</source>
+        <translation>已从凭据存储获取新密钥：无需等待</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3</source>
+        <translation>%1 %2（共 %3）</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>budget exhausted</source>
+        <translation>预算已耗尽</translation>
+    </message>
+    <message>
+        <source>attempts exhausted</source>
+        <translation>尝试次数已用完</translation>
+    </message>
+    <message>
+        <source>not retryable</source>
+        <translation>不可重试</translation>
+    </message>
+    <message>
+        <source>no response in time</source>
+        <translation>未及时响应</translation>
+    </message>
+    <message>
+        <source>key unchanged</source>
+        <translation>密钥未变</translation>
+    </message>
+    <message>
+        <source>budget exhausted (the %1 s of waiting are used up)</source>
+        <translation>预算已耗尽（%1 秒等待时间已用完）</translation>
+    </message>
+    <message>
+        <source>all %1 attempts failed</source>
+        <translation>%1 次尝试均失败</translation>
+    </message>
+    <message>
+        <source>the error is not one that waiting can fix</source>
+        <translation>此错误无法通过等待解决</translation>
+    </message>
+    <message>
+        <source>the provider did not answer in time</source>
+        <translation>服务商未能及时响应</translation>
+    </message>
+    <message>
+        <source>the key was rejected and no new key was found</source>
+        <translation>密钥被拒绝，且未找到新密钥</translation>
+    </message>
+    <message>
+        <source>Attempt started</source>
+        <translation>开始尝试</translation>
+    </message>
+    <message>
+        <source>Retry scheduled</source>
+        <translation>已安排重试</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Gave up</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
     </message>
 </context>
 <context>
@@ -983,32 +999,8 @@
 <context>
     <name>capwatch::ui::TimelineWidget</name>
     <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 h</source>
-        <translation>%1 小时</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
         <source>attempt %1</source>
         <translation>第 %1 次尝试</translation>
-    </message>
-    <message>
-        <source>%1 %2 → %3</source>
-        <translation>%1 %2 → %3</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
     </message>
     <message>
         <source>#%1</source>
@@ -1169,10 +1161,6 @@
     <message>
         <source>No sends yet</source>
         <translation>尚无发送</translation>
-    </message>
-    <message>
-        <source>%1 %2 of %3</source>
-        <translation>%1 %2（共 %3）</translation>
     </message>
     <message>
         <source>Scroll the sends</source>
