@@ -3,6 +3,7 @@
 #include "historylogging.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QSet>
@@ -10,6 +11,7 @@
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QUrl>
+#include <QtEndian>
 #include <atomic>
 #include <limits>
 
@@ -20,6 +22,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
+constexpr int kBusyRetries = 20;
 constexpr int kTitleWords = 8;
 constexpr int kTitleChars = 60;
 constexpr int kSnippetTokens = 12;
@@ -56,6 +59,12 @@ QVariant msOrNull(const QDateTime &t)
 QDateTime timeOf(const QVariant &v)
 {
     return v.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(v.toLongLong(), Qt::UTC);
+}
+
+/// A QString() binds as NULL; NOT NULL text columns get an empty string.
+QString nonNull(const QString &s)
+{
+    return s.isNull() ? u""_s : s;
 }
 
 QVariant textOrNull(const QString &s)
@@ -166,6 +175,26 @@ struct Probe
     QString reason;
 };
 
+/// The schema version in the file's header (offset 60, big-endian), read without SQLite, so a
+/// database of a newer capwatch is refused before anything (not even a -shm) is made beside it.
+std::optional<int> headerVersion(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QByteArray header = file.read(100);
+    if (header.size() < 100 || !header.startsWith(QByteArrayView("SQLite format 3\0", 16)))
+        return std::nullopt;
+    // The fixed payload fractions (64, 32, 32) and a power-of-two page size: a real header, not
+    // garbage after the magic words (which SQLite itself will then reject).
+    const auto byte = [&header](int at) { return quint8(header.at(at)); };
+    const int pageSize = (byte(16) << 8) | byte(17);
+    if (byte(21) != 64 || byte(22) != 32 || byte(23) != 32
+        || (pageSize != 1 && (pageSize < 512 || (pageSize & (pageSize - 1)) != 0)))
+        return std::nullopt;
+    return int(qFromBigEndian<quint32>(header.constData() + 60));
+}
+
 Probe probeFile(const QString &path, int latest, bool checkIntegrity)
 {
     Probe p;
@@ -189,6 +218,11 @@ Probe probeFile(const QString &path, int latest, bool checkIntegrity)
     }
     if (info.size() == 0 && !QFileInfo::exists(path + u"-wal"_s))
         return p; // SQLite takes an empty file for an empty database
+    if (const std::optional<int> version = headerVersion(path); version && *version > latest) {
+        p.state = Probe::State::Newer;
+        p.version = *version;
+        return p;
+    }
 
     const QString name = newConnectionName();
     {
@@ -201,6 +235,7 @@ Probe probeFile(const QString &path, int latest, bool checkIntegrity)
             p.state = isBusy(error) ? Probe::State::Busy : Probe::State::Unusable;
             p.reason = errorText(error);
         };
+        qCDebug(lcHistory) << "probing" << path;
         if (!db.open()) {
             failed(db.lastError());
         } else if (!q.exec(u"PRAGMA user_version"_s) || !q.next()) {
@@ -326,7 +361,12 @@ OpenResult HistoryStore::open(const QString &path, const OpenOptions &options)
 
     const QFileInfo info(path);
     QDir().mkpath(info.absolutePath());
-    const Probe probe = probeFile(path, latest, options.checkIntegrity);
+    Probe probe = probeFile(path, latest, options.checkIntegrity);
+    // SQLite answers "busy" without waiting where waiting could deadlock (another process
+    // creating the file at this moment); by the next try that process holds the lock and the
+    // busy timeout waits for it.
+    for (int retry = 0; retry < kBusyRetries && probe.state == Probe::State::Busy; ++retry)
+        probe = probeFile(path, latest, options.checkIntegrity);
     result.fromVersion = probe.version;
     QString reason = probe.reason;
     switch (probe.state) {
@@ -418,7 +458,7 @@ void HistoryStore::useMemory()
     m_statements = std::make_unique<Statements>();
     OpenResult ignored;
     QString error;
-    if (!m_db.open() || !configure(&error) || !migrate(schemaMigrations(), &ignored))
+    if (!m_db.open() || !configure(&error, nullptr) || !migrate(schemaMigrations(), &ignored))
         qCWarning(lcHistory) << "the in-memory database failed:" << m_lastError << error;
     m_persistent = false;
     m_path.clear();
@@ -439,8 +479,11 @@ bool HistoryStore::openFile(
             result->reason = m_lastError;
         return false;
     }
-    if (!configure(&error)) {
+    bool busy = false;
+    if (!configure(&error, &busy)) {
         m_lastError = error;
+        if (busy)
+            result->reason = m_lastError; // held by another process, not damaged
         return false;
     }
     if (!migrate(migrations, result))
@@ -455,13 +498,20 @@ bool HistoryStore::openFile(
 // a killed process loses nothing committed; only a power cut can lose the last commits, never
 // the file. FULL would add an fsync per record for that case alone.
 // secure_delete: deleted conversations are overwritten, not left in free pages.
-bool HistoryStore::configure(QString *error)
+bool HistoryStore::configure(QString *error, bool *busy)
 {
     QSqlQuery q(m_db);
     const bool memory = m_db.databaseName() == u":memory:"_s;
     if (!memory) {
-        if (!q.exec(u"PRAGMA journal_mode=WAL"_s) || !q.next()) {
-            *error = errorText(q.lastError());
+        // Two processes switching a new file to WAL at once: SQLite fails one at once rather
+        // than deadlock; on the next try the other has switched it and the busy timeout waits.
+        bool switched = q.exec(u"PRAGMA journal_mode=WAL"_s) && q.next();
+        for (int retry = 0; retry < kBusyRetries && !switched && isBusy(q.lastError()); ++retry)
+            switched = q.exec(u"PRAGMA journal_mode=WAL"_s) && q.next();
+        if (!switched) {
+            *error = u"switching to write-ahead logging: "_s + errorText(q.lastError());
+            if (busy)
+                *busy = isBusy(q.lastError());
             return false;
         }
         if (q.value(0).toString().compare(u"wal"_s, Qt::CaseInsensitive) != 0) {
@@ -484,7 +534,7 @@ bool HistoryStore::migrate(const std::vector<Migration> &migrations, OpenResult 
     // migrated meanwhile.
     for (;;) {
         if (!q.exec(u"BEGIN IMMEDIATE"_s)) {
-            m_lastError = errorText(q.lastError());
+            m_lastError = u"starting the migration: "_s + errorText(q.lastError());
             result->reason = m_lastError;
             return false;
         }
@@ -661,9 +711,9 @@ bool HistoryStore::addConversation(Conversation &c)
         if (!q)
             return false;
         q->bindValue(0, uuidText(c.id));
-        q->bindValue(1, c.title);
-        q->bindValue(2, c.endpoint);
-        q->bindValue(3, c.model);
+        q->bindValue(1, nonNull(c.title));
+        q->bindValue(2, nonNull(c.endpoint));
+        q->bindValue(3, nonNull(c.model));
         q->bindValue(4, c.created.toMSecsSinceEpoch());
         q->bindValue(5, c.updated.toMSecsSinceEpoch());
         return run(q, u"add conversation"_s);
@@ -675,7 +725,7 @@ bool HistoryStore::renameConversation(const QUuid &id, const QString &title)
     return write([&] {
         QSqlQuery q(m_db);
         q.prepare(u"UPDATE conversations SET title = ? WHERE uuid = ?"_s);
-        q.bindValue(0, title.simplified());
+        q.bindValue(0, nonNull(title.simplified()));
         q.bindValue(1, uuidText(id));
         if (!run(&q, u"rename"_s))
             return false;
@@ -702,7 +752,7 @@ bool HistoryStore::touch(qint64 conversationKey, const QDateTime &when, const QS
     if (!q)
         return false;
     q->bindValue(0, when.toMSecsSinceEpoch());
-    q->bindValue(1, title);
+    q->bindValue(1, nonNull(title));
     q->bindValue(2, conversationKey);
     return run(q, u"update conversation"_s);
 }
@@ -726,7 +776,7 @@ bool HistoryStore::addMessage(Message &m)
         q->bindValue(0, uuidText(m.id));
         q->bindValue(1, conversation);
         q->bindValue(2, nameOf(m.role));
-        q->bindValue(3, m.text.isNull() ? u""_s : m.text);
+        q->bindValue(3, nonNull(m.text));
         q->bindValue(4, nameOf(m.state));
         q->bindValue(5, m.created.toMSecsSinceEpoch());
         q->bindValue(6, msOrNull(m.ended));
@@ -743,7 +793,7 @@ bool HistoryStore::finishMessage(
         QSqlQuery q(m_db);
         q.prepare(u"UPDATE messages SET text = ?, state = ?, ended_ms = ? WHERE uuid = ? "
                   "RETURNING conversation_id"_s);
-        q.bindValue(0, text.isNull() ? u""_s : text);
+        q.bindValue(0, nonNull(text));
         q.bindValue(1, nameOf(state));
         q.bindValue(
             2, state == MessageState::Pending ? QVariant() : QVariant(when.toMSecsSinceEpoch()));

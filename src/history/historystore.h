@@ -140,7 +140,7 @@ private:
     bool openFile(
         const QString &path, const std::vector<Migration> &migrations, OpenResult *result);
     void useMemory();
-    bool configure(QString *error);
+    bool configure(QString *error, bool *busy);
     bool migrate(const std::vector<Migration> &migrations, OpenResult *result);
     bool write(const std::function<bool()> &work);
     bool fail(const QString &context, const QString &error);
