@@ -146,7 +146,8 @@ QString ftsQuery(const QString &text)
         word.replace(u'"', u"\"\""_s);
         terms.append(u'"' + word + u'"');
     }
-    if (!terms.isEmpty() && !text.isEmpty() && !text.back().isSpace())
+    // A prefix of one letter would gather most of the index; it waits for the second.
+    if (!terms.isEmpty() && !text.isEmpty() && !text.back().isSpace() && terms.last().size() > 3)
         terms.last().append(u'*');
     return terms.join(u' ');
 }
@@ -1184,11 +1185,13 @@ QList<SearchHit> HistoryStore::search(const QString &text, int limit)
         match = ftsQuery(text);
         if (match.isEmpty())
             return hits;
-        // Newest matching message first; FTS5 walks its index backwards by rowid, so a common
-        // word stops after the first `limit` conversations instead of ranking every match.
-        q.prepare(u"SELECT f.rowid, m.conversation_id FROM messages_fts f "
-                  "JOIN messages m ON m.id = f.rowid WHERE messages_fts MATCH ? "
-                  "ORDER BY f.rowid DESC"_s);
+        // Newest matching message first: FTS5 walks its index backwards by rowid, so a common
+        // word stops after the first `limit` conversations instead of ranking every match. The
+        // snippet is made in the same pass: a query per hit would look the words up again,
+        // which for a short prefix costs a millisecond each.
+        q.prepare(u"SELECT f.rowid, m.conversation_id, snippet(messages_fts, 0, '[', ']', '…', "
+                  "%1) FROM messages_fts f JOIN messages m ON m.id = f.rowid "
+                  "WHERE messages_fts MATCH ? ORDER BY f.rowid DESC"_s.arg(kSnippetTokens));
         q.bindValue(0, match);
     } else {
         words = text.simplified().split(u' ', Qt::SkipEmptyParts);
@@ -1197,54 +1200,44 @@ QList<SearchHit> HistoryStore::search(const QString &text, int limit)
         QStringList conditions;
         for (qsizetype i = 0; i < words.size(); ++i)
             conditions.append(u"m.text LIKE ? ESCAPE '\\'"_s);
-        q.prepare(u"SELECT m.id, m.conversation_id FROM messages m WHERE "_s
+        q.prepare(u"SELECT m.id, m.conversation_id, m.text FROM messages m WHERE "_s
             + conditions.join(u" AND "_s) + u" ORDER BY m.id DESC"_s);
         for (qsizetype i = 0; i < words.size(); ++i)
             q.bindValue(int(i), likePattern(words.at(i)));
     }
     if (!run(&q, u"search"_s))
         return hits;
-    QList<std::pair<qint64, qint64>> found; // message key, conversation key
+    struct Found
+    {
+        qint64 message;
+        QString snippet;
+    };
+    QList<Found> found;
     QSet<qint64> seen;
     while (found.size() < limit && q.next()) {
         const qint64 conversation = q.value(1).toLongLong();
         if (seen.contains(conversation))
             continue;
         seen.insert(conversation);
-        found.append({ q.value(0).toLongLong(), conversation });
+        QString snippet = q.value(2).toString();
+        if (!m_hasFts) {
+            const qsizetype at = snippet.indexOf(words.front(), 0, Qt::CaseInsensitive);
+            snippet = snippet.mid(std::max<qsizetype>(0, at - 40), 80 + words.front().size());
+        }
+        found.append({ q.value(0).toLongLong(), snippet });
     }
     q.finish();
 
     QSqlQuery details(m_db);
-    details.prepare(u"SELECT c.uuid, c.title, m.uuid, m.text FROM messages m "
+    details.prepare(u"SELECT c.uuid, c.title, m.uuid FROM messages m "
                     "JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?"_s);
-    QSqlQuery snippet(m_db);
-    if (m_hasFts)
-        snippet.prepare(u"SELECT snippet(messages_fts, 0, '[', ']', '…', %1) FROM messages_fts "
-                        "WHERE messages_fts MATCH ? AND rowid = ?"_s.arg(kSnippetTokens));
-    for (const auto &[messageKey, conversationKey] : found) {
-        Q_UNUSED(conversationKey)
-        details.bindValue(0, messageKey);
+    for (const Found &f : std::as_const(found)) {
+        details.bindValue(0, f.message);
         if (!run(&details, u"search"_s) || !details.next())
             continue;
-        SearchHit hit;
-        hit.conversation = QUuid::fromString(details.value(0).toString());
-        hit.title = details.value(1).toString();
-        hit.message = QUuid::fromString(details.value(2).toString());
-        if (m_hasFts) {
-            snippet.bindValue(0, match);
-            snippet.bindValue(1, messageKey);
-            if (run(&snippet, u"search"_s) && snippet.next())
-                hit.snippet = snippet.value(0).toString();
-            snippet.finish();
-        } else {
-            const QString body = details.value(3).toString();
-            const qsizetype at = body.indexOf(words.front(), 0, Qt::CaseInsensitive);
-            const qsizetype from = std::max<qsizetype>(0, at - 40);
-            hit.snippet = body.mid(from, 40 + words.front().size() + 40);
-        }
+        hits.append({ QUuid::fromString(details.value(0).toString()), details.value(1).toString(),
+            QUuid::fromString(details.value(2).toString()), f.snippet });
         details.finish();
-        hits.append(hit);
     }
     return hits;
 }
