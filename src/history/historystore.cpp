@@ -26,7 +26,6 @@ constexpr int kBusyRetries = 20;
 constexpr int kTitleWords = 8;
 constexpr int kTitleChars = 60;
 constexpr int kSnippetTokens = 12;
-constexpr qint64 kSearchWindow = 4096; ///< messages, doubling
 
 QString newConnectionName()
 {
@@ -1178,11 +1177,6 @@ bool HistoryStore::forEachRetryRecord(const QDateTime &since, const QDateTime &u
 QList<SearchHit> HistoryStore::search(const QString &text, int limit)
 {
     QList<SearchHit> hits;
-    struct Found
-    {
-        qint64 message;
-        QString snippet;
-    };
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     QString match;
@@ -1191,15 +1185,14 @@ QList<SearchHit> HistoryStore::search(const QString &text, int limit)
         match = ftsQuery(text);
         if (match.isEmpty())
             return hits;
-        // Newest matching message first, in windows of rowids growing from the newest: a word
-        // in every message is answered from the first window, without FTS5 reading its whole
-        // list of matches; a rare word costs a few look-ups more. The snippet is made in the
-        // same pass: a query per hit would look the words up again (a millisecond for a short
-        // prefix).
+        // Newest matching message first: FTS5 walks its index backwards by rowid, so a common
+        // word stops after the first `limit` conversations instead of ranking every match. The
+        // snippet is made in the same pass: a query per hit would look the words up again,
+        // which for a short prefix costs a millisecond each.
         q.prepare(u"SELECT f.rowid, m.conversation_id, snippet(messages_fts, 0, '[', ']', '…', "
                   "%1) FROM messages_fts f JOIN messages m ON m.id = f.rowid "
-                  "WHERE messages_fts MATCH ? AND f.rowid > ? AND f.rowid <= ? "
-                  "ORDER BY f.rowid DESC"_s.arg(kSnippetTokens));
+                  "WHERE messages_fts MATCH ? ORDER BY f.rowid DESC"_s.arg(kSnippetTokens));
+        q.bindValue(0, match);
     } else {
         words = text.simplified().split(u' ', Qt::SkipEmptyParts);
         if (words.isEmpty())
@@ -1208,36 +1201,32 @@ QList<SearchHit> HistoryStore::search(const QString &text, int limit)
         for (qsizetype i = 0; i < words.size(); ++i)
             conditions.append(u"m.text LIKE ? ESCAPE '\\'"_s);
         q.prepare(u"SELECT m.id, m.conversation_id, m.text FROM messages m WHERE "_s
-            + conditions.join(u" AND "_s) + u" AND m.id > ? AND m.id <= ? ORDER BY m.id DESC"_s);
+            + conditions.join(u" AND "_s) + u" ORDER BY m.id DESC"_s);
         for (qsizetype i = 0; i < words.size(); ++i)
             q.bindValue(int(i), likePattern(words.at(i)));
     }
-    const qint64 newest = count(u"SELECT coalesce(max(id), 0) FROM messages"_s, {});
-    const int first = m_hasFts ? 1 : int(words.size());
-    if (m_hasFts)
-        q.bindValue(0, match);
+    if (!run(&q, u"search"_s))
+        return hits;
+    struct Found
+    {
+        qint64 message;
+        QString snippet;
+    };
     QList<Found> found;
     QSet<qint64> seen;
-    for (qint64 high = newest, span = kSearchWindow; high > 0 && found.size() < limit;
-         high -= span, span *= 2) {
-        q.bindValue(first, high - span);
-        q.bindValue(first + 1, high);
-        if (!run(&q, u"search"_s))
-            return hits;
-        while (found.size() < limit && q.next()) {
-            const qint64 conversation = q.value(1).toLongLong();
-            if (seen.contains(conversation))
-                continue;
-            seen.insert(conversation);
-            QString snippet = q.value(2).toString();
-            if (!m_hasFts) {
-                const qsizetype at = snippet.indexOf(words.front(), 0, Qt::CaseInsensitive);
-                snippet = snippet.mid(std::max<qsizetype>(0, at - 40), 80 + words.front().size());
-            }
-            found.append({ q.value(0).toLongLong(), snippet });
+    while (found.size() < limit && q.next()) {
+        const qint64 conversation = q.value(1).toLongLong();
+        if (seen.contains(conversation))
+            continue;
+        seen.insert(conversation);
+        QString snippet = q.value(2).toString();
+        if (!m_hasFts) {
+            const qsizetype at = snippet.indexOf(words.front(), 0, Qt::CaseInsensitive);
+            snippet = snippet.mid(std::max<qsizetype>(0, at - 40), 80 + words.front().size());
         }
-        q.finish();
+        found.append({ q.value(0).toLongLong(), snippet });
     }
+    q.finish();
 
     QSqlQuery details(m_db);
     details.prepare(u"SELECT c.uuid, c.title, m.uuid FROM messages m "
