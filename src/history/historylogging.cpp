@@ -1,0 +1,3 @@
+#include "historylogging.h"
+
+Q_LOGGING_CATEGORY(lcHistory, "capwatch.history")

@@ -1,0 +1,169 @@
+#pragma once
+
+// The history database: one SQLite file (WAL) through Qt SQL's QSQLITE driver. A HistoryStore
+// is one connection and belongs to the thread that made it (Qt SQL connections are per thread);
+// the GUI uses it through HistoryWriter's worker thread, the CLI directly. Every write is its own
+// short transaction unless the caller groups several with begin()/commit(), so a killed process
+// loses at most the write in flight. Several stores, in one process or several, may use the same
+// file at once.
+
+#include "history/historytypes.h"
+#include "history/schema.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QString>
+#include <QVariantList>
+#include <functional>
+#include <memory>
+
+namespace capwatch::history {
+
+struct OpenOptions
+{
+    /// Empty: schemaMigrations(). Tests give their own list.
+    std::vector<Migration> migrations;
+    /// Reads every page once on open (PRAGMA quick_check) so a damaged file is found then, not
+    /// in the middle of a session. Costs about a second per 100 MB.
+    bool checkIntegrity = true;
+};
+
+struct OpenResult
+{
+    enum class Status
+    {
+        Opened, ///< an existing database (migrated when fromVersion < version)
+        Created, ///< a new, empty one
+        Recovered, ///< the old file could not be used: moved to `movedTo`, a new one started
+        NewerVersion, ///< made by a newer capwatch: left untouched; history is off this run
+        Unavailable ///< no database could be opened or made: history is off this run
+    };
+    Status status = Status::Unavailable;
+    QString path;
+    QString movedTo; ///< Recovered: where the old file (and its -wal, -shm) went
+    QString reason; ///< why it was moved, refused or unavailable (SQLite's words)
+    int fromVersion = 0; ///< the file's schema version before opening
+    int version = 0; ///< after opening
+
+    /// History goes to disk (Opened, Created, Recovered). Otherwise the store keeps this run's
+    /// history in memory only, so callers need no second code path.
+    bool persistent() const;
+    /// One English sentence for logs and the CLI; the window words its banner from the fields.
+    QString message() const;
+};
+
+class HistoryStore final
+{
+public:
+    HistoryStore();
+    ~HistoryStore();
+    HistoryStore(const HistoryStore &) = delete;
+    HistoryStore &operator=(const HistoryStore &) = delete;
+
+    /// `AppDataLocation/history.sqlite`.
+    static QString defaultPath();
+    static int latestVersion();
+
+    /// Opens (creating, migrating or recovering) the database at `path`. Never throws; whatever
+    /// the file, the store is usable afterwards (in memory when the result is not persistent).
+    OpenResult open(const QString &path, const OpenOptions &options = {});
+    /// Nothing on disk (`--private`).
+    OpenResult openInMemory();
+    void close();
+    bool isOpen() const;
+    bool isPersistent() const { return m_persistent; }
+    QString path() const { return m_path; }
+    QString lastError() const { return m_lastError; }
+
+    // --- writes -------------------------------------------------------------------------------
+    // Each returns false (and sets lastError()) when nothing was written.
+
+    /// Groups the writes until commit() in one transaction (BEGIN IMMEDIATE).
+    bool begin();
+    bool commit();
+    void rollback();
+
+    /// Fills in the id (when null) and the times (when invalid).
+    bool addConversation(Conversation &conversation);
+    bool renameConversation(const QUuid &id, const QString &title);
+    /// With its messages, sends and retry records.
+    bool deleteConversation(const QUuid &id);
+    /// The first user message of an untitled conversation names it (titleFor()).
+    bool addMessage(Message &message);
+    /// Sets the final text and state of a message stored Pending (or replaces a stored one).
+    bool finishMessage(
+        const QUuid &id, const QString &text, MessageState state, const QDateTime &ended = {});
+    bool addSend(Send &send);
+    bool finishSend(const QUuid &id, SendOutcome outcome, retry::EndReason reason, int attempts,
+        qint64 waitedMs, const QDateTime &ended = {});
+    bool addRetryRecord(const QUuid &send, const RetryRecord &record);
+    /// Deletes the conversations last updated before `now - days`; the number deleted, or -1.
+    int deleteOlderThan(int days, const QDateTime &now = QDateTime::currentDateTimeUtc());
+    /// Deletes everything and rewrites the file (VACUUM) so no deleted text stays in it.
+    bool clear();
+
+    // --- reads --------------------------------------------------------------------------------
+
+    std::optional<Conversation> conversation(const QUuid &id);
+    /// Newest first, `limit` at a time; pass the previous page's `next` for the following one.
+    ConversationPage conversations(int limit, const PageCursor &after = {});
+    int conversationCount();
+    int messageCount(const QUuid &conversation);
+    /// In the order stored; `limit` < 0: all from `offset`.
+    QList<Message> messages(const QUuid &conversation, int offset = 0, int limit = -1);
+    std::optional<Message> message(const QUuid &id);
+    QList<Send> sends(const QUuid &conversation);
+    /// A conversation's retry log, in the order logged.
+    QList<StoredRetryRecord> retryRecords(const QUuid &conversation);
+    /// Every record with since <= time < until (an invalid bound: open), oldest first, across
+    /// conversations, handed one at a time (a million do not fit a list); `visit` returns false
+    /// to stop. False on a database error.
+    bool forEachRetryRecord(const QDateTime &since, const QDateTime &until,
+        const std::function<bool(const StoredRetryRecord &)> &visit);
+    qint64 retryRecordCount();
+    /// Conversations with a message holding every word of `text` (the last word may be the start
+    /// of one, for search as you type), those with the newest matching message first.
+    QList<SearchHit> search(const QString &text, int limit = 50);
+    /// False when the SQLite library has no FTS5 and search() falls back to LIKE.
+    bool hasFullTextSearch() const { return m_hasFts; }
+    /// PRAGMA integrity_check: "ok", or the problems found.
+    QString integrityCheck();
+
+    /// The first words of a prompt, as a conversation's title.
+    static QString titleFor(const QString &prompt);
+    /// The endpoint as stored: without user info, query and fragment, which can carry a key.
+    static QString storableEndpoint(const QString &endpoint);
+
+private:
+    struct Statements;
+
+    bool openFile(
+        const QString &path, const std::vector<Migration> &migrations, OpenResult *result);
+    void useMemory();
+    bool configure(QString *error, bool *busy);
+    bool migrate(const std::vector<Migration> &migrations, OpenResult *result);
+    bool write(const std::function<bool()> &work);
+    bool fail(const QString &context, const QString &error);
+    /// A statement prepared once per connection (the writes that happen per record).
+    QSqlQuery *prepared(const QString &sql);
+    bool run(QSqlQuery *query, const QString &context);
+    /// The internal key of the row with this UUID in `table`, 0 when there is none.
+    qint64 keyOf(const QString &table, const QUuid &id);
+    bool touch(qint64 conversationKey, const QDateTime &when, const QString &title);
+    QList<Conversation> readConversations(
+        const QString &where, const QVariantList &values, int limit, QList<qint64> *keys = nullptr);
+    QList<Message> readMessages(
+        const QString &where, const QVariantList &values, int offset, int limit);
+    qint64 count(const QString &sql, const QVariantList &values);
+
+    QSqlDatabase m_db;
+    QString m_connection;
+    QString m_path;
+    QString m_lastError;
+    bool m_persistent = false;
+    bool m_hasFts = false;
+    bool m_inTransaction = false;
+    std::unique_ptr<Statements> m_statements;
+};
+
+} // namespace capwatch::history

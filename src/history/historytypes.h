@@ -1,0 +1,152 @@
+#pragma once
+
+// The values the history database holds, as plain structs. Ids are UUIDs the caller may make
+// itself (QUuid::createUuid()), so the GUI thread knows an id before the row is written and two
+// processes never hand out the same one; the database's own integer keys stay inside the store.
+
+#include "retry/classifier.h"
+#include "retry/sendpolicy.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+#include <QUuid>
+#include <optional>
+
+namespace capwatch::history {
+
+enum class Role
+{
+    User,
+    Assistant,
+    System
+};
+
+enum class MessageState
+{
+    Pending, ///< stored before its text is final (an answer that is still streaming)
+    Complete,
+    CutOff ///< the answer ended early: cancelled, failed, or the program died while it streamed
+};
+
+enum class SendOutcome
+{
+    Running, ///< not ended: still running, or the process that ran it died
+    Succeeded,
+    GaveUp,
+    Cancelled
+};
+
+QString nameOf(Role role);
+QString nameOf(MessageState state);
+QString nameOf(SendOutcome outcome); ///< empty for Running
+std::optional<Role> roleFromName(const QString &name);
+std::optional<MessageState> messageStateFromName(const QString &name);
+std::optional<SendOutcome> sendOutcomeFromName(const QString &name); ///< empty name: Running
+/// The interfaces.md names of the retry policy's enums, and back.
+std::optional<retry::Category> categoryFromName(const QString &name);
+retry::WaitSource waitSourceFromName(const QString &name); ///< None for an unknown name
+retry::EndReason endReasonFromName(const QString &name); ///< None for an unknown name
+
+struct Conversation
+{
+    QUuid id; ///< null: the store makes one
+    QString title; ///< empty: the first words of the first user message, when it is stored
+    QString endpoint; ///< stored without user info, query or fragment (they can hold a key)
+    QString model;
+    QDateTime created; ///< invalid: now
+    QDateTime updated; ///< invalid: created; moves on with every message and send
+    bool hasRetries = false; ///< read only: a retry was scheduled in one of its sends
+    bool hasUnanswered = false; ///< read only: a send that did not succeed (or has not ended)
+
+    bool operator==(const Conversation &) const = default;
+};
+
+struct Message
+{
+    QUuid id; ///< null: the store makes one
+    QUuid conversation;
+    Role role = Role::User;
+    QString text;
+    MessageState state = MessageState::Complete;
+    QDateTime created; ///< invalid: now
+    QDateTime ended; ///< when the text became final; invalid while Pending
+
+    bool operator==(const Message &) const = default;
+};
+
+/// One per user message: how its retry cycle ended.
+struct Send
+{
+    QUuid id; ///< null: the store makes one
+    QUuid conversation;
+    QUuid message; ///< the user message it sent
+    SendOutcome outcome = SendOutcome::Running;
+    retry::EndReason reason = retry::EndReason::None;
+    int attempts = 0;
+    qint64 waitedMs = 0;
+    QDateTime started; ///< invalid: now
+    QDateTime ended;
+
+    bool operator==(const Send &) const = default;
+};
+
+/// The fields of the retry log (interfaces.md, net::RetryRecord). The event is kept as its
+/// interfaces.md name, so later events (parked, paced, ...) need no migration.
+struct RetryRecord
+{
+    QDateTime time; ///< UTC, milliseconds
+    int request = 0;
+    QString event; ///< `attempt_started`, `retry_scheduled`, `succeeded`, `gave_up`, ...
+    int attempt = 0;
+    std::optional<int> status;
+    std::optional<retry::Category> category;
+    std::optional<double> used;
+    std::optional<double> limit;
+    std::optional<qint64> waitMs;
+    std::optional<qint64> rawWaitMs;
+    retry::WaitSource waitSource = retry::WaitSource::None;
+    std::optional<qint64> waitedTotalMs;
+    std::optional<qint64> budgetLeftMs;
+    retry::EndReason reason = retry::EndReason::None;
+    QString error;
+    QDateTime resetAt; ///< when a parked send may go again; invalid: none
+
+    bool operator==(const RetryRecord &) const = default;
+};
+
+/// A retry record as read back, with the conversation and send it belongs to.
+struct StoredRetryRecord
+{
+    QUuid conversation;
+    QUuid send;
+    RetryRecord record;
+
+    bool operator==(const StoredRetryRecord &) const = default;
+};
+
+/// Where the next page of the conversation list starts (keyset paging: a conversation created
+/// or updated meanwhile never shifts a later page). Default: the first page.
+struct PageCursor
+{
+    qint64 updatedMs = 0;
+    qint64 key = 0;
+    bool atStart = true;
+};
+
+struct ConversationPage
+{
+    QList<Conversation> conversations; ///< newest (by `updated`) first
+    PageCursor next;
+    bool hasMore = false; ///< for canFetchMore()
+};
+
+struct SearchHit
+{
+    QUuid conversation;
+    QString title;
+    QUuid message; ///< the newest message of the conversation that matched
+    QString snippet; ///< text around the match, the matched words between [ and ]
+};
+
+} // namespace capwatch::history

@@ -1,0 +1,198 @@
+#include "historywriter.h"
+
+#include "historylogging.h"
+
+namespace capwatch::history {
+
+using namespace Qt::StringLiterals;
+
+HistoryWriter::HistoryWriter(QObject *parent)
+    : QObject(parent)
+    , m_context(new QObject)
+{
+    m_thread.setObjectName(u"capwatch-history"_s);
+    m_context->moveToThread(&m_thread);
+    m_thread.start();
+}
+
+HistoryWriter::~HistoryWriter()
+{
+    enqueue([this](HistoryStore &store) {
+        store.close();
+        m_thread.quit();
+    });
+    m_thread.wait();
+    delete m_context;
+}
+
+void HistoryWriter::enqueue(Job job)
+{
+    QMutexLocker lock(&m_mutex);
+    m_queue.push_back(std::move(job));
+    if (m_drainPosted)
+        return;
+    m_drainPosted = true;
+    lock.unlock();
+    QMetaObject::invokeMethod(
+        m_context, [this] { drain(); }, Qt::QueuedConnection);
+}
+
+void HistoryWriter::drain()
+{
+    for (;;) {
+        std::deque<Job> jobs;
+        {
+            QMutexLocker lock(&m_mutex);
+            if (m_queue.empty()) {
+                m_drainPosted = false;
+                return;
+            }
+            jobs.swap(m_queue);
+            m_running = int(jobs.size());
+        }
+        for (Job &job : jobs) {
+            job(m_store);
+            QMutexLocker lock(&m_mutex);
+            --m_running;
+        }
+    }
+}
+
+int HistoryWriter::pending() const
+{
+    QMutexLocker lock(&m_mutex);
+    return int(m_queue.size()) + m_running;
+}
+
+void HistoryWriter::report(const QString &error)
+{
+    QMetaObject::invokeMethod(
+        this, [this, error] { Q_EMIT writeFailed(error); }, Qt::QueuedConnection);
+}
+
+void HistoryWriter::enqueueWrite(std::function<bool(HistoryStore &)> write)
+{
+    enqueue([this, write = std::move(write)](HistoryStore &store) {
+        if (!write(store))
+            report(store.lastError());
+    });
+}
+
+void HistoryWriter::open(const QString &path, const OpenOptions &options)
+{
+    enqueue([this, path, options](HistoryStore &store) {
+        const OpenResult result = store.open(path, options);
+        QMetaObject::invokeMethod(
+            this, [this, result] { Q_EMIT opened(result); }, Qt::QueuedConnection);
+    });
+}
+
+void HistoryWriter::openInMemory()
+{
+    enqueue([this](HistoryStore &store) {
+        const OpenResult result = store.openInMemory();
+        QMetaObject::invokeMethod(
+            this, [this, result] { Q_EMIT opened(result); }, Qt::QueuedConnection);
+    });
+}
+
+void HistoryWriter::close()
+{
+    enqueue([this](HistoryStore &store) {
+        store.close();
+        QMetaObject::invokeMethod(
+            this, [this] { Q_EMIT closed(); }, Qt::QueuedConnection);
+    });
+}
+
+void HistoryWriter::flush()
+{
+    enqueue([this](HistoryStore &) {
+        QMetaObject::invokeMethod(
+            this, [this] { Q_EMIT flushed(); }, Qt::QueuedConnection);
+    });
+}
+
+// The times are taken here, when the event happens, not when the worker gets to it.
+QUuid HistoryWriter::addConversation(Conversation conversation)
+{
+    if (conversation.id.isNull())
+        conversation.id = QUuid::createUuid();
+    if (!conversation.created.isValid())
+        conversation.created = QDateTime::currentDateTimeUtc();
+    const QUuid id = conversation.id;
+    enqueueWrite([conversation](
+                     HistoryStore &store) mutable { return store.addConversation(conversation); });
+    return id;
+}
+
+QUuid HistoryWriter::addMessage(Message message)
+{
+    if (message.id.isNull())
+        message.id = QUuid::createUuid();
+    if (!message.created.isValid())
+        message.created = QDateTime::currentDateTimeUtc();
+    const QUuid id = message.id;
+    enqueueWrite([message](HistoryStore &store) mutable { return store.addMessage(message); });
+    return id;
+}
+
+void HistoryWriter::finishMessage(
+    const QUuid &id, const QString &text, MessageState state, QDateTime ended)
+{
+    if (!ended.isValid())
+        ended = QDateTime::currentDateTimeUtc();
+    enqueueWrite([id, text, state, ended](
+                     HistoryStore &store) { return store.finishMessage(id, text, state, ended); });
+}
+
+QUuid HistoryWriter::addSend(Send send)
+{
+    if (send.id.isNull())
+        send.id = QUuid::createUuid();
+    if (!send.started.isValid())
+        send.started = QDateTime::currentDateTimeUtc();
+    const QUuid id = send.id;
+    enqueueWrite([send](HistoryStore &store) mutable { return store.addSend(send); });
+    return id;
+}
+
+void HistoryWriter::finishSend(const QUuid &id, SendOutcome outcome, retry::EndReason reason,
+    int attempts, qint64 waitedMs, QDateTime ended)
+{
+    if (!ended.isValid())
+        ended = QDateTime::currentDateTimeUtc();
+    enqueueWrite([=](HistoryStore &store) {
+        return store.finishSend(id, outcome, reason, attempts, waitedMs, ended);
+    });
+}
+
+void HistoryWriter::addRetryRecord(const QUuid &send, const RetryRecord &record)
+{
+    enqueueWrite(
+        [send, record](HistoryStore &store) { return store.addRetryRecord(send, record); });
+}
+
+void HistoryWriter::renameConversation(const QUuid &id, const QString &title)
+{
+    enqueueWrite([id, title](HistoryStore &store) { return store.renameConversation(id, title); });
+}
+
+void HistoryWriter::deleteConversation(const QUuid &id)
+{
+    enqueueWrite([id](HistoryStore &store) { return store.deleteConversation(id); });
+}
+
+void HistoryWriter::deleteOlderThan(int days)
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    enqueueWrite(
+        [days, now](HistoryStore &store) { return store.deleteOlderThan(days, now) >= 0; });
+}
+
+void HistoryWriter::clear()
+{
+    enqueueWrite([](HistoryStore &store) { return store.clear(); });
+}
+
+} // namespace capwatch::history

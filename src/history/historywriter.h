@@ -1,0 +1,99 @@
+#pragma once
+
+// The history as the GUI thread uses it: every call returns at once, and the work runs in order
+// on a worker thread that owns the HistoryStore (and so its own Qt SQL connection). The ids of
+// new rows are made on the caller's side (QUuid::createUuid()), so they are known at once and
+// never collide with another process's. Reads run on the same queue, after every write queued
+// before them, and hand their result back to the thread that made the writer.
+
+#include "history/historystore.h"
+
+#include <QMutex>
+#include <QObject>
+#include <QPointer>
+#include <QThread>
+#include <deque>
+#include <functional>
+#include <type_traits>
+
+namespace capwatch::history {
+
+class HistoryWriter final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryWriter)
+
+public:
+    explicit HistoryWriter(QObject *parent = nullptr);
+    /// Writes whatever is still queued, closes the database and ends the worker thread: at
+    /// shutdown the only wait, for writes of well under a millisecond each.
+    ~HistoryWriter() override;
+
+    /// opened() tells how it went (banner material: moved aside, newer version, ...).
+    void open(const QString &path, const OpenOptions &options = {});
+    void openInMemory();
+    /// After the queued writes; closed() when done. Later writes fail (writeFailed()).
+    void close();
+
+    // Each write returns at once; the id returned is the row's, already made.
+    QUuid addConversation(Conversation conversation);
+    QUuid addMessage(Message message);
+    void finishMessage(
+        const QUuid &id, const QString &text, MessageState state, QDateTime ended = {});
+    QUuid addSend(Send send);
+    void finishSend(const QUuid &id, SendOutcome outcome, retry::EndReason reason, int attempts,
+        qint64 waitedMs, QDateTime ended = {});
+    void addRetryRecord(const QUuid &send, const RetryRecord &record);
+    void renameConversation(const QUuid &id, const QString &title);
+    void deleteConversation(const QUuid &id);
+    void deleteOlderThan(int days);
+    void clear();
+
+    /// Runs `job(store)` on the worker after everything queued before it, then `done(result)` on
+    /// this writer's thread, unless `context` is gone by then.
+    template<class Job, class Done> void read(QObject *context, Job job, Done done)
+    {
+        using Result = std::invoke_result_t<Job &, HistoryStore &>;
+        QPointer<QObject> guard(context);
+        enqueue([this, guard, job = std::move(job), done = std::move(done)](
+                    HistoryStore &store) mutable {
+            Result result = job(store);
+            QMetaObject::invokeMethod(
+                this,
+                [guard, done, result = std::move(result)]() mutable {
+                    if (guard)
+                        done(std::move(result));
+                },
+                Qt::QueuedConnection);
+        });
+    }
+
+    /// flushed() once everything queued before this call is written.
+    void flush();
+    /// Jobs queued and not yet done.
+    int pending() const;
+
+Q_SIGNALS:
+    void opened(const capwatch::history::OpenResult &result);
+    void writeFailed(const QString &error);
+    void flushed();
+    void closed();
+
+private:
+    using Job = std::function<void(HistoryStore &)>;
+    void enqueue(Job job);
+    /// A write job: a failure is reported with writeFailed().
+    void enqueueWrite(std::function<bool(HistoryStore &)> write);
+    void drain(); ///< on the worker thread
+    void report(const QString &error); ///< from the worker thread
+
+    QThread m_thread;
+    QObject *m_context = nullptr; ///< lives on m_thread: the target of the queued drain calls
+    HistoryStore m_store; ///< used on m_thread only
+    mutable QMutex m_mutex;
+    std::deque<Job> m_queue;
+    int m_running = 0;
+    bool m_drainPosted = false;
+};
+
+} // namespace capwatch::history

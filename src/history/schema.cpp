@@ -1,0 +1,122 @@
+#include "schema.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace capwatch::history {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Times are milliseconds since the epoch, UTC. Internal INTEGER keys join the tables compactly
+// (a million retry records); the UUIDs are what callers see. No table has a column for a key,
+// a header or a credential.
+bool version1(QSqlDatabase &db, QString *error)
+{
+    const QStringList tables {
+        uR"(CREATE TABLE conversations (
+            id INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL DEFAULT '',
+            endpoint TEXT NOT NULL DEFAULT '',
+            model TEXT NOT NULL DEFAULT '',
+            created_ms INTEGER NOT NULL,
+            updated_ms INTEGER NOT NULL,
+            has_retries INTEGER NOT NULL DEFAULT 0))"_s,
+        u"CREATE INDEX conversations_by_updated ON conversations(updated_ms, id)"_s,
+        uR"(CREATE TABLE messages (
+            id INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            text TEXT NOT NULL,
+            state TEXT NOT NULL,
+            created_ms INTEGER NOT NULL,
+            ended_ms INTEGER))"_s,
+        u"CREATE INDEX messages_by_conversation ON messages(conversation_id, id)"_s,
+        uR"(CREATE TABLE sends (
+            id INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+            outcome TEXT,
+            reason TEXT,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            waited_ms INTEGER NOT NULL DEFAULT 0,
+            started_ms INTEGER NOT NULL,
+            ended_ms INTEGER))"_s,
+        u"CREATE INDEX sends_by_conversation ON sends(conversation_id, id)"_s,
+        u"CREATE INDEX sends_by_message ON sends(message_id)"_s,
+        // The retry log's columns; `event` is its text name so new events need no migration.
+        uR"(CREATE TABLE retry_records (
+            id INTEGER PRIMARY KEY,
+            send_id INTEGER NOT NULL REFERENCES sends(id) ON DELETE CASCADE,
+            time_ms INTEGER NOT NULL,
+            request INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            status INTEGER,
+            category TEXT,
+            used REAL,
+            token_limit REAL,
+            wait_ms INTEGER,
+            raw_wait_ms INTEGER,
+            wait_source TEXT,
+            waited_total_ms INTEGER,
+            budget_left_ms INTEGER,
+            reason TEXT,
+            error TEXT,
+            reset_at_ms INTEGER))"_s,
+        u"CREATE INDEX retry_records_by_send ON retry_records(send_id)"_s,
+        u"CREATE INDEX retry_records_by_time ON retry_records(time_ms)"_s,
+    };
+    if (!execAll(db, tables, error))
+        return false;
+
+    // Full-text search over the messages: an external-content FTS5 index (the text is stored
+    // once, in messages), kept in step by triggers. Without FTS5 in the SQLite library the
+    // store searches with LIKE instead. The prefix indexes make a search as you type, a word of
+    // two or three letters so far, one look-up instead of a merge of every word it starts.
+    QSqlQuery probe(db);
+    if (!probe.exec(u"SELECT sqlite_compileoption_used('ENABLE_FTS5')"_s) || !probe.next()
+        || probe.value(0).toInt() != 1)
+        return true;
+    const QStringList fts {
+        uR"(CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='messages',
+            content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3'))"_s,
+        uR"(CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+            INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text); END)"_s,
+        uR"(CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+            INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+            END)"_s,
+        uR"(CREATE TRIGGER messages_fts_update AFTER UPDATE OF text ON messages BEGIN
+            INSERT INTO messages_fts(messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+            INSERT INTO messages_fts(rowid, text) VALUES (new.id, new.text); END)"_s,
+    };
+    return execAll(db, fts, error);
+}
+
+} // namespace
+
+bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
+{
+    QSqlQuery q(db);
+    for (const QString &statement : statements) {
+        if (!q.exec(statement)) {
+            if (error)
+                *error = q.lastError().text();
+            return false;
+        }
+    }
+    return true;
+}
+
+const std::vector<Migration> &schemaMigrations()
+{
+    static const std::vector<Migration> migrations { { 1, version1 } };
+    return migrations;
+}
+
+} // namespace capwatch::history

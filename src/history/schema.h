@@ -1,0 +1,30 @@
+#pragma once
+
+// The schema and its numbered migrations. The database's `PRAGMA user_version` is the number of
+// the last migration applied; each migration runs in one transaction together with the new
+// version number, so a database is always at exactly one version.
+
+#include <QString>
+#include <QStringList>
+#include <functional>
+#include <vector>
+
+class QSqlDatabase;
+
+namespace capwatch::history {
+
+struct Migration
+{
+    int version = 0; ///< the version the database has after it: 1, 2, ...
+    /// Runs inside the migration's transaction; false (with `error` set) rolls it back.
+    std::function<bool(QSqlDatabase &db, QString *error)> apply;
+};
+
+/// Runs the statements in order; the first that fails stops it.
+bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error);
+
+/// The migrations of this version of capwatch, in order: v1, the first schema, is the only one
+/// so far. A later one is one more function appended here.
+const std::vector<Migration> &schemaMigrations();
+
+} // namespace capwatch::history

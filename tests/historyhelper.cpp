@@ -1,0 +1,77 @@
+// A second process for tst_historystore: writes COUNT messages and COUNT retry records into the
+// history database at DB, each its own transaction, and prints one line per committed write
+// ("m <uuid>", "r <request>") so the test knows exactly what was written before it killed or
+// joined this process.
+//
+//   historyhelper DB COUNT TAG
+
+#include "history/historystore.h"
+
+#include <QCoreApplication>
+#include <cstdio>
+
+using namespace capwatch::history;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+void say(const QString &line)
+{
+    std::fputs(qPrintable(line + u'\n'), stdout);
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() != 4) {
+        std::fputs("usage: historyhelper DB COUNT TAG\n", stderr);
+        return 2;
+    }
+    const int count = args.at(2).toInt();
+    const QString tag = args.at(3);
+
+    HistoryStore store;
+    const OpenResult opened = store.open(args.at(1));
+    if (!opened.persistent()) {
+        std::fprintf(stderr, "%s\n", qPrintable(opened.message()));
+        return 1;
+    }
+    Conversation c;
+    c.endpoint = u"http://127.0.0.1:1/v1"_s;
+    c.model = tag;
+    Message prompt { {}, {}, Role::User, u"prompt of "_s + tag };
+    Send send;
+    if (!store.addConversation(c) || !(prompt.conversation = c.id, store.addMessage(prompt))
+        || !(send.conversation = c.id, send.message = prompt.id, store.addSend(send))) {
+        std::fprintf(stderr, "%s\n", qPrintable(store.lastError()));
+        return 1;
+    }
+    say(u"c "_s + c.id.toString(QUuid::WithoutBraces));
+    for (int i = 1; i <= count; ++i) {
+        Message m { {}, c.id, Role::Assistant, u"answer %1 of %2"_s.arg(i).arg(tag) };
+        if (!store.addMessage(m)) {
+            std::fprintf(stderr, "%s\n", qPrintable(store.lastError()));
+            return 1;
+        }
+        say(u"m "_s + m.id.toString(QUuid::WithoutBraces));
+        RetryRecord r;
+        r.time = QDateTime::currentDateTimeUtc();
+        r.request = i;
+        r.event = u"retry_scheduled"_s;
+        r.attempt = 1;
+        r.status = 422;
+        r.category = capwatch::retry::Category::TokenLimit;
+        r.waitMs = 1000;
+        r.error = u"Token limit exceeded"_s;
+        if (!store.addRetryRecord(send.id, r)) {
+            std::fprintf(stderr, "%s\n", qPrintable(store.lastError()));
+            return 1;
+        }
+        say(u"r "_s + QString::number(i));
+    }
+    return 0;
+}

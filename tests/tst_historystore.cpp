@@ -1,0 +1,963 @@
+// The history database (issue 14, storage): migrations from version 1, a newer file refused and
+// left byte for byte, damaged files moved aside, restore exactly as stored, paging, search,
+// retention, clear, no key in the file, two processes at once, kill -9 mid-way, and the
+// worker-thread writer. Every database lives in a temporary folder.
+
+#include "history/historystore.h"
+#include "history/historywriter.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <unistd.h>
+
+using namespace capwatch::history;
+using namespace Qt::StringLiterals;
+using capwatch::retry::Category;
+using capwatch::retry::EndReason;
+using capwatch::retry::WaitSource;
+
+Q_DECLARE_METATYPE(capwatch::history::OpenResult::Status)
+
+namespace {
+
+const QDateTime kBase(QDate(2026, 11, 1), QTime(9, 0), Qt::UTC);
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+QByteArray sha256(const QString &path)
+{
+    return QCryptographicHash::hash(readAll(path), QCryptographicHash::Sha256).toHex();
+}
+
+/// One value from a database, read with a connection of its own, outside the store.
+QVariant rawValue(const QString &path, const QString &sql)
+{
+    static int n = 0;
+    const QString name = u"raw-%1"_s.arg(++n);
+    QVariant value;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, name);
+        db.setDatabaseName(path);
+        if (db.open()) {
+            QSqlQuery q(db);
+            if (q.exec(sql) && q.next())
+                value = q.value(0);
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return value;
+}
+
+bool rawExec(const QString &path, const QString &sql)
+{
+    static int n = 0;
+    const QString name = u"rawexec-%1"_s.arg(++n);
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, name);
+        db.setDatabaseName(path);
+        if (db.open()) {
+            QSqlQuery q(db);
+            ok = q.exec(sql);
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}
+
+Conversation conversationAt(const QDateTime &when, const QString &model = u"m"_s)
+{
+    Conversation c;
+    c.endpoint = u"https://api.example.invalid/v1"_s;
+    c.model = model;
+    c.created = when;
+    c.updated = when;
+    return c;
+}
+
+Message messageOf(const QUuid &conversation, Role role, const QString &text, const QDateTime &when,
+    MessageState state = MessageState::Complete)
+{
+    Message m;
+    m.conversation = conversation;
+    m.role = role;
+    m.text = text;
+    m.state = state;
+    m.created = when;
+    return m;
+}
+
+RetryRecord scheduled(const QDateTime &when, int request, int attempt)
+{
+    RetryRecord r;
+    r.time = when;
+    r.request = request;
+    r.event = u"retry_scheduled"_s;
+    r.attempt = attempt;
+    r.status = 422;
+    r.category = Category::TokenLimit;
+    r.used = 60323;
+    r.limit = 60000.5;
+    r.waitMs = 60000;
+    r.rawWaitMs = 1080000;
+    r.waitSource = WaitSource::Message;
+    r.waitedTotalMs = 60000;
+    r.budgetLeftMs = 60000;
+    r.error = u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s;
+    return r;
+}
+
+/// A conversation with a prompt, an answer, a send and `records` retry records, all at `when`.
+struct Filled
+{
+    Conversation conversation;
+    Message prompt;
+    Message answer;
+    Send send;
+};
+
+Filled fill(HistoryStore &store, const QDateTime &when, const QString &words, int records)
+{
+    Filled f;
+    f.conversation = conversationAt(when);
+    if (!store.addConversation(f.conversation))
+        return f;
+    f.prompt = messageOf(f.conversation.id, Role::User, u"tell me about "_s + words, when);
+    store.addMessage(f.prompt);
+    f.send.conversation = f.conversation.id;
+    f.send.message = f.prompt.id;
+    f.send.started = when;
+    store.addSend(f.send);
+    for (int i = 1; i <= records; ++i)
+        store.addRetryRecord(f.send.id, scheduled(when.addSecs(i), 1, i));
+    f.answer = messageOf(f.conversation.id, Role::Assistant, u"all about "_s + words, when);
+    store.addMessage(f.answer);
+    store.finishSend(f.send.id, SendOutcome::Succeeded, EndReason::None, records + 1, 0, when);
+    return f;
+}
+
+QString helperPath()
+{
+    return QStringLiteral(CAPWATCH_HISTORY_HELPER);
+}
+
+struct HelperLines
+{
+    QUuid conversation;
+    QList<QUuid> messages;
+    QList<int> records;
+};
+
+/// The complete lines of a helper's output (a line cut by the kill is not counted).
+HelperLines parseHelper(const QByteArray &output)
+{
+    HelperLines lines;
+    const qsizetype end = output.lastIndexOf('\n');
+    const QList<QByteArray> all = output.left(end + 1).split('\n');
+    for (const QByteArray &line : all) {
+        if (line.startsWith("c "))
+            lines.conversation = QUuid::fromString(QString::fromLatin1(line.mid(2)));
+        else if (line.startsWith("m "))
+            lines.messages.append(QUuid::fromString(QString::fromLatin1(line.mid(2))));
+        else if (line.startsWith("r "))
+            lines.records.append(line.mid(2).toInt());
+    }
+    return lines;
+}
+
+} // namespace
+
+class TestHistoryStore final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void createsWalDatabaseAtLatestVersion();
+    void migratesFromVersion1();
+    void failedMigrationLeavesVersion1();
+    void refusesNewerVersionUntouched();
+    void movesAsideWhatCannotBeOpened_data();
+    void movesAsideWhatCannotBeOpened();
+    void restoresExactlyWhatWasStored();
+    void listsNewestFirstInPages();
+    void marksRetriesAndUnansweredSends();
+    void searchFindsOldMessage();
+    void searchTakesAnyInput_data();
+    void searchTakesAnyInput();
+    void retentionDeletesOnlyOld();
+    void renameDeleteAndClear();
+    void exportsRecordsInRange();
+    void keyNeverInTheFile();
+    void twoProcessesLoseNothing();
+    void killMidWayKeepsEveryReportedRecord();
+    void writerKeepsCallerFreeAndFlushes();
+    void writerReportsFailures();
+
+private:
+    QString dbPath() const { return m_dir->filePath(u"history.sqlite"_s); }
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestHistoryStore::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestHistoryStore::createsWalDatabaseAtLatestVersion()
+{
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.status, OpenResult::Status::Created);
+    QVERIFY(r.persistent());
+    QCOMPARE(r.version, HistoryStore::latestVersion());
+    QVERIFY(store.isPersistent());
+    QVERIFY2(store.hasFullTextSearch(), "Debian's SQLite should have FTS5");
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA journal_mode"_s).toString(), u"wal"_s);
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
+    store.close();
+
+    HistoryStore again;
+    const OpenResult second = again.open(dbPath());
+    QCOMPARE(second.status, OpenResult::Status::Opened);
+    QCOMPARE(second.fromVersion, HistoryStore::latestVersion());
+    QCOMPARE(again.integrityCheck(), u"ok"_s);
+}
+
+void TestHistoryStore::migratesFromVersion1()
+{
+    // A genuine version-1 file: made by the v1 migration alone, with data in it.
+    OpenOptions v1;
+    v1.migrations = { schemaMigrations().front() };
+    QCOMPARE(v1.migrations.front().version, 1);
+    Filled before;
+    {
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath(), v1).status, OpenResult::Status::Created);
+        before = fill(store, kBase, u"version one"_s, 3);
+    }
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 1);
+
+    // Opened by a build that knows a version 2 (here a test-only one: a column and an index).
+    OpenOptions v2 = v1;
+    v2.migrations.push_back({ 2, [](QSqlDatabase &db, QString *error) {
+                                 return execAll(db,
+                                     { u"ALTER TABLE conversations ADD COLUMN pinned "
+                                       "INTEGER NOT NULL DEFAULT 0"_s,
+                                         u"CREATE INDEX conversations_pinned ON "
+                                         "conversations(pinned)"_s },
+                                     error);
+                             } });
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath(), v2);
+    QCOMPARE(r.status, OpenResult::Status::Opened);
+    QCOMPARE(r.fromVersion, 1);
+    QCOMPARE(r.version, 2);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 2"_s));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 2);
+    QCOMPARE(rawValue(dbPath(), u"SELECT pinned FROM conversations"_s).toInt(), 0);
+    // Everything stored under version 1 is still there.
+    QCOMPARE(store.messages(before.conversation.id).size(), 2);
+    QCOMPARE(store.retryRecords(before.conversation.id).size(), 3);
+    QCOMPARE(store.search(u"version one"_s).size(), 1);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+
+    // And opened again: nothing more to do.
+    store.close();
+    const OpenResult again = store.open(dbPath(), v2);
+    QCOMPARE(again.status, OpenResult::Status::Opened);
+    QCOMPARE(again.fromVersion, 2);
+}
+
+void TestHistoryStore::failedMigrationLeavesVersion1()
+{
+    OpenOptions v1;
+    v1.migrations = { schemaMigrations().front() };
+    {
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath(), v1).status, OpenResult::Status::Created);
+        fill(store, kBase, u"kept"_s, 1);
+    }
+    OpenOptions broken = v1;
+    broken.migrations.push_back({ 2, [](QSqlDatabase &db, QString *error) {
+                                     return execAll(db,
+                                         { u"ALTER TABLE conversations ADD COLUMN "
+                                           "pinned INTEGER"_s,
+                                             u"THIS IS NOT SQL"_s },
+                                         error);
+                                 } });
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath(), broken);
+    QCOMPARE(r.status, OpenResult::Status::Unavailable);
+    QVERIFY(r.reason.contains(u"migration to version 2 failed"_s));
+    QVERIFY(!store.isPersistent());
+    store.close();
+    // The half-done migration was rolled back; the file was not moved aside.
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 1);
+    QVERIFY(!rawExec(dbPath(), u"SELECT pinned FROM conversations"_s));
+    QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM messages"_s).toInt(), 2);
+    QCOMPARE(QDir(m_dir->path()).entryList({ u"*corrupt*"_s }), QStringList());
+}
+
+void TestHistoryStore::refusesNewerVersionUntouched()
+{
+    {
+        HistoryStore store;
+        QVERIFY(store.open(dbPath()).persistent());
+        fill(store, kBase, u"from the future"_s, 2);
+    }
+    QVERIFY(rawExec(dbPath(), u"PRAGMA user_version = 99"_s));
+    const QStringList filesBefore = QDir(m_dir->path()).entryList(QDir::Files);
+    const QByteArray hash = sha256(dbPath());
+
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.status, OpenResult::Status::NewerVersion);
+    QCOMPARE(r.fromVersion, 99);
+    QVERIFY(!r.persistent());
+    QVERIFY2(r.message().contains(u"newer capwatch"_s), qPrintable(r.message()));
+    QVERIFY(r.message().contains(dbPath()));
+    // Usable for this run, in memory.
+    QVERIFY(!store.isPersistent());
+    Conversation c = conversationAt(kBase);
+    QVERIFY(store.addConversation(c));
+    QCOMPARE(store.conversationCount(), 1);
+    store.close();
+
+    QCOMPARE(sha256(dbPath()), hash);
+    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files), filesBefore);
+}
+
+void TestHistoryStore::movesAsideWhatCannotBeOpened_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("garbage bytes") << u"garbage"_s;
+    QTest::newRow("garbage with a write-ahead log") << u"garbage+wal"_s;
+    QTest::newRow("SQLite header, garbage after") << u"header"_s;
+    QTest::newRow("truncated database") << u"truncated"_s;
+    QTest::newRow("a folder in its place") << u"folder"_s;
+    QTest::newRow("unreadable file") << u"unreadable"_s;
+}
+
+void TestHistoryStore::movesAsideWhatCannotBeOpened()
+{
+    QFETCH(QString, kind);
+    QByteArray bytes;
+    QByteArray noise;
+    for (int i = 0; i < 65536; ++i)
+        noise.append(char((i * 7919 + 13) % 251));
+    if (kind == u"garbage"_s || kind == u"garbage+wal"_s) {
+        bytes = noise;
+    } else if (kind == u"header"_s) {
+        bytes = QByteArray("SQLite format 3\0", 16) + noise;
+    } else if (kind == u"truncated"_s) {
+        {
+            HistoryStore store;
+            QVERIFY(store.open(dbPath()).persistent());
+            QVERIFY(store.begin());
+            for (int i = 0; i < 40; ++i)
+                fill(store, kBase.addSecs(i), u"filler %1 "_s.arg(i).repeated(40), 20);
+            QVERIFY(store.commit());
+        }
+        bytes = readAll(dbPath());
+        QVERIFY2(bytes.size() > 200000, QByteArray::number(bytes.size()).constData());
+        bytes.truncate(bytes.size() * 2 / 5);
+    } else if (kind == u"unreadable"_s && ::geteuid() == 0) {
+        QSKIP("root reads any file: no unreadable file to test with");
+    }
+    if (kind == u"folder"_s) {
+        QVERIFY(QDir().mkpath(dbPath()));
+        QVERIFY(writeFile(dbPath() + u"/inside"_s, "a file of the user's"));
+    } else {
+        if (kind == u"unreadable"_s)
+            bytes = "not for your eyes";
+        QVERIFY(writeFile(dbPath(), bytes));
+        if (kind == u"garbage+wal"_s)
+            QVERIFY(writeFile(dbPath() + u"-wal"_s, noise.left(5000)));
+        if (kind == u"unreadable"_s)
+            QVERIFY(QFile::setPermissions(dbPath(), QFileDevice::Permissions()));
+    }
+
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.status, OpenResult::Status::Recovered);
+    QVERIFY(r.persistent());
+    QVERIFY(!r.reason.isEmpty());
+    const QString name = QFileInfo(r.movedTo).fileName();
+    QVERIFY2(
+        QRegularExpression(u"^history\\.sqlite\\.corrupt-\\d{8}-\\d{6}$"_s).match(name).hasMatch(),
+        qPrintable(name));
+    QVERIFY(r.message().contains(r.movedTo));
+    if (kind == u"folder"_s) {
+        QCOMPARE(readAll(r.movedTo + u"/inside"_s), QByteArray("a file of the user's"));
+    } else {
+        if (kind == u"unreadable"_s)
+            QFile::setPermissions(r.movedTo, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        QCOMPARE(readAll(r.movedTo), bytes);
+    }
+    if (kind == u"garbage+wal"_s)
+        QCOMPARE(readAll(r.movedTo + u"-wal"_s), noise.left(5000));
+
+    // The new database works, and is there when opened again.
+    const Filled f = fill(store, kBase, u"fresh start"_s, 2);
+    store.close();
+    HistoryStore again;
+    QCOMPARE(again.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(again.messages(f.conversation.id).size(), 2);
+    QCOMPARE(again.integrityCheck(), u"ok"_s);
+}
+
+void TestHistoryStore::restoresExactlyWhatWasStored()
+{
+    Conversation c;
+    Message prompt, answer, cut, second;
+    Send first, failed;
+    QList<RetryRecord> records;
+    {
+        HistoryStore store;
+        QVERIFY(store.open(dbPath()).persistent());
+        c = conversationAt(kBase, u"gpt-test"_s);
+        QVERIFY(store.addConversation(c));
+        prompt = messageOf(c.id, Role::User,
+            u"Explain  token caps\nin a few words, with ümlauts, 中文 and emoji 🎉"_s,
+            kBase.addMSecs(1));
+        QVERIFY(store.addMessage(prompt));
+        first.conversation = c.id;
+        first.message = prompt.id;
+        first.started = kBase.addMSecs(2);
+        QVERIFY(store.addSend(first));
+
+        RetryRecord started;
+        started.time = kBase.addMSecs(3);
+        started.request = 1;
+        started.event = u"attempt_started"_s;
+        started.attempt = 1;
+        records.append(started); // every optional field null
+        records.append(scheduled(kBase.addMSecs(4), 1, 1));
+        RetryRecord parked = scheduled(kBase.addMSecs(5), 1, 2);
+        parked.event = u"parked"_s; // an event of a later issue: stored as it is named
+        parked.resetAt = kBase.addSecs(3600);
+        parked.used = std::nullopt;
+        parked.status = 429;
+        parked.category = Category::RateLimit;
+        parked.waitSource = WaitSource::RetryAfter;
+        records.append(parked);
+        RetryRecord done;
+        done.time = kBase.addMSecs(6);
+        done.request = 1;
+        done.event = u"succeeded"_s;
+        done.attempt = 3;
+        done.status = 200;
+        done.category = Category::Success;
+        records.append(done);
+        for (const RetryRecord &r : std::as_const(records))
+            QVERIFY2(store.addRetryRecord(first.id, r), qPrintable(store.lastError()));
+
+        // The answer stored while it streams, finished when it ends.
+        answer = messageOf(c.id, Role::Assistant, {}, kBase.addMSecs(3), MessageState::Pending);
+        QVERIFY(store.addMessage(answer));
+        QVERIFY(store.finishMessage(answer.id, u"Caps limit tokens per minute."_s,
+            MessageState::Complete, kBase.addMSecs(7)));
+        QVERIFY(store.finishSend(
+            first.id, SendOutcome::Succeeded, EndReason::None, 3, 60000, kBase.addMSecs(7)));
+        answer.text = u"Caps limit tokens per minute."_s;
+        answer.state = MessageState::Complete;
+        answer.ended = kBase.addMSecs(7);
+        first.outcome = SendOutcome::Succeeded;
+        first.attempts = 3;
+        first.waitedMs = 60000;
+        first.ended = kBase.addMSecs(7);
+
+        second = messageOf(c.id, Role::User, u"And then?"_s, kBase.addMSecs(8));
+        QVERIFY(store.addMessage(second));
+        failed.conversation = c.id;
+        failed.message = second.id;
+        failed.started = kBase.addMSecs(8);
+        QVERIFY(store.addSend(failed));
+        RetryRecord gaveUp;
+        gaveUp.time = kBase.addMSecs(9);
+        gaveUp.request = 2;
+        gaveUp.event = u"gave_up"_s;
+        gaveUp.attempt = 1;
+        gaveUp.status = 401;
+        gaveUp.category = Category::Auth;
+        gaveUp.reason = EndReason::AuthUnchanged;
+        gaveUp.waitedTotalMs = 0;
+        gaveUp.budgetLeftMs = 7200000;
+        gaveUp.error = u"Invalid token"_s;
+        QVERIFY(store.addRetryRecord(failed.id, gaveUp));
+        records.append(gaveUp);
+        cut = messageOf(
+            c.id, Role::Assistant, u"Half an ans"_s, kBase.addMSecs(9), MessageState::CutOff);
+        QVERIFY(store.addMessage(cut));
+        QVERIFY(store.finishSend(
+            failed.id, SendOutcome::GaveUp, EndReason::AuthUnchanged, 1, 0, kBase.addMSecs(10)));
+        failed.outcome = SendOutcome::GaveUp;
+        failed.reason = EndReason::AuthUnchanged;
+        failed.attempts = 1;
+        failed.ended = kBase.addMSecs(10);
+    }
+
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    const std::optional<Conversation> back = store.conversation(c.id);
+    QVERIFY(back);
+    Conversation expected = c;
+    expected.title = u"Explain token caps in a few words, with…"_s; // eight words
+    expected.updated = kBase.addMSecs(10);
+    expected.hasRetries = true;
+    expected.hasUnanswered = true;
+    QCOMPARE(back->title, expected.title);
+    QCOMPARE(back->updated, expected.updated);
+    QVERIFY(*back == expected);
+
+    cut.ended = cut.created;
+    prompt.ended = prompt.created;
+    second.ended = second.created;
+    const QList<Message> messages { prompt, answer, second, cut };
+    QCOMPARE(store.messages(c.id).size(), messages.size());
+    for (int i = 0; i < messages.size(); ++i) {
+        const Message m = store.messages(c.id).at(i);
+        QCOMPARE(m.text, messages.at(i).text);
+        QCOMPARE(m.state, messages.at(i).state);
+        QCOMPARE(m.ended, messages.at(i).ended);
+        QVERIFY2(m == messages.at(i), qPrintable(u"message %1"_s.arg(i)));
+    }
+    // In ranges, as a view fills itself piece by piece.
+    QCOMPARE(store.messages(c.id, 1, 2), messages.mid(1, 2));
+    QCOMPARE(store.messages(c.id, 3, 10), messages.mid(3));
+    QCOMPARE(store.messageCount(c.id), 4);
+    QCOMPARE(store.message(cut.id), std::optional<Message>(cut));
+
+    QCOMPARE(store.sends(c.id), (QList<Send> { first, failed }));
+
+    const QList<StoredRetryRecord> log = store.retryRecords(c.id);
+    QCOMPARE(log.size(), records.size());
+    for (int i = 0; i < log.size(); ++i) {
+        QCOMPARE(log.at(i).conversation, c.id);
+        QCOMPARE(log.at(i).send, i < 4 ? first.id : failed.id);
+        QCOMPARE(log.at(i).record.event, records.at(i).event);
+        QCOMPARE(log.at(i).record.resetAt, records.at(i).resetAt);
+        QVERIFY2(log.at(i).record == records.at(i), qPrintable(u"record %1"_s.arg(i)));
+    }
+}
+
+void TestHistoryStore::listsNewestFirstInPages()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    QList<QUuid> expected; // newest first
+    for (int i = 0; i < 25; ++i) {
+        // Five share one time: the order among them must still be stable across pages.
+        Conversation c = conversationAt(kBase.addSecs(i < 5 ? 0 : i * 60));
+        QVERIFY(store.addConversation(c));
+        expected.prepend(c.id);
+    }
+    QList<QUuid> seen;
+    PageCursor cursor;
+    QList<bool> more;
+    for (int page = 0; page < 3; ++page) {
+        const ConversationPage p = store.conversations(10, cursor);
+        for (const Conversation &c : p.conversations)
+            seen.append(c.id);
+        more.append(p.hasMore);
+        cursor = p.next;
+        if (page == 0) {
+            // A conversation started meanwhile goes to the top; later pages do not shift.
+            Conversation newest = conversationAt(kBase.addDays(1));
+            QVERIFY(store.addConversation(newest));
+        }
+    }
+    QCOMPARE(seen, expected);
+    QCOMPARE(more, (QList<bool> { true, true, false }));
+    QVERIFY(store.conversations(10, cursor).conversations.isEmpty());
+    QCOMPARE(store.conversations(10).conversations.size(), 10);
+    QCOMPARE(store.conversationCount(), 26);
+}
+
+void TestHistoryStore::marksRetriesAndUnansweredSends()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled clean = fill(store, kBase, u"clean"_s, 0);
+    const Filled retried = fill(store, kBase.addSecs(10), u"retried"_s, 2);
+    Filled unanswered = fill(store, kBase.addSecs(20), u"unanswered"_s, 0);
+    Send pending;
+    pending.conversation = unanswered.conversation.id;
+    QVERIFY(store.addSend(pending)); // never finished: the process died mid-send
+    QCOMPARE(store.conversation(clean.conversation.id)->hasRetries, false);
+    QCOMPARE(store.conversation(clean.conversation.id)->hasUnanswered, false);
+    QCOMPARE(store.conversation(retried.conversation.id)->hasRetries, true);
+    QCOMPARE(store.conversation(retried.conversation.id)->hasUnanswered, false);
+    QCOMPARE(store.conversation(unanswered.conversation.id)->hasRetries, false);
+    QCOMPARE(store.conversation(unanswered.conversation.id)->hasUnanswered, true);
+    QVERIFY(store.finishSend(pending.id, SendOutcome::Cancelled, EndReason::Cancelled, 1, 0));
+    QCOMPARE(store.conversation(unanswered.conversation.id)->hasUnanswered, true);
+}
+
+void TestHistoryStore::searchFindsOldMessage()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    QVERIFY(store.begin());
+    const Filled oldest = fill(store, kBase.addDays(-400), u"the quokka at sunrise"_s, 0);
+    QList<Filled> all;
+    for (int i = 0; i < 200; ++i)
+        all.append(fill(store, kBase.addSecs(i * 60), u"filler words number %1"_s.arg(i), 0));
+    const Filled café = fill(store, kBase.addDays(1), u"a café in Zürich"_s, 0);
+    QVERIFY(store.commit());
+
+    const QList<SearchHit> hits = store.search(u"quokka"_s);
+    QCOMPARE(hits.size(), 1);
+    QCOMPARE(hits.front().conversation, oldest.conversation.id);
+    QCOMPARE(hits.front().message, oldest.answer.id); // the newest message that matched
+    QCOMPARE(hits.front().title, u"tell me about the quokka at sunrise"_s);
+    QVERIFY2(hits.front().snippet.contains(u"[quokka]"_s), qPrintable(hits.front().snippet));
+    // As you type: the last word is a prefix; every word is required.
+    QCOMPARE(store.search(u"quok"_s).size(), 1);
+    QCOMPARE(store.search(u"QUOKKA sunr"_s).size(), 1);
+    QCOMPARE(store.search(u"quokka filler"_s).size(), 0);
+    QCOMPARE(store.search(u"quok "_s).size(), 0); // a finished word is a whole word
+    // Accents do not matter.
+    QCOMPARE(store.search(u"cafe zurich"_s).size(), 1);
+    QCOMPARE(store.search(u"cafe zurich"_s).front().conversation, café.conversation.id);
+    // A word in many conversations: those with the newest match first, `limit` of them.
+    const QList<SearchHit> many = store.search(u"filler"_s, 30);
+    QCOMPARE(many.size(), 30);
+    QCOMPARE(many.front().conversation, all.back().conversation.id);
+    QCOMPARE(many.at(1).conversation, all.at(198).conversation.id);
+    // Deleted: not found any more.
+    QVERIFY(store.deleteConversation(oldest.conversation.id));
+    QCOMPARE(store.search(u"quokka"_s).size(), 0);
+}
+
+void TestHistoryStore::searchTakesAnyInput_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("hits");
+    QTest::newRow("empty") << QString() << 0;
+    QTest::newRow("blank") << u"   "_s << 0;
+    QTest::newRow("punctuation only") << u"-- ** ()"_s << 0;
+    QTest::newRow("FTS5 operators as words") << u"quokka AND (OR"_s << 0;
+    QTest::newRow("unbalanced quote") << u"\"quokka"_s << 1;
+    // Not a column filter: the phrase "text quokka".
+    QTest::newRow("column filter syntax") << u"text:quokka"_s << 0;
+    QTest::newRow("star and caret") << u"^quokka*"_s << 1;
+    QTest::newRow("percent and underscore") << u"100%_done"_s << 0;
+}
+
+void TestHistoryStore::searchTakesAnyInput()
+{
+    QFETCH(QString, text);
+    QFETCH(int, hits);
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    fill(store, kBase, u"the quokka"_s, 0);
+    const QList<SearchHit> found = store.search(text);
+    QVERIFY2(store.lastError().isEmpty(), qPrintable(store.lastError()));
+    QCOMPARE(found.size(), hits);
+}
+
+void TestHistoryStore::retentionDeletesOnlyOld()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const QDateTime now = kBase.addDays(100);
+    const Filled ancient = fill(store, now.addDays(-40), u"ancient wombat"_s, 3);
+    const Filled old = fill(store, now.addDays(-31), u"old numbat"_s, 2);
+    const Filled recent = fill(store, now.addDays(-30).addSecs(3600), u"recent dingo"_s, 4);
+    const Filled today = fill(store, now.addSecs(-60), u"today emu"_s, 5);
+    // An old conversation continued yesterday is recent.
+    Filled continued = fill(store, now.addDays(-90), u"continued platypus"_s, 1);
+    Message later = messageOf(continued.conversation.id, Role::User, u"more"_s, now.addDays(-1));
+    QVERIFY(store.addMessage(later));
+    QCOMPARE(store.retryRecordCount(), 15);
+
+    QCOMPARE(store.deleteOlderThan(30, now), 2);
+    QVERIFY(!store.conversation(ancient.conversation.id));
+    QVERIFY(!store.conversation(old.conversation.id));
+    QCOMPARE(store.messages(ancient.conversation.id).size(), 0);
+    QCOMPARE(store.search(u"wombat"_s).size(), 0);
+    QCOMPARE(store.search(u"numbat"_s).size(), 0);
+    // The rest is all there.
+    QCOMPARE(store.conversationCount(), 3);
+    QCOMPARE(store.retryRecordCount(), 10);
+    QCOMPARE(store.retryRecords(recent.conversation.id).size(), 4);
+    QCOMPARE(store.retryRecords(today.conversation.id).size(), 5);
+    QCOMPARE(store.messages(continued.conversation.id).size(), 3);
+    QCOMPARE(store.sends(today.conversation.id).size(), 1);
+    QCOMPARE(store.search(u"dingo"_s).size(), 1);
+    QCOMPARE(store.search(u"platypus"_s).size(), 1);
+    QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM sends"_s).toInt(), 3);
+    QCOMPARE(store.deleteOlderThan(30, now), 0);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+}
+
+void TestHistoryStore::renameDeleteAndClear()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled a = fill(store, kBase, u"axolotl"_s, 2);
+    const Filled b = fill(store, kBase.addSecs(5), u"xylophonist"_s, 2);
+    QVERIFY(store.renameConversation(a.conversation.id, u"  My   axolotl  "_s));
+    QCOMPARE(store.conversation(a.conversation.id)->title, u"My axolotl"_s);
+    // A renamed conversation keeps its name when more prompts come.
+    Message more = messageOf(a.conversation.id, Role::User, u"and more"_s, kBase.addSecs(9));
+    QVERIFY(store.addMessage(more));
+    QCOMPARE(store.conversation(a.conversation.id)->title, u"My axolotl"_s);
+    QVERIFY(!store.renameConversation(QUuid::createUuid(), u"x"_s));
+
+    QVERIFY(store.deleteConversation(b.conversation.id));
+    QVERIFY(!store.conversation(b.conversation.id));
+    QCOMPARE(store.retryRecordCount(), 2);
+    QVERIFY(!store.deleteConversation(b.conversation.id));
+
+    QVERIFY(store.clear());
+    QCOMPARE(store.conversationCount(), 0);
+    QCOMPARE(store.retryRecordCount(), 0);
+    QCOMPARE(store.search(u"axolotl"_s).size(), 0);
+    // Cleared means gone from the file, not just from the tables.
+    QVERIFY(!readAll(dbPath()).contains("axolotl"));
+    QVERIFY(!readAll(dbPath() + u"-wal"_s).contains("axolotl"));
+    QVERIFY(!readAll(dbPath()).contains("xylophonist"));
+    // And the store goes on.
+    const Filled c = fill(store, kBase, u"after clearing"_s, 1);
+    QCOMPARE(store.messages(c.conversation.id).size(), 2);
+}
+
+void TestHistoryStore::exportsRecordsInRange()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled a = fill(store, kBase, u"a"_s, 10); // records at kBase + 1..10 s
+    const Filled b = fill(store, kBase.addSecs(5), u"b"_s, 10); // kBase + 6..15 s
+    QList<StoredRetryRecord> got;
+    QVERIFY(store.forEachRetryRecord(
+        kBase.addSecs(8), kBase.addSecs(12), [&](const StoredRetryRecord &r) {
+            got.append(r);
+            return true;
+        }));
+    // a: 8, 9, 10; b: 8, 9, 10, 11 (its records at 6 + i - 1 s)
+    QCOMPARE(got.size(), 7);
+    for (int i = 1; i < got.size(); ++i)
+        QVERIFY(got.at(i - 1).record.time <= got.at(i).record.time);
+    for (const StoredRetryRecord &r : std::as_const(got)) {
+        QVERIFY(r.record.time >= kBase.addSecs(8) && r.record.time < kBase.addSecs(12));
+        QVERIFY(r.conversation == a.conversation.id || r.conversation == b.conversation.id);
+        QCOMPARE(r.send, r.conversation == a.conversation.id ? a.send.id : b.send.id);
+    }
+    int all = 0;
+    QVERIFY(store.forEachRetryRecord({}, {}, [&](const StoredRetryRecord &) { return ++all; }));
+    QCOMPARE(all, 20);
+    int stopped = 0;
+    QVERIFY(
+        store.forEachRetryRecord({}, {}, [&](const StoredRetryRecord &) { return ++stopped < 3; }));
+    QCOMPARE(stopped, 3);
+}
+
+// The store has no place for a key, so the only way one could reach the file is inside a value
+// it is given. The endpoint is the value that can carry one (user info, `?key=` as some providers
+// take it); the error texts come from the network layer, which already removes a quoted key
+// (tst_secrets). Everything that can be stored is stored here, then the bytes are searched.
+void TestHistoryStore::keyNeverInTheFile()
+{
+    const QByteArray key = "sk-capwatch-HISTORY-TEST-0123456789abcdef";
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    Conversation c = conversationAt(kBase);
+    c.endpoint = u"https://user:%1@api.example.invalid:8443/v1?key=%1&api_key=%1#%1"_s.arg(
+        QString::fromLatin1(key));
+    QVERIFY(store.addConversation(c));
+    QCOMPARE(c.endpoint, u"https://api.example.invalid:8443/v1"_s);
+    QCOMPARE(store.conversation(c.id)->endpoint, u"https://api.example.invalid:8443/v1"_s);
+    Message m = messageOf(c.id, Role::User, u"a prompt"_s, kBase);
+    QVERIFY(store.addMessage(m));
+    Send s;
+    s.conversation = c.id;
+    s.message = m.id;
+    QVERIFY(store.addSend(s));
+    RetryRecord r = scheduled(kBase, 1, 1);
+    r.status = 401;
+    r.category = Category::Auth;
+    r.error = u"Incorrect API key provided: sk-capw****cdef"_s; // as the net layer leaves it
+    QVERIFY(store.addRetryRecord(s.id, r));
+
+    // Open: the records are in the write-ahead log. Closed: checkpointed into the file.
+    for (int pass = 0; pass < 2; ++pass) {
+        const QByteArray bytes = readAll(dbPath()) + readAll(dbPath() + u"-wal"_s);
+        QVERIFY(bytes.contains("a prompt"));
+        QVERIFY(!bytes.contains(key));
+        QVERIFY(!bytes.contains(key.left(16)));
+        QVERIFY(!bytes.contains("Authorization"));
+        QVERIFY(!bytes.contains("Bearer"));
+        QVERIFY(!bytes.contains("user:"));
+        store.close();
+    }
+}
+
+void TestHistoryStore::twoProcessesLoseNothing()
+{
+    const int n = 300;
+    QProcess one, two;
+    one.start(helperPath(), { dbPath(), QString::number(n), u"one"_s });
+    two.start(helperPath(), { dbPath(), QString::number(n), u"two"_s });
+    QVERIFY(one.waitForFinished(120000));
+    QVERIFY(two.waitForFinished(120000));
+    QVERIFY2(one.exitCode() == 0, one.readAllStandardError().constData());
+    QVERIFY2(two.exitCode() == 0, two.readAllStandardError().constData());
+    const HelperLines a = parseHelper(one.readAllStandardOutput());
+    const HelperLines b = parseHelper(two.readAllStandardOutput());
+    QCOMPARE(a.records.size(), n);
+    QCOMPARE(b.records.size(), n);
+
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    QCOMPARE(store.conversationCount(), 2);
+    QCOMPARE(store.retryRecordCount(), 2 * n);
+    for (const HelperLines &h : { a, b }) {
+        QCOMPARE(store.messageCount(h.conversation), n + 1);
+        QList<int> requests;
+        for (const StoredRetryRecord &r : store.retryRecords(h.conversation))
+            requests.append(r.record.request);
+        QCOMPARE(requests, h.records);
+        for (const QUuid &id : h.messages)
+            QVERIFY(store.message(id));
+    }
+}
+
+void TestHistoryStore::killMidWayKeepsEveryReportedRecord()
+{
+    QProcess helper;
+    helper.start(helperPath(), { dbPath(), u"1000000"_s, u"killed"_s });
+    QVERIFY(helper.waitForStarted());
+    QByteArray output;
+    while (output.count("\nr ") < 300) {
+        QVERIFY2(helper.waitForReadyRead(30000), helper.readAllStandardError().constData());
+        output += helper.readAllStandardOutput();
+    }
+    helper.kill(); // SIGKILL, mid-way through its writes
+    QVERIFY(helper.waitForFinished(30000));
+    QCOMPARE(helper.exitStatus(), QProcess::CrashExit);
+    output += helper.readAllStandardOutput();
+    const HelperLines reported = parseHelper(output);
+    QVERIFY(reported.records.size() >= 300);
+
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.status, OpenResult::Status::Opened);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    QList<int> stored;
+    for (const StoredRetryRecord &rec : store.retryRecords(reported.conversation))
+        stored.append(rec.record.request);
+    // Every record reported as written is there; at most the one in flight is not reported.
+    QVERIFY(stored.size() >= reported.records.size());
+    QVERIFY(stored.size() <= reported.records.size() + 1);
+    QCOMPARE(stored.mid(0, reported.records.size()), reported.records);
+    for (const QUuid &id : reported.messages)
+        QVERIFY(store.message(id));
+}
+
+void TestHistoryStore::writerKeepsCallerFreeAndFlushes()
+{
+    const int records = 2000;
+    QUuid conversation, send;
+    {
+        HistoryWriter writer;
+        QSignalSpy opened(&writer, &HistoryWriter::opened);
+        QSignalSpy failed(&writer, &HistoryWriter::writeFailed);
+        writer.open(dbPath());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QCOMPARE(opened.front().front().value<OpenResult>().status, OpenResult::Status::Created);
+
+        conversation = writer.addConversation(conversationAt(kBase));
+        QVERIFY(!conversation.isNull());
+        Message prompt = messageOf(conversation, Role::User, u"through the writer"_s, {});
+        const QUuid promptId = writer.addMessage(prompt);
+        Send s;
+        s.conversation = conversation;
+        s.message = promptId;
+        send = writer.addSend(s);
+
+        QList<qint64> costs;
+        QElapsedTimer timer;
+        for (int i = 0; i < records; ++i) {
+            const RetryRecord r = scheduled(kBase.addMSecs(i), 1, i + 1);
+            timer.start();
+            writer.addRetryRecord(send, r);
+            costs.append(timer.nsecsElapsed());
+        }
+        std::sort(costs.begin(), costs.end());
+        const double medianMs = costs.at(costs.size() / 2) / 1e6;
+        const double p99Ms = costs.at(costs.size() * 99 / 100) / 1e6;
+        qInfo("caller's cost of a retry record: median %.4f ms, p99 %.4f ms", medianMs, p99Ms);
+        QVERIFY(medianMs < 1.0);
+        QVERIFY(p99Ms < 5.0);
+
+        // A read after the writes sees them all.
+        qsizetype seen = -1;
+        writer.read(
+            this,
+            [conversation](HistoryStore &store) { return store.retryRecords(conversation).size(); },
+            [&seen](qsizetype n) { seen = n; });
+        QTRY_COMPARE_WITH_TIMEOUT(seen, qsizetype(records), 30000);
+        QSignalSpy flushed(&writer, &HistoryWriter::flushed);
+        writer.flush();
+        QTRY_COMPARE_WITH_TIMEOUT(flushed.size(), 1, 10000);
+        QCOMPARE(writer.pending(), 0);
+
+        // Queued at the very end: the destructor writes them before it returns.
+        for (int i = 0; i < 500; ++i)
+            writer.addRetryRecord(send, scheduled(kBase.addSecs(10 + i), 2, 1));
+        writer.finishSend(send, SendOutcome::Succeeded, EndReason::None, 501, 0);
+        QCOMPARE(failed.size(), 0);
+    }
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(store.retryRecords(conversation).size(), records + 500);
+    QCOMPARE(store.sends(conversation).front().outcome, SendOutcome::Succeeded);
+    QCOMPARE(store.conversation(conversation)->title, u"through the writer"_s);
+}
+
+void TestHistoryStore::writerReportsFailures()
+{
+    HistoryWriter writer;
+    QSignalSpy opened(&writer, &HistoryWriter::opened);
+    QSignalSpy failed(&writer, &HistoryWriter::writeFailed);
+    QSignalSpy closed(&writer, &HistoryWriter::closed);
+    writer.open(dbPath());
+    writer.addRetryRecord(QUuid::createUuid(), scheduled(kBase, 1, 1)); // no such send
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+    QVERIFY(failed.front().front().toString().contains(u"no such send"_s));
+    writer.close();
+    QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, 10000);
+    writer.addConversation(conversationAt(kBase));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 2, 10000);
+    QVERIFY(failed.at(1).front().toString().contains(u"not open"_s));
+}
+
+QTEST_GUILESS_MAIN(TestHistoryStore)
+#include "tst_historystore.moc"
