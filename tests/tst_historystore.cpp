@@ -638,7 +638,12 @@ void TestHistoryStore::searchFindsOldMessage()
     QVERIFY2(hits.front().snippet.contains(u"[quokka]"_s), qPrintable(hits.front().snippet));
     // As you type: the last word is a prefix; every word is required.
     QCOMPARE(store.search(u"quok"_s).size(), 1);
-    QCOMPARE(store.search(u"QUOKKA sunr"_s).size(), 1);
+    const QList<SearchHit> typed = store.search(u"QUOKKA sunr"_s);
+    QCOMPARE(typed.size(), 1);
+    // Every word marked, the prefix as the whole word it starts.
+    QVERIFY2(typed.front().snippet.contains(u"[quokka]"_s)
+            && typed.front().snippet.contains(u"[sunrise]"_s),
+        qPrintable(typed.front().snippet));
     QCOMPARE(store.search(u"quokka filler"_s).size(), 0);
     QCOMPARE(store.search(u"quok "_s).size(), 0); // a finished word is a whole word
     // Accents do not matter.
@@ -649,6 +654,13 @@ void TestHistoryStore::searchFindsOldMessage()
     QCOMPARE(many.size(), 30);
     QCOMPARE(many.front().conversation, all.back().conversation.id);
     QCOMPARE(many.at(1).conversation, all.at(198).conversation.id);
+    // The snippets are made after the walk: each hit has its own message's.
+    for (qsizetype i = 0; i < many.size(); ++i) {
+        const SearchHit &hit = many.at(i);
+        QCOMPARE(hit.message, all.at(199 - i).answer.id);
+        QVERIFY2(hit.snippet.contains(u"[filler] words number %1"_s.arg(199 - i)),
+            qPrintable(hit.snippet));
+    }
     // Deleted: not found any more.
     QVERIFY(store.deleteConversation(oldest.conversation.id));
     QCOMPARE(store.search(u"quokka"_s).size(), 0);

@@ -10,6 +10,7 @@
 #include "history/historytypes.h"
 #include "history/schema.h"
 
+#include <QHash>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
@@ -155,6 +156,8 @@ private:
     QList<Message> readMessages(
         const QString &where, const QVariantList &values, int offset, int limit);
     qint64 count(const QString &sql, const QVariantList &values);
+    /// FTS5's snippets of the messages `rows` for the query `match`, by rowid.
+    QHash<qint64, QString> ftsSnippets(const QString &match, const QList<qint64> &rows);
 
     QSqlDatabase m_db;
     QString m_connection;
