@@ -1,7 +1,8 @@
 // A second process for tst_historystore: writes COUNT messages and COUNT retry records into the
 // history database at DB, each its own transaction, and prints one line per committed write
 // ("m <uuid>", "r <request>") so the test knows exactly what was written before it killed or
-// joined this process.
+// joined this process. The first line says how the database was opened ("o opened", "o created",
+// "o recovered").
 //
 //   historyhelper DB COUNT TAG
 
@@ -39,6 +40,17 @@ int main(int argc, char **argv)
     if (!opened.persistent()) {
         std::fprintf(stderr, "%s\n", qPrintable(opened.message()));
         return 1;
+    }
+    switch (opened.status) {
+    case OpenResult::Status::Opened:
+        say(u"o opened"_s);
+        break;
+    case OpenResult::Status::Created:
+        say(u"o created"_s);
+        break;
+    default:
+        say(u"o recovered"_s);
+        break;
     }
     Conversation c;
     c.endpoint = u"http://127.0.0.1:1/v1"_s;

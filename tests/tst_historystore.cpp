@@ -165,6 +165,7 @@ QString helperPath()
 
 struct HelperLines
 {
+    QString opened;
     QUuid conversation;
     QList<QUuid> messages;
     QList<int> records;
@@ -177,7 +178,9 @@ HelperLines parseHelper(const QByteArray &output)
     const qsizetype end = output.lastIndexOf('\n');
     const QList<QByteArray> all = output.left(end + 1).split('\n');
     for (const QByteArray &line : all) {
-        if (line.startsWith("c "))
+        if (line.startsWith("o "))
+            lines.opened = QString::fromLatin1(line.mid(2));
+        else if (line.startsWith("c "))
             lines.conversation = QUuid::fromString(QString::fromLatin1(line.mid(2)));
         else if (line.startsWith("m "))
             lines.messages.append(QUuid::fromString(QString::fromLatin1(line.mid(2))));
@@ -212,6 +215,7 @@ private Q_SLOTS:
     void exportsRecordsInRange();
     void keyNeverInTheFile();
     void twoProcessesLoseNothing();
+    void twoProcessesRecoverOnce();
     void killMidWayKeepsEveryReportedRecord();
     void writerKeepsCallerFreeAndFlushes();
     void writerReportsFailures();
@@ -859,6 +863,43 @@ void TestHistoryStore::twoProcessesLoseNothing()
         for (const QUuid &id : h.messages)
             QVERIFY(store.message(id));
     }
+}
+
+void TestHistoryStore::twoProcessesRecoverOnce()
+{
+    // Both find the same damaged file; the second must not move aside the one the first made.
+    QByteArray garbage;
+    for (int i = 0; i < 65536; ++i)
+        garbage.append(char((i * 7919 + 13) % 251));
+    QVERIFY(writeFile(dbPath(), garbage));
+    const int n = 50;
+    QProcess one, two;
+    one.start(helperPath(), { dbPath(), QString::number(n), u"one"_s });
+    two.start(helperPath(), { dbPath(), QString::number(n), u"two"_s });
+    QVERIFY(one.waitForFinished(120000));
+    QVERIFY(two.waitForFinished(120000));
+    QVERIFY2(one.exitCode() == 0, one.readAllStandardError().constData());
+    QVERIFY2(two.exitCode() == 0, two.readAllStandardError().constData());
+    const HelperLines a = parseHelper(one.readAllStandardOutput());
+    const HelperLines b = parseHelper(two.readAllStandardOutput());
+    QCOMPARE(QStringList({ a.opened, b.opened }).filter(u"recovered"_s).size(), 1);
+    QCOMPARE(a.records.size(), n);
+    QCOMPARE(b.records.size(), n);
+
+    const QStringList moved = QDir(m_dir->path())
+                                  .entryList({ u"history.sqlite.corrupt-*"_s }, QDir::AllEntries)
+                                  .filter(QRegularExpression(u"\\d$"_s));
+    QCOMPARE(moved.size(), 1);
+    QCOMPARE(readAll(m_dir->filePath(moved.front())), garbage);
+    QVERIFY(!QFileInfo::exists(dbPath() + u".lock"_s));
+
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    QCOMPARE(store.conversationCount(), 2);
+    QCOMPARE(store.retryRecordCount(), 2 * n);
+    for (const HelperLines &h : { a, b })
+        QCOMPARE(store.messageCount(h.conversation), n + 1);
 }
 
 void TestHistoryStore::killMidWayKeepsEveryReportedRecord()

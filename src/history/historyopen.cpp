@@ -8,7 +8,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QtEndian>
+#include <optional>
 
 namespace capwatch::history {
 
@@ -16,6 +18,10 @@ using namespace Qt::StringLiterals;
 using namespace detail;
 
 namespace {
+
+/// Long enough for another process to re-probe (a quick_check reads about 100 MB a second),
+/// move the file aside and create a new one.
+constexpr int kLockTimeoutMs = 10000;
 
 /// A read-only look at a file before it is opened for writing, so that a file this version must
 /// not touch (newer, damaged) stays byte for byte as it was.
@@ -153,6 +159,17 @@ QString moveAside(const QString &path, QString *error)
     return target;
 }
 
+/// Probes, and again while SQLite answers "busy" without waiting where waiting could deadlock
+/// (another process creating the file at this moment): by the next try that process holds the
+/// lock and the busy timeout waits for it.
+Probe probeAgain(const QString &path, int latest, bool checkIntegrity)
+{
+    Probe probe = probeFile(path, latest, checkIntegrity);
+    for (int retry = 0; retry < kBusyRetries && probe.state == Probe::State::Busy; ++retry)
+        probe = probeFile(path, latest, checkIntegrity);
+    return probe;
+}
+
 } // namespace
 
 bool OpenResult::persistent() const
@@ -198,56 +215,83 @@ OpenResult HistoryStore::open(const QString &path, const OpenOptions &options)
 
     const QFileInfo info(path);
     QDir().mkpath(info.absolutePath());
-    Probe probe = probeFile(path, latest, options.checkIntegrity);
-    // SQLite answers "busy" without waiting where waiting could deadlock (another process
-    // creating the file at this moment); by the next try that process holds the lock and the
-    // busy timeout waits for it.
-    for (int retry = 0; retry < kBusyRetries && probe.state == Probe::State::Busy; ++retry)
-        probe = probeFile(path, latest, options.checkIntegrity);
-    result.fromVersion = probe.version;
-    QString reason = probe.reason;
-    switch (probe.state) {
-    case Probe::State::Newer:
-        result.status = OpenResult::Status::NewerVersion;
-        result.version = latest;
-        result.reason = u"schema version %1 is newer than %2"_s.arg(probe.version).arg(latest);
-        qCWarning(lcHistory).noquote() << result.message();
-        useMemory();
-        return result;
-    case Probe::State::Busy:
-        result.status = OpenResult::Status::Unavailable;
-        result.reason = reason;
-        qCWarning(lcHistory).noquote() << result.message();
-        useMemory();
-        return result;
-    case Probe::State::Missing:
-    case Probe::State::Usable: {
-        const bool existed = probe.state == Probe::State::Usable;
-        if (openFile(path, migrations, &result)) {
-            result.status = existed && probe.version > 0 ? OpenResult::Status::Opened
-                                                         : OpenResult::Status::Created;
-            qCInfo(lcHistory).noquote() << result.message();
-            return result;
-        }
-        // A migration that failed, or a database someone else holds, is not damage: the file
-        // stays as it is and this run keeps its history in memory.
-        if (result.status == OpenResult::Status::NewerVersion || !existed
-            || !result.reason.isEmpty()) {
-            if (result.status != OpenResult::Status::NewerVersion)
-                result.status = OpenResult::Status::Unavailable;
-            if (result.reason.isEmpty())
-                result.reason = m_lastError;
+    Probe probe = probeAgain(path, latest, options.checkIntegrity);
+    // Creating the file and moving a damaged one aside happen under a lock file, the file probed
+    // again once it is held: two processes that both found it missing or damaged would otherwise
+    // both act, the second moving aside the database the first had just made.
+    std::optional<QLockFile> lock;
+    bool locked = false;
+    const auto takeLock = [&] {
+        lock.emplace(path + u".lock"_s);
+        locked = lock->tryLock(kLockTimeoutMs);
+        if (locked)
+            probe = probeAgain(path, latest, options.checkIntegrity);
+        else
+            qCWarning(lcHistory) << "could not take the lock" << path + u".lock"_s << lock->error();
+    };
+    if (probe.state == Probe::State::Missing || probe.state == Probe::State::Unusable)
+        takeLock();
+    QString reason;
+    for (;;) {
+        result.fromVersion = probe.version;
+        reason = probe.reason;
+        switch (probe.state) {
+        case Probe::State::Newer:
+            result.status = OpenResult::Status::NewerVersion;
+            result.version = latest;
+            result.reason = u"schema version %1 is newer than %2"_s.arg(probe.version).arg(latest);
             qCWarning(lcHistory).noquote() << result.message();
-            close();
             useMemory();
             return result;
+        case Probe::State::Busy:
+            result.status = OpenResult::Status::Unavailable;
+            result.reason = reason;
+            qCWarning(lcHistory).noquote() << result.message();
+            useMemory();
+            return result;
+        case Probe::State::Missing:
+        case Probe::State::Usable: {
+            const bool existed = probe.state == Probe::State::Usable;
+            if (openFile(path, migrations, &result)) {
+                result.status = existed && probe.version > 0 ? OpenResult::Status::Opened
+                                                             : OpenResult::Status::Created;
+                qCInfo(lcHistory).noquote() << result.message();
+                return result;
+            }
+            // A migration that failed, or a database someone else holds, is not damage: the
+            // file stays as it is and this run keeps its history in memory.
+            if (result.status == OpenResult::Status::NewerVersion || !existed
+                || !result.reason.isEmpty()) {
+                if (result.status != OpenResult::Status::NewerVersion)
+                    result.status = OpenResult::Status::Unavailable;
+                if (result.reason.isEmpty())
+                    result.reason = m_lastError;
+                qCWarning(lcHistory).noquote() << result.message();
+                close();
+                useMemory();
+                return result;
+            }
+            reason = m_lastError;
+            close();
+            // Damage found only on opening: look again under the lock before moving it.
+            if (!lock) {
+                takeLock();
+                if (locked)
+                    continue;
+            }
+            break;
         }
-        reason = m_lastError;
-        close();
+        case Probe::State::Unusable:
+            break;
+        }
         break;
     }
-    case Probe::State::Unusable:
-        break;
+    if (!locked) {
+        result.status = OpenResult::Status::Unavailable;
+        result.reason = reason + u"; not moved aside: another process holds %1.lock"_s.arg(path);
+        qCWarning(lcHistory).noquote() << result.message();
+        useMemory();
+        return result;
     }
 
     QString moveError;
