@@ -55,8 +55,9 @@ QList<SearchHit> HistoryStore::search(const QString &text, int limit)
         // Newest matching message first: FTS5 walks its index backwards by rowid, so a common
         // word stops after the first `limit` conversations instead of ranking every match. The
         // walk reads no snippet: the messages of a conversation sit together in rowid order, so
-        // for a common word it steps over hundreds of rows of conversations already found, and
-        // a snippet for each was most of the time (full scale: 69 of 78 ms).
+        // for a common word it steps over thousands of rows of conversations already found, and
+        // a snippet for each was most of the time (full scale, the commonest word: 69 ms with them,
+        // 9 ms without).
         q.prepare(u"SELECT f.rowid, m.conversation_id FROM messages_fts f "
                   "JOIN messages m ON m.id = f.rowid "
                   "WHERE messages_fts MATCH ? ORDER BY f.rowid DESC"_s);
