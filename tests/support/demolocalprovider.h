@@ -4,8 +4,8 @@
 // the window: DemoHook runs it on the test's thread (window tests switch its scenario and read
 // what it received), ThreadedDemo on a thread of its own (session tests). Header-only.
 
-#include "demothread.h"
 #include "demo/demoprovider.h"
+#include "demothread.h"
 #include "session/localprovider.h"
 
 #include <QList>

@@ -3,8 +3,8 @@
 // The main window on its own embedded demo provider, for window tests: scenario switching, typing
 // and sending, and the chat requests the provider received. Header-only.
 
-#include "demolocalprovider.h"
 #include "demo/demoprovider.h"
+#include "demolocalprovider.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 

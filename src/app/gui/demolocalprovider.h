@@ -7,7 +7,7 @@
 
 #include <memory>
 
-namespace capwatch::net {
+namespace capwatch::demo {
 class DemoProvider;
 }
 
