@@ -3,6 +3,7 @@
 // window follows a dark palette.
 
 #include "demo/demoprovider.h"
+#include "support/demolocalprovider.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
@@ -86,6 +87,7 @@ private Q_SLOTS:
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<Settings> m_settings;
+    testing::DemoHook m_demo; // outlives the window
     std::unique_ptr<MainWindow> m_window;
 };
 
@@ -99,7 +101,7 @@ void TestAccessibility::initTestCase()
     LaunchOptions o;
     o.forceDemo = true;
     o.timeScale = 0.01;
-    m_window = std::make_unique<MainWindow>(*m_settings, o);
+    m_window = std::make_unique<MainWindow>(*m_settings, o, &m_demo);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowActive(m_window.get())
         || QTest::qWaitForWindowExposed(m_window.get()));
@@ -196,9 +198,9 @@ void TestAccessibility::keyboardFlow()
     QCOMPARE(QApplication::focusWidget(), prompt);
 
     // Ctrl+Enter sends; the panel takes over; Esc cancels; the prompt comes back.
-    demo::DemoOptions o = m_window->demoProvider()->options();
+    demo::DemoOptions o = m_demo.provider()->options();
     o.scenario = u"headline"_s;
-    m_window->demoProvider()->setOptions(o);
+    m_demo.provider()->setOptions(o);
     QTest::keyClick(prompt, Qt::Key_Return, Qt::ControlModifier);
     QTRY_COMPARE_WITH_TIMEOUT(m_window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
     QTest::keyClick(m_window.get(), Qt::Key_Escape);
@@ -215,11 +217,10 @@ void TestAccessibility::keyboardFlow()
 void TestAccessibility::panelChangesAreAnnounced()
 {
     g_events.clear();
-    demo::DemoOptions o = m_window->demoProvider()->options();
+    demo::DemoOptions o = m_demo.provider()->options();
     o.scenario = u"capped"_s;
-    o.headlineFirst
-        = m_window->demoProvider()->chatRequests() + 1; // the next request meets the cap once
-    m_window->demoProvider()->setOptions(o);
+    o.headlineFirst = m_demo.provider()->chatRequests() + 1; // the next request meets the cap once
+    m_demo.provider()->setOptions(o);
     m_window->promptEditor()->setPlainText(u"Announce it"_s);
     m_window->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(m_window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);

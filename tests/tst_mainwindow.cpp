@@ -174,7 +174,7 @@ void TestMainWindow::panelFollowsARetryToSuccess()
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(panel->attemptText(), u"2 of 5"_s);
     QCOMPARE(panel->budgetText(), u"60.0 s of 120 s"_s); // the budget stays where the wait left it
-    QCOMPARE(w.window->demoProvider()->chatRequests(), 2);
+    QCOMPARE(w.demo.provider()->chatRequests(), 2);
     ConversationView *c = w.window->conversation();
     QVERIFY(c->toMarkdown().contains(u"How do token caps work?"_s));
     QVERIFY(c->toMarkdown().contains(u"demo"_s, Qt::CaseInsensitive)); // the answer arrived
@@ -204,7 +204,7 @@ void TestMainWindow::headlineGivesUpAndKeepsThePrompt()
     w.setScenario(u"capped"_s);
     QTest::mouseClick(w.window->retryNowButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
-    QCOMPARE(w.window->demoProvider()->chatRequests(), 4);
+    QCOMPARE(w.demo.provider()->chatRequests(), 4);
 }
 
 void TestMainWindow::retryNowResendsTheFailedPrompt()
@@ -256,12 +256,13 @@ void TestMainWindow::escapeCancelsDuringAWait()
     QTest::keyClick(w.window.get(), Qt::Key_Escape);
     QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
     const double budget = panel->shownBudgetLeftS();
-    QSignalSpy requests(w.window->demoProvider(), &demo::DemoProvider::chatRequestReceived);
+    QSignalSpy requests(w.demo.provider(), &demo::DemoProvider::chatRequestReceived);
     QVERIFY(!requests.wait(1500)); // longer than the 1.2 s wait: it never fires
-    QCOMPARE(w.window->demoProvider()->chatRequests(), 1);
+    QCOMPARE(w.demo.provider()->chatRequests(), 1);
     QCOMPARE(panel->shownBudgetLeftS(), budget);
     QCOMPARE(w.window->promptEditor()->toPlainText(), u"Cancel me"_s);
-    QCOMPARE(w.window->retryLog()->records().last().event, net::RetryRecord::Event::Cancelled);
+    QCOMPARE(w.window->session()->retryLog()->records().last().event,
+        net::RetryRecord::Event::Cancelled);
 }
 
 void TestMainWindow::cancelledPromptTakesTypingAtItsEnd()
@@ -339,7 +340,7 @@ void TestMainWindow::exportsWriteWhatWasShown()
                  .hasMatch(),
         qPrintable(mdLines.value(2)));
     mdLines[2] = u"- Date: (checked above)"_s;
-    const int port = w.window->demoProvider()->baseUrl().port();
+    const int port = w.demo.provider()->baseUrl().port();
     QCOMPARE(mdLines,
         (QStringList { u"# capwatch conversation"_s, QString(), u"- Date: (checked above)"_s,
             u"- Endpoint: http://127.0.0.1:%1/v1/chat/completions"_s.arg(port),
@@ -504,7 +505,7 @@ void TestMainWindow::settingsPersistAcrossRestarts()
     // A window started with those settings talks to that provider, not the demo.
     LaunchOptions o;
     MainWindow window(again, o);
-    QVERIFY(!window.usingDemo());
+    QVERIFY(!window.session()->usingDemo());
     QVERIFY(window.statusText().contains(u"https://api.example.com/v1/chat/completions"_s));
     QVERIFY(window.statusText().contains(u"DeepSeek-V4-Flash"_s));
     QVERIFY(window.statusText().contains(u"key file /home/me/.config/key"_s));
@@ -518,7 +519,7 @@ void TestMainWindow::noModelNothingSent()
     o.timeScale = kScale;
     MainWindow window(settings, o);
     window.show();
-    QVERIFY(!window.usingDemo());
+    QVERIFY(!window.session()->usingDemo());
     QVERIFY2(
         window.statusText().contains(u" | Model: not set | "_s), qPrintable(window.statusText()));
     QVERIFY(window.inlineMessage()->isHidden());
@@ -528,8 +529,8 @@ void TestMainWindow::noModelNothingSent()
     QTest::keyClicks(prompt, u"Keep me"_s);
     QTest::keyClick(prompt, Qt::Key_Return, Qt::ControlModifier);
     // Nothing went out; the message says why, the provider settings are open, the prompt stays.
-    QVERIFY(!window.client()->busy());
-    QVERIFY(window.retryLog()->records().isEmpty());
+    QVERIFY(!window.session()->busy());
+    QVERIFY(window.session()->retryLog()->records().isEmpty());
     QVERIFY(!window.inlineMessage()->isHidden());
     QCOMPARE(window.inlineMessageText(),
         u"No model is set for https://llm.example.invalid/v1/chat/completions, so nothing was "
@@ -556,7 +557,7 @@ void TestMainWindow::loopbackEndpointDefaultsToTheDemoModel()
     o.timeScale = kScale;
     MainWindow window(settings, o);
     window.show();
-    QVERIFY(!window.usingDemo());
+    QVERIFY(!window.session()->usingDemo());
     QVERIFY2(window.statusText().contains(u" | Model: capwatch-demo | "_s),
         qPrintable(window.statusText()));
     window.promptEditor()->setPlainText(u"hello"_s);
@@ -628,7 +629,8 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         Settings settings(path);
         LaunchOptions o;
         o.timeScale = kScale;
-        MainWindow window(settings, o);
+        testing::DemoHook demo; // nothing configured: the demo is in use
+        MainWindow window(settings, o, &demo);
         window.show();
         QAction *settingsAction
             = actionWithShortcut(&window, QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -667,7 +669,7 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         QVERIFY(buttons);
         QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
         QTRY_VERIFY(!window.findChild<SettingsDialog *>(u"settingsDialog"_s)); // accepted
-        QVERIFY(!window.usingDemo());
+        QVERIFY(!window.session()->usingDemo());
         QVERIFY(!window.statusText().contains(u"sk-"_s));
         window.close();
     }
@@ -704,7 +706,7 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         Settings s(envPath);
         MainWindow window(s, LaunchOptions {});
         window.show();
-        QVERIFY(!window.usingDemo());
+        QVERIFY(!window.session()->usingDemo());
         window.promptEditor()->setPlainText(u"hello"_s);
         window.sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
@@ -725,9 +727,10 @@ void TestMainWindow::demoBannerOnFirstRun()
     Settings fresh(ini());
     LaunchOptions o;
     o.timeScale = kScale;
-    MainWindow window(fresh, o);
+    testing::DemoHook demo;
+    MainWindow window(fresh, o, &demo);
     window.show();
-    QVERIFY(window.usingDemo()); // nothing configured: the demo starts by itself
+    QVERIFY(window.session()->usingDemo()); // nothing configured: the demo starts by itself
     QVERIFY(window.statusText().contains(u"embedded demo provider"_s));
     QPushButton *configure = nullptr;
     for (QPushButton *b : window.findChildren<QPushButton *>()) {
@@ -883,14 +886,14 @@ void TestMainWindow::editAndResendReplacesTheLastPrompt()
 
     // Edit: the last prompt comes back into the editor, the draft waits.
     QVERIFY(clickLink(view, u"Edit and resend"_s));
-    QTRY_VERIFY(w.window->editingLastPrompt());
+    QTRY_VERIFY(w.window->session()->editing());
     QPlainTextEdit *prompt = w.window->promptEditor();
     QCOMPARE(prompt->toPlainText(), u"Secnd"_s);
     QCOMPARE(w.window->inlineMessageText(),
         u"Editing your last prompt: sending it replaces that prompt and its answer."_s);
     // Esc leaves editing and gives the draft back; the exchange is untouched.
     QTest::keyClick(w.window.get(), Qt::Key_Escape);
-    QVERIFY(!w.window->editingLastPrompt());
+    QVERIFY(!w.window->session()->editing());
     QCOMPARE(prompt->toPlainText(), u"a draft"_s);
     QVERIFY(w.window->inlineMessage()->isHidden());
     QCOMPARE(promptsShown(view), (QStringList { u"First"_s, u"Secnd"_s }));
@@ -912,7 +915,7 @@ void TestMainWindow::editAndResendReplacesTheLastPrompt()
     QCOMPARE(promptsShown(view), (QStringList { u"First"_s, u"Second"_s }));
     QCOMPARE(view->turnCount(), 4);
     QVERIFY(w.window->inlineMessage()->isHidden());
-    QVERIFY(!w.window->editingLastPrompt());
+    QVERIFY(!w.window->session()->editing());
 }
 
 void TestMainWindow::requestOptionsAreSentAndRemembered()

@@ -183,7 +183,7 @@ void TestRetryPanel::tokensOfARefusedAttemptClearOnSuccess()
     const QColor ordinary = bar->palette().color(QPalette::Highlight);
     const QColor tokenLimit = categoryColor(u"token_limit"_s, panel->palette());
     QVERIFY(ordinary != tokenLimit);
-    QSignalSpy succeeded(w.window->client(), &net::ChatClient::succeeded);
+    QSignalSpy succeeded(w.window->session(), &session::ChatSession::succeeded);
     w.send(u"How do token caps work?"_s);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QCOMPARE(panel->tokensText(), u"60,323 / 60,000"_s);
@@ -215,7 +215,7 @@ void TestRetryPanel::cancelledWaitShowsThePartThatRan()
     w.window->cancelSend();
     QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
 
-    const net::RetryRecord &last = w.window->retryLog()->records().last();
+    const net::RetryRecord &last = w.window->session()->retryLog()->records().last();
     QCOMPARE(last.event, net::RetryRecord::Event::Cancelled);
     QVERIFY(last.waitMs);
     const qint64 ran = *last.waitMs;
@@ -255,7 +255,7 @@ void TestRetryPanel::timelineRowsAtTheTopOfALargeWindow()
     w.window->resize(2560, 1440);
     w.window->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
-    appendTwoSends(w.window->retryLog());
+    appendTwoSends(w.window->session()->retryLog());
     TimelineWidget *timeline = w.window->timeline();
     QVERIFY(timeline->height() > 600);
     const int line = timeline->fontMetrics().height();
@@ -303,9 +303,9 @@ void TestRetryPanel::categoryInWordsAndColour()
     QFETCH(retry::Category, category);
     QFETCH(int, status);
     QFETCH(QString, shown);
-    net::ChatClient client; // its signals only: nothing is sent
+    session::ChatSession client; // its signals only: nothing is sent
     RetryPanel panel;
-    panel.setClient(&client);
+    panel.setSession(&client);
     QLabel *label = nullptr;
     for (QLabel *l : panel.findChildren<QLabel *>()) {
         if (l->accessibleName() == u"Last failure")
@@ -363,9 +363,9 @@ void TestRetryPanel::newWaitSourcesInWords()
     QFETCH(int, waitS);
     QFETCH(int, rawWaitS);
     QFETCH(QString, shown);
-    net::ChatClient client;
+    session::ChatSession client; // its signals only
     RetryPanel panel;
-    panel.setClient(&client);
+    panel.setSession(&client);
     Q_EMIT client.sendStarted(1);
     net::RetryInfo info;
     info.failedAttempt = 1;
@@ -437,7 +437,7 @@ void TestRetryPanel::screenshots()
     w.window->resize(1280, 800);
     w.window->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
-    net::RetryLog *log = w.window->retryLog();
+    net::RetryLog *log = w.window->session()->retryLog();
     const QDateTime start(QDate(2026, 11, 29), QTime(20, 5, 20), Qt::UTC);
     for (int request : { 1, 2 }) {
         net::RetryRecord r;
@@ -455,8 +455,8 @@ void TestRetryPanel::screenshots()
             : u"Insufficient Balance"_s;
         log->append(r);
     }
-    net::ChatClient client; // the panel's view of a failed send: its signals only
-    w.window->retryPanel()->setClient(&client);
+    session::ChatSession client; // the panel's view of a failed send: its signals only
+    w.window->retryPanel()->setSession(&client);
     Q_EMIT client.sendStarted(2);
     Q_EMIT client.attemptStarted(2, 1, 5);
     net::AttemptFailure f;
@@ -471,7 +471,7 @@ void TestRetryPanel::screenshots()
     QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1.png"_s.arg(lang))));
     w.window->tabs()->setCurrentIndex(1);
     QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1-log.png"_s.arg(lang))));
-    w.window->retryPanel()->setClient(w.window->client());
+    w.window->retryPanel()->setSession(w.window->session());
 }
 
 QTEST_MAIN(TestRetryPanel)

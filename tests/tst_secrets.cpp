@@ -250,8 +250,8 @@ struct Window
         o.timeScale = kScale;
         window = std::make_unique<MainWindow>(settings, o);
         window->show();
-        QObject::connect(
-            window->client(), &net::ChatClient::sendStarted, window.get(), [this] { ++sends; });
+        QObject::connect(window->session(), &session::ChatSession::sendStarted, window.get(),
+            [this] { ++sends; });
     }
     QMessageBox *warning() const { return window->findChild<QMessageBox *>(u"plainHttpWarning"_s); }
     QPushButton *sendButton() const
@@ -262,7 +262,7 @@ struct Window
         }
         return nullptr;
     }
-    bool idle() const { return !window->client()->busy(); }
+    bool idle() const { return !window->session()->busy(); }
 
     Settings settings;
     std::unique_ptr<MainWindow> window;
@@ -311,7 +311,7 @@ void TestSecrets::init()
 void TestSecrets::plainHttpWarning()
 {
     Window w(ini(), u"http://capwatch-test.invalid/v1"_s);
-    QVERIFY(!w.window->usingDemo());
+    QVERIFY(!w.window->session()->usingDemo());
     QPushButton *send = w.sendButton();
     QVERIFY(send);
     w.window->promptEditor()->setPlainText(u"Over plain HTTP"_s);
@@ -332,7 +332,7 @@ void TestSecrets::plainHttpWarning()
     QCOMPARE(box->escapeButton(), cancel);
     QCOMPARE(sendAnyway->text(), u"Send &anyway"_s);
     QCOMPARE(w.sends, 0);
-    QVERIFY(w.window->retryLog()->records().isEmpty());
+    QVERIFY(w.window->session()->retryLog()->records().isEmpty());
 
     // Sending again while it is open does not stack a second one.
     w.window->sendPrompt();
@@ -343,7 +343,7 @@ void TestSecrets::plainHttpWarning()
     QVERIFY(!box->isVisible());
     QTRY_VERIFY(!box); // deleted once closed
     QCOMPARE(w.sends, 0);
-    QVERIFY(w.window->retryLog()->records().isEmpty());
+    QVERIFY(w.window->session()->retryLog()->records().isEmpty());
     QCOMPARE(w.window->promptEditor()->toPlainText(), u"Over plain HTTP"_s);
 
     // Send again: asked again (a cancel is not remembered); Cancel clicked: nothing sent.
@@ -359,7 +359,7 @@ void TestSecrets::plainHttpWarning()
     QTest::mouseClick(send, Qt::LeftButton);
     box = w.warning();
     QVERIFY(box);
-    QSignalSpy attempts(w.window->client(), &net::ChatClient::attemptStarted);
+    QSignalSpy attempts(w.window->session(), &session::ChatSession::attemptStarted);
     QTest::mouseClick(box->findChild<QPushButton *>(u"sendAnyway"_s), Qt::LeftButton);
     QCOMPARE(w.sends, 1);
     QVERIFY(w.window->promptEditor()->toPlainText().isEmpty());
@@ -767,7 +767,7 @@ void TestSecrets::keyNeverInExports()
     QString error;
     auto writer = net::RetryLogWriter::open(live, &error);
     QVERIFY2(writer, qPrintable(error));
-    w.window->retryLog()->addWriter(std::move(writer));
+    w.window->session()->retryLog()->addWriter(std::move(writer));
 
     w.window->promptEditor()->setPlainText(u"first"_s);
     w.window->sendPrompt();

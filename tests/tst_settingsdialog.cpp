@@ -4,6 +4,7 @@
 // the key source while a retry wait runs, and the key that actually reaches the provider.
 
 #include "demo/demoprovider.h"
+#include "support/demolocalprovider.h"
 #include "support/fakekeychain.h"
 #include "ui/conversationview.h"
 #include "ui/keychain.h"
@@ -141,7 +142,7 @@ struct Window
         : settings(iniPath)
     {
         options.timeScale = kScale;
-        window = std::make_unique<MainWindow>(settings, options);
+        window = std::make_unique<MainWindow>(settings, options, &demo);
         window->show();
     }
 
@@ -170,6 +171,7 @@ struct Window
     }
 
     Settings settings;
+    testing::DemoHook demo; // outlives the window
     std::unique_ptr<MainWindow> window;
 };
 
@@ -360,7 +362,7 @@ void TestSettingsDialog::opensShowingTheCurrentState()
     o.endpoint = endpointOption;
     o.model = modelOption;
     Window w(path, o);
-    QCOMPARE(w.window->usingDemo(), demoShown); // the premise: what is in use
+    QCOMPARE(w.window->session()->usingDemo(), demoShown); // the premise: what is in use
     SettingsDialog *dialog = w.openSettings();
     QVERIFY(dialog);
     QCOMPARE(field<QCheckBox>(dialog, u"useDemo"_s)->isChecked(), demoShown);
@@ -372,7 +374,7 @@ void TestSettingsDialog::opensShowingTheCurrentState()
     const QString status = w.window->statusText();
     clickOk(dialog);
     QTRY_VERIFY(!w.dialogOpen());
-    QCOMPARE(w.window->usingDemo(), demoShown);
+    QCOMPARE(w.window->session()->usingDemo(), demoShown);
     QCOMPARE(w.window->statusText(), status);
 }
 
@@ -479,7 +481,7 @@ void TestSettingsDialog::refusesBadInputThenAccepts()
 
     const QString path = ini();
     Window w(path);
-    QVERIFY(w.window->usingDemo());
+    QVERIFY(w.window->session()->usingDemo());
     SettingsDialog *dialog = w.openSettings();
     QVERIFY(dialog);
     QTest::mouseClick(field<QCheckBox>(dialog, u"useDemo"_s), Qt::LeftButton);
@@ -501,14 +503,14 @@ void TestSettingsDialog::refusesBadInputThenAccepts()
     QCOMPARE(accepted.count(), 0);
     QVERIFY(dialog->isVisible());
     QCOMPARE(dialog->focusWidget(), field<QLineEdit>(dialog, culprit));
-    QVERIFY(w.window->usingDemo());
+    QVERIFY(w.window->session()->usingDemo());
     QVERIFY(!Settings(path).isConfigured());
 
     retype(field<QLineEdit>(dialog, culprit), fill(corrected));
     clickOk(dialog);
     QCOMPARE(accepted.count(), 1);
     QTRY_VERIFY(!w.dialogOpen());
-    QVERIFY(!w.window->usingDemo());
+    QVERIFY(!w.window->session()->usingDemo());
     const Settings saved(path);
     QVERIFY(saved.isConfigured());
     QCOMPARE(saved.provider().endpoint, m_provider->baseUrl().toString());
@@ -552,7 +554,7 @@ void TestSettingsDialog::keychainFailureKeepsThePreviousSource()
 
     const QString path = remoteIni();
     Window w(path);
-    QVERIFY(!w.window->usingDemo());
+    QVERIFY(!w.window->session()->usingDemo());
     const QString before = w.window->statusText();
     QVERIFY(before.contains(u"Key: CAPWATCH_TEST_DIALOG_KEY"_s));
 
@@ -614,9 +616,9 @@ void TestSettingsDialog::switchingSourcesDuringAWait()
 {
     const QString prompt = u"Which cap applies?"_s;
     Window w(ini()); // first run: the embedded demo
-    demo::DemoOptions demo = w.window->demoProvider()->options();
+    demo::DemoOptions demo = w.demo.provider()->options();
     demo.scenario = u"headline"_s; // a 60 s wait after every request
-    w.window->demoProvider()->setOptions(demo);
+    w.demo.provider()->setOptions(demo);
     RetryPanel *panel = w.window->retryPanel();
     w.send(prompt);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
@@ -627,10 +629,10 @@ void TestSettingsDialog::switchingSourcesDuringAWait()
     clickOk(dialog);
     QTRY_VERIFY(!w.dialogOpen());
     QCOMPARE(panel->state(), RetryPanel::State::Waiting);
-    QVERIFY(w.window->usingDemo());
-    QSignalSpy demoRequests(w.window->demoProvider(), &demo::DemoProvider::chatRequestReceived);
+    QVERIFY(w.window->session()->usingDemo());
+    QSignalSpy demoRequests(w.demo.provider(), &demo::DemoProvider::chatRequestReceived);
     QVERIFY(demoRequests.wait(10000)); // the wait ran out and the retry went
-    QCOMPARE(w.window->demoProvider()->chatRequests(), 2);
+    QCOMPARE(w.demo.provider()->chatRequests(), 2);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
 
     // Demo -> environment variable during the wait: its retry would go to the demo, so the send
@@ -650,7 +652,7 @@ void TestSettingsDialog::switchingSourcesDuringAWait()
     clickOk(dialog);
     QTRY_VERIFY(!w.dialogOpen());
     QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
-    QVERIFY(!w.window->usingDemo());
+    QVERIFY(!w.window->session()->usingDemo());
     QCOMPARE(w.window->conversation()->toMarkdown().count(stopped), 1);
     QCOMPARE(w.window->promptEditor()->toPlainText(), prompt);
 

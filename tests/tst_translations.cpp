@@ -4,6 +4,7 @@
 
 #include "net/retrylog.h"
 #include "support/clirunner.h"
+#include "support/demolocalprovider.h"
 #include "ui/mainwindow.h"
 #include "ui/retrylogmodel.h"
 #include "ui/retrypanel.h"
@@ -131,7 +132,8 @@ void TestTranslations::windowSpeaksTheLanguage()
     Settings settings(dir.filePath(u"s.ini"_s));
     LaunchOptions o;
     o.forceDemo = true;
-    MainWindow window(settings, o);
+    testing::DemoHook demo;
+    MainWindow window(settings, o, &demo);
     QStringList buttons;
     for (QPushButton *b : window.findChildren<QPushButton *>())
         buttons << b->text();

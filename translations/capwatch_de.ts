@@ -2,6 +2,35 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>capwatch::ui::ConversationPresenter</name>
+    <message>
+        <source>The send failed: %1</source>
+        <translation>Anfrage fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled. Your prompt is back in the editor.</source>
+        <translation>Abgebrochen. Ihr Prompt steht wieder im Eingabefeld.</translation>
+    </message>
+    <message>
+        <source>Waiting for the provider…</source>
+        <translation>Warten auf den Anbieter…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s</source>
+        <translation>
+            <numerusform>Neuer Versuch in %n s</numerusform>
+            <numerusform>Neuer Versuch in %n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s: %1</source>
+        <translation>
+            <numerusform>Neuer Versuch in %n s: %1</numerusform>
+            <numerusform>Neuer Versuch in %n s: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ConversationView</name>
     <message>
         <source>Conversation</source>
@@ -68,6 +97,25 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::DemoBanner</name>
+    <message>
+        <source>You are chatting with capwatch&apos;s built-in demo provider. It allows 6,000 tokens a minute, so a few messages hit its cap and you can watch a real retry cycle, no account needed.</source>
+        <translation>Sie chatten mit dem integrierten Demo-Anbieter von capwatch. Er erlaubt 6.000 Tokens pro Minute, sodass schon wenige Nachrichten an seine Obergrenze stoßen und Sie einen echten Wiederholungszyklus beobachten können – ganz ohne Konto.</translation>
+    </message>
+    <message>
+        <source>&amp;Configure a provider…</source>
+        <translation>Anbieter &amp;konfigurieren…</translation>
+    </message>
+    <message>
+        <source>Demo provider notice</source>
+        <translation>Hinweis zum Demo-Anbieter</translation>
+    </message>
+    <message>
+        <source>Open the provider settings</source>
+        <translation>Anbietereinstellungen öffnen</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::Keychain</name>
     <message>
         <source>system keychain</source>
@@ -81,21 +129,71 @@
 <context>
     <name>capwatch::ui::MainWindow</name>
     <message>
-        <source>About capwatch</source>
-        <translation>Über capwatch</translation>
-    </message>
-    <message>
         <source>capwatch</source>
         <translation>capwatch</translation>
     </message>
     <message>
-        <source>You are chatting with capwatch&apos;s built-in demo provider. It allows 6,000 tokens a minute, so a few messages hit its cap and you can watch a real retry cycle, no account needed.</source>
-        <translation>Sie chatten mit dem integrierten Demo-Anbieter von capwatch. Er erlaubt 6.000 Tokens pro Minute, sodass schon wenige Nachrichten an seine Obergrenze stoßen und Sie einen echten Wiederholungszyklus beobachten können – ganz ohne Konto.</translation>
+        <source>&amp;Timeline</source>
+        <translation>&amp;Zeitleiste</translation>
     </message>
     <message>
-        <source>&amp;Configure a provider…</source>
-        <translation>Anbieter &amp;konfigurieren…</translation>
+        <source>Retry &amp;log</source>
+        <translation>&amp;Wiederholungsprotokoll</translation>
     </message>
+    <message>
+        <source>Retry history</source>
+        <translation>Wiederholungsverlauf</translation>
+    </message>
+    <message>
+        <source>Retry log</source>
+        <translation>Wiederholungsprotokoll</translation>
+    </message>
+    <message>
+        <source>Every attempt and wait of this session</source>
+        <translation>Alle Versuche und Wartezeiten dieser Sitzung</translation>
+    </message>
+    <message>
+        <source>The provider settings changed, so the send in progress was stopped.</source>
+        <translation>Die Anbietereinstellungen wurden geändert, daher wurde die laufende Anfrage beendet.</translation>
+    </message>
+    <message>
+        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
+        <translation>Sie bearbeiten Ihren letzten Prompt: Beim Senden ersetzt er diesen Prompt und seine Antwort.</translation>
+    </message>
+    <message>
+        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
+        <translation>Für %1 ist kein Modell festgelegt, daher wurde nichts gesendet. Geben Sie den Namen des Modells in den Anbietereinstellungen ein; Ihr Prompt bleibt im Eingabefeld.</translation>
+    </message>
+    <message>
+        <source>Answer copied</source>
+        <translation>Antwort kopiert</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::PlainHttpWarning</name>
+    <message>
+        <source>Send the key unencrypted?</source>
+        <translation>Schlüssel unverschlüsselt senden?</translation>
+    </message>
+    <message>
+        <source>%1 uses plain HTTP. Your API key would travel unencrypted, readable by anyone on the way to %2.</source>
+        <translation>%1 verwendet unverschlüsseltes HTTP. Ihr API-Schlüssel würde unverschlüsselt übertragen, lesbar für jeden auf dem Weg zu %2.</translation>
+    </message>
+    <message>
+        <source>Use an https:// endpoint to keep the key private.</source>
+        <translation>Verwenden Sie einen https://-Endpunkt, damit der Schlüssel geheim bleibt.</translation>
+    </message>
+    <message>
+        <source>Send &amp;anyway</source>
+        <translation>Trotzdem &amp;senden</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::PromptBox</name>
     <message>
         <source>Ask something. Ctrl+Enter sends, Esc cancels.</source>
         <translation>Stellen Sie eine Frage. Strg+Eingabe sendet, Esc bricht ab.</translation>
@@ -111,54 +209,6 @@
     <message>
         <source>&amp;Retry now</source>
         <translation>&amp;Jetzt erneut versuchen</translation>
-    </message>
-    <message>
-        <source>&amp;Timeline</source>
-        <translation>&amp;Zeitleiste</translation>
-    </message>
-    <message>
-        <source>Retry &amp;log</source>
-        <translation>&amp;Wiederholungsprotokoll</translation>
-    </message>
-    <message>
-        <source>&amp;Export retry log…</source>
-        <translation>Wiederholungsprotokoll &amp;exportieren…</translation>
-    </message>
-    <message>
-        <source>&amp;Copy retry log as text</source>
-        <translation>Wiederholungsprotokoll als Text &amp;kopieren</translation>
-    </message>
-    <message>
-        <source>Export &amp;conversation as Markdown…</source>
-        <translation>&amp;Unterhaltung als Markdown exportieren…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Beenden</translation>
-    </message>
-    <message>
-        <source>&amp;Provider settings…</source>
-        <translation>&amp;Anbietereinstellungen…</translation>
-    </message>
-    <message>
-        <source>&amp;About capwatch</source>
-        <translation>Ü&amp;ber capwatch</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;Datei</translation>
-    </message>
-    <message>
-        <source>&amp;Settings</source>
-        <translation>&amp;Einstellungen</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Hilfe</translation>
-    </message>
-    <message>
-        <source>Demo provider notice</source>
-        <translation>Hinweis zum Demo-Anbieter</translation>
     </message>
     <message>
         <source>Prompt</source>
@@ -180,22 +230,32 @@
         <source>Send the last failed prompt again now</source>
         <translation>Den zuletzt fehlgeschlagenen Prompt jetzt erneut senden</translation>
     </message>
+</context>
+<context>
+    <name>capwatch::ui::PromptMessage</name>
     <message>
-        <source>Open the provider settings</source>
-        <translation>Anbietereinstellungen öffnen</translation>
+        <source>Message</source>
+        <translation>Meldung</translation>
     </message>
     <message>
-        <source>Retry history</source>
-        <translation>Wiederholungsverlauf</translation>
+        <source>Close the message</source>
+        <translation>Meldung schließen</translation>
     </message>
     <message>
-        <source>Retry log</source>
-        <translation>Wiederholungsprotokoll</translation>
+        <source>Act on the message shown above the prompt</source>
+        <translation>Auf die Meldung über dem Prompt reagieren</translation>
     </message>
     <message>
-        <source>Every attempt and wait of this session</source>
-        <translation>Alle Versuche und Wartezeiten dieser Sitzung</translation>
+        <source>Cancel &amp;editing</source>
+        <translation>Bearbeiten &amp;abbrechen</translation>
     </message>
+    <message>
+        <source>Pro&amp;vider settings…</source>
+        <translation>An&amp;bietereinstellungen…</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ProviderStatus</name>
     <message>
         <source>Endpoint</source>
         <translation>Endpunkt</translation>
@@ -225,84 +285,20 @@
         <translation>Schlüssel: %1</translation>
     </message>
     <message>
-        <source>The send failed: %1</source>
-        <translation>Anfrage fehlgeschlagen: %1</translation>
+        <source>Model: not set</source>
+        <translation>Modell: nicht festgelegt</translation>
     </message>
     <message>
-        <source>Cancelled. Your prompt is back in the editor.</source>
-        <translation>Abgebrochen. Ihr Prompt steht wieder im Eingabefeld.</translation>
+        <source>Key: none (loopback endpoint)</source>
+        <translation>Schlüssel: keiner (Loopback-Endpunkt)</translation>
     </message>
     <message>
-        <source>JSON Lines (*.jsonl)</source>
-        <translation>JSON Lines (*.jsonl)</translation>
+        <source>Key: missing (%1)</source>
+        <translation>Schlüssel: fehlt (%1)</translation>
     </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export retry log</source>
-        <translation>Wiederholungsprotokoll exportieren</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>Export fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>The retry log was not written: %1</source>
-        <translation>Das Wiederholungsprotokoll wurde nicht geschrieben: %1</translation>
-    </message>
-    <message>
-        <source>Export conversation</source>
-        <translation>Unterhaltung exportieren</translation>
-    </message>
-    <message>
-        <source>Markdown (*.md)</source>
-        <translation>Markdown (*.md)</translation>
-    </message>
-    <message>
-        <source>The conversation was not written: %1</source>
-        <translation>Die Unterhaltung wurde nicht geschrieben: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retry log copied (%n records)</source>
-        <translation>
-            <numerusform>Wiederholungsprotokoll kopiert (%n Eintrag)</numerusform>
-            <numerusform>Wiederholungsprotokoll kopiert (%n Einträge)</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Send the key unencrypted?</source>
-        <translation>Schlüssel unverschlüsselt senden?</translation>
-    </message>
-    <message>
-        <source>%1 uses plain HTTP. Your API key would travel unencrypted, readable by anyone on the way to %2.</source>
-        <translation>%1 verwendet unverschlüsseltes HTTP. Ihr API-Schlüssel würde unverschlüsselt übertragen, lesbar für jeden auf dem Weg zu %2.</translation>
-    </message>
-    <message>
-        <source>Use an https:// endpoint to keep the key private.</source>
-        <translation>Verwenden Sie einen https://-Endpunkt, damit der Schlüssel geheim bleibt.</translation>
-    </message>
-    <message>
-        <source>Send &amp;anyway</source>
-        <translation>Trotzdem &amp;senden</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
-    </message>
-    <message>
-        <source>Message</source>
-        <translation>Meldung</translation>
-    </message>
-    <message>
-        <source>Close the message</source>
-        <translation>Meldung schließen</translation>
-    </message>
-    <message>
-        <source>Act on the message shown above the prompt</source>
-        <translation>Auf die Meldung über dem Prompt reagieren</translation>
-    </message>
+</context>
+<context>
+    <name>capwatch::ui::RequestOptionsRow</name>
     <message>
         <source>Request &amp;options</source>
         <translation>Anfrage&amp;optionen</translation>
@@ -358,76 +354,6 @@
     <message>
         <source>Sampling temperature, 0 to 2; Default leaves it to the provider</source>
         <translation>Sampling-Temperatur, 0 bis 2; „Standard“ überlässt sie dem Anbieter</translation>
-    </message>
-    <message>
-        <source>Cancel &amp;editing</source>
-        <translation>Bearbeiten &amp;abbrechen</translation>
-    </message>
-    <message>
-        <source>Pro&amp;vider settings…</source>
-        <translation>An&amp;bietereinstellungen…</translation>
-    </message>
-    <message>
-        <source>Model: not set</source>
-        <translation>Modell: nicht festgelegt</translation>
-    </message>
-    <message>
-        <source>Key: none (loopback endpoint)</source>
-        <translation>Schlüssel: keiner (Loopback-Endpunkt)</translation>
-    </message>
-    <message>
-        <source>Key: missing (%1)</source>
-        <translation>Schlüssel: fehlt (%1)</translation>
-    </message>
-    <message>
-        <source>The provider settings changed, so the send in progress was stopped.</source>
-        <translation>Die Anbietereinstellungen wurden geändert, daher wurde die laufende Anfrage beendet.</translation>
-    </message>
-    <message>
-        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
-        <translation>Sie bearbeiten Ihren letzten Prompt: Beim Senden ersetzt er diesen Prompt und seine Antwort.</translation>
-    </message>
-    <message>
-        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
-        <translation>Für %1 ist kein Modell festgelegt, daher wurde nichts gesendet. Geben Sie den Namen des Modells in den Anbietereinstellungen ein; Ihr Prompt bleibt im Eingabefeld.</translation>
-    </message>
-    <message>
-        <source>Answer copied</source>
-        <translation>Antwort kopiert</translation>
-    </message>
-    <message>
-        <source>Waiting for the provider…</source>
-        <translation>Warten auf den Anbieter…</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retrying in %n s</source>
-        <translation>
-            <numerusform>Neuer Versuch in %n s</numerusform>
-            <numerusform>Neuer Versuch in %n s</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Retrying in %n s: %1</source>
-        <translation>
-            <numerusform>Neuer Versuch in %n s: %1</numerusform>
-            <numerusform>Neuer Versuch in %n s: %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>capwatch conversation</source>
-        <translation>capwatch-Unterhaltung</translation>
-    </message>
-    <message>
-        <source>Date</source>
-        <translation>Datum</translation>
-    </message>
-    <message>
-        <source>not set</source>
-        <translation>nicht festgelegt</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;Ein Chat-Client für OpenAI-kompatible Anbieter mit strikten Token-Obergrenzen. Er wiederholt Token-Limit-Fehler nach einer strikten, nachvollziehbaren Richtlinie: höchstens %2 Versuche, Wartezeiten von höchstens %3 s, insgesamt %4 s.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1177,6 +1103,112 @@
     <message>
         <source>after %1 of the wait</source>
         <translation>nach %1 der Wartezeit</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::WindowMenus</name>
+    <message>
+        <source>About capwatch</source>
+        <translation>Über capwatch</translation>
+    </message>
+    <message>
+        <source>&amp;Export retry log…</source>
+        <translation>Wiederholungsprotokoll &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy retry log as text</source>
+        <translation>Wiederholungsprotokoll als Text &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Export &amp;conversation as Markdown…</source>
+        <translation>&amp;Unterhaltung als Markdown exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Provider settings…</source>
+        <translation>&amp;Anbietereinstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;About capwatch</source>
+        <translation>Ü&amp;ber capwatch</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export retry log</source>
+        <translation>Wiederholungsprotokoll exportieren</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The retry log was not written: %1</source>
+        <translation>Das Wiederholungsprotokoll wurde nicht geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>Export conversation</source>
+        <translation>Unterhaltung exportieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The conversation was not written: %1</source>
+        <translation>Die Unterhaltung wurde nicht geschrieben: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retry log copied (%n records)</source>
+        <translation>
+            <numerusform>Wiederholungsprotokoll kopiert (%n Eintrag)</numerusform>
+            <numerusform>Wiederholungsprotokoll kopiert (%n Einträge)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>capwatch conversation</source>
+        <translation>capwatch-Unterhaltung</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Datum</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>nicht festgelegt</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;Ein Chat-Client für OpenAI-kompatible Anbieter mit strikten Token-Obergrenzen. Er wiederholt Token-Limit-Fehler nach einer strikten, nachvollziehbaren Richtlinie: höchstens %2 Versuche, Wartezeiten von höchstens %3 s, insgesamt %4 s.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>capwatch::ui::ConversationPresenter</name>
+    <message>
+        <source>The send failed: %1</source>
+        <translation>发送失败：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled. Your prompt is back in the editor.</source>
+        <translation>已取消。您的提示词已放回输入框。</translation>
+    </message>
+    <message>
+        <source>Waiting for the provider…</source>
+        <translation>正在等待服务商…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s</source>
+        <translation>
+            <numerusform>%n 秒后重试</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s: %1</source>
+        <translation>
+            <numerusform>%n 秒后重试：%1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ConversationView</name>
     <message>
         <source>Conversation</source>
@@ -67,6 +94,25 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::DemoBanner</name>
+    <message>
+        <source>You are chatting with capwatch&apos;s built-in demo provider. It allows 6,000 tokens a minute, so a few messages hit its cap and you can watch a real retry cycle, no account needed.</source>
+        <translation>您正在与 capwatch 的内置演示服务商聊天。它每分钟只允许使用 6000 个 Token，发送几条消息就会达到上限，您无需账户即可观察真实的重试过程。</translation>
+    </message>
+    <message>
+        <source>&amp;Configure a provider…</source>
+        <translation>配置服务商(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Demo provider notice</source>
+        <translation>演示服务商提示</translation>
+    </message>
+    <message>
+        <source>Open the provider settings</source>
+        <translation>打开服务商设置</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::Keychain</name>
     <message>
         <source>system keychain</source>
@@ -80,21 +126,71 @@
 <context>
     <name>capwatch::ui::MainWindow</name>
     <message>
-        <source>About capwatch</source>
-        <translation>关于 capwatch</translation>
-    </message>
-    <message>
         <source>capwatch</source>
         <translation>capwatch</translation>
     </message>
     <message>
-        <source>You are chatting with capwatch&apos;s built-in demo provider. It allows 6,000 tokens a minute, so a few messages hit its cap and you can watch a real retry cycle, no account needed.</source>
-        <translation>您正在与 capwatch 的内置演示服务商聊天。它每分钟只允许使用 6000 个 Token，发送几条消息就会达到上限，您无需账户即可观察真实的重试过程。</translation>
+        <source>&amp;Timeline</source>
+        <translation>时间线(&amp;I)</translation>
     </message>
     <message>
-        <source>&amp;Configure a provider…</source>
-        <translation>配置服务商(&amp;C)…</translation>
+        <source>Retry &amp;log</source>
+        <translation>重试日志(&amp;L)</translation>
     </message>
+    <message>
+        <source>Retry history</source>
+        <translation>重试历史</translation>
+    </message>
+    <message>
+        <source>Retry log</source>
+        <translation>重试日志</translation>
+    </message>
+    <message>
+        <source>Every attempt and wait of this session</source>
+        <translation>本次会话中的每次尝试和等待</translation>
+    </message>
+    <message>
+        <source>The provider settings changed, so the send in progress was stopped.</source>
+        <translation>服务商设置已更改，正在进行的发送已停止。</translation>
+    </message>
+    <message>
+        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
+        <translation>正在编辑上一条提示词：发送后将替换该提示词及其回答。</translation>
+    </message>
+    <message>
+        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
+        <translation>%1 未设置模型，因此没有发送任何内容。请在服务商设置中输入模型名称；您的提示词仍保留在输入框中。</translation>
+    </message>
+    <message>
+        <source>Answer copied</source>
+        <translation>已复制回答</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::PlainHttpWarning</name>
+    <message>
+        <source>Send the key unencrypted?</source>
+        <translation>以未加密方式发送密钥？</translation>
+    </message>
+    <message>
+        <source>%1 uses plain HTTP. Your API key would travel unencrypted, readable by anyone on the way to %2.</source>
+        <translation>%1 使用未加密的 HTTP。您的 API 密钥将以明文传输，在发往 %2 的途中任何人都能读取。</translation>
+    </message>
+    <message>
+        <source>Use an https:// endpoint to keep the key private.</source>
+        <translation>请使用 https:// 端点，以免密钥泄露。</translation>
+    </message>
+    <message>
+        <source>Send &amp;anyway</source>
+        <translation>仍然发送(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::PromptBox</name>
     <message>
         <source>Ask something. Ctrl+Enter sends, Esc cancels.</source>
         <translation>输入问题。按 Ctrl+Enter 发送，按 Esc 取消。</translation>
@@ -110,54 +206,6 @@
     <message>
         <source>&amp;Retry now</source>
         <translation>立即重试(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Timeline</source>
-        <translation>时间线(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Retry &amp;log</source>
-        <translation>重试日志(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Export retry log…</source>
-        <translation>导出重试日志(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>&amp;Copy retry log as text</source>
-        <translation>将重试日志复制为文本(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Export &amp;conversation as Markdown…</source>
-        <translation>将对话导出为 Markdown(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Provider settings…</source>
-        <translation>服务商设置(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>&amp;About capwatch</source>
-        <translation>关于 capwatch(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Settings</source>
-        <translation>设置(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Demo provider notice</source>
-        <translation>演示服务商提示</translation>
     </message>
     <message>
         <source>Prompt</source>
@@ -179,22 +227,32 @@
         <source>Send the last failed prompt again now</source>
         <translation>立即重新发送上次失败的提示词</translation>
     </message>
+</context>
+<context>
+    <name>capwatch::ui::PromptMessage</name>
     <message>
-        <source>Open the provider settings</source>
-        <translation>打开服务商设置</translation>
+        <source>Message</source>
+        <translation>消息</translation>
     </message>
     <message>
-        <source>Retry history</source>
-        <translation>重试历史</translation>
+        <source>Close the message</source>
+        <translation>关闭消息</translation>
     </message>
     <message>
-        <source>Retry log</source>
-        <translation>重试日志</translation>
+        <source>Act on the message shown above the prompt</source>
+        <translation>处理提示词上方显示的消息</translation>
     </message>
     <message>
-        <source>Every attempt and wait of this session</source>
-        <translation>本次会话中的每次尝试和等待</translation>
+        <source>Cancel &amp;editing</source>
+        <translation>取消编辑(&amp;E)</translation>
     </message>
+    <message>
+        <source>Pro&amp;vider settings…</source>
+        <translation>服务商设置(&amp;V)…</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ProviderStatus</name>
     <message>
         <source>Endpoint</source>
         <translation>端点</translation>
@@ -224,83 +282,20 @@
         <translation>密钥：%1</translation>
     </message>
     <message>
-        <source>The send failed: %1</source>
-        <translation>发送失败：%1</translation>
+        <source>Model: not set</source>
+        <translation>模型：未设置</translation>
     </message>
     <message>
-        <source>Cancelled. Your prompt is back in the editor.</source>
-        <translation>已取消。您的提示词已放回输入框。</translation>
+        <source>Key: none (loopback endpoint)</source>
+        <translation>密钥：无（回环端点）</translation>
     </message>
     <message>
-        <source>JSON Lines (*.jsonl)</source>
-        <translation>JSON Lines (*.jsonl)</translation>
+        <source>Key: missing (%1)</source>
+        <translation>密钥：缺失（%1）</translation>
     </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export retry log</source>
-        <translation>导出重试日志</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>The retry log was not written: %1</source>
-        <translation>未能写入重试日志：%1</translation>
-    </message>
-    <message>
-        <source>Export conversation</source>
-        <translation>导出对话</translation>
-    </message>
-    <message>
-        <source>Markdown (*.md)</source>
-        <translation>Markdown (*.md)</translation>
-    </message>
-    <message>
-        <source>The conversation was not written: %1</source>
-        <translation>未能写入对话：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retry log copied (%n records)</source>
-        <translation>
-            <numerusform>已复制重试日志（%n 条记录）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Send the key unencrypted?</source>
-        <translation>以未加密方式发送密钥？</translation>
-    </message>
-    <message>
-        <source>%1 uses plain HTTP. Your API key would travel unencrypted, readable by anyone on the way to %2.</source>
-        <translation>%1 使用未加密的 HTTP。您的 API 密钥将以明文传输，在发往 %2 的途中任何人都能读取。</translation>
-    </message>
-    <message>
-        <source>Use an https:// endpoint to keep the key private.</source>
-        <translation>请使用 https:// 端点，以免密钥泄露。</translation>
-    </message>
-    <message>
-        <source>Send &amp;anyway</source>
-        <translation>仍然发送(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <source>Close the message</source>
-        <translation>关闭消息</translation>
-    </message>
-    <message>
-        <source>Act on the message shown above the prompt</source>
-        <translation>处理提示词上方显示的消息</translation>
-    </message>
+</context>
+<context>
+    <name>capwatch::ui::RequestOptionsRow</name>
     <message>
         <source>Request &amp;options</source>
         <translation>请求选项(&amp;O)</translation>
@@ -356,74 +351,6 @@
     <message>
         <source>Sampling temperature, 0 to 2; Default leaves it to the provider</source>
         <translation>采样温度，0 到 2；“默认”表示由服务商决定</translation>
-    </message>
-    <message>
-        <source>Cancel &amp;editing</source>
-        <translation>取消编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>Pro&amp;vider settings…</source>
-        <translation>服务商设置(&amp;V)…</translation>
-    </message>
-    <message>
-        <source>Model: not set</source>
-        <translation>模型：未设置</translation>
-    </message>
-    <message>
-        <source>Key: none (loopback endpoint)</source>
-        <translation>密钥：无（回环端点）</translation>
-    </message>
-    <message>
-        <source>Key: missing (%1)</source>
-        <translation>密钥：缺失（%1）</translation>
-    </message>
-    <message>
-        <source>The provider settings changed, so the send in progress was stopped.</source>
-        <translation>服务商设置已更改，正在进行的发送已停止。</translation>
-    </message>
-    <message>
-        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
-        <translation>正在编辑上一条提示词：发送后将替换该提示词及其回答。</translation>
-    </message>
-    <message>
-        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
-        <translation>%1 未设置模型，因此没有发送任何内容。请在服务商设置中输入模型名称；您的提示词仍保留在输入框中。</translation>
-    </message>
-    <message>
-        <source>Answer copied</source>
-        <translation>已复制回答</translation>
-    </message>
-    <message>
-        <source>Waiting for the provider…</source>
-        <translation>正在等待服务商…</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retrying in %n s</source>
-        <translation>
-            <numerusform>%n 秒后重试</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Retrying in %n s: %1</source>
-        <translation>
-            <numerusform>%n 秒后重试：%1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>capwatch conversation</source>
-        <translation>capwatch 对话</translation>
-    </message>
-    <message>
-        <source>Date</source>
-        <translation>日期</translation>
-    </message>
-    <message>
-        <source>not set</source>
-        <translation>未设置</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;一款面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端。它按照严格且可见的策略重试 Token 上限错误：最多尝试 %2 次，每次等待不超过 %3 秒，总计不超过 %4 秒。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1173,6 +1100,111 @@
     <message>
         <source>after %1 of the wait</source>
         <translation>等待 %1 后</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::WindowMenus</name>
+    <message>
+        <source>About capwatch</source>
+        <translation>关于 capwatch</translation>
+    </message>
+    <message>
+        <source>&amp;Export retry log…</source>
+        <translation>导出重试日志(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy retry log as text</source>
+        <translation>将重试日志复制为文本(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;conversation as Markdown…</source>
+        <translation>将对话导出为 Markdown(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Provider settings…</source>
+        <translation>服务商设置(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;About capwatch</source>
+        <translation>关于 capwatch(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export retry log</source>
+        <translation>导出重试日志</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>The retry log was not written: %1</source>
+        <translation>未能写入重试日志：%1</translation>
+    </message>
+    <message>
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The conversation was not written: %1</source>
+        <translation>未能写入对话：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retry log copied (%n records)</source>
+        <translation>
+            <numerusform>已复制重试日志（%n 条记录）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>capwatch conversation</source>
+        <translation>capwatch 对话</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;一款面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端。它按照严格且可见的策略重试 Token 上限错误：最多尝试 %2 次，每次等待不超过 %3 秒，总计不超过 %4 秒。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

@@ -1,20 +1,23 @@
 #pragma once
 
+// The main window: it wires the pages of the conversation (the view, the prompt, the request
+// options, the retry panel, the timeline and the log) to one ChatSession and displays what the
+// session emits. The conversation's state lives in the session, not here.
+
 #include "conversationview.h"
-#include "net/chatclient.h"
+#include "launchoptions.h"
 #include "net/retrylog.h"
+#include "promptbox.h"
+#include "promptmessage.h"
+#include "requestoptionsrow.h"
+#include "session/chatsession.h"
 #include "settings.h"
 
 #include <QMainWindow>
 #include <QPointer>
-#include <QSet>
-#include <QTimer>
-#include <memory>
-#include <optional>
+#include <functional>
 
-class QAction;
 class QDoubleSpinBox;
-class QFileDialog;
 class QFrame;
 class QLabel;
 class QMessageBox;
@@ -25,25 +28,16 @@ class QTabWidget;
 class QTableView;
 class QToolButton;
 
-namespace capwatch::demo {
-class DemoProvider;
-}
-
 namespace capwatch::ui {
 
+class ConversationPresenter;
+class DemoBanner;
+class ProviderStatus;
 class RetryLogModel;
 class RetryPanel;
 class SettingsDialog;
 class TimelineWidget;
-
-struct LaunchOptions
-{
-    QString endpoint; ///< --endpoint: overrides the settings for this run
-    QString model; ///< --model
-    bool forceDemo = false; ///< --demo
-    QString prompt; ///< --prompt: sent once the window is shown
-    double timeScale = 1.0; ///< --time-scale
-};
+class WindowMenus;
 
 class MainWindow final : public QMainWindow
 {
@@ -51,7 +45,10 @@ class MainWindow final : public QMainWindow
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    MainWindow(Settings &settings, const LaunchOptions &options, QWidget *parent = nullptr);
+    /// `demo` serves the built-in demo provider when it is chosen (not owned; see
+    /// session::LocalProvider).
+    MainWindow(Settings &settings, const LaunchOptions &options,
+        session::LocalProvider *demo = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     /// Sends the prompt editor's text (Ctrl+Enter).
@@ -73,161 +70,67 @@ public:
     QString conversationMarkdown() const;
     QString retryLogText() const;
 
-    // For tests and the screenshot script.
-    net::ChatClient *client() const { return m_client; }
-    net::RetryLog *retryLog() const { return m_log; }
-    demo::DemoProvider *demoProvider() const { return m_demo.get(); }
+    /// The conversation this window displays.
+    session::ChatSession *session() const { return m_session; }
+
+    // Widgets, for tests and the screenshot script to click and type.
     RetryPanel *retryPanel() const { return m_panel; }
     ConversationView *conversation() const { return m_conversation; }
     TimelineWidget *timeline() const { return m_timeline; }
     QTabWidget *tabs() const { return m_tabs; }
-    QPlainTextEdit *promptEditor() const { return m_prompt; }
-    QPushButton *retryNowButton() const { return m_retryNow; }
-    QToolButton *requestOptionsButton() const { return m_optionsToggle; }
-    QPlainTextEdit *systemPromptEditor() const { return m_systemPrompt; }
-    QSpinBox *maxTokensBox() const { return m_maxTokens; }
-    QDoubleSpinBox *temperatureBox() const { return m_temperature; }
+    QPlainTextEdit *promptEditor() const { return m_promptBox->editor(); }
+    QPushButton *retryNowButton() const { return m_promptBox->retryNowButton(); }
+    QToolButton *requestOptionsButton() const { return m_requestOptions->toggle(); }
+    QPlainTextEdit *systemPromptEditor() const { return m_requestOptions->systemPrompt(); }
+    QSpinBox *maxTokensBox() const { return m_requestOptions->maxTokens(); }
+    QDoubleSpinBox *temperatureBox() const { return m_requestOptions->temperature(); }
     /// The inline message above the prompt (hidden when there is none) and its text.
     QFrame *inlineMessage() const { return m_message; }
-    QString inlineMessageText() const;
-    bool editingLastPrompt() const { return m_editing; }
-    bool usingDemo() const { return bool(m_demo); }
+    QString inlineMessageText() const { return m_message->shownText(); }
     QString statusText() const;
 
 protected:
     void closeEvent(QCloseEvent *event) override;
-    bool eventFilter(QObject *watched, QEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
-    enum class MessageKind
-    {
-        Information,
-        Warning
-    };
-    enum class MessageAction
-    {
-        None,
-        OpenSettings,
-        CancelEdit
-    };
-    struct Exchange
-    {
-        int user = -1; ///< the prompt's turn in the view
-        int answer = -1; ///< the answer's turn, or -1 if it had no text
-    };
-
     void buildUi();
-    QWidget *buildRequestOptions(QWidget *parent);
-    void buildMenus();
+    QWidget *buildRightColumn(QWidget *parent);
     void retranslate();
     void applyProvider();
     void openSettings();
-    /// A warning that does not block: opened window-modal, deleted when closed.
-    void showWarning(const QString &title, const QString &text);
-    /// A save dialog starting in the last export folder; the caller connects and opens it.
-    QFileDialog *saveDialog(
-        const QString &title, const QString &fileName, const QStringList &filters);
-    /// Sends `prompt` after the history; `showPrompt` false when its turn is already shown.
-    void startSend(QString prompt, bool showPrompt = true);
+    /// Shows `prompt`'s turn (unless already shown), calls `send`, then shows it waiting.
+    void startSend(
+        const QString &prompt, const std::function<void()> &send, bool showPrompt = true);
     /// False (and says why, opening the provider settings) when no model is set.
     bool modelIsSet();
-    RequestOptions requestOptions() const;
-    void saveRequestOptions();
-    /// A message above the prompt, KMessageWidget style; `action` decides its button.
-    void showMessage(MessageKind kind, const QString &text, MessageAction action);
-    void hideMessage();
-    void styleMessage();
-    void onMessageButton();
-    /// "Key: ..." from what a send would do now (net::keyUse, as the final error text's "auth:").
-    QString keyStatusText() const;
-    void updateKeyStatus();
-    void updateStatusLine();
-    void onConversationAction(ConversationView::Action action, int turn);
-    /// The last exchange's actions go: it is not the last one any more.
-    void retireLastExchange();
-    /// True when a send now would carry a key over plain HTTP to a host that is not loopback
-    /// and the user has not agreed to that for this endpoint in this session.
-    bool needsPlainHttpConsent() const;
-    bool keyWouldBeSent() const;
-    /// Asks (without blocking) whether to send the key unencrypted; on "Send anyway" remembers
-    /// the consent for the endpoint and calls `resume` again.
-    void askPlainHttpConsent(void (MainWindow::*resume)());
+    /// False when the user must first agree to send the key unencrypted: asks (without
+    /// blocking) and, on "Send anyway", calls `resume` again.
+    bool plainHttpAllowed(void (MainWindow::*resume)());
+    void onMessageAction(PromptMessage::Action action);
     void updateButtons();
-    void onAnswerText(quint64 send, const QString &text);
-    void onSucceeded(quint64 send, const net::SendSummary &summary);
-    void onGaveUp(quint64 send, const net::SendSummary &summary);
-    void onCancelled(quint64 send, const net::SendSummary &summary);
-    /// Ends the answer in progress; returns its turn (or -1).
-    int endTurn(bool incomplete);
     void restorePrompt();
-    void exportRetryLogInteractive();
-    void exportConversationInteractive();
-    void copyRetryLog();
-    void tickTimeline();
 
     Settings &m_settings;
     LaunchOptions m_options;
-    std::unique_ptr<demo::DemoProvider> m_demo;
-    net::ChatClient *m_client;
-    net::RetryLog *m_log;
-    net::ChatRequest m_baseRequest;
-    QList<net::ChatMessage> m_history;
-    QString m_pendingPrompt; ///< the prompt of the send in flight, or of the last failed one
-    QString m_failedPrompt;
-    int m_userTurn = -1; ///< the prompt of the send in flight
-    int m_assistantTurn = -1;
-    Exchange m_lastExchange; ///< the last answered exchange, while nothing came after it
-    bool m_editing = false;
+    session::ChatSession *m_session;
     QString m_draftBeforeEdit;
-    QString m_lastFailureCategory; ///< of the attempt that failed last, for the status line
-    quint64 m_send = 0;
-    QTimer m_timelineTick;
-    ProviderSettings::KeySource m_keySource = ProviderSettings::KeySource::Environment;
-    QSet<QString> m_plainHttpConsent; ///< endpoints the user agreed to send the key to unencrypted
     QPointer<QMessageBox> m_plainHttpWarning;
+    QPointer<SettingsDialog> m_settingsDialog;
 
-    QFrame *m_message = nullptr;
-    QLabel *m_messageIcon = nullptr;
-    QLabel *m_messageText = nullptr;
-    QPushButton *m_messageButton = nullptr;
-    QToolButton *m_messageClose = nullptr;
-    MessageKind m_messageKind = MessageKind::Information;
-    MessageAction m_messageAction = MessageAction::None;
-    QToolButton *m_optionsToggle = nullptr;
-    QWidget *m_optionsPanel = nullptr;
-    QLabel *m_systemLabel = nullptr;
-    QPlainTextEdit *m_systemPrompt = nullptr;
-    QLabel *m_maxTokensLabel = nullptr;
-    QSpinBox *m_maxTokens = nullptr;
-    QLabel *m_temperatureLabel = nullptr;
-    QDoubleSpinBox *m_temperature = nullptr;
-    QFrame *m_banner = nullptr;
-    QLabel *m_bannerText = nullptr;
-    QPushButton *m_bannerButton = nullptr;
+    DemoBanner *m_banner = nullptr;
     ConversationView *m_conversation = nullptr;
-    QPlainTextEdit *m_prompt = nullptr;
-    QPushButton *m_send_ = nullptr;
-    QPushButton *m_stop = nullptr;
-    QPushButton *m_retryNow = nullptr;
+    ConversationPresenter *m_presenter = nullptr;
+    PromptMessage *m_message = nullptr;
+    PromptBox *m_promptBox = nullptr;
+    RequestOptionsRow *m_requestOptions = nullptr;
     RetryPanel *m_panel = nullptr;
     QTabWidget *m_tabs = nullptr;
     TimelineWidget *m_timeline = nullptr;
     QTableView *m_logView = nullptr;
     RetryLogModel *m_logModel = nullptr;
-    QLabel *m_statusEndpoint = nullptr;
-    QLabel *m_statusModel = nullptr;
-    QLabel *m_statusKey = nullptr;
-    QAction *m_exportLogAction = nullptr;
-    QAction *m_copyLogAction = nullptr;
-    QAction *m_exportConversationAction = nullptr;
-    QAction *m_settingsAction = nullptr;
-    QPointer<SettingsDialog> m_settingsDialog;
-    QAction *m_quitAction = nullptr;
-    QAction *m_aboutAction = nullptr;
-    QMenu *m_fileMenu = nullptr;
-    QMenu *m_settingsMenu = nullptr;
-    QMenu *m_helpMenu = nullptr;
+    ProviderStatus *m_status = nullptr;
+    WindowMenus *m_menus = nullptr;
 };
 
 } // namespace capwatch::ui

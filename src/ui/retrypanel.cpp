@@ -137,25 +137,25 @@ RetryPanel::RetryPanel(QWidget *parent)
     grid->setRowStretch(row + 2, 1);
     grid->setColumnStretch(1, 1);
 
-    // Ten refreshes a second at least; each one reads the send's deadline, so a late tick
-    // never makes the countdown drift.
-    m_tick.setInterval(50);
-    m_tick.setTimerType(Qt::PreciseTimer);
-    connect(&m_tick, &QTimer::timeout, this, &RetryPanel::refresh);
-
     retranslate();
     refresh();
 }
 
-void RetryPanel::setClient(net::ChatClient *client)
+void RetryPanel::setSession(session::ChatSession *session)
 {
-    if (m_client)
-        m_client->disconnect(this);
-    m_client = client;
-    if (!client)
+    if (m_session)
+        m_session->disconnect(this);
+    m_session = session;
+    if (!session)
         return;
-    using net::ChatClient;
-    connect(client, &ChatClient::sendStarted, this, [this](quint64 send) {
+    using session::ChatSession;
+    // The figures come before each step (and on every tick of a wait): each step refreshes with
+    // them.
+    connect(session, &ChatSession::waitProgress, this, [this](const session::WaitProgress &p) {
+        m_progress = p;
+        refresh();
+    });
+    connect(session, &ChatSession::sendStarted, this, [this](quint64 send) {
         m_send = send;
         m_attempt = 0;
         m_used.reset();
@@ -167,18 +167,18 @@ void RetryPanel::setClient(net::ChatClient *client)
         m_failureStatus = 0;
         setState(State::Sending);
     });
-    connect(client, &ChatClient::attemptStarted, this, [this](quint64 send, int attempt, int) {
+    connect(session, &ChatSession::attemptStarted, this, [this](quint64 send, int attempt, int) {
         if (send != m_send)
             return;
         m_attempt = attempt;
         setState(State::Sending);
         announce(m_attemptLabel);
     });
-    connect(client, &ChatClient::answerStarted, this, [this](quint64 send, int) {
+    connect(session, &ChatSession::answerStarted, this, [this](quint64 send, int) {
         if (send == m_send)
             setState(State::Streaming);
     });
-    connect(client, &ChatClient::attemptFailed, this,
+    connect(session, &ChatSession::attemptFailed, this,
         [this](quint64 send, const net::AttemptFailure &f) {
             if (send != m_send)
                 return;
@@ -191,7 +191,7 @@ void RetryPanel::setClient(net::ChatClient *client)
             refresh();
             announce(m_failureLabel);
         });
-    connect(client, &ChatClient::retryScheduled, this,
+    connect(session, &ChatSession::retryScheduled, this,
         [this](quint64 send, const net::RetryInfo &info) {
             if (send != m_send)
                 return;
@@ -199,29 +199,30 @@ void RetryPanel::setClient(net::ChatClient *client)
             // While waiting, the panel already speaks of the attempt the wait leads to.
             m_attempt = info.nextAttempt;
             setState(State::Waiting);
-            m_tick.start();
         });
-    connect(client, &ChatClient::succeeded, this, [this](quint64 send, const net::SendSummary &s) {
-        if (send != m_send)
-            return;
-        // The figures of a refused attempt no longer describe the send: the answer got through.
-        // What it used, when the provider says, is the latest state.
-        m_used.reset();
-        m_limit.reset();
-        if (s.usage && s.usage->totalTokens >= 0)
-            m_answerTokens = s.usage->totalTokens;
-        setState(State::Succeeded);
-    });
-    connect(client, &ChatClient::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
+    connect(
+        session, &ChatSession::succeeded, this, [this](quint64 send, const net::SendSummary &s) {
+            if (send != m_send)
+                return;
+            // The figures of a refused attempt no longer describe the send: the answer got through.
+            // What it used, when the provider says, is the latest state.
+            m_used.reset();
+            m_limit.reset();
+            if (s.usage && s.usage->totalTokens >= 0)
+                m_answerTokens = s.usage->totalTokens;
+            setState(State::Succeeded);
+        });
+    connect(session, &ChatSession::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
         if (send == m_send)
             setState(State::GaveUp, RetryTexts::reasonSentence(s.reason));
     });
-    connect(client, &ChatClient::cancelled, this, [this](quint64 send, const net::SendSummary &s) {
-        if (send != m_send)
-            return;
-        m_cutWait = s.cutWait;
-        setState(State::Cancelled);
-    });
+    connect(
+        session, &ChatSession::cancelled, this, [this](quint64 send, const net::SendSummary &s) {
+            if (send != m_send)
+                return;
+            m_cutWait = s.cutWait;
+            setState(State::Cancelled);
+        });
 }
 
 void RetryPanel::setState(State state, const QString &detail)
@@ -229,8 +230,6 @@ void RetryPanel::setState(State state, const QString &detail)
     const bool changed = state != m_state || detail != m_stateDetail;
     m_state = state;
     m_stateDetail = detail;
-    if (state != State::Waiting)
-        m_tick.stop();
     refresh();
     if (changed) {
         announce(m_stateLabel);
@@ -341,10 +340,9 @@ QString RetryPanel::sourceText() const
 
 void RetryPanel::refresh()
 {
-    const retry::SendPolicy *policy
-        = m_client && m_client->currentSend() == m_send ? m_client->policy() : nullptr;
-    m_shownBudgetMs = policy ? policy->budgetLeft().count() : retry::kRetryBudget.count();
-    m_shownCountdownMs = policy && m_state == State::Waiting ? policy->waitLeft().count() : 0;
+    const bool current = m_send != 0 && m_progress.send == m_send;
+    m_shownBudgetMs = current ? m_progress.budgetLeft.count() : retry::kRetryBudget.count();
+    m_shownCountdownMs = current && m_state == State::Waiting ? m_progress.left.count() : 0;
 
     m_stateLabel->setText(stateText());
     m_failureLabel->setText(failureText());

@@ -4,10 +4,9 @@
 // happens (attempt n of 5, used/limit tokens, the countdown to the next retry, the budget left
 // of the 120 s, where the wait came from, the state) and keeps its last state afterwards.
 
-#include "net/chatclient.h"
+#include "session/chatsession.h"
 
 #include <QPointer>
-#include <QTimer>
 #include <QWidget>
 
 class QAccessibleEvent;
@@ -36,7 +35,8 @@ public:
     Q_ENUM(State)
 
     explicit RetryPanel(QWidget *parent = nullptr);
-    void setClient(net::ChatClient *client);
+    /// Shows `session`'s current send; its one wait ticker moves the countdown and the budget.
+    void setSession(session::ChatSession *session);
 
     State state() const { return m_state; }
     /// The texts as shown, for tests and the accessible tree.
@@ -71,7 +71,7 @@ private:
     void retranslate();
     void announce(QWidget *what);
 
-    QPointer<net::ChatClient> m_client;
+    QPointer<session::ChatSession> m_session;
     quint64 m_send = 0;
     State m_state = State::Idle;
     QString m_stateDetail;
@@ -86,9 +86,10 @@ private:
     std::optional<qint64> m_answerTokens;
     /// The send was cancelled during its wait: the part of it that ran.
     std::optional<retry::Millis> m_cutWait;
+    /// The session's latest figures for the send shown.
+    session::WaitProgress m_progress;
     qint64 m_shownCountdownMs = 0;
     qint64 m_shownBudgetMs = 0;
-    QTimer m_tick;
 
     QScrollArea *m_scroll;
     QWidget *m_content;

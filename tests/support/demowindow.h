@@ -4,6 +4,7 @@
 // and sending, and the chat requests the provider received. Header-only.
 
 #include "demo/demoprovider.h"
+#include "demolocalprovider.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 
@@ -22,7 +23,7 @@ struct DemoWindow
         ui::LaunchOptions o;
         o.forceDemo = true;
         o.timeScale = scale;
-        window = std::make_unique<ui::MainWindow>(settings, o);
+        window = std::make_unique<ui::MainWindow>(settings, o, &demo);
         if (shown)
             window->show();
     }
@@ -30,17 +31,17 @@ struct DemoWindow
     void headlineOnceThen(const QString &then)
     {
         setScenario(QStringLiteral("headline"));
-        QObject::connect(window->demoProvider(), &demo::DemoProvider::chatRequestReceived,
-            window.get(), [this, then](int index) {
+        QObject::connect(demo.provider(), &demo::DemoProvider::chatRequestReceived, window.get(),
+            [this, then](int index) {
                 if (index == 2)
                     setScenario(then);
             });
     }
     void setScenario(const QString &scenario)
     {
-        demo::DemoOptions o = window->demoProvider()->options();
+        demo::DemoOptions o = demo.provider()->options();
         o.scenario = scenario;
-        window->demoProvider()->setOptions(o);
+        demo.provider()->setOptions(o);
     }
     void send(const QString &text)
     {
@@ -55,12 +56,12 @@ struct DemoWindow
     /// No cap in the way: for tests about what is sent, not about waiting.
     void uncapped()
     {
-        demo::DemoOptions o = window->demoProvider()->options();
+        demo::DemoOptions o = demo.provider()->options();
         o.limit = 1'000'000'000;
-        window->demoProvider()->setOptions(o);
+        demo.provider()->setOptions(o);
     }
     /// The chat requests the demo received, in order.
-    QList<demo::RecordedRequest> chats() const { return chatRequests(*window->demoProvider()); }
+    QList<demo::RecordedRequest> chats() const { return chatRequests(*demo.provider()); }
 
     static QList<demo::RecordedRequest> chatRequests(const demo::DemoProvider &provider)
     {
@@ -73,6 +74,7 @@ struct DemoWindow
     }
 
     ui::Settings settings;
+    DemoHook demo; ///< serves the window's demo; declared first, so it outlives the window
     std::unique_ptr<ui::MainWindow> window;
 };
 

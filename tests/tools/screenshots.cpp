@@ -1,6 +1,7 @@
 // Makes the screenshots in docs/screenshots: the real window, offscreen, against the embedded
 // demo provider, time-scaled. Run by docs/make-screenshots.sh; not a test.
 
+#include "../support/demolocalprovider.h"
 #include "demo/demoprovider.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
@@ -63,11 +64,12 @@ int main(int argc, char *argv[])
     LaunchOptions options;
     options.forceDemo = true;
     options.timeScale = 0.05; // a 60 s wait takes 3 s
-    MainWindow w(settings, options);
+    testing::DemoHook hook; // outlives the window
+    MainWindow w(settings, options, &hook);
     w.resize(1440, 900);
     w.show();
 
-    demo::DemoProvider *demo = w.demoProvider();
+    demo::DemoProvider *demo = hook.provider();
     // Request 2 meets the headline cap (Retry in 18 min); everything else is answered.
     const auto scenarioFor = [demo](int index) {
         demo::DemoOptions o = demo->options();
@@ -115,10 +117,11 @@ int main(int argc, char *argv[])
     // explained with a hint (a small context window, so an ordinary prompt is too large).
     {
         Settings rev2Settings(settingsDir.filePath(u"rev2.ini"_s));
-        MainWindow v(rev2Settings, options);
+        testing::DemoHook rev2Hook;
+        MainWindow v(rev2Settings, options, &rev2Hook);
         v.resize(1440, 900);
         v.show();
-        demo::DemoProvider *rev2 = v.demoProvider();
+        demo::DemoProvider *rev2 = rev2Hook.provider();
         demo::DemoOptions o = rev2->options();
         o.scenario = u"context"_s;
         o.contextWindow = 1000;

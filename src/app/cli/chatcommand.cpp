@@ -3,6 +3,7 @@
 #include "net/chatclient.h"
 #include "net/retrylog.h"
 #include "retry/finalerror.h"
+#include "session/chatsession.h"
 #include "signalwatcher.h"
 
 #include <QCommandLineParser>
@@ -125,7 +126,9 @@ int runChat(const QStringList &args)
 
     if (!parser.isSet(u"endpoint"_s))
         return argumentError(spec.name, u"--endpoint is required"_s);
+    // What the one turn talks to and sends: endpoint, model and stream here, the rest below.
     net::ChatRequest request;
+    session::SendOptions options;
     request.endpoint = QUrl(parser.value(u"endpoint"_s), QUrl::StrictMode);
     request.model = parser.isSet(u"model"_s) ? parser.value(u"model"_s).trimmed()
                                              : net::defaultModelFor(request.endpoint);
@@ -142,14 +145,14 @@ int runChat(const QStringList &args)
         const int n = parser.value(u"max-tokens"_s).toInt(&ok);
         if (!ok || n < 1)
             return argumentError(spec.name, u"--max-tokens takes a positive whole number"_s);
-        request.maxTokens = n;
+        options.maxTokens = n;
     }
     if (parser.isSet(u"temperature"_s)) {
         bool ok = false;
         const double t = parser.value(u"temperature"_s).toDouble(&ok);
         if (!ok || !(t >= net::kMinTemperature && t <= net::kMaxTemperature))
             return argumentError(spec.name, u"--temperature takes a number from 0 to 2"_s);
-        request.temperature = t;
+        options.temperature = t;
     }
     bool scaleOk = false;
     const double scale = parser.value(u"time-scale"_s).toDouble(&scaleOk);
@@ -159,13 +162,17 @@ int runChat(const QStringList &args)
         return argumentError(
             spec.name, u"give the key with --api-key-env or --api-key-file, not both"_s);
 
-    net::RetryLog log;
+    // The one turn goes through the same session as the window's, so the two cannot drift; it
+    // keeps nothing of the answer, which streams through to stdout however long it is.
+    session::ChatSession chat;
+    chat.setKeepTranscript(false);
+    chat.setTimeScale(scale);
     if (parser.isSet(u"log"_s)) {
         QString error;
         auto writer = net::RetryLogWriter::open(parser.value(u"log"_s), &error);
         if (!writer)
             return argumentError(spec.name, error);
-        log.addWriter(std::move(writer));
+        chat.retryLog()->addWriter(std::move(writer));
     }
 
     QString prompt = parser.value(u"prompt"_s);
@@ -177,18 +184,20 @@ int runChat(const QStringList &args)
     if (prompt.trimmed().isEmpty())
         return argumentError(spec.name, u"no prompt: give --prompt or text on standard input"_s);
     if (parser.isSet(u"system"_s))
-        request.messages.append({ u"system"_s, parser.value(u"system"_s) });
-    request.messages.append({ u"user"_s, prompt });
+        options.systemPrompt = parser.value(u"system"_s);
 
-    net::ChatClient client;
-    client.setTimeScale(scale);
-    client.setRetryLog(&log);
-    if (parser.isSet(u"api-key-file"_s))
-        client.setCredentialProvider(
-            std::make_shared<net::FileCredentialProvider>(parser.value(u"api-key-file"_s)));
-    else
-        client.setCredentialProvider(
-            std::make_shared<net::EnvCredentialProvider>(parser.value(u"api-key-env"_s)));
+    session::ProviderChoice provider;
+    provider.endpoint = request.endpoint;
+    provider.model = request.model;
+    provider.stream = request.stream;
+    if (parser.isSet(u"api-key-file"_s)) {
+        provider.keySource = session::ProviderChoice::KeySource::KeyFile;
+        provider.keyFile = parser.value(u"api-key-file"_s);
+    } else {
+        provider.keySource = session::ProviderChoice::KeySource::Environment;
+        provider.keyVariable = parser.value(u"api-key-env"_s);
+    }
+    chat.setProvider(provider);
 
     const QUrl target = net::chatCompletionsUrl(request.endpoint);
     if (target.isValid() && target.scheme() == u"http" && !net::isLoopback(target))
@@ -203,13 +212,13 @@ int runChat(const QStringList &args)
     QObject context;
 
     QObject::connect(
-        &client, &net::ChatClient::answerText, &context, [&](quint64, const QString &text) {
+        &chat, &session::ChatSession::answerText, &context, [&](quint64, const QString &text) {
             const QByteArray bytes = text.toUtf8();
             writeOut(bytes);
             if (!bytes.isEmpty())
                 endsWithNewline = bytes.endsWith('\n');
         });
-    QObject::connect(&client, &net::ChatClient::attemptFailed, &context,
+    QObject::connect(&chat, &session::ChatSession::attemptFailed, &context,
         [&](quint64, const net::AttemptFailure &f) {
             QString line
                 = u"capwatch: attempt %1 of %2 failed: "_s.arg(f.attempt).arg(retry::kMaxAttempts);
@@ -223,7 +232,7 @@ int runChat(const QStringList &args)
                 line += u": "_s + f.errorText;
             writeErr((line + u'\n').toUtf8());
         });
-    QObject::connect(&client, &net::ChatClient::retryScheduled, &context,
+    QObject::connect(&chat, &session::ChatSession::retryScheduled, &context,
         [&](quint64, const net::RetryInfo &info) {
             writeErr(
                 u"capwatch: waiting %1 s (%2) before attempt %3 of %4; %5 s of the %6 s budget left\n"_s
@@ -235,7 +244,7 @@ int runChat(const QStringList &args)
                     .toUtf8());
         });
     QObject::connect(
-        &client, &net::ChatClient::succeeded, &context, [&](quint64, const net::SendSummary &s) {
+        &chat, &session::ChatSession::succeeded, &context, [&](quint64, const net::SendSummary &s) {
             if (stdoutIsTty && !endsWithNewline)
                 writeOut("\n");
             QString line = u"capwatch: answered on attempt %1 of %2"_s.arg(s.attempts)
@@ -247,7 +256,7 @@ int runChat(const QStringList &args)
             QCoreApplication::quit();
         });
     QObject::connect(
-        &client, &net::ChatClient::gaveUp, &context, [&](quint64, const net::SendSummary &s) {
+        &chat, &session::ChatSession::gaveUp, &context, [&](quint64, const net::SendSummary &s) {
             if (stdoutIsTty && !endsWithNewline)
                 writeOut("\n");
             if (s.incomplete)
@@ -257,7 +266,7 @@ int runChat(const QStringList &args)
             QCoreApplication::quit();
         });
     QObject::connect(
-        &client, &net::ChatClient::cancelled, &context, [&](quint64, const net::SendSummary &s) {
+        &chat, &session::ChatSession::cancelled, &context, [&](quint64, const net::SendSummary &s) {
             if (stdoutIsTty && !endsWithNewline)
                 writeOut("\n");
             writeErr((s.finalErrorText + u'\n').toUtf8());
@@ -266,10 +275,9 @@ int runChat(const QStringList &args)
         });
 
     SignalWatcher watcher;
-    QObject::connect(
-        &watcher, &SignalWatcher::interrupted, &context, [&](int) { client.cancel(); });
+    QObject::connect(&watcher, &SignalWatcher::interrupted, &context, [&](int) { chat.cancel(); });
 
-    client.send(request);
+    chat.send(prompt, options);
     QCoreApplication::exec();
     return exitCode;
 }

@@ -1,6 +1,7 @@
 // capwatch: the desktop client.
 
 #include "common/startupprobe.h"
+#include "demolocalprovider.h"
 #include "options.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
@@ -144,7 +145,8 @@ int main(int argc, char *argv[])
             QApplication::translate("main", "--time-scale takes a number F with 0 < F <= 1"));
 
     capwatch::ui::Settings settings;
-    capwatch::ui::MainWindow window(settings, options);
+    capwatch::app::DemoLocalProvider demo; // outlives the window, whose session may use it
+    capwatch::ui::MainWindow window(settings, options, &demo);
     window.show();
     capwatch::app::armStartupProbe(&window);
     return QApplication::exec();

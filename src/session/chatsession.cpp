@@ -1,0 +1,341 @@
+#include "chatsession.h"
+
+#include "sessionlogging.h"
+
+#include <optional>
+
+namespace capwatch::session {
+
+using namespace Qt::StringLiterals;
+
+ChatSession::ChatSession(QObject *parent)
+    : QObject(parent)
+    , m_client(new net::ChatClient(this))
+    , m_log(new net::RetryLog(this))
+{
+    m_client->setRetryLog(m_log);
+    using net::ChatClient;
+    connect(m_client, &ChatClient::sendStarted, this, [this](quint64 send) {
+        m_send = send; // the latest send wins: everything of an earlier one is dropped from here
+        emitProgress();
+        Q_EMIT sendStarted(send);
+    });
+    connect(
+        m_client, &ChatClient::attemptStarted, this, [this](quint64 send, int attempt, int max) {
+            if (!current(send))
+                return;
+            m_tick.stop();
+            emitProgress();
+            Q_EMIT attemptStarted(send, attempt, max);
+        });
+    connect(m_client, &ChatClient::answerStarted, this, [this](quint64 send, int status) {
+        if (current(send))
+            Q_EMIT answerStarted(send, status);
+    });
+    connect(m_client, &ChatClient::answerText, this, [this](quint64 send, const QString &text) {
+        if (!current(send))
+            return;
+        if (m_keepTranscript)
+            m_answer += text;
+        Q_EMIT answerText(send, text);
+    });
+    connect(m_client, &ChatClient::attemptFailed, this,
+        [this](quint64 send, const net::AttemptFailure &failure) {
+            if (!current(send))
+                return;
+            m_lastFailureCategory = QString::fromLatin1(retry::nameOf(failure.category));
+            Q_EMIT attemptFailed(send, failure);
+        });
+    connect(m_client, &ChatClient::retryScheduled, this,
+        [this](quint64 send, const net::RetryInfo &info) {
+            if (!current(send))
+                return;
+            m_tick.start();
+            emitProgress();
+            Q_EMIT retryScheduled(send, info);
+        });
+    connect(m_client, &ChatClient::succeeded, this,
+        [this](quint64 send, const net::SendSummary &summary) {
+            if (!current(send))
+                return;
+            finish(true);
+            Q_EMIT succeeded(send, summary);
+        });
+    connect(
+        m_client, &ChatClient::gaveUp, this, [this](quint64 send, const net::SendSummary &summary) {
+            if (!current(send))
+                return;
+            finish(false);
+            Q_EMIT gaveUp(send, summary);
+        });
+    connect(m_client, &ChatClient::cancelled, this,
+        [this](quint64 send, const net::SendSummary &summary) {
+            if (!current(send))
+                return;
+            finish(false);
+            Q_EMIT cancelled(send, summary);
+        });
+
+    // Twenty readings a second; each one reads the send's deadline, so a late tick never makes
+    // a countdown drift.
+    m_tick.setInterval(50);
+    m_tick.setTimerType(Qt::PreciseTimer);
+    connect(&m_tick, &QTimer::timeout, this, &ChatSession::onTick);
+}
+
+ChatSession::~ChatSession()
+{
+    m_client->cancel();
+    if (m_demo && m_local)
+        m_local->stop();
+}
+
+void ChatSession::setTimeScale(double scale)
+{
+    m_timeScale = scale;
+    m_client->setTimeScale(scale);
+}
+
+void ChatSession::setLocalProvider(LocalProvider *provider)
+{
+    m_local = provider;
+}
+
+void ChatSession::setKeychain(KeychainFactory make)
+{
+    m_keychain = std::move(make);
+}
+
+void ChatSession::setKeepTranscript(bool keep)
+{
+    m_keepTranscript = keep;
+}
+
+void ChatSession::setProvider(const ProviderChoice &choice)
+{
+    m_choice = choice;
+    if (choice.demo && !m_demo) {
+        m_demo = true;
+        QString error = u"no local provider"_s;
+        m_endpoint = m_local ? m_local->start(m_timeScale, &error) : QUrl();
+        if (!m_endpoint.isValid())
+            qCWarning(lcSession) << "the demo provider could not start:" << error;
+    } else if (!choice.demo && m_demo) {
+        m_client->cancel();
+        if (m_local)
+            m_local->stop();
+        m_demo = false;
+    }
+
+    if (m_demo) {
+        m_client->setCredentialProvider(std::make_shared<net::NoCredentialProvider>());
+    } else {
+        m_endpoint = choice.endpoint;
+        switch (choice.keySource) {
+        case ProviderChoice::KeySource::Environment:
+            m_client->setCredentialProvider(
+                std::make_shared<net::EnvCredentialProvider>(choice.keyVariable));
+            break;
+        case ProviderChoice::KeySource::KeyFile:
+            m_client->setCredentialProvider(
+                std::make_shared<net::FileCredentialProvider>(choice.keyFile));
+            break;
+        case ProviderChoice::KeySource::Keychain:
+            m_client->setCredentialProvider(m_keychain ? m_keychain() : nullptr);
+            break;
+        }
+    }
+    // The demo serves capwatch-demo; any other endpoint needs a model named (net's one rule).
+    const QString named = choice.model.trimmed();
+    m_model = !named.isEmpty() ? named
+        : m_demo               ? QString::fromUtf16(net::kDemoModel)
+                               : net::defaultModelFor(m_endpoint);
+    Q_EMIT providerChanged();
+}
+
+net::Credential ChatSession::loadNow() const
+{
+    net::Credential loaded;
+    if (const std::shared_ptr<net::CredentialProvider> credentials = m_client->credentialProvider())
+        credentials->load([&loaded](const net::Credential &c) { loaded = c; });
+    return loaded;
+}
+
+KeyStatus ChatSession::keyStatus() const
+{
+    // The keychain answers later and may ask to be unlocked: it is named, not read.
+    if (!m_demo && m_choice.keySource == ProviderChoice::KeySource::Keychain)
+        return { KeyStatus::Kind::Named, m_choice.keySourceText };
+    const net::Credential loaded = loadNow();
+    const QString source = m_demo ? loaded.source : m_choice.keySourceText;
+    switch (net::keyUse(loaded, net::chatCompletionsUrl(m_endpoint))) {
+    case net::KeyUse::Key:
+        return { KeyStatus::Kind::Key, source };
+    case net::KeyUse::NotNeeded:
+        return { KeyStatus::Kind::NotNeeded, source };
+    case net::KeyUse::Missing:
+        break;
+    }
+    return { KeyStatus::Kind::Missing, source };
+}
+
+bool ChatSession::keyWouldBeSent() const
+{
+    if (m_demo)
+        return false;
+    // A configured keychain counts as a key: it answers later and may ask to be unlocked.
+    if (m_choice.keySource == ProviderChoice::KeySource::Keychain)
+        return true;
+    const std::shared_ptr<net::CredentialProvider> credentials = m_client->credentialProvider();
+    if (!credentials)
+        return false;
+    // The environment and key file answer at once; should one ever answer later, assume a key.
+    auto hasKey = std::make_shared<std::optional<bool>>();
+    credentials->load([hasKey](const net::Credential &c) { *hasKey = !c.key.isEmpty(); });
+    return hasKey->value_or(true);
+}
+
+bool ChatSession::needsPlainHttpConsent() const
+{
+    const QUrl target = net::chatCompletionsUrl(m_endpoint);
+    if (!target.isValid() || target.scheme() != u"http" || net::isLoopback(target))
+        return false;
+    return !m_plainHttpConsent.contains(net::displayEndpoint(target)) && keyWouldBeSent();
+}
+
+void ChatSession::allowPlainHttp()
+{
+    m_plainHttpConsent.insert(net::displayEndpoint(net::chatCompletionsUrl(m_endpoint)));
+}
+
+bool ChatSession::busy() const
+{
+    return m_client->busy();
+}
+
+QString ChatSession::lastPrompt() const
+{
+    return m_hasLastExchange && m_history.size() >= 2 ? m_history.at(m_history.size() - 2).content
+                                                      : QString();
+}
+
+bool ChatSession::beginEdit()
+{
+    if (busy() || !m_hasLastExchange || m_history.size() < 2)
+        return false;
+    m_editing = true;
+    return true;
+}
+
+bool ChatSession::sendReplacesLastExchange() const
+{
+    return m_editing && m_hasLastExchange && m_history.size() >= 2;
+}
+
+quint64 ChatSession::send(const QString &prompt, const SendOptions &options)
+{
+    if (prompt.trimmed().isEmpty())
+        return 0;
+    cancel(); // the latest send wins
+    if (sendReplacesLastExchange()) // the edited prompt takes the place of the last one
+        m_history.resize(m_history.size() - 2);
+    m_editing = false;
+    return startSend(prompt, options);
+}
+
+quint64 ChatSession::retryFailed(const SendOptions &options)
+{
+    if (m_failedPrompt.isEmpty() || busy())
+        return 0;
+    const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
+    return startSend(prompt, options);
+}
+
+quint64 ChatSession::regenerate(const SendOptions &options)
+{
+    if (busy() || !m_hasLastExchange || m_history.size() < 2)
+        return 0;
+    m_editing = false;
+    // The same conversation again, without the answer.
+    const QString prompt = m_history.at(m_history.size() - 2).content;
+    m_history.resize(m_history.size() - 2);
+    return startSend(prompt, options);
+}
+
+quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options)
+{
+    m_hasLastExchange = false;
+    m_pendingPrompt = prompt;
+    m_failedPrompt.clear();
+    m_answer.clear();
+    m_lastFailureCategory.clear();
+    net::ChatRequest request;
+    request.endpoint = m_endpoint;
+    request.model = m_model;
+    request.stream = m_demo || m_choice.stream;
+    if (options.systemPrompt)
+        request.messages.append({ u"system"_s, *options.systemPrompt });
+    request.messages += m_history;
+    request.messages.append({ u"user"_s, prompt });
+    request.maxTokens = options.maxTokens;
+    request.temperature = options.temperature;
+    return m_client->send(request);
+}
+
+void ChatSession::cancel()
+{
+    m_client->cancel();
+}
+
+void ChatSession::finish(bool answered)
+{
+    m_tick.stop();
+    if (answered) {
+        if (m_keepTranscript) {
+            m_history.append({ u"user"_s, m_pendingPrompt });
+            m_history.append({ u"assistant"_s, m_answer });
+            m_hasLastExchange = true;
+        }
+    } else {
+        m_failedPrompt = m_pendingPrompt;
+    }
+    m_pendingPrompt.clear();
+    m_answer.clear();
+    emitProgress();
+}
+
+WaitProgress ChatSession::progress() const
+{
+    WaitProgress p;
+    p.send = m_send;
+    p.failureCategory = m_lastFailureCategory;
+    const retry::SendPolicy *policy = m_send ? m_client->policy() : nullptr;
+    if (!policy)
+        return p;
+    p.budgetLeft = policy->budgetLeft();
+    p.waiting = policy->state() == retry::SendPolicy::State::Waiting;
+    if (p.waiting) {
+        const retry::Decision &decision = policy->lastDecision();
+        p.nextAttempt = decision.nextAttempt;
+        p.wait = decision.wait;
+        p.elapsed = policy->waitedSoFar() - (policy->waitedTotal() - decision.wait);
+        p.left = policy->waitLeft();
+        p.source = decision.source;
+    }
+    return p;
+}
+
+void ChatSession::emitProgress()
+{
+    Q_EMIT waitProgress(progress());
+}
+
+void ChatSession::onTick()
+{
+    const WaitProgress p = progress();
+    if (!p.waiting)
+        m_tick.stop();
+    Q_EMIT waitProgress(p);
+}
+
+} // namespace capwatch::session

@@ -1,0 +1,136 @@
+#pragma once
+
+// One conversation without a widget: the transcript, the provider it talks to, the send in
+// flight and the one wait ticker every view listens to. The window and capwatch-cli both drive
+// their sends through it and only display what it emits, so they cannot drift apart.
+
+#include "localprovider.h"
+#include "net/chatclient.h"
+#include "net/retrylog.h"
+#include "sessiontypes.h"
+
+#include <QList>
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+#include <functional>
+#include <memory>
+
+namespace capwatch::session {
+
+class ChatSession final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ChatSession)
+
+public:
+    using KeychainFactory = std::function<std::shared_ptr<net::CredentialProvider>()>;
+
+    explicit ChatSession(QObject *parent = nullptr);
+    ~ChatSession() override;
+
+    // --- wiring ---
+    /// 0 < scale <= 1: every wait and timeout runs `scale` times as long on the wall clock.
+    void setTimeScale(double scale);
+    /// What serves the demo when it is chosen (not owned; may be null: the demo then has no
+    /// endpoint, as when it cannot start).
+    void setLocalProvider(LocalProvider *provider);
+    /// Makes the credential provider for ProviderChoice::KeySource::Keychain.
+    void setKeychain(KeychainFactory make);
+    /// False for a one-turn session (capwatch-cli chat): the answer streams through and nothing
+    /// of it is kept, however long it is. True by default.
+    void setKeepTranscript(bool keep);
+    /// Talks to `choice` from the next send on. Leaving the demo cancels a send in flight.
+    void setProvider(const ProviderChoice &choice);
+
+    bool usingDemo() const { return m_demo; }
+    QUrl endpoint() const { return m_endpoint; }
+    QString model() const { return m_model; }
+    /// Loads the credential to tell (the keychain excepted); a key file may change meanwhile.
+    KeyStatus keyStatus() const;
+    /// True when a send now would carry a key over plain HTTP to a host that is not loopback
+    /// and allowPlainHttp() was not called for this endpoint in this session.
+    bool needsPlainHttpConsent() const;
+    void allowPlainHttp();
+    net::RetryLog *retryLog() const { return m_log; }
+
+    // --- the conversation ---
+    bool busy() const;
+    quint64 currentSend() const { return m_send; }
+    /// The messages of the answered exchanges, sent before every prompt.
+    const QList<net::ChatMessage> &history() const { return m_history; }
+    /// The prompt of the last send that failed or was cancelled, until another send starts.
+    QString failedPrompt() const { return m_failedPrompt; }
+    /// An answered exchange that nothing came after: it can be asked again or edited.
+    bool hasLastExchange() const { return m_hasLastExchange; }
+    QString lastPrompt() const;
+    /// While editing, the next send() replaces the last exchange.
+    bool editing() const { return m_editing; }
+    bool beginEdit();
+    void endEdit() { m_editing = false; }
+    /// True when a send() now replaces the last exchange.
+    bool sendReplacesLastExchange() const;
+
+    /// Sends `prompt` after the history; while editing, in place of the last exchange. A send
+    /// in flight is cancelled first: the latest send wins. 0 for an empty prompt.
+    quint64 send(const QString &prompt, const SendOptions &options);
+    /// Sends the failed prompt again; 0 when there is none or a send is in flight.
+    quint64 retryFailed(const SendOptions &options);
+    /// Asks again for the last answer: the same conversation without it. 0 when there is none.
+    quint64 regenerate(const SendOptions &options);
+    /// Cancels the send in flight, during a request or a wait. No-op when idle.
+    void cancel();
+
+    /// The current send's figures now.
+    WaitProgress progress() const;
+
+Q_SIGNALS:
+    // The current send's steps, as net::ChatClient reports them; a superseded send's are dropped.
+    void sendStarted(quint64 send);
+    void attemptStarted(quint64 send, int attempt, int maxAttempts);
+    void answerStarted(quint64 send, int status);
+    void answerText(quint64 send, const QString &text);
+    void attemptFailed(quint64 send, const capwatch::net::AttemptFailure &failure);
+    void retryScheduled(quint64 send, const capwatch::net::RetryInfo &info);
+    void succeeded(quint64 send, const capwatch::net::SendSummary &summary);
+    void gaveUp(quint64 send, const capwatch::net::SendSummary &summary);
+    void cancelled(quint64 send, const capwatch::net::SendSummary &summary);
+    /// Before each step above and on every tick of a wait: what the panel, the timeline and the
+    /// status line show.
+    void waitProgress(const capwatch::session::WaitProgress &progress);
+    void providerChanged();
+
+private:
+    quint64 startSend(const QString &prompt, const SendOptions &options);
+    bool current(quint64 send) const { return send == m_send && m_send != 0; }
+    void emitProgress();
+    void onTick();
+    void finish(bool answered);
+    bool keyWouldBeSent() const;
+    net::Credential loadNow() const;
+
+    net::ChatClient *m_client;
+    net::RetryLog *m_log;
+    LocalProvider *m_local = nullptr;
+    KeychainFactory m_keychain;
+    double m_timeScale = 1.0;
+    bool m_keepTranscript = true;
+
+    ProviderChoice m_choice;
+    bool m_demo = false;
+    QUrl m_endpoint;
+    QString m_model;
+    QSet<QString> m_plainHttpConsent; ///< endpoints allowed to get the key unencrypted
+
+    QList<net::ChatMessage> m_history;
+    QString m_pendingPrompt; ///< the prompt of the send in flight
+    QString m_answer; ///< the answer so far of the send in flight
+    QString m_failedPrompt;
+    QString m_lastFailureCategory;
+    bool m_hasLastExchange = false;
+    bool m_editing = false;
+    quint64 m_send = 0;
+    QTimer m_tick;
+};
+
+} // namespace capwatch::session

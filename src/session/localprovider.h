@@ -1,0 +1,27 @@
+#pragma once
+
+// The session's hook for a provider on this machine: the app's embedded demo. The session asks
+// for it when the demo is chosen and lets it go when not, without knowing what serves it, so
+// neither the session nor the window links the demo server.
+
+#include <QString>
+#include <QUrl>
+
+namespace capwatch::session {
+
+class LocalProvider
+{
+public:
+    LocalProvider() = default;
+    virtual ~LocalProvider() = default;
+    LocalProvider(const LocalProvider &) = delete;
+    LocalProvider &operator=(const LocalProvider &) = delete;
+
+    /// Starts serving on loopback, every wait `timeScale` times as long. Returns the base URL,
+    /// or an invalid URL and `error` saying why it could not start.
+    virtual QUrl start(double timeScale, QString *error) = 0;
+    /// Stops serving; a later start() serves again.
+    virtual void stop() = 0;
+};
+
+} // namespace capwatch::session

@@ -1,0 +1,78 @@
+#pragma once
+
+// The values a ChatSession takes and gives: what to talk to, what to send with a prompt, the
+// key's status and the progress of a wait. Typed, never worded: the ui words them.
+
+#include "retry/classifier.h"
+#include "retry/constants.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QUrl>
+#include <optional>
+
+namespace capwatch::session {
+
+/// What the session talks to, as chosen: the demo, or an endpoint and where its key comes from.
+struct ProviderChoice
+{
+    enum class KeySource
+    {
+        Environment,
+        KeyFile,
+        Keychain
+    };
+
+    bool demo = false; ///< the local provider; endpoint and key source are then not used
+    QUrl endpoint;
+    /// Trimmed by the session; empty: capwatch-demo for the demo, else net::defaultModelFor().
+    QString model;
+    bool stream = true;
+    KeySource keySource = KeySource::Environment;
+    QString keyVariable = QStringLiteral("OPENAI_COMPAT_API_KEY");
+    QString keyFile;
+    /// Where the key comes from, for display ("OPENAI_COMPAT_API_KEY", "system keychain").
+    QString keySourceText;
+};
+
+/// What goes with a prompt besides the conversation; unset: the provider's default.
+struct SendOptions
+{
+    std::optional<QString> systemPrompt;
+    std::optional<int> maxTokens;
+    std::optional<double> temperature;
+};
+
+/// What a send now would authenticate with (net::keyUse, as the final error text's "auth:").
+struct KeyStatus
+{
+    enum class Kind
+    {
+        Named, ///< a keychain: it answers later and may ask to be unlocked, so it is not read
+        Key,
+        NotNeeded, ///< no key, and none needed: a loopback endpoint
+        Missing,
+    };
+    Kind kind = Kind::Missing;
+    QString source;
+};
+
+/// The current send's figures at one moment: emitted on every step of the send and, while it
+/// waits, on every tick of the session's one wait ticker.
+struct WaitProgress
+{
+    quint64 send = 0; ///< 0: no send yet
+    bool waiting = false;
+    int nextAttempt = 0; ///< while waiting: the attempt the wait leads to
+    retry::Millis wait { 0 }; ///< the current wait in full
+    retry::Millis elapsed { 0 }; ///< of the current wait so far
+    retry::Millis left { 0 }; ///< the countdown to the next attempt
+    retry::Millis budgetLeft { retry::kRetryBudget }; ///< live: falls only while a wait runs
+    retry::WaitSource source = retry::WaitSource::None;
+    /// The category (interfaces.md name) of the send's latest failed attempt; empty before any.
+    QString failureCategory;
+};
+
+} // namespace capwatch::session
+
+Q_DECLARE_METATYPE(capwatch::session::WaitProgress)

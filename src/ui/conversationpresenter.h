@@ -1,0 +1,67 @@
+#pragma once
+
+// What the session says about the conversation, shown in the ConversationView: the prompt's turn,
+// the answer as it streams in, the status line while waiting, the error or notice at the end and
+// the actions on the last exchange. The view's turn numbers live here, the messages in the
+// session.
+
+#include "conversationview.h"
+#include "session/chatsession.h"
+
+#include <QObject>
+
+namespace capwatch::ui {
+
+class ConversationPresenter final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConversationPresenter)
+
+public:
+    ConversationPresenter(session::ChatSession *session, ConversationView *view, QObject *parent);
+
+    /// Before a send: the last exchange retires, `prompt`'s turn shows (unless already shown).
+    void showSend(const QString &prompt, bool showPrompt = true);
+    /// After the send started.
+    void sendShown();
+    /// The last exchange's turns go (an edited prompt takes their place).
+    void dropLastExchange();
+    /// The last answer's turn goes; the prompt's stays, for the answer asked again.
+    void dropLastAnswer();
+    bool hasLastPrompt() const { return m_lastExchange.user >= 0; }
+    bool hasLastAnswer() const { return m_lastExchange.answer >= 0; }
+
+Q_SIGNALS:
+    /// The view's action on the last exchange: ask again, or edit its prompt.
+    void regenerateRequested();
+    void editRequested();
+    void answerCopied();
+    /// The send's end is shown.
+    void sendEnded();
+
+private:
+    struct Exchange
+    {
+        int user = -1; ///< the prompt's turn in the view
+        int answer = -1; ///< the answer's turn, or -1 if it had no text
+    };
+
+    void onAction(ConversationView::Action action, int turn);
+    void onAnswerText(const QString &text);
+    void onSucceeded();
+    void onGaveUp(const net::SendSummary &summary);
+    void onCancelled();
+    void onProgress(const session::WaitProgress &progress);
+    /// Ends the answer in progress; returns its turn (or -1).
+    int endTurn(bool incomplete);
+    /// The last exchange's actions go: it is not the last one any more.
+    void retireLastExchange();
+
+    session::ChatSession *m_session;
+    ConversationView *m_view;
+    int m_userTurn = -1; ///< the prompt of the send in flight
+    int m_assistantTurn = -1;
+    Exchange m_lastExchange; ///< the last answered exchange, while nothing came after it
+};
+
+} // namespace capwatch::ui

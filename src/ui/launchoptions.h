@@ -1,0 +1,23 @@
+#pragma once
+
+// The window's command line, and what it and the settings choose for the session to talk to.
+
+#include "session/sessiontypes.h"
+#include "settings.h"
+
+namespace capwatch::ui {
+
+struct LaunchOptions
+{
+    QString endpoint; ///< --endpoint: overrides the settings for this run
+    QString model; ///< --model
+    bool forceDemo = false; ///< --demo
+    QString prompt; ///< --prompt: sent once the window is shown
+    double timeScale = 1.0; ///< --time-scale
+};
+
+/// The demo on the first run, with --demo or when chosen; else the saved provider, with an
+/// --endpoint or --model of this run in place of the saved ones.
+session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options);
+
+} // namespace capwatch::ui

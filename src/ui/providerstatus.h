@@ -1,0 +1,42 @@
+#pragma once
+
+// The status bar's account of the provider in use: the endpoint, the model and where the key
+// comes from (or that none is needed or it is missing), as the session has them.
+
+#include <QObject>
+
+class QLabel;
+class QStatusBar;
+
+namespace capwatch::session {
+class ChatSession;
+}
+
+namespace capwatch::ui {
+
+class ProviderStatus final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProviderStatus)
+
+public:
+    ProviderStatus(session::ChatSession *session, QStatusBar *bar);
+
+    /// Endpoint, model and key, after the provider changed.
+    void update();
+    /// The key alone: a key file or variable may have changed since.
+    void updateKey();
+    void retranslate();
+    /// "Endpoint: ... | Model: ... | Key: ...".
+    QString text() const;
+
+private:
+    QString keyText() const;
+
+    session::ChatSession *m_session;
+    QLabel *m_endpoint;
+    QLabel *m_model;
+    QLabel *m_key;
+};
+
+} // namespace capwatch::ui

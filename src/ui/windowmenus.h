@@ -1,0 +1,70 @@
+#pragma once
+
+// The main window's menus and what they do that is not the conversation itself: exporting and
+// copying the retry log, exporting the conversation as Markdown, About. Dialogs are opened, never
+// exec()'d: a retry in progress keeps running behind them.
+
+#include "net/retrylog.h"
+
+#include <QObject>
+
+class QAction;
+class QFileDialog;
+class QMainWindow;
+class QMenu;
+
+namespace capwatch::session {
+class ChatSession;
+}
+
+namespace capwatch::ui {
+
+class ConversationView;
+class Settings;
+
+class WindowMenus final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WindowMenus)
+
+public:
+    WindowMenus(QMainWindow *window, Settings &settings, session::ChatSession *session,
+        ConversationView *conversation);
+
+    bool exportRetryLog(const QString &path, net::LogFormat format, QString *error = nullptr);
+    bool exportConversation(const QString &path, QString *error = nullptr);
+    /// The conversation as exported: a header (date, endpoint, model), then the turns.
+    QString conversationMarkdown() const;
+    QString retryLogText() const;
+    void retranslate();
+
+Q_SIGNALS:
+    void settingsRequested();
+
+private:
+    /// A warning that does not block: opened window-modal, deleted when closed.
+    void showWarning(const QString &title, const QString &text);
+    /// A save dialog starting in the last export folder; the caller connects and opens it.
+    QFileDialog *saveDialog(
+        const QString &title, const QString &fileName, const QStringList &filters);
+    void exportRetryLogInteractive();
+    void exportConversationInteractive();
+    void copyRetryLog();
+    void showAbout();
+
+    QMainWindow *m_window;
+    Settings &m_settings;
+    session::ChatSession *m_session;
+    ConversationView *m_conversation;
+    QAction *m_exportLogAction;
+    QAction *m_copyLogAction;
+    QAction *m_exportConversationAction;
+    QAction *m_quitAction;
+    QAction *m_settingsAction;
+    QAction *m_aboutAction;
+    QMenu *m_fileMenu;
+    QMenu *m_settingsMenu;
+    QMenu *m_helpMenu;
+};
+
+} // namespace capwatch::ui
