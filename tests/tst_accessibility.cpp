@@ -2,7 +2,7 @@
 // description), the whole flow works from the keyboard, panel changes are announced, and the
 // window follows a dark palette.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
@@ -196,7 +196,7 @@ void TestAccessibility::keyboardFlow()
     QCOMPARE(QApplication::focusWidget(), prompt);
 
     // Ctrl+Enter sends; the panel takes over; Esc cancels; the prompt comes back.
-    net::DemoOptions o = m_window->demoProvider()->options();
+    demo::DemoOptions o = m_window->demoProvider()->options();
     o.scenario = u"headline"_s;
     m_window->demoProvider()->setOptions(o);
     QTest::keyClick(prompt, Qt::Key_Return, Qt::ControlModifier);
@@ -215,7 +215,7 @@ void TestAccessibility::keyboardFlow()
 void TestAccessibility::panelChangesAreAnnounced()
 {
     g_events.clear();
-    net::DemoOptions o = m_window->demoProvider()->options();
+    demo::DemoOptions o = m_window->demoProvider()->options();
     o.scenario = u"capped"_s;
     o.headlineFirst
         = m_window->demoProvider()->chatRequests() + 1; // the next request meets the cap once

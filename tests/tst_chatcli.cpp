@@ -1,7 +1,7 @@
 // capwatch-cli chat and demo run as processes: stdout/stderr split, exit codes, the log files'
 // exact columns and values, Ctrl+C, and that the key never shows.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 #include "support/clirunner.h"
 
 #include <QFile>
@@ -13,7 +13,7 @@
 #include <csignal>
 #include <utility>
 
-using namespace capwatch::net;
+using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 
 namespace {

@@ -2,8 +2,8 @@
 // every scenario, the waits between attempts, cancel, hangs, dropped streams, key rotation,
 // and the retry log.
 
+#include "demo/demoprovider.h"
 #include "net/chatclient.h"
-#include "net/demoprovider.h"
 #include "net/retrylog.h"
 
 #include <QElapsedTimer>
@@ -19,6 +19,7 @@
 
 using namespace capwatch;
 using namespace capwatch::net;
+using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 

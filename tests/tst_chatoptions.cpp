@@ -2,14 +2,14 @@
 // with the window (a loopback endpoint defaults to capwatch-demo, any other needs --model),
 // --temperature (validated), --system and --max-tokens.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 #include "support/clirunner.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTest>
 
-using namespace capwatch::net;
+using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 
 namespace {

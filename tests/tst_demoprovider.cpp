@@ -1,7 +1,8 @@
 // Behaviour tests of the embedded demo provider, over real HTTP on loopback with
 // QNetworkAccessManager. Everything runs time-scaled, so the whole file takes a few seconds.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
+#include "demo/scenarios.h"
 #include "support/demothread.h"
 
 #include <QElapsedTimer>
@@ -21,7 +22,7 @@
 #include <QTimer>
 #include <memory>
 
-using namespace capwatch::net;
+using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -228,6 +229,24 @@ private Q_SLOTS:
             u"billing"_s };
         QCOMPARE(DemoProvider::scenarios(), expected);
         QCOMPARE(DemoProvider::messageLanguages(), (QStringList { u"en"_s, u"ru"_s, u"zh"_s }));
+    }
+
+    void scenarioTableNamesEachScenarioOnce()
+    {
+        // The one table: every row's name finds its own value back, no name or value twice, and
+        // every row has a description for --help.
+        QSet<QString> names;
+        QSet<int> values;
+        for (const ScenarioInfo &info : scenarioTable()) {
+            QVERIFY2(!info.description.isEmpty(), qPrintable(info.name.toString()));
+            QCOMPARE(scenarioNamed(info.name), std::optional<Scenario>(info.scenario));
+            QCOMPARE(scenarioName(info.scenario), info.name.toString());
+            names.insert(info.name.toString());
+            values.insert(int(info.scenario));
+        }
+        QCOMPARE(names.size(), qsizetype(scenarioTable().size()));
+        QCOMPARE(values.size(), qsizetype(scenarioTable().size()));
+        QCOMPARE(scenarioNamed(u"no-such-scenario"), std::nullopt);
     }
 
     void models()

@@ -3,8 +3,8 @@
 // a wait), a 200 MB answer through capwatch-cli with its memory watched, and a soak of 1,000
 // sends with retries. Every fault must end in a clear outcome, lose nothing and hold no memory.
 
+#include "demo/demoprovider.h"
 #include "net/chatclient.h"
-#include "net/demoprovider.h"
 #include "net/retrylog.h"
 #include "retry/constants.h"
 #include "support/clirunner.h"
@@ -28,6 +28,7 @@
 
 using namespace capwatch;
 using namespace capwatch::net;
+using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 
 namespace {

@@ -2,7 +2,7 @@
 // panel through a whole cycle, giving up, cancelling, exports, settings and the key; and what
 // each send delivered, as the provider recorded it.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 #include "support/demowindow.h"
 #include "support/fakekeychain.h"
 #include "ui/conversationview.h"
@@ -52,7 +52,7 @@ constexpr double kScale = 0.02; // a 60 s wait takes 1.2 s
 using Window = testing::DemoWindow;
 
 /// A request's messages as "role: content" lines, for literal comparisons.
-QStringList messagesOf(const net::RecordedRequest &request)
+QStringList messagesOf(const demo::RecordedRequest &request)
 {
     QStringList out;
     for (const QJsonValue &m : request.json().value(u"messages").toArray())
@@ -223,10 +223,10 @@ void TestMainWindow::retryNowResendsTheFailedPrompt()
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
 
     // The provider got the failed prompt again, alone: the failed send left no history.
-    const QList<net::RecordedRequest> sent = w.chats();
+    const QList<demo::RecordedRequest> sent = w.chats();
     QCOMPARE(sent.size(), 4);
     QCOMPARE(messagesOf(sent.at(3)), QStringList { u"user: Please answer"_s });
-    for (const net::RecordedRequest &r : sent)
+    for (const demo::RecordedRequest &r : sent)
         QVERIFY2(!r.lastUserMessage().trimmed().isEmpty(), r.body.constData());
     // The transcript shows the prompt twice (sent, failed; sent again), never an empty bubble.
     QCOMPARE(promptsShown(w.window->conversation()),
@@ -256,7 +256,7 @@ void TestMainWindow::escapeCancelsDuringAWait()
     QTest::keyClick(w.window.get(), Qt::Key_Escape);
     QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
     const double budget = panel->shownBudgetLeftS();
-    QSignalSpy requests(w.window->demoProvider(), &net::DemoProvider::chatRequestReceived);
+    QSignalSpy requests(w.window->demoProvider(), &demo::DemoProvider::chatRequestReceived);
     QVERIFY(!requests.wait(1500)); // longer than the 1.2 s wait: it never fires
     QCOMPARE(w.window->demoProvider()->chatRequests(), 1);
     QCOMPARE(panel->shownBudgetLeftS(), budget);
@@ -545,8 +545,8 @@ void TestMainWindow::noModelNothingSent()
 void TestMainWindow::loopbackEndpointDefaultsToTheDemoModel()
 {
     // capwatch --endpoint http://127.0.0.1:P/v1 (the demo, run apart) without --model.
-    net::DemoProvider provider;
-    net::DemoOptions options;
+    demo::DemoProvider provider;
+    demo::DemoOptions options;
     options.timeScale = kScale;
     provider.setOptions(options);
     QVERIFY(provider.listen());
@@ -562,7 +562,7 @@ void TestMainWindow::loopbackEndpointDefaultsToTheDemoModel()
     window.promptEditor()->setPlainText(u"hello"_s);
     window.sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(window.retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
-    const QList<net::RecordedRequest> sent = Window::chatRequests(provider);
+    const QList<demo::RecordedRequest> sent = Window::chatRequests(provider);
     QCOMPARE(sent.size(), 1);
     QCOMPARE(sent.at(0).json().value(u"model").toString(), u"capwatch-demo"_s);
 }
@@ -588,8 +588,8 @@ void TestMainWindow::keyStatusAgreesWithTheErrorCard()
         qunsetenv("CAPWATCH_TEST_LOOPBACK_KEY");
     else
         qputenv("CAPWATCH_TEST_LOOPBACK_KEY", key);
-    net::DemoProvider provider;
-    net::DemoOptions options;
+    demo::DemoProvider provider;
+    demo::DemoOptions options;
     options.scenario = u"validation"_s; // fails at once, with an error card
     options.timeScale = kScale;
     provider.setOptions(options);
@@ -683,10 +683,10 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
 
     // A key from the environment, used by a real send, stays out of the file too.
     qputenv("CAPWATCH_TEST_GUI_KEY", "sk-env-secret-456");
-    net::DemoProvider provider;
+    demo::DemoProvider provider;
     QVERIFY(provider.listen());
     QByteArray authorization;
-    connect(&provider, &net::DemoProvider::chatRequestReceived, this,
+    connect(&provider, &demo::DemoProvider::chatRequestReceived, this,
         [&](int, const QByteArray &a) { authorization = a; });
     const QString envPath = ini();
     {

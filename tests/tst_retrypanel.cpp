@@ -3,7 +3,7 @@
 // and its legend whole, figures that describe the latest send, and a wait cancelled part-way shown
 // as far as it ran by the panel, the timeline and the retry log alike.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 #include "net/retrylog.h"
 #include "support/demowindow.h"
 #include "ui/categorycolors.h"

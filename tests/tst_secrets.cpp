@@ -2,8 +2,8 @@
 // over plain HTTP to a host that is not loopback, and the key shows in no log message of any
 // category and level, in no export, in no crash output and nowhere in the accessible tree.
 
+#include "demo/demoprovider.h"
 #include "net/chatclient.h"
-#include "net/demoprovider.h"
 #include "net/logging.h"
 #include "net/retrylog.h"
 #include "support/clirunner.h"
@@ -138,7 +138,7 @@ Run runCli(const QStringList &args, const QProcessEnvironment &env = cliEnvironm
 /// A demo provider and a client for one scenario, with every Authorization header it received.
 struct Fixture
 {
-    explicit Fixture(const QString &scenario, net::DemoOptions options = {})
+    explicit Fixture(const QString &scenario, demo::DemoOptions options = {})
     {
         options.scenario = scenario;
         options.timeScale = kScale;
@@ -146,7 +146,7 @@ struct Fixture
         listening = provider.listen();
         client.setTimeScale(kScale);
         client.setRetryLog(&log);
-        QObject::connect(&provider, &net::DemoProvider::chatRequestReceived, &context,
+        QObject::connect(&provider, &demo::DemoProvider::chatRequestReceived, &context,
             [this](int, const QByteArray &authorization) { authorizations.append(authorization); });
         QObject::connect(&client, &net::ChatClient::attemptFailed, &context,
             [this](quint64, const net::AttemptFailure &f) { texts.append(f.errorText); });
@@ -170,7 +170,7 @@ struct Fixture
         return QTest::qWaitFor([this] { return ended; }, 20000);
     }
 
-    net::DemoProvider provider;
+    demo::DemoProvider provider;
     net::RetryLog log;
     net::ChatClient client;
     QObject context;
@@ -458,12 +458,12 @@ void TestSecrets::keyNeverInAnyLog()
         // auth-expired: the key in a key file is refused, rotated, reloaded and accepted.
         {
             QVERIFY(writeFile(keyPath, kOldKey + '\n'));
-            net::DemoOptions o;
+            demo::DemoOptions o;
             o.acceptedKey = kNewKey;
             Fixture f(u"auth-expired"_s, o);
             QVERIFY(f.listening);
             QObject::connect(
-                &f.provider, &net::DemoProvider::chatRequestReceived, &f.context, [&](int index) {
+                &f.provider, &demo::DemoProvider::chatRequestReceived, &f.context, [&](int index) {
                     if (index == 1)
                         writeFile(keyPath, "  " + kNewKey + "  \n");
                 });
@@ -477,7 +477,7 @@ void TestSecrets::keyNeverInAnyLog()
         // auth-expired, the reloaded key unchanged: the send gives up and says where the key came
         // from.
         {
-            net::DemoOptions o;
+            demo::DemoOptions o;
             o.acceptedKey = "some-other-key";
             Fixture f(u"auth-expired"_s, o);
             QVERIFY(f.listening);
@@ -517,7 +517,7 @@ void TestSecrets::keyNeverInTheCliLogs()
 {
     // A key from the environment, rate-limited twice and then answered.
     {
-        net::DemoOptions o;
+        demo::DemoOptions o;
         Fixture demo(u"rate-limited"_s, o);
         QVERIFY(demo.listening);
         const Run r = runCli({ u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(),
@@ -537,12 +537,12 @@ void TestSecrets::keyNeverInTheCliLogs()
         QTemporaryDir dir;
         const QString keyPath = dir.filePath(u"key"_s);
         QVERIFY(writeFile(keyPath, kOldKey + '\n'));
-        net::DemoOptions o;
+        demo::DemoOptions o;
         o.acceptedKey = kNewKey;
         Fixture demo(u"auth-expired"_s, o);
         QVERIFY(demo.listening);
-        QObject::connect(
-            &demo.provider, &net::DemoProvider::chatRequestReceived, &demo.context, [&](int index) {
+        QObject::connect(&demo.provider, &demo::DemoProvider::chatRequestReceived, &demo.context,
+            [&](int index) {
                 if (index == 1)
                     writeFile(keyPath, kNewKey + '\n');
             });
@@ -624,15 +624,15 @@ void TestSecrets::keyQuotedByTheProviderIsRemoved()
 void TestSecrets::keyNeverInTheAccessibleTree()
 {
     // A window that used the key: refused once, then given up, the final error in the conversation.
-    net::DemoOptions o;
+    demo::DemoOptions o;
     o.scenario = u"auth-expired"_s;
     o.acceptedKey = "some-other-key";
     o.timeScale = kScale;
-    net::DemoProvider provider;
+    demo::DemoProvider provider;
     provider.setOptions(o);
     QVERIFY(provider.listen());
     QList<QByteArray> authorizations;
-    connect(&provider, &net::DemoProvider::chatRequestReceived, this,
+    connect(&provider, &demo::DemoProvider::chatRequestReceived, this,
         [&](int, const QByteArray &a) { authorizations.append(a); });
     {
         Window w(ini(), provider.baseUrl().toString());
@@ -712,7 +712,7 @@ void TestSecrets::keyNeverInCrashOutput()
     // signal keeps its default action there too.
     env.insert(u"ASAN_OPTIONS"_s,
         env.value(u"ASAN_OPTIONS"_s) + u":handle_segv=0:handle_abort=0:log_path=stderr"_s);
-    QSignalSpy requests(&demo.provider, &net::DemoProvider::chatRequestReceived);
+    QSignalSpy requests(&demo.provider, &demo::DemoProvider::chatRequestReceived);
     testing::CliProcess p({ u"chat"_s, u"--endpoint"_s, demo.provider.baseUrl().toString(),
                               u"--prompt"_s, u"Hello"_s, u"--api-key-env"_s, kKeyVariable },
         env, [](QProcess &process) {
@@ -746,15 +746,15 @@ void TestSecrets::keyNeverInExports()
     QTemporaryDir dir;
     const QString keyPath = dir.filePath(u"key"_s);
     QVERIFY(writeFile(keyPath, kOldKey + '\n'));
-    net::DemoOptions o;
+    demo::DemoOptions o;
     o.scenario = u"auth-expired"_s;
     o.acceptedKey = kNewKey;
     o.timeScale = kScale;
-    net::DemoProvider provider;
+    demo::DemoProvider provider;
     provider.setOptions(o);
     QVERIFY(provider.listen());
     QList<QByteArray> authorizations;
-    connect(&provider, &net::DemoProvider::chatRequestReceived, this,
+    connect(&provider, &demo::DemoProvider::chatRequestReceived, this,
         [&](int index, const QByteArray &a) {
             authorizations.append(a);
             if (index == 1)

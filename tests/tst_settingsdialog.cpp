@@ -3,7 +3,7 @@
 // palette), the keychain failing and working (through a replaceable keychain backend), switching
 // the key source while a retry wait runs, and the key that actually reaches the provider.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 #include "support/fakekeychain.h"
 #include "ui/conversationview.h"
 #include "ui/keychain.h"
@@ -254,7 +254,7 @@ private:
     QTemporaryDir m_dir;
     int m_n = 0;
     QString m_keyFile;
-    std::unique_ptr<net::DemoProvider> m_provider; ///< "the real provider" the dialog points at
+    std::unique_ptr<demo::DemoProvider> m_provider; ///< "the real provider" the dialog points at
     QList<QByteArray> m_authorizations; ///< as m_provider received them, unmasked
     std::shared_ptr<FakeKeychain> m_keychain;
 };
@@ -277,13 +277,13 @@ void TestSettingsDialog::init()
     QApplication::setPalette(lightPalette());
     m_keychain = std::make_shared<FakeKeychain>();
     Keychain::setBackend(m_keychain);
-    m_provider = std::make_unique<net::DemoProvider>();
-    net::DemoOptions o;
+    m_provider = std::make_unique<demo::DemoProvider>();
+    demo::DemoOptions o;
     o.timeScale = kScale;
     m_provider->setOptions(o);
     QVERIFY(m_provider->listen());
     m_authorizations.clear();
-    connect(m_provider.get(), &net::DemoProvider::chatRequestReceived, this,
+    connect(m_provider.get(), &demo::DemoProvider::chatRequestReceived, this,
         [this](int, const QByteArray &authorization) { m_authorizations.append(authorization); });
 }
 
@@ -614,7 +614,7 @@ void TestSettingsDialog::switchingSourcesDuringAWait()
 {
     const QString prompt = u"Which cap applies?"_s;
     Window w(ini()); // first run: the embedded demo
-    net::DemoOptions demo = w.window->demoProvider()->options();
+    demo::DemoOptions demo = w.window->demoProvider()->options();
     demo.scenario = u"headline"_s; // a 60 s wait after every request
     w.window->demoProvider()->setOptions(demo);
     RetryPanel *panel = w.window->retryPanel();
@@ -628,7 +628,7 @@ void TestSettingsDialog::switchingSourcesDuringAWait()
     QTRY_VERIFY(!w.dialogOpen());
     QCOMPARE(panel->state(), RetryPanel::State::Waiting);
     QVERIFY(w.window->usingDemo());
-    QSignalSpy demoRequests(w.window->demoProvider(), &net::DemoProvider::chatRequestReceived);
+    QSignalSpy demoRequests(w.window->demoProvider(), &demo::DemoProvider::chatRequestReceived);
     QVERIFY(demoRequests.wait(10000)); // the wait ran out and the retry went
     QCOMPARE(w.window->demoProvider()->chatRequests(), 2);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
@@ -637,7 +637,7 @@ void TestSettingsDialog::switchingSourcesDuringAWait()
     // stops, says why, and hands the prompt back; the next send goes to the new provider.
     const QString stopped
         = u"The provider settings changed, so the send in progress was stopped."_s;
-    net::DemoOptions remote = m_provider->options();
+    demo::DemoOptions remote = m_provider->options();
     remote.headlineFirst = 1; // one 60 s wait, then answers
     m_provider->setOptions(remote);
     dialog = w.openSettings();
@@ -675,8 +675,8 @@ void TestSettingsDialog::switchingSourcesDuringAWait()
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     // No retry with the old key ever went out: two requests, each with its own source's key.
     QCOMPARE(m_authorizations, (QList<QByteArray> { bearer(kEnvKey), bearer(kFileKey) }));
-    QList<net::RecordedRequest> chats;
-    for (const net::RecordedRequest &r : m_provider->recordedRequests()) {
+    QList<demo::RecordedRequest> chats;
+    for (const demo::RecordedRequest &r : m_provider->recordedRequests()) {
         if (r.path == "/v1/chat/completions")
             chats.append(r);
     }

@@ -1,9 +1,9 @@
 // How a very fast stream is taken in: decoding cost per chunk, and memory that stays flat while
 // the embedded provider's firehose streams 20 MB of answer as fast as the socket takes it.
 
+#include "demo/demoprovider.h"
 #include "net/chatclient.h"
 #include "net/chatstream.h"
-#include "net/demoprovider.h"
 #include "support/demothread.h"
 #include "support/sanitizers.h"
 
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 using namespace capwatch::net;
+using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 
 namespace {

@@ -2,8 +2,8 @@
 
 #include "categorycolors.h"
 #include "conversationview.h"
+#include "demo/demoprovider.h"
 #include "keychain.h"
-#include "net/demoprovider.h"
 #include "net/logging.h"
 #include "retrylogmodel.h"
 #include "retrypanel.h"
@@ -465,8 +465,8 @@ void MainWindow::applyProvider()
     const bool demo = m_options.forceDemo
         || (m_options.endpoint.isEmpty() && (!m_settings.isConfigured() || p.useDemo));
     if (demo && !m_demo) {
-        m_demo = std::make_unique<net::DemoProvider>();
-        net::DemoOptions o;
+        m_demo = std::make_unique<demo::DemoProvider>();
+        demo::DemoOptions o;
         o.timeScale = m_options.timeScale;
         m_demo->setOptions(o);
         if (!m_demo->listen())

@@ -25,7 +25,7 @@ class QTabWidget;
 class QTableView;
 class QToolButton;
 
-namespace capwatch::net {
+namespace capwatch::demo {
 class DemoProvider;
 }
 
@@ -76,7 +76,7 @@ public:
     // For tests and the screenshot script.
     net::ChatClient *client() const { return m_client; }
     net::RetryLog *retryLog() const { return m_log; }
-    net::DemoProvider *demoProvider() const { return m_demo.get(); }
+    demo::DemoProvider *demoProvider() const { return m_demo.get(); }
     RetryPanel *retryPanel() const { return m_panel; }
     ConversationView *conversation() const { return m_conversation; }
     TimelineWidget *timeline() const { return m_timeline; }
@@ -168,7 +168,7 @@ private:
 
     Settings &m_settings;
     LaunchOptions m_options;
-    std::unique_ptr<net::DemoProvider> m_demo;
+    std::unique_ptr<demo::DemoProvider> m_demo;
     net::ChatClient *m_client;
     net::RetryLog *m_log;
     net::ChatRequest m_baseRequest;

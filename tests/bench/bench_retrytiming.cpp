@@ -6,8 +6,8 @@
 //   bench_retrytiming [WAITS [WAIT_MS]]     defaults: 400 waits of 100 ms
 
 #include "../support/demothread.h"
+#include "demo/demoprovider.h"
 #include "net/chatclient.h"
-#include "net/demoprovider.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -18,6 +18,7 @@
 #include <vector>
 
 using namespace capwatch::net;
+using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 
 namespace {

@@ -4,7 +4,7 @@
 // process would while the test's own thread reads (in one thread, reading would pace writing).
 // Header-only, for tests and benchmarks.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 
 #include <QList>
 #include <QMutex>
@@ -19,7 +19,7 @@ namespace capwatch::testing {
 class DemoThread final : public QThread
 {
 public:
-    explicit DemoThread(net::DemoOptions options)
+    explicit DemoThread(demo::DemoOptions options)
         : m_options(std::move(options))
     { }
     ~DemoThread() override
@@ -38,7 +38,7 @@ public:
 
     /// What the provider received so far (a copy, safe from any thread); after the thread has
     /// ended, what it had received by then.
-    QList<net::RecordedRequest> recordedRequests() const
+    QList<demo::RecordedRequest> recordedRequests() const
     {
         const QMutexLocker lock(&m_providerMutex);
         return m_provider ? m_provider->recordedRequests() : m_finalRecords;
@@ -55,7 +55,7 @@ public:
 protected:
     void run() override
     {
-        net::DemoProvider provider;
+        demo::DemoProvider provider;
         provider.setOptions(m_options);
         if (provider.listen())
             m_url = provider.baseUrl();
@@ -72,9 +72,9 @@ protected:
 
 private:
     mutable QMutex m_providerMutex; // guards m_provider and m_finalRecords
-    net::DemoProvider *m_provider = nullptr; // lives on this thread's stack while it runs
-    QList<net::RecordedRequest> m_finalRecords;
-    net::DemoOptions m_options;
+    demo::DemoProvider *m_provider = nullptr; // lives on this thread's stack while it runs
+    QList<demo::RecordedRequest> m_finalRecords;
+    demo::DemoOptions m_options;
     QSemaphore m_ready;
     QUrl m_url;
 };

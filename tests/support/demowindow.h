@@ -3,7 +3,7 @@
 // The main window on its own embedded demo provider, for window tests: scenario switching, typing
 // and sending, and the chat requests the provider received. Header-only.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 
@@ -30,7 +30,7 @@ struct DemoWindow
     void headlineOnceThen(const QString &then)
     {
         setScenario(QStringLiteral("headline"));
-        QObject::connect(window->demoProvider(), &net::DemoProvider::chatRequestReceived,
+        QObject::connect(window->demoProvider(), &demo::DemoProvider::chatRequestReceived,
             window.get(), [this, then](int index) {
                 if (index == 2)
                     setScenario(then);
@@ -38,7 +38,7 @@ struct DemoWindow
     }
     void setScenario(const QString &scenario)
     {
-        net::DemoOptions o = window->demoProvider()->options();
+        demo::DemoOptions o = window->demoProvider()->options();
         o.scenario = scenario;
         window->demoProvider()->setOptions(o);
     }
@@ -55,17 +55,17 @@ struct DemoWindow
     /// No cap in the way: for tests about what is sent, not about waiting.
     void uncapped()
     {
-        net::DemoOptions o = window->demoProvider()->options();
+        demo::DemoOptions o = window->demoProvider()->options();
         o.limit = 1'000'000'000;
         window->demoProvider()->setOptions(o);
     }
     /// The chat requests the demo received, in order.
-    QList<net::RecordedRequest> chats() const { return chatRequests(*window->demoProvider()); }
+    QList<demo::RecordedRequest> chats() const { return chatRequests(*window->demoProvider()); }
 
-    static QList<net::RecordedRequest> chatRequests(const net::DemoProvider &provider)
+    static QList<demo::RecordedRequest> chatRequests(const demo::DemoProvider &provider)
     {
-        QList<net::RecordedRequest> out;
-        for (const net::RecordedRequest &r : provider.recordedRequests()) {
+        QList<demo::RecordedRequest> out;
+        for (const demo::RecordedRequest &r : provider.recordedRequests()) {
             if (r.method == "POST" && r.path.endsWith("/chat/completions"))
                 out.append(r);
         }

@@ -1,7 +1,7 @@
 // Makes the screenshots in docs/screenshots: the real window, offscreen, against the embedded
 // demo provider, time-scaled. Run by docs/make-screenshots.sh; not a test.
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
@@ -67,16 +67,16 @@ int main(int argc, char *argv[])
     w.resize(1440, 900);
     w.show();
 
-    net::DemoProvider *demo = w.demoProvider();
+    demo::DemoProvider *demo = w.demoProvider();
     // Request 2 meets the headline cap (Retry in 18 min); everything else is answered.
     const auto scenarioFor = [demo](int index) {
-        net::DemoOptions o = demo->options();
+        demo::DemoOptions o = demo->options();
         o.scenario = index == 2 || (index >= 4 && index <= 6) ? u"headline"_s
             : index == 7 || index == 8                        ? u"rate-limited"_s
                                                               : u"capped"_s;
         demo->setOptions(o);
     };
-    QObject::connect(demo, &net::DemoProvider::chatRequestReceived, &w, scenarioFor);
+    QObject::connect(demo, &demo::DemoProvider::chatRequestReceived, &w, scenarioFor);
     scenarioFor(1);
 
     send(w, u"What does capwatch do when a provider says my token cap is exceeded?"_s);
@@ -118,8 +118,8 @@ int main(int argc, char *argv[])
         MainWindow v(rev2Settings, options);
         v.resize(1440, 900);
         v.show();
-        net::DemoProvider *rev2 = v.demoProvider();
-        net::DemoOptions o = rev2->options();
+        demo::DemoProvider *rev2 = v.demoProvider();
+        demo::DemoOptions o = rev2->options();
         o.scenario = u"context"_s;
         o.contextWindow = 1000;
         rev2->setOptions(o);

@@ -111,6 +111,8 @@ CommandSpec chatSpec()
                     "policy seconds.")),
                 u"F"_s, u"1"_s),
         },
+        {},
+        {},
     };
 }
 

@@ -2,6 +2,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <algorithm>
 #include <cstdio>
 
 namespace capwatch::cli {
@@ -30,6 +31,23 @@ void writeTo(QIODevice *device, const QByteArray &bytes, bool toStderr)
         writeOut(bytes);
 }
 
+/// "  name  description", the description wrapped at spaces to 79 columns as Qt wraps options.
+QString listEntry(const QString &name, const QString &description, qsizetype width)
+{
+    const qsizetype indent = width + 4;
+    const qsizetype room = std::max<qsizetype>(20, 79 - indent);
+    QString out = QStringLiteral("  ") + name.leftJustified(width) + QStringLiteral("  ");
+    QString line;
+    for (const QString &word : description.split(u' ', Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > room) {
+            out += line + u'\n' + QString(indent, u' ');
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    return out + line + u'\n';
+}
+
 } // namespace
 
 int argumentError(const QString &command, const QString &message, QIODevice *err)
@@ -54,6 +72,14 @@ std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args
     if (parser.isSet(help)) {
         QString text = parser.helpText();
         text = text.mid(text.indexOf(u'\n') + 1); // Qt's own "Usage:" line names no command
+        if (!spec.list.isEmpty()) {
+            qsizetype width = 0;
+            for (const auto &[name, description] : spec.list)
+                width = std::max(width, name.size());
+            text += u'\n' + spec.listTitle + u'\n';
+            for (const auto &[name, description] : spec.list)
+                text += listEntry(name, description, width);
+        }
         writeTo(out,
             (QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n' + text).toUtf8(),
             false);

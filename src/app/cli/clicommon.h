@@ -11,6 +11,7 @@
 #include <QStringList>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 
 namespace capwatch::cli {
 
@@ -32,6 +33,10 @@ struct CommandSpec
     QString summary;
     QString synopsis;
     QList<QCommandLineOption> options;
+    /// A list after the options in --help and the man page (the demo's scenarios): its title,
+    /// then a name and a description a line.
+    QString listTitle;
+    QList<std::pair<QString, QString>> list;
 };
 
 /// Sets up `parser` with the spec's options plus --help and parses `args`. Returns an exit

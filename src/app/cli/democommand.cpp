@@ -1,6 +1,7 @@
 #include "democommand.h"
 
-#include "net/demoprovider.h"
+#include "demo/demoprovider.h"
+#include "demo/scenarios.h"
 #include "signalwatcher.h"
 
 #include <QCommandLineParser>
@@ -14,6 +15,10 @@ CommandSpec demoSpec()
 {
     // QT_TRANSLATE_NOOP marks the texts for lupdate; translate() looks them up at run time.
     const auto cliText = [](const char *s) { return QCoreApplication::translate("cli", s); };
+    // The scenarios' descriptions are the provider's words, English like its answers.
+    QList<std::pair<QString, QString>> scenarios;
+    for (const demo::ScenarioInfo &info : demo::scenarioTable())
+        scenarios.append({ info.name.toString(), info.description.toString() });
     return {
         u"demo"_s,
         cliText(QT_TRANSLATE_NOOP(
@@ -28,7 +33,7 @@ CommandSpec demoSpec()
                 u"P"_s, u"0"_s),
             QCommandLineOption(u"scenario"_s,
                 cliText(QT_TRANSLATE_NOOP("cli", "What the provider plays: %1 (default: capped)."))
-                    .arg(net::DemoProvider::scenarios().join(u", "_s)),
+                    .arg(demo::DemoProvider::scenarios().join(u", "_s)),
                 u"NAME"_s, u"capped"_s),
             QCommandLineOption(u"limit"_s,
                 cliText(QT_TRANSLATE_NOOP("cli", "Token cap per window (default: 6000).")), u"N"_s,
@@ -49,13 +54,15 @@ CommandSpec demoSpec()
                 cliText(QT_TRANSLATE_NOOP("cli",
                             "Language of the token-limit errors of capped and headline: %1 "
                             "(default: en)."))
-                    .arg(net::DemoProvider::messageLanguages().join(u", "_s)),
+                    .arg(demo::DemoProvider::messageLanguages().join(u", "_s)),
                 u"LANG"_s, u"en"_s),
             QCommandLineOption(u"context-window"_s,
                 cliText(QT_TRANSLATE_NOOP(
                     "cli", "Largest request in tokens for the context scenario (default: 4096).")),
                 u"N"_s, u"4096"_s),
         },
+        cliText(QT_TRANSLATE_NOOP("cli", "Scenarios:")),
+        scenarios,
     };
 }
 
@@ -66,16 +73,16 @@ int runDemo(const QStringList &args)
     if (const auto done = parseCommand(spec, args, parser))
         return *done;
 
-    net::DemoOptions options;
+    demo::DemoOptions options;
     bool ok = false;
     const uint port = parser.value(u"port"_s).toUInt(&ok);
     if (!ok || port > 65535)
         return argumentError(spec.name, u"--port takes a number from 0 to 65535"_s);
     options.scenario = parser.value(u"scenario"_s);
-    if (!net::DemoProvider::scenarios().contains(options.scenario))
+    if (!demo::DemoProvider::scenarios().contains(options.scenario))
         return argumentError(spec.name,
             u"unknown scenario '%1' (one of: %2)"_s.arg(
-                options.scenario, net::DemoProvider::scenarios().join(u", "_s)));
+                options.scenario, demo::DemoProvider::scenarios().join(u", "_s)));
     options.limit = parser.value(u"limit"_s).toLongLong(&ok);
     if (!ok || options.limit < 1)
         return argumentError(spec.name, u"--limit takes a positive whole number"_s);
@@ -91,15 +98,15 @@ int runDemo(const QStringList &args)
         return argumentError(spec.name, u"--headline-first takes a whole number from 0"_s);
 
     options.messageLanguage = parser.value(u"message-language"_s);
-    if (!net::DemoProvider::messageLanguages().contains(options.messageLanguage))
+    if (!demo::DemoProvider::messageLanguages().contains(options.messageLanguage))
         return argumentError(spec.name,
             u"unknown message language '%1' (one of: %2)"_s.arg(
-                options.messageLanguage, net::DemoProvider::messageLanguages().join(u", "_s)));
+                options.messageLanguage, demo::DemoProvider::messageLanguages().join(u", "_s)));
     options.contextWindow = parser.value(u"context-window"_s).toLongLong(&ok);
     if (!ok || options.contextWindow < 1)
         return argumentError(spec.name, u"--context-window takes a positive whole number"_s);
 
-    net::DemoProvider provider;
+    demo::DemoProvider provider;
     provider.setOptions(options);
     if (!provider.listen(quint16(port))) {
         writeErr(u"capwatch-cli demo: error: %1\n"_s.arg(provider.errorString()).toUtf8());

@@ -61,6 +61,8 @@ CommandSpec explainSpec()
                     "cli", "Which retry the backoff is computed for (default 1)."),
                 QStringLiteral("K"), QStringLiteral("1")),
         },
+        {},
+        {},
     };
 }
 

@@ -83,6 +83,11 @@ QString manPage()
         commandSynopsis(page, spec);
         page.paragraph(spec.summary);
         page.options(spec.options);
+        if (!spec.list.isEmpty()) {
+            page.paragraph(spec.listTitle);
+            for (const auto &[name, description] : spec.list)
+                page.item(name, description);
+        }
     }
 
     page.section(QStringLiteral("Options"));

@@ -4,7 +4,7 @@
 // cap (and can play other failure scenarios), so the retry cycle can be watched without an
 // account. It is also the fixture of the network tests, so everything it does is deterministic.
 //
-// Scenarios (cycles count chat requests from 1):
+// Scenarios (named in scenarios.h; cycles count chat requests from 1):
 //  capped           each request counts max_tokens (1000 if absent) against `limit` per rolling
 //                   window; over it: 422 "Token limit exceeded: used N, limit M. Retry in X sec."
 //  headline         every request: 422 "... used 60323, limit 60000. Retry in 18 min."
@@ -39,6 +39,8 @@
 // providers do: no messages, an empty (or blank) last user message, or no (or a blank) model get
 // a 400 in OpenAI's shape {"error":{"message","type":"invalid_request_error","param","code":null}}.
 
+#include "tokenwindow.h"
+
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -59,7 +61,7 @@ class QHttpServerRequest;
 class QHttpServerResponder;
 class QTcpServer;
 
-namespace capwatch::net {
+namespace capwatch::demo {
 
 struct DemoOptions
 {
@@ -103,6 +105,7 @@ struct RecordedRequest
 };
 
 class DemoExchange;
+struct DemoChatRequest;
 
 class DemoProvider final : public QObject
 {
@@ -113,9 +116,7 @@ public:
     explicit DemoProvider(QObject *parent = nullptr);
     ~DemoProvider() override;
 
-    /// capped, headline, rate-limited, auth-expired, validation, flaky, hang, drop-mid-stream,
-    /// firehose, drip, huge-error, bad-utf8, huge-headers, redirect-loop, error-in-200,
-    /// error-in-stream, context, billing.
+    /// The names of scenarioTable(): capped, headline, rate-limited, ...
     static QStringList scenarios();
     /// en, ru, zh.
     static QStringList messageLanguages();
@@ -153,24 +154,24 @@ Q_SIGNALS:
     void chatRequestReceived(int index, const QByteArray &authorizationHeader);
 
 private:
-    friend class DemoExchange;
-
-    struct WindowEntry
-    {
-        double atMs; ///< policy ms since start
-        qint64 tokens;
-    };
+    struct ChatCall;
 
     static QString validate(const DemoOptions &options);
     void record(const QHttpServerRequest &request);
-    void handleChat(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void handleModels(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void handleMissing(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    // A chat request goes through these steps in turn; each returns true when it answered.
+    void handleChat(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    /// flaky: the client's own resend of a request whose connection was dropped.
+    bool isTransparentResend(ChatCall &call);
+    /// The scenarios that fail before the body is read, as a gateway in front of a model would.
+    bool refuseBeforeBody(const ChatCall &call);
+    bool keyAccepted(const ChatCall &call);
+    /// The scenarios that fail on what the (valid) request asks for.
+    bool refuseAfterParse(const ChatCall &call, const DemoChatRequest &chat);
+    void answer(const ChatCall &call, const DemoChatRequest &chat);
+    void answerFirehose(const ChatCall &call, const DemoChatRequest &chat);
     double policyNowMs() const;
-    void expireWindow(double nowMs);
-    qint64 windowTokens() const;
-    /// Policy ms until `tokens` more fit under the cap.
-    double msUntilFits(double nowMs, qint64 tokens) const;
     DemoExchange *startExchange(QHttpServerResponder &&responder);
     void finishExchange(quint64 id, const char *why);
 
@@ -179,7 +180,7 @@ private:
     std::unique_ptr<QHttpServer> m_server;
     QTcpServer *m_tcpServer = nullptr; // owned by m_server
     QElapsedTimer m_clock;
-    std::deque<WindowEntry> m_window;
+    TokenWindow m_window; // capped: policy ms
     QByteArray m_expiredKeyHash; // auth-expired: hash of the first key seen, never the key
     std::map<quint64, DemoExchange *> m_exchanges; // children; finished ones go by deleteLater
     quint64 m_nextExchangeId = 1;
@@ -191,4 +192,4 @@ private:
     std::deque<RecordedRequest> m_recorded;
 };
 
-} // namespace capwatch::net
+} // namespace capwatch::demo

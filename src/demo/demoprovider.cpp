@@ -1,0 +1,625 @@
+#include "demoprovider.h"
+
+#include "demoexchange.h"
+#include "demorequest.h"
+#include "logging.h"
+#include "scenarios.h"
+#include "wireformat.h"
+
+#include <QHostAddress>
+#include <QHttpServer>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMetaEnum>
+#include <QMutexLocker>
+#include <QPointer>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace capwatch::demo {
+
+using namespace wire;
+
+namespace {
+
+constexpr qint64 kFirehoseDefaultBytes = 20'000'000;
+constexpr int kFirehoseDefaultChunks = 90'000;
+// drop-mid-stream: the role chunk and three content chunks go out, then the connection dies.
+constexpr qsizetype kDropAfterPieces = 4;
+// drip: one byte of the body per policy second.
+constexpr int kDripIntervalMs = 1000;
+
+QByteArray methodName(QHttpServerRequest::Method method)
+{
+    return QByteArray(QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(int(method)))
+        .toUpper();
+}
+
+} // namespace
+
+/// One chat request being answered: what every step of the handler needs of it.
+struct DemoProvider::ChatCall
+{
+    const QHttpServerRequest &request;
+    QHttpServerResponder &responder;
+    const DemoOptions &options;
+    int index = 0;
+    Scenario scenario = Scenario::Capped;
+    int position = 0; ///< within the scenario's cycle of three
+    QByteArray authorization;
+    QByteArray fingerprint; ///< flaky: hash of the request, to tell a transparent resend
+
+    void log(const char *outcome) const
+    {
+        qCInfo(lcDemo, "chat #%d [%ls] -> %s", index, qUtf16Printable(options.scenario), outcome);
+    }
+    void reply(Status status, const QByteArray &body, const HeaderPairs &headers = {}) const
+    {
+        log(QByteArray::number(int(status)).constData());
+        sendJson(responder, status, body, headers);
+    }
+    void dropConnection(DemoProvider *provider, const char *why) const
+    {
+        log(why);
+        // Not from inside the handler: QtHttpServer is still using this socket's request.
+        QPointer<QTcpSocket> socket = responder.socket();
+        QTimer::singleShot(0, provider, [socket] {
+            if (socket)
+                socket->abort();
+        });
+    }
+};
+
+QJsonObject RecordedRequest::json() const
+{
+    return QJsonDocument::fromJson(body).object();
+}
+
+QString RecordedRequest::lastUserMessage() const
+{
+    const QJsonArray messages = json().value(u"messages").toArray();
+    for (qsizetype i = messages.size() - 1; i >= 0; --i) {
+        const QJsonObject message = messages.at(i).toObject();
+        if (message.value(u"role").toString() == u"user")
+            return contentText(message.value(u"content"));
+    }
+    return {};
+}
+
+QByteArray RecordedRequest::header(QByteArrayView name) const
+{
+    for (const auto &[key, value] : headers) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0)
+            return value;
+    }
+    return {};
+}
+
+DemoProvider::DemoProvider(QObject *parent)
+    : QObject(parent)
+    , m_server(new QHttpServer)
+    , m_window(m_options.limit, m_options.windowSeconds * 1000)
+{
+    // Clients send it their keys: Qt HTTP Server's request dumps must never print them.
+    keepRequestHeadersOutOfLogs();
+    m_clock.start();
+    m_server->route(QStringLiteral("/v1/chat/completions"),
+        [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+            handleChat(request, std::move(responder));
+        });
+    m_server->route(QStringLiteral("/v1/models"),
+        [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+            handleModels(request, std::move(responder));
+        });
+    m_server->setMissingHandler(
+        [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+            handleMissing(request, std::move(responder));
+        });
+}
+
+DemoProvider::~DemoProvider()
+{
+    // Held responses first (their timers must not fire into a dying server), then the server,
+    // which closes every connection still open.
+    for (const auto &[id, exchange] : m_exchanges) {
+        exchange->stop();
+        delete exchange;
+    }
+    m_exchanges.clear();
+    m_server.reset();
+}
+
+QStringList DemoProvider::scenarios()
+{
+    return scenarioNames();
+}
+
+QStringList DemoProvider::messageLanguages()
+{
+    return { QStringLiteral("en"), QStringLiteral("ru"), QStringLiteral("zh") };
+}
+
+QString DemoProvider::validate(const DemoOptions &options)
+{
+    // The provider's own words, like its error bodies: English (see wireformat.h).
+    if (!scenarioNamed(options.scenario))
+        return QStringLiteral("Unknown demo scenario \"%1\" (known: %2)")
+            .arg(options.scenario, scenarios().join(QStringLiteral(", ")));
+    if (options.limit <= 0)
+        return QStringLiteral("The token limit must be positive.");
+    if (!(options.windowSeconds > 0))
+        return QStringLiteral("The window must be longer than 0 s.");
+    if (!(options.timeScale > 0 && options.timeScale <= 1))
+        return QStringLiteral("The time scale must be in (0, 1].");
+    if (options.chunkDelayMs < 0 || options.answerBytes < 0 || options.answerChunks < 0)
+        return QStringLiteral("Delays and sizes must not be negative.");
+    if (!messageLanguages().contains(options.messageLanguage))
+        return QStringLiteral("Unknown message language \"%1\" (known: %2)")
+            .arg(options.messageLanguage, messageLanguages().join(QStringLiteral(", ")));
+    if (options.contextWindow <= 0)
+        return QStringLiteral("The context window must be positive.");
+    return {};
+}
+
+void DemoProvider::setOptions(const DemoOptions &options)
+{
+    if (m_tcpServer) {
+        const QString error = validate(options);
+        if (!error.isEmpty()) {
+            qCWarning(lcDemo, "demo options refused: %ls", qUtf16Printable(error));
+            return;
+        }
+    }
+    m_options = options;
+}
+
+const DemoOptions &DemoProvider::options() const
+{
+    return m_options;
+}
+
+bool DemoProvider::listen(quint16 port)
+{
+    if (m_tcpServer) {
+        m_errorString = QStringLiteral("The demo provider is already listening.");
+        return false;
+    }
+    m_errorString = validate(m_options);
+    if (!m_errorString.isEmpty())
+        return false;
+    auto tcpServer = std::make_unique<QTcpServer>();
+    if (!tcpServer->listen(QHostAddress::LocalHost, port)) {
+        m_errorString = QStringLiteral("Cannot listen on 127.0.0.1:%1: %2")
+                            .arg(QString::number(port), tcpServer->errorString());
+        return false;
+    }
+    m_tcpServer = tcpServer.release();
+    m_server->bind(m_tcpServer); // takes ownership
+    m_clock.restart();
+    m_window.clear();
+    qCInfo(lcDemo, "demo provider listening on http://127.0.0.1:%u/v1, scenario %ls",
+        unsigned(m_tcpServer->serverPort()), qUtf16Printable(m_options.scenario));
+    return true;
+}
+
+bool DemoProvider::isListening() const
+{
+    return m_tcpServer && m_tcpServer->isListening();
+}
+
+QString DemoProvider::errorString() const
+{
+    return m_errorString;
+}
+
+quint16 DemoProvider::port() const
+{
+    return m_tcpServer ? m_tcpServer->serverPort() : 0;
+}
+
+QUrl DemoProvider::baseUrl() const
+{
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(QStringLiteral("127.0.0.1"));
+    url.setPort(port());
+    url.setPath(QStringLiteral("/v1"));
+    return url;
+}
+
+int DemoProvider::chatRequests() const
+{
+    return m_chatRequests;
+}
+
+int DemoProvider::openResponses() const
+{
+    return int(m_exchanges.size());
+}
+
+QList<RecordedRequest> DemoProvider::recordedRequests() const
+{
+    const QMutexLocker lock(&m_recordedMutex);
+    return QList<RecordedRequest>(m_recorded.cbegin(), m_recorded.cend());
+}
+
+void DemoProvider::clearRecordedRequests()
+{
+    const QMutexLocker lock(&m_recordedMutex);
+    m_recorded.clear();
+}
+
+void DemoProvider::record(const QHttpServerRequest &request)
+{
+    RecordedRequest recorded;
+    recorded.method = methodName(request.method());
+    recorded.path = request.url().path().toUtf8();
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("authorization", Qt::CaseInsensitive) != 0) {
+            recorded.headers.append({ name, value });
+            continue;
+        }
+        // The key never goes into the record, only the scheme.
+        const bool bearer = value.trimmed().toLower().startsWith("bearer");
+        recorded.headers.append(
+            { name, bearer ? QByteArrayLiteral("Bearer ***") : QByteArrayLiteral("***") });
+    }
+    const QByteArray body = request.body();
+    recorded.bodyCut = body.size() > kRecordedBodyLimit;
+    recorded.body = recorded.bodyCut ? body.first(kRecordedBodyLimit) : body;
+    const QMutexLocker lock(&m_recordedMutex);
+    m_recorded.push_back(std::move(recorded));
+    while (qsizetype(m_recorded.size()) > kRecordedRequestLimit)
+        m_recorded.pop_front();
+}
+
+double DemoProvider::policyNowMs() const
+{
+    return double(m_clock.nsecsElapsed()) / 1e6 / m_options.timeScale;
+}
+
+DemoExchange *DemoProvider::startExchange(QHttpServerResponder &&responder)
+{
+    const quint64 id = m_nextExchangeId++;
+    auto *exchange = new DemoExchange(
+        std::move(responder), [this, id](const char *why) { finishExchange(id, why); }, this);
+    m_exchanges.emplace(id, exchange);
+    return exchange;
+}
+
+void DemoProvider::finishExchange(quint64 id, const char *why)
+{
+    const auto it = m_exchanges.find(id);
+    if (it == m_exchanges.end())
+        return;
+    DemoExchange *exchange = it->second;
+    m_exchanges.erase(it);
+    exchange->stop();
+    // Often called from the exchange's own timer or socket signal.
+    exchange->deleteLater();
+    if (why)
+        qCInfo(lcDemo, "response %llu ended: %s", static_cast<unsigned long long>(id), why);
+}
+
+void DemoProvider::handleModels(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    record(request);
+    if (request.method() != QHttpServerRequest::Method::Get) {
+        sendJson(responder, Status::MethodNotAllowed,
+            errorBody(QStringLiteral("Only GET is allowed on /v1/models.")),
+            { { QByteArrayLiteral("Allow"), QByteArrayLiteral("GET") } });
+        return;
+    }
+    qCInfo(lcDemo, "GET /v1/models -> 200");
+    sendJson(responder, Status::Ok, modelsBody());
+}
+
+void DemoProvider::handleMissing(
+    const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    record(request);
+    const QString method = QString::fromLatin1(methodName(request.method()));
+    qCInfo(
+        lcDemo, "%ls %ls -> 404", qUtf16Printable(method), qUtf16Printable(request.url().path()));
+    sendJson(responder, Status::NotFound,
+        errorBody(QStringLiteral("Invalid URL (%1 %2)").arg(method, request.url().path())));
+}
+
+void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    record(request);
+    if (request.method() != QHttpServerRequest::Method::Post) {
+        sendJson(responder, Status::MethodNotAllowed,
+            errorBody(QStringLiteral("Only POST is allowed on /v1/chat/completions.")),
+            { { QByteArrayLiteral("Allow"), QByteArrayLiteral("POST") } });
+        return;
+    }
+    const int index = ++m_chatRequests;
+    const QByteArray authorization = request.value(QByteArrayLiteral("Authorization"));
+    Q_EMIT chatRequestReceived(index, authorization);
+
+    // Read after the signal: a slot may have changed the options.
+    ChatCall call { request, responder, m_options, index,
+        scenarioNamed(m_options.scenario).value_or(Scenario::Capped), 0, authorization, {} };
+    if (isTransparentResend(call))
+        return call.dropConnection(this, "transparent resend of a dropped request, dropped too");
+    // Cycles count requests, not resends, so they are deterministic per provider.
+    call.position = (++m_cycleRequests - 1) % 3;
+
+    if (refuseBeforeBody(call))
+        return;
+    DemoChatRequest chat;
+    const InvalidRequest invalid = parseChatRequest(request.body(), chat);
+    if (!invalid.message.isEmpty())
+        return call.reply(Status::BadRequest, errorBody(invalid.message, invalid.param));
+    if (refuseAfterParse(call, chat))
+        return;
+    answer(call, chat);
+}
+
+bool DemoProvider::isTransparentResend(ChatCall &call)
+{
+    // flaky: HTTP clients (QNetworkAccessManager among them) transparently resend a request whose
+    // connection closed before any response header, so a single drop would never reach the
+    // caller. A byte-identical repeat that comes right after the drop, sooner than half the
+    // shortest backoff the retry policy allows (5 s, scaled), is such a resend: it is dropped
+    // too and does not advance the cycle.
+    if (call.scenario == Scenario::Flaky)
+        call.fingerprint = keyHash(call.authorization + '\n' + call.request.body());
+    if (m_droppedFingerprint.isEmpty())
+        return false;
+    const double graceMs = std::min(1000.0, 2500 * call.options.timeScale);
+    if (call.fingerprint == m_droppedFingerprint && m_clock.elapsed() - m_droppedAtMs <= graceMs) {
+        m_droppedAtMs = m_clock.elapsed();
+        return true;
+    }
+    m_droppedFingerprint.clear();
+    return false;
+}
+
+bool DemoProvider::refuseBeforeBody(const ChatCall &call)
+{
+    const DemoOptions &o = call.options;
+    // The headline 422 for the first requests of any scenario: one retry cycle, then the
+    // scenario's own behaviour (demos, and tests of a cycle that ends in a long answer).
+    if (call.index <= o.headlineFirst) {
+        call.reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage));
+        return true;
+    }
+    // Failures that come before the body is even looked at, as from a gateway in front of the
+    // model.
+    switch (call.scenario) {
+    case Scenario::Headline:
+        call.reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage));
+        return true;
+    case Scenario::Validation:
+        call.reply(Status::UnprocessableEntity, validationBody());
+        return true;
+    case Scenario::RateLimited:
+        if (call.position >= 2)
+            return false;
+        call.reply(Status::TooManyRequests, rateLimitBody(),
+            { { QByteArrayLiteral("retry-after"), QByteArrayLiteral("2") } });
+        return true;
+    case Scenario::Flaky:
+        if (call.position == 0) {
+            call.reply(Status::ServiceUnavailable, overloadedBody(),
+                { { QByteArrayLiteral("retry-after"), QByteArrayLiteral("1") } });
+            return true;
+        }
+        if (call.position == 1) {
+            m_droppedFingerprint = call.fingerprint;
+            m_droppedAtMs = m_clock.elapsed();
+            call.dropConnection(this, "connection dropped before any header");
+            return true;
+        }
+        return false;
+    case Scenario::AuthExpired:
+        if (keyAccepted(call))
+            return false;
+        call.reply(Status::Unauthorized, authBody());
+        return true;
+    case Scenario::HugeError:
+        call.reply(Status::UnprocessableEntity, hugeErrorBody());
+        return true;
+    case Scenario::HugeHeaders: {
+        if (call.position != 0)
+            return false;
+        // The one header that matters comes last, after 100 KB of others.
+        HeaderPairs headers = fillerHeaders();
+        headers.append({ QByteArrayLiteral("retry-after"), QByteArrayLiteral("1") });
+        call.reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage), headers);
+        return true;
+    }
+    case Scenario::RedirectLoop:
+        // To itself, for ever: a client must give up after a few hops.
+        call.reply(Status::TemporaryRedirect,
+            errorBody(QStringLiteral("Moved to %1").arg(call.request.url().path())),
+            { { QByteArrayLiteral("Location"), call.request.url().path().toUtf8() } });
+        return true;
+    case Scenario::Billing:
+        call.reply(Status::PaymentRequired, billingBody());
+        return true;
+    case Scenario::Hang:
+        call.log("held, never answered");
+        startExchange(std::move(call.responder));
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool DemoProvider::keyAccepted(const ChatCall &call)
+{
+    const QByteArray key = bearerKey(call.authorization);
+    if (!call.options.acceptedKey.isEmpty())
+        return key == call.options.acceptedKey;
+    if (key.isEmpty())
+        return false;
+    const QByteArray hash = keyHash(key);
+    if (m_expiredKeyHash.isEmpty())
+        m_expiredKeyHash = hash;
+    return hash != m_expiredKeyHash;
+}
+
+bool DemoProvider::refuseAfterParse(const ChatCall &call, const DemoChatRequest &chat)
+{
+    switch (call.scenario) {
+    case Scenario::Context: {
+        const qint64 prompt = tokensOf(chat.promptChars);
+        const qint64 completion = chat.maxTokens > 0 ? chat.maxTokens : kDefaultMaxTokens;
+        if (prompt + completion <= call.options.contextWindow)
+            return false;
+        call.reply(
+            Status::BadRequest, contextLengthBody(call.options.contextWindow, prompt, completion));
+        return true;
+    }
+    case Scenario::ErrorIn200:
+        // JSON even when a stream was asked for, as such gateways do.
+        if (call.position != 0)
+            return false;
+        call.reply(Status::Ok, errorIn200Body());
+        return true;
+    case Scenario::ErrorInStream:
+        if (call.position != 0)
+            return false;
+        call.log("200, stream whose first event is an error");
+        writeStreamHeaders(call.responder);
+        startExchange(std::move(call.responder))
+            ->playTimed(
+                { httpChunk(ChunkFormat::event(errorInStreamEvent())) + lastHttpChunk() }, 0, -1);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
+{
+    QHttpServerResponder &responder = call.responder;
+    const DemoOptions &o = call.options;
+    const qint64 maxTokens = chat.maxTokens > 0 ? chat.maxTokens : kDefaultMaxTokens;
+    QString text;
+    if (call.scenario == Scenario::Capped) {
+        const double now = policyNowMs();
+        m_window.setLimits(o.limit, o.windowSeconds * 1000);
+        const qint64 used = m_window.usedWith(now, maxTokens);
+        if (used > o.limit) {
+            const auto seconds = std::max<qint64>(
+                1, qint64(std::ceil(m_window.msUntilFits(now, maxTokens) / 1000)));
+            return call.reply(
+                Status::UnprocessableEntity, cappedBody(o.messageLanguage, used, o.limit, seconds));
+        }
+        m_window.admit(now, maxTokens);
+        text = boundedAnswer(cappedAnswer(o.limit, o.windowSeconds, maxTokens, used), maxTokens);
+    } else if (call.scenario == Scenario::Firehose) {
+        return answerFirehose(call, chat);
+    } else {
+        text = boundedAnswer(scenarioAnswer(o.scenario, call.index), maxTokens);
+    }
+
+    const int intervalMs = int(std::lround(o.chunkDelayMs * o.timeScale));
+    const bool drop = call.scenario == Scenario::DropMidStream;
+    if (!chat.stream) {
+        const QByteArray body = completionBody(call.index, chat.model, text, chat.promptTokens);
+        if (!drop)
+            return call.reply(Status::Ok, body);
+        // The non-streaming variant of the drop: the body announced, half of it sent, then cut.
+        call.log("200, body dropped halfway");
+        responder.writeStatusLine(Status::Ok);
+        responder.writeHeader(
+            QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
+        responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(body.size()));
+        startExchange(std::move(responder))
+            ->playTimed({ body.first(body.size() / 2) }, intervalMs, 1);
+        return;
+    }
+
+    const ChunkFormat format(call.index, chat.model);
+    if (call.scenario == Scenario::Drip) {
+        // The whole stream, one byte at a time, a policy second apart.
+        const QByteArray wire = format.content(dripAnswer()) + format.stop() + ChunkFormat::done();
+        QList<QByteArray> pieces;
+        pieces.reserve(wire.size());
+        for (const char byte : wire)
+            pieces.append(httpChunk(QByteArrayView(&byte, 1)));
+        pieces.last() += lastHttpChunk();
+        call.log("200, stream dripping a byte a second");
+        writeStreamHeaders(responder);
+        startExchange(std::move(responder))
+            ->playTimed(std::move(pieces), int(std::lround(kDripIntervalMs * o.timeScale)), -1);
+        return;
+    }
+    QList<QByteArray> pieces;
+    pieces.append(httpChunk(format.role()));
+    for (const QString &delta : deltas(text))
+        pieces.append(httpChunk(format.content(delta)));
+    if (call.scenario == Scenario::BadUtf8) {
+        // Bytes that are not UTF-8 inside the JSON strings: a lone continuation byte, bytes
+        // that never occur, a truncated sequence, an overlong form and an encoded surrogate.
+        for (const QByteArrayView bad : { QByteArrayView("\x80 lone continuation, "),
+                 QByteArrayView("\xff\xfe never valid, "), QByteArrayView("\xe2\x82 truncated, "),
+                 QByteArrayView("\xc0\xaf overlong, "), QByteArrayView("\xed\xa0\x80 surrogate.") })
+            pieces.append(httpChunk(QByteArray(format.contentPrefix() + '"' + bad.toByteArray()
+                + '"' + ChunkFormat::contentSuffix())));
+    }
+    if (drop) {
+        call.log("200, stream to be dropped");
+        writeStreamHeaders(responder);
+        const qsizetype dropAt = std::min<qsizetype>(kDropAfterPieces, pieces.size());
+        startExchange(std::move(responder))->playTimed(std::move(pieces), intervalMs, dropAt);
+        return;
+    }
+    pieces.append(httpChunk(format.stop()));
+    if (chat.includeUsage)
+        pieces.append(httpChunk(format.usage(chat.promptTokens, tokensOf(text.toUtf8().size()))));
+    pieces.append(httpChunk(ChunkFormat::done()) + lastHttpChunk());
+    call.log("200, stream");
+    writeStreamHeaders(responder);
+    startExchange(std::move(responder))->playTimed(std::move(pieces), intervalMs, -1);
+}
+
+void DemoProvider::answerFirehose(const ChatCall &call, const DemoChatRequest &chat)
+{
+    QHttpServerResponder &responder = call.responder;
+    const DemoOptions &o = call.options;
+    const qint64 bytes = o.answerBytes > 0 ? o.answerBytes : kFirehoseDefaultBytes;
+    const int chunks = int(
+        std::min<qint64>(o.answerChunks > 0 ? o.answerChunks : kFirehoseDefaultChunks, bytes));
+    if (!chat.stream) {
+        const QString source = firehoseText();
+        QString text;
+        text.reserve(bytes);
+        while (text.size() < bytes)
+            text += source;
+        text.truncate(bytes);
+        return call.reply(
+            Status::Ok, completionBody(call.index, chat.model, text, chat.promptTokens));
+    }
+    call.log("200, firehose stream");
+    writeStreamHeaders(responder);
+    DemoExchange::Firehose f { ChunkFormat(call.index, chat.model), 0, 0, 0, 0, {}, 0, {} };
+    f.totalBytes = bytes;
+    f.totalChunks = chunks;
+    const QByteArray source = firehoseText().toLatin1();
+    f.textLength = source.size();
+    const qint64 longest = bytes / chunks + 1;
+    while (f.loop.size() < f.textLength + longest)
+        f.loop += source;
+    f.tail = f.format.stop();
+    if (chat.includeUsage)
+        f.tail += f.format.usage(chat.promptTokens, tokensOf(bytes));
+    f.tail += ChunkFormat::done();
+    // The role chunk goes first, as in every stream.
+    responder.writeBody(httpChunk(f.format.role()));
+    startExchange(std::move(responder))->playFirehose(std::move(f));
+}
+
+} // namespace capwatch::demo

@@ -1,0 +1,41 @@
+#pragma once
+
+// A chat request as the demo provider reads it: checked as real providers check one (the 400s
+// of an empty prompt, no messages or no model), with what the scenarios need of it.
+
+#include <QByteArray>
+#include <QJsonValue>
+#include <QString>
+
+namespace capwatch::demo {
+
+/// Named apart from net::ChatRequest, the client's request: this is what the server read.
+struct DemoChatRequest
+{
+    QString model;
+    qint64 maxTokens = -1; ///< -1: absent
+    bool stream = false;
+    bool includeUsage = false;
+    qint64 promptTokens = 0;
+    qsizetype promptChars = 0; ///< characters of all messages' text
+};
+
+struct InvalidRequest
+{
+    QString message; ///< empty: the request is valid
+    QString param; ///< the member at fault, or empty
+};
+
+/// Checks a chat request as real providers do; on failure, what the 400 answer says.
+InvalidRequest parseChatRequest(const QByteArray &body, DemoChatRequest &out);
+
+/// Text of a message's content: a string, or the text parts of an array joined; empty (not
+/// null) for anything else.
+QString contentText(const QJsonValue &content);
+
+/// The key of a `Bearer` Authorization value, or empty.
+QByteArray bearerKey(const QByteArray &authorization);
+/// What the provider keeps of a key it must recognise: a hash, never the key.
+QByteArray keyHash(const QByteArray &key);
+
+} // namespace capwatch::demo

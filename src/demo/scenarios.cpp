@@ -1,0 +1,80 @@
+#include "scenarios.h"
+
+#include <algorithm>
+#include <array>
+
+namespace capwatch::demo {
+
+namespace {
+
+constexpr std::array kScenarios {
+    ScenarioInfo { Scenario::Capped, u"capped",
+        u"each request counts max_tokens (1000 if absent) against the cap per rolling window; "
+        u"over it: 422 \"Token limit exceeded: used N, limit M. Retry in X sec.\"" },
+    ScenarioInfo { Scenario::Headline, u"headline",
+        u"every request: 422 \"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"" },
+    ScenarioInfo { Scenario::RateLimited, u"rate-limited",
+        u"requests 1 and 2 of every 3: 429 with retry-after: 2; the third succeeds" },
+    ScenarioInfo { Scenario::AuthExpired, u"auth-expired",
+        u"401 for the first key seen (or none), or for any key but the accepted one" },
+    ScenarioInfo { Scenario::Validation, u"validation",
+        u"every request: a 422 that is not a token limit ({\"detail\":[...]})" },
+    ScenarioInfo { Scenario::Flaky, u"flaky",
+        u"1: 503 with retry-after: 1; 2: the connection closes before any header; 3: success" },
+    ScenarioInfo { Scenario::Hang, u"hang", u"the request is held and never answered" },
+    ScenarioInfo { Scenario::DropMidStream, u"drop-mid-stream",
+        u"a 200 whose stream (or body) is cut after a few chunks" },
+    ScenarioInfo { Scenario::Firehose, u"firehose",
+        u"a long answer in many chunks, as fast as the client reads" },
+    ScenarioInfo {
+        Scenario::Drip, u"drip", u"a short streamed answer whose bytes arrive one a second" },
+    ScenarioInfo { Scenario::HugeError, u"huge-error",
+        u"every request: a token-limit 422 whose body is 1.5 MiB (too large to classify)" },
+    ScenarioInfo { Scenario::BadUtf8, u"bad-utf8",
+        u"a streamed answer whose last chunks carry bytes that are not UTF-8" },
+    ScenarioInfo { Scenario::HugeHeaders, u"huge-headers",
+        u"1: the headline 422 after 100 KB of extra headers, retry-after: 1 last; 2, 3: success" },
+    ScenarioInfo { Scenario::RedirectLoop, u"redirect-loop", u"every request: 307 to itself" },
+    ScenarioInfo { Scenario::ErrorIn200, u"error-in-200",
+        u"1: a 200 whose JSON body is a rate-limit error without choices; 2, 3: success" },
+    ScenarioInfo { Scenario::ErrorInStream, u"error-in-stream",
+        u"1: a 200 event stream whose first data event is an error; 2, 3: success" },
+    ScenarioInfo { Scenario::Context, u"context",
+        u"a request larger than the context window: OpenAI's 400 context_length_exceeded" },
+    ScenarioInfo { Scenario::Billing, u"billing",
+        u"every request: 402 \"Insufficient Balance\" (DeepSeek's shape)" },
+};
+
+} // namespace
+
+std::span<const ScenarioInfo> scenarioTable()
+{
+    return kScenarios;
+}
+
+std::optional<Scenario> scenarioNamed(QStringView name)
+{
+    const auto it = std::find_if(kScenarios.begin(), kScenarios.end(),
+        [name](const ScenarioInfo &info) { return info.name == name; });
+    if (it == kScenarios.end())
+        return std::nullopt;
+    return it->scenario;
+}
+
+QString scenarioName(Scenario scenario)
+{
+    const auto it = std::find_if(kScenarios.begin(), kScenarios.end(),
+        [scenario](const ScenarioInfo &info) { return info.scenario == scenario; });
+    return it == kScenarios.end() ? QString() : it->name.toString();
+}
+
+QStringList scenarioNames()
+{
+    QStringList names;
+    names.reserve(qsizetype(kScenarios.size()));
+    for (const ScenarioInfo &info : kScenarios)
+        names.append(info.name.toString());
+    return names;
+}
+
+} // namespace capwatch::demo

@@ -1,0 +1,104 @@
+#pragma once
+
+// What the demo provider puts on the wire: its canned bodies (byte for byte what the spec and
+// the tests expect, member order included, which QJsonObject would sort), OpenAI's chunk and
+// completion formats, and chunked transfer framing. No server in here: every function is pure.
+//
+// The texts are the provider's words, as a real provider's are: English (or the Russian and
+// Chinese of messageLanguage), never translated into the user's language.
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <utility>
+
+namespace capwatch::demo::wire {
+
+using HeaderPairs = QList<std::pair<QByteArray, QByteArray>>;
+
+constexpr qint64 kDefaultMaxTokens = 1000;
+/// huge-error: an error body this large, over the 1 MiB that is classified.
+constexpr qsizetype kHugeErrorBytes = 1536 * 1024;
+/// huge-headers: this much of extra response headers, in lines of about kFillerLineBytes (40
+/// large fields: Qt's HTTP client takes at most 100 fields, however small).
+constexpr qsizetype kHugeHeaderBytes = 100 * 1024;
+constexpr qsizetype kFillerLineBytes = 2560;
+constexpr int kWordsPerChunk = 3;
+
+/// About 4 characters per token, as OpenAI's rule of thumb.
+constexpr qint64 tokensOf(qsizetype chars)
+{
+    return (chars + 3) / 4;
+}
+
+/// JSON string literal (quotes included) of UTF-8 text. Hand-rolled because the firehose calls it
+/// tens of thousands of times per answer.
+void appendJsonString(QByteArray &out, QByteArrayView utf8);
+QByteArray jsonString(const QString &text);
+
+/// OpenAI's error shape: {"error":{"message":..,"type":..,"param":..,"code":..}}, with param and
+/// code null when empty.
+QByteArray errorBody(const QString &message, const QString &param = {},
+    const QByteArray &type = QByteArrayLiteral("invalid_request_error"), const QString &code = {});
+
+// The canned bodies of the scenarios.
+QByteArray headlineBody(const QString &language);
+/// capped's 422 body over the cap: used, limit and the seconds until the request fits.
+QByteArray cappedBody(const QString &language, qint64 used, qint64 limit, qint64 seconds);
+/// Russian plural of "second" after a whole number: 1, 21 секунду; 2-4, 22 секунды; else секунд.
+QString russianSeconds(qint64 n);
+QByteArray errorIn200Body();
+QByteArray errorInStreamEvent();
+QByteArray billingBody();
+QByteArray rateLimitBody();
+QByteArray authBody();
+QByteArray validationBody();
+QByteArray overloadedBody();
+QByteArray contextLengthBody(qint64 contextWindow, qint64 prompt, qint64 completion);
+/// Over the 1 MiB that is classified: a token-limit text followed by more than a megabyte of
+/// detail, so only its size keeps it from being taken for a token limit.
+QByteArray hugeErrorBody();
+/// About kHugeHeaderBytes of harmless extra response headers.
+HeaderPairs fillerHeaders();
+QByteArray modelsBody();
+
+// The answers.
+QString cappedAnswer(qint64 limit, double windowSeconds, qint64 counted, qint64 used);
+QString scenarioAnswer(const QString &scenario, int index);
+QString dripAnswer();
+/// ASCII only, so the firehose may cut it at any byte.
+QString firehoseText();
+/// Cuts text to about maxTokens tokens, at a word boundary when there is one.
+QString boundedAnswer(QString text, qint64 maxTokens);
+/// Splits text into stream deltas of a few words each; their concatenation is the text.
+QStringList deltas(const QString &text);
+
+/// Wire form of one chunk of a `Transfer-Encoding: chunked` body. The streams use chunked
+/// framing, as real providers do, so the connection stays reusable and a stream cut short is an
+/// error for the client rather than a clean end of body.
+QByteArray httpChunk(QByteArrayView data);
+QByteArray lastHttpChunk();
+
+/// The parts of a chunk object every event shares, in OpenAI's member order.
+struct ChunkFormat
+{
+    QByteArray head; ///< `{"id":..,"object":..,"created":..,"model":..,`
+
+    ChunkFormat(int index, const QString &model);
+
+    static QByteArray event(const QByteArray &json) { return "data: " + json + "\n\n"; }
+    QByteArray role() const;
+    QByteArray contentPrefix() const;
+    static QByteArray contentSuffix();
+    QByteArray content(const QString &text) const;
+    QByteArray stop() const;
+    QByteArray usage(qint64 prompt, qint64 completion) const;
+    static QByteArray done() { return QByteArrayLiteral("data: [DONE]\n\n"); }
+};
+
+/// A whole (not streamed) chat.completion body.
+QByteArray completionBody(int index, const QString &model, const QString &text, qint64 prompt);
+
+} // namespace capwatch::demo::wire
