@@ -5,6 +5,7 @@
 #include "common/manpage.h"
 #include "democommand.h"
 #include "explaincommand.h"
+#include "historycommand.h"
 #include "version.h"
 
 #include <QCoreApplication>
@@ -18,7 +19,7 @@ namespace {
 
 QList<CommandSpec> commands()
 {
-    return { explainSpec(), chatSpec(), demoSpec() };
+    return { explainSpec(), chatSpec(), demoSpec(), historySpec() };
 }
 
 QString description()
@@ -48,10 +49,12 @@ QString usage()
 void commandSynopsis(capwatch::app::ManPage &page, const CommandSpec &spec)
 {
     const QString program = QStringLiteral("capwatch-cli ") + spec.name;
-    if (spec.synopsis.startsWith(spec.name + u' '))
-        page.synopsis(program, spec.synopsis.mid(spec.name.size() + 1));
-    else
-        page.synopsis(QStringLiteral("capwatch-cli"), spec.synopsis);
+    for (const QString &form : spec.synopsis.split(u'\n')) {
+        if (form.startsWith(spec.name + u' '))
+            page.synopsis(program, form.mid(spec.name.size() + 1));
+        else
+            page.synopsis(QStringLiteral("capwatch-cli"), form);
+    }
 }
 
 /// capwatch-cli(1), from the same command specs the parsers use.
@@ -166,7 +169,7 @@ int main(int argc, char *argv[])
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2)
         return argumentError(
-            QString(), QStringLiteral("a command is required (explain, chat, demo)"));
+            QString(), QStringLiteral("a command is required (explain, chat, demo, history)"));
     const QString command = args.at(1);
     if (command == u"--help" || command == u"-h" || command == u"help") {
         writeOut(usage().toUtf8());
@@ -188,5 +191,7 @@ int main(int argc, char *argv[])
         return runChat(args);
     if (command == u"demo")
         return runDemo(args);
+    if (command == u"history")
+        return runHistory(args);
     return argumentError(QString(), QStringLiteral("unknown command '%1'").arg(command));
 }
