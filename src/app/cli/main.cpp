@@ -155,9 +155,11 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("capwatch"));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(capwatch::kVersion));
 
-    // stderr carries capwatch's own progress lines; the capwatch.* categories' info lines are
-    // there for QT_LOGGING_RULES="capwatch.*.info=true" (the environment overrides this).
-    QLoggingCategory::setFilterRules(QStringLiteral("capwatch.*.info=false"));
+    // stderr carries capwatch's own progress lines; the capwatch.* categories' info and debug
+    // lines are there for QT_LOGGING_RULES="capwatch.*.info=true" (the environment overrides
+    // this). Debug is off too: the history store's "probing ..." is not for every `history list`.
+    QLoggingCategory::setFilterRules(
+        QStringLiteral("capwatch.*.info=false\ncapwatch.*.debug=false"));
 
     // Help texts follow the system locale (LANGUAGE, LC_ALL, LANG); JSON, logs and exit codes
     // never change with it.
