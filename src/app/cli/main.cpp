@@ -104,22 +104,29 @@ QString manPage()
     page.section(QStringLiteral("Exit status"));
     page.item(QString::number(ExitOk),
         QStringLiteral("Success: the answer was printed (chat), the "
-                       "response was classified (explain)."));
+                       "response was classified (explain), the history was listed, shown or "
+                       "exported (history; also when there is no history yet)."));
     page.item(QString::number(ExitBadArguments),
         QStringLiteral("Bad arguments: unknown command or option, missing or malformed "
-                       "value, unreadable file. A message goes to standard error."));
+                       "value, unreadable file; an unknown or ambiguous conversation ID "
+                       "(history). A message goes to standard error."));
     page.item(QString::number(ExitProviderError),
         QStringLiteral("The provider's error ended the send, after any retries (chat)."));
     page.item(QString::number(ExitNetworkOrConfig),
         QStringLiteral("Network or configuration error: unreachable endpoint, bad URL, no "
                        "key; also an answer cut off mid-stream, which is printed as far as "
-                       "it arrived (chat)."));
+                       "it arrived (chat); a history database made by a newer capwatch, or one "
+                       "that cannot be read (history), which is left as it is."));
     page.item(QString::number(ExitCancelled), QStringLiteral("Cancelled with Ctrl+C (SIGINT)."));
 
     page.section(QStringLiteral("Environment"));
     page.item(QStringLiteral("OPENAI_COMPAT_API_KEY"),
         QStringLiteral("The API key for chat, unless --api-key-env names another variable or "
                        "--api-key-file gives a file. Loopback endpoints need no key."));
+    page.item(QStringLiteral("XDG_DATA_HOME"),
+        QStringLiteral("Where history finds the window's database without --database: "
+                       "$XDG_DATA_HOME/capwatch/capwatch/history.sqlite, by default under "
+                       "~/.local/share."));
     page.item(QStringLiteral("QT_LOGGING_RULES"),
         QStringLiteral("Qt logging rules. capwatch.retry.info=true adds a line per attempt "
                        "and wait on standard error; capwatch.*.info=true everything "
@@ -140,6 +147,9 @@ QString manPage()
         QStringLiteral("OPENAI_COMPAT_API_KEY=... capwatch-cli chat \\\n"
                        "    --endpoint https://llm.example.org/v1 --model my-model \\\n"
                        "    --prompt \"Hello\""));
+    page.example(QStringLiteral("Export every retry of November as CSV, for a spreadsheet:"),
+        QStringLiteral("capwatch-cli history export --format csv \\\n"
+                       "    --since 2026-11-01 --until 2026-12-01 --out retries.csv"));
 
     page.section(QStringLiteral("See also"));
     page.seeAlso({ QStringLiteral("capwatch") });
