@@ -29,12 +29,13 @@ nlohmann::ordered_json nameOrNull(std::string_view name)
     return std::string(name);
 }
 
-nlohmann::ordered_json toJson(const RetryRecord &r)
+nlohmann::ordered_json toJson(
+    const RetryRecord &r, const QString &eventName, const ExtraColumns &extra)
 {
     nlohmann::ordered_json o;
     o["time"] = r.time.toUTC().toString(Qt::ISODateWithMs).toStdString();
     o["request"] = r.request;
-    o["event"] = RetryRecord::eventName(r.event).toStdString();
+    o["event"] = eventName.toStdString();
     o["attempt"] = r.attempt;
     o["status"] = r.status ? nlohmann::ordered_json(*r.status) : nlohmann::ordered_json(nullptr);
     o["category"] = nameOrNull(r.category ? retry::nameOf(*r.category) : std::string_view());
@@ -47,6 +48,8 @@ nlohmann::ordered_json toJson(const RetryRecord &r)
     o["budget_left_s"] = secondsJson(r.budgetLeftMs);
     o["reason"] = nameOrNull(retry::nameOf(r.reason));
     o["error"] = text(r.error);
+    for (const auto &[name, value] : extra)
+        o[name.toStdString()] = text(value);
     return o;
 }
 
@@ -95,18 +98,35 @@ QStringList retryLogColumns()
 
 QByteArray toJsonLine(const RetryRecord &record)
 {
+    return toJsonLine(record, RetryRecord::eventName(record.event), {});
+}
+
+QByteArray toJsonLine(
+    const RetryRecord &record, const QString &eventName, const ExtraColumns &extra)
+{
     return QByteArray::fromStdString(
-        toJson(record).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+        toJson(record, eventName, extra)
+            .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 QByteArray csvHeader()
 {
-    return retryLogColumns().join(u',').toUtf8();
+    return csvHeader({});
+}
+
+QByteArray csvHeader(const QStringList &extraColumns)
+{
+    return (retryLogColumns() + extraColumns).join(u',').toUtf8();
 }
 
 QByteArray toCsvRow(const RetryRecord &record)
 {
-    const nlohmann::ordered_json o = toJson(record);
+    return toCsvRow(record, RetryRecord::eventName(record.event), {});
+}
+
+QByteArray toCsvRow(const RetryRecord &record, const QString &eventName, const ExtraColumns &extra)
+{
+    const nlohmann::ordered_json o = toJson(record, eventName, extra);
     QByteArray row;
     bool first = true;
     for (const auto &item : o.items()) {

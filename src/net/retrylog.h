@@ -13,6 +13,7 @@
 #include <QString>
 #include <memory>
 #include <optional>
+#include <utility>
 
 class QFile;
 class QIODevice;
@@ -57,6 +58,17 @@ QByteArray toJsonLine(const RetryRecord &record);
 /// run as a formula (leading =, +, -, @) are prefixed with an apostrophe.
 QByteArray toCsvRow(const RetryRecord &record);
 QByteArray csvHeader();
+
+/// Columns after the retry log's own, as name and text (the history export's `conversation`):
+/// a JSON string, or null when the text is empty; a CSV cell quoted and guarded as the others.
+using ExtraColumns = QList<std::pair<QString, QString>>;
+/// The same three with `eventName` in the event column (a name from a newer capwatch's history,
+/// `parked`, ..., that Event does not have) and `extra` after the last column. With
+/// eventName(record.event) and no extra columns they write exactly the bytes of the others.
+QByteArray toJsonLine(
+    const RetryRecord &record, const QString &eventName, const ExtraColumns &extra);
+QByteArray toCsvRow(const RetryRecord &record, const QString &eventName, const ExtraColumns &extra);
+QByteArray csvHeader(const QStringList &extraColumns);
 
 enum class LogFormat
 {

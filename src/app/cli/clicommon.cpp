@@ -48,19 +48,8 @@ QString listEntry(const QString &name, const QString &description, qsizetype wid
     return out + line + u'\n';
 }
 
-} // namespace
-
-int argumentError(const QString &command, const QString &message, QIODevice *err)
-{
-    const QString prefix = command.isEmpty() ? QStringLiteral("capwatch-cli")
-                                             : QStringLiteral("capwatch-cli ") + command;
-    writeTo(err, (prefix + QStringLiteral(": error: ") + message + u'\n').toUtf8(), true);
-    writeTo(err, (QStringLiteral("Try '") + prefix + QStringLiteral(" --help'.\n")).toUtf8(), true);
-    return ExitBadArguments;
-}
-
-std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args,
-    QCommandLineParser &parser, QIODevice *out, QIODevice *err)
+std::optional<int> parse(const CommandSpec &spec, const QStringList &args,
+    QCommandLineParser &parser, QIODevice *out, QIODevice *err, int maxPositional)
 {
     parser.setApplicationDescription(spec.summary);
     const QCommandLineOption help(QStringList { QStringLiteral("h"), QStringLiteral("help") },
@@ -80,17 +69,45 @@ std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args
             for (const auto &[name, description] : spec.list)
                 text += listEntry(name, description, width);
         }
-        writeTo(out,
-            (QStringLiteral("Usage: capwatch-cli ") + spec.synopsis + u'\n' + text).toUtf8(),
-            false);
+        const QString program = QStringLiteral("capwatch-cli ");
+        QString usage = QStringLiteral("Usage: ");
+        for (const QString &form : spec.synopsis.split(u'\n')) {
+            if (usage.size() > 7)
+                usage += QStringLiteral("       ");
+            usage += program + form + u'\n';
+        }
+        writeTo(out, (usage + text).toUtf8(), false);
         return int(ExitOk);
     }
-    if (!parser.positionalArguments().isEmpty())
+    if (parser.positionalArguments().size() > maxPositional)
         return argumentError(spec.name,
             QStringLiteral("unexpected argument '%1'")
-                .arg(parser.positionalArguments().constFirst()),
+                .arg(parser.positionalArguments().at(maxPositional)),
             err);
     return std::nullopt;
+}
+
+} // namespace
+
+int argumentError(const QString &command, const QString &message, QIODevice *err)
+{
+    const QString prefix = command.isEmpty() ? QStringLiteral("capwatch-cli")
+                                             : QStringLiteral("capwatch-cli ") + command;
+    writeTo(err, (prefix + QStringLiteral(": error: ") + message + u'\n').toUtf8(), true);
+    writeTo(err, (QStringLiteral("Try '") + prefix + QStringLiteral(" --help'.\n")).toUtf8(), true);
+    return ExitBadArguments;
+}
+
+std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args,
+    QCommandLineParser &parser, QIODevice *out, QIODevice *err)
+{
+    return parse(spec, args, parser, out, err, 0);
+}
+
+std::optional<int> parseCommandWithArguments(
+    const CommandSpec &spec, const QStringList &args, QCommandLineParser &parser, int maxPositional)
+{
+    return parse(spec, args, parser, nullptr, nullptr, maxPositional);
 }
 
 } // namespace capwatch::cli

@@ -31,6 +31,7 @@ struct CommandSpec
 {
     QString name;
     QString summary;
+    /// One line per form of the command (history's subcommands), each starting with the name.
     QString synopsis;
     QList<QCommandLineOption> options;
     /// A list after the options in --help and the man page (the demo's scenarios): its title,
@@ -44,6 +45,10 @@ struct CommandSpec
 /// Help goes to `out`, errors to `err`; null means standard output / standard error.
 std::optional<int> parseCommand(const CommandSpec &spec, const QStringList &args,
     QCommandLineParser &parser, QIODevice *out = nullptr, QIODevice *err = nullptr);
+/// The same for a command that takes up to `maxPositional` positional arguments (history's
+/// subcommand and conversation ID), which the command then checks itself.
+std::optional<int> parseCommandWithArguments(const CommandSpec &spec, const QStringList &args,
+    QCommandLineParser &parser, int maxPositional);
 
 /// Writes `capwatch-cli <command>: error: <message>` and a hint to `err` (null: stderr);
 /// returns ExitBadArguments.

@@ -5,6 +5,7 @@
 #include "common/manpage.h"
 #include "democommand.h"
 #include "explaincommand.h"
+#include "historycommand.h"
 #include "version.h"
 
 #include <QCoreApplication>
@@ -18,7 +19,7 @@ namespace {
 
 QList<CommandSpec> commands()
 {
-    return { explainSpec(), chatSpec(), demoSpec() };
+    return { explainSpec(), chatSpec(), demoSpec(), historySpec() };
 }
 
 QString description()
@@ -48,10 +49,12 @@ QString usage()
 void commandSynopsis(capwatch::app::ManPage &page, const CommandSpec &spec)
 {
     const QString program = QStringLiteral("capwatch-cli ") + spec.name;
-    if (spec.synopsis.startsWith(spec.name + u' '))
-        page.synopsis(program, spec.synopsis.mid(spec.name.size() + 1));
-    else
-        page.synopsis(QStringLiteral("capwatch-cli"), spec.synopsis);
+    for (const QString &form : spec.synopsis.split(u'\n')) {
+        if (form.startsWith(spec.name + u' '))
+            page.synopsis(program, form.mid(spec.name.size() + 1));
+        else
+            page.synopsis(QStringLiteral("capwatch-cli"), form);
+    }
 }
 
 /// capwatch-cli(1), from the same command specs the parsers use.
@@ -101,22 +104,29 @@ QString manPage()
     page.section(QStringLiteral("Exit status"));
     page.item(QString::number(ExitOk),
         QStringLiteral("Success: the answer was printed (chat), the "
-                       "response was classified (explain)."));
+                       "response was classified (explain), the history was listed, shown or "
+                       "exported (history; also when there is no history yet)."));
     page.item(QString::number(ExitBadArguments),
         QStringLiteral("Bad arguments: unknown command or option, missing or malformed "
-                       "value, unreadable file. A message goes to standard error."));
+                       "value, unreadable file; an unknown or ambiguous conversation ID "
+                       "(history). A message goes to standard error."));
     page.item(QString::number(ExitProviderError),
         QStringLiteral("The provider's error ended the send, after any retries (chat)."));
     page.item(QString::number(ExitNetworkOrConfig),
         QStringLiteral("Network or configuration error: unreachable endpoint, bad URL, no "
                        "key; also an answer cut off mid-stream, which is printed as far as "
-                       "it arrived (chat)."));
+                       "it arrived (chat); a history database made by a newer capwatch, or one "
+                       "that cannot be read (history), which is left as it is."));
     page.item(QString::number(ExitCancelled), QStringLiteral("Cancelled with Ctrl+C (SIGINT)."));
 
     page.section(QStringLiteral("Environment"));
     page.item(QStringLiteral("OPENAI_COMPAT_API_KEY"),
         QStringLiteral("The API key for chat, unless --api-key-env names another variable or "
                        "--api-key-file gives a file. Loopback endpoints need no key."));
+    page.item(QStringLiteral("XDG_DATA_HOME"),
+        QStringLiteral("Where history finds the window's database without --database: "
+                       "$XDG_DATA_HOME/capwatch/capwatch/history.sqlite, by default under "
+                       "~/.local/share."));
     page.item(QStringLiteral("QT_LOGGING_RULES"),
         QStringLiteral("Qt logging rules. capwatch.retry.info=true adds a line per attempt "
                        "and wait on standard error; capwatch.*.info=true everything "
@@ -137,6 +147,9 @@ QString manPage()
         QStringLiteral("OPENAI_COMPAT_API_KEY=... capwatch-cli chat \\\n"
                        "    --endpoint https://llm.example.org/v1 --model my-model \\\n"
                        "    --prompt \"Hello\""));
+    page.example(QStringLiteral("Export every retry of November as CSV, for a spreadsheet:"),
+        QStringLiteral("capwatch-cli history export --format csv \\\n"
+                       "    --since 2026-11-01 --until 2026-12-01 --out retries.csv"));
 
     page.section(QStringLiteral("See also"));
     page.seeAlso({ QStringLiteral("capwatch") });
@@ -152,9 +165,11 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("capwatch"));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(capwatch::kVersion));
 
-    // stderr carries capwatch's own progress lines; the capwatch.* categories' info lines are
-    // there for QT_LOGGING_RULES="capwatch.*.info=true" (the environment overrides this).
-    QLoggingCategory::setFilterRules(QStringLiteral("capwatch.*.info=false"));
+    // stderr carries capwatch's own progress lines; the capwatch.* categories' info and debug
+    // lines are there for QT_LOGGING_RULES="capwatch.*.info=true" (the environment overrides
+    // this). Debug is off too: the history store's "probing ..." is not for every `history list`.
+    QLoggingCategory::setFilterRules(
+        QStringLiteral("capwatch.*.info=false\ncapwatch.*.debug=false"));
 
     // Help texts follow the system locale (LANGUAGE, LC_ALL, LANG); JSON, logs and exit codes
     // never change with it.
@@ -166,7 +181,7 @@ int main(int argc, char *argv[])
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2)
         return argumentError(
-            QString(), QStringLiteral("a command is required (explain, chat, demo)"));
+            QString(), QStringLiteral("a command is required (explain, chat, demo, history)"));
     const QString command = args.at(1);
     if (command == u"--help" || command == u"-h" || command == u"help") {
         writeOut(usage().toUtf8());
@@ -188,5 +203,7 @@ int main(int argc, char *argv[])
         return runChat(args);
     if (command == u"demo")
         return runDemo(args);
+    if (command == u"history")
+        return runHistory(args);
     return argumentError(QString(), QStringLiteral("unknown command '%1'").arg(command));
 }
