@@ -34,6 +34,7 @@
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -134,6 +135,7 @@ private Q_SLOTS:
     void editAndResendReplacesTheLastPrompt();
     void requestOptionsAreSentAndRemembered();
     void minimumSize();
+    void initialSplit();
     void screenshots();
 
 private:
@@ -986,6 +988,27 @@ void TestMainWindow::minimumSize()
     // At 640x480 the prompt and its buttons still have room.
     QVERIFY(w.window->promptEditor()->height() >= w.window->fontMetrics().height() * 2);
     QVERIFY(w.window->promptEditor()->width() >= w.window->fontMetrics().averageCharWidth() * 20);
+}
+
+void TestMainWindow::initialSplit()
+{
+    // The conversation column starts as it did before the window was split into widgets
+    // (4eea005: 654 of 1436 px, 45.5 %). Measured with the prompt's button texts already set it
+    // came out 696 px (48.5 %).
+    Window w(ini(), 0.02, false);
+    w.window->resize(1440, 900);
+    w.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+    const auto *splitter = w.window->findChild<QSplitter *>();
+    QVERIFY(splitter);
+    const QList<int> sizes = splitter->sizes();
+    QCOMPARE(sizes.size(), 2);
+    const double leftShare = double(sizes[0]) / double(sizes[0] + sizes[1]);
+    QVERIFY2(
+        leftShare > 0.44 && leftShare < 0.47, qPrintable(u"%1 : %2"_s.arg(sizes[0]).arg(sizes[1])));
+    // The buttons got their texts after that measure all the same.
+    QVERIFY(!w.window->retryNowButton()->text().isEmpty());
+    QVERIFY(!w.window->promptEditor()->placeholderText().isEmpty());
 }
 
 void TestMainWindow::screenshots()

@@ -47,6 +47,10 @@ MainWindow::MainWindow(
     m_session->setLocalProvider(demo);
     m_session->setKeychain([this] { return Keychain::provider(this); });
     buildUi();
+    // Only now: splitter->addWidget(left) in buildUi() measured the left column with the prompt's
+    // buttons still blank, and the splitter's first split (at show) still uses that measure, as
+    // it did when the window set all its texts after building. See PromptBox::retranslate().
+    m_promptBox->retranslate();
     m_menus = new WindowMenus(this, m_settings, m_session, m_conversation);
     connect(m_menus, &WindowMenus::settingsRequested, this, &MainWindow::openSettings);
     retranslate();

@@ -32,7 +32,7 @@ PromptBox::PromptBox(QWidget *parent)
     connect(m_sendButton, &QPushButton::clicked, this, &PromptBox::sendRequested);
     connect(m_stopButton, &QPushButton::clicked, this, &PromptBox::stopRequested);
     connect(m_retryNowButton, &QPushButton::clicked, this, &PromptBox::retryRequested);
-    retranslate();
+    // No texts yet: see retranslate() in the header.
 }
 
 void PromptBox::setBusy(bool busy, bool canRetry)

@@ -26,6 +26,12 @@ public:
     void setBusy(bool busy, bool canRetry);
     /// Puts `text` in the editor with the cursor at its end, where typing goes on.
     void setText(const QString &text);
+    /// Sets the texts; a language change calls it again by itself. The constructor leaves them
+    /// out and the window calls this once the box is in its splitter column: the buttons' nested
+    /// column keeps the width measured while they were blank (a button's text invalidates only
+    /// the box's own layout) until the window is first laid out, after the splitter has taken
+    /// the hints for its initial split. Texts set first made the left column 42 px wider.
+    void retranslate();
 
 Q_SIGNALS:
     void sendRequested();
@@ -37,8 +43,6 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void retranslate();
-
     QPlainTextEdit *m_editor;
     QPushButton *m_sendButton;
     QPushButton *m_stopButton;
