@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QLocale>
 #include <QPalette>
@@ -236,6 +237,7 @@ private Q_SLOTS:
     void paintsTheBudgetLine_data();
     void paintsTheBudgetLine();
     void followsTheLog();
+    void restoredLogInOnePass();
     void liveWaitAndToolTips();
     void accessibilityAndSizes();
     void everySendCanBeScrolledIntoView();
@@ -551,6 +553,51 @@ void TestTimeline::followsTheLog()
     }
     QVERIFY(widget.lanes().isEmpty()); // the log went away
     QCOMPARE(widget.log(), nullptr);
+}
+
+void TestTimeline::restoredLogInOnePass()
+{
+    // A conversation restored from history: 2,000 records at once. RetryLog::replace() emits one
+    // cleared(), and the timeline lays the whole log out once; appending them one by one (what
+    // clear() and append() would do) relays out per record.
+    QList<RetryRecord> records;
+    for (int request = 1; records.size() < 2000; ++request) {
+        if (request % 2)
+            headline(records, request, kStart.addSecs(request * 300));
+        else
+            rateLimited(records, request, kStart.addSecs(request * 300));
+    }
+    RetryLog log;
+    TimelineWidget widget;
+    widget.resize(800, 300);
+    widget.setLog(&log);
+    widget.show();
+    QSignalSpy cleared(&log, &RetryLog::cleared);
+    QSignalSpy appended(&log, &RetryLog::recordAppended);
+
+    QElapsedTimer timer;
+    timer.start();
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    const qint64 oneByOneNs = timer.nsecsElapsed();
+    log.clear();
+    timer.restart();
+    log.replace(records);
+    const qint64 replaceNs = timer.nsecsElapsed();
+    qInfo("%lld records: appended one by one %.2f ms, replace() %.2f ms (the GUI thread's share)",
+        static_cast<long long>(records.size()), double(oneByOneNs) / 1e6, double(replaceNs) / 1e6);
+
+    QCOMPARE(cleared.count(), 2);
+    QCOMPARE(appended.count(), records.size()); // only the one-by-one pass
+    const QList<TimelineLane> whole = layoutTimeline(records);
+    QCOMPARE(widget.lanes().size(), whole.size());
+    for (qsizetype i = 0; i < whole.size(); ++i) {
+        QCOMPARE(widget.lanes().at(i).request, whole.at(i).request);
+        QCOMPARE(outcomeOf(widget.lanes().at(i)), outcomeOf(whole.at(i)));
+        QCOMPARE(widget.lanes().at(i).segments.size(), whole.at(i).segments.size());
+    }
+    // Well inside a frame on a desktop; loose, for sanitizer builds.
+    QVERIFY2(replaceNs < 250'000'000, qPrintable(QString::number(double(replaceNs) / 1e6)));
 }
 
 void TestTimeline::liveWaitAndToolTips()

@@ -16,6 +16,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -101,6 +102,11 @@ public:
     void cancel();
     bool busy() const;
     quint64 currentSend() const { return m_sendId; }
+    /// The next send's id (its `request` number) comes after `request`, so that sends added to
+    /// a restored log never share a number, and so a timeline lane, with a restored one. Never
+    /// lowers the count: a late result of an earlier send could otherwise match a new id. Call it
+    /// while idle.
+    void continueAfter(quint64 request) { m_sendId = std::max(m_sendId, request); }
     /// The state machine of the current (or last) send: live figures for the retry panel.
     const retry::SendPolicy *policy() const { return m_policy.get(); }
     const retry::Clock &clock() const { return m_clock; }

@@ -89,6 +89,16 @@ QString RetryRecord::eventName(Event event)
     return {};
 }
 
+std::optional<RetryRecord::Event> RetryRecord::eventFromName(QStringView name)
+{
+    for (const Event e : { Event::AttemptStarted, Event::RetryScheduled, Event::Succeeded,
+             Event::GaveUp, Event::Cancelled }) {
+        if (name == eventName(e))
+            return e;
+    }
+    return std::nullopt;
+}
+
 QStringList retryLogColumns()
 {
     return { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s, u"category"_s,
@@ -208,6 +218,12 @@ void RetryLog::addWriter(std::unique_ptr<RetryLogWriter> writer)
 void RetryLog::clear()
 {
     m_records.clear();
+    Q_EMIT cleared();
+}
+
+void RetryLog::replace(QList<RetryRecord> records)
+{
+    m_records = std::move(records);
     Q_EMIT cleared();
 }
 

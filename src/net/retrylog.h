@@ -48,6 +48,8 @@ struct RetryRecord
     QString error; ///< at most 500 characters
 
     static QString eventName(Event event);
+    /// The reverse of eventName(); empty for a name this build does not know (a later event).
+    static std::optional<Event> eventFromName(QStringView name);
 };
 
 /// The column names, in order.
@@ -108,6 +110,10 @@ public:
     const QList<RetryRecord> &records() const { return m_records; }
     void addWriter(std::unique_ptr<RetryLogWriter> writer);
     void clear();
+    /// Replaces every record at once (a conversation restored from history) and emits cleared()
+    /// once, so views rebuild in one pass instead of one insert per record. The file writers
+    /// get nothing: these records were written when they happened.
+    void replace(QList<RetryRecord> records);
     /// The whole log in one format: for export and "copy as text".
     QByteArray serialize(LogFormat format) const;
     /// Writes the whole log atomically (QSaveFile).
@@ -115,6 +121,7 @@ public:
 
 Q_SIGNALS:
     void recordAppended(int row);
+    /// The records were replaced wholesale (clear(), replace()): rebuild from records().
     void cleared();
     void writeFailed(const QString &error);
 

@@ -35,8 +35,7 @@ ChatSession::ChatSession(QObject *parent)
     connect(m_client, &ChatClient::answerText, this, [this](quint64 send, const QString &text) {
         if (!current(send))
             return;
-        if (m_keepTranscript)
-            m_answer += text;
+        keepAnswerText(text);
         Q_EMIT answerText(send, text);
     });
     connect(m_client, &ChatClient::attemptFailed, this,
@@ -58,23 +57,26 @@ ChatSession::ChatSession(QObject *parent)
         [this](quint64 send, const net::SendSummary &summary) {
             if (!current(send))
                 return;
-            finish(true);
+            finish(summary);
             Q_EMIT succeeded(send, summary);
         });
     connect(
         m_client, &ChatClient::gaveUp, this, [this](quint64 send, const net::SendSummary &summary) {
             if (!current(send))
                 return;
-            finish(false);
+            finish(summary);
             Q_EMIT gaveUp(send, summary);
         });
     connect(m_client, &ChatClient::cancelled, this,
         [this](quint64 send, const net::SendSummary &summary) {
             if (!current(send))
                 return;
-            finish(false);
+            finish(summary);
             Q_EMIT cancelled(send, summary);
         });
+
+    // Each record as it is logged, so a kill in the middle of a retry cycle loses at most one.
+    connect(m_log, &net::RetryLog::recordAppended, this, &ChatSession::storeRecord);
 
     // Twenty readings a second; each one reads the send's deadline, so a late tick never makes
     // a countdown drift.
@@ -264,6 +266,7 @@ quint64 ChatSession::regenerate(const SendOptions &options)
 
 quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options)
 {
+    ++m_restoreToken; // a send wins over a restore still being read
     m_hasLastExchange = false;
     m_pendingPrompt = prompt;
     m_failedPrompt.clear();
@@ -279,7 +282,11 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     request.messages.append({ u"user"_s, prompt });
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
-    return m_client->send(request);
+    storeSendStart(prompt); // queued before the request goes out (on the next turn of the loop)
+    const quint64 id = m_client->send(request);
+    if (!m_storedSend.isNull())
+        m_storedRequest = id;
+    return id;
 }
 
 void ChatSession::cancel()
@@ -287,10 +294,11 @@ void ChatSession::cancel()
     m_client->cancel();
 }
 
-void ChatSession::finish(bool answered)
+void ChatSession::finish(const net::SendSummary &summary)
 {
     m_tick.stop();
-    if (answered) {
+    storeSendEnd(summary);
+    if (summary.outcome == net::SendSummary::Outcome::Succeeded) {
         if (m_keepTranscript) {
             m_history.append({ u"user"_s, m_pendingPrompt });
             m_history.append({ u"assistant"_s, m_answer });

@@ -4,6 +4,7 @@
 // flight and the one wait ticker every view listens to. The window and capwatch-cli both drive
 // their sends through it and only display what it emits, so they cannot drift apart.
 
+#include "history/historywriter.h"
 #include "localprovider.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
@@ -11,12 +12,18 @@
 
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
+#include <QUuid>
 #include <functional>
 #include <memory>
 
 namespace capwatch::session {
+
+/// The most of an answer the history stores (2 MB): what capwatch-cli holds in memory for it,
+/// however long the answer it streams through. A longer answer is stored cut there, as CutOff.
+inline constexpr qsizetype kMaxStoredAnswerChars = 1'000'000;
 
 class ChatSession final : public QObject
 {
@@ -84,6 +91,26 @@ public:
     /// The current send's figures now.
     WaitProgress progress() const;
 
+    // --- history (docs/session.md: what is stored when) ---
+    /// Where the conversation is stored; null (the default) stores nothing (--private, tests).
+    /// Not owned; must outlive the session or be unset first. A send already in flight is not
+    /// stored; a new writer starts a new stored conversation at the next send.
+    void setHistory(history::HistoryWriter *writer);
+    history::HistoryWriter *historyWriter() const { return m_writer; }
+    /// The stored conversation this session shows; null until its first send is stored (a new
+    /// conversation is written when its first prompt is sent, so empty ones never clutter
+    /// history).
+    QUuid conversationId() const { return m_conversation; }
+    /// Starts an empty conversation: cancels a send in flight, clears the transcript and the
+    /// retry log, emits conversationChanged(QUuid()).
+    void newConversation();
+    /// Loads conversation `id` through the writer's queue, then cancels a send in flight,
+    /// replaces the transcript and the retry log (RetryLog::replace(), one cleared() signal) and
+    /// emits conversationChanged(id) and conversationRestored(). An unknown id, or no writer,
+    /// emits restoreFailed(). A send, newConversation() or a later openConversation() before the
+    /// answer comes wins: this one is then dropped.
+    void openConversation(const QUuid &id);
+
 Q_SIGNALS:
     // The current send's steps, as net::ChatClient reports them; a superseded send's are dropped.
     void sendStarted(quint64 send);
@@ -100,12 +127,28 @@ Q_SIGNALS:
     void waitProgress(const capwatch::session::WaitProgress &progress);
     void providerChanged();
 
+    void conversationChanged(const QUuid &id); ///< after newConversation() / a restore
+    /// The first write of a new conversation was queued (the sidebar inserts a row).
+    void conversationStored(const QUuid &id);
+    /// A message, send or record of it was queued (the sidebar moves it to the top, marks it).
+    void conversationUpdated(const QUuid &id);
+    void conversationRestored(const capwatch::session::RestoredConversation &conversation);
+    void restoreFailed(const QUuid &id, const QString &reason);
+
 private:
     quint64 startSend(const QString &prompt, const SendOptions &options);
     bool current(quint64 send) const { return send == m_send && m_send != 0; }
     void emitProgress();
     void onTick();
-    void finish(bool answered);
+    void finish(const net::SendSummary &summary);
+    void keepAnswerText(const QString &text);
+    // History: each queues its writes on m_writer and returns at once.
+    void storeSendStart(const QString &prompt);
+    void storeAnswerStart();
+    void storeSendEnd(const net::SendSummary &summary);
+    void storeRecord(int row);
+    struct Loaded;
+    void applyRestore(const QUuid &id, Loaded loaded);
     bool keyWouldBeSent() const;
     net::Credential loadNow() const;
 
@@ -131,6 +174,13 @@ private:
     bool m_editing = false;
     quint64 m_send = 0;
     QTimer m_tick;
+
+    QPointer<history::HistoryWriter> m_writer;
+    QUuid m_conversation;
+    QUuid m_storedSend; ///< the send in flight's row; null when it is not stored
+    QUuid m_storedAnswer; ///< its answer's row, stored Pending at the first text
+    quint64 m_storedRequest = 0; ///< its `request` number: the records that go with it
+    quint64 m_restoreToken = 0; ///< the latest openConversation() (or what overrode it)
 };
 
 } // namespace capwatch::session

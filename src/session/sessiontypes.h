@@ -3,12 +3,15 @@
 // The values a ChatSession takes and gives: what to talk to, what to send with a prompt, the
 // key's status and the progress of a wait. Typed, never worded: the ui words them.
 
+#include "history/historytypes.h"
 #include "retry/classifier.h"
 #include "retry/constants.h"
 
+#include <QList>
 #include <QMetaType>
 #include <QString>
 #include <QUrl>
+#include <QUuid>
 #include <optional>
 
 namespace capwatch::session {
@@ -73,6 +76,22 @@ struct WaitProgress
     QString failureCategory;
 };
 
+/// A conversation as read back from the history (ChatSession::openConversation()). Its retry
+/// records are not here: they are in the session's retryLog() when this is emitted.
+struct RestoredConversation
+{
+    QUuid id;
+    QString title;
+    QString endpoint;
+    QString model;
+    /// In order, with their state (Complete / CutOff / Pending). Every exchange stored is here,
+    /// also one that Regenerate or Edit replaced in the window (docs/session.md).
+    QList<history::Message> messages;
+    /// In order; a send's `message` is the user message it sent.
+    QList<history::Send> sends;
+};
+
 } // namespace capwatch::session
 
 Q_DECLARE_METATYPE(capwatch::session::WaitProgress)
+Q_DECLARE_METATYPE(capwatch::session::RestoredConversation)

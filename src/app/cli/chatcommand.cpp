@@ -1,14 +1,17 @@
 #include "chatcommand.h"
 
+#include "history/historywriter.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
 #include "retry/finalerror.h"
 #include "session/chatsession.h"
+#include "session/storedrecords.h"
 #include "signalwatcher.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <memory>
 #include <unistd.h>
 
 namespace capwatch::cli {
@@ -67,7 +70,7 @@ CommandSpec chatSpec()
         cliText(QT_TRANSLATE_NOOP("cli",
             "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
         u"chat --endpoint URL [--model NAME] [--prompt TEXT] [--system TEXT] [--max-tokens N] "
-        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F]"_s,
+        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH]"_s,
         {
             QCommandLineOption(u"endpoint"_s,
                 cliText(QT_TRANSLATE_NOOP(
@@ -111,6 +114,14 @@ CommandSpec chatSpec()
                     "Run every wait and timeout F times as long (0 < F <= 1); figures stay in "
                     "policy seconds.")),
                 u"F"_s, u"1"_s),
+            QCommandLineOption(u"private"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Keep nothing on disk: the send is not stored in the history database."))),
+            QCommandLineOption(u"history-database"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Store the send in this history database instead of the one capwatch and "
+                    "capwatch-cli share (~/.local/share/capwatch/history.sqlite).")),
+                u"PATH"_s),
         },
         {},
         {},
@@ -161,12 +172,36 @@ int runChat(const QStringList &args)
     if (parser.isSet(u"api-key-env"_s) && parser.isSet(u"api-key-file"_s))
         return argumentError(
             spec.name, u"give the key with --api-key-env or --api-key-file, not both"_s);
+    const bool keepsHistory = !parser.isSet(u"private"_s);
+    if (!keepsHistory && parser.isSet(u"history-database"_s))
+        return argumentError(spec.name, u"--private stores nothing: drop --history-database"_s);
+
+    // The send is stored as it happens, through the same writer (and so the same code) as the
+    // window's. Made before the session, so it outlives it: its destructor writes whatever is
+    // still queued, on every way out (an answer, a give-up, Ctrl+C).
+    std::unique_ptr<history::HistoryWriter> history;
+    QObject historyContext;
+    if (keepsHistory) {
+        history = std::make_unique<history::HistoryWriter>();
+        // A database that cannot be used never stops the send: it goes on in memory.
+        QObject::connect(history.get(), &history::HistoryWriter::opened, &historyContext,
+            [](const history::OpenResult &result) {
+                if (result.status != history::OpenResult::Status::Opened
+                    && result.status != history::OpenResult::Status::Created)
+                    writeErr((u"capwatch: history: "_s + result.message() + u'\n').toUtf8());
+            });
+        QObject::connect(history.get(), &history::HistoryWriter::writeFailed, &historyContext,
+            [](const QString &error) {
+                writeErr((u"capwatch: history: "_s + error + u'\n').toUtf8());
+            });
+    }
 
     // The one turn goes through the same session as the window's, so the two cannot drift; it
     // keeps nothing of the answer, which streams through to stdout however long it is.
     session::ChatSession chat;
     chat.setKeepTranscript(false);
     chat.setTimeScale(scale);
+    chat.setHistory(history.get()); // a new conversation for this run's one send
     if (parser.isSet(u"log"_s)) {
         QString error;
         auto writer = net::RetryLogWriter::open(parser.value(u"log"_s), &error);
@@ -277,6 +312,10 @@ int runChat(const QStringList &args)
     SignalWatcher watcher;
     QObject::connect(&watcher, &SignalWatcher::interrupted, &context, [&](int) { chat.cancel(); });
 
+    // Opened once every argument is known good, so a rejected command line makes no file.
+    if (history)
+        history->open(parser.isSet(u"history-database"_s) ? parser.value(u"history-database"_s)
+                                                          : session::defaultHistoryPath());
     chat.send(prompt, options);
     QCoreApplication::exec();
     return exitCode;

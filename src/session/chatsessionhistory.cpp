@@ -1,0 +1,251 @@
+// ChatSession's history: what it stores as a send happens, and how a stored conversation comes
+// back. Every write is queued on the HistoryWriter and returns at once (docs/session.md).
+
+#include "chatsession.h"
+#include "sessionlogging.h"
+#include "storedrecords.h"
+
+#include <QTimer>
+#include <algorithm>
+
+namespace capwatch::session {
+
+using namespace Qt::StringLiterals;
+
+struct ChatSession::Loaded
+{
+    std::optional<history::Conversation> conversation;
+    QList<history::Message> messages;
+    QList<history::Send> sends;
+    QList<net::RetryRecord> records;
+};
+
+namespace {
+
+history::SendOutcome outcomeOf(net::SendSummary::Outcome outcome)
+{
+    switch (outcome) {
+    case net::SendSummary::Outcome::Succeeded:
+        return history::SendOutcome::Succeeded;
+    case net::SendSummary::Outcome::GaveUp:
+        return history::SendOutcome::GaveUp;
+    case net::SendSummary::Outcome::Cancelled:
+        break;
+    }
+    return history::SendOutcome::Cancelled;
+}
+
+} // namespace
+
+void ChatSession::setHistory(history::HistoryWriter *writer)
+{
+    if (writer == m_writer)
+        return;
+    // The send in flight and the conversation belong to the old database (or to none).
+    m_writer = writer;
+    m_storedSend = {};
+    m_storedAnswer = {};
+    m_storedRequest = 0;
+    m_conversation = {};
+}
+
+void ChatSession::newConversation()
+{
+    ++m_restoreToken; // a restore still being read is dropped
+    cancel();
+    m_history.clear();
+    m_failedPrompt.clear();
+    m_hasLastExchange = false;
+    m_editing = false;
+    m_conversation = {};
+    m_log->clear();
+    Q_EMIT conversationChanged(QUuid());
+}
+
+void ChatSession::openConversation(const QUuid &id)
+{
+    const quint64 token = ++m_restoreToken;
+    if (!m_writer) {
+        QTimer::singleShot(0, this, [this, id, token] {
+            if (token == m_restoreToken)
+                Q_EMIT restoreFailed(id, u"history is off (--private)"_s);
+        });
+        return;
+    }
+    // Read and converted on the writer's thread, after every write queued before: the GUI
+    // thread only swaps the lists in.
+    m_writer->read(
+        this,
+        [id](history::HistoryStore &store) {
+            Loaded loaded;
+            loaded.conversation = store.conversation(id);
+            if (!loaded.conversation)
+                return loaded;
+            loaded.messages = store.messages(id);
+            loaded.sends = store.sends(id);
+            const QList<history::StoredRetryRecord> stored = store.retryRecords(id);
+            loaded.records.reserve(stored.size());
+            for (const history::StoredRetryRecord &s : stored) {
+                if (std::optional<net::RetryRecord> r = fromStored(s.record))
+                    loaded.records.append(std::move(*r));
+                else // kept in the file for a build that knows it
+                    qCWarning(lcSession).noquote()
+                        << u"history: a retry record of an unknown event (%1) is not shown"_s.arg(
+                               s.record.event);
+            }
+            return loaded;
+        },
+        [this, id, token](Loaded loaded) {
+            if (token == m_restoreToken)
+                applyRestore(id, std::move(loaded));
+        });
+}
+
+void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
+{
+    if (!loaded.conversation) {
+        Q_EMIT restoreFailed(id, u"no such conversation in the history"_s);
+        return;
+    }
+    cancel();
+    m_editing = false;
+    m_pendingPrompt.clear();
+    m_answer.clear();
+    m_failedPrompt.clear();
+    m_hasLastExchange = false;
+
+    // The context sent from now on: each user message answered in full, with its answer. An
+    // answer cut off (or never finished) is shown but not sent, as for a failed send live; the
+    // last prompt without a full answer is the one "Retry now" sends.
+    m_history.clear();
+    const QList<history::Message> &messages = loaded.messages;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const history::Message &m = messages.at(i);
+        if (m.role != history::Role::User)
+            continue;
+        const bool answered = i + 1 < messages.size()
+            && messages.at(i + 1).role == history::Role::Assistant
+            && messages.at(i + 1).state == history::MessageState::Complete;
+        if (answered) {
+            m_history.append({ u"user"_s, m.text });
+            m_history.append({ u"assistant"_s, messages.at(i + 1).text });
+            m_hasLastExchange = i + 2 == messages.size();
+            m_failedPrompt.clear();
+            ++i;
+        } else {
+            m_hasLastExchange = false;
+            m_failedPrompt = m.text;
+        }
+    }
+
+    m_conversation = id;
+    quint64 highest = 0;
+    for (const net::RetryRecord &r : std::as_const(loaded.records))
+        highest = std::max(highest, quint64(std::max(0, r.request)));
+    m_log->replace(std::move(loaded.records));
+    m_client->continueAfter(highest); // new lanes never share a restored lane's number
+
+    RestoredConversation restored;
+    restored.id = id;
+    restored.title = loaded.conversation->title;
+    restored.endpoint = loaded.conversation->endpoint;
+    restored.model = loaded.conversation->model;
+    restored.messages = std::move(loaded.messages);
+    restored.sends = std::move(loaded.sends);
+    Q_EMIT conversationChanged(id);
+    Q_EMIT conversationRestored(restored);
+}
+
+void ChatSession::keepAnswerText(const QString &text)
+{
+    const bool stored = !m_storedSend.isNull();
+    if (m_keepTranscript)
+        m_answer += text;
+    else if (stored && m_answer.size() <= kMaxStoredAnswerChars) // bounded: the CLI streams on
+        m_answer += text.left(kMaxStoredAnswerChars + 1 - m_answer.size());
+    if (stored && m_storedAnswer.isNull() && !text.isEmpty())
+        storeAnswerStart();
+}
+
+void ChatSession::storeSendStart(const QString &prompt)
+{
+    m_storedSend = {};
+    m_storedAnswer = {};
+    m_storedRequest = 0; // set once the client has numbered the send
+    if (!m_writer)
+        return;
+    if (m_conversation.isNull()) {
+        history::Conversation c; // untitled: the store names it from the first prompt
+        c.endpoint
+            = history::HistoryStore::storableEndpoint(m_endpoint.toString(QUrl::RemoveUserInfo));
+        c.model = m_model;
+        m_conversation = m_writer->addConversation(c);
+        Q_EMIT conversationStored(m_conversation);
+    }
+    history::Message message;
+    message.conversation = m_conversation;
+    message.role = history::Role::User;
+    message.text = prompt;
+    message.state = history::MessageState::Complete;
+    history::Send send;
+    send.conversation = m_conversation;
+    send.message = m_writer->addMessage(message);
+    m_storedSend = m_writer->addSend(send);
+    Q_EMIT conversationUpdated(m_conversation);
+}
+
+void ChatSession::storeAnswerStart()
+{
+    // Pending until it ends: a process killed while it streams leaves a mark that it began.
+    history::Message answer;
+    answer.conversation = m_conversation;
+    answer.role = history::Role::Assistant;
+    answer.state = history::MessageState::Pending;
+    m_storedAnswer = m_writer ? m_writer->addMessage(answer) : QUuid();
+}
+
+void ChatSession::storeSendEnd(const net::SendSummary &summary)
+{
+    const QUuid send = std::exchange(m_storedSend, QUuid());
+    const QUuid answer = std::exchange(m_storedAnswer, QUuid());
+    m_storedRequest = 0;
+    if (!m_writer || send.isNull())
+        return;
+    const bool succeeded = summary.outcome == net::SendSummary::Outcome::Succeeded;
+    QString text = m_answer;
+    const bool tooLong = text.size() > kMaxStoredAnswerChars;
+    if (tooLong) {
+        qsizetype keep = kMaxStoredAnswerChars;
+        if (text.at(keep - 1).isHighSurrogate()) // never half a character
+            --keep;
+        text.truncate(keep);
+    }
+    const history::MessageState state
+        = succeeded && !tooLong ? history::MessageState::Complete : history::MessageState::CutOff;
+    if (!answer.isNull()) {
+        m_writer->finishMessage(answer, text, state);
+    } else if (succeeded) { // an empty answer is still the answer
+        history::Message m;
+        m.conversation = m_conversation;
+        m.role = history::Role::Assistant;
+        m.text = text;
+        m.state = state;
+        m_writer->addMessage(m);
+    }
+    m_writer->finishSend(send, outcomeOf(summary.outcome), summary.reason, summary.attempts,
+        qint64(summary.waited.count()));
+    Q_EMIT conversationUpdated(m_conversation);
+}
+
+void ChatSession::storeRecord(int row)
+{
+    if (!m_writer || m_storedSend.isNull() || row < 0 || row >= m_log->records().size())
+        return;
+    const net::RetryRecord &record = m_log->records().at(row);
+    if (quint64(record.request) != m_storedRequest)
+        return;
+    m_writer->addRetryRecord(m_storedSend, toStored(record));
+    Q_EMIT conversationUpdated(m_conversation);
+}
+
+} // namespace capwatch::session

@@ -1,0 +1,281 @@
+// capwatch-cli chat and the history: it stores its send in the database the window uses (found
+// through XDG_DATA_HOME here), record by record, so a kill -9 in the middle of a retry cycle
+// leaves every earlier record readable; --private makes no file; Ctrl+C still writes the end;
+// the key never reaches the file. Read back with a HistoryStore, as `capwatch-cli history` will.
+
+#include "history/historystore.h"
+#include "session/storedrecords.h"
+#include "support/clirunner.h"
+#include "support/demothread.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <csignal>
+#include <sys/types.h>
+
+using namespace capwatch;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QByteArray kKey = "sk-capwatch-cli-test-0d9e8f7a6b5c4d3e";
+
+demo::DemoOptions scenario(const QString &name)
+{
+    demo::DemoOptions o;
+    o.scenario = name;
+    return o;
+}
+
+QByteArray jsonLines(const QList<history::StoredRetryRecord> &stored)
+{
+    QByteArray out;
+    for (const history::StoredRetryRecord &s : stored)
+        out += net::toJsonLine(session::fromStored(s.record).value()) + '\n';
+    return out;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QStringList filesUnder(const QString &dir)
+{
+    QStringList out;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out.append(it.next());
+    return out;
+}
+
+} // namespace
+
+class TestChatHistory final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void chatStoresItsSend();
+    void privateWritesNoFile();
+    void killNineInTheMiddleOfARetryCycle();
+    void interruptStoresTheCancel();
+    void unusableDatabaseNeverStopsTheSend();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"XDG_DATA_HOME"_s, m_dir->filePath(u"data"_s));
+        env.remove(u"OPENAI_COMPAT_API_KEY"_s);
+        return env;
+    }
+    /// Where both programs keep the database under this test's XDG_DATA_HOME.
+    QString database() const { return m_dir->filePath(u"data/capwatch/history.sqlite"_s); }
+    QString logFile() const { return m_dir->filePath(u"retries.jsonl"_s); }
+};
+
+void TestChatHistory::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestChatHistory::chatStoresItsSend()
+{
+    // rate-limited: 429, 429, the answer; the key from a file, sent to the loopback provider.
+    testing::DemoThread demo(scenario(u"rate-limited"_s));
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    const QString keyFile = m_dir->filePath(u"key"_s);
+    {
+        QFile file(keyFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(kKey + '\n');
+    }
+    testing::CliOptions options;
+    options.environment = environment();
+    const testing::CliRun run = testing::runCli(
+        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Stored from the CLI"_s,
+            u"--api-key-file"_s, keyFile, u"--time-scale"_s, u"0.02"_s, u"--log"_s, logFile() },
+        options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(!run.err.contains("history"), run.err.constData());
+    QCOMPARE(demo.recordedRequests().last().header("authorization"), QByteArray("Bearer ***"));
+
+    history::HistoryStore store;
+    QCOMPARE(store.open(database()).status, history::OpenResult::Status::Opened);
+    const history::ConversationPage page = store.conversations(10);
+    QCOMPARE(page.conversations.size(), 1);
+    const history::Conversation c = page.conversations.first();
+    QCOMPARE(c.title, u"Stored from the CLI"_s);
+    QCOMPARE(c.model, u"capwatch-demo"_s);
+    QCOMPARE(c.endpoint, history::HistoryStore::storableEndpoint(url.toString()));
+    const QList<history::Message> messages = store.messages(c.id);
+    QCOMPARE(messages.size(), 2);
+    QCOMPARE(messages.at(0).text, u"Stored from the CLI"_s);
+    QCOMPARE(messages.at(1).role, history::Role::Assistant);
+    QCOMPARE(messages.at(1).state, history::MessageState::Complete);
+    QCOMPARE(messages.at(1).text.toUtf8(), run.out);
+    const QList<history::Send> sends = store.sends(c.id);
+    QCOMPARE(sends.size(), 1);
+    QCOMPARE(sends.at(0).outcome, history::SendOutcome::Succeeded);
+    QCOMPARE(sends.at(0).attempts, 3);
+    // The records are the retry log's, line for line.
+    QCOMPARE(store.retryRecords(c.id).size(), 6);
+    QCOMPARE(jsonLines(store.retryRecords(c.id)), readAll(logFile()));
+    store.close();
+
+    for (const QString &suffix : { u""_s, u"-wal"_s }) {
+        const QByteArray bytes = readAll(database() + suffix);
+        QVERIFY2(!bytes.contains(kKey), qPrintable(suffix));
+    }
+
+    // A second run is a second conversation.
+    const testing::CliRun again
+        = testing::runCli({ u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Again"_s,
+                              u"--time-scale"_s, u"0.02"_s },
+            options);
+    QVERIFY2(again.exitCode == 0, again.err.constData());
+    QVERIFY(store.open(database()).persistent());
+    QCOMPARE(store.conversationCount(), 2);
+}
+
+void TestChatHistory::privateWritesNoFile()
+{
+    testing::DemoThread demo(scenario(u"rate-limited"_s));
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    testing::CliOptions options;
+    options.environment = environment();
+    const testing::CliRun run
+        = testing::runCli({ u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s,
+                              u"Nothing on disk"_s, u"--time-scale"_s, u"0.02"_s, u"--private"_s },
+            options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(!run.out.isEmpty());
+    QCOMPARE(filesUnder(m_dir->path()), QStringList());
+
+    const testing::CliRun both = testing::runCli(
+        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"x"_s, u"--private"_s,
+            u"--history-database"_s, m_dir->filePath(u"h.sqlite"_s) },
+        options);
+    QCOMPARE(both.exitCode, 2);
+    QCOMPARE(filesUnder(m_dir->path()), QStringList());
+
+    const testing::CliRun help = testing::runCli({ u"chat"_s, u"--help"_s }, options);
+    QVERIFY(help.out.contains("--private"));
+    QVERIFY(help.out.contains("--history-database"));
+}
+
+void TestChatHistory::killNineInTheMiddleOfARetryCycle()
+{
+    // headline: a 422 asking 18 min, capped to a 60 s wait: 6 s at this scale, killed in it.
+    testing::DemoThread demo(scenario(u"headline"_s));
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    testing::CliProcess cli(
+        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Killed while it waits"_s,
+            u"--time-scale"_s, u"0.1"_s, u"--log"_s, logFile() },
+        environment());
+    QVERIFY(cli.started());
+    cli.process().closeWriteChannel();
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (err += cli.process().readAllStandardError()).contains("capwatch: waiting"), 20000);
+    // Its writes run on a worker thread: the record of the wait is committed a moment after
+    // the line. Read by another connection (as `capwatch-cli history` would), then killed.
+    {
+        history::HistoryStore watcher;
+        QVERIFY(watcher.open(database()).persistent());
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.retryRecordCount(), qint64(2), 5000);
+    }
+    QVERIFY(!cli.finished()); // still waiting: 6 s
+    ::kill(pid_t(cli.pid()), SIGKILL);
+    QVERIFY(cli.waitForFinished(10000));
+    QCOMPARE(cli.result().status, QProcess::CrashExit);
+
+    history::HistoryStore store;
+    QVERIFY(store.open(database()).persistent());
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    const history::ConversationPage page = store.conversations(10);
+    QCOMPARE(page.conversations.size(), 1);
+    const history::Conversation c = page.conversations.first();
+    QCOMPARE(c.title, u"Killed while it waits"_s);
+    QVERIFY(c.hasRetries);
+    QVERIFY(c.hasUnanswered);
+    const QList<history::Message> messages = store.messages(c.id);
+    QCOMPARE(messages.size(), 1);
+    QCOMPARE(messages.at(0).text, u"Killed while it waits"_s);
+    const QList<history::Send> sends = store.sends(c.id);
+    QCOMPARE(sends.size(), 1);
+    QCOMPARE(sends.at(0).outcome, history::SendOutcome::Running);
+    QCOMPARE(sends.at(0).message, messages.at(0).id);
+    // Every record logged before the kill (attempt_started, retry_scheduled), as the log file
+    // has them.
+    const QByteArray logged = readAll(logFile());
+    QCOMPARE(logged.count('\n'), 2);
+    QCOMPARE(jsonLines(store.retryRecords(c.id)), logged);
+}
+
+void TestChatHistory::interruptStoresTheCancel()
+{
+    // Ctrl+C during a wait: exit 130, and the cancel (record and send) is in the file.
+    testing::DemoThread demo(scenario(u"headline"_s));
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    testing::CliProcess cli({ u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s,
+                                u"Interrupted"_s, u"--time-scale"_s, u"0.1"_s },
+        environment());
+    QVERIFY(cli.started());
+    cli.process().closeWriteChannel();
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (err += cli.process().readAllStandardError()).contains("capwatch: waiting"), 20000);
+    ::kill(pid_t(cli.pid()), SIGINT);
+    QVERIFY(cli.waitForFinished(10000));
+    const testing::CliRun run = cli.result();
+    QCOMPARE(run.exitCode, 130);
+
+    history::HistoryStore store;
+    QVERIFY(store.open(database()).persistent());
+    const history::Conversation c = store.conversations(10).conversations.value(0);
+    const QList<history::Send> sends = store.sends(c.id);
+    QCOMPARE(sends.size(), 1);
+    QCOMPARE(sends.at(0).outcome, history::SendOutcome::Cancelled);
+    QCOMPARE(sends.at(0).reason, retry::EndReason::Cancelled);
+    const QList<history::StoredRetryRecord> records = store.retryRecords(c.id);
+    QCOMPARE(records.size(), 3);
+    QCOMPARE(records.last().record.event, u"cancelled"_s);
+}
+
+void TestChatHistory::unusableDatabaseNeverStopsTheSend()
+{
+    // The database's folder cannot be made (a file is in its way): one line, and the answer.
+    testing::DemoThread demo(scenario(u"capped"_s));
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    const QString blocker = m_dir->filePath(u"not-a-folder"_s);
+    {
+        QFile file(blocker);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    testing::CliOptions options;
+    options.environment = environment();
+    const testing::CliRun run = testing::runCli(
+        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Still answered"_s,
+            u"--history-database"_s, blocker + u"/history.sqlite"_s },
+        options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(!run.out.isEmpty());
+    QCOMPARE(run.err.count("capwatch: history: "), 1);
+}
+
+QTEST_GUILESS_MAIN(TestChatHistory)
+#include "tst_chathistory.moc"
