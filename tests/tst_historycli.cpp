@@ -582,9 +582,9 @@ void TestHistoryCli::noDatabase()
 
 void TestHistoryCli::defaultLocation()
 {
-    // The window's database, where the window keeps it: AppDataLocation of "capwatch".
+    // The database the window and chat share: GenericDataLocation/capwatch/history.sqlite.
     QTemporaryDir dir;
-    const QString folder = dir.filePath(u"capwatch/capwatch"_s);
+    const QString folder = dir.filePath(u"capwatch"_s);
     QVERIFY(QDir().mkpath(folder));
     QVERIFY(QFile::copy(m_db, folder + u"/history.sqlite"_s));
     testing::CliOptions options;
@@ -594,7 +594,8 @@ void TestHistoryCli::defaultLocation()
         = testing::runCli({ u"history"_s, u"list"_s, u"--limit"_s, u"1"_s }, options);
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(lines(r.out).value(1), u"22222222  2026-11-02 23:30  -U     m      Third"_s);
-    QCOMPARE(entries(dir.filePath(u"capwatch"_s)), QStringList { u"capwatch"_s });
+    // Read where it is: no folder of capwatch-cli's own beside it.
+    QCOMPARE(entries(dir.path()), QStringList { u"capwatch"_s });
 }
 
 void TestHistoryCli::helpNamesEveryOption()

@@ -27,7 +27,10 @@ HistoryStore::~HistoryStore()
 
 QString HistoryStore::defaultPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + u"/history.sqlite"_s;
+    // Not AppDataLocation: it holds the application name, and the window (capwatch) and
+    // capwatch-cli must share one file.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+        + u"/capwatch/history.sqlite"_s;
 }
 
 int HistoryStore::latestVersion()

@@ -61,7 +61,8 @@ public:
     HistoryStore(const HistoryStore &) = delete;
     HistoryStore &operator=(const HistoryStore &) = delete;
 
-    /// `AppDataLocation/history.sqlite`.
+    /// `GenericDataLocation/capwatch/history.sqlite` (`~/.local/share/capwatch/history.sqlite`):
+    /// the one file the window and capwatch-cli share.
     static QString defaultPath();
     static int latestVersion();
 

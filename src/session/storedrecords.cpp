@@ -1,8 +1,21 @@
 #include "storedrecords.h"
 
-#include <QStandardPaths>
+#include "history/historystore.h"
+
+#include <QUuid>
 
 namespace capwatch::session {
+
+namespace {
+
+const QString kConversationColumn = QStringLiteral("conversation");
+
+net::ExtraColumns extraColumns(const history::StoredRetryRecord &record)
+{
+    return { { kConversationColumn, record.conversation.toString(QUuid::WithoutBraces) } };
+}
+
+} // namespace
 
 using namespace Qt::StringLiterals;
 
@@ -27,15 +40,13 @@ history::RetryRecord toStored(const net::RetryRecord &r)
     return s;
 }
 
-std::optional<net::RetryRecord> fromStored(const history::RetryRecord &s)
+net::RetryRecord toLogRecord(const history::RetryRecord &s)
 {
-    const std::optional<net::RetryRecord::Event> event = net::RetryRecord::eventFromName(s.event);
-    if (!event)
-        return std::nullopt;
     net::RetryRecord r;
     r.time = s.time.toUTC();
     r.request = s.request;
-    r.event = *event;
+    r.event = net::RetryRecord::eventFromName(s.event).value_or(
+        net::RetryRecord::Event::AttemptStarted);
     r.attempt = s.attempt;
     r.status = s.status;
     r.category = s.category;
@@ -51,10 +62,31 @@ std::optional<net::RetryRecord> fromStored(const history::RetryRecord &s)
     return r;
 }
 
+std::optional<net::RetryRecord> fromStored(const history::RetryRecord &s)
+{
+    if (!net::RetryRecord::eventFromName(s.event))
+        return std::nullopt;
+    return toLogRecord(s);
+}
+
+QByteArray exportCsvHeader()
+{
+    return net::csvHeader({ kConversationColumn });
+}
+
+QByteArray exportJsonLine(const history::StoredRetryRecord &record)
+{
+    return net::toJsonLine(toLogRecord(record.record), record.record.event, extraColumns(record));
+}
+
+QByteArray exportCsvRow(const history::StoredRetryRecord &record)
+{
+    return net::toCsvRow(toLogRecord(record.record), record.record.event, extraColumns(record));
+}
+
 QString defaultHistoryPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-        + u"/capwatch/history.sqlite"_s;
+    return history::HistoryStore::defaultPath();
 }
 
 } // namespace capwatch::session

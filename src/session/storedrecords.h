@@ -8,6 +8,7 @@
 #include "history/historytypes.h"
 #include "net/retrylog.h"
 
+#include <QByteArray>
 #include <QString>
 #include <optional>
 
@@ -17,10 +18,22 @@ namespace capwatch::session {
 history::RetryRecord toStored(const net::RetryRecord &record);
 /// The record as the retry log holds it; empty for an event this build does not know.
 std::optional<net::RetryRecord> fromStored(const history::RetryRecord &record);
+/// Every field as the retry log holds it; an event this build does not know is left at the
+/// default: serialize such a record with its stored name (the export functions below do).
+net::RetryRecord toLogRecord(const history::RetryRecord &record);
 
-/// The one database the window and capwatch-cli share:
-/// `GenericDataLocation/capwatch/history.sqlite` (`~/.local/share/capwatch/history.sqlite`).
-/// Not AppDataLocation, which differs between the two programs (their application names).
+// Stored records in the retry log's formats (interfaces.md), plus a `conversation` column after
+// the log's own ("Export all retry logs", `capwatch-cli history export`). The shared columns are
+// written by the log's own serializers, so they are byte for byte what the live log writes.
+/// `time,...,error,conversation`.
+QByteArray exportCsvHeader();
+/// One record as a JSON object on one line, no line end; the event as stored.
+QByteArray exportJsonLine(const history::StoredRetryRecord &record);
+/// One record as a CSV row, no line end.
+QByteArray exportCsvRow(const history::StoredRetryRecord &record);
+
+/// The one database the window and capwatch-cli share (HistoryStore::defaultPath():
+/// `~/.local/share/capwatch/history.sqlite`).
 QString defaultHistoryPath();
 
 } // namespace capwatch::session

@@ -1,7 +1,7 @@
 #include "historycommand.h"
 
 #include "history/historystore.h"
-#include "historyexport.h"
+#include "session/storedrecords.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -28,6 +28,10 @@ constexpr int kDefaultLimit = 20;
 constexpr int kShortIdLength = 8; ///< also the shortest prefix `show` accepts
 constexpr int kPageSize = 500;
 
+using session::exportCsvHeader;
+using session::exportCsvRow;
+using session::exportJsonLine;
+
 const QString kCommand = u"history"_s;
 
 QString cliText(const char *text)
@@ -35,15 +39,10 @@ QString cliText(const char *text)
     return QCoreApplication::translate("cli", text);
 }
 
-/// The window's database. defaultPath() follows the running program's name, and this program is
-/// capwatch-cli, so it is asked under the window's name (the organization is the same).
+/// The database the window and `chat` share.
 QString defaultDatabasePath()
 {
-    const QString own = QCoreApplication::applicationName();
-    QCoreApplication::setApplicationName(u"capwatch"_s);
-    const QString path = history::HistoryStore::defaultPath();
-    QCoreApplication::setApplicationName(own);
-    return path;
+    return session::defaultHistoryPath();
 }
 
 /// A message for a database that cannot be read; exits with the configuration-error code.

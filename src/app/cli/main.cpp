@@ -125,7 +125,7 @@ QString manPage()
                        "--api-key-file gives a file. Loopback endpoints need no key."));
     page.item(QStringLiteral("XDG_DATA_HOME"),
         QStringLiteral("Where history finds the window's database without --database: "
-                       "$XDG_DATA_HOME/capwatch/capwatch/history.sqlite, by default under "
+                       "$XDG_DATA_HOME/capwatch/history.sqlite, by default under "
                        "~/.local/share."));
     page.item(QStringLiteral("QT_LOGGING_RULES"),
         QStringLiteral("Qt logging rules. capwatch.retry.info=true adds a line per attempt "
