@@ -29,7 +29,7 @@ QString ConversationDelegate::shortDate(const QDateTime &when, const QDateTime &
 QSize ConversationDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const
 {
     const int line = option.fontMetrics.height();
-    return { line * 10, line * 2 + line * 3 / 4 };
+    return { line * 4, line * 2 + line * 3 / 4 }; // as wide as the view: the title elides
 }
 
 void ConversationDelegate::updateEditorGeometry(

@@ -53,6 +53,7 @@ HistorySidebar::HistorySidebar(QWidget *parent)
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_view->setTextElideMode(Qt::ElideRight);
+    m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(m_view, 1);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignHCenter | Qt::AlignTop);

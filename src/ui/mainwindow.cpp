@@ -139,7 +139,7 @@ void MainWindow::buildUi()
 
     splitter->addWidget(left);
     splitter->addWidget(buildRightColumn(splitter));
-    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
     splitter->setStretchFactor(2, 2);
     outer->addWidget(splitter, 1);
