@@ -7,10 +7,10 @@
 #include "history/historywriter.h"
 #include "ui/conversationlistmodel.h"
 #include "ui/historysidebar.h"
-#include "ui/windowhistory.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
+#include "ui/windowhistory.h"
 
 #include <QApplication>
 #include <QDir>
