@@ -136,7 +136,7 @@ for text in OPENAI_COMPAT_API_KEY QT_LOGGING_RULES '^\.SH "EXIT STATUS"' '^\.SH 
 done
 gui_page=$(page capwatch | sed 's/\\-/-/g')
 help=$(QT_QPA_PLATFORM=offscreen "$root/usr/bin/capwatch" --help) || fail "capwatch --help failed"
-check_options capwatch "$gui_page" 9 "$help"
+check_options capwatch "$gui_page" 10 "$help"
 if command -v groff >/dev/null; then
     for program in capwatch capwatch-cli; do
         warnings=$(page "$program" | groff -man -Tutf8 -ww -z 2>&1)

@@ -2,6 +2,8 @@
 
 #include "conversationpresenter.h"
 #include "demobanner.h"
+#include "historybanner.h"
+#include "historysidebar.h"
 #include "keychain.h"
 #include "plainhttpwarning.h"
 #include "promptbox.h"
@@ -12,12 +14,14 @@
 #include "retrytexts.h"
 #include "settingsdialog.h"
 #include "timelinewidget.h"
-#include "windowmenus.h"
+#include "windowhistory.h"
 
 #include <QCloseEvent>
 #include <QDesktopServices>
 #include <QDoubleSpinBox>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QListView>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -53,6 +57,7 @@ MainWindow::MainWindow(
     m_promptBox->retranslate();
     m_menus = new WindowMenus(this, m_settings, m_session, m_conversation);
     connect(m_menus, &WindowMenus::settingsRequested, this, &MainWindow::openSettings);
+    m_history = new WindowHistory(this, settings, m_session, m_menus, m_sidebar, m_historyBanner);
     retranslate();
 
     m_presenter = new ConversationPresenter(m_session, m_conversation, this);
@@ -103,9 +108,14 @@ void MainWindow::buildUi()
     m_banner = new DemoBanner(central);
     connect(m_banner, &DemoBanner::configureRequested, this, &MainWindow::openSettings);
     outer->addWidget(m_banner);
+    m_historyBanner = new HistoryBanner(central);
+    outer->addWidget(m_historyBanner);
 
     auto *splitter = new QSplitter(Qt::Horizontal, central);
     splitter->setChildrenCollapsible(false);
+    m_sidebar = new HistorySidebar(splitter);
+    m_sidebar->hide(); // until attachHistory()
+    splitter->addWidget(m_sidebar);
     auto *left = new QWidget(splitter);
     auto *leftLayout = new QVBoxLayout(left);
     const int pad = fontMetrics().height() / 2;
@@ -133,8 +143,9 @@ void MainWindow::buildUi()
 
     splitter->addWidget(left);
     splitter->addWidget(buildRightColumn(splitter));
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 2);
     outer->addWidget(splitter, 1);
     setCentralWidget(central);
 
@@ -150,7 +161,8 @@ void MainWindow::buildUi()
     const QList<QWidget *> order { promptEditor(), m_promptBox->sendButton(),
         m_promptBox->stopButton(), retryNowButton(), requestOptionsButton(), systemPromptEditor(),
         maxTokensBox(), temperatureBox(), m_tabs, m_timeline, m_logView, m_banner->button(),
-        m_conversation, m_message->button(), m_message->closeButton(), promptEditor() };
+        m_sidebar->newButton(), m_sidebar->searchField(), m_sidebar->view(), m_conversation,
+        m_message->button(), m_message->closeButton(), promptEditor() };
     for (qsizetype i = 0; i + 1 < order.size(); ++i)
         setTabOrder(order[i], order[i + 1]);
     promptEditor()->setFocus();
@@ -196,7 +208,8 @@ QWidget *MainWindow::buildRightColumn(QWidget *parent)
 
 void MainWindow::retranslate()
 {
-    setWindowTitle(tr("capwatch"));
+    setWindowTitle(m_history->isPrivate() ? tr("capwatch (private)") : tr("capwatch"));
+    m_history->retranslate();
     m_tabs->setTabText(0, tr("&Timeline"));
     m_tabs->setTabText(1, tr("Retry &log"));
     m_menus->retranslate();
@@ -213,6 +226,7 @@ void MainWindow::changeEvent(QEvent *event)
         retranslate();
     if (event->type() == QEvent::PaletteChange && m_banner) {
         m_banner->restyle(palette());
+        m_historyBanner->restyle(palette());
         m_message->restyle(palette());
     }
     QMainWindow::changeEvent(event);
@@ -422,24 +436,10 @@ void MainWindow::updateButtons()
     m_promptBox->setBusy(m_session->busy(), !m_session->failedPrompt().isEmpty());
 }
 
-bool MainWindow::exportRetryLog(const QString &path, net::LogFormat format, QString *error)
+void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)
 {
-    return m_menus->exportRetryLog(path, format, error);
-}
-
-bool MainWindow::exportConversation(const QString &path, QString *error)
-{
-    return m_menus->exportConversation(path, error);
-}
-
-QString MainWindow::conversationMarkdown() const
-{
-    return m_menus->conversationMarkdown();
-}
-
-QString MainWindow::retryLogText() const
-{
-    return m_menus->retryLogText();
+    m_history->attach(writer, privateRun); // the sidebar shows with a history to list
+    retranslate();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -12,6 +12,7 @@
 #include "requestoptionsrow.h"
 #include "session/chatsession.h"
 #include "settings.h"
+#include "windowmenus.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -28,16 +29,22 @@ class QTabWidget;
 class QTableView;
 class QToolButton;
 
+namespace capwatch::history {
+class HistoryWriter;
+}
+
 namespace capwatch::ui {
 
 class ConversationPresenter;
 class DemoBanner;
+class HistoryBanner;
+class HistorySidebar;
 class ProviderStatus;
 class RetryLogModel;
 class RetryPanel;
 class SettingsDialog;
 class TimelineWidget;
-class WindowMenus;
+class WindowHistory;
 
 class MainWindow final : public QMainWindow
 {
@@ -64,11 +71,26 @@ public:
     /// Stops editing the last prompt; the editor gets back what it held before.
     void cancelEdit();
 
-    bool exportRetryLog(const QString &path, net::LogFormat format, QString *error = nullptr);
-    bool exportConversation(const QString &path, QString *error = nullptr);
+    bool exportRetryLog(const QString &path, net::LogFormat format, QString *error = nullptr)
+    {
+        return m_menus->exportRetryLog(path, format, error);
+    }
+    bool exportConversation(const QString &path, QString *error = nullptr)
+    {
+        return m_menus->exportConversation(path, error);
+    }
     /// The conversation as exported: a header (date, endpoint, model), then the turns.
-    QString conversationMarkdown() const;
-    QString retryLogText() const;
+    QString conversationMarkdown() const { return m_menus->conversationMarkdown(); }
+    QString retryLogText() const { return m_menus->retryLogText(); }
+
+    /// The history this window lists and stores to (not owned; it outlives the window). Call it
+    /// before the writer's open(): the sidebar fills once the writer reports opened().
+    /// `privateRun` (--private): the writer is in memory, and the window says so. Without a
+    /// call the window keeps no history and shows no sidebar.
+    void attachHistory(history::HistoryWriter *writer, bool privateRun);
+    WindowHistory *windowHistory() const { return m_history; }
+    HistorySidebar *historySidebar() const { return m_sidebar; }
+    HistoryBanner *historyBanner() const { return m_historyBanner; }
 
     /// The conversation this window displays.
     session::ChatSession *session() const { return m_session; }
@@ -131,6 +153,9 @@ private:
     RetryLogModel *m_logModel = nullptr;
     ProviderStatus *m_status = nullptr;
     WindowMenus *m_menus = nullptr;
+    HistorySidebar *m_sidebar = nullptr;
+    HistoryBanner *m_historyBanner = nullptr;
+    WindowHistory *m_history = nullptr;
 };
 
 } // namespace capwatch::ui

@@ -107,6 +107,17 @@ void Settings::setLastExportDir(const QString &dir)
     m_settings->setValue(u"export/lastDir"_s, dir);
 }
 
+int Settings::historyRetentionDays() const
+{
+    const int days = m_settings->value(u"history/retentionDays"_s, 0).toInt();
+    return days >= 1 && days <= 3650 ? days : 0;
+}
+
+void Settings::setHistoryRetentionDays(int days)
+{
+    m_settings->setValue(u"history/retentionDays"_s, days >= 1 && days <= 3650 ? days : 0);
+}
+
 RequestOptions Settings::requestOptions() const
 {
     RequestOptions o;

@@ -60,6 +60,11 @@ public:
     QString lastExportDir() const;
     void setLastExportDir(const QString &dir);
 
+    /// Settings → History: delete conversations not updated for this many days (1-3650) at
+    /// start-up and when changed; 0: keep everything (the default).
+    int historyRetentionDays() const;
+    void setHistoryRetentionDays(int days);
+
     RequestOptions requestOptions() const;
     void setRequestOptions(const RequestOptions &options);
 

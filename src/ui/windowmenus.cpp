@@ -31,6 +31,8 @@ WindowMenus::WindowMenus(QMainWindow *window, Settings &settings, session::ChatS
     , m_exportLogAction(new QAction(window))
     , m_copyLogAction(new QAction(window))
     , m_exportConversationAction(new QAction(window))
+    , m_exportAllAction(new QAction(window))
+    , m_historySettingsAction(new QAction(window))
     , m_quitAction(new QAction(window))
     , m_settingsAction(new QAction(window))
     , m_aboutAction(new QAction(window))
@@ -45,6 +47,11 @@ WindowMenus::WindowMenus(QMainWindow *window, Settings &settings, session::ChatS
     m_exportConversationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     connect(m_exportConversationAction, &QAction::triggered, this,
         &WindowMenus::exportConversationInteractive);
+    m_exportAllAction->setObjectName(u"exportAllAction"_s);
+    connect(m_exportAllAction, &QAction::triggered, this, &WindowMenus::exportAllRequested);
+    m_historySettingsAction->setObjectName(u"historySettingsAction"_s);
+    connect(
+        m_historySettingsAction, &QAction::triggered, this, &WindowMenus::historySettingsRequested);
     m_quitAction->setShortcut(QKeySequence::Quit);
     connect(m_quitAction, &QAction::triggered, window, &QWidget::close);
     m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -54,9 +61,11 @@ WindowMenus::WindowMenus(QMainWindow *window, Settings &settings, session::ChatS
     m_fileMenu->addAction(m_exportLogAction);
     m_fileMenu->addAction(m_copyLogAction);
     m_fileMenu->addAction(m_exportConversationAction);
+    m_fileMenu->addAction(m_exportAllAction);
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quitAction);
     m_settingsMenu->addAction(m_settingsAction);
+    m_settingsMenu->addAction(m_historySettingsAction);
     m_helpMenu->addAction(m_aboutAction);
 }
 
@@ -65,6 +74,8 @@ void WindowMenus::retranslate()
     m_exportLogAction->setText(tr("&Export retry log…"));
     m_copyLogAction->setText(tr("&Copy retry log as text"));
     m_exportConversationAction->setText(tr("Export &conversation as Markdown…"));
+    m_exportAllAction->setText(tr("Export &all retry logs…"));
+    m_historySettingsAction->setText(tr("&History…"));
     m_quitAction->setText(tr("&Quit"));
     m_settingsAction->setText(tr("&Provider settings…"));
     m_aboutAction->setText(tr("&About capwatch"));

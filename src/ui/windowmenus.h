@@ -37,16 +37,19 @@ public:
     QString conversationMarkdown() const;
     QString retryLogText() const;
     void retranslate();
-
-Q_SIGNALS:
-    void settingsRequested();
-
-private:
     /// A warning that does not block: opened window-modal, deleted when closed.
     void showWarning(const QString &title, const QString &text);
     /// A save dialog starting in the last export folder; the caller connects and opens it.
     QFileDialog *saveDialog(
         const QString &title, const QString &fileName, const QStringList &filters);
+
+Q_SIGNALS:
+    void settingsRequested();
+    void historySettingsRequested();
+    /// File → Export all retry logs…: every stored record in a date range.
+    void exportAllRequested();
+
+private:
     void exportRetryLogInteractive();
     void exportConversationInteractive();
     void copyRetryLog();
@@ -59,6 +62,8 @@ private:
     QAction *m_exportLogAction;
     QAction *m_copyLogAction;
     QAction *m_exportConversationAction;
+    QAction *m_exportAllAction;
+    QAction *m_historySettingsAction;
     QAction *m_quitAction;
     QAction *m_settingsAction;
     QAction *m_aboutAction;

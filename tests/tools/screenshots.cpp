@@ -2,13 +2,19 @@
 // demo provider, time-scaled. Run by docs/make-screenshots.sh; not a test.
 
 #include "../support/demolocalprovider.h"
+#include "../support/historyfixture.h"
 #include "demo/demoprovider.h"
+#include "history/historywriter.h"
+#include "ui/conversationlistmodel.h"
+#include "ui/historysidebar.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
+#include "ui/windowhistory.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QListView>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -37,6 +43,69 @@ bool save(QWidget *widget, const QString &path)
     const bool ok = widget->grab().save(path);
     std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED", qUtf8Printable(path));
     return ok;
+}
+
+/// The sidebar after a restart: a few stored conversations, one with a headline retry cycle and
+/// one whose send gave up; at the default size and at the window's minimum.
+int historyShots(
+    const QTemporaryDir &dir, const QString &outDir, const QString &suffix, testing::DemoHook &hook)
+{
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    {
+        history::HistoryStore store;
+        store.open(path);
+        const struct
+        {
+            const char *prompt;
+            int minutesAgo;
+            bool retries;
+            bool unanswered;
+        } rows[] = {
+            { QT_TRANSLATE_NOOP("screenshots", "Plan a three-day trip to Lisbon in spring"),
+                60 * 24 * 9, false, false },
+            { QT_TRANSLATE_NOOP("screenshots", "Explain keyset pagination with an example"),
+                60 * 24 * 3, false, true },
+            { QT_TRANSLATE_NOOP("screenshots", "Draft a polite reply to a delayed invoice"),
+                60 * 26, false, false },
+            { QT_TRANSLATE_NOOP("screenshots",
+                  "What does capwatch do when a provider says my token cap is exceeded?"),
+                95, true, false },
+            { QT_TRANSLATE_NOOP("screenshots", "Summarise the retry policy in three bullet points"),
+                12, false, false },
+        };
+        for (const auto &row : rows) {
+            testing::FixtureConversation f;
+            f.prompt = QCoreApplication::translate("screenshots", row.prompt);
+            f.when = now.addSecs(-60 * row.minutesAgo);
+            f.retries = row.retries;
+            f.unanswered = row.unanswered;
+            testing::addFixtureConversation(store, f);
+        }
+    }
+    Settings settings(dir.filePath(u"history.ini"_s));
+    LaunchOptions options;
+    options.forceDemo = true;
+    history::HistoryWriter writer;
+    MainWindow w(settings, options, &hook);
+    w.attachHistory(&writer, false);
+    writer.open(path);
+    w.resize(1440, 900);
+    w.show();
+    HistorySidebar *sidebar = w.historySidebar();
+    if (!QTest::qWaitFor([&] { return sidebar->model()->rowCount() == 5; }, 10000))
+        return 1;
+    // The one with retries is the open one.
+    w.windowHistory()->openConversation(
+        sidebar->model()->index(1).data(ConversationListModel::IdRole).toUuid());
+    QTest::qWait(100);
+    if (!save(&w, outDir + u"/main-window-history"_s + suffix + u".png"_s))
+        return 1;
+    w.resize(640, 480); // tst_mainwindow::minimumSize: where the prompt must still have room
+    QTest::qWait(100);
+    if (!save(&w, outDir + u"/main-window-history-minimum"_s + suffix + u".png"_s))
+        return 1;
+    return 0;
 }
 
 } // namespace
@@ -160,5 +229,6 @@ int main(int argc, char *argv[])
     QTest::qWait(100);
     if (!save(box, outDir + u"/plain-http-warning"_s + suffix + u".png"_s))
         return 1;
-    return 0;
+    r.close();
+    return historyShots(settingsDir, outDir, suffix, hook);
 }

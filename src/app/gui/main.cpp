@@ -2,6 +2,7 @@
 
 #include "common/startupprobe.h"
 #include "demolocalprovider.h"
+#include "history/historywriter.h"
 #include "options.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
@@ -99,6 +100,13 @@ int printOnly(int argc, char *argv[])
     return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
+/// The history database the window and capwatch-cli share. Once the session layer has its
+/// shared path function (sesshist), this is the one line that calls it.
+QString historyPath()
+{
+    return capwatch::history::HistoryStore::defaultPath();
+}
+
 QStringList argumentList(int argc, char *argv[])
 {
     QStringList args;
@@ -146,7 +154,16 @@ int main(int argc, char *argv[])
 
     capwatch::ui::Settings settings;
     capwatch::app::DemoLocalProvider demo; // outlives the window, whose session may use it
+    // Outlives the window too: its destructor writes what the window queued last.
+    capwatch::history::HistoryWriter history;
+    const bool privateRun = parser.isSet(cmdline.privateRun);
     capwatch::ui::MainWindow window(settings, options, &demo);
+    window.attachHistory(&history, privateRun);
+    // Opened on the writer's thread: the window shows at once; the list fills when it is open.
+    if (privateRun)
+        history.openInMemory();
+    else
+        history.open(historyPath());
     window.show();
     capwatch::app::armStartupProbe(&window);
     return QApplication::exec();

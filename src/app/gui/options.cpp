@@ -12,7 +12,7 @@ namespace capwatch::app {
 
 QList<QCommandLineOption> GuiOptions::all() const
 {
-    return { endpoint, model, demo, prompt, timeScale, lang, manPage };
+    return { endpoint, model, demo, prompt, timeScale, lang, privateRun, manPage };
 }
 
 GuiOptions guiOptions()
@@ -39,6 +39,10 @@ GuiOptions guiOptions()
             QCoreApplication::translate(
                 "main", "User interface language (de, zh_CN, ...); default: the system's."),
             u"CODE"_s),
+        QCommandLineOption(u"private"_s,
+            QCoreApplication::translate("main",
+                "Keep nothing on disk for this run: its conversations are not added to the "
+                "history.")),
         QCommandLineOption(u"man-page"_s,
             QCoreApplication::translate("main", "Print the man page (roff) and exit.")),
     };
@@ -112,6 +116,12 @@ QString guiManPage()
         u"The settings: provider, model, key source, window layout. The API key itself is "
         "never stored there; it comes from the environment, a key file or the system "
         "keychain."_s);
+
+    page.item(u"~/.local/share/capwatch/history.sqlite"_s,
+        u"The history: conversations, their messages and retry logs (SQLite). A file that "
+        "cannot be read is moved aside (history.sqlite.corrupt-DATE) and a new one started. "
+        "--private writes nothing to it; Settings → History deletes old conversations or "
+        "clears it."_s);
 
     page.section(u"Exit status"_s);
     page.item(u"0"_s, u"The window was closed, or --help or --version was shown."_s);

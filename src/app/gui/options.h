@@ -17,6 +17,8 @@ struct GuiOptions
     QCommandLineOption prompt;
     QCommandLineOption timeScale;
     QCommandLineOption lang;
+    /// Nothing of this run is written to the history database.
+    QCommandLineOption privateRun;
     /// Hidden: prints the man page and exits, without a display.
     QCommandLineOption manPage;
 

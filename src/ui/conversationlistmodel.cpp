@@ -1,0 +1,238 @@
+#include "conversationlistmodel.h"
+
+#include <QFont>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+
+ConversationListModel::ConversationListModel(QObject *parent)
+    : QAbstractListModel(parent)
+{ }
+
+void ConversationListModel::setWriter(history::HistoryWriter *writer)
+{
+    m_writer = writer;
+    reload();
+}
+
+void ConversationListModel::reload()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_ids.clear();
+    m_next = {};
+    m_hasMore = m_writer != nullptr;
+    m_loading = false;
+    m_pagesRead = 0;
+    ++m_generation;
+    endResetModel();
+    fetchMore();
+}
+
+int ConversationListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+QString ConversationListModel::marksText(bool retries, bool unanswered)
+{
+    QStringList marks;
+    if (retries)
+        marks << tr("had retries");
+    if (unanswered)
+        marks << tr("unanswered send");
+    return marks.join(u", "_s);
+}
+
+QVariant ConversationListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const history::Conversation &c = m_rows.at(index.row());
+    const QString title = c.title.isEmpty() ? tr("Untitled conversation") : c.title;
+    switch (role) {
+    case Qt::DisplayRole:
+    case TitleRole:
+        return title;
+    case Qt::EditRole:
+        return c.title;
+    case IdRole:
+        return c.id;
+    case UpdatedRole:
+        return c.updated;
+    case ModelRole:
+        return c.model;
+    case HasRetriesRole:
+        return c.hasRetries;
+    case HasUnansweredRole:
+        return c.hasUnanswered;
+    case IsOpenRole:
+        return !m_open.isNull() && c.id == m_open;
+    case Qt::ToolTipRole: {
+        const QString marks = marksText(c.hasRetries, c.hasUnanswered);
+        return marks.isEmpty() ? title : title + u"\n"_s + marks;
+    }
+    case Qt::AccessibleTextRole: {
+        const QString marks = marksText(c.hasRetries, c.hasUnanswered);
+        const QString date = QLocale().toString(c.updated.toLocalTime(), QLocale::ShortFormat);
+        return marks.isEmpty() ? tr("%1, %2").arg(title, date)
+                               : tr("%1, %2, %3").arg(title, date, marks);
+    }
+    case Qt::FontRole:
+        if (!m_open.isNull() && c.id == m_open) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+bool ConversationListModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != Qt::EditRole || !m_writer
+        || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    const QString title = value.toString().simplified();
+    history::Conversation &c = m_rows[index.row()];
+    if (title.isEmpty() || title == c.title)
+        return false;
+    c.title = title;
+    m_writer->renameConversation(c.id, title);
+    Q_EMIT dataChanged(index, index);
+    return true;
+}
+
+Qt::ItemFlags ConversationListModel::flags(const QModelIndex &index) const
+{
+    const Qt::ItemFlags base = QAbstractListModel::flags(index);
+    return index.isValid() ? base | Qt::ItemIsEditable | Qt::ItemNeverHasChildren : base;
+}
+
+bool ConversationListModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && m_writer && m_hasMore;
+}
+
+void ConversationListModel::fetchMore(const QModelIndex &parent)
+{
+    if (parent.isValid() || !m_writer || !m_hasMore || m_loading)
+        return;
+    m_loading = true;
+    const quint64 generation = m_generation;
+    const int limit = m_pageSize;
+    const history::PageCursor after = m_next;
+    m_writer->read(
+        this,
+        [limit, after](history::HistoryStore &store) { return store.conversations(limit, after); },
+        [this, generation](history::ConversationPage page) {
+            if (generation != m_generation)
+                return; // reset meanwhile: its own first read is queued
+            m_loading = false;
+            ++m_pagesRead;
+            m_next = page.next;
+            m_hasMore = page.hasMore;
+            QList<history::Conversation> fresh;
+            for (history::Conversation &c : page.conversations) {
+                if (!m_ids.contains(c.id))
+                    fresh.append(std::move(c));
+            }
+            if (!fresh.isEmpty()) {
+                const int first = int(m_rows.size());
+                beginInsertRows({}, first, first + int(fresh.size()) - 1);
+                for (history::Conversation &c : fresh) {
+                    m_ids.insert(c.id);
+                    m_rows.append(std::move(c));
+                }
+                endInsertRows();
+            }
+            Q_EMIT pageLoaded();
+        });
+}
+
+int ConversationListModel::rowOf(const QUuid &id) const
+{
+    if (!m_ids.contains(id))
+        return -1;
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).id == id)
+            return int(i);
+    }
+    return -1;
+}
+
+void ConversationListModel::refresh(const QUuid &id)
+{
+    if (!m_writer || id.isNull())
+        return;
+    const quint64 generation = m_generation;
+    m_writer->read(
+        this, [id](history::HistoryStore &store) { return store.conversation(id); },
+        [this, id, generation](std::optional<history::Conversation> conversation) {
+            if (generation != m_generation)
+                return;
+            if (conversation)
+                placeAtTop(*conversation);
+            else
+                removeConversation(id);
+        });
+}
+
+void ConversationListModel::placeAtTop(const history::Conversation &conversation)
+{
+    const int row = rowOf(conversation.id);
+    if (row < 0) {
+        beginInsertRows({}, 0, 0);
+        m_rows.prepend(conversation);
+        m_ids.insert(conversation.id);
+        endInsertRows();
+        return;
+    }
+    if (row > 0) {
+        beginMoveRows({}, row, row, {}, 0);
+        m_rows.move(row, 0);
+        endMoveRows();
+    }
+    m_rows[0] = conversation;
+    Q_EMIT dataChanged(index(0), index(0));
+}
+
+void ConversationListModel::removeConversation(const QUuid &id)
+{
+    const int row = rowOf(id);
+    if (row < 0)
+        return;
+    beginRemoveRows({}, row, row);
+    m_rows.removeAt(row);
+    m_ids.remove(id);
+    endRemoveRows();
+}
+
+void ConversationListModel::setOpenConversation(const QUuid &id)
+{
+    const int before = rowOf(m_open);
+    m_open = id;
+    const int after = rowOf(id);
+    for (int row : { before, after }) {
+        if (row >= 0)
+            Q_EMIT dataChanged(index(row), index(row), { IsOpenRole, Qt::FontRole });
+    }
+}
+
+QHash<int, QByteArray> ConversationListModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert(IdRole, "id");
+    names.insert(TitleRole, "title");
+    names.insert(UpdatedRole, "updated");
+    names.insert(ModelRole, "model");
+    names.insert(HasRetriesRole, "hasRetries");
+    names.insert(HasUnansweredRole, "hasUnanswered");
+    names.insert(IsOpenRole, "isOpen");
+    return names;
+}
+
+} // namespace capwatch::ui

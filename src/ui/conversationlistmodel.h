@@ -1,0 +1,85 @@
+#pragma once
+
+// The sidebar's list of stored conversations, newest first. It holds only the pages read so far:
+// the first page is read (asynchronously, on the writer's thread) when the history is set, the
+// next one when the view scrolls near the end (canFetchMore/fetchMore), so memory follows what
+// was looked at, not what is stored. Never two reads in flight; a read that answers after a
+// reset is dropped.
+
+#include "history/historywriter.h"
+
+#include <QAbstractListModel>
+#include <QSet>
+
+namespace capwatch::ui {
+
+class ConversationListModel final : public QAbstractListModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConversationListModel)
+
+public:
+    enum Role
+    {
+        IdRole = Qt::UserRole + 1,
+        TitleRole,
+        UpdatedRole,
+        ModelRole,
+        HasRetriesRole,
+        HasUnansweredRole,
+        SnippetRole, ///< search results only: the matched words between [ and ]
+        IsOpenRole,
+    };
+
+    explicit ConversationListModel(QObject *parent = nullptr);
+
+    /// Null: an empty list. Else reads the first page.
+    void setWriter(history::HistoryWriter *writer);
+    /// Drops every row and reads the first page again (after retention or a clear).
+    void reload();
+    void setPageSize(int size) { m_pageSize = size; }
+    int pageSize() const { return m_pageSize; }
+    /// Pages read so far, for tests.
+    int pagesRead() const { return m_pagesRead; }
+    bool loading() const { return m_loading; }
+
+    /// Re-reads one conversation and puts it at the top (new or updated), or removes it when
+    /// it is gone from the store.
+    void refresh(const QUuid &id);
+    void removeConversation(const QUuid &id);
+    /// The one shown bold (the open conversation); null: none.
+    void setOpenConversation(const QUuid &id);
+    QUuid openConversation() const { return m_open; }
+    int rowOf(const QUuid &id) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool canFetchMore(const QModelIndex &parent = {}) const override;
+    void fetchMore(const QModelIndex &parent = {}) override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    /// Accessible text and tooltip of a row's marks ("had retries", "unanswered send").
+    static QString marksText(bool retries, bool unanswered);
+
+Q_SIGNALS:
+    /// A page (the first one after setWriter() or reload() included) was added.
+    void pageLoaded();
+
+private:
+    void placeAtTop(const history::Conversation &conversation);
+
+    history::HistoryWriter *m_writer = nullptr;
+    QList<history::Conversation> m_rows;
+    QSet<QUuid> m_ids; ///< of m_rows: a page read after a row moved up does not repeat it
+    history::PageCursor m_next;
+    bool m_hasMore = false;
+    bool m_loading = false;
+    quint64 m_generation = 0; ///< bumped on reset: an older page's answer is dropped
+    int m_pageSize = 100;
+    int m_pagesRead = 0;
+    QUuid m_open;
+};
+
+} // namespace capwatch::ui
