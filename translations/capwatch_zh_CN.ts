@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>capwatch::ui::ConversationListModel</name>
+    <message>
+        <source>had retries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unanswered send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Untitled conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2, %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ConversationPresenter</name>
     <message>
         <source>The send failed: %1</source>
@@ -113,6 +136,194 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::ExportAllDialog</name>
+    <message>
+        <source>Export all retry logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;To (included):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Choose file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::HistoryBanner</name>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The history database could not be read (%1). It was moved to %2 and a new one was started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The history database %1 was made by a newer capwatch; history is off for this run (nothing is written to it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The history database %1 could not be opened (%2); history is off for this run: nothing is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History notice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy &amp;path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the path of the moved database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close the notice</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::HistorySettingsDialog</name>
+    <message>
+        <source>&amp;Keep everything</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete conversations older than</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;lear history…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Days to keep conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is a private run: nothing is kept on disk, so there is nothing to delete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete every stored conversation with its messages and retry log? This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear history</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::HistorySidebar</name>
+    <message>
+        <source>Delete conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete “%1” with its messages and retry log? This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History is off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversation contains “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No conversations yet. They are kept here after you send a prompt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;New conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New conversation (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start an empty conversation; the open one stays in the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Find in conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search conversations (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finds conversations by the words in their messages as you type; Esc shows all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stored conversations, newest first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversation history</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::Keychain</name>
     <message>
         <source>system keychain</source>
@@ -164,6 +375,10 @@
     <message>
         <source>Answer copied</source>
         <translation>已复制回答</translation>
+    </message>
+    <message>
+        <source>capwatch (private)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -775,6 +990,17 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::SearchResultsModel</name>
+    <message>
+        <source>Untitled conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::Settings</name>
     <message>
         <source>key file %1</source>
@@ -1103,6 +1329,51 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::WindowHistory</name>
+    <message>
+        <source>History is off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation type="unfinished">JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation type="unfinished">CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export all retry logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n retry records</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished">导出失败</translation>
+    </message>
+    <message>
+        <source>The retry logs were not written: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History cleared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Private: nothing is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::WindowMenus</name>
     <message>
         <source>About capwatch</source>
@@ -1205,6 +1476,14 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;一款面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端。它按照严格且可见的策略重试 Token 上限错误：最多尝试 %2 次，每次等待不超过 %3 秒，总计不超过 %4 秒。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Export &amp;all retry logs…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1341,6 +1620,66 @@
         <source>A response header, &apos;Name: value&apos;. Repeatable. With a 2xx status, &apos;Content-Type: text/event-stream&apos; reads the body as an event stream.</source>
         <translation>响应标头，格式为 &apos;Name: value&apos;。可重复。对于 2xx 状态，&apos;Content-Type: text/event-stream&apos; 会将正文作为事件流读取。</translation>
     </message>
+    <message>
+        <source>Keep nothing on disk: the send is not stored in the history database.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store the send in this history database instead of the one capwatch and capwatch-cli share (~/.local/share/capwatch/history.sqlite).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenarios:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List, show and export the conversations and retry logs capwatch keeps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The history database (default: the window&apos;s, history.sqlite in capwatch&apos;s data folder). It is only read: never created, migrated or moved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>list: how many conversations, newest first (default: 20).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>list: a JSON array instead of the table.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export (required), show: the retry records as jsonl (JSON Lines) or csv.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export: records from DATE on, YYYY-MM-DD (local midnight) or an ISO 8601 date and time (with Z or an offset; without, local time).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export: records before DATE, written as for --since.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export: write the file PATH, complete or not at all, instead of standard output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subcommands:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The newest conversations: ID (its first 8 digits), last update (local time), marks (R: retried, U: unanswered), model, title.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One conversation by its ID (the UUID, or a unique prefix of at least 8 digits): header, transcript, sends and retry log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every retry record from --since until --until, oldest first: the retry log&apos;s columns, then conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1383,6 +1722,10 @@
     <message>
         <source>A chat client for OpenAI-compatible providers with strict token caps, showing every retry as it happens.</source>
         <translation>面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端，实时显示每一次重试。</translation>
+    </message>
+    <message>
+        <source>Keep nothing on disk for this run: its conversations are not added to the history.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
