@@ -5,23 +5,23 @@
     <name>capwatch::ui::ConversationListModel</name>
     <message>
         <source>had retries</source>
-        <translation type="unfinished"></translation>
+        <translation>mit Wiederholungen</translation>
     </message>
     <message>
         <source>unanswered send</source>
-        <translation type="unfinished"></translation>
+        <translation>unbeantwortete Anfrage</translation>
     </message>
     <message>
         <source>Untitled conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbenannte Unterhaltung</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1, %2</translation>
     </message>
     <message>
         <source>%1, %2, %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1, %2, %3</translation>
     </message>
 </context>
 <context>
@@ -142,188 +142,188 @@
     <name>capwatch::ui::ExportAllDialog</name>
     <message>
         <source>Export all retry logs</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Wiederholungsprotokolle exportieren</translation>
     </message>
     <message>
         <source>From</source>
-        <translation type="unfinished"></translation>
+        <translation>Von</translation>
     </message>
     <message>
         <source>To</source>
-        <translation type="unfinished"></translation>
+        <translation>Bis</translation>
     </message>
     <message>
         <source>&amp;From:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Von:</translation>
     </message>
     <message>
         <source>&amp;To (included):</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Bis (einschließlich):</translation>
     </message>
     <message>
         <source>&amp;Choose file…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Datei auswählen…</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::HistoryBanner</name>
     <message>
         <source>unknown error</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannter Fehler</translation>
     </message>
     <message>
         <source>The history database could not be read (%1). It was moved to %2 and a new one was started.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Verlaufsdatenbank konnte nicht gelesen werden (%1). Sie wurde nach %2 verschoben und eine neue wurde angelegt.</translation>
     </message>
     <message>
         <source>The history database %1 was made by a newer capwatch; history is off for this run (nothing is written to it).</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Verlaufsdatenbank %1 stammt von einer neueren capwatch-Version; der Verlauf ist für diesen Start ausgeschaltet (es wird nichts in sie geschrieben).</translation>
     </message>
     <message>
         <source>The history database %1 could not be opened (%2); history is off for this run: nothing is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Verlaufsdatenbank %1 konnte nicht geöffnet werden (%2); der Verlauf ist für diesen Start ausgeschaltet: Es wird nichts gespeichert.</translation>
     </message>
     <message>
         <source>History notice</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinweis zum Verlauf</translation>
     </message>
     <message>
         <source>Copy &amp;path</source>
-        <translation type="unfinished"></translation>
+        <translation>P&amp;fad kopieren</translation>
     </message>
     <message>
         <source>Copy the path of the moved database</source>
-        <translation type="unfinished"></translation>
+        <translation>Pfad der verschobenen Datenbank kopieren</translation>
     </message>
     <message>
         <source>Close the notice</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinweis schließen</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::HistorySettingsDialog</name>
     <message>
         <source>&amp;Keep everything</source>
-        <translation type="unfinished"></translation>
+        <translation>Alles &amp;behalten</translation>
     </message>
     <message>
         <source>&amp;Delete conversations older than</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterhaltungen &amp;löschen, die älter sind als</translation>
     </message>
     <message>
         <source>C&amp;lear history…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Verlauf leeren…</translation>
     </message>
     <message>
         <source>History</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlauf</translation>
     </message>
     <message>
         <source>Keep conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterhaltungen aufbewahren</translation>
     </message>
     <message>
         <source> days</source>
-        <translation type="unfinished"></translation>
+        <translation> Tage</translation>
     </message>
     <message>
         <source>Days to keep conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufbewahrungsdauer der Unterhaltungen in Tagen</translation>
     </message>
     <message>
         <source>This is a private run: nothing is kept on disk, so there is nothing to delete.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dies ist ein privater Start: Es wird nichts auf dem Datenträger gespeichert, daher gibt es nichts zu löschen.</translation>
     </message>
     <message>
         <source>Clear history</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlauf leeren</translation>
     </message>
     <message>
         <source>Delete every stored conversation with its messages and retry log? This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle gespeicherten Unterhaltungen mit ihren Nachrichten und Wiederholungsprotokollen löschen? Dies kann nicht rückgängig gemacht werden.</translation>
     </message>
     <message>
         <source>&amp;Clear history</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlauf &amp;leeren</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::HistorySidebar</name>
     <message>
         <source>Delete conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterhaltung löschen</translation>
     </message>
     <message>
         <source>Delete “%1” with its messages and retry log? This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ mit seinen Nachrichten und seinem Wiederholungsprotokoll löschen? Dies kann nicht rückgängig gemacht werden.</translation>
     </message>
     <message>
         <source>&amp;Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Löschen</translation>
     </message>
     <message>
         <source>&amp;Open</source>
-        <translation type="unfinished"></translation>
+        <translation>Ö&amp;ffnen</translation>
     </message>
     <message>
         <source>History is off.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Verlauf ist ausgeschaltet.</translation>
     </message>
     <message>
         <source>No conversation contains “%1”.</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Unterhaltung enthält „%1“.</translation>
     </message>
     <message>
         <source>No conversations yet. They are kept here after you send a prompt.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch keine Unterhaltungen. Sie werden hier aufbewahrt, sobald Sie einen Prompt senden.</translation>
     </message>
     <message>
         <source>&amp;New conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Neue Unterhaltung</translation>
     </message>
     <message>
         <source>New conversation (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Neue Unterhaltung (%1)</translation>
     </message>
     <message>
         <source>Start an empty conversation; the open one stays in the list</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine leere Unterhaltung beginnen; die geöffnete bleibt in der Liste</translation>
     </message>
     <message>
         <source>&amp;Find in conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>In Unterhaltungen s&amp;uchen</translation>
     </message>
     <message>
         <source>&amp;Rename</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Umbenennen</translation>
     </message>
     <message>
         <source>&amp;Delete…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Löschen…</translation>
     </message>
     <message>
         <source>Search conversations (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterhaltungen durchsuchen (%1)</translation>
     </message>
     <message>
         <source>Search conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterhaltungen durchsuchen</translation>
     </message>
     <message>
         <source>Finds conversations by the words in their messages as you type; Esc shows all</source>
-        <translation type="unfinished"></translation>
+        <translation>Findet Unterhaltungen schon während der Eingabe anhand der Wörter in ihren Nachrichten; Esc zeigt alle an</translation>
     </message>
     <message>
         <source>Conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterhaltungen</translation>
     </message>
     <message>
         <source>Stored conversations, newest first</source>
-        <translation type="unfinished"></translation>
+        <translation>Gespeicherte Unterhaltungen, die neuesten zuerst</translation>
     </message>
     <message>
         <source>Conversation history</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterhaltungsverlauf</translation>
     </message>
 </context>
 <context>
@@ -381,7 +381,7 @@
     </message>
     <message>
         <source>capwatch (private)</source>
-        <translation type="unfinished"></translation>
+        <translation>capwatch (privat)</translation>
     </message>
 </context>
 <context>
@@ -996,11 +996,11 @@
     <name>capwatch::ui::SearchResultsModel</name>
     <message>
         <source>Untitled conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>Unbenannte Unterhaltung</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>
@@ -1335,46 +1335,46 @@
     <name>capwatch::ui::WindowHistory</name>
     <message>
         <source>History is off.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Verlauf ist ausgeschaltet.</translation>
     </message>
     <message>
         <source>JSON Lines (*.jsonl)</source>
-        <translation type="unfinished">JSON Lines (*.jsonl)</translation>
+        <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
         <source>CSV (*.csv)</source>
-        <translation type="unfinished">CSV (*.csv)</translation>
+        <translation>CSV (*.csv)</translation>
     </message>
     <message>
         <source>Export all retry logs</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Wiederholungsprotokolle exportieren</translation>
     </message>
     <message numerus="yes">
         <source>Exported %n retry records</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Wiederholungseintrag exportiert</numerusform>
+            <numerusform>%n Wiederholungseinträge exportiert</numerusform>
         </translation>
     </message>
     <message>
         <source>Export failed</source>
-        <translation type="unfinished">Export fehlgeschlagen</translation>
+        <translation>Export fehlgeschlagen</translation>
     </message>
     <message>
         <source>The retry logs were not written: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Wiederholungsprotokolle wurden nicht geschrieben: %1</translation>
     </message>
     <message>
         <source>History cleared</source>
-        <translation type="unfinished"></translation>
+        <translation>Verlauf geleert</translation>
     </message>
     <message>
         <source>Private: nothing is kept</source>
-        <translation type="unfinished"></translation>
+        <translation>Privat: Es wird nichts gespeichert</translation>
     </message>
     <message>
         <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit --private gestartet: Die Unterhaltungen dieses Starts werden nur im Arbeitsspeicher gehalten und sind verloren, sobald capwatch beendet wird.</translation>
     </message>
 </context>
 <context>
@@ -1484,11 +1484,11 @@
     </message>
     <message>
         <source>Export &amp;all retry logs…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Alle Wiederholungsprotokolle exportieren…</translation>
     </message>
     <message>
         <source>&amp;History…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Verlauf…</translation>
     </message>
 </context>
 <context>
@@ -1627,63 +1627,63 @@
     </message>
     <message>
         <source>Keep nothing on disk: the send is not stored in the history database.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nichts auf dem Datenträger speichern: Die Anfrage wird nicht in der Verlaufsdatenbank abgelegt.</translation>
     </message>
     <message>
         <source>Store the send in this history database instead of the one capwatch and capwatch-cli share (~/.local/share/capwatch/history.sqlite).</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Anfrage in dieser Verlaufsdatenbank speichern statt in der, die capwatch und capwatch-cli gemeinsam nutzen (~/.local/share/capwatch/history.sqlite).</translation>
     </message>
     <message>
         <source>Scenarios:</source>
-        <translation type="unfinished"></translation>
+        <translation>Szenarien:</translation>
     </message>
     <message>
         <source>List, show and export the conversations and retry logs capwatch keeps.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die von capwatch gespeicherten Unterhaltungen und Wiederholungsprotokolle auflisten, anzeigen und exportieren.</translation>
     </message>
     <message>
         <source>The history database (default: the window&apos;s, history.sqlite in capwatch&apos;s data folder). It is only read: never created, migrated or moved.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Verlaufsdatenbank (Standard: die des Fensters, history.sqlite im Datenordner von capwatch). Sie wird nur gelesen, nie angelegt, migriert oder verschoben.</translation>
     </message>
     <message>
         <source>list: how many conversations, newest first (default: 20).</source>
-        <translation type="unfinished"></translation>
+        <translation>list: wie viele Unterhaltungen, die neuesten zuerst (Standard: 20).</translation>
     </message>
     <message>
         <source>list: a JSON array instead of the table.</source>
-        <translation type="unfinished"></translation>
+        <translation>list: ein JSON-Array statt der Tabelle.</translation>
     </message>
     <message>
         <source>export (required), show: the retry records as jsonl (JSON Lines) or csv.</source>
-        <translation type="unfinished"></translation>
+        <translation>export (erforderlich), show: die Wiederholungseinträge als jsonl (JSON Lines) oder csv.</translation>
     </message>
     <message>
         <source>export: records from DATE on, YYYY-MM-DD (local midnight) or an ISO 8601 date and time (with Z or an offset; without, local time).</source>
-        <translation type="unfinished"></translation>
+        <translation>export: Einträge ab DATE, als YYYY-MM-DD (Mitternacht Ortszeit) oder als Datum mit Uhrzeit nach ISO 8601 (mit Z oder einem Offset; ohne: Ortszeit).</translation>
     </message>
     <message>
         <source>export: records before DATE, written as for --since.</source>
-        <translation type="unfinished"></translation>
+        <translation>export: Einträge vor DATE, angegeben wie bei --since.</translation>
     </message>
     <message>
         <source>export: write the file PATH, complete or not at all, instead of standard output.</source>
-        <translation type="unfinished"></translation>
+        <translation>export: statt auf die Standardausgabe in die Datei PATH schreiben, vollständig oder gar nicht.</translation>
     </message>
     <message>
         <source>Subcommands:</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterbefehle:</translation>
     </message>
     <message>
         <source>The newest conversations: ID (its first 8 digits), last update (local time), marks (R: retried, U: unanswered), model, title.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die neuesten Unterhaltungen: ID (ihre ersten 8 Stellen), letzte Änderung (Ortszeit), Markierungen (R: wiederholt, U: unbeantwortet), Modell, Titel.</translation>
     </message>
     <message>
         <source>One conversation by its ID (the UUID, or a unique prefix of at least 8 digits): header, transcript, sends and retry log.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine Unterhaltung anhand ihrer ID (die UUID oder ein eindeutiges Präfix aus mindestens 8 Stellen): Kopfdaten, Transkript, Anfragen und Wiederholungsprotokoll.</translation>
     </message>
     <message>
         <source>Every retry record from --since until --until, oldest first: the retry log&apos;s columns, then conversation.</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Wiederholungseinträge von --since bis --until, die ältesten zuerst: die Spalten des Wiederholungsprotokolls, dann die Spalte conversation.</translation>
     </message>
 </context>
 <context>
@@ -1730,7 +1730,7 @@
     </message>
     <message>
         <source>Keep nothing on disk for this run: its conversations are not added to the history.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für diesen Start nichts auf dem Datenträger speichern: Seine Unterhaltungen werden nicht in den Verlauf aufgenommen.</translation>
     </message>
 </context>
 </TS>

@@ -5,23 +5,23 @@
     <name>capwatch::ui::ConversationListModel</name>
     <message>
         <source>had retries</source>
-        <translation type="unfinished"></translation>
+        <translation>有过重试</translation>
     </message>
     <message>
         <source>unanswered send</source>
-        <translation type="unfinished"></translation>
+        <translation>有未回答的发送</translation>
     </message>
     <message>
         <source>Untitled conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>未命名对话</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>%1, %2, %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2，%3</translation>
     </message>
 </context>
 <context>
@@ -139,188 +139,188 @@
     <name>capwatch::ui::ExportAllDialog</name>
     <message>
         <source>Export all retry logs</source>
-        <translation type="unfinished"></translation>
+        <translation>导出所有重试日志</translation>
     </message>
     <message>
         <source>From</source>
-        <translation type="unfinished"></translation>
+        <translation>起始日期</translation>
     </message>
     <message>
         <source>To</source>
-        <translation type="unfinished"></translation>
+        <translation>截止日期</translation>
     </message>
     <message>
         <source>&amp;From:</source>
-        <translation type="unfinished"></translation>
+        <translation>起始日期(&amp;F)：</translation>
     </message>
     <message>
         <source>&amp;To (included):</source>
-        <translation type="unfinished"></translation>
+        <translation>截止日期（含当天）(&amp;T)：</translation>
     </message>
     <message>
         <source>&amp;Choose file…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择文件(&amp;C)…</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::HistoryBanner</name>
     <message>
         <source>unknown error</source>
-        <translation type="unfinished"></translation>
+        <translation>未知错误</translation>
     </message>
     <message>
         <source>The history database could not be read (%1). It was moved to %2 and a new one was started.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取历史数据库（%1）。它已被移至 %2，并已新建一个数据库。</translation>
     </message>
     <message>
         <source>The history database %1 was made by a newer capwatch; history is off for this run (nothing is written to it).</source>
-        <translation type="unfinished"></translation>
+        <translation>历史数据库 %1 由较新版本的 capwatch 创建；本次运行已停用历史记录（不会向其写入任何内容）。</translation>
     </message>
     <message>
         <source>The history database %1 could not be opened (%2); history is off for this run: nothing is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开历史数据库 %1（%2）；本次运行已停用历史记录：不会保存任何内容。</translation>
     </message>
     <message>
         <source>History notice</source>
-        <translation type="unfinished"></translation>
+        <translation>历史记录提示</translation>
     </message>
     <message>
         <source>Copy &amp;path</source>
-        <translation type="unfinished"></translation>
+        <translation>复制路径(&amp;A)</translation>
     </message>
     <message>
         <source>Copy the path of the moved database</source>
-        <translation type="unfinished"></translation>
+        <translation>复制已移动数据库的路径</translation>
     </message>
     <message>
         <source>Close the notice</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭提示</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::HistorySettingsDialog</name>
     <message>
         <source>&amp;Keep everything</source>
-        <translation type="unfinished"></translation>
+        <translation>全部保留(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Delete conversations older than</source>
-        <translation type="unfinished"></translation>
+        <translation>删除早于以下天数的对话(&amp;D)</translation>
     </message>
     <message>
         <source>C&amp;lear history…</source>
-        <translation type="unfinished"></translation>
+        <translation>清除历史记录(&amp;L)…</translation>
     </message>
     <message>
         <source>History</source>
-        <translation type="unfinished"></translation>
+        <translation>历史记录</translation>
     </message>
     <message>
         <source>Keep conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>对话保留</translation>
     </message>
     <message>
         <source> days</source>
-        <translation type="unfinished"></translation>
+        <translation> 天</translation>
     </message>
     <message>
         <source>Days to keep conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>对话保留天数</translation>
     </message>
     <message>
         <source>This is a private run: nothing is kept on disk, so there is nothing to delete.</source>
-        <translation type="unfinished"></translation>
+        <translation>本次以隐私模式运行：磁盘上不保存任何内容，因此没有可删除的内容。</translation>
     </message>
     <message>
         <source>Clear history</source>
-        <translation type="unfinished"></translation>
+        <translation>清除历史记录</translation>
     </message>
     <message>
         <source>Delete every stored conversation with its messages and retry log? This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>要删除所有已保存的对话及其消息和重试日志吗？此操作无法撤销。</translation>
     </message>
     <message>
         <source>&amp;Clear history</source>
-        <translation type="unfinished"></translation>
+        <translation>清除历史记录(&amp;C)</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::HistorySidebar</name>
     <message>
         <source>Delete conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>删除对话</translation>
     </message>
     <message>
         <source>Delete “%1” with its messages and retry log? This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>要删除“%1”及其消息和重试日志吗？此操作无法撤销。</translation>
     </message>
     <message>
         <source>&amp;Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>删除(&amp;D)</translation>
     </message>
     <message>
         <source>&amp;Open</source>
-        <translation type="unfinished"></translation>
+        <translation>打开(&amp;O)</translation>
     </message>
     <message>
         <source>History is off.</source>
-        <translation type="unfinished"></translation>
+        <translation>历史记录已停用。</translation>
     </message>
     <message>
         <source>No conversation contains “%1”.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有包含“%1”的对话。</translation>
     </message>
     <message>
         <source>No conversations yet. They are kept here after you send a prompt.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有对话。发送提示词后，对话会保存在这里。</translation>
     </message>
     <message>
         <source>&amp;New conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
         <source>New conversation (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>新建对话（%1）</translation>
     </message>
     <message>
         <source>Start an empty conversation; the open one stays in the list</source>
-        <translation type="unfinished"></translation>
+        <translation>开始一个空白对话；当前打开的对话仍保留在列表中</translation>
     </message>
     <message>
         <source>&amp;Find in conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>在对话中查找(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Rename</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Delete…</source>
-        <translation type="unfinished"></translation>
+        <translation>删除(&amp;D)…</translation>
     </message>
     <message>
         <source>Search conversations (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索对话（%1）</translation>
     </message>
     <message>
         <source>Search conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索对话</translation>
     </message>
     <message>
         <source>Finds conversations by the words in their messages as you type; Esc shows all</source>
-        <translation type="unfinished"></translation>
+        <translation>输入时即按消息中的词语查找对话；按 Esc 显示全部</translation>
     </message>
     <message>
         <source>Conversations</source>
-        <translation type="unfinished"></translation>
+        <translation>对话列表</translation>
     </message>
     <message>
         <source>Stored conversations, newest first</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存的对话，最新的在前</translation>
     </message>
     <message>
         <source>Conversation history</source>
-        <translation type="unfinished"></translation>
+        <translation>对话历史记录</translation>
     </message>
 </context>
 <context>
@@ -378,7 +378,7 @@
     </message>
     <message>
         <source>capwatch (private)</source>
-        <translation type="unfinished"></translation>
+        <translation>capwatch（隐私模式）</translation>
     </message>
 </context>
 <context>
@@ -993,11 +993,11 @@
     <name>capwatch::ui::SearchResultsModel</name>
     <message>
         <source>Untitled conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>未命名对话</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -1332,45 +1332,45 @@
     <name>capwatch::ui::WindowHistory</name>
     <message>
         <source>History is off.</source>
-        <translation type="unfinished"></translation>
+        <translation>历史记录已停用。</translation>
     </message>
     <message>
         <source>JSON Lines (*.jsonl)</source>
-        <translation type="unfinished">JSON Lines (*.jsonl)</translation>
+        <translation>JSON Lines (*.jsonl)</translation>
     </message>
     <message>
         <source>CSV (*.csv)</source>
-        <translation type="unfinished">CSV (*.csv)</translation>
+        <translation>CSV (*.csv)</translation>
     </message>
     <message>
         <source>Export all retry logs</source>
-        <translation type="unfinished"></translation>
+        <translation>导出所有重试日志</translation>
     </message>
     <message numerus="yes">
         <source>Exported %n retry records</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已导出 %n 条重试记录</numerusform>
         </translation>
     </message>
     <message>
         <source>Export failed</source>
-        <translation type="unfinished">导出失败</translation>
+        <translation>导出失败</translation>
     </message>
     <message>
         <source>The retry logs were not written: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未能写入重试日志：%1</translation>
     </message>
     <message>
         <source>History cleared</source>
-        <translation type="unfinished"></translation>
+        <translation>已清除历史记录</translation>
     </message>
     <message>
         <source>Private: nothing is kept</source>
-        <translation type="unfinished"></translation>
+        <translation>隐私模式：不保存任何内容</translation>
     </message>
     <message>
         <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
-        <translation type="unfinished"></translation>
+        <translation>以 --private 启动：本次运行的对话仅保存在内存中，退出 capwatch 后即会消失。</translation>
     </message>
 </context>
 <context>
@@ -1479,11 +1479,11 @@
     </message>
     <message>
         <source>Export &amp;all retry logs…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出所有重试日志(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;History…</source>
-        <translation type="unfinished"></translation>
+        <translation>历史记录(&amp;H)…</translation>
     </message>
 </context>
 <context>
@@ -1622,63 +1622,63 @@
     </message>
     <message>
         <source>Keep nothing on disk: the send is not stored in the history database.</source>
-        <translation type="unfinished"></translation>
+        <translation>不在磁盘上保存任何内容：本次发送不会存入历史数据库。</translation>
     </message>
     <message>
         <source>Store the send in this history database instead of the one capwatch and capwatch-cli share (~/.local/share/capwatch/history.sqlite).</source>
-        <translation type="unfinished"></translation>
+        <translation>将本次发送存入此历史数据库，而非 capwatch 与 capwatch-cli 共用的数据库（~/.local/share/capwatch/history.sqlite）。</translation>
     </message>
     <message>
         <source>Scenarios:</source>
-        <translation type="unfinished"></translation>
+        <translation>场景：</translation>
     </message>
     <message>
         <source>List, show and export the conversations and retry logs capwatch keeps.</source>
-        <translation type="unfinished"></translation>
+        <translation>列出、显示和导出 capwatch 保存的对话和重试日志。</translation>
     </message>
     <message>
         <source>The history database (default: the window&apos;s, history.sqlite in capwatch&apos;s data folder). It is only read: never created, migrated or moved.</source>
-        <translation type="unfinished"></translation>
+        <translation>历史数据库（默认：窗口程序所用的数据库，即 capwatch 数据文件夹中的 history.sqlite）。只读取，从不创建、迁移或移动。</translation>
     </message>
     <message>
         <source>list: how many conversations, newest first (default: 20).</source>
-        <translation type="unfinished"></translation>
+        <translation>list：列出的对话数量，最新的在前（默认：20）。</translation>
     </message>
     <message>
         <source>list: a JSON array instead of the table.</source>
-        <translation type="unfinished"></translation>
+        <translation>list：输出 JSON 数组而非表格。</translation>
     </message>
     <message>
         <source>export (required), show: the retry records as jsonl (JSON Lines) or csv.</source>
-        <translation type="unfinished"></translation>
+        <translation>export（必需）、show：重试记录的格式，jsonl（JSON Lines）或 csv。</translation>
     </message>
     <message>
         <source>export: records from DATE on, YYYY-MM-DD (local midnight) or an ISO 8601 date and time (with Z or an offset; without, local time).</source>
-        <translation type="unfinished"></translation>
+        <translation>export：从 DATE 起的记录，格式为 YYYY-MM-DD（本地时间零点）或 ISO 8601 日期时间（带 Z 或时区偏移；不带则为本地时间）。</translation>
     </message>
     <message>
         <source>export: records before DATE, written as for --since.</source>
-        <translation type="unfinished"></translation>
+        <translation>export：DATE 之前的记录，格式同 --since。</translation>
     </message>
     <message>
         <source>export: write the file PATH, complete or not at all, instead of standard output.</source>
-        <translation type="unfinished"></translation>
+        <translation>export：写入文件 PATH 而非标准输出；要么完整写入，要么完全不写。</translation>
     </message>
     <message>
         <source>Subcommands:</source>
-        <translation type="unfinished"></translation>
+        <translation>子命令：</translation>
     </message>
     <message>
         <source>The newest conversations: ID (its first 8 digits), last update (local time), marks (R: retried, U: unanswered), model, title.</source>
-        <translation type="unfinished"></translation>
+        <translation>最新的对话：ID（前 8 位）、最后更新时间（本地时间）、标记（R：有过重试，U：有未回答的发送）、模型、标题。</translation>
     </message>
     <message>
         <source>One conversation by its ID (the UUID, or a unique prefix of at least 8 digits): header, transcript, sends and retry log.</source>
-        <translation type="unfinished"></translation>
+        <translation>按 ID（完整 UUID，或至少 8 位的唯一前缀）显示一个对话：头部信息、对话记录、发送和重试日志。</translation>
     </message>
     <message>
         <source>Every retry record from --since until --until, oldest first: the retry log&apos;s columns, then conversation.</source>
-        <translation type="unfinished"></translation>
+        <translation>从 --since 到 --until 的每条重试记录，最早的在前：先是重试日志的各列，然后是 conversation 列。</translation>
     </message>
 </context>
 <context>
@@ -1725,7 +1725,7 @@
     </message>
     <message>
         <source>Keep nothing on disk for this run: its conversations are not added to the history.</source>
-        <translation type="unfinished"></translation>
+        <translation>本次运行不在磁盘上保存任何内容：其对话不会加入历史记录。</translation>
     </message>
 </context>
 </TS>
