@@ -109,7 +109,6 @@ public:
     void continueAfter(quint64 request) { m_sendId = std::max(m_sendId, request); }
     /// The state machine of the current (or last) send: live figures for the retry panel.
     const retry::SendPolicy *policy() const { return m_policy.get(); }
-    const retry::Clock &clock() const { return m_clock; }
 
 Q_SIGNALS:
     void sendStarted(quint64 send);
