@@ -8,7 +8,9 @@
 #include "conversationview.h"
 #include "session/chatsession.h"
 
+#include <QElapsedTimer>
 #include <QObject>
+#include <QTimer>
 
 namespace capwatch::ui {
 
@@ -31,6 +33,15 @@ public:
     bool hasLastPrompt() const { return m_lastExchange.user >= 0; }
     bool hasLastAnswer() const { return m_lastExchange.answer >= 0; }
 
+    /// Shows a restored conversation in place of the view's: its turns are added a time box at a
+    /// time (restoreFilled() at the end), so a long one never stalls the window. A later
+    /// restore() or a new conversation drops an unfinished fill; a send finishes it first.
+    void restore(const session::RestoredConversation &conversation);
+    /// True while a restored conversation is still being added to the view.
+    bool filling() const { return m_fillTimer.isActive(); }
+    /// The longest one piece of the last fill held the GUI thread, in nanoseconds.
+    qint64 longestFillPieceNs() const { return m_longestPieceNs; }
+
 Q_SIGNALS:
     /// The view's action on the last exchange: ask again, or edit its prompt.
     void regenerateRequested();
@@ -38,6 +49,10 @@ Q_SIGNALS:
     void answerCopied();
     /// The send's end is shown.
     void sendEnded();
+    /// The view shows another conversation (new, or restored): what the prompt offers changes.
+    void conversationReplaced();
+    /// A restored conversation is all in the view.
+    void restoreFilled();
 
 private:
     struct Exchange
@@ -56,12 +71,23 @@ private:
     int endTurn(bool incomplete);
     /// The last exchange's actions go: it is not the last one any more.
     void retireLastExchange();
+    /// Empties the view and drops an unfinished fill.
+    void clearView();
+    /// Adds restored messages until the time box is used up; `all`: every one left.
+    void fillPiece(bool all = false);
+    void addRestored(const history::Message &message);
+    void endFill();
 
     session::ChatSession *m_session;
     ConversationView *m_view;
     int m_userTurn = -1; ///< the prompt of the send in flight
     int m_assistantTurn = -1;
     Exchange m_lastExchange; ///< the last answered exchange, while nothing came after it
+
+    session::RestoredConversation m_restored; ///< what the fill adds to the view
+    qsizetype m_fillNext = 0; ///< its next message
+    QTimer m_fillTimer;
+    qint64 m_longestPieceNs = 0;
 };
 
 } // namespace capwatch::ui

@@ -1,5 +1,7 @@
 #include "historyexport.h"
 
+#include "session/storedrecords.h"
+
 #include <QDateEdit>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -9,55 +11,6 @@
 namespace capwatch::ui {
 
 using namespace Qt::StringLiterals;
-
-std::optional<net::RetryRecord> toLogRecord(const history::RetryRecord &record)
-{
-    using Event = net::RetryRecord::Event;
-    std::optional<Event> event;
-    for (const Event e : { Event::AttemptStarted, Event::RetryScheduled, Event::Succeeded,
-             Event::GaveUp, Event::Cancelled }) {
-        if (net::RetryRecord::eventName(e) == record.event)
-            event = e;
-    }
-    if (!event)
-        return std::nullopt;
-    net::RetryRecord r;
-    r.time = record.time;
-    r.request = record.request;
-    r.event = *event;
-    r.attempt = record.attempt;
-    r.status = record.status;
-    r.category = record.category;
-    r.used = record.used;
-    r.limit = record.limit;
-    r.waitMs = record.waitMs;
-    r.rawWaitMs = record.rawWaitMs;
-    r.waitSource = record.waitSource;
-    r.waitedTotalMs = record.waitedTotalMs;
-    r.budgetLeftMs = record.budgetLeftMs;
-    r.reason = record.reason;
-    r.error = record.error;
-    return r;
-}
-
-QByteArray exportAllHeader(net::LogFormat format)
-{
-    return format == net::LogFormat::Csv ? net::csvHeader() + ",conversation" : QByteArray();
-}
-
-QByteArray exportAllLine(const history::StoredRetryRecord &record, net::LogFormat format)
-{
-    const std::optional<net::RetryRecord> r = toLogRecord(record.record);
-    if (!r)
-        return {};
-    const QByteArray id = record.conversation.toByteArray(QUuid::WithoutBraces);
-    if (format == net::LogFormat::Csv)
-        return net::toCsvRow(*r) + ',' + id;
-    QByteArray line = net::toJsonLine(*r);
-    if (line.endsWith('}'))
-        line.insert(line.size() - 1, ",\"conversation\":\"" + id + '"');
-    return line;
-}
 
 ExportAllResult exportStoredRetryLogs(history::HistoryStore &store, const QDateTime &since,
     const QDateTime &until, const QString &path, net::LogFormat format)
@@ -70,13 +23,12 @@ ExportAllResult exportStoredRetryLogs(history::HistoryStore &store, const QDateT
     }
     const QByteArray end = format == net::LogFormat::Csv ? "\r\n" : "\n";
     if (format == net::LogFormat::Csv)
-        file.write(exportAllHeader(format) + end);
+        file.write(session::exportCsvHeader() + end);
     bool written = true;
     const bool read = store.forEachRetryRecord(
         since.toUTC(), until.toUTC(), [&](const history::StoredRetryRecord &record) {
-            const QByteArray line = exportAllLine(record, format);
-            if (line.isEmpty())
-                return true;
+            const QByteArray line = format == net::LogFormat::Csv ? session::exportCsvRow(record)
+                                                                  : session::exportJsonLine(record);
             written = file.write(line + end) >= 0;
             ++result.records;
             return written;

@@ -2,8 +2,9 @@
 
 // "Export all retry logs…": every stored retry record in a date range, in the retry log's own
 // columns (net::retryLogColumns(), the same cells as Export retry log) plus `conversation` last
-// (the UUID without braces), as capwatch-cli history export writes it. The export runs on the
-// history writer's thread (exportStoredRetryLogs() is the job), so the window never waits for it.
+// (the UUID without braces), as capwatch-cli history export writes it: both write the lines with
+// session/storedrecords.h. The export runs on the history writer's thread
+// (exportStoredRetryLogs() is the job), so the window never waits for it.
 
 #include "history/historystore.h"
 #include "net/retrylog.h"
@@ -14,15 +15,6 @@
 class QDateEdit;
 
 namespace capwatch::ui {
-
-// Until sesshist lands session/storedrecords.h: then its conversion replaces this one.
-/// The stored record as the retry log holds it; nullopt for an event the log has no name for.
-std::optional<net::RetryRecord> toLogRecord(const history::RetryRecord &record);
-
-/// The header line (CSV only; empty for JSON Lines), without a line end.
-QByteArray exportAllHeader(net::LogFormat format);
-/// One record's line with its conversation, without a line end.
-QByteArray exportAllLine(const history::StoredRetryRecord &record, net::LogFormat format);
 
 struct ExportAllResult
 {

@@ -6,9 +6,6 @@
 #include "historysidebar.h"
 #include "keychain.h"
 #include "plainhttpwarning.h"
-#include "promptbox.h"
-#include "providerstatus.h"
-#include "requestoptionsrow.h"
 #include "retrylogmodel.h"
 #include "retrypanel.h"
 #include "retrytexts.h"
@@ -16,7 +13,6 @@
 #include "timelinewidget.h"
 #include "windowhistory.h"
 
-#include <QCloseEvent>
 #include <QDesktopServices>
 #include <QDoubleSpinBox>
 #include <QHeaderView>
@@ -57,11 +53,15 @@ MainWindow::MainWindow(
     m_promptBox->retranslate();
     m_menus = new WindowMenus(this, m_settings, m_session, m_conversation);
     connect(m_menus, &WindowMenus::settingsRequested, this, &MainWindow::openSettings);
-    m_history = new WindowHistory(this, settings, m_session, m_menus, m_sidebar, m_historyBanner);
+    m_history = new WindowHistory(
+        this, settings, m_session, m_menus, m_sidebar, m_historyBanner, m_message);
+    connect(m_history, &WindowHistory::newRequested, this, [this] { promptEditor()->setFocus(); });
     retranslate();
 
     m_presenter = new ConversationPresenter(m_session, m_conversation, this);
     connect(m_presenter, &ConversationPresenter::sendEnded, this, &MainWindow::restorePrompt);
+    connect(m_presenter, &ConversationPresenter::conversationReplaced, this,
+        &MainWindow::restorePrompt);
     connect(m_presenter, &ConversationPresenter::regenerateRequested, this,
         &MainWindow::regenerateLast);
     connect(m_presenter, &ConversationPresenter::editRequested, this, &MainWindow::editLastPrompt);
@@ -241,11 +241,6 @@ void MainWindow::applyProvider()
     m_banner->setVisible(m_session->usingDemo());
     m_banner->restyle(palette());
     m_status->update();
-}
-
-QString MainWindow::statusText() const
-{
-    return m_status->text();
 }
 
 void MainWindow::openSettings()

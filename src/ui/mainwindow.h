@@ -9,6 +9,7 @@
 #include "net/retrylog.h"
 #include "promptbox.h"
 #include "promptmessage.h"
+#include "providerstatus.h"
 #include "requestoptionsrow.h"
 #include "session/chatsession.h"
 #include "settings.h"
@@ -39,7 +40,6 @@ class ConversationPresenter;
 class DemoBanner;
 class HistoryBanner;
 class HistorySidebar;
-class ProviderStatus;
 class RetryLogModel;
 class RetryPanel;
 class SettingsDialog;
@@ -98,6 +98,7 @@ public:
     // Widgets, for tests and the screenshot script to click and type.
     RetryPanel *retryPanel() const { return m_panel; }
     ConversationView *conversation() const { return m_conversation; }
+    ConversationPresenter *presenter() const { return m_presenter; }
     TimelineWidget *timeline() const { return m_timeline; }
     QTabWidget *tabs() const { return m_tabs; }
     QPlainTextEdit *promptEditor() const { return m_promptBox->editor(); }
@@ -109,7 +110,7 @@ public:
     /// The inline message above the prompt (hidden when there is none) and its text.
     QFrame *inlineMessage() const { return m_message; }
     QString inlineMessageText() const { return m_message->shownText(); }
-    QString statusText() const;
+    QString statusText() const { return m_status->text(); }
 
 protected:
     void closeEvent(QCloseEvent *event) override;

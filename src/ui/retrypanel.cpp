@@ -156,16 +156,14 @@ void RetryPanel::setSession(session::ChatSession *session)
         refresh();
     });
     connect(session, &ChatSession::sendStarted, this, [this](quint64 send) {
-        m_send = send;
-        m_attempt = 0;
-        m_used.reset();
-        m_limit.reset();
-        m_answerTokens.reset();
-        m_wait.reset();
-        m_cutWait.reset();
-        m_failureCategory.clear();
-        m_failureStatus = 0;
+        resetFigures(send);
         setState(State::Sending);
+    });
+    // Another conversation (new, or restored): the last send's figures belong to the old one.
+    connect(session, &ChatSession::conversationChanged, this, [this] {
+        resetFigures(0);
+        m_progress = {};
+        setState(State::Idle);
     });
     connect(session, &ChatSession::attemptStarted, this, [this](quint64 send, int attempt, int) {
         if (send != m_send)
@@ -223,6 +221,19 @@ void RetryPanel::setSession(session::ChatSession *session)
             m_cutWait = s.cutWait;
             setState(State::Cancelled);
         });
+}
+
+void RetryPanel::resetFigures(quint64 send)
+{
+    m_send = send;
+    m_attempt = 0;
+    m_used.reset();
+    m_limit.reset();
+    m_answerTokens.reset();
+    m_wait.reset();
+    m_cutWait.reset();
+    m_failureCategory.clear();
+    m_failureStatus = 0;
 }
 
 void RetryPanel::setState(State state, const QString &detail)

@@ -66,6 +66,7 @@ protected:
 
 private:
     void setState(State state, const QString &detail = {});
+    void resetFigures(quint64 send);
     void refresh();
     void updateTokens();
     void retranslate();

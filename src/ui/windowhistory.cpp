@@ -3,6 +3,8 @@
 #include "historybanner.h"
 #include "historysettingsdialog.h"
 #include "historysidebar.h"
+#include "promptmessage.h"
+#include "session/chatsession.h"
 #include "settings.h"
 #include "windowmenus.h"
 
@@ -17,7 +19,7 @@ namespace capwatch::ui {
 using namespace Qt::StringLiterals;
 
 WindowHistory::WindowHistory(QMainWindow *window, Settings &settings, session::ChatSession *session,
-    WindowMenus *menus, HistorySidebar *sidebar, HistoryBanner *banner)
+    WindowMenus *menus, HistorySidebar *sidebar, HistoryBanner *banner, PromptMessage *message)
     : QObject(window)
     , m_window(window)
     , m_settings(settings)
@@ -25,7 +27,30 @@ WindowHistory::WindowHistory(QMainWindow *window, Settings &settings, session::C
     , m_menus(menus)
     , m_sidebar(sidebar)
     , m_banner(banner)
+    , m_message(message)
 {
+    using session::ChatSession;
+    // The first send stored the window's new conversation: its row comes in highlighted.
+    connect(m_session, &ChatSession::conversationStored, this, [this](const QUuid &id) {
+        m_current = id;
+        m_sidebar->setOpenConversation(id);
+        m_sidebar->conversationStored(id);
+    });
+    connect(m_session, &ChatSession::conversationUpdated, m_sidebar,
+        &HistorySidebar::conversationUpdated);
+    connect(
+        m_session, &ChatSession::conversationChanged, this, &WindowHistory::onConversationChanged);
+    connect(m_session, &ChatSession::restoreFailed, this,
+        [this](const QUuid &id, const QString &reason) {
+            if (id != m_current)
+                return; // a later open or new conversation took its place
+            m_message->showMessage(PromptMessage::Kind::Warning,
+                tr("The conversation could not be opened: %1").arg(reason),
+                PromptMessage::Action::None);
+            // The sidebar's highlight goes back to what the window shows.
+            m_current = m_session->conversationId();
+            m_sidebar->setOpenConversation(m_current);
+        });
     connect(
         m_sidebar, &HistorySidebar::conversationActivated, this, &WindowHistory::openConversation);
     connect(m_sidebar, &HistorySidebar::newConversationRequested, this,
@@ -43,6 +68,7 @@ void WindowHistory::attach(history::HistoryWriter *writer, bool privateRun)
     m_writer = writer;
     m_private = privateRun;
     m_sidebar->setVisible(writer != nullptr);
+    m_session->setHistory(privateRun ? nullptr : writer);
     if (privateRun && !m_privateLabel) {
         m_privateLabel = new QLabel(m_window->statusBar());
         m_privateLabel->setObjectName(u"privateLabel"_s);
@@ -79,6 +105,7 @@ void WindowHistory::openConversation(const QUuid &id)
         return;
     m_current = id;
     m_sidebar->setOpenConversation(id);
+    m_session->openConversation(id);
     Q_EMIT openRequested(id);
 }
 
@@ -86,7 +113,17 @@ void WindowHistory::newConversation()
 {
     m_current = QUuid();
     m_sidebar->setOpenConversation({});
+    m_session->newConversation();
     Q_EMIT newRequested();
+}
+
+void WindowHistory::onConversationChanged(const QUuid &id)
+{
+    m_current = id;
+    m_sidebar->setOpenConversation(id);
+    // A warning about the conversation before (a failed open, an edit) is not about this one.
+    if (m_message->action() != PromptMessage::Action::OpenSettings)
+        m_message->dismiss();
 }
 
 void WindowHistory::exportAllRetryLogs(

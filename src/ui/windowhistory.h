@@ -4,9 +4,11 @@
 // File → Export all retry logs… and Settings → History. Every read and write goes through the
 // HistoryWriter's thread; nothing here waits for one.
 //
-// The session side (storing and restoring, ChatSession::setHistory()) comes from branch
-// sesshist. Until it is merged, opening and starting a conversation only move the sidebar's
-// highlight and say so with openRequested()/newRequested(); the glue calls the session there.
+// It hands the writer to the session (ChatSession::setHistory()), which stores and restores;
+// what the session stored or opened moves the sidebar, and a failed open is said inline. In a
+// private run the session gets no writer: nothing is stored, not even in memory, so the sidebar
+// stays empty (the window says "Private: nothing is kept") and this run's conversation lives
+// only in the window.
 
 #include "history/historywriter.h"
 #include "historyexport.h"
@@ -26,8 +28,8 @@ class ChatSession;
 namespace capwatch::ui {
 
 class HistoryBanner;
-
 class HistorySidebar;
+class PromptMessage;
 class Settings;
 class WindowMenus;
 
@@ -38,7 +40,7 @@ class WindowHistory final : public QObject
 
 public:
     WindowHistory(QMainWindow *window, Settings &settings, session::ChatSession *session,
-        WindowMenus *menus, HistorySidebar *sidebar, HistoryBanner *banner);
+        WindowMenus *menus, HistorySidebar *sidebar, HistoryBanner *banner, PromptMessage *message);
 
     /// Uses `writer` (not owned; it outlives the window) once it reports opened(): call it before
     /// the writer's open(). `privateRun`: --private, the writer opened in memory.
@@ -49,9 +51,9 @@ public:
     bool isOpen() const { return m_open; }
     QUuid currentConversation() const { return m_current; }
 
-    /// Opens `id` in the window (the sidebar's choice).
+    /// Opens `id` in the window (the sidebar's choice): the session reads it back.
     void openConversation(const QUuid &id);
-    /// Ctrl+N: a new, empty conversation.
+    /// Ctrl+N: a new, empty conversation in the session.
     void newConversation();
 
     /// Writes the records of [since, until) to `path` on the writer's thread; exportFinished()
@@ -72,6 +74,7 @@ Q_SIGNALS:
 
 private:
     void onOpened(const history::OpenResult &result);
+    void onConversationChanged(const QUuid &id);
     void applyRetention();
     void clearHistory();
 
@@ -81,6 +84,7 @@ private:
     WindowMenus *m_menus;
     HistorySidebar *m_sidebar;
     HistoryBanner *m_banner;
+    PromptMessage *m_message;
     history::HistoryWriter *m_writer = nullptr;
     QLabel *m_privateLabel = nullptr;
     QPointer<HistorySettingsDialog> m_settingsDialog;

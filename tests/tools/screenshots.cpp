@@ -6,6 +6,7 @@
 #include "demo/demoprovider.h"
 #include "history/historywriter.h"
 #include "ui/conversationlistmodel.h"
+#include "ui/conversationpresenter.h"
 #include "ui/historysidebar.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
+#include <memory>
 
 using namespace capwatch;
 using namespace capwatch::ui;
@@ -68,9 +70,8 @@ int historyShots(
                 60 * 24 * 3, false, true },
             { QT_TRANSLATE_NOOP("screenshots", "Draft a polite reply to a delayed invoice"),
                 60 * 26, false, false },
-            { QT_TRANSLATE_NOOP("screenshots",
-                  "What does capwatch do when a provider says my token cap is exceeded?"),
-                95, true, false },
+            { QT_TRANSLATE_NOOP("screenshots", "Rewrite this paragraph for a changelog"), 95, true,
+                false },
             { QT_TRANSLATE_NOOP("screenshots", "Summarise the retry policy in three bullet points"),
                 12, false, false },
         };
@@ -83,9 +84,40 @@ int historyShots(
             testing::addFixtureConversation(store, f);
         }
     }
-    Settings settings(dir.filePath(u"history.ini"_s));
     LaunchOptions options;
     options.forceDemo = true;
+    options.timeScale = 0.02;
+    {
+        Settings firstRun(dir.filePath(u"history-first.ini"_s));
+        history::HistoryWriter firstWriter;
+        MainWindow live(firstRun, options, &hook);
+        // The newest one is real: sent to the demo (which the window starts) through a headline
+        // retry cycle, and stored.
+        demo::DemoProvider *demo = hook.provider();
+        demo::DemoOptions o = demo->options();
+        o.scenario = u"headline"_s;
+        demo->setOptions(o);
+        // The earlier shots' scenario switch is done; this send has its own.
+        QObject::disconnect(demo, &demo::DemoProvider::chatRequestReceived, nullptr, nullptr);
+        auto received = std::make_shared<int>(0);
+        QObject::connect(demo, &demo::DemoProvider::chatRequestReceived, demo, [demo, received] {
+            if (++*received != 2)
+                return;
+            demo::DemoOptions then = demo->options();
+            then.scenario = u"capped"_s; // the retry gets through
+            demo->setOptions(then);
+        });
+        live.attachHistory(&firstWriter, false);
+        firstWriter.open(path);
+        live.show();
+        send(live,
+            QCoreApplication::translate("screenshots",
+                "What does capwatch do when a provider says my token cap is exceeded?"));
+        if (!waitForState(live, RetryPanel::State::Succeeded, 60000))
+            return 1;
+        live.close();
+    } // the writer writes it all before the window below opens the database
+    Settings settings(dir.filePath(u"history.ini"_s));
     history::HistoryWriter writer;
     MainWindow w(settings, options, &hook);
     w.attachHistory(&writer, false);
@@ -93,11 +125,14 @@ int historyShots(
     w.resize(1440, 900);
     w.show();
     HistorySidebar *sidebar = w.historySidebar();
-    if (!QTest::qWaitFor([&] { return sidebar->model()->rowCount() == 5; }, 10000))
+    if (!QTest::qWaitFor([&] { return sidebar->model()->rowCount() == 6; }, 10000))
         return 1;
-    // The one with retries is the open one.
+    // The real one, restored: transcript, timeline and log as they were.
     w.windowHistory()->openConversation(
-        sidebar->model()->index(1).data(ConversationListModel::IdRole).toUuid());
+        sidebar->model()->index(0).data(ConversationListModel::IdRole).toUuid());
+    if (!QTest::qWaitFor(
+            [&] { return w.conversation()->turnCount() > 0 && !w.presenter()->filling(); }, 10000))
+        return 1;
     QTest::qWait(100);
     if (!save(&w, outDir + u"/main-window-history"_s + suffix + u".png"_s))
         return 1;

@@ -4,6 +4,7 @@
 #include "demolocalprovider.h"
 #include "history/historywriter.h"
 #include "options.h"
+#include "session/storedrecords.h"
 #include "ui/mainwindow.h"
 #include "ui/settings.h"
 #include "ui/uilanguage.h"
@@ -100,13 +101,6 @@ int printOnly(int argc, char *argv[])
     return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
-/// The history database the window and capwatch-cli share. Once the session layer has its
-/// shared path function (sesshist), this is the one line that calls it.
-QString historyPath()
-{
-    return capwatch::history::HistoryStore::defaultPath();
-}
-
 QStringList argumentList(int argc, char *argv[])
 {
     QStringList args;
@@ -163,7 +157,7 @@ int main(int argc, char *argv[])
     if (privateRun)
         history.openInMemory();
     else
-        history.open(historyPath());
+        history.open(capwatch::session::defaultHistoryPath());
     window.show();
     capwatch::app::armStartupProbe(&window);
     return QApplication::exec();
