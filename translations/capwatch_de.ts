@@ -1376,6 +1376,10 @@
         <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
         <translation>Mit --private gestartet: Die Unterhaltungen dieses Starts werden nur im Arbeitsspeicher gehalten und sind verloren, sobald capwatch beendet wird.</translation>
     </message>
+    <message>
+        <source>The conversation could not be opened: %1</source>
+        <translation>Die Unterhaltung konnte nicht geöffnet werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::WindowMenus</name>

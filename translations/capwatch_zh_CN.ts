@@ -1372,6 +1372,10 @@
         <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
         <translation>以 --private 启动：本次运行的对话仅保存在内存中，退出 capwatch 后即会消失。</translation>
     </message>
+    <message>
+        <source>The conversation could not be opened: %1</source>
+        <translation>无法打开对话：%1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::WindowMenus</name>
