@@ -222,6 +222,23 @@ void TestChatHistory::killNineInTheMiddleOfARetryCycle()
     const QByteArray logged = readAll(logFile());
     QCOMPARE(logged.count('\n'), 2);
     QCOMPARE(jsonLines(store.retryRecords(c.id)), logged);
+    store.close();
+
+    // And `capwatch-cli history` reads them: the same lines, with the conversation column last.
+    testing::CliOptions options;
+    options.environment = environment();
+    const testing::CliRun exported = testing::runCli(
+        { u"history"_s, u"export"_s, u"--format"_s, u"jsonl"_s, u"--database"_s, database() },
+        options);
+    QCOMPARE(exported.exitCode, 0);
+    QByteArray expected;
+    const QByteArray column
+        = ",\"conversation\":\"" + c.id.toString(QUuid::WithoutBraces).toUtf8() + "\"}\n";
+    for (const QByteArray &line : logged.split('\n')) {
+        if (!line.isEmpty())
+            expected += line.chopped(1) + column;
+    }
+    QCOMPARE(exported.out, expected);
 }
 
 void TestChatHistory::interruptStoresTheCancel()
