@@ -448,7 +448,7 @@ void TestSessionHistory::replacedExchangeIsNotRestored()
             kept << (m.role == history::Role::User ? m.text : u"A"_s);
     }
     QCOMPARE(stored, replaced + 2);
-    QCOMPARE(kept, transcript + QStringList { u"Three"_s, u"A"_s });
+    QCOMPARE(kept, transcript + QStringList({ u"Three"_s, u"A"_s }));
     QCOMPARE(store.sends(id).size(), 5);
 }
 
