@@ -185,6 +185,7 @@ private Q_SLOTS:
     void showByFullId();
     void showByPrefix();
     void showRetryRecordsAsCsv();
+    void showLeavesReplacedOut();
     void ambiguousPrefix();
     void unknownId();
     void exportJsonLines();
@@ -318,6 +319,45 @@ void TestHistoryCli::showByPrefix()
         lines(third.out).contains(u"  2026-11-02 23:30:00  not ended, 0 attempts, waited 0 s"_s));
     QVERIFY(
         lines(third.out).contains(u"  2026-11-03 00:00:00.000  request 1, attempt 1: parked"_s));
+}
+
+void TestHistoryCli::showLeavesReplacedOut()
+{
+    // Regenerated: the first answer and its prompt replaced, the prompt stored again.
+    const QString path = m_dir.filePath(u"replaced.sqlite"_s);
+    QUuid id;
+    {
+        history::HistoryStore store;
+        QVERIFY(store.open(path).persistent());
+        history::Conversation c;
+        QVERIFY(store.addConversation(c));
+        id = c.id;
+        QList<QUuid> replaced;
+        for (const QString &answer : { u"The first answer"_s, u"The second answer"_s }) {
+            history::Message prompt;
+            prompt.conversation = id;
+            prompt.text = u"A question"_s;
+            QVERIFY(store.addMessage(prompt));
+            history::Message m;
+            m.conversation = id;
+            m.role = history::Role::Assistant;
+            m.text = answer;
+            QVERIFY(store.addMessage(m));
+            if (replaced.isEmpty())
+                replaced = { prompt.id, m.id };
+        }
+        for (const QUuid &m : std::as_const(replaced))
+            QVERIFY(store.replaceMessage(m));
+    }
+    const testing::CliRun r
+        = run({ u"show"_s, id.toString(QUuid::WithoutBraces), u"--database"_s, path });
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.out.count("A question"), 2); // the title and the prompt shown once
+    QVERIFY(!r.out.contains("The first answer"));
+    QVERIFY(r.out.contains("The second answer"));
+    QVERIFY2(lines(r.out).contains(
+                 u"(2 messages replaced by Regenerate or Edit and resend, not shown)"_s),
+        r.out.constData());
 }
 
 void TestHistoryCli::showRetryRecordsAsCsv()

@@ -54,6 +54,18 @@ QStringList messagesOf(const demo::RecordedRequest &request)
     return out;
 }
 
+/// The prompts' and answers' sections of the view's Markdown, without error cards or notices.
+QStringList turnsOf(const ConversationView *view)
+{
+    QStringList out;
+    for (const QString &section : view->toMarkdown().split(u"\n\n## "_s)) {
+        const QString body = section.startsWith(u"## "_s) ? section.mid(3) : section;
+        if (body.startsWith(u"You"_s) || body.startsWith(u"Assistant"_s))
+            out << body.trimmed();
+    }
+    return out;
+}
+
 /// A window on `path` with its history open.
 struct HistoryWindow
 {
@@ -84,6 +96,8 @@ class TestHistoryRestore : public QObject
 private Q_SLOTS:
     void initTestCase();
     void theWholeLoop();
+    void replacedExchangeIsNotRestored_data();
+    void replacedExchangeIsNotRestored();
     void newConversationClears();
     void longConversationFillsInPieces();
     void openThatFailsSaysWhy();
@@ -187,6 +201,85 @@ void TestHistoryRestore::theWholeLoop()
     QCOMPARE(second.window().session()->conversationId(), id);
     QCOMPARE(second.window().timeline()->lanes().size(), 3);
     QCOMPARE(second.window().timeline()->lanes().constLast().request, 3);
+}
+
+void TestHistoryRestore::replacedExchangeIsNotRestored_data()
+{
+    QTest::addColumn<QString>("action");
+    QTest::newRow("regenerate") << u"regenerate"_s;
+    QTest::newRow("edit and resend") << u"edit"_s;
+    QTest::newRow("retry now") << u"retry"_s;
+}
+
+void TestHistoryRestore::replacedExchangeIsNotRestored()
+{
+    QFETCH(QString, action);
+    const QString path = db();
+    QString shownText;
+    QString shownMarkdown;
+    QStringList shownTurns;
+    QStringList prompts;
+    QString log;
+    QStringList expected; // what the live window sends next
+    QUuid id;
+    {
+        auto first = std::make_unique<HistoryWindow>(ini(), path);
+        first->w.uncapped();
+        first->sendAndWait(u"First"_s);
+        ConversationPresenter *presenter = first->window().presenter();
+        if (action == u"retry") {
+            first->w.setScenario(u"validation"_s); // fails at once, with an error card
+            first->sendAndWait(u"Second"_s);
+            QVERIFY(first->window().retryNowButton()->isVisible());
+            first->w.setScenario(u"capped"_s);
+            QTest::mouseClick(first->window().retryNowButton(), Qt::LeftButton);
+        } else {
+            first->sendAndWait(u"Secnd"_s);
+            if (action == u"regenerate") {
+                Q_EMIT presenter->regenerateRequested(); // the answer's "Regenerate" link
+            } else {
+                Q_EMIT presenter->editRequested(); // the prompt's "Edit and resend" link
+                QCOMPARE(first->window().promptEditor()->toPlainText(), u"Secnd"_s);
+                first->w.send(u"Second"_s);
+            }
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!first->window().session()->busy(), 15000);
+        QCOMPARE(first->window().retryPanel()->state(), RetryPanel::State::Succeeded);
+        id = first->window().session()->conversationId();
+        ConversationView *view = first->window().conversation();
+        shownText = view->toPlainText();
+        shownMarkdown = view->toMarkdown();
+        shownTurns = turnsOf(view);
+        QCOMPARE(shownTurns.size(), action == u"retry" ? 5 : 4);
+        log = QString::fromUtf8(
+            first->window().session()->retryLog()->serialize(net::LogFormat::JsonLines));
+        for (const net::ChatMessage &m : first->window().session()->history())
+            expected << m.role + u": "_s + m.content;
+        expected << u"user: Third"_s;
+        first->window().close();
+    }
+
+    HistoryWindow second(ini(), path);
+    QSignalSpy filled(second.window().presenter(), &ConversationPresenter::restoreFilled);
+    second.window().windowHistory()->openConversation(id);
+    QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
+    ConversationView *view = second.window().conversation();
+    QCOMPARE(turnsOf(view), shownTurns);
+    if (action != u"retry") { // a failed send's error card is restored only when it is the last
+        QCOMPARE(view->toPlainText(), shownText);
+        QCOMPARE(view->toMarkdown(), shownMarkdown);
+    }
+    QCOMPARE(QString::fromUtf8(
+                 second.window().session()->retryLog()->serialize(net::LogFormat::JsonLines)),
+        log);
+    QCOMPARE(view->turnActions(view->lastUserTurn()),
+        QList<ConversationView::Action> { ConversationView::Action::Edit });
+    QVERIFY(second.window().retryNowButton()->isHidden());
+
+    second.w.uncapped();
+    second.sendAndWait(u"Third"_s);
+    QCOMPARE(second.w.chats().size(), 1);
+    QCOMPARE(messagesOf(second.w.chats().constLast()), expected);
 }
 
 void TestHistoryRestore::newConversationClears()

@@ -208,6 +208,7 @@ private Q_SLOTS:
     void listsNewestFirstInPages();
     void marksRetriesAndUnansweredSends();
     void searchFindsOldMessage();
+    void replacedMessageRoundTrips();
     void searchTakesAnyInput_data();
     void searchTakesAnyInput();
     void retentionDeletesOnlyOld();
@@ -668,6 +669,33 @@ void TestHistoryStore::searchFindsOldMessage()
     // Deleted: not found any more.
     QVERIFY(store.deleteConversation(oldest.conversation.id));
     QCOMPARE(store.search(u"quokka"_s).size(), 0);
+}
+
+void TestHistoryStore::replacedMessageRoundTrips()
+{
+    QCOMPARE(nameOf(MessageState::Replaced), u"replaced"_s);
+    QCOMPARE(messageStateFromName(u"replaced"_s), MessageState::Replaced);
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled f = fill(store, kBase, u"the quokka"_s, 1);
+    const QDateTime updated = store.conversation(f.conversation.id)->updated;
+    QVERIFY(store.replaceMessage(f.answer.id));
+    // Only the state changes: the text, the times, the send and its records stay.
+    Message expected = f.answer;
+    expected.state = MessageState::Replaced;
+    QCOMPARE(store.message(f.answer.id), expected);
+    QCOMPARE(store.message(f.prompt.id), f.prompt);
+    QCOMPARE(store.sends(f.conversation.id).size(), 1);
+    QCOMPARE(store.retryRecords(f.conversation.id).size(), 1);
+    QCOMPARE(store.conversation(f.conversation.id)->updated, updated);
+    // Search finds only what a restore shows.
+    QCOMPARE(store.search(u"all about quokka"_s).size(), 0);
+    QCOMPARE(store.search(u"tell me about quokka"_s).size(), 1);
+    QVERIFY(store.replaceMessage(f.prompt.id));
+    QCOMPARE(store.search(u"quokka"_s).size(), 0);
+    // An unknown id fails, as finishMessage() does.
+    QVERIFY(!store.replaceMessage(QUuid::createUuid()));
+    QVERIFY(!store.lastError().isEmpty());
 }
 
 void TestHistoryStore::searchTakesAnyInput_data()

@@ -76,6 +76,15 @@ bool flushed(history::HistoryWriter &writer)
     return done.wait(10000);
 }
 
+/// "role: content", one a message, for comparing what is (or would be) sent.
+QStringList linesOf(const QList<net::ChatMessage> &messages)
+{
+    QStringList out;
+    for (const net::ChatMessage &m : messages)
+        out << m.role + u": "_s + m.content;
+    return out;
+}
+
 QStringList filesUnder(const QString &dir)
 {
     QStringList out;
@@ -99,6 +108,8 @@ private Q_SLOTS:
     void sharedPath();
     void wholeRetryCycleIsStored();
     void restoreGivesTheSameConversation();
+    void replacedExchangeIsNotRestored_data();
+    void replacedExchangeIsNotRestored();
     void cancelledAnswerIsStoredCutOff();
     void cancelDuringAWaitStoresNoAnswer();
     void newConversationClears();
@@ -333,6 +344,112 @@ void TestSessionHistory::restoreGivesTheSameConversation()
     QCOMPARE(store.messageCount(id), 6);
     QCOMPARE(jsonLines(store.retryRecords(id)),
         g.session.retryLog()->serialize(net::LogFormat::JsonLines));
+}
+
+void TestSessionHistory::replacedExchangeIsNotRestored_data()
+{
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<QStringList>("transcript"); // what a restore shows; "A" for an answer
+    QTest::addColumn<int>("replaced"); // the messages stored Replaced
+    // Regenerate and Edit and resend replace the last exchange (its prompt is stored again with
+    // the new send); Retry now replaces nothing: the window shows the failed prompt, then again.
+    QTest::newRow("regenerate") << u"regenerate"_s
+                                << QStringList { u"One"_s, u"A"_s, u"Two"_s, u"A"_s } << 2;
+    QTest::newRow("edit and resend")
+        << u"edit"_s << QStringList { u"One"_s, u"A"_s, u"Second"_s, u"A"_s } << 2;
+    QTest::newRow("retry now") << u"retry"_s
+                               << QStringList { u"One"_s, u"A"_s, u"Two"_s, u"Two"_s, u"A"_s } << 0;
+}
+
+void TestSessionHistory::replacedExchangeIsNotRestored()
+{
+    QFETCH(QString, action);
+    QFETCH(QStringList, transcript);
+    QFETCH(int, replaced);
+    history::HistoryWriter writer;
+    openWriter(writer);
+    QUuid id;
+    QList<net::ChatMessage> context;
+    QByteArray log;
+    {
+        // rate-limited: two 429s (2 s, scaled), then an answer; every send ends answered.
+        Fixture f(u"rate-limited"_s, &writer);
+        QSignalSpy succeeded(&f.session, &ChatSession::succeeded);
+        f.session.send(u"One"_s, {});
+        QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 1, 10000);
+        if (action == u"retry") {
+            QSignalSpy scheduled(&f.session, &ChatSession::retryScheduled);
+            f.session.send(u"Two"_s, {});
+            QTRY_COMPARE_WITH_TIMEOUT(scheduled.count(), 1, 10000);
+            f.session.cancel();
+            QTRY_COMPARE(f.session.failedPrompt(), u"Two"_s);
+            QVERIFY(f.session.retryFailed({}) != 0);
+        } else {
+            f.session.send(u"Two"_s, {});
+            QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 2, 10000);
+            const QString old = f.session.history().constLast().content;
+            if (action == u"regenerate") {
+                QVERIFY(f.session.regenerate({}) != 0);
+            } else {
+                QVERIFY(f.session.beginEdit());
+                QVERIFY(f.session.send(u"Second"_s, {}) != 0);
+            }
+            QVERIFY(!linesOf(f.session.history()).contains(u"assistant: "_s + old));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 2 + (action == u"retry" ? 0 : 1), 10000);
+        id = f.session.conversationId();
+        context = f.session.history();
+        log = f.session.retryLog()->serialize(net::LogFormat::JsonLines);
+        QCOMPARE(context.size(), 4);
+    }
+
+    Fixture g(u"rate-limited"_s, &writer);
+    QSignalSpy restored(&g.session, &ChatSession::conversationRestored);
+    g.session.openConversation(id);
+    QVERIFY(restored.wait(10000));
+    const auto conversation = restored.first().at(0).value<RestoredConversation>();
+    QStringList shown;
+    for (const history::Message &m : conversation.messages) {
+        QVERIFY(m.state != history::MessageState::Replaced);
+        shown << (m.role == history::Role::User ? m.text : u"A"_s);
+    }
+    QCOMPARE(shown, transcript);
+    QCOMPARE(conversation.messages.constLast().text, context.at(3).content);
+    // The context is the live one, and the last exchange can be replaced again.
+    QCOMPARE(linesOf(g.session.history()), linesOf(context));
+    QVERIFY(g.session.hasLastExchange());
+    QVERIFY(g.session.failedPrompt().isEmpty());
+    // Every send and record stays: the restored log is the live one.
+    QCOMPARE(conversation.sends.size(), 3);
+    QCOMPARE(g.session.retryLog()->serialize(net::LogFormat::JsonLines), log);
+
+    // The next request carries what the live session would have sent.
+    QSignalSpy succeeded(&g.session, &ChatSession::succeeded);
+    g.session.send(u"Three"_s, {});
+    QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 1, 10000);
+    const QStringList expected = linesOf(context) << u"user: Three"_s;
+    QStringList sent;
+    for (const QJsonValue &m : g.demo.chats().constLast().json().value(u"messages"_s).toArray())
+        sent << m[u"role"].toString() + u": "_s + m[u"content"].toString();
+    QCOMPARE(sent, expected);
+
+    // A Regenerate after the restore replaces the restored last exchange in the file as well.
+    QVERIFY(g.session.regenerate({}) != 0);
+    QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 2, 10000);
+    QVERIFY(flushed(writer));
+    history::HistoryStore store;
+    QVERIFY(store.open(path()).persistent());
+    int stored = 0;
+    QStringList kept;
+    for (const history::Message &m : store.messages(id)) {
+        if (m.state == history::MessageState::Replaced)
+            ++stored;
+        else
+            kept << (m.role == history::Role::User ? m.text : u"A"_s);
+    }
+    QCOMPARE(stored, replaced + 2);
+    QCOMPARE(kept, transcript + QStringList({ u"Three"_s, u"A"_s }));
+    QCOMPARE(store.sends(id).size(), 5);
 }
 
 void TestSessionHistory::cancelledAnswerIsStoredCutOff()

@@ -60,13 +60,13 @@ QList<SearchHit> HistoryStore::search(const QString &text, int limit)
         // 9 ms without).
         q.prepare(u"SELECT f.rowid, m.conversation_id FROM messages_fts f "
                   "JOIN messages m ON m.id = f.rowid "
-                  "WHERE messages_fts MATCH ? ORDER BY f.rowid DESC"_s);
+                  "WHERE messages_fts MATCH ? AND m.state <> 'replaced' ORDER BY f.rowid DESC"_s);
         q.bindValue(0, match);
     } else {
         words = text.simplified().split(u' ', Qt::SkipEmptyParts);
         if (words.isEmpty())
             return hits;
-        QStringList conditions;
+        QStringList conditions { u"m.state <> 'replaced'"_s }; // not shown when opened
         for (qsizetype i = 0; i < words.size(); ++i)
             conditions.append(u"m.text LIKE ? ESCAPE '\\'"_s);
         q.prepare(u"SELECT m.id, m.conversation_id FROM messages m WHERE "_s

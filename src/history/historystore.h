@@ -95,6 +95,8 @@ public:
     /// Sets the final text and state of a message stored Pending (or replaces a stored one).
     bool finishMessage(
         const QUuid &id, const QString &text, MessageState state, const QDateTime &ended = {});
+    /// Marks a stored message Replaced; its text, times and send stay as they are.
+    bool replaceMessage(const QUuid &id);
     bool addSend(Send &send);
     bool finishSend(const QUuid &id, SendOutcome outcome, retry::EndReason reason, int attempts,
         qint64 waitedMs, const QDateTime &ended = {});

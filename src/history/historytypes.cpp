@@ -37,6 +37,8 @@ QString nameOf(MessageState state)
         return u"complete"_s;
     case MessageState::CutOff:
         return u"cut_off"_s;
+    case MessageState::Replaced:
+        return u"replaced"_s;
     }
     return {};
 }
@@ -66,8 +68,8 @@ std::optional<Role> roleFromName(const QString &name)
 
 std::optional<MessageState> messageStateFromName(const QString &name)
 {
-    for (const MessageState s :
-        { MessageState::Pending, MessageState::Complete, MessageState::CutOff })
+    for (const MessageState s : { MessageState::Pending, MessageState::Complete,
+             MessageState::CutOff, MessageState::Replaced })
         if (nameOf(s) == name)
             return s;
     return std::nullopt;

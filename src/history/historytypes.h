@@ -26,7 +26,10 @@ enum class MessageState
 {
     Pending, ///< stored before its text is final (an answer that is still streaming)
     Complete,
-    CutOff ///< the answer ended early: cancelled, failed, or the program died while it streamed
+    CutOff, ///< the answer ended early: cancelled, failed, or the program died while it streamed
+    /// Replaced in the window (Regenerate, Edit and resend): kept with its text and send, but
+    /// neither shown when the conversation is restored nor sent as context (docs/history.md)
+    Replaced
 };
 
 enum class SendOutcome

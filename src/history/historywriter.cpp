@@ -146,6 +146,11 @@ void HistoryWriter::finishMessage(
                      HistoryStore &store) { return store.finishMessage(id, text, state, ended); });
 }
 
+void HistoryWriter::replaceMessage(const QUuid &id)
+{
+    enqueueWrite([id](HistoryStore &store) { return store.replaceMessage(id); });
+}
+
 QUuid HistoryWriter::addSend(Send send)
 {
     if (send.id.isNull())

@@ -40,6 +40,8 @@ public:
     QUuid addMessage(Message message);
     void finishMessage(
         const QUuid &id, const QString &text, MessageState state, QDateTime ended = {});
+    /// The message is not restored any more (HistoryStore::replaceMessage()).
+    void replaceMessage(const QUuid &id);
     QUuid addSend(Send send);
     void finishSend(const QUuid &id, SendOutcome outcome, retry::EndReason reason, int attempts,
         qint64 waitedMs, QDateTime ended = {});

@@ -170,6 +170,21 @@ bool HistoryStore::finishMessage(
     });
 }
 
+bool HistoryStore::replaceMessage(const QUuid &id)
+{
+    return write([&] {
+        QSqlQuery q(m_db);
+        q.prepare(u"UPDATE messages SET state = ? WHERE uuid = ? RETURNING id"_s);
+        q.bindValue(0, nameOf(MessageState::Replaced));
+        q.bindValue(1, uuidText(id));
+        if (!run(&q, u"replace message"_s))
+            return false;
+        const bool found = q.next();
+        q.finish();
+        return found || fail(u"replace message"_s, u"no such message"_s);
+    });
+}
+
 bool HistoryStore::addSend(Send &s)
 {
     if (s.id.isNull())

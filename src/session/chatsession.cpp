@@ -239,8 +239,10 @@ quint64 ChatSession::send(const QString &prompt, const SendOptions &options)
     if (prompt.trimmed().isEmpty())
         return 0;
     cancel(); // the latest send wins
-    if (sendReplacesLastExchange()) // the edited prompt takes the place of the last one
+    if (sendReplacesLastExchange()) { // the edited prompt takes the place of the last one
         m_history.resize(m_history.size() - 2);
+        storeReplacedExchange();
+    }
     m_editing = false;
     return startSend(prompt, options);
 }
@@ -261,6 +263,7 @@ quint64 ChatSession::regenerate(const SendOptions &options)
     // The same conversation again, without the answer.
     const QString prompt = m_history.at(m_history.size() - 2).content;
     m_history.resize(m_history.size() - 2);
+    storeReplacedExchange(); // its prompt is stored again, with the new send
     return startSend(prompt, options);
 }
 

@@ -144,6 +144,8 @@ private:
     void keepAnswerText(const QString &text);
     // History: each queues its writes on m_writer and returns at once.
     void storeSendStart(const QString &prompt);
+    /// Regenerate, Edit and resend: the last exchange's stored messages are marked Replaced.
+    void storeReplacedExchange();
     void storeAnswerStart();
     void storeSendEnd(const net::SendSummary &summary);
     void storeRecord(int row);
@@ -178,7 +180,11 @@ private:
     QPointer<history::HistoryWriter> m_writer;
     QUuid m_conversation;
     QUuid m_storedSend; ///< the send in flight's row; null when it is not stored
+    QUuid m_storedPrompt; ///< the send in flight's user message row
     QUuid m_storedAnswer; ///< its answer's row, stored Pending at the first text
+    /// The rows of the last exchange (hasLastExchange()); null when it is not stored.
+    QUuid m_lastStoredPrompt;
+    QUuid m_lastStoredAnswer;
     quint64 m_storedRequest = 0; ///< its `request` number: the records that go with it
     quint64 m_restoreToken = 0; ///< the latest openConversation() (or what overrode it)
 };

@@ -44,7 +44,10 @@ void ChatSession::setHistory(history::HistoryWriter *writer)
     // The send in flight and the conversation belong to the old database (or to none).
     m_writer = writer;
     m_storedSend = {};
+    m_storedPrompt = {};
     m_storedAnswer = {};
+    m_lastStoredPrompt = {};
+    m_lastStoredAnswer = {};
     m_storedRequest = 0;
     m_conversation = {};
 }
@@ -58,6 +61,8 @@ void ChatSession::newConversation()
     m_hasLastExchange = false;
     m_editing = false;
     m_conversation = {};
+    m_lastStoredPrompt = {};
+    m_lastStoredAnswer = {};
     m_log->clear();
     Q_EMIT conversationChanged(QUuid());
 }
@@ -82,6 +87,10 @@ void ChatSession::openConversation(const QUuid &id)
             if (!loaded.conversation)
                 return loaded;
             loaded.messages = store.messages(id);
+            // What the window replaced (Regenerate, Edit and resend) it no longer showed.
+            loaded.messages.removeIf([](const history::Message &m) {
+                return m.state == history::MessageState::Replaced;
+            });
             loaded.sends = store.sends(id);
             const QList<history::StoredRetryRecord> stored = store.retryRecords(id);
             loaded.records.reserve(stored.size());
@@ -113,6 +122,8 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
     m_answer.clear();
     m_failedPrompt.clear();
     m_hasLastExchange = false;
+    m_lastStoredPrompt = {};
+    m_lastStoredAnswer = {};
 
     // The context sent from now on: each user message answered in full, with its answer. An
     // answer cut off (or never finished) is shown but not sent, as for a failed send live; the
@@ -130,6 +141,10 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
             m_history.append({ u"user"_s, m.text });
             m_history.append({ u"assistant"_s, messages.at(i + 1).text });
             m_hasLastExchange = i + 2 == messages.size();
+            if (m_hasLastExchange) { // what Regenerate or Edit and resend would replace
+                m_lastStoredPrompt = m.id;
+                m_lastStoredAnswer = messages.at(i + 1).id;
+            }
             m_failedPrompt.clear();
             ++i;
         } else {
@@ -167,10 +182,25 @@ void ChatSession::keepAnswerText(const QString &text)
         storeAnswerStart();
 }
 
+void ChatSession::storeReplacedExchange()
+{
+    const QUuid prompt = std::exchange(m_lastStoredPrompt, QUuid());
+    const QUuid answer = std::exchange(m_lastStoredAnswer, QUuid());
+    if (!m_writer)
+        return;
+    for (const QUuid &id : { prompt, answer }) {
+        if (!id.isNull())
+            m_writer->replaceMessage(id);
+    }
+}
+
 void ChatSession::storeSendStart(const QString &prompt)
 {
     m_storedSend = {};
+    m_storedPrompt = {};
     m_storedAnswer = {};
+    m_lastStoredPrompt = {}; // a new send: the last exchange is not the last one any more
+    m_lastStoredAnswer = {};
     m_storedRequest = 0; // set once the client has numbered the send
     if (!m_writer)
         return;
@@ -189,7 +219,8 @@ void ChatSession::storeSendStart(const QString &prompt)
     message.state = history::MessageState::Complete;
     history::Send send;
     send.conversation = m_conversation;
-    send.message = m_writer->addMessage(message);
+    m_storedPrompt = m_writer->addMessage(message);
+    send.message = m_storedPrompt;
     m_storedSend = m_writer->addSend(send);
     Q_EMIT conversationUpdated(m_conversation);
 }
@@ -207,7 +238,8 @@ void ChatSession::storeAnswerStart()
 void ChatSession::storeSendEnd(const net::SendSummary &summary)
 {
     const QUuid send = std::exchange(m_storedSend, QUuid());
-    const QUuid answer = std::exchange(m_storedAnswer, QUuid());
+    const QUuid prompt = std::exchange(m_storedPrompt, QUuid());
+    QUuid answer = std::exchange(m_storedAnswer, QUuid());
     m_storedRequest = 0;
     if (!m_writer || send.isNull())
         return;
@@ -230,7 +262,11 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
         m.role = history::Role::Assistant;
         m.text = text;
         m.state = state;
-        m_writer->addMessage(m);
+        answer = m_writer->addMessage(m);
+    }
+    if (succeeded && m_keepTranscript) { // the last exchange, until another send starts
+        m_lastStoredPrompt = prompt;
+        m_lastStoredAnswer = answer;
     }
     m_writer->finishSend(send, outcomeOf(summary.outcome), summary.reason, summary.attempts,
         qint64(summary.waited.count()));

@@ -404,10 +404,18 @@ int runShow(history::HistoryStore *store, const QString &idText, const QString &
     out.write(u"Title:     %1\nID:        %2\nEndpoint:  %3\nModel:     %4\nCreated:   %5\n"
               "Updated:   %6\n"_s.arg(c.title, fullId(c.id), c.endpoint, c.model,
                   localTime(c.created, when), localTime(c.updated, when)));
+    int replaced = 0;
     for (const history::Message &m : store->messages(c.id)) {
+        if (m.state == history::MessageState::Replaced) { // as the window restores it
+            ++replaced;
+            continue;
+        }
         out.write(u"\n[%1, %2]\n"_s.arg(roleLabel(m), localTime(m.created, when)));
         out.write(m.text.endsWith(u'\n') ? m.text : m.text + u'\n');
     }
+    if (replaced > 0)
+        out.write(u"\n(%1 replaced by Regenerate or Edit and resend, not shown)\n"_s.arg(
+            replaced == 1 ? u"1 message"_s : u"%1 messages"_s.arg(replaced)));
     const QList<history::Send> sends = store->sends(c.id);
     out.write(u"\nSends:\n"_s);
     if (sends.isEmpty())
