@@ -125,7 +125,7 @@ check_options() {
 }
 cli_page=$(page capwatch-cli | sed 's/\\-/-/g')
 # The fewest options each --help lists today (--help included); more are fine.
-declare -A min_options=([explain]=6 [chat]=13 [demo]=9 [history]=8)
+declare -A min_options=([explain]=6 [chat]=13 [demo]=10 [history]=8)
 for command in explain chat demo history; do
     grep -q "^\.SS \"$command\"" <<<"$cli_page" || fail "capwatch-cli.1 has no section for $command"
     help=$("$cli" "$command" --help) || fail "capwatch-cli $command --help failed"

@@ -340,6 +340,10 @@ void TestChatCli::badArgumentsExitTwo_data()
     QTest::newRow("demo bad context window")
         << QStringList { u"demo"_s, u"--scenario"_s, u"context"_s, u"--context-window"_s, u"0"_s }
         << QByteArray("--context-window");
+    for (const QString &seconds : { u"0"_s, u"-5"_s, u"soon"_s })
+        QTest::addRow("demo bad reset-after %s", qPrintable(seconds))
+            << QStringList { u"demo"_s, u"--scenario"_s, u"reset"_s, u"--reset-after"_s, seconds }
+            << QByteArray("--reset-after takes a positive number of seconds");
     QTest::newRow("demo bad port")
         << QStringList { u"demo"_s, u"--port"_s, u"70000"_s } << QByteArray("--port");
 }

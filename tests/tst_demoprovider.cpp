@@ -3,6 +3,8 @@
 
 #include "demo/demoprovider.h"
 #include "demo/scenarios.h"
+#include "demo/wireformat.h"
+#include "retry/classifier.h"
 #include "support/demothread.h"
 
 #include <QElapsedTimer>
@@ -181,10 +183,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("scenario");
         QTest::addColumn<double>("timeScale");
         QTest::addColumn<qint64>("limit");
-        QTest::newRow("unknown scenario") << u"nope"_s << 1.0 << qint64(6000);
-        QTest::newRow("time scale 0") << u"capped"_s << 0.0 << qint64(6000);
-        QTest::newRow("time scale > 1") << u"capped"_s << 2.0 << qint64(6000);
-        QTest::newRow("limit 0") << u"capped"_s << 1.0 << qint64(0);
+        QTest::addColumn<double>("resetAfter");
+        QTest::newRow("unknown scenario") << u"nope"_s << 1.0 << qint64(6000) << 180.0;
+        QTest::newRow("time scale 0") << u"capped"_s << 0.0 << qint64(6000) << 180.0;
+        QTest::newRow("time scale > 1") << u"capped"_s << 2.0 << qint64(6000) << 180.0;
+        QTest::newRow("limit 0") << u"capped"_s << 1.0 << qint64(0) << 180.0;
+        QTest::newRow("message language fr") << u"capped"_s << 1.0 << qint64(6000) << 180.0;
+        QTest::newRow("context window 0") << u"context"_s << 1.0 << qint64(6000) << 180.0;
+        QTest::newRow("reset after 0") << u"reset"_s << 1.0 << qint64(6000) << 0.0;
+        QTest::newRow("reset after -1") << u"reset"_s << 1.0 << qint64(6000) << -1.0;
+        QTest::newRow("reset after NaN") << u"reset"_s << 1.0 << qint64(6000) << qQNaN();
     }
 
     void invalidOptions()
@@ -192,11 +200,13 @@ private Q_SLOTS:
         QFETCH(QString, scenario);
         QFETCH(double, timeScale);
         QFETCH(qint64, limit);
+        QFETCH(double, resetAfter);
         DemoProvider provider;
         DemoOptions options;
         options.scenario = scenario;
         options.timeScale = timeScale;
         options.limit = limit;
+        options.resetAfterSeconds = resetAfter;
         if (QByteArrayView(QTest::currentDataTag()) == "message language fr")
             options.messageLanguage = u"fr"_s;
         if (QByteArrayView(QTest::currentDataTag()) == "context window 0")
@@ -225,8 +235,8 @@ private Q_SLOTS:
         const QStringList expected { u"capped"_s, u"headline"_s, u"rate-limited"_s,
             u"auth-expired"_s, u"validation"_s, u"flaky"_s, u"hang"_s, u"drop-mid-stream"_s,
             u"firehose"_s, u"drip"_s, u"huge-error"_s, u"bad-utf8"_s, u"huge-headers"_s,
-            u"redirect-loop"_s, u"error-in-200"_s, u"error-in-stream"_s, u"context"_s,
-            u"billing"_s };
+            u"redirect-loop"_s, u"error-in-200"_s, u"error-in-stream"_s, u"context"_s, u"billing"_s,
+            u"reset"_s };
         QCOMPARE(DemoProvider::scenarios(), expected);
         QCOMPARE(DemoProvider::messageLanguages(), (QStringList { u"en"_s, u"ru"_s, u"zh"_s }));
     }
@@ -608,6 +618,131 @@ private Q_SLOTS:
             QCOMPARE(reply->readAll(),
                 R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})");
         }
+    }
+
+    // --- issue 15: a cap that frees at a fixed time, for parking ---
+
+    void resetBodies_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<double>("msLeft");
+        QTest::addColumn<QString>("retry"); // the end of the text
+        QTest::addColumn<qint64>("rawSeconds"); // what the classifier reads from it
+        QTest::newRow("3 min") << u"en"_s << 180'000.0 << u"Retry in 3 min."_s << qint64(180);
+        QTest::newRow("just over 2 min")
+            << u"en"_s << 120'001.0 << u"Retry in 3 min."_s << qint64(180);
+        QTest::newRow("2 min") << u"en"_s << 120'000.0 << u"Retry in 2 min."_s << qint64(120);
+        QTest::newRow("1 min") << u"en"_s << 60'000.0 << u"Retry in 1 min."_s << qint64(60);
+        QTest::newRow("under 1 min") << u"en"_s << 59'999.5 << u"Retry in 60 sec."_s << qint64(60);
+        QTest::newRow("1 sec") << u"en"_s << 1000.0 << u"Retry in 1 sec."_s << qint64(1);
+        QTest::newRow("a moment") << u"en"_s << 0.4 << u"Retry in 1 sec."_s << qint64(1);
+        QTest::newRow("ru 3 min") << u"ru"_s << 180'000.0 << u"Повторите попытку через 3 мин."_s
+                                  << qint64(180);
+        QTest::newRow("ru 42 sec")
+            << u"ru"_s << 42'000.0 << u"Повторите попытку через 42 секунды."_s << qint64(42);
+        QTest::newRow("zh 3 min") << u"zh"_s << 180'000.0 << u"请在3分钟后重试。"_s << qint64(180);
+        QTest::newRow("zh 42 sec") << u"zh"_s << 42'000.0 << u"请在42秒后重试。"_s << qint64(42);
+    }
+
+    void resetBodies()
+    {
+        // The reset 422 speaks like the headline, and the policy reads the provider's wait out
+        // of the message, uncapped: what parking counts the reset from.
+        QFETCH(QString, language);
+        QFETCH(double, msLeft);
+        QFETCH(QString, retry);
+        QFETCH(qint64, rawSeconds);
+        const QByteArray body = wire::resetBody(language, msLeft);
+        const QString text = QJsonDocument::fromJson(body).object().value(u"error"_s).toString();
+        QVERIFY2(text.endsWith(retry), body.constData());
+        QVERIFY2(text.contains(u"60323"_s) && text.contains(u"60000"_s), body.constData());
+        capwatch::retry::Response response;
+        response.status = 422;
+        const std::string bytes = body.toStdString();
+        response.body = bytes;
+        const auto c = capwatch::retry::classify(response, 1, std::chrono::system_clock::now());
+        QCOMPARE(c.category, capwatch::retry::Category::TokenLimit);
+        QCOMPARE(c.waitSource, capwatch::retry::WaitSource::Message);
+        QVERIFY(c.rawWait);
+        QCOMPARE(qint64(c.rawWait->count()), rawSeconds * 1000);
+        QCOMPARE(c.used.value_or(0), 60323.0);
+    }
+
+    void resetFreesTheCap_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<double>("resetAfter");
+        QTest::addColumn<double>("timeScale");
+        QTest::addColumn<QString>("retry");
+        // Both units, each a few hundred ms on the wall clock.
+        QTest::newRow("en 3 min") << u"en"_s << 180.0 << 0.002 << u"Retry in 3 min."_s;
+        QTest::newRow("en 30 sec") << u"en"_s << 30.0 << 0.01 << u"Retry in 30 sec."_s;
+        QTest::newRow("ru 3 min") << u"ru"_s << 180.0 << 0.002
+                                  << u"Повторите попытку через 3 мин."_s;
+        QTest::newRow("zh 30 sec") << u"zh"_s << 30.0 << 0.01 << u"请在30秒后重试。"_s;
+    }
+
+    void resetFreesTheCap()
+    {
+        QFETCH(QString, language);
+        QFETCH(double, resetAfter);
+        QFETCH(double, timeScale);
+        QFETCH(QString, retry);
+        DemoOptions options = scenario(u"reset"_s);
+        options.resetAfterSeconds = resetAfter;
+        options.timeScale = timeScale;
+        options.messageLanguage = language;
+        auto provider = start(options);
+        QVERIFY(provider);
+
+        // The wait runs from the first request, so that one is told all of it.
+        QElapsedTimer sinceFirst;
+        sinceFirst.start();
+        ReplyPtr first = post(*provider, chatBody(10));
+        AWAIT(first);
+        QCOMPARE(statusOf(first.get()), 422);
+        const QString text
+            = QJsonDocument::fromJson(first->readAll()).object().value(u"error"_s).toString();
+        QVERIFY2(text.endsWith(retry), qPrintable(text));
+
+        // Once the time has passed (scaled, plus slack), the cap is gone for good.
+        const int resetWallMs = int(resetAfter * 1000 * timeScale);
+        ReplyPtr answered;
+        QTimer::singleShot(std::max<qint64>(0, resetWallMs + 30 - sinceFirst.elapsed()), this,
+            [&] { answered = post(*provider, chatBody(10)); });
+        QTRY_VERIFY_WITH_TIMEOUT(answered && answered->isFinished(), 10000);
+        QCOMPARE(statusOf(answered.get()), 200);
+        QVERIFY(!jsonObject(answered->readAll()).value(u"choices"_s).toArray().isEmpty());
+        ReplyPtr again = post(*provider, chatBody(10));
+        AWAIT(again);
+        QCOMPARE(statusOf(again.get()), 200);
+        QVERIFY(sinceFirst.elapsed() >= resetWallMs);
+    }
+
+    void resetCountsDownBeforeTheReset()
+    {
+        // Between the first request and the reset the time left falls: 180 s at 0.01 is 1.8 s.
+        DemoOptions options = scenario(u"reset"_s);
+        options.resetAfterSeconds = 180;
+        options.timeScale = 0.01;
+        auto provider = start(options);
+        QVERIFY(provider);
+        ReplyPtr first = post(*provider, chatBody(10));
+        AWAIT(first);
+        QCOMPARE(first->readAll(),
+            R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 3 min."})");
+        // 130 policy s later (1.3 s): under a minute left, named in seconds.
+        ReplyPtr later;
+        QTimer::singleShot(1300, this, [&] { later = post(*provider, chatBody(10)); });
+        QTRY_VERIFY_WITH_TIMEOUT(later && later->isFinished(), 10000);
+        QCOMPARE(statusOf(later.get()), 422);
+        static const QRegularExpression pattern(
+            uR"(^\{"error":"Token limit exceeded: used 60323, limit 60000\. Retry in (\d+) sec\."\}$)"_s);
+        const QByteArray body = later->readAll();
+        const QRegularExpressionMatch match = pattern.match(QString::fromUtf8(body));
+        QVERIFY2(match.hasMatch(), body.constData());
+        // At most 50 s left; a slow machine may have sent it later, never earlier.
+        QVERIFY2(match.captured(1).toInt() <= 50, body.constData());
     }
 
     void validation()

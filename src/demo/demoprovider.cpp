@@ -165,6 +165,8 @@ QString DemoProvider::validate(const DemoOptions &options)
             .arg(options.messageLanguage, messageLanguages().join(QStringLiteral(", ")));
     if (options.contextWindow <= 0)
         return QStringLiteral("The context window must be positive.");
+    if (!(options.resetAfterSeconds > 0))
+        return QStringLiteral("The reset must come later than 0 s.");
     return {};
 }
 
@@ -204,6 +206,7 @@ bool DemoProvider::listen(quint16 port)
     m_server->bind(m_tcpServer); // takes ownership
     m_clock.restart();
     m_window.clear();
+    m_resetFromMs = -1;
     qCInfo(lcDemo, "demo provider listening on http://127.0.0.1:%u/v1, scenario %ls",
         unsigned(m_tcpServer->serverPort()), qUtf16Printable(m_options.scenario));
     return true;
@@ -479,6 +482,16 @@ bool DemoProvider::refuseAfterParse(const ChatCall &call, const DemoChatRequest 
             return false;
         call.reply(
             Status::BadRequest, contextLengthBody(call.options.contextWindow, prompt, completion));
+        return true;
+    }
+    case Scenario::Reset: {
+        const double now = policyNowMs();
+        if (m_resetFromMs < 0)
+            m_resetFromMs = now;
+        const double msLeft = m_resetFromMs + call.options.resetAfterSeconds * 1000 - now;
+        if (msLeft <= 0)
+            return false;
+        call.reply(Status::UnprocessableEntity, resetBody(call.options.messageLanguage, msLeft));
         return true;
     }
     case Scenario::ErrorIn200:

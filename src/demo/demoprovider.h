@@ -31,13 +31,18 @@
 //                   1000) exceeds contextWindow: OpenAI's 400 context_length_exceeded, with the
 //                   numbers; smaller requests succeed
 //  billing          every request: 402 "Insufficient Balance" (DeepSeek's shape)
-// messageLanguage ru or zh: capped and headline (and headlineFirst) speak Russian or Chinese, as
-// the reporter's provider did: 422 {"error":"Превышен лимит completion-токенов: использовано
-// 60323, лимит 60000. Повторите попытку через 18 мин."}.
-// Success bodies (streamed as chunked SSE or not) are friendly texts about the cap.
-// Whatever the scenario, a chat request that would get an answer is first checked as real
-// providers do: no messages, an empty (or blank) last user message, or no (or a blank) model get
-// a 400 in OpenAI's shape {"error":{"message","type":"invalid_request_error","param","code":null}}.
+//  reset            from the first chat request that gets this far (a valid one, after any
+//                   headlineFirst) until resetAfterSeconds later: the headline's 422 with the time
+//                   left, "Retry in N min." (N sec. under a minute); then success, for good. From
+//                   the first request rather than from listen(): the first send sees the whole
+//                   wait, however long the user took to type it.
+// messageLanguage ru or zh: capped, headline and reset (and headlineFirst) speak Russian or
+// Chinese, as the reporter's provider did: 422 {"error":"Превышен лимит completion-токенов:
+// использовано 60323, лимит 60000. Повторите попытку через 18 мин."}. Success bodies (streamed as
+// chunked SSE or not) are friendly texts about the cap. Whatever the scenario, a chat request that
+// would get an answer is first checked as real providers do: no messages, an empty (or blank) last
+// user message, or no (or a blank) model get a 400 in OpenAI's shape
+// {"error":{"message","type":"invalid_request_error","param","code":null}}.
 
 #include "tokenwindow.h"
 
@@ -78,10 +83,13 @@ struct DemoOptions
     QByteArray acceptedKey;
     /// The first N chat requests get the headline token-limit 422, whatever the scenario.
     int headlineFirst = 0;
-    /// en, ru or zh: the language of the token-limit 422s (capped, headline, headlineFirst).
+    /// en, ru or zh: the language of the token-limit 422s (capped, headline, reset,
+    /// headlineFirst).
     QString messageLanguage = QStringLiteral("en");
     /// context: the most tokens a request may ask for (prompt estimate + max_tokens).
     qint64 contextWindow = 4096;
+    /// reset: policy seconds from the first chat request until the cap frees (scaled).
+    double resetAfterSeconds = 180;
 };
 
 /// One request as the demo provider received it, for tests that check what a client sent.
@@ -181,6 +189,7 @@ private:
     QTcpServer *m_tcpServer = nullptr; // owned by m_server
     QElapsedTimer m_clock;
     TokenWindow m_window; // capped: policy ms
+    double m_resetFromMs = -1; // reset: policy ms of the first request, -1 before it
     QByteArray m_expiredKeyHash; // auth-expired: hash of the first key seen, never the key
     std::map<quint64, DemoExchange *> m_exchanges; // children; finished ones go by deleteLater
     quint64 m_nextExchangeId = 1;

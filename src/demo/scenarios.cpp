@@ -43,6 +43,10 @@ constexpr std::array kScenarios {
         u"a request larger than the context window: OpenAI's 400 context_length_exceeded" },
     ScenarioInfo { Scenario::Billing, u"billing",
         u"every request: 402 \"Insufficient Balance\" (DeepSeek's shape)" },
+    ScenarioInfo { Scenario::Reset, u"reset",
+        u"from the first request until --reset-after S (default 180): 422 \"Token limit exceeded: "
+        u"used 60323, limit 60000. Retry in N min.\" (N sec. under a minute) naming the time "
+        u"left; then success" },
 };
 
 } // namespace

@@ -32,6 +32,7 @@ enum class Scenario
     ErrorInStream,
     Context,
     Billing,
+    Reset,
 };
 
 struct ScenarioInfo

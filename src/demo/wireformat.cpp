@@ -1,6 +1,8 @@
 #include "wireformat.h"
 
 #include <QDateTime>
+#include <algorithm>
+#include <cmath>
 
 namespace capwatch::demo::wire {
 
@@ -51,6 +53,35 @@ QByteArray cappedBody(const QString &language, qint64 used, qint64 limit, qint64
                    .arg(used)
                    .arg(limit)
                    .arg(seconds);
+    return "{\"error\":" + jsonString(text) + '}';
+}
+
+QByteArray resetBody(const QString &language, double msLeft)
+{
+    constexpr qint64 used = 60323;
+    constexpr qint64 limit = 60000;
+    // Rounded up, so a client that waits what it is told never comes back before the reset.
+    const auto seconds = std::max<qint64>(1, qint64(std::ceil(msLeft / 1000)));
+    if (msLeft < 60'000)
+        return cappedBody(language, used, limit, seconds);
+    const auto minutes = qint64(std::ceil(msLeft / 60'000));
+    QString text;
+    if (language == u"ru")
+        text = QStringLiteral(u"Превышен лимит completion-токенов: использовано %1, лимит %2. "
+                              u"Повторите попытку через %3 мин.")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(minutes);
+    else if (language == u"zh")
+        text = QStringLiteral(u"超过令牌限额：已使用%1，上限%2。请在%3分钟后重试。")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(minutes);
+    else
+        text = QStringLiteral("Token limit exceeded: used %1, limit %2. Retry in %3 min.")
+                   .arg(used)
+                   .arg(limit)
+                   .arg(minutes);
     return "{\"error\":" + jsonString(text) + '}';
 }
 

@@ -47,6 +47,9 @@ QByteArray errorBody(const QString &message, const QString &param = {},
 QByteArray headlineBody(const QString &language);
 /// capped's 422 body over the cap: used, limit and the seconds until the request fits.
 QByteArray cappedBody(const QString &language, qint64 used, qint64 limit, qint64 seconds);
+/// reset's 422 body: the headline's figures and the time left until the cap frees, rounded up, in
+/// minutes from 60 s on (as the headline says "Retry in 18 min."), in seconds below.
+QByteArray resetBody(const QString &language, double msLeft);
 /// Russian plural of "second" after a whole number: 1, 21 секунду; 2-4, 22 секунды; else секунд.
 QString russianSeconds(qint64 n);
 QByteArray errorIn200Body();

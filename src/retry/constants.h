@@ -25,5 +25,9 @@ inline constexpr std::size_t kMaxClassifiedBodyBytes = 1024 * 1024;
 inline constexpr std::size_t kMaxLoggedErrorChars = 500;
 /// Response body shown in the final error text.
 inline constexpr std::size_t kMaxShownResponseChars = 2000;
+/// Parking (docs/parking.md): a provider's reset further away than this is not waited for.
+inline constexpr Millis kMaxParkWait { 24 * 60 * 60 * 1000 };
+/// Parking: a send parked this many times in a row, each ending capped again, gives up.
+inline constexpr int kMaxParksInARow = 3;
 
 } // namespace capwatch::retry

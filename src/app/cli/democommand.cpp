@@ -25,7 +25,7 @@ CommandSpec demoSpec()
             "cli", "Run the embedded capped provider on 127.0.0.1 until interrupted.")),
         u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] "
         u"[--headline-first N] "
-        u"[--message-language LANG] [--context-window N]"_s,
+        u"[--message-language LANG] [--context-window N] [--reset-after S]"_s,
         {
             QCommandLineOption(u"port"_s,
                 cliText(
@@ -60,6 +60,11 @@ CommandSpec demoSpec()
                 cliText(QT_TRANSLATE_NOOP(
                     "cli", "Largest request in tokens for the context scenario (default: 4096).")),
                 u"N"_s, u"4096"_s),
+            QCommandLineOption(u"reset-after"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Seconds from the first request until the reset scenario's cap frees "
+                    "(default: 180).")),
+                u"S"_s, u"180"_s),
         },
         cliText(QT_TRANSLATE_NOOP("cli", "Scenarios:")),
         scenarios,
@@ -105,6 +110,9 @@ int runDemo(const QStringList &args)
     options.contextWindow = parser.value(u"context-window"_s).toLongLong(&ok);
     if (!ok || options.contextWindow < 1)
         return argumentError(spec.name, u"--context-window takes a positive whole number"_s);
+    options.resetAfterSeconds = parser.value(u"reset-after"_s).toDouble(&ok);
+    if (!ok || !(options.resetAfterSeconds > 0))
+        return argumentError(spec.name, u"--reset-after takes a positive number of seconds"_s);
 
     demo::DemoProvider provider;
     provider.setOptions(options);
