@@ -1689,6 +1689,10 @@
         <source>Every retry record from --since until --until, oldest first: the retry log&apos;s columns, then conversation.</source>
         <translation>Alle Wiederholungseinträge von --since bis --until, die ältesten zuerst: die Spalten des Wiederholungsprotokolls, dann die Spalte conversation.</translation>
     </message>
+    <message>
+        <source>Seconds from the first request until the reset scenario&apos;s cap frees (default: 180).</source>
+        <translation>Sekunden von der ersten Anfrage, bis das Limit des Szenarios reset frei wird (Standard: 180).</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

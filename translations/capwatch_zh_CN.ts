@@ -1684,6 +1684,10 @@
         <source>Every retry record from --since until --until, oldest first: the retry log&apos;s columns, then conversation.</source>
         <translation>从 --since 到 --until 的每条重试记录，最早的在前：先是重试日志的各列，然后是 conversation 列。</translation>
     </message>
+    <message>
+        <source>Seconds from the first request until the reset scenario&apos;s cap frees (default: 180).</source>
+        <translation>从第一个请求到 reset 场景的上限解除所经过的秒数（默认：180）。</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
