@@ -159,13 +159,8 @@ void WindowHistory::exportAllInteractive()
             [this, dialog, csvFilter, since, until](QString path) {
                 if (path.isEmpty())
                     return;
-                // As Export retry log: the name's suffix decides, else the chosen filter.
-                const bool csv = path.endsWith(u".csv", Qt::CaseInsensitive)
-                    || (!path.endsWith(u".jsonl", Qt::CaseInsensitive)
-                        && dialog->selectedNameFilter() == csvFilter);
-                const QString suffix = csv ? u".csv"_s : u".jsonl"_s;
-                if (!path.endsWith(suffix, Qt::CaseInsensitive))
-                    path += suffix;
+                bool csv = false;
+                path = WindowMenus::retryLogPath(dialog, path, csvFilter, &csv);
                 m_settings.setLastExportDir(QFileInfo(path).absolutePath());
                 auto *once = new QObject(this);
                 connect(this, &WindowHistory::exportFinished, once,

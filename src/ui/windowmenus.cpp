@@ -109,6 +109,18 @@ void WindowMenus::showWarning(const QString &title, const QString &text)
     box->open();
 }
 
+QString WindowMenus::retryLogPath(
+    const QFileDialog *dialog, QString path, const QString &csvFilter, bool *csv)
+{
+    *csv = path.endsWith(u".csv", Qt::CaseInsensitive)
+        || (!path.endsWith(u".jsonl", Qt::CaseInsensitive)
+            && dialog->selectedNameFilter() == csvFilter);
+    const QString suffix = *csv ? u".csv"_s : u".jsonl"_s;
+    if (!path.endsWith(suffix, Qt::CaseInsensitive))
+        path += suffix;
+    return path;
+}
+
 QFileDialog *WindowMenus::saveDialog(
     const QString &title, const QString &fileName, const QStringList &filters)
 {
@@ -176,13 +188,8 @@ void WindowMenus::exportRetryLogInteractive()
     connect(dialog, &QFileDialog::fileSelected, this, [this, dialog, csvFilter](QString path) {
         if (path.isEmpty())
             return;
-        // A name's own suffix decides; without one, the chosen filter does, and adds its suffix.
-        const bool csv = path.endsWith(u".csv", Qt::CaseInsensitive)
-            || (!path.endsWith(u".jsonl", Qt::CaseInsensitive)
-                && dialog->selectedNameFilter() == csvFilter);
-        const QString suffix = csv ? u".csv"_s : u".jsonl"_s;
-        if (!path.endsWith(suffix, Qt::CaseInsensitive))
-            path += suffix;
+        bool csv = false;
+        path = retryLogPath(dialog, path, csvFilter, &csv);
         QString error;
         if (!exportRetryLog(path, csv ? net::LogFormat::Csv : net::LogFormat::JsonLines, &error))
             showWarning(tr("Export failed"), tr("The retry log was not written: %1").arg(error));

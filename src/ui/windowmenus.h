@@ -40,6 +40,10 @@ public:
     /// A warning that does not block: opened window-modal, deleted when closed.
     void showWarning(const QString &title, const QString &text);
     /// A save dialog starting in the last export folder; the caller connects and opens it.
+    /// A retry log's path as a save dialog gave it: its own suffix (.csv, .jsonl) decides the
+    /// format; without one the chosen filter does, and its suffix is added. `csv` tells which.
+    static QString retryLogPath(
+        const QFileDialog *dialog, QString path, const QString &csvFilter, bool *csv);
     QFileDialog *saveDialog(
         const QString &title, const QString &fileName, const QStringList &filters);
 
