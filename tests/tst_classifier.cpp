@@ -4,6 +4,7 @@
 #include "retry/classifier.h"
 #include "retry/constants.h"
 #include "retry/errortexts.h"
+#include "retry/sendpolicy.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -47,6 +48,7 @@ class TestClassifier final : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void namesReadBack();
     void classify_data();
     void classify();
     void httpDateInTheFuture();
@@ -86,6 +88,32 @@ void TestClassifier::row(const char *name, int status, const Headers &headers,
         hs.append({ QString::fromStdString(k), QString::fromStdString(v) });
     QTest::newRow(name) << status << QVariant::fromValue(hs) << body << retryIndex
                         << QVariant::fromValue(expect);
+}
+
+void TestClassifier::namesReadBack()
+{
+    // Every value's interfaces.md name finds it again (the history database stores the names).
+    using capwatch::retry::Category;
+    using capwatch::retry::EndReason;
+    using capwatch::retry::WaitSource;
+    for (const Category c :
+        { Category::Success, Category::TokenLimit, Category::RateLimit, Category::Transient,
+            Category::Auth, Category::TooLarge, Category::Billing, Category::Fatal })
+        QCOMPARE(
+            capwatch::retry::categoryNamed(capwatch::retry::nameOf(c)), std::optional<Category>(c));
+    for (const WaitSource w : { WaitSource::RetryAfter, WaitSource::RetryAfterMs,
+             WaitSource::RetryDelay, WaitSource::Message, WaitSource::RateLimitReset,
+             WaitSource::Backoff, WaitSource::CredentialRefresh })
+        QCOMPARE(capwatch::retry::waitSourceNamed(capwatch::retry::nameOf(w)),
+            std::optional<WaitSource>(w));
+    for (const EndReason r :
+        { EndReason::NotRetryable, EndReason::AttemptsExhausted, EndReason::BudgetExhausted,
+            EndReason::Timeout, EndReason::AuthUnchanged, EndReason::Cancelled })
+        QCOMPARE(capwatch::retry::endReasonNamed(capwatch::retry::nameOf(r)),
+            std::optional<EndReason>(r));
+    QCOMPARE(capwatch::retry::categoryNamed("token-limit"), std::nullopt);
+    QCOMPARE(capwatch::retry::waitSourceNamed(""), std::nullopt);
+    QCOMPARE(capwatch::retry::endReasonNamed("Budget_Exhausted"), std::nullopt);
 }
 
 void TestClassifier::classify_data()

@@ -1,19 +1,10 @@
 #include "historytypes.h"
 
-#include <array>
-
 namespace capwatch::history {
 
 using namespace Qt::StringLiterals;
 
-namespace {
-
-QString fromView(std::string_view name)
-{
-    return QString::fromLatin1(name.data(), qsizetype(name.size()));
-}
-
-} // namespace
+namespace { } // namespace
 
 QString nameOf(Role role)
 {
@@ -86,38 +77,17 @@ std::optional<SendOutcome> sendOutcomeFromName(const QString &name)
 
 std::optional<retry::Category> categoryFromName(const QString &name)
 {
-    using retry::Category;
-    static constexpr std::array all { Category::Success, Category::TokenLimit, Category::RateLimit,
-        Category::Transient, Category::Auth, Category::TooLarge, Category::Billing,
-        Category::Fatal };
-    for (const Category c : all)
-        if (fromView(retry::nameOf(c)) == name)
-            return c;
-    return std::nullopt;
+    return retry::categoryNamed(name.toStdString());
 }
 
 retry::WaitSource waitSourceFromName(const QString &name)
 {
-    using retry::WaitSource;
-    static constexpr std::array all { WaitSource::RetryAfter, WaitSource::RetryAfterMs,
-        WaitSource::RetryDelay, WaitSource::Message, WaitSource::RateLimitReset,
-        WaitSource::Backoff, WaitSource::CredentialRefresh };
-    for (const WaitSource s : all)
-        if (fromView(retry::nameOf(s)) == name)
-            return s;
-    return WaitSource::None;
+    return retry::waitSourceNamed(name.toStdString()).value_or(retry::WaitSource::None);
 }
 
 retry::EndReason endReasonFromName(const QString &name)
 {
-    using retry::EndReason;
-    static constexpr std::array all { EndReason::NotRetryable, EndReason::AttemptsExhausted,
-        EndReason::BudgetExhausted, EndReason::Timeout, EndReason::AuthUnchanged,
-        EndReason::Cancelled };
-    for (const EndReason r : all)
-        if (fromView(retry::nameOf(r)) == name)
-            return r;
-    return EndReason::None;
+    return retry::endReasonNamed(name.toStdString()).value_or(retry::EndReason::None);
 }
 
 } // namespace capwatch::history

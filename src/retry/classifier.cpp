@@ -595,6 +595,28 @@ std::string_view nameOf(WaitSource source)
     return "";
 }
 
+std::optional<Category> categoryNamed(std::string_view name)
+{
+    for (const Category c :
+        { Category::Success, Category::TokenLimit, Category::RateLimit, Category::Transient,
+            Category::Auth, Category::TooLarge, Category::Billing, Category::Fatal }) {
+        if (nameOf(c) == name)
+            return c;
+    }
+    return std::nullopt;
+}
+
+std::optional<WaitSource> waitSourceNamed(std::string_view name)
+{
+    for (const WaitSource s : { WaitSource::RetryAfter, WaitSource::RetryAfterMs,
+             WaitSource::RetryDelay, WaitSource::Message, WaitSource::RateLimitReset,
+             WaitSource::Backoff, WaitSource::CredentialRefresh }) {
+        if (nameOf(s) == name)
+            return s;
+    }
+    return std::nullopt;
+}
+
 std::string_view statusText(int status)
 {
     switch (status) {

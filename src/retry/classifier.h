@@ -115,6 +115,10 @@ std::optional<std::string> extractErrorText(std::string_view body, bool alsoTopL
 
 std::string_view nameOf(Category category);
 std::string_view nameOf(WaitSource source);
+/// The category of an interfaces.md name (`token_limit`); empty for any other text.
+std::optional<Category> categoryNamed(std::string_view name);
+/// The wait source of a name (`retry-after`); empty for any other text, an empty one included.
+std::optional<WaitSource> waitSourceNamed(std::string_view name);
 bool isRetryable(Category category);
 /// The reason phrase of an HTTP status ("Unprocessable Entity"), or empty when unknown.
 std::string_view statusText(int status);

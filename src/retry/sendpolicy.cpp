@@ -26,6 +26,17 @@ std::string_view nameOf(EndReason reason)
     return "";
 }
 
+std::optional<EndReason> endReasonNamed(std::string_view name)
+{
+    for (const EndReason r :
+        { EndReason::NotRetryable, EndReason::AttemptsExhausted, EndReason::BudgetExhausted,
+            EndReason::Timeout, EndReason::AuthUnchanged, EndReason::Cancelled }) {
+        if (nameOf(r) == name)
+            return r;
+    }
+    return std::nullopt;
+}
+
 SendPolicy::SendPolicy(const Clock &clock)
     : m_clock(clock)
 { }

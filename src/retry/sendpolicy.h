@@ -25,6 +25,8 @@ enum class EndReason
 };
 
 std::string_view nameOf(EndReason reason);
+/// The end reason of a name (`budget_exhausted`); empty for any other text, an empty one included.
+std::optional<EndReason> endReasonNamed(std::string_view name);
 
 struct Decision
 {

@@ -1,7 +1,8 @@
 #pragma once
 
 // The typed values of a retry log record from their interfaces.md names, so tests can keep
-// writing records the way the log files spell them.
+// writing records the way the log files spell them. A name that none has is a mistake in the
+// test.
 
 #include "retry/classifier.h"
 #include "retry/sendpolicy.h"
@@ -12,44 +13,35 @@
 
 namespace capwatch::test {
 
-/// The value of `all` whose nameOf() is `name`; a name that none has is a mistake in the test.
-template<typename Enum, std::size_t N> Enum named(QStringView name, const Enum (&all)[N])
+template<typename Enum> Enum orFail(std::optional<Enum> value, QStringView name)
 {
-    for (const Enum value : all) {
-        if (const std::string_view n = retry::nameOf(value);
-            name == QLatin1StringView(n.data(), qsizetype(n.size())))
-            return value;
-    }
-    qFatal("no such name: %s", qPrintable(name.toString()));
+    if (!value)
+        qFatal("no such name: %s", qPrintable(name.toString()));
+    return *value;
 }
 
 /// `token_limit` and the other categories; empty: none.
 inline std::optional<retry::Category> categoryNamed(QStringView name)
 {
-    using C = retry::Category;
     if (name.isEmpty())
         return std::nullopt;
-    return named(name,
-        { C::Success, C::TokenLimit, C::RateLimit, C::Transient, C::Auth, C::TooLarge, C::Billing,
-            C::Fatal });
+    return orFail(retry::categoryNamed(name.toString().toStdString()), name);
 }
 
 /// `retry-after` and the other wait sources; empty: None.
 inline retry::WaitSource waitSourceNamed(QStringView name)
 {
-    using S = retry::WaitSource;
-    return named(name,
-        { S::None, S::RetryAfter, S::RetryAfterMs, S::RetryDelay, S::Message, S::RateLimitReset,
-            S::Backoff, S::CredentialRefresh });
+    if (name.isEmpty())
+        return retry::WaitSource::None;
+    return orFail(retry::waitSourceNamed(name.toString().toStdString()), name);
 }
 
 /// `budget_exhausted` and the other end reasons; empty: None.
 inline retry::EndReason reasonNamed(QStringView name)
 {
-    using R = retry::EndReason;
-    return named(name,
-        { R::None, R::NotRetryable, R::AttemptsExhausted, R::BudgetExhausted, R::Timeout,
-            R::AuthUnchanged, R::Cancelled });
+    if (name.isEmpty())
+        return retry::EndReason::None;
+    return orFail(retry::endReasonNamed(name.toString().toStdString()), name);
 }
 
 } // namespace capwatch::test
