@@ -7,6 +7,8 @@
 #include "session/storedrecords.h"
 #include "support/clirunner.h"
 #include "support/demothread.h"
+#include "support/files.h"
+#include "support/storedlines.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -17,6 +19,7 @@
 #include <sys/types.h>
 
 using namespace capwatch;
+using namespace capwatch::testing;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -28,29 +31,6 @@ demo::DemoOptions scenario(const QString &name)
     demo::DemoOptions o;
     o.scenario = name;
     return o;
-}
-
-QByteArray jsonLines(const QList<history::StoredRetryRecord> &stored)
-{
-    QByteArray out;
-    for (const history::StoredRetryRecord &s : stored)
-        out += net::toJsonLine(session::fromStored(s.record).value()) + '\n';
-    return out;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QStringList filesUnder(const QString &dir)
-{
-    QStringList out;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        out.append(it.next());
-    return out;
 }
 
 } // namespace

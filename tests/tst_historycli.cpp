@@ -5,6 +5,7 @@
 
 #include "history/historystore.h"
 #include "support/clirunner.h"
+#include "support/files.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -16,6 +17,7 @@
 
 using namespace capwatch;
 using namespace capwatch::history;
+using namespace capwatch::testing;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -27,12 +29,6 @@ const QUuid kThird = QUuid::fromString(u"22222222-cccc-4ccc-8ccc-000000000003"_s
 QDateTime utc(const QString &iso)
 {
     return QDateTime::fromString(iso, Qt::ISODateWithMs);
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 QByteArray sha256(const QString &path)

@@ -5,6 +5,7 @@
 
 #include "history/historystore.h"
 #include "history/historywriter.h"
+#include "support/files.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 using namespace capwatch::history;
+using namespace capwatch::testing;
 using namespace Qt::StringLiterals;
 using capwatch::retry::Category;
 using capwatch::retry::EndReason;
@@ -31,12 +33,6 @@ Q_DECLARE_METATYPE(capwatch::history::OpenResult::Status)
 namespace {
 
 const QDateTime kBase(QDate(2026, 11, 1), QTime(9, 0), Qt::UTC);
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 bool writeFile(const QString &path, const QByteArray &bytes)
 {

@@ -8,6 +8,8 @@
 #include "session/chatsession.h"
 #include "session/storedrecords.h"
 #include "support/demolocalprovider.h"
+#include "support/files.h"
+#include "support/storedlines.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -20,6 +22,7 @@
 
 using namespace capwatch;
 using namespace capwatch::session;
+using namespace capwatch::testing;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Event = net::RetryRecord::Event;
@@ -52,22 +55,6 @@ struct Fixture
     ChatSession session;
 };
 
-QByteArray jsonLines(const QList<net::RetryRecord> &records)
-{
-    QByteArray out;
-    for (const net::RetryRecord &r : records)
-        out += net::toJsonLine(r) + '\n';
-    return out;
-}
-
-QByteArray jsonLines(const QList<history::StoredRetryRecord> &stored)
-{
-    QList<net::RetryRecord> records;
-    for (const history::StoredRetryRecord &s : stored)
-        records.append(fromStored(s.record).value());
-    return jsonLines(records);
-}
-
 /// Everything queued on the writer is in the file.
 bool flushed(history::HistoryWriter &writer)
 {
@@ -82,15 +69,6 @@ QStringList linesOf(const QList<net::ChatMessage> &messages)
     QStringList out;
     for (const net::ChatMessage &m : messages)
         out << m.role + u": "_s + m.content;
-    return out;
-}
-
-QStringList filesUnder(const QString &dir)
-{
-    QStringList out;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        out.append(it.next());
     return out;
 }
 
