@@ -128,6 +128,28 @@ struct StoredRetryRecord
     bool operator==(const StoredRetryRecord &) const = default;
 };
 
+/// A send parked until its provider's cap resets (docs/parking.md): stored when it is parked,
+/// removed when it goes out or is cancelled, so it survives a quit, a restart and a crash.
+struct ParkedSend
+{
+    QUuid id; ///< null: the store makes one
+    QUuid conversation;
+    QUuid message; ///< the user message (the prompt) it sends again
+    QUuid send; ///< the send that gave up and was parked; may be null
+    QString provider; ///< its lane: "demo", or the endpoint stored as storableEndpoint() makes it
+    QString model;
+    QString
+        options; ///< a JSON object the session writes and reads (system prompt, max_tokens, ...)
+    QDateTime parkedAt; ///< invalid: now
+    QDateTime dueAt; ///< UTC, ms: when it goes out
+    QDateTime resetAt; ///< UTC, ms: the provider's reset (equal to dueAt at time scale 1)
+    int parksInARow = 1; ///< 1 for the first park of a send, up to 3
+    QString prompt; ///< read only: the text of `message`
+    QString title; ///< read only: the conversation's title
+
+    bool operator==(const ParkedSend &) const = default;
+};
+
 /// Where the next page of the conversation list starts (keyset paging: a conversation created
 /// or updated meanwhile never shifts a later page). Default: the first page.
 struct PageCursor

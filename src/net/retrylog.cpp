@@ -85,14 +85,42 @@ QString RetryRecord::eventName(Event event)
         return u"gave_up"_s;
     case Event::Cancelled:
         return u"cancelled"_s;
+    case Event::Parked:
+        return u"parked"_s;
+    case Event::Unparked:
+        return u"unparked"_s;
     }
     return {};
+}
+
+QString RetryRecord::unparkName(Unpark unpark)
+{
+    switch (unpark) {
+    case Unpark::None:
+        break;
+    case Unpark::SentNow:
+        return u"sent_now"_s;
+    case Unpark::ResetReached:
+        return u"reset_reached"_s;
+    case Unpark::Cancelled:
+        return u"cancelled"_s;
+    }
+    return {};
+}
+
+RetryRecord::Unpark RetryRecord::unparkFromName(QStringView name)
+{
+    for (const Unpark u : { Unpark::SentNow, Unpark::ResetReached, Unpark::Cancelled }) {
+        if (name == unparkName(u))
+            return u;
+    }
+    return Unpark::None;
 }
 
 std::optional<RetryRecord::Event> RetryRecord::eventFromName(QStringView name)
 {
     for (const Event e : { Event::AttemptStarted, Event::RetryScheduled, Event::Succeeded,
-             Event::GaveUp, Event::Cancelled }) {
+             Event::GaveUp, Event::Cancelled, Event::Parked, Event::Unparked }) {
         if (name == eventName(e))
             return e;
     }

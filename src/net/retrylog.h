@@ -28,7 +28,19 @@ struct RetryRecord
         RetryScheduled,
         Succeeded,
         GaveUp,
-        Cancelled
+        Cancelled,
+        /// The send gave up capped and waits for the provider's reset (docs/parking.md).
+        Parked,
+        /// A parked send left the queue; `unpark` says why.
+        Unparked
+    };
+    /// Why a parked send left the queue (the `reason` of an `unparked` record).
+    enum class Unpark
+    {
+        None,
+        SentNow, ///< the user sent it before the reset
+        ResetReached, ///< its reset came
+        Cancelled ///< the user cancelled it (or edited its prompt)
     };
 
     QDateTime time; ///< UTC
@@ -46,10 +58,15 @@ struct RetryRecord
     std::optional<qint64> budgetLeftMs;
     retry::EndReason reason = retry::EndReason::None; ///< None: null
     QString error; ///< at most 500 characters
+    /// For `parked` and `unparked`: when the send goes out (UTC wall time); invalid otherwise.
+    QDateTime resetAt;
+    Unpark unpark = Unpark::None; ///< for `unparked`
 
     static QString eventName(Event event);
     /// The reverse of eventName(); empty for a name this build does not know (a later event).
     static std::optional<Event> eventFromName(QStringView name);
+    static QString unparkName(Unpark unpark); ///< sent_now, reset_reached, cancelled; empty: None
+    static Unpark unparkFromName(QStringView name); ///< None for an unknown name
 };
 
 /// The column names, in order.

@@ -8,6 +8,7 @@
 #include "localprovider.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
+#include "parkinglot.h"
 #include "sessiontypes.h"
 
 #include <QList>
@@ -111,6 +112,43 @@ public:
     /// answer comes wins: this one is then dropped.
     void openConversation(const QUuid &id);
 
+    // --- parking (docs/parking.md) ---
+    /// The wall clock parking reads (UTC). Tests move it to play a suspend; default: now.
+    using WallClock = std::function<QDateTime()>;
+    void setWallClock(WallClock clock);
+    QDateTime wallNow() const;
+    /// What a send that ends capped beyond the budget does; Ask by default.
+    void setParkingChoice(ParkingChoice choice);
+    ParkingChoice parkingChoice() const { return m_parkingChoice; }
+    /// Where park() puts a send: the lot stores it, arms it and at its reset sends it here, or in
+    /// a session of its own when none shows its conversation. Not owned; null: park() only logs
+    /// and the caller waits itself (capwatch-cli chat --wait-for-reset).
+    void setParkingLot(ParkingLot *lot);
+    ParkingLot *parkingLot() const { return m_lot; }
+    /// Of the send that ended last; `parkable` only while its prompt is the failed prompt and it
+    /// is not parked yet.
+    ParkOffer parkOffer() const { return m_offer; }
+    /// Parks the failed prompt as parkOffer() says: logs `parked` (stored with its send) and
+    /// hands it to the lot. False when it is not parkable. With ParkingChoice::Automatic the
+    /// session calls it itself when the send ends.
+    bool park();
+    /// True between park() and sendParked(), runParked() or cancelPark().
+    bool isParked() const { return m_parked; }
+    /// Sends the parked prompt again, after logging `unparked` with `why` (SentNow or
+    /// ResetReached): a fresh retry cycle. Its parks carry over, so a send that ends capped
+    /// again is parked again (whatever the choice) until kMaxParksInARow. 0 when nothing is
+    /// parked or a send is in flight.
+    quint64 sendParked(net::RetryRecord::Unpark why, const SendOptions &options);
+    /// Logs `unparked` with Cancelled (stored); the prompt stays the failed one (Retry now).
+    void cancelPark();
+    /// The lot's way in: sends `parked`, a send of the conversation this session shows (or of
+    /// none, without history), as sendParked() does, with its stored options and park count;
+    /// the prompt's stored message is reused, not stored again. 0 when busy or not shown here.
+    quint64 runParked(const history::ParkedSend &parked, net::RetryRecord::Unpark why);
+    /// Logs (and stores, with the parked send's send) `unparked` with `why` for a parked send
+    /// of the conversation shown here, without sending it: the lot's Cancel and Edit.
+    void logUnparked(const history::ParkedSend &parked, net::RetryRecord::Unpark why);
+
 Q_SIGNALS:
     // The current send's steps, as net::ChatClient reports them; a superseded send's are dropped.
     void sendStarted(quint64 send);
@@ -126,6 +164,10 @@ Q_SIGNALS:
     /// status line show.
     void waitProgress(const capwatch::session::WaitProgress &progress);
     void providerChanged();
+    /// Right after gaveUp(): what parkOffer() says, also when not parkable (the view says why).
+    void parkOffered(const capwatch::session::ParkOffer &offer);
+    /// park() succeeded, or a parked prompt went out or was cancelled.
+    void parkedChanged(bool parked);
 
     void conversationChanged(const QUuid &id); ///< after newConversation() / a restore
     /// The first write of a new conversation was queued (the sidebar inserts a row).
@@ -153,6 +195,9 @@ private:
     void applyRestore(const QUuid &id, Loaded loaded);
     bool keyWouldBeSent() const;
     net::Credential loadNow() const;
+
+    void offerPark(const net::SendSummary &summary);
+    net::RetryRecord parkRecord(net::RetryRecord::Event event) const;
 
     net::ChatClient *m_client;
     net::RetryLog *m_log;
@@ -187,6 +232,23 @@ private:
     QUuid m_lastStoredAnswer;
     quint64 m_storedRequest = 0; ///< its `request` number: the records that go with it
     quint64 m_restoreToken = 0; ///< the latest openConversation() (or what overrode it)
+
+    WallClock m_wallClock;
+    ParkingChoice m_parkingChoice = ParkingChoice::Ask;
+    QPointer<ParkingLot> m_lot;
+    ParkOffer m_offer;
+    bool m_parked = false;
+    int m_parksInARow = 0; ///< of the send in flight or ended last; a new prompt starts at 0
+    QUuid m_endedStoredSend; ///< the stored send of the send that ended last
+    QUuid m_endedStoredPrompt; ///< and its user message
+    QUuid m_reuseStoredPrompt; ///< runParked(): the next send's user message is already stored
+    QUuid m_parkedId; ///< the lot's id of this session's parked prompt
+    SendOptions m_lastOptions; ///< of the send in flight or ended last
+    int m_endedAttempts = 0;
+    std::optional<int> m_endedStatus;
+    std::optional<retry::Category> m_endedCategory;
+    retry::EndReason m_endedReason = retry::EndReason::None;
+    quint64 m_endedSend = 0;
 };
 
 } // namespace capwatch::session

@@ -6,7 +6,9 @@
 #include "history/historytypes.h"
 #include "retry/classifier.h"
 #include "retry/constants.h"
+#include "retry/parking.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -76,6 +78,30 @@ struct WaitProgress
     QString failureCategory;
 };
 
+/// What to do with a send whose provider's reset is beyond the retry budget (Settings ->
+/// Retries, docs/parking.md).
+enum class ParkingChoice
+{
+    Ask, ///< offer "Send at 06:14" beside Retry now
+    Automatic, ///< park it at once
+    GiveUp, ///< neither: it gave up, as before parking existed
+};
+
+/// Whether the send that just ended may be parked, and until when (retry::decidePark() on its
+/// last failure, stamped with the wall time it arrived).
+struct ParkOffer
+{
+    quint64 send = 0; ///< the send it is about; 0: none ended yet
+    bool parkable = false;
+    retry::ParkRefusal refusal = retry::ParkRefusal::NotCapped;
+    /// UTC wall time: when a parked send goes out. The provider's reset at time scale 1;
+    /// under --time-scale F the raw wait runs F times as long, like every other wait.
+    QDateTime dueAt;
+    retry::Millis resetIn { 0 }; ///< the provider's figure, unscaled ("Retry in 18 min")
+    int parksInARow = 0; ///< parks of this send before this offer
+    QString reason; ///< one English sentence (retry::ParkDecision::reason)
+};
+
 /// A conversation as read back from the history (ChatSession::openConversation()). Its retry
 /// records are not here: they are in the session's retryLog() when this is emitted.
 struct RestoredConversation
@@ -94,4 +120,5 @@ struct RestoredConversation
 } // namespace capwatch::session
 
 Q_DECLARE_METATYPE(capwatch::session::WaitProgress)
+Q_DECLARE_METATYPE(capwatch::session::ParkOffer)
 Q_DECLARE_METATYPE(capwatch::session::RestoredConversation)

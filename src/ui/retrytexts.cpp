@@ -230,6 +230,10 @@ QString RetryTexts::event(net::RetryRecord::Event event)
         return tr("Gave up");
     case net::RetryRecord::Event::Cancelled:
         return tr("Cancelled");
+    case net::RetryRecord::Event::Parked:
+        return tr("Parked");
+    case net::RetryRecord::Event::Unparked:
+        return tr("Unparked");
     }
     return {};
 }

@@ -150,6 +150,9 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         lane->outcome = TimelineLane::Outcome::Cancelled;
         lane->reason = r.reason;
         break;
+    case RetryRecord::Event::Parked:
+    case RetryRecord::Event::Unparked:
+        break; // drawn by the parking segment (issue 15)
     }
 }
 

@@ -1,0 +1,122 @@
+#pragma once
+
+// The sends parked until their provider's reset, of every conversation (docs/parking.md): it
+// stores them with the history, so they survive a quit, a restart and a crash; it keeps their
+// deadlines as wall-clock times and checks them again every second, so a suspend or a clock
+// change never keeps one past its reset for more than that; and it lets them out one at a time
+// per provider, the next only once the previous one succeeded or failed.
+
+#include "history/historytypes.h"
+#include "net/chatclient.h"
+#include "net/retrylog.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <QUuid>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace capwatch::history {
+class HistoryWriter;
+}
+
+namespace capwatch::session {
+
+class ChatSession;
+
+class ParkingLot final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ParkingLot)
+
+public:
+    using WallClock = std::function<QDateTime()>;
+    /// Makes a session, not shown, for a parked send whose conversation no attached session
+    /// shows: configured like the window's (provider, key, time scale, history). The lot opens
+    /// the conversation in it, sends, and deletes it when the send ends.
+    using SessionFactory = std::function<std::unique_ptr<ChatSession>()>;
+
+    explicit ParkingLot(QObject *parent = nullptr);
+    ~ParkingLot() override;
+
+    /// UTC; tests move it to play a suspend or a clock change. Default: now.
+    void setWallClock(WallClock clock);
+    QDateTime wallNow() const;
+    /// How often the wall clock is read again while anything is parked (1 s; at most 2 s late
+    /// after a wake). Tests may shorten it.
+    void setRecheckInterval(int ms);
+    /// Stores parked sends there and reads the stored ones back (restored() when done). Null
+    /// (--private, tests): kept in memory only. Not owned.
+    void setHistory(history::HistoryWriter *writer);
+    void setSessionFactory(SessionFactory factory);
+    /// A session whose conversation's parked sends run in it, live. Not owned; forgotten when
+    /// it is destroyed. ChatSession::setParkingLot() attaches it.
+    void attach(ChatSession *session);
+    void detach(ChatSession *session);
+
+    /// Every parked send, in the order they go out (due time, then when parked).
+    QList<history::ParkedSend> sends() const;
+    QList<history::ParkedSend> sendsOf(const QUuid &conversation) const;
+    std::optional<history::ParkedSend> find(const QUuid &id) const;
+    /// Released and not ended yet: its send is in flight.
+    bool isRunning(const QUuid &id) const;
+    /// Due (its reset passed) and waiting for its provider's previous send to end.
+    bool isQueued(const QUuid &id) const;
+    int count() const { return int(m_parked.size()); }
+
+    /// Parks `parked` (id made when null), stores it and arms it. Returns its id.
+    QUuid park(history::ParkedSend parked);
+    /// Sends it now, before its reset (still one at a time per provider). False: unknown or
+    /// already running.
+    bool sendNow(const QUuid &id);
+    /// Takes it out without sending: logged `unparked` with `cancelled` (Cancel, and Edit, which
+    /// then puts the prompt in the prompt box). False: unknown or already running.
+    bool cancel(const QUuid &id);
+
+Q_SIGNALS:
+    /// Anything parked, released, queued, cancelled or ended: the queue view reads sends().
+    void changed();
+    /// The stored parked sends were read back after setHistory().
+    void restored(int count);
+    void released(const capwatch::history::ParkedSend &parked, net::RetryRecord::Unpark why);
+    /// A released send ended; `parkedAgain` when it ended capped again and went back in.
+    void finished(const capwatch::history::ParkedSend &parked,
+        capwatch::net::SendSummary::Outcome outcome, bool parkedAgain);
+
+private:
+    struct Entry
+    {
+        history::ParkedSend parked;
+        bool sendNow = false; ///< released before its reset by the user
+        bool running = false;
+        QPointer<ChatSession> runner;
+        std::unique_ptr<ChatSession> own; ///< the session made for it, when none showed it
+        quint64 send = 0; ///< its send in the runner
+    };
+
+    void arm();
+    void check();
+    bool laneBusy(const QString &provider) const;
+    void release(Entry &entry, net::RetryRecord::Unpark why);
+    void runIn(Entry &entry, ChatSession *session, net::RetryRecord::Unpark why);
+    void ended(const QUuid &id, quint64 send, net::SendSummary::Outcome outcome);
+    Entry *entry(const QUuid &id);
+    const Entry *entry(const QUuid &id) const;
+    ChatSession *showing(const QUuid &conversation) const;
+
+    WallClock m_clock;
+    QPointer<history::HistoryWriter> m_writer;
+    SessionFactory m_factory;
+    QList<QPointer<ChatSession>> m_sessions;
+    std::vector<std::unique_ptr<Entry>> m_parked; ///< in the order they go out
+    QTimer m_due; ///< single shot, precise: the earliest due time
+    QTimer m_recheck; ///< the wall clock again, while anything is parked
+    quint64 m_readToken = 0;
+};
+
+} // namespace capwatch::session
