@@ -1,5 +1,5 @@
 // The retry log's formats (interfaces.md): exact JSON Lines and CSV, quoting, formula
-// neutralising, record-by-record flushing and atomic export.
+// neutralising, the parking events, record-by-record flushing and atomic export.
 
 #include "net/retrylog.h"
 
@@ -34,18 +34,52 @@ RetryRecord scheduled()
     return r;
 }
 
+/// A send that gave up capped, parked until its provider's reset (docs/parking.md).
+RetryRecord parked()
+{
+    RetryRecord r;
+    r.time = QDateTime(QDate(2026, 12, 1), QTime(5, 58, 5, 250), Qt::UTC);
+    r.request = 2;
+    r.event = RetryRecord::Event::Parked;
+    r.attempt = 3;
+    r.status = 422;
+    r.category = capwatch::retry::Category::TokenLimit;
+    r.rawWaitMs = 960000;
+    r.waitSource = capwatch::retry::WaitSource::Message;
+    r.waitedTotalMs = 120000;
+    r.budgetLeftMs = 0;
+    r.reason = capwatch::retry::EndReason::BudgetExhausted;
+    r.resetAt = QDateTime(QDate(2026, 12, 1), QTime(6, 14, 5), Qt::UTC);
+    return r;
+}
+
+/// It left the queue at its reset.
+RetryRecord unparked(RetryRecord::Unpark why)
+{
+    RetryRecord r;
+    r.time = QDateTime(QDate(2026, 12, 1), QTime(6, 14, 5, 4), Qt::UTC);
+    r.request = 2;
+    r.event = RetryRecord::Event::Unparked;
+    r.attempt = 3;
+    r.unpark = why;
+    r.resetAt = QDateTime(QDate(2026, 12, 1), QTime(6, 14, 5), Qt::UTC);
+    return r;
+}
+
 // scheduled() as written, literally (not through the functions under test).
 const QByteArray kScheduledJsonLine
     = "{\"time\":\"2026-11-29T20:05:20.123Z\",\"request\":1,\"event\":\"retry_scheduled\","
       "\"attempt\":1,\"status\":422,\"category\":\"token_limit\",\"used\":60323,\"limit\":60000,"
       "\"wait_s\":60,\"raw_wait_s\":1080,\"wait_source\":\"message\",\"waited_total_s\":60,"
       "\"budget_left_s\":60,\"reason\":null,"
-      "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"}";
+      "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\","
+      "\"reset_at\":null}";
 const QByteArray kCsvHeader = "time,request,event,attempt,status,category,used,limit,wait_s,"
-                              "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error";
+                              "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,"
+                              "reset_at";
 const QByteArray kScheduledCsvRow
     = "2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"
-      "60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"";
+      "60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",";
 
 } // namespace
 
@@ -58,6 +92,8 @@ private Q_SLOTS:
     void nullsAndFractions();
     void csvIsExact();
     void csvNeutralisesFormulas();
+    void parkedAndUnparkedAreExact();
+    void unparkNames();
     void errorIsCutAt500Characters();
     void writerAppendsAndFlushesEachRecord();
     void csvHeaderOnlyInAnEmptyFile();
@@ -72,7 +108,8 @@ void TestRetryLog::jsonLineIsExact()
             R"("attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,)"
             R"("wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,)"
             R"("budget_left_s":60,"reason":null,)"
-            R"("error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."})"));
+            R"("error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",)"
+            R"("reset_at":null})"));
 }
 
 void TestRetryLog::nullsAndFractions()
@@ -89,21 +126,21 @@ void TestRetryLog::nullsAndFractions()
         QByteArray(R"({"time":"2026-01-02T03:04:05.006Z","request":7,"event":"retry_scheduled",)"
                    R"("attempt":2,"status":null,"category":null,"used":1.5,"limit":null,)"
                    R"("wait_s":0.084,"raw_wait_s":2.5,"wait_source":null,"waited_total_s":null,)"
-                   R"("budget_left_s":null,"reason":null,"error":null})"));
+                   R"("budget_left_s":null,"reason":null,"error":null,"reset_at":null})"));
 }
 
 void TestRetryLog::csvIsExact()
 {
     QCOMPARE(csvHeader(),
         QByteArray("time,request,event,attempt,status,category,used,limit,wait_s,"
-                   "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error"));
+                   "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at"));
     QCOMPARE(toCsvRow(scheduled()),
         QByteArray("2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,"
                    "1080,message,60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in "
-                   "18 min.\""));
+                   "18 min.\","));
     RetryRecord quoted = scheduled();
     quoted.error = u"say \"hi\"\nnext line"_s;
-    QVERIFY(toCsvRow(quoted).endsWith(",\"say \"\"hi\"\"\nnext line\""));
+    QVERIFY(toCsvRow(quoted).endsWith(",\"say \"\"hi\"\"\nnext line\","));
 }
 
 void TestRetryLog::csvNeutralisesFormulas()
@@ -120,6 +157,65 @@ void TestRetryLog::csvNeutralisesFormulas()
     RetryRecord r = scheduled();
     r.error = u"=1+1"_s;
     QVERIFY(toJsonLine(r).contains(R"("error":"=1+1")"));
+}
+
+void TestRetryLog::parkedAndUnparkedAreExact()
+{
+    // `reason`: how the send ended for `parked`, why it left the queue for `unparked`; both
+    // with `reset_at`, in the form of `time`.
+    QCOMPARE(toJsonLine(parked()),
+        QByteArray(R"({"time":"2026-12-01T05:58:05.250Z","request":2,"event":"parked",)"
+                   R"("attempt":3,"status":422,"category":"token_limit","used":null,"limit":null,)"
+                   R"("wait_s":null,"raw_wait_s":960,"wait_source":"message","waited_total_s":120,)"
+                   R"("budget_left_s":0,"reason":"budget_exhausted","error":null,)"
+                   R"("reset_at":"2026-12-01T06:14:05.000Z"})"));
+    QCOMPARE(toJsonLine(unparked(RetryRecord::Unpark::ResetReached)),
+        QByteArray(R"({"time":"2026-12-01T06:14:05.004Z","request":2,"event":"unparked",)"
+                   R"("attempt":3,"status":null,"category":null,"used":null,"limit":null,)"
+                   R"("wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,)"
+                   R"("budget_left_s":null,"reason":"reset_reached","error":null,)"
+                   R"("reset_at":"2026-12-01T06:14:05.000Z"})"));
+    QCOMPARE(toCsvRow(parked()),
+        QByteArray("2026-12-01T05:58:05.250Z,2,parked,3,422,token_limit,,,,960,message,120,0,"
+                   "budget_exhausted,,2026-12-01T06:14:05.000Z"));
+    QCOMPARE(toCsvRow(unparked(RetryRecord::Unpark::Cancelled)),
+        QByteArray("2026-12-01T06:14:05.004Z,2,unparked,3,,,,,,,,,,cancelled,,"
+                   "2026-12-01T06:14:05.000Z"));
+
+    // The end reason of an unparked record is not written: its reason is the unpark.
+    RetryRecord sentNow = unparked(RetryRecord::Unpark::SentNow);
+    sentNow.reason = capwatch::retry::EndReason::BudgetExhausted;
+    QVERIFY(toJsonLine(sentNow).contains(R"("reason":"sent_now",)"));
+    // An unpark outside an unparked record is not written either.
+    RetryRecord gaveUp = parked();
+    gaveUp.event = RetryRecord::Event::GaveUp;
+    gaveUp.unpark = RetryRecord::Unpark::Cancelled;
+    QVERIFY(toJsonLine(gaveUp).contains(R"("reason":"budget_exhausted",)"));
+
+    // A whole log: the CSV file has the column in its header.
+    RetryLog log;
+    log.append(parked());
+    log.append(unparked(RetryRecord::Unpark::ResetReached));
+    QCOMPARE(log.serialize(LogFormat::Csv),
+        kCsvHeader + "\r\n" + toCsvRow(parked()) + "\r\n"
+            + "2026-12-01T06:14:05.004Z,2,unparked,3,,,,,,,,,,reset_reached,,"
+              "2026-12-01T06:14:05.000Z\r\n");
+}
+
+void TestRetryLog::unparkNames()
+{
+    using Unpark = RetryRecord::Unpark;
+    for (const auto &[unpark, name] : { std::pair { Unpark::SentNow, "sent_now" },
+             std::pair { Unpark::ResetReached, "reset_reached" },
+             std::pair { Unpark::Cancelled, "cancelled" } }) {
+        QCOMPARE(RetryRecord::unparkName(unpark), QString::fromLatin1(name));
+        QCOMPARE(RetryRecord::unparkFromName(QString::fromLatin1(name)), unpark);
+    }
+    QCOMPARE(RetryRecord::unparkName(Unpark::None), QString());
+    QCOMPARE(RetryRecord::unparkFromName(u"paced"), Unpark::None);
+    QCOMPARE(RetryRecord::eventFromName(u"parked"), RetryRecord::Event::Parked);
+    QCOMPARE(RetryRecord::eventFromName(u"unparked"), RetryRecord::Event::Unparked);
+    QCOMPARE(RetryRecord::eventFromName(u"paced"), std::nullopt);
 }
 
 void TestRetryLog::errorIsCutAt500Characters()
@@ -200,7 +296,7 @@ void TestRetryLog::exportIsAtomicAndComplete()
     QCOMPARE(read(csv),
         kCsvHeader + "\r\n" + kScheduledCsvRow + "\r\n"
             + "2026-11-29T20:05:20.123Z,1,gave_up,2,422,token_limit,60323,60000,,,,60,60,"
-              "budget_exhausted,'=cmd\r\n");
+              "budget_exhausted,'=cmd,\r\n");
     const QString jsonl = dir.filePath(u"export.jsonl"_s);
     QVERIFY2(log.exportTo(jsonl, LogFormat::JsonLines, &error), qPrintable(error));
     QCOMPARE(read(jsonl),
@@ -209,7 +305,7 @@ void TestRetryLog::exportIsAtomicAndComplete()
               "\"attempt\":2,\"status\":422,\"category\":\"token_limit\",\"used\":60323,"
               "\"limit\":60000,\"wait_s\":null,\"raw_wait_s\":null,\"wait_source\":null,"
               "\"waited_total_s\":60,\"budget_left_s\":60,\"reason\":\"budget_exhausted\","
-              "\"error\":\"=cmd\"}\n");
+              "\"error\":\"=cmd\",\"reset_at\":null}\n");
     // Nothing else was left in the folder (no temporary file of the atomic write).
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name),
         (QStringList { u"export.csv"_s, u"export.jsonl"_s }));

@@ -29,11 +29,17 @@ nlohmann::ordered_json nameOrNull(std::string_view name)
     return std::string(name);
 }
 
+/// `time` and `reset_at`: ISO 8601 UTC with milliseconds; an invalid time is empty (null).
+QString isoTime(const QDateTime &t)
+{
+    return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
 nlohmann::ordered_json toJson(
     const RetryRecord &r, const QString &eventName, const ExtraColumns &extra)
 {
     nlohmann::ordered_json o;
-    o["time"] = r.time.toUTC().toString(Qt::ISODateWithMs).toStdString();
+    o["time"] = isoTime(r.time).toStdString();
     o["request"] = r.request;
     o["event"] = eventName.toStdString();
     o["attempt"] = r.attempt;
@@ -46,8 +52,11 @@ nlohmann::ordered_json toJson(
     o["wait_source"] = nameOrNull(retry::nameOf(r.waitSource));
     o["waited_total_s"] = secondsJson(r.waitedTotalMs);
     o["budget_left_s"] = secondsJson(r.budgetLeftMs);
-    o["reason"] = nameOrNull(retry::nameOf(r.reason));
+    // An `unparked` record's reason is why it left the queue, not how a send ended.
+    o["reason"] = r.event == RetryRecord::Event::Unparked ? text(RetryRecord::unparkName(r.unpark))
+                                                          : nameOrNull(retry::nameOf(r.reason));
     o["error"] = text(r.error);
+    o["reset_at"] = text(isoTime(r.resetAt));
     for (const auto &[name, value] : extra)
         o[name.toStdString()] = text(value);
     return o;
@@ -131,7 +140,7 @@ QStringList retryLogColumns()
 {
     return { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s, u"category"_s,
         u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s, u"waited_total_s"_s,
-        u"budget_left_s"_s, u"reason"_s, u"error"_s };
+        u"budget_left_s"_s, u"reason"_s, u"error"_s, u"reset_at"_s };
 }
 
 QByteArray toJsonLine(const RetryRecord &record)

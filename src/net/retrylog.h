@@ -58,9 +58,12 @@ struct RetryRecord
     std::optional<qint64> budgetLeftMs;
     retry::EndReason reason = retry::EndReason::None; ///< None: null
     QString error; ///< at most 500 characters
-    /// For `parked` and `unparked`: when the send goes out (UTC wall time); invalid otherwise.
+    /// For `parked` and `unparked`: when the send goes out (UTC wall time), the `reset_at`
+    /// column; invalid otherwise (null).
     QDateTime resetAt;
-    Unpark unpark = Unpark::None; ///< for `unparked`
+    /// For `unparked`, written in the `reason` column in place of `reason` (which a parked
+    /// record's end reason fills).
+    Unpark unpark = Unpark::None;
 
     static QString eventName(Event event);
     /// The reverse of eventName(); empty for a name this build does not know (a later event).
@@ -82,7 +85,7 @@ QByteArray csvHeader();
 /// a JSON string, or null when the text is empty; a CSV cell quoted and guarded as the others.
 using ExtraColumns = QList<std::pair<QString, QString>>;
 /// The same three with `eventName` in the event column (a name from a newer capwatch's history,
-/// `parked`, ..., that Event does not have) and `extra` after the last column. With
+/// `paced`, ..., that Event does not have) and `extra` after the last column, `reset_at`. With
 /// eventName(record.event) and no extra columns they write exactly the bytes of the others.
 QByteArray toJsonLine(
     const RetryRecord &record, const QString &eventName, const ExtraColumns &extra);
