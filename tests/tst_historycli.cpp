@@ -73,7 +73,8 @@ RetryRecord record(const QString &time, const QString &event, int attempt)
 }
 
 /// Three conversations: a retried one whose answer was cut off, an answered one, and one whose
-/// send never ended (with an event this build's retry log does not know).
+/// send never ended: parked, its park cancelled, then an event this build's retry log does not
+/// know.
 bool fill(const QString &path)
 {
     HistoryStore store;
@@ -143,7 +144,17 @@ bool fill(const QString &path)
     Send s3 { {}, kThird, q3.id, SendOutcome::Running, retry::EndReason::None, 0, 0,
         utc(u"2026-11-02T23:30:00Z"_s) };
     ok &= store.addSend(s3);
-    ok &= store.addRetryRecord(s3.id, record(u"2026-11-03T00:00:00.000Z"_s, u"parked"_s, 1));
+    RetryRecord parked = record(u"2026-11-03T00:00:00.000Z"_s, u"parked"_s, 5);
+    parked.status = 422;
+    parked.category = retry::Category::TokenLimit;
+    parked.reason = retry::EndReason::BudgetExhausted;
+    parked.resetAt = utc(u"2026-11-03T00:16:00.000Z"_s);
+    ok &= store.addRetryRecord(s3.id, parked);
+    RetryRecord unparked = record(u"2026-11-03T00:10:00.000Z"_s, u"unparked"_s, 5);
+    unparked.unpark = u"cancelled"_s;
+    unparked.resetAt = parked.resetAt;
+    ok &= store.addRetryRecord(s3.id, unparked);
+    ok &= store.addRetryRecord(s3.id, record(u"2026-11-03T00:20:00.000Z"_s, u"paced"_s, 1));
     return ok;
 }
 
@@ -156,7 +167,9 @@ const QString kJson[] = {
     uR"({"time":"2026-11-01T09:00:20.000Z","request":1,"event":"gave_up","attempt":5,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"attempts_exhausted","error":null,"reset_at":null,"conversation":"11111111-aaaa-4aaa-8aaa-000000000001"})"_s,
     uR"({"time":"2026-11-02T00:00:00.000Z","request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"conversation":"11111111-bbbb-4bbb-8bbb-000000000002"})"_s,
     uR"({"time":"2026-11-02T00:00:01.250Z","request":1,"event":"succeeded","attempt":1,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"conversation":"11111111-bbbb-4bbb-8bbb-000000000002"})"_s,
-    uR"({"time":"2026-11-03T00:00:00.000Z","request":1,"event":"parked","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
+    uR"({"time":"2026-11-03T00:00:00.000Z","request":1,"event":"parked","attempt":5,"status":422,"category":"token_limit","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"budget_exhausted","error":null,"reset_at":"2026-11-03T00:16:00.000Z","conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
+    uR"({"time":"2026-11-03T00:10:00.000Z","request":1,"event":"unparked","attempt":5,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"cancelled","error":null,"reset_at":"2026-11-03T00:16:00.000Z","conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
+    uR"({"time":"2026-11-03T00:20:00.000Z","request":1,"event":"paced","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
 };
 const QString kCsv[] = {
     u"2026-11-01T09:00:01.000Z,1,attempt_started,1,,,,,,,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
@@ -165,7 +178,11 @@ const QString kCsv[] = {
     u"2026-11-01T09:00:20.000Z,1,gave_up,5,,,,,,,,,,attempts_exhausted,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
     u"2026-11-02T00:00:00.000Z,1,attempt_started,1,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
     u"2026-11-02T00:00:01.250Z,1,succeeded,1,200,success,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
-    u"2026-11-03T00:00:00.000Z,1,parked,1,,,,,,,,,,,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
+    u"2026-11-03T00:00:00.000Z,1,parked,5,422,token_limit,,,,,,,,budget_exhausted,,"
+    "2026-11-03T00:16:00.000Z,22222222-cccc-4ccc-8ccc-000000000003"_s,
+    u"2026-11-03T00:10:00.000Z,1,unparked,5,,,,,,,,,,cancelled,,2026-11-03T00:16:00.000Z,"
+    "22222222-cccc-4ccc-8ccc-000000000003"_s,
+    u"2026-11-03T00:20:00.000Z,1,paced,1,,,,,,,,,,,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
 };
 
 } // namespace
@@ -314,8 +331,15 @@ void TestHistoryCli::showByPrefix()
     QCOMPARE(third.exitCode, 0);
     QVERIFY(
         lines(third.out).contains(u"  2026-11-02 23:30:00  not ended, 0 attempts, waited 0 s"_s));
-    QVERIFY(
-        lines(third.out).contains(u"  2026-11-03 00:00:00.000  request 1, attempt 1: parked"_s));
+    QCOMPARE(lines(third.out).mid(lines(third.out).indexOf(u"Retry log:"_s)),
+        QStringList({
+            u"Retry log:"_s,
+            u"  2026-11-03 00:00:00.000  request 1, attempt 5: parked, status 422, token_limit, "
+            "budget_exhausted, reset at 2026-11-03 00:16:00"_s,
+            u"  2026-11-03 00:10:00.000  request 1, attempt 5: unparked, cancelled, reset at "
+            "2026-11-03 00:16:00"_s,
+            u"  2026-11-03 00:20:00.000  request 1, attempt 1: paced"_s,
+        }));
 }
 
 void TestHistoryCli::showLeavesReplacedOut()
@@ -366,7 +390,7 @@ void TestHistoryCli::showRetryRecordsAsCsv()
             .toUtf8());
     const testing::CliRun json = run({ u"show"_s, u"22222222"_s, u"--format"_s, u"jsonl"_s });
     QCOMPARE(json.exitCode, 0);
-    QCOMPARE(lines(json.out), QStringList { kJson[5] });
+    QCOMPARE(lines(json.out), (QStringList { kJson[5], kJson[6], kJson[7] }));
 }
 
 void TestHistoryCli::ambiguousPrefix()
@@ -428,12 +452,12 @@ void TestHistoryCli::exportRange_data()
                                       u"2026-11-03"_s }
                                << QList<int> { 3, 4 };
     QTest::newRow("since only") << u"UTC"_s << QStringList { u"--since"_s, u"2026-11-03"_s }
-                                << QList<int> { 5 };
+                                << QList<int> { 5, 6, 7 };
     QTest::newRow("until only") << u"UTC"_s << QStringList { u"--until"_s, u"2026-11-02"_s }
                                 << QList<int> { 0, 1, 2 };
     QTest::newRow("a millisecond later")
         << u"UTC"_s << QStringList { u"--since"_s, u"2026-11-02T00:00:00.001Z"_s }
-        << QList<int> { 4, 5 };
+        << QList<int> { 4, 5, 6, 7 };
     QTest::newRow("offset") << u"UTC"_s
                             << QStringList { u"--until"_s, u"2026-11-02T09:00:00+09:00"_s }
                             << QList<int> { 0, 1, 2 };
@@ -473,7 +497,9 @@ void TestHistoryCli::exportToFile()
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.out, QByteArray());
     QCOMPARE(r.err, QByteArray());
-    QCOMPARE(readAll(out), (kHeader + u"\r\n"_s + kCsv[5] + u"\r\n"_s).toUtf8());
+    QCOMPARE(readAll(out),
+        (kHeader + u"\r\n"_s + kCsv[5] + u"\r\n"_s + kCsv[6] + u"\r\n"_s + kCsv[7] + u"\r\n"_s)
+            .toUtf8());
     // Into a folder that does not exist: an argument error, nothing written.
     const testing::CliRun bad = run({ u"export"_s, u"--format"_s, u"csv"_s, u"--out"_s,
         m_dir.filePath(u"no/such/folder/x.csv"_s) });

@@ -116,15 +116,26 @@ void TestSessionHistory::init()
 
 void TestSessionHistory::recordsRoundTrip_data()
 {
+    using Unpark = net::RetryRecord::Unpark;
     QTest::addColumn<int>("event");
     QTest::addColumn<bool>("full"); // every optional field set, or none
+    QTest::addColumn<int>("unpark");
 
     const std::pair<const char *, Event> events[] = { { "attempt_started", Event::AttemptStarted },
         { "retry_scheduled", Event::RetryScheduled }, { "succeeded", Event::Succeeded },
-        { "gave_up", Event::GaveUp }, { "cancelled", Event::Cancelled } };
+        { "gave_up", Event::GaveUp }, { "cancelled", Event::Cancelled },
+        { "parked", Event::Parked } };
     for (const auto &[name, event] : events) {
-        QTest::addRow("%s, bare", name) << int(event) << false;
-        QTest::addRow("%s, every field", name) << int(event) << true;
+        QTest::addRow("%s, bare", name) << int(event) << false << int(Unpark::None);
+        QTest::addRow("%s, every field", name) << int(event) << true << int(Unpark::None);
+    }
+    // The reason of an unparked record is not an end reason (`cancelled` is both).
+    for (const Unpark why : { Unpark::SentNow, Unpark::ResetReached, Unpark::Cancelled }) {
+        const QByteArray name = net::RetryRecord::unparkName(why).toUtf8();
+        QTest::addRow("unparked %s, bare", name.constData())
+            << int(Event::Unparked) << false << int(why);
+        QTest::addRow("unparked %s, every field", name.constData())
+            << int(Event::Unparked) << true << int(why);
     }
 }
 
@@ -132,11 +143,13 @@ void TestSessionHistory::recordsRoundTrip()
 {
     QFETCH(int, event);
     QFETCH(bool, full);
+    QFETCH(int, unpark);
     net::RetryRecord r;
     r.time = QDateTime::fromMSecsSinceEpoch(1'700'000'123'456, Qt::UTC);
     r.request = 7;
     r.event = Event(event);
     r.attempt = 3;
+    r.unpark = net::RetryRecord::Unpark(unpark);
     if (full) {
         r.status = 422;
         r.category = retry::Category::TokenLimit;
@@ -149,6 +162,7 @@ void TestSessionHistory::recordsRoundTrip()
         r.budgetLeftMs = 59'000;
         r.reason = retry::EndReason::BudgetExhausted;
         r.error = u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min. «ü»"_s;
+        r.resetAt = QDateTime::fromMSecsSinceEpoch(1'700'001'083'456, Qt::UTC);
     }
     QCOMPARE(net::RetryRecord::eventFromName(net::RetryRecord::eventName(r.event)), r.event);
 
@@ -174,15 +188,22 @@ void TestSessionHistory::recordsRoundTrip()
     const QList<history::StoredRetryRecord> back = store.retryRecords(c.id);
     QCOMPARE(back.size(), 1);
     QCOMPARE(jsonLines(back), net::toJsonLine(r) + '\n');
+    const net::RetryRecord read = fromStored(back.constFirst().record).value();
+    QCOMPARE(read.resetAt, r.resetAt);
+    QCOMPARE(int(read.unpark), unpark);
+    if (r.event == Event::Unparked) // in place of the end reason, which it does not have
+        QCOMPARE(read.reason, retry::EndReason::None);
+    else
+        QCOMPARE(read.reason, r.reason);
 }
 
 void TestSessionHistory::unknownEventIsSkipped()
 {
     history::RetryRecord later;
-    later.event = u"parked"_s;
+    later.event = u"paced"_s;
     later.request = 1;
     QVERIFY(!fromStored(later));
-    QVERIFY(!net::RetryRecord::eventFromName(u"parked"));
+    QVERIFY(!net::RetryRecord::eventFromName(u"paced"));
 }
 
 void TestSessionHistory::sharedPath()

@@ -46,7 +46,11 @@ RetryRecord readRecord(const QSqlQuery &q, int first)
     r.waitSource = waitSourceFromName(q.value(first + 10).toString());
     r.waitedTotalMs = optionalMs(q.value(first + 11));
     r.budgetLeftMs = optionalMs(q.value(first + 12));
-    r.reason = endReasonFromName(q.value(first + 13).toString());
+    const QString reason = q.value(first + 13).toString();
+    if (r.event == u"unparked"_s)
+        r.unpark = reason;
+    else
+        r.reason = endReasonFromName(reason);
     r.error = q.value(first + 14).toString();
     r.resetAt = timeOf(q.value(first + 15));
     return r;

@@ -112,6 +112,9 @@ struct RetryRecord
     std::optional<qint64> waitedTotalMs;
     std::optional<qint64> budgetLeftMs;
     retry::EndReason reason = retry::EndReason::None;
+    /// For `unparked`: why it left the queue (`sent_now`, `reset_reached`, `cancelled`), kept in
+    /// the `reason` column in place of `reason`.
+    QString unpark;
     QString error;
     QDateTime resetAt; ///< when a parked send may go again; invalid: none
 

@@ -279,7 +279,8 @@ bool HistoryStore::addRetryRecord(const QUuid &send, const RetryRecord &r)
         q->bindValue(11, textOrNull(nameText(retry::nameOf(r.waitSource))));
         q->bindValue(12, optional(r.waitedTotalMs));
         q->bindValue(13, optional(r.budgetLeftMs));
-        q->bindValue(14, textOrNull(nameText(retry::nameOf(r.reason))));
+        q->bindValue(
+            14, textOrNull(r.unpark.isEmpty() ? nameText(retry::nameOf(r.reason)) : r.unpark));
         q->bindValue(15, textOrNull(r.error));
         q->bindValue(16, msOrNull(r.resetAt));
         if (!run(q, u"add retry record"_s))

@@ -36,7 +36,10 @@ history::RetryRecord toStored(const net::RetryRecord &r)
     s.waitedTotalMs = r.waitedTotalMs;
     s.budgetLeftMs = r.budgetLeftMs;
     s.reason = r.reason;
+    if (r.event == net::RetryRecord::Event::Unparked) // as the log, which writes it nowhere else
+        s.unpark = net::RetryRecord::unparkName(r.unpark);
     s.error = r.error;
+    s.resetAt = r.resetAt.toUTC();
     return s;
 }
 
@@ -58,7 +61,9 @@ net::RetryRecord toLogRecord(const history::RetryRecord &s)
     r.waitedTotalMs = s.waitedTotalMs;
     r.budgetLeftMs = s.budgetLeftMs;
     r.reason = s.reason;
+    r.unpark = net::RetryRecord::unparkFromName(s.unpark);
     r.error = s.error;
+    r.resetAt = s.resetAt.toUTC();
     return r;
 }
 

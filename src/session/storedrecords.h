@@ -2,7 +2,7 @@
 
 // Between the live retry log (net::RetryRecord) and the history database (history::RetryRecord),
 // and where both programs keep that database. The database names the event by its
-// interfaces.md name, so a record of a later event (parked, ...) survives an older build: it is
+// interfaces.md name, so a record of a later event (paced, ...) survives an older build: it is
 // kept in the file and skipped when this build restores the log.
 
 #include "history/historytypes.h"
@@ -25,7 +25,7 @@ net::RetryRecord toLogRecord(const history::RetryRecord &record);
 // Stored records in the retry log's formats (interfaces.md), plus a `conversation` column after
 // the log's own ("Export all retry logs", `capwatch-cli history export`). The shared columns are
 // written by the log's own serializers, so they are byte for byte what the live log writes.
-/// `time,...,error,conversation`.
+/// `time,...,error,reset_at,conversation`.
 QByteArray exportCsvHeader();
 /// One record as a JSON object on one line, no line end; the event as stored.
 QByteArray exportJsonLine(const history::StoredRetryRecord &record);

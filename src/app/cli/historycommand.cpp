@@ -368,6 +368,10 @@ QString describe(const history::RetryRecord &r)
         parts.append(u"%1 s of the budget left"_s.arg(seconds(*r.budgetLeftMs)));
     if (r.reason != retry::EndReason::None)
         parts.append(QString::fromLatin1(retry::nameOf(r.reason)));
+    if (!r.unpark.isEmpty())
+        parts.append(r.unpark);
+    if (r.resetAt.isValid())
+        parts.append(u"reset at "_s + localTime(r.resetAt, u"yyyy-MM-dd HH:mm:ss"_s));
     QString line
         = u"  %1  request %2, attempt %3: %4"_s.arg(localTime(r.time, u"yyyy-MM-dd HH:mm:ss.zzz"_s))
               .arg(r.request)
