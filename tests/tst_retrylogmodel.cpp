@@ -1,5 +1,5 @@
 // The retry log as a table: the interfaces.md columns in order, row-level inserts as records
-// arrive, a reset on clear, locale-formatted figures and empty null cells.
+// arrive, a reset on clear, locale-formatted figures, empty null cells and the parking events.
 
 #include "net/retrylog.h"
 #include "support/retrynames.h"
@@ -68,6 +68,16 @@ RetryRecord gaveUp()
     return r;
 }
 
+/// gaveUp(), parked until 20:21:20 UTC (16 min later).
+RetryRecord parked()
+{
+    RetryRecord r = gaveUp();
+    r.event = RetryRecord::Event::Parked;
+    r.time = kTime.addMSecs(5);
+    r.resetAt = kTime.addSecs(16 * 60).addMSecs(-123);
+    return r;
+}
+
 } // namespace
 
 class TestRetryLogModel final : public QObject
@@ -86,6 +96,8 @@ private Q_SLOTS:
     void wordsInTheTableRawNamesInTheExport();
     void nullCellsAreEmpty();
     void toolTipsAndRoles();
+    void parkedAndUnparked_data();
+    void parkedAndUnparked();
     void fractionalSeconds();
     void switchingAndDestroyingTheLog();
 };
@@ -103,7 +115,7 @@ void TestRetryLogModel::columnsAndHeaders()
     QCOMPARE(model.rowCount(), 0);
     const QStringList labels { u"Time"_s, u"Send"_s, u"Event"_s, u"Attempt"_s, u"Status"_s,
         u"Category"_s, u"Used"_s, u"Limit"_s, u"Wait (s)"_s, u"Asked (s)"_s, u"Source"_s,
-        u"Waited (s)"_s, u"Budget left (s)"_s, u"Reason"_s, u"Error"_s };
+        u"Waited (s)"_s, u"Budget left (s)"_s, u"Reason"_s, u"Error"_s, u"Resets at"_s };
     for (int c = 0; c < model.columnCount(); ++c) {
         QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), labels.at(c));
         // The tooltip names the column as the exported files do, in the same order.
@@ -295,11 +307,12 @@ void TestRetryLogModel::nullCellsAreEmpty()
     RetryLogModel model;
     model.setLog(&log);
     QCOMPARE(model.index(0, RetryLogModel::EventColumn).data().toString(), u"Attempt started"_s);
-    for (int c : { RetryLogModel::StatusColumn, RetryLogModel::CategoryColumn,
-             RetryLogModel::UsedColumn, RetryLogModel::LimitColumn, RetryLogModel::WaitColumn,
-             RetryLogModel::RawWaitColumn, RetryLogModel::WaitSourceColumn,
-             RetryLogModel::WaitedTotalColumn, RetryLogModel::BudgetLeftColumn,
-             RetryLogModel::ReasonColumn, RetryLogModel::ErrorColumn }) {
+    for (int c :
+        { RetryLogModel::StatusColumn, RetryLogModel::CategoryColumn, RetryLogModel::UsedColumn,
+            RetryLogModel::LimitColumn, RetryLogModel::WaitColumn, RetryLogModel::RawWaitColumn,
+            RetryLogModel::WaitSourceColumn, RetryLogModel::WaitedTotalColumn,
+            RetryLogModel::BudgetLeftColumn, RetryLogModel::ReasonColumn,
+            RetryLogModel::ErrorColumn, RetryLogModel::ResetAtColumn }) {
         const QVariant v = model.index(0, c).data();
         QVERIFY2(!v.isValid() && v.toString().isEmpty(), qPrintable(retryLogColumns().at(c)));
         QVERIFY(!model.index(0, c, {}).data(Qt::DecorationRole).isValid());
@@ -352,6 +365,73 @@ void TestRetryLogModel::toolTipsAndRoles()
             row);
     QCOMPARE(model.record(1)->waitSource, retry::WaitSource::Message);
     QCOMPARE(model.record(3), nullptr);
+}
+
+void TestRetryLogModel::parkedAndUnparked_data()
+{
+    QTest::addColumn<int>("unpark");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("reasonName");
+
+    using Unpark = RetryRecord::Unpark;
+    QTest::newRow("reset reached")
+        << int(Unpark::ResetReached) << u"reset reached"_s << u"reset_reached"_s;
+    QTest::newRow("sent now") << int(Unpark::SentNow) << u"sent now"_s << u"sent_now"_s;
+    QTest::newRow("cancelled") << int(Unpark::Cancelled) << u"cancelled"_s << u"cancelled"_s;
+}
+
+void TestRetryLogModel::parkedAndUnparked()
+{
+    QFETCH(int, unpark);
+    QFETCH(QString, reason);
+    QFETCH(QString, reasonName);
+    // 20:21:20 UTC is 01:51:20 the next day in India (UTC+05:30, no daylight saving).
+    const QByteArray oldTz = qgetenv("TZ");
+    const bool hadTz = qEnvironmentVariableIsSet("TZ");
+    qputenv("TZ", "Asia/Kolkata");
+    tzset();
+    RetryLog log;
+    log.append(parked());
+    RetryRecord out = parked();
+    out.event = RetryRecord::Event::Unparked;
+    out.reason = retry::EndReason::None;
+    out.unpark = RetryRecord::Unpark(unpark);
+    log.append(out);
+    RetryLogModel model;
+    model.setLog(&log);
+    const QString parkedReset = model.index(0, RetryLogModel::ResetAtColumn).data().toString();
+    const QString unparkedReset = model.index(1, RetryLogModel::ResetAtColumn).data().toString();
+    if (hadTz)
+        qputenv("TZ", oldTz);
+    else
+        qunsetenv("TZ");
+    tzset();
+
+    QCOMPARE(model.index(0, RetryLogModel::EventColumn).data().toString(), u"Parked"_s);
+    QCOMPARE(model.index(1, RetryLogModel::EventColumn).data().toString(), u"Unparked"_s);
+    // The parked record's reason is how the send ended; the unparked one's why it left.
+    QCOMPARE(model.index(0, RetryLogModel::ReasonColumn).data().toString(), u"budget exhausted"_s);
+    QCOMPARE(model.index(1, RetryLogModel::ReasonColumn).data().toString(), reason);
+    QCOMPARE(
+        model.index(1, RetryLogModel::ReasonColumn).data(Qt::ToolTipRole).toString(), reasonName);
+    // The reset in local time, as the Time column; the tooltip is the exported UTC.
+    QCOMPARE(parkedReset, u"01:51:20.000"_s);
+    QCOMPARE(unparkedReset, parkedReset);
+    QCOMPARE(model.index(1, RetryLogModel::ResetAtColumn).data(Qt::ToolTipRole).toString(),
+        u"2026-11-29T20:21:20.000Z"_s);
+    // The export keeps the names.
+    const QByteArray exported = R"("reason":")" + reasonName.toUtf8()
+        + R"(","error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",)"
+          R"("reset_at":"2026-11-29T20:21:20.000Z"})";
+    QVERIFY(log.serialize(LogFormat::JsonLines).contains(exported));
+    QCOMPARE(Qt::Alignment(
+                 model.index(1, RetryLogModel::ResetAtColumn).data(Qt::TextAlignmentRole).toInt())
+            & Qt::AlignHorizontal_Mask,
+        Qt::AlignLeft);
+    // Every other record has no reset.
+    log.append(headline());
+    QVERIFY(!model.index(2, RetryLogModel::ResetAtColumn).data().isValid());
+    QVERIFY(!model.index(2, RetryLogModel::ResetAtColumn).data(Qt::ToolTipRole).isValid());
 }
 
 void TestRetryLogModel::fractionalSeconds()

@@ -52,6 +52,17 @@ QVariant name(std::string_view name)
     return optionalText(QString::fromLatin1(name.data(), qsizetype(name.size())));
 }
 
+/// Local wall time as the Time column shows it; the tooltips give the exported UTC.
+QVariant localTime(const QDateTime &t)
+{
+    return t.isValid() ? QVariant(t.toLocalTime().toString(u"HH:mm:ss.zzz"_s)) : QVariant();
+}
+
+QVariant utcTime(const QDateTime &t)
+{
+    return t.isValid() ? QVariant(t.toUTC().toString(Qt::ISODateWithMs)) : QVariant();
+}
+
 bool isNumeric(int column)
 {
     switch (column) {
@@ -180,8 +191,7 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
 {
     switch (column) {
     case TimeColumn:
-        return r.time.isValid() ? QVariant(r.time.toLocalTime().toString(u"HH:mm:ss.zzz"_s))
-                                : QVariant();
+        return localTime(r.time);
     case RequestColumn:
         return QLocale().toString(r.request);
     case EventColumn:
@@ -209,13 +219,17 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
     case BudgetLeftColumn:
         return optionalSeconds(r.budgetLeftMs);
     case ReasonColumn:
-        return optionalText(RetryTexts::reason(r.reason));
+        // An unparked record's reason is why it left the queue, as in the exported log.
+        return optionalText(r.event == RetryRecord::Event::Unparked ? RetryTexts::unpark(r.unpark)
+                                                                    : RetryTexts::reason(r.reason));
     case ErrorColumn: {
         // One line in the table; the tooltip has the full text.
         QString line = r.error;
         line.replace(u'\n', u' ');
         return optionalText(line);
     }
+    case ResetAtColumn:
+        return localTime(r.resetAt);
     default:
         return {};
     }
@@ -225,7 +239,7 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
 {
     switch (column) {
     case TimeColumn:
-        return r.time.isValid() ? QVariant(r.time.toUTC().toString(Qt::ISODateWithMs)) : QVariant();
+        return utcTime(r.time);
     case StatusColumn:
         return r.status ? QVariant(RetryTexts::status(*r.status)) : QVariant();
     case CategoryColumn:
@@ -233,9 +247,13 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
     case WaitSourceColumn:
         return name(retry::nameOf(r.waitSource));
     case ReasonColumn:
-        return name(retry::nameOf(r.reason));
+        return r.event == RetryRecord::Event::Unparked
+            ? optionalText(RetryRecord::unparkName(r.unpark))
+            : name(retry::nameOf(r.reason));
     case ErrorColumn:
         return optionalText(r.error);
+    case ResetAtColumn:
+        return utcTime(r.resetAt);
     default:
         return {};
     }
@@ -283,6 +301,8 @@ QVariant RetryLogModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Reason");
     case ErrorColumn:
         return tr("Error");
+    case ResetAtColumn:
+        return tr("Resets at");
     default:
         return {};
     }

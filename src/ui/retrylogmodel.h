@@ -37,6 +37,7 @@ public:
         BudgetLeftColumn,
         ReasonColumn,
         ErrorColumn,
+        ResetAtColumn, ///< of a parked send: when it goes out
         ColumnCount
     };
     enum Role

@@ -238,6 +238,21 @@ QString RetryTexts::event(net::RetryRecord::Event event)
     return {};
 }
 
+QString RetryTexts::unpark(net::RetryRecord::Unpark unpark)
+{
+    switch (unpark) {
+    case net::RetryRecord::Unpark::ResetReached:
+        return tr("reset reached");
+    case net::RetryRecord::Unpark::SentNow:
+        return tr("sent now");
+    case net::RetryRecord::Unpark::Cancelled:
+        return tr("cancelled");
+    case net::RetryRecord::Unpark::None:
+        break;
+    }
+    return {};
+}
+
 QString RetryTexts::status(int status)
 {
     const std::string_view phrase = retry::statusText(status);

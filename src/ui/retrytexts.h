@@ -64,6 +64,9 @@ public:
 
     /// An event of the retry log: "Attempt started", "Retry scheduled", "Gave up".
     static QString event(net::RetryRecord::Event event);
+    /// Why a parked send left the queue, for the log table: "reset reached", "sent now",
+    /// "cancelled"; empty for None.
+    static QString unpark(net::RetryRecord::Unpark unpark);
     /// An HTTP status with its reason phrase when known: "422 Unprocessable Entity".
     static QString status(int status);
 };
