@@ -61,6 +61,7 @@ struct Conversation
     QDateTime updated; ///< invalid: created; moves on with every message and send
     bool hasRetries = false; ///< read only: a retry was scheduled in one of its sends
     bool hasUnanswered = false; ///< read only: a send that did not succeed (or has not ended)
+    bool hasParked = false; ///< read only: a parked send of it is stored (ParkedSend)
 
     bool operator==(const Conversation &) const = default;
 };
@@ -126,6 +127,28 @@ struct StoredRetryRecord
     RetryRecord record;
 
     bool operator==(const StoredRetryRecord &) const = default;
+};
+
+/// A send parked until its provider's cap resets (docs/parking.md): stored when it is parked,
+/// removed when it goes out or is cancelled, so it survives a quit, a restart and a crash.
+struct ParkedSend
+{
+    QUuid id; ///< null: the store makes one
+    QUuid conversation;
+    QUuid message; ///< the user message (the prompt) it sends again
+    QUuid send; ///< the send that gave up and was parked; may be null
+    QString provider; ///< its lane: "demo", or the endpoint stored as storableEndpoint() makes it
+    QString model;
+    QString
+        options; ///< a JSON object the session writes and reads (system prompt, max_tokens, ...)
+    QDateTime parkedAt; ///< invalid: now
+    QDateTime dueAt; ///< UTC, ms: when it goes out
+    QDateTime resetAt; ///< UTC, ms: the provider's reset (equal to dueAt at time scale 1)
+    int parksInARow = 1; ///< 1 for the first park of a send, up to 3
+    QString prompt; ///< read only: the text of `message`
+    QString title; ///< read only: the conversation's title
+
+    bool operator==(const ParkedSend &) const = default;
 };
 
 /// Where the next page of the conversation list starts (keyset paging: a conversation created
