@@ -1,5 +1,5 @@
 // capwatch-cli chat and demo run as processes: stdout/stderr split, exit codes, the log files'
-// exact columns and values, Ctrl+C, and that the key never shows.
+// exact columns and values, Ctrl+C, that the key never shows, and --wait-for-reset.
 
 #include "demo/demoprovider.h"
 #include "support/clirunner.h"
@@ -62,6 +62,28 @@ struct Demo
     bool ok = false;
 };
 
+/// "event reason" of every record, for the shape of a log.
+QStringList eventsOf(const QList<QJsonObject> &records)
+{
+    QStringList out;
+    for (const QJsonObject &o : records) {
+        const QString reason = o.value(u"reason"_s).toString();
+        out << o.value(u"event"_s).toString() + (reason.isEmpty() ? QString() : u' ' + reason);
+    }
+    return out;
+}
+
+/// The standard error lines that start with `prefix`.
+QList<QByteArray> linesStarting(const QByteArray &err, const QByteArray &prefix)
+{
+    QList<QByteArray> out;
+    for (const QByteArray &line : err.split('\n')) {
+        if (line.startsWith(prefix))
+            out << line;
+    }
+    return out;
+}
+
 QList<QJsonObject> readJsonLines(const QString &path)
 {
     QFile f(path);
@@ -108,6 +130,12 @@ private Q_SLOTS:
     void neverFitsAndOutOfCreditExitThree();
     void errorsInsideA200LeaveOnlyTheAnswer_data();
     void errorsInsideA200LeaveOnlyTheAnswer();
+    void waitForResetParksAndSendsAtTheReset();
+    void waitForResetBeyondMaxGivesUp();
+    void sigintWhileParkedExits130();
+    void waitForResetParksAgainUpToThreeTimes();
+    void waitForResetSaysWhyNotParked();
+    void waitForResetInTheHelp();
 };
 
 void TestChatCli::cleanup()
@@ -334,6 +362,20 @@ void TestChatCli::badArgumentsExitTwo_data()
         << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s,
                u"x"_s, u"--log"_s, u"/nonexistent/dir/log.jsonl"_s }
         << QByteArray("cannot open the log");
+    for (const QString &max : { u"5x"_s, u"0"_s, u"-1m"_s, u"1.5h"_s, u"25h"_s, u"m"_s, QString() })
+        QTest::addRow("bad --wait-for-reset=%s", qPrintable(max))
+            << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s,
+                   u"x"_s, u"--wait-for-reset="_s + max }
+            << QByteArray("capwatch-cli chat: error: --wait-for-reset=MAX takes a whole number "
+                          "of seconds, minutes or hours from 1s to 24h, such as 90s, 20m or 2h, "
+                          "not '"
+                   + max.toUtf8() + "'\n");
+    QTest::newRow("--wait-for-reset MAX") << QStringList { u"chat"_s, u"--endpoint"_s,
+        u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--wait-for-reset"_s, u"20m"_s }
+                                          << QByteArray("capwatch-cli chat: error: "
+                                                        "--wait-for-reset takes MAX after an "
+                                                        "equals sign (--wait-for-reset=20m), not "
+                                                        "as the next argument\n");
     QTest::newRow("demo unknown scenario")
         << QStringList { u"demo"_s, u"--scenario"_s, u"nope"_s } << QByteArray("unknown scenario");
     QTest::newRow("demo unknown language") << QStringList { u"demo"_s, u"--message-language"_s,
@@ -658,6 +700,160 @@ void TestChatCli::errorsInsideA200LeaveOnlyTheAnswer()
     QVERIFY2(r.err.contains(QByteArray("capwatch: attempt 1 of 5 " + failure)), r.err.constData());
     QVERIFY2(r.err.contains(wait), r.err.constData());
     QVERIFY(r.err.contains("capwatch: answered on attempt 2 of 5"));
+}
+
+void TestChatCli::waitForResetParksAndSendsAtTheReset()
+{
+    // reset, default 180 s: the send gives up after its 120 s budget, told "Retry in 60 sec."
+    // It is parked for those 60 s (0.6 s at the scale), then sent again and answered.
+    QTemporaryDir dir;
+    const QString log = dir.filePath(u"log.jsonl"_s);
+    Demo demo(u"reset"_s);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat({ u"--log"_s, log, u"--wait-for-reset"_s }));
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.startsWith("Hello from the capwatch demo provider!"), r.out.constData());
+    QVERIFY(r.out.contains("this is request #4."));
+    QCOMPARE(demo.provider.chatRequests(), 4);
+
+    const QList<QByteArray> parked = linesStarting(r.err, "capwatch: parked until ");
+    QCOMPARE(parked.size(), 1);
+    // "capwatch: parked until 06:14:05 (in 1 s); Ctrl+C cancels", in local time.
+    const QByteArray until = parked.first().mid(23, 8);
+    QVERIFY2(QTime::fromString(QString::fromLatin1(until), u"HH:mm:ss"_s).isValid(), until);
+    QCOMPARE(parked.first().mid(31), QByteArray(" (in 1 s); Ctrl+C cancels"));
+    QVERIFY2(r.err.contains("\ncapwatch: the limit has reset; sending again\n"
+                            "capwatch: answered on attempt 1 of 5"),
+        r.err.constData());
+    QVERIFY(!r.err.contains('\r')); // no countdown line when standard error is not a terminal
+
+    const QList<QJsonObject> records = readJsonLines(log);
+    QCOMPARE(eventsOf(records),
+        (QStringList { u"attempt_started"_s, u"retry_scheduled"_s, u"attempt_started"_s,
+            u"retry_scheduled"_s, u"attempt_started"_s, u"gave_up budget_exhausted"_s,
+            u"parked budget_exhausted"_s, u"unparked reset_reached"_s, u"attempt_started"_s,
+            u"succeeded"_s }));
+    const auto time = [&records](int i, const QString &key) {
+        return QDateTime::fromString(records.at(i).value(key).toString(), Qt::ISODateWithMs);
+    };
+    const QDateTime resetAt = time(6, u"reset_at"_s);
+    QVERIFY(resetAt.isValid());
+    QCOMPARE(time(7, u"reset_at"_s), resetAt);
+    QVERIFY(resetAt > time(5, u"time"_s));
+    // Sent again, and answered, no earlier than the reset; a new send in the log.
+    QVERIFY(time(8, u"time"_s) >= resetAt);
+    QVERIFY(time(9, u"time"_s) >= resetAt);
+    QCOMPARE(records.at(8).value(u"request"_s).toInt(), 2);
+    QCOMPARE(records.at(9).value(u"request"_s).toInt(), 2);
+}
+
+void TestChatCli::waitForResetBeyondMaxGivesUp()
+{
+    // A reset at 300 s leaves 3 min after the budget: more than --wait-for-reset=1m.
+    QTemporaryDir dir;
+    const QString log = dir.filePath(u"log.jsonl"_s);
+    DemoOptions o;
+    o.resetAfterSeconds = 300;
+    Demo demo(u"reset"_s, o);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat({ u"--log"_s, log, u"--wait-for-reset=1m"_s }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.endsWith("gave up: budget_exhausted\n"
+                            "capwatch: not parked: the limit resets in 3 min, beyond "
+                            "--wait-for-reset=1m\n"),
+        r.err.constData());
+    QVERIFY(!r.err.contains("capwatch: parked"));
+    QCOMPARE(demo.provider.chatRequests(), 3);
+    QCOMPARE(eventsOf(readJsonLines(log)).constLast(), u"gave_up budget_exhausted"_s);
+    QVERIFY(!eventsOf(readJsonLines(log)).join(u' ').contains(u"parked"_s));
+}
+
+void TestChatCli::sigintWhileParkedExits130()
+{
+    // A reset at 1,200 s leaves 18 min after the budget: parked for 10.8 s at the scale.
+    QTemporaryDir dir;
+    const QString log = dir.filePath(u"log.jsonl"_s);
+    DemoOptions o;
+    o.resetAfterSeconds = 1200;
+    Demo demo(u"reset"_s, o);
+    QVERIFY(demo.ok);
+    const Run r = runCli(demo.chat({ u"--log"_s, log, u"--wait-for-reset"_s }), {},
+        QProcessEnvironment::systemEnvironment(), [&](QProcess &p) {
+            QTRY_VERIFY_WITH_TIMEOUT(
+                eventsOf(readJsonLines(log)).contains(u"parked budget_exhausted"_s), 10000);
+            ::kill(pid_t(p.processId()), SIGINT);
+        });
+    QCOMPARE(r.exitCode, 130);
+    QVERIFY(r.out.isEmpty());
+    QCOMPARE(linesStarting(r.err, "capwatch: parked until ").size(), 1);
+    QVERIFY(linesStarting(r.err, "capwatch: parked until ")
+                .first()
+                .endsWith(" (in 11 s); Ctrl+C cancels"));
+    QVERIFY2(
+        r.err.endsWith("capwatch: cancelled while parked; not sent again\n"), r.err.constData());
+    QCOMPARE(demo.provider.chatRequests(), 3);
+    const QStringList events = eventsOf(readJsonLines(log));
+    QCOMPARE(events.mid(events.size() - 3),
+        (QStringList { u"gave_up budget_exhausted"_s, u"parked budget_exhausted"_s,
+            u"unparked cancelled"_s }));
+}
+
+void TestChatCli::waitForResetParksAgainUpToThreeTimes()
+{
+    // headline: "Retry in 18 min." whatever comes. Parked three times, each send again capped;
+    // the fourth give-up is final. At 0.001 a park takes 1.08 s.
+    QTemporaryDir dir;
+    const QString log = dir.filePath(u"log.jsonl"_s);
+    Demo demo(u"headline"_s);
+    QVERIFY(demo.ok);
+    QStringList args = demo.chat({ u"--log"_s, log, u"--wait-for-reset"_s });
+    args.replace(args.indexOf(QString::number(kScale)), u"0.001"_s);
+    const Run r = runCli(args);
+    QCOMPARE(r.exitCode, 3);
+    QCOMPARE(demo.provider.chatRequests(), 12);
+    QCOMPARE(linesStarting(r.err, "capwatch: parked until ").size(), 3);
+    QCOMPARE(r.err.count("capwatch: the limit has reset; sending again\n"), 3);
+    QVERIFY2(r.err.endsWith("gave up: budget_exhausted\ncapwatch: not parked again: the send "
+                            "was parked 3 times in a row and hit the limit after each reset.\n"),
+        r.err.constData());
+    const QList<QJsonObject> records = readJsonLines(log);
+    QStringList parking;
+    for (const QString &e : eventsOf(records)) {
+        if (e.startsWith(u"gave_up"_s) || e.contains(u"parked"_s))
+            parking << e;
+    }
+    const QStringList once { u"gave_up budget_exhausted"_s, u"parked budget_exhausted"_s,
+        u"unparked reset_reached"_s };
+    QCOMPARE(parking, once + once + once + QStringList { u"gave_up budget_exhausted"_s });
+    QCOMPARE(records.constLast().value(u"request"_s).toInt(), 4);
+}
+
+void TestChatCli::waitForResetSaysWhyNotParked()
+{
+    // Not capped (a 422 that is no token limit): exits as without the option, saying why.
+    Demo demo(u"validation"_s);
+    QVERIFY(demo.ok);
+    const Run with = runCli(demo.chat({ u"--wait-for-reset=2h"_s }));
+    QCOMPARE(with.exitCode, 3);
+    QVERIFY2(with.err.endsWith("gave up: not_retryable\ncapwatch: not parked: the send ended "
+                               "with not_retryable, not with its retries used up.\n"),
+        with.err.constData());
+    const Run without = runCli(demo.chat());
+    QCOMPARE(without.exitCode, 3);
+    QVERIFY(!without.err.contains("parked"));
+}
+
+void TestChatCli::waitForResetInTheHelp()
+{
+    const Run help = runCli({ u"chat"_s, u"--help"_s });
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY(help.out.contains("[--wait-for-reset[=MAX]]"));
+    QVERIFY(help.out.contains("  --wait-for-reset  "));
+    QVERIFY(help.out.contains("--wait-for-reset=MAX (90s, 20m, 2h;"));
+    const Run man = runCli({ u"--man-page"_s });
+    QCOMPARE(man.exitCode, 0);
+    QVERIFY(man.out.contains("wait\\-for\\-reset"));
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)

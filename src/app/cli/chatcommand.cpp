@@ -7,10 +7,12 @@
 #include "session/chatsession.h"
 #include "session/storedrecords.h"
 #include "signalwatcher.h"
+#include "waitforreset.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <QTimer>
 #include <memory>
 #include <unistd.h>
 
@@ -70,7 +72,7 @@ CommandSpec chatSpec()
         cliText(QT_TRANSLATE_NOOP("cli",
             "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
         u"chat --endpoint URL [--model NAME] [--prompt TEXT] [--system TEXT] [--max-tokens N] "
-        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH]"_s,
+        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH] [--wait-for-reset[=MAX]]"_s,
         {
             QCommandLineOption(u"endpoint"_s,
                 cliText(QT_TRANSLATE_NOOP(
@@ -122,6 +124,12 @@ CommandSpec chatSpec()
                     "Store the send in this history database instead of the one capwatch and "
                     "capwatch-cli share (~/.local/share/capwatch/history.sqlite).")),
                 u"PATH"_s),
+            // Its optional =MAX is taken out before parsing (takeWaitForReset).
+            QCommandLineOption(u"wait-for-reset"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Also as --wait-for-reset=MAX (90s, 20m, 2h; default 1h, at most 24h): when "
+                    "the send gives up at its provider's limit and the limit resets within MAX, "
+                    "wait for the reset and send it again; Ctrl+C cancels."))),
         },
         {},
         {},
@@ -131,8 +139,16 @@ CommandSpec chatSpec()
 int runChat(const QStringList &args)
 {
     const CommandSpec spec = chatSpec();
+    WaitForResetArgument waitArgument;
+    const QStringList parsedArgs = takeWaitForReset(args, spec.options, &waitArgument);
+    if (!waitArgument.nextWord.isEmpty())
+        return argumentError(spec.name,
+            QCoreApplication::translate("cli",
+                "--wait-for-reset takes MAX after an equals sign (--wait-for-reset=%1), not as "
+                "the next argument")
+                .arg(waitArgument.nextWord));
     QCommandLineParser parser;
-    if (const auto done = parseCommand(spec, args, parser))
+    if (const auto done = parseCommand(spec, parsedArgs, parser))
         return *done;
 
     if (!parser.isSet(u"endpoint"_s))
@@ -172,6 +188,18 @@ int runChat(const QStringList &args)
     if (parser.isSet(u"api-key-env"_s) && parser.isSet(u"api-key-file"_s))
         return argumentError(
             spec.name, u"give the key with --api-key-env or --api-key-file, not both"_s);
+    // Set: --wait-for-reset, compared with the provider's figure (unscaled, as it says it).
+    std::optional<retry::Millis> resetMax;
+    const QString resetMaxText = waitArgument.max.value_or(u"1h"_s);
+    if (waitArgument.given) {
+        resetMax = waitArgument.max ? parseResetMax(*waitArgument.max) : kDefaultResetMax;
+        if (!resetMax)
+            return argumentError(spec.name,
+                QCoreApplication::translate("cli",
+                    "--wait-for-reset=MAX takes a whole number of seconds, minutes or hours "
+                    "from 1s to 24h, such as 90s, 20m or 2h, not '%1'")
+                    .arg(resetMaxText));
+    }
     const bool keepsHistory = !parser.isSet(u"private"_s);
     if (!keepsHistory && parser.isSet(u"history-database"_s))
         return argumentError(spec.name, u"--private stores nothing: drop --history-database"_s);
@@ -298,7 +326,8 @@ int runChat(const QStringList &args)
                 writeErr(u"capwatch: the answer is incomplete: %1\n"_s.arg(s.errorText).toUtf8());
             writeErr((s.finalErrorText + u'\n').toUtf8());
             exitCode = s.networkError ? ExitNetworkOrConfig : ExitProviderError;
-            QCoreApplication::quit();
+            if (!resetMax) // else the park offer that follows decides
+                QCoreApplication::quit();
         });
     QObject::connect(
         &chat, &session::ChatSession::cancelled, &context, [&](quint64, const net::SendSummary &s) {
@@ -309,8 +338,64 @@ int runChat(const QStringList &args)
             QCoreApplication::quit();
         });
 
+    // --wait-for-reset: the session offers to park the send that just gave up; parked, it is
+    // waited for here (no parking lot: the terminal is the queue) and sent at the reset.
+    ResetWait resetWait(::isatty(STDERR_FILENO) == 1);
+    if (resetMax) {
+        QObject::connect(&chat, &session::ChatSession::parkOffered, &context,
+            [&](const session::ParkOffer &offer) {
+                if (!offer.parkable) { // not capped, no reset named, parked too often: as before
+                    QString reason = offer.reason;
+                    if (!reason.isEmpty())
+                        reason[0] = reason[0].toLower();
+                    writeErr((u"capwatch: "_s + reason + u'\n').toUtf8());
+                    QCoreApplication::quit();
+                    return;
+                }
+                if (offer.resetIn > *resetMax) {
+                    writeErr((u"capwatch: "_s
+                        + QCoreApplication::translate(
+                            "cli", "not parked: the limit resets in %1, beyond --wait-for-reset=%2")
+                              .arg(resetDuration(offer.resetIn), resetMaxText)
+                        + u'\n')
+                                 .toUtf8());
+                    // A send parked before is parked again by the session once this returns:
+                    // taken out again (logged as cancelled).
+                    QTimer::singleShot(0, &context, [&] {
+                        if (chat.isParked())
+                            chat.cancelPark();
+                        QCoreApplication::quit();
+                    });
+                    return;
+                }
+                chat.park(); // or the session does, right after, for a send parked before
+                resetWait.start(offer.dueAt);
+            });
+        QObject::connect(&resetWait, &ResetWait::due, &context, [&] {
+            writeErr((u"capwatch: "_s
+                + QCoreApplication::translate("cli", "the limit has reset; sending again") + u'\n')
+                         .toUtf8());
+            endsWithNewline = true;
+            if (chat.sendParked(net::RetryRecord::Unpark::ResetReached, options) == 0)
+                QCoreApplication::quit(); // with the give-up's exit code
+        });
+    }
+
     SignalWatcher watcher;
-    QObject::connect(&watcher, &SignalWatcher::interrupted, &context, [&](int) { chat.cancel(); });
+    QObject::connect(&watcher, &SignalWatcher::interrupted, &context, [&](int) {
+        if (chat.isParked()) {
+            resetWait.stop();
+            chat.cancelPark();
+            writeErr((u"capwatch: "_s
+                + QCoreApplication::translate("cli", "cancelled while parked; not sent again")
+                + u'\n')
+                         .toUtf8());
+            exitCode = ExitCancelled;
+            QCoreApplication::quit();
+            return;
+        }
+        chat.cancel();
+    });
 
     // Opened once every argument is known good, so a rejected command line makes no file.
     if (history)
