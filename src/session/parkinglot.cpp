@@ -139,9 +139,8 @@ void ParkingLot::watch(ChatSession *session)
         [this, session](
             quint64 send, const net::SendSummary &) { ended(session, send, Outcome::Succeeded); });
     // Not gaveUp(): parkOffered() follows it once the session parked the send again, if it did.
-    connect(session, &ChatSession::parkOffered, this, [this, session](const ParkOffer &offer) {
-        ended(session, offer.send, Outcome::GaveUp);
-    });
+    connect(session, &ChatSession::parkOffered, this,
+        [this, session](const ParkOffer &offer) { ended(session, offer.send, Outcome::GaveUp); });
     connect(session, &ChatSession::cancelled, this,
         [this, session](
             quint64 send, const net::SendSummary &) { ended(session, send, Outcome::Cancelled); });
@@ -281,7 +280,7 @@ void ParkingLot::remove(const QUuid &id)
         [&id](const std::unique_ptr<Entry> &e) { return e->parked.id == id; });
     if (it == m_parked.end())
         return;
-    if (m_writer)
+    if (m_writer && !(*it)->parked.conversation.isNull()) // only those are stored
         m_writer->removeParkedSend(id);
     if ((*it)->own)
         retire(std::move((*it)->own));
