@@ -289,6 +289,10 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_answer.clear();
     m_lastFailureCategory.clear();
     m_offer = {};
+    // A new prompt while one is parked: that one stays in the lot (its card, the queue) and goes
+    // at its reset; this session's failed prompt is the new one from now on.
+    m_parked = false;
+    m_parkedId = {};
     m_lastOptions = options;
     net::ChatRequest request;
     request.endpoint = m_endpoint;
