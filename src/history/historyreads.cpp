@@ -1,3 +1,4 @@
+#include "historylogging.h"
 #include "historystore.h"
 #include "historystore_p.h"
 
@@ -73,7 +74,9 @@ QList<Conversation> HistoryStore::readConversations(
     q.setForwardOnly(true);
     q.prepare(u"SELECT c.id, c.uuid, c.title, c.endpoint, c.model, c.created_ms, c.updated_ms, "
               "c.has_retries, EXISTS (SELECT 1 FROM sends s WHERE s.conversation_id = c.id AND "
-              "(s.outcome IS NULL OR s.outcome <> 'succeeded')) FROM conversations c"_s
+              "(s.outcome IS NULL OR s.outcome <> 'succeeded')), "
+              "EXISTS (SELECT 1 FROM parked_sends p WHERE p.conversation_id = c.id) "
+              "FROM conversations c"_s
         + (where.isEmpty() ? QString() : u" WHERE "_s + where)
         + u" ORDER BY c.updated_ms DESC, c.id DESC LIMIT ?"_s);
     int i = 0;
@@ -94,6 +97,7 @@ QList<Conversation> HistoryStore::readConversations(
         c.updated = timeOf(q.value(6));
         c.hasRetries = q.value(7).toBool();
         c.hasUnanswered = q.value(8).toBool();
+        c.hasParked = q.value(9).toBool();
         out.append(c);
     }
     return out;
@@ -267,6 +271,51 @@ bool HistoryStore::forEachRetryRecord(const QDateTime &since, const QDateTime &u
             break;
     }
     return true;
+}
+
+QList<ParkedSend> HistoryStore::parkedSends() const
+{
+    QList<ParkedSend> out;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    // Left joins, so a row whose conversation or message is missing (a file written without
+    // foreign keys) is seen and reported rather than silently dropped.
+    q.prepare(u"SELECT p.uuid, c.uuid, m.uuid, s.uuid, p.provider, p.model, p.options, "
+              "p.parked_at_ms, p.due_at_ms, p.reset_at_ms, p.parks_in_a_row, m.text, c.title "
+              "FROM parked_sends p LEFT JOIN conversations c ON c.id = p.conversation_id "
+              "LEFT JOIN messages m ON m.id = p.message_id LEFT JOIN sends s ON s.id = p.send_id "
+              "ORDER BY p.due_at_ms, p.parked_at_ms, p.id"_s);
+    if (!q.exec()) {
+        qCWarning(lcHistory).noquote() << "read parked sends:" << errorText(q.lastError());
+        return out;
+    }
+    while (q.next()) {
+        ParkedSend p;
+        p.id = QUuid::fromString(q.value(0).toString());
+        p.conversation = QUuid::fromString(q.value(1).toString());
+        p.message = QUuid::fromString(q.value(2).toString());
+        const QString unreadable = p.id.isNull() ? u"not an id"_s
+            : p.conversation.isNull()            ? u"no such conversation"_s
+            : p.message.isNull()                 ? u"no such message"_s
+                                                 : QString();
+        if (!unreadable.isEmpty()) {
+            qCWarning(lcHistory).noquote()
+                << u"read parked sends: left out %1: %2"_s.arg(q.value(0).toString(), unreadable);
+            continue;
+        }
+        p.send = QUuid::fromString(q.value(3).toString());
+        p.provider = q.value(4).toString();
+        p.model = q.value(5).toString();
+        p.options = q.value(6).toString();
+        p.parkedAt = timeOf(q.value(7));
+        p.dueAt = timeOf(q.value(8));
+        p.resetAt = timeOf(q.value(9));
+        p.parksInARow = q.value(10).toInt();
+        p.prompt = q.value(11).toString();
+        p.title = q.value(12).toString();
+        out.append(p);
+    }
+    return out;
 }
 
 } // namespace capwatch::history

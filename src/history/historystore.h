@@ -101,6 +101,13 @@ public:
     bool finishSend(const QUuid &id, SendOutcome outcome, retry::EndReason reason, int attempts,
         qint64 waitedMs, const QDateTime &ended = {});
     bool addRetryRecord(const QUuid &send, const RetryRecord &record);
+    /// Fills in the id (when null) and parkedAt (when invalid); a provider that is an endpoint is
+    /// stored as storableEndpoint() makes it. Fails without a due time, or when its conversation,
+    /// message or (when not null) send is not stored. Leaves the conversation's `updated` alone.
+    bool addParkedSend(ParkedSend &parked);
+    /// False (and lastError()) when there is no such parked send, as deleteConversation(): one
+    /// deleted with its conversation (deleteConversation(), deleteOlderThan(), clear()) is gone.
+    bool removeParkedSend(const QUuid &id);
     /// Deletes the conversations last updated before `now - days`; the number deleted, or -1.
     int deleteOlderThan(int days, const QDateTime &now = QDateTime::currentDateTimeUtc());
     /// Deletes everything and rewrites the file (VACUUM) so no deleted text stays in it.
@@ -125,6 +132,11 @@ public:
     bool forEachRetryRecord(const QDateTime &since, const QDateTime &until,
         const std::function<bool(const StoredRetryRecord &)> &visit);
     qint64 retryRecordCount();
+    /// Every parked send of every conversation, the first due first (then by parkedAt, then as
+    /// stored), with its prompt and title. A row that cannot be read (a bad id, its conversation
+    /// or message missing) is left out with a warning; a database error gives an empty list and
+    /// a warning (being const, it does not set lastError()).
+    QList<ParkedSend> parkedSends() const;
     /// Conversations with a message holding every word of `text` (the last word may be the start
     /// of one, for search as you type), those with the newest matching message first.
     QList<SearchHit> search(const QString &text, int limit = 50);

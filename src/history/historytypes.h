@@ -61,6 +61,7 @@ struct Conversation
     QDateTime updated; ///< invalid: created; moves on with every message and send
     bool hasRetries = false; ///< read only: a retry was scheduled in one of its sends
     bool hasUnanswered = false; ///< read only: a send that did not succeed (or has not ended)
+    bool hasParked = false; ///< read only: a parked send of it is stored (ParkedSend)
 
     bool operator==(const Conversation &) const = default;
 };

@@ -178,6 +178,22 @@ void HistoryWriter::addRetryRecord(const QUuid &send, const RetryRecord &record)
         [send, record](HistoryStore &store) { return store.addRetryRecord(send, record); });
 }
 
+QUuid HistoryWriter::addParkedSend(ParkedSend parked)
+{
+    if (parked.id.isNull())
+        parked.id = QUuid::createUuid();
+    if (!parked.parkedAt.isValid())
+        parked.parkedAt = QDateTime::currentDateTimeUtc();
+    const QUuid id = parked.id;
+    enqueueWrite([parked](HistoryStore &store) mutable { return store.addParkedSend(parked); });
+    return id;
+}
+
+void HistoryWriter::removeParkedSend(const QUuid &id)
+{
+    enqueueWrite([id](HistoryStore &store) { return store.removeParkedSend(id); });
+}
+
 void HistoryWriter::renameConversation(const QUuid &id, const QString &title)
 {
     enqueueWrite([id, title](HistoryStore &store) { return store.renameConversation(id, title); });

@@ -46,6 +46,10 @@ public:
     void finishSend(const QUuid &id, SendOutcome outcome, retry::EndReason reason, int attempts,
         qint64 waitedMs, QDateTime ended = {});
     void addRetryRecord(const QUuid &send, const RetryRecord &record);
+    /// Stored when a send is parked, removed when it goes out or is cancelled
+    /// (HistoryStore::addParkedSend(), removeParkedSend()); read them with read().
+    QUuid addParkedSend(ParkedSend parked);
+    void removeParkedSend(const QUuid &id);
     void renameConversation(const QUuid &id, const QString &title);
     void deleteConversation(const QUuid &id);
     void deleteOlderThan(int days);

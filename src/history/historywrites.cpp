@@ -295,6 +295,61 @@ bool HistoryStore::addRetryRecord(const QUuid &send, const RetryRecord &r)
     });
 }
 
+bool HistoryStore::addParkedSend(ParkedSend &p)
+{
+    if (!p.dueAt.isValid())
+        return fail(u"add parked send"_s, u"no due time"_s);
+    if (p.id.isNull())
+        p.id = QUuid::createUuid();
+    if (!p.parkedAt.isValid())
+        p.parkedAt = nowUtc();
+    // A lane is "demo" or an endpoint; an endpoint is kept as a conversation's is, without what
+    // can carry a key.
+    if (const QString endpoint = storableEndpoint(p.provider); !endpoint.isEmpty())
+        p.provider = endpoint;
+    return write([&] {
+        const qint64 conversation = keyOf(u"conversations"_s, p.conversation);
+        if (conversation == 0)
+            return fail(u"add parked send"_s, m_lastError);
+        const qint64 message = keyOf(u"messages"_s, p.message);
+        if (message == 0)
+            return fail(u"add parked send"_s, m_lastError);
+        qint64 send = 0;
+        if (!p.send.isNull() && (send = keyOf(u"sends"_s, p.send)) == 0)
+            return fail(u"add parked send"_s, m_lastError);
+        QSqlQuery *q = prepared(u"INSERT INTO parked_sends (uuid, conversation_id, message_id, "
+                                "send_id, provider, model, options, parked_at_ms, due_at_ms, "
+                                "reset_at_ms, parks_in_a_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                "?, ?)"_s);
+        if (!q)
+            return false;
+        q->bindValue(0, uuidText(p.id));
+        q->bindValue(1, conversation);
+        q->bindValue(2, message);
+        q->bindValue(3, send == 0 ? QVariant() : QVariant(send));
+        q->bindValue(4, nonNull(p.provider));
+        q->bindValue(5, nonNull(p.model));
+        q->bindValue(6, nonNull(p.options));
+        q->bindValue(7, p.parkedAt.toMSecsSinceEpoch());
+        q->bindValue(8, p.dueAt.toMSecsSinceEpoch());
+        q->bindValue(9, msOrNull(p.resetAt));
+        q->bindValue(10, p.parksInARow);
+        return run(q, u"add parked send"_s);
+    });
+}
+
+bool HistoryStore::removeParkedSend(const QUuid &id)
+{
+    return write([&] {
+        QSqlQuery q(m_db);
+        q.prepare(u"DELETE FROM parked_sends WHERE uuid = ?"_s);
+        q.bindValue(0, uuidText(id));
+        if (!run(&q, u"remove parked send"_s))
+            return false;
+        return q.numRowsAffected() == 1 || fail(u"remove parked send"_s, u"no such parked send"_s);
+    });
+}
+
 int HistoryStore::deleteOlderThan(int days, const QDateTime &now)
 {
     int deleted = -1;
@@ -315,8 +370,8 @@ bool HistoryStore::clear()
     if (m_inTransaction)
         return fail(u"clear"_s, u"a transaction is open"_s);
     const bool deleted = write([&] {
-        QStringList statements { u"DELETE FROM retry_records"_s, u"DELETE FROM sends"_s,
-            u"DELETE FROM messages"_s, u"DELETE FROM conversations"_s };
+        QStringList statements { u"DELETE FROM parked_sends"_s, u"DELETE FROM retry_records"_s,
+            u"DELETE FROM sends"_s, u"DELETE FROM messages"_s, u"DELETE FROM conversations"_s };
         if (m_hasFts)
             statements.append(u"INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')"_s);
         QString error;

@@ -98,6 +98,36 @@ bool version1(QSqlDatabase &db, QString *error)
     return execAll(db, fts, error);
 }
 
+// Parked sends (issue 15, docs/parking.md): one row from the moment a send is parked until it
+// goes out or is cancelled, so a parked send survives a quit, a restart and a crash. Deleted with
+// its conversation or its prompt; a deleted send only loses the link. Times as in version 1.
+bool version2(QSqlDatabase &db, QString *error)
+{
+    return execAll(db,
+        {
+            uR"(CREATE TABLE parked_sends (
+            id INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            send_id INTEGER REFERENCES sends(id) ON DELETE SET NULL,
+            provider TEXT NOT NULL DEFAULT '',
+            model TEXT NOT NULL DEFAULT '',
+            options TEXT NOT NULL DEFAULT '',
+            parked_at_ms INTEGER NOT NULL,
+            due_at_ms INTEGER NOT NULL,
+            reset_at_ms INTEGER,
+            parks_in_a_row INTEGER NOT NULL DEFAULT 1))"_s,
+            u"CREATE INDEX parked_sends_by_due ON parked_sends(due_at_ms, parked_at_ms)"_s,
+            // The foreign keys' child columns: deleting a conversation looks up each of its
+            // messages and sends here.
+            u"CREATE INDEX parked_sends_by_conversation ON parked_sends(conversation_id)"_s,
+            u"CREATE INDEX parked_sends_by_message ON parked_sends(message_id)"_s,
+            u"CREATE INDEX parked_sends_by_send ON parked_sends(send_id)"_s,
+        },
+        error);
+}
+
 } // namespace
 
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
@@ -115,7 +145,7 @@ bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
 
 const std::vector<Migration> &schemaMigrations()
 {
-    static const std::vector<Migration> migrations { { 1, version1 } };
+    static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 } };
     return migrations;
 }
 

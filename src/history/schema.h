@@ -23,8 +23,8 @@ struct Migration
 /// Runs the statements in order; the first that fails stops it.
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error);
 
-/// The migrations of this version of capwatch, in order: v1, the first schema, is the only one
-/// so far. A later one is one more function appended here.
+/// The migrations of this version of capwatch, in order: v1, the first schema; v2, parked sends
+/// (issue 15). A later one is one more function appended here.
 const std::vector<Migration> &schemaMigrations();
 
 } // namespace capwatch::history

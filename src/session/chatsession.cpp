@@ -66,6 +66,14 @@ ChatSession::ChatSession(QObject *parent)
                 return;
             finish(summary);
             Q_EMIT gaveUp(send, summary);
+            if (!current(send))
+                return; // a handler started another send
+            Q_EMIT parkOffered(m_offer);
+            // A parked send that ends capped again goes back in, whatever the choice: it was
+            // parked by the user or the setting already (up to kMaxParksInARow).
+            const bool wasParked = m_parksInARow > 0;
+            if (m_offer.parkable && (wasParked || m_parkingChoice == ParkingChoice::Automatic))
+                park();
         });
     connect(m_client, &ChatClient::cancelled, this,
         [this](quint64 send, const net::SendSummary &summary) {
@@ -87,6 +95,8 @@ ChatSession::ChatSession(QObject *parent)
 
 ChatSession::~ChatSession()
 {
+    if (m_lot)
+        m_lot->detach(this);
     m_client->cancel();
     if (m_demo && m_local)
         m_local->stop();
@@ -239,6 +249,7 @@ quint64 ChatSession::send(const QString &prompt, const SendOptions &options)
     if (prompt.trimmed().isEmpty())
         return 0;
     cancel(); // the latest send wins
+    m_parksInARow = 0; // a prompt of its own: never parked before
     if (sendReplacesLastExchange()) { // the edited prompt takes the place of the last one
         m_history.resize(m_history.size() - 2);
         storeReplacedExchange();
@@ -249,8 +260,9 @@ quint64 ChatSession::send(const QString &prompt, const SendOptions &options)
 
 quint64 ChatSession::retryFailed(const SendOptions &options)
 {
-    if (m_failedPrompt.isEmpty() || busy())
+    if (m_failedPrompt.isEmpty() || busy() || m_parked)
         return 0;
+    m_parksInARow = 0;
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
     return startSend(prompt, options);
 }
@@ -260,6 +272,7 @@ quint64 ChatSession::regenerate(const SendOptions &options)
     if (busy() || !m_hasLastExchange || m_history.size() < 2)
         return 0;
     m_editing = false;
+    m_parksInARow = 0;
     // The same conversation again, without the answer.
     const QString prompt = m_history.at(m_history.size() - 2).content;
     m_history.resize(m_history.size() - 2);
@@ -275,6 +288,8 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_failedPrompt.clear();
     m_answer.clear();
     m_lastFailureCategory.clear();
+    m_offer = {};
+    m_lastOptions = options;
     net::ChatRequest request;
     request.endpoint = m_endpoint;
     request.model = m_model;
@@ -300,7 +315,11 @@ void ChatSession::cancel()
 void ChatSession::finish(const net::SendSummary &summary)
 {
     m_tick.stop();
+    m_endedSend = m_send;
+    m_endedRequest = m_send; // the client numbers its log records by the send
+    m_endedAttempt = summary.attempts;
     storeSendEnd(summary);
+    offerPark(summary);
     if (summary.outcome == net::SendSummary::Outcome::Succeeded) {
         if (m_keepTranscript) {
             m_history.append({ u"user"_s, m_pendingPrompt });

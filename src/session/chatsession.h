@@ -178,6 +178,8 @@ Q_SIGNALS:
     void restoreFailed(const QUuid &id, const QString &reason);
 
 private:
+    friend class ParkingLot; // drives the sessions it makes for a parked send
+
     quint64 startSend(const QString &prompt, const SendOptions &options);
     bool current(quint64 send) const { return send == m_send && m_send != 0; }
     void emitProgress();
@@ -198,6 +200,12 @@ private:
 
     void offerPark(const net::SendSummary &summary);
     net::RetryRecord parkRecord(net::RetryRecord::Event event) const;
+    void appendParkRecord(net::RetryRecord record, const QUuid &storedSend);
+    /// The lot's name for this session's provider: "demo", or the stored endpoint.
+    QString lane() const;
+    bool shows(const history::ParkedSend &parked) const;
+    /// Takes `parked` as this session's parked prompt (the lot's entry of the conversation shown).
+    void adoptParked(const history::ParkedSend &parked);
 
     net::ChatClient *m_client;
     net::RetryLog *m_log;
@@ -244,11 +252,9 @@ private:
     QUuid m_reuseStoredPrompt; ///< runParked(): the next send's user message is already stored
     QUuid m_parkedId; ///< the lot's id of this session's parked prompt
     SendOptions m_lastOptions; ///< of the send in flight or ended last
-    int m_endedAttempts = 0;
-    std::optional<int> m_endedStatus;
-    std::optional<retry::Category> m_endedCategory;
-    retry::EndReason m_endedReason = retry::EndReason::None;
-    quint64 m_endedSend = 0;
+    quint64 m_endedSend = 0; ///< the send that ended last (ParkOffer::send)
+    quint64 m_endedRequest = 0; ///< its number in the retry log
+    int m_endedAttempt = 0; ///< its last attempt
 };
 
 } // namespace capwatch::session

@@ -63,6 +63,10 @@ void ChatSession::newConversation()
     m_conversation = {};
     m_lastStoredPrompt = {};
     m_lastStoredAnswer = {};
+    m_parked = false;
+    m_parkedId = {};
+    m_offer = {};
+    m_parksInARow = 0;
     m_log->clear();
     Q_EMIT conversationChanged(QUuid());
 }
@@ -154,6 +158,15 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
     }
 
     m_conversation = id;
+    m_parked = false;
+    m_parkedId = {};
+    m_offer = {};
+    m_parksInARow = 0;
+    if (m_lot) { // a parked send of this conversation is this session's parked prompt
+        const QList<history::ParkedSend> parked = m_lot->sendsOf(id);
+        if (!parked.isEmpty() && !m_lot->isRunning(parked.constLast().id))
+            adoptParked(parked.constLast());
+    }
     quint64 highest = 0;
     for (const net::RetryRecord &r : std::as_const(loaded.records))
         highest = std::max(highest, quint64(std::max(0, r.request)));
@@ -199,6 +212,8 @@ void ChatSession::storeSendStart(const QString &prompt)
     m_storedSend = {};
     m_storedPrompt = {};
     m_storedAnswer = {};
+    if (!m_writer)
+        m_reuseStoredPrompt = {};
     m_lastStoredPrompt = {}; // a new send: the last exchange is not the last one any more
     m_lastStoredAnswer = {};
     m_storedRequest = 0; // set once the client has numbered the send
@@ -219,7 +234,9 @@ void ChatSession::storeSendStart(const QString &prompt)
     message.state = history::MessageState::Complete;
     history::Send send;
     send.conversation = m_conversation;
-    m_storedPrompt = m_writer->addMessage(message);
+    // A parked prompt that goes out again is the same message: one more send of it.
+    const QUuid reuse = std::exchange(m_reuseStoredPrompt, QUuid());
+    m_storedPrompt = !reuse.isNull() ? reuse : m_writer->addMessage(message);
     send.message = m_storedPrompt;
     m_storedSend = m_writer->addSend(send);
     Q_EMIT conversationUpdated(m_conversation);
@@ -239,6 +256,8 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
 {
     const QUuid send = std::exchange(m_storedSend, QUuid());
     const QUuid prompt = std::exchange(m_storedPrompt, QUuid());
+    m_endedStoredSend = send; // what a park of this send is stored with
+    m_endedStoredPrompt = prompt;
     QUuid answer = std::exchange(m_storedAnswer, QUuid());
     m_storedRequest = 0;
     if (!m_writer || send.isNull())

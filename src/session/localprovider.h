@@ -18,9 +18,11 @@ public:
     LocalProvider &operator=(const LocalProvider &) = delete;
 
     /// Starts serving on loopback, every wait `timeScale` times as long. Returns the base URL,
-    /// or an invalid URL and `error` saying why it could not start.
+    /// or an invalid URL and `error` saying why it could not start. Several sessions may use
+    /// it at once (the window's and one sending a parked prompt): a start() while it serves
+    /// returns the same URL, and it serves until as many stop() calls came.
     virtual QUrl start(double timeScale, QString *error) = 0;
-    /// Stops serving; a later start() serves again.
+    /// Stops serving after the last user's stop(); a later start() serves again.
     virtual void stop() = 0;
 };
 

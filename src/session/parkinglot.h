@@ -67,6 +67,9 @@ public:
     bool isRunning(const QUuid &id) const;
     /// Due (its reset passed) and waiting for its provider's previous send to end.
     bool isQueued(const QUuid &id) const;
+    /// Due, but the provider chosen now is another one: it goes when its own is chosen again
+    /// (its key is for its own endpoint only).
+    bool waitsForProvider(const QUuid &id) const;
     int count() const { return int(m_parked.size()); }
 
     /// Parks `parked` (id made when null), stores it and arms it. Returns its id.
@@ -93,6 +96,8 @@ private:
     {
         history::ParkedSend parked;
         bool sendNow = false; ///< released before its reset by the user
+        bool overdueAtStart = false; ///< read back already due: goes one by one
+        bool waitsForProvider = false; ///< due, but its provider is not the one chosen now
         bool running = false;
         QPointer<ChatSession> runner;
         std::unique_ptr<ChatSession> own; ///< the session made for it, when none showed it
@@ -101,10 +106,15 @@ private:
 
     void arm();
     void check();
+    void insert(std::unique_ptr<Entry> entry);
+    void remove(const QUuid &id);
+    void watch(ChatSession *session);
     bool laneBusy(const QString &provider) const;
-    void release(Entry &entry, net::RetryRecord::Unpark why);
-    void runIn(Entry &entry, ChatSession *session, net::RetryRecord::Unpark why);
-    void ended(const QUuid &id, quint64 send, net::SendSummary::Outcome outcome);
+    bool release(Entry &entry, net::RetryRecord::Unpark why);
+    bool runIn(Entry &entry, ChatSession *session, net::RetryRecord::Unpark why);
+    void ended(ChatSession *session, quint64 send, net::SendSummary::Outcome outcome);
+    net::RetryRecord unparkedRecord(
+        const history::ParkedSend &parked, net::RetryRecord::Unpark why) const;
     Entry *entry(const QUuid &id);
     const Entry *entry(const QUuid &id) const;
     ChatSession *showing(const QUuid &conversation) const;

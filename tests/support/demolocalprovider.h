@@ -18,6 +18,9 @@ class DemoHook final : public session::LocalProvider
 public:
     QUrl start(double timeScale, QString *error) override
     {
+        if (m_provider && m_users++ > 0) // shared, as src/app/gui's is
+            return m_provider->baseUrl();
+        m_users = 1;
         m_provider = std::make_unique<demo::DemoProvider>();
         demo::DemoOptions o;
         o.timeScale = timeScale;
@@ -27,12 +30,19 @@ public:
         *error = m_provider->errorString();
         return {};
     }
-    void stop() override { m_provider.reset(); }
+    void stop() override
+    {
+        if (--m_users <= 0) {
+            m_users = 0;
+            m_provider.reset();
+        }
+    }
     /// While the session uses the demo; null before and after.
     demo::DemoProvider *provider() const { return m_provider.get(); }
 
 private:
     std::unique_ptr<demo::DemoProvider> m_provider;
+    int m_users = 0;
 };
 
 class ThreadedDemo final : public session::LocalProvider
@@ -43,15 +53,24 @@ public:
     { }
     QUrl start(double timeScale, QString *error) override
     {
+        if (m_thread && m_users++ > 0) // shared, as src/app/gui's is
+            return m_url;
+        m_users = 1;
         demo::DemoOptions o = m_options;
         o.timeScale = timeScale;
         m_thread = std::make_unique<DemoThread>(o);
-        const QUrl url = m_thread->listen();
-        if (!url.isValid())
+        m_url = m_thread->listen();
+        if (!m_url.isValid())
             *error = QStringLiteral("the demo provider did not listen");
-        return url;
+        return m_url;
     }
-    void stop() override { m_thread.reset(); }
+    void stop() override
+    {
+        if (--m_users <= 0) {
+            m_users = 0;
+            m_thread.reset();
+        }
+    }
     /// The chat requests it received, in order.
     QList<demo::RecordedRequest> chats() const
     {
@@ -68,6 +87,8 @@ public:
 private:
     demo::DemoOptions m_options;
     std::unique_ptr<DemoThread> m_thread;
+    QUrl m_url;
+    int m_users = 0;
 };
 
 } // namespace capwatch::testing

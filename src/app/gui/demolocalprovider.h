@@ -24,6 +24,7 @@ public:
 
 private:
     std::unique_ptr<demo::DemoProvider> m_provider;
+    int m_users = 0; ///< sessions that started it and did not stop it yet
 };
 
 } // namespace capwatch::app

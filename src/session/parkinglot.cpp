@@ -1,0 +1,446 @@
+#include "parkinglot.h"
+
+#include "chatsession.h"
+#include "history/historywriter.h"
+#include "parkedoptions.h"
+#include "sessionlogging.h"
+#include "storedrecords.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace capwatch::session {
+
+using namespace Qt::StringLiterals;
+using net::RetryRecord;
+using Outcome = net::SendSummary::Outcome;
+
+namespace {
+
+bool goesBefore(const history::ParkedSend &a, const history::ParkedSend &b)
+{
+    if (a.dueAt != b.dueAt)
+        return a.dueAt < b.dueAt;
+    return a.parkedAt < b.parkedAt;
+}
+
+} // namespace
+
+ParkingLot::ParkingLot(QObject *parent)
+    : QObject(parent)
+{
+    m_due.setSingleShot(true);
+    m_due.setTimerType(Qt::PreciseTimer);
+    connect(&m_due, &QTimer::timeout, this, &ParkingLot::check);
+    // A monotonic timer stops while the computer sleeps: the wall clock is read again every
+    // second, so a reset that passed during a suspend is seen within a second of waking.
+    m_recheck.setInterval(1000);
+    connect(&m_recheck, &QTimer::timeout, this, &ParkingLot::check);
+}
+
+ParkingLot::~ParkingLot()
+{
+    for (const QPointer<ChatSession> &s : std::as_const(m_sessions)) {
+        if (s)
+            s->m_lot = nullptr;
+    }
+    // Sessions made for a send end with it: their send is cancelled, the park stays stored
+    // (it is removed only once its send has ended), so the next start sends it again.
+    for (auto &e : m_parked) {
+        if (e->own) {
+            disconnect(e->own.get(), nullptr, this, nullptr);
+            e->own->m_lot = nullptr;
+        }
+    }
+    m_parked.clear();
+}
+
+void ParkingLot::setWallClock(WallClock clock)
+{
+    m_clock = std::move(clock);
+    check();
+}
+
+QDateTime ParkingLot::wallNow() const
+{
+    return m_clock ? m_clock() : QDateTime::currentDateTimeUtc();
+}
+
+void ParkingLot::setRecheckInterval(int ms)
+{
+    m_recheck.setInterval(std::max(1, ms));
+}
+
+void ParkingLot::setSessionFactory(SessionFactory factory)
+{
+    m_factory = std::move(factory);
+}
+
+void ParkingLot::setHistory(history::HistoryWriter *writer)
+{
+    m_writer = writer;
+    const quint64 token = ++m_readToken;
+    if (!writer)
+        return;
+    writer->read(
+        this, [](history::HistoryStore &store) { return store.parkedSends(); },
+        [this, token](QList<history::ParkedSend> stored) {
+            if (token != m_readToken)
+                return;
+            const QDateTime now = wallNow();
+            int added = 0;
+            for (history::ParkedSend &p : stored) {
+                if (entry(p.id))
+                    continue;
+                auto e = std::make_unique<Entry>();
+                // Due while capwatch was closed: these go one by one, whatever their provider.
+                e->overdueAtStart = p.dueAt <= now;
+                e->parked = std::move(p);
+                insert(std::move(e));
+                ++added;
+            }
+            qCInfo(lcSession) << "parking:" << added << "parked sends read back";
+            Q_EMIT restored(added);
+            Q_EMIT changed();
+            check();
+        });
+}
+
+void ParkingLot::attach(ChatSession *session)
+{
+    if (!session || m_sessions.contains(session))
+        return;
+    m_sessions.append(session);
+    connect(session, &QObject::destroyed, this, [this, session] {
+        m_sessions.removeAll(session);
+        m_sessions.removeAll(nullptr);
+    });
+    watch(session);
+}
+
+void ParkingLot::detach(ChatSession *session)
+{
+    m_sessions.removeAll(session);
+    disconnect(session, nullptr, this, nullptr);
+    // A send running in it ends as far as the lot is concerned; it stays stored and goes again.
+    for (auto &e : m_parked) {
+        if (e->running && e->runner == session && !e->own) {
+            e->running = false;
+            e->runner = nullptr;
+            e->send = 0;
+        }
+    }
+    QTimer::singleShot(0, this, &ParkingLot::check);
+}
+
+void ParkingLot::watch(ChatSession *session)
+{
+    connect(session, &ChatSession::succeeded, this,
+        [this, session](
+            quint64 send, const net::SendSummary &) { ended(session, send, Outcome::Succeeded); });
+    connect(session, &ChatSession::gaveUp, this,
+        [this, session](quint64 send, const net::SendSummary &) {
+            // After the session's own handler: a send that ended capped again is parked by now.
+            ended(session, send, Outcome::GaveUp);
+        });
+    connect(session, &ChatSession::cancelled, this,
+        [this, session](
+            quint64 send, const net::SendSummary &) { ended(session, send, Outcome::Cancelled); });
+}
+
+QList<history::ParkedSend> ParkingLot::sends() const
+{
+    QList<history::ParkedSend> out;
+    out.reserve(qsizetype(m_parked.size()));
+    for (const auto &e : m_parked)
+        out.append(e->parked);
+    return out;
+}
+
+QList<history::ParkedSend> ParkingLot::sendsOf(const QUuid &conversation) const
+{
+    QList<history::ParkedSend> out;
+    for (const auto &e : m_parked) {
+        if (e->parked.conversation == conversation)
+            out.append(e->parked);
+    }
+    return out;
+}
+
+std::optional<history::ParkedSend> ParkingLot::find(const QUuid &id) const
+{
+    if (const Entry *e = entry(id))
+        return e->parked;
+    return std::nullopt;
+}
+
+bool ParkingLot::isRunning(const QUuid &id) const
+{
+    const Entry *e = entry(id);
+    return e && e->running;
+}
+
+bool ParkingLot::waitsForProvider(const QUuid &id) const
+{
+    const Entry *e = entry(id);
+    return e && e->waitsForProvider;
+}
+
+bool ParkingLot::isQueued(const QUuid &id) const
+{
+    const Entry *e = entry(id);
+    return e && !e->running && (e->sendNow || e->parked.dueAt <= wallNow());
+}
+
+QUuid ParkingLot::park(history::ParkedSend parked)
+{
+    if (parked.id.isNull())
+        parked.id = QUuid::createUuid();
+    if (!parked.parkedAt.isValid())
+        parked.parkedAt = wallNow();
+    if (m_writer && !parked.conversation.isNull())
+        m_writer->addParkedSend(parked);
+    auto e = std::make_unique<Entry>();
+    e->parked = std::move(parked);
+    const QUuid id = e->parked.id;
+    qCInfo(lcSession).noquote() << u"parking: parked until %1 (%2 in a row)"_s
+                                       .arg(e->parked.dueAt.toString(Qt::ISODateWithMs))
+                                       .arg(e->parked.parksInARow);
+    insert(std::move(e));
+    Q_EMIT changed();
+    // Not from inside the send's own end: a reset already past goes on the next turn.
+    QTimer::singleShot(0, this, &ParkingLot::check);
+    return id;
+}
+
+void ParkingLot::insert(std::unique_ptr<Entry> e)
+{
+    const auto at = std::upper_bound(m_parked.begin(), m_parked.end(), e,
+        [](const std::unique_ptr<Entry> &a, const std::unique_ptr<Entry> &b) {
+            return goesBefore(a->parked, b->parked);
+        });
+    m_parked.insert(at, std::move(e));
+    arm();
+}
+
+bool ParkingLot::sendNow(const QUuid &id)
+{
+    Entry *e = entry(id);
+    if (!e || e->running)
+        return false;
+    e->sendNow = true;
+    Q_EMIT changed();
+    check();
+    return true;
+}
+
+bool ParkingLot::cancel(const QUuid &id)
+{
+    Entry *e = entry(id);
+    if (!e || e->running)
+        return false;
+    const history::ParkedSend parked = e->parked;
+    if (ChatSession *s = showing(parked.conversation)) {
+        s->logUnparked(parked, RetryRecord::Unpark::Cancelled);
+    } else if (m_writer && !parked.send.isNull()) { // stored with its send all the same
+        m_writer->addRetryRecord(
+            parked.send, toStored(unparkedRecord(parked, RetryRecord::Unpark::Cancelled)));
+    }
+    remove(id);
+    Q_EMIT changed();
+    return true;
+}
+
+RetryRecord ParkingLot::unparkedRecord(
+    const history::ParkedSend &parked, RetryRecord::Unpark why) const
+{
+    const ParkedOptions o = ParkedOptions::fromJson(parked.options);
+    RetryRecord r;
+    r.time = wallNow();
+    r.request = int(o.request);
+    r.attempt = o.attempt;
+    r.event = RetryRecord::Event::Unparked;
+    r.rawWaitMs = std::max<qint64>(0, parked.parkedAt.msecsTo(parked.resetAt));
+    r.resetAt = parked.dueAt;
+    r.unpark = why;
+    return r;
+}
+
+void ParkingLot::remove(const QUuid &id)
+{
+    const auto it = std::find_if(m_parked.begin(), m_parked.end(),
+        [&id](const std::unique_ptr<Entry> &e) { return e->parked.id == id; });
+    if (it == m_parked.end())
+        return;
+    if (m_writer)
+        m_writer->removeParkedSend(id);
+    if ((*it)->own) // its session may be inside a signal: deleted later
+        (*it)->own.release()->deleteLater();
+    m_parked.erase(it);
+    arm();
+}
+
+ParkingLot::Entry *ParkingLot::entry(const QUuid &id)
+{
+    for (auto &e : m_parked) {
+        if (e->parked.id == id)
+            return e.get();
+    }
+    return nullptr;
+}
+
+const ParkingLot::Entry *ParkingLot::entry(const QUuid &id) const
+{
+    return const_cast<ParkingLot *>(this)->entry(id);
+}
+
+ChatSession *ParkingLot::showing(const QUuid &conversation) const
+{
+    for (const QPointer<ChatSession> &s : m_sessions) {
+        if (s && s->conversationId() == conversation)
+            return s;
+    }
+    return nullptr;
+}
+
+bool ParkingLot::laneBusy(const QString &provider) const
+{
+    return std::any_of(m_parked.cbegin(), m_parked.cend(),
+        [&provider](const auto &e) { return e->running && e->parked.provider == provider; });
+}
+
+void ParkingLot::check()
+{
+    const QDateTime now = wallNow();
+    const bool anyRunning
+        = std::any_of(m_parked.cbegin(), m_parked.cend(), [](const auto &e) { return e->running; });
+    bool startedOverdue = false;
+    // A copy of the ids: release() may remove entries (a conversation gone).
+    QList<QUuid> ids;
+    for (const auto &e : m_parked)
+        ids.append(e->parked.id);
+    for (const QUuid &id : std::as_const(ids)) {
+        Entry *e = entry(id);
+        if (!e || e->running || (!e->sendNow && e->parked.dueAt > now))
+            continue;
+        if (laneBusy(e->parked.provider))
+            continue; // one at a time per provider
+        if (e->overdueAtStart && (anyRunning || startedOverdue))
+            continue; // the sends due while capwatch was closed go one by one
+        if (release(
+                *e, e->sendNow ? RetryRecord::Unpark::SentNow : RetryRecord::Unpark::ResetReached)
+            && e->overdueAtStart)
+            startedOverdue = true;
+    }
+    arm();
+}
+
+bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
+{
+    if (ChatSession *s = showing(e.parked.conversation)) {
+        if (s->busy())
+            return false; // after the send it is busy with (ended() checks again)
+        return runIn(e, s, why);
+    }
+    if (!m_factory || e.parked.conversation.isNull())
+        return false; // nothing can send it until a session shows it
+    std::unique_ptr<ChatSession> own = m_factory();
+    if (!own)
+        return false;
+    ChatSession *s = own.get();
+    e.own = std::move(own);
+    e.running = true; // its lane is taken while the conversation is read
+    e.runner = s;
+    s->m_lot = this; // not attached: it shows nothing, the lot drives it
+    watch(s);
+    const QUuid id = e.parked.id;
+    connect(s, &ChatSession::conversationRestored, this, [this, id, s, why] {
+        Entry *opened = entry(id);
+        if (!opened || opened->runner != s)
+            return;
+        opened->running = false; // runIn() takes the lane again once it is sent
+        if (!runIn(*opened, s, why)) { // its provider is not the one chosen now: it waits
+            opened->runner = nullptr;
+            opened->own.release()->deleteLater();
+            opened->waitsForProvider = true;
+            Q_EMIT changed();
+        }
+    });
+    connect(s, &ChatSession::restoreFailed, this, [this, id] {
+        qCWarning(lcSession) << "parking: the conversation of a parked send is gone; dropped";
+        remove(id);
+        Q_EMIT changed();
+    });
+    s->openConversation(e.parked.conversation);
+    Q_EMIT changed();
+    return true;
+}
+
+bool ParkingLot::runIn(Entry &e, ChatSession *session, RetryRecord::Unpark why)
+{
+    const history::ParkedSend parked = e.parked;
+    const quint64 send = session->runParked(parked, why);
+    if (send == 0) {
+        e.waitsForProvider = true;
+        return false;
+    }
+    Entry *still = entry(parked.id); // runParked() emitted signals: look it up again
+    if (!still)
+        return true;
+    still->waitsForProvider = false;
+    still->running = true;
+    still->runner = session;
+    still->send = send;
+    Q_EMIT released(parked, why);
+    Q_EMIT changed();
+    return true;
+}
+
+void ParkingLot::ended(ChatSession *session, quint64 send, Outcome outcome)
+{
+    Entry *e = nullptr;
+    for (auto &candidate : m_parked) {
+        if (candidate->running && candidate->runner == session && candidate->send == send)
+            e = candidate.get();
+    }
+    if (!e)
+        return;
+    const history::ParkedSend parked = e->parked;
+    // Parked again by the session's own gave-up handler: a newer entry of the same message.
+    const bool parkedAgain = std::any_of(m_parked.cbegin(), m_parked.cend(), [&](const auto &o) {
+        return o.get() != e && o->parked.message == parked.message
+            && o->parked.conversation == parked.conversation
+            && o->parked.parksInARow > parked.parksInARow;
+    });
+    remove(parked.id);
+    Q_EMIT finished(parked, outcome, parkedAgain);
+    Q_EMIT changed();
+    QTimer::singleShot(0, this, &ParkingLot::check); // the next of its provider
+}
+
+void ParkingLot::arm()
+{
+    const QDateTime now = wallNow();
+    qint64 soonest = std::numeric_limits<qint64>::max();
+    bool waiting = false;
+    for (const auto &e : m_parked) {
+        if (e->running)
+            continue;
+        waiting = true;
+        // One already due waits for its provider's previous send (ended() checks again) or
+        // for its provider to be chosen (the recheck): never a zero timer.
+        if (const qint64 in = now.msecsTo(e->parked.dueAt); !e->sendNow && in > 0)
+            soonest = std::min(soonest, in);
+    }
+    if (!waiting) {
+        m_due.stop();
+        m_recheck.stop();
+        return;
+    }
+    if (!m_recheck.isActive())
+        m_recheck.start();
+    if (soonest != std::numeric_limits<qint64>::max())
+        m_due.start(int(std::min<qint64>(soonest, std::numeric_limits<int>::max())));
+}
+
+} // namespace capwatch::session
