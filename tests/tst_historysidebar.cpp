@@ -656,7 +656,9 @@ void TestHistorySidebar::unreadMark()
     QCOMPARE(sidebar.view()->currentIndex(), row(ids.at(1)));
     QVERIFY(!model->isUnread(ids.at(1)));
     QVERIFY(!row(ids.at(1)).data(Qt::AccessibleTextRole).toString().contains(u"unread"_s));
+    sidebar.view()->setCurrentIndex(row(ids.at(2))); // the selection is in the dot's colour
     QVERIFY(!rowShows(sidebar.view(), row(ids.at(1)), dot, 0, 0.2));
+    QVERIFY(!row(ids.at(1)).data(Qt::FontRole).value<QFont>().bold());
 
     // Opened: read; markRead(): read; the open one is never marked.
     QVERIFY(model->isUnread(ids.at(0)));
@@ -719,6 +721,12 @@ void TestHistorySidebar::parkedMark()
                 .endsWith(u", unread, parked send"_s));
     QCOMPARE(ConversationListModel::marksText(true, true, true, true),
         u"unread, parked send, had retries, unanswered send"_s);
+    if (const QString dir = qEnvironmentVariable("CAPWATCH_SHOT_DIR"); !dir.isEmpty()) {
+        sidebar.markUnread(ids.at(2));
+        sidebar.view()->setCurrentIndex(row(ids.at(0)));
+        QVERIFY(sidebar.grab().save(dir + u"/sidebar-marks.png"_s));
+        sidebar.markRead(ids.at(2));
+    }
 
     sidebar.setParked(ids.at(1), false);
     QVERIFY(!model->isParked(ids.at(1)));

@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QTextDocument>
 #include <algorithm>
+#include <cmath>
 
 namespace capwatch::ui {
 
@@ -80,12 +81,13 @@ void ConversationDelegate::paint(
         // colour, where the slate would barely show.
         const int size = fm.height() * 3 / 4;
         const QRectF r(right - size, area.top() + (fm.height() - size) / 2.0, size, size);
-        const double width = std::max(1.0, size / 8.0);
+        const double width = std::max(1.5, size / 8.0);
         painter->setPen(
             QPen(selected ? text : parkedColor(opt.palette), width, Qt::SolidLine, Qt::RoundCap));
         painter->setBrush(Qt::NoBrush);
         painter->drawEllipse(r.adjusted(width / 2, width / 2, -width / 2, -width / 2));
-        const QPointF c = r.center();
+        // Hands from a pixel's middle, so they stay crisp.
+        const QPointF c(std::floor(r.center().x()) + 0.5, std::floor(r.center().y()) + 0.5);
         painter->drawLine(c, QPointF(c.x(), r.top() + size * 0.25));
         painter->drawLine(c, QPointF(c.x() + size * 0.22, c.y()));
         right -= size + pad / 2;
@@ -142,9 +144,13 @@ void ConversationDelegate::paint(
         const QString model = index.data(ConversationListModel::ModelRole).toString();
         if (!model.isEmpty())
             line += QStringLiteral(" · ") + model;
+        // Secondary: never bold, also when the title is (open or unread).
+        QFont regular = opt.font;
+        regular.setBold(false);
+        painter->setFont(regular);
         painter->setPen(dim);
         painter->drawText(second, Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(line, Qt::ElideRight, second.width()));
+            QFontMetrics(regular).elidedText(line, Qt::ElideRight, second.width()));
     }
     painter->restore();
 }
