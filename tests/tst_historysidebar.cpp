@@ -98,6 +98,7 @@ private Q_SLOTS:
     void sidebarOpensAndStarts();
     void unreadMark();
     void parkedMark();
+    void parkedMarkFromTheStore();
 
 private:
     QString db() { return m_dir.filePath(u"history-%1.sqlite"_s.arg(++m_n)); }
@@ -732,6 +733,57 @@ void TestHistorySidebar::parkedMark()
     QVERIFY(!model->isParked(ids.at(1)));
     QVERIFY(!row(ids.at(1)).data(Qt::AccessibleTextRole).toString().contains(u"parked"_s));
     QVERIFY(!rowShows(sidebar.view(), row(ids.at(1)), clock, 0.6, 1));
+    QVERIFY(flushed(writer));
+}
+
+void TestHistorySidebar::parkedMarkFromTheStore()
+{
+    // A parked send stored in an earlier run: marked from the first read, no setParked() needed;
+    // setParked(false) is ahead of the store until the row is read again.
+    const QString path = db();
+    const QList<QUuid> ids = testing::writeFixtureDatabase(path, 2);
+    QUuid parkedConversation;
+    {
+        history::HistoryStore store;
+        store.open(path);
+        testing::FixtureConversation f;
+        f.prompt = u"Parked until the reset"_s;
+        f.unanswered = true;
+        parkedConversation = testing::addFixtureConversation(store, f);
+        history::Message prompt;
+        prompt.conversation = parkedConversation;
+        prompt.text = f.prompt;
+        QVERIFY(store.addMessage(prompt));
+        history::ParkedSend parked;
+        parked.conversation = parkedConversation;
+        parked.message = prompt.id;
+        parked.provider = u"demo"_s;
+        parked.dueAt = QDateTime::currentDateTimeUtc().addSecs(3600);
+        parked.resetAt = parked.dueAt;
+        QVERIFY(store.addParkedSend(parked));
+    }
+    history::HistoryWriter writer;
+    HistorySidebar sidebar;
+    sidebar.resize(300, 400);
+    sidebar.show();
+    writer.open(path);
+    sidebar.setWriter(&writer);
+    ConversationListModel *model = sidebar.model();
+    QTRY_COMPARE(model->rowCount(), 3);
+    const auto row = [&](const QUuid &id) { return model->index(model->rowOf(id)); };
+    QVERIFY(model->isParked(parkedConversation));
+    QVERIFY(!model->isParked(ids.at(0)));
+    QVERIFY(row(parkedConversation).data(ConversationListModel::HasParkedRole).toBool());
+    QVERIFY(
+        row(parkedConversation).data(Qt::AccessibleTextRole).toString().contains(u"parked send"_s));
+    QVERIFY(rowShows(
+        sidebar.view(), row(parkedConversation), parkedColor(sidebar.view()->palette()), 0.6, 1));
+
+    sidebar.setParked(parkedConversation, false); // it went out; the store does not know yet
+    QVERIFY(!model->isParked(parkedConversation));
+    sidebar.conversationUpdated(parkedConversation); // read again: still stored as parked
+    QTRY_VERIFY(model->isParked(parkedConversation));
+    QVERIFY(flushed(writer));
 }
 
 QTEST_MAIN(TestHistorySidebar)

@@ -21,6 +21,7 @@ void ConversationListModel::reload()
     beginResetModel();
     m_rows.clear();
     m_ids.clear();
+    m_parked.clear(); // the store's word, read again
     m_next = {};
     m_hasMore = m_writer != nullptr;
     m_loading = false;
@@ -57,7 +58,7 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     const QString title = c.title.isEmpty() ? tr("Untitled conversation") : c.title;
     const bool open = !m_open.isNull() && c.id == m_open;
     const bool unread = m_unread.contains(c.id);
-    const bool parked = m_parked.contains(c.id);
+    const bool parked = m_parked.value(c.id, c.hasParked);
     switch (role) {
     case Qt::DisplayRole:
     case TitleRole:
@@ -194,6 +195,7 @@ void ConversationListModel::refresh(const QUuid &id)
 
 void ConversationListModel::placeAtTop(const history::Conversation &conversation)
 {
+    m_parked.remove(conversation.id); // read after setParked()'s change was stored
     const int row = rowOf(conversation.id);
     if (row < 0) {
         beginInsertRows({}, 0, 0);
@@ -255,14 +257,19 @@ void ConversationListModel::markRead(const QUuid &id)
         rowChanged(id, { IsUnreadRole, Qt::FontRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
 }
 
+bool ConversationListModel::isParked(const QUuid &id) const
+{
+    if (const auto it = m_parked.constFind(id); it != m_parked.constEnd())
+        return *it;
+    const int row = rowOf(id);
+    return row >= 0 && m_rows.at(row).hasParked;
+}
+
 void ConversationListModel::setParked(const QUuid &id, bool parked)
 {
-    if (id.isNull() || m_parked.contains(id) == parked)
+    if (id.isNull() || isParked(id) == parked)
         return;
-    if (parked)
-        m_parked.insert(id);
-    else
-        m_parked.remove(id);
+    m_parked.insert(id, parked);
     rowChanged(id, { HasParkedRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
 }
 

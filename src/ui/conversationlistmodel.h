@@ -6,14 +6,16 @@
 // was looked at, not what is stored. Never two reads in flight; a read that answers after a
 // reset is dropped.
 //
-// Two marks are the window's, not the store's, and kept in memory only (by id, so they survive
-// paging, moving to the top and a reload, not a restart): unread (something happened in a
-// conversation not open, e.g. its parked send went out) and parked (it has a send waiting for its
-// provider's reset, docs/parking.md).
+// The unread mark is the window's, not the store's, kept in memory only (by id, so it survives
+// paging, moving to the top and a reload, not a restart): something happened in a conversation
+// not open, e.g. its parked send went out. The parked mark (a send waits for its provider's reset,
+// docs/parking.md) is the store's Conversation::hasParked, until setParked() says otherwise
+// before the store does; the next read of that row is the store's word again.
 
 #include "history/historywriter.h"
 
 #include <QAbstractListModel>
+#include <QHash>
 #include <QSet>
 
 namespace capwatch::ui {
@@ -64,9 +66,9 @@ public:
     void markUnread(const QUuid &id);
     void markRead(const QUuid &id);
     bool isUnread(const QUuid &id) const { return m_unread.contains(id); }
-    /// Marks `id` as having a parked send (a clock), or not.
+    /// Marks `id` as having a parked send (a clock), or not, until its row is read again.
     void setParked(const QUuid &id, bool parked);
-    bool isParked(const QUuid &id) const { return m_parked.contains(id); }
+    bool isParked(const QUuid &id) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -100,7 +102,7 @@ private:
     int m_pagesRead = 0;
     QUuid m_open;
     QSet<QUuid> m_unread; ///< in memory only, see above
-    QSet<QUuid> m_parked;
+    QHash<QUuid, bool> m_parked; ///< setParked() ahead of the store's hasParked
 };
 
 } // namespace capwatch::ui

@@ -55,7 +55,8 @@ public:
     /// forgets it. The open conversation is never marked.
     void markUnread(const QUuid &id);
     void markRead(const QUuid &id);
-    /// A clock on the conversation's row while it has a parked send ("parked send").
+    /// A clock on the conversation's row while it has a parked send ("parked send"): as the
+    /// store says (Conversation::hasParked), or as set here until the row is read again.
     void setParked(const QUuid &id, bool parked);
 
     ConversationListModel *model() const { return m_model; }
