@@ -2,9 +2,10 @@
 // history database at DB, each its own transaction, and prints one line per committed write
 // ("m <uuid>", "r <request>") so the test knows exactly what was written before it killed or
 // joined this process. The first line says how the database was opened ("o opened", "o created",
-// "o recovered").
+// "o recovered"). With `park` it first parks two sends of its prompt and removes the first
+// ("p <uuid>", "u <uuid>", "p <uuid>"), so a test can kill it with one parked send stored.
 //
-//   historyhelper DB COUNT TAG
+//   historyhelper DB COUNT TAG [park]
 
 #include "history/historystore.h"
 
@@ -22,16 +23,34 @@ void say(const QString &line)
     std::fflush(stdout);
 }
 
+/// The `n`th park of the send: due `n` seconds after 10:00 on 1 November 2026.
+ParkedSend parkedOf(
+    const QUuid &conversation, const QUuid &message, const QUuid &send, const QString &tag, int n)
+{
+    ParkedSend p;
+    p.conversation = conversation;
+    p.message = message;
+    p.send = send;
+    p.provider = u"demo"_s;
+    p.model = tag;
+    p.options = u"{\"max_tokens\":%1}"_s.arg(n);
+    p.dueAt = QDateTime(QDate(2026, 11, 1), QTime(10, 0), Qt::UTC).addSecs(n);
+    p.resetAt = p.dueAt;
+    p.parksInARow = n;
+    return p;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    if (args.size() != 4) {
-        std::fputs("usage: historyhelper DB COUNT TAG\n", stderr);
+    if (args.size() != 4 && (args.size() != 5 || args.at(4) != u"park"_s)) {
+        std::fputs("usage: historyhelper DB COUNT TAG [park]\n", stderr);
         return 2;
     }
+    const bool park = args.size() == 5;
     const int count = args.at(2).toInt();
     const QString tag = args.at(3);
 
@@ -63,6 +82,23 @@ int main(int argc, char **argv)
         return 1;
     }
     say(u"c "_s + c.id.toString(QUuid::WithoutBraces));
+    if (park) {
+        const auto failed = [&store] {
+            std::fprintf(stderr, "%s\n", qPrintable(store.lastError()));
+            return 1;
+        };
+        ParkedSend first = parkedOf(c.id, prompt.id, send.id, tag, 1);
+        ParkedSend second = parkedOf(c.id, prompt.id, send.id, tag, 2);
+        if (!store.addParkedSend(first))
+            return failed();
+        say(u"p "_s + first.id.toString(QUuid::WithoutBraces));
+        if (!store.removeParkedSend(first.id))
+            return failed();
+        say(u"u "_s + first.id.toString(QUuid::WithoutBraces));
+        if (!store.addParkedSend(second))
+            return failed();
+        say(u"p "_s + second.id.toString(QUuid::WithoutBraces));
+    }
     for (int i = 1; i <= count; ++i) {
         Message m { {}, c.id, Role::Assistant, u"answer %1 of %2"_s.arg(i).arg(tag) };
         if (!store.addMessage(m)) {

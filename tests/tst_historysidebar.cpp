@@ -5,6 +5,7 @@
 #include "history/historywriter.h"
 #include "support/demowindow.h"
 #include "support/historyfixture.h"
+#include "ui/categorycolors.h"
 #include "ui/conversationlistmodel.h"
 #include "ui/historybanner.h"
 #include "ui/historysettingsdialog.h"
@@ -56,6 +57,24 @@ QAbstractButton *buttonWithRole(QMessageBox *box, QMessageBox::ButtonRole role)
     return nullptr;
 }
 
+/// Whether the row of `index` in `view`, as painted, has a pixel of `colour` in its `part`
+/// (fractions of the row's width: 0-0.2 is the left fifth).
+bool rowShows(
+    QListView *view, const QModelIndex &index, const QColor &colour, double from = 0, double to = 1)
+{
+    const QImage image = view->viewport()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const qreal dpr = image.devicePixelRatio();
+    const QRect row = view->visualRect(index);
+    for (int y = int(row.top() * dpr); y < int((row.bottom() + 1) * dpr); ++y) {
+        for (int x = int((row.left() + row.width() * from) * dpr);
+             x < int((row.left() + row.width() * to) * dpr); ++x) {
+            if (image.pixel(x, y) == colour.rgb())
+                return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 class TestHistorySidebar : public QObject
@@ -77,6 +96,9 @@ private Q_SLOTS:
     void retentionAtStartUp();
     void clearHistoryAfterConfirmation();
     void sidebarOpensAndStarts();
+    void unreadMark();
+    void parkedMark();
+    void parkedMarkFromTheStore();
 
 private:
     QString db() { return m_dir.filePath(u"history-%1.sqlite"_s.arg(++m_n)); }
@@ -579,6 +601,189 @@ void TestHistorySidebar::sidebarOpensAndStarts()
     QVERIFY(!sidebar->model()->index(2).data(ConversationListModel::IsOpenRole).toBool());
     // The marks' words, for the tooltip and screen readers.
     QCOMPARE(ConversationListModel::marksText(true, true), u"had retries, unanswered send"_s);
+}
+
+void TestHistorySidebar::unreadMark()
+{
+    const QString path = db();
+    const QList<QUuid> ids = testing::writeFixtureDatabase(path, 3);
+    history::HistoryWriter writer;
+    HistorySidebar sidebar;
+    sidebar.resize(300, 400);
+    sidebar.show();
+    writer.open(path);
+    ConversationListModel *model = sidebar.model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // Marked before its row is read: shown once it is.
+    sidebar.markUnread(ids.at(0));
+    sidebar.setWriter(&writer);
+    QTRY_COMPARE(model->rowCount(), 3);
+    const auto row = [&](const QUuid &id) { return model->index(model->rowOf(id)); };
+    QVERIFY(row(ids.at(0)).data(ConversationListModel::IsUnreadRole).toBool());
+    QVERIFY(!row(ids.at(1)).data(ConversationListModel::IsUnreadRole).toBool());
+
+    // Bold, a dot in the selection colour at the left, "unread" in its words.
+    QSignalSpy changed(model, &QAbstractItemModel::dataChanged);
+    sidebar.markUnread(ids.at(1));
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex(), row(ids.at(1)));
+    QVERIFY(model->isUnread(ids.at(1)));
+    const QModelIndex unread = row(ids.at(1));
+    QVERIFY(unread.data(Qt::FontRole).value<QFont>().bold());
+    QVERIFY(!row(ids.at(2)).data(Qt::FontRole).value<QFont>().bold());
+    QVERIFY2(unread.data(Qt::AccessibleTextRole).toString().contains(u", unread"_s),
+        qPrintable(unread.data(Qt::AccessibleTextRole).toString()));
+    QVERIFY(unread.data(Qt::ToolTipRole).toString().endsWith(u"\nunread"_s));
+    QVERIFY(!row(ids.at(2)).data(Qt::AccessibleTextRole).toString().contains(u"unread"_s));
+    const QColor dot = sidebar.view()->palette().color(QPalette::Active, QPalette::Highlight);
+    QVERIFY(rowShows(sidebar.view(), unread, dot, 0, 0.2));
+    QVERIFY(!rowShows(sidebar.view(), row(ids.at(2)), dot, 0, 0.2));
+    sidebar.markUnread(ids.at(1)); // already: nothing changes
+    QCOMPARE(changed.size(), 1);
+
+    // Kept by id: the row moves to the top with a new message and is still unread.
+    history::Message m;
+    m.conversation = ids.at(1);
+    m.text = u"A parked send went out"_s;
+    writer.addMessage(m);
+    sidebar.conversationUpdated(ids.at(1));
+    QTRY_COMPARE(model->index(0).data(ConversationListModel::IdRole).toUuid(), ids.at(1));
+    QVERIFY(model->index(0).data(ConversationListModel::IsUnreadRole).toBool());
+
+    // Selected (the arrow keys, a click): read.
+    sidebar.view()->setFocus();
+    sidebar.view()->setCurrentIndex(row(ids.at(2)));
+    QTest::keyClick(sidebar.view(), Qt::Key_Up); // onto the unread one at the top
+    QCOMPARE(sidebar.view()->currentIndex(), row(ids.at(1)));
+    QVERIFY(!model->isUnread(ids.at(1)));
+    QVERIFY(!row(ids.at(1)).data(Qt::AccessibleTextRole).toString().contains(u"unread"_s));
+    sidebar.view()->setCurrentIndex(row(ids.at(2))); // the selection is in the dot's colour
+    QVERIFY(!rowShows(sidebar.view(), row(ids.at(1)), dot, 0, 0.2));
+    QVERIFY(!row(ids.at(1)).data(Qt::FontRole).value<QFont>().bold());
+
+    // Opened: read; markRead(): read; the open one is never marked.
+    QVERIFY(model->isUnread(ids.at(0)));
+    sidebar.setOpenConversation(ids.at(0));
+    QVERIFY(!model->isUnread(ids.at(0)));
+    sidebar.markUnread(ids.at(0));
+    QVERIFY(!model->isUnread(ids.at(0)));
+    sidebar.markUnread(ids.at(2));
+    QVERIFY(model->isUnread(ids.at(2)));
+    sidebar.markRead(ids.at(2));
+    QVERIFY(!model->isUnread(ids.at(2)));
+    QVERIFY(!row(ids.at(2)).data(Qt::FontRole).value<QFont>().bold());
+    // Deleted: forgotten.
+    sidebar.setOpenConversation({});
+    sidebar.markUnread(ids.at(0));
+    model->removeConversation(ids.at(0));
+    QVERIFY(!model->isUnread(ids.at(0)));
+    QVERIFY(flushed(writer));
+}
+
+void TestHistorySidebar::parkedMark()
+{
+    const QString path = db();
+    const QList<QUuid> ids = testing::writeFixtureDatabase(path, 3);
+    history::HistoryWriter writer;
+    HistorySidebar sidebar;
+    sidebar.resize(300, 400);
+    sidebar.show();
+    writer.open(path);
+    sidebar.setWriter(&writer);
+    ConversationListModel *model = sidebar.model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_COMPARE(model->rowCount(), 3);
+    const auto row = [&](const QUuid &id) { return model->index(model->rowOf(id)); };
+    const QColor clock = parkedColor(sidebar.view()->palette());
+    QVERIFY(!rowShows(sidebar.view(), row(ids.at(1)), clock, 0.6, 1));
+
+    QSignalSpy changed(model, &QAbstractItemModel::dataChanged);
+    sidebar.setParked(ids.at(1), true);
+    QCOMPARE(changed.size(), 1);
+    QVERIFY(model->isParked(ids.at(1)));
+    QVERIFY(row(ids.at(1)).data(ConversationListModel::HasParkedRole).toBool());
+    QVERIFY(!row(ids.at(0)).data(ConversationListModel::HasParkedRole).toBool());
+    QVERIFY2(row(ids.at(1)).data(Qt::AccessibleTextRole).toString().endsWith(u", parked send"_s),
+        qPrintable(row(ids.at(1)).data(Qt::AccessibleTextRole).toString()));
+    QVERIFY(row(ids.at(1)).data(Qt::ToolTipRole).toString().contains(u"parked send"_s));
+    // The clock at the right of the title's line, in the parked colour; not on the others.
+    QVERIFY(rowShows(sidebar.view(), row(ids.at(1)), clock, 0.6, 1));
+    QVERIFY(!rowShows(sidebar.view(), row(ids.at(0)), clock, 0.6, 1));
+    // Not bold: parked is not unread.
+    QVERIFY(!row(ids.at(1)).data(Qt::FontRole).value<QFont>().bold());
+    sidebar.setParked(ids.at(1), true);
+    QCOMPARE(changed.size(), 1);
+
+    // Both marks, in that order, before the stored ones.
+    sidebar.markUnread(ids.at(1));
+    QVERIFY(row(ids.at(1))
+                .data(Qt::AccessibleTextRole)
+                .toString()
+                .endsWith(u", unread, parked send"_s));
+    QCOMPARE(ConversationListModel::marksText(true, true, true, true),
+        u"unread, parked send, had retries, unanswered send"_s);
+    if (const QString dir = qEnvironmentVariable("CAPWATCH_SHOT_DIR"); !dir.isEmpty()) {
+        sidebar.markUnread(ids.at(2));
+        sidebar.view()->setCurrentIndex(row(ids.at(0)));
+        QVERIFY(sidebar.grab().save(dir + u"/sidebar-marks.png"_s));
+        sidebar.markRead(ids.at(2));
+    }
+
+    sidebar.setParked(ids.at(1), false);
+    QVERIFY(!model->isParked(ids.at(1)));
+    QVERIFY(!row(ids.at(1)).data(Qt::AccessibleTextRole).toString().contains(u"parked"_s));
+    QVERIFY(!rowShows(sidebar.view(), row(ids.at(1)), clock, 0.6, 1));
+    QVERIFY(flushed(writer));
+}
+
+void TestHistorySidebar::parkedMarkFromTheStore()
+{
+    // A parked send stored in an earlier run: marked from the first read, no setParked() needed;
+    // setParked(false) is ahead of the store until the row is read again.
+    const QString path = db();
+    const QList<QUuid> ids = testing::writeFixtureDatabase(path, 2);
+    QUuid parkedConversation;
+    {
+        history::HistoryStore store;
+        store.open(path);
+        testing::FixtureConversation f;
+        f.prompt = u"Parked until the reset"_s;
+        f.unanswered = true;
+        parkedConversation = testing::addFixtureConversation(store, f);
+        history::Message prompt;
+        prompt.conversation = parkedConversation;
+        prompt.text = f.prompt;
+        QVERIFY(store.addMessage(prompt));
+        history::ParkedSend parked;
+        parked.conversation = parkedConversation;
+        parked.message = prompt.id;
+        parked.provider = u"demo"_s;
+        parked.dueAt = QDateTime::currentDateTimeUtc().addSecs(3600);
+        parked.resetAt = parked.dueAt;
+        QVERIFY(store.addParkedSend(parked));
+    }
+    history::HistoryWriter writer;
+    HistorySidebar sidebar;
+    sidebar.resize(300, 400);
+    sidebar.show();
+    writer.open(path);
+    sidebar.setWriter(&writer);
+    ConversationListModel *model = sidebar.model();
+    QTRY_COMPARE(model->rowCount(), 3);
+    const auto row = [&](const QUuid &id) { return model->index(model->rowOf(id)); };
+    QVERIFY(model->isParked(parkedConversation));
+    QVERIFY(!model->isParked(ids.at(0)));
+    QVERIFY(row(parkedConversation).data(ConversationListModel::HasParkedRole).toBool());
+    QVERIFY(
+        row(parkedConversation).data(Qt::AccessibleTextRole).toString().contains(u"parked send"_s));
+    QVERIFY(rowShows(
+        sidebar.view(), row(parkedConversation), parkedColor(sidebar.view()->palette()), 0.6, 1));
+
+    sidebar.setParked(parkedConversation, false); // it went out; the store does not know yet
+    QVERIFY(!model->isParked(parkedConversation));
+    sidebar.conversationUpdated(parkedConversation); // read again: still stored as parked
+    QTRY_VERIFY(model->isParked(parkedConversation));
+    QVERIFY(flushed(writer));
 }
 
 QTEST_MAIN(TestHistorySidebar)

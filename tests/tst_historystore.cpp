@@ -1,7 +1,9 @@
 // The history database (issue 14, storage): migrations from version 1, a newer file refused and
 // left byte for byte, damaged files moved aside, restore exactly as stored, paging, search,
 // retention, clear, no key in the file, two processes at once, kill -9 mid-way, and the
-// worker-thread writer. Every database lives in a temporary folder.
+// worker-thread writer. Parked sends (issue 15): stored, read back due first, removed, kept over
+// a reopen and a kill -9, deleted with their conversation. Every database lives in a temporary
+// folder.
 
 #include "history/historystore.h"
 #include "history/historywriter.h"
@@ -154,6 +156,40 @@ Filled fill(HistoryStore &store, const QDateTime &when, const QString &words, in
     return f;
 }
 
+/// A parked send of `f`'s prompt with every field set: parked at `due` - 18 min, the provider's
+/// reset 250 ms after `due` (a time-scaled run's).
+ParkedSend parkedOf(const Filled &f, const QDateTime &due, int parksInARow = 1)
+{
+    ParkedSend p;
+    p.conversation = f.conversation.id;
+    p.message = f.prompt.id;
+    p.send = f.send.id;
+    p.provider = u"https://api.example.invalid/v1"_s;
+    p.model = u"gpt-test"_s;
+    p.options = u"{\"system\":\"Be brief.\",\"max_tokens\":256}"_s;
+    p.parkedAt = due.addSecs(-18 * 60);
+    p.dueAt = due;
+    p.resetAt = due.addMSecs(250);
+    p.parksInARow = parksInARow;
+    return p;
+}
+
+/// `p` as parkedSends() gives it back: with its prompt and its conversation's title.
+ParkedSend asRead(ParkedSend p, const Filled &f)
+{
+    p.prompt = f.prompt.text;
+    p.title = HistoryStore::titleFor(f.prompt.text);
+    return p;
+}
+
+QList<QUuid> idsOf(const QList<ParkedSend> &parked)
+{
+    QList<QUuid> ids;
+    for (const ParkedSend &p : parked)
+        ids.append(p.id);
+    return ids;
+}
+
 QString helperPath()
 {
     return QStringLiteral(CAPWATCH_HISTORY_HELPER);
@@ -165,6 +201,8 @@ struct HelperLines
     QUuid conversation;
     QList<QUuid> messages;
     QList<int> records;
+    QList<QUuid> parked; ///< `park`: in the order parked
+    QList<QUuid> unparked;
 };
 
 /// The complete lines of a helper's output (a line cut by the kill is not counted).
@@ -182,6 +220,10 @@ HelperLines parseHelper(const QByteArray &output)
             lines.messages.append(QUuid::fromString(QString::fromLatin1(line.mid(2))));
         else if (line.startsWith("r "))
             lines.records.append(line.mid(2).toInt());
+        else if (line.startsWith("p "))
+            lines.parked.append(QUuid::fromString(QString::fromLatin1(line.mid(2))));
+        else if (line.startsWith("u "))
+            lines.unparked.append(QUuid::fromString(QString::fromLatin1(line.mid(2))));
     }
     return lines;
 }
@@ -196,6 +238,7 @@ private Q_SLOTS:
     void init();
     void createsWalDatabaseAtLatestVersion();
     void migratesFromVersion1();
+    void migratesVersion1ToParkedSends();
     void failedMigrationLeavesVersion1();
     void refusesNewerVersionUntouched();
     void movesAsideWhatCannotBeOpened_data();
@@ -210,12 +253,21 @@ private Q_SLOTS:
     void retentionDeletesOnlyOld();
     void renameDeleteAndClear();
     void exportsRecordsInRange();
+    void parkedSendsRoundTripDueFirst();
+    void parkedSendNeedsItsRows();
+    void removesParkedSend();
+    void parkedSendsSurviveReopen();
+    void marksParkedConversations();
+    void deletingConversationsDeletesTheirParkedSends();
+    void leavesOutUnreadableParkedRows();
     void keyNeverInTheFile();
     void twoProcessesLoseNothing();
     void twoProcessesRecoverOnce();
     void killMidWayKeepsEveryReportedRecord();
+    void killKeepsParkedSend();
     void writerKeepsCallerFreeAndFlushes();
     void writerReportsFailures();
+    void writerStoresParkedSends();
 
 private:
     QString dbPath() const { return m_dir->filePath(u"history.sqlite"_s); }
@@ -291,6 +343,64 @@ void TestHistoryStore::migratesFromVersion1()
     const OpenResult again = store.open(dbPath(), v2);
     QCOMPARE(again.status, OpenResult::Status::Opened);
     QCOMPARE(again.fromVersion, 2);
+}
+
+void TestHistoryStore::migratesVersion1ToParkedSends()
+{
+    // A version-1 file as a build from before parking left it, opened by this one. (A store on
+    // version 1 writes but cannot list: its reads ask for the parked sends.)
+    OpenOptions v1;
+    v1.migrations = { schemaMigrations().front() };
+    Filled before;
+    {
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath(), v1).status, OpenResult::Status::Created);
+        before = fill(store, kBase, u"before parking"_s, 3);
+    }
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 1);
+    QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM sqlite_master WHERE name = 'parked_sends'"_s)
+                 .toInt(),
+        0);
+
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.status, OpenResult::Status::Opened);
+    QCOMPARE(r.fromVersion, 1);
+    QCOMPARE(r.version, 2);
+    QCOMPARE(HistoryStore::latestVersion(), 2);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 2"_s));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 2);
+    QCOMPARE(rawValue(dbPath(),
+                 u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+                 "'parked_sends'"_s)
+                 .toInt(),
+        1);
+    QCOMPARE(rawValue(dbPath(),
+                 u"SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
+                 "'parked_sends_by_due'"_s)
+                 .toInt(),
+        1);
+    // The conversation is as it was, messages, sends, records and search index with it.
+    Conversation expected = before.conversation;
+    expected.title = u"tell me about before parking"_s;
+    expected.hasRetries = true;
+    QCOMPARE(store.conversation(before.conversation.id), std::optional<Conversation>(expected));
+    QCOMPARE(
+        store.messages(before.conversation.id), (QList<Message> { before.prompt, before.answer }));
+    QCOMPARE(store.sends(before.conversation.id).size(), 1);
+    QCOMPARE(store.retryRecords(before.conversation.id).size(), 3);
+    QCOMPARE(store.search(u"before parking"_s).size(), 1);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    QVERIFY(store.parkedSends().isEmpty());
+
+    // And it takes parked sends.
+    ParkedSend p = parkedOf(before, kBase.addSecs(3600));
+    QVERIFY2(store.addParkedSend(p), qPrintable(store.lastError()));
+    QCOMPARE(store.parkedSends(), (QList<ParkedSend> { asRead(p, before) }));
+    QVERIFY(store.conversation(before.conversation.id)->hasParked);
+    store.close();
+    QCOMPARE(store.open(dbPath()).fromVersion, 2);
+    QCOMPARE(store.parkedSends().size(), 1);
 }
 
 void TestHistoryStore::failedMigrationLeavesVersion1()
@@ -818,6 +928,249 @@ void TestHistoryStore::exportsRecordsInRange()
     QCOMPARE(stopped, 3);
 }
 
+void TestHistoryStore::parkedSendsRoundTripDueFirst()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled a = fill(store, kBase, u"the first conversation"_s, 2);
+    const Filled b = fill(store, kBase.addSecs(10), u"the second one"_s, 0);
+
+    // Stored out of due order; three due at the same moment, of which two were parked at the same
+    // moment too: those two go in the order stored.
+    ParkedSend late = parkedOf(a, kBase.addSecs(3600), 3);
+    ParkedSend soon = parkedOf(b, kBase.addSecs(600));
+    soon.send = {}; // no send to point at
+    soon.provider = u"demo"_s;
+    soon.options.clear();
+    ParkedSend sameDue = parkedOf(a, kBase.addSecs(600), 2);
+    sameDue.parkedAt = soon.parkedAt.addMSecs(1);
+    ParkedSend sameParked = parkedOf(b, kBase.addSecs(600));
+    sameParked.parkedAt = sameDue.parkedAt;
+    for (ParkedSend *p : { &late, &soon, &sameDue, &sameParked })
+        QVERIFY2(store.addParkedSend(*p), qPrintable(store.lastError()));
+    QVERIFY(!late.id.isNull());
+    QVERIFY(late.id != soon.id);
+
+    // Id and parking time filled in when not given; a given id is kept.
+    ParkedSend unstamped = parkedOf(a, kBase.addSecs(7200));
+    unstamped.parkedAt = {};
+    const QDateTime before = QDateTime::currentDateTimeUtc();
+    QVERIFY(store.addParkedSend(unstamped));
+    QVERIFY(unstamped.parkedAt >= before.addMSecs(-1));
+    QVERIFY(unstamped.parkedAt <= QDateTime::currentDateTimeUtc());
+    ParkedSend named = parkedOf(b, kBase.addSecs(9000));
+    const QUuid chosen = QUuid::createUuid();
+    named.id = chosen;
+    QVERIFY(store.addParkedSend(named));
+    QCOMPARE(named.id, chosen);
+
+    const QList<ParkedSend> expected { asRead(soon, b), asRead(sameDue, a), asRead(sameParked, b),
+        asRead(late, a), asRead(unstamped, a), asRead(named, b) };
+    const QList<ParkedSend> got = store.parkedSends();
+    QCOMPARE(idsOf(got), idsOf(expected));
+    for (qsizetype i = 0; i < got.size(); ++i) {
+        QCOMPARE(got.at(i).prompt, expected.at(i).prompt);
+        QCOMPARE(got.at(i).title, expected.at(i).title);
+        QCOMPARE(got.at(i).dueAt, expected.at(i).dueAt);
+        QCOMPARE(got.at(i).dueAt.timeSpec(), Qt::UTC);
+        QVERIFY2(got.at(i) == expected.at(i), qPrintable(u"parked send %1"_s.arg(i)));
+    }
+    QCOMPARE(got.front().send, QUuid());
+    QCOMPARE(got.front().provider, u"demo"_s);
+    QCOMPARE(got.front().prompt, u"tell me about the second one"_s);
+    QCOMPARE(got.at(3).parksInARow, 3);
+    QCOMPARE(got.at(3).options, u"{\"system\":\"Be brief.\",\"max_tokens\":256}"_s);
+    QCOMPARE(got.at(3).resetAt, kBase.addSecs(3600).addMSecs(250));
+    // Parking is no new activity: the conversations keep their place in the list.
+    QCOMPARE(store.conversation(a.conversation.id)->updated, a.conversation.updated);
+}
+
+void TestHistoryStore::parkedSendNeedsItsRows()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled f = fill(store, kBase, u"needs its rows"_s, 0);
+    ParkedSend stored = parkedOf(f, kBase.addSecs(60));
+    QVERIFY(store.addParkedSend(stored));
+
+    ParkedSend noConversation = parkedOf(f, kBase.addSecs(60));
+    noConversation.conversation = QUuid::createUuid();
+    ParkedSend noMessage = parkedOf(f, kBase.addSecs(60));
+    noMessage.message = QUuid::createUuid();
+    ParkedSend nullMessage = parkedOf(f, kBase.addSecs(60));
+    nullMessage.message = {};
+    ParkedSend noSend = parkedOf(f, kBase.addSecs(60));
+    noSend.send = QUuid::createUuid();
+    ParkedSend noDue = parkedOf(f, {});
+    ParkedSend sameId = parkedOf(f, kBase.addSecs(90));
+    sameId.id = stored.id;
+    for (ParkedSend *p : { &noConversation, &noMessage, &nullMessage, &noSend, &noDue, &sameId }) {
+        QVERIFY(!store.addParkedSend(*p));
+        QVERIFY2(store.lastError().startsWith(u"add parked send"_s), qPrintable(store.lastError()));
+    }
+    QCOMPARE(idsOf(store.parkedSends()), QList<QUuid> { stored.id });
+    QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM parked_sends"_s).toInt(), 1);
+}
+
+void TestHistoryStore::removesParkedSend()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled f = fill(store, kBase, u"to be removed"_s, 0);
+    ParkedSend first = parkedOf(f, kBase.addSecs(60), 1);
+    ParkedSend second = parkedOf(f, kBase.addSecs(120), 2);
+    QVERIFY(store.addParkedSend(first));
+    QVERIFY(store.addParkedSend(second));
+
+    QVERIFY(store.removeParkedSend(first.id));
+    QCOMPARE(store.parkedSends(), QList<ParkedSend> { asRead(second, f) });
+    // Gone already: false, as deleting a conversation that is not there; nothing else changes.
+    QVERIFY(!store.removeParkedSend(first.id));
+    QVERIFY2(store.lastError().contains(u"no such parked send"_s), qPrintable(store.lastError()));
+    QVERIFY(!store.removeParkedSend(QUuid::createUuid()));
+    QCOMPARE(idsOf(store.parkedSends()), QList<QUuid> { second.id });
+    // The prompt, its send and the conversation stay: only the park is over.
+    QVERIFY(store.removeParkedSend(second.id));
+    QVERIFY(store.parkedSends().isEmpty());
+    QCOMPARE(store.messages(f.conversation.id).size(), 2);
+    QCOMPARE(store.sends(f.conversation.id).size(), 1);
+    QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM parked_sends"_s).toInt(), 0);
+}
+
+void TestHistoryStore::parkedSendsSurviveReopen()
+{
+    Filled f;
+    QList<ParkedSend> stored;
+    {
+        HistoryStore store;
+        QVERIFY(store.open(dbPath()).persistent());
+        f = fill(store, kBase, u"kept over a restart"_s, 1);
+        for (int i = 1; i <= 3; ++i) {
+            ParkedSend p = parkedOf(f, kBase.addSecs(i * 60), i);
+            QVERIFY(store.addParkedSend(p));
+            stored.append(asRead(p, f));
+        }
+        QVERIFY(store.removeParkedSend(stored.takeAt(1).id));
+        store.close();
+    }
+    // Checkpointed and closed: in the file alone, no log beside it.
+    QVERIFY(!QFileInfo::exists(dbPath() + u"-wal"_s));
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(store.parkedSends(), stored);
+    QVERIFY(store.conversation(f.conversation.id)->hasParked);
+}
+
+void TestHistoryStore::marksParkedConversations()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled parked = fill(store, kBase, u"parked here"_s, 0);
+    const Filled other = fill(store, kBase.addSecs(10), u"nothing parked"_s, 0);
+    const auto listed = [&store](const QUuid &id) {
+        for (const Conversation &c : store.conversations(10).conversations)
+            if (c.id == id)
+                return c.hasParked;
+        return false;
+    };
+    QCOMPARE(store.conversation(parked.conversation.id)->hasParked, false);
+
+    ParkedSend first = parkedOf(parked, kBase.addSecs(60), 1);
+    ParkedSend second = parkedOf(parked, kBase.addSecs(90), 2);
+    QVERIFY(store.addParkedSend(first));
+    QVERIFY(store.addParkedSend(second));
+    QCOMPARE(store.conversation(parked.conversation.id)->hasParked, true);
+    QCOMPARE(listed(parked.conversation.id), true);
+    QCOMPARE(store.conversation(other.conversation.id)->hasParked, false);
+    QCOMPARE(listed(other.conversation.id), false);
+    // Set while any of its parked sends is stored.
+    QVERIFY(store.removeParkedSend(first.id));
+    QCOMPARE(store.conversation(parked.conversation.id)->hasParked, true);
+    QVERIFY(store.removeParkedSend(second.id));
+    QCOMPARE(store.conversation(parked.conversation.id)->hasParked, false);
+    QCOMPARE(listed(parked.conversation.id), false);
+}
+
+void TestHistoryStore::deletingConversationsDeletesTheirParkedSends()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const QDateTime now = kBase.addDays(100);
+    const Filled old = fill(store, now.addDays(-40), u"old and parked"_s, 1);
+    const Filled deleted = fill(store, now.addDays(-1), u"deleted and parked"_s, 1);
+    const Filled kept = fill(store, now.addDays(-1).addSecs(5), u"kept and parked"_s, 1);
+    for (const Filled *f : { &old, &deleted, &kept, &kept }) {
+        ParkedSend p = parkedOf(*f, now.addSecs(600));
+        QVERIFY(store.addParkedSend(p));
+    }
+    const auto rows
+        = [this] { return rawValue(dbPath(), u"SELECT count(*) FROM parked_sends"_s).toInt(); };
+    QCOMPARE(rows(), 4);
+
+    QVERIFY(store.deleteConversation(deleted.conversation.id));
+    QCOMPARE(rows(), 3);
+    for (const ParkedSend &p : store.parkedSends())
+        QVERIFY(p.conversation != deleted.conversation.id);
+
+    QCOMPARE(store.deleteOlderThan(30, now), 1);
+    QCOMPARE(rows(), 2);
+    const QList<ParkedSend> left = store.parkedSends();
+    QCOMPARE(left.size(), 2);
+    for (const ParkedSend &p : left)
+        QCOMPARE(p.conversation, kept.conversation.id);
+
+    QVERIFY(store.clear());
+    QCOMPARE(rows(), 0);
+    QVERIFY(store.parkedSends().isEmpty());
+    QVERIFY(!readAll(dbPath()).contains("Be brief."));
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    // And parking goes on after clearing.
+    const Filled again = fill(store, now, u"after clearing"_s, 0);
+    ParkedSend p = parkedOf(again, now.addSecs(60));
+    QVERIFY(store.addParkedSend(p));
+    QCOMPARE(store.parkedSends(), QList<ParkedSend> { asRead(p, again) });
+}
+
+// A file another build (or a damaged one) wrote: the rows that make no sense are left out, with a
+// warning each, and the rest is read. Written around the store, without foreign keys.
+void TestHistoryStore::leavesOutUnreadableParkedRows()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled f = fill(store, kBase, u"next to garbage"_s, 0);
+    ParkedSend good = parkedOf(f, kBase.addSecs(600));
+    QVERIFY(store.addParkedSend(good));
+    const QString conversationKey = rawValue(dbPath(),
+        u"SELECT id FROM conversations WHERE uuid = '%1'"_s.arg(
+            f.conversation.id.toString(QUuid::WithoutBraces)))
+                                        .toString();
+    const QString messageKey = rawValue(dbPath(),
+        u"SELECT id FROM messages WHERE uuid = '%1'"_s.arg(
+            f.prompt.id.toString(QUuid::WithoutBraces)))
+                                   .toString();
+    QVERIFY(!conversationKey.isEmpty() && !messageKey.isEmpty());
+    const QString insert
+        = u"INSERT INTO parked_sends (uuid, conversation_id, message_id, parked_at_ms, due_at_ms) "
+          "VALUES ('%1', %2, %3, 0, %4)"_s;
+    const QString missingConversation = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    const QString missingMessage = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    QVERIFY(rawExec(dbPath(), insert.arg(u"garbage"_s, conversationKey, messageKey, u"1"_s)));
+    QVERIFY(rawExec(dbPath(), insert.arg(missingConversation, u"99999"_s, messageKey, u"2"_s)));
+    QVERIFY(rawExec(dbPath(), insert.arg(missingMessage, conversationKey, u"99999"_s, u"3"_s)));
+    QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM parked_sends"_s).toInt(), 4);
+
+    QTest::ignoreMessage(QtWarningMsg, "read parked sends: left out garbage: not an id");
+    QTest::ignoreMessage(QtWarningMsg,
+        qPrintable(
+            u"read parked sends: left out %1: no such conversation"_s.arg(missingConversation)));
+    QTest::ignoreMessage(QtWarningMsg,
+        qPrintable(u"read parked sends: left out %1: no such message"_s.arg(missingMessage)));
+    QCOMPARE(store.parkedSends(), QList<ParkedSend> { asRead(good, f) });
+    // The garbage does not stop the rest of the store either.
+    QVERIFY(store.removeParkedSend(good.id));
+    QCOMPARE(store.messages(f.conversation.id).size(), 2);
+}
+
 // The store has no place for a key, so the only way one could reach the file is inside a value
 // it is given. The endpoint is the value that can carry one (user info, `?key=` as some providers
 // take it); the error texts come from the network layer, which already removes a quoted key
@@ -844,6 +1197,17 @@ void TestHistoryStore::keyNeverInTheFile()
     r.category = Category::Auth;
     r.error = u"Incorrect API key provided: sk-capw****cdef"_s; // as the net layer leaves it
     QVERIFY(store.addRetryRecord(s.id, r));
+    // A parked send's lane is the endpoint: kept as the conversation's is.
+    ParkedSend p;
+    p.conversation = c.id;
+    p.message = m.id;
+    p.send = s.id;
+    p.provider
+        = u"https://user:%1@api.example.invalid:8443/v1?key=%1"_s.arg(QString::fromLatin1(key));
+    p.dueAt = kBase.addSecs(600);
+    QVERIFY(store.addParkedSend(p));
+    QCOMPARE(p.provider, u"https://api.example.invalid:8443/v1"_s);
+    QCOMPARE(store.parkedSends().front().provider, u"https://api.example.invalid:8443/v1"_s);
 
     // Open: the records are in the write-ahead log. Closed: checkpointed into the file.
     for (int pass = 0; pass < 2; ++pass) {
@@ -958,6 +1322,48 @@ void TestHistoryStore::killMidWayKeepsEveryReportedRecord()
         QVERIFY(store.message(id));
 }
 
+void TestHistoryStore::killKeepsParkedSend()
+{
+    // Issue 15: a parked send survives the process being killed. The helper parks two, removes
+    // the first, and is killed while it goes on writing.
+    QProcess helper;
+    helper.start(helperPath(), { dbPath(), u"1000000"_s, u"parked"_s, u"park"_s });
+    QVERIFY(helper.waitForStarted());
+    QByteArray output;
+    while (output.count("\nr ") < 50) {
+        QVERIFY2(helper.waitForReadyRead(30000), helper.readAllStandardError().constData());
+        output += helper.readAllStandardOutput();
+    }
+    helper.kill();
+    QVERIFY(helper.waitForFinished(30000));
+    QCOMPARE(helper.exitStatus(), QProcess::CrashExit);
+    const HelperLines reported = parseHelper(output + helper.readAllStandardOutput());
+    QCOMPARE(reported.parked.size(), 2);
+    QCOMPARE(reported.unparked, QList<QUuid> { reported.parked.front() });
+
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    const QList<ParkedSend> parked = store.parkedSends();
+    QCOMPARE(parked.size(), 1);
+    const ParkedSend &p = parked.front();
+    QCOMPARE(p.id, reported.parked.back());
+    QCOMPARE(p.conversation, reported.conversation);
+    QCOMPARE(p.send, store.sends(reported.conversation).front().id);
+    QCOMPARE(p.message, store.messages(reported.conversation).front().id);
+    QCOMPARE(p.prompt, u"prompt of parked"_s);
+    QCOMPARE(p.title, u"prompt of parked"_s);
+    QCOMPARE(p.provider, u"demo"_s);
+    QCOMPARE(p.model, u"parked"_s);
+    QCOMPARE(p.options, u"{\"max_tokens\":2}"_s);
+    QCOMPARE(p.dueAt, QDateTime(QDate(2026, 11, 1), QTime(10, 0, 2), Qt::UTC));
+    QCOMPARE(p.resetAt, p.dueAt);
+    QCOMPARE(p.parksInARow, 2);
+    QVERIFY(p.parkedAt.isValid());
+    QVERIFY(p.parkedAt <= QDateTime::currentDateTimeUtc());
+    QVERIFY(store.conversation(reported.conversation)->hasParked);
+}
+
 void TestHistoryStore::writerKeepsCallerFreeAndFlushes()
 {
     const int records = 2000;
@@ -1034,6 +1440,70 @@ void TestHistoryStore::writerReportsFailures()
     writer.addConversation(conversationAt(kBase));
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 2, 10000);
     QVERIFY(failed.at(1).front().toString().contains(u"not open"_s));
+}
+
+void TestHistoryStore::writerStoresParkedSends()
+{
+    QUuid kept, conversation;
+    ParkedSend expected;
+    {
+        HistoryWriter writer;
+        QSignalSpy opened(&writer, &HistoryWriter::opened);
+        QSignalSpy failed(&writer, &HistoryWriter::writeFailed);
+        writer.open(dbPath());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        conversation = writer.addConversation(conversationAt(kBase));
+        Message prompt = messageOf(conversation, Role::User, u"parked through the writer"_s, kBase);
+        prompt.id = writer.addMessage(prompt);
+        Send send;
+        send.conversation = conversation;
+        send.message = prompt.id;
+        send.started = kBase;
+        const QUuid sendId = writer.addSend(send);
+
+        ParkedSend p;
+        p.conversation = conversation;
+        p.message = prompt.id;
+        p.send = sendId;
+        p.provider = u"demo"_s;
+        p.model = u"demo-model"_s;
+        p.dueAt = kBase.addSecs(600);
+        p.resetAt = p.dueAt;
+        // The id and the time it was parked are the caller's, known at once.
+        const QDateTime before = QDateTime::currentDateTimeUtc();
+        const QUuid removed = writer.addParkedSend(p);
+        p.dueAt = kBase.addSecs(1200);
+        kept = writer.addParkedSend(p);
+        QVERIFY(!removed.isNull());
+        QVERIFY(!kept.isNull() && kept != removed);
+        writer.removeParkedSend(removed);
+
+        QList<ParkedSend> read;
+        bool done = false;
+        writer.read(
+            this, [](HistoryStore &store) { return store.parkedSends(); },
+            [&](QList<ParkedSend> parked) {
+                read = std::move(parked);
+                done = true;
+            });
+        QTRY_VERIFY_WITH_TIMEOUT(done, 10000);
+        QCOMPARE(idsOf(read), QList<QUuid> { kept });
+        expected = read.front();
+        QCOMPARE(expected.prompt, u"parked through the writer"_s);
+        QCOMPARE(expected.send, sendId);
+        QVERIFY(expected.parkedAt >= before.addMSecs(-1));
+        QVERIFY(expected.parkedAt <= QDateTime::currentDateTimeUtc());
+        QCOMPARE(failed.size(), 0);
+
+        // Removing one that is not there is a failed write, as deleting such a conversation is.
+        writer.removeParkedSend(removed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+        QVERIFY(failed.front().front().toString().contains(u"no such parked send"_s));
+    }
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(store.parkedSends(), QList<ParkedSend> { expected });
+    QVERIFY(store.conversation(conversation)->hasParked);
 }
 
 QTEST_GUILESS_MAIN(TestHistoryStore)

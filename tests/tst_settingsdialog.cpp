@@ -1,7 +1,8 @@
-// The provider settings dialog, driven as a user would through the real window (offscreen,
-// time-scaled): what it shows on opening, its validation message (readable in a light and a dark
-// palette), the keychain failing and working (through a replaceable keychain backend), switching
-// the key source while a retry wait runs, and the key that actually reaches the provider.
+// The settings dialog, driven as a user would through the real window (offscreen, time-scaled):
+// what it shows on opening, its validation message (readable in a light and a dark palette), the
+// keychain failing and working (through a replaceable keychain backend), switching the key source
+// while a retry wait runs, the key that actually reaches the provider, and Retries' parking
+// choice: stored, read back, applied to the session, reached by the keyboard.
 
 #include "demo/demoprovider.h"
 #include "support/demolocalprovider.h"
@@ -13,13 +14,17 @@
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
 
+#include <QAbstractButton>
+#include <QAccessible>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
@@ -192,6 +197,13 @@ void retype(QLineEdit *edit, const QString &text)
     QTest::keyClicks(edit, text);
 }
 
+/// A radio button reacts to clicks on its circle and text only, not the rest of its width.
+void clickRadio(QRadioButton *button)
+{
+    QTest::mouseClick(
+        button, Qt::LeftButton, {}, QPoint(button->height() / 2, button->height() / 2));
+}
+
 void clickOk(QWidget *dialog)
 {
     QTest::mouseClick(
@@ -247,6 +259,10 @@ private Q_SLOTS:
     void switchingSourcesDuringAWait();
     void keysNeverReachTheSettingsFile_data();
     void keysNeverReachTheSettingsFile();
+    void parkingChoiceRoundTrip_data();
+    void parkingChoiceRoundTrip();
+    void parkingChoiceByKeyboard();
+    void parkingChoiceKeepsTheSendGoing();
 
 private:
     /// Settings that point the window at m_provider with the key from kKeyVariable.
@@ -736,6 +752,171 @@ void TestSettingsDialog::keysNeverReachTheSettingsFile()
     QVERIFY(!text.contains(typed));
     QVERIFY(!text.contains(keySent));
     QVERIFY(!text.contains("sk-"));
+}
+
+void TestSettingsDialog::parkingChoiceRoundTrip_data()
+{
+    QTest::addColumn<QString>("written"); // "": nothing; else the value in the file
+    QTest::addColumn<int>("choice"); // session::ParkingChoice, as read back
+    QTest::addColumn<bool>("viaSetter"); // written with setParkingChoice(), else by hand
+
+    using C = session::ParkingChoice;
+    QTest::newRow("default") << QString() << int(C::Ask) << false;
+    QTest::newRow("ask") << u"ask"_s << int(C::Ask) << true;
+    QTest::newRow("park") << u"park"_s << int(C::Automatic) << true;
+    QTest::newRow("give-up") << u"give-up"_s << int(C::GiveUp) << true;
+    QTest::newRow("unknown value") << u"later"_s << int(C::Ask) << false;
+    QTest::newRow("wrong case") << u"Park"_s << int(C::Ask) << false;
+}
+
+void TestSettingsDialog::parkingChoiceRoundTrip()
+{
+    QFETCH(QString, written);
+    QFETCH(int, choice);
+    QFETCH(bool, viaSetter);
+    const QString path = ini();
+    {
+        Settings s(path);
+        if (viaSetter)
+            s.setParkingChoice(session::ParkingChoice(choice));
+        s.sync();
+    }
+    if (!written.isEmpty() && !viaSetter) {
+        QSettings raw(path, QSettings::IniFormat);
+        raw.setValue(u"retries/parking"_s, written);
+        raw.sync();
+    }
+    if (viaSetter)
+        QVERIFY2(fileText(path).contains(QByteArray("parking=" + written.toLatin1())),
+            fileText(path).constData());
+    QCOMPARE(int(Settings(path).parkingChoice()), choice);
+
+    // At start-up the window's session gets it.
+    Window w(path);
+    QCOMPARE(int(w.window->session()->parkingChoice()), choice);
+    SettingsDialog *dialog = w.openSettings();
+    QVERIFY(dialog);
+    QCOMPARE(int(dialog->parkingChoice()), choice);
+    const QString checked = choice == int(session::ParkingChoice::Automatic) ? u"parkAutomatic"_s
+        : choice == int(session::ParkingChoice::GiveUp)                      ? u"parkGiveUp"_s
+                                                                             : u"parkAsk"_s;
+    QVERIFY(field<QRadioButton>(dialog, checked)->isChecked());
+}
+
+void TestSettingsDialog::parkingChoiceByKeyboard()
+{
+    const QString path = ini();
+    Window w(path);
+    QCOMPARE(w.window->session()->parkingChoice(), session::ParkingChoice::Ask);
+    SettingsDialog *dialog = w.openSettings();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->windowTitle(), u"Settings"_s);
+    dialog->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(dialog));
+    auto *ask = field<QRadioButton>(dialog, u"parkAsk"_s);
+    auto *automatic = field<QRadioButton>(dialog, u"parkAutomatic"_s);
+    auto *giveUp = field<QRadioButton>(dialog, u"parkGiveUp"_s);
+    QVERIFY(ask && automatic && giveUp);
+    QVERIFY(ask->isChecked()); // the default
+    if (qEnvironmentVariableIsSet("CAPWATCH_SHOTS"))
+        dialog->grab().save(qEnvironmentVariable("CAPWATCH_SHOTS") + u"/settings-retries.png"_s);
+    auto *box = field<QGroupBox>(dialog, u"retries"_s);
+    QCOMPARE(box->title(), u"Retries"_s);
+    QVERIFY(box->isAncestorOf(ask) && box->isAncestorOf(automatic) && box->isAncestorOf(giveUp));
+
+    // Named for screen readers, the question in each description.
+    for (QRadioButton *b : { ask, automatic, giveUp }) {
+        QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(b);
+        QVERIFY(iface);
+        QVERIFY(!iface->text(QAccessible::Name).isEmpty());
+        QVERIFY2(iface->text(QAccessible::Description)
+                     .contains(u"When the provider's reset is beyond the retry budget"_s),
+            qPrintable(iface->text(QAccessible::Description)));
+    }
+    QCOMPARE(QAccessible::queryAccessibleInterface(automatic)->text(QAccessible::Name),
+        u"Park automatically until the reset"_s);
+
+    // Each choice has a mnemonic no other control of the dialog uses.
+    QMap<QChar, QStringList> mnemonics;
+    const auto add = [&mnemonics](const QString &text) {
+        const qsizetype at = text.indexOf(u'&');
+        if (at >= 0 && at + 1 < text.size() && text.at(at + 1) != u'&')
+            mnemonics[text.at(at + 1).toLower()] << text;
+    };
+    for (QAbstractButton *b : dialog->findChildren<QAbstractButton *>())
+        add(b->text());
+    for (QLabel *l : dialog->findChildren<QLabel *>())
+        add(l->text());
+    for (QRadioButton *b : { ask, automatic, giveUp }) {
+        const QChar key = b->text().at(b->text().indexOf(u'&') + 1).toLower();
+        QVERIFY2(mnemonics.value(key).size() == 1, qPrintable(mnemonics.value(key).join(u", "_s)));
+    }
+
+    // Tab reaches the group (on its checked choice), the arrow keys move within it.
+    QWidget *focused = nullptr;
+    field<QCheckBox>(dialog, u"stream"_s)->setFocus();
+    for (int i = 0; i < 20 && focused != ask; ++i) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        focused = QApplication::focusWidget();
+    }
+    QCOMPARE(focused, ask);
+    QTest::keyClick(ask, Qt::Key_Down);
+    QVERIFY(automatic->isChecked());
+    QCOMPARE(QApplication::focusWidget(), automatic);
+    QTest::keyClick(automatic, Qt::Key_Down);
+    QVERIFY(giveUp->isChecked());
+    // The mnemonics choose too (a button's shortcut clicks it animated: released a moment later).
+    QTest::keyClick(dialog, Qt::Key_A, Qt::AltModifier);
+    QTRY_VERIFY(ask->isChecked());
+    QTest::keyClick(dialog, Qt::Key_P, Qt::AltModifier);
+    QTRY_VERIFY(automatic->isChecked());
+    QCOMPARE(dialog->parkingChoice(), session::ParkingChoice::Automatic);
+
+    // Enter accepts: stored, and the session uses it at once.
+    QSignalSpy accepted(dialog, &QDialog::accepted);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+    QCOMPARE(accepted.count(), 1);
+    QTRY_VERIFY(!w.dialogOpen());
+    QVERIFY(fileText(path).contains("parking=park"));
+    QCOMPARE(Settings(path).parkingChoice(), session::ParkingChoice::Automatic);
+    QCOMPARE(w.window->session()->parkingChoice(), session::ParkingChoice::Automatic);
+
+    // Reopened, it shows the choice; Cancel keeps it.
+    dialog = w.openSettings();
+    QVERIFY(dialog);
+    QVERIFY(field<QRadioButton>(dialog, u"parkAutomatic"_s)->isChecked());
+    clickRadio(field<QRadioButton>(dialog, u"parkGiveUp"_s));
+    QVERIFY(field<QRadioButton>(dialog, u"parkGiveUp"_s)->isChecked());
+    QTest::mouseClick(
+        dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Cancel), Qt::LeftButton);
+    QTRY_VERIFY(!w.dialogOpen());
+    QCOMPARE(Settings(path).parkingChoice(), session::ParkingChoice::Automatic);
+    QCOMPARE(w.window->session()->parkingChoice(), session::ParkingChoice::Automatic);
+
+    // And a new window starts with it.
+    Window again(path);
+    QCOMPARE(again.window->session()->parkingChoice(), session::ParkingChoice::Automatic);
+}
+
+void TestSettingsDialog::parkingChoiceKeepsTheSendGoing()
+{
+    // Only the choice changed: a wait in progress goes on (the choice applies when a send ends).
+    Window w(ini());
+    demo::DemoOptions demo = w.demo.provider()->options();
+    demo.scenario = u"headline"_s;
+    w.demo.provider()->setOptions(demo);
+    RetryPanel *panel = w.window->retryPanel();
+    w.send(u"Park it later"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
+    SettingsDialog *dialog = w.openSettings();
+    QVERIFY(dialog);
+    clickRadio(field<QRadioButton>(dialog, u"parkGiveUp"_s));
+    QVERIFY(field<QRadioButton>(dialog, u"parkGiveUp"_s)->isChecked());
+    clickOk(dialog);
+    QTRY_VERIFY(!w.dialogOpen());
+    QCOMPARE(panel->state(), RetryPanel::State::Waiting);
+    QCOMPARE(w.window->session()->parkingChoice(), session::ParkingChoice::GiveUp);
+    QVERIFY(!w.window->conversation()->toMarkdown().contains(u"was stopped"_s));
 }
 
 QTEST_MAIN(TestSettingsDialog)

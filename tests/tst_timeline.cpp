@@ -91,6 +91,28 @@ public:
         return *this;
     }
 
+    /// The send, given up capped, waits for its provider's reset (ChatSession::park()).
+    Send &parked(int attempt, const QDateTime &resetAt)
+    {
+        RetryRecord r = base(RetryRecord::Event::Parked, attempt);
+        r.resetAt = resetAt;
+        r.reason = retry::EndReason::BudgetExhausted;
+        m_out.append(r);
+        return *this;
+    }
+
+    /// It left the queue; `request` 0: this send's number.
+    Send &unparked(RetryRecord::Unpark why, const QDateTime &resetAt, int request = 0)
+    {
+        RetryRecord r = base(RetryRecord::Event::Unparked, 0);
+        r.resetAt = resetAt;
+        r.unpark = why;
+        if (request > 0)
+            r.request = request;
+        m_out.append(r);
+        return *this;
+    }
+
     /// `ranMs`: cancelled during a wait, this much of it had run (ChatClient logs it as wait_s).
     Send &cancelled(int attempt, std::optional<qint64> ranMs = {})
     {
@@ -182,7 +204,7 @@ void compareSegments(const TimelineLane &lane, const QList<Expected> &expected)
     }
 }
 
-/// The lane's outcome in the names of the retry log: "succeeded", "cancelled",
+/// The lane's outcome in the names of the retry log: "succeeded", "cancelled", "parked",
 /// "gave_up: budget_exhausted", "" while the send runs.
 QString outcomeOf(const TimelineLane &lane)
 {
@@ -193,6 +215,8 @@ QString outcomeOf(const TimelineLane &lane)
         return u"succeeded"_s;
     case TimelineLane::Outcome::Cancelled:
         return u"cancelled"_s;
+    case TimelineLane::Outcome::Parked:
+        return u"parked"_s;
     case TimelineLane::Outcome::GaveUp:
         break;
     }
@@ -204,6 +228,47 @@ QString outcomeOf(const TimelineLane &lane)
 
 constexpr auto A = TimelineSegment::Kind::Attempt;
 constexpr auto W = TimelineSegment::Kind::Wait;
+constexpr auto P = TimelineSegment::Kind::Parked;
+
+/// The headline send's reset: 18 minutes after its last failure, as its message says.
+const QDateTime kReset = QDateTime(QDate(2026, 11, 29), QTime(20, 26, 0), Qt::UTC);
+
+/// "06:14": the reset as the timeline says it, in the local time zone of the run.
+QString clock(const QDateTime &utc)
+{
+    return utc.toLocalTime().time().toString(u"HH:mm"_s);
+}
+
+/// The x range (widget coordinates) on lane `index`'s middle line whose tooltip contains
+/// `text`; empty (left > right) when none.
+std::pair<int, int> spanOf(const TimelineWidget &widget, int index, const QString &text)
+{
+    const int y = widget.laneRect(index).center().y();
+    int left = widget.width();
+    int right = -1;
+    for (int x = 0; x < widget.width(); ++x) {
+        if (widget.toolTipAt(QPoint(x, y)).contains(text)) {
+            left = std::min(left, x);
+            right = std::max(right, x);
+        }
+    }
+    return { left, right };
+}
+
+/// The x of every pixel of `colour` on lane `index`'s row, as painted.
+QList<int> columnsOf(TimelineWidget &widget, int index, const QColor &colour)
+{
+    const QImage image = widget.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QRect lane = widget.laneRect(index);
+    QList<int> xs;
+    for (int y = lane.top(); y <= lane.bottom(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            if (image.pixel(x, y) == colour.rgb())
+                xs << x;
+        }
+    }
+    return xs;
+}
 
 /// How many distinct colours an image holds: a blank grab has one.
 int colourCount(const QImage &image)
@@ -247,6 +312,10 @@ private Q_SLOTS:
     void categoryColours_data();
     void categoryColours();
     void newCategoriesInTheLanesAndLegend();
+    void parkedLane();
+    void unparkedClosesIt_data();
+    void unparkedClosesIt();
+    void parkedAgainAfterACancel();
     void screenshot();
 };
 
@@ -832,6 +901,18 @@ void TestTimeline::categoryColours()
             QVERIFY2(std::min(d, 360 - d) >= 20, qPrintable(hued.at(i) + u" near "_s + hued.at(j)));
         }
     }
+    // Parked: as readable, a hue apart from every category's, and less saturated.
+    const QColor parked = parkedColor(palette);
+    QCOMPARE(categoryColor(u"parked"_s, palette), parked);
+    const double l = luminance(parked);
+    const double contrast = (std::max(l, window) + 0.05) / (std::min(l, window) + 0.05);
+    QVERIFY2(contrast >= 3.0, qPrintable(u"parked: %1:1"_s.arg(contrast)));
+    for (const QString &category : std::as_const(hued)) {
+        const QColor c = categoryColor(category, palette);
+        const int d = std::abs(parked.hslHue() - c.hslHue());
+        QVERIFY2(std::min(d, 360 - d) >= 20, qPrintable(u"parked near "_s + category));
+        QVERIFY(parked.hslSaturationF() < c.hslSaturationF());
+    }
 }
 
 void TestTimeline::newCategoriesInTheLanesAndLegend()
@@ -872,6 +953,175 @@ void TestTimeline::newCategoriesInTheLanesAndLegend()
         QVERIFY(widget.rect().contains(items.at(legendCategories().indexOf(category))));
     QCOMPARE(RetryTexts::category(u"too_large"_s), u"request too large"_s);
     QCOMPARE(RetryTexts::category(u"billing"_s), u"out of credit"_s);
+}
+
+void TestTimeline::parkedLane()
+{
+    QList<RetryRecord> records;
+    headline(records, 1);
+    Send(records, 1, kStart.addSecs(130)).parked(3, kReset);
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    const TimelineLane &lane = lanes.first();
+    QCOMPARE(outcomeOf(lane), u"parked"_s);
+    // The send's own segments as before, then the parked one where its policy time ended.
+    compareSegments(lane,
+        { { A, 1, 0, 0, u"token_limit"_s }, { W, 1, 0, 60, u"token_limit"_s },
+            { A, 2, 60, 60, u"token_limit"_s }, { W, 2, 60, 120, u"token_limit"_s },
+            { A, 3, 120, 120, u"token_limit"_s }, { P, 3, 120, 120, u"parked"_s } });
+    const TimelineSegment &parked = lane.segments.last();
+    QVERIFY(parked.isParkedNow());
+    QCOMPARE(lane.parked(), &parked);
+    QCOMPARE(parked.resetAt, kReset);
+    QCOMPARE(parked.parkedAt, kStart.addSecs(130));
+    QCOMPARE(parked.label, u"parked until "_s + clock(kReset));
+    QCOMPARE(parked.row, 6);
+    QCOMPARE(lane.endS(), 120.0); // the hours parked are no policy time
+    QCOMPARE(lane.attemptCount(), 3);
+    QCOMPARE(RetryTexts::parkedLabel({}), u"parked"_s);
+
+    RetryLog log;
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.resize(900, 300);
+    // Its tooltip, beyond the axis' end; the lane's own say parked.
+    const auto [left, right] = spanOf(widget, 0, u"Send 1 · parked"_s);
+    QVERIFY2(left <= right, "no tooltip for the parked segment");
+    const int budgetX = int(widget.xForSeconds(120));
+    QVERIFY2(left > budgetX + 8, qPrintable(u"%1 vs the budget at %2"_s.arg(left).arg(budgetX)));
+    QVERIFY(right < widget.width() - 40); // the outcome still has its gutter
+    const QString tip
+        = widget.toolTipAt(QPoint((left + right) / 2, widget.laneRect(0).center().y()));
+    QVERIFY2(tip.contains(u"the provider's reset"_s), qPrintable(tip));
+    QVERIFY(tip.contains(u"fresh retry cycle"_s));
+    QVERIFY(tip.contains(u"budget exhausted"_s));
+    const QString laneTip
+        = widget.toolTipAt(QPoint(widget.width() - 20, widget.laneRect(0).center().y()));
+    QVERIFY2(laneTip.contains(u"parked until "_s + clock(kReset)), qPrintable(laneTip));
+    QVERIFY2(widget.accessibleDescription().contains(u"parked until "_s + clock(kReset)),
+        qPrintable(widget.accessibleDescription()));
+
+    // Painted in the parked colour, only there: right of the axis.
+    const QList<int> xs = columnsOf(widget, 0, parkedColor(widget.palette()));
+    QVERIFY2(!xs.isEmpty(), "the parked colour is nowhere on the lane");
+    QVERIFY(*std::min_element(xs.cbegin(), xs.cend()) > budgetX + 4);
+    QVERIFY(*std::min_element(xs.cbegin(), xs.cend()) >= left - 4);
+    // The legend names it.
+    QCOMPARE(widget.legendItemRects().size(), legendCategories().size() + 1);
+    for (const QRect &item : widget.legendItemRects())
+        QVERIFY(widget.rect().contains(item));
+    QCOMPARE(RetryTexts::category(u"parked"_s), u"parked"_s);
+}
+
+void TestTimeline::unparkedClosesIt_data()
+{
+    QTest::addColumn<int>("why"); // RetryRecord::Unpark
+    QTest::addColumn<bool>("numberedAsNext"); // the unparked record has the next send's number
+    QTest::addColumn<bool>("sentAgain");
+    QTest::addColumn<QString>("label");
+    using U = RetryRecord::Unpark;
+    QTest::newRow("reset reached")
+        << int(U::ResetReached) << false << true << u"parked · reset reached"_s;
+    QTest::newRow("sent now") << int(U::SentNow) << false << true << u"parked · sent now"_s;
+    QTest::newRow("cancelled") << int(U::Cancelled) << false << false << u"parked · cancelled"_s;
+    QTest::newRow("numbered as the next send")
+        << int(U::ResetReached) << true << true << u"parked · reset reached"_s;
+}
+
+void TestTimeline::unparkedClosesIt()
+{
+    QFETCH(int, why);
+    QFETCH(bool, numberedAsNext);
+    QFETCH(bool, sentAgain);
+    QFETCH(QString, label);
+    QList<RetryRecord> records;
+    headline(records, 1);
+    const QDateTime out
+        = why == int(RetryRecord::Unpark::ResetReached) ? kReset : kStart.addSecs(400);
+    Send(records, 1, kStart.addSecs(130)).parked(3, kReset);
+    Send(records, 1, out).unparked(RetryRecord::Unpark(why), kReset, numberedAsNext ? 2 : 0);
+    QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1); // an unparked record never makes a lane
+    const TimelineSegment *parked = lanes.first().parked();
+    QVERIFY(parked);
+    QVERIFY(!parked->isParkedNow());
+    QCOMPARE(int(parked->unpark), why);
+    QCOMPARE(parked->unparkedAt, out);
+    QCOMPARE(parked->label, label);
+    QCOMPARE(parked->resetAt, kReset);
+    QCOMPARE(parked->row, 7);
+    QCOMPARE(outcomeOf(lanes.first()), u"gave_up: budget_exhausted"_s);
+
+    // What goes out then: a new send, a lane of its own, without a park.
+    if (sentAgain)
+        rateLimited(records, 2, out.addMSecs(5));
+    RetryLog log;
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.resize(900, 300);
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r); // one by one, as they happen
+    lanes = layoutTimeline(records);
+    QCOMPARE(widget.lanes().size(), lanes.size());
+    QCOMPARE(lanes.size(), sentAgain ? 2 : 1);
+    if (sentAgain) {
+        QCOMPARE(lanes.at(1).request, 2);
+        QCOMPARE(lanes.at(1).started, out.addMSecs(5));
+        QCOMPARE(outcomeOf(lanes.at(1)), u"succeeded"_s);
+        QVERIFY(!lanes.at(1).parked());
+        QCOMPARE(widget.lanes().at(1).segments.size(), lanes.at(1).segments.size());
+        // Linked both ways: the park names the send it went out as, that send the park.
+        QCOMPARE(lanes.first().parked()->resentAs, 2);
+        QCOMPARE(lanes.at(1).resendOf, 1);
+        QCOMPARE(widget.lanes().at(1).resendOf, 1);
+        const QString laneTip
+            = widget.toolTipAt(QPoint(widget.width() - 20, widget.laneRect(1).center().y()));
+        QVERIFY2(laneTip.contains(u"Send 1 again, after it was parked"_s), qPrintable(laneTip));
+        QVERIFY(widget.accessibleDescription().contains(u"It is send 1 again"_s));
+    } else {
+        QCOMPARE(lanes.first().parked()->resentAs, 0);
+    }
+    QCOMPARE(widget.lanes().at(0).parked()->label, label);
+
+    // Still drawn beyond the axis, fainter; its tooltip says why it left the queue.
+    const auto [left, right] = spanOf(widget, 0, u"Send 1 · parked"_s);
+    QVERIFY(left <= right);
+    QVERIFY(left > int(widget.xForSeconds(120)) + 8);
+    const QString tip
+        = widget.toolTipAt(QPoint((left + right) / 2, widget.laneRect(0).center().y()));
+    QVERIFY2(tip.contains(u"Left the queue:</b> "_s + RetryTexts::unpark(RetryRecord::Unpark(why))),
+        qPrintable(tip));
+    QCOMPARE(tip.contains(u"Sent again:</b> as send 2"_s), sentAgain);
+    QVERIFY(!widget.accessibleDescription().contains(u"parked until"_s)); // nothing waits
+}
+
+void TestTimeline::parkedAgainAfterACancel()
+{
+    // Cancelled, then parked again before any new send: one parked segment, waiting again.
+    const QDateTime later = kReset.addSecs(600);
+    QList<RetryRecord> records;
+    headline(records, 1);
+    Send(records, 1, kStart.addSecs(130))
+        .parked(3, kReset)
+        .unparked(RetryRecord::Unpark::Cancelled, kReset)
+        .parked(3, later);
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    QCOMPARE(lanes.first().segments.size(), 6);
+    QVERIFY(lanes.first().parked()->isParkedNow());
+    QCOMPARE(lanes.first().parked()->resetAt, later);
+    QCOMPARE(lanes.first().parked()->label, u"parked until "_s + clock(later));
+    QCOMPARE(outcomeOf(lanes.first()), u"parked"_s);
+    // An unparked record with nothing parked changes nothing.
+    QList<RetryRecord> stray;
+    rateLimited(stray, 1);
+    Send(stray, 1, kStart.addSecs(60)).unparked(RetryRecord::Unpark::SentNow, kReset);
+    const QList<TimelineLane> plain = layoutTimeline(stray);
+    QCOMPARE(plain.size(), 1);
+    QCOMPARE(outcomeOf(plain.first()), u"succeeded"_s);
+    QVERIFY(!plain.first().parked());
 }
 
 void TestTimeline::screenshot()
@@ -937,6 +1187,37 @@ void TestTimeline::screenshot()
     QVERIFY(second.grab().save(QDir(dir).filePath(u"timeline-empty.png"_s)));
     second.setLog(&variety);
     QVERIFY(second.grab().save(QDir(dir).filePath(u"timeline-variety.png"_s)));
+
+    // Parked: a send waiting for its reset, one that went out at it (and the send after it),
+    // one cancelled; light, dark and narrow.
+    RetryLog parkedLog;
+    QList<RetryRecord> parked;
+    headline(parked, 1);
+    Send(parked, 1, kStart.addSecs(130))
+        .parked(3, kReset)
+        .unparked(RetryRecord::Unpark::ResetReached, kReset);
+    rateLimited(parked, 2, kReset.addMSecs(5));
+    backoff(parked, 3, false, kReset.addSecs(300));
+    Send(parked, 3, kReset.addSecs(400)).parked(5, kReset.addSecs(3 * 3600 + 240));
+    headline(parked, 4, kReset.addSecs(600));
+    Send(parked, 4, kReset.addSecs(730))
+        .parked(3, kReset.addSecs(3600))
+        .unparked(RetryRecord::Unpark::Cancelled, kReset.addSecs(3600));
+    headline(parked, 5, kReset.addSecs(900));
+    Send(parked, 5, kReset.addSecs(1030)).parked(3, kReset.addSecs(1080 + 1030));
+    for (const RetryRecord &r : std::as_const(parked))
+        parkedLog.append(r);
+    TimelineWidget parkedWidget;
+    parkedWidget.setLog(&parkedLog);
+    parkedWidget.resize(widget.size());
+    QVERIFY(parkedWidget.grab().save(QDir(dir).filePath(u"timeline-parked.png"_s)));
+    parkedWidget.setPalette(dark);
+    QVERIFY(parkedWidget.grab().save(QDir(dir).filePath(u"timeline-parked-dark.png"_s)));
+    parkedWidget.setPalette(QPalette());
+    parkedWidget.resize(460, 260);
+    QVERIFY(parkedWidget.grab().save(QDir(dir).filePath(u"timeline-parked-narrow.png"_s)));
+    parkedWidget.resize(parkedWidget.minimumSizeHint());
+    QVERIFY(parkedWidget.grab().save(QDir(dir).filePath(u"timeline-parked-min.png"_s)));
 
     // Crowded and narrow.
     for (int i = 5; i < 25; ++i) {

@@ -102,8 +102,9 @@ public:
         qint64 waitedMs, const QDateTime &ended = {});
     bool addRetryRecord(const QUuid &send, const RetryRecord &record);
     /// Fills in the id (when null) and parkedAt (when invalid); a provider that is an endpoint is
-    /// stored as storableEndpoint() makes it. Fails without a due time, or when its conversation,
-    /// message or (when not null) send is not stored. Leaves the conversation's `updated` alone.
+    /// stored as storableEndpoint() makes it. Fails without a due time, with an id already stored,
+    /// or when its conversation, message or (when not null) send is not stored. Leaves the
+    /// conversation's `updated` alone: parking is no new activity in it.
     bool addParkedSend(ParkedSend &parked);
     /// False (and lastError()) when there is no such parked send, as deleteConversation(): one
     /// deleted with its conversation (deleteConversation(), deleteOlderThan(), clear()) is gone.

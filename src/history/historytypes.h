@@ -142,8 +142,8 @@ struct ParkedSend
     QUuid send; ///< the send that gave up and was parked; may be null
     QString provider; ///< its lane: "demo", or the endpoint stored as storableEndpoint() makes it
     QString model;
-    QString
-        options; ///< a JSON object the session writes and reads (system prompt, max_tokens, ...)
+    /// A JSON object the session writes and reads (system prompt, max_tokens, ...)
+    QString options;
     QDateTime parkedAt; ///< invalid: now
     QDateTime dueAt; ///< UTC, ms: when it goes out
     QDateTime resetAt; ///< UTC, ms: the provider's reset (equal to dueAt at time scale 1)

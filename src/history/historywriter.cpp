@@ -191,7 +191,12 @@ QUuid HistoryWriter::addParkedSend(ParkedSend parked)
 
 void HistoryWriter::removeParkedSend(const QUuid &id)
 {
-    enqueueWrite([id](HistoryStore &store) { return store.removeParkedSend(id); });
+    // One already gone with its conversation (deleted, retention, Clear history in another
+    // process) is no failure to report: what was asked for holds.
+    enqueueWrite([id](HistoryStore &store) {
+        store.removeParkedSend(id);
+        return true;
+    });
 }
 
 void HistoryWriter::renameConversation(const QUuid &id, const QString &title)

@@ -318,10 +318,10 @@ bool HistoryStore::addParkedSend(ParkedSend &p)
         qint64 send = 0;
         if (!p.send.isNull() && (send = keyOf(u"sends"_s, p.send)) == 0)
             return fail(u"add parked send"_s, m_lastError);
-        QSqlQuery *q = prepared(u"INSERT INTO parked_sends (uuid, conversation_id, message_id, "
-                                "send_id, provider, model, options, parked_at_ms, due_at_ms, "
-                                "reset_at_ms, parks_in_a_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                "?, ?)"_s);
+        QSqlQuery *q = prepared(
+            u"INSERT INTO parked_sends (uuid, conversation_id, message_id, send_id, provider, "
+            "model, options, parked_at_ms, due_at_ms, reset_at_ms, parks_in_a_row) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
         if (!q)
             return false;
         q->bindValue(0, uuidText(p.id));

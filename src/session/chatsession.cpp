@@ -65,15 +65,15 @@ ChatSession::ChatSession(QObject *parent)
             if (!current(send))
                 return;
             finish(summary);
+            const ParkOffer offer = m_offer; // a handler of gaveUp() may start another send
             Q_EMIT gaveUp(send, summary);
-            if (!current(send))
-                return; // a handler started another send
-            Q_EMIT parkOffered(m_offer);
             // A parked send that ends capped again goes back in, whatever the choice: it was
             // parked by the user or the setting already (up to kMaxParksInARow).
-            const bool wasParked = m_parksInARow > 0;
-            if (m_offer.parkable && (wasParked || m_parkingChoice == ParkingChoice::Automatic))
+            if (current(send) && m_offer.parkable
+                && (m_parksInARow > 0 || m_parkingChoice == ParkingChoice::Automatic))
                 park();
+            // Also when another send began: the lot waits for this one's end.
+            Q_EMIT parkOffered(m_offer.send == send ? m_offer : offer);
         });
     connect(m_client, &ChatClient::cancelled, this,
         [this](quint64 send, const net::SendSummary &summary) {
@@ -289,6 +289,10 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_answer.clear();
     m_lastFailureCategory.clear();
     m_offer = {};
+    // A new prompt while one is parked: that one stays in the lot (its card, the queue) and goes
+    // at its reset; this session's failed prompt is the new one from now on.
+    m_parked = false;
+    m_parkedId = {};
     m_lastOptions = options;
     net::ChatRequest request;
     request.endpoint = m_endpoint;

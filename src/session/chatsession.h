@@ -164,7 +164,9 @@ Q_SIGNALS:
     /// status line show.
     void waitProgress(const capwatch::session::WaitProgress &progress);
     void providerChanged();
-    /// Right after gaveUp(): what parkOffer() says, also when not parkable (the view says why).
+    /// Right after gaveUp() (and, with ParkingChoice::Automatic or a send parked before, after
+    /// park()): what parkOffer() says, also when not parkable (the view says why). isParked()
+    /// tells whether it was taken.
     void parkOffered(const capwatch::session::ParkOffer &offer);
     /// park() succeeded, or a parked prompt went out or was cancelled.
     void parkedChanged(bool parked);

@@ -132,7 +132,6 @@ bool ChatSession::park()
         p.prompt = m_failedPrompt;
         m_parkedId = m_lot->park(std::move(p));
     }
-    m_offer.parkable = false; // parked once
     Q_EMIT parkedChanged(true);
     return true;
 }

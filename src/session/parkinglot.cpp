@@ -138,11 +138,9 @@ void ParkingLot::watch(ChatSession *session)
     connect(session, &ChatSession::succeeded, this,
         [this, session](
             quint64 send, const net::SendSummary &) { ended(session, send, Outcome::Succeeded); });
-    connect(session, &ChatSession::gaveUp, this,
-        [this, session](quint64 send, const net::SendSummary &) {
-            // After the session's own handler: a send that ended capped again is parked by now.
-            ended(session, send, Outcome::GaveUp);
-        });
+    // Not gaveUp(): parkOffered() follows it once the session parked the send again, if it did.
+    connect(session, &ChatSession::parkOffered, this,
+        [this, session](const ParkOffer &offer) { ended(session, offer.send, Outcome::GaveUp); });
     connect(session, &ChatSession::cancelled, this,
         [this, session](
             quint64 send, const net::SendSummary &) { ended(session, send, Outcome::Cancelled); });
@@ -266,16 +264,26 @@ RetryRecord ParkingLot::unparkedRecord(
     return r;
 }
 
+void ParkingLot::retire(std::unique_ptr<ChatSession> session)
+{
+    // It may be inside one of its own signals: deleted later, and with the lot at the latest
+    // (before whatever it used, such as the local provider, is gone).
+    disconnect(session.get(), nullptr, this, nullptr);
+    session->m_lot = nullptr;
+    session->setParent(this);
+    session.release()->deleteLater();
+}
+
 void ParkingLot::remove(const QUuid &id)
 {
     const auto it = std::find_if(m_parked.begin(), m_parked.end(),
         [&id](const std::unique_ptr<Entry> &e) { return e->parked.id == id; });
     if (it == m_parked.end())
         return;
-    if (m_writer)
+    if (m_writer && !(*it)->parked.conversation.isNull()) // only those are stored
         m_writer->removeParkedSend(id);
-    if ((*it)->own) // its session may be inside a signal: deleted later
-        (*it)->own.release()->deleteLater();
+    if ((*it)->own)
+        retire(std::move((*it)->own));
     m_parked.erase(it);
     arm();
 }
@@ -361,7 +369,7 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
         opened->running = false; // runIn() takes the lane again once it is sent
         if (!runIn(*opened, s, why)) { // its provider is not the one chosen now: it waits
             opened->runner = nullptr;
-            opened->own.release()->deleteLater();
+            retire(std::move(opened->own));
             opened->waitsForProvider = true;
             Q_EMIT changed();
         }

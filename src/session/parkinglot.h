@@ -86,7 +86,8 @@ Q_SIGNALS:
     void changed();
     /// The stored parked sends were read back after setHistory().
     void restored(int count);
-    void released(const capwatch::history::ParkedSend &parked, net::RetryRecord::Unpark why);
+    void released(
+        const capwatch::history::ParkedSend &parked, capwatch::net::RetryRecord::Unpark why);
     /// A released send ended; `parkedAgain` when it ended capped again and went back in.
     void finished(const capwatch::history::ParkedSend &parked,
         capwatch::net::SendSummary::Outcome outcome, bool parkedAgain);
@@ -108,6 +109,7 @@ private:
     void check();
     void insert(std::unique_ptr<Entry> entry);
     void remove(const QUuid &id);
+    void retire(std::unique_ptr<ChatSession> session);
     void watch(ChatSession *session);
     bool laneBusy(const QString &provider) const;
     bool release(Entry &entry, net::RetryRecord::Unpark why);
@@ -130,3 +132,7 @@ private:
 };
 
 } // namespace capwatch::session
+
+Q_DECLARE_METATYPE(capwatch::history::ParkedSend)
+Q_DECLARE_METATYPE(capwatch::net::RetryRecord::Unpark)
+Q_DECLARE_METATYPE(capwatch::net::SendSummary::Outcome)

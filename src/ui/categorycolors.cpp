@@ -47,6 +47,8 @@ QColor categoryColor(const QString &category, const QPalette &palette)
                         : QColor::fromHslF(float(h.hue) / 360.0f, 0.78f, 0.38f + h.lightShift);
         }
     }
+    if (category == u"parked")
+        return parkedColor(palette);
     // running, cancelled, unknown
     return neutralCategoryColor(palette);
 }
@@ -55,6 +57,15 @@ QColor categoryColor(retry::Category category, const QPalette &palette)
 {
     const std::string_view name = retry::nameOf(category);
     return categoryColor(QString::fromLatin1(name.data(), qsizetype(name.size())), palette);
+}
+
+QColor parkedColor(const QPalette &palette)
+{
+    // Between the blue of transient (205) and the violet of rate_limit (268), and less
+    // saturated than both, so side by side it is neither.
+    constexpr float kHue = 234.0f / 360.0f;
+    return isDarkPalette(palette) ? QColor::fromHslF(kHue, 0.55f, 0.72f)
+                                  : QColor::fromHslF(kHue, 0.45f, 0.42f);
 }
 
 QColor neutralCategoryColor(const QPalette &palette)

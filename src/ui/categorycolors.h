@@ -24,6 +24,12 @@ QColor categoryColor(retry::Category category, const QPalette &palette);
 /// text and the window.
 QColor neutralCategoryColor(const QPalette &palette);
 
+/// The colour of a parked send (docs/parking.md): the timeline's parked segment, the sidebar's
+/// clock. A slate blue, less saturated than the categories so it reads as "on hold", not as an
+/// outcome; its lightness follows the palette like theirs. categoryColor() gives it for
+/// `parked`.
+QColor parkedColor(const QPalette &palette);
+
 /// The categories a legend shows, in order, the pseudo-category `running` last.
 QStringList legendCategories();
 

@@ -8,6 +8,8 @@
 #include <QApplication>
 #include <QPainter>
 #include <QTextDocument>
+#include <algorithm>
+#include <cmath>
 
 namespace capwatch::ui {
 
@@ -74,6 +76,22 @@ void ConversationDelegate::paint(
     int right = area.right();
     const int markY = area.top() + (fm.height() - dot) / 2;
     painter->setRenderHint(QPainter::Antialiasing);
+    if (index.data(ConversationListModel::HasParkedRole).toBool()) {
+        // A clock: a send waits for its provider's reset. On the selection's colour, in its text
+        // colour, where the slate would barely show.
+        const int size = fm.height() * 3 / 4;
+        const QRectF r(right - size, area.top() + (fm.height() - size) / 2.0, size, size);
+        const double width = std::max(1.5, size / 8.0);
+        painter->setPen(
+            QPen(selected ? text : parkedColor(opt.palette), width, Qt::SolidLine, Qt::RoundCap));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawEllipse(r.adjusted(width / 2, width / 2, -width / 2, -width / 2));
+        // Hands from a pixel's middle, so they stay crisp.
+        const QPointF c(std::floor(r.center().x()) + 0.5, std::floor(r.center().y()) + 0.5);
+        painter->drawLine(c, QPointF(c.x(), r.top() + size * 0.25));
+        painter->drawLine(c, QPointF(c.x() + size * 0.22, c.y()));
+        right -= size + pad / 2;
+    }
     if (index.data(ConversationListModel::HasUnansweredRole).toBool()) {
         const QRect r(right - dot, markY, dot, dot);
         painter->setPen(QPen(categoryColor(retry::Category::Fatal, opt.palette), dot / 4.0));
@@ -89,9 +107,19 @@ void ConversationDelegate::paint(
         right -= dot + pad / 2;
     }
 
+    // Unread: a dot before the bold title, in the selection's colour, as mail clients do.
+    int left = area.left();
+    if (index.data(ConversationListModel::IsUnreadRole).toBool()) {
+        const int size = fm.height() * 7 / 16;
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(selected ? text : opt.palette.color(group, QPalette::Highlight));
+        painter->drawEllipse(QRectF(left, area.top() + (fm.height() - size) / 2.0, size, size));
+        left += size + pad / 2;
+    }
+
     painter->setFont(opt.font);
     painter->setPen(text);
-    const QRect titleRect(area.left(), area.top(), right - area.left(), fm.height());
+    const QRect titleRect(left, area.top(), right - left, fm.height());
     painter->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
         fm.elidedText(title,
             opt.textElideMode == Qt::ElideNone ? Qt::ElideRight : opt.textElideMode,
@@ -116,9 +144,13 @@ void ConversationDelegate::paint(
         const QString model = index.data(ConversationListModel::ModelRole).toString();
         if (!model.isEmpty())
             line += QStringLiteral(" · ") + model;
+        // Secondary: never bold, also when the title is (open or unread).
+        QFont regular = opt.font;
+        regular.setBold(false);
+        painter->setFont(regular);
         painter->setPen(dim);
         painter->drawText(second, Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(line, Qt::ElideRight, second.width()));
+            QFontMetrics(regular).elidedText(line, Qt::ElideRight, second.width()));
     }
     painter->restore();
 }

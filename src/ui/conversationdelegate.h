@@ -1,9 +1,10 @@
 #pragma once
 
-// One row of the sidebar: the title (elided) with its marks on the right (a retry-cycle dot in
-// the token_limit colour, an unanswered-send ring in the fatal colour; the words are in the
-// tooltip and the accessible text), then a short date, or for a search hit its snippet with the
-// matched words bold.
+// One row of the sidebar: the title (elided; bold when open or unread, an unread one with a dot
+// before it) with its marks on the right (a clock for a parked send, a retry-cycle dot in the
+// token_limit colour, an unanswered-send ring in the fatal colour; the words are in the tooltip
+// and the accessible text), then a short date, or for a search hit its snippet with the matched
+// words bold.
 
 #include <QStyledItemDelegate>
 

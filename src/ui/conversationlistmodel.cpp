@@ -21,6 +21,7 @@ void ConversationListModel::reload()
     beginResetModel();
     m_rows.clear();
     m_ids.clear();
+    m_parked.clear(); // the store's word, read again
     m_next = {};
     m_hasMore = m_writer != nullptr;
     m_loading = false;
@@ -35,9 +36,13 @@ int ConversationListModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-QString ConversationListModel::marksText(bool retries, bool unanswered)
+QString ConversationListModel::marksText(bool retries, bool unanswered, bool parked, bool unread)
 {
     QStringList marks;
+    if (unread)
+        marks << tr("unread");
+    if (parked)
+        marks << tr("parked send");
     if (retries)
         marks << tr("had retries");
     if (unanswered)
@@ -51,6 +56,9 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
         return {};
     const history::Conversation &c = m_rows.at(index.row());
     const QString title = c.title.isEmpty() ? tr("Untitled conversation") : c.title;
+    const bool open = !m_open.isNull() && c.id == m_open;
+    const bool unread = m_unread.contains(c.id);
+    const bool parked = m_parked.value(c.id, c.hasParked);
     switch (role) {
     case Qt::DisplayRole:
     case TitleRole:
@@ -68,19 +76,23 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     case HasUnansweredRole:
         return c.hasUnanswered;
     case IsOpenRole:
-        return !m_open.isNull() && c.id == m_open;
+        return open;
+    case IsUnreadRole:
+        return unread;
+    case HasParkedRole:
+        return parked;
     case Qt::ToolTipRole: {
-        const QString marks = marksText(c.hasRetries, c.hasUnanswered);
+        const QString marks = marksText(c.hasRetries, c.hasUnanswered, parked, unread);
         return marks.isEmpty() ? title : title + u"\n"_s + marks;
     }
     case Qt::AccessibleTextRole: {
-        const QString marks = marksText(c.hasRetries, c.hasUnanswered);
+        const QString marks = marksText(c.hasRetries, c.hasUnanswered, parked, unread);
         const QString date = QLocale().toString(c.updated.toLocalTime(), QLocale::ShortFormat);
         return marks.isEmpty() ? tr("%1, %2").arg(title, date)
                                : tr("%1, %2, %3").arg(title, date, marks);
     }
     case Qt::FontRole:
-        if (!m_open.isNull() && c.id == m_open) {
+        if (open || unread) {
             QFont font;
             font.setBold(true);
             return font;
@@ -183,6 +195,7 @@ void ConversationListModel::refresh(const QUuid &id)
 
 void ConversationListModel::placeAtTop(const history::Conversation &conversation)
 {
+    m_parked.remove(conversation.id); // read after setParked()'s change was stored
     const int row = rowOf(conversation.id);
     if (row < 0) {
         beginInsertRows({}, 0, 0);
@@ -202,6 +215,8 @@ void ConversationListModel::placeAtTop(const history::Conversation &conversation
 
 void ConversationListModel::removeConversation(const QUuid &id)
 {
+    m_unread.remove(id);
+    m_parked.remove(id);
     const int row = rowOf(id);
     if (row < 0)
         return;
@@ -213,13 +228,49 @@ void ConversationListModel::removeConversation(const QUuid &id)
 
 void ConversationListModel::setOpenConversation(const QUuid &id)
 {
-    const int before = rowOf(m_open);
+    const QUuid before = m_open;
     m_open = id;
-    const int after = rowOf(id);
-    for (int row : { before, after }) {
-        if (row >= 0)
-            Q_EMIT dataChanged(index(row), index(row), { IsOpenRole, Qt::FontRole });
-    }
+    m_unread.remove(id); // opened: read
+    for (const QUuid &changed : { before, id })
+        rowChanged(changed,
+            { IsOpenRole, IsUnreadRole, Qt::FontRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
+}
+
+void ConversationListModel::rowChanged(const QUuid &id, const QList<int> &roles)
+{
+    const int row = rowOf(id);
+    if (row >= 0)
+        Q_EMIT dataChanged(index(row), index(row), roles);
+}
+
+void ConversationListModel::markUnread(const QUuid &id)
+{
+    if (id.isNull() || id == m_open || m_unread.contains(id))
+        return;
+    m_unread.insert(id);
+    rowChanged(id, { IsUnreadRole, Qt::FontRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
+}
+
+void ConversationListModel::markRead(const QUuid &id)
+{
+    if (m_unread.remove(id))
+        rowChanged(id, { IsUnreadRole, Qt::FontRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
+}
+
+bool ConversationListModel::isParked(const QUuid &id) const
+{
+    if (const auto it = m_parked.constFind(id); it != m_parked.constEnd())
+        return *it;
+    const int row = rowOf(id);
+    return row >= 0 && m_rows.at(row).hasParked;
+}
+
+void ConversationListModel::setParked(const QUuid &id, bool parked)
+{
+    if (id.isNull() || isParked(id) == parked)
+        return;
+    m_parked.insert(id, parked);
+    rowChanged(id, { HasParkedRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
 }
 
 QHash<int, QByteArray> ConversationListModel::roleNames() const
@@ -232,6 +283,8 @@ QHash<int, QByteArray> ConversationListModel::roleNames() const
     names.insert(HasRetriesRole, "hasRetries");
     names.insert(HasUnansweredRole, "hasUnanswered");
     names.insert(IsOpenRole, "isOpen");
+    names.insert(IsUnreadRole, "isUnread");
+    names.insert(HasParkedRole, "hasParked");
     return names;
 }
 

@@ -5,10 +5,17 @@
 // next one when the view scrolls near the end (canFetchMore/fetchMore), so memory follows what
 // was looked at, not what is stored. Never two reads in flight; a read that answers after a
 // reset is dropped.
+//
+// The unread mark is the window's, not the store's, kept in memory only (by id, so it survives
+// paging, moving to the top and a reload, not a restart): something happened in a conversation
+// not open, e.g. its parked send went out. The parked mark (a send waits for its provider's reset,
+// docs/parking.md) is the store's Conversation::hasParked, until setParked() says otherwise
+// before the store does; the next read of that row is the store's word again.
 
 #include "history/historywriter.h"
 
 #include <QAbstractListModel>
+#include <QHash>
 #include <QSet>
 
 namespace capwatch::ui {
@@ -29,6 +36,8 @@ public:
         HasUnansweredRole,
         SnippetRole, ///< search results only: the matched words between [ and ]
         IsOpenRole,
+        IsUnreadRole,
+        HasParkedRole,
     };
 
     explicit ConversationListModel(QObject *parent = nullptr);
@@ -52,6 +61,15 @@ public:
     QUuid openConversation() const { return m_open; }
     int rowOf(const QUuid &id) const;
 
+    /// Marks `id` unread (a dot and a bold title) until markRead() or until it is opened
+    /// (setOpenConversation()). The open conversation is in front of the user: never marked.
+    void markUnread(const QUuid &id);
+    void markRead(const QUuid &id);
+    bool isUnread(const QUuid &id) const { return m_unread.contains(id); }
+    /// Marks `id` as having a parked send (a clock), or not, until its row is read again.
+    void setParked(const QUuid &id, bool parked);
+    bool isParked(const QUuid &id) const;
+
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
@@ -60,8 +78,10 @@ public:
     void fetchMore(const QModelIndex &parent = {}) override;
     QHash<int, QByteArray> roleNames() const override;
 
-    /// Accessible text and tooltip of a row's marks ("had retries", "unanswered send").
-    static QString marksText(bool retries, bool unanswered);
+    /// Accessible text and tooltip of a row's marks ("unread", "parked send", "had retries",
+    /// "unanswered send").
+    static QString marksText(
+        bool retries, bool unanswered, bool parked = false, bool unread = false);
 
 Q_SIGNALS:
     /// A page (the first one after setWriter() or reload() included) was added.
@@ -69,6 +89,7 @@ Q_SIGNALS:
 
 private:
     void placeAtTop(const history::Conversation &conversation);
+    void rowChanged(const QUuid &id, const QList<int> &roles);
 
     history::HistoryWriter *m_writer = nullptr;
     QList<history::Conversation> m_rows;
@@ -80,6 +101,8 @@ private:
     int m_pageSize = 100;
     int m_pagesRead = 0;
     QUuid m_open;
+    QSet<QUuid> m_unread; ///< in memory only, see above
+    QHash<QUuid, bool> m_parked; ///< setParked() ahead of the store's hasParked
 };
 
 } // namespace capwatch::ui

@@ -7,6 +7,7 @@
 #include <QAction>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -46,6 +47,7 @@ HistorySidebar::HistorySidebar(QWidget *parent)
     m_searchField->installEventFilter(this);
     layout->addWidget(m_searchField);
     m_view->setModel(m_model);
+    watchSelection();
     m_view->setItemDelegate(new ConversationDelegate(m_view));
     m_view->setUniformItemSizes(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -143,6 +145,31 @@ void HistorySidebar::reload()
         runSearch();
 }
 
+void HistorySidebar::markUnread(const QUuid &id)
+{
+    m_model->markUnread(id);
+}
+
+void HistorySidebar::markRead(const QUuid &id)
+{
+    m_model->markRead(id);
+}
+
+void HistorySidebar::setParked(const QUuid &id, bool parked)
+{
+    m_model->setParked(id, parked);
+}
+
+void HistorySidebar::watchSelection()
+{
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        [this](const QModelIndex &current) {
+            const QUuid id = current.data(ConversationListModel::IdRole).toUuid();
+            if (!id.isNull())
+                m_model->markRead(id);
+        });
+}
+
 bool HistorySidebar::searching() const
 {
     return m_view->model() == m_search;
@@ -189,8 +216,10 @@ void HistorySidebar::showList(bool searchResults)
 {
     QAbstractItemModel *wanted = searchResults ? static_cast<QAbstractItemModel *>(m_search)
                                                : static_cast<QAbstractItemModel *>(m_model);
-    if (m_view->model() != wanted)
+    if (m_view->model() != wanted) {
         m_view->setModel(wanted);
+        watchSelection();
+    }
     m_renameAction->setEnabled(!searchResults);
 }
 

@@ -50,6 +50,15 @@ public:
     /// The list again from the first page (after retention or a clear).
     void reload();
 
+    /// Marks a conversation unread (a dot before its bold title, "unread" for screen readers)
+    /// until it is selected or opened here, or markRead(). Kept in memory only: a restart
+    /// forgets it. The open conversation is never marked.
+    void markUnread(const QUuid &id);
+    void markRead(const QUuid &id);
+    /// A clock on the conversation's row while it has a parked send ("parked send"): as the
+    /// store says (Conversation::hasParked), or as set here until the row is read again.
+    void setParked(const QUuid &id, bool parked);
+
     ConversationListModel *model() const { return m_model; }
     SearchResultsModel *searchModel() const { return m_search; }
     QListView *view() const { return m_view; }
@@ -74,6 +83,8 @@ private:
     void retranslate();
     void runSearch();
     void showList(bool searchResults);
+    /// The view's selection model (a new one with every model): a row made current is read.
+    void watchSelection();
     void activate(const QModelIndex &index);
     void showContextMenu(const QPoint &pos);
     void updatePlaceholder();

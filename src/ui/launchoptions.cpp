@@ -1,5 +1,7 @@
 #include "launchoptions.h"
 
+#include "session/chatsession.h"
+
 namespace capwatch::ui {
 
 session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options)
@@ -22,6 +24,13 @@ session::ProviderChoice providerChoice(const Settings &settings, const LaunchOpt
     choice.keyFile = p.keyFile;
     choice.keySourceText = p.keySourceText();
     return choice;
+}
+
+void applySettings(
+    session::ChatSession &session, const Settings &settings, const LaunchOptions &options)
+{
+    session.setProvider(providerChoice(settings, options));
+    session.setParkingChoice(settings.parkingChoice());
 }
 
 } // namespace capwatch::ui

@@ -5,6 +5,10 @@
 #include "session/sessiontypes.h"
 #include "settings.h"
 
+namespace capwatch::session {
+class ChatSession;
+}
+
 namespace capwatch::ui {
 
 struct LaunchOptions
@@ -19,5 +23,10 @@ struct LaunchOptions
 /// The demo on the first run, with --demo or when chosen; else the saved provider, with an
 /// --endpoint or --model of this run in place of the saved ones.
 session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options);
+
+/// What the settings and the command line choose, applied to `session`: the provider
+/// (providerChoice()) and what a send capped beyond the budget does (Settings → Retries).
+void applySettings(
+    session::ChatSession &session, const Settings &settings, const LaunchOptions &options);
 
 } // namespace capwatch::ui

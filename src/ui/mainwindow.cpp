@@ -234,7 +234,7 @@ void MainWindow::changeEvent(QEvent *event)
 
 void MainWindow::applyProvider()
 {
-    m_session->setProvider(providerChoice(m_settings, m_options));
+    applySettings(*m_session, m_settings, m_options);
 
     if (!m_session->model().isEmpty() && m_message->action() == PromptMessage::Action::OpenSettings)
         m_message->dismiss();
@@ -260,7 +260,7 @@ void MainWindow::openSettings()
         current.model = m_options.model;
     // Window-modal and opened, never exec()'d: a retry in progress keeps running behind it. The
     // dialog stores a typed keychain key itself and is only accepted once that worked.
-    auto *dialog = new SettingsDialog(current, this);
+    auto *dialog = new SettingsDialog(current, m_settings.parkingChoice(), this);
     dialog->setObjectName(u"settingsDialog"_s);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
@@ -275,7 +275,7 @@ void MainWindow::openSettings()
                 tr("The provider settings changed, so the send in progress was stopped."));
             m_session->cancel();
         }
-        m_settings.setProvider(chosen);
+        dialog->saveTo(m_settings); // the provider and Retries' choice
         m_settings.sync();
         m_options.forceDemo = false;
         m_options.endpoint.clear();

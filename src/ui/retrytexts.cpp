@@ -92,6 +92,8 @@ QString RetryTexts::category(const QString &name)
         return tr("running");
     if (name == u"cancelled")
         return tr("cancelled");
+    if (name == u"parked")
+        return tr("parked");
     for (const retry::Category c : { retry::Category::Success, retry::Category::TokenLimit,
              retry::Category::RateLimit, retry::Category::Transient, retry::Category::Auth,
              retry::Category::TooLarge, retry::Category::Billing, retry::Category::Fatal }) {
@@ -217,6 +219,35 @@ QString RetryTexts::reasonSentence(retry::EndReason reason)
     return {};
 }
 
+QString RetryTexts::clockTime(const QDateTime &utc)
+{
+    return QLocale().toString(utc.toLocalTime().time(), u"HH:mm"_s);
+}
+
+QString RetryTexts::unpark(net::RetryRecord::Unpark unpark)
+{
+    switch (unpark) {
+    case net::RetryRecord::Unpark::SentNow:
+        return tr("sent now");
+    case net::RetryRecord::Unpark::ResetReached:
+        return tr("reset reached");
+    case net::RetryRecord::Unpark::Cancelled:
+        return tr("cancelled");
+    case net::RetryRecord::Unpark::None:
+        break;
+    }
+    return {};
+}
+
+QString RetryTexts::parkedLabel(const QDateTime &resetAt, net::RetryRecord::Unpark why)
+{
+    if (why != net::RetryRecord::Unpark::None)
+        return tr("parked · %1").arg(unpark(why));
+    if (!resetAt.isValid())
+        return tr("parked");
+    return tr("parked until %1").arg(clockTime(resetAt));
+}
+
 QString RetryTexts::event(net::RetryRecord::Event event)
 {
     switch (event) {
@@ -234,21 +265,6 @@ QString RetryTexts::event(net::RetryRecord::Event event)
         return tr("Parked");
     case net::RetryRecord::Event::Unparked:
         return tr("Unparked");
-    }
-    return {};
-}
-
-QString RetryTexts::unpark(net::RetryRecord::Unpark unpark)
-{
-    switch (unpark) {
-    case net::RetryRecord::Unpark::ResetReached:
-        return tr("reset reached");
-    case net::RetryRecord::Unpark::SentNow:
-        return tr("sent now");
-    case net::RetryRecord::Unpark::Cancelled:
-        return tr("cancelled");
-    case net::RetryRecord::Unpark::None:
-        break;
     }
     return {};
 }

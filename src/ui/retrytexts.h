@@ -13,6 +13,7 @@
 #include "retry/sendpolicy.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QString>
 
 namespace capwatch::ui {
@@ -62,11 +63,17 @@ public:
     /// "budget exhausted (the 120 s of waiting are used up)", "all 5 attempts failed".
     static QString reasonSentence(retry::EndReason reason);
 
+    /// A wall time as a clock shows it, in local time: "06:14" (a parked send's reset).
+    static QString clockTime(const QDateTime &utc);
+    /// Why a parked send left the queue: "sent now", "reset reached", "cancelled".
+    static QString unpark(net::RetryRecord::Unpark unpark);
+    /// A parked send's label on the timeline: "parked until 06:14" while it waits ("parked"
+    /// without a reset time), "parked · reset reached" once it left the queue.
+    static QString parkedLabel(
+        const QDateTime &resetAt, net::RetryRecord::Unpark unpark = net::RetryRecord::Unpark::None);
+
     /// An event of the retry log: "Attempt started", "Retry scheduled", "Gave up".
     static QString event(net::RetryRecord::Event event);
-    /// Why a parked send left the queue, for the log table: "reset reached", "sent now",
-    /// "cancelled"; empty for None.
-    static QString unpark(net::RetryRecord::Unpark unpark);
     /// An HTTP status with its reason phrase when known: "422 Unprocessable Entity".
     static QString status(int status);
 };

@@ -30,6 +30,19 @@ ProviderSettings::KeySource keySourceFrom(const QString &name)
     return ProviderSettings::KeySource::Environment;
 }
 
+QString parkingChoiceName(session::ParkingChoice choice)
+{
+    switch (choice) {
+    case session::ParkingChoice::Ask:
+        return u"ask"_s;
+    case session::ParkingChoice::Automatic:
+        return u"park"_s;
+    case session::ParkingChoice::GiveUp:
+        return u"give-up"_s;
+    }
+    return u"ask"_s;
+}
+
 } // namespace
 
 QString ProviderSettings::keySourceText() const
@@ -116,6 +129,22 @@ int Settings::historyRetentionDays() const
 void Settings::setHistoryRetentionDays(int days)
 {
     m_settings->setValue(u"history/retentionDays"_s, days >= 1 && days <= 3650 ? days : 0);
+}
+
+session::ParkingChoice Settings::parkingChoice() const
+{
+    const QString name = m_settings->value(u"retries/parking"_s).toString();
+    for (const auto choice :
+        { session::ParkingChoice::Automatic, session::ParkingChoice::GiveUp }) {
+        if (name == parkingChoiceName(choice))
+            return choice;
+    }
+    return session::ParkingChoice::Ask;
+}
+
+void Settings::setParkingChoice(session::ParkingChoice choice)
+{
+    m_settings->setValue(u"retries/parking"_s, parkingChoiceName(choice));
 }
 
 RequestOptions Settings::requestOptions() const

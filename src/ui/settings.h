@@ -3,6 +3,8 @@
 // A small typed wrapper over QSettings. Everything a user configures lives here, except the
 // API key: that is in the environment, a key file, or the system keychain, never in settings.
 
+#include "session/sessiontypes.h"
+
 #include <QSettings>
 #include <QString>
 #include <memory>
@@ -64,6 +66,11 @@ public:
     /// start-up and when changed; 0: keep everything (the default).
     int historyRetentionDays() const;
     void setHistoryRetentionDays(int days);
+
+    /// Settings → Retries: what a send whose provider's reset is beyond the retry budget does
+    /// (docs/parking.md). Stored as `ask`, `park` or `give-up`; missing or unknown: Ask.
+    session::ParkingChoice parkingChoice() const;
+    void setParkingChoice(session::ParkingChoice choice);
 
     RequestOptions requestOptions() const;
     void setRequestOptions(const RequestOptions &options);

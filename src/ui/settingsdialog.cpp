@@ -133,7 +133,8 @@ void InlineMessage::updateLook()
     update();
 }
 
-SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
+SettingsDialog::SettingsDialog(
+    const ProviderSettings &current, session::ParkingChoice parking, QWidget *parent)
     : QDialog(parent)
     , m_initial(current)
     , m_useDemo(new QCheckBox(tr("Use the &embedded demo provider (no account needed)"), this))
@@ -146,11 +147,14 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     , m_keyFile(new QLineEdit(current.keyFile, this))
     , m_keychainKey(new QLineEdit(this))
     , m_stream(new QCheckBox(tr("&Stream answers as they are written"), this))
+    , m_parkAsk(new QRadioButton(tr("&Ask each time"), this))
+    , m_parkAutomatic(new QRadioButton(tr("&Park automatically until the reset"), this))
+    , m_parkGiveUp(new QRadioButton(tr("&Give up"), this))
     , m_fields(new QWidget(this))
     , m_message(new InlineMessage(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
-    setWindowTitle(tr("Provider settings"));
+    setWindowTitle(tr("Settings"));
     m_useDemo->setObjectName(u"useDemo"_s);
     m_endpoint->setObjectName(u"endpoint"_s);
     m_model->setObjectName(u"model"_s);
@@ -161,6 +165,9 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     m_keyFile->setObjectName(u"keyFile"_s);
     m_keychainKey->setObjectName(u"keychainKey"_s);
     m_stream->setObjectName(u"stream"_s);
+    m_parkAsk->setObjectName(u"parkAsk"_s);
+    m_parkAutomatic->setObjectName(u"parkAutomatic"_s);
+    m_parkGiveUp->setObjectName(u"parkGiveUp"_s);
     m_message->setObjectName(u"message"_s);
     m_useDemo->setChecked(current.useDemo);
     m_stream->setChecked(current.stream);
@@ -205,12 +212,41 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     keyForm->addRow(m_fromFile, fileRow);
     keyForm->addRow(m_fromKeychain, m_keychainKey);
 
+    // Its own group, under the provider's, so Tab reaches it after them and the arrow keys move
+    // between its three choices.
+    auto *parkingGroup = new QButtonGroup(this);
+    parkingGroup->addButton(m_parkAsk);
+    parkingGroup->addButton(m_parkAutomatic);
+    parkingGroup->addButton(m_parkGiveUp);
+    switch (parking) {
+    case session::ParkingChoice::Ask:
+        m_parkAsk->setChecked(true);
+        break;
+    case session::ParkingChoice::Automatic:
+        m_parkAutomatic->setChecked(true);
+        break;
+    case session::ParkingChoice::GiveUp:
+        m_parkGiveUp->setChecked(true);
+        break;
+    }
+    auto *retriesBox = new QGroupBox(tr("Retries"), m_fields);
+    retriesBox->setObjectName(u"retries"_s);
+    auto *retries = new QVBoxLayout(retriesBox);
+    const QString question = tr("When the provider's reset is beyond the retry budget:");
+    auto *questionLabel = new QLabel(question, retriesBox);
+    questionLabel->setWordWrap(true);
+    retries->addWidget(questionLabel);
+    retries->addWidget(m_parkAsk);
+    retries->addWidget(m_parkAutomatic);
+    retries->addWidget(m_parkGiveUp);
+
     auto *fields = new QVBoxLayout(m_fields);
     fields->setContentsMargins(0, 0, 0, 0);
     fields->addWidget(m_useDemo);
     fields->addWidget(providerBox);
     fields->addWidget(keyBox);
     fields->addWidget(m_stream);
+    fields->addWidget(retriesBox);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_fields);
     layout->addWidget(m_message);
@@ -227,6 +263,17 @@ SettingsDialog::SettingsDialog(const ProviderSettings &current, QWidget *parent)
     m_keyFile->setAccessibleName(tr("Key file path"));
     m_keychainKey->setAccessibleName(tr("Key to store in the system keychain"));
     browse->setAccessibleDescription(tr("Choose the key file"));
+    retriesBox->setAccessibleDescription(question);
+    // The question goes with each choice, so a screen reader says what they are about.
+    m_parkAsk->setAccessibleName(tr("Ask each time"));
+    m_parkAsk->setAccessibleDescription(
+        tr("%1 offer to send it again at the reset, beside Retry now").arg(question));
+    m_parkAutomatic->setAccessibleName(tr("Park automatically until the reset"));
+    m_parkAutomatic->setAccessibleDescription(
+        tr("%1 wait for the reset and send it again then, without asking").arg(question));
+    m_parkGiveUp->setAccessibleName(tr("Give up"));
+    m_parkGiveUp->setAccessibleDescription(
+        tr("%1 give up, as within the budget; Retry now sends it again").arg(question));
 
     connect(m_useDemo, &QCheckBox::toggled, this, &SettingsDialog::updateEnabled);
     connect(group, &QButtonGroup::buttonToggled, this, &SettingsDialog::updateEnabled);
@@ -250,6 +297,19 @@ ProviderSettings SettingsDialog::provider() const
     p.keyFile = m_keyFile->text().trimmed();
     p.stream = m_stream->isChecked();
     return p;
+}
+
+session::ParkingChoice SettingsDialog::parkingChoice() const
+{
+    return m_parkAutomatic->isChecked() ? session::ParkingChoice::Automatic
+        : m_parkGiveUp->isChecked()     ? session::ParkingChoice::GiveUp
+                                        : session::ParkingChoice::Ask;
+}
+
+void SettingsDialog::saveTo(Settings &settings) const
+{
+    settings.setProvider(provider());
+    settings.setParkingChoice(parkingChoice());
 }
 
 QByteArray SettingsDialog::keychainKey() const

@@ -47,18 +47,24 @@ private:
     QColor m_border;
 };
 
-/// Where to chat: the endpoint, the model, where the key comes from, streaming, or the demo.
-/// OK keeps the dialog open until the input is usable: a bad field, or a keychain that cannot
-/// store (or, newly chosen, read) the key, is explained in the dialog and nothing is accepted.
+/// Settings: where to chat (the endpoint, the model, where the key comes from, streaming, or the
+/// demo) and, under Retries, what a send whose provider's reset is beyond the retry budget does
+/// (docs/parking.md). OK keeps the dialog open until the input is usable: a bad field, or a
+/// keychain that cannot store (or, newly chosen, read) the key, is explained in the dialog and
+/// nothing is accepted.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SettingsDialog)
 
 public:
-    explicit SettingsDialog(const ProviderSettings &current, QWidget *parent = nullptr);
+    SettingsDialog(
+        const ProviderSettings &current, session::ParkingChoice parking, QWidget *parent = nullptr);
 
     ProviderSettings provider() const;
+    session::ParkingChoice parkingChoice() const;
+    /// Writes what is chosen (the provider and the parking choice) into `settings`.
+    void saveTo(Settings &settings) const;
     /// A key typed for the keychain (empty: leave the stored key as it is). It is already in
     /// the keychain once the dialog is accepted.
     QByteArray keychainKey() const;
@@ -86,6 +92,9 @@ private:
     QLineEdit *m_keyFile;
     QLineEdit *m_keychainKey;
     QCheckBox *m_stream;
+    QRadioButton *m_parkAsk;
+    QRadioButton *m_parkAutomatic;
+    QRadioButton *m_parkGiveUp;
     QWidget *m_fields;
     InlineMessage *m_message;
     QDialogButtonBox *m_buttons;

@@ -12,6 +12,7 @@
 
 namespace capwatch::ui {
 
+using namespace Qt::StringLiterals;
 using namespace timeline;
 
 QString timeline::number(double value)
@@ -73,8 +74,22 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     leftW = std::min(leftW, leftMax);
     g.x0 = std::round(all.left() + g.margin + leftW + g.markerD / 2);
 
+    // A parked send is drawn in a column of its own beyond the axis; its labels are measured
+    // over every send, like the gutters.
+    double parkLabelW = 0;
+    bool anyParked = false;
+    for (const TimelineLane &lane : m_lanes) {
+        if (const TimelineSegment *parked = lane.parked()) {
+            anyParked = true;
+            parkLabelW = std::max(parkLabelW, f.fmSmall.horizontalAdvance(parked->label));
+        }
+    }
+
     // The legend, under the plot, wrapped into as many rows as the width needs: every category
-    // stays named, none is cut off.
+    // stays named, none is cut off. `parked` joins it while a send was parked.
+    QStringList legend = legendCategories();
+    if (anyParked)
+        legend.insert(legend.size() - 1, u"parked"_s);
     const double dot = std::round(hs * 0.7);
     const double legendLeft = g.x0 - g.markerD / 2;
     const double legendRight = all.right() - g.margin;
@@ -82,7 +97,7 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     int legendRows = 1;
     {
         double x = legendLeft;
-        for (const QString &category : legendCategories()) {
+        for (const QString &category : std::as_const(legend)) {
             QString name = RetryTexts::category(category);
             double w = dot + hs * 0.35 + f.fmSmall.horizontalAdvance(name);
             if (x > legendLeft && x + w > legendRight) {
@@ -185,10 +200,20 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
         rightW = rightWidth(true);
     }
     rightW = std::min(rightW, rightMax);
-    g.x1 = std::floor(rowRight - g.margin - rightW);
+    // The parked column: a break mark right after the budget's last marker, then the bar, as
+    // wide as its longest label, or a fifth of the row when that is less (the label then
+    // shortens, see paintLane()).
+    const double breakW = anyParked ? std::round(g.markerD * 1.6) : 0;
+    const double parkW = anyParked
+        ? std::min(std::ceil(parkLabelW + hs * 1.2), (rowRight - all.left() - 2 * g.margin) * 0.2)
+        : 0;
+    g.x1 = std::floor(rowRight - g.margin - rightW - (anyParked ? breakW + parkW : 0));
     if (g.x1 < g.x0 + 1)
         g.x1 = g.x0 + 1;
-    g.outcomeX = g.x1 + g.markerD / 2 + g.margin * 0.6;
+    g.breakX = g.x1 + g.markerD / 2 + breakW / 2;
+    g.parkX0 = std::round(g.x1 + g.markerD / 2 + breakW);
+    g.parkX1 = g.parkX0 + parkW;
+    g.outcomeX = (anyParked ? g.parkX1 : g.x1 + g.markerD / 2) + g.margin * 0.6;
 
     for (int index = 0; index < total; ++index) {
         const double top = g.lanesArea.top() + index * laneH - g.scroll;
@@ -215,6 +240,9 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
                 lastAttemptX = cx;
                 gl.segments.append(
                     QRectF(cx - g.markerD / 2, gl.cy - g.markerD / 2, g.markerD, g.markerD));
+            } else if (s.kind == TimelineSegment::Kind::Parked) {
+                gl.segments.append(
+                    QRectF(g.parkX0, gl.cy - g.barH / 2, g.parkX1 - g.parkX0, g.barH));
             } else {
                 const double left = g.x(s.startS) + shift;
                 const double right = g.x(s.endS) + shift;

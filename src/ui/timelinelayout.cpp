@@ -49,6 +49,8 @@ QString TimelineSegment::categoryName() const
         const std::string_view name = retry::nameOf(*category);
         return QString::fromLatin1(name.data(), qsizetype(name.size()));
     }
+    if (kind == Kind::Parked)
+        return u"parked"_s;
     return cancelled ? u"cancelled"_s : QString();
 }
 
@@ -58,8 +60,56 @@ int TimelineLane::attemptCount() const
         [](const TimelineSegment &s) { return s.kind == TimelineSegment::Kind::Attempt; }));
 }
 
+const TimelineSegment *TimelineLane::parked() const
+{
+    if (!segments.isEmpty() && segments.constLast().kind == TimelineSegment::Kind::Parked)
+        return &segments.constLast();
+    return nullptr;
+}
+
+namespace {
+
+TimelineSegment *parkedSegment(TimelineLane &lane)
+{
+    if (!lane.segments.isEmpty() && lane.segments.last().kind == TimelineSegment::Kind::Parked)
+        return &lane.segments.last();
+    return nullptr;
+}
+
+/// The lane an `unparked` record closes: its send's, else the latest one still parked (a log
+/// that numbered the record as the send that went out after it). Null: nothing is parked.
+TimelineLane *unparkedLane(QList<TimelineLane> &lanes, int request)
+{
+    for (auto it = lanes.rbegin(); it != lanes.rend(); ++it) {
+        if (it->request == request && it->parked() && it->parked()->isParkedNow())
+            return &*it;
+    }
+    for (auto it = lanes.rbegin(); it != lanes.rend(); ++it) {
+        if (it->parked() && it->parked()->isParkedNow())
+            return &*it;
+    }
+    return nullptr;
+}
+
+} // namespace
+
 void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int row)
 {
+    if (r.event == RetryRecord::Event::Unparked) {
+        // Never a lane of its own: it ends a park, and the send that goes out is a new request.
+        TimelineLane *lane = unparkedLane(lanes, r.request);
+        if (!lane)
+            return;
+        TimelineSegment *s = parkedSegment(*lane);
+        s->unpark
+            = r.unpark == RetryRecord::Unpark::None ? RetryRecord::Unpark::Cancelled : r.unpark;
+        s->unparkedAt = r.time;
+        s->label = RetryTexts::parkedLabel(s->resetAt, s->unpark);
+        s->row = row;
+        lane->outcome = TimelineLane::Outcome::GaveUp;
+        return;
+    }
+
     TimelineLane *lane = nullptr;
     for (auto it = lanes.rbegin(); it != lanes.rend(); ++it) {
         if (it->request == r.request) {
@@ -71,6 +121,19 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         TimelineLane added;
         added.request = r.request;
         added.started = r.time;
+        // The first send after a parked one went out is that send again (a new request number).
+        if (r.event == RetryRecord::Event::AttemptStarted) {
+            for (auto it = lanes.rbegin(); it != lanes.rend(); ++it) {
+                TimelineSegment *parked = parkedSegment(*it);
+                if (parked && parked->resentAs == 0
+                    && (parked->unpark == RetryRecord::Unpark::SentNow
+                        || parked->unpark == RetryRecord::Unpark::ResetReached)) {
+                    parked->resentAs = r.request;
+                    added.resendOf = it->request;
+                    break;
+                }
+            }
+        }
         lanes.append(added);
         lane = &lanes.last();
     }
@@ -150,9 +213,31 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         lane->outcome = TimelineLane::Outcome::Cancelled;
         lane->reason = r.reason;
         break;
-    case RetryRecord::Event::Parked:
+    case RetryRecord::Event::Parked: {
+        // Parked again after a cancelled park: the one segment shows the latest.
+        TimelineSegment *s = parkedSegment(*lane);
+        if (!s) {
+            TimelineSegment added;
+            added.kind = TimelineSegment::Kind::Parked;
+            added.startS = added.endS = lane->endS();
+            lane->segments.append(added);
+            s = &lane->segments.last();
+        }
+        s->attempt = r.attempt;
+        s->resetAt = r.resetAt;
+        s->parkedAt = r.time;
+        s->unparkedAt = {};
+        s->unpark = RetryRecord::Unpark::None;
+        s->resentAs = 0;
+        s->label = RetryTexts::parkedLabel(r.resetAt);
+        s->row = row;
+        lane->outcome = TimelineLane::Outcome::Parked;
+        if (r.reason != retry::EndReason::None)
+            lane->reason = r.reason;
+        break;
+    }
     case RetryRecord::Event::Unparked:
-        break; // drawn by the parking segment (issue 15)
+        break; // above
     }
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 
 // The retry timeline's lanes: every send of the retry log on the retry budget's axis, attempts at
-// the policy time they went out (the sum of the waits scheduled before them), waits between them.
-// Pure: built from the log's records alone, no widget needed; TimelineWidget draws them.
+// the policy time they went out (the sum of the waits scheduled before them), waits between them,
+// and a send parked until its provider's reset (docs/parking.md) as a last segment outside the
+// axis: the reset is hours away, not seconds. Pure: built from the log's records alone, no widget
+// needed; TimelineWidget draws them.
 
 #include "net/retrylog.h"
 #include "retry/classifier.h"
@@ -20,7 +22,10 @@ struct TimelineSegment
     enum class Kind
     {
         Attempt,
-        Wait
+        Wait,
+        /// The send gave up capped and waits for its provider's reset: drawn beyond the axis'
+        /// end. startS == endS: where the lane's policy time ended.
+        Parked
     };
     Kind kind = Kind::Attempt;
     /// Attempts: their number. Waits: the attempt that failed before the wait.
@@ -34,25 +39,43 @@ struct TimelineSegment
     bool isCut() const { return kind == Kind::Wait && endS - startS < scheduledS - 0.0005; }
     /// Attempts: the outcome category; none while the attempt runs or when the send was
     /// cancelled during it (`cancelled`). Waits: the category of the failure before them.
+    /// Parked: none (categoryName() is `parked`).
     std::optional<retry::Category> category;
     /// Attempts: the send was cancelled while this attempt ran.
     bool cancelled = false;
     /// An attempt still without a result.
     bool isRunning() const { return kind == Kind::Attempt && !category && !cancelled; }
-    /// The category's interfaces.md name, `cancelled`, or "" without either: the key of its
-    /// colour (categoryColor()) and of its legend entry.
+    /// The category's interfaces.md name, `cancelled`, `parked`, or "" without any: the key of
+    /// its colour (categoryColor()) and of its legend entry.
     QString categoryName() const;
     /// Waits: where the wait came from.
     retry::WaitSource waitSource = retry::WaitSource::None;
     /// Waits: what the provider asked for, before the per-wait cap.
     double rawWaitS = 0;
     /// Waits: in words, "message 18 min → 60 s", "retry-after 14.7 s of 42 s" (cut short by a
-    /// cancel), see RetryTexts::waitLabel(). Attempts: "attempt 2".
+    /// cancel), see RetryTexts::waitLabel(). Attempts: "attempt 2". Parked: "parked until
+    /// 06:14", once it left the queue "parked · reset reached", see RetryTexts::parkedLabel().
     QString label;
     /// The HTTP status of a finished attempt (waits: of the attempt before them).
     std::optional<int> status;
-    /// The record that finished the segment (RetryLog::records() row), -1 while it runs.
+    /// The record that finished the segment (RetryLog::records() row), -1 while it runs. Parked:
+    /// the `parked` record, then the `unparked` one.
     int row = -1;
+
+    /// Parked: when the send goes out (UTC; invalid when the record named none), when it was
+    /// parked, and once it left the queue, when and why.
+    QDateTime resetAt;
+    QDateTime parkedAt;
+    QDateTime unparkedAt;
+    net::RetryRecord::Unpark unpark = net::RetryRecord::Unpark::None;
+    /// Parked, gone out (sent now, reset reached): the request number it went out as, the next
+    /// send of the log; 0 before that send's first record.
+    int resentAs = 0;
+    /// Parked and still waiting for its reset.
+    bool isParkedNow() const
+    {
+        return kind == Kind::Parked && unpark == net::RetryRecord::Unpark::None;
+    }
 };
 
 struct TimelineLane
@@ -62,7 +85,10 @@ struct TimelineLane
         Running,
         Succeeded,
         GaveUp,
-        Cancelled
+        Cancelled,
+        /// Gave up capped and waits for its provider's reset; back to GaveUp once unparked (the
+        /// send that then goes out has a lane of its own: a new request number).
+        Parked
     };
 
     int request = 0;
@@ -73,10 +99,15 @@ struct TimelineLane
     retry::EndReason reason = retry::EndReason::None;
     /// When the send's first record was written (UTC).
     QDateTime started;
+    /// A parked send gone out again: the request it was parked as (its lane's parked segment
+    /// has resentAs); 0 for any other send.
+    int resendOf = 0;
     /// Policy seconds waited (the end of the last segment).
     double endS() const { return segments.isEmpty() ? 0.0 : segments.constLast().endS; }
     /// Attempts made so far.
     int attemptCount() const;
+    /// Its parked segment (the last one), or null when it was never parked.
+    const TimelineSegment *parked() const;
 };
 
 /// Lanes of all sends in `records`, in the order the sends started.

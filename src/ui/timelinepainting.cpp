@@ -279,6 +279,59 @@ void TimelineWidget::paintLane(
         p.drawText(m, Qt::AlignCenter, n);
     }
 
+    // Parked: beyond the axis, where its hours would not fit, after a break mark; a quiet
+    // dotted line leads there from where the send gave up.
+    for (qsizetype i = 0; i < lane.segments.size(); ++i) {
+        const TimelineSegment &s = lane.segments.at(i);
+        if (s.kind != TimelineSegment::Kind::Parked)
+            continue;
+        const QRectF bar = gl.segments.at(i);
+        const QColor c = segmentColor(s, pal);
+        const bool now = s.isParkedNow();
+        const double from = i > 0 ? gl.segments.at(i - 1).right() : g.x0;
+        const double gap = std::max(3.0, std::round(hs * 0.3));
+        const double slant = std::max(2.0, std::round(bar.height() * 0.18));
+        QPen dots(quiet, g.lineW, Qt::DotLine, Qt::FlatCap);
+        p.setPen(dots);
+        if (from < g.breakX - gap)
+            p.drawLine(QPointF(from + g.lineW, gl.cy), QPointF(g.breakX - gap, gl.cy));
+        p.drawLine(QPointF(g.breakX + gap, gl.cy), QPointF(bar.left(), gl.cy));
+        // The break: two slanted strokes, the axis' time stops counting here.
+        p.setPen(QPen(quiet, g.lineW * 1.5, Qt::SolidLine, Qt::FlatCap));
+        const double half = bar.height() * 0.42;
+        for (const double x : { g.breakX - gap, g.breakX + gap })
+            p.drawLine(QPointF(x - slant, gl.cy + half), QPointF(x + slant, gl.cy - half));
+
+        // Waiting: filled, solid; gone out or cancelled: fainter, dashed.
+        const double radius = std::min(bar.height() / 2, hs * 0.4);
+        QPainterPath path;
+        path.addRoundedRect(bar, radius, radius);
+        p.fillPath(path, blend(window, c, now ? (dark ? 0.30 : 0.22) : 0.10));
+        QPen border(now ? c : blend(window, c, 0.6), g.lineW);
+        if (!now)
+            border.setDashPattern({ 3.0, 3.0 });
+        p.setPen(border);
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+
+        // The label: whole, else the reset time or the reason alone, else elided.
+        const double room = bar.width() - hs * 0.7;
+        if (room <= f.fmSmall.horizontalAdvance(u"…"_s) * 2)
+            continue;
+        QString label = s.label;
+        if (f.fmSmall.horizontalAdvance(label) > room) {
+            const QString shorter = now
+                ? (s.resetAt.isValid() ? RetryTexts::clockTime(s.resetAt) : s.label)
+                : RetryTexts::unpark(s.unpark);
+            label = f.fmSmall.horizontalAdvance(shorter) <= room
+                ? shorter
+                : f.fmSmall.elidedText(s.label, Qt::ElideRight, room);
+        }
+        p.setFont(f.small);
+        p.setPen(now ? text : quiet);
+        p.drawText(bar, Qt::AlignCenter, label);
+    }
+
     // Outcome at the right, past the budget line.
     const double outW = gl.rect.right() - g.margin - g.outcomeX;
     if (outW <= 0)

@@ -35,6 +35,13 @@ QString timeline::outcomeText(const TimelineLane &lane, OutcomeWords words)
         return TimelineWidget::tr("succeeded");
     case TimelineLane::Outcome::Cancelled:
         return TimelineWidget::tr("cancelled");
+    case TimelineLane::Outcome::Parked: {
+        const TimelineSegment *parked = lane.parked();
+        if (words != OutcomeWords::Sentence || !parked || !parked->resetAt.isValid())
+            return TimelineWidget::tr("parked");
+        return TimelineWidget::tr("parked until %1: it goes out again at the provider's reset")
+            .arg(RetryTexts::clockTime(parked->resetAt));
+    }
     case TimelineLane::Outcome::GaveUp:
         if (lane.reason == retry::EndReason::None || words == OutcomeWords::Compact)
             return TimelineWidget::tr("gave up");
@@ -76,6 +83,8 @@ QColor timeline::outcomeColor(const TimelineLane &lane, const QPalette &palette)
         return categoryColor(retry::Category::Fatal, palette);
     case TimelineLane::Outcome::Cancelled:
         return neutralCategoryColor(palette);
+    case TimelineLane::Outcome::Parked:
+        return parkedColor(palette);
     case TimelineLane::Outcome::Running:
         break;
     }
@@ -84,6 +93,8 @@ QColor timeline::outcomeColor(const TimelineLane &lane, const QPalette &palette)
 
 QColor timeline::segmentColor(const TimelineSegment &segment, const QPalette &palette)
 {
+    if (segment.kind == TimelineSegment::Kind::Parked)
+        return parkedColor(palette);
     return segment.category ? categoryColor(*segment.category, palette)
                             : neutralCategoryColor(palette);
 }
@@ -234,14 +245,21 @@ void TimelineWidget::updateAccessibleDescription()
         return;
     }
     const TimelineLane &last = m_lanes.constLast();
-    setAccessibleDescription(tr(
+    QString description = tr(
         "Sends in this session: %1. Latest, send %2: attempts: %3, waited %4 of the %5 budget, %6.")
-                                 .arg(m_lanes.size())
-                                 .arg(last.request)
-                                 .arg(last.attemptCount())
-                                 .arg(RetryTexts::seconds(last.endS()),
-                                     RetryTexts::seconds(kBudgetS),
-                                     outcomeText(last, OutcomeWords::Sentence)));
+                              .arg(m_lanes.size())
+                              .arg(last.request)
+                              .arg(last.attemptCount())
+                              .arg(RetryTexts::seconds(last.endS()), RetryTexts::seconds(kBudgetS),
+                                  outcomeText(last, OutcomeWords::Sentence));
+    if (last.resendOf > 0)
+        description += u' ' + tr("It is send %1 again, after it was parked.").arg(last.resendOf);
+    // A parked send is news however far up its lane is.
+    for (const TimelineLane &lane : std::as_const(m_lanes)) {
+        if (&lane != &last && lane.outcome == TimelineLane::Outcome::Parked)
+            description += u' ' + tr("Send %1 is %2.").arg(lane.request).arg(lane.parked()->label);
+    }
+    setAccessibleDescription(description);
 }
 
 double TimelineWidget::xForSeconds(double seconds) const
@@ -354,7 +372,33 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
     auto line = [&lines](const QString &label, const QString &value) {
         lines << QString(u"<b>"_s + label.toHtmlEscaped() + u"</b> "_s + value.toHtmlEscaped());
     };
-    if (s.kind == TimelineSegment::Kind::Attempt) {
+    if (s.kind == TimelineSegment::Kind::Parked) {
+        lines << QString(
+            u"<b>"_s + tr("Send %1 · parked").arg(lane.request).toHtmlEscaped() + u"</b>"_s);
+        const auto when = [](const QDateTime &utc) {
+            return QLocale().toString(utc.toLocalTime(), QLocale::ShortFormat);
+        };
+        if (s.parkedAt.isValid())
+            line(tr("Parked:"), when(s.parkedAt));
+        line(tr("Until:"),
+            s.resetAt.isValid() ? tr("%1, the provider's reset").arg(when(s.resetAt))
+                                : tr("the provider's reset"));
+        if (s.isParkedNow()) {
+            line(tr("Then:"), tr("it goes out again with a fresh retry cycle"));
+        } else {
+            line(tr("Left the queue:"),
+                s.unparkedAt.isValid()
+                    ? tr("%1, %2").arg(RetryTexts::unpark(s.unpark), when(s.unparkedAt))
+                    : RetryTexts::unpark(s.unpark));
+            if (s.resentAs > 0)
+                line(tr("Sent again:"), tr("as send %1").arg(s.resentAs));
+        }
+        line(tr("Outside the budget:"),
+            tr("after %1 of waiting, %2")
+                .arg(RetryTexts::seconds(s.startS),
+                    RetryTexts::reason(lane.reason).isEmpty() ? tr("capped")
+                                                              : RetryTexts::reason(lane.reason)));
+    } else if (s.kind == TimelineSegment::Kind::Attempt) {
         lines << QString(u"<b>"_s
             + tr("Send %1 · attempt %2 of %3")
                   .arg(lane.request)
@@ -426,6 +470,8 @@ QString TimelineWidget::describeLane(const TimelineLane &lane) const
         lines << tr("Started %1")
                      .arg(QLocale().toString(lane.started.toLocalTime().time(), u"HH:mm:ss"_s))
                      .toHtmlEscaped();
+    if (lane.resendOf > 0)
+        lines << tr("Send %1 again, after it was parked").arg(lane.resendOf).toHtmlEscaped();
     lines << QString(outcomeText(lane, OutcomeWords::Sentence) + u" · "_s + laneDetails(lane))
                  .toHtmlEscaped();
     if (!lane.segments.isEmpty()) {

@@ -2,7 +2,9 @@
 
 // Every send of the session on the retry budget's axis: attempts as dots at the policy time they
 // went out (the sum of the waits scheduled before them), waits as bars between them, with the
-// 60 s per-wait cap and the 120 s budget drawn as lines, so a glance shows why a send gave up.
+// 60 s per-wait cap and the 120 s budget drawn as lines, so a glance shows why a send gave up. A
+// send parked until its provider's reset gets a bar beyond the axis' end, after a break mark:
+// "parked until 06:14".
 // The lanes come from timelinelayout.h; the geometry is in timelinegeometry.cpp, the painting in
 // timelinepainting.cpp.
 
@@ -42,7 +44,8 @@ public:
     QRect laneRect(int index) const;
     /// Scrolls the lanes when they do not all fit; hidden otherwise.
     QScrollBar *verticalScrollBar() const;
-    /// Where each legend entry (dot and name) is drawn, in the order of legendCategories().
+    /// Where each legend entry (dot and name) is drawn, in the order of legendCategories(), with
+    /// `parked` before `running` while a lane has a parked send.
     QList<QRect> legendItemRects() const;
 
     /// The x of a policy time in widget coordinates, for the current size.

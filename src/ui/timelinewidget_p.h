@@ -102,6 +102,12 @@ struct TimelineWidget::Geometry
     double axisY = 0;
     QRectF legend;
     QList<LegendItem> legendItems;
+    /// The column of parked sends, beyond the axis' end, after a break mark; only while a lane
+    /// has a parked segment (parkX1 == parkX0 otherwise).
+    double breakX = 0; ///< the middle of the break mark
+    double parkX0 = 0;
+    double parkX1 = 0;
+    bool hasParked() const { return parkX1 > parkX0; }
     double outcomeX = 0;
     double laneH = 0;
     double contentH = 0; ///< all lanes, in view or not

@@ -77,7 +77,7 @@ void WindowMenus::retranslate()
     m_exportAllAction->setText(tr("Export &all retry logs…"));
     m_historySettingsAction->setText(tr("&History…"));
     m_quitAction->setText(tr("&Quit"));
-    m_settingsAction->setText(tr("&Provider settings…"));
+    m_settingsAction->setText(tr("&Provider and retries…"));
     m_aboutAction->setText(tr("&About capwatch"));
     m_fileMenu->setTitle(tr("&File"));
     m_settingsMenu->setTitle(tr("&Settings"));

@@ -89,7 +89,7 @@ QString guiManPage()
     page.paragraph(
         u"On first run, with no provider configured, capwatch starts an embedded demo "
         "provider on 127.0.0.1 that enforces a token cap of its own, so a real retry cycle "
-        "can be watched without an account. Settings → Provider settings points it at a "
+        "can be watched without an account. Settings → Provider and retries points it at a "
         "real endpoint."_s);
 
     page.section(u"Options"_s);
