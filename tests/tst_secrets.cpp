@@ -669,7 +669,7 @@ void TestSecrets::keyNeverInTheAccessibleTree()
         p.endpoint = u"https://api.example.com/v1"_s;
         p.model = u"m"_s;
         p.keySource = ProviderSettings::KeySource::Keychain;
-        SettingsDialog dialog(p);
+        SettingsDialog dialog(p, session::ParkingChoice::Ask);
         dialog.show();
         QLineEdit *keyField = nullptr;
         for (QLineEdit *e : dialog.findChildren<QLineEdit *>()) {
