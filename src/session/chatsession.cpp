@@ -67,10 +67,12 @@ ChatSession::ChatSession(QObject *parent)
             finish(summary);
             const ParkOffer offer = m_offer; // a handler of gaveUp() may start another send
             Q_EMIT gaveUp(send, summary);
-            // A parked send that ends capped again goes back in, whatever the choice: it was
-            // parked by the user or the setting already (up to kMaxParksInARow).
+            // In a lot, a parked send that ends capped again goes back in, whatever the choice:
+            // it was parked by the user or the setting already (up to kMaxParksInARow). Without
+            // one (capwatch-cli) the caller decides on the offer.
+            const bool again = m_parksInARow > 0 && m_lot;
             if (current(send) && m_offer.parkable
-                && (m_parksInARow > 0 || m_parkingChoice == ParkingChoice::Automatic))
+                && (again || m_parkingChoice == ParkingChoice::Automatic))
                 park();
             // Also when another send began: the lot waits for this one's end.
             Q_EMIT parkOffered(m_offer.send == send ? m_offer : offer);

@@ -135,9 +135,9 @@ public:
     /// True between park() and sendParked(), runParked() or cancelPark().
     bool isParked() const { return m_parked; }
     /// Sends the parked prompt again, after logging `unparked` with `why` (SentNow or
-    /// ResetReached): a fresh retry cycle. Its parks carry over, so a send that ends capped
-    /// again is parked again (whatever the choice) until kMaxParksInARow. 0 when nothing is
-    /// parked or a send is in flight.
+    /// ResetReached): a fresh retry cycle. Its parks carry over: in a lot, a send that ends
+    /// capped again is parked again (whatever the choice) until kMaxParksInARow; without one
+    /// the offer counts them. 0 when nothing is parked or a send is in flight.
     quint64 sendParked(net::RetryRecord::Unpark why, const SendOptions &options);
     /// Logs `unparked` with Cancelled (stored); the prompt stays the failed one (Retry now).
     void cancelPark();

@@ -359,16 +359,10 @@ int runChat(const QStringList &args)
                               .arg(resetDuration(offer.resetIn), resetMaxText)
                         + u'\n')
                                  .toUtf8());
-                    // A send parked before is parked again by the session once this returns:
-                    // taken out again (logged as cancelled).
-                    QTimer::singleShot(0, &context, [&] {
-                        if (chat.isParked())
-                            chat.cancelPark();
-                        QCoreApplication::quit();
-                    });
+                    QCoreApplication::quit(); // with the give-up's exit code, nothing parked
                     return;
                 }
-                chat.park(); // or the session does, right after, for a send parked before
+                chat.park(); // without a lot the session never parks on its own
                 resetWait.start(offer.dueAt);
             });
         QObject::connect(&resetWait, &ResetWait::due, &context, [&] {
