@@ -1,5 +1,8 @@
 #include "launchoptions.h"
 
+#include "keychain.h"
+#include "session/chatsession.h"
+
 namespace capwatch::ui {
 
 session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options)
@@ -22,6 +25,14 @@ session::ProviderChoice providerChoice(const Settings &settings, const LaunchOpt
     choice.keyFile = p.keyFile;
     choice.keySourceText = p.keySourceText();
     return choice;
+}
+
+void wireSession(session::ChatSession &session, const LaunchOptions &options,
+    session::LocalProvider *demo, QObject *keychainContext)
+{
+    session.setTimeScale(options.timeScale);
+    session.setLocalProvider(demo);
+    session.setKeychain([keychainContext] { return Keychain::provider(keychainContext); });
 }
 
 } // namespace capwatch::ui

@@ -5,6 +5,13 @@
 #include "session/sessiontypes.h"
 #include "settings.h"
 
+class QObject;
+
+namespace capwatch::session {
+class ChatSession;
+class LocalProvider;
+} // namespace capwatch::session
+
 namespace capwatch::ui {
 
 struct LaunchOptions
@@ -19,5 +26,11 @@ struct LaunchOptions
 /// The demo on the first run, with --demo or when chosen; else the saved provider, with an
 /// --endpoint or --model of this run in place of the saved ones.
 session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options);
+
+/// Wires a session of the window: its own, and each one its parking lot makes for a parked send
+/// of a conversation it does not show. The time scale of this run, `demo` (may be null) for the
+/// demo, the system keychain (its prompts parented to `keychainContext`).
+void wireSession(session::ChatSession &session, const LaunchOptions &options,
+    session::LocalProvider *demo, QObject *keychainContext);
 
 } // namespace capwatch::ui
