@@ -398,20 +398,50 @@ void ConversationView::updateErrorCard(const Item &item, const Card &before)
             || (role == CardLinkBlock && card.links != before.links))
             lines.append({ it.currentBlock().position(), role });
     }
+    // A link reached with Tab is the view's selection: it stays selected when its words are
+    // rewritten ("Send at 06:14 (in 40 s)" each second), so Enter still activates it.
+    QString focusedLink;
+    if (const QTextCursor focused = textCursor(); focused.hasSelection()) {
+        QTextCursor inside(document());
+        inside.setPosition(focused.selectionStart() + 1);
+        if (inside.block().blockFormat().intProperty(kRoleProperty) == CardLinkBlock)
+            focusedLink = inside.charFormat().anchorHref();
+    }
     QTextCursor cursor(document());
     cursor.beginEditBlock();
+    bool linksRewritten = false;
     for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
         cursor.setPosition(it->first);
         cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
         cursor.removeSelectedText();
-        if (it->second == CardHeadlineBlock)
+        if (it->second == CardHeadlineBlock) {
             cursor.insertText(card.headline, charFormat(CardHeadlineChar, s));
-        else if (it->second == CardLineBlock)
+        } else if (it->second == CardLineBlock) {
             cursor.insertText(card.line, charFormat(CardLineChar, s));
-        else
+        } else {
             insertCardLinks(cursor, item);
+            linksRewritten = true;
+        }
     }
     cursor.endEditBlock();
+    if (focusedLink.isEmpty() || !linksRewritten)
+        return;
+    // The block moved with the lines rewritten before it: find it again from the frame.
+    for (auto it = item.frame->begin(); !it.atEnd(); ++it) {
+        const QTextBlock block = it.currentBlock();
+        if (it.currentFrame() || block.blockFormat().intProperty(kRoleProperty) != CardLinkBlock)
+            continue;
+        for (auto f = block.begin(); !f.atEnd(); ++f) {
+            if (f.fragment().charFormat().anchorHref() != focusedLink)
+                continue;
+            QTextCursor select(document());
+            select.setPosition(f.fragment().position());
+            select.setPosition(
+                f.fragment().position() + f.fragment().length(), QTextCursor::KeepAnchor);
+            setTextCursor(select);
+            return;
+        }
+    }
 }
 
 void ConversationView::addNotice(const QString &text)
