@@ -159,7 +159,12 @@ QVariant ParkedQueueModel::data(const QModelIndex &index, int role) const
 
 QVariant ParkedQueueModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == ParksColumn)
+        return tr("Times this send was parked in a row: at most %1")
+            .arg(QLocale().toString(retry::kMaxParksInARow));
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case ConversationColumn:
@@ -175,7 +180,7 @@ QVariant ParkedQueueModel::headerData(int section, Qt::Orientation orientation, 
     case StateColumn:
         return tr("State");
     case ParksColumn:
-        return tr("Parks in a row");
+        return tr("Parks");
     default:
         return {};
     }

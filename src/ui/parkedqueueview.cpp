@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace capwatch::ui {
 
@@ -42,7 +43,14 @@ ParkedQueueView::ParkedQueueView(ParkedQueueModel *model, QWidget *parent)
     m_table->setTextElideMode(Qt::ElideRight);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() * 3 / 2);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Every column fits the tab beside the conversation: the figures as wide as they are, the
+    // title capped (fitColumns()), the prompt taking what is left, elided.
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
+    for (int column = 0; column < ParkedQueueModel::ColumnCount; ++column)
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(ParkedQueueModel::ConversationColumn, QHeaderView::Interactive);
+    header->setSectionResizeMode(ParkedQueueModel::PromptColumn, QHeaderView::Stretch);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_table->addActions({ m_openAction, m_sendNowAction, m_cancelAction });
     layout->addWidget(m_table, 1);
@@ -79,7 +87,10 @@ ParkedQueueView::ParkedQueueView(ParkedQueueModel *model, QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
         &ParkedQueueView::updateState);
     const auto rowsChanged = [this] {
-        m_table->resizeColumnsToContents();
+        m_table->resizeColumnToContents(ParkedQueueModel::ConversationColumn);
+        m_table->setColumnWidth(ParkedQueueModel::ConversationColumn,
+            std::min(m_table->columnWidth(ParkedQueueModel::ConversationColumn),
+                fontMetrics().averageCharWidth() * 24));
         updateState();
     };
     connect(model, &QAbstractItemModel::rowsInserted, this, rowsChanged);
