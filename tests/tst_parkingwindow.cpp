@@ -136,15 +136,20 @@ private Q_SLOTS:
     void texts();
     void refusals_data();
     void refusals();
+    void waitingFor_data();
+    void waitingFor();
     void askOffersSendAtTheReset();
+    void tooFarSaysWhy();
     void sendAtParks();
     void sendNowGoesBeforeTheReset();
     void cancelGivesBackTheFailedCard();
     void editPutsThePromptInTheEditor();
     void automaticParksAtOnce();
     void goesOutAtTheResetAndAnswersInPlace();
+    void waitsForItsProvider();
     void queueListsTwoConversations();
     void anotherConversationsSendEndsWithTheHook();
+    void answerFromTheLotsSessionIsShown();
 
 private:
     QString ini() { return m_dir.filePath(u"settings-%1.ini"_s.arg(++m_n)); }
@@ -231,6 +236,37 @@ void TestParkingWindow::refusals()
     QCOMPARE(ParkingTexts::refusal(offer), text);
 }
 
+void TestParkingWindow::waitingFor_data()
+{
+    QTest::addColumn<QString>("provider");
+    QTest::addColumn<int>("state");
+    QTest::addColumn<QString>("card");
+    QTest::addColumn<QString>("column");
+    QTest::newRow("waiting") << u"demo"_s << int(ParkedState::Waiting) << QString() << u"waiting"_s;
+    QTest::newRow("sending") << u"demo"_s << int(ParkedState::Sending) << QString() << u"sending"_s;
+    QTest::newRow("due") << u"demo"_s << int(ParkedState::Due)
+                         << u"Due: waiting for the previous send to this provider"_s << u"due"_s;
+    QTest::newRow("the demo not chosen")
+        << u"demo"_s << int(ParkedState::WaitsForProvider)
+        << u"Waiting for the demo provider to be chosen again"_s << u"waits for provider"_s;
+    QTest::newRow("an endpoint not chosen")
+        << u"https://api.example.com/v1/chat/completions"_s << int(ParkedState::WaitsForProvider)
+        << u"Waiting for https://api.example.com/v1 to be chosen again"_s
+        << u"waits for provider"_s;
+}
+
+void TestParkingWindow::waitingFor()
+{
+    QFETCH(QString, provider);
+    QFETCH(int, state);
+    QFETCH(QString, card);
+    QFETCH(QString, column);
+    history::ParkedSend parked;
+    parked.provider = provider;
+    QCOMPARE(ParkingTexts::waitingFor(parked, ParkedState(state)), card);
+    QCOMPARE(ParkingTexts::stateName(ParkedState(state)), column);
+}
+
 void TestParkingWindow::askOffersSendAtTheReset()
 {
     ParkingWindow p(ini(), 600, ParkingChoice::Ask);
@@ -262,6 +298,23 @@ void TestParkingWindow::askOffersSendAtTheReset()
     // The button counts down with the one tick of the window.
     QVERIFY(p.window().windowParking()->tick().isActive());
     QTRY_VERIFY_WITH_TIMEOUT(p.link(card, Action::SendAt) != sendAt, 3000);
+}
+
+void TestParkingWindow::tooFarSaysWhy()
+{
+    // The cap frees 25 h after the first request: at the third attempt the provider says
+    // "Retry in 1498 min", more than a day away.
+    ParkingWindow p(ini(), 25 * 3600, ParkingChoice::Ask);
+    QVERIFY(p.sendUntilGaveUp(u"Wait a day?"_s));
+    QCOMPARE(p.window().session()->parkOffer().refusal, retry::ParkRefusal::TooFar);
+    const int card = p.failedCard();
+    QVERIFY(p.cardText(card).endsWith(
+        u"Not parked: the limit resets in 24 h 58 min, more than 24 h away"_s));
+    QCOMPARE(p.link(card, Action::SendAt), QString());
+    QVERIFY(p.view()->errorCard(card).links.isEmpty());
+    QCOMPARE(p.lot()->count(), 0);
+    // The prompt box's Retry now is there as after any failure.
+    QTRY_VERIFY(p.window().retryNowButton()->isVisible());
 }
 
 void TestParkingWindow::sendAtParks()
@@ -448,6 +501,39 @@ void TestParkingWindow::goesOutAtTheResetAndAnswersInPlace()
     QVERIFY(p.window().promptEditor()->toPlainText().isEmpty());
 }
 
+void TestParkingWindow::waitsForItsProvider()
+{
+    ParkingWindow p(ini(), 300, ParkingChoice::Automatic);
+    QVERIFY(p.sendUntilGaveUp(u"Only to the demo"_s));
+    QTRY_VERIFY(p.parkedCard() >= 0);
+    // Another provider is chosen before the reset (as Settings would): its key and its reset are
+    // the demo's, so once due it waits.
+    session::ProviderChoice other;
+    other.endpoint = QUrl(u"http://127.0.0.1:9/v1"_s);
+    other.model = u"another-model"_s;
+    p.window().session()->setProvider(other);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        p.cardText(p.parkedCard())
+            .contains(u"\nWaiting for the demo provider to be chosen again\n"_s),
+        5000);
+    QCOMPARE(p.queue()->index(0, ParkedQueueModel::StateColumn).data().toString(),
+        u"waits for provider"_s);
+    QCOMPARE(p.panel()->stateText(),
+        u"Waiting for the demo provider to be chosen again · park 1 of 3"_s);
+    QCOMPARE(p.link(p.parkedCard(), Action::CancelPark), u"Cancel"_s);
+
+    // The demo chosen again (a fresh one, its cap free): it goes out and is answered.
+    session::ProviderChoice demo;
+    demo.demo = true;
+    p.window().session()->setProvider(demo);
+    QTRY_COMPARE_WITH_TIMEOUT(p.panel()->state(), RetryPanel::State::Succeeded, 10000);
+    QCOMPARE(p.lot()->count(), 0);
+    QCOMPARE(p.parkedCard(), -1);
+    QCOMPARE(p.chats().size(), 1); // the fresh demo's one request
+    QCOMPARE(p.chats().constFirst().lastUserMessage(), u"Only to the demo"_s);
+    QCOMPARE(promptsShown(p.view()), QStringList { u"Only to the demo"_s });
+}
+
 void TestParkingWindow::queueListsTwoConversations()
 {
     const QString path = db();
@@ -560,6 +646,45 @@ void TestParkingWindow::anotherConversationsSendEndsWithTheHook()
                 ->assistantText(p.view()->lastAssistantTurn())
                 .startsWith(u"Hello from the capwatch demo provider!"_s));
     QCOMPARE(p.parkedCard(), -1);
+}
+
+void TestParkingWindow::answerFromTheLotsSessionIsShown()
+{
+    const QString path = db();
+    history::HistoryWriter writer;
+    ParkingWindow p(ini(), 300, ParkingChoice::Automatic);
+    demo::DemoOptions o = p.w.demo.provider()->options();
+    o.chunkDelayMs = 20'000; // the answer streams for a few seconds of wall time
+    p.w.demo.provider()->setOptions(o);
+    p.window().attachHistory(&writer, false);
+    writer.open(path);
+    QSignalSpy opened(p.window().windowHistory(), &WindowHistory::opened);
+    QVERIFY(opened.wait(5000));
+
+    QVERIFY(p.sendUntilGaveUp(u"Show me the answer when it comes"_s));
+    QTRY_COMPARE(p.lot()->count(), 1);
+    const QUuid first = p.window().session()->conversationId();
+    const QUuid parked = p.lot()->sends().constFirst().id;
+    p.window().windowHistory()->newConversation();
+    // At the reset it goes out in a session of the lot's own; the window opens it meanwhile.
+    QTRY_VERIFY_WITH_TIMEOUT(p.lot()->isRunning(parked) && p.chats().size() == 4, 10000);
+    p.window().windowHistory()->openConversation(first);
+    QTRY_VERIFY(p.window().session()->conversationId() == first && !p.presenter()->filling());
+    QVERIFY(p.lot()->isRunning(parked));
+    QVERIFY(
+        p.cardText(p.failedCard())
+            .contains(u"Sending now that the limit reset; the answer shows here when it comes."_s));
+    QVERIFY(p.view()->errorCard(p.failedCard()).links.isEmpty());
+
+    // It ends: the conversation is read again, with its answer in the card's place.
+    QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 0, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(p.view()->lastAssistantTurn() >= 0 && !p.presenter()->filling(), 5000);
+    QVERIFY(p.view()
+                ->assistantText(p.view()->lastAssistantTurn())
+                .startsWith(u"Hello from the capwatch demo provider!"_s));
+    QCOMPARE(p.view()->lastItem(), p.view()->lastAssistantTurn());
+    QCOMPARE(promptsShown(p.view()), QStringList { u"Show me the answer when it comes"_s });
+    QCOMPARE(p.chats().size(), 4); // sent once, by the lot's session
 }
 
 QTEST_MAIN(TestParkingWindow)
