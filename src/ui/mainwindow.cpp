@@ -426,8 +426,9 @@ void MainWindow::restorePrompt()
 
 void MainWindow::updateButtons()
 {
-    const bool canRetry = !m_session->failedPrompt().isEmpty() && !m_session->isParked();
-    m_promptBox->setBusy(m_session->busy(), canRetry);
+    // A parked prompt waits in its card, or goes out in a session of the lot's: not to retry.
+    const bool parked = m_session->isParked() || (m_parking && m_parking->holdsShown());
+    m_promptBox->setBusy(m_session->busy(), !m_session->failedPrompt().isEmpty() && !parked);
 }
 
 void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)

@@ -101,6 +101,12 @@ void WindowParking::openConversation(const QUuid &conversation)
         m_window->windowHistory()->openConversation(conversation);
 }
 
+bool WindowParking::holdsShown() const
+{
+    const QUuid shown = m_session->conversationId();
+    return !shown.isNull() && !m_lot->sendsOf(shown).isEmpty();
+}
+
 void WindowParking::onTick()
 {
     m_window->presenter()->refreshParking();

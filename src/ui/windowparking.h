@@ -45,6 +45,9 @@ public:
     bool cancel(const QUuid &id) { return m_lot->cancel(id); }
     /// Opens a parked send's conversation in the window.
     void openConversation(const QUuid &conversation);
+    /// True while the lot holds a send of the conversation shown: parked in the window's
+    /// session, or going out in a session of the lot's own (then Retry now would send it twice).
+    bool holdsShown() const;
 
 Q_SIGNALS:
     /// A parked send ended while the window was not active, or in another conversation than
