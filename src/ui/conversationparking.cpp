@@ -131,7 +131,7 @@ void ConversationPresenter::parkedWentOut()
         // there again, and its card says where it went.
         ConversationView::Card sent;
         sent.parked = true;
-        sent.headline = tr("Sent again at the reset: see below");
+        sent.headline = tr("Sent again: see below");
         m_view->setErrorCard(card, sent);
         m_userTurn = m_view->addUserTurn(m_parkedPrompt);
     }
@@ -214,8 +214,9 @@ void ConversationPresenter::refreshParking()
     if (m_cardTurn >= 0 && m_cardTurn != m_parkedTurn) {
         ConversationView::Card card;
         card.line = m_cardLine;
-        const bool runningElsewhere = m_lot && !m_session->busy() && !shownParked()
-            && !m_lot->sendsOf(m_session->conversationId()).isEmpty();
+        const QUuid shown = m_session->conversationId();
+        const bool runningElsewhere = m_lot && !shown.isNull() && !m_session->busy()
+            && !shownParked() && !m_lot->sendsOf(shown).isEmpty();
         if (runningElsewhere) {
             card.line = tr("Sending now that the limit reset; the answer shows here when it "
                            "comes.");
