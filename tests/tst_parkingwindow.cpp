@@ -17,6 +17,8 @@
 #include "ui/windowparking.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -147,6 +149,7 @@ private Q_SLOTS:
     void automaticParksAtOnce();
     void goesOutAtTheResetAndAnswersInPlace();
     void waitsForItsProvider();
+    void aPromptSentMeanwhileGoesFirst();
     void queueListsTwoConversations();
     void anotherConversationsSendEndsWithTheHook();
     void answerFromTheLotsSessionIsShown();
@@ -532,6 +535,35 @@ void TestParkingWindow::waitsForItsProvider()
     QCOMPARE(p.chats().size(), 1); // the fresh demo's one request
     QCOMPARE(p.chats().constFirst().lastUserMessage(), u"Only to the demo"_s);
     QCOMPARE(promptsShown(p.view()), QStringList { u"Only to the demo"_s });
+}
+
+void TestParkingWindow::aPromptSentMeanwhileGoesFirst()
+{
+    ParkingWindow p(ini(), 300, ParkingChoice::Automatic);
+    QVERIFY(p.sendUntilGaveUp(u"First, parked"_s));
+    QTRY_VERIFY(p.parkedCard() >= 0);
+    const int card = p.parkedCard();
+    // Another prompt while it waits (the cap out of the way): answered at once.
+    p.w.setScenario(u"capped"_s);
+    p.w.uncapped();
+    p.w.send(u"Meanwhile, this"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(p.panel()->state(), RetryPanel::State::Succeeded, 5000);
+    QCOMPARE(p.lot()->count(), 1); // still parked, its card where it was
+    QVERIFY(p.cardText(card).startsWith(u"Parked\nParked until"_s));
+
+    // At its reset it goes out after that exchange: shown there again, its card says so.
+    QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 0, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(p.panel()->state(), RetryPanel::State::Succeeded, 5000);
+    QCOMPARE(p.cardText(card), u"Parked\nSent again: see below"_s);
+    QCOMPARE(promptsShown(p.view()),
+        (QStringList { u"First, parked"_s, u"Meanwhile, this"_s, u"First, parked"_s }));
+    QCOMPARE(p.view()->lastItem(), p.view()->lastAssistantTurn());
+    const QList<demo::RecordedRequest> sent = p.chats();
+    QCOMPARE(sent.size(), 5);
+    QCOMPARE(sent.at(3).lastUserMessage(), u"Meanwhile, this"_s);
+    QCOMPARE(sent.at(4).lastUserMessage(), u"First, parked"_s);
+    const QJsonArray messages = sent.at(4).json().value(u"messages").toArray();
+    QCOMPARE(messages.size(), 3); // the exchange before it, then the parked prompt
 }
 
 void TestParkingWindow::queueListsTwoConversations()
