@@ -218,6 +218,7 @@ private Q_SLOTS:
     void actionLinks();
     void removeTurnsFrom();
     void copyLeavesOutLabels();
+    void errorCardAboutParking();
     void screenshots();
 };
 
@@ -960,6 +961,99 @@ void TestConversationView::copyLeavesOutLabels()
     view.setTextCursor(answer);
     view.copy();
     QCOMPARE(QApplication::clipboard()->text(), u"It is 4.\nSecond paragraph."_s);
+}
+
+void TestConversationView::errorCardAboutParking()
+{
+    using Card = ConversationView::Card;
+    using Action = ConversationView::Action;
+    ConversationView view;
+    view.resize(600, 400);
+    view.addUserTurn(u"Summarise it"_s);
+    const int card = view.addErrorTurn(u"The send failed: budget exhausted"_s,
+        u"status: 422\nresponse: Token limit exceeded. Retry in 16 min."_s);
+    view.addNotice(u"after the card"_s); // the card is rewritten in place, wherever it is
+    const QString body = u"status: 422\nresponse: Token limit exceeded. Retry in 16 min."_s;
+    // The error's body box ends with the (empty) block Qt keeps after a frame.
+    QCOMPARE(
+        view.errorCardText(card), u"Error\nThe send failed: budget exhausted\n"_s + body + u'\n');
+
+    // The failed card's offer: a line and links under the error, which stays.
+    Card offer;
+    offer.links = { { Action::SendAt, u"Send at 06:14 (in 16 min)"_s, u"park it"_s },
+        { Action::RetryNow, u"Retry now"_s, {} } };
+    view.setErrorCard(card, offer);
+    QCOMPARE(view.errorCardText(card),
+        u"Error\nThe send failed: budget exhausted\n"_s + body
+            + u"\nSend at 06:14 (in 16 min)  \u00b7  Retry now"_s);
+    QCOMPARE(fragmentWith(view.document(), u"Send at"_s).format.anchorHref(),
+        u"capwatch-action:send-at/%1"_s.arg(card));
+    QCOMPARE(fragmentWith(view.document(), u"Send at"_s).format.toolTip(), u"park it"_s);
+    QSignalSpy spy(&view, &ConversationView::actionRequested);
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:send-at/%1"_s.arg(card)));
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:send-now/%1"_s.arg(card))); // not offered
+    QCOMPARE(spy.size(), 1);
+    QCOMPARE(spy.at(0).at(0).value<Action>(), Action::SendAt);
+
+    // A link reached with Tab stays selected while its words tick.
+    QTextCursor link = view.document()->find(u"Send at 06:14 (in 16 min)"_s);
+    view.setTextCursor(link);
+    offer.links[0].text = u"Send at 06:14 (in 15 min)"_s;
+    view.setErrorCard(card, offer);
+    QCOMPARE(view.textCursor().selectedText(), u"Send at 06:14 (in 15 min)"_s);
+    QVERIFY(view.textCursor().charFormat().isAnchor());
+
+    // Parked: its own colour and caption, the headline in place of the error, other links.
+    Card parked;
+    parked.parked = true;
+    parked.headline = u"Parked until 06:14, in 15:42"_s;
+    parked.line = u"It goes out by itself (park 1 of 3)"_s;
+    parked.links = { { Action::SendNow, u"Send now"_s, {} }, { Action::EditParked, u"Edit"_s, {} },
+        { Action::CancelPark, u"Cancel"_s, {} } };
+    view.setErrorCard(card, parked);
+    QCOMPARE(view.errorCardText(card),
+        u"Parked\nParked until 06:14, in 15:42\nIt goes out by itself (park 1 of 3)\n"
+        u"Send now  \u00b7  Edit  \u00b7  Cancel"_s);
+    QCOMPARE(view.errorCard(card), parked);
+    const QTextFrame *frame = view.document()->rootFrame()->childFrames().at(1);
+    QVERIFY(frame->childFrames().isEmpty()); // the error's body box is gone with it
+    const QColor parkedBg = frame->frameFormat().background().color();
+    QVERIFY(parkedBg
+        != view.document()->rootFrame()->childFrames().at(0)->frameFormat().background().color());
+    // The countdown ticks: only its line is rewritten.
+    parked.headline = u"Parked until 06:14, in 15:41"_s;
+    view.setErrorCard(card, parked);
+    QVERIFY(view.errorCardText(card).startsWith(u"Parked\nParked until 06:14, in 15:41\n"_s));
+    QVERIFY(view.toPlainText().endsWith(u"after the card"_s));
+    // Copied, the card's links are labels: left out.
+    QApplication::clipboard()->clear();
+    view.selectAll();
+    view.copy();
+    const QString copied = QApplication::clipboard()->text();
+    QVERIFY2(copied.contains(u"Parked until 06:14, in 15:41"_s), qPrintable(copied));
+    QVERIFY2(!copied.contains(u"Send now"_s), qPrintable(copied));
+    // It follows the palette like the other cards.
+    view.setPalette(darkPalette());
+    QVERIFY(view.document()
+                ->rootFrame()
+                ->childFrames()
+                .at(1)
+                ->frameFormat()
+                .background()
+                .color()
+                .lightness()
+        < 80);
+
+    // Taken out: the error again, as it was added, with what the card offers now.
+    Card failed;
+    failed.links = { { Action::RetryNow, u"Retry now"_s, {} } };
+    view.setErrorCard(card, failed);
+    QCOMPARE(view.errorCardText(card),
+        u"Error\nThe send failed: budget exhausted\n"_s + body + u"\nRetry now"_s);
+    view.setErrorCard(card, {});
+    QCOMPARE(
+        view.errorCardText(card), u"Error\nThe send failed: budget exhausted\n"_s + body + u'\n');
+    QCOMPARE(view.toMarkdown().count(u"Token limit exceeded"_s), 1); // the export keeps the error
 }
 
 void TestConversationView::screenshots()

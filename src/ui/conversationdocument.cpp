@@ -74,14 +74,15 @@ QString selectedText(const QTextDocument &doc, int from, int to)
     for (QTextBlock block = doc.findBlock(from); block.isValid() && block.position() < to;
          block = block.next()) {
         const int role = block.blockFormat().intProperty(kRoleProperty);
-        if (role == CaptionBlock || role == ActionBlock || role == StatusBlock)
+        if (role == CaptionBlock || role == ActionBlock || role == StatusBlock
+            || role == CardLinkBlock)
             continue;
         QString line;
         for (auto it = block.begin(); !it.atEnd(); ++it) {
             const QTextFragment fragment = it.fragment();
             const int charRole = fragment.charFormat().intProperty(kRoleProperty);
             if (charRole == CaptionChar || charRole == ErrorCaptionChar || charRole == ActionChar
-                || charRole == StatusChar)
+                || charRole == StatusChar || charRole == ParkedCaptionChar)
                 continue;
             const int start = std::max(from, fragment.position());
             const int end = std::min(to, fragment.position() + fragment.length());

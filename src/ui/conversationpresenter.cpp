@@ -35,6 +35,12 @@ ConversationPresenter::ConversationPresenter(
     connect(m_session, &ChatSession::waitProgress, this, &ConversationPresenter::onProgress);
     connect(m_view, &ConversationView::actionRequested, this, &ConversationPresenter::onAction);
     connect(m_session, &ChatSession::conversationRestored, this, &ConversationPresenter::restore);
+    connect(m_session, &ChatSession::parkOffered, this, &ConversationPresenter::onParkOffered);
+    connect(m_session, &ChatSession::parkedChanged, this, &ConversationPresenter::onParkedChanged);
+    connect(m_session, &ChatSession::sendStarted, this, [this] {
+        if (m_unparking)
+            parkedWentOut();
+    });
     connect(m_session, &ChatSession::conversationChanged, this, [this](const QUuid &id) {
         if (!id.isNull())
             return; // a restore: conversationRestored() follows
@@ -52,6 +58,13 @@ void ConversationPresenter::showSend(const QString &prompt, bool showPrompt)
     if (filling())
         fillPiece(true);
     retireLastExchange();
+    // What the last failed card offered was for its prompt; a parked card stays as it is.
+    if (m_cardTurn >= 0 && m_cardTurn != m_parkedTurn) {
+        ConversationView::Card card;
+        card.line = m_cardLine;
+        m_view->setErrorCard(m_cardTurn, card);
+    }
+    m_cardTurn = -1;
     m_assistantTurn = -1;
     if (showPrompt)
         m_userTurn = m_view->addUserTurn(prompt);
@@ -91,6 +104,17 @@ void ConversationPresenter::onAction(ConversationView::Action action, int turn)
     case ConversationView::Action::Edit:
         if (turn == m_lastExchange.user)
             Q_EMIT editRequested();
+        break;
+    case ConversationView::Action::RetryNow:
+    case ConversationView::Action::SendAt:
+        if (turn == m_cardTurn)
+            onParkAction(action);
+        break;
+    case ConversationView::Action::SendNow:
+    case ConversationView::Action::EditParked:
+    case ConversationView::Action::CancelPark:
+        if (turn == m_parkedTurn)
+            onParkAction(action);
         break;
     }
 }
@@ -139,8 +163,9 @@ void ConversationPresenter::onSucceeded()
 void ConversationPresenter::onGaveUp(const net::SendSummary &summary)
 {
     endTurn(summary.incomplete || m_assistantTurn >= 0);
-    m_view->addErrorTurn(tr("The send failed: %1").arg(RetryTexts::reasonSentence(summary.reason)),
-        summary.finalErrorText);
+    setFailedCard(m_view->addErrorTurn(
+        tr("The send failed: %1").arg(RetryTexts::reasonSentence(summary.reason)),
+        summary.finalErrorText));
     Q_EMIT sendEnded();
 }
 
@@ -176,6 +201,7 @@ void ConversationPresenter::clearView()
     m_restored = {};
     m_fillNext = 0;
     m_view->clearConversation();
+    clearParking();
     m_userTurn = -1;
     m_assistantTurn = -1;
     m_lastExchange = {};
@@ -242,11 +268,16 @@ void ConversationPresenter::endFill()
     }
     if (!m_session->failedPrompt().isEmpty() && !m_restored.sends.isEmpty()) {
         const history::Send &last = m_restored.sends.constLast();
-        if (last.outcome == history::SendOutcome::Cancelled)
+        if (last.outcome == history::SendOutcome::Cancelled && !m_session->isParked()) {
             m_view->addNotice(tr("Cancelled. Your prompt is back in the editor."));
-        else // gave up, or still running when the program that sent it ended
-            m_view->addErrorTurn(
-                tr("The send failed: %1").arg(RetryTexts::reasonSentence(last.reason)), {});
+        } else { // gave up, or still running when the program that sent it ended
+            setFailedCard(m_view->addErrorTurn(
+                tr("The send failed: %1").arg(RetryTexts::reasonSentence(last.reason)), {}));
+            if (m_session->isParked())
+                enterParked(m_cardTurn);
+            else
+                refreshParking(); // one sending at the reset in a session of the lot's own
+        }
     }
     m_restored = {};
     m_fillNext = 0;

@@ -10,7 +10,9 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
+#include <optional>
 
 namespace capwatch::ui {
 
@@ -42,6 +44,22 @@ public:
     /// The longest one piece of the last fill held the GUI thread, in nanoseconds.
     qint64 longestFillPieceNs() const { return m_longestPieceNs; }
 
+    // --- parking (docs/parking.md) ---
+    /// Where the session's parked sends wait (the window's lot): the cards read their state and
+    /// their links act on it. Not owned.
+    void setParkingLot(session::ParkingLot *lot);
+    /// Rewrites what changes with time (the Send at button's time left, the parked card's
+    /// countdown) and with the lot (due, waits for its provider): on the window's one tick.
+    void refreshParking();
+    /// True while a card shows a figure that changes with time.
+    bool showsCountdown() const;
+    /// The card of the last failed send while it offers something (Send at, Retry now), and
+    /// the parked card; -1 when there is none.
+    int failedCard() const { return m_cardTurn; }
+    int parkedCard() const { return m_parkedTurn; }
+    /// The lot's entry of the send parked in the conversation shown, if any.
+    std::optional<history::ParkedSend> shownParked() const;
+
 Q_SIGNALS:
     /// The view's action on the last exchange: ask again, or edit its prompt.
     void regenerateRequested();
@@ -53,6 +71,10 @@ Q_SIGNALS:
     void conversationReplaced();
     /// A restored conversation is all in the view.
     void restoreFilled();
+    /// A card's Retry now.
+    void retryNowRequested();
+    /// The parked card's Edit: the prompt was taken out of the lot, for the prompt editor.
+    void editParkedRequested(const QString &prompt);
 
 private:
     struct Exchange
@@ -77,6 +99,19 @@ private:
     void fillPiece(bool all = false);
     void addRestored(const history::Message &message);
     void endFill();
+    // Parking (conversationparking.cpp).
+    void onParkAction(ConversationView::Action action);
+    void onParkOffered(const session::ParkOffer &offer);
+    void onParkedChanged(bool parked);
+    void enterParked(int card);
+    /// The parked prompt went out (ChatSession::sendStarted after an unpark): the card gives way
+    /// to the live send.
+    void parkedWentOut();
+    /// Taken out without sending (Cancel, Edit): a failed card again, with Retry now.
+    void parkCancelled();
+    /// The error card of the send that just failed, with nothing offered yet.
+    void setFailedCard(int turn);
+    void clearParking();
 
     session::ChatSession *m_session;
     ConversationView *m_view;
@@ -88,6 +123,16 @@ private:
     qsizetype m_fillNext = 0; ///< its next message
     QTimer m_fillTimer;
     qint64 m_longestPieceNs = 0;
+
+    QPointer<session::ParkingLot> m_lot;
+    int m_cardTurn = -1; ///< the last failed send's card, while it offers Send at or Retry now
+    int m_parkedTurn = -1; ///< the card in its parked look
+    QString m_cardLine; ///< the failed card's line: why it was not parked
+    QString m_parkedLine; ///< the parked card's line: how it was parked
+    QString m_parkedPrompt; ///< the parked card's prompt, shown again should it go out below
+    bool m_parkClicked = false; ///< Send at was clicked: parked by the user, not the setting
+    bool m_offersRetry = false; ///< the failed card's Retry now (a parking card's only)
+    bool m_unparking = false; ///< parkedChanged(false) came: sent, or taken out?
 };
 
 } // namespace capwatch::ui

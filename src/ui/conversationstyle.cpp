@@ -1,6 +1,7 @@
 #include "conversationstyle.h"
 
 #include "categorycolors.h"
+#include "parkingtexts.h"
 
 #include <QFontDatabase>
 #include <QPalette>
@@ -99,6 +100,10 @@ Style styleFor(const QWidget &widget)
     s.warning = readable(blend(s.text, red, 0.75), s.text, s.errorBg);
     s.codeBg = blend(s.base, s.text, 0.05);
     s.codeBorder = blend(s.base, s.text, 0.14);
+    const QColor parked = parkedColor(palette);
+    s.parkedBg = blend(s.base, parked, 0.09);
+    s.parkedBorder = blend(s.base, parked, 0.45);
+    s.parked = readable(parked, s.text, s.parkedBg);
     s.font = widget.font();
     s.monoFamilies = QFontDatabase::systemFont(QFontDatabase::FixedFont).families();
     return s;
@@ -111,9 +116,19 @@ QTextCharFormat charFormat(int role, const Style &s)
     switch (role) {
     case CaptionChar:
     case ErrorCaptionChar:
+    case ParkedCaptionChar:
         f.setFontWeight(QFont::Bold);
         setRelativeSize(f, s.font, 0.88);
-        f.setForeground(role == CaptionChar ? s.muted : s.warning);
+        f.setForeground(role == CaptionChar ? s.muted
+                : role == ErrorCaptionChar  ? s.warning
+                                            : s.parked);
+        break;
+    case CardHeadlineChar:
+        f.setFontWeight(QFont::DemiBold);
+        break;
+    case CardLineChar:
+        setRelativeSize(f, s.font, 0.92);
+        f.setForeground(s.muted);
         break;
     case NoticeChar:
     case IncompleteChar:
@@ -172,6 +187,8 @@ QTextBlockFormat blockFormat(int role, const Style &s, bool padded)
     case IncompleteBlock:
     case ActionBlock:
     case StatusBlock:
+    case CardLineBlock:
+    case CardLinkBlock:
         f.setTopMargin(s.gap);
         break;
     case ErrorTitleBlock:
@@ -203,6 +220,10 @@ QTextFrameFormat frameFormat(int role, const Style &s)
     case ErrorFrame:
         f.setBackground(s.errorBg);
         f.setBorderBrush(s.errorBorder);
+        break;
+    case ParkedFrame:
+        f.setBackground(s.parkedBg);
+        f.setBorderBrush(s.parkedBorder);
         break;
     case ErrorBodyFrame:
         f.setBackground(s.base);

@@ -53,6 +53,14 @@ enum Role : int
     ErrorBodyFrame,
     CodeFrame,
     TableFrame,
+    // a failed send's card about parking (docs/parking.md)
+    ParkedFrame,
+    CardHeadlineBlock,
+    CardLineBlock,
+    CardLinkBlock,
+    ParkedCaptionChar,
+    CardHeadlineChar,
+    CardLineChar,
 };
 
 struct Style
@@ -64,7 +72,7 @@ struct Style
     qreal spacer = 0; // between items
     qreal gap = 0; // small vertical gaps inside an item
     QColor text, base, muted, link, userBg, userBorder, errorBg, errorBorder, warning, codeBg,
-        codeBorder;
+        codeBorder, parked, parkedBg, parkedBorder;
     QFont font;
     QStringList monoFamilies;
 };

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <QList>
+#include <QPointer>
 #include <QTextBrowser>
 #include <QTextCursor>
+#include <QTextFrame>
 #include <QTimer>
 #include <vector>
 
@@ -21,14 +23,40 @@ class ConversationView final : public QTextBrowser
     Q_DISABLE_COPY_MOVE(ConversationView)
 
 public:
-    /// What a link under an answer (Copy, Regenerate) or in a prompt's caption (Edit) asks for.
+    /// What a link under an answer (Copy, Regenerate), in a prompt's caption (Edit) or on a
+    /// failed send's card (the rest, docs/parking.md) asks for.
     enum class Action
     {
         Copy,
         Regenerate,
-        Edit
+        Edit,
+        RetryNow, ///< send the failed prompt again now
+        SendAt, ///< park it until its provider's reset
+        SendNow, ///< send the parked prompt now
+        EditParked, ///< take it out and put it in the prompt editor
+        CancelPark, ///< take it out: it is a failed send again
     };
     Q_ENUM(Action)
+
+    /// A link on a card: the words vary ("Send at 06:14 (in 16 min)").
+    struct CardLink
+    {
+        Action action = Action::RetryNow;
+        QString text;
+        QString toolTip;
+        bool operator==(const CardLink &) const = default;
+    };
+    /// What a failed send's card (addErrorTurn()) shows about parking. The default: the error
+    /// alone, as before parking existed.
+    struct Card
+    {
+        /// The parked look: its own colour and caption, `headline` in place of the error.
+        bool parked = false;
+        QString headline; ///< parked: "Parked until 06:14, in 15:42"
+        QString line; ///< a quieter line: why it was not parked, how it was parked
+        QList<CardLink> links;
+        bool operator==(const Card &) const = default;
+    };
 
     explicit ConversationView(QWidget *parent = nullptr);
     ~ConversationView() override;
@@ -41,10 +69,16 @@ public:
     void appendAssistantText(int turn, const QString &delta);
     // Renders the answer as Markdown (if it is not too large) and marks it when cut off.
     void finishAssistantTurn(int turn, bool incomplete);
-    // A provider failure; the body is shown as plain text in a monospace box.
-    void addErrorTurn(const QString &title, const QString &body);
+    // A provider failure; the body is shown as plain text in a monospace box. Returns its id.
+    int addErrorTurn(const QString &title, const QString &body);
     // A small, muted line such as "Cancelled".
     void addNotice(const QString &text);
+    // What an error turn's card shows about parking; its error stays as added. Only the lines
+    // that changed are rewritten, so a countdown can tick in a card of any size.
+    void setErrorCard(int turn, const Card &card);
+    [[nodiscard]] Card errorCard(int turn) const;
+    // The plain text of an error turn's card as shown: caption, error or headline, line, links.
+    [[nodiscard]] QString errorCardText(int turn) const;
 
     // The action links of a turn: Copy and Regenerate under an answer (shown once it is
     // complete), Edit in a prompt's caption. Other combinations are ignored.
@@ -55,6 +89,8 @@ public:
     // The id of the last user turn and of the last assistant turn, or -1.
     [[nodiscard]] int lastUserTurn() const;
     [[nodiscard]] int lastAssistantTurn() const;
+    // The id of the last item of any kind (notices too), or -1.
+    [[nodiscard]] int lastItem() const;
     // The text of a user turn as typed.
     [[nodiscard]] QString userText(int turn) const;
 
@@ -121,6 +157,9 @@ private:
         QTextCursor actionBlock;
         QList<Action> actions;
         bool actionLine = false;
+        // Error turns: their frame, and what it shows about parking.
+        QPointer<QTextFrame> frame;
+        Card card;
         qsizetype flushed = 0; // characters of text already in the document
         qsizetype lineLength = 0; // characters since the last line break shown
         qsizetype runLength = 0; // characters since the last space shown
@@ -137,6 +176,12 @@ private:
     Item &appendItem(Kind kind);
     void truncateTurn(Item &item);
     void renderActions(Item &item);
+    // An error turn's frame below its caption: the error (or the parked headline), the card's
+    // line and links. `cursor` is at the end of the caption.
+    void fillErrorCard(QTextCursor &cursor, const Item &item);
+    void rebuildErrorCard(Item &item);
+    void updateErrorCard(const Item &item, const Card &before);
+    void insertCardLinks(QTextCursor &cursor, const Item &item);
     // endSpacer(), remembered as where the item begins.
     QTextCursor startItem(Item &item);
 

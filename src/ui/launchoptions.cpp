@@ -1,5 +1,6 @@
 #include "launchoptions.h"
 
+#include "keychain.h"
 #include "session/chatsession.h"
 
 namespace capwatch::ui {
@@ -31,6 +32,14 @@ void applySettings(
 {
     session.setProvider(providerChoice(settings, options));
     session.setParkingChoice(settings.parkingChoice());
+}
+
+void wireSession(session::ChatSession &session, const LaunchOptions &options,
+    session::LocalProvider *demo, QObject *keychainContext)
+{
+    session.setTimeScale(options.timeScale);
+    session.setLocalProvider(demo);
+    session.setKeychain([keychainContext] { return Keychain::provider(keychainContext); });
 }
 
 } // namespace capwatch::ui

@@ -5,9 +5,12 @@
 #include "session/sessiontypes.h"
 #include "settings.h"
 
+class QObject;
+
 namespace capwatch::session {
 class ChatSession;
-}
+class LocalProvider;
+} // namespace capwatch::session
 
 namespace capwatch::ui {
 
@@ -28,5 +31,11 @@ session::ProviderChoice providerChoice(const Settings &settings, const LaunchOpt
 /// (providerChoice()) and what a send capped beyond the budget does (Settings → Retries).
 void applySettings(
     session::ChatSession &session, const Settings &settings, const LaunchOptions &options);
+
+/// Wires a session of the window: its own, and each one its parking lot makes for a parked send
+/// of a conversation it does not show. The time scale of this run, `demo` (may be null) for the
+/// demo, the system keychain (its prompts parented to `keychainContext`).
+void wireSession(session::ChatSession &session, const LaunchOptions &options,
+    session::LocalProvider *demo, QObject *keychainContext);
 
 } // namespace capwatch::ui

@@ -4,14 +4,13 @@
 #include "demobanner.h"
 #include "historybanner.h"
 #include "historysidebar.h"
-#include "keychain.h"
 #include "plainhttpwarning.h"
 #include "retrylogmodel.h"
 #include "retrypanel.h"
-#include "retrytexts.h"
 #include "settingsdialog.h"
 #include "timelinewidget.h"
 #include "windowhistory.h"
+#include "windowparking.h"
 
 #include <QDesktopServices>
 #include <QDoubleSpinBox>
@@ -43,9 +42,7 @@ MainWindow::MainWindow(
     , m_options(options)
     , m_session(new ChatSession(this))
 {
-    m_session->setTimeScale(options.timeScale);
-    m_session->setLocalProvider(demo);
-    m_session->setKeychain([this] { return Keychain::provider(this); });
+    wireSession(*m_session, options, demo, this);
     buildUi();
     // Only now: splitter->addWidget(left) in buildUi() measured the left column with the prompt's
     // buttons still blank, and the splitter's first split (at show) still uses that measure, as
@@ -67,6 +64,7 @@ MainWindow::MainWindow(
     connect(m_presenter, &ConversationPresenter::editRequested, this, &MainWindow::editLastPrompt);
     connect(m_presenter, &ConversationPresenter::answerCopied, this,
         [this] { statusBar()->showMessage(tr("Answer copied"), 4000); });
+    m_parking = new WindowParking(this, demo);
     // The timeline's live wait follows the session's one ticker.
     connect(m_session, &ChatSession::waitProgress, m_timeline,
         [this](const session::WaitProgress &progress) {
@@ -421,14 +419,16 @@ void MainWindow::restorePrompt()
 {
     // Nothing typed is lost: the failed prompt returns only into an empty editor, with the
     // cursor at its end, where typing goes on.
-    if (promptEditor()->toPlainText().trimmed().isEmpty())
+    if (promptEditor()->toPlainText().trimmed().isEmpty() && !m_session->isParked())
         m_promptBox->setText(m_session->failedPrompt());
     updateButtons();
 }
 
 void MainWindow::updateButtons()
 {
-    m_promptBox->setBusy(m_session->busy(), !m_session->failedPrompt().isEmpty());
+    // A parked prompt waits in its card, or goes out in a session of the lot's: not to retry.
+    const bool parked = m_session->isParked() || (m_parking && m_parking->holdsShown());
+    m_promptBox->setBusy(m_session->busy(), !m_session->failedPrompt().isEmpty() && !parked);
 }
 
 void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)

@@ -45,6 +45,7 @@ class RetryPanel;
 class SettingsDialog;
 class TimelineWidget;
 class WindowHistory;
+class WindowParking;
 
 class MainWindow final : public QMainWindow
 {
@@ -94,6 +95,14 @@ public:
 
     /// The conversation this window displays.
     session::ChatSession *session() const { return m_session; }
+    /// The parked sends of every conversation, the Queue tab (docs/parking.md).
+    WindowParking *windowParking() const { return m_parking; }
+    const LaunchOptions &launchOptions() const { return m_options; }
+    /// What the window's session talks to now (and a session made for a parked send).
+    session::ProviderChoice chosenProvider() const { return providerChoice(m_settings, m_options); }
+    /// Puts the failed prompt back into an empty editor (not a parked one: that waits in its
+    /// card) and sets the prompt's buttons: after a send ends, is parked or is taken out.
+    void restorePrompt();
 
     // Widgets, for tests and the screenshot script to click and type.
     RetryPanel *retryPanel() const { return m_panel; }
@@ -132,7 +141,6 @@ private:
     bool plainHttpAllowed(void (MainWindow::*resume)());
     void onMessageAction(PromptMessage::Action action);
     void updateButtons();
-    void restorePrompt();
 
     Settings &m_settings;
     LaunchOptions m_options;
@@ -157,6 +165,7 @@ private:
     HistorySidebar *m_sidebar = nullptr;
     HistoryBanner *m_historyBanner = nullptr;
     WindowHistory *m_history = nullptr;
+    WindowParking *m_parking = nullptr;
 };
 
 } // namespace capwatch::ui

@@ -226,6 +226,7 @@ void RetryPanel::setSession(session::ChatSession *session)
 void RetryPanel::resetFigures(quint64 send)
 {
     m_send = send;
+    m_parked.reset();
     m_attempt = 0;
     m_used.reset();
     m_limit.reset();
@@ -234,6 +235,28 @@ void RetryPanel::resetFigures(quint64 send)
     m_cutWait.reset();
     m_failureCategory.clear();
     m_failureStatus = 0;
+}
+
+void RetryPanel::showParked(
+    const history::ParkedSend &parked, ParkedState state, const QDateTime &now)
+{
+    if (m_state != State::Parked) {
+        m_stateBeforePark = m_state;
+        m_detailBeforePark = m_stateDetail;
+    }
+    m_parked = parked;
+    m_parkedState = state;
+    m_parkedNow = now;
+    // Announced when it is parked, and when where it stands changes; not on every tick.
+    setState(State::Parked, ParkingTexts::stateName(state));
+}
+
+void RetryPanel::clearParked()
+{
+    if (m_state != State::Parked)
+        return;
+    m_parked.reset();
+    setState(m_stateBeforePark, m_detailBeforePark);
 }
 
 void RetryPanel::setState(State state, const QString &detail)
@@ -286,6 +309,9 @@ QString RetryPanel::stateText() const
         return tr("Gave up: %1").arg(m_stateDetail);
     case State::Cancelled:
         return tr("Cancelled");
+    case State::Parked:
+        return m_parked ? ParkingTexts::panelLine(*m_parked, m_parkedState, m_parkedNow)
+                        : QString();
     }
     return {};
 }
@@ -324,6 +350,8 @@ QString RetryPanel::tokensText() const
 
 QString RetryPanel::countdownText() const
 {
+    if (m_state == State::Parked && m_parked && m_parkedState == ParkedState::Waiting)
+        return ParkingTexts::countdown(m_parked->dueAt, m_parkedNow);
     if (m_state != State::Waiting)
         return tr("–");
     return tr("%1 s").arg(seconds1(m_shownCountdownMs));
@@ -383,6 +411,28 @@ void RetryPanel::refresh()
     m_sourceLabel->setText(sourceText());
     m_countdownBar->setAccessibleDescription(countdownText());
     m_budgetBar->setAccessibleDescription(budgetText());
+    refreshParked();
+}
+
+void RetryPanel::refreshParked()
+{
+    const bool parked = m_state == State::Parked && m_parked;
+    // In the parked colour: not a retry counting down, a send waiting for its reset.
+    QPalette statePalette = palette();
+    if (parked)
+        statePalette.setColor(QPalette::WindowText, parkedColor(palette()));
+    m_stateLabel->setPalette(statePalette);
+    m_countdownCaption->setText(parked ? tr("Provider's reset in") : tr("Next retry in"));
+    m_countdownLabel->setAccessibleName(m_countdownCaption->text());
+    QPalette barPalette = palette();
+    if (parked)
+        barPalette.setColor(QPalette::Highlight, parkedColor(palette()));
+    m_countdownBar->setPalette(barPalette);
+    if (!parked)
+        return;
+    const qint64 whole = std::max<qint64>(1, m_parked->parkedAt.msecsTo(m_parked->dueAt));
+    const qint64 left = std::clamp<qint64>(m_parkedNow.msecsTo(m_parked->dueAt), 0, whole);
+    m_countdownBar->setValue(int(1000 - 1000 * left / whole));
 }
 
 void RetryPanel::changeEvent(QEvent *event)
@@ -400,7 +450,6 @@ void RetryPanel::retranslate()
     m_failureCaption->setText(tr("Last failure"));
     m_attemptCaption->setText(tr("Attempt"));
     m_tokensCaption->setText(tr("Tokens used / limit"));
-    m_countdownCaption->setText(tr("Next retry in"));
     m_budgetCaption->setText(tr("Retry budget left"));
     m_sourceCaption->setText(tr("Wait came from"));
     setAccessibleName(tr("Retry panel"));
@@ -411,7 +460,6 @@ void RetryPanel::retranslate()
     m_attemptBar->setAccessibleName(tr("Attempts used"));
     m_tokensLabel->setAccessibleName(tr("Tokens used and limit"));
     m_tokensBar->setAccessibleName(tr("Tokens used of the limit"));
-    m_countdownLabel->setAccessibleName(tr("Next retry in"));
     m_countdownBar->setAccessibleName(tr("Wait progress"));
     m_budgetLabel->setAccessibleName(tr("Retry budget left"));
     m_budgetBar->setAccessibleName(

@@ -4,6 +4,7 @@
 // happens (attempt n of 5, used/limit tokens, the countdown to the next retry, the budget left
 // of the 120 s, where the wait came from, the state) and keeps its last state afterwards.
 
+#include "parkingtexts.h"
 #include "session/chatsession.h"
 
 #include <QPointer>
@@ -30,7 +31,8 @@ public:
         Streaming,
         Succeeded,
         GaveUp,
-        Cancelled
+        Cancelled,
+        Parked, ///< the send gave up and waits for its provider's reset (docs/parking.md)
     };
     Q_ENUM(State)
 
@@ -49,6 +51,13 @@ public:
     QString countdownText() const;
     QString budgetText() const;
     QString sourceText() const;
+    /// While the conversation's send is parked: in its own colour, "Parked until 06:14 · in
+    /// 15:42 · park 1 of 3", and the time to the reset in place of the next retry's. Called again
+    /// on every tick; the next send (or another conversation) ends it.
+    void showParked(const history::ParkedSend &parked, ParkedState state, const QDateTime &now);
+    /// Taken out without sending (Cancel, Edit): the send's own end again.
+    void clearParked();
+
     /// Seconds as the panel last showed them.
     double shownCountdownS() const { return m_shownCountdownMs / 1000.0; }
     double shownBudgetLeftS() const { return m_shownBudgetMs / 1000.0; }
@@ -71,6 +80,7 @@ private:
     void updateTokens();
     void retranslate();
     void announce(QWidget *what);
+    void refreshParked();
 
     QPointer<session::ChatSession> m_session;
     quint64 m_send = 0;
@@ -91,6 +101,13 @@ private:
     session::WaitProgress m_progress;
     qint64 m_shownCountdownMs = 0;
     qint64 m_shownBudgetMs = 0;
+    /// Parked: the lot's entry, where it stands, the wall clock of the last tick, and the state
+    /// the send ended in (shown again when it is taken out).
+    std::optional<history::ParkedSend> m_parked;
+    ParkedState m_parkedState = ParkedState::Waiting;
+    QDateTime m_parkedNow;
+    State m_stateBeforePark = State::Idle;
+    QString m_detailBeforePark;
 
     QScrollArea *m_scroll;
     QWidget *m_content;

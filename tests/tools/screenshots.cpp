@@ -9,9 +9,12 @@
 #include "ui/conversationpresenter.h"
 #include "ui/historysidebar.h"
 #include "ui/mainwindow.h"
+#include "ui/parkedqueuemodel.h"
+#include "ui/parkedqueueview.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
 #include "ui/windowhistory.h"
+#include "ui/windowparking.h"
 
 #include <QApplication>
 #include <QDir>
@@ -143,6 +146,66 @@ int historyShots(
     return 0;
 }
 
+/// Parking (docs/parking.md): a send parked until its provider's reset, some 15 minutes away,
+/// with its card's countdown and the panel; then the Queue tab with three parked sends of three
+/// conversations. The demo's `reset` scenario, its cap freeing five policy hours after the first
+/// request: at --time-scale 0.05 the reset is a quarter of an hour of wall time away.
+int parkingShots(const QTemporaryDir &dir, const QString &outDir, const QString &suffix)
+{
+    testing::DemoHook hook;
+    Settings settings(dir.filePath(u"parking.ini"_s));
+    history::HistoryWriter writer;
+    LaunchOptions options;
+    options.forceDemo = true;
+    options.timeScale = 0.05;
+    MainWindow w(settings, options, &hook);
+    w.attachHistory(&writer, false);
+    writer.open(dir.filePath(u"parking.sqlite"_s));
+    w.resize(1440, 900);
+    w.show();
+    demo::DemoProvider *demo = hook.provider();
+    demo::DemoOptions o = demo->options();
+    o.scenario = u"reset"_s;
+    o.resetAfterSeconds = 5 * 3600;
+    demo->setOptions(o);
+    if (!QTest::qWaitFor([&] { return w.windowHistory()->isOpen(); }, 10000))
+        return 1;
+
+    // Asked (the default): the card offers Send at beside Retry now; sent at the reset.
+    send(w,
+        QCoreApplication::translate(
+            "screenshots", "Translate the release notes into German, keeping the headings."));
+    if (!waitForState(w, RetryPanel::State::GaveUp, 60000))
+        return 1;
+    if (!w.session()->park())
+        return 1;
+    QTest::qWait(1100); // a tick of the countdown
+    if (!save(&w, outDir + u"/main-window-parked"_s + suffix + u".png"_s))
+        return 1;
+
+    // Two more conversations, parked automatically, and the Queue with all three.
+    w.session()->setParkingChoice(session::ParkingChoice::Automatic);
+    for (const char *prompt :
+        { QT_TRANSLATE_NOOP("screenshots", "Summarise yesterday's incident report for the team"),
+            QT_TRANSLATE_NOOP("screenshots", "Draft three subject lines for the launch email") }) {
+        w.windowHistory()->newConversation();
+        send(w, QCoreApplication::translate("screenshots", prompt));
+        if (!waitForState(w, RetryPanel::State::Parked, 60000))
+            return 1;
+    }
+    WindowParking *parking = w.windowParking();
+    w.tabs()->setCurrentWidget(parking->queueView());
+    ParkedQueueModel *queue = parking->queueModel();
+    if (!QTest::qWaitFor([&] { return queue->rowCount() == 3; }, 10000))
+        return 1;
+    parking->queueView()->selectSend(queue->sendAt(0).id);
+    QTest::qWait(1100);
+    if (!save(&w, outDir + u"/main-window-queue"_s + suffix + u".png"_s))
+        return 1;
+    w.close();
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -265,5 +328,7 @@ int main(int argc, char *argv[])
     if (!save(box, outDir + u"/plain-http-warning"_s + suffix + u".png"_s))
         return 1;
     r.close();
+    if (const int failed = parkingShots(settingsDir, outDir, suffix))
+        return failed;
     return historyShots(settingsDir, outDir, suffix, hook);
 }

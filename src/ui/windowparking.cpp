@@ -1,0 +1,244 @@
+#include "windowparking.h"
+
+#include "conversationpresenter.h"
+#include "mainwindow.h"
+#include "parkedqueuemodel.h"
+#include "parkedqueueview.h"
+#include "parkingtexts.h"
+#include "retrypanel.h"
+#include "windowhistory.h"
+
+#include <QEvent>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+
+namespace capwatch::ui {
+
+using session::ChatSession;
+using session::ParkingLot;
+
+WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
+    : QObject(window)
+    , m_window(window)
+    , m_session(window->session())
+    , m_demo(demo)
+    , m_lot(new ParkingLot(this))
+    , m_model(new ParkedQueueModel(this))
+{
+    m_lot->setSessionFactory([this] { return makeSession(); });
+    m_session->setParkingLot(m_lot);
+    m_model->setLot(m_lot);
+    ConversationPresenter *presenter = window->presenter();
+    presenter->setParkingLot(m_lot);
+
+    QTabWidget *tabs = window->tabs();
+    m_view = new ParkedQueueView(m_model, tabs);
+    tabs->addTab(m_view, QString());
+    m_view->installEventFilter(this); // its LanguageChange: the tab's text
+    // When the Queue is the tab shown, Tab goes from the tab bar through the table and its
+    // buttons, where it would go through the retry log.
+    QWidget *previous = tabs->widget(1);
+    const QList<QWidget *> order { m_view->table(), m_view->openButton(), m_view->sendNowButton(),
+        m_view->cancelButton() };
+    for (QWidget *next : order) {
+        QWidget::setTabOrder(previous, next);
+        previous = next;
+    }
+
+    // Once a second, from the wall clock: every countdown at once, and only while one shows.
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this, &WindowParking::onTick);
+
+    connect(m_lot, &ParkingLot::changed, this, &WindowParking::onLotChanged);
+    connect(m_lot, &ParkingLot::released, this, [this](const history::ParkedSend &parked) {
+        if (m_session->busy() && m_session->conversationId() == parked.conversation)
+            m_runsHere.insert(parked.id);
+    });
+    connect(m_lot, &ParkingLot::finished, this, &WindowParking::onFinished);
+    connect(m_session, &ChatSession::parkedChanged, this, &WindowParking::onParkedChanged);
+    connect(m_session, &ChatSession::parkOffered, this, &WindowParking::updateTicking);
+    connect(m_session, &ChatSession::conversationRestored, this, [this] {
+        updatePanel();
+        updateTicking();
+    });
+    connect(presenter, &ConversationPresenter::restoreFilled, this, &WindowParking::updateTicking);
+    connect(presenter, &ConversationPresenter::retryNowRequested, window, &MainWindow::retryNow);
+    connect(
+        presenter, &ConversationPresenter::editParkedRequested, this, &WindowParking::editPrompt);
+
+    // Parked sends are stored with the history the window uses, and read back when it opens;
+    // a private run keeps them in memory only, as its conversations.
+    WindowHistory *history = window->windowHistory();
+    connect(history, &WindowHistory::opened, this, [this, history] {
+        m_writer = history->isPrivate() ? nullptr : history->writer();
+        m_titlesAsked.clear();
+        m_lot->setHistory(m_writer);
+    });
+
+    connect(m_view, &ParkedQueueView::openRequested, this, &WindowParking::openConversation);
+    connect(m_view, &ParkedQueueView::sendNowRequested, this, &WindowParking::sendNow);
+    connect(m_view, &ParkedQueueView::cancelRequested, this, &WindowParking::cancel);
+    updateTabText();
+}
+
+std::unique_ptr<ChatSession> WindowParking::makeSession() const
+{
+    // Like the window's own session: wired the same way, the provider chosen now (a parked send
+    // of another provider waits for its own), the same history and the same parking choice.
+    auto s = std::make_unique<ChatSession>();
+    wireSession(*s, m_window->launchOptions(), m_demo, m_window);
+    s->setProvider(m_window->chosenProvider());
+    s->setHistory(m_session->historyWriter());
+    s->setParkingChoice(m_session->parkingChoice());
+    return s;
+}
+
+void WindowParking::openConversation(const QUuid &conversation)
+{
+    if (!conversation.isNull() && conversation != m_session->conversationId())
+        m_window->windowHistory()->openConversation(conversation);
+}
+
+bool WindowParking::holdsShown() const
+{
+    const QUuid shown = m_session->conversationId();
+    return !shown.isNull() && !m_lot->sendsOf(shown).isEmpty();
+}
+
+void WindowParking::onTick()
+{
+    m_window->presenter()->refreshParking();
+    m_model->tick();
+    updatePanel();
+    updateTicking();
+}
+
+void WindowParking::onLotChanged()
+{
+    fetchTitles();
+    updateTabText();
+    updatePanel();
+    updateTicking();
+}
+
+void WindowParking::onParkedChanged(bool parked)
+{
+    // Parked, the prompt waits in its card, not in the editor as after a failure.
+    if (parked && m_window->promptEditor()->toPlainText() == m_session->failedPrompt())
+        m_window->promptEditor()->clear();
+    // After the lot's turn: a prompt that went out makes the window busy, one taken out is the
+    // failed prompt again (Retry now).
+    QTimer::singleShot(0, m_window, &MainWindow::restorePrompt);
+    updatePanel();
+    updateTicking();
+}
+
+void WindowParking::editPrompt(const QString &prompt)
+{
+    QPlainTextEdit *editor = m_window->promptEditor();
+    editor->setPlainText(prompt);
+    editor->moveCursor(QTextCursor::End);
+    editor->setFocus();
+}
+
+void WindowParking::onFinished(
+    const history::ParkedSend &parked, net::SendSummary::Outcome outcome, bool parkedAgain)
+{
+    const bool ranHere = m_runsHere.remove(parked.id);
+    const bool shown = parked.conversation == m_session->conversationId();
+    const bool answered = outcome == net::SendSummary::Outcome::Succeeded;
+    const QString title = m_model->titleOf(parked);
+    // A send that ended capped again is parked again by its session right after the lot said it
+    // ended: look on the next turn.
+    QTimer::singleShot(0, this, [this, parked, answered, parkedAgain, shown, title] {
+        bool again = parkedAgain;
+        for (const history::ParkedSend &p : m_lot->sendsOf(parked.conversation))
+            again = again || (p.message == parked.message && p.parksInARow > parked.parksInARow);
+        if (!m_window->isActiveWindow() || !shown)
+            Q_EMIT parkedSendEnded(parked.conversation, title, answered, again);
+    });
+    // It went out in a session of the lot's own (the window opened its conversation while it
+    // was in flight): the window shows the conversation as read back, without its answer.
+    if (shown && !ranHere && !parked.conversation.isNull())
+        reloadWhenIdle(parked.conversation);
+}
+
+void WindowParking::reloadWhenIdle(const QUuid &conversation)
+{
+    if (m_session->conversationId() != conversation)
+        return;
+    if (!m_session->busy()) {
+        m_window->windowHistory()->openConversation(conversation);
+        return;
+    }
+    auto *once = new QObject(this);
+    const auto again = [this, once, conversation] {
+        once->deleteLater();
+        QTimer::singleShot(0, this, [this, conversation] { reloadWhenIdle(conversation); });
+    };
+    connect(m_session, &ChatSession::succeeded, once, again);
+    connect(m_session, &ChatSession::gaveUp, once, again);
+    connect(m_session, &ChatSession::cancelled, once, again);
+    connect(m_session, &ChatSession::conversationChanged, once, [once] { once->deleteLater(); });
+}
+
+void WindowParking::updatePanel()
+{
+    RetryPanel *panel = m_window->retryPanel();
+    const std::optional<history::ParkedSend> parked = m_window->presenter()->shownParked();
+    if (!m_session->isParked() || !parked) {
+        panel->clearParked();
+        return;
+    }
+    panel->showParked(*parked, parkedState(*m_lot, *parked), m_lot->wallNow());
+}
+
+void WindowParking::updateTicking()
+{
+    const bool needed = m_lot->count() > 0 || m_window->presenter()->showsCountdown();
+    if (needed && !m_tick.isActive())
+        m_tick.start();
+    else if (!needed)
+        m_tick.stop();
+}
+
+void WindowParking::updateTabText()
+{
+    QTabWidget *tabs = m_window->tabs();
+    const int index = tabs->indexOf(m_view);
+    const int count = m_lot->count();
+    tabs->setTabText(index, count > 0 ? tr("&Queue (%1)").arg(count) : tr("&Queue"));
+    tabs->setTabToolTip(index, tr("Sends parked until their provider's limit resets"));
+}
+
+void WindowParking::fetchTitles()
+{
+    if (!m_writer)
+        return;
+    // A send parked in this run carries no title (the lot knows the titles of those it read
+    // back): the queue asks the history once per conversation.
+    for (const history::ParkedSend &p : m_lot->sends()) {
+        if (!p.title.isEmpty() || p.conversation.isNull() || m_titlesAsked.contains(p.conversation))
+            continue;
+        const QUuid id = p.conversation;
+        m_titlesAsked.insert(id);
+        m_writer->read(
+            this,
+            [id](history::HistoryStore &store) {
+                const std::optional<history::Conversation> c = store.conversation(id);
+                return c ? c->title : QString();
+            },
+            [this, id](const QString &title) { m_model->setTitle(id, title); });
+    }
+}
+
+bool WindowParking::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view && event->type() == QEvent::LanguageChange)
+        updateTabText();
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,89 @@
+#pragma once
+
+// The window side of parking (docs/parking.md): the window's one ParkingLot, which holds the
+// parked sends of every conversation and sends each at its provider's reset; the sessions it
+// makes for a conversation the window does not show, wired like the window's own; the Queue tab;
+// the one tick that moves every countdown (the cards', the panel's, the queue's); and what the
+// window does when a parked send ends: the hook for a notification and the sidebar's mark, and
+// a reload when the answer came in a session of the lot's own.
+
+#include "history/historywriter.h"
+#include "session/chatsession.h"
+#include "session/parkinglot.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+#include <QUuid>
+#include <memory>
+
+namespace capwatch::ui {
+
+class MainWindow;
+class ParkedQueueModel;
+class ParkedQueueView;
+
+class WindowParking final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WindowParking)
+
+public:
+    /// After the window's presenter, panel and tabs exist: attaches the window's session to a
+    /// new lot and adds the Queue tab. `demo` is what the window's session was wired with.
+    WindowParking(MainWindow *window, session::LocalProvider *demo);
+
+    session::ParkingLot *lot() const { return m_lot; }
+    ParkedQueueModel *queueModel() const { return m_model; }
+    ParkedQueueView *queueView() const { return m_view; }
+    /// The one tick, for tests: running while anything is parked or a card counts down.
+    const QTimer &tick() const { return m_tick; }
+
+    /// What the Queue's buttons and the cards' links do.
+    bool sendNow(const QUuid &id) { return m_lot->sendNow(id); }
+    bool cancel(const QUuid &id) { return m_lot->cancel(id); }
+    /// Opens a parked send's conversation in the window.
+    void openConversation(const QUuid &conversation);
+    /// True while the lot holds a send of the conversation shown: parked in the window's
+    /// session, or going out in a session of the lot's own (then Retry now would send it twice).
+    bool holdsShown() const;
+
+Q_SIGNALS:
+    /// A parked send ended while the window was not active, or in another conversation than
+    /// the one shown: for a desktop notification and the sidebar's unread mark. `answered`: it
+    /// succeeded; `parkedAgain`: it ended capped again and waits for the next reset.
+    void parkedSendEnded(
+        const QUuid &conversation, const QString &title, bool answered, bool parkedAgain);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    std::unique_ptr<session::ChatSession> makeSession() const;
+    void onTick();
+    void onLotChanged();
+    void onParkedChanged(bool parked);
+    void onFinished(
+        const history::ParkedSend &parked, net::SendSummary::Outcome outcome, bool parkedAgain);
+    void editPrompt(const QString &prompt);
+    void updatePanel();
+    void updateTicking();
+    void updateTabText();
+    void fetchTitles();
+    /// Opens `conversation` again once the window's session is idle, if it still shows it.
+    void reloadWhenIdle(const QUuid &conversation);
+
+    MainWindow *m_window;
+    session::ChatSession *m_session;
+    session::LocalProvider *m_demo;
+    session::ParkingLot *m_lot;
+    ParkedQueueModel *m_model;
+    ParkedQueueView *m_view;
+    QPointer<history::HistoryWriter> m_writer;
+    QTimer m_tick;
+    QSet<QUuid> m_runsHere; ///< released into the window's own session
+    QSet<QUuid> m_titlesAsked; ///< conversations whose title was read for the queue
+};
+
+} // namespace capwatch::ui
