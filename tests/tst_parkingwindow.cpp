@@ -9,6 +9,9 @@
 #include "support/demowindow.h"
 #include "ui/conversationpresenter.h"
 #include "ui/conversationview.h"
+#include "ui/conversationlistmodel.h"
+#include "ui/desktopnotifier.h"
+#include "ui/historysidebar.h"
 #include "ui/parkedqueuemodel.h"
 #include "ui/parkedqueueview.h"
 #include "ui/parkingtexts.h"
@@ -50,6 +53,8 @@ struct ParkingWindow
         o.scenario = u"reset"_s;
         o.resetAfterSeconds = resetAfterS;
         w.demo.provider()->setOptions(o);
+        // As Settings -> Retries does: saved, and applied whenever the window applies settings.
+        w.settings.setParkingChoice(choice);
         w.window->session()->setParkingChoice(choice);
     }
     MainWindow &window() { return *w.window; }
@@ -652,10 +657,15 @@ void TestParkingWindow::anotherConversationsSendEndsWithTheHook()
     QSignalSpy opened(p.window().windowHistory(), &WindowHistory::opened);
     QVERIFY(opened.wait(5000));
     QSignalSpy ended(p.window().windowParking(), &WindowParking::parkedSendEnded);
+    DesktopNotifier *notifier = p.window().windowParking()->notifier();
+    notifier->setEnabled(false); // told, never shown on the desktop of whoever runs the test
+    QSignalSpy notified(notifier, &DesktopNotifier::notified);
+    HistorySidebar *sidebar = p.window().historySidebar();
 
     QVERIFY(p.sendUntilGaveUp(u"Answer me while I look elsewhere"_s));
     QTRY_COMPARE(p.lot()->count(), 1);
     const QUuid first = p.window().session()->conversationId();
+    QTRY_VERIFY(sidebar->model()->isParked(first)); // the sidebar's parked mark follows the lot
     p.window().windowHistory()->newConversation();
 
     // At the reset the lot sends it in a session of its own; the window hears that it ended.
@@ -667,6 +677,14 @@ void TestParkingWindow::anotherConversationsSendEndsWithTheHook()
     QCOMPARE(args.at(3).toBool(), false); // not parked again
     QCOMPARE(p.lot()->count(), 0);
     QCOMPARE(p.chats().size(), 4);
+    // Told: a desktop notification (offscreen there is no tray: only reported) and the unread
+    // mark on its row; the parked mark is gone.
+    QTRY_COMPARE(notified.size(), 1);
+    QCOMPARE(notified.constFirst().at(0).toString(), u"Answer me while I look elsewhere"_s);
+    QCOMPARE(notified.constFirst().at(1).toString(), u"The parked send was answered."_s);
+    QCOMPARE(notifier->shownCount(), 0);
+    QVERIFY(sidebar->model()->isUnread(first));
+    QVERIFY(!sidebar->model()->isParked(first));
     // The window still shows the new conversation, untouched.
     QVERIFY(p.window().session()->conversationId().isNull());
     QCOMPARE(p.view()->turnCount(), 0);

@@ -161,6 +161,7 @@ void ChatSession::cancelPark()
     appendParkRecord(r, m_endedStoredSend);
     m_parked = false;
     m_parkedId = {};
+    m_offer.parkable = false; // taken out: a failed prompt again, for Retry now
     Q_EMIT parkedChanged(false);
 }
 
@@ -211,6 +212,8 @@ void ChatSession::logUnparked(const history::ParkedSend &parked, RetryRecord::Un
     appendParkRecord(r, m_endedStoredSend);
     m_parked = false;
     m_parkedId = {};
+    if (why == RetryRecord::Unpark::Cancelled)
+        m_offer.parkable = false; // taken out: a failed prompt again, for Retry now
     Q_EMIT parkedChanged(false);
 }
 

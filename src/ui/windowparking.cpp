@@ -1,6 +1,8 @@
 #include "windowparking.h"
 
 #include "conversationpresenter.h"
+#include "desktopnotifier.h"
+#include "historysidebar.h"
 #include "mainwindow.h"
 #include "parkedqueuemodel.h"
 #include "parkedqueueview.h"
@@ -26,6 +28,7 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
     , m_demo(demo)
     , m_lot(new ParkingLot(this))
     , m_model(new ParkedQueueModel(this))
+    , m_notifier(new DesktopNotifier(this))
 {
     m_lot->setSessionFactory([this] { return makeSession(); });
     m_session->setParkingLot(m_lot);
@@ -80,7 +83,48 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
     connect(m_view, &ParkedQueueView::openRequested, this, &WindowParking::openConversation);
     connect(m_view, &ParkedQueueView::sendNowRequested, this, &WindowParking::sendNow);
     connect(m_view, &ParkedQueueView::cancelRequested, this, &WindowParking::cancel);
+
+    connect(this, &WindowParking::parkedSendEnded, this, &WindowParking::tell);
+    connect(m_notifier, &DesktopNotifier::messageClicked, this, [this] {
+        m_window->showNormal();
+        m_window->raise();
+        m_window->activateWindow();
+        openConversation(m_told);
+    });
     updateTabText();
+}
+
+void WindowParking::tell(
+    const QUuid &conversation, const QString &title, bool answered, bool parkedAgain)
+{
+    if (HistorySidebar *sidebar = m_window->historySidebar(); sidebar && !conversation.isNull())
+        sidebar->markUnread(conversation);
+    m_told = conversation;
+    const QString text = answered ? tr("The parked send was answered.")
+        : parkedAgain ? tr("The parked send hit the limit again and waits for the next reset.")
+                      : tr("The parked send failed; its prompt is kept.");
+    m_notifier->notify(title.isEmpty() ? tr("capwatch") : title, text);
+}
+
+void WindowParking::markParked()
+{
+    HistorySidebar *sidebar = m_window->historySidebar();
+    if (!sidebar)
+        return;
+    QSet<QUuid> now;
+    for (const history::ParkedSend &p : m_lot->sends()) {
+        if (!p.conversation.isNull())
+            now.insert(p.conversation);
+    }
+    for (const QUuid &id : std::as_const(m_markedParked)) {
+        if (!now.contains(id))
+            sidebar->setParked(id, false);
+    }
+    for (const QUuid &id : std::as_const(now)) {
+        if (!m_markedParked.contains(id))
+            sidebar->setParked(id, true);
+    }
+    m_markedParked = now;
 }
 
 std::unique_ptr<ChatSession> WindowParking::makeSession() const
@@ -117,6 +161,7 @@ void WindowParking::onTick()
 
 void WindowParking::onLotChanged()
 {
+    markParked();
     fetchTitles();
     updateTabText();
     updatePanel();

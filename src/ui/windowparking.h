@@ -20,6 +20,7 @@
 
 namespace capwatch::ui {
 
+class DesktopNotifier;
 class MainWindow;
 class ParkedQueueModel;
 class ParkedQueueView;
@@ -37,6 +38,8 @@ public:
     session::ParkingLot *lot() const { return m_lot; }
     ParkedQueueModel *queueModel() const { return m_model; }
     ParkedQueueView *queueView() const { return m_view; }
+    /// Tells of a parked send that ended in the background (parkedSendEnded()).
+    DesktopNotifier *notifier() const { return m_notifier; }
     /// The one tick, for tests: running while anything is parked or a card counts down.
     const QTimer &tick() const { return m_tick; }
 
@@ -73,6 +76,10 @@ private:
     void fetchTitles();
     /// Opens `conversation` again once the window's session is idle, if it still shows it.
     void reloadWhenIdle(const QUuid &conversation);
+    /// A desktop notification and the sidebar's unread mark for a parked send that ended.
+    void tell(const QUuid &conversation, const QString &title, bool answered, bool parkedAgain);
+    /// The sidebar's parked marks follow the lot.
+    void markParked();
 
     MainWindow *m_window;
     session::ChatSession *m_session;
@@ -84,6 +91,9 @@ private:
     QTimer m_tick;
     QSet<QUuid> m_runsHere; ///< released into the window's own session
     QSet<QUuid> m_titlesAsked; ///< conversations whose title was read for the queue
+    DesktopNotifier *m_notifier;
+    QUuid m_told; ///< the conversation of the last notification: a click on it opens it
+    QSet<QUuid> m_markedParked; ///< conversations the sidebar shows as parked
 };
 
 } // namespace capwatch::ui
