@@ -156,6 +156,7 @@ private Q_SLOTS:
     void reparkingStopsAfterThree();
     void resetInTwentyFiveHoursIsNotParked();
     void suspendReleasesWithinTwoSeconds();
+    void unstoredParkStaysWithItsConversation();
     void releasedOnTimeOverAHundredParks();
 
 private:
@@ -581,6 +582,26 @@ void TestParkingLot::suspendReleasesWithinTwoSeconds()
     QVERIFY2(woke.elapsed() <= 2000, qPrintable(QString::number(woke.elapsed())));
     QSignalSpy answered(&w.session, &ChatSession::succeeded);
     QVERIFY(answered.wait(5000));
+}
+
+void TestParkingLot::unstoredParkStaysWithItsConversation()
+{
+    // No history (--private): the parked prompt belongs to the conversation it was parked in.
+    // After New conversation it must not go out as the first message of the new one.
+    testing::ThreadedDemo demo(scenario(u"reset"_s));
+    Window w(demo, nullptr);
+    QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
+    w.session.send(u"Only here"_s, {});
+    QVERIFY(parked.wait(10000));
+    const int before = int(demo.chats().size());
+    const QDateTime due = w.lot.sends().constFirst().dueAt;
+    w.session.newConversation();
+    QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentDateTimeUtc() > due.addMSecs(500), 5000);
+    QTest::qWait(1200); // a recheck of the wall clock came
+    QCOMPARE(int(demo.chats().size()), before);
+    QVERIFY(w.session.history().isEmpty());
+    QCOMPARE(w.lot.count(), 1); // still in the queue, where it can be cancelled
+    QVERIFY(w.lot.cancel(w.lot.sends().constFirst().id));
 }
 
 void TestParkingLot::releasedOnTimeOverAHundredParks()

@@ -242,6 +242,9 @@ private:
     QUuid m_lastStoredAnswer;
     quint64 m_storedRequest = 0; ///< its `request` number: the records that go with it
     quint64 m_restoreToken = 0; ///< the latest openConversation() (or what overrode it)
+    /// Moves on with every newConversation() and restore: a parked send that is not stored (no
+    /// history) belongs to the conversation this session showed when it was parked.
+    quint64 m_view = 0;
 
     WallClock m_wallClock;
     ParkingChoice m_parkingChoice = ParkingChoice::Ask;

@@ -67,6 +67,7 @@ void ChatSession::newConversation()
     m_parkedId = {};
     m_offer = {};
     m_parksInARow = 0;
+    ++m_view;
     m_log->clear();
     Q_EMIT conversationChanged(QUuid());
 }
@@ -158,6 +159,7 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
     }
 
     m_conversation = id;
+    ++m_view;
     m_parked = false;
     m_parkedId = {};
     m_offer = {};

@@ -130,7 +130,7 @@ bool ChatSession::park()
         p.resetAt = p.parkedAt.addMSecs(qint64(m_offer.resetIn.count()));
         p.parksInARow = m_parksInARow + 1;
         p.prompt = m_failedPrompt;
-        m_parkedId = m_lot->park(std::move(p));
+        m_parkedId = m_lot->park(std::move(p), this);
     }
     Q_EMIT parkedChanged(true);
     return true;

@@ -190,7 +190,7 @@ bool ParkingLot::isQueued(const QUuid &id) const
     return e && !e->running && (e->sendNow || e->parked.dueAt <= wallNow());
 }
 
-QUuid ParkingLot::park(history::ParkedSend parked)
+QUuid ParkingLot::park(history::ParkedSend parked, ChatSession *origin)
 {
     if (parked.id.isNull())
         parked.id = QUuid::createUuid();
@@ -200,6 +200,9 @@ QUuid ParkingLot::park(history::ParkedSend parked)
         m_writer->addParkedSend(parked);
     auto e = std::make_unique<Entry>();
     e->parked = std::move(parked);
+    e->fromOrigin = origin != nullptr;
+    e->origin = origin;
+    e->originView = origin ? origin->m_view : 0;
     const QUuid id = e->parked.id;
     qCInfo(lcSession).noquote() << u"parking: parked until %1 (%2 in a row)"_s
                                        .arg(e->parked.dueAt.toString(Qt::ISODateWithMs))
@@ -238,7 +241,7 @@ bool ParkingLot::cancel(const QUuid &id)
     if (!e || e->running)
         return false;
     const history::ParkedSend parked = e->parked;
-    if (ChatSession *s = showing(parked.conversation)) {
+    if (ChatSession *s = showing(*e)) {
         s->logUnparked(parked, RetryRecord::Unpark::Cancelled);
     } else if (m_writer && !parked.send.isNull()) { // stored with its send all the same
         m_writer->addRetryRecord(
@@ -302,8 +305,17 @@ const ParkingLot::Entry *ParkingLot::entry(const QUuid &id) const
     return const_cast<ParkingLot *>(this)->entry(id);
 }
 
-ChatSession *ParkingLot::showing(const QUuid &conversation) const
+ChatSession *ParkingLot::showing(const Entry &entry) const
 {
+    const QUuid &conversation = entry.parked.conversation;
+    if (conversation.isNull() && entry.fromOrigin) {
+        // Not stored: only the session it was parked in, while it shows that conversation.
+        ChatSession *s = entry.origin;
+        return s && m_sessions.contains(s) && s->m_view == entry.originView
+                && s->conversationId().isNull()
+            ? s
+            : nullptr;
+    }
     for (const QPointer<ChatSession> &s : m_sessions) {
         if (s && s->conversationId() == conversation)
             return s;
@@ -345,7 +357,7 @@ void ParkingLot::check()
 
 bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
 {
-    if (ChatSession *s = showing(e.parked.conversation)) {
+    if (ChatSession *s = showing(e)) {
         if (s->busy())
             return false; // after the send it is busy with (ended() checks again)
         return runIn(e, s, why);

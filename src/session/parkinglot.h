@@ -72,8 +72,10 @@ public:
     bool waitsForProvider(const QUuid &id) const;
     int count() const { return int(m_parked.size()); }
 
-    /// Parks `parked` (id made when null), stores it and arms it. Returns its id.
-    QUuid park(history::ParkedSend parked);
+    /// Parks `parked` (id made when null), stores it and arms it. Returns its id. `origin`: the
+    /// session that parked it; a send without a conversation (not stored: --private) goes out
+    /// only in that session, while it still shows the conversation it was parked in.
+    QUuid park(history::ParkedSend parked, ChatSession *origin = nullptr);
     /// Sends it now, before its reset (still one at a time per provider). False: unknown or
     /// already running.
     bool sendNow(const QUuid &id);
@@ -103,6 +105,9 @@ private:
         QPointer<ChatSession> runner;
         std::unique_ptr<ChatSession> own; ///< the session made for it, when none showed it
         quint64 send = 0; ///< its send in the runner
+        QPointer<ChatSession> origin; ///< who parked it, for one without a conversation
+        quint64 originView = 0; ///< and what that session showed then
+        bool fromOrigin = false;
     };
 
     void arm();
@@ -119,7 +124,7 @@ private:
         const history::ParkedSend &parked, net::RetryRecord::Unpark why) const;
     Entry *entry(const QUuid &id);
     const Entry *entry(const QUuid &id) const;
-    ChatSession *showing(const QUuid &conversation) const;
+    ChatSession *showing(const Entry &entry) const;
 
     WallClock m_clock;
     QPointer<history::HistoryWriter> m_writer;
