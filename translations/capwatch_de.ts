@@ -23,6 +23,14 @@
         <source>%1, %2, %3</source>
         <translation>%1, %2, %3</translation>
     </message>
+    <message>
+        <source>unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parked send</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationPresenter</name>
@@ -51,6 +59,66 @@
             <numerusform>Neuer Versuch in %n s: %1</numerusform>
             <numerusform>Neuer Versuch in %n s: %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>It goes out by itself when the provider&apos;s limit resets.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parked again: the limit had not reset yet. It goes out at the new reset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parked automatically (Settings → Retries): it goes out by itself when the provider&apos;s limit resets.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent again: see below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send it now, before the reset: the provider may refuse it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take it out of the queue and put it in the prompt editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished">Abbrechen</translation>
+    </message>
+    <message>
+        <source>Take it out of the queue: it stays a failed send you can retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending now that the limit reset; the answer shows here when it comes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Park it: it goes out by itself when the provider&apos;s limit resets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the failed prompt again now</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -117,6 +185,10 @@
     <message>
         <source>Put this prompt back in the editor; sending replaces it and its answer</source>
         <translation>Diesen Prompt zurück ins Eingabefeld holen; Senden ersetzt ihn und seine Antwort</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -385,6 +457,198 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::ParkedQueueModel</name>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished">%1 von %2</translation>
+    </message>
+    <message>
+        <source>Times this send was parked in a row: at most %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation type="unfinished">Unterhaltung</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation type="unfinished">Prompt</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished">Anbieter</translation>
+    </message>
+    <message>
+        <source>Parked until</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parks</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ParkedQueueView</name>
+    <message>
+        <source>Nothing is parked. When a provider&apos;s limit resets later than the retries can wait, a send can wait here for the reset and go out by itself: choose &quot;Send at&quot; on its card, or let Settings → Retries park it automatically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished">Abbrechen</translation>
+    </message>
+    <message>
+        <source>Parked sends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every parked send of every conversation, the next to go out first. Enter opens its conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is parked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the selected send&apos;s conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the selected parked send now, before its provider&apos;s reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take the selected send out of the queue; it stays a failed send you can retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ParkingTexts</name>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished">%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished">%1 h</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished">%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 tomorrow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send at %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parked until %1, in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>park %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending at the reset · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parked until %1 · in %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not parked: the provider did not say when the limit resets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not parked: the limit resets in %1, more than %2 away</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Not parked again: it was parked %n times in a row already</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Due: waiting for the previous send to this provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the demo provider to be chosen again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for %1 to be chosen again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>due</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waits for provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Demo provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::PlainHttpWarning</name>
     <message>
         <source>Send the key unencrypted?</source>
@@ -633,6 +897,10 @@
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
+    <message>
+        <source>Resets at</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryPanel</name>
@@ -775,6 +1043,10 @@
     <message>
         <source>Retry budget left of %1 seconds</source>
         <translation>Verbleibendes Wiederholungsbudget von %1 Sekunden</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s reset in</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -991,6 +1263,34 @@
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
+    <message>
+        <source>parked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sent now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reset reached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parked · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parked until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unparked</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SearchResultsModel</name>
@@ -1035,10 +1335,6 @@
     <message>
         <source>&amp;Stream answers as they are written</source>
         <translation>Antworten &amp;fortlaufend anzeigen, während sie entstehen</translation>
-    </message>
-    <message>
-        <source>Provider settings</source>
-        <translation>Anbietereinstellungen</translation>
     </message>
     <message>
         <source>model name, e.g. gpt-4o-mini</source>
@@ -1139,6 +1435,54 @@
     <message>
         <source>the stored key is empty</source>
         <translation>der gespeicherte Schlüssel ist leer</translation>
+    </message>
+    <message>
+        <source>&amp;Ask each time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Park automatically until the reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Give up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the provider&apos;s reset is beyond the retry budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask each time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 offer to send it again at the reset, beside Retry now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Park automatically until the reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 wait for the reset and send it again then, without asking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 give up, as within the budget; Retry now sends it again</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1330,6 +1674,82 @@
         <source>after %1 of the wait</source>
         <translation>nach %1 der Wartezeit</translation>
     </message>
+    <message>
+        <source>parked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parked until %1: it goes out again at the provider&apos;s reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It is send %1 again, after it was parked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send %1 is %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send %1 · parked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parked:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, the provider&apos;s reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider&apos;s reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Then:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it goes out again with a fresh retry cycle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left the queue:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished">%1, %2</translation>
+    </message>
+    <message>
+        <source>Sent again:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as send %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outside the budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after %1 of waiting, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>capped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send %1 again, after it was parked</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::WindowHistory</name>
@@ -1402,10 +1822,6 @@
     <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
-    </message>
-    <message>
-        <source>&amp;Provider settings…</source>
-        <translation>&amp;Anbietereinstellungen…</translation>
     </message>
     <message>
         <source>&amp;About capwatch</source>
@@ -1493,6 +1909,41 @@
     <message>
         <source>&amp;History…</source>
         <translation>&amp;Verlauf…</translation>
+    </message>
+    <message>
+        <source>&amp;Provider and retries…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::WindowParking</name>
+    <message>
+        <source>The parked send was answered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The parked send hit the limit again and waits for the next reset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The parked send failed; its prompt is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>capwatch</source>
+        <translation type="unfinished">capwatch</translation>
+    </message>
+    <message>
+        <source>&amp;Queue (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sends parked until their provider&apos;s limit resets</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1692,6 +2143,58 @@
     <message>
         <source>Seconds from the first request until the reset scenario&apos;s cap frees (default: 180).</source>
         <translation>Sekunden von der ersten Anfrage, bis das Limit des Szenarios reset frei wird (Standard: 180).</translation>
+    </message>
+    <message>
+        <source>Also as --wait-for-reset=MAX (90s, 20m, 2h; default 1h, at most 24h): when the send gives up at its provider&apos;s limit and the limit resets within MAX, wait for the reset and send it again; Ctrl+C cancels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--wait-for-reset takes MAX after an equals sign (--wait-for-reset=%1), not as the next argument</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--wait-for-reset=MAX takes a whole number of seconds, minutes or hours from 1s to 24h, such as 90s, 20m or 2h, not &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not parked: the limit resets in %1, beyond --wait-for-reset=%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the limit has reset; sending again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled while parked; not sent again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished">%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished">%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished">%1 h</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished">%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>parked until %1 (in %2); Ctrl+C cancels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sending in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>still parked; sending in %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
