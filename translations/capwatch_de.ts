@@ -25,11 +25,11 @@
     </message>
     <message>
         <source>unread</source>
-        <translation type="unfinished"></translation>
+        <translation>ungelesen</translation>
     </message>
     <message>
         <source>parked send</source>
-        <translation type="unfinished"></translation>
+        <translation>geparkte Anfrage</translation>
     </message>
 </context>
 <context>
@@ -62,63 +62,63 @@
     </message>
     <message>
         <source>It goes out by itself when the provider&apos;s limit resets.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sie wird von selbst gesendet, sobald das Limit des Anbieters zurückgesetzt wird.</translation>
     </message>
     <message>
         <source>Parked again: the limit had not reset yet. It goes out at the new reset.</source>
-        <translation type="unfinished"></translation>
+        <translation>Erneut geparkt: Das Limit war noch nicht zurückgesetzt. Sie wird bei der neuen Zurücksetzung gesendet.</translation>
     </message>
     <message>
         <source>Parked automatically (Settings → Retries): it goes out by itself when the provider&apos;s limit resets.</source>
-        <translation type="unfinished"></translation>
+        <translation>Automatisch geparkt (Einstellungen → Wiederholungen): Sie wird von selbst gesendet, sobald das Limit des Anbieters zurückgesetzt wird.</translation>
     </message>
     <message>
         <source>Sent again: see below</source>
-        <translation type="unfinished"></translation>
+        <translation>Erneut gesendet: siehe unten</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>Send now</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt senden</translation>
     </message>
     <message>
         <source>Send it now, before the reset: the provider may refuse it again</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt senden, noch vor der Zurücksetzung: Der Anbieter lehnt sie möglicherweise erneut ab</translation>
     </message>
     <message>
         <source>Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>Bearbeiten</translation>
     </message>
     <message>
         <source>Take it out of the queue and put it in the prompt editor</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus der Warteschlange nehmen und zurück ins Eingabefeld holen</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">Abbrechen</translation>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <source>Take it out of the queue: it stays a failed send you can retry</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus der Warteschlange nehmen: Die Anfrage bleibt fehlgeschlagen und kann wiederholt werden</translation>
     </message>
     <message>
         <source>Sending now that the limit reset; the answer shows here when it comes.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird jetzt gesendet, da das Limit zurückgesetzt wurde; die Antwort erscheint hier, sobald sie eintrifft.</translation>
     </message>
     <message>
         <source>Park it: it goes out by itself when the provider&apos;s limit resets</source>
-        <translation type="unfinished"></translation>
+        <translation>Parken: Die Anfrage wird von selbst gesendet, sobald das Limit des Anbieters zurückgesetzt wird</translation>
     </message>
     <message>
         <source>Retry now</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt erneut versuchen</translation>
     </message>
     <message>
         <source>Send the failed prompt again now</source>
-        <translation type="unfinished"></translation>
+        <translation>Den fehlgeschlagenen Prompt jetzt erneut senden</translation>
     </message>
 </context>
 <context>
@@ -188,7 +188,7 @@
     </message>
     <message>
         <source>Parked</source>
-        <translation type="unfinished"></translation>
+        <translation>Geparkt</translation>
     </message>
 </context>
 <context>
@@ -460,192 +460,192 @@
     <name>capwatch::ui::ParkedQueueModel</name>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished">%1 von %2</translation>
+        <translation>%1 von %2</translation>
     </message>
     <message>
         <source>Times this send was parked in a row: at most %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie oft diese Anfrage hintereinander geparkt wurde: höchstens %1</translation>
     </message>
     <message>
         <source>Conversation</source>
-        <translation type="unfinished">Unterhaltung</translation>
+        <translation>Unterhaltung</translation>
     </message>
     <message>
         <source>Prompt</source>
-        <translation type="unfinished">Prompt</translation>
+        <translation>Prompt</translation>
     </message>
     <message>
         <source>Provider</source>
-        <translation type="unfinished">Anbieter</translation>
+        <translation>Anbieter</translation>
     </message>
     <message>
         <source>Parked until</source>
-        <translation type="unfinished"></translation>
+        <translation>Geparkt bis</translation>
     </message>
     <message>
         <source>In</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbleibend</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>Zustand</translation>
     </message>
     <message>
         <source>Parks</source>
-        <translation type="unfinished"></translation>
+        <translation>Parkvorgänge</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::ParkedQueueView</name>
     <message>
         <source>Nothing is parked. When a provider&apos;s limit resets later than the retries can wait, a send can wait here for the reset and go out by itself: choose &quot;Send at&quot; on its card, or let Settings → Retries park it automatically.</source>
-        <translation type="unfinished"></translation>
+        <translation>Es ist nichts geparkt. Wird das Limit eines Anbieters später zurückgesetzt, als die Wiederholungen warten können, kann eine Anfrage hier auf die Zurücksetzung warten und dann von selbst gesendet werden: Wählen Sie „Senden um“ auf ihrer Karte, oder lassen Sie sie über Einstellungen → Wiederholungen automatisch parken.</translation>
     </message>
     <message>
         <source>Open conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterhaltung öffnen</translation>
     </message>
     <message>
         <source>Send now</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt senden</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">Abbrechen</translation>
+        <translation>Abbrechen</translation>
     </message>
     <message>
         <source>Parked sends</source>
-        <translation type="unfinished"></translation>
+        <translation>Geparkte Anfragen</translation>
     </message>
     <message>
         <source>Every parked send of every conversation, the next to go out first. Enter opens its conversation.</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle geparkten Anfragen aller Unterhaltungen, die nächste zuerst. Eingabe öffnet ihre Unterhaltung.</translation>
     </message>
     <message>
         <source>Nothing is parked</source>
-        <translation type="unfinished"></translation>
+        <translation>Es ist nichts geparkt</translation>
     </message>
     <message>
         <source>Show the selected send&apos;s conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Unterhaltung der ausgewählten Anfrage anzeigen</translation>
     </message>
     <message>
         <source>Send the selected parked send now, before its provider&apos;s reset</source>
-        <translation type="unfinished"></translation>
+        <translation>Die ausgewählte geparkte Anfrage jetzt senden, noch vor der Zurücksetzung des Anbieterlimits</translation>
     </message>
     <message>
         <source>Take the selected send out of the queue; it stays a failed send you can retry</source>
-        <translation type="unfinished"></translation>
+        <translation>Die ausgewählte Anfrage aus der Warteschlange nehmen; sie bleibt fehlgeschlagen und kann wiederholt werden</translation>
     </message>
     <message>
         <source>Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>Warteschlange</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::ParkingTexts</name>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished">%1 min</translation>
+        <translation>%1 min</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation type="unfinished">%1 h</translation>
+        <translation>%1 h</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished">%1 h %2 min</translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>%1 tomorrow</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 morgen</translation>
     </message>
     <message>
         <source>%1 on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 am %2</translation>
     </message>
     <message>
         <source>now</source>
-        <translation type="unfinished"></translation>
+        <translation>jetzt</translation>
     </message>
     <message>
         <source>in %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>in %1 s</translation>
     </message>
     <message>
         <source>in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>in %1</translation>
     </message>
     <message>
         <source>Send at %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Senden um %1 (%2)</translation>
     </message>
     <message>
         <source>Parked until %1, in %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Geparkt bis %1, in %2</translation>
     </message>
     <message>
         <source>park %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Parkvorgang %1 von %2</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Sending at the reset · %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird nach der Zurücksetzung gesendet · %1</translation>
     </message>
     <message>
         <source>Parked until %1 · in %2 · %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Geparkt bis %1 · in %2 · %3</translation>
     </message>
     <message>
         <source>Not parked: the provider did not say when the limit resets</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht geparkt: Der Anbieter hat nicht angegeben, wann das Limit zurückgesetzt wird</translation>
     </message>
     <message>
         <source>Not parked: the limit resets in %1, more than %2 away</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht geparkt: Das Limit wird erst in %1 zurückgesetzt, das ist mehr als %2</translation>
     </message>
     <message numerus="yes">
         <source>Not parked again: it was parked %n times in a row already</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Nicht erneut geparkt: Die Anfrage wurde bereits %n-mal hintereinander geparkt</numerusform>
+            <numerusform>Nicht erneut geparkt: Die Anfrage wurde bereits %n-mal hintereinander geparkt</numerusform>
         </translation>
     </message>
     <message>
         <source>Due: waiting for the previous send to this provider</source>
-        <translation type="unfinished"></translation>
+        <translation>Fällig: wartet auf die vorherige Anfrage an diesen Anbieter</translation>
     </message>
     <message>
         <source>Waiting for the demo provider to be chosen again</source>
-        <translation type="unfinished"></translation>
+        <translation>Wartet darauf, dass der Demo-Anbieter wieder gewählt wird</translation>
     </message>
     <message>
         <source>Waiting for %1 to be chosen again</source>
-        <translation type="unfinished"></translation>
+        <translation>Wartet darauf, dass %1 wieder gewählt wird</translation>
     </message>
     <message>
         <source>waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>wartet</translation>
     </message>
     <message>
         <source>due</source>
-        <translation type="unfinished"></translation>
+        <translation>fällig</translation>
     </message>
     <message>
         <source>sending</source>
-        <translation type="unfinished"></translation>
+        <translation>sendet</translation>
     </message>
     <message>
         <source>waits for provider</source>
-        <translation type="unfinished"></translation>
+        <translation>wartet auf Anbieter</translation>
     </message>
     <message>
         <source>Demo provider</source>
-        <translation type="unfinished"></translation>
+        <translation>Demo-Anbieter</translation>
     </message>
 </context>
 <context>
@@ -899,7 +899,7 @@
     </message>
     <message>
         <source>Resets at</source>
-        <translation type="unfinished"></translation>
+        <translation>Zurücksetzung um</translation>
     </message>
 </context>
 <context>
@@ -1046,7 +1046,7 @@
     </message>
     <message>
         <source>Provider&apos;s reset in</source>
-        <translation type="unfinished"></translation>
+        <translation>Zurücksetzung des Anbieterlimits in</translation>
     </message>
 </context>
 <context>
@@ -1265,31 +1265,31 @@
     </message>
     <message>
         <source>parked</source>
-        <translation type="unfinished"></translation>
+        <translation>geparkt</translation>
     </message>
     <message>
         <source>sent now</source>
-        <translation type="unfinished"></translation>
+        <translation>sofort gesendet</translation>
     </message>
     <message>
         <source>reset reached</source>
-        <translation type="unfinished"></translation>
+        <translation>Limit zurückgesetzt</translation>
     </message>
     <message>
         <source>parked · %1</source>
-        <translation type="unfinished"></translation>
+        <translation>geparkt · %1</translation>
     </message>
     <message>
         <source>parked until %1</source>
-        <translation type="unfinished"></translation>
+        <translation>geparkt bis %1</translation>
     </message>
     <message>
         <source>Parked</source>
-        <translation type="unfinished"></translation>
+        <translation>Geparkt</translation>
     </message>
     <message>
         <source>Unparked</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgeparkt</translation>
     </message>
 </context>
 <context>
@@ -1438,51 +1438,51 @@
     </message>
     <message>
         <source>&amp;Ask each time</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Jedes Mal fragen</translation>
     </message>
     <message>
         <source>&amp;Park automatically until the reset</source>
-        <translation type="unfinished"></translation>
+        <translation>Bis zur Zurücksetzung automatisch &amp;parken</translation>
     </message>
     <message>
         <source>&amp;Give up</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Aufgeben</translation>
     </message>
     <message>
         <source>Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Einstellungen</translation>
     </message>
     <message>
         <source>Retries</source>
-        <translation type="unfinished"></translation>
+        <translation>Wiederholungen</translation>
     </message>
     <message>
         <source>When the provider&apos;s reset is beyond the retry budget:</source>
-        <translation type="unfinished"></translation>
+        <translation>Wenn das Limit des Anbieters erst nach Ablauf des Wiederholungsbudgets zurückgesetzt wird:</translation>
     </message>
     <message>
         <source>Ask each time</source>
-        <translation type="unfinished"></translation>
+        <translation>Jedes Mal fragen</translation>
     </message>
     <message>
         <source>%1 offer to send it again at the reset, beside Retry now</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 neben „Jetzt erneut versuchen“ anbieten, die Anfrage bei der Zurücksetzung erneut zu senden</translation>
     </message>
     <message>
         <source>Park automatically until the reset</source>
-        <translation type="unfinished"></translation>
+        <translation>Bis zur Zurücksetzung automatisch parken</translation>
     </message>
     <message>
         <source>%1 wait for the reset and send it again then, without asking</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ohne Nachfrage auf die Zurücksetzung warten und die Anfrage dann erneut senden</translation>
     </message>
     <message>
         <source>Give up</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufgeben</translation>
     </message>
     <message>
         <source>%1 give up, as within the budget; Retry now sends it again</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 aufgeben, wie innerhalb des Budgets; „Jetzt erneut versuchen“ sendet sie erneut</translation>
     </message>
 </context>
 <context>
@@ -1676,79 +1676,79 @@
     </message>
     <message>
         <source>parked</source>
-        <translation type="unfinished"></translation>
+        <translation>geparkt</translation>
     </message>
     <message>
         <source>parked until %1: it goes out again at the provider&apos;s reset</source>
-        <translation type="unfinished"></translation>
+        <translation>geparkt bis %1: wird bei der Zurücksetzung des Anbieterlimits erneut gesendet</translation>
     </message>
     <message>
         <source>It is send %1 again, after it was parked.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dabei handelt es sich um Anfrage %1, nach dem Parken erneut gesendet.</translation>
     </message>
     <message>
         <source>Send %1 is %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfrage %1 ist %2.</translation>
     </message>
     <message>
         <source>Send %1 · parked</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfrage %1 · geparkt</translation>
     </message>
     <message>
         <source>Parked:</source>
-        <translation type="unfinished"></translation>
+        <translation>Geparkt:</translation>
     </message>
     <message>
         <source>Until:</source>
-        <translation type="unfinished"></translation>
+        <translation>Bis:</translation>
     </message>
     <message>
         <source>%1, the provider&apos;s reset</source>
-        <translation type="unfinished"></translation>
+        <translation>%1, Zurücksetzung des Anbieterlimits</translation>
     </message>
     <message>
         <source>the provider&apos;s reset</source>
-        <translation type="unfinished"></translation>
+        <translation>Zurücksetzung des Anbieterlimits</translation>
     </message>
     <message>
         <source>Then:</source>
-        <translation type="unfinished"></translation>
+        <translation>Danach:</translation>
     </message>
     <message>
         <source>it goes out again with a fresh retry cycle</source>
-        <translation type="unfinished"></translation>
+        <translation>wird mit einem neuen Wiederholungszyklus erneut gesendet</translation>
     </message>
     <message>
         <source>Left the queue:</source>
-        <translation type="unfinished"></translation>
+        <translation>Warteschlange verlassen:</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished">%1, %2</translation>
+        <translation>%1, %2</translation>
     </message>
     <message>
         <source>Sent again:</source>
-        <translation type="unfinished"></translation>
+        <translation>Erneut gesendet:</translation>
     </message>
     <message>
         <source>as send %1</source>
-        <translation type="unfinished"></translation>
+        <translation>als Anfrage %1</translation>
     </message>
     <message>
         <source>Outside the budget:</source>
-        <translation type="unfinished"></translation>
+        <translation>Außerhalb des Budgets:</translation>
     </message>
     <message>
         <source>after %1 of waiting, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>nach %1 Wartezeit, %2</translation>
     </message>
     <message>
         <source>capped</source>
-        <translation type="unfinished"></translation>
+        <translation>am Limit</translation>
     </message>
     <message>
         <source>Send %1 again, after it was parked</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfrage %1, nach dem Parken erneut gesendet</translation>
     </message>
 </context>
 <context>
@@ -1912,38 +1912,38 @@
     </message>
     <message>
         <source>&amp;Provider and retries…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Anbieter und Wiederholungen…</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::WindowParking</name>
     <message>
         <source>The parked send was answered.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die geparkte Anfrage wurde beantwortet.</translation>
     </message>
     <message>
         <source>The parked send hit the limit again and waits for the next reset.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die geparkte Anfrage ist erneut an das Limit gestoßen und wartet auf die nächste Zurücksetzung.</translation>
     </message>
     <message>
         <source>The parked send failed; its prompt is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die geparkte Anfrage ist fehlgeschlagen; ihr Prompt bleibt erhalten.</translation>
     </message>
     <message>
         <source>capwatch</source>
-        <translation type="unfinished">capwatch</translation>
+        <translation>capwatch</translation>
     </message>
     <message>
         <source>&amp;Queue (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Wa&amp;rteschlange (%1)</translation>
     </message>
     <message>
         <source>&amp;Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>Wa&amp;rteschlange</translation>
     </message>
     <message>
         <source>Sends parked until their provider&apos;s limit resets</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfragen, die geparkt sind, bis das Limit ihres Anbieters zurückgesetzt wird</translation>
     </message>
 </context>
 <context>
@@ -2146,55 +2146,55 @@
     </message>
     <message>
         <source>Also as --wait-for-reset=MAX (90s, 20m, 2h; default 1h, at most 24h): when the send gives up at its provider&apos;s limit and the limit resets within MAX, wait for the reset and send it again; Ctrl+C cancels.</source>
-        <translation type="unfinished"></translation>
+        <translation>Auch als --wait-for-reset=MAX (90s, 20m, 2h; Standard: 1h, höchstens 24h): Gibt die Anfrage am Limit ihres Anbieters auf und wird das Limit innerhalb von MAX zurückgesetzt, auf die Zurücksetzung warten und sie erneut senden; Strg+C bricht ab.</translation>
     </message>
     <message>
         <source>--wait-for-reset takes MAX after an equals sign (--wait-for-reset=%1), not as the next argument</source>
-        <translation type="unfinished"></translation>
+        <translation>--wait-for-reset erwartet MAX nach einem Gleichheitszeichen (--wait-for-reset=%1), nicht als nächstes Argument</translation>
     </message>
     <message>
         <source>--wait-for-reset=MAX takes a whole number of seconds, minutes or hours from 1s to 24h, such as 90s, 20m or 2h, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--wait-for-reset=MAX erwartet eine ganze Zahl von Sekunden, Minuten oder Stunden von 1s bis 24h, etwa 90s, 20m oder 2h, nicht „%1“</translation>
     </message>
     <message>
         <source>not parked: the limit resets in %1, beyond --wait-for-reset=%2</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht geparkt: Das Limit wird erst in %1 zurückgesetzt, später als --wait-for-reset=%2</translation>
     </message>
     <message>
         <source>the limit has reset; sending again</source>
-        <translation type="unfinished"></translation>
+        <translation>das Limit wurde zurückgesetzt; wird erneut gesendet</translation>
     </message>
     <message>
         <source>cancelled while parked; not sent again</source>
-        <translation type="unfinished"></translation>
+        <translation>während des Parkens abgebrochen; nicht erneut gesendet</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished">%1 s</translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished">%1 min</translation>
+        <translation>%1 min</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation type="unfinished">%1 h</translation>
+        <translation>%1 h</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished">%1 h %2 min</translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>parked until %1 (in %2); Ctrl+C cancels</source>
-        <translation type="unfinished"></translation>
+        <translation>geparkt bis %1 (in %2); Strg+C bricht ab</translation>
     </message>
     <message>
         <source>sending in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Senden in %1</translation>
     </message>
     <message>
         <source>still parked; sending in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>weiterhin geparkt; Senden in %1</translation>
     </message>
 </context>
 <context>

@@ -25,11 +25,11 @@
     </message>
     <message>
         <source>unread</source>
-        <translation type="unfinished"></translation>
+        <translation>未读</translation>
     </message>
     <message>
         <source>parked send</source>
-        <translation type="unfinished"></translation>
+        <translation>有已挂起的发送</translation>
     </message>
 </context>
 <context>
@@ -60,63 +60,63 @@
     </message>
     <message>
         <source>It goes out by itself when the provider&apos;s limit resets.</source>
-        <translation type="unfinished"></translation>
+        <translation>服务商额度重置后，它会自动发出。</translation>
     </message>
     <message>
         <source>Parked again: the limit had not reset yet. It goes out at the new reset.</source>
-        <translation type="unfinished"></translation>
+        <translation>已再次挂起：额度尚未重置。它将在新的额度重置时发出。</translation>
     </message>
     <message>
         <source>Parked automatically (Settings → Retries): it goes out by itself when the provider&apos;s limit resets.</source>
-        <translation type="unfinished"></translation>
+        <translation>已自动挂起（设置 → 重试）：服务商额度重置后，它会自动发出。</translation>
     </message>
     <message>
         <source>Sent again: see below</source>
-        <translation type="unfinished"></translation>
+        <translation>已重新发送：见下方</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>Send now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即发送</translation>
     </message>
     <message>
         <source>Send it now, before the reset: the provider may refuse it again</source>
-        <translation type="unfinished"></translation>
+        <translation>在额度重置前立即发送：服务商可能会再次拒绝</translation>
     </message>
     <message>
         <source>Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑</translation>
     </message>
     <message>
         <source>Take it out of the queue and put it in the prompt editor</source>
-        <translation type="unfinished"></translation>
+        <translation>将其移出队列并放回输入框</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Take it out of the queue: it stays a failed send you can retry</source>
-        <translation type="unfinished"></translation>
+        <translation>将其移出队列：它仍是一次可重试的失败发送</translation>
     </message>
     <message>
         <source>Sending now that the limit reset; the answer shows here when it comes.</source>
-        <translation type="unfinished"></translation>
+        <translation>额度已重置，正在发送；回答到达后将显示在这里。</translation>
     </message>
     <message>
         <source>Park it: it goes out by itself when the provider&apos;s limit resets</source>
-        <translation type="unfinished"></translation>
+        <translation>挂起：服务商额度重置后会自动发出</translation>
     </message>
     <message>
         <source>Retry now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即重试</translation>
     </message>
     <message>
         <source>Send the failed prompt again now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即重新发送失败的提示词</translation>
     </message>
 </context>
 <context>
@@ -185,7 +185,7 @@
     </message>
     <message>
         <source>Parked</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起</translation>
     </message>
 </context>
 <context>
@@ -457,191 +457,191 @@
     <name>capwatch::ui::ParkedQueueModel</name>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished">第 %1 次（共 %2 次）</translation>
+        <translation>第 %1 次（共 %2 次）</translation>
     </message>
     <message>
         <source>Times this send was parked in a row: at most %1</source>
-        <translation type="unfinished"></translation>
+        <translation>此发送连续挂起的次数：最多 %1 次</translation>
     </message>
     <message>
         <source>Conversation</source>
-        <translation type="unfinished">对话</translation>
+        <translation>对话</translation>
     </message>
     <message>
         <source>Prompt</source>
-        <translation type="unfinished">提示词</translation>
+        <translation>提示词</translation>
     </message>
     <message>
         <source>Provider</source>
-        <translation type="unfinished">服务商</translation>
+        <translation>服务商</translation>
     </message>
     <message>
         <source>Parked until</source>
-        <translation type="unfinished"></translation>
+        <translation>挂起至</translation>
     </message>
     <message>
         <source>In</source>
-        <translation type="unfinished"></translation>
+        <translation>剩余时间</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Parks</source>
-        <translation type="unfinished"></translation>
+        <translation>挂起次数</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::ParkedQueueView</name>
     <message>
         <source>Nothing is parked. When a provider&apos;s limit resets later than the retries can wait, a send can wait here for the reset and go out by itself: choose &quot;Send at&quot; on its card, or let Settings → Retries park it automatically.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有已挂起的发送。当服务商的额度重置时间晚于重试所能等待的时间时，发送可以在这里等待额度重置，然后自动发出：在其卡片上选择“定时发送”，或在“设置 → 重试”中让它自动挂起。</translation>
     </message>
     <message>
         <source>Open conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>打开对话</translation>
     </message>
     <message>
         <source>Send now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即发送</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Parked sends</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起的发送</translation>
     </message>
     <message>
         <source>Every parked send of every conversation, the next to go out first. Enter opens its conversation.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有对话中已挂起的全部发送，最先发出的在前。按 Enter 打开其所属对话。</translation>
     </message>
     <message>
         <source>Nothing is parked</source>
-        <translation type="unfinished"></translation>
+        <translation>没有已挂起的发送</translation>
     </message>
     <message>
         <source>Show the selected send&apos;s conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>显示所选发送所属的对话</translation>
     </message>
     <message>
         <source>Send the selected parked send now, before its provider&apos;s reset</source>
-        <translation type="unfinished"></translation>
+        <translation>在服务商额度重置前立即发送所选的已挂起发送</translation>
     </message>
     <message>
         <source>Take the selected send out of the queue; it stays a failed send you can retry</source>
-        <translation type="unfinished"></translation>
+        <translation>将所选发送移出队列；它仍是一次可重试的失败发送</translation>
     </message>
     <message>
         <source>Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>队列</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::ParkingTexts</name>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished">%1 分钟</translation>
+        <translation>%1 分钟</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation type="unfinished">%1 小时</translation>
+        <translation>%1 小时</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished">%1 小时 %2 分钟</translation>
+        <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
         <source>%1 tomorrow</source>
-        <translation type="unfinished"></translation>
+        <translation>明天 %1</translation>
     </message>
     <message>
         <source>%1 on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 %1</translation>
     </message>
     <message>
         <source>now</source>
-        <translation type="unfinished"></translation>
+        <translation>现在</translation>
     </message>
     <message>
         <source>in %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒后</translation>
     </message>
     <message>
         <source>in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 后</translation>
     </message>
     <message>
         <source>Send at %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>定时发送：%1（%2）</translation>
     </message>
     <message>
         <source>Parked until %1, in %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起至 %1，还剩 %2</translation>
     </message>
     <message>
         <source>park %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 次挂起，共 %2 次</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Sending at the reset · %1</source>
-        <translation type="unfinished"></translation>
+        <translation>额度已重置，正在发送 · %1</translation>
     </message>
     <message>
         <source>Parked until %1 · in %2 · %3</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起至 %1 · 还剩 %2 · %3</translation>
     </message>
     <message>
         <source>Not parked: the provider did not say when the limit resets</source>
-        <translation type="unfinished"></translation>
+        <translation>未挂起：服务商未说明额度何时重置</translation>
     </message>
     <message>
         <source>Not parked: the limit resets in %1, more than %2 away</source>
-        <translation type="unfinished"></translation>
+        <translation>未挂起：额度将在 %1 后重置，超过了 %2</translation>
     </message>
     <message numerus="yes">
         <source>Not parked again: it was parked %n times in a row already</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>未再次挂起：它已连续挂起 %n 次</numerusform>
         </translation>
     </message>
     <message>
         <source>Due: waiting for the previous send to this provider</source>
-        <translation type="unfinished"></translation>
+        <translation>已到期：正在等待发往此服务商的上一次发送</translation>
     </message>
     <message>
         <source>Waiting for the demo provider to be chosen again</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待重新选择演示服务商</translation>
     </message>
     <message>
         <source>Waiting for %1 to be chosen again</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待重新选择 %1</translation>
     </message>
     <message>
         <source>waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message>
         <source>due</source>
-        <translation type="unfinished"></translation>
+        <translation>已到期</translation>
     </message>
     <message>
         <source>sending</source>
-        <translation type="unfinished"></translation>
+        <translation>发送中</translation>
     </message>
     <message>
         <source>waits for provider</source>
-        <translation type="unfinished"></translation>
+        <translation>等待服务商</translation>
     </message>
     <message>
         <source>Demo provider</source>
-        <translation type="unfinished"></translation>
+        <translation>演示服务商</translation>
     </message>
 </context>
 <context>
@@ -895,7 +895,7 @@
     </message>
     <message>
         <source>Resets at</source>
-        <translation type="unfinished"></translation>
+        <translation>额度重置时间</translation>
     </message>
 </context>
 <context>
@@ -1042,7 +1042,7 @@
     </message>
     <message>
         <source>Provider&apos;s reset in</source>
-        <translation type="unfinished"></translation>
+        <translation>距服务商额度重置</translation>
     </message>
 </context>
 <context>
@@ -1261,31 +1261,31 @@
     </message>
     <message>
         <source>parked</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起</translation>
     </message>
     <message>
         <source>sent now</source>
-        <translation type="unfinished"></translation>
+        <translation>已立即发送</translation>
     </message>
     <message>
         <source>reset reached</source>
-        <translation type="unfinished"></translation>
+        <translation>额度已重置</translation>
     </message>
     <message>
         <source>parked · %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起 · %1</translation>
     </message>
     <message>
         <source>parked until %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起至 %1</translation>
     </message>
     <message>
         <source>Parked</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起</translation>
     </message>
     <message>
         <source>Unparked</source>
-        <translation type="unfinished"></translation>
+        <translation>已解除挂起</translation>
     </message>
 </context>
 <context>
@@ -1434,51 +1434,51 @@
     </message>
     <message>
         <source>&amp;Ask each time</source>
-        <translation type="unfinished"></translation>
+        <translation>每次询问(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Park automatically until the reset</source>
-        <translation type="unfinished"></translation>
+        <translation>自动挂起至额度重置(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Give up</source>
-        <translation type="unfinished"></translation>
+        <translation>放弃(&amp;G)</translation>
     </message>
     <message>
         <source>Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>设置</translation>
     </message>
     <message>
         <source>Retries</source>
-        <translation type="unfinished"></translation>
+        <translation>重试</translation>
     </message>
     <message>
         <source>When the provider&apos;s reset is beyond the retry budget:</source>
-        <translation type="unfinished"></translation>
+        <translation>当服务商的额度重置时间超出重试预算时：</translation>
     </message>
     <message>
         <source>Ask each time</source>
-        <translation type="unfinished"></translation>
+        <translation>每次询问</translation>
     </message>
     <message>
         <source>%1 offer to send it again at the reset, beside Retry now</source>
-        <translation type="unfinished"></translation>
+        <translation>%1在“立即重试”旁提供在额度重置时重新发送的选项</translation>
     </message>
     <message>
         <source>Park automatically until the reset</source>
-        <translation type="unfinished"></translation>
+        <translation>自动挂起至额度重置</translation>
     </message>
     <message>
         <source>%1 wait for the reset and send it again then, without asking</source>
-        <translation type="unfinished"></translation>
+        <translation>%1不经询问，等待额度重置后重新发送</translation>
     </message>
     <message>
         <source>Give up</source>
-        <translation type="unfinished"></translation>
+        <translation>放弃</translation>
     </message>
     <message>
         <source>%1 give up, as within the budget; Retry now sends it again</source>
-        <translation type="unfinished"></translation>
+        <translation>%1放弃，与预算内的处理相同；“立即重试”可重新发送</translation>
     </message>
 </context>
 <context>
@@ -1672,79 +1672,79 @@
     </message>
     <message>
         <source>parked</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起</translation>
     </message>
     <message>
         <source>parked until %1: it goes out again at the provider&apos;s reset</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起至 %1：服务商额度重置时将重新发出</translation>
     </message>
     <message>
         <source>It is send %1 again, after it was parked.</source>
-        <translation type="unfinished"></translation>
+        <translation>这是挂起后重新发出的第 %1 次发送。</translation>
     </message>
     <message>
         <source>Send %1 is %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 次发送%2。</translation>
     </message>
     <message>
         <source>Send %1 · parked</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 次发送 · 已挂起</translation>
     </message>
     <message>
         <source>Parked:</source>
-        <translation type="unfinished"></translation>
+        <translation>挂起于：</translation>
     </message>
     <message>
         <source>Until:</source>
-        <translation type="unfinished"></translation>
+        <translation>直至：</translation>
     </message>
     <message>
         <source>%1, the provider&apos;s reset</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，服务商额度重置</translation>
     </message>
     <message>
         <source>the provider&apos;s reset</source>
-        <translation type="unfinished"></translation>
+        <translation>服务商额度重置</translation>
     </message>
     <message>
         <source>Then:</source>
-        <translation type="unfinished"></translation>
+        <translation>之后：</translation>
     </message>
     <message>
         <source>it goes out again with a fresh retry cycle</source>
-        <translation type="unfinished"></translation>
+        <translation>以全新的重试过程重新发出</translation>
     </message>
     <message>
         <source>Left the queue:</source>
-        <translation type="unfinished"></translation>
+        <translation>离开队列：</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished">%1，%2</translation>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>Sent again:</source>
-        <translation type="unfinished"></translation>
+        <translation>重新发送：</translation>
     </message>
     <message>
         <source>as send %1</source>
-        <translation type="unfinished"></translation>
+        <translation>作为第 %1 次发送</translation>
     </message>
     <message>
         <source>Outside the budget:</source>
-        <translation type="unfinished"></translation>
+        <translation>预算之外：</translation>
     </message>
     <message>
         <source>after %1 of waiting, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>等待 %1 后，%2</translation>
     </message>
     <message>
         <source>capped</source>
-        <translation type="unfinished"></translation>
+        <translation>已达上限</translation>
     </message>
     <message>
         <source>Send %1 again, after it was parked</source>
-        <translation type="unfinished"></translation>
+        <translation>挂起后重新发出的第 %1 次发送</translation>
     </message>
 </context>
 <context>
@@ -1906,38 +1906,38 @@
     </message>
     <message>
         <source>&amp;Provider and retries…</source>
-        <translation type="unfinished"></translation>
+        <translation>服务商和重试(&amp;P)…</translation>
     </message>
 </context>
 <context>
     <name>capwatch::ui::WindowParking</name>
     <message>
         <source>The parked send was answered.</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起的发送已得到回答。</translation>
     </message>
     <message>
         <source>The parked send hit the limit again and waits for the next reset.</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起的发送再次达到上限，正在等待下一次额度重置。</translation>
     </message>
     <message>
         <source>The parked send failed; its prompt is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起的发送失败；其提示词已保留。</translation>
     </message>
     <message>
         <source>capwatch</source>
-        <translation type="unfinished">capwatch</translation>
+        <translation>capwatch</translation>
     </message>
     <message>
         <source>&amp;Queue (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>队列（%1）(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>队列(&amp;Q)</translation>
     </message>
     <message>
         <source>Sends parked until their provider&apos;s limit resets</source>
-        <translation type="unfinished"></translation>
+        <translation>挂起至服务商额度重置的发送</translation>
     </message>
 </context>
 <context>
@@ -2140,55 +2140,55 @@
     </message>
     <message>
         <source>Also as --wait-for-reset=MAX (90s, 20m, 2h; default 1h, at most 24h): when the send gives up at its provider&apos;s limit and the limit resets within MAX, wait for the reset and send it again; Ctrl+C cancels.</source>
-        <translation type="unfinished"></translation>
+        <translation>也可写作 --wait-for-reset=MAX（90s、20m、2h；默认：1h，最多 24h）：当发送因达到服务商的上限而放弃、且额度在 MAX 内重置时，等待额度重置后重新发送；按 Ctrl+C 取消。</translation>
     </message>
     <message>
         <source>--wait-for-reset takes MAX after an equals sign (--wait-for-reset=%1), not as the next argument</source>
-        <translation type="unfinished"></translation>
+        <translation>--wait-for-reset 的 MAX 须写在等号之后（--wait-for-reset=%1），而不能作为下一个参数</translation>
     </message>
     <message>
         <source>--wait-for-reset=MAX takes a whole number of seconds, minutes or hours from 1s to 24h, such as 90s, 20m or 2h, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--wait-for-reset=MAX 需要 1s 到 24h 之间的整数秒、分钟或小时，例如 90s、20m 或 2h，而不是“%1”</translation>
     </message>
     <message>
         <source>not parked: the limit resets in %1, beyond --wait-for-reset=%2</source>
-        <translation type="unfinished"></translation>
+        <translation>未挂起：额度将在 %1 后重置，超出了 --wait-for-reset=%2</translation>
     </message>
     <message>
         <source>the limit has reset; sending again</source>
-        <translation type="unfinished"></translation>
+        <translation>额度已重置；正在重新发送</translation>
     </message>
     <message>
         <source>cancelled while parked; not sent again</source>
-        <translation type="unfinished"></translation>
+        <translation>在挂起期间已取消；不会重新发送</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished">%1 秒</translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished">%1 分钟</translation>
+        <translation>%1 分钟</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation type="unfinished">%1 小时</translation>
+        <translation>%1 小时</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished">%1 小时 %2 分钟</translation>
+        <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
         <source>parked until %1 (in %2); Ctrl+C cancels</source>
-        <translation type="unfinished"></translation>
+        <translation>已挂起至 %1（%2 后）；按 Ctrl+C 取消</translation>
     </message>
     <message>
         <source>sending in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 后发送</translation>
     </message>
     <message>
         <source>still parked; sending in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>仍在挂起；%1 后发送</translation>
     </message>
 </context>
 <context>
