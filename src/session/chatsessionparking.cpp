@@ -111,7 +111,7 @@ bool ChatSession::park()
     if (!m_offer.parkable || m_parked || busy() || m_failedPrompt.isEmpty()
         || m_offer.send != m_endedSend)
         return false;
-    appendParkRecord(parkRecord(RetryRecord::Event::Parked), m_endedStoredSend);
+    const RetryRecord record = parkRecord(RetryRecord::Event::Parked);
     m_parked = true;
     if (m_lot) {
         history::ParkedSend p;
@@ -132,6 +132,9 @@ bool ChatSession::park()
         p.prompt = m_failedPrompt;
         m_parkedId = m_lot->park(std::move(p), this);
     }
+    // After the park is queued for the disk: a view that reads the conversation again on
+    // conversationUpdated() sees it parked.
+    appendParkRecord(record, m_endedStoredSend);
     Q_EMIT parkedChanged(true);
     return true;
 }

@@ -116,13 +116,19 @@ void WindowParking::markParked()
         if (!p.conversation.isNull())
             now.insert(p.conversation);
     }
+    // Marked at once, then read again from the history after the lot's write (queued before
+    // this), so a read that was on its way before the park or its removal does not undo it.
     for (const QUuid &id : std::as_const(m_markedParked)) {
-        if (!now.contains(id))
+        if (!now.contains(id)) {
             sidebar->setParked(id, false);
+            sidebar->conversationUpdated(id);
+        }
     }
     for (const QUuid &id : std::as_const(now)) {
-        if (!m_markedParked.contains(id))
+        if (!m_markedParked.contains(id)) {
             sidebar->setParked(id, true);
+            sidebar->conversationUpdated(id);
+        }
     }
     m_markedParked = now;
 }
