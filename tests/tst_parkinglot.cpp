@@ -148,6 +148,8 @@ private Q_SLOTS:
     void askOffersTheResetAndParksOnlyWhenTold();
     void sendNowGoesBeforeTheReset();
     void cancelLeavesTheFailedPrompt();
+    void interruptedStaysParkedStopTakesItOut();
+    void aPromptSentMeanwhileKeepsTheOrder();
     void optionsGoOutAgain();
     void survivesARestart();
     void survivesAKill();
@@ -318,6 +320,83 @@ void TestParkingLot::cancelLeavesTheFailedPrompt()
     QTest::qWait(300);
     QCOMPARE(int(demo.chats().size()), before);
     QVERIFY(w.session.retryFailed({}) != 0);
+}
+
+void TestParkingLot::interruptedStaysParkedStopTakesItOut()
+{
+    testing::ThreadedDemo demo(scenario(u"reset"_s, 600));
+    history::HistoryWriter writer;
+    QVERIFY(openWriter(writer, path()));
+    Window w(demo, &writer);
+    QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
+    w.session.send(u"Interrupt me"_s, {});
+    QVERIFY(parked.wait(10000));
+    const QUuid id = w.lot.sends().constFirst().id;
+    const QUuid conversation = w.session.conversationId();
+
+    // Going out (Send now), then the window switches to a new conversation: not a Stop.
+    QSignalSpy released(&w.lot, &ParkingLot::released);
+    QSignalSpy attempts(&w.session, &ChatSession::attemptStarted);
+    QVERIFY(w.lot.sendNow(id));
+    QVERIFY(attempts.wait(2000));
+    w.session.newConversation();
+    QCOMPARE(w.lot.count(), 1); // still parked, and still stored
+    QVERIFY(flush(writer));
+    {
+        history::HistoryStore store;
+        QVERIFY(store.open(path()).persistent());
+        QCOMPARE(store.parkedSends().size(), 1);
+    }
+    // It goes again, in a session of the lot's own, since the window shows another one.
+    QTRY_COMPARE_WITH_TIMEOUT(released.size(), 2, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.lot.isRunning(w.lot.sends().value(0).id), 10000);
+
+    // Shown again and sent from the window, the user's Stop takes it out for good.
+    w.session.openConversation(conversation);
+    QSignalSpy restored(&w.session, &ChatSession::conversationRestored);
+    QVERIFY(restored.wait(5000));
+    QVERIFY(w.session.isParked());
+    const QUuid again = w.lot.sends().constFirst().id;
+    QVERIFY(w.lot.sendNow(again));
+    QVERIFY(attempts.wait(2000));
+    w.session.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(w.lot.count(), 0, 2000);
+    QCOMPARE(w.session.failedPrompt(), u"Interrupt me"_s);
+}
+
+void TestParkingLot::aPromptSentMeanwhileKeepsTheOrder()
+{
+    // P1 parked; P2 sent and failed meanwhile; P1 answered at the reset. Restored, each answer
+    // follows its own prompt: P2 (failed), P1, its answer.
+    testing::ThreadedDemo demo(scenario(u"reset"_s, 300));
+    history::HistoryWriter writer;
+    QVERIFY(openWriter(writer, path()));
+    Window w(demo, &writer, ParkingChoice::Ask);
+    QSignalSpy offered(&w.session, &ChatSession::parkOffered);
+    w.session.send(u"First, parked"_s, {});
+    QVERIFY(offered.wait(10000));
+    QVERIFY(w.session.park());
+    w.session.send(u"Second, meanwhile"_s, {});
+    QVERIFY(offered.wait(10000)); // gave up too; Ask: not parked
+    QSignalSpy finished(&w.lot, &ParkingLot::finished);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
+        net::SendSummary::Outcome::Succeeded);
+    QVERIFY(flush(writer));
+
+    ChatSession reader;
+    reader.setHistory(&writer);
+    QSignalSpy restored(&reader, &ChatSession::conversationRestored);
+    reader.openConversation(w.session.conversationId());
+    QVERIFY(restored.wait(5000));
+    QStringList shown;
+    for (const history::Message &m : restored.first().at(0).value<RestoredConversation>().messages)
+        shown << m.text.left(6);
+    QCOMPARE(shown.size(), 3);
+    QCOMPARE(shown.at(0), u"Second"_s);
+    QCOMPARE(shown.at(1), u"First,"_s);
+    QVERIFY(reader.history().size() == 2); // the answered exchange is the context
+    QCOMPARE(reader.history().at(0).content, u"First, parked"_s);
 }
 
 void TestParkingLot::optionsGoOutAgain()

@@ -3,6 +3,7 @@
 #include "sessionlogging.h"
 
 #include <optional>
+#include <utility>
 
 namespace capwatch::session {
 
@@ -285,6 +286,7 @@ quint64 ChatSession::regenerate(const SendOptions &options)
 quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options)
 {
     ++m_restoreToken; // a send wins over a restore still being read
+    m_restorePending = false;
     m_hasLastExchange = false;
     m_pendingPrompt = prompt;
     m_failedPrompt.clear();
@@ -298,7 +300,8 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_lastOptions = options;
     net::ChatRequest request;
     request.endpoint = m_endpoint;
-    request.model = m_model;
+    // A parked send goes with the model it was parked with, whatever is chosen now.
+    request.model = m_nextModel.isEmpty() ? m_model : std::exchange(m_nextModel, QString());
     request.stream = m_demo || m_choice.stream;
     if (options.systemPrompt)
         request.messages.append({ u"system"_s, *options.systemPrompt });
@@ -316,6 +319,13 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
 void ChatSession::cancel()
 {
     m_client->cancel();
+}
+
+void ChatSession::stop()
+{
+    m_stopped = busy();
+    m_client->cancel();
+    m_stopped = false;
 }
 
 void ChatSession::finish(const net::SendSummary &summary)

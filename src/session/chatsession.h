@@ -86,8 +86,13 @@ public:
     quint64 retryFailed(const SendOptions &options);
     /// Asks again for the last answer: the same conversation without it. 0 when there is none.
     quint64 regenerate(const SendOptions &options);
-    /// Cancels the send in flight, during a request or a wait. No-op when idle.
+    /// Cancels the send in flight, during a request or a wait. No-op when idle. A parked send
+    /// that was going out stays parked (the lot sends it again): a provider change, a switch of
+    /// conversation, quitting.
     void cancel();
+    /// The user's Stop: cancel(), and a parked send that was going out is taken out of the lot
+    /// (its prompt is the failed one, for Retry now).
+    void stop();
 
     /// The current send's figures now.
     WaitProgress progress() const;
@@ -125,6 +130,9 @@ public:
     /// and the caller waits itself (capwatch-cli chat --wait-for-reset).
     void setParkingLot(ParkingLot *lot);
     ParkingLot *parkingLot() const { return m_lot; }
+    /// The lot's name for the provider talked to: "demo", or the stored endpoint (its queue:
+    /// one parked send at a time per lane).
+    QString lane() const;
     /// Of the send that ended last; `parkable` only while its prompt is the failed prompt and it
     /// is not parked yet.
     ParkOffer parkOffer() const { return m_offer; }
@@ -203,11 +211,12 @@ private:
     void offerPark(const net::SendSummary &summary);
     net::RetryRecord parkRecord(net::RetryRecord::Event event) const;
     void appendParkRecord(net::RetryRecord record, const QUuid &storedSend);
-    /// The lot's name for this session's provider: "demo", or the stored endpoint.
-    QString lane() const;
+
     bool shows(const history::ParkedSend &parked) const;
     /// Takes `parked` as this session's parked prompt (the lot's entry of the conversation shown).
     void adoptParked(const history::ParkedSend &parked);
+    /// Idle: no send in flight, no edit, no restore on its way.
+    bool canRunParked() const;
 
     net::ChatClient *m_client;
     net::RetryLog *m_log;
@@ -256,6 +265,10 @@ private:
     QUuid m_endedStoredPrompt; ///< and its user message
     QUuid m_reuseStoredPrompt; ///< runParked(): the next send's user message is already stored
     QUuid m_parkedId; ///< the lot's id of this session's parked prompt
+    bool m_stopped = false; ///< the send in flight was stopped by the user (stop())
+    bool m_restorePending = false; ///< an openConversation() not answered yet
+    QString m_nextModel; ///< runParked(): the model the parked send was parked with
+    QUuid m_lastStoredMessage; ///< the conversation's last stored message, stored or restored
     SendOptions m_lastOptions; ///< of the send in flight or ended last
     quint64 m_endedSend = 0; ///< the send that ended last (ParkOffer::send)
     quint64 m_endedRequest = 0; ///< its number in the retry log

@@ -55,6 +55,8 @@ void ChatSession::setHistory(history::HistoryWriter *writer)
 void ChatSession::newConversation()
 {
     ++m_restoreToken; // a restore still being read is dropped
+    m_restorePending = false;
+    m_lastStoredMessage = {};
     cancel();
     m_history.clear();
     m_failedPrompt.clear();
@@ -75,6 +77,7 @@ void ChatSession::newConversation()
 void ChatSession::openConversation(const QUuid &id)
 {
     const quint64 token = ++m_restoreToken;
+    m_restorePending = true;
     if (!m_writer) {
         QTimer::singleShot(0, this, [this, id, token] {
             if (token == m_restoreToken)
@@ -110,8 +113,10 @@ void ChatSession::openConversation(const QUuid &id)
             return loaded;
         },
         [this, id, token](Loaded loaded) {
-            if (token == m_restoreToken)
-                applyRestore(id, std::move(loaded));
+            if (token != m_restoreToken)
+                return;
+            m_restorePending = false;
+            applyRestore(id, std::move(loaded));
         });
 }
 
@@ -160,6 +165,7 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
 
     m_conversation = id;
     ++m_view;
+    m_lastStoredMessage = loaded.messages.isEmpty() ? QUuid() : loaded.messages.constLast().id;
     m_parked = false;
     m_parkedId = {};
     m_offer = {};
@@ -236,9 +242,18 @@ void ChatSession::storeSendStart(const QString &prompt)
     message.state = history::MessageState::Complete;
     history::Send send;
     send.conversation = m_conversation;
-    // A parked prompt that goes out again is the same message: one more send of it.
+    // A parked prompt that goes out again is the same message, one more send of it, while it is
+    // still the conversation's last message. When others came after it, its answer would come
+    // after theirs: it is stored again at the end and the old one marked replaced.
     const QUuid reuse = std::exchange(m_reuseStoredPrompt, QUuid());
-    m_storedPrompt = !reuse.isNull() ? reuse : m_writer->addMessage(message);
+    if (!reuse.isNull() && reuse == m_lastStoredMessage) {
+        m_storedPrompt = reuse;
+    } else {
+        if (!reuse.isNull())
+            m_writer->replaceMessage(reuse);
+        m_storedPrompt = m_writer->addMessage(message);
+    }
+    m_lastStoredMessage = m_storedPrompt;
     send.message = m_storedPrompt;
     m_storedSend = m_writer->addSend(send);
     Q_EMIT conversationUpdated(m_conversation);
@@ -252,6 +267,8 @@ void ChatSession::storeAnswerStart()
     answer.role = history::Role::Assistant;
     answer.state = history::MessageState::Pending;
     m_storedAnswer = m_writer ? m_writer->addMessage(answer) : QUuid();
+    if (!m_storedAnswer.isNull())
+        m_lastStoredMessage = m_storedAnswer;
 }
 
 void ChatSession::storeSendEnd(const net::SendSummary &summary)
@@ -284,6 +301,7 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
         m.text = text;
         m.state = state;
         answer = m_writer->addMessage(m);
+        m_lastStoredMessage = answer;
     }
     if (succeeded && m_keepTranscript) { // the last exchange, until another send starts
         m_lastStoredPrompt = prompt;

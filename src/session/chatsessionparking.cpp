@@ -208,8 +208,12 @@ void ChatSession::logUnparked(const history::ParkedSend &parked, RetryRecord::Un
 {
     if (!shows(parked))
         return;
-    if (m_parkedId != parked.id)
-        adoptParked(parked);
+    if (m_parkedId != parked.id) {
+        // Not this session's parked prompt (another send is in flight or failed here): its
+        // record is made from the stored park alone, leaving this session's state as it is.
+        appendParkRecord(unparkedRecord(parked, why, wallNow()), parked.send);
+        return;
+    }
     RetryRecord r = parkRecord(RetryRecord::Event::Unparked);
     r.unpark = why;
     appendParkRecord(r, m_endedStoredSend);

@@ -2,6 +2,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 
 namespace capwatch::session {
@@ -39,6 +40,21 @@ ParkedOptions ParkedOptions::fromJson(const QString &json)
     if (const QJsonValue v = o.value(u"attempt"_s); v.isDouble() && v.toDouble() >= 0)
         p.attempt = v.toInt();
     return p;
+}
+
+net::RetryRecord unparkedRecord(
+    const history::ParkedSend &parked, net::RetryRecord::Unpark why, const QDateTime &now)
+{
+    const ParkedOptions o = ParkedOptions::fromJson(parked.options);
+    net::RetryRecord r;
+    r.time = now;
+    r.request = int(o.request);
+    r.attempt = o.attempt;
+    r.event = net::RetryRecord::Event::Unparked;
+    r.rawWaitMs = std::max<qint64>(0, parked.parkedAt.msecsTo(parked.resetAt));
+    r.resetAt = parked.dueAt;
+    r.unpark = why;
+    return r;
 }
 
 } // namespace capwatch::session

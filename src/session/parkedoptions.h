@@ -3,6 +3,8 @@
 // What a parked send keeps besides its prompt (history::ParkedSend::options, a JSON object): the
 // options it was sent with and where its records belong in the retry log.
 
+#include "history/historytypes.h"
+#include "net/retrylog.h"
 #include "sessiontypes.h"
 
 #include <QString>
@@ -21,5 +23,10 @@ struct ParkedOptions
     /// Whatever of it is readable: a missing or malformed field stays unset (0).
     static ParkedOptions fromJson(const QString &json);
 };
+
+/// The `unparked` record of `parked` made from what is stored of it alone (the lot's Cancel of a
+/// conversation no session shows; a park that is not the shown session's own).
+net::RetryRecord unparkedRecord(
+    const history::ParkedSend &parked, net::RetryRecord::Unpark why, const QDateTime &now);
 
 } // namespace capwatch::session

@@ -244,27 +244,12 @@ bool ParkingLot::cancel(const QUuid &id)
     if (ChatSession *s = showing(*e)) {
         s->logUnparked(parked, RetryRecord::Unpark::Cancelled);
     } else if (m_writer && !parked.send.isNull()) { // stored with its send all the same
-        m_writer->addRetryRecord(
-            parked.send, toStored(unparkedRecord(parked, RetryRecord::Unpark::Cancelled)));
+        m_writer->addRetryRecord(parked.send,
+            toStored(unparkedRecord(parked, RetryRecord::Unpark::Cancelled, wallNow())));
     }
     remove(id);
     Q_EMIT changed();
     return true;
-}
-
-RetryRecord ParkingLot::unparkedRecord(
-    const history::ParkedSend &parked, RetryRecord::Unpark why) const
-{
-    const ParkedOptions o = ParkedOptions::fromJson(parked.options);
-    RetryRecord r;
-    r.time = wallNow();
-    r.request = int(o.request);
-    r.attempt = o.attempt;
-    r.event = RetryRecord::Event::Unparked;
-    r.rawWaitMs = std::max<qint64>(0, parked.parkedAt.msecsTo(parked.resetAt));
-    r.resetAt = parked.dueAt;
-    r.unpark = why;
-    return r;
 }
 
 void ParkingLot::retire(std::unique_ptr<ChatSession> session)
@@ -364,6 +349,17 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
     }
     if (!m_factory || e.parked.conversation.isNull())
         return false; // nothing can send it until a session shows it
+    // The provider chosen now (what a session of the lot's would talk to) is another one: it
+    // waits for its own, without a session made and its conversation read every second.
+    for (const QPointer<ChatSession> &s : std::as_const(m_sessions)) {
+        if (s && s->lane() != e.parked.provider) {
+            if (!e.waitsForProvider) {
+                e.waitsForProvider = true;
+                Q_EMIT changed();
+            }
+            return false;
+        }
+    }
     std::unique_ptr<ChatSession> own = m_factory();
     if (!own)
         return false;
@@ -423,8 +419,23 @@ void ParkingLot::ended(ChatSession *session, quint64 send, Outcome outcome)
         if (candidate->running && candidate->runner == session && candidate->send == send)
             e = candidate.get();
     }
-    if (!e)
+    if (!e) { // a send of the session's own ended: a due park of its conversation may go now
+        QTimer::singleShot(0, this, &ParkingLot::check);
         return;
+    }
+    if (outcome == Outcome::Cancelled && !session->m_stopped) {
+        // Cancelled by a provider change, a switch of conversation or quitting, not by the
+        // user's Stop: still parked (and still stored), it goes again, where it can.
+        qCInfo(lcSession) << "parking: a parked send was interrupted; it stays parked";
+        e->running = false;
+        e->runner = nullptr;
+        e->send = 0;
+        if (e->own)
+            retire(std::move(e->own));
+        Q_EMIT changed();
+        QTimer::singleShot(0, this, &ParkingLot::check);
+        return;
+    }
     const history::ParkedSend parked = e->parked;
     // Parked again by the session's own gave-up handler: a newer entry of the same message.
     const bool parkedAgain = std::any_of(m_parked.cbegin(), m_parked.cend(), [&](const auto &o) {

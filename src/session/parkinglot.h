@@ -120,8 +120,6 @@ private:
     bool release(Entry &entry, net::RetryRecord::Unpark why);
     bool runIn(Entry &entry, ChatSession *session, net::RetryRecord::Unpark why);
     void ended(ChatSession *session, quint64 send, net::SendSummary::Outcome outcome);
-    net::RetryRecord unparkedRecord(
-        const history::ParkedSend &parked, net::RetryRecord::Unpark why) const;
     Entry *entry(const QUuid &id);
     const Entry *entry(const QUuid &id) const;
     ChatSession *showing(const Entry &entry) const;

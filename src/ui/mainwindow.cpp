@@ -412,7 +412,7 @@ void MainWindow::cancelSend()
         cancelEdit();
         return;
     }
-    m_session->cancel();
+    m_session->stop(); // the user's Stop: a parked send going out is taken out too
 }
 
 void MainWindow::restorePrompt()

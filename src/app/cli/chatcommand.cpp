@@ -362,7 +362,10 @@ int runChat(const QStringList &args)
                     QCoreApplication::quit(); // with the give-up's exit code, nothing parked
                     return;
                 }
-                chat.park(); // without a lot the session never parks on its own
+                if (!chat.park()) { // without a lot the session never parks on its own
+                    QCoreApplication::quit(); // with the give-up's exit code
+                    return;
+                }
                 resetWait.start(offer.dueAt);
             });
         QObject::connect(&resetWait, &ResetWait::due, &context, [&] {
