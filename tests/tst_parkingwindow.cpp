@@ -726,6 +726,9 @@ void TestParkingWindow::answerFromTheLotsSessionIsShown()
             .contains(u"Sending now that the limit reset; the answer shows here when it comes."_s));
     QVERIFY(p.view()->errorCard(p.failedCard()).links.isEmpty());
     QVERIFY(!p.window().retryNowButton()->isVisible()); // it would send it twice
+    // Nothing else is sent in it meanwhile: two sessions would interleave its messages.
+    QTRY_VERIFY(!p.window().sendButton()->isEnabled());
+    QVERIFY(p.window().windowParking()->shownSentElsewhere());
 
     // It ends: the conversation is read again, with its answer in the card's place.
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 0, 15000);
@@ -736,6 +739,7 @@ void TestParkingWindow::answerFromTheLotsSessionIsShown()
     QCOMPARE(p.view()->lastItem(), p.view()->lastAssistantTurn());
     QCOMPARE(promptsShown(p.view()), QStringList { u"Show me the answer when it comes"_s });
     QCOMPARE(p.chats().size(), 4); // sent once, by the lot's session
+    QTRY_VERIFY(p.window().sendButton()->isEnabled());
 }
 
 QTEST_MAIN(TestParkingWindow)

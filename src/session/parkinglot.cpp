@@ -178,6 +178,12 @@ bool ParkingLot::isRunning(const QUuid &id) const
     return e && e->running;
 }
 
+ChatSession *ParkingLot::runnerOf(const QUuid &id) const
+{
+    const Entry *e = entry(id);
+    return e && e->running ? e->runner.data() : nullptr;
+}
+
 bool ParkingLot::waitsForProvider(const QUuid &id) const
 {
     const Entry *e = entry(id);

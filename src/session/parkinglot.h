@@ -65,6 +65,9 @@ public:
     std::optional<history::ParkedSend> find(const QUuid &id) const;
     /// Released and not ended yet: its send is in flight.
     bool isRunning(const QUuid &id) const;
+    /// The session its send is in flight in (the window's, or one of the lot's own); null when
+    /// it is not running.
+    ChatSession *runnerOf(const QUuid &id) const;
     /// Due (its reset passed) and waiting for its provider's previous send to end.
     bool isQueued(const QUuid &id) const;
     /// Due, but the provider chosen now is another one: it goes when its own is chosen again

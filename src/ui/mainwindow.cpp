@@ -412,7 +412,7 @@ void MainWindow::cancelSend()
         cancelEdit();
         return;
     }
-    m_session->stop(); // the user's Stop: a parked send going out is taken out too
+    m_parking ? m_parking->stop() : m_session->stop(); // a parked send going out is taken out
 }
 
 void MainWindow::restorePrompt()
@@ -428,7 +428,8 @@ void MainWindow::updateButtons()
 {
     // A parked prompt waits in its card, or goes out in a session of the lot's: not to retry.
     const bool parked = m_session->isParked() || (m_parking && m_parking->holdsShown());
-    m_promptBox->setBusy(m_session->busy(), !m_session->failedPrompt().isEmpty() && !parked);
+    const bool busy = m_session->busy() || (m_parking && m_parking->shownSentElsewhere());
+    m_promptBox->setBusy(busy, !m_session->failedPrompt().isEmpty() && !parked);
 }
 
 void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)

@@ -103,6 +103,8 @@ public:
     /// Puts the failed prompt back into an empty editor (not a parked one: that waits in its
     /// card) and sets the prompt's buttons: after a send ends, is parked or is taken out.
     void restorePrompt();
+    /// Send, Stop and Retry now as the session and its parked sends allow.
+    void updateButtons();
 
     // Widgets, for tests and the screenshot script to click and type.
     RetryPanel *retryPanel() const { return m_panel; }
@@ -112,6 +114,7 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     QPlainTextEdit *promptEditor() const { return m_promptBox->editor(); }
     QPushButton *retryNowButton() const { return m_promptBox->retryNowButton(); }
+    QPushButton *sendButton() const { return m_promptBox->sendButton(); }
     QToolButton *requestOptionsButton() const { return m_requestOptions->toggle(); }
     QPlainTextEdit *systemPromptEditor() const { return m_requestOptions->systemPrompt(); }
     QSpinBox *maxTokensBox() const { return m_requestOptions->maxTokens(); }
@@ -140,7 +143,6 @@ private:
     /// blocking) and, on "Send anyway", calls `resume` again.
     bool plainHttpAllowed(void (MainWindow::*resume)());
     void onMessageAction(PromptMessage::Action action);
-    void updateButtons();
 
     Settings &m_settings;
     LaunchOptions m_options;

@@ -161,6 +161,24 @@ bool WindowParking::holdsShown() const
     return !shown.isNull() && !m_lot->sendsOf(shown).isEmpty();
 }
 
+session::ChatSession *WindowParking::shownSentElsewhere() const
+{
+    const QUuid shown = m_session->conversationId();
+    if (shown.isNull())
+        return nullptr;
+    for (const history::ParkedSend &p : m_lot->sendsOf(shown)) {
+        if (ChatSession *runner = m_lot->runnerOf(p.id); runner && runner != m_session)
+            return runner;
+    }
+    return nullptr;
+}
+
+void WindowParking::stop()
+{
+    ChatSession *elsewhere = shownSentElsewhere();
+    (elsewhere ? elsewhere : m_session)->stop();
+}
+
 void WindowParking::onTick()
 {
     m_window->presenter()->refreshParking();
@@ -171,6 +189,7 @@ void WindowParking::onTick()
 
 void WindowParking::onLotChanged()
 {
+    QTimer::singleShot(0, m_window, &MainWindow::updateButtons); // shownSentElsewhere()
     markParked();
     fetchTitles();
     updateTabText();

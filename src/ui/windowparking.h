@@ -51,6 +51,12 @@ public:
     /// True while the lot holds a send of the conversation shown: parked in the window's
     /// session, or going out in a session of the lot's own (then Retry now would send it twice).
     bool holdsShown() const;
+    /// The session sending the shown conversation's parked prompt when it is one of the lot's
+    /// own (the window opened the conversation while it was going out): the window then sends
+    /// nothing in it (two sessions would interleave its messages), and its Stop stops that one.
+    session::ChatSession *shownSentElsewhere() const;
+    /// The window's Stop: the shown conversation's send, in the window's session or elsewhere.
+    void stop();
 
 Q_SIGNALS:
     /// A parked send ended while the window was not active, or in another conversation than
