@@ -1,0 +1,26 @@
+#pragma once
+
+// What conversationview.cpp and conversationcards.cpp (the error and parked cards) share.
+
+#include "conversationview.h"
+
+#include <QString>
+
+namespace capwatch::ui {
+
+// Error bodies can be whole HTML error pages; the export keeps all of it.
+inline constexpr qsizetype kErrorBodyLimit = 64 * 1024;
+
+/// The scheme of the links a turn's actions are (`capwatch-action:copy/3`).
+inline const QString kActionScheme = QStringLiteral("capwatch-action");
+
+/// An action's name in its link.
+QString actionName(ConversationView::Action action);
+
+inline constexpr ConversationView::Action kActions[]
+    = { ConversationView::Action::Copy, ConversationView::Action::Regenerate,
+          ConversationView::Action::Edit, ConversationView::Action::RetryNow,
+          ConversationView::Action::SendAt, ConversationView::Action::SendNow,
+          ConversationView::Action::EditParked, ConversationView::Action::CancelPark };
+
+} // namespace capwatch::ui
