@@ -100,10 +100,7 @@ void ConversationView::insertCardLinks(QTextCursor &cursor, const Item &item)
         if (!first)
             cursor.insertText(separator, charFormat(CaptionChar, s));
         first = false;
-        QTextCharFormat link = charFormat(ActionChar, s);
-        link.setAnchor(true);
-        link.setAnchorHref(
-            kActionScheme + u':' + actionName(l.action) + u'/' + QString::number(item.id));
+        QTextCharFormat link = actionLinkFormat(s, l.action, item.id);
         link.setToolTip(l.toolTip);
         cursor.insertText(l.text, link);
     }

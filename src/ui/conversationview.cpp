@@ -70,6 +70,14 @@ QString actionName(ConversationView::Action action)
     return {};
 }
 
+QTextCharFormat actionLinkFormat(const Style &s, ConversationView::Action action, int itemId)
+{
+    QTextCharFormat link = transcript::charFormat(transcript::ActionChar, s);
+    link.setAnchor(true);
+    link.setAnchorHref(kActionScheme + u':' + actionName(action) + u'/' + QString::number(itemId));
+    return link;
+}
+
 ConversationView::ConversationView(QWidget *parent)
     : QTextBrowser(parent)
 {
@@ -332,10 +340,7 @@ void ConversationView::renderActions(Item &item)
         if (!first)
             cursor.insertText(separator, charFormat(CaptionChar, s));
         first = false;
-        QTextCharFormat link = charFormat(ActionChar, s);
-        link.setAnchor(true);
-        link.setAnchorHref(
-            kActionScheme + u':' + actionName(action) + u'/' + QString::number(item.id));
+        QTextCharFormat link = actionLinkFormat(s, action, item.id);
         QString text;
         switch (action) {
         case Action::Copy:

@@ -2,9 +2,11 @@
 
 // What conversationview.cpp and conversationcards.cpp (the error and parked cards) share.
 
+#include "conversationstyle.h"
 #include "conversationview.h"
 
 #include <QString>
+#include <QTextCharFormat>
 
 namespace capwatch::ui {
 
@@ -16,6 +18,9 @@ inline const QString kActionScheme = QStringLiteral("capwatch-action");
 
 /// An action's name in its link.
 QString actionName(ConversationView::Action action);
+/// The format of the link of `action` on the item `itemId` (its text and tooltip set apart).
+QTextCharFormat actionLinkFormat(
+    const transcript::Style &s, ConversationView::Action action, int itemId);
 
 inline constexpr ConversationView::Action kActions[]
     = { ConversationView::Action::Copy, ConversationView::Action::Regenerate,
