@@ -5,6 +5,7 @@
 #include "history/historywriter.h"
 #include "support/demowindow.h"
 #include "support/historyfixture.h"
+#include "support/historywriting.h"
 #include "ui/categorycolors.h"
 #include "ui/conversationlistmodel.h"
 #include "ui/historybanner.h"
@@ -30,16 +31,9 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using testing::flushed;
 
 namespace {
-
-/// Waits until everything queued on `writer` so far is done.
-bool flushed(history::HistoryWriter &writer)
-{
-    QSignalSpy spy(&writer, &history::HistoryWriter::flushed);
-    writer.flush();
-    return spy.wait(10000);
-}
 
 int storedCount(const QString &path)
 {

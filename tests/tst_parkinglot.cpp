@@ -11,6 +11,7 @@
 #include "session/chatsession.h"
 #include "session/parkinglot.h"
 #include "support/demolocalprovider.h"
+#include "support/historywriting.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -26,6 +27,8 @@ using namespace capwatch::session;
 using namespace Qt::StringLiterals;
 using Event = net::RetryRecord::Event;
 using Unpark = net::RetryRecord::Unpark;
+using testing::flushed;
+using testing::openedAt;
 
 namespace {
 
@@ -79,20 +82,6 @@ const net::RetryRecord *lastOf(const net::RetryLog &log, Event event)
     return nullptr;
 }
 
-bool flush(history::HistoryWriter &writer)
-{
-    QSignalSpy done(&writer, &history::HistoryWriter::flushed);
-    writer.flush();
-    return done.wait(10000);
-}
-
-bool openWriter(history::HistoryWriter &writer, const QString &path)
-{
-    QSignalSpy opened(&writer, &history::HistoryWriter::opened);
-    writer.open(path);
-    return opened.wait(10000) && opened.first().at(0).value<history::OpenResult>().persistent();
-}
-
 /// A window's worth: a session on the demo, the lot it parks in, and sessions made for parked
 /// sends of conversations it does not show.
 struct Window
@@ -120,7 +109,7 @@ int parkChild(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     history::HistoryWriter writer;
-    if (!openWriter(writer, qEnvironmentVariable("CAPWATCH_PARK_CHILD")))
+    if (!openedAt(writer, qEnvironmentVariable("CAPWATCH_PARK_CHILD")))
         return 1;
     testing::ThreadedDemo demo(scenario(u"reset"_s, 3600)); // "Retry in 58 min."
     Window w(demo, &writer);
@@ -176,7 +165,7 @@ void TestParkingLot::resetInThreeMinutesIsParkedAndAnswered()
 {
     testing::ThreadedDemo demo(scenario(u"reset"_s));
     history::HistoryWriter writer;
-    QVERIFY(openWriter(writer, path()));
+    QVERIFY(openedAt(writer, path()));
     Window w(demo, &writer);
     QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
     QSignalSpy answered(&w.session, &ChatSession::succeeded);
@@ -222,7 +211,7 @@ void TestParkingLot::resetInThreeMinutesIsParkedAndAnswered()
     QCOMPARE(lastOf(*w.session.retryLog(), Event::Unparked)->unpark, Unpark::ResetReached);
 
     // Stored: one user message (not one per send), two sends, the park gone from the disk.
-    QVERIFY(flush(writer));
+    QVERIFY(flushed(writer));
     history::HistoryStore store;
     QVERIFY(store.open(path()).persistent());
     const QUuid id = w.session.conversationId();
@@ -326,7 +315,7 @@ void TestParkingLot::interruptedStaysParkedStopTakesItOut()
 {
     testing::ThreadedDemo demo(scenario(u"reset"_s, 600));
     history::HistoryWriter writer;
-    QVERIFY(openWriter(writer, path()));
+    QVERIFY(openedAt(writer, path()));
     Window w(demo, &writer);
     QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
     w.session.send(u"Interrupt me"_s, {});
@@ -341,7 +330,7 @@ void TestParkingLot::interruptedStaysParkedStopTakesItOut()
     QVERIFY(attempts.wait(2000));
     w.session.newConversation();
     QCOMPARE(w.lot.count(), 1); // still parked, and still stored
-    QVERIFY(flush(writer));
+    QVERIFY(flushed(writer));
     {
         history::HistoryStore store;
         QVERIFY(store.open(path()).persistent());
@@ -370,7 +359,7 @@ void TestParkingLot::aPromptSentMeanwhileKeepsTheOrder()
     // follows its own prompt: P2 (failed), P1, its answer.
     testing::ThreadedDemo demo(scenario(u"reset"_s, 300));
     history::HistoryWriter writer;
-    QVERIFY(openWriter(writer, path()));
+    QVERIFY(openedAt(writer, path()));
     Window w(demo, &writer, ParkingChoice::Ask);
     QSignalSpy offered(&w.session, &ChatSession::parkOffered);
     w.session.send(u"First, parked"_s, {});
@@ -382,7 +371,7 @@ void TestParkingLot::aPromptSentMeanwhileKeepsTheOrder()
     QVERIFY(finished.wait(10000));
     QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
         net::SendSummary::Outcome::Succeeded);
-    QVERIFY(flush(writer));
+    QVERIFY(flushed(writer));
 
     ChatSession reader;
     reader.setHistory(&writer);
@@ -403,7 +392,7 @@ void TestParkingLot::optionsGoOutAgain()
 {
     testing::ThreadedDemo demo(scenario(u"reset"_s));
     history::HistoryWriter writer;
-    QVERIFY(openWriter(writer, path()));
+    QVERIFY(openedAt(writer, path()));
     Window w(demo, &writer);
     SendOptions options;
     options.systemPrompt = u"Be brief."_s;
@@ -428,19 +417,19 @@ void TestParkingLot::survivesARestart()
     QDateTime due;
     {
         history::HistoryWriter writer;
-        QVERIFY(openWriter(writer, path()));
+        QVERIFY(openedAt(writer, path()));
         Window w(demo, &writer);
         QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
         w.session.send(u"Across a restart"_s, {});
         QVERIFY(parked.wait(10000));
         conversation = w.session.conversationId();
         due = w.lot.sends().constFirst().dueAt;
-        QVERIFY(flush(writer));
+        QVERIFY(flushed(writer));
     } // the window closes: writer, lot and session are gone; the demo's cap goes on
     const int before = int(demo.chats().size());
 
     history::HistoryWriter writer;
-    QVERIFY(openWriter(writer, path()));
+    QVERIFY(openedAt(writer, path()));
     Window w(demo, &writer); // shows a new, empty conversation
     QSignalSpy restored(&w.lot, &ParkingLot::restored);
     QSignalSpy finished(&w.lot, &ParkingLot::finished);
@@ -454,7 +443,7 @@ void TestParkingLot::survivesARestart()
     QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
         net::SendSummary::Outcome::Succeeded);
     QVERIFY(w.session.conversationId().isNull()); // sent in a session of its own
-    QVERIFY(flush(writer));
+    QVERIFY(flushed(writer));
     history::HistoryStore store;
     QVERIFY(store.open(path()).persistent());
     const QList<history::Message> messages = store.messages(conversation);
@@ -487,7 +476,7 @@ void TestParkingLot::survivesAKill()
     // Started again an hour later (the wall clock moved on): the reset passed while closed.
     testing::ThreadedDemo demo(scenario(u"capped"_s));
     history::HistoryWriter writer;
-    QVERIFY(openWriter(writer, path()));
+    QVERIFY(openedAt(writer, path()));
     Window w(demo, &writer);
     w.lot.setWallClock([] { return QDateTime::currentDateTimeUtc().addSecs(3600); });
     QSignalSpy finished(&w.lot, &ParkingLot::finished);
@@ -529,7 +518,7 @@ void TestParkingLot::resetsPassedWhileClosedGoOneByOne()
     }
     testing::ThreadedDemo demo(scenario(u"capped"_s));
     history::HistoryWriter writer;
-    QVERIFY(openWriter(writer, path()));
+    QVERIFY(openedAt(writer, path()));
     Window w(demo, &writer);
     QStringList order; // "released N" / "ended N", as they happen
     connect(&w.lot, &ParkingLot::released, this,
@@ -548,7 +537,7 @@ void TestParkingLot::oneProviderOneAtATime()
     // Three conversations park on the demo, all due in the same second.
     testing::ThreadedDemo demo(scenario(u"capped"_s));
     history::HistoryWriter writer;
-    QVERIFY(openWriter(writer, path()));
+    QVERIFY(openedAt(writer, path()));
     Window w(demo, &writer);
     QSignalSpy restored(&w.lot, &ParkingLot::restored);
     QVERIFY(restored.wait(5000) || restored.size() == 1);

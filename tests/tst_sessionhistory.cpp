@@ -9,6 +9,7 @@
 #include "session/storedrecords.h"
 #include "support/demolocalprovider.h"
 #include "support/files.h"
+#include "support/historywriting.h"
 #include "support/storedlines.h"
 
 #include <QDir>
@@ -24,6 +25,7 @@ using namespace capwatch;
 using namespace capwatch::session;
 using namespace capwatch::testing;
 using namespace Qt::StringLiterals;
+using testing::flushed;
 using namespace std::chrono_literals;
 using Event = net::RetryRecord::Event;
 
@@ -54,14 +56,6 @@ struct Fixture
     testing::ThreadedDemo demo;
     ChatSession session;
 };
-
-/// Everything queued on the writer is in the file.
-bool flushed(history::HistoryWriter &writer)
-{
-    QSignalSpy done(&writer, &history::HistoryWriter::flushed);
-    writer.flush();
-    return done.wait(10000);
-}
 
 /// "role: content", one a message, for comparing what is (or would be) sent.
 QStringList linesOf(const QList<net::ChatMessage> &messages)
