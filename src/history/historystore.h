@@ -138,6 +138,11 @@ public:
     /// or message missing) is left out with a warning; a database error gives an empty list and
     /// a warning (being const, it does not set lastError()).
     QList<ParkedSend> parkedSends() const;
+    /// Stores `window` in place of the row of its provider and model (schema v3); the provider
+    /// is stored as storableEndpoint() makes it. False (and lastError()) on a write error.
+    bool saveProviderWindow(const ProviderWindowRecord &window);
+    /// Every stored window report, the latest received first.
+    QList<ProviderWindowRecord> providerWindows() const;
     /// Conversations with a message holding every word of `text` (the last word may be the start
     /// of one, for search as you type), those with the newest matching message first.
     QList<SearchHit> search(const QString &text, int limit = 50);

@@ -118,6 +118,10 @@ struct RetryRecord
     QString unpark;
     QString error;
     QDateTime resetAt; ///< when a parked send may go again; invalid: none
+    /// The provider window columns (schema v3, net::RetryRecord): null when not reported.
+    std::optional<qint64> windowTokensLeft;
+    std::optional<double> windowResetS;
+    std::optional<qint64> estimatedTokens;
 
     bool operator==(const RetryRecord &) const = default;
 };
@@ -152,6 +156,27 @@ struct ParkedSend
     QString title; ///< read only: the conversation's title
 
     bool operator==(const ParkedSend &) const = default;
+};
+
+/// The last report of a provider's window for one endpoint and model (schema v3,
+/// docs/retry-policy.md section 8.1): kept so that a new window or a new capwatch-cli process
+/// paces too. One row per (provider, model): a later report replaces it.
+struct ProviderWindowRecord
+{
+    QString provider; ///< "demo", or the endpoint as storableEndpoint() makes it
+    QString model;
+    QDateTime receivedAt; ///< UTC, ms
+    /// UTC wall times, ms: receivedAt + the reset, scaled by the time scale of the run that got
+    /// it (as a parked send's dueAt). Invalid: not reported.
+    QDateTime tokensResetAt;
+    QDateTime requestsResetAt;
+    std::optional<qint64> limitTokens;
+    std::optional<qint64> remainingTokens;
+    std::optional<qint64> limitRequests;
+    std::optional<qint64> remainingRequests;
+    double timeScale = 1.0; ///< of the run that got it: time left / timeScale is policy time
+
+    bool operator==(const ProviderWindowRecord &) const = default;
 };
 
 /// Where the next page of the conversation list starts (keyset paging: a conversation created

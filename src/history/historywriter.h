@@ -50,6 +50,8 @@ public:
     /// (HistoryStore::addParkedSend(), removeParkedSend()); read them with read().
     QUuid addParkedSend(ParkedSend parked);
     void removeParkedSend(const QUuid &id);
+    /// HistoryStore::saveProviderWindow(); read them back with read().
+    void saveProviderWindow(ProviderWindowRecord window);
     void renameConversation(const QUuid &id, const QString &title);
     void deleteConversation(const QUuid &id);
     void deleteOlderThan(int days);

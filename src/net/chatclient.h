@@ -8,6 +8,7 @@
 #include "chatrequest.h"
 #include "chatstream.h"
 #include "credentials.h"
+#include "retry/providerwindow.h"
 #include "retry/sendpolicy.h"
 #include "retrylog.h"
 #include "scaledclock.h"
@@ -15,6 +16,7 @@
 #include <QDateTime>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 #include <algorithm>
 #include <memory>
@@ -77,6 +79,42 @@ struct SendSummary
     QString finalErrorText; ///< retry-policy section 5, for failures
 };
 
+/// What the session decided before a send (docs/retry-policy.md section 8.1): wait this long
+/// before attempt 1 for the provider's window to reset. A zero wait sends at once. The window and
+/// estimate figures go into the `paced` and `attempt_started` records.
+struct PacePlan
+{
+    retry::Millis wait { 0 }; ///< policy time; scaled like every wait; never counted in the budget
+    retry::WaitSource source = retry::WaitSource::None; ///< RateLimitReset when wait > 0
+    bool tokensFull = true; ///< which part of the window is full (tokens, else requests)
+    std::optional<qint64> estimatedTokens;
+    std::optional<qint64> windowTokensLeft;
+    std::optional<double> windowResetS;
+};
+
+/// What one attempt's response said about the provider's window and, for an answer, its usage.
+/// Emitted for every attempt that got an HTTP status (success or failure).
+struct ProviderReport
+{
+    int attempt = 0;
+    int status = 0;
+    retry::WindowReport window; ///< empty when the response had no x-ratelimit-* header
+    retry::UsageReport usage; ///< empty unless an answer reported it
+    qint64 requestChars = 0; ///< net::requestChars() of the request that was answered
+    QString endpoint; ///< displayEndpoint() of the request
+    QString model;
+    QDateTime receivedAt; ///< wall clock (UTC)
+    double timeScale = 1.0; ///< the client's scale when it arrived (resets are policy time)
+};
+
+/// A request too large for the model's context (a too_large failure with its window): the
+/// session offers trimming.
+struct ContextOverflow
+{
+    qint64 requested = 0; ///< the provider's figure of the request
+    qint64 contextWindow = 0;
+};
+
 class ChatClient final : public QObject
 {
     Q_OBJECT
@@ -98,6 +136,17 @@ public:
     /// Starts a send (cancelling one in flight). Returns its id, also its `request` number in
     /// the retry log.
     quint64 send(const ChatRequest &request);
+    /// The same, paced first: with `pace.wait` > 0 the client logs `paced`, waits (a single-shot
+    /// timer, scaled, cancellable with cancel()) and then starts attempt 1 with a fresh budget.
+    quint64 send(const ChatRequest &request, const PacePlan &pace);
+    /// While pacing: ends the pacing wait now and starts attempt 1 ("Send now"). False otherwise.
+    bool sendNow();
+    /// True while the current send waits before its first attempt.
+    bool pacing() const;
+    /// Policy time left of the pacing wait; 0 when not pacing.
+    retry::Millis paceLeft() const;
+    /// The plan of the current send (wait 0 when it was not paced).
+    const PacePlan &pacePlan() const { return m_pace; }
     /// Cancels the send in flight, during a request or a wait. No-op when idle.
     void cancel();
     bool busy() const;
@@ -112,7 +161,13 @@ public:
 
 Q_SIGNALS:
     void sendStarted(quint64 send);
+    /// The send waits for the provider's window before attempt 1 (after sendStarted()).
+    void pacingStarted(quint64 send, const capwatch::net::PacePlan &plan);
     void attemptStarted(quint64 send, int attempt, int maxAttempts);
+    /// After each attempt that got a status, before its attemptFailed()/succeeded().
+    void providerReported(quint64 send, const capwatch::net::ProviderReport &report);
+    /// A too_large failure that names the model's context window (before gaveUp()).
+    void contextOverflowed(quint64 send, const capwatch::net::ContextOverflow &overflow);
     void answerStarted(quint64 send, int status);
     void answerText(quint64 send, const QString &text);
     void attemptFailed(quint64 send, const capwatch::net::AttemptFailure &failure);
@@ -160,6 +215,11 @@ private:
     std::optional<Usage> m_usage;
     bool m_incomplete = false;
     std::optional<retry::Millis> m_cutWait;
+    PacePlan m_pace;
+    bool m_pacing = false;
+    /// Endpoints (displayEndpoint()) that refused stream_options with a 400: sent without it.
+    QSet<QString> m_refusesStreamUsage;
+    bool m_streamUsageRetried = false; ///< the current send already resent without the option
 };
 
 } // namespace capwatch::net
@@ -167,3 +227,6 @@ private:
 Q_DECLARE_METATYPE(capwatch::net::AttemptFailure)
 Q_DECLARE_METATYPE(capwatch::net::RetryInfo)
 Q_DECLARE_METATYPE(capwatch::net::SendSummary)
+Q_DECLARE_METATYPE(capwatch::net::PacePlan)
+Q_DECLARE_METATYPE(capwatch::net::ProviderReport)
+Q_DECLARE_METATYPE(capwatch::net::ContextOverflow)

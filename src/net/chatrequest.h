@@ -26,7 +26,13 @@ struct ChatRequest
     std::optional<int> maxTokens;
     std::optional<double> temperature; ///< 0 to 2; absent: the provider's default
     bool stream = true;
+    /// With stream: ask for `usage` in the stream (`stream_options: {"include_usage": true}`).
+    /// The client clears it for a provider that refused the option with a 400 naming it.
+    bool streamUsage = true;
 };
+
+/// Characters of every message's content: what the token estimate of a request counts.
+qint64 requestChars(const QList<ChatMessage> &messages);
 
 /// The model the embedded demo provider serves.
 inline constexpr char16_t kDemoModel[] = u"capwatch-demo";

@@ -98,6 +98,8 @@ QString RetryRecord::eventName(Event event)
         return u"parked"_s;
     case Event::Unparked:
         return u"unparked"_s;
+    case Event::Paced:
+        return u"paced"_s;
     }
     return {};
 }
@@ -129,7 +131,7 @@ RetryRecord::Unpark RetryRecord::unparkFromName(QStringView name)
 std::optional<RetryRecord::Event> RetryRecord::eventFromName(QStringView name)
 {
     for (const Event e : { Event::AttemptStarted, Event::RetryScheduled, Event::Succeeded,
-             Event::GaveUp, Event::Cancelled, Event::Parked, Event::Unparked }) {
+             Event::GaveUp, Event::Cancelled, Event::Parked, Event::Unparked, Event::Paced }) {
         if (name == eventName(e))
             return e;
     }

@@ -32,7 +32,11 @@ struct RetryRecord
         /// The send gave up capped and waits for the provider's reset (docs/parking.md).
         Parked,
         /// A parked send left the queue; `unpark` says why.
-        Unparked
+        Unparked,
+        /// Before attempt 1: the send waits for the provider's window to reset (pacing,
+        /// docs/retry-policy.md section 8.1). wait_ms is the pacing wait, wait_source
+        /// `ratelimit-reset`; it does not spend the retry budget.
+        Paced
     };
     /// Why a parked send left the queue (the `reason` of an `unparked` record).
     enum class Unpark
@@ -64,6 +68,14 @@ struct RetryRecord
     /// For `unparked`, written in the `reason` column in place of `reason` (which a parked
     /// record's end reason fills).
     Unpark unpark = Unpark::None;
+    /// The provider window columns (docs/interfaces.md): tokens left in the provider's window
+    /// and seconds until it resets, as last reported (for `paced` and `attempt_started`: the
+    /// report the decision read; for the records after an attempt: that attempt's response);
+    /// null when not reported.
+    std::optional<qint64> windowTokensLeft;
+    std::optional<double> windowResetS;
+    /// `paced` and `attempt_started`: the request's estimated tokens (prompt + completion).
+    std::optional<qint64> estimatedTokens;
 
     static QString eventName(Event event);
     /// The reverse of eventName(); empty for a name this build does not know (a later event).

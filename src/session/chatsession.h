@@ -9,6 +9,7 @@
 #include "net/chatclient.h"
 #include "net/retrylog.h"
 #include "parkinglot.h"
+#include "providermemory.h"
 #include "sessiontypes.h"
 
 #include <QList>
@@ -19,6 +20,8 @@
 #include <QUuid>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace capwatch::session {
 
@@ -157,7 +160,44 @@ public:
     /// of the conversation shown here, without sending it: the lot's Cancel and Edit.
     void logUnparked(const history::ParkedSend &parked, net::RetryRecord::Unpark why);
 
+    // --- pacing and context (docs/retry-policy.md section 8) ---
+    /// What is learned about providers, shared by the sessions of a process; not owned. Null:
+    /// no pacing, no learning, no context window but what a context error names in this session.
+    void setProviderMemory(ProviderMemory *memory);
+    ProviderMemory *providerMemory() const { return m_memory; }
+    /// Pacing before a send (on by default; Settings -> Retries).
+    void setPacingEnabled(bool enabled) { m_pacingEnabled = enabled; }
+    bool pacingEnabled() const { return m_pacingEnabled; }
+    /// Leaves out the oldest turns by itself when a send would not fit (off by default).
+    void setAutoTrim(bool automatic) { m_autoTrim = automatic; }
+    bool autoTrim() const { return m_autoTrim; }
+    /// While the send waits for the provider's window: sends it now. False otherwise.
+    bool sendNow();
+    /// The request a send of `prompt` with `options` would make now, against the context window.
+    ContextGauge contextGauge(const QString &prompt, const SendOptions &options) const;
+    /// The plan for a send of `prompt` now (also when nothing needs leaving out).
+    TrimOffer trimOfferFor(const QString &prompt, const SendOptions &options) const;
+    /// The offer made after the last send ended on a context error; offered false when none.
+    TrimOffer trimOffer() const { return m_trimOffer; }
+    /// Leaves the oldest `turns` earlier turns out of every request from now on (they stay in the
+    /// transcript and the history). Clamped to all but the last turn; emits leftOutChanged().
+    void setLeftOut(int turns);
+    int leftOut() const { return m_leftOut; }
+    /// Applies trimOffer()'s plan and sends the failed prompt again. 0 when there is no offer
+    /// or a send is in flight.
+    quint64 trimAndResend(const SendOptions &options);
+
 Q_SIGNALS:
+    /// The send waits for the provider's window before its first attempt.
+    void pacingStarted(quint64 send, const capwatch::net::PacePlan &plan);
+    /// What a response said of the provider's window and usage (every attempt with a status).
+    void providerReported(quint64 send, const capwatch::net::ProviderReport &report);
+    /// After gaveUp() on a context error (and before a send, when automatic trimming applied a
+    /// plan): what trimOffer() says.
+    void trimOffered(const capwatch::session::TrimOffer &offer);
+    /// The oldest turns left out of requests changed (a trim, a new conversation, a restore).
+    void leftOutChanged(int turns, qint64 tokens);
+
     // The current send's steps, as net::ChatClient reports them; a superseded send's are dropped.
     void sendStarted(quint64 send);
     void attemptStarted(quint64 send, int attempt, int maxAttempts);
@@ -273,6 +313,23 @@ private:
     quint64 m_endedSend = 0; ///< the send that ended last (ParkOffer::send)
     quint64 m_endedRequest = 0; ///< its number in the retry log
     int m_endedAttempt = 0; ///< its last attempt
+
+    // Pacing and trimming (chatsessionpacing.cpp).
+    net::PacePlan pacePlanFor(const net::ChatRequest &request) const;
+    /// The turns of m_history (oldest first) with their estimated tokens.
+    std::vector<qint64> turnTokens() const;
+    double charsPerToken() const;
+    std::optional<qint64> knownContextWindow() const;
+    void onProviderReported(quint64 send, const net::ProviderReport &report);
+    void onContextOverflow(quint64 send, const net::ContextOverflow &overflow);
+    /// Automatic trimming before a send: applies a plan when the request would not fit.
+    void trimBeforeSend(const QString &prompt, const SendOptions &options);
+    QPointer<ProviderMemory> m_memory;
+    bool m_pacingEnabled = true;
+    bool m_autoTrim = false;
+    int m_leftOut = 0; ///< oldest exchanges of m_history not sent
+    TrimOffer m_trimOffer;
+    std::optional<qint64> m_sessionContextWindow; ///< named by an error, without a memory
 };
 
 } // namespace capwatch::session

@@ -7,6 +7,7 @@
 #include "retry/classifier.h"
 #include "retry/constants.h"
 #include "retry/parking.h"
+#include "retry/providerwindow.h"
 
 #include <QDateTime>
 #include <QList>
@@ -76,6 +77,32 @@ struct WaitProgress
     retry::WaitSource source = retry::WaitSource::None;
     /// The category (interfaces.md name) of the send's latest failed attempt; empty before any.
     QString failureCategory;
+    /// Before attempt 1: the send waits for the provider's window (section 8.1). `wait`,
+    /// `elapsed` and `left` are then the pacing wait's, `source` RateLimitReset, `budgetLeft`
+    /// the whole budget (pacing does not spend it) and `waiting` false.
+    bool pacing = false;
+    bool paceTokensFull = true; ///< tokens (else requests) of the window are spent
+};
+
+/// The next request against the model's context window (section 8.2): what the gauge shows.
+struct ContextGauge
+{
+    qint64 tokens = 0; ///< estimated: system prompt, the turns sent, the prompt, the completion
+    std::optional<qint64> contextWindow; ///< unknown until set in Settings or named by an error
+    int turns = 0; ///< earlier turns (exchanges) of the conversation
+    int leftOut = 0; ///< of them, the oldest left out of the request
+    qint64 leftOutTokens = 0;
+    bool fits = true; ///< false only when the window is known and tokens exceed it
+};
+
+/// Trim and resend (section 8.2): which oldest turns a send leaves out to fit.
+struct TrimOffer
+{
+    quint64 send = 0; ///< the send that overflowed; 0 for an offer before a send
+    bool offered = false; ///< a plan that fits exists
+    bool automatic = false; ///< applied without asking (the setting), the send already went
+    qint64 contextWindow = 0;
+    retry::TrimPlan plan;
 };
 
 /// What to do with a send whose provider's reset is beyond the retry budget (Settings ->
@@ -122,3 +149,5 @@ struct RestoredConversation
 Q_DECLARE_METATYPE(capwatch::session::WaitProgress)
 Q_DECLARE_METATYPE(capwatch::session::ParkOffer)
 Q_DECLARE_METATYPE(capwatch::session::RestoredConversation)
+Q_DECLARE_METATYPE(capwatch::session::ContextGauge)
+Q_DECLARE_METATYPE(capwatch::session::TrimOffer)

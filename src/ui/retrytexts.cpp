@@ -265,6 +265,8 @@ QString RetryTexts::event(net::RetryRecord::Event event)
         return tr("Parked");
     case net::RetryRecord::Event::Unparked:
         return tr("Unparked");
+    case net::RetryRecord::Event::Paced:
+        return tr("Paced");
     }
     return {};
 }

@@ -72,6 +72,19 @@ public:
     session::ParkingChoice parkingChoice() const;
     void setParkingChoice(session::ParkingChoice choice);
 
+    /// Settings → Retries: pace a send until the provider's window resets when its last report
+    /// says the send will not fit (docs/retry-policy.md section 8.1). `retries/pacing`, default
+    /// true.
+    bool pacingEnabled() const;
+    void setPacingEnabled(bool enabled);
+    /// Settings → Retries: leave out the oldest turns by itself when a conversation outgrows the
+    /// model's context (section 8.2). `context/autoTrim`, default false.
+    bool autoTrim() const;
+    void setAutoTrim(bool automatic);
+    /// The settings file itself: session::ProviderMemory keeps its learned ratios and context
+    /// windows there (group `providers`).
+    QSettings *store() const { return m_settings.get(); }
+
     RequestOptions requestOptions() const;
     void setRequestOptions(const RequestOptions &options);
 

@@ -238,6 +238,8 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
     }
     case RetryRecord::Event::Unparked:
         break; // above
+    case RetryRecord::Event::Paced:
+        break;
     }
 }
 

@@ -1,0 +1,95 @@
+#pragma once
+
+// What capwatch learned about each provider and model (docs/retry-policy.md section 8): the last
+// report of its window, the characters a token of its `usage` answers, and its context window.
+// One per process, shared by every session (the window's, the parking lot's, capwatch-cli's).
+// The window reports are stored with the history, so a new window or a new capwatch-cli process
+// paces too; the ratio and the context windows in the settings file.
+
+#include "history/historytypes.h"
+#include "net/chatclient.h"
+#include "retry/providerwindow.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <functional>
+#include <optional>
+
+class QSettings;
+
+namespace capwatch::history {
+class HistoryWriter;
+}
+
+namespace capwatch::session {
+
+class ProviderMemory final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProviderMemory)
+
+public:
+    explicit ProviderMemory(QObject *parent = nullptr);
+    ~ProviderMemory() override;
+
+    /// Where the ratios and context windows live (group `providers`); not owned, may be null
+    /// (memory only). Read at once.
+    void setSettings(QSettings *settings);
+    /// Where window reports are stored; not owned, may be null. Reads the stored reports through
+    /// the writer's queue (loaded() when done) and stores every later report.
+    void setHistory(history::HistoryWriter *writer);
+    /// True once the stored reports were read (at once without a writer). A send made before
+    /// that paces only on what this process saw.
+    bool isLoaded() const { return m_loaded; }
+    /// The wall clock (UTC) the age of a report is read with; tests move it. Default: now.
+    void setWallClock(std::function<QDateTime()> clock);
+
+    /// A report of `provider` (a lane: "demo" or the stored endpoint) and `model`: a non-empty
+    /// window replaces the last one (and is stored); a usage with prompt tokens teaches the ratio.
+    void report(const QString &provider, const QString &model, const net::ProviderReport &report);
+    /// The last window report, or nullopt.
+    std::optional<history::ProviderWindowRecord> window(
+        const QString &provider, const QString &model) const;
+    /// The pacing input of a request of `estimatedTokens` now: the last report with the policy
+    /// time left until its resets (the wall time left divided by the report's time scale).
+    retry::PaceInput paceInput(const QString &provider, const QString &model,
+        qint64 estimatedTokens, bool enabled) const;
+
+    /// Characters a token for this provider and model (kDefaultCharsPerToken until learned).
+    retry::LearnedRatio ratio(const QString &provider, const QString &model) const;
+
+    /// The model's context window: the one set in Settings, else the one a context error named,
+    /// else nullopt.
+    std::optional<qint64> contextWindow(const QString &provider, const QString &model) const;
+    /// Settings: nullopt (or <= 0) forgets it.
+    std::optional<qint64> userContextWindow(const QString &provider, const QString &model) const;
+    void setUserContextWindow(
+        const QString &provider, const QString &model, std::optional<qint64> tokens);
+    /// A context_overflow answer named it.
+    void learnContextWindow(const QString &provider, const QString &model, qint64 tokens);
+
+Q_SIGNALS:
+    void loaded();
+    /// A new window report of this provider and model (the panel's "Provider window").
+    void windowChanged(const QString &provider, const QString &model);
+    /// A learned ratio or a context window changed (the context gauge).
+    void estimatesChanged(const QString &provider, const QString &model);
+
+private:
+    static QString keyOf(const QString &provider, const QString &model);
+    QDateTime now() const;
+
+    QSettings *m_settings = nullptr;
+    QPointer<history::HistoryWriter> m_writer;
+    std::function<QDateTime()> m_clock;
+    bool m_loaded = true;
+    QHash<QString, history::ProviderWindowRecord> m_windows;
+    QHash<QString, retry::LearnedRatio> m_ratios;
+    QHash<QString, qint64> m_learnedContext;
+    QHash<QString, qint64> m_userContext;
+};
+
+} // namespace capwatch::session
