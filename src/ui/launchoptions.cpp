@@ -32,11 +32,14 @@ void applySettings(
 {
     session.setProvider(providerChoice(settings, options));
     session.setParkingChoice(settings.parkingChoice());
+    session.setPacingEnabled(settings.pacingEnabled());
+    session.setAutoTrim(settings.autoTrim());
 }
 
 void wireSession(session::ChatSession &session, const LaunchOptions &options,
-    session::LocalProvider *demo, QObject *keychainContext)
+    session::LocalProvider *demo, QObject *keychainContext, session::ProviderMemory *memory)
 {
+    session.setProviderMemory(memory);
     session.setTimeScale(options.timeScale);
     session.setLocalProvider(demo);
     session.setKeychain([keychainContext] { return Keychain::provider(keychainContext); });

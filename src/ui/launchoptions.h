@@ -5,6 +5,10 @@
 #include "session/sessiontypes.h"
 #include "settings.h"
 
+namespace capwatch::session {
+class ProviderMemory;
+}
+
 class QObject;
 
 namespace capwatch::session {
@@ -28,14 +32,17 @@ struct LaunchOptions
 session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options);
 
 /// What the settings and the command line choose, applied to `session`: the provider
-/// (providerChoice()) and what a send capped beyond the budget does (Settings → Retries).
+/// (providerChoice()), what a send capped beyond the budget does, pacing and automatic trimming
+/// (Settings → Retries).
 void applySettings(
     session::ChatSession &session, const Settings &settings, const LaunchOptions &options);
 
 /// Wires a session of the window: its own, and each one its parking lot makes for a parked send
 /// of a conversation it does not show. The time scale of this run, `demo` (may be null) for the
-/// demo, the system keychain (its prompts parented to `keychainContext`).
+/// demo, the system keychain (its prompts parented to `keychainContext`), and what the window
+/// learned of its providers (`memory`, may be null).
 void wireSession(session::ChatSession &session, const LaunchOptions &options,
-    session::LocalProvider *demo, QObject *keychainContext);
+    session::LocalProvider *demo, QObject *keychainContext,
+    session::ProviderMemory *memory = nullptr);
 
 } // namespace capwatch::ui

@@ -312,6 +312,8 @@ QString RetryPanel::stateText() const
     case State::Parked:
         return m_parked ? ParkingTexts::panelLine(*m_parked, m_parkedState, m_parkedNow)
                         : QString();
+    case State::Pacing:
+        return pacingText();
     }
     return {};
 }
@@ -467,6 +469,15 @@ void RetryPanel::retranslate()
             .arg(QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))));
     m_sourceLabel->setAccessibleName(tr("Where the wait came from"));
     refresh();
+}
+
+} // namespace capwatch::ui
+
+namespace capwatch::ui {
+
+QString RetryPanel::pacingText() const
+{
+    return {}; // the pacing part lands with the panel's provider window part
 }
 
 } // namespace capwatch::ui

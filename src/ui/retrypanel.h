@@ -33,6 +33,8 @@ public:
         GaveUp,
         Cancelled,
         Parked, ///< the send gave up and waits for its provider's reset (docs/parking.md)
+        /// Before attempt 1: waiting for the provider's window to reset (pacing, section 8.1).
+        Pacing,
     };
     Q_ENUM(State)
 
@@ -58,6 +60,14 @@ public:
     /// Taken out without sending (Cancel, Edit): the send's own end again.
     void clearParked();
 
+    /// The "Provider window" part: tokens and requests left of the limits with a bar, and
+    /// "resets in 34 s" counting down (to the report's wall-clock reset). nullopt, or a report
+    /// without any figure: one line, "The provider reports no window".
+    void setProviderWindow(const std::optional<history::ProviderWindowRecord> &window);
+    QString providerWindowText() const; ///< as shown, for tests
+    /// "Pacing: sending in 12 s (the provider's window is full)"; empty when not pacing.
+    QString pacingText() const;
+
     /// Seconds as the panel last showed them.
     double shownCountdownS() const { return m_shownCountdownMs / 1000.0; }
     double shownBudgetLeftS() const { return m_shownBudgetMs / 1000.0; }
@@ -69,6 +79,8 @@ public:
 
 Q_SIGNALS:
     void stateChanged(capwatch::ui::RetryPanel::State state);
+    /// The panel's "Send now" while pacing was clicked (the window calls ChatSession::sendNow()).
+    void sendNowRequested();
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -147,6 +147,26 @@ void Settings::setParkingChoice(session::ParkingChoice choice)
     m_settings->setValue(u"retries/parking"_s, parkingChoiceName(choice));
 }
 
+bool Settings::pacingEnabled() const
+{
+    return m_settings->value(u"retries/pacing"_s, true).toBool();
+}
+
+void Settings::setPacingEnabled(bool enabled)
+{
+    m_settings->setValue(u"retries/pacing"_s, enabled);
+}
+
+bool Settings::autoTrim() const
+{
+    return m_settings->value(u"context/autoTrim"_s, false).toBool();
+}
+
+void Settings::setAutoTrim(bool automatic)
+{
+    m_settings->setValue(u"context/autoTrim"_s, automatic);
+}
+
 RequestOptions Settings::requestOptions() const
 {
     RequestOptions o;

@@ -1,0 +1,5 @@
+#include "providerwindow.h"
+
+namespace capwatch::retry {
+
+} // namespace capwatch::retry
