@@ -757,11 +757,15 @@ void TestRetryPanel::screenshots()
     window.remainingTokens = 40;
     window.tokensResetAt = now.addSecs(12);
     panel.setProviderWindow(window);
-    panel.resize(340, panel.sizeHint().height());
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
     Q_EMIT client.sendStarted(3);
     Q_EMIT client.pacingStarted(3, fullWindow());
+    panel.resize(340, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // As tall as its figures at that width (the panel scrolls in a smaller window).
+    const QWidget *content = panel.findChild<QScrollArea *>()->widget();
+    const int tall = content->heightForWidth(340);
+    panel.resize(340, tall > 0 ? tall : content->sizeHint().height());
     QVERIFY(panel.grab().save(QDir(dir).filePath(u"panel-pacing-%1.png"_s.arg(lang))));
     RetryPanel quiet;
     quiet.setProviderWindow(std::nullopt);
