@@ -76,7 +76,7 @@ QColor pacedColor(const QPalette &palette)
     // than both: a quiet olive that reads as "held back", beside the parked slate blue.
     constexpr float kHue = 88.0f / 360.0f;
     return isDarkPalette(palette) ? QColor::fromHslF(kHue, 0.35f, 0.66f)
-                                  : QColor::fromHslF(kHue, 0.40f, 0.34f);
+                                  : QColor::fromHslF(kHue, 0.40f, 0.30f);
 }
 
 QColor neutralCategoryColor(const QPalette &palette)
