@@ -525,8 +525,12 @@ void TestRetryPanel::sendNowByKeyboard()
     panel.resize(320, 600);
     panel.show();
     QVERIFY(QTest::qWaitForWindowActive(&panel));
+    // As the session sends them: its figures first, then the pacing.
     Q_EMIT client.sendStarted(1);
+    Q_EMIT client.waitProgress(pacingTick(fullWindow(), 9500));
     Q_EMIT client.pacingStarted(1, fullWindow());
+    QCOMPARE(panel.pacingText(), u"Pacing: sending in 10 s (the provider's window is full)"_s);
+    QCOMPARE(panel.shownCountdownS(), 9.5);
     QPushButton *sendNow = sendNowButton(&panel);
     QVERIFY(sendNow->isVisible());
     QCOMPARE(sendNow->accessibleName(), u"Send now"_s);

@@ -210,8 +210,12 @@ void RetryPanel::setSession(session::ChatSession *session)
             if (send != m_send || plan.wait.count() <= 0)
                 return;
             m_pace = plan;
-            // The figures of the wait until the session's first tick: all of it ahead, the
-            // budget untouched.
+            // The session's figures come just before; without them (yet), the wait's own: all
+            // of it ahead, the budget untouched.
+            if (m_progress.send == send && m_progress.pacing) {
+                setState(State::Pacing);
+                return;
+            }
             m_progress = {};
             m_progress.send = send;
             m_progress.pacing = true;
