@@ -1023,6 +1023,11 @@ void TestSettingsDialog::pacingAndContextByKeyboard()
     QVERIFY(labelShowing(&dialog, u"The provider named 2,000 tokens."_s));
     QVERIFY(labelShowing(&dialog, u"Con&text window of capwatch-demo:"_s));
     QVERIFY(field<QGroupBox>(&dialog, u"retries"_s)->isAncestorOf(pacing));
+    for (QCheckBox *box : { pacing, autoTrim }) {
+        // Whole: a check box does not wrap, so nothing of its sentence may be cut.
+        QVERIFY2(box->width() >= box->sizeHint().width(), qPrintable(box->text()));
+        QVERIFY(dialog.rect().contains(QRect(box->mapTo(&dialog, QPoint(0, 0)), box->size())));
+    }
 
     QMap<QChar, QStringList> mnemonics;
     const auto add = [&mnemonics](const QString &text) {

@@ -269,6 +269,9 @@ SettingsDialog::SettingsDialog(
     // Pacing and context after the parking choice: Tab reaches them in the order they read.
     retries->addWidget(m_pacing);
     retries->addWidget(m_autoTrim);
+    // A check box does not wrap: the dialog is as wide as its sentence, never cutting it.
+    m_autoTrim->setMinimumWidth(m_autoTrim->sizeHint().width());
+    m_pacing->setMinimumWidth(m_pacing->sizeHint().width());
     auto *contextRow = new QHBoxLayout;
     contextRow->addWidget(m_contextLabel, 1);
     contextRow->addWidget(m_contextWindow);
@@ -326,7 +329,8 @@ SettingsDialog::SettingsDialog(
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::tryAccept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     updateEnabled();
-    setMinimumWidth(fontMetrics().averageCharWidth() * 70);
+    // At least as wide as the layout needs: an explicit minimum replaces the layout's own.
+    setMinimumWidth(std::max(fontMetrics().averageCharWidth() * 70, layout->minimumSize().width()));
 }
 
 ProviderSettings SettingsDialog::provider() const
