@@ -536,7 +536,8 @@ void RetryPanel::retranslate()
         tr("Retry budget left of %1 seconds")
             .arg(QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))));
     m_sourceLabel->setAccessibleName(tr("Where the wait came from"));
-    m_sendNow->setText(tr("Send &now"));
+    // Alt+W: Alt+N is the sidebar's New conversation.
+    m_sendNow->setText(tr("Send no&w"));
     m_sendNow->setAccessibleName(tr("Send now"));
     m_sendNow->setAccessibleDescription(
         tr("Sends without waiting for the provider's window to reset"));
