@@ -569,6 +569,11 @@ void TestRetryPanel::providerWindowTexts_data()
     history::ProviderWindowRecord resetOnly = empty;
     resetOnly.tokensResetAt = at.addSecs(34);
     QTest::newRow("a reset without figures") << std::make_optional(resetOnly) << none << -1 << -1;
+    history::ProviderWindowRecord limitsOnly = resetOnly;
+    limitsOnly.limitTokens = 6000;
+    limitsOnly.limitRequests = 1000;
+    QTest::newRow("limits without what is left")
+        << std::make_optional(limitsOnly) << none << -1 << -1;
 
     const history::ProviderWindowRecord full = windowRecord(at);
     QTest::newRow("tokens and requests")

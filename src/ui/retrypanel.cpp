@@ -648,9 +648,8 @@ QString RetryPanel::windowResetText(const QDateTime &now) const
 void RetryPanel::refreshWindow()
 {
     const QDateTime now = m_wallClock();
-    const bool reported = m_window
-        && (m_window->remainingTokens || m_window->limitTokens || m_window->remainingRequests
-            || m_window->limitRequests);
+    // What is left is the news; a limit alone says nothing of it (and is never guessed from).
+    const bool reported = m_window && (m_window->remainingTokens || m_window->remainingRequests);
     m_windowNone->setVisible(!reported);
     m_windowNone->setText(tr("The provider reports no window."));
     const QString tokens
