@@ -430,17 +430,17 @@ QString RetryPanel::budgetText() const
 QString RetryPanel::sourceText() const
 {
     // Pacing, and a send cancelled while it paced: the window's reset, outside the budget.
-    if (m_pace && !m_wait)
-        return RetryTexts::paceSentence(m_pace->wait, m_pace->tokensFull);
-    if (!m_wait)
+    const bool paced = m_pace && !m_wait;
+    if (!paced && !m_wait)
         return tr("–");
+    const QString sentence = paced ? RetryTexts::paceSentence(m_pace->wait, m_pace->tokensFull)
+                                   : RetryTexts::waitSourceSentence(*m_wait);
     if (m_cutWait) {
         // To a tenth of a second, as the countdown showed it.
         const Millis ran((m_cutWait->count() + 50) / 100 * 100);
-        return tr("%1; cancelled after %2")
-            .arg(RetryTexts::waitSourceSentence(*m_wait), RetryTexts::duration(ran));
+        return tr("%1; cancelled after %2").arg(sentence, RetryTexts::duration(ran));
     }
-    return RetryTexts::waitSourceSentence(*m_wait);
+    return sentence;
 }
 
 void RetryPanel::refresh()
