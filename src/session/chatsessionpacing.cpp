@@ -3,7 +3,6 @@
 // (docs/retry-policy.md section 8).
 
 #include "chatsession.h"
-
 #include "sessionlogging.h"
 
 #include <algorithm>

@@ -36,8 +36,7 @@ std::optional<retry::Millis> leftUntil(const QDateTime &at, const QDateTime &now
 
 ProviderMemory::ProviderMemory(QObject *parent)
     : QObject(parent)
-{
-}
+{ }
 
 ProviderMemory::~ProviderMemory() = default;
 

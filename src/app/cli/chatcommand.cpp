@@ -432,7 +432,8 @@ int runChat(const QStringList &args)
     if (memory.isLoaded())
         chat.send(prompt, options);
     else
-        QObject::connect(&memory, &session::ProviderMemory::loaded, &context,
+        QObject::connect(
+            &memory, &session::ProviderMemory::loaded, &context,
             [&] { chat.send(prompt, options); }, Qt::SingleShotConnection);
     QCoreApplication::exec();
     return exitCode;
