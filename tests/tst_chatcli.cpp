@@ -874,7 +874,9 @@ DemoOptions cappedWindow(qint64 limit, double seconds)
 /// How many attempts of a run failed with `status` (its progress lines on stderr).
 int statusCount(const QByteArray &err, const QByteArray &status)
 {
-    return int(err.count("failed: " + status));
+    QByteArray needle("failed: ");
+    needle += status;
+    return int(err.count(needle));
 }
 
 } // namespace
