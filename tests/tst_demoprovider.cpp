@@ -5,6 +5,7 @@
 #include "demo/scenarios.h"
 #include "demo/wireformat.h"
 #include "retry/classifier.h"
+#include "retry/providerwindow.h"
 #include "support/demothread.h"
 
 #include <QElapsedTimer>
@@ -26,6 +27,7 @@
 
 using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -1657,6 +1659,17 @@ private Q_SLOTS:
         else
             QVERIFY2(window.resetTokensMs > 50'000 && window.resetTokensMs <= 60'000,
                 qPrintable(QString::number(window.resetTokensMs)));
+        // The client's parser reads the same figures.
+        capwatch::retry::Headers headers;
+        for (const auto &[name, value] : reply->rawHeaderPairs())
+            headers.emplace_back(name.toStdString(), value.toStdString());
+        const capwatch::retry::WindowReport report = capwatch::retry::windowReportFrom(headers);
+        QCOMPARE(report.limitRequests.value_or(-1), window.limitRequests);
+        QCOMPARE(report.limitTokens.value_or(-1), window.limitTokens);
+        QCOMPARE(report.remainingRequests.value_or(-1), window.remainingRequests);
+        QCOMPARE(report.remainingTokens.value_or(-1), window.remainingTokens);
+        QCOMPARE(qint64(report.resetRequests.value_or(-1ms).count()), window.resetRequestsMs);
+        QCOMPARE(qint64(report.resetTokens.value_or(-1ms).count()), window.resetTokensMs);
         // The rest of a stream is not needed (drip would take seconds): the client goes away.
         reply->abort();
         QTRY_COMPARE(provider->openResponses(), 0);
@@ -1842,6 +1855,13 @@ private Q_SLOTS:
         const qint64 completion = maxTokens > 0 ? maxTokens : 1000;
         QCOMPARE(prompt + completion, requested);
         QCOMPARE(body, wire::contextLengthBody(options.contextWindow, prompt, completion));
+        capwatch::retry::Response response;
+        response.status = 400;
+        const std::string bytes = body.toStdString();
+        response.body = bytes;
+        const auto c = capwatch::retry::classify(response, 1, std::chrono::system_clock::now());
+        QCOMPARE(c.category, capwatch::retry::Category::TooLarge);
+        QCOMPARE(capwatch::retry::contextWindowFrom(c).value_or(-1), options.contextWindow);
         const QString message
             = jsonObject(body).value(u"error"_s).toObject().value(u"message"_s).toString();
         QVERIFY2(message.startsWith(u"This model's maximum context length is %1 tokens. However, "
@@ -1878,9 +1898,12 @@ private Q_SLOTS:
             ReplyPtr refused = post(*provider, body);
             AWAIT(refused);
             QCOMPARE(statusOf(refused.get()), 400);
-            QCOMPARE(refused->readAll(),
+            const QByteArray refusal = refused->readAll();
+            QCOMPARE(refusal,
                 R"({"error":{"message":"Unrecognized request argument supplied: stream_options",)"
                 R"("type":"invalid_request_error","param":null,"code":null}})");
+            // The client takes it for a refusal of the option, and sends again without it.
+            QVERIFY(capwatch::retry::refusesStreamUsage(400, refusal.toStdString()));
             Window window;
             READ_WINDOW(refused.get(), window);
             QCOMPARE(window.remainingTokens, 6000);
