@@ -73,6 +73,14 @@ struct Fixture
         return !ok.isEmpty();
     }
 
+    /// Five sends of 1000 tokens: the capped demo's window has 1000 left, less than a send's
+    /// estimate (its 1000 and the prompt's), so the next send is paced.
+    void fill()
+    {
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(ask(u"fill %1"_s.arg(i)));
+    }
+
     int records(net::RetryRecord::Event event, std::optional<int> status = {}) const
     {
         int n = 0;
@@ -169,8 +177,7 @@ void TestSessionPacing::withoutPacingTheyAreRefused()
 void TestSessionPacing::sendNowEndsThePacingWait()
 {
     Fixture f(capped());
-    for (int i = 0; i < 6; ++i)
-        QVERIFY(f.ask(u"fill %1"_s.arg(i)));
+    f.fill();
     QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
     QSignalSpy attempts(&f.session, &ChatSession::attemptStarted);
     QVERIFY(f.session.send(u"now please"_s, {}) != 0);
@@ -203,8 +210,7 @@ void TestSessionPacing::aResetBeyondAMinuteIsNotWaitedFor()
 void TestSessionPacing::cancelDuringPacing()
 {
     Fixture f(capped());
-    for (int i = 0; i < 6; ++i)
-        QVERIFY(f.ask(u"fill %1"_s.arg(i)));
+    f.fill();
     const int before = f.demo.chats().size();
     QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
     QSignalSpy cancelled(&f.session, &ChatSession::cancelled);
@@ -229,11 +235,10 @@ void TestSessionPacing::theWindowReportOutlivesTheProcess()
         f.session.setHistory(&writer);
         f.memory.setHistory(&writer);
         QTRY_VERIFY(f.memory.isLoaded());
-        for (int i = 0; i < 6; ++i)
-            QVERIFY(f.ask(u"fill %1"_s.arg(i)));
+        f.fill();
         const auto w = f.memory.window(f.session.lane(), f.session.model());
         QVERIFY(w);
-        QCOMPARE(w->remainingTokens, std::optional<qint64>(0));
+        QCOMPARE(w->remainingTokens, std::optional<qint64>(1000));
         QCOMPARE(w->limitTokens, std::optional<qint64>(6000));
         QVERIFY(w->tokensResetAt.isValid());
         resetAt = w->tokensResetAt;
@@ -249,13 +254,14 @@ void TestSessionPacing::theWindowReportOutlivesTheProcess()
     QVERIFY(loaded.wait(5000));
     const auto w = memory.window(u"demo"_s, u"capwatch-demo"_s);
     QVERIFY(w);
-    QCOMPARE(w->remainingTokens, std::optional<qint64>(0));
+    QCOMPARE(w->remainingTokens, std::optional<qint64>(1000));
     QCOMPARE(w->tokensResetAt, resetAt);
     const retry::PaceInput input
-        = memory.paceInput(u"demo"_s, u"capwatch-demo"_s, 1000, true, kScale);
+        = memory.paceInput(u"demo"_s, u"capwatch-demo"_s, 1010, true, kScale);
     if (QDateTime::currentDateTimeUtc() < resetAt) { // still ahead: it paces
         QVERIFY(input.tokensResetLeft && input.tokensResetLeft->count() > 0);
-        QVERIFY(retry::decidePacing(input).pace);
+        const retry::PaceDecision d = retry::decidePacing(input);
+        QVERIFY2(d.pace, d.reason.c_str());
     }
 }
 
@@ -347,7 +353,6 @@ void TestSessionPacing::automaticTrimmingSaysWhatWasLeftOut()
     const ContextGauge g = f.session.contextGauge(longPrompt(9), options);
     QCOMPARE(g.leftOut, f.session.leftOut());
     QVERIFY(g.leftOutTokens > 0);
-    QVERIFY(g.tokens <= 2000);
     QVERIFY(!contents(f.demo.chats().last()).join(u'\n').contains(u"Turn 1: "_s));
 }
 
