@@ -317,6 +317,7 @@ private Q_SLOTS:
     void providerReportedForFailuresToo();
     void contextOverflowNamesTheWindow();
     void refusedStreamUsageIsResentOnceWithoutIt();
+    void demoRefusingStreamUsageIsAnswered();
 };
 
 void TestChatClient::cleanup()
@@ -831,7 +832,8 @@ void TestChatClient::retriesResendTheSameRequest()
 void TestChatClient::headlineLogExportsLiterally()
 {
     // The exported files, row by row, against literal rows (not against the serializer that
-    // wrote them); only the timestamps vary, and they are checked for their form.
+    // wrote them); only the timestamps vary, and they are checked for their form. The demo's
+    // window is untouched by 422s: 6,000 tokens left, nothing to reset.
     Fixture f(u"headline"_s);
     QVERIFY(f.listening);
     QVERIFY(f.runToEnd(requestTo(f.provider)));
@@ -855,7 +857,7 @@ void TestChatClient::headlineLogExportsLiterally()
           "\"window_tokens_left\":null,\"window_reset_s\":null,\"estimated_tokens\":null}";
     const QByteArray error422
         = "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\","
-          "\"reset_at\":null,\"window_tokens_left\":null,\"window_reset_s\":null,"
+          "\"reset_at\":null,\"window_tokens_left\":6000,\"window_reset_s\":0,"
           "\"estimated_tokens\":null}";
     const QByteArray scheduled
         = "\"request\":1,\"event\":\"retry_scheduled\",\"attempt\":%1,\"status\":422,"
@@ -887,7 +889,7 @@ void TestChatClient::headlineLogExportsLiterally()
     }
 
     const QByteArray quoted422
-        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,,,";
+        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,6000,0,";
     const QList<QByteArray> expectedCsv {
         "1,attempt_started,1,,,,,,,,,,,,,,,",
         "1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,," + quoted422,
@@ -1458,6 +1460,33 @@ void TestChatClient::refusedStreamUsageIsResentOnceWithoutIt()
     QCOMPARE(f.trace.summary->attempts, 1);
     QCOMPARE(stubborn.bodies().size(), 2);
     QVERIFY(!stubborn.bodies()[1].contains("stream_options"));
+}
+
+void TestChatClient::demoRefusingStreamUsageIsAnswered()
+{
+    // The demo's --refuse-stream-options: the same fallback against the real embedded provider,
+    // whose answers report the window.
+    DemoOptions o;
+    o.refuseStreamOptions = true;
+    Fixture f(u"capped"_s, o);
+    QVERIFY(f.listening);
+    QList<ProviderReport> reports;
+    connect(&f.client, &ChatClient::providerReported, &f.context,
+        [&](quint64, const ProviderReport &r) { reports.append(r); });
+    QVERIFY(f.runToEnd(requestTo(f.provider, 200)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    const QList<RecordedRequest> sent = f.provider.recordedRequests();
+    QCOMPARE(sent.size(), 2);
+    QVERIFY(sent[0].json().contains(u"stream_options"));
+    QVERIFY(!sent[1].json().contains(u"stream_options"));
+    QCOMPARE(reports.size(), 2);
+    QCOMPARE(reports[0].status, 400);
+    QCOMPARE(reports[1].status, 200);
+    QVERIFY(reports[1].window.limitTokens.has_value());
+    QVERIFY(reports[1].window.remainingTokens.has_value());
+    QVERIFY(*reports[1].window.remainingTokens < *reports[1].window.limitTokens);
+    QCOMPARE(eventsOf(f.log, 1),
+        (QStringList { u"attempt_started"_s, u"attempt_started"_s, u"succeeded"_s }));
 }
 
 QTEST_GUILESS_MAIN(TestChatClient)
