@@ -194,10 +194,10 @@ void TestSessionHistory::recordsRoundTrip()
 void TestSessionHistory::unknownEventIsSkipped()
 {
     history::RetryRecord later;
-    later.event = u"throttled"_s;
+    later.event = u"paced"_s;
     later.request = 1;
     QVERIFY(!fromStored(later));
-    QVERIFY(!net::RetryRecord::eventFromName(u"throttled"));
+    QVERIFY(!net::RetryRecord::eventFromName(u"paced"));
 }
 
 void TestSessionHistory::sharedPath()
