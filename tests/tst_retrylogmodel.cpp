@@ -99,6 +99,7 @@ private Q_SLOTS:
     void parkedAndUnparked_data();
     void parkedAndUnparked();
     void fractionalSeconds();
+    void pacedAndTheWindowColumns();
     void switchingAndDestroyingTheLog();
 };
 
@@ -115,7 +116,9 @@ void TestRetryLogModel::columnsAndHeaders()
     QCOMPARE(model.rowCount(), 0);
     const QStringList labels { u"Time"_s, u"Send"_s, u"Event"_s, u"Attempt"_s, u"Status"_s,
         u"Category"_s, u"Used"_s, u"Limit"_s, u"Wait (s)"_s, u"Asked (s)"_s, u"Source"_s,
-        u"Waited (s)"_s, u"Budget left (s)"_s, u"Reason"_s, u"Error"_s, u"Resets at"_s };
+        u"Waited (s)"_s, u"Budget left (s)"_s, u"Reason"_s, u"Error"_s, u"Resets at"_s,
+        u"Window tokens left"_s, u"Window reset (s)"_s, u"Estimated tokens"_s };
+    QCOMPARE(labels.size(), model.columnCount());
     for (int c = 0; c < model.columnCount(); ++c) {
         QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), labels.at(c));
         // The tooltip names the column as the exported files do, in the same order.
@@ -432,6 +435,73 @@ void TestRetryLogModel::parkedAndUnparked()
     log.append(headline());
     QVERIFY(!model.index(2, RetryLogModel::ResetAtColumn).data().isValid());
     QVERIFY(!model.index(2, RetryLogModel::ResetAtColumn).data(Qt::ToolTipRole).isValid());
+}
+
+void TestRetryLogModel::pacedAndTheWindowColumns()
+{
+    // A paced record: its event in words, the pacing wait and its source, the window's figures
+    // and the estimate in their own columns, named as in the export; empty where not reported.
+    RetryRecord r;
+    r.time = QDateTime(QDate(2026, 12, 2), QTime(0, 30), Qt::UTC);
+    r.request = 3;
+    r.event = RetryRecord::Event::Paced;
+    r.waitMs = 12000;
+    r.waitSource = retry::WaitSource::RateLimitReset;
+    r.windowTokensLeft = 40;
+    r.windowResetS = 12.5;
+    r.estimatedTokens = 1200;
+    RetryLog log;
+    log.append(r);
+    RetryRecord plain = r;
+    plain.event = RetryRecord::Event::AttemptStarted;
+    plain.attempt = 1;
+    plain.waitMs.reset();
+    plain.waitSource = retry::WaitSource::None;
+    plain.windowTokensLeft.reset();
+    plain.windowResetS.reset();
+    plain.estimatedTokens.reset();
+    log.append(plain);
+    RetryLogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setLog(&log);
+
+    QCOMPARE(model.columnCount(), int(retryLogColumns().size()));
+    const auto cell = [&model](int row, int column, int role = Qt::DisplayRole) {
+        return model.index(row, column).data(role);
+    };
+    QCOMPARE(cell(0, RetryLogModel::EventColumn).toString(), u"Paced"_s);
+    QVERIFY(cell(0, RetryLogModel::EventColumn, Qt::ToolTipRole)
+                .toString()
+                .contains(u"not counted in the retry budget"_s));
+    QCOMPARE(cell(0, RetryLogModel::WaitColumn).toString(), u"12"_s);
+    QCOMPARE(cell(0, RetryLogModel::WaitSourceColumn).toString(), u"rate-limit reset"_s);
+    QVERIFY(!cell(0, RetryLogModel::AttemptColumn).isValid());
+    QCOMPARE(cell(0, RetryLogModel::WindowTokensLeftColumn).toString(), u"40"_s);
+    QCOMPARE(cell(0, RetryLogModel::WindowResetColumn).toString(), u"12.5"_s);
+    QCOMPARE(cell(0, RetryLogModel::EstimatedTokensColumn).toString(), u"1,200"_s);
+    for (const int c : { int(RetryLogModel::WindowTokensLeftColumn),
+             int(RetryLogModel::WindowResetColumn), int(RetryLogModel::EstimatedTokensColumn) }) {
+        QVERIFY(!cell(0, c, Qt::ToolTipRole).toString().isEmpty());
+        QCOMPARE(
+            Qt::Alignment(cell(0, c, Qt::TextAlignmentRole).toInt()) & Qt::AlignHorizontal_Mask,
+            Qt::AlignRight);
+        QVERIFY2(!cell(1, c).isValid(), qPrintable(retryLogColumns().at(c)));
+        QVERIFY(!cell(1, c, Qt::ToolTipRole).isValid());
+    }
+    QVERIFY(!cell(1, RetryLogModel::EventColumn, Qt::ToolTipRole).isValid());
+    QCOMPARE(model.headerData(RetryLogModel::WindowTokensLeftColumn, Qt::Horizontal).toString(),
+        u"Window tokens left"_s);
+    QCOMPARE(model.headerData(RetryLogModel::WindowResetColumn, Qt::Horizontal).toString(),
+        u"Window reset (s)"_s);
+    QCOMPARE(model.headerData(RetryLogModel::EstimatedTokensColumn, Qt::Horizontal).toString(),
+        u"Estimated tokens"_s);
+    QCOMPARE(
+        model.headerData(RetryLogModel::WindowTokensLeftColumn, Qt::Horizontal, Qt::ToolTipRole)
+            .toString(),
+        u"window_tokens_left"_s);
+    QCOMPARE(model.headerData(RetryLogModel::EstimatedTokensColumn, Qt::Horizontal, Qt::ToolTipRole)
+                 .toString(),
+        u"estimated_tokens"_s);
 }
 
 void TestRetryLogModel::fractionalSeconds()

@@ -13,16 +13,22 @@
 #include "ui/timelinewidget.h"
 #include "ui/uilanguage.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTranslator>
 #include <cmath>
+
+Q_DECLARE_METATYPE(std::optional<capwatch::history::ProviderWindowRecord>)
 
 using namespace capwatch;
 using namespace capwatch::ui;
@@ -53,6 +59,63 @@ QProgressBar *tokensBar(const RetryPanel *panel)
             return bar;
     }
     return nullptr;
+}
+
+QProgressBar *barNamed(const RetryPanel *panel, const QString &name)
+{
+    for (QProgressBar *bar : panel->findChildren<QProgressBar *>()) {
+        if (bar->accessibleName() == name)
+            return bar;
+    }
+    return nullptr;
+}
+
+QPushButton *sendNowButton(const RetryPanel *panel)
+{
+    return panel->findChild<QPushButton *>(u"sendNow"_s);
+}
+
+/// A plan as the session makes it for a full window: 12 s to its reset.
+net::PacePlan fullWindow(bool tokensFull = true)
+{
+    net::PacePlan plan;
+    plan.wait = std::chrono::seconds(12);
+    plan.source = retry::WaitSource::RateLimitReset;
+    plan.tokensFull = tokensFull;
+    plan.estimatedTokens = 1200;
+    plan.windowTokensLeft = 40;
+    plan.windowResetS = 12;
+    return plan;
+}
+
+/// The session's tick while pacing: `leftMs` of the plan's wait to go, the budget whole.
+session::WaitProgress pacingTick(const net::PacePlan &plan, qint64 leftMs)
+{
+    session::WaitProgress p;
+    p.send = 1;
+    p.pacing = true;
+    p.paceTokensFull = plan.tokensFull;
+    p.wait = plan.wait;
+    p.left = retry::Millis(leftMs);
+    p.elapsed = plan.wait - p.left;
+    p.source = retry::WaitSource::RateLimitReset;
+    return p;
+}
+
+/// A window report as the history keeps it: 4,000 of 6,000 tokens, 997 of 1,000 requests.
+history::ProviderWindowRecord windowRecord(const QDateTime &receivedAt)
+{
+    history::ProviderWindowRecord r;
+    r.provider = u"demo"_s;
+    r.model = u"capwatch-demo"_s;
+    r.receivedAt = receivedAt;
+    r.tokensResetAt = receivedAt.addSecs(34);
+    r.requestsResetAt = receivedAt.addSecs(34);
+    r.limitTokens = 6000;
+    r.remainingTokens = 4000;
+    r.limitRequests = 1000;
+    r.remainingRequests = 997;
+    return r;
 }
 
 /// Records of two finished sends, as ChatClient writes them.
@@ -108,6 +171,12 @@ private Q_SLOTS:
     void categoryInWordsAndColour();
     void newWaitSourcesInWords_data();
     void newWaitSourcesInWords();
+    void pacingCountsDownOutsideTheBudget_data();
+    void pacingCountsDownOutsideTheBudget();
+    void sendNowByKeyboard();
+    void providerWindowTexts_data();
+    void providerWindowTexts();
+    void providerWindowResetCountsDown();
     void screenshots_data();
     void screenshots();
 
@@ -378,6 +447,216 @@ void TestRetryPanel::newWaitSourcesInWords()
     Q_EMIT client.cancelled(1, net::SendSummary {});
 }
 
+void TestRetryPanel::pacingCountsDownOutsideTheBudget_data()
+{
+    QTest::addColumn<bool>("tokensFull");
+    QTest::addColumn<QString>("why");
+    QTest::addColumn<QString>("header");
+    QTest::newRow("tokens") << true << u"(the provider's window is full)"_s
+                            << u"x-ratelimit-reset-tokens"_s;
+    QTest::newRow("requests") << false << u"(the provider's request limit is reached)"_s
+                              << u"x-ratelimit-reset-requests"_s;
+}
+
+void TestRetryPanel::pacingCountsDownOutsideTheBudget()
+{
+    // Before attempt 1 the send waits for the provider's window: the panel says so and why,
+    // counts down on the session's ticks, leaves the budget whole, offers Send now; the first
+    // attempt ends all of it.
+    QFETCH(bool, tokensFull);
+    QFETCH(QString, why);
+    QFETCH(QString, header);
+    session::ChatSession client; // its signals only
+    RetryPanel panel;
+    panel.setSession(&client);
+    QSignalSpy states(&panel, &RetryPanel::stateChanged);
+    QPushButton *sendNow = sendNowButton(&panel);
+    QVERIFY(sendNow);
+    QVERIFY(sendNow->isHidden());
+    QCOMPARE(panel.pacingText(), QString());
+
+    const net::PacePlan plan = fullWindow(tokensFull);
+    Q_EMIT client.sendStarted(1);
+    Q_EMIT client.pacingStarted(1, plan);
+    QCOMPARE(panel.state(), RetryPanel::State::Pacing);
+    QCOMPARE(states.constLast().at(0).value<RetryPanel::State>(), RetryPanel::State::Pacing);
+    QCOMPARE(panel.pacingText(), u"Pacing: sending in 12 s "_s + why);
+    QCOMPARE(panel.stateText(), panel.pacingText());
+    QCOMPARE(panel.countdownText(), u"12.0 s"_s);
+    QCOMPARE(panel.budgetText(), u"120.0 s of 120 s"_s);
+    QCOMPARE(panel.sourceText(), header + u" header: 12 s (pacing, outside the retry budget)"_s);
+    QVERIFY(!sendNow->isHidden());
+
+    Q_EMIT client.waitProgress(pacingTick(plan, 7200));
+    QCOMPARE(panel.shownCountdownS(), 7.2);
+    QCOMPARE(panel.pacingText(), u"Pacing: sending in 8 s "_s + why);
+    QCOMPARE(panel.shownBudgetLeftS(), 120.0);
+    QProgressBar *progress = barNamed(&panel, u"Wait progress"_s);
+    QVERIFY(progress);
+    QCOMPARE(progress->value(), 400);
+    QCOMPARE(progress->palette().color(QPalette::Highlight), pacedColor(panel.palette()));
+    Q_EMIT client.waitProgress(pacingTick(plan, 300));
+    QCOMPARE(panel.pacingText(), u"Pacing: sending in 1 s "_s + why);
+
+    QSignalSpy sendNowSpy(&panel, &RetryPanel::sendNowRequested);
+    sendNow->click();
+    QCOMPARE(sendNowSpy.count(), 1);
+
+    // Attempt 1: the normal states follow, and Send now goes.
+    Q_EMIT client.attemptStarted(1, 1, 5);
+    QCOMPARE(panel.state(), RetryPanel::State::Sending);
+    QCOMPARE(panel.stateText(), u"Sending…"_s);
+    QCOMPARE(panel.pacingText(), QString());
+    QVERIFY(sendNow->isHidden());
+    QCOMPARE(panel.sourceText(), u"–"_s);
+    net::SendSummary done;
+    done.outcome = net::SendSummary::Outcome::Succeeded;
+    Q_EMIT client.succeeded(1, done);
+    QCOMPARE(panel.state(), RetryPanel::State::Succeeded);
+}
+
+void TestRetryPanel::sendNowByKeyboard()
+{
+    // Send now is a Tab stop with a name, pressed with Space; a send cancelled while it paced
+    // still says where its wait came from.
+    session::ChatSession client;
+    RetryPanel panel;
+    panel.setSession(&client);
+    panel.resize(320, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowActive(&panel));
+    // As the session sends them: its figures first, then the pacing.
+    Q_EMIT client.sendStarted(1);
+    Q_EMIT client.waitProgress(pacingTick(fullWindow(), 9500));
+    Q_EMIT client.pacingStarted(1, fullWindow());
+    QCOMPARE(panel.pacingText(), u"Pacing: sending in 10 s (the provider's window is full)"_s);
+    QCOMPARE(panel.shownCountdownS(), 9.5);
+    QPushButton *sendNow = sendNowButton(&panel);
+    QVERIFY(sendNow->isVisible());
+    QCOMPARE(sendNow->accessibleName(), u"Send now"_s);
+    QVERIFY(!sendNow->accessibleDescription().isEmpty());
+    panel.findChild<QScrollArea *>()->setFocus();
+    for (int i = 0; i < 10 && QApplication::focusWidget() != sendNow; ++i)
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), sendNow);
+    QSignalSpy sendNowSpy(&panel, &RetryPanel::sendNowRequested);
+    QTest::keyClick(sendNow, Qt::Key_Space);
+    QCOMPARE(sendNowSpy.count(), 1);
+
+    net::SendSummary cancelled;
+    cancelled.outcome = net::SendSummary::Outcome::Cancelled;
+    Q_EMIT client.cancelled(1, cancelled);
+    QCOMPARE(panel.state(), RetryPanel::State::Cancelled);
+    QVERIFY(sendNow->isHidden());
+    QCOMPARE(panel.sourceText(),
+        u"x-ratelimit-reset-tokens header: 12 s (pacing, outside the retry budget)"_s);
+}
+
+void TestRetryPanel::providerWindowTexts_data()
+{
+    const QDateTime at(QDate(2026, 12, 2), QTime(0, 30), Qt::UTC);
+    QTest::addColumn<std::optional<history::ProviderWindowRecord>>("window");
+    QTest::addColumn<QString>("shown");
+    QTest::addColumn<int>("tokensBar"); ///< -1: hidden
+    QTest::addColumn<int>("requestsBar");
+
+    const QString none = u"The provider reports no window."_s;
+    QTest::newRow("none") << std::optional<history::ProviderWindowRecord>() << none << -1 << -1;
+    history::ProviderWindowRecord empty;
+    empty.provider = u"demo"_s;
+    empty.receivedAt = at;
+    QTest::newRow("no figure") << std::make_optional(empty) << none << -1 << -1;
+    history::ProviderWindowRecord resetOnly = empty;
+    resetOnly.tokensResetAt = at.addSecs(34);
+    QTest::newRow("a reset without figures") << std::make_optional(resetOnly) << none << -1 << -1;
+
+    const history::ProviderWindowRecord full = windowRecord(at);
+    QTest::newRow("tokens and requests")
+        << std::make_optional(full)
+        << u"Tokens left: 4,000 of 6,000\nRequests left: 997 of 1,000\nResets in 34 s"_s << 666
+        << 997;
+    history::ProviderWindowRecord noLimit = full;
+    noLimit.limitTokens.reset();
+    noLimit.limitRequests.reset();
+    noLimit.remainingRequests.reset();
+    noLimit.requestsResetAt = {};
+    QTest::newRow("tokens without a limit")
+        << std::make_optional(noLimit) << u"Tokens left: 4,000\nResets in 34 s"_s << -1 << -1;
+    history::ProviderWindowRecord spent = full;
+    spent.remainingTokens = 0;
+    spent.requestsResetAt = at.addMSecs(500);
+    QTest::newRow("two resets")
+        << std::make_optional(spent)
+        << u"Tokens left: 0 of 6,000\nRequests left: 997 of 1,000\nResets: tokens in 34 s · "
+           u"requests in 1 s"_s
+        << 0 << 997;
+    history::ProviderWindowRecord noReset = full;
+    noReset.tokensResetAt = noReset.requestsResetAt = {};
+    QTest::newRow("no reset") << std::make_optional(noReset)
+                              << u"Tokens left: 4,000 of 6,000\nRequests left: 997 of 1,000"_s
+                              << 666 << 997;
+}
+
+void TestRetryPanel::providerWindowTexts()
+{
+    QFETCH(std::optional<history::ProviderWindowRecord>, window);
+    QFETCH(QString, shown);
+    QFETCH(int, tokensBar);
+    QFETCH(int, requestsBar);
+    RetryPanel panel;
+    const QDateTime now(QDate(2026, 12, 2), QTime(0, 30), Qt::UTC);
+    panel.setWallClock([now] { return now; });
+    panel.setProviderWindow(window);
+    QCOMPARE(panel.providerWindowText(), shown);
+    QVERIFY(!panel.providerWindowText().contains(u"0 of 0"_s));
+    for (const auto &[name, value] :
+        { std::pair { u"Share of the provider's token limit left"_s, tokensBar },
+            std::pair { u"Share of the provider's request limit left"_s, requestsBar } }) {
+        QProgressBar *b = barNamed(&panel, name);
+        QVERIFY2(b, qPrintable(name));
+        QCOMPARE(b->isHidden(), value < 0);
+        if (value >= 0)
+            QCOMPARE(b->value(), value);
+    }
+    for (QLabel *l : panel.findChildren<QLabel *>()) {
+        if (!l->isHidden() && shown.contains(l->text()) && !l->text().isEmpty())
+            QVERIFY2(!l->accessibleName().isEmpty(), qPrintable(l->text()));
+    }
+}
+
+void TestRetryPanel::providerWindowResetCountsDown()
+{
+    // "Resets in 34 s" falls on the panel's own timer, says the window renewed once the reset
+    // passed, and the timer stops then; a new report starts it again.
+    RetryPanel panel;
+    const QDateTime received(QDate(2026, 12, 2), QTime(0, 30), Qt::UTC);
+    QDateTime now = received;
+    panel.setWallClock([&now] { return now; });
+    QTimer *timer = nullptr;
+    for (QTimer *t : panel.findChildren<QTimer *>()) {
+        if (t->interval() == 1000)
+            timer = t;
+    }
+    QVERIFY(timer);
+    QVERIFY(!timer->isActive());
+    panel.setProviderWindow(windowRecord(received));
+    QVERIFY(panel.providerWindowText().endsWith(u"Resets in 34 s"_s));
+    QVERIFY(timer->isActive());
+    now = received.addMSecs(30'200);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.providerWindowText().endsWith(u"Resets in 4 s"_s), 3000);
+    now = received.addSecs(35);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.providerWindowText().endsWith(
+                                 u"Window renewed since this report: the figures are older"_s),
+        3000);
+    QVERIFY(!timer->isActive());
+    QVERIFY(panel.providerWindowText().startsWith(u"Tokens left: 4,000 of 6,000"_s));
+    panel.setProviderWindow(windowRecord(now));
+    QVERIFY(timer->isActive());
+    panel.setProviderWindow(std::nullopt);
+    QCOMPARE(panel.providerWindowText(), u"The provider reports no window."_s);
+    QVERIFY(!timer->isActive());
+}
+
 void TestRetryPanel::screenshots_data()
 {
     QTest::addColumn<QString>("lang");
@@ -472,6 +751,32 @@ void TestRetryPanel::screenshots()
     w.window->tabs()->setCurrentIndex(1);
     QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1-log.png"_s.arg(lang))));
     w.window->retryPanel()->setSession(w.window->session());
+
+    // Issue 16: the panel alone while a send paces, with the provider window part under it.
+    RetryPanel panel;
+    panel.setSession(&client);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    panel.setWallClock([now] { return now; });
+    history::ProviderWindowRecord window = windowRecord(now);
+    window.remainingTokens = 40;
+    window.tokensResetAt = now.addSecs(12);
+    panel.setProviderWindow(window);
+    Q_EMIT client.sendStarted(3);
+    Q_EMIT client.pacingStarted(3, fullWindow());
+    panel.resize(340, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // As tall as its figures at that width (the panel scrolls in a smaller window).
+    const QWidget *content = panel.findChild<QScrollArea *>()->widget();
+    const int tall = content->heightForWidth(340);
+    panel.resize(340, tall > 0 ? tall : content->sizeHint().height());
+    QVERIFY(panel.grab().save(QDir(dir).filePath(u"panel-pacing-%1.png"_s.arg(lang))));
+    RetryPanel quiet;
+    quiet.setProviderWindow(std::nullopt);
+    quiet.resize(340, quiet.sizeHint().height());
+    quiet.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&quiet));
+    QVERIFY(quiet.grab().save(QDir(dir).filePath(u"panel-no-window-%1.png"_s.arg(lang))));
 }
 
 QTEST_MAIN(TestRetryPanel)

@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QPalette>
 #include <QTest>
+#include <cmath>
 
 using namespace capwatch;
 using namespace capwatch::ui;
@@ -26,6 +27,8 @@ private Q_SLOTS:
     void timelineAndPanelAgree();
     void reasons();
     void categoriesByName();
+    void pacingWords();
+    void pacedColourApartAndReadable();
     void blendWeighsTowardsTheSecondColour();
 };
 
@@ -93,6 +96,49 @@ void TestRetryTexts::categoriesByName()
     QCOMPARE(RetryTexts::category(u"something_else"_s), u"something_else"_s);
     QCOMPARE(RetryTexts::status(422), u"422 Unprocessable Entity"_s);
     QCOMPARE(RetryTexts::status(599), u"599"_s);
+}
+
+void TestRetryTexts::pacingWords()
+{
+    // The pacing wait names the header it came from, says it is outside the budget, and reads
+    // the same on the timeline as in the panel.
+    QCOMPARE(RetryTexts::paceSentence(12s, true),
+        u"x-ratelimit-reset-tokens header: 12 s (pacing, outside the retry budget)"_s);
+    QCOMPARE(RetryTexts::paceSentence(1500ms, false),
+        u"x-ratelimit-reset-requests header: 1.5 s (pacing, outside the retry budget)"_s);
+    QCOMPARE(RetryTexts::pacedLabel(12), u"paced 12 s"_s);
+    QCOMPARE(RetryTexts::pacedLabel(0.5), u"paced 0.5 s"_s);
+    QCOMPARE(RetryTexts::pacedLabel(12, 4.23), u"paced 4.2 s of 12 s"_s);
+    QCOMPARE(RetryTexts::pacedLabel(12, 12), u"paced 12 s"_s); // ran in full: not cut
+    QCOMPARE(RetryTexts::category(u"paced"_s), u"paced"_s);
+    QCOMPARE(RetryTexts::event(net::RetryRecord::Event::Paced), u"Paced"_s);
+}
+
+void TestRetryTexts::pacedColourApartAndReadable()
+{
+    // Its own colour on light and dark palettes: none of the categories', not parked's, and
+    // readable on the window (the panel's pacing line is written in it).
+    for (const bool dark : { false, true }) {
+        QPalette palette;
+        palette.setColor(
+            QPalette::Window, dark ? QColor(0x2b, 0x2d, 0x30) : QColor(0xef, 0xef, 0xef));
+        palette.setColor(QPalette::WindowText, dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(Qt::black));
+        const QColor paced = pacedColor(palette);
+        QCOMPARE(categoryColor(u"paced"_s, palette), paced);
+        QVERIFY(paced != parkedColor(palette));
+        for (const QString &name : legendCategories())
+            QVERIFY2(categoryColor(name, palette) != paced, qPrintable(name));
+        const auto luminance = [](const QColor &c) {
+            const auto ch = [](double v) {
+                return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+            };
+            return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
+        };
+        const double a = luminance(paced);
+        const double b = luminance(palette.color(QPalette::Window));
+        const double contrast = (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+        QVERIFY2(contrast >= 4.5, qPrintable(QString::number(contrast)));
+    }
 }
 
 void TestRetryTexts::blendWeighsTowardsTheSecondColour()

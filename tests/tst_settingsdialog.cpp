@@ -30,6 +30,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
@@ -263,6 +264,9 @@ private Q_SLOTS:
     void parkingChoiceRoundTrip();
     void parkingChoiceByKeyboard();
     void parkingChoiceKeepsTheSendGoing();
+    void pacingAndContextRoundTrip_data();
+    void pacingAndContextRoundTrip();
+    void pacingAndContextByKeyboard();
 
 private:
     /// Settings that point the window at m_provider with the key from kKeyVariable.
@@ -917,6 +921,155 @@ void TestSettingsDialog::parkingChoiceKeepsTheSendGoing()
     QCOMPARE(panel->state(), RetryPanel::State::Waiting);
     QCOMPARE(w.window->session()->parkingChoice(), session::ParkingChoice::GiveUp);
     QVERIFY(!w.window->conversation()->toMarkdown().contains(u"was stopped"_s));
+}
+
+void TestSettingsDialog::pacingAndContextRoundTrip_data()
+{
+    QTest::addColumn<bool>("pacing");
+    QTest::addColumn<bool>("autoTrim");
+    QTest::newRow("defaults") << true << false;
+    QTest::newRow("no pacing") << false << false;
+    QTest::newRow("automatic trimming") << true << true;
+    QTest::newRow("both changed") << false << true;
+}
+
+void TestSettingsDialog::pacingAndContextRoundTrip()
+{
+    // What Settings holds shows in the dialog, a change in the dialog reaches the file, and a
+    // model's context window reads back as chosen (0: unknown).
+    QFETCH(bool, pacing);
+    QFETCH(bool, autoTrim);
+    const QString path = ini();
+    {
+        Settings s(path);
+        QVERIFY(s.pacingEnabled()); // the defaults
+        QVERIFY(!s.autoTrim());
+    }
+    ProviderSettings provider;
+    provider.model = u"gpt-4o-mini"_s;
+    {
+        SettingsDialog dialog(provider, session::ParkingChoice::Ask);
+        QVERIFY(dialog.pacingEnabled());
+        QVERIFY(!dialog.autoTrim());
+        QCOMPARE(dialog.contextWindow(), std::nullopt);
+        auto *spin = field<QSpinBox>(&dialog, u"contextWindow"_s);
+        QVERIFY(spin);
+        QCOMPARE(spin->text(), u"Unknown"_s);
+        QCOMPARE(dialog.contextHint(), QString());
+        field<QCheckBox>(&dialog, u"pacing"_s)->setChecked(pacing);
+        field<QCheckBox>(&dialog, u"autoTrim"_s)->setChecked(autoTrim);
+        Settings s(path);
+        dialog.saveTo(s);
+        s.sync();
+    }
+    QVERIFY2(fileText(path).contains(pacing ? "pacing=true" : "pacing=false"),
+        fileText(path).constData());
+    QVERIFY2(fileText(path).contains(autoTrim ? "autoTrim=true" : "autoTrim=false"),
+        fileText(path).constData());
+    Settings back(path);
+    QCOMPARE(back.pacingEnabled(), pacing);
+    QCOMPARE(back.autoTrim(), autoTrim);
+
+    SettingsDialog again(provider, session::ParkingChoice::Ask);
+    again.setPacing(back.pacingEnabled(), back.autoTrim());
+    QCOMPARE(field<QCheckBox>(&again, u"pacing"_s)->isChecked(), pacing);
+    QCOMPARE(field<QCheckBox>(&again, u"autoTrim"_s)->isChecked(), autoTrim);
+    QCOMPARE(again.pacingEnabled(), pacing);
+    QCOMPARE(again.autoTrim(), autoTrim);
+
+    // The context window: what the user set, and the figure an error taught as a hint.
+    auto *spin = field<QSpinBox>(&again, u"contextWindow"_s);
+    again.setContextWindow(u"gpt-4o-mini"_s, 8000, 2000);
+    QCOMPARE(again.contextWindow(), std::optional<qint64>(8000));
+    QCOMPARE(spin->text(), u"8,000 tokens"_s);
+    QCOMPARE(again.contextHint(), u"The provider named 2,000 tokens."_s);
+    bool labelled = false;
+    for (QLabel *l : again.findChildren<QLabel *>())
+        labelled
+            = labelled || (l->buddy() == spin && l->text() == u"Con&text window of gpt-4o-mini:"_s);
+    QVERIFY(labelled);
+    QCOMPARE(spin->accessibleName(), u"Context window of gpt-4o-mini"_s);
+    QVERIFY(spin->accessibleDescription().contains(u"The provider named 2,000 tokens."_s));
+    spin->setValue(0);
+    QCOMPARE(again.contextWindow(), std::nullopt);
+    QCOMPARE(spin->text(), u"Unknown"_s);
+    again.setContextWindow(u"other-model"_s, std::nullopt, std::nullopt);
+    QCOMPARE(again.contextWindow(), std::nullopt);
+    QCOMPARE(again.contextHint(), QString());
+    again.setContextWindow(u"other-model"_s, std::nullopt, 128000);
+    QCOMPARE(again.contextWindow(), std::nullopt); // a learned window is a hint, not a choice
+    QCOMPARE(again.contextHint(), u"The provider named 128,000 tokens."_s);
+}
+
+void TestSettingsDialog::pacingAndContextByKeyboard()
+{
+    // After the parking choice, Tab reaches pacing, automatic trimming and the context window;
+    // Space toggles, digits type a window, each has a mnemonic of its own and a name.
+    ProviderSettings provider;
+    provider.useDemo = true;
+    provider.model = u"capwatch-demo"_s;
+    SettingsDialog dialog(provider, session::ParkingChoice::GiveUp);
+    dialog.setPacing(true, false);
+    dialog.setContextWindow(u"capwatch-demo"_s, std::nullopt, 2000);
+    dialog.show();
+    dialog.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    if (qEnvironmentVariableIsSet("CAPWATCH_SHOTS"))
+        dialog.grab().save(qEnvironmentVariable("CAPWATCH_SHOTS") + u"/settings-pacing.png"_s);
+    auto *pacing = field<QCheckBox>(&dialog, u"pacing"_s);
+    auto *autoTrim = field<QCheckBox>(&dialog, u"autoTrim"_s);
+    auto *spin = field<QSpinBox>(&dialog, u"contextWindow"_s);
+    QVERIFY(pacing && autoTrim && spin);
+    QVERIFY(labelShowing(&dialog, u"The provider named 2,000 tokens."_s));
+    QVERIFY(labelShowing(&dialog, u"Con&text window of capwatch-demo:"_s));
+    QVERIFY(field<QGroupBox>(&dialog, u"retries"_s)->isAncestorOf(pacing));
+    for (QCheckBox *box : { pacing, autoTrim }) {
+        // Whole: a check box does not wrap, so nothing of its sentence may be cut.
+        QVERIFY2(box->width() >= box->sizeHint().width(), qPrintable(box->text()));
+        QVERIFY(dialog.rect().contains(QRect(box->mapTo(&dialog, QPoint(0, 0)), box->size())));
+    }
+
+    QMap<QChar, QStringList> mnemonics;
+    const auto add = [&mnemonics](const QString &text) {
+        const qsizetype at = text.indexOf(u'&');
+        if (at >= 0 && at + 1 < text.size() && text.at(at + 1) != u'&')
+            mnemonics[text.at(at + 1).toLower()] << text;
+    };
+    for (QAbstractButton *b : dialog.findChildren<QAbstractButton *>())
+        add(b->text());
+    for (QLabel *l : dialog.findChildren<QLabel *>())
+        add(l->text());
+    for (const QString &text :
+        { pacing->text(), autoTrim->text(), u"Con&text window of capwatch-demo:"_s }) {
+        const QChar key = text.at(text.indexOf(u'&') + 1).toLower();
+        QVERIFY2(mnemonics.value(key).size() == 1, qPrintable(mnemonics.value(key).join(u", "_s)));
+    }
+    for (QWidget *w : std::initializer_list<QWidget *> { pacing, autoTrim, spin }) {
+        QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(w);
+        QVERIFY(iface);
+        QVERIFY(!iface->text(QAccessible::Name).isEmpty());
+        QVERIFY(!iface->text(QAccessible::Description).isEmpty());
+    }
+
+    auto *giveUp = field<QRadioButton>(&dialog, u"parkGiveUp"_s);
+    giveUp->setFocus();
+    QTest::keyClick(giveUp, Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), pacing);
+    QTest::keyClick(pacing, Qt::Key_Space);
+    QVERIFY(!dialog.pacingEnabled());
+    QTest::keyClick(pacing, Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), autoTrim);
+    QTest::keyClick(autoTrim, Qt::Key_Space);
+    QVERIFY(dialog.autoTrim());
+    QTest::keyClick(autoTrim, Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), spin);
+    spin->selectAll();
+    QTest::keyClicks(spin, u"32000"_s);
+    QCOMPARE(dialog.contextWindow(), std::optional<qint64>(32000));
+    // The buddy's mnemonic comes back to it.
+    pacing->setFocus();
+    QTest::keyClick(&dialog, Qt::Key_T, Qt::AltModifier);
+    QCOMPARE(QApplication::focusWidget(), spin);
 }
 
 QTEST_MAIN(TestSettingsDialog)

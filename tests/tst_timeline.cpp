@@ -113,6 +113,20 @@ public:
         return *this;
     }
 
+    /// Paced before attempt 1 (ChatClient logs it first): waited `waitS` for the window.
+    Send &paced(double waitS)
+    {
+        RetryRecord r = base(RetryRecord::Event::Paced, 0);
+        r.waitMs = qint64(std::llround(waitS * 1000));
+        r.waitSource = retry::WaitSource::RateLimitReset;
+        r.estimatedTokens = 1200;
+        r.windowTokensLeft = 40;
+        r.windowResetS = waitS;
+        m_out.append(r);
+        m_time = m_time.addMSecs(*r.waitMs);
+        return *this;
+    }
+
     /// `ranMs`: cancelled during a wait, this much of it had run (ChatClient logs it as wait_s).
     Send &cancelled(int attempt, std::optional<qint64> ranMs = {})
     {
@@ -229,6 +243,7 @@ QString outcomeOf(const TimelineLane &lane)
 constexpr auto A = TimelineSegment::Kind::Attempt;
 constexpr auto W = TimelineSegment::Kind::Wait;
 constexpr auto P = TimelineSegment::Kind::Parked;
+constexpr auto Pace = TimelineSegment::Kind::Paced;
 
 /// The headline send's reset: 18 minutes after its last failure, as its message says.
 const QDateTime kReset = QDateTime(QDate(2026, 11, 29), QTime(20, 26, 0), Qt::UTC);
@@ -316,6 +331,8 @@ private Q_SLOTS:
     void unparkedClosesIt_data();
     void unparkedClosesIt();
     void parkedAgainAfterACancel();
+    void pacedLane();
+    void pacedThenCancelled();
     void screenshot();
 };
 
@@ -1124,6 +1141,96 @@ void TestTimeline::parkedAgainAfterACancel()
     QVERIFY(!plain.first().parked());
 }
 
+void TestTimeline::pacedLane()
+{
+    // A paced send: its pacing wait before attempt 1, outside the budget's axis, then the
+    // cycle on the axis from 0 as usual.
+    QList<RetryRecord> records;
+    Send(records, 1, kStart)
+        .paced(12)
+        .started(1)
+        .scheduled(
+            1, 429, u"rate_limit"_s, 7, 7, u"retry-after"_s, u"Rate limit reached for requests"_s)
+        .started(2)
+        .succeeded(2);
+    rateLimited(records, 2, kStart.addSecs(60));
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 2);
+    const TimelineLane &lane = lanes.first();
+    QCOMPARE(outcomeOf(lane), u"succeeded"_s);
+    compareSegments(lane,
+        { { Pace, 0, 0, 0, u"paced"_s }, { A, 1, 0, 0, u"rate_limit"_s },
+            { W, 1, 0, 7, u"rate_limit"_s }, { A, 2, 7, 7, u"success"_s } });
+    const TimelineSegment &paced = lane.segments.first();
+    QCOMPARE(lane.paced(), &paced);
+    QCOMPARE(paced.scheduledS, 12.0);
+    QCOMPARE(paced.label, u"paced 12 s"_s);
+    QCOMPARE(paced.row, 0);
+    QCOMPARE(lane.endS(), 7.0); // the pacing wait is not the budget's
+    QCOMPARE(lane.attemptCount(), 2);
+    QCOMPARE(lanes.at(1).paced(), nullptr);
+    QCOMPARE(RetryTexts::category(u"paced"_s), u"paced"_s);
+
+    RetryLog log;
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    TimelineWidget widget;
+    widget.setLog(&log);
+    widget.resize(900, 300);
+    // Its tooltip, left of the axis' 0; attempt 1 still at 0.
+    const auto [left, right] = spanOf(widget, 0, u"Send 1 · paced"_s);
+    QVERIFY2(left <= right, "no tooltip for the paced segment");
+    const int zeroX = int(widget.xForSeconds(0));
+    QVERIFY2(right < zeroX - 8, qPrintable(u"%1 vs 0 s at %2"_s.arg(right).arg(zeroX)));
+    QVERIFY(left > 20); // the send's title keeps its gutter
+    const QString tip
+        = widget.toolTipAt(QPoint((left + right) / 2, widget.laneRect(0).center().y()));
+    QVERIFY2(tip.contains(u"the provider's window to reset"_s), qPrintable(tip));
+    QVERIFY(tip.contains(u"1,200"_s)); // the estimate
+    QVERIFY(tip.contains(u"does not spend"_s));
+    const auto [a1Left, a1Right] = spanOf(widget, 0, u"attempt 1 of"_s);
+    QVERIFY(a1Left <= zeroX && zeroX <= a1Right);
+
+    // Painted in the pacing colour, only there: left of the axis.
+    const QList<int> xs = columnsOf(widget, 0, pacedColor(widget.palette()));
+    QVERIFY2(!xs.isEmpty(), "the pacing colour is nowhere on the lane");
+    QVERIFY(*std::max_element(xs.cbegin(), xs.cend()) < zeroX);
+    QVERIFY(columnsOf(widget, 1, pacedColor(widget.palette())).isEmpty());
+    QVERIFY(pacedColor(widget.palette()) != parkedColor(widget.palette()));
+    for (const QString &other : legendCategories())
+        QVERIFY2(categoryColor(other, widget.palette()) != pacedColor(widget.palette()),
+            qPrintable(other));
+    // The legend names it.
+    QCOMPARE(widget.legendItemRects().size(), legendCategories().size() + 1);
+    for (const QRect &item : widget.legendItemRects())
+        QVERIFY(widget.rect().contains(item));
+
+    // Without a paced send the axis starts where it always did.
+    RetryLog plain;
+    for (const RetryRecord &r : std::as_const(records)) {
+        if (r.request == 2)
+            plain.append(r);
+    }
+    TimelineWidget before;
+    before.setLog(&plain);
+    before.resize(900, 300);
+    QVERIFY(before.xForSeconds(0) < widget.xForSeconds(0));
+    QCOMPARE(before.legendItemRects().size(), legendCategories().size());
+}
+
+void TestTimeline::pacedThenCancelled()
+{
+    // Cancelled while it paced: no attempt, the label says how far the wait ran.
+    QList<RetryRecord> records;
+    Send(records, 1, kStart).paced(12).cancelled(0, 4200);
+    const QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    QCOMPARE(outcomeOf(lanes.first()), u"cancelled"_s);
+    compareSegments(lanes.first(), { { Pace, 0, 0, 0, u"paced"_s } });
+    QCOMPARE(lanes.first().segments.first().label, u"paced 4.2 s of 12 s"_s);
+    QCOMPARE(lanes.first().attemptCount(), 0);
+}
+
 void TestTimeline::screenshot()
 {
     const QString dir = qEnvironmentVariable("CAPWATCH_SHOT_DIR");
@@ -1236,6 +1343,30 @@ void TestTimeline::screenshot()
     QVERIFY(widget.grab().save(QDir(dir).filePath(u"timeline-min.png"_s)));
     widget.resize(460, 220);
     QVERIFY(widget.grab().save(QDir(dir).filePath(u"timeline-narrow.png"_s)));
+
+    // Paced: two sends held back for the provider's window, one cut short by Send now's cancel.
+    RetryLog pacedLog;
+    QList<RetryRecord> paced;
+    rateLimited(paced, 1, kStart);
+    Send(paced, 2, kStart.addSecs(20)).paced(12).started(1).succeeded(1);
+    Send(paced, 3, kStart.addSecs(40))
+        .paced(34)
+        .started(1)
+        .scheduled(1, 429, u"rate_limit"_s, 7, 7, u"retry-after"_s)
+        .started(2)
+        .succeeded(2);
+    Send(paced, 4, kStart.addSecs(90)).paced(30).cancelled(0, 4200);
+    for (const RetryRecord &r : std::as_const(paced))
+        pacedLog.append(r);
+    TimelineWidget pacedWidget;
+    pacedWidget.setLog(&pacedLog);
+    pacedWidget.resize(800, 300);
+    QVERIFY(pacedWidget.grab().save(QDir(dir).filePath(u"timeline-paced.png"_s)));
+    pacedWidget.setPalette(dark);
+    QVERIFY(pacedWidget.grab().save(QDir(dir).filePath(u"timeline-paced-dark.png"_s)));
+    pacedWidget.setPalette(QPalette());
+    pacedWidget.resize(460, 260);
+    QVERIFY(pacedWidget.grab().save(QDir(dir).filePath(u"timeline-paced-narrow.png"_s)));
 }
 
 QTEST_MAIN(TestTimeline)

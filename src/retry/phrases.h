@@ -164,6 +164,22 @@ inline constexpr std::string_view kMustBeAtMost = "must be <=";
 /// Numbers below this are not taken as token counts when too_large fills in its figures.
 inline constexpr double kTooLargeMinFigure = 100;
 
+/// Section 8.2: a too_large text that says one of these speaks of the model's context, and its
+/// limit is the context window (a request over a rate window or a body too large says none).
+inline constexpr std::array kContextPhrases {
+    "context"sv, // maximum context length, context window, context size, context_length_exceeded
+    "prompt is too long"sv,
+    "input token count"sv,
+    "input token limit"sv,
+    "exceeds the maximum number of tokens"sv,
+    "max_new_tokens"sv,
+    "上下文"sv,
+    "контекст"sv,
+};
+/// ...unless it also speaks of a rate window: then its limit is the window's, not the model's.
+inline constexpr std::array kRateWindowPhrases { "per min"sv, "per day"sv, "per hour"sv, "tpm"sv,
+    "tpd"sv, "rpm"sv, "rate limit"sv };
+
 // --- 6.4: billing -----------------------------------------------------------------------------
 
 inline constexpr std::array kBillingCodes { "insufficient_balance"sv,

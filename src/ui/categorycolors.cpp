@@ -49,6 +49,8 @@ QColor categoryColor(const QString &category, const QPalette &palette)
     }
     if (category == u"parked")
         return parkedColor(palette);
+    if (category == u"paced")
+        return pacedColor(palette);
     // running, cancelled, unknown
     return neutralCategoryColor(palette);
 }
@@ -66,6 +68,15 @@ QColor parkedColor(const QPalette &palette)
     constexpr float kHue = 234.0f / 360.0f;
     return isDarkPalette(palette) ? QColor::fromHslF(kHue, 0.55f, 0.72f)
                                   : QColor::fromHslF(kHue, 0.45f, 0.42f);
+}
+
+QColor pacedColor(const QPalette &palette)
+{
+    // Between the ochre of billing (48) and the green of success (135), and far less saturated
+    // than both: a quiet olive that reads as "held back", beside the parked slate blue.
+    constexpr float kHue = 88.0f / 360.0f;
+    return isDarkPalette(palette) ? QColor::fromHslF(kHue, 0.35f, 0.66f)
+                                  : QColor::fromHslF(kHue, 0.40f, 0.30f);
 }
 
 QColor neutralCategoryColor(const QPalette &palette)

@@ -30,6 +30,12 @@ QColor neutralCategoryColor(const QPalette &palette);
 /// `parked`.
 QColor parkedColor(const QPalette &palette);
 
+/// The colour of a pacing wait (docs/retry-policy.md section 8.1): the timeline's paced
+/// segment before attempt 1, the panel's pacing line. A muted sage green, less saturated than
+/// the categories (a send held back on purpose, not an outcome) and apart from the parked blue;
+/// its lightness follows the palette like theirs. categoryColor() gives it for `paced`.
+QColor pacedColor(const QPalette &palette);
+
 /// The categories a legend shows, in order, the pseudo-category `running` last.
 QStringList legendCategories();
 

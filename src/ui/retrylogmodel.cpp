@@ -41,6 +41,19 @@ QVariant optionalTokens(const std::optional<double> &value)
     return value ? QVariant(tokens(*value)) : QVariant();
 }
 
+QVariant optionalCount(const std::optional<qint64> &value)
+{
+    return value ? QVariant(QLocale().toString(*value)) : QVariant();
+}
+
+/// Policy seconds (the window's reset) up to three decimals.
+QVariant optionalExactSeconds(const std::optional<double> &s)
+{
+    return s ? QVariant(QLocale().toString(
+               std::round(*s * 1000.0) / 1000.0, 'f', QLocale::FloatingPointShortest))
+             : QVariant();
+}
+
 QVariant optionalText(const QString &text)
 {
     return text.isEmpty() ? QVariant() : QVariant(text);
@@ -75,6 +88,9 @@ bool isNumeric(int column)
     case RetryLogModel::RawWaitColumn:
     case RetryLogModel::WaitedTotalColumn:
     case RetryLogModel::BudgetLeftColumn:
+    case RetryLogModel::WindowTokensLeftColumn:
+    case RetryLogModel::WindowResetColumn:
+    case RetryLogModel::EstimatedTokensColumn:
         return true;
     default:
         return false;
@@ -230,6 +246,12 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
     }
     case ResetAtColumn:
         return localTime(r.resetAt);
+    case WindowTokensLeftColumn:
+        return optionalCount(r.windowTokensLeft);
+    case WindowResetColumn:
+        return optionalExactSeconds(r.windowResetS);
+    case EstimatedTokensColumn:
+        return optionalCount(r.estimatedTokens);
     default:
         return {};
     }
@@ -254,6 +276,24 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
         return optionalText(r.error);
     case ResetAtColumn:
         return utcTime(r.resetAt);
+    case EventColumn:
+        // A paced send: why it waited before its first attempt.
+        if (r.event == RetryRecord::Event::Paced)
+            return tr("Waited for the provider's window to reset before attempt 1; not counted "
+                      "in the retry budget");
+        return {};
+    case WindowTokensLeftColumn:
+        return r.windowTokensLeft ? QVariant(tr("Tokens left in the provider's window, as the "
+                                                "provider last reported it"))
+                                  : QVariant();
+    case WindowResetColumn:
+        return r.windowResetS
+            ? QVariant(tr("Seconds until the provider's window resets, as last reported"))
+            : QVariant();
+    case EstimatedTokensColumn:
+        return r.estimatedTokens
+            ? QVariant(tr("The request's estimated tokens: prompt, context and completion"))
+            : QVariant();
     default:
         return {};
     }
@@ -303,6 +343,12 @@ QVariant RetryLogModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Error");
     case ResetAtColumn:
         return tr("Resets at");
+    case WindowTokensLeftColumn:
+        return tr("Window tokens left");
+    case WindowResetColumn:
+        return tr("Window reset (s)");
+    case EstimatedTokensColumn:
+        return tr("Estimated tokens");
     default:
         return {};
     }

@@ -38,6 +38,11 @@ public:
         ReasonColumn,
         ErrorColumn,
         ResetAtColumn, ///< of a parked send: when it goes out
+        /// The provider's window as the record read it (docs/retry-policy.md section 8.1):
+        /// tokens left, seconds to its reset; and the request's estimated tokens.
+        WindowTokensLeftColumn,
+        WindowResetColumn,
+        EstimatedTokensColumn,
         ColumnCount
     };
     enum Role

@@ -10,8 +10,11 @@
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace capwatch::ui {
 
@@ -72,7 +75,17 @@ RetryPanel::RetryPanel(QWidget *parent)
     , m_budgetBar(bar(m_content))
     , m_sourceCaption(caption(m_content))
     , m_sourceLabel(new QLabel(m_content))
+    , m_sendNow(new QPushButton(m_content))
+    , m_windowTitle(new QLabel(m_content))
+    , m_windowNone(new QLabel(m_content))
+    , m_windowTokensLabel(new QLabel(m_content))
+    , m_windowTokensBar(bar(m_content))
+    , m_windowRequestsLabel(new QLabel(m_content))
+    , m_windowRequestsBar(bar(m_content))
+    , m_windowResetLabel(new QLabel(m_content))
+    , m_windowTimer(new QTimer(this))
 {
+    m_wallClock = [] { return QDateTime::currentDateTimeUtc(); };
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
@@ -95,6 +108,22 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_failureLabel->setWordWrap(true);
     m_attemptBar->setRange(0, retry::kMaxAttempts);
     m_budgetBar->setValue(1000);
+    m_sendNow->setObjectName(u"sendNow"_s);
+    m_sendNow->hide();
+    connect(m_sendNow, &QPushButton::clicked, this, &RetryPanel::sendNowRequested);
+    // The provider window part: a title of its own, as the panel's, one step smaller; its
+    // figures in the panel's small-print size so the part stays compact.
+    QFont windowTitleFont = m_title->font();
+    windowTitleFont.setPointSizeF(m_title->font().pointSizeF() / 1.15);
+    m_windowTitle->setFont(windowTitleFont);
+    m_windowTitle->setWordWrap(true);
+    for (QLabel *l :
+        { m_windowNone, m_windowTokensLabel, m_windowRequestsLabel, m_windowResetLabel }) {
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_windowTimer->setInterval(1000);
+    connect(m_windowTimer, &QTimer::timeout, this, &RetryPanel::refreshWindow);
 
     // The figures keep their size in a small window: the panel scrolls instead of squeezing
     // its labels.
@@ -116,11 +145,13 @@ RetryPanel::RetryPanel(QWidget *parent)
     grid->setHorizontalSpacing(gap * 2);
     grid->addWidget(m_title, 0, 0, 1, 2);
     grid->addWidget(m_stateLabel, 1, 0, 1, 2);
-    grid->setRowMinimumHeight(2, gap);
-    grid->addWidget(m_failureCaption, 3, 0);
-    grid->addWidget(m_failureLabel, 3, 1);
-    grid->setRowMinimumHeight(4, gap / 2);
-    int row = 5;
+    // Right under the state that names the wait it ends; hidden but while pacing.
+    grid->addWidget(m_sendNow, 2, 0, 1, 2, Qt::AlignLeft);
+    grid->setRowMinimumHeight(3, gap);
+    grid->addWidget(m_failureCaption, 4, 0);
+    grid->addWidget(m_failureLabel, 4, 1);
+    grid->setRowMinimumHeight(5, gap / 2);
+    int row = 6;
     for (const auto &[cap, value, progress] :
         { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
             std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
@@ -134,7 +165,16 @@ RetryPanel::RetryPanel(QWidget *parent)
     }
     grid->addWidget(m_sourceCaption, row, 0, 1, 2);
     grid->addWidget(m_sourceLabel, row + 1, 0, 1, 2);
-    grid->setRowStretch(row + 2, 1);
+    row += 2;
+    grid->setRowMinimumHeight(row++, gap);
+    grid->addWidget(m_windowTitle, row++, 0, 1, 2);
+    grid->addWidget(m_windowNone, row++, 0, 1, 2);
+    grid->addWidget(m_windowTokensLabel, row++, 0, 1, 2);
+    grid->addWidget(m_windowTokensBar, row++, 0, 1, 2);
+    grid->addWidget(m_windowRequestsLabel, row++, 0, 1, 2);
+    grid->addWidget(m_windowRequestsBar, row++, 0, 1, 2);
+    grid->addWidget(m_windowResetLabel, row++, 0, 1, 2);
+    grid->setRowStretch(row, 1);
     grid->setColumnStretch(1, 1);
 
     retranslate();
@@ -165,9 +205,29 @@ void RetryPanel::setSession(session::ChatSession *session)
         m_progress = {};
         setState(State::Idle);
     });
+    connect(session, &ChatSession::pacingStarted, this,
+        [this](quint64 send, const net::PacePlan &plan) {
+            if (send != m_send || plan.wait.count() <= 0)
+                return;
+            m_pace = plan;
+            // The session's figures come just before; without them (yet), the wait's own: all
+            // of it ahead, the budget untouched.
+            if (m_progress.send == send && m_progress.pacing) {
+                setState(State::Pacing);
+                return;
+            }
+            m_progress = {};
+            m_progress.send = send;
+            m_progress.pacing = true;
+            m_progress.paceTokensFull = plan.tokensFull;
+            m_progress.wait = m_progress.left = plan.wait;
+            m_progress.source = plan.source;
+            setState(State::Pacing);
+        });
     connect(session, &ChatSession::attemptStarted, this, [this](quint64 send, int attempt, int) {
         if (send != m_send)
             return;
+        m_pace.reset();
         m_attempt = attempt;
         setState(State::Sending);
         announce(m_attemptLabel);
@@ -233,6 +293,7 @@ void RetryPanel::resetFigures(quint64 send)
     m_answerTokens.reset();
     m_wait.reset();
     m_cutWait.reset();
+    m_pace.reset();
     m_failureCategory.clear();
     m_failureStatus = 0;
 }
@@ -354,7 +415,7 @@ QString RetryPanel::countdownText() const
 {
     if (m_state == State::Parked && m_parked && m_parkedState == ParkedState::Waiting)
         return ParkingTexts::countdown(m_parked->dueAt, m_parkedNow);
-    if (m_state != State::Waiting)
+    if (m_state != State::Waiting && m_state != State::Pacing)
         return tr("–");
     return tr("%1 s").arg(seconds1(m_shownCountdownMs));
 }
@@ -368,6 +429,9 @@ QString RetryPanel::budgetText() const
 
 QString RetryPanel::sourceText() const
 {
+    // Pacing, and a send cancelled while it paced: the window's reset, outside the budget.
+    if (m_pace && !m_wait)
+        return RetryTexts::paceSentence(m_pace->wait, m_pace->tokensFull);
     if (!m_wait)
         return tr("–");
     if (m_cutWait) {
@@ -383,7 +447,8 @@ void RetryPanel::refresh()
 {
     const bool current = m_send != 0 && m_progress.send == m_send;
     m_shownBudgetMs = current ? m_progress.budgetLeft.count() : retry::kRetryBudget.count();
-    m_shownCountdownMs = current && m_state == State::Waiting ? m_progress.left.count() : 0;
+    const bool counting = m_state == State::Waiting || (m_state == State::Pacing && m_pace);
+    m_shownCountdownMs = current && counting ? m_progress.left.count() : 0;
 
     m_stateLabel->setText(stateText());
     m_failureLabel->setText(failureText());
@@ -406,6 +471,8 @@ void RetryPanel::refresh()
     m_countdownLabel->setText(countdownText());
     if (m_state == State::Waiting && m_wait && m_wait->wait.count() > 0)
         m_countdownBar->setValue(int(1000 - 1000 * m_shownCountdownMs / m_wait->wait.count()));
+    else if (m_state == State::Pacing && m_pace && m_pace->wait.count() > 0)
+        m_countdownBar->setValue(int(1000 - 1000 * m_shownCountdownMs / m_pace->wait.count()));
     else
         m_countdownBar->setValue(m_state == State::Waiting ? 1000 : 0);
     m_budgetLabel->setText(budgetText());
@@ -414,6 +481,7 @@ void RetryPanel::refresh()
     m_countdownBar->setAccessibleDescription(countdownText());
     m_budgetBar->setAccessibleDescription(budgetText());
     refreshParked();
+    refreshPacing();
 }
 
 void RetryPanel::refreshParked()
@@ -468,16 +536,167 @@ void RetryPanel::retranslate()
         tr("Retry budget left of %1 seconds")
             .arg(QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))));
     m_sourceLabel->setAccessibleName(tr("Where the wait came from"));
+    m_sendNow->setText(tr("Send &now"));
+    m_sendNow->setAccessibleName(tr("Send now"));
+    m_sendNow->setAccessibleDescription(
+        tr("Sends without waiting for the provider's window to reset"));
+    m_windowTitle->setText(tr("Provider window"));
+    m_windowNone->setAccessibleName(tr("Provider window"));
+    m_windowTokensLabel->setAccessibleName(tr("Tokens left in the provider's window"));
+    m_windowTokensBar->setAccessibleName(tr("Share of the provider's token limit left"));
+    m_windowRequestsLabel->setAccessibleName(tr("Requests left in the provider's window"));
+    m_windowRequestsBar->setAccessibleName(tr("Share of the provider's request limit left"));
+    m_windowResetLabel->setAccessibleName(tr("Provider window reset"));
     refresh();
+    refreshWindow();
 }
-
-} // namespace capwatch::ui
-
-namespace capwatch::ui {
 
 QString RetryPanel::pacingText() const
 {
-    return {}; // the pacing part lands with the panel's provider window part
+    if (m_state != State::Pacing || !m_pace)
+        return {};
+    // Whole seconds, rounded up: "sending in 0 s" only once it sends.
+    const QString in = QLocale().toString((m_shownCountdownMs + 999) / 1000);
+    return m_progress.paceTokensFull
+        ? tr("Pacing: sending in %1 s (the provider's window is full)").arg(in)
+        : tr("Pacing: sending in %1 s (the provider's request limit is reached)").arg(in);
+}
+
+void RetryPanel::refreshPacing()
+{
+    // After refreshParked(), which gave the state and the countdown their usual look.
+    const bool pacing = m_state == State::Pacing && m_pace;
+    m_sendNow->setVisible(pacing);
+    if (!pacing)
+        return;
+    // In the pacing colour: not a retry, a send held back until the window resets.
+    m_countdownCaption->setText(tr("Sending in"));
+    m_countdownLabel->setAccessibleName(m_countdownCaption->text());
+    QPalette statePalette = palette();
+    statePalette.setColor(QPalette::WindowText, pacedColor(palette()));
+    m_stateLabel->setPalette(statePalette);
+    QPalette barPalette = palette();
+    barPalette.setColor(QPalette::Highlight, pacedColor(palette()));
+    m_countdownBar->setPalette(barPalette);
+}
+
+void RetryPanel::setWallClock(std::function<QDateTime()> now)
+{
+    m_wallClock = std::move(now);
+    refreshWindow();
+}
+
+void RetryPanel::setProviderWindow(const std::optional<history::ProviderWindowRecord> &window)
+{
+    const bool changed = window != m_window;
+    m_window = window;
+    refreshWindow();
+    if (changed)
+        announce(m_windowTokensLabel->isHidden() ? m_windowNone : m_windowTokensLabel);
+}
+
+namespace {
+
+/// "4,000 of 6,000", "4,000", or empty without a figure left.
+QString leftOf(std::optional<qint64> left, std::optional<qint64> limit)
+{
+    if (!left)
+        return {};
+    return limit
+        ? RetryPanel::tr("%1 of %2").arg(QLocale().toString(*left), QLocale().toString(*limit))
+        : QLocale().toString(*left);
+}
+
+/// The share left as a bar value (0..1000), or -1 when the limit is not known.
+int shareLeft(std::optional<qint64> left, std::optional<qint64> limit)
+{
+    if (!left || !limit || *limit <= 0)
+        return -1;
+    return int(1000 * std::clamp<qint64>(*left, 0, *limit) / *limit);
+}
+
+qint64 secondsUntil(const QDateTime &at, const QDateTime &now)
+{
+    return (now.msecsTo(at) + 999) / 1000;
+}
+
+} // namespace
+
+QString RetryPanel::windowResetText(const QDateTime &now) const
+{
+    const QDateTime tokens = m_window->tokensResetAt;
+    const QDateTime requests = m_window->requestsResetAt;
+    const auto in = [&](const QDateTime &at) {
+        return RetryTexts::duration(Millis(1000 * secondsUntil(at, now)));
+    };
+    const auto ahead = [&](const QDateTime &at) { return at.isValid() && now < at; };
+    if (tokens.isValid() && requests.isValid() && std::abs(tokens.msecsTo(requests)) >= 1000) {
+        // Two resets apart: both, each as far as it has got.
+        const QString t = ahead(tokens) ? tr("tokens in %1").arg(in(tokens)) : tr("tokens renewed");
+        const QString r
+            = ahead(requests) ? tr("requests in %1").arg(in(requests)) : tr("requests renewed");
+        return tr("Resets: %1 · %2").arg(t, r);
+    }
+    const QDateTime at = tokens.isValid() ? tokens : requests;
+    if (!at.isValid())
+        return {};
+    return ahead(at) ? tr("Resets in %1").arg(in(at))
+                     : tr("Window renewed since this report: the figures are older");
+}
+
+void RetryPanel::refreshWindow()
+{
+    const QDateTime now = m_wallClock();
+    const bool reported = m_window
+        && (m_window->remainingTokens || m_window->limitTokens || m_window->remainingRequests
+            || m_window->limitRequests);
+    m_windowNone->setVisible(!reported);
+    m_windowNone->setText(tr("The provider reports no window."));
+    const QString tokens
+        = reported ? leftOf(m_window->remainingTokens, m_window->limitTokens) : QString();
+    const QString requests
+        = reported ? leftOf(m_window->remainingRequests, m_window->limitRequests) : QString();
+    m_windowTokensLabel->setVisible(!tokens.isEmpty());
+    m_windowTokensLabel->setText(tr("Tokens left: %1").arg(tokens));
+    m_windowRequestsLabel->setVisible(!requests.isEmpty());
+    m_windowRequestsLabel->setText(tr("Requests left: %1").arg(requests));
+    const auto setBar = [this](QProgressBar *b, int share) {
+        b->setVisible(share >= 0);
+        b->setValue(std::max(share, 0));
+        // Nearly spent: the token-limit colour, as the panel's own tokens bar over the cap.
+        QPalette pal = palette();
+        if (share >= 0 && share < 100)
+            pal.setColor(QPalette::Highlight, categoryColor(u"token_limit"_s, palette()));
+        b->setPalette(pal);
+    };
+    setBar(m_windowTokensBar,
+        reported ? shareLeft(m_window->remainingTokens, m_window->limitTokens) : -1);
+    setBar(m_windowRequestsBar,
+        reported ? shareLeft(m_window->remainingRequests, m_window->limitRequests) : -1);
+    m_windowTokensBar->setAccessibleDescription(m_windowTokensLabel->text());
+    m_windowRequestsBar->setAccessibleDescription(m_windowRequestsLabel->text());
+    const QString reset = reported ? windowResetText(now) : QString();
+    m_windowResetLabel->setVisible(!reset.isEmpty());
+    m_windowResetLabel->setText(reset);
+
+    const auto ahead = [&](const QDateTime &at) { return at.isValid() && now < at; };
+    const bool counting
+        = reported && (ahead(m_window->tokensResetAt) || ahead(m_window->requestsResetAt));
+    if (counting && !m_windowTimer->isActive())
+        m_windowTimer->start();
+    else if (!counting)
+        m_windowTimer->stop();
+}
+
+QString RetryPanel::providerWindowText() const
+{
+    QStringList lines;
+    for (const QLabel *l :
+        { m_windowNone, m_windowTokensLabel, m_windowRequestsLabel, m_windowResetLabel }) {
+        if (!l->isHidden())
+            lines << l->text();
+    }
+    return lines.join(u'\n');
 }
 
 } // namespace capwatch::ui

@@ -9,11 +9,15 @@
 
 #include <QPointer>
 #include <QWidget>
+#include <functional>
+#include <optional>
 
 class QAccessibleEvent;
 class QLabel;
 class QProgressBar;
+class QPushButton;
 class QScrollArea;
+class QTimer;
 
 namespace capwatch::ui {
 
@@ -67,6 +71,9 @@ public:
     QString providerWindowText() const; ///< as shown, for tests
     /// "Pacing: sending in 12 s (the provider's window is full)"; empty when not pacing.
     QString pacingText() const;
+    /// The wall clock the provider window's reset counts down on (UTC); for tests. Default:
+    /// QDateTime::currentDateTimeUtc().
+    void setWallClock(std::function<QDateTime()> now);
 
     /// Seconds as the panel last showed them.
     double shownCountdownS() const { return m_shownCountdownMs / 1000.0; }
@@ -93,6 +100,9 @@ private:
     void retranslate();
     void announce(QWidget *what);
     void refreshParked();
+    void refreshPacing();
+    void refreshWindow();
+    QString windowResetText(const QDateTime &now) const;
 
     QPointer<session::ChatSession> m_session;
     quint64 m_send = 0;
@@ -120,6 +130,11 @@ private:
     QDateTime m_parkedNow;
     State m_stateBeforePark = State::Idle;
     QString m_detailBeforePark;
+    /// The send's pacing before attempt 1 (section 8.1): until that attempt starts.
+    std::optional<net::PacePlan> m_pace;
+    /// The "Provider window" part: the last report, and the clock its reset counts down on.
+    std::optional<history::ProviderWindowRecord> m_window;
+    std::function<QDateTime()> m_wallClock;
 
     QScrollArea *m_scroll;
     QWidget *m_content;
@@ -141,6 +156,15 @@ private:
     QProgressBar *m_budgetBar;
     QLabel *m_sourceCaption;
     QLabel *m_sourceLabel;
+    QPushButton *m_sendNow;
+    QLabel *m_windowTitle;
+    QLabel *m_windowNone;
+    QLabel *m_windowTokensLabel;
+    QProgressBar *m_windowTokensBar;
+    QLabel *m_windowRequestsLabel;
+    QProgressBar *m_windowRequestsBar;
+    QLabel *m_windowResetLabel;
+    QTimer *m_windowTimer; ///< 1 s, only while a reset of the shown window is ahead
 };
 
 } // namespace capwatch::ui

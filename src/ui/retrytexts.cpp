@@ -94,6 +94,8 @@ QString RetryTexts::category(const QString &name)
         return tr("cancelled");
     if (name == u"parked")
         return tr("parked");
+    if (name == u"paced")
+        return tr("paced");
     for (const retry::Category c : { retry::Category::Success, retry::Category::TokenLimit,
              retry::Category::RateLimit, retry::Category::Transient, retry::Category::Auth,
              retry::Category::TooLarge, retry::Category::Billing, retry::Category::Fatal }) {
@@ -174,6 +176,23 @@ QString RetryTexts::waitLabel(retry::WaitSource source, double waitS, double raw
     if (rawWaitS > waitS + kEpsilonS)
         return tr("%1 %2 → %3").arg(name, duration(rawWaitS), seconds(waitS));
     return tr("%1 %2").arg(name, seconds(waitS));
+}
+
+QString RetryTexts::paceSentence(Millis wait, bool tokensFull)
+{
+    // The header names stay as the provider sends them; translators may keep them.
+    return tokensFull
+        ? tr("x-ratelimit-reset-tokens header: %1 (pacing, outside the retry budget)")
+              .arg(duration(wait))
+        : tr("x-ratelimit-reset-requests header: %1 (pacing, outside the retry budget)")
+              .arg(duration(wait));
+}
+
+QString RetryTexts::pacedLabel(double waitS, double ranS)
+{
+    if (ranS >= 0 && ranS < waitS - kEpsilonS)
+        return tr("paced %1 of %2").arg(seconds(tenths(ranS)), seconds(waitS));
+    return tr("paced %1").arg(seconds(waitS));
 }
 
 QString RetryTexts::reason(retry::EndReason reason)

@@ -56,6 +56,13 @@ public:
     static QString waitLabel(
         retry::WaitSource source, double waitS, double rawWaitS, double ranS = -1);
 
+    /// Where a pacing wait came from, for the live panel: "x-ratelimit-reset-tokens header:
+    /// 12 s (pacing, outside the retry budget)"; `tokensFull` false names the requests' header.
+    static QString paceSentence(retry::Millis wait, bool tokensFull);
+    /// A pacing wait's label on the timeline: "paced 12 s"; with `ranS` >= 0 and less than
+    /// `waitS` (Send now, or a cancel, cut it short): "paced 4.2 s of 12 s".
+    static QString pacedLabel(double waitS, double ranS = -1);
+
     /// A short name for the reason a send ended, for the log table and the timeline's lanes:
     /// "budget exhausted", "attempts exhausted", "not retryable".
     static QString reason(retry::EndReason reason);

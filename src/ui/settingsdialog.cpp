@@ -15,9 +15,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPainter>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSpinBox>
 #include <QStyle>
 #include <QVBoxLayout>
 #include <cmath>
@@ -150,6 +152,14 @@ SettingsDialog::SettingsDialog(
     , m_parkAsk(new QRadioButton(tr("&Ask each time"), this))
     , m_parkAutomatic(new QRadioButton(tr("&Park automatically until the reset"), this))
     , m_parkGiveUp(new QRadioButton(tr("&Give up"), this))
+    , m_pacing(new QCheckBox(tr("Pa&ce sends so the provider's window is not exceeded"), this))
+    , m_autoTrim(new QCheckBox(
+          tr("&Leave out the oldest turns by itself when a conversation outgrows the model's "
+             "context"),
+          this))
+    , m_contextLabel(new QLabel(this))
+    , m_contextWindow(new QSpinBox(this))
+    , m_contextHint(new QLabel(this))
     , m_fields(new QWidget(this))
     , m_message(new InlineMessage(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
@@ -169,6 +179,23 @@ SettingsDialog::SettingsDialog(
     m_parkAutomatic->setObjectName(u"parkAutomatic"_s);
     m_parkGiveUp->setObjectName(u"parkGiveUp"_s);
     m_message->setObjectName(u"message"_s);
+    m_pacing->setObjectName(u"pacing"_s);
+    m_autoTrim->setObjectName(u"autoTrim"_s);
+    m_contextWindow->setObjectName(u"contextWindow"_s);
+    m_contextHint->setObjectName(u"contextHint"_s);
+    m_pacing->setChecked(true);
+    m_autoTrim->setChecked(false);
+    // Tokens; 0 is "Unknown": pacing and the gauge then know only what an error names. The
+    // largest windows today are a few million tokens.
+    m_contextWindow->setRange(0, 100'000'000);
+    m_contextWindow->setSingleStep(1000);
+    m_contextWindow->setGroupSeparatorShown(true);
+    m_contextWindow->setSpecialValueText(tr("Unknown"));
+    m_contextWindow->setSuffix(tr(" tokens"));
+    m_contextLabel->setBuddy(m_contextWindow);
+    m_contextLabel->setWordWrap(true);
+    m_contextHint->setWordWrap(true);
+    m_contextHint->hide();
     m_useDemo->setChecked(current.useDemo);
     m_stream->setChecked(current.stream);
     m_endpoint->setPlaceholderText(u"https://api.example.com/v1"_s);
@@ -239,6 +266,17 @@ SettingsDialog::SettingsDialog(
     retries->addWidget(m_parkAsk);
     retries->addWidget(m_parkAutomatic);
     retries->addWidget(m_parkGiveUp);
+    // Pacing and context after the parking choice: Tab reaches them in the order they read.
+    retries->addWidget(m_pacing);
+    retries->addWidget(m_autoTrim);
+    // A check box does not wrap: the dialog is as wide as its sentence, never cutting it.
+    m_autoTrim->setMinimumWidth(m_autoTrim->sizeHint().width());
+    m_pacing->setMinimumWidth(m_pacing->sizeHint().width());
+    auto *contextRow = new QHBoxLayout;
+    contextRow->addWidget(m_contextLabel, 1);
+    contextRow->addWidget(m_contextWindow);
+    retries->addLayout(contextRow);
+    retries->addWidget(m_contextHint);
 
     auto *fields = new QVBoxLayout(m_fields);
     fields->setContentsMargins(0, 0, 0, 0);
@@ -275,13 +313,24 @@ SettingsDialog::SettingsDialog(
     m_parkGiveUp->setAccessibleDescription(
         tr("%1 give up, as within the budget; Retry now sends it again").arg(question));
 
+    m_pacing->setAccessibleName(tr("Pace sends"));
+    m_pacing->setAccessibleDescription(
+        tr("Before a send, wait up to 60 s for the provider's window to reset when its last "
+           "report says the send will not fit"));
+    m_autoTrim->setAccessibleName(tr("Leave out the oldest turns automatically"));
+    m_autoTrim->setAccessibleDescription(
+        tr("When a conversation outgrows the model's context, leave out its oldest turns "
+           "without asking; the conversation says what was left out"));
+    setContextWindow(current.model, std::nullopt, std::nullopt);
+
     connect(m_useDemo, &QCheckBox::toggled, this, &SettingsDialog::updateEnabled);
     connect(group, &QButtonGroup::buttonToggled, this, &SettingsDialog::updateEnabled);
     connect(browse, &QPushButton::clicked, this, &SettingsDialog::browseKeyFile);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::tryAccept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     updateEnabled();
-    setMinimumWidth(fontMetrics().averageCharWidth() * 70);
+    // At least as wide as the layout needs: an explicit minimum replaces the layout's own.
+    setMinimumWidth(std::max(fontMetrics().averageCharWidth() * 70, layout->minimumSize().width()));
 }
 
 ProviderSettings SettingsDialog::provider() const
@@ -306,10 +355,64 @@ session::ParkingChoice SettingsDialog::parkingChoice() const
                                         : session::ParkingChoice::Ask;
 }
 
+void SettingsDialog::setPacing(bool enabled, bool autoTrim)
+{
+    m_pacing->setChecked(enabled);
+    m_autoTrim->setChecked(autoTrim);
+}
+
+bool SettingsDialog::pacingEnabled() const
+{
+    return m_pacing->isChecked();
+}
+
+bool SettingsDialog::autoTrim() const
+{
+    return m_autoTrim->isChecked();
+}
+
+void SettingsDialog::setContextWindow(
+    const QString &model, std::optional<qint64> userTokens, std::optional<qint64> learned)
+{
+    m_contextModel = model;
+    const QString name = model.isEmpty() ? tr("the model") : model;
+    m_contextLabel->setText(tr("Con&text window of %1:").arg(name));
+    m_contextWindow->setAccessibleName(tr("Context window of %1").arg(name));
+    m_contextWindow->setValue(int(std::clamp<qint64>(
+        userTokens.value_or(0), m_contextWindow->minimum(), m_contextWindow->maximum())));
+    if (learned && *learned > 0) {
+        m_contextHint->setText(
+            tr("The provider named %1 tokens.").arg(QLocale().toString(*learned)));
+        m_contextHint->show();
+        m_contextWindow->setAccessibleDescription(
+            tr("The model's context window in tokens; 0 when unknown. %1")
+                .arg(m_contextHint->text()));
+    } else {
+        m_contextHint->clear();
+        m_contextHint->hide();
+        m_contextWindow->setAccessibleDescription(
+            tr("The model's context window in tokens; 0 when unknown"));
+    }
+}
+
+std::optional<qint64> SettingsDialog::contextWindow() const
+{
+    if (m_contextWindow->value() <= 0)
+        return std::nullopt;
+    return m_contextWindow->value();
+}
+
+QString SettingsDialog::contextHint() const
+{
+    return m_contextHint->isHidden() ? QString() : m_contextHint->text();
+}
+
 void SettingsDialog::saveTo(Settings &settings) const
 {
     settings.setProvider(provider());
     settings.setParkingChoice(parkingChoice());
+    settings.setPacingEnabled(pacingEnabled());
+    settings.setAutoTrim(autoTrim());
 }
 
 QByteArray SettingsDialog::keychainKey() const

@@ -10,6 +10,7 @@ class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QRadioButton;
+class QSpinBox;
 
 namespace capwatch::ui {
 
@@ -63,7 +64,22 @@ public:
 
     ProviderSettings provider() const;
     session::ParkingChoice parkingChoice() const;
-    /// Writes what is chosen (the provider and the parking choice) into `settings`.
+    /// Settings -> Retries: pacing before a send, and automatic trimming (docs/retry-policy.md
+    /// section 8). Call before open(); both default as Settings does (on, off).
+    void setPacing(bool enabled, bool autoTrim);
+    bool pacingEnabled() const;
+    bool autoTrim() const;
+    /// The context window of `model`: what the user set (nullopt: unknown, shown as 0
+    /// "Unknown"), and what a context error taught (a hint line under the box; nullopt: none).
+    /// Call before open(); without a call the box stays at "Unknown" for the model field's model.
+    void setContextWindow(
+        const QString &model, std::optional<qint64> userTokens, std::optional<qint64> learned);
+    /// The context window chosen; nullopt when it is 0 ("Unknown").
+    std::optional<qint64> contextWindow() const;
+    /// The hint under the context window box as shown; empty when hidden.
+    QString contextHint() const;
+    /// Writes what is chosen (the provider, the parking choice, pacing and automatic trimming)
+    /// into `settings`. The context window is the provider memory's to keep (contextWindow()).
     void saveTo(Settings &settings) const;
     /// A key typed for the keychain (empty: leave the stored key as it is). It is already in
     /// the keychain once the dialog is accepted.
@@ -95,6 +111,12 @@ private:
     QRadioButton *m_parkAsk;
     QRadioButton *m_parkAutomatic;
     QRadioButton *m_parkGiveUp;
+    QCheckBox *m_pacing;
+    QCheckBox *m_autoTrim;
+    QLabel *m_contextLabel;
+    QSpinBox *m_contextWindow;
+    QLabel *m_contextHint;
+    QString m_contextModel;
     QWidget *m_fields;
     InlineMessage *m_message;
     QDialogButtonBox *m_buttons;

@@ -72,7 +72,26 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
         leftW = leftWidth(true);
     }
     leftW = std::min(leftW, leftMax);
-    g.x0 = std::round(all.left() + g.margin + leftW + g.markerD / 2);
+    // A paced send is drawn in a column of its own before the axis' 0 (its wait is not the
+    // budget's), as wide as its longest label, at most a sixth of the row.
+    double paceLabelW = 0;
+    bool anyPaced = false;
+    for (const TimelineLane &lane : m_lanes) {
+        if (const TimelineSegment *paced = lane.paced()) {
+            anyPaced = true;
+            paceLabelW = std::max(paceLabelW, f.fmSmall.horizontalAdvance(paced->label));
+        }
+    }
+    if (anyPaced) {
+        const double paceW = std::min(std::ceil(paceLabelW + hs * 1.2), room / 6);
+        const double paceBreakW = std::round(g.markerD * 1.6);
+        g.paceX0 = std::round(all.left() + g.margin + leftW);
+        g.paceX1 = g.paceX0 + paceW;
+        g.paceBreakX = g.paceX1 + paceBreakW / 2;
+        g.x0 = std::round(g.paceX1 + paceBreakW + g.markerD / 2);
+    } else {
+        g.x0 = std::round(all.left() + g.margin + leftW + g.markerD / 2);
+    }
 
     // A parked send is drawn in a column of its own beyond the axis; its labels are measured
     // over every send, like the gutters.
@@ -90,8 +109,10 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     QStringList legend = legendCategories();
     if (anyParked)
         legend.insert(legend.size() - 1, u"parked"_s);
+    if (anyPaced)
+        legend.insert(legend.size() - 1, u"paced"_s);
     const double dot = std::round(hs * 0.7);
-    const double legendLeft = g.x0 - g.markerD / 2;
+    const double legendLeft = anyPaced ? g.paceX0 : g.x0 - g.markerD / 2;
     const double legendRight = all.right() - g.margin;
     const double legendRowH = std::round(hs * 1.3);
     int legendRows = 1;
@@ -243,6 +264,9 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
             } else if (s.kind == TimelineSegment::Kind::Parked) {
                 gl.segments.append(
                     QRectF(g.parkX0, gl.cy - g.barH / 2, g.parkX1 - g.parkX0, g.barH));
+            } else if (s.kind == TimelineSegment::Kind::Paced) {
+                gl.segments.append(
+                    QRectF(g.paceX0, gl.cy - g.barH / 2, g.paceX1 - g.paceX0, g.barH));
             } else {
                 const double left = g.x(s.startS) + shift;
                 const double right = g.x(s.endS) + shift;

@@ -51,6 +51,8 @@ QString TimelineSegment::categoryName() const
     }
     if (kind == Kind::Parked)
         return u"parked"_s;
+    if (kind == Kind::Paced)
+        return u"paced"_s;
     return cancelled ? u"cancelled"_s : QString();
 }
 
@@ -64,6 +66,13 @@ const TimelineSegment *TimelineLane::parked() const
 {
     if (!segments.isEmpty() && segments.constLast().kind == TimelineSegment::Kind::Parked)
         return &segments.constLast();
+    return nullptr;
+}
+
+const TimelineSegment *TimelineLane::paced() const
+{
+    if (!segments.isEmpty() && segments.constFirst().kind == TimelineSegment::Kind::Paced)
+        return &segments.constFirst();
     return nullptr;
 }
 
@@ -122,7 +131,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         added.request = r.request;
         added.started = r.time;
         // The first send after a parked one went out is that send again (a new request number).
-        if (r.event == RetryRecord::Event::AttemptStarted) {
+        if (r.event == RetryRecord::Event::AttemptStarted || r.event == RetryRecord::Event::Paced) {
             for (auto it = lanes.rbegin(); it != lanes.rend(); ++it) {
                 TimelineSegment *parked = parkedSegment(*it);
                 if (parked && parked->resentAs == 0
@@ -209,6 +218,11 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
                 w.endS = w.startS + ranS;
                 w.label = RetryTexts::waitLabel(w.waitSource, w.scheduledS, w.rawWaitS, ranS);
             }
+        } else if (lane->segments.size() == 1
+            && lane->segments.first().kind == TimelineSegment::Kind::Paced && r.waitMs) {
+            // Cancelled while it paced: as far as the pacing wait ran.
+            TimelineSegment &pace = lane->segments.first();
+            pace.label = RetryTexts::pacedLabel(pace.scheduledS, seconds(*r.waitMs));
         }
         lane->outcome = TimelineLane::Outcome::Cancelled;
         lane->reason = r.reason;
@@ -238,8 +252,19 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
     }
     case RetryRecord::Event::Unparked:
         break; // above
-    case RetryRecord::Event::Paced:
+    case RetryRecord::Event::Paced: {
+        // The first record of its send: the segment goes before attempt 1, at no policy time.
+        if (!lane->segments.isEmpty())
+            break;
+        TimelineSegment s;
+        s.kind = TimelineSegment::Kind::Paced;
+        s.scheduledS = seconds(r.waitMs.value_or(0));
+        s.waitSource = r.waitSource;
+        s.label = RetryTexts::pacedLabel(s.scheduledS);
+        s.row = row;
+        lane->segments.append(s);
         break;
+    }
     }
 }
 

@@ -3,7 +3,9 @@
 // The retry timeline's lanes: every send of the retry log on the retry budget's axis, attempts at
 // the policy time they went out (the sum of the waits scheduled before them), waits between them,
 // and a send parked until its provider's reset (docs/parking.md) as a last segment outside the
-// axis: the reset is hours away, not seconds. Pure: built from the log's records alone, no widget
+// axis: the reset is hours away, not seconds; and a send paced before its first attempt (docs/
+// retry-policy.md section 8.1) as a first segment before the axis' 0: that wait is not the
+// budget's. Pure: built from the log's records alone, no widget
 // needed; TimelineWidget draws them.
 
 #include "net/retrylog.h"
@@ -25,7 +27,10 @@ struct TimelineSegment
         Wait,
         /// The send gave up capped and waits for its provider's reset: drawn beyond the axis'
         /// end. startS == endS: where the lane's policy time ended.
-        Parked
+        Parked,
+        /// Before attempt 1: the send waited for the provider's window to reset (pacing). Drawn
+        /// before the axis' 0, never on it: startS == endS == 0; scheduledS is the pacing wait.
+        Paced
     };
     Kind kind = Kind::Attempt;
     /// Attempts: their number. Waits: the attempt that failed before the wait.
@@ -39,7 +44,7 @@ struct TimelineSegment
     bool isCut() const { return kind == Kind::Wait && endS - startS < scheduledS - 0.0005; }
     /// Attempts: the outcome category; none while the attempt runs or when the send was
     /// cancelled during it (`cancelled`). Waits: the category of the failure before them.
-    /// Parked: none (categoryName() is `parked`).
+    /// Parked: none (categoryName() is `parked`). Paced: none (`paced`).
     std::optional<retry::Category> category;
     /// Attempts: the send was cancelled while this attempt ran.
     bool cancelled = false;
@@ -55,6 +60,7 @@ struct TimelineSegment
     /// Waits: in words, "message 18 min → 60 s", "retry-after 14.7 s of 42 s" (cut short by a
     /// cancel), see RetryTexts::waitLabel(). Attempts: "attempt 2". Parked: "parked until
     /// 06:14", once it left the queue "parked · reset reached", see RetryTexts::parkedLabel().
+    /// Paced: "paced 12 s", cut short by a cancel "paced 4.2 s of 12 s" (RetryTexts::pacedLabel()).
     QString label;
     /// The HTTP status of a finished attempt (waits: of the attempt before them).
     std::optional<int> status;
@@ -108,6 +114,8 @@ struct TimelineLane
     int attemptCount() const;
     /// Its parked segment (the last one), or null when it was never parked.
     const TimelineSegment *parked() const;
+    /// Its paced segment (the first one), or null when it was sent without pacing.
+    const TimelineSegment *paced() const;
 };
 
 /// Lanes of all sends in `records`, in the order the sends started.

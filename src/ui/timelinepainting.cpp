@@ -158,7 +158,7 @@ void TimelineWidget::paintLane(
 
     // Title (and start time when there is room) in the left gutter.
     const double leftX = g.margin;
-    const double titleW = g.x0 - g.markerD / 2 - g.margin - leftX;
+    const double titleW = g.gutterRight() - g.margin - leftX;
     p.setFont(f.strong);
     p.setPen(text);
     const QString title
@@ -330,6 +330,44 @@ void TimelineWidget::paintLane(
         p.setFont(f.small);
         p.setPen(now ? text : quiet);
         p.drawText(bar, Qt::AlignCenter, label);
+    }
+
+    // Paced: before the axis' 0, where its wait is not the budget's, then a break mark and a
+    // quiet dotted line to attempt 1.
+    if (const TimelineSegment *s = lane.paced()) {
+        const QRectF bar = gl.segments.constFirst();
+        const QColor c = segmentColor(*s, pal);
+        const double gap = std::max(3.0, std::round(hs * 0.3));
+        const double slant = std::max(2.0, std::round(bar.height() * 0.18));
+        const double to = gl.segments.size() > 1 ? gl.segments.at(1).left() : g.x0;
+        p.setPen(QPen(quiet, g.lineW, Qt::DotLine, Qt::FlatCap));
+        p.drawLine(QPointF(bar.right(), gl.cy), QPointF(g.paceBreakX - gap, gl.cy));
+        if (to > g.paceBreakX + gap)
+            p.drawLine(QPointF(g.paceBreakX + gap, gl.cy), QPointF(to, gl.cy));
+        p.setPen(QPen(quiet, g.lineW * 1.5, Qt::SolidLine, Qt::FlatCap));
+        const double half = bar.height() * 0.42;
+        for (const double x : { g.paceBreakX - gap, g.paceBreakX + gap })
+            p.drawLine(QPointF(x - slant, gl.cy + half), QPointF(x + slant, gl.cy - half));
+        const double radius = std::min(bar.height() / 2, hs * 0.4);
+        QPainterPath path;
+        path.addRoundedRect(bar, radius, radius);
+        p.fillPath(path, blend(window, c, dark ? 0.30 : 0.22));
+        p.setPen(QPen(c, g.lineW));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        const double room = bar.width() - hs * 0.7;
+        if (room > f.fmSmall.horizontalAdvance(u"…"_s) * 2) {
+            QString label = s->label;
+            if (f.fmSmall.horizontalAdvance(label) > room) {
+                const QString figures = RetryTexts::seconds(s->scheduledS);
+                label = f.fmSmall.horizontalAdvance(figures) <= room
+                    ? figures
+                    : f.fmSmall.elidedText(s->label, Qt::ElideRight, room);
+            }
+            p.setFont(f.small);
+            p.setPen(text);
+            p.drawText(bar, Qt::AlignCenter, label);
+        }
     }
 
     // Outcome at the right, past the budget line.

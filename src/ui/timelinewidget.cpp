@@ -95,6 +95,8 @@ QColor timeline::segmentColor(const TimelineSegment &segment, const QPalette &pa
 {
     if (segment.kind == TimelineSegment::Kind::Parked)
         return parkedColor(palette);
+    if (segment.kind == TimelineSegment::Kind::Paced)
+        return pacedColor(palette);
     return segment.category ? categoryColor(*segment.category, palette)
                             : neutralCategoryColor(palette);
 }
@@ -398,6 +400,17 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
                 .arg(RetryTexts::seconds(s.startS),
                     RetryTexts::reason(lane.reason).isEmpty() ? tr("capped")
                                                               : RetryTexts::reason(lane.reason)));
+    } else if (s.kind == TimelineSegment::Kind::Paced) {
+        lines << QString(
+            u"<b>"_s + tr("Send %1 · paced").arg(lane.request).toHtmlEscaped() + u"</b>"_s);
+        line(tr("Waited for:"), tr("the provider's window to reset, before attempt 1"));
+        line(tr("Wait:"), RetryTexts::seconds(s.scheduledS));
+        if (r && r->estimatedTokens)
+            line(tr("Estimated tokens:"), QLocale().toString(*r->estimatedTokens));
+        if (r && r->windowTokensLeft)
+            line(tr("Tokens left in the window:"), QLocale().toString(*r->windowTokensLeft));
+        line(tr("Outside the budget:"),
+            tr("pacing does not spend the %1 of retry waiting").arg(RetryTexts::seconds(kBudgetS)));
     } else if (s.kind == TimelineSegment::Kind::Attempt) {
         lines << QString(u"<b>"_s
             + tr("Send %1 · attempt %2 of %3")

@@ -108,6 +108,14 @@ struct TimelineWidget::Geometry
     double parkX0 = 0;
     double parkX1 = 0;
     bool hasParked() const { return parkX1 > parkX0; }
+    /// The column of paced sends, before the axis' 0, before a break mark: the pacing wait is
+    /// not the budget's. Only while a lane has a paced segment (paceX1 == paceX0 otherwise).
+    double paceX0 = 0;
+    double paceX1 = 0;
+    double paceBreakX = 0; ///< the middle of its break mark
+    bool hasPaced() const { return paceX1 > paceX0; }
+    /// Where the left gutter (the send titles) ends.
+    double gutterRight() const { return hasPaced() ? paceX0 : x0 - markerD / 2; }
     double outcomeX = 0;
     double laneH = 0;
     double contentH = 0; ///< all lanes, in view or not
