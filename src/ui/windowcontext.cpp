@@ -151,7 +151,16 @@ void MainWindow::openSettings()
     dialog->setObjectName(u"settingsDialog"_s);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
-    connect(dialog, &QDialog::accepted, this, [this, dialog, current] {
+    // Settings -> Retries: pacing, automatic trimming, and the context window of the model
+    // talked to now (what the user set; what a context error named, as a hint).
+    session::ProviderMemory *memory = providerMemory();
+    const QString lane = m_session->lane();
+    const QString model = m_session->model();
+    dialog->setPacing(m_settings.pacingEnabled(), m_settings.autoTrim());
+    const std::optional<qint64> userWindow = memory->userContextWindow(lane, model);
+    dialog->setContextWindow(
+        model, userWindow, userWindow ? std::nullopt : memory->contextWindow(lane, model));
+    connect(dialog, &QDialog::accepted, this, [this, dialog, current, memory, lane, model] {
         const ProviderSettings chosen = dialog->provider();
         const bool changed = (chosen.useDemo != current.useDemo)
             || (!chosen.useDemo && (chosen != current || !dialog->keychainKey().isEmpty()));
@@ -162,8 +171,9 @@ void MainWindow::openSettings()
                 tr("The provider settings changed, so the send in progress was stopped."));
             m_session->cancel();
         }
-        dialog->saveTo(m_settings); // the provider and Retries' choice
+        dialog->saveTo(m_settings); // the provider, Retries' choices, pacing, automatic trimming
         m_settings.sync();
+        memory->setUserContextWindow(lane, model, dialog->contextWindow());
         m_options.forceDemo = false;
         m_options.endpoint.clear();
         m_options.model.clear();
