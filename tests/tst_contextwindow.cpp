@@ -168,8 +168,8 @@ void TestContextWindow::trimAndResendAfterTheContextError()
     QVERIFY2(cardText.contains(u"This conversation is larger than the model's context window ("_s),
         qPrintable(cardText));
     QVERIFY2(
-        cardText.contains(
-            u"of 2,000 tokens). Trim and resend leaves out the %1 oldest turns"_s.arg(leftOut)),
+        cardText.contains(u"of 2,000 tokens). Trim and resend leaves out "_s
+            + (leftOut == 1 ? u"the oldest turn (~"_s : u"the %1 oldest turns (~"_s.arg(leftOut))),
         qPrintable(cardText));
     QVERIFY(cardText.contains(u"they stay in the conversation."_s));
     QVERIFY(cardText.contains(u"Trim and resend  \u00b7  Retry now"_s));
@@ -197,12 +197,15 @@ void TestContextWindow::trimAndResendAfterTheContextError()
     // Named in the window: greyed, and one note where they end.
     QCOMPARE(c.view()->dimmedTurns(), c.presenter()->answeredTurns(leftOut));
     const QString note = c.view()->leftOutNote();
-    QVERIFY2(note.startsWith(u"%1 oldest turn"_s.arg(leftOut)), qPrintable(note));
-    QVERIFY(note.contains(u"are left out of requests to fit the context window."_s));
+    QVERIFY2(note.startsWith(
+                 leftOut == 1 ? u"The oldest turn (~"_s : u"%1 oldest turns (~"_s.arg(leftOut)),
+        qPrintable(note));
+    QVERIFY(note.contains(u" left out of requests to fit the context window."_s));
     QVERIFY(c.view()->document()->toPlainText().contains(note));
     const QList<int> greyed = c.presenter()->answeredTurns(leftOut);
     QCOMPARE(c.view()->leftOutNoteAfter(), greyed.constLast());
-    QTRY_VERIFY(c.gauge()->text().contains(u"oldest turns left out"_s));
+    QTRY_VERIFY(c.gauge()->text().contains(u"oldest turn"_s));
+    QVERIFY(c.gauge()->text().endsWith(u" left out)"_s));
 
     // A new conversation sends everything again.
     c.session()->newConversation();
@@ -230,8 +233,8 @@ void TestContextWindow::automaticTrimSaysSo()
     QVERIFY(!prompts.contains(1));
     QCOMPARE(prompts.constLast(), 8);
     const QString note = c.view()->leftOutNote();
-    QVERIFY2(note.contains(u"were left out automatically to fit the context window."_s),
-        qPrintable(note));
+    QVERIFY2(
+        note.contains(u" left out automatically to fit the context window."_s), qPrintable(note));
     QCOMPARE(c.view()->dimmedTurns(), c.presenter()->answeredTurns(c.session()->leftOut()));
 }
 
@@ -248,7 +251,9 @@ void TestContextWindow::gaugeOffersTrim()
     QVERIFY(!c.gauge()->trimButton()->isVisible());
 
     // A long prompt typed: the gauge follows once the keys pause, in the warning colour.
-    c.w.type(turnPrompt(4).repeated(6));
+    // Just past the window: some 150 tokens more than it has left.
+    const qint64 left = kContextWindow - c.gauge()->gauge().tokens;
+    c.w.type(u"Turn 4: "_s + QString(u"caps "_s).repeated(int((left + 150) * 4 / 5)));
     QTRY_VERIFY(c.gauge()->warns());
     QVERIFY(c.gauge()->text().endsWith(u"tokens: the next send does not fit"_s));
     QVERIFY(c.gauge()->trimButton()->isVisible());
@@ -257,9 +262,9 @@ void TestContextWindow::gaugeOffersTrim()
     c.gauge()->trimButton()->click();
     QVERIFY(c.session()->leftOut() > 0);
     QCOMPARE(c.view()->dimmedTurns(), c.presenter()->answeredTurns(c.session()->leftOut()));
-    QVERIFY(c.view()->leftOutNote().contains(u"are left out of requests"_s));
+    QVERIFY(c.view()->leftOutNote().contains(u" left out of requests"_s));
     QTRY_VERIFY(!c.gauge()->warns());
-    QVERIFY(c.gauge()->text().contains(u"oldest turns left out"_s));
+    QVERIFY(c.gauge()->text().endsWith(u" left out)"_s));
 }
 
 QTEST_MAIN(TestContextWindow)

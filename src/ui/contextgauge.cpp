@@ -66,7 +66,9 @@ void ContextGauge::render()
         m_bar->hide();
     }
     if (m_gauge.leftOut > 0)
-        text += u' ' + tr("(%n oldest turns left out)", nullptr, m_gauge.leftOut);
+        text += u' '
+            + (m_gauge.leftOut == 1 ? tr("(the oldest turn left out)")
+                                    : tr("(%n oldest turns left out)", nullptr, m_gauge.leftOut));
     m_text->setText(text);
     m_text->setToolTip(
         tr("The estimated tokens of the next request: the system prompt, the turns sent, the "

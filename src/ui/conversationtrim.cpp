@@ -93,11 +93,14 @@ void ConversationPresenter::addTrimOffer(ConversationView::Card &card) const
                         .arg(size, window);
         return;
     }
+    // Worded in full for one turn: English has no plural forms without a translation file.
+    const int turns = m_trim.plan.leftOut;
+    const QString which
+        = turns == 1 ? tr("the oldest turn") : tr("the %n oldest turns", nullptr, turns);
     card.line = tr("This conversation is larger than the model's context window (%1 of %2 "
-                   "tokens). Trim and resend leaves out the %n oldest turns (~%3 tokens); they "
-                   "stay in the conversation.",
-        nullptr, m_trim.plan.leftOut)
-                    .arg(size, window, locale.toString(m_trim.plan.leftOutTokens));
+                   "tokens). Trim and resend leaves out %3 (~%4 tokens); they stay in the "
+                   "conversation.")
+                    .arg(size, window, which, locale.toString(m_trim.plan.leftOutTokens));
     card.links.append({ Action::TrimAndResend, tr("Trim and resend"),
         tr("Leave out the oldest turns from requests and send the prompt again") });
 }
@@ -119,14 +122,22 @@ void ConversationPresenter::refreshLeftOut()
         ? m_leftOutTokens
         : m_session->contextGauge({}, session::SendOptions()).leftOutTokens;
     const QString count = QLocale().toString(tokens);
-    const QString note = m_autoTrimmed
-        ? tr("%n oldest turns (~%1 tokens) were left out automatically to fit the context "
-             "window.",
-            nullptr, applied)
-              .arg(count)
-        : tr("%n oldest turns (~%1 tokens) are left out of requests to fit the context window.",
-            nullptr, applied)
-              .arg(count);
+    QString note;
+    if (applied == 1)
+        note = m_autoTrimmed
+            ? tr("The oldest turn (~%1 tokens) was left out automatically to fit the context "
+                 "window.")
+            : tr("The oldest turn (~%1 tokens) is left out of requests to fit the context "
+                 "window.");
+    else
+        note = m_autoTrimmed
+            ? tr("%n oldest turns (~%1 tokens) were left out automatically to fit the context "
+                 "window.",
+                nullptr, applied)
+            : tr("%n oldest turns (~%1 tokens) are left out of requests to fit the context "
+                 "window.",
+                nullptr, applied);
+    note = note.arg(count);
     m_view->setLeftOutNote(last.answer >= 0 ? last.answer : last.user, note);
 }
 

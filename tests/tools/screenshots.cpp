@@ -20,6 +20,8 @@
 #include <QDir>
 #include <QListView>
 #include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -231,13 +233,18 @@ int contextShots(const QTemporaryDir &dir, const QString &outDir, const QString 
                 return 1;
         }
         QTest::qWait(1100); // a tick of "resets in"
+        // The panel's last part: scrolled into view, as a user would.
+        if (auto *area = w.retryPanel()->findChild<QScrollArea *>())
+            area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+        QTest::qWait(100);
         if (!save(&w, outDir + u"/main-window-provider-window"_s + suffix + u".png"_s))
             return 1;
     }
     testing::DemoHook hook;
     Settings settings(dir.filePath(u"trim.ini"_s));
     MainWindow w(settings, options, &hook);
-    w.resize(1440, 900);
+    // Taller than the others: the greyed turns at the top and the card at the bottom both show.
+    w.resize(1440, 1300);
     w.show();
     demo::DemoProvider *demo = hook.provider();
     demo::DemoOptions o = demo->options();
@@ -245,7 +252,7 @@ int contextShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     o.contextWindow = 2000;
     o.limit = 1'000'000'000;
     demo->setOptions(o);
-    w.maxTokensBox()->setValue(200);
+    w.maxTokensBox()->setValue(1500); // a long answer asked for leaves room for a few turns
     const QString filler = QCoreApplication::translate("screenshots",
         "Here is the next part of the design document, with its open questions and risks. ");
     const char *topics[] = {
@@ -259,7 +266,7 @@ int contextShots(const QTemporaryDir &dir, const QString &outDir, const QString 
         QT_TRANSLATE_NOOP("screenshots", "Review the release section."),
     };
     for (const char *topic : topics) {
-        send(w, QCoreApplication::translate("screenshots", topic) + u' ' + filler.repeated(12));
+        send(w, QCoreApplication::translate("screenshots", topic) + u' ' + filler.repeated(2));
         if (!QTest::qWaitFor([&] { return !w.session()->busy(); }, 60000))
             return 1;
         if (w.presenter()->trimCard() >= 0)
