@@ -4,6 +4,7 @@
 #include "demo/demoprovider.h"
 #include "support/clirunner.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -136,6 +137,9 @@ private Q_SLOTS:
     void waitForResetParksAgainUpToThreeTimes();
     void waitForResetSaysWhyNotParked();
     void waitForResetInTheHelp();
+    void twoRunsInARowArePaced();
+    void twentyQuickRunsGetNo422();
+    void withoutPacingQuickRunsGet422s();
 };
 
 void TestChatCli::cleanup()
@@ -229,7 +233,8 @@ void TestChatCli::headlineLogFilesExactly()
     QCOMPARE(records.size(), 6);
     const QStringList columns { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s,
         u"category"_s, u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s,
-        u"waited_total_s"_s, u"budget_left_s"_s, u"reason"_s, u"error"_s, u"reset_at"_s };
+        u"waited_total_s"_s, u"budget_left_s"_s, u"reason"_s, u"error"_s, u"reset_at"_s,
+        u"window_tokens_left"_s, u"window_reset_s"_s, u"estimated_tokens"_s };
     QFile raw(jsonl);
     QVERIFY(raw.open(QIODevice::ReadOnly));
     const QByteArray firstLine = raw.readLine();
@@ -279,8 +284,9 @@ void TestChatCli::headlineLogFilesExactly()
     QCOMPARE(scheduled.at(13), QByteArray());
     // RFC 4180: quoted when it holds a comma (the Chinese text has only full-width ones).
     const QByteArray cell = error.contains(',') ? QByteArray('"' + error + '"') : error;
-    QVERIFY2(lines.at(2).trimmed().endsWith(QByteArray(",," + cell + ',')), // reset_at null
-        lines.at(2).constData());
+    // reset_at null; the demo's window untouched (nothing answered), renewed; no estimate.
+    QVERIFY2(lines.at(2).trimmed().endsWith(QByteArray(",," + cell + ",,6000,0,")),
+        lines.at(2).trimmed().constData());
     QVERIFY(lines.at(6).contains(",budget_exhausted,"));
 }
 
@@ -854,6 +860,91 @@ void TestChatCli::waitForResetInTheHelp()
     const Run man = runCli({ u"--man-page"_s });
     QCOMPARE(man.exitCode, 0);
     QVERIFY(man.out.contains("wait\\-for\\-reset"));
+}
+
+namespace {
+
+/// A capped demo whose window `limit` tokens a `seconds` window; every CLI run asks for 1000.
+DemoOptions cappedWindow(qint64 limit, double seconds)
+{
+    DemoOptions o;
+    o.limit = limit;
+    o.windowSeconds = seconds;
+    return o;
+}
+
+/// How many attempts of a run failed with `status` (its progress lines on stderr).
+int statusCount(const QByteArray &err, const QByteArray &status)
+{
+    QByteArray needle("failed: ");
+    needle += status;
+    return int(err.count(needle));
+}
+
+} // namespace
+
+void TestChatCli::twoRunsInARowArePaced()
+{
+    // One run fills the window (1000 of 1000 tokens), which resets 30 s (0.3 s scaled) later.
+    Demo demo(u"capped"_s, cappedWindow(1000, 30));
+    QVERIFY(demo.ok);
+    QTemporaryDir dir;
+    const QStringList db { u"--history-database"_s, dir.filePath(u"history.sqlite"_s) };
+    QElapsedTimer clock;
+    clock.start();
+    QList<qint64> arrived; // wall ms of each chat request at the provider
+    QObject::connect(&demo.provider, &DemoProvider::chatRequestReceived, &demo.provider,
+        [&](int, const QByteArray &) { arrived.append(clock.elapsed()); });
+    const Run first = runCli(demo.chat(db));
+    QCOMPARE(first.exitCode, 0);
+    const Run second = runCli(demo.chat(db));
+    QCOMPARE(second.exitCode, 0);
+    // The second process read the first one's report and waited for the reset: no 422.
+    QCOMPARE(demo.provider.chatRequests(), 2);
+    const QList<QByteArray> pacing = linesStarting(second.err, "capwatch: pacing: sending in ");
+    QCOMPARE(pacing.size(), 1);
+    QVERIFY2(pacing.first().contains("when the provider's window resets"), pacing.first());
+    QVERIFY(!first.err.contains("pacing"));
+    // No sooner than the reset: 30 s (scaled) after the first request was counted.
+    QCOMPARE(arrived.size(), 2);
+    QVERIFY2(arrived.at(1) - arrived.at(0) >= qint64(30'000 * kScale) - 10,
+        qPrintable(QString::number(arrived.at(1) - arrived.at(0))));
+    QVERIFY(!second.err.contains("failed: 422"));
+}
+
+void TestChatCli::twentyQuickRunsGetNo422()
+{
+    Demo demo(u"capped"_s, cappedWindow(6000, 60)); // six runs a minute
+    QVERIFY(demo.ok);
+    QTemporaryDir dir;
+    const QStringList db { u"--history-database"_s, dir.filePath(u"history.sqlite"_s) };
+    int paced = 0;
+    for (int i = 0; i < 20; ++i) {
+        const Run r = runCli(demo.chat(db));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(statusCount(r.err, "422"), 0);
+        paced += int(r.err.count("capwatch: pacing: "));
+    }
+    QCOMPARE(demo.provider.chatRequests(), 20); // one request a run: nothing refused
+    QVERIFY2(paced >= 3, qPrintable(QString::number(paced)));
+}
+
+void TestChatCli::withoutPacingQuickRunsGet422s()
+{
+    Demo demo(u"capped"_s, cappedWindow(6000, 60));
+    QVERIFY(demo.ok);
+    QTemporaryDir dir;
+    const QStringList args { u"--history-database"_s, dir.filePath(u"history.sqlite"_s),
+        u"--no-pacing"_s };
+    int refused = 0;
+    for (int i = 0; i < 8; ++i) {
+        const Run r = runCli(demo.chat(args));
+        QCOMPARE(r.exitCode, 0); // answered after the retry cycle waited for the window
+        QVERIFY(!r.err.contains("pacing"));
+        refused += statusCount(r.err, "422");
+    }
+    QVERIFY2(refused >= 1, qPrintable(QString::number(refused)));
+    QVERIFY(demo.provider.chatRequests() > 8);
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)

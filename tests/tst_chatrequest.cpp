@@ -25,6 +25,10 @@ private Q_SLOTS:
     void loopback();
     void displayEndpointDropsUserInfo();
     void temperatureInTheBody();
+    void streamUsageOption_data();
+    void streamUsageOption();
+    void requestCharsCountsEveryContent_data();
+    void requestCharsCountsEveryContent();
     void defaultModel_data();
     void defaultModel();
     void keyUse_data();
@@ -142,6 +146,58 @@ void TestChatRequest::temperatureInTheBody()
     QCOMPARE(buildRequestBody(r),
         QByteArray(
             R"({"model":"m","messages":[{"role":"user","content":"Hi"}],"max_tokens":10,"temperature":0.0,"stream":false})"));
+}
+
+void TestChatRequest::streamUsageOption_data()
+{
+    QTest::addColumn<bool>("stream");
+    QTest::addColumn<bool>("streamUsage");
+    QTest::addColumn<QByteArray>("tail");
+
+    QTest::newRow("stream, usage asked")
+        << true << true << QByteArray(R"("stream":true,"stream_options":{"include_usage":true}})");
+    QTest::newRow("stream, usage refused before")
+        << true << false << QByteArray(R"("stream":true})");
+    QTest::newRow("whole answer") << false << true << QByteArray(R"("stream":false})");
+    QTest::newRow("whole answer, no usage") << false << false << QByteArray(R"("stream":false})");
+}
+
+void TestChatRequest::streamUsageOption()
+{
+    QFETCH(bool, stream);
+    QFETCH(bool, streamUsage);
+    QFETCH(QByteArray, tail);
+    ChatRequest r;
+    r.endpoint = QUrl(u"http://127.0.0.1:1/v1"_s);
+    r.model = u"m"_s;
+    r.messages = { { u"user"_s, u"hi"_s } };
+    r.stream = stream;
+    r.streamUsage = streamUsage;
+    QCOMPARE(buildRequestBody(r),
+        QByteArray(R"({"model":"m","messages":[{"role":"user","content":"hi"}],)" + tail));
+}
+
+void TestChatRequest::requestCharsCountsEveryContent_data()
+{
+    QTest::addColumn<QList<ChatMessage>>("messages");
+    QTest::addColumn<qint64>("chars");
+
+    QTest::newRow("none") << QList<ChatMessage>() << qint64(0);
+    QTest::newRow("empty content") << QList<ChatMessage> { { u"user"_s, QString() } } << qint64(0);
+    QTest::newRow("system, user and answer")
+        << QList<ChatMessage> { { u"system"_s, u"Be brief."_s }, { u"user"_s, u"Hello"_s },
+               { u"assistant"_s, u"Hi there!"_s } }
+        << qint64(9 + 5 + 9);
+    // UTF-16 code units, as QString::size() counts them; roles are not counted.
+    QTest::newRow("umlauts and an emoji")
+        << QList<ChatMessage> { { u"user"_s, u"Grüße 😀"_s } } << qint64(8);
+}
+
+void TestChatRequest::requestCharsCountsEveryContent()
+{
+    QFETCH(QList<ChatMessage>, messages);
+    QFETCH(qint64, chars);
+    QCOMPARE(requestChars(messages), chars);
 }
 
 void TestChatRequest::defaultModel_data()

@@ -169,9 +169,23 @@ void TestChatStream::usage_data()
         R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}})")
                                                   << qint64(5) << qint64(6) << qint64(11)
                                                   << QStringLiteral("stop");
+    // The figures follow retry::usageFrom(): whole non-negative numbers up to 2^53, else -1.
     QTest::newRow("missing and odd figures")
-        << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":7.0,"completion_tokens":"8"}})")
+        << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":"8"}})")
         << qint64(7) << qint64(-1) << qint64(-1) << QString();
+    QTest::newRow("fractional figure")
+        << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":7.5,"completion_tokens":2}})")
+        << qint64(-1) << qint64(2) << qint64(-1) << QString();
+    QTest::newRow("negative figure")
+        << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":-3,"total_tokens":4}})")
+        << qint64(-1) << qint64(-1) << qint64(4) << QString();
+    QTest::newRow("null and object figures") << QByteArray(
+        R"({"choices":[],"usage":{"prompt_tokens":null,"completion_tokens":{"n":1},"total_tokens":true}})")
+                                             << qint64(-1) << qint64(-1) << qint64(-1) << QString();
+    QTest::newRow("over 2^53") << QByteArray(
+        R"({"choices":[],"usage":{"prompt_tokens":9007199254740992,"total_tokens":9007199254740993}})")
+                               << qint64(9'007'199'254'740'992) << qint64(-1) << qint64(-1)
+                               << QString();
     QTest::newRow("large figures") << QByteArray(
         R"({"choices":[],"usage":{"prompt_tokens":9000000000,"completion_tokens":0,"total_tokens":9000000000}})")
                                    << qint64(9'000'000'000) << qint64(0) << qint64(9'000'000'000)

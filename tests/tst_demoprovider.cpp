@@ -5,6 +5,7 @@
 #include "demo/scenarios.h"
 #include "demo/wireformat.h"
 #include "retry/classifier.h"
+#include "retry/providerwindow.h"
 #include "support/demothread.h"
 
 #include <QElapsedTimer>
@@ -26,6 +27,7 @@
 
 using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -77,6 +79,116 @@ bool sseData(const QByteArray &body, QList<QByteArray> &out)
 QJsonObject jsonObject(const QByteArray &bytes)
 {
     return QJsonDocument::fromJson(bytes).object();
+}
+
+/// Milliseconds of a Go duration as the provider writes them (`0s`, `20ms`, `1.5s`, `6m0s`,
+/// `1h2m3.5s`); -1 for anything else.
+qint64 goMs(const QByteArray &text)
+{
+    static const QRegularExpression pattern(
+        uR"(^(?:(\d+)h)?(?:(\d+)m)?(\d+)(?:\.(\d{1,3}))?s$|^(\d+)ms$)"_s);
+    const QRegularExpressionMatch match = pattern.match(QString::fromLatin1(text));
+    if (!match.hasMatch())
+        return -1;
+    if (match.hasCaptured(5))
+        return match.captured(5).toLongLong();
+    return match.captured(1).toLongLong() * 3'600'000 + match.captured(2).toLongLong() * 60'000
+        + match.captured(3).toLongLong() * 1000
+        + match.captured(4).leftJustified(3, u'0').toLongLong();
+}
+
+/// The six x-ratelimit-* headers of a response, read strictly.
+struct Window
+{
+    qint64 limitRequests = -1;
+    qint64 limitTokens = -1;
+    qint64 remainingRequests = -1;
+    qint64 remainingTokens = -1;
+    qint64 resetRequestsMs = -1;
+    qint64 resetTokensMs = -1;
+};
+
+/// False (with a message) unless every header is there and valid.
+bool readWindow(const QNetworkReply *reply, Window &out, QString &error)
+{
+    const auto count = [&](const char *name, qint64 &value) {
+        bool ok = false;
+        value = reply->rawHeader(name).toLongLong(&ok);
+        if (!ok || value < 0)
+            error += u"%1: '%2' "_s.arg(
+                QString::fromLatin1(name), QString::fromLatin1(reply->rawHeader(name)));
+    };
+    const auto reset = [&](const char *name, qint64 &value) {
+        value = goMs(reply->rawHeader(name));
+        if (value < 0)
+            error += u"%1: '%2' "_s.arg(
+                QString::fromLatin1(name), QString::fromLatin1(reply->rawHeader(name)));
+    };
+    count("x-ratelimit-limit-requests", out.limitRequests);
+    count("x-ratelimit-limit-tokens", out.limitTokens);
+    count("x-ratelimit-remaining-requests", out.remainingRequests);
+    count("x-ratelimit-remaining-tokens", out.remainingTokens);
+    reset("x-ratelimit-reset-requests", out.resetRequestsMs);
+    reset("x-ratelimit-reset-tokens", out.resetTokensMs);
+    return error.isEmpty();
+}
+
+#define READ_WINDOW(reply, window)                                                                 \
+    do {                                                                                           \
+        QString windowError;                                                                       \
+        QVERIFY2(readWindow((reply), (window), windowError), qPrintable(windowError));             \
+    } while (false)
+
+/// (role, characters of content) of each message, in order.
+using Turns = QList<std::pair<QString, int>>;
+
+QJsonObject conversation(const Turns &turns, qint64 maxTokens = -1)
+{
+    QJsonArray messages;
+    for (const auto &[role, chars] : turns)
+        messages.append(
+            QJsonObject { { u"role"_s, role }, { u"content"_s, QString(chars, u'x') } });
+    QJsonObject body { { u"model"_s, u"demo-model"_s }, { u"messages"_s, messages } };
+    if (maxTokens > 0)
+        body.insert(u"max_tokens"_s, maxTokens);
+    return body;
+}
+
+/// The answer's text and its usage, from a completion or an event stream.
+bool answerOf(const QByteArray &body, bool stream, QString &content, QJsonObject &usage)
+{
+    if (!stream) {
+        const QJsonObject root = jsonObject(body);
+        content = root.value(u"choices"_s)
+                      .toArray()
+                      .at(0)
+                      .toObject()
+                      .value(u"message"_s)
+                      .toObject()
+                      .value(u"content"_s)
+                      .toString();
+        usage = root.value(u"usage"_s).toObject();
+        return true;
+    }
+    QList<QByteArray> data;
+    if (!sseData(body, data))
+        return false;
+    for (const QByteArray &payload : std::as_const(data)) {
+        if (payload == "[DONE]")
+            continue;
+        const QJsonObject chunk = jsonObject(payload);
+        if (chunk.contains(u"usage"_s))
+            usage = chunk.value(u"usage"_s).toObject();
+        content += chunk.value(u"choices"_s)
+                       .toArray()
+                       .at(0)
+                       .toObject()
+                       .value(u"delta"_s)
+                       .toObject()
+                       .value(u"content"_s)
+                       .toString();
+    }
+    return true;
 }
 
 } // namespace
@@ -1438,6 +1550,418 @@ private Q_SLOTS:
         } else {
             QCOMPARE(statusOf(reply.get()), 400);
             QCOMPARE(reply->readAll(), error);
+        }
+    }
+
+    // --- issue 16: the provider's window, usage, the context scenario, stream_options ---
+
+    void goDurations_data()
+    {
+        QTest::addColumn<qint64>("ms");
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("zero") << qint64(0) << QByteArray("0s");
+        QTest::newRow("negative") << qint64(-5) << QByteArray("0s");
+        QTest::newRow("1 ms") << qint64(1) << QByteArray("1ms");
+        QTest::newRow("20 ms") << qint64(20) << QByteArray("20ms");
+        QTest::newRow("999 ms") << qint64(999) << QByteArray("999ms");
+        QTest::newRow("1 s") << qint64(1000) << QByteArray("1s");
+        QTest::newRow("1.001 s") << qint64(1001) << QByteArray("1.001s");
+        QTest::newRow("1.5 s") << qint64(1500) << QByteArray("1.5s");
+        QTest::newRow("59.98 s") << qint64(59'980) << QByteArray("59.98s");
+        QTest::newRow("a minute") << qint64(60'000) << QByteArray("1m0s");
+        QTest::newRow("1 m 1.05 s") << qint64(61'050) << QByteArray("1m1.05s");
+        QTest::newRow("6 min") << qint64(360'000) << QByteArray("6m0s");
+        QTest::newRow("an hour") << qint64(3'600'000) << QByteArray("1h0m0s");
+        QTest::newRow("1h2m3.5s") << qint64(3'723'500) << QByteArray("1h2m3.5s");
+    }
+
+    void goDurations()
+    {
+        QFETCH(qint64, ms);
+        QFETCH(QByteArray, text);
+        QCOMPARE(wire::goDuration(ms), text);
+        QCOMPARE(goMs(text), std::max<qint64>(0, ms));
+    }
+
+    void windowHeadersOnEveryResponse_data()
+    {
+        QTest::addColumn<QString>("scenarioName");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<bool>("refuseStreamOptions");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<qint64>("tokensLeft");
+        const auto json = [](const QJsonObject &object) {
+            return QJsonDocument(object).toJson(QJsonDocument::Compact);
+        };
+        const QByteArray blankPrompt = json(
+            conversation(
+                { { u"user"_s, 0 } })).replace(R"("content":"")", R"("content":" ")");
+        QTest::newRow("capped, answered")
+            << u"capped"_s << json(chatBody(500)) << false << 200 << qint64(5500);
+        QTest::newRow("capped, streamed")
+            << u"capped"_s << json(chatBody(500, true, true)) << false << 200 << qint64(5500);
+        QTest::newRow("capped, over the cap")
+            << u"capped"_s << json(chatBody(7000)) << false << 422 << qint64(6000);
+        QTest::newRow("capped, blank prompt")
+            << u"capped"_s << blankPrompt << false << 400 << qint64(6000);
+        QTest::newRow("capped, not JSON")
+            << u"capped"_s << QByteArray("{") << false << 400 << qint64(6000);
+        QTest::newRow("stream_options refused")
+            << u"capped"_s << json(chatBody(500, true, true)) << true << 400 << qint64(6000);
+        QTest::newRow("headline") << u"headline"_s << json(chatBody(10)) << false << 422
+                                  << qint64(6000);
+        QTest::newRow("rate-limited")
+            << u"rate-limited"_s << json(chatBody(10)) << false << 429 << qint64(6000);
+        QTest::newRow("validation")
+            << u"validation"_s << json(chatBody(10)) << false << 422 << qint64(6000);
+        QTest::newRow("billing") << u"billing"_s << json(chatBody(10)) << false << 402
+                                 << qint64(6000);
+        QTest::newRow("huge-headers")
+            << u"huge-headers"_s << json(chatBody(10)) << false << 422 << qint64(6000);
+        QTest::newRow("context, too long")
+            << u"context"_s << json(conversation({ { u"user"_s, 10'000 } })) << false << 400
+            << qint64(6000);
+        QTest::newRow("context, answered")
+            << u"context"_s << json(chatBody(500)) << false << 200 << qint64(5500);
+        QTest::newRow("error-in-stream")
+            << u"error-in-stream"_s << json(chatBody(10, true)) << false << 200 << qint64(6000);
+        QTest::newRow("drip, streamed")
+            << u"drip"_s << json(chatBody(10, true)) << false << 200 << qint64(5990);
+    }
+
+    void windowHeadersOnEveryResponse()
+    {
+        QFETCH(QString, scenarioName);
+        QFETCH(QByteArray, body);
+        QFETCH(bool, refuseStreamOptions);
+        QFETCH(int, status);
+        QFETCH(qint64, tokensLeft);
+        DemoOptions options = scenario(scenarioName);
+        options.refuseStreamOptions = refuseStreamOptions;
+        auto provider = start(options);
+        QVERIFY(provider);
+        ReplyPtr reply = postRaw(*provider, body);
+        // The headers come with the status line, before any of a stream's body.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid(), 15000);
+        QCOMPARE(statusOf(reply.get()), status);
+        Window window;
+        READ_WINDOW(reply.get(), window);
+        QCOMPARE(window.limitRequests, 1000);
+        QCOMPARE(window.limitTokens, 6000);
+        QCOMPARE(window.remainingRequests, 999); // this request counted
+        QCOMPARE(window.remainingTokens, tokensLeft);
+        // Policy time: the window is 60 policy s, however fast the test runs.
+        QVERIFY2(window.resetRequestsMs > 50'000 && window.resetRequestsMs <= 60'000,
+            qPrintable(QString::number(window.resetRequestsMs)));
+        if (tokensLeft == 6000)
+            QCOMPARE(window.resetTokensMs, 0);
+        else
+            QVERIFY2(window.resetTokensMs > 50'000 && window.resetTokensMs <= 60'000,
+                qPrintable(QString::number(window.resetTokensMs)));
+        // The client's parser reads the same figures.
+        capwatch::retry::Headers headers;
+        for (const auto &[name, value] : reply->rawHeaderPairs())
+            headers.emplace_back(name.toStdString(), value.toStdString());
+        const capwatch::retry::WindowReport report = capwatch::retry::windowReportFrom(headers);
+        QCOMPARE(report.limitRequests.value_or(-1), window.limitRequests);
+        QCOMPARE(report.limitTokens.value_or(-1), window.limitTokens);
+        QCOMPARE(report.remainingRequests.value_or(-1), window.remainingRequests);
+        QCOMPARE(report.remainingTokens.value_or(-1), window.remainingTokens);
+        QCOMPARE(qint64(report.resetRequests.value_or(-1ms).count()), window.resetRequestsMs);
+        QCOMPARE(qint64(report.resetTokens.value_or(-1ms).count()), window.resetTokensMs);
+        // The rest of a stream is not needed (drip would take seconds): the client goes away.
+        reply->abort();
+        QTRY_COMPARE(provider->openResponses(), 0);
+    }
+
+    void windowFallsAndResets()
+    {
+        DemoOptions options = scenario(u"capped"_s);
+        options.limit = 3000;
+        options.windowSeconds = 10;
+        options.timeScale = 0.05; // the window: 500 ms
+        auto provider = start(options);
+        QVERIFY(provider);
+
+        ReplyPtr first = post(*provider, chatBody(1000));
+        AWAIT(first);
+        QCOMPARE(statusOf(first.get()), 200);
+        Window window;
+        READ_WINDOW(first.get(), window);
+        QCOMPARE(window.limitTokens, 3000);
+        QCOMPARE(window.remainingTokens, 2000);
+        QCOMPARE(window.remainingRequests, 999);
+        // Counted a moment ago: the whole window to go, rounded up to whole ms.
+        QVERIFY2(window.resetTokensMs >= 9900 && window.resetTokensMs <= 10'000,
+            qPrintable(QString::number(window.resetTokensMs)));
+        QVERIFY(window.resetRequestsMs >= 9900 && window.resetRequestsMs <= 10'000);
+
+        ReplyPtr second = post(*provider, chatBody(1000));
+        AWAIT(second);
+        QCOMPARE(statusOf(second.get()), 200);
+        READ_WINDOW(second.get(), window);
+        QCOMPARE(window.remainingTokens, 1000);
+        QCOMPARE(window.remainingRequests, 998);
+
+        // Over the cap: the 422 says what the window holds without the refused request, and
+        // when it is empty again (when the second request leaves, not the first).
+        ReplyPtr third = post(*provider, chatBody(1500));
+        AWAIT(third);
+        QCOMPARE(statusOf(third.get()), 422);
+        const QByteArray refusal = third->readAll();
+        QVERIFY2(refusal.startsWith("{\"error\":\"Token limit exceeded: used 3500, limit 3000."),
+            refusal.constData());
+        READ_WINDOW(third.get(), window);
+        QCOMPARE(window.remainingTokens, 1000);
+        QCOMPARE(window.remainingRequests, 997); // a refused request is a request
+        QVERIFY2(window.resetTokensMs > 5000 && window.resetTokensMs <= 10'000,
+            qPrintable(QString::number(window.resetTokensMs)));
+        QVERIFY(window.resetRequestsMs >= window.resetTokensMs);
+
+        // After the resets (scaled, plus slack) the window is back to its initial state.
+        const qint64 waitMs = std::max(window.resetTokensMs, window.resetRequestsMs);
+        ReplyPtr later;
+        QTimer::singleShot(int(double(waitMs) * options.timeScale) + 30, this,
+            [&] { later = post(*provider, chatBody(1)); });
+        QTRY_VERIFY_WITH_TIMEOUT(later && later->isFinished(), 10000);
+        QCOMPARE(statusOf(later.get()), 200);
+        READ_WINDOW(later.get(), window);
+        QCOMPARE(window.remainingTokens, 2999);
+        QCOMPARE(window.remainingRequests, 999);
+    }
+
+    void windowReportedButNotEnforcedElsewhere()
+    {
+        DemoOptions options = scenario(u"context"_s);
+        options.limit = 1000;
+        options.requestLimit = 1;
+        auto provider = start(options);
+        QVERIFY(provider);
+        const qint64 expectedTokens[] = { 400, 0, 0 }; // floored at 0, never negative
+        for (const qint64 tokensLeft : expectedTokens) {
+            ReplyPtr reply = post(*provider, chatBody(600));
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), 200);
+            Window window;
+            READ_WINDOW(reply.get(), window);
+            QCOMPARE(window.limitTokens, 1000);
+            QCOMPARE(window.limitRequests, 1);
+            QCOMPARE(window.remainingTokens, tokensLeft);
+            QCOMPARE(window.remainingRequests, 0);
+        }
+    }
+
+    void requestLimitEnforcedInCapped()
+    {
+        DemoOptions options = scenario(u"capped"_s);
+        options.requestLimit = 2;
+        options.windowSeconds = 10;
+        auto provider = start(options);
+        QVERIFY(provider);
+        for (int i = 0; i < 2; ++i) {
+            ReplyPtr reply = post(*provider, chatBody(10));
+            AWAIT(reply);
+            QCOMPARE(statusOf(reply.get()), 200);
+        }
+        ReplyPtr refused = post(*provider, chatBody(10));
+        AWAIT(refused);
+        QCOMPARE(statusOf(refused.get()), 429);
+        const QByteArray body = refused->readAll();
+        const QJsonObject error = jsonObject(body).value(u"error"_s).toObject();
+        QCOMPARE(error.value(u"type"_s).toString(), u"requests"_s);
+        QCOMPARE(error.value(u"code"_s).toString(), u"rate_limit_exceeded"_s);
+        QVERIFY(error.contains(u"param"_s) && error.value(u"param"_s).isNull());
+        static const QRegularExpression pattern(
+            uR"(^Rate limit reached for requests in organization org-demo on requests per 10 s: )"
+            uR"(Limit 2, Used 2, Requested 1\. Please try again in (\S+)\. Visit )"_s);
+        const QRegularExpressionMatch match = pattern.match(error.value(u"message"_s).toString());
+        QVERIFY2(match.hasMatch(), body.constData());
+        const qint64 againMs = goMs(match.captured(1).toLatin1());
+        QVERIFY2(againMs > 5000 && againMs <= 10'000, body.constData());
+        const qint64 retryAfter = refused->rawHeader("retry-after").toLongLong();
+        QCOMPARE(retryAfter, (againMs + 999) / 1000);
+        Window window;
+        READ_WINDOW(refused.get(), window);
+        QCOMPARE(window.remainingRequests, 0);
+        QCOMPARE(window.remainingTokens, 6000 - 20); // the refused request counts no tokens
+
+        // The client's classifier takes it for a rate limit with the provider's wait.
+        capwatch::retry::Response response;
+        response.status = 429;
+        const std::string bytes = body.toStdString();
+        response.body = bytes;
+        response.headers = { { "retry-after", std::to_string(retryAfter) } };
+        const auto c = capwatch::retry::classify(response, 1, std::chrono::system_clock::now());
+        QCOMPARE(c.category, capwatch::retry::Category::RateLimit);
+        QVERIFY(c.retryable);
+
+        // Once the oldest request has left, one more is admitted.
+        ReplyPtr later;
+        QTimer::singleShot(int(double(againMs) * options.timeScale) + 30, this,
+            [&] { later = post(*provider, chatBody(10)); });
+        QTRY_VERIFY_WITH_TIMEOUT(later && later->isFinished(), 10000);
+        QCOMPARE(statusOf(later.get()), 200);
+    }
+
+    void contextCountsEveryMessage_data()
+    {
+        QTest::addColumn<qint64>("window"); // 0: the default
+        QTest::addColumn<Turns>("turns");
+        QTest::addColumn<qint64>("maxTokens");
+        QTest::addColumn<qint64>("requested"); // 0: answered
+        const Turns whole { { u"system"_s, 400 }, { u"user"_s, 2000 }, { u"assistant"_s, 2000 },
+            { u"user"_s, 1200 } };
+        QTest::newRow("the whole conversation") << qint64(0) << whole << qint64(-1) << qint64(2400);
+        QTest::newRow("without the oldest turn")
+            << qint64(0) << Turns { whole[0], whole[3] } << qint64(-1) << qint64(0);
+        QTest::newRow("the whole conversation, shorter answer")
+            << qint64(0) << whole << qint64(600) << qint64(0);
+        // Rounded up once for the sum, not per message: 3 characters are 1 token.
+        QTest::newRow("rounded once")
+            << qint64(1001) << Turns { { u"system"_s, 1 }, { u"assistant"_s, 1 }, { u"user"_s, 1 } }
+            << qint64(1000) << qint64(0);
+        QTest::newRow("rounded up")
+            << qint64(1001) << Turns { { u"system"_s, 2 }, { u"assistant"_s, 2 }, { u"user"_s, 1 } }
+            << qint64(1000) << qint64(1002);
+    }
+
+    void contextCountsEveryMessage()
+    {
+        QFETCH(qint64, window);
+        QFETCH(Turns, turns);
+        QFETCH(qint64, maxTokens);
+        QFETCH(qint64, requested);
+        DemoOptions options = scenario(u"context"_s);
+        QCOMPARE(options.contextWindow, 2000);
+        if (window > 0)
+            options.contextWindow = window;
+        auto provider = start(options);
+        QVERIFY(provider);
+        ReplyPtr reply = post(*provider, conversation(turns, maxTokens));
+        AWAIT(reply);
+        qint64 chars = 0;
+        for (const auto &turn : std::as_const(turns))
+            chars += turn.second;
+        const qint64 prompt = (chars + 3) / 4;
+        if (requested == 0) {
+            QCOMPARE(statusOf(reply.get()), 200);
+            const QJsonObject usage = jsonObject(reply->readAll()).value(u"usage"_s).toObject();
+            QCOMPARE(usage.value(u"prompt_tokens"_s).toInteger(), prompt);
+            return;
+        }
+        QCOMPARE(statusOf(reply.get()), 400);
+        const QByteArray body = reply->readAll();
+        const qint64 completion = maxTokens > 0 ? maxTokens : 1000;
+        QCOMPARE(prompt + completion, requested);
+        QCOMPARE(body, wire::contextLengthBody(options.contextWindow, prompt, completion));
+        capwatch::retry::Response response;
+        response.status = 400;
+        const std::string bytes = body.toStdString();
+        response.body = bytes;
+        const auto c = capwatch::retry::classify(response, 1, std::chrono::system_clock::now());
+        QCOMPARE(c.category, capwatch::retry::Category::TooLarge);
+        QCOMPARE(capwatch::retry::contextWindowFrom(c).value_or(-1), options.contextWindow);
+        const QString message
+            = jsonObject(body).value(u"error"_s).toObject().value(u"message"_s).toString();
+        QVERIFY2(message.startsWith(u"This model's maximum context length is %1 tokens. However, "
+                                    u"you requested %2 tokens (%3 in the messages, %4 in the "
+                                    u"completion)."_s.arg(options.contextWindow)
+                                        .arg(requested)
+                                        .arg(prompt)
+                                        .arg(completion)),
+            body.constData());
+    }
+
+    void refuseStreamOptions_data()
+    {
+        QTest::addColumn<QString>("scenarioName");
+        QTest::newRow("capped") << u"capped"_s;
+        QTest::newRow("context") << u"context"_s;
+        QTest::newRow("firehose") << u"firehose"_s;
+        QTest::newRow("error-in-200") << u"error-in-200"_s;
+    }
+
+    void refuseStreamOptions()
+    {
+        QFETCH(QString, scenarioName);
+        DemoOptions options = scenario(scenarioName);
+        options.refuseStreamOptions = true;
+        options.answerBytes = 2000;
+        options.answerChunks = 10;
+        auto provider = start(options);
+        QVERIFY(provider);
+        // Whatever it asks of the option, a request that carries it is refused.
+        for (const bool includeUsage : { true, false }) {
+            QJsonObject body = chatBody(100, true);
+            body.insert(u"stream_options"_s, QJsonObject { { u"include_usage"_s, includeUsage } });
+            ReplyPtr refused = post(*provider, body);
+            AWAIT(refused);
+            QCOMPARE(statusOf(refused.get()), 400);
+            const QByteArray refusal = refused->readAll();
+            QCOMPARE(refusal,
+                R"({"error":{"message":"Unrecognized request argument supplied: stream_options",)"
+                R"("type":"invalid_request_error","param":null,"code":null}})");
+            // The client takes it for a refusal of the option, and sends again without it.
+            QVERIFY(capwatch::retry::refusesStreamUsage(400, refusal.toStdString()));
+            Window window;
+            READ_WINDOW(refused.get(), window);
+            QCOMPARE(window.remainingTokens, 6000);
+        }
+        // The same request without it is answered as the scenario answers (error-in-200: its
+        // first counted request, the 200 that is an error).
+        ReplyPtr answered = post(*provider, chatBody(100, true));
+        AWAIT(answered);
+        QCOMPARE(statusOf(answered.get()), 200);
+        QVERIFY(!answered->readAll().isEmpty());
+    }
+
+    void usageInEveryAnswer_data()
+    {
+        QTest::addColumn<QString>("scenarioName");
+        QTest::addColumn<bool>("stream");
+        for (const QString &name :
+            { u"capped"_s, u"context"_s, u"firehose"_s, u"rate-limited"_s }) {
+            QTest::newRow(qPrintable(name + u", whole"_s)) << name << false;
+            QTest::newRow(qPrintable(name + u", streamed"_s)) << name << true;
+        }
+    }
+
+    void usageInEveryAnswer()
+    {
+        QFETCH(QString, scenarioName);
+        QFETCH(bool, stream);
+        DemoOptions options = scenario(scenarioName);
+        options.answerBytes = 2000;
+        options.answerChunks = 10;
+        auto provider = start(options);
+        QVERIFY(provider);
+        ReplyPtr reply;
+        do { // rate-limited answers its third request
+            reply = post(*provider, chatBody(-1, stream, stream));
+            AWAIT(reply);
+        } while (statusOf(reply.get()) == 429 && provider->chatRequests() < 3);
+        QCOMPARE(statusOf(reply.get()), 200);
+        QString content;
+        QJsonObject usage;
+        QVERIFY(answerOf(reply->readAll(), stream, content, usage));
+        QVERIFY(!content.isEmpty());
+        QCOMPARE(usage.value(u"prompt_tokens"_s).toInteger(-1), 3); // "Hello there": 11 / 4
+        QCOMPARE(
+            usage.value(u"completion_tokens"_s).toInteger(-1), (content.toUtf8().size() + 3) / 4);
+        QCOMPARE(usage.value(u"total_tokens"_s).toInteger(-1),
+            3 + usage.value(u"completion_tokens"_s).toInteger());
+
+        // Streamed without asking: no usage, as OpenAI.
+        if (stream) {
+            ReplyPtr plain = post(*provider, chatBody(-1, true, false));
+            AWAIT(plain);
+            if (statusOf(plain.get()) == 200) {
+                usage = {};
+                content.clear();
+                QVERIFY(answerOf(plain->readAll(), true, content, usage));
+                QVERIFY(usage.isEmpty());
+            }
         }
     }
 

@@ -2,8 +2,10 @@
 // left byte for byte, damaged files moved aside, restore exactly as stored, paging, search,
 // retention, clear, no key in the file, two processes at once, kill -9 mid-way, and the
 // worker-thread writer. Parked sends (issue 15): stored, read back due first, removed, kept over
-// a reopen and a kill -9, deleted with their conversation. Every database lives in a temporary
-// folder.
+// a reopen and a kill -9, deleted with their conversation. Provider windows (issue 16, schema
+// v3): a version-2 file migrated, one report per provider and model, garbage read as unset, kept
+// over a reopen and over deleting conversations, gone with clear(); the retry records' window
+// columns round-trip. Every database lives in a temporary folder.
 
 #include "history/historystore.h"
 #include "history/historywriter.h"
@@ -31,6 +33,8 @@ using capwatch::retry::EndReason;
 using capwatch::retry::WaitSource;
 
 Q_DECLARE_METATYPE(capwatch::history::OpenResult::Status)
+Q_DECLARE_METATYPE(std::optional<qint64>)
+Q_DECLARE_METATYPE(std::optional<double>)
 
 namespace {
 
@@ -156,6 +160,74 @@ Filled fill(HistoryStore &store, const QDateTime &when, const QString &words, in
     return f;
 }
 
+/// The first `version` migrations: a file as the build of that version left it.
+OpenOptions upTo(int version)
+{
+    OpenOptions options;
+    options.migrations.assign(schemaMigrations().cbegin(), schemaMigrations().cbegin() + version);
+    return options;
+}
+
+/// A conversation as fill() makes it in a file of an older schema, whose retry records this
+/// build's store cannot write: they are inserted with the version-1 columns, scheduled()'s values.
+Filled fillOld(HistoryStore &store, const QString &path, const QDateTime &when,
+    const QString &words, int records)
+{
+    Filled f = fill(store, when, words, 0);
+    const QString sendKey = rawValue(path,
+        u"SELECT id FROM sends WHERE uuid = '%1'"_s.arg(f.send.id.toString(QUuid::WithoutBraces)))
+                                .toString();
+    for (int i = 1; i <= records; ++i) {
+        const RetryRecord r = scheduled(when.addSecs(i), 1, i);
+        rawExec(path,
+            u"INSERT INTO retry_records (send_id, time_ms, request, event, attempt, status, "
+            "category, used, token_limit, wait_ms, raw_wait_ms, wait_source, waited_total_ms, "
+            "budget_left_ms, error) VALUES (%1, %2, 1, 'retry_scheduled', %3, 422, "
+            "'token_limit', 60323, 60000.5, 60000, 1080000, 'message', 60000, 60000, '%4')"_s
+                .arg(sendKey)
+                .arg(r.time.toMSecsSinceEpoch())
+                .arg(i)
+                .arg(r.error));
+    }
+    if (records > 0) // as addRetryRecord() marks it
+        rawExec(path,
+            u"UPDATE conversations SET has_retries = 1 WHERE uuid = '%1'"_s.arg(
+                f.conversation.id.toString(QUuid::WithoutBraces)));
+    return f;
+}
+
+/// A window report with every field set, received at `when` (reset 30 s and 1 s after it).
+ProviderWindowRecord windowAt(const QString &provider, const QString &model, const QDateTime &when)
+{
+    ProviderWindowRecord w;
+    w.provider = provider;
+    w.model = model;
+    w.receivedAt = when;
+    w.tokensResetAt = when.addSecs(30);
+    w.requestsResetAt = when.addMSecs(1250);
+    w.limitTokens = 60000;
+    w.remainingTokens = 0;
+    w.limitRequests = 500;
+    w.remainingRequests = 499;
+    w.timeScale = 0.02;
+    return w;
+}
+
+/// A retry record with the provider window columns set (a `paced` one).
+RetryRecord pacedAt(const QDateTime &when, int request)
+{
+    RetryRecord r;
+    r.time = when;
+    r.request = request;
+    r.event = u"paced"_s;
+    r.waitMs = 12000;
+    r.waitSource = WaitSource::RateLimitReset;
+    r.windowTokensLeft = 120;
+    r.windowResetS = 12.345;
+    r.estimatedTokens = 1387;
+    return r;
+}
+
 /// A parked send of `f`'s prompt with every field set: parked at `due` - 18 min, the provider's
 /// reset 250 ms after `due` (a time-scaled run's).
 ParkedSend parkedOf(const Filled &f, const QDateTime &due, int parksInARow = 1)
@@ -260,6 +332,15 @@ private Q_SLOTS:
     void marksParkedConversations();
     void deletingConversationsDeletesTheirParkedSends();
     void leavesOutUnreadableParkedRows();
+    void migratesVersion2ToProviderWindows();
+    void retryRecordWindowColumnsRoundTrip_data();
+    void retryRecordWindowColumnsRoundTrip();
+    void providerWindowReplacesItsOwnRowOnly();
+    void providerWindowKeepsUnsetFields();
+    void providerWindowGarbageReadsUnset();
+    void providerWindowWriteFailureIsReported();
+    void providerWindowSurvivesReopen();
+    void providerWindowsKeptOverDeletesClearedByClear();
     void keyNeverInTheFile();
     void twoProcessesLoseNothing();
     void twoProcessesRecoverOnce();
@@ -268,6 +349,7 @@ private Q_SLOTS:
     void writerKeepsCallerFreeAndFlushes();
     void writerReportsFailures();
     void writerStoresParkedSends();
+    void writerStoresProviderWindows();
 
 private:
     QString dbPath() const { return m_dir->filePath(u"history.sqlite"_s); }
@@ -303,20 +385,21 @@ void TestHistoryStore::createsWalDatabaseAtLatestVersion()
 void TestHistoryStore::migratesFromVersion1()
 {
     // A genuine version-1 file: made by the v1 migration alone, with data in it.
-    OpenOptions v1;
-    v1.migrations = { schemaMigrations().front() };
+    const OpenOptions v1 = upTo(1);
     QCOMPARE(v1.migrations.front().version, 1);
     Filled before;
     {
         HistoryStore store;
         QCOMPARE(store.open(dbPath(), v1).status, OpenResult::Status::Created);
-        before = fill(store, kBase, u"version one"_s, 3);
+        before = fillOld(store, dbPath(), kBase, u"version one"_s, 3);
     }
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 1);
 
-    // Opened by a build that knows a version 2 (here a test-only one: a column and an index).
-    OpenOptions v2 = v1;
-    v2.migrations.push_back({ 2, [](QSqlDatabase &db, QString *error) {
+    // Opened by a build that knows every version up to one after the latest (here a test-only
+    // one: a column and an index): each migration in turn.
+    const int next = HistoryStore::latestVersion() + 1;
+    OpenOptions v2 = upTo(HistoryStore::latestVersion());
+    v2.migrations.push_back({ next, [](QSqlDatabase &db, QString *error) {
                                  return execAll(db,
                                      { u"ALTER TABLE conversations ADD COLUMN pinned "
                                        "INTEGER NOT NULL DEFAULT 0"_s,
@@ -328,9 +411,10 @@ void TestHistoryStore::migratesFromVersion1()
     const OpenResult r = store.open(dbPath(), v2);
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
-    QCOMPARE(r.version, 2);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 2"_s));
-    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 2);
+    QCOMPARE(r.version, next);
+    QVERIFY2(r.message().contains(u"migrated from schema version 1 to %1"_s.arg(next)),
+        qPrintable(r.message()));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), next);
     QCOMPARE(rawValue(dbPath(), u"SELECT pinned FROM conversations"_s).toInt(), 0);
     // Everything stored under version 1 is still there.
     QCOMPARE(store.messages(before.conversation.id).size(), 2);
@@ -342,20 +426,19 @@ void TestHistoryStore::migratesFromVersion1()
     store.close();
     const OpenResult again = store.open(dbPath(), v2);
     QCOMPARE(again.status, OpenResult::Status::Opened);
-    QCOMPARE(again.fromVersion, 2);
+    QCOMPARE(again.fromVersion, next);
 }
 
 void TestHistoryStore::migratesVersion1ToParkedSends()
 {
     // A version-1 file as a build from before parking left it, opened by this one. (A store on
     // version 1 writes but cannot list: its reads ask for the parked sends.)
-    OpenOptions v1;
-    v1.migrations = { schemaMigrations().front() };
+    const OpenOptions v1 = upTo(1);
     Filled before;
     {
         HistoryStore store;
         QCOMPARE(store.open(dbPath(), v1).status, OpenResult::Status::Created);
-        before = fill(store, kBase, u"before parking"_s, 3);
+        before = fillOld(store, dbPath(), kBase, u"before parking"_s, 3);
     }
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 1);
     QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM sqlite_master WHERE name = 'parked_sends'"_s)
@@ -366,10 +449,10 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
-    QCOMPARE(r.version, 2);
-    QCOMPARE(HistoryStore::latestVersion(), 2);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 2"_s));
-    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 2);
+    QCOMPARE(r.version, 3);
+    QCOMPARE(HistoryStore::latestVersion(), 3);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 3"_s));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 3);
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
                  "'parked_sends'"_s)
@@ -399,18 +482,17 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(store.parkedSends(), (QList<ParkedSend> { asRead(p, before) }));
     QVERIFY(store.conversation(before.conversation.id)->hasParked);
     store.close();
-    QCOMPARE(store.open(dbPath()).fromVersion, 2);
+    QCOMPARE(store.open(dbPath()).fromVersion, 3);
     QCOMPARE(store.parkedSends().size(), 1);
 }
 
 void TestHistoryStore::failedMigrationLeavesVersion1()
 {
-    OpenOptions v1;
-    v1.migrations = { schemaMigrations().front() };
+    const OpenOptions v1 = upTo(1);
     {
         HistoryStore store;
         QCOMPARE(store.open(dbPath(), v1).status, OpenResult::Status::Created);
-        fill(store, kBase, u"kept"_s, 1);
+        fillOld(store, dbPath(), kBase, u"kept"_s, 1);
     }
     OpenOptions broken = v1;
     broken.migrations.push_back({ 2, [](QSqlDatabase &db, QString *error) {
@@ -1171,6 +1253,343 @@ void TestHistoryStore::leavesOutUnreadableParkedRows()
     QCOMPARE(store.messages(f.conversation.id).size(), 2);
 }
 
+void TestHistoryStore::migratesVersion2ToProviderWindows()
+{
+    // A version-2 file as a build from before provider windows left it: a conversation with
+    // retry records and a parked send.
+    Filled before;
+    ParkedSend parked;
+    {
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath(), upTo(2)).status, OpenResult::Status::Created);
+        before = fillOld(store, dbPath(), kBase, u"before windows"_s, 3);
+        parked = parkedOf(before, kBase.addSecs(3600), 2);
+        QVERIFY2(store.addParkedSend(parked), qPrintable(store.lastError()));
+    }
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 2);
+    QCOMPARE(
+        rawValue(dbPath(), u"SELECT count(*) FROM sqlite_master WHERE name = 'provider_windows'"_s)
+            .toInt(),
+        0);
+
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.status, OpenResult::Status::Opened);
+    QCOMPARE(r.fromVersion, 2);
+    QCOMPARE(r.version, 3);
+    QVERIFY2(
+        r.message().contains(u"migrated from schema version 2 to 3"_s), qPrintable(r.message()));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 3);
+    QCOMPARE(rawValue(dbPath(),
+                 u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+                 "'provider_windows'"_s)
+                 .toInt(),
+        1);
+    QCOMPARE(rawValue(dbPath(),
+                 u"SELECT count(*) FROM pragma_table_info('retry_records') WHERE name IN "
+                 "('window_tokens_left', 'window_reset_s', 'estimated_tokens')"_s)
+                 .toInt(),
+        3);
+
+    // Everything stored under version 2 is as it was; the old records have no window columns.
+    Conversation expected = before.conversation;
+    expected.title = u"tell me about before windows"_s;
+    expected.hasRetries = true;
+    expected.hasParked = true;
+    QCOMPARE(store.conversation(before.conversation.id), std::optional<Conversation>(expected));
+    QCOMPARE(
+        store.messages(before.conversation.id), (QList<Message> { before.prompt, before.answer }));
+    Send send = before.send;
+    send.outcome = SendOutcome::Succeeded;
+    send.attempts = 1;
+    send.ended = kBase;
+    QCOMPARE(store.sends(before.conversation.id), QList<Send> { send });
+    const QList<StoredRetryRecord> records = store.retryRecords(before.conversation.id);
+    QCOMPARE(records.size(), 3);
+    for (int i = 0; i < records.size(); ++i) {
+        QCOMPARE(records.at(i).send, before.send.id);
+        QCOMPARE(records.at(i).record.windowTokensLeft, std::nullopt);
+        QVERIFY2(records.at(i).record == scheduled(kBase.addSecs(i + 1), 1, i + 1),
+            qPrintable(u"record %1"_s.arg(i)));
+    }
+    QCOMPARE(store.parkedSends(), QList<ParkedSend> { asRead(parked, before) });
+    QCOMPARE(store.search(u"before windows"_s).size(), 1);
+    QVERIFY(store.providerWindows().isEmpty());
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+
+    // And it takes window reports and records with the window columns.
+    const ProviderWindowRecord w = windowAt(u"demo"_s, u"demo-model"_s, kBase);
+    QVERIFY2(store.saveProviderWindow(w), qPrintable(store.lastError()));
+    QVERIFY2(store.addRetryRecord(before.send.id, pacedAt(kBase.addSecs(10), 2)),
+        qPrintable(store.lastError()));
+    store.close();
+    QCOMPARE(store.open(dbPath()).fromVersion, 3);
+    QCOMPARE(store.providerWindows(), QList<ProviderWindowRecord> { w });
+    QCOMPARE(
+        store.retryRecords(before.conversation.id).back().record, pacedAt(kBase.addSecs(10), 2));
+}
+
+void TestHistoryStore::retryRecordWindowColumnsRoundTrip_data()
+{
+    QTest::addColumn<std::optional<qint64>>("tokensLeft");
+    QTest::addColumn<std::optional<double>>("resetS");
+    QTest::addColumn<std::optional<qint64>>("estimated");
+    const std::optional<qint64> none;
+    const std::optional<double> noReset;
+    QTest::newRow("none of them") << none << noReset << none;
+    QTest::newRow("all three") << std::optional<qint64>(120) << std::optional<double>(12.345)
+                               << std::optional<qint64>(1387);
+    QTest::newRow("tokens left only") << std::optional<qint64>(59000) << noReset << none;
+    QTest::newRow("reset only") << none << std::optional<double>(30.0) << none;
+    QTest::newRow("estimate only") << none << noReset << std::optional<qint64>(1000);
+    QTest::newRow("zeros are values")
+        << std::optional<qint64>(0) << std::optional<double>(0.0) << std::optional<qint64>(0);
+    QTest::newRow("a reset finer than ms")
+        << std::optional<qint64>(1) << std::optional<double>(0.0001234567) << none;
+    QTest::newRow("an hour and a fraction")
+        << none << std::optional<double>(3723.5) << std::optional<qint64>(128000);
+    QTest::newRow("beyond 32 bits")
+        << std::optional<qint64>(9'000'000'000'000) << std::optional<double>(1e9)
+        << std::optional<qint64>(1LL << 40);
+}
+
+void TestHistoryStore::retryRecordWindowColumnsRoundTrip()
+{
+    QFETCH(std::optional<qint64>, tokensLeft);
+    QFETCH(std::optional<double>, resetS);
+    QFETCH(std::optional<qint64>, estimated);
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled f = fill(store, kBase, u"window columns"_s, 0);
+    RetryRecord paced = pacedAt(kBase.addSecs(1), 1);
+    paced.windowTokensLeft = tokensLeft;
+    paced.windowResetS = resetS;
+    paced.estimatedTokens = estimated;
+    RetryRecord started = scheduled(kBase.addSecs(2), 1, 1);
+    started.event = u"attempt_started"_s;
+    started.windowTokensLeft = tokensLeft;
+    started.windowResetS = resetS;
+    started.estimatedTokens = estimated;
+    QVERIFY2(store.addRetryRecord(f.send.id, paced), qPrintable(store.lastError()));
+    QVERIFY(store.addRetryRecord(f.send.id, started));
+    store.close();
+
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    const QList<StoredRetryRecord> back = store.retryRecords(f.conversation.id);
+    QCOMPARE(back.size(), 2);
+    for (const StoredRetryRecord &r : back) {
+        QCOMPARE(r.record.windowTokensLeft, tokensLeft);
+        QCOMPARE(r.record.windowResetS, resetS); // exact: a REAL column
+        QCOMPARE(r.record.estimatedTokens, estimated);
+    }
+    QVERIFY(back.at(0).record == paced);
+    QVERIFY(back.at(1).record == started);
+    // The export reads the same columns.
+    QList<RetryRecord> exported;
+    QVERIFY(store.forEachRetryRecord({}, {}, [&](const StoredRetryRecord &r) {
+        exported.append(r.record);
+        return true;
+    }));
+    QCOMPARE(exported, (QList<RetryRecord> { paced, started }));
+    QCOMPARE(rawValue(dbPath(), u"SELECT typeof(window_reset_s) FROM retry_records LIMIT 1"_s)
+                 .toString(),
+        resetS ? u"real"_s : u"null"_s);
+}
+
+void TestHistoryStore::providerWindowReplacesItsOwnRowOnly()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const ProviderWindowRecord demo = windowAt(u"demo"_s, u"m1"_s, kBase);
+    ProviderWindowRecord endpoint = windowAt(
+        u"https://user:secret@api.example.invalid/v1?key=secret"_s, u"m1"_s, kBase.addSecs(1));
+    const ProviderWindowRecord otherModel = windowAt(u"demo"_s, u"m2"_s, kBase.addSecs(2));
+    for (const ProviderWindowRecord &w : { demo, endpoint, otherModel })
+        QVERIFY2(store.saveProviderWindow(w), qPrintable(store.lastError()));
+    endpoint.provider = u"https://api.example.invalid/v1"_s; // as stored
+    QCOMPARE(store.providerWindows(), (QList<ProviderWindowRecord> { otherModel, endpoint, demo }));
+
+    // A later report of demo/m1 replaces that row, fields it does not have included; the
+    // others stay. The latest received comes first.
+    ProviderWindowRecord later = windowAt(u"demo"_s, u"m1"_s, kBase.addSecs(3));
+    later.remainingTokens = 59000;
+    later.limitRequests.reset();
+    later.remainingRequests.reset();
+    later.requestsResetAt = {};
+    later.timeScale = 1.0;
+    QVERIFY(store.saveProviderWindow(later));
+    QCOMPARE(
+        store.providerWindows(), (QList<ProviderWindowRecord> { later, otherModel, endpoint }));
+    QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM provider_windows"_s).toInt(), 3);
+
+    // The row is replaced whatever its time: the report stored last is the one kept.
+    const ProviderWindowRecord older = windowAt(u"demo"_s, u"m2"_s, kBase.addSecs(-60));
+    QVERIFY(store.saveProviderWindow(older));
+    QCOMPARE(store.providerWindows(), (QList<ProviderWindowRecord> { later, endpoint, older }));
+    // The endpoint's key reached neither the rows nor the file.
+    store.close();
+    QVERIFY(!readAll(dbPath()).contains("secret"));
+}
+
+void TestHistoryStore::providerWindowKeepsUnsetFields()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    // A provider that reported the requests only; no time given: stored as now.
+    ProviderWindowRecord w;
+    w.provider = u"demo"_s;
+    w.model = u"sparse"_s;
+    w.remainingRequests = 3;
+    w.timeScale = 0; // cannot divide: stored as 1
+    const QDateTime before = QDateTime::currentDateTimeUtc();
+    QVERIFY(store.saveProviderWindow(w));
+    const QList<ProviderWindowRecord> back = store.providerWindows();
+    QCOMPARE(back.size(), 1);
+    const ProviderWindowRecord &r = back.front();
+    QCOMPARE(r.provider, u"demo"_s);
+    QCOMPARE(r.model, u"sparse"_s);
+    QVERIFY(r.receivedAt >= before.addMSecs(-1));
+    QVERIFY(r.receivedAt <= QDateTime::currentDateTimeUtc());
+    QCOMPARE(r.receivedAt.timeSpec(), Qt::UTC);
+    QVERIFY(!r.tokensResetAt.isValid());
+    QVERIFY(!r.requestsResetAt.isValid());
+    QCOMPARE(r.limitTokens, std::nullopt);
+    QCOMPARE(r.remainingTokens, std::nullopt);
+    QCOMPARE(r.limitRequests, std::nullopt);
+    QCOMPARE(r.remainingRequests, std::optional<qint64>(3));
+    QCOMPARE(r.timeScale, 1.0);
+    QCOMPARE(rawValue(dbPath(), u"SELECT typeof(limit_tokens) FROM provider_windows"_s).toString(),
+        u"null"_s);
+}
+
+// A file someone edited by hand (or a later build wrote oddly): what is not a number reads as
+// unset, the row is still read, and nothing stops the store from opening.
+void TestHistoryStore::providerWindowGarbageReadsUnset()
+{
+    const ProviderWindowRecord good = windowAt(u"demo"_s, u"good"_s, kBase);
+    Filled f;
+    {
+        HistoryStore store;
+        QVERIFY(store.open(dbPath()).persistent());
+        QVERIFY(store.saveProviderWindow(good));
+        f = fill(store, kBase, u"garbage records"_s, 0);
+    }
+    QVERIFY(rawExec(dbPath(),
+        u"INSERT INTO provider_windows VALUES ('demo', 'garbage', 'yesterday', 'soon', x'00ff', "
+        "'many', 12.5, '', 9e999, 'fast')"_s));
+    QVERIFY(rawExec(dbPath(),
+        u"INSERT INTO provider_windows VALUES ('demo', 'negative scale', %1, NULL, NULL, NULL, "
+        "NULL, NULL, NULL, -2)"_s.arg(kBase.addSecs(5).toMSecsSinceEpoch())));
+    const QString sendKey = rawValue(dbPath(),
+        u"SELECT id FROM sends WHERE uuid = '%1'"_s.arg(f.send.id.toString(QUuid::WithoutBraces)))
+                                .toString();
+    QVERIFY(rawExec(dbPath(),
+        u"INSERT INTO retry_records (send_id, time_ms, request, event, attempt, "
+        "window_tokens_left, window_reset_s, estimated_tokens) VALUES (%1, %2, 1, 'paced', 0, "
+        "'lots', 'later', 3.75)"_s.arg(sendKey)
+            .arg(kBase.addSecs(1).toMSecsSinceEpoch())));
+
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    const QList<ProviderWindowRecord> back = store.providerWindows();
+    QCOMPARE(back.size(), 3);
+    ProviderWindowRecord negative;
+    negative.provider = u"demo"_s;
+    negative.model = u"negative scale"_s;
+    negative.receivedAt = kBase.addSecs(5);
+    ProviderWindowRecord garbage;
+    garbage.provider = u"demo"_s;
+    garbage.model = u"garbage"_s;
+    // Latest first; the one with no time it can read last.
+    QCOMPARE(back, (QList<ProviderWindowRecord> { negative, good, garbage }));
+    QCOMPARE(back.back().timeScale, 1.0);
+
+    const QList<StoredRetryRecord> records = store.retryRecords(f.conversation.id);
+    QCOMPARE(records.size(), 1);
+    QCOMPARE(records.front().record.event, u"paced"_s);
+    QCOMPARE(records.front().record.windowTokensLeft, std::nullopt);
+    QCOMPARE(records.front().record.windowResetS, std::nullopt);
+    QCOMPARE(records.front().record.estimatedTokens, std::nullopt); // a fraction is no count
+
+    // The garbage row is replaced by the next report like any other.
+    const ProviderWindowRecord fixed = windowAt(u"demo"_s, u"garbage"_s, kBase.addSecs(9));
+    QVERIFY(store.saveProviderWindow(fixed));
+    QCOMPARE(store.providerWindows().front(), fixed);
+}
+
+void TestHistoryStore::providerWindowWriteFailureIsReported()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const ProviderWindowRecord kept = windowAt(u"demo"_s, u"m"_s, kBase);
+    QVERIFY(store.saveProviderWindow(kept));
+    QVERIFY(rawExec(dbPath(),
+        u"CREATE TRIGGER refuse_windows BEFORE UPDATE ON provider_windows BEGIN "
+        "SELECT RAISE(ABORT, 'the disk says no'); END"_s));
+    QVERIFY(!store.saveProviderWindow(windowAt(u"demo"_s, u"m"_s, kBase.addSecs(1))));
+    QVERIFY2(store.lastError().startsWith(u"save provider window: "_s)
+            && store.lastError().contains(u"the disk says no"_s),
+        qPrintable(store.lastError()));
+    // Rolled back: the row is as it was, and the store goes on.
+    QCOMPARE(store.providerWindows(), QList<ProviderWindowRecord> { kept });
+    QVERIFY(store.saveProviderWindow(windowAt(u"demo"_s, u"other"_s, kBase)));
+    QVERIFY(store.lastError().isEmpty());
+    store.close();
+    QVERIFY(!store.saveProviderWindow(kept));
+    QVERIFY(store.lastError().contains(u"not open"_s));
+}
+
+void TestHistoryStore::providerWindowSurvivesReopen()
+{
+    QList<ProviderWindowRecord> stored;
+    {
+        HistoryStore store;
+        QVERIFY(store.open(dbPath()).persistent());
+        for (int i = 0; i < 3; ++i) {
+            const ProviderWindowRecord w
+                = windowAt(u"demo"_s, u"model %1"_s.arg(i), kBase.addSecs(i));
+            QVERIFY(store.saveProviderWindow(w));
+            stored.prepend(w);
+        }
+        store.close();
+    }
+    // Checkpointed and closed: in the file alone, no log beside it.
+    QVERIFY(!QFileInfo::exists(dbPath() + u"-wal"_s));
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    const QList<ProviderWindowRecord> back = store.providerWindows();
+    QCOMPARE(back, stored);
+    QCOMPARE(back.front().tokensResetAt, kBase.addSecs(2 + 30));
+    QCOMPARE(back.front().tokensResetAt.timeSpec(), Qt::UTC);
+    QCOMPARE(back.front().timeScale, 0.02);
+}
+
+void TestHistoryStore::providerWindowsKeptOverDeletesClearedByClear()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const QDateTime now = kBase.addDays(100);
+    const Filled old = fill(store, now.addDays(-40), u"old"_s, 1);
+    const Filled deleted = fill(store, now.addDays(-1), u"deleted"_s, 1);
+    const ProviderWindowRecord w
+        = windowAt(u"https://api.example.invalid/v1"_s, u"quokka-model-7"_s, now);
+    QVERIFY(store.saveProviderWindow(w));
+    // A report is of a provider, not of a conversation: deleting conversations keeps it.
+    QVERIFY(store.deleteConversation(deleted.conversation.id));
+    QCOMPARE(store.deleteOlderThan(30, now), 1);
+    QCOMPARE(store.conversationCount(), 0);
+    QCOMPARE(store.providerWindows(), QList<ProviderWindowRecord> { w });
+    // Clearing all history clears them too, from the file as well.
+    QVERIFY(store.clear());
+    QVERIFY(store.providerWindows().isEmpty());
+    QCOMPARE(rawValue(dbPath(), u"SELECT count(*) FROM provider_windows"_s).toInt(), 0);
+    QVERIFY(!readAll(dbPath()).contains("quokka-model-7"));
+    QVERIFY(!readAll(dbPath() + u"-wal"_s).contains("quokka-model-7"));
+    QVERIFY(store.saveProviderWindow(w));
+    QCOMPARE(store.providerWindows().size(), 1);
+    Q_UNUSED(old);
+}
+
 // The store has no place for a key, so the only way one could reach the file is inside a value
 // it is given. The endpoint is the value that can carry one (user info, `?key=` as some providers
 // take it); the error texts come from the network layer, which already removes a quoted key
@@ -1507,6 +1926,53 @@ void TestHistoryStore::writerStoresParkedSends()
     QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
     QCOMPARE(store.parkedSends(), QList<ParkedSend> { expected });
     QVERIFY(store.conversation(conversation)->hasParked);
+}
+
+void TestHistoryStore::writerStoresProviderWindows()
+{
+    ProviderWindowRecord second;
+    {
+        HistoryWriter writer;
+        QSignalSpy opened(&writer, &HistoryWriter::opened);
+        QSignalSpy failed(&writer, &HistoryWriter::writeFailed);
+        writer.open(dbPath());
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        writer.saveProviderWindow(windowAt(u"demo"_s, u"m"_s, kBase));
+        // No time given: the writer's call is when it was received, not when the worker ran.
+        second = windowAt(u"demo"_s, u"m"_s, {});
+        second.remainingTokens = 42;
+        const QDateTime before = QDateTime::currentDateTimeUtc();
+        writer.saveProviderWindow(second);
+        const QDateTime after = QDateTime::currentDateTimeUtc();
+
+        QList<ProviderWindowRecord> read;
+        bool done = false;
+        writer.read(
+            this, [](HistoryStore &store) { return store.providerWindows(); },
+            [&](QList<ProviderWindowRecord> windows) {
+                read = std::move(windows);
+                done = true;
+            });
+        QTRY_VERIFY_WITH_TIMEOUT(done, 10000);
+        QCOMPARE(read.size(), 1);
+        QCOMPARE(read.front().remainingTokens, std::optional<qint64>(42));
+        QVERIFY(read.front().receivedAt >= before.addMSecs(-1));
+        QVERIFY(read.front().receivedAt <= after);
+        second.receivedAt = read.front().receivedAt;
+        QCOMPARE(failed.size(), 0);
+
+        // A failure is reported as for any write.
+        QVERIFY(rawExec(dbPath(),
+            u"CREATE TRIGGER refuse_windows BEFORE UPDATE ON provider_windows BEGIN "
+            "SELECT RAISE(ABORT, 'the disk says no'); END"_s));
+        writer.saveProviderWindow(windowAt(u"demo"_s, u"m"_s, kBase.addSecs(5)));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+        QVERIFY2(failed.front().front().toString().contains(u"the disk says no"_s),
+            qPrintable(failed.front().front().toString()));
+    }
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(store.providerWindows(), QList<ProviderWindowRecord> { second });
 }
 
 QTEST_GUILESS_MAIN(TestHistoryStore)

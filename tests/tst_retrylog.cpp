@@ -66,6 +66,25 @@ RetryRecord unparked(RetryRecord::Unpark why)
     return r;
 }
 
+/// A send paced before attempt 1: the provider's window held 1,200 tokens, the request needs
+/// 3,400, the window resets in 12.5 s (docs/retry-policy.md section 8.1).
+RetryRecord paced()
+{
+    RetryRecord r;
+    r.time = QDateTime(QDate(2026, 12, 2), QTime(0, 30, 1, 500), Qt::UTC);
+    r.request = 4;
+    r.event = RetryRecord::Event::Paced;
+    r.attempt = 1;
+    r.waitMs = 12500;
+    r.waitSource = capwatch::retry::WaitSource::RateLimitReset;
+    r.waitedTotalMs = 0;
+    r.budgetLeftMs = 120000;
+    r.windowTokensLeft = 1200;
+    r.windowResetS = 12.5;
+    r.estimatedTokens = 3400;
+    return r;
+}
+
 // scheduled() as written, literally (not through the functions under test).
 const QByteArray kScheduledJsonLine
     = "{\"time\":\"2026-11-29T20:05:20.123Z\",\"request\":1,\"event\":\"retry_scheduled\","
@@ -73,13 +92,14 @@ const QByteArray kScheduledJsonLine
       "\"wait_s\":60,\"raw_wait_s\":1080,\"wait_source\":\"message\",\"waited_total_s\":60,"
       "\"budget_left_s\":60,\"reason\":null,"
       "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\","
-      "\"reset_at\":null}";
+      "\"reset_at\":null,\"window_tokens_left\":null,\"window_reset_s\":null,"
+      "\"estimated_tokens\":null}";
 const QByteArray kCsvHeader = "time,request,event,attempt,status,category,used,limit,wait_s,"
                               "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,"
-                              "reset_at";
+                              "reset_at,window_tokens_left,window_reset_s,estimated_tokens";
 const QByteArray kScheduledCsvRow
     = "2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"
-      "60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",";
+      "60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,,,";
 
 } // namespace
 
@@ -94,6 +114,9 @@ private Q_SLOTS:
     void csvNeutralisesFormulas();
     void parkedAndUnparkedAreExact();
     void unparkNames();
+    void pacedIsExact();
+    void windowColumns_data();
+    void windowColumns();
     void errorIsCutAt500Characters();
     void writerAppendsAndFlushesEachRecord();
     void csvHeaderOnlyInAnEmptyFile();
@@ -109,7 +132,8 @@ void TestRetryLog::jsonLineIsExact()
             R"("wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,)"
             R"("budget_left_s":60,"reason":null,)"
             R"("error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",)"
-            R"("reset_at":null})"));
+            R"("reset_at":null,"window_tokens_left":null,"window_reset_s":null,)"
+            R"("estimated_tokens":null})"));
 }
 
 void TestRetryLog::nullsAndFractions()
@@ -126,21 +150,23 @@ void TestRetryLog::nullsAndFractions()
         QByteArray(R"({"time":"2026-01-02T03:04:05.006Z","request":7,"event":"retry_scheduled",)"
                    R"("attempt":2,"status":null,"category":null,"used":1.5,"limit":null,)"
                    R"("wait_s":0.084,"raw_wait_s":2.5,"wait_source":null,"waited_total_s":null,)"
-                   R"("budget_left_s":null,"reason":null,"error":null,"reset_at":null})"));
+                   R"("budget_left_s":null,"reason":null,"error":null,"reset_at":null,)"
+                   R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null})"));
 }
 
 void TestRetryLog::csvIsExact()
 {
     QCOMPARE(csvHeader(),
         QByteArray("time,request,event,attempt,status,category,used,limit,wait_s,"
-                   "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at"));
+                   "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,"
+                   "window_tokens_left,window_reset_s,estimated_tokens"));
     QCOMPARE(toCsvRow(scheduled()),
         QByteArray("2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,"
                    "1080,message,60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in "
-                   "18 min.\","));
+                   "18 min.\",,,,"));
     RetryRecord quoted = scheduled();
     quoted.error = u"say \"hi\"\nnext line"_s;
-    QVERIFY(toCsvRow(quoted).endsWith(",\"say \"\"hi\"\"\nnext line\","));
+    QVERIFY(toCsvRow(quoted).endsWith(",\"say \"\"hi\"\"\nnext line\",,,,"));
 }
 
 void TestRetryLog::csvNeutralisesFormulas()
@@ -150,7 +176,8 @@ void TestRetryLog::csvNeutralisesFormulas()
         RetryRecord r = scheduled();
         r.error = evil;
         const QByteArray row = toCsvRow(r);
-        const QByteArray cell = row.mid(row.lastIndexOf(",,") + 2);
+        // The error cell, after the empty reason.
+        const QByteArray cell = row.mid(row.indexOf(",60,60,,") + 8);
         QVERIFY2(cell.startsWith("'") || cell.startsWith("\"'"), row.constData());
     }
     // JSON Lines keep the text as it was: only spreadsheets run formulas.
@@ -168,19 +195,21 @@ void TestRetryLog::parkedAndUnparkedAreExact()
                    R"("attempt":3,"status":422,"category":"token_limit","used":null,"limit":null,)"
                    R"("wait_s":null,"raw_wait_s":960,"wait_source":"message","waited_total_s":120,)"
                    R"("budget_left_s":0,"reason":"budget_exhausted","error":null,)"
-                   R"("reset_at":"2026-12-01T06:14:05.000Z"})"));
+                   R"("reset_at":"2026-12-01T06:14:05.000Z",)"
+                   R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null})"));
     QCOMPARE(toJsonLine(unparked(RetryRecord::Unpark::ResetReached)),
         QByteArray(R"({"time":"2026-12-01T06:14:05.004Z","request":2,"event":"unparked",)"
                    R"("attempt":3,"status":null,"category":null,"used":null,"limit":null,)"
                    R"("wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,)"
                    R"("budget_left_s":null,"reason":"reset_reached","error":null,)"
-                   R"("reset_at":"2026-12-01T06:14:05.000Z"})"));
+                   R"("reset_at":"2026-12-01T06:14:05.000Z",)"
+                   R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null})"));
     QCOMPARE(toCsvRow(parked()),
         QByteArray("2026-12-01T05:58:05.250Z,2,parked,3,422,token_limit,,,,960,message,120,0,"
-                   "budget_exhausted,,2026-12-01T06:14:05.000Z"));
+                   "budget_exhausted,,2026-12-01T06:14:05.000Z,,,"));
     QCOMPARE(toCsvRow(unparked(RetryRecord::Unpark::Cancelled)),
         QByteArray("2026-12-01T06:14:05.004Z,2,unparked,3,,,,,,,,,,cancelled,,"
-                   "2026-12-01T06:14:05.000Z"));
+                   "2026-12-01T06:14:05.000Z,,,"));
 
     // The end reason of an unparked record is not written: its reason is the unpark.
     RetryRecord sentNow = unparked(RetryRecord::Unpark::SentNow);
@@ -199,7 +228,7 @@ void TestRetryLog::parkedAndUnparkedAreExact()
     QCOMPARE(log.serialize(LogFormat::Csv),
         kCsvHeader + "\r\n" + toCsvRow(parked()) + "\r\n"
             + "2026-12-01T06:14:05.004Z,2,unparked,3,,,,,,,,,,reset_reached,,"
-              "2026-12-01T06:14:05.000Z\r\n");
+              "2026-12-01T06:14:05.000Z,,,\r\n");
 }
 
 void TestRetryLog::unparkNames()
@@ -215,7 +244,75 @@ void TestRetryLog::unparkNames()
     QCOMPARE(RetryRecord::unparkFromName(u"paced"), Unpark::None);
     QCOMPARE(RetryRecord::eventFromName(u"parked"), RetryRecord::Event::Parked);
     QCOMPARE(RetryRecord::eventFromName(u"unparked"), RetryRecord::Event::Unparked);
-    QCOMPARE(RetryRecord::eventFromName(u"paced"), std::nullopt);
+    QCOMPARE(RetryRecord::eventFromName(u"paced"), RetryRecord::Event::Paced);
+    QCOMPARE(RetryRecord::eventName(RetryRecord::Event::Paced), u"paced"_s);
+    QCOMPARE(RetryRecord::eventFromName(u"throttled"), std::nullopt);
+}
+
+void TestRetryLog::pacedIsExact()
+{
+    QCOMPARE(toJsonLine(paced()),
+        QByteArray(R"({"time":"2026-12-02T00:30:01.500Z","request":4,"event":"paced",)"
+                   R"("attempt":1,"status":null,"category":null,"used":null,"limit":null,)"
+                   R"("wait_s":12.5,"raw_wait_s":null,"wait_source":"ratelimit-reset",)"
+                   R"("waited_total_s":0,"budget_left_s":120,"reason":null,"error":null,)"
+                   R"("reset_at":null,"window_tokens_left":1200,"window_reset_s":12.5,)"
+                   R"("estimated_tokens":3400})"));
+    QCOMPARE(toCsvRow(paced()),
+        QByteArray("2026-12-02T00:30:01.500Z,4,paced,1,,,,,12.5,,ratelimit-reset,0,120,,,,1200,"
+                   "12.5,3400"));
+    // The history export's extra column comes after the window columns.
+    QCOMPARE(toCsvRow(paced(), u"paced"_s, { { u"conversation"_s, u"c-1"_s } }),
+        toCsvRow(paced()) + ",c-1");
+    QVERIFY(toJsonLine(paced(), u"paced"_s, { { u"conversation"_s, u"c-1"_s } })
+                .endsWith(R"("estimated_tokens":3400,"conversation":"c-1"})"));
+    QCOMPARE(csvHeader({ u"conversation"_s }), kCsvHeader + ",conversation");
+}
+
+void TestRetryLog::windowColumns_data()
+{
+    QTest::addColumn<std::optional<qint64>>("tokensLeft");
+    QTest::addColumn<std::optional<double>>("resetS");
+    QTest::addColumn<std::optional<qint64>>("estimated");
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QByteArray>("csv");
+
+    QTest::newRow("all null") << std::optional<qint64>() << std::optional<double>()
+                              << std::optional<qint64>()
+                              << QByteArray(R"("window_tokens_left":null,"window_reset_s":null,)"
+                                            R"("estimated_tokens":null})")
+                              << QByteArray(",,,");
+    QTest::newRow("zero left, whole reset")
+        << std::optional<qint64>(0) << std::optional<double>(30.0) << std::optional<qint64>(1017)
+        << QByteArray(R"("window_tokens_left":0,"window_reset_s":30,"estimated_tokens":1017})")
+        << QByteArray(",0,30,1017");
+    QTest::newRow("milliseconds") << std::optional<qint64>(59000) << std::optional<double>(0.02)
+                                  << std::optional<qint64>()
+                                  << QByteArray(R"("window_tokens_left":59000,)"
+                                                R"("window_reset_s":0.02,"estimated_tokens":null})")
+                                  << QByteArray(",59000,0.02,");
+    QTest::newRow("three decimals")
+        << std::optional<qint64>() << std::optional<double>(3723.5004) << std::optional<qint64>(2)
+        << QByteArray(R"("window_tokens_left":null,)"
+                      R"("window_reset_s":3723.5,"estimated_tokens":2})")
+        << QByteArray(",,3723.5,2");
+}
+
+void TestRetryLog::windowColumns()
+{
+    QFETCH(std::optional<qint64>, tokensLeft);
+    QFETCH(std::optional<double>, resetS);
+    QFETCH(std::optional<qint64>, estimated);
+    QFETCH(QByteArray, json);
+    QFETCH(QByteArray, csv);
+    RetryRecord r = scheduled();
+    r.windowTokensLeft = tokensLeft;
+    r.windowResetS = resetS;
+    r.estimatedTokens = estimated;
+    QVERIFY2(toJsonLine(r).endsWith(QByteArray(R"("reset_at":null,)" + json)),
+        toJsonLine(r).constData());
+    QVERIFY2(toCsvRow(r).endsWith(QByteArray("18 min.\"," + csv)), toCsvRow(r).constData());
+    QCOMPARE(toCsvRow(r).count(',') - toCsvRow(scheduled()).count(','), 0);
 }
 
 void TestRetryLog::errorIsCutAt500Characters()
@@ -296,7 +393,7 @@ void TestRetryLog::exportIsAtomicAndComplete()
     QCOMPARE(read(csv),
         kCsvHeader + "\r\n" + kScheduledCsvRow + "\r\n"
             + "2026-11-29T20:05:20.123Z,1,gave_up,2,422,token_limit,60323,60000,,,,60,60,"
-              "budget_exhausted,'=cmd,\r\n");
+              "budget_exhausted,'=cmd,,,,\r\n");
     const QString jsonl = dir.filePath(u"export.jsonl"_s);
     QVERIFY2(log.exportTo(jsonl, LogFormat::JsonLines, &error), qPrintable(error));
     QCOMPARE(read(jsonl),
@@ -305,7 +402,8 @@ void TestRetryLog::exportIsAtomicAndComplete()
               "\"attempt\":2,\"status\":422,\"category\":\"token_limit\",\"used\":60323,"
               "\"limit\":60000,\"wait_s\":null,\"raw_wait_s\":null,\"wait_source\":null,"
               "\"waited_total_s\":60,\"budget_left_s\":60,\"reason\":\"budget_exhausted\","
-              "\"error\":\"=cmd\",\"reset_at\":null}\n");
+              "\"error\":\"=cmd\",\"reset_at\":null,\"window_tokens_left\":null,"
+              "\"window_reset_s\":null,\"estimated_tokens\":null}\n");
     // Nothing else was left in the folder (no temporary file of the atomic write).
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name),
         (QStringList { u"export.csv"_s, u"export.jsonl"_s }));

@@ -18,6 +18,8 @@ private Q_SLOTS:
     void largerThanTheCapNamesAFullWindow();
     void newLimitsKeepWhatWasCounted();
     void clearForgetsEverything();
+    void emptyOnceTheNewestHasLeft();
+    void remainingIsFlooredAtZero();
 };
 
 void TestTokenWindow::fillsUpToTheLimit()
@@ -94,6 +96,34 @@ void TestTokenWindow::clearForgetsEverything()
     window.clear();
     QCOMPARE(window.used(), 0);
     QVERIFY(window.fits(1, 6000));
+}
+
+void TestTokenWindow::emptyOnceTheNewestHasLeft()
+{
+    TokenWindow window(6000, 60'000);
+    QCOMPARE(window.msUntilEmpty(0), 0.0);
+    window.admit(0, 1000);
+    window.admit(20'000, 1000);
+    // Not when the next request fits, nor when the oldest leaves: when the last one does.
+    QCOMPARE(window.msUntilEmpty(30'000), 50'000.0);
+    QCOMPARE(window.msUntilEmpty(60'000), 20'000.0); // the first has left
+    QCOMPARE(window.used(), 1000);
+    QCOMPARE(window.msUntilEmpty(80'000), 0.0);
+    QCOMPARE(window.used(), 0);
+}
+
+void TestTokenWindow::remainingIsFlooredAtZero()
+{
+    TokenWindow window(3000, 10'000);
+    QCOMPARE(window.remaining(0), 3000);
+    window.admit(0, 1000);
+    QCOMPARE(window.remaining(1), 2000);
+    window.admit(2, 2500); // admit() does not enforce: the provider asks fits() first
+    QCOMPARE(window.remaining(3), 0);
+    QCOMPARE(window.remaining(10'000), 500); // the first entry left
+    window.setLimits(100, 10'000);
+    QCOMPARE(window.remaining(10'001), 0); // 2500 held, over the new limit
+    QCOMPARE(window.remaining(10'002), 100); // the entry at 2 ms has left
 }
 
 QTEST_GUILESS_MAIN(TestTokenWindow)

@@ -2073,8 +2073,16 @@
         <translation>Sprache der Token-Limit-Fehler von capped und headline: %1 (Standard: en).</translation>
     </message>
     <message>
-        <source>Largest request in tokens for the context scenario (default: 4096).</source>
-        <translation>Größte Anfrage in Tokens für das Szenario context (Standard: 4096).</translation>
+        <source>Largest request in tokens for the context scenario (default: 2000).</source>
+        <translation>Größte Anfrage in Tokens für das Szenario context (Standard: 2000).</translation>
+    </message>
+    <message>
+        <source>Chat requests per window, reported in every scenario and enforced in capped (default: 1000).</source>
+        <translation>Chat-Anfragen je Fenster, in jedem Szenario gemeldet und in capped durchgesetzt (Standard: 1000).</translation>
+    </message>
+    <message>
+        <source>Answer a request with stream_options with a 400, as providers that do not know it do.</source>
+        <translation>Eine Anfrage mit stream_options mit einem 400 beantworten, wie Anbieter, die es nicht kennen.</translation>
     </message>
     <message>
         <source>A response header, &apos;Name: value&apos;. Repeatable. With a 2xx status, &apos;Content-Type: text/event-stream&apos; reads the body as an event stream.</source>

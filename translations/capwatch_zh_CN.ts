@@ -2067,8 +2067,16 @@
         <translation>capped 和 headline 场景的 Token 上限错误所用语言：%1（默认：en）。</translation>
     </message>
     <message>
-        <source>Largest request in tokens for the context scenario (default: 4096).</source>
-        <translation>context 场景允许的最大请求 Token 数（默认：4096）。</translation>
+        <source>Largest request in tokens for the context scenario (default: 2000).</source>
+        <translation>context 场景允许的最大请求 Token 数（默认：2000）。</translation>
+    </message>
+    <message>
+        <source>Chat requests per window, reported in every scenario and enforced in capped (default: 1000).</source>
+        <translation>每个窗口的聊天请求数，所有场景都会报告，capped 场景会强制执行（默认：1000）。</translation>
+    </message>
+    <message>
+        <source>Answer a request with stream_options with a 400, as providers that do not know it do.</source>
+        <translation>对带有 stream_options 的请求返回 400，如同不认识该参数的提供方。</translation>
     </message>
     <message>
         <source>A response header, &apos;Name: value&apos;. Repeatable. With a 2xx status, &apos;Content-Type: text/event-stream&apos; reads the body as an event stream.</source>

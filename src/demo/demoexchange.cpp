@@ -25,13 +25,15 @@ void sendJson(QHttpServerResponder &responder, Status status, const QByteArray &
     responder.writeBody(body);
 }
 
-void writeStreamHeaders(QHttpServerResponder &responder)
+void writeStreamHeaders(QHttpServerResponder &responder, const wire::HeaderPairs &extraHeaders)
 {
     responder.writeStatusLine(Status::Ok);
     responder.writeHeader(
         QByteArrayLiteral("Content-Type"), QByteArrayLiteral("text/event-stream"));
     responder.writeHeader(QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-cache"));
     responder.writeHeader(QByteArrayLiteral("Transfer-Encoding"), QByteArrayLiteral("chunked"));
+    for (const auto &[name, value] : extraHeaders)
+        responder.writeHeader(name, value);
 }
 
 DemoExchange::DemoExchange(QHttpServerResponder &&responder, Finished finished, QObject *parent)

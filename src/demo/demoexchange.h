@@ -25,8 +25,9 @@ using Status = QHttpServerResponder::StatusCode;
 /// A whole JSON response: status line, Content-Type, Content-Length, extra headers, body.
 void sendJson(QHttpServerResponder &responder, Status status, const QByteArray &body,
     const wire::HeaderPairs &extraHeaders = {});
-/// 200, text/event-stream, chunked: what the streamed answers start with.
-void writeStreamHeaders(QHttpServerResponder &responder);
+/// 200, text/event-stream, chunked, extra headers: what the streamed answers start with.
+void writeStreamHeaders(
+    QHttpServerResponder &responder, const wire::HeaderPairs &extraHeaders = {});
 
 class DemoExchange final : public QObject
 {

@@ -47,6 +47,7 @@ QByteArray methodName(QHttpServerRequest::Method method)
 /// One chat request being answered: what every step of the handler needs of it.
 struct DemoProvider::ChatCall
 {
+    DemoProvider *provider;
     const QHttpServerRequest &request;
     QHttpServerResponder &responder;
     const DemoOptions &options;
@@ -60,12 +61,14 @@ struct DemoProvider::ChatCall
     {
         qCInfo(lcDemo, "chat #%d [%ls] -> %s", index, qUtf16Printable(options.scenario), outcome);
     }
+    /// The window's headers first, then `headers` (huge-headers wants its retry-after last).
     void reply(Status status, const QByteArray &body, const HeaderPairs &headers = {}) const
     {
         log(QByteArray::number(int(status)).constData());
-        sendJson(responder, status, body, headers);
+        sendJson(responder, status, body, provider->windowHeaders() + headers);
     }
-    void dropConnection(DemoProvider *provider, const char *why) const
+    void startStream() const { writeStreamHeaders(responder, provider->windowHeaders()); }
+    void dropConnection(const char *why) const
     {
         log(why);
         // Not from inside the handler: QtHttpServer is still using this socket's request.
@@ -106,6 +109,7 @@ DemoProvider::DemoProvider(QObject *parent)
     : QObject(parent)
     , m_server(new QHttpServer)
     , m_window(m_options.limit, m_options.windowSeconds * 1000)
+    , m_requestWindow(m_options.requestLimit, m_options.windowSeconds * 1000)
 {
     // Clients send it their keys: Qt HTTP Server's request dumps must never print them.
     keepRequestHeadersOutOfLogs();
@@ -154,6 +158,8 @@ QString DemoProvider::validate(const DemoOptions &options)
             .arg(options.scenario, scenarios().join(QStringLiteral(", ")));
     if (options.limit <= 0)
         return QStringLiteral("The token limit must be positive.");
+    if (options.requestLimit <= 0)
+        return QStringLiteral("The request limit must be positive.");
     if (!(options.windowSeconds > 0))
         return QStringLiteral("The window must be longer than 0 s.");
     if (!(options.timeScale > 0 && options.timeScale <= 1))
@@ -206,6 +212,7 @@ bool DemoProvider::listen(quint16 port)
     m_server->bind(m_tcpServer); // takes ownership
     m_clock.restart();
     m_window.clear();
+    m_requestWindow.clear();
     m_resetFromMs = -1;
     qCInfo(lcDemo, "demo provider listening on http://127.0.0.1:%u/v1, scenario %ls",
         unsigned(m_tcpServer->serverPort()), qUtf16Printable(m_options.scenario));
@@ -349,22 +356,63 @@ void DemoProvider::handleChat(const QHttpServerRequest &request, QHttpServerResp
     Q_EMIT chatRequestReceived(index, authorization);
 
     // Read after the signal: a slot may have changed the options.
-    ChatCall call { request, responder, m_options, index,
+    ChatCall call { this, request, responder, m_options, index,
         scenarioNamed(m_options.scenario).value_or(Scenario::Capped), 0, authorization, {} };
     if (isTransparentResend(call))
-        return call.dropConnection(this, "transparent resend of a dropped request, dropped too");
+        return call.dropConnection("transparent resend of a dropped request, dropped too");
     // Cycles count requests, not resends, so they are deterministic per provider.
     call.position = (++m_cycleRequests - 1) % 3;
 
-    if (refuseBeforeBody(call))
+    if (refuseOverRequestLimit(call) || refuseBeforeBody(call))
         return;
     DemoChatRequest chat;
     const InvalidRequest invalid = parseChatRequest(request.body(), chat);
     if (!invalid.message.isEmpty())
         return call.reply(Status::BadRequest, errorBody(invalid.message, invalid.param));
+    if (m_options.refuseStreamOptions && chat.hasStreamOptions)
+        return call.reply(
+            Status::BadRequest, unrecognizedArgumentBody(QStringLiteral("stream_options")));
     if (refuseAfterParse(call, chat))
         return;
     answer(call, chat);
+}
+
+void DemoProvider::syncWindowLimits()
+{
+    const double windowMs = m_options.windowSeconds * 1000;
+    m_window.setLimits(m_options.limit, windowMs);
+    m_requestWindow.setLimits(m_options.requestLimit, windowMs);
+}
+
+HeaderPairs DemoProvider::windowHeaders()
+{
+    const double now = policyNowMs();
+    syncWindowLimits();
+    WindowState state;
+    state.limitRequests = m_requestWindow.limit();
+    state.remainingRequests = m_requestWindow.remaining(now);
+    state.resetRequestsMs = m_requestWindow.msUntilEmpty(now);
+    state.limitTokens = m_window.limit();
+    state.remainingTokens = m_window.remaining(now);
+    state.resetTokensMs = m_window.msUntilEmpty(now);
+    return rateLimitHeaders(state);
+}
+
+bool DemoProvider::refuseOverRequestLimit(const ChatCall &call)
+{
+    const double now = policyNowMs();
+    syncWindowLimits();
+    if (call.scenario != Scenario::Capped || m_requestWindow.fits(now, 1)) {
+        m_requestWindow.admit(now, 1);
+        return false;
+    }
+    const auto waitMs = qint64(std::ceil(m_requestWindow.msUntilFits(now, 1)));
+    const qint64 retryAfter = std::max<qint64>(1, (waitMs + 999) / 1000);
+    call.reply(Status::TooManyRequests,
+        requestLimitBody(
+            m_requestWindow.limit(), m_requestWindow.used(), call.options.windowSeconds, waitMs),
+        { { QByteArrayLiteral("retry-after"), QByteArray::number(retryAfter) } });
+    return true;
 }
 
 bool DemoProvider::isTransparentResend(ChatCall &call)
@@ -420,7 +468,7 @@ bool DemoProvider::refuseBeforeBody(const ChatCall &call)
         if (call.position == 1) {
             m_droppedFingerprint = call.fingerprint;
             m_droppedAtMs = m_clock.elapsed();
-            call.dropConnection(this, "connection dropped before any header");
+            call.dropConnection("connection dropped before any header");
             return true;
         }
         return false;
@@ -504,7 +552,7 @@ bool DemoProvider::refuseAfterParse(const ChatCall &call, const DemoChatRequest 
         if (call.position != 0)
             return false;
         call.log("200, stream whose first event is an error");
-        writeStreamHeaders(call.responder);
+        call.startStream();
         startExchange(std::move(call.responder))
             ->playTimed(
                 { httpChunk(ChunkFormat::event(errorInStreamEvent())) + lastHttpChunk() }, 0, -1);
@@ -520,9 +568,9 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
     const DemoOptions &o = call.options;
     const qint64 maxTokens = chat.maxTokens > 0 ? chat.maxTokens : kDefaultMaxTokens;
     QString text;
+    const double now = policyNowMs();
+    syncWindowLimits();
     if (call.scenario == Scenario::Capped) {
-        const double now = policyNowMs();
-        m_window.setLimits(o.limit, o.windowSeconds * 1000);
         const qint64 used = m_window.usedWith(now, maxTokens);
         if (used > o.limit) {
             const auto seconds = std::max<qint64>(
@@ -533,8 +581,10 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
         m_window.admit(now, maxTokens);
         text = boundedAnswer(cappedAnswer(o.limit, o.windowSeconds, maxTokens, used), maxTokens);
     } else if (call.scenario == Scenario::Firehose) {
+        m_window.admit(now, maxTokens); // reported, not enforced
         return answerFirehose(call, chat);
     } else {
+        m_window.admit(now, maxTokens);
         text = boundedAnswer(scenarioAnswer(o.scenario, call.index), maxTokens);
     }
 
@@ -550,6 +600,8 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
         responder.writeHeader(
             QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
         responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(body.size()));
+        for (const auto &[name, value] : windowHeaders())
+            responder.writeHeader(name, value);
         startExchange(std::move(responder))
             ->playTimed({ body.first(body.size() / 2) }, intervalMs, 1);
         return;
@@ -565,7 +617,7 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
             pieces.append(httpChunk(QByteArrayView(&byte, 1)));
         pieces.last() += lastHttpChunk();
         call.log("200, stream dripping a byte a second");
-        writeStreamHeaders(responder);
+        call.startStream();
         startExchange(std::move(responder))
             ->playTimed(std::move(pieces), int(std::lround(kDripIntervalMs * o.timeScale)), -1);
         return;
@@ -585,7 +637,7 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
     }
     if (drop) {
         call.log("200, stream to be dropped");
-        writeStreamHeaders(responder);
+        call.startStream();
         const qsizetype dropAt = std::min<qsizetype>(kDropAfterPieces, pieces.size());
         startExchange(std::move(responder))->playTimed(std::move(pieces), intervalMs, dropAt);
         return;
@@ -595,7 +647,7 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
         pieces.append(httpChunk(format.usage(chat.promptTokens, tokensOf(text.toUtf8().size()))));
     pieces.append(httpChunk(ChunkFormat::done()) + lastHttpChunk());
     call.log("200, stream");
-    writeStreamHeaders(responder);
+    call.startStream();
     startExchange(std::move(responder))->playTimed(std::move(pieces), intervalMs, -1);
 }
 
@@ -617,7 +669,7 @@ void DemoProvider::answerFirehose(const ChatCall &call, const DemoChatRequest &c
             Status::Ok, completionBody(call.index, chat.model, text, chat.promptTokens));
     }
     call.log("200, firehose stream");
-    writeStreamHeaders(responder);
+    call.startStream();
     DemoExchange::Firehose f { ChunkFormat(call.index, chat.model), 0, 0, 0, 0, {}, 0, {} };
     f.totalBytes = bytes;
     f.totalChunks = chunks;

@@ -7,6 +7,7 @@
 // Scenarios (named in scenarios.h; cycles count chat requests from 1):
 //  capped           each request counts max_tokens (1000 if absent) against `limit` per rolling
 //                   window; over it: 422 "Token limit exceeded: used N, limit M. Retry in X sec."
+//                   More than requestLimit chat requests per window: 429 (see "The window")
 //  headline         every request: 422 "... used 60323, limit 60000. Retry in 18 min."
 //  rate-limited     1, 2: 429 + retry-after: 2; 3: success; and again
 //  auth-expired     401 for the first key seen (or none); or, with acceptedKey, for any other key
@@ -27,9 +28,16 @@
 //                   "Please try again in 2s.", code 429); 2, 3: success
 //  error-in-stream  1: a 200 event stream whose first data event is an error ("overloaded"), then
 //                   its end; 2, 3: success
-//  context          a request whose estimate (characters of all messages / 4, plus max_tokens or
-//                   1000) exceeds contextWindow: OpenAI's 400 context_length_exceeded, with the
-//                   numbers; smaller requests succeed
+//  context          a request whose estimate exceeds contextWindow (default 2000): OpenAI's 400
+//                   context_length_exceeded, with the numbers ("This model's maximum context
+//                   length is 2000 tokens. However, you requested 2400 tokens (1400 in the
+//                   messages, 1000 in the completion). ..."); smaller requests succeed. The
+//                   estimate, exactly (a client's trim plan relies on it): the characters
+//                   (UTF-16 code units) of the text of EVERY message, whatever its role (system,
+//                   user, assistant, ...), summed (a string content, or the `text` parts of an
+//                   array joined; roles, names and other members not counted), divided by 4 and
+//                   rounded up once for the sum; plus max_tokens (or max_completion_tokens), 1000
+//                   when absent. A request that leaves out turns is smaller by their characters.
 //  billing          every request: 402 "Insufficient Balance" (DeepSeek's shape)
 //  reset            from the first chat request that gets this far (a valid one, after any
 //                   headlineFirst) until resetAfterSeconds later: the headline's 422 with the time
@@ -42,7 +50,25 @@
 // chunked SSE or not) are friendly texts about the cap. Whatever the scenario, a chat request that
 // would get an answer is first checked as real providers do: no messages, an empty (or blank) last
 // user message, or no (or a blank) model get a 400 in OpenAI's shape
-// {"error":{"message","type":"invalid_request_error","param","code":null}}.
+// {"error":{"message","type":"invalid_request_error","param","code":null}}; with
+// refuseStreamOptions, so does a request with a `stream_options` member ("Unrecognized request
+// argument supplied: stream_options", param and code null), as providers that do not know it do.
+//
+// The window, as OpenAI reports it: every response of a chat request (success, every error,
+// streamed or not, the 400s above; not a dropped connection or a held `hang`) carries
+// x-ratelimit-limit-requests, x-ratelimit-limit-tokens, x-ratelimit-remaining-requests,
+// x-ratelimit-remaining-tokens, x-ratelimit-reset-requests and x-ratelimit-reset-tokens.
+// remaining = limit - what the rolling window (windowSeconds) holds once this request was
+// counted; reset = the time until every counted entry has left the window (0s when empty), a Go
+// duration in policy time ("59.98s", "6m0s", "20ms", "0s"; the texts and headers stay in policy
+// seconds under timeScale). Tokens: each answered request counts its max_tokens (1000 if absent;
+// never the prompt, so a client estimate that adds the prompt is conservative) against `limit`;
+// in capped that is the enforced window (a 422 reports the window as it stands without the
+// refused request), elsewhere the same window is only reported. Requests: every chat request
+// (but a transparent resend, and one refused by this limit) counts 1 against requestLimit; in
+// capped over it a 429 {"error":{"message":"Rate limit reached for requests ... Please try again
+// in 1.5s. ...","type":"requests","param":null,"code":"rate_limit_exceeded"}} with retry-after
+// (whole seconds, rounded up) comes before anything else is checked.
 
 #include "tokenwindow.h"
 
@@ -87,7 +113,11 @@ struct DemoOptions
     /// headlineFirst).
     QString messageLanguage = QStringLiteral("en");
     /// context: the most tokens a request may ask for (prompt estimate + max_tokens).
-    qint64 contextWindow = 4096;
+    qint64 contextWindow = 2000;
+    /// Chat requests per window: reported in every scenario, enforced (429) in capped.
+    qint64 requestLimit = 1000;
+    /// A request with a `stream_options` member gets OpenAI's 400 for an unknown argument.
+    bool refuseStreamOptions = false;
     /// reset: policy seconds from the first chat request until the cap frees (scaled).
     double resetAfterSeconds = 180;
 };
@@ -177,6 +207,12 @@ private:
     bool keyAccepted(const ChatCall &call);
     /// The scenarios that fail on what the (valid) request asks for.
     bool refuseAfterParse(const ChatCall &call, const DemoChatRequest &chat);
+    /// Counts the request in the requests window; capped over requestLimit: the 429.
+    bool refuseOverRequestLimit(const ChatCall &call);
+    /// The windows take the options' limits (which may change while listening).
+    void syncWindowLimits();
+    /// The x-ratelimit-* headers of the window as it stands now.
+    QList<std::pair<QByteArray, QByteArray>> windowHeaders();
     void answer(const ChatCall &call, const DemoChatRequest &chat);
     void answerFirehose(const ChatCall &call, const DemoChatRequest &chat);
     double policyNowMs() const;
@@ -188,7 +224,8 @@ private:
     std::unique_ptr<QHttpServer> m_server;
     QTcpServer *m_tcpServer = nullptr; // owned by m_server
     QElapsedTimer m_clock;
-    TokenWindow m_window; // capped: policy ms
+    TokenWindow m_window; // tokens, policy ms: enforced in capped, reported everywhere
+    TokenWindow m_requestWindow; // chat requests, policy ms: enforced in capped
     double m_resetFromMs = -1; // reset: policy ms of the first request, -1 before it
     QByteArray m_expiredKeyHash; // auth-expired: hash of the first key seen, never the key
     std::map<quint64, DemoExchange *> m_exchanges; // children; finished ones go by deleteLater

@@ -73,6 +73,7 @@ InvalidRequest parseChatRequest(const QByteArray &body, DemoChatRequest &out)
         out.maxTokens = static_cast<qint64>(value);
     }
     out.stream = root.value(u"stream").toBool(false);
+    out.hasStreamOptions = root.contains(u"stream_options");
     out.includeUsage
         = root.value(u"stream_options").toObject().value(u"include_usage").toBool(false);
     return {};

@@ -16,8 +16,11 @@ struct DemoChatRequest
     qint64 maxTokens = -1; ///< -1: absent
     bool stream = false;
     bool includeUsage = false;
+    bool hasStreamOptions = false; ///< a `stream_options` member, whatever its value
     qint64 promptTokens = 0;
-    qsizetype promptChars = 0; ///< characters of all messages' text
+    /// UTF-16 code units of the text of every message (any role), summed: the context
+    /// scenario's estimate is ceil(promptChars / 4) (demoprovider.h).
+    qsizetype promptChars = 0;
 };
 
 struct InvalidRequest

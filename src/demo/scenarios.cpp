@@ -10,7 +10,8 @@ namespace {
 constexpr std::array kScenarios {
     ScenarioInfo { Scenario::Capped, u"capped",
         u"each request counts max_tokens (1000 if absent) against the cap per rolling window; "
-        u"over it: 422 \"Token limit exceeded: used N, limit M. Retry in X sec.\"" },
+        u"over it: 422 \"Token limit exceeded: used N, limit M. Retry in X sec.\"; over "
+        u"--request-limit requests per window: 429" },
     ScenarioInfo { Scenario::Headline, u"headline",
         u"every request: 422 \"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\"" },
     ScenarioInfo { Scenario::RateLimited, u"rate-limited",
@@ -40,7 +41,9 @@ constexpr std::array kScenarios {
     ScenarioInfo { Scenario::ErrorInStream, u"error-in-stream",
         u"1: a 200 event stream whose first data event is an error; 2, 3: success" },
     ScenarioInfo { Scenario::Context, u"context",
-        u"a request larger than the context window: OpenAI's 400 context_length_exceeded" },
+        u"a request larger than the context window (--context-window, default 2000 tokens; "
+        u"characters of every message / 4 + max_tokens or 1000): OpenAI's 400 "
+        u"context_length_exceeded" },
     ScenarioInfo { Scenario::Billing, u"billing",
         u"every request: 402 \"Insufficient Balance\" (DeepSeek's shape)" },
     ScenarioInfo { Scenario::Reset, u"reset",

@@ -43,6 +43,18 @@ double TokenWindow::msUntilFits(double nowMs, qint64 tokens)
     return m_windowMs;
 }
 
+double TokenWindow::msUntilEmpty(double nowMs)
+{
+    expire(nowMs);
+    return m_entries.empty() ? 0 : m_entries.back().atMs + m_windowMs - nowMs;
+}
+
+qint64 TokenWindow::remaining(double nowMs)
+{
+    expire(nowMs);
+    return m_used >= m_limit ? 0 : m_limit - m_used;
+}
+
 void TokenWindow::clear()
 {
     m_entries.clear();

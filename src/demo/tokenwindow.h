@@ -23,6 +23,12 @@ public:
     /// Policy ms from `nowMs` until `tokens` more fit. A request larger than the whole cap never
     /// fits: a full window is named, as a real cap would.
     double msUntilFits(double nowMs, qint64 tokens);
+    /// Policy ms from `nowMs` until every counted entry has left (the window is back to its
+    /// initial state, as OpenAI's `x-ratelimit-reset-*` mean); 0 when it is empty.
+    double msUntilEmpty(double nowMs);
+    /// What is left of the limit at `nowMs`, floored at 0 (a window that went over by new,
+    /// lower limits leaves nothing, never less).
+    qint64 remaining(double nowMs);
 
     /// New limits apply from the next call; what was counted stays counted.
     void setLimits(qint64 limit, double windowMs)

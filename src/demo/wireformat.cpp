@@ -178,6 +178,64 @@ QByteArray contextLengthBody(qint64 contextWindow, qint64 prompt, qint64 complet
         QStringLiteral("context_length_exceeded"));
 }
 
+QByteArray requestLimitBody(qint64 limit, qint64 used, double windowSeconds, qint64 waitMs)
+{
+    return errorBody(QStringLiteral("Rate limit reached for requests in organization org-demo on "
+                                    "requests per %1 s: Limit %2, Used %3, Requested 1. Please "
+                                    "try again in %4. Visit "
+                                    "https://platform.openai.com/account/rate-limits to learn "
+                                    "more.")
+                         .arg(windowSeconds)
+                         .arg(limit)
+                         .arg(used)
+                         .arg(QString::fromLatin1(goDuration(waitMs))),
+        {}, QByteArrayLiteral("requests"), QStringLiteral("rate_limit_exceeded"));
+}
+
+QByteArray unrecognizedArgumentBody(const QString &name)
+{
+    return errorBody(QStringLiteral("Unrecognized request argument supplied: %1").arg(name));
+}
+
+QByteArray goDuration(qint64 ms)
+{
+    if (ms <= 0)
+        return QByteArrayLiteral("0s");
+    if (ms < 1000)
+        return QByteArray::number(ms) + "ms";
+    QByteArray out;
+    const qint64 hours = ms / 3'600'000;
+    const qint64 minutes = ms / 60'000 % 60;
+    if (hours > 0)
+        out += QByteArray::number(hours) + 'h';
+    if (hours > 0 || minutes > 0)
+        out += QByteArray::number(minutes) + 'm';
+    out += QByteArray::number(ms / 1000 % 60);
+    if (const qint64 fraction = ms % 1000; fraction > 0) {
+        QByteArray digits = QByteArray::number(fraction).rightJustified(3, '0');
+        while (digits.endsWith('0'))
+            digits.chop(1);
+        out += '.' + digits;
+    }
+    return out + 's';
+}
+
+HeaderPairs rateLimitHeaders(const WindowState &state)
+{
+    const auto duration = [](double ms) { return goDuration(qint64(std::ceil(ms))); };
+    return {
+        { QByteArrayLiteral("x-ratelimit-limit-requests"),
+            QByteArray::number(state.limitRequests) },
+        { QByteArrayLiteral("x-ratelimit-limit-tokens"), QByteArray::number(state.limitTokens) },
+        { QByteArrayLiteral("x-ratelimit-remaining-requests"),
+            QByteArray::number(state.remainingRequests) },
+        { QByteArrayLiteral("x-ratelimit-remaining-tokens"),
+            QByteArray::number(state.remainingTokens) },
+        { QByteArrayLiteral("x-ratelimit-reset-requests"), duration(state.resetRequestsMs) },
+        { QByteArrayLiteral("x-ratelimit-reset-tokens"), duration(state.resetTokensMs) },
+    };
+}
+
 QString cappedAnswer(qint64 limit, double windowSeconds, qint64 counted, qint64 used)
 {
     return QStringLiteral(

@@ -60,12 +60,35 @@ QByteArray authBody();
 QByteArray validationBody();
 QByteArray overloadedBody();
 QByteArray contextLengthBody(qint64 contextWindow, qint64 prompt, qint64 completion);
+/// capped's 429 over the request limit, in OpenAI's words ("Rate limit reached for requests ...
+/// Please try again in 1.5s."): type `requests`, code `rate_limit_exceeded`.
+QByteArray requestLimitBody(qint64 limit, qint64 used, double windowSeconds, qint64 waitMs);
+/// OpenAI's 400 for a request member it does not know: "Unrecognized request argument supplied:
+/// NAME", param and code null.
+QByteArray unrecognizedArgumentBody(const QString &name);
 /// Over the 1 MiB that is classified: a token-limit text followed by more than a megabyte of
 /// detail, so only its size keeps it from being taken for a token limit.
 QByteArray hugeErrorBody();
 /// About kHugeHeaderBytes of harmless extra response headers.
 HeaderPairs fillerHeaders();
 QByteArray modelsBody();
+
+/// A duration as Go's time.Duration prints it, which is how OpenAI writes its resets and
+/// "try again in" times: `0s`, `20ms`, `1.5s`, `59.98s`, `6m0s`, `1h2m3.5s`. Whole milliseconds.
+QByteArray goDuration(qint64 ms);
+
+/// What one response says of the provider's window, in policy time.
+struct WindowState
+{
+    qint64 limitRequests = 0;
+    qint64 remainingRequests = 0;
+    double resetRequestsMs = 0;
+    qint64 limitTokens = 0;
+    qint64 remainingTokens = 0;
+    double resetTokensMs = 0;
+};
+/// The six `x-ratelimit-*` headers, in OpenAI's order; resets rounded up to whole ms.
+HeaderPairs rateLimitHeaders(const WindowState &state);
 
 // The answers.
 QString cappedAnswer(qint64 limit, double windowSeconds, qint64 counted, qint64 used);

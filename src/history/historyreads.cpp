@@ -29,7 +29,7 @@ std::optional<double> optionalDouble(const QVariant &v)
 const QString kRecordColumns
     = u"r.time_ms, r.request, r.event, r.attempt, r.status, r.category, r.used, r.token_limit, "
       "r.wait_ms, r.raw_wait_ms, r.wait_source, r.waited_total_ms, r.budget_left_ms, r.reason, "
-      "r.error, r.reset_at_ms"_s;
+      "r.error, r.reset_at_ms, r.window_tokens_left, r.window_reset_s, r.estimated_tokens"_s;
 
 RetryRecord readRecord(const QSqlQuery &q, int first)
 {
@@ -54,6 +54,9 @@ RetryRecord readRecord(const QSqlQuery &q, int first)
         r.reason = endReasonFromName(reason);
     r.error = q.value(first + 14).toString();
     r.resetAt = timeOf(q.value(first + 15));
+    r.windowTokensLeft = integerOf(q.value(first + 16));
+    r.windowResetS = realOf(q.value(first + 17));
+    r.estimatedTokens = integerOf(q.value(first + 18));
     return r;
 }
 

@@ -138,10 +138,13 @@ public:
     /// or message missing) is left out with a warning; a database error gives an empty list and
     /// a warning (being const, it does not set lastError()).
     QList<ParkedSend> parkedSends() const;
-    /// Stores `window` in place of the row of its provider and model (schema v3); the provider
-    /// is stored as storableEndpoint() makes it. False (and lastError()) on a write error.
+    /// Stores `window` in place of the row of its provider and model (schema v3), whatever that
+    /// row's time; the provider is stored as storableEndpoint() makes it. False (and lastError())
+    /// on a write error. Kept over deleteConversation() and retention; clear() deletes them.
     bool saveProviderWindow(const ProviderWindowRecord &window);
-    /// Every stored window report, the latest received first.
+    /// Every stored window report, the latest received first. A cell that is not a number (a
+    /// hand-edited file) reads as unset (a row without a time last); a database error gives an
+    /// empty list and a warning (being const, it does not set lastError()).
     QList<ProviderWindowRecord> providerWindows() const;
     /// Conversations with a message holding every word of `text` (the last word may be the start
     /// of one, for search as you type), those with the newest matching message first.

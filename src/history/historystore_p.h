@@ -13,6 +13,7 @@
 #include <QUuid>
 #include <QVariant>
 #include <atomic>
+#include <cmath>
 #include <optional>
 #include <string_view>
 
@@ -79,6 +80,49 @@ inline QVariant textOrNull(const QString &s)
 template<class T> inline QVariant optional(const std::optional<T> &v)
 {
     return v ? QVariant::fromValue(*v) : QVariant();
+}
+
+/// A number read strictly: null, text (a hand-edited cell SQLite could not make a number of) or a
+/// fraction in an integer column reads as unset, never as 0.
+inline std::optional<qint64> integerOf(const QVariant &v)
+{
+    switch (v.typeId()) {
+    case QMetaType::Int:
+    case QMetaType::LongLong:
+        return v.toLongLong();
+    case QMetaType::Double: {
+        const double d = v.toDouble();
+        // 2^63 is the first double past qint64's range.
+        if (std::isfinite(d) && d == std::trunc(d) && std::abs(d) < 9.2233720368547758e18)
+            return qint64(d);
+        return std::nullopt;
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+/// As integerOf(), for a REAL column: any finite number.
+inline std::optional<double> realOf(const QVariant &v)
+{
+    switch (v.typeId()) {
+    case QMetaType::Int:
+    case QMetaType::LongLong:
+        return v.toDouble();
+    case QMetaType::Double:
+        if (const double d = v.toDouble(); std::isfinite(d))
+            return d;
+        return std::nullopt;
+    default:
+        return std::nullopt;
+    }
+}
+
+/// A time stored as ms, read strictly (integerOf()); invalid when unset or not a number.
+inline QDateTime strictTimeOf(const QVariant &v)
+{
+    const std::optional<qint64> ms = integerOf(v);
+    return ms ? QDateTime::fromMSecsSinceEpoch(*ms, Qt::UTC) : QDateTime();
 }
 
 inline QString nameText(std::string_view name)

@@ -165,7 +165,7 @@ struct ProviderWindowRecord
 {
     QString provider; ///< "demo", or the endpoint as storableEndpoint() makes it
     QString model;
-    QDateTime receivedAt; ///< UTC, ms
+    QDateTime receivedAt; ///< UTC, ms; invalid: now (when stored)
     /// UTC wall times, ms: receivedAt + the reset, scaled by the time scale of the run that got
     /// it (as a parked send's dueAt). Invalid: not reported.
     QDateTime tokensResetAt;
@@ -174,7 +174,9 @@ struct ProviderWindowRecord
     std::optional<qint64> remainingTokens;
     std::optional<qint64> limitRequests;
     std::optional<qint64> remainingRequests;
-    double timeScale = 1.0; ///< of the run that got it: time left / timeScale is policy time
+    /// Of the run that got it: time left / timeScale is policy time. Stored and read as 1 when
+    /// not above 0.
+    double timeScale = 1.0;
 
     bool operator==(const ProviderWindowRecord &) const = default;
 };

@@ -199,6 +199,13 @@ void HistoryWriter::removeParkedSend(const QUuid &id)
     });
 }
 
+void HistoryWriter::saveProviderWindow(ProviderWindowRecord window)
+{
+    if (!window.receivedAt.isValid())
+        window.receivedAt = QDateTime::currentDateTimeUtc();
+    enqueueWrite([window](HistoryStore &store) { return store.saveProviderWindow(window); });
+}
+
 void HistoryWriter::renameConversation(const QUuid &id, const QString &title)
 {
     enqueueWrite([id, title](HistoryStore &store) { return store.renameConversation(id, title); });

@@ -261,8 +261,8 @@ bool HistoryStore::addRetryRecord(const QUuid &send, const RetryRecord &r)
         QSqlQuery *q = prepared(
             u"INSERT INTO retry_records (send_id, time_ms, request, event, attempt, status, "
             "category, used, token_limit, wait_ms, raw_wait_ms, wait_source, waited_total_ms, "
-            "budget_left_ms, reason, error, reset_at_ms) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+            "budget_left_ms, reason, error, reset_at_ms, window_tokens_left, window_reset_s, "
+            "estimated_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
         if (!q)
             return false;
         q->bindValue(0, sendKey);
@@ -283,6 +283,9 @@ bool HistoryStore::addRetryRecord(const QUuid &send, const RetryRecord &r)
             14, textOrNull(r.unpark.isEmpty() ? nameText(retry::nameOf(r.reason)) : r.unpark));
         q->bindValue(15, textOrNull(r.error));
         q->bindValue(16, msOrNull(r.resetAt));
+        q->bindValue(17, optional(r.windowTokensLeft));
+        q->bindValue(18, optional(r.windowResetS));
+        q->bindValue(19, optional(r.estimatedTokens));
         if (!run(q, u"add retry record"_s))
             return false;
         if (r.event != u"retry_scheduled"_s)
@@ -371,8 +374,10 @@ bool HistoryStore::clear()
     if (m_inTransaction)
         return fail(u"clear"_s, u"a transaction is open"_s);
     const bool deleted = write([&] {
-        QStringList statements { u"DELETE FROM parked_sends"_s, u"DELETE FROM retry_records"_s,
-            u"DELETE FROM sends"_s, u"DELETE FROM messages"_s, u"DELETE FROM conversations"_s };
+        // The window reports too: all history means all of it (docs/history.md).
+        QStringList statements { u"DELETE FROM provider_windows"_s, u"DELETE FROM parked_sends"_s,
+            u"DELETE FROM retry_records"_s, u"DELETE FROM sends"_s, u"DELETE FROM messages"_s,
+            u"DELETE FROM conversations"_s };
         if (m_hasFts)
             statements.append(u"INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')"_s);
         QString error;

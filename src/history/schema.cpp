@@ -128,6 +128,34 @@ bool version2(QSqlDatabase &db, QString *error)
         error);
 }
 
+// Provider windows and the retry log's window columns (issue 16, docs/retry-policy.md section
+// 8.1): the last window report of each (provider, model), replaced by the next, so that a new
+// window or a new capwatch-cli process paces too; and the three columns the retry log gained.
+// Not tied to a conversation: deleting one leaves the reports, clear() deletes them. Times as in
+// version 1; a record's window_reset_s is REAL, the seconds exactly as the log has them.
+bool version3(QSqlDatabase &db, QString *error)
+{
+    return execAll(db,
+        {
+            uR"(CREATE TABLE provider_windows (
+            provider TEXT NOT NULL,
+            model TEXT NOT NULL,
+            received_at_ms INTEGER NOT NULL,
+            tokens_reset_at_ms INTEGER,
+            requests_reset_at_ms INTEGER,
+            limit_tokens INTEGER,
+            remaining_tokens INTEGER,
+            limit_requests INTEGER,
+            remaining_requests INTEGER,
+            time_scale REAL NOT NULL DEFAULT 1,
+            PRIMARY KEY (provider, model)))"_s,
+            u"ALTER TABLE retry_records ADD COLUMN window_tokens_left INTEGER"_s,
+            u"ALTER TABLE retry_records ADD COLUMN window_reset_s REAL"_s,
+            u"ALTER TABLE retry_records ADD COLUMN estimated_tokens INTEGER"_s,
+        },
+        error);
+}
+
 } // namespace
 
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
@@ -145,7 +173,8 @@ bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
 
 const std::vector<Migration> &schemaMigrations()
 {
-    static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 } };
+    static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 },
+        { 3, version3 } };
     return migrations;
 }
 

@@ -8,6 +8,7 @@
 #include <QNetworkAccessManager>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace capwatch::net {
 
@@ -65,6 +66,9 @@ ChatClient::ChatClient(QObject *parent)
     qRegisterMetaType<AttemptFailure>();
     qRegisterMetaType<RetryInfo>();
     qRegisterMetaType<SendSummary>();
+    qRegisterMetaType<PacePlan>();
+    qRegisterMetaType<ProviderReport>();
+    qRegisterMetaType<ContextOverflow>();
     // Connections are not reused across sends: a provider that closed one during a retry wait
     // must not fail the next attempt with a stale socket.
     m_nam->setAutoDeleteReplies(false);
@@ -104,9 +108,17 @@ bool ChatClient::busy() const
 
 quint64 ChatClient::send(const ChatRequest &request)
 {
+    return send(request, PacePlan {});
+}
+
+quint64 ChatClient::send(const ChatRequest &request, const PacePlan &pace)
+{
     cancel();
     ++m_sendId;
     m_request = request;
+    // A provider that refused stream_options once gets requests without it from the start.
+    if (m_refusesStreamUsage.contains(displayEndpoint(chatCompletionsUrl(m_request.endpoint))))
+        m_request.streamUsage = false;
     m_key.clear();
     m_authSource.clear();
     m_policy = std::make_unique<retry::SendPolicy>(m_clock);
@@ -119,40 +131,117 @@ quint64 ChatClient::send(const ChatRequest &request)
     m_usage.reset();
     m_incomplete = false;
     m_cutWait.reset();
+    m_pace = pace;
+    m_pacing = false;
+    m_streamUsageRetried = false;
+    m_lastWindow = {};
 
     const quint64 id = m_sendId;
     Q_EMIT sendStarted(id);
     // Begin on the next turn of the event loop, so the caller holds the id before any signal.
     QTimer::singleShot(0, this, [this, id] {
-        if (id != m_sendId || !m_active)
-            return;
-        const QUrl url = chatCompletionsUrl(m_request.endpoint);
-        if (!url.isValid()) {
-            configurationError(u"the endpoint '%1' is not an http(s) URL"_s.arg(
-                m_request.endpoint.toString(QUrl::RemoveUserInfo)));
-            return;
-        }
-        QPointer<ChatClient> self(this);
-        m_credentials->load([self, id](const Credential &c) {
-            if (!self || id != self->m_sendId || !self->m_active)
-                return;
-            const QUrl target = chatCompletionsUrl(self->m_request.endpoint);
-            if (keyUse(c, target) == KeyUse::Missing) {
-                self->configurationError(
-                    u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error));
-                return;
-            }
-            if (!isHeaderSafe(c.key)) {
-                self->configurationError(
-                    u"the API key from %1 contains characters that cannot be sent"_s.arg(c.source));
-                return;
-            }
-            self->m_key = c.key;
-            self->m_authSource = authSourceText(c, target);
-            self->startAttempt();
-        });
+        if (id == m_sendId && m_active)
+            begin();
     });
     return id;
+}
+
+void ChatClient::begin()
+{
+    const QUrl url = chatCompletionsUrl(m_request.endpoint);
+    if (!url.isValid()) {
+        configurationError(u"the endpoint '%1' is not an http(s) URL"_s.arg(
+            m_request.endpoint.toString(QUrl::RemoveUserInfo)));
+        return;
+    }
+    if (m_pace.wait > retry::Millis(0))
+        startPacing();
+    else
+        loadCredentialAndStart();
+}
+
+void ChatClient::startPacing()
+{
+    m_pacing = true;
+    const qint64 wallMs = m_clock.toWall(m_pace.wait);
+    m_paceDeadlineNs = steadyNs() + wallMs * 1'000'000;
+    qCInfo(lcRetry).noquote()
+        << u"request %1: pacing %2 s before attempt 1 (the provider's window is full)"_s
+               .arg(m_sendId)
+               .arg(seconds(m_pace.wait));
+    if (m_log) {
+        RetryRecord rec = logRecord(RetryRecord::Event::Paced, 1);
+        rec.waitMs = m_pace.wait.count();
+        rec.waitSource = m_pace.source == retry::WaitSource::None
+            ? retry::WaitSource::RateLimitReset
+            : m_pace.source;
+        // Pacing never spends the retry budget.
+        rec.waitedTotalMs = 0;
+        rec.budgetLeftMs = retry::kRetryBudget.count();
+        rec.estimatedTokens = m_pace.estimatedTokens;
+        rec.windowTokensLeft = m_pace.windowTokensLeft;
+        rec.windowResetS = m_pace.windowResetS;
+        m_log->append(rec);
+    }
+    Q_EMIT pacingStarted(m_sendId, m_pace);
+    m_waitTimer.start(int(wallMs));
+}
+
+void ChatClient::endPacing()
+{
+    m_waitTimer.stop();
+    m_pacing = false;
+    loadCredentialAndStart();
+}
+
+bool ChatClient::sendNow()
+{
+    if (!m_active || !m_pacing)
+        return false;
+    qCInfo(lcRetry).noquote() << u"request %1: sent now, before the pacing wait ended"_s.arg(
+        m_sendId);
+    endPacing();
+    return true;
+}
+
+bool ChatClient::pacing() const
+{
+    return m_active && m_pacing;
+}
+
+retry::Millis ChatClient::paceLeft() const
+{
+    if (!pacing())
+        return retry::Millis(0);
+    const qint64 leftNs = m_paceDeadlineNs - steadyNs();
+    if (leftNs <= 0)
+        return retry::Millis(0);
+    const double policyMs = double(leftNs) / 1'000'000.0 / m_clock.scale();
+    return std::min(m_pace.wait, retry::Millis(qint64(std::ceil(policyMs))));
+}
+
+void ChatClient::loadCredentialAndStart()
+{
+    const quint64 id = m_sendId;
+    QPointer<ChatClient> self(this);
+    m_credentials->load([self, id](const Credential &c) {
+        if (!self || id != self->m_sendId || !self->m_active)
+            return;
+        const QUrl target = chatCompletionsUrl(self->m_request.endpoint);
+        if (keyUse(c, target) == KeyUse::Missing) {
+            self->configurationError(
+                u"no API key (%1)"_s.arg(c.error.isEmpty() ? c.source : c.error));
+            return;
+        }
+        if (!isHeaderSafe(c.key)) {
+            self->configurationError(
+                u"the API key from %1 contains characters that cannot be sent"_s.arg(c.source));
+            return;
+        }
+        self->m_key = c.key;
+        self->m_authSource = authSourceText(c, target);
+        self->startAttempt();
+    });
 }
 
 void ChatClient::startAttempt()
@@ -162,10 +251,25 @@ void ChatClient::startAttempt()
                                      .arg(n)
                                      .arg(retry::kMaxAttempts)
                                      .arg(displayEndpoint(chatCompletionsUrl(m_request.endpoint)));
-    if (m_log)
-        m_log->append(logRecord(RetryRecord::Event::AttemptStarted, n));
-    Q_EMIT attemptStarted(m_sendId, n, retry::kMaxAttempts);
+    logAttemptStarted(n);
+    sendAttempt();
+}
 
+void ChatClient::logAttemptStarted(int n)
+{
+    if (m_log) {
+        RetryRecord rec = logRecord(RetryRecord::Event::AttemptStarted, n);
+        rec.estimatedTokens = m_pace.estimatedTokens;
+        rec.windowTokensLeft = m_pace.windowTokensLeft;
+        rec.windowResetS = m_pace.windowResetS;
+        m_log->append(rec);
+    }
+    Q_EMIT attemptStarted(m_sendId, n, retry::kMaxAttempts);
+}
+
+void ChatClient::sendAttempt()
+{
+    m_lastWindow = {};
     m_attempt = new ChatAttempt(m_nam, buildNetworkRequest(m_request, m_key),
         buildRequestBody(m_request), m_clock.toWall(kIdleTimeout), this);
     ChatAttempt *attempt = m_attempt;
@@ -216,6 +320,10 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
     m_lastStatus = result.status;
     m_lastWasNetwork = result.kind == AttemptResult::Kind::NetworkError
         || result.kind == AttemptResult::Kind::StreamBroken;
+    if (result.status > 0)
+        reportProvider(result);
+    if (resendWithoutStreamUsage(result))
+        return;
 
     if (result.kind == AttemptResult::Kind::Answered) {
         m_policy->succeeded();
@@ -283,7 +391,54 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
                    ? u", used %1 of limit %2"_s.arg(c.used.value_or(-1)).arg(c.limit.value_or(-1))
                    : QString());
     Q_EMIT attemptFailed(m_sendId, f);
+    if (c.category == retry::Category::TooLarge) {
+        if (const auto window = retry::contextWindowFrom(c)) {
+            ContextOverflow overflow;
+            overflow.requested = c.used ? qint64(std::llround(*c.used)) : 0;
+            overflow.contextWindow = *window;
+            Q_EMIT contextOverflowed(m_sendId, overflow);
+        }
+    }
     applyDecision(d);
+}
+
+void ChatClient::reportProvider(const AttemptResult &result)
+{
+    ProviderReport report;
+    report.attempt = m_policy->attempt();
+    report.status = result.status;
+    report.window = retry::windowReportFrom(result.headers);
+    if (result.usage)
+        report.usage = usageReportOf(*result.usage);
+    report.requestChars = requestChars(m_request.messages);
+    report.endpoint = displayEndpoint(m_request.endpoint);
+    report.model = m_request.model;
+    report.receivedAt = QDateTime::currentDateTimeUtc();
+    report.timeScale = m_clock.scale();
+    m_lastWindow = report.window;
+    Q_EMIT providerReported(m_sendId, report);
+}
+
+bool ChatClient::resendWithoutStreamUsage(const AttemptResult &result)
+{
+    if (result.kind != AttemptResult::Kind::HttpError || result.errorInSuccess || !m_request.stream
+        || !m_request.streamUsage || m_streamUsageRetried
+        || !retry::refusesStreamUsage(result.status,
+            std::string_view(result.body.constData(), std::size_t(result.body.size()))))
+        return false;
+    // Not a policy attempt: no wait, no budget. The log shows the same attempt started again.
+    m_refusesStreamUsage.insert(displayEndpoint(chatCompletionsUrl(m_request.endpoint)));
+    m_request.streamUsage = false;
+    m_streamUsageRetried = true;
+    const int n = m_policy->attempt();
+    qCInfo(lcRetry).noquote()
+        << u"request %1: attempt %2 refused stream_options (%3); sent again without it"_s
+               .arg(m_sendId)
+               .arg(n)
+               .arg(result.status);
+    logAttemptStarted(n);
+    sendAttempt();
+    return true;
 }
 
 RetryRecord ChatClient::logRecord(RetryRecord::Event event, int attempt) const
@@ -302,6 +457,11 @@ RetryRecord ChatClient::logRecord(RetryRecord::Event event, int attempt) const
         rec.used = m_lastFailure->used;
         rec.limit = m_lastFailure->limit;
         rec.error = m_lastFailure->errorText;
+    }
+    if (afterFailure || event == RetryRecord::Event::Succeeded) {
+        rec.windowTokensLeft = m_lastWindow.remainingTokens;
+        if (m_lastWindow.resetTokens)
+            rec.windowResetS = double(m_lastWindow.resetTokens->count()) / 1000.0;
     }
     return rec;
 }
@@ -373,6 +533,15 @@ void ChatClient::onCredentialReloaded(quint64 sendId, const Credential &credenti
 
 void ChatClient::onWaitTimer()
 {
+    if (m_active && m_pacing) {
+        const qint64 leftNs = m_paceDeadlineNs - steadyNs();
+        if (leftNs > 0) {
+            m_waitTimer.start(int((leftNs + 999'999) / 1'000'000));
+            return;
+        }
+        endPacing();
+        return;
+    }
     if (!m_active || m_policy->state() != retry::SendPolicy::State::Waiting)
         return;
     // Never early: should the timer fire before the deadline, wait out the rest.
@@ -405,6 +574,9 @@ void ChatClient::cancel()
     if (!m_active)
         return;
     const bool waiting = m_policy->state() == retry::SendPolicy::State::Waiting;
+    if (m_pacing) // the part of the pacing wait that ran, in policy time
+        m_cutWait = m_pace.wait - paceLeft();
+    m_pacing = false;
     m_waitTimer.stop();
     m_headerTimer.stop();
     dropAttempt();
@@ -432,6 +604,7 @@ void ChatClient::configurationError(const QString &message)
 void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
 {
     m_active = false;
+    m_pacing = false;
     m_waitTimer.stop();
     m_headerTimer.stop();
 

@@ -177,7 +177,20 @@ Q_SIGNALS:
     void cancelled(quint64 send, const capwatch::net::SendSummary &summary);
 
 private:
+    /// After the URL check: paces first when the plan says so, else loads the key and starts.
+    void begin();
+    void startPacing();
+    void endPacing();
+    /// Loads the credential, then starts attempt 1.
+    void loadCredentialAndStart();
     void startAttempt();
+    /// The HTTP request of the current attempt (also its resend without stream_options).
+    void sendAttempt();
+    /// A 400 refusing stream_options: true when the attempt was sent again without it.
+    bool resendWithoutStreamUsage(const AttemptResult &result);
+    void reportProvider(const AttemptResult &result);
+    /// The attempt_started record of attempt `n`, with the plan's figures.
+    void logAttemptStarted(int n);
     void onAttemptFinished(const AttemptResult &result);
     void applyDecision(const retry::Decision &decision);
     void onCredentialReloaded(quint64 sendId, const Credential &credential);
@@ -220,6 +233,9 @@ private:
     /// Endpoints (displayEndpoint()) that refused stream_options with a 400: sent without it.
     QSet<QString> m_refusesStreamUsage;
     bool m_streamUsageRetried = false; ///< the current send already resent without the option
+    /// What the last attempt's response said about the window (empty before one answered).
+    retry::WindowReport m_lastWindow;
+    qint64 m_paceDeadlineNs = 0; ///< steady clock, wall
 };
 
 } // namespace capwatch::net

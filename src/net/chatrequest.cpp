@@ -25,6 +25,14 @@ QUrl chatCompletionsUrl(const QUrl &endpoint)
     return url;
 }
 
+qint64 requestChars(const QList<ChatMessage> &messages)
+{
+    qint64 chars = 0;
+    for (const ChatMessage &m : messages)
+        chars += m.content.size();
+    return chars;
+}
+
 QByteArray buildRequestBody(const ChatRequest &request)
 {
     nlohmann::ordered_json body;
@@ -39,7 +47,7 @@ QByteArray buildRequestBody(const ChatRequest &request)
     if (request.temperature)
         body["temperature"] = *request.temperature;
     body["stream"] = request.stream;
-    if (request.stream)
+    if (request.stream && request.streamUsage)
         body["stream_options"] = { { "include_usage", true } };
     return QByteArray::fromStdString(
         body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));

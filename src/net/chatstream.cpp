@@ -1,6 +1,7 @@
 #include "chatstream.h"
 
 #include "fastchunkreader_p.h"
+#include "retry/providerwindow.h"
 
 #include <QStringDecoder>
 #include <atomic>
@@ -95,34 +96,14 @@ QString contentText(const json *content)
     return text;
 }
 
-qint64 tokenCount(const json &usage, const char *key)
-{
-    const json *value = member(usage, key);
-    if (!value)
-        return -1;
-    if (value->is_number_integer() && !value->is_number_unsigned())
-        return value->get<std::int64_t>();
-    if (value->is_number_unsigned()) {
-        const auto n = value->get<std::uint64_t>();
-        return n > static_cast<std::uint64_t>(std::numeric_limits<qint64>::max())
-            ? std::numeric_limits<qint64>::max()
-            : static_cast<qint64>(n);
-    }
-    if (value->is_number_float()) {
-        const double d = value->get<double>();
-        if (std::isfinite(d) && d >= 0 && d < 9.0e18)
-            return std::llround(d);
-    }
-    return -1;
-}
-
-std::optional<Usage> usageOf(const json &object)
+/// Present when the object has a `usage` object; its figures by retry::usageFrom(), the one rule
+/// of what counts as reported.
+std::optional<Usage> usageIn(const json &object)
 {
     const json *usage = member(object, "usage");
     if (!usage || !usage->is_object())
         return std::nullopt;
-    return Usage { tokenCount(*usage, "prompt_tokens"), tokenCount(*usage, "completion_tokens"),
-        tokenCount(*usage, "total_tokens") };
+    return usageOf(retry::usageFrom(object));
 }
 
 QString codeText(const json *code)
@@ -177,6 +158,20 @@ std::atomic<quint64> g_fastDecodes { 0 };
 std::atomic<quint64> g_generalDecodes { 0 };
 
 } // namespace
+
+Usage usageOf(const retry::UsageReport &report)
+{
+    return { report.promptTokens.value_or(-1), report.completionTokens.value_or(-1),
+        report.totalTokens.value_or(-1) };
+}
+
+retry::UsageReport usageReportOf(const Usage &usage)
+{
+    const auto figure
+        = [](qint64 n) { return n >= 0 ? std::optional<std::int64_t>(n) : std::nullopt; };
+    return { figure(usage.promptTokens), figure(usage.completionTokens),
+        figure(usage.totalTokens) };
+}
 
 StreamDecodeCounts streamDecodeCounts()
 {
@@ -239,7 +234,7 @@ ChatStreamUpdate decodeStreamEventGeneral(const SseEvent &event)
             update.text = contentText(member(*delta, "content"));
         update.finishReason = stringMember(*choice, "finish_reason");
     }
-    update.usage = usageOf(chunk);
+    update.usage = usageIn(chunk);
 
     if (!choices && !update.usage && !update.error && !chunk.contains("usage"))
         update.malformed = QStringLiteral("event data is not a chat completion chunk");
@@ -281,7 +276,7 @@ std::optional<ChatAnswer> parseChatCompletion(QByteArrayView body, QString *erro
     ChatAnswer answer;
     answer.text = contentText(member(*message, "content"));
     answer.finishReason = stringMember(*choice, "finish_reason");
-    answer.usage = usageOf(completion);
+    answer.usage = usageIn(completion);
     answer.model = stringMember(completion, "model");
     return answer;
 }

@@ -3,6 +3,7 @@
 // Typed decoding of OpenAI chat completion payloads, streamed and not. Nothing here throws:
 // whatever a provider sends becomes a value the caller can act on.
 
+#include "retry/providerwindow.h"
 #include "sseparser.h"
 
 #include <QByteArray>
@@ -13,12 +14,16 @@
 
 namespace capwatch::net {
 
+/// An answer's `usage`, as retry::usageFrom() reads it: a figure is reported only when it is a
+/// whole non-negative number (at most 2^53).
 struct Usage
 {
     qint64 promptTokens = -1; ///< -1: not reported
     qint64 completionTokens = -1;
     qint64 totalTokens = -1;
 };
+Usage usageOf(const retry::UsageReport &report);
+retry::UsageReport usageReportOf(const Usage &usage);
 
 struct StreamError
 {

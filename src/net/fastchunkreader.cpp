@@ -63,6 +63,8 @@ public:
 
 private:
     static constexpr int kMaxDepth = 64;
+    /// The largest usage figure retry::usageFrom() takes: 2^53.
+    static constexpr qint64 kMaxUsageFigure = qint64(1) << 53;
 
     struct Choice
     {
@@ -278,8 +280,9 @@ private:
                 return false;
             if (at('-') || (m_p < m_end && *m_p >= '0' && *m_p <= '9')) {
                 std::optional<qint64> value;
-                if (!number(&value) || !value)
-                    return false; // fractional figures are rounded by the general path
+                // Fractional, negative or huge figures: retry::usageFrom() rules on them.
+                if (!number(&value) || !value || *value < 0 || *value > kMaxUsageFigure)
+                    return false;
                 *figure = *value;
                 return true;
             }

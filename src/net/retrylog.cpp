@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QSaveFile>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -35,6 +36,19 @@ QString isoTime(const QDateTime &t)
     return t.isValid() ? t.toUTC().toString(Qt::ISODateWithMs) : QString();
 }
 
+nlohmann::ordered_json countJson(std::optional<qint64> n)
+{
+    return n ? nlohmann::ordered_json(*n) : nlohmann::ordered_json(nullptr);
+}
+
+/// Seconds that may be absent, as the other `_s` columns write them (whole milliseconds).
+nlohmann::ordered_json exactSecondsJson(std::optional<double> seconds)
+{
+    if (!seconds || !std::isfinite(*seconds))
+        return nullptr;
+    return secondsJson(retry::Millis(std::llround(*seconds * 1000.0)));
+}
+
 nlohmann::ordered_json toJson(
     const RetryRecord &r, const QString &eventName, const ExtraColumns &extra)
 {
@@ -57,6 +71,9 @@ nlohmann::ordered_json toJson(
                                                           : nameOrNull(retry::nameOf(r.reason));
     o["error"] = text(r.error);
     o["reset_at"] = text(isoTime(r.resetAt));
+    o["window_tokens_left"] = countJson(r.windowTokensLeft);
+    o["window_reset_s"] = exactSecondsJson(r.windowResetS);
+    o["estimated_tokens"] = countJson(r.estimatedTokens);
     for (const auto &[name, value] : extra)
         o[name.toStdString()] = text(value);
     return o;

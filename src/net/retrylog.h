@@ -97,8 +97,8 @@ QByteArray csvHeader();
 /// a JSON string, or null when the text is empty; a CSV cell quoted and guarded as the others.
 using ExtraColumns = QList<std::pair<QString, QString>>;
 /// The same three with `eventName` in the event column (a name from a newer capwatch's history,
-/// `paced`, ..., that Event does not have) and `extra` after the last column, `reset_at`. With
-/// eventName(record.event) and no extra columns they write exactly the bytes of the others.
+/// `paced`, ..., that Event does not have) and `extra` after the last column, `estimated_tokens`.
+/// With eventName(record.event) and no extra columns they write exactly the bytes of the others.
 QByteArray toJsonLine(
     const RetryRecord &record, const QString &eventName, const ExtraColumns &extra);
 QByteArray toCsvRow(const RetryRecord &record, const QString &eventName, const ExtraColumns &extra);

@@ -29,6 +29,16 @@ ChatSession::ChatSession(QObject *parent)
             emitProgress();
             Q_EMIT attemptStarted(send, attempt, max);
         });
+    connect(m_client, &ChatClient::pacingStarted, this,
+        [this](quint64 send, const net::PacePlan &plan) {
+            if (!current(send))
+                return;
+            m_tick.start(); // the pacing countdown, as a retry's
+            emitProgress();
+            Q_EMIT pacingStarted(send, plan);
+        });
+    connect(m_client, &ChatClient::providerReported, this, &ChatSession::onProviderReported);
+    connect(m_client, &ChatClient::contextOverflowed, this, &ChatSession::onContextOverflow);
     connect(m_client, &ChatClient::answerStarted, this, [this](quint64 send, int status) {
         if (current(send))
             Q_EMIT answerStarted(send, status);
@@ -77,6 +87,7 @@ ChatSession::ChatSession(QObject *parent)
                 park();
             // Also when another send began: the lot waits for this one's end.
             Q_EMIT parkOffered(m_offer.send == send ? m_offer : offer);
+            offerTrim(send);
         });
     connect(m_client, &ChatClient::cancelled, this,
         [this](quint64 send, const net::SendSummary &summary) {
@@ -298,6 +309,9 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_parked = false;
     m_parkedId = {};
     m_lastOptions = options;
+    setLeftOut(m_leftOut); // an edit or a regenerate may have taken turns away
+    trimBeforeSend(prompt, options);
+    m_overflowExcess.reset();
     net::ChatRequest request;
     request.endpoint = m_endpoint;
     // A parked send goes with the model it was parked with, whatever is chosen now.
@@ -305,12 +319,15 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     request.stream = m_demo || m_choice.stream;
     if (options.systemPrompt)
         request.messages.append({ u"system"_s, *options.systemPrompt });
-    request.messages += m_history;
+    // Left-out turns stay in the transcript and the history; only the request goes without them.
+    request.messages += m_history.mid(qsizetype(m_leftOut) * 2);
     request.messages.append({ u"user"_s, prompt });
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
     storeSendStart(prompt); // queued before the request goes out (on the next turn of the loop)
-    const quint64 id = m_client->send(request);
+    const net::PacePlan plan = pacePlanFor(request);
+    m_sentEstimate = plan.estimatedTokens.value_or(0);
+    const quint64 id = m_client->send(request, plan);
     if (!m_storedSend.isNull())
         m_storedRequest = id;
     return id;
@@ -355,6 +372,17 @@ WaitProgress ChatSession::progress() const
     WaitProgress p;
     p.send = m_send;
     p.failureCategory = m_lastFailureCategory;
+    if (m_send && m_client->pacing()) {
+        const net::PacePlan &plan = m_client->pacePlan();
+        p.pacing = true;
+        p.paceTokensFull = plan.tokensFull;
+        p.wait = plan.wait;
+        p.left = m_client->paceLeft();
+        p.elapsed = std::max(retry::Millis(0), plan.wait - p.left);
+        p.source = plan.source;
+        p.budgetLeft = retry::kRetryBudget; // pacing never spends the budget
+        return p;
+    }
     const retry::SendPolicy *policy = m_send ? m_client->policy() : nullptr;
     if (!policy)
         return p;
@@ -379,7 +407,7 @@ void ChatSession::emitProgress()
 void ChatSession::onTick()
 {
     const WaitProgress p = progress();
-    if (!p.waiting)
+    if (!p.waiting && !p.pacing)
         m_tick.stop();
     Q_EMIT waitProgress(p);
 }

@@ -18,6 +18,7 @@
 #include <QSet>
 #include <QTimer>
 #include <QUuid>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -317,7 +318,7 @@ private:
     // Pacing and trimming (chatsessionpacing.cpp).
     net::PacePlan pacePlanFor(const net::ChatRequest &request) const;
     /// The turns of m_history (oldest first) with their estimated tokens.
-    std::vector<qint64> turnTokens() const;
+    std::vector<std::int64_t> turnTokens() const;
     double charsPerToken() const;
     std::optional<qint64> knownContextWindow() const;
     void onProviderReported(quint64 send, const net::ProviderReport &report);
@@ -330,6 +331,18 @@ private:
     int m_leftOut = 0; ///< oldest exchanges of m_history not sent
     TrimOffer m_trimOffer;
     std::optional<qint64> m_sessionContextWindow; ///< named by an error, without a memory
+    /// The current send's context error: how far the provider's count of the request exceeded
+    /// this session's estimate of it (a trim plan leaves that much more out).
+    std::optional<qint64> m_overflowExcess;
+    qint64 m_sentEstimate = 0; ///< the estimated tokens of the send in flight's request
+    std::optional<qint64> m_offerExcess; ///< m_overflowExcess of the offer made
+    TrimOffer makeTrimOffer(const QString &prompt, const SendOptions &options, qint64 excess) const;
+    qint64 fixedTokens(const QString &prompt, const SendOptions &options) const;
+    qint64 leftOutTokens() const;
+    void clearLeftOut();
+    /// After gaveUp(): the Trim and resend offer of a context error (resent at once with
+    /// automatic trimming).
+    void offerTrim(quint64 send);
 };
 
 } // namespace capwatch::session

@@ -59,6 +59,7 @@ void ChatSession::newConversation()
     m_lastStoredMessage = {};
     cancel();
     m_history.clear();
+    clearLeftOut();
     m_failedPrompt.clear();
     m_hasLastExchange = false;
     m_editing = false;
@@ -127,6 +128,7 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
         return;
     }
     cancel();
+    clearLeftOut();
     m_editing = false;
     m_pendingPrompt.clear();
     m_answer.clear();

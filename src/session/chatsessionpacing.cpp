@@ -1,10 +1,229 @@
+// ChatSession: pacing a send before the provider's window is full, what the provider reports,
+// and leaving the oldest turns out of a request that outgrew the model's context
+// (docs/retry-policy.md section 8).
+
 #include "chatsession.h"
+#include "sessionlogging.h"
+
+#include <algorithm>
+#include <numeric>
 
 namespace capwatch::session {
+
+using namespace Qt::StringLiterals;
 
 void ChatSession::setProviderMemory(ProviderMemory *memory)
 {
     m_memory = memory;
+}
+
+bool ChatSession::sendNow()
+{
+    if (!m_client->pacing())
+        return false;
+    qCInfo(lcSession) << "send" << m_send << "sent now, without waiting for the window";
+    return m_client->sendNow();
+}
+
+double ChatSession::charsPerToken() const
+{
+    if (!m_memory)
+        return retry::kDefaultCharsPerToken;
+    return m_memory->ratio(lane(), m_model).charsPerToken;
+}
+
+std::optional<qint64> ChatSession::knownContextWindow() const
+{
+    if (m_memory) {
+        if (const std::optional<qint64> known = m_memory->contextWindow(lane(), m_model))
+            return known;
+    }
+    return m_sessionContextWindow;
+}
+
+std::vector<std::int64_t> ChatSession::turnTokens() const
+{
+    const double ratio = charsPerToken();
+    std::vector<std::int64_t> turns;
+    turns.reserve(size_t(m_history.size() / 2));
+    for (qsizetype i = 0; i + 1 < m_history.size(); i += 2) {
+        const qint64 chars = m_history.at(i).content.size() + m_history.at(i + 1).content.size();
+        turns.push_back(retry::estimatePromptTokens(chars, ratio));
+    }
+    return turns;
+}
+
+qint64 ChatSession::fixedTokens(const QString &prompt, const SendOptions &options) const
+{
+    qint64 chars = prompt.size();
+    if (options.systemPrompt)
+        chars += options.systemPrompt->size();
+    std::optional<std::int64_t> maxTokens;
+    if (options.maxTokens)
+        maxTokens = *options.maxTokens;
+    return retry::estimateTokens(chars, charsPerToken(), maxTokens);
+}
+
+qint64 ChatSession::leftOutTokens() const
+{
+    const std::vector<std::int64_t> turns = turnTokens();
+    const auto end = turns.begin() + std::min<qsizetype>(m_leftOut, qsizetype(turns.size()));
+    return std::accumulate(turns.begin(), end, qint64(0));
+}
+
+ContextGauge ChatSession::contextGauge(const QString &prompt, const SendOptions &options) const
+{
+    ContextGauge g;
+    const std::vector<std::int64_t> turns = turnTokens();
+    g.turns = int(turns.size());
+    g.leftOut = std::min(m_leftOut, g.turns);
+    g.tokens = fixedTokens(prompt, options);
+    for (int i = 0; i < g.turns; ++i)
+        (i < g.leftOut ? g.leftOutTokens : g.tokens) += turns[size_t(i)];
+    g.contextWindow = knownContextWindow();
+    g.fits = !g.contextWindow || g.tokens <= *g.contextWindow;
+    return g;
+}
+
+TrimOffer ChatSession::makeTrimOffer(
+    const QString &prompt, const SendOptions &options, qint64 excess) const
+{
+    TrimOffer offer;
+    const std::optional<qint64> window = knownContextWindow();
+    if (!window)
+        return offer;
+    offer.contextWindow = *window;
+    retry::TrimInput input;
+    // The provider counted `excess` more than the estimate: plan for that much less room.
+    input.contextWindow = std::max<qint64>(1, *window - excess);
+    input.fixedTokens = fixedTokens(prompt, options);
+    input.turnTokens = turnTokens();
+    input.alreadyLeftOut = m_leftOut;
+    offer.plan = retry::planTrim(input);
+    offer.offered = offer.plan.needed && offer.plan.fits && offer.plan.leftOut > m_leftOut;
+    return offer;
+}
+
+TrimOffer ChatSession::trimOfferFor(const QString &prompt, const SendOptions &options) const
+{
+    return makeTrimOffer(prompt, options, 0);
+}
+
+void ChatSession::setLeftOut(int turns)
+{
+    const int all = int(m_history.size() / 2);
+    // The last turn always goes: it is what the prompt answers.
+    const int clamped = std::clamp(turns, 0, std::max(0, all - 1));
+    if (clamped == m_leftOut)
+        return;
+    m_leftOut = clamped;
+    qCInfo(lcSession) << "oldest turns left out of requests:" << m_leftOut;
+    Q_EMIT leftOutChanged(m_leftOut, leftOutTokens());
+}
+
+void ChatSession::clearLeftOut()
+{
+    m_trimOffer = {};
+    m_offerExcess.reset();
+    if (m_leftOut == 0)
+        return;
+    m_leftOut = 0;
+    Q_EMIT leftOutChanged(0, 0);
+}
+
+quint64 ChatSession::trimAndResend(const SendOptions &options)
+{
+    if (!m_trimOffer.offered || busy() || m_failedPrompt.isEmpty())
+        return 0;
+    setLeftOut(m_trimOffer.plan.leftOut);
+    m_trimOffer = {};
+    return retryFailed(options);
+}
+
+void ChatSession::trimBeforeSend(const QString &prompt, const SendOptions &options)
+{
+    if (!m_autoTrim)
+        return;
+    // After a context error the provider's own count is known: plan with it.
+    TrimOffer offer = makeTrimOffer(prompt, options, m_offerExcess.value_or(0));
+    if (!offer.offered)
+        return;
+    setLeftOut(offer.plan.leftOut);
+    offer.automatic = true;
+    qCInfo(lcSession) << "left out" << offer.plan.leftOut << "oldest turns by itself to fit"
+                      << offer.contextWindow << "tokens";
+    Q_EMIT trimOffered(offer);
+}
+
+net::PacePlan ChatSession::pacePlanFor(const net::ChatRequest &request) const
+{
+    net::PacePlan plan;
+    std::optional<std::int64_t> maxTokens;
+    if (request.maxTokens)
+        maxTokens = *request.maxTokens;
+    const qint64 estimate
+        = retry::estimateTokens(net::requestChars(request.messages), charsPerToken(), maxTokens);
+    plan.estimatedTokens = estimate;
+    if (!m_memory)
+        return plan;
+    const retry::PaceInput input
+        = m_memory->paceInput(lane(), request.model, estimate, m_pacingEnabled, m_timeScale);
+    if (input.report.remainingTokens)
+        plan.windowTokensLeft = *input.report.remainingTokens;
+    if (input.tokensResetLeft && input.tokensResetLeft->count() > 0)
+        plan.windowResetS = double(input.tokensResetLeft->count()) / 1000.0;
+    const retry::PaceDecision decision = retry::decidePacing(input);
+    qCDebug(lcSession) << "pacing:" << decision.reason.c_str();
+    if (decision.pace) {
+        plan.wait = decision.wait;
+        plan.source = decision.source;
+        plan.tokensFull = decision.tokensFull;
+    }
+    return plan;
+}
+
+void ChatSession::onProviderReported(quint64 send, const net::ProviderReport &report)
+{
+    if (m_memory)
+        m_memory->report(lane(), report.model, report);
+    if (current(send))
+        Q_EMIT providerReported(send, report);
+}
+
+void ChatSession::onContextOverflow(quint64 send, const net::ContextOverflow &overflow)
+{
+    if (!current(send))
+        return;
+    if (m_memory)
+        m_memory->learnContextWindow(lane(), m_model, overflow.contextWindow);
+    else
+        m_sessionContextWindow = overflow.contextWindow;
+    m_overflowExcess = std::max<qint64>(0, overflow.requested - m_sentEstimate);
+}
+
+void ChatSession::offerTrim(quint64 send)
+{
+    if (!m_overflowExcess || m_endedSend != send || busy() || m_failedPrompt.isEmpty())
+        return;
+    m_offerExcess = m_overflowExcess;
+    m_trimOffer = makeTrimOffer(m_failedPrompt, m_lastOptions, *m_overflowExcess);
+    m_trimOffer.send = send;
+    m_overflowExcess.reset();
+    if (m_autoTrim && m_trimOffer.offered) {
+        m_trimOffer.automatic = true;
+        Q_EMIT trimOffered(m_trimOffer);
+        // Not from inside the client's own signal: on the next turn of the loop, if nothing
+        // else was sent meanwhile.
+        QMetaObject::invokeMethod(
+            this,
+            [this, send, options = m_lastOptions] {
+                if (m_endedSend == send && m_trimOffer.send == send)
+                    trimAndResend(options);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    Q_EMIT trimOffered(m_trimOffer);
 }
 
 } // namespace capwatch::session

@@ -55,8 +55,10 @@ public:
         const QString &provider, const QString &model) const;
     /// The pacing input of a request of `estimatedTokens` now: the last report with the policy
     /// time left until its resets (the wall time left divided by the report's time scale).
+    /// `timeScale` is the asking session's: the wall time left divided by it is the policy time
+    /// its client waits.
     retry::PaceInput paceInput(const QString &provider, const QString &model,
-        qint64 estimatedTokens, bool enabled) const;
+        qint64 estimatedTokens, bool enabled, double timeScale = 1.0) const;
 
     /// Characters a token for this provider and model (kDefaultCharsPerToken until learned).
     retry::LearnedRatio ratio(const QString &provider, const QString &model) const;
@@ -80,7 +82,11 @@ Q_SIGNALS:
 
 private:
     static QString keyOf(const QString &provider, const QString &model);
+    /// The settings group of a key: `providers/<percent-encoded key>`.
+    static QString groupOf(const QString &key);
     QDateTime now() const;
+    void readSettings();
+    void writeSetting(const QString &key, const QString &name, const QVariant &value);
 
     QSettings *m_settings = nullptr;
     QPointer<history::HistoryWriter> m_writer;

@@ -40,6 +40,9 @@ history::RetryRecord toStored(const net::RetryRecord &r)
         s.unpark = net::RetryRecord::unparkName(r.unpark);
     s.error = r.error;
     s.resetAt = r.resetAt.toUTC();
+    s.windowTokensLeft = r.windowTokensLeft;
+    s.windowResetS = r.windowResetS;
+    s.estimatedTokens = r.estimatedTokens;
     return s;
 }
 
@@ -64,6 +67,9 @@ net::RetryRecord toLogRecord(const history::RetryRecord &s)
     r.unpark = net::RetryRecord::unparkFromName(s.unpark);
     r.error = s.error;
     r.resetAt = s.resetAt.toUTC();
+    r.windowTokensLeft = s.windowTokensLeft;
+    r.windowResetS = s.windowResetS;
+    r.estimatedTokens = s.estimatedTokens;
     return r;
 }
 

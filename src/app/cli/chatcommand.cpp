@@ -12,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <QSettings>
 #include <QTimer>
 #include <memory>
 #include <unistd.h>
@@ -124,6 +125,10 @@ CommandSpec chatSpec()
                     "Store the send in this history database instead of the one capwatch and "
                     "capwatch-cli share (~/.local/share/capwatch/history.sqlite).")),
                 u"PATH"_s),
+            QCommandLineOption(u"no-pacing"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Send at once even when the provider's last report says its window is full "
+                    "(by default the send waits, up to 60 s, for the window to reset)."))),
             // Its optional =MAX is taken out before parsing (takeWaitForReset).
             QCommandLineOption(u"wait-for-reset"_s,
                 cliText(QT_TRANSLATE_NOOP("cli",
@@ -230,6 +235,13 @@ int runChat(const QStringList &args)
     chat.setKeepTranscript(false);
     chat.setTimeScale(scale);
     chat.setHistory(history.get()); // a new conversation for this run's one send
+    // What the window and earlier runs learned of the provider: its last window report (with
+    // the history), the characters a token and context windows (the window's settings file).
+    QSettings learned(u"capwatch"_s, u"capwatch"_s);
+    session::ProviderMemory memory;
+    memory.setSettings(keepsHistory ? &learned : nullptr);
+    chat.setProviderMemory(&memory);
+    chat.setPacingEnabled(!parser.isSet(u"no-pacing"_s));
     if (parser.isSet(u"log"_s)) {
         QString error;
         auto writer = net::RetryLogWriter::open(parser.value(u"log"_s), &error);
@@ -294,6 +306,22 @@ int runChat(const QStringList &args)
             if (f.status == 0 && !f.errorText.isEmpty())
                 line += u": "_s + f.errorText;
             writeErr((line + u'\n').toUtf8());
+        });
+    QObject::connect(&chat, &session::ChatSession::pacingStarted, &context,
+        [&](quint64, const net::PacePlan &plan) {
+            writeErr((u"capwatch: "_s
+                + (plan.tokensFull
+                        ? QCoreApplication::translate("cli",
+                            "pacing: sending in %1 s, when the provider's window resets (it has "
+                            "%2 tokens left, this request needs about %3)")
+                              .arg(seconds(plan.wait))
+                              .arg(plan.windowTokensLeft.value_or(0))
+                              .arg(plan.estimatedTokens.value_or(0))
+                        : QCoreApplication::translate("cli",
+                            "pacing: sending in %1 s, when the provider's request limit resets")
+                              .arg(seconds(plan.wait)))
+                + u'\n')
+                         .toUtf8());
         });
     QObject::connect(&chat, &session::ChatSession::retryScheduled, &context,
         [&](quint64, const net::RetryInfo &info) {
@@ -398,7 +426,15 @@ int runChat(const QStringList &args)
     if (history)
         history->open(parser.isSet(u"history-database"_s) ? parser.value(u"history-database"_s)
                                                           : session::defaultHistoryPath());
-    chat.send(prompt, options);
+    memory.setHistory(history.get());
+    // The stored window reports are read first (one turn of the history's queue), so that a
+    // run right after another paces on what that one was told.
+    if (memory.isLoaded())
+        chat.send(prompt, options);
+    else
+        QObject::connect(
+            &memory, &session::ProviderMemory::loaded, &context,
+            [&] { chat.send(prompt, options); }, Qt::SingleShotConnection);
     QCoreApplication::exec();
     return exitCode;
 }

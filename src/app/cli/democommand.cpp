@@ -25,7 +25,8 @@ CommandSpec demoSpec()
             "cli", "Run the embedded capped provider on 127.0.0.1 until interrupted.")),
         u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] "
         u"[--headline-first N] "
-        u"[--message-language LANG] [--context-window N] [--reset-after S]"_s,
+        u"[--message-language LANG] [--context-window N] [--reset-after S] [--request-limit N] "
+        u"[--refuse-stream-options]"_s,
         {
             QCommandLineOption(u"port"_s,
                 cliText(
@@ -58,13 +59,22 @@ CommandSpec demoSpec()
                 u"LANG"_s, u"en"_s),
             QCommandLineOption(u"context-window"_s,
                 cliText(QT_TRANSLATE_NOOP(
-                    "cli", "Largest request in tokens for the context scenario (default: 4096).")),
-                u"N"_s, u"4096"_s),
+                    "cli", "Largest request in tokens for the context scenario (default: 2000).")),
+                u"N"_s, u"2000"_s),
             QCommandLineOption(u"reset-after"_s,
                 cliText(QT_TRANSLATE_NOOP("cli",
                     "Seconds from the first request until the reset scenario's cap frees "
                     "(default: 180).")),
                 u"S"_s, u"180"_s),
+            QCommandLineOption(u"request-limit"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Chat requests per window, reported in every scenario and enforced in capped "
+                    "(default: 1000).")),
+                u"N"_s, u"1000"_s),
+            QCommandLineOption(u"refuse-stream-options"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Answer a request with stream_options with a 400, as providers that do not "
+                    "know it do."))),
         },
         cliText(QT_TRANSLATE_NOOP("cli", "Scenarios:")),
         scenarios,
@@ -113,6 +123,10 @@ int runDemo(const QStringList &args)
     options.resetAfterSeconds = parser.value(u"reset-after"_s).toDouble(&ok);
     if (!ok || !(options.resetAfterSeconds > 0))
         return argumentError(spec.name, u"--reset-after takes a positive number of seconds"_s);
+    options.requestLimit = parser.value(u"request-limit"_s).toLongLong(&ok);
+    if (!ok || options.requestLimit < 1)
+        return argumentError(spec.name, u"--request-limit takes a positive whole number"_s);
+    options.refuseStreamOptions = parser.isSet(u"refuse-stream-options"_s);
 
     demo::DemoProvider provider;
     provider.setOptions(options);

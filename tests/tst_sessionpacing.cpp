@@ -1,0 +1,376 @@
+// Pacing and trimming without a widget (docs/retry-policy.md section 8): ChatSession with a
+// ProviderMemory against the demo provider on its own thread, time-scaled. Twenty quick sends on
+// the capped demo get no 422 once the first answer has told the window, and get the 422s
+// without pacing; Send now and Cancel during a pacing wait; the window report survives into a new
+// memory through the history; a conversation that outgrows the context scenario's window is
+// offered a trim, answered without its oldest turns (absent from the request at the provider),
+// and trimmed by itself with the automatic setting.
+
+#include "history/historywriter.h"
+#include "session/chatsession.h"
+#include "session/providermemory.h"
+#include "support/demolocalprovider.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capwatch;
+using namespace capwatch::session;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr double kScale = 0.01; // the capped demo's 60 s window takes 0.6 s
+
+demo::DemoOptions capped()
+{
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    o.limit = 6000; // six sends of 1000 tokens a minute
+    o.windowSeconds = 60;
+    return o;
+}
+
+demo::DemoOptions context(qint64 window)
+{
+    demo::DemoOptions o;
+    o.scenario = u"context"_s;
+    o.contextWindow = window;
+    return o;
+}
+
+struct Fixture
+{
+    explicit Fixture(const demo::DemoOptions &options)
+        : demo(options)
+    {
+        session.setTimeScale(kScale);
+        session.setLocalProvider(&demo);
+        session.setProviderMemory(&memory);
+        ProviderChoice choice;
+        choice.demo = true;
+        session.setProvider(choice);
+    }
+    testing::ThreadedDemo demo;
+    ProviderMemory memory;
+    ChatSession session;
+
+    /// Sends `prompt` and waits for its end; true when it was answered.
+    bool ask(const QString &prompt, const SendOptions &options = {}, int timeoutMs = 20'000)
+    {
+        QSignalSpy ok(&session, &ChatSession::succeeded);
+        QSignalSpy failed(&session, &ChatSession::gaveUp);
+        if (session.send(prompt, options) == 0)
+            return false;
+        if (!QTest::qWaitFor([&] { return !ok.isEmpty() || !failed.isEmpty(); }, timeoutMs))
+            return false;
+        return !ok.isEmpty();
+    }
+
+    /// Five sends of 1000 tokens: the capped demo's window has 1000 left, less than a send's
+    /// estimate (its 1000 and the prompt's), so the next send is paced.
+    void fill()
+    {
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(ask(u"fill %1"_s.arg(i)));
+    }
+
+    int records(net::RetryRecord::Event event, std::optional<int> status = {}) const
+    {
+        int n = 0;
+        for (const net::RetryRecord &r : session.retryLog()->records())
+            n += r.event == event && (!status || r.status == status);
+        return n;
+    }
+};
+
+/// The contents of the messages of a request as the provider received it.
+QStringList contents(const demo::RecordedRequest &request)
+{
+    QStringList out;
+    for (const QJsonValue &m : request.json().value(u"messages").toArray())
+        out.append(m.toObject().value(u"content").toString());
+    return out;
+}
+
+/// A turn's prompt of about 1,200 characters (300 tokens at the demo's 4 a token), numbered.
+QString longPrompt(int n)
+{
+    return u"Turn %1: "_s.arg(n) + QString(1200, u'x');
+}
+
+} // namespace
+
+class TestSessionPacing final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void twentyQuickSendsArePacedNotRefused();
+    void withoutPacingTheyAreRefused();
+    void sendNowEndsThePacingWait();
+    void aResetBeyondAMinuteIsNotWaitedFor();
+    void cancelDuringPacing();
+    void theWindowReportOutlivesTheProcess();
+    void theRatioIsLearnedAndKept();
+    void aConversationOverTheContextIsTrimmedAndAnswered();
+    void automaticTrimmingSaysWhatWasLeftOut();
+    void leftOutTurnsComeBackWithANewConversation();
+};
+
+void TestSessionPacing::twentyQuickSendsArePacedNotRefused()
+{
+    Fixture f(capped());
+    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
+    QSignalSpy progress(&f.session, &ChatSession::waitProgress);
+    for (int i = 1; i <= 20; ++i)
+        QVERIFY2(f.ask(u"Quick question %1"_s.arg(i)), qPrintable(u"send %1"_s.arg(i)));
+
+    // One request a send: not one 422, so no retry, at the provider or in the log.
+    QCOMPARE(f.demo.chats().size(), 20);
+    QCOMPARE(f.records(net::RetryRecord::Event::RetryScheduled), 0);
+    QCOMPARE(f.records(net::RetryRecord::Event::AttemptStarted, 422), 0);
+    // Six sends fit a window; every later window was waited for: at least three times.
+    QVERIFY2(paced.size() >= 3, qPrintable(QString::number(paced.size())));
+    QCOMPARE(f.records(net::RetryRecord::Event::Paced), paced.size());
+    for (const net::RetryRecord &r : f.session.retryLog()->records()) {
+        if (r.event != net::RetryRecord::Event::Paced)
+            continue;
+        QCOMPARE(r.waitSource, retry::WaitSource::RateLimitReset);
+        QVERIFY(r.waitMs && *r.waitMs > 0 && *r.waitMs <= 60'000);
+        QVERIFY(r.estimatedTokens && *r.estimatedTokens >= 1000);
+        QVERIFY(r.windowTokensLeft && *r.windowTokensLeft < *r.estimatedTokens);
+    }
+    // While pacing the panel's figures say so, and the budget is untouched.
+    bool sawPacing = false;
+    for (const QList<QVariant> &args : progress) {
+        const auto p = args.at(0).value<WaitProgress>();
+        if (!p.pacing)
+            continue;
+        sawPacing = true;
+        QCOMPARE(p.budgetLeft, retry::kRetryBudget);
+        QVERIFY(p.left <= p.wait);
+        QVERIFY(p.paceTokensFull);
+    }
+    QVERIFY(sawPacing);
+}
+
+void TestSessionPacing::withoutPacingTheyAreRefused()
+{
+    Fixture f(capped());
+    f.session.setPacingEnabled(false);
+    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
+    for (int i = 1; i <= 10; ++i)
+        QVERIFY(f.ask(u"Quick question %1"_s.arg(i)));
+    QCOMPARE(paced.size(), 0);
+    // The seventh send of the minute is refused, and retried until the window frees.
+    QVERIFY(f.records(net::RetryRecord::Event::RetryScheduled) >= 1);
+    QVERIFY(f.demo.chats().size() > 10);
+}
+
+void TestSessionPacing::sendNowEndsThePacingWait()
+{
+    Fixture f(capped());
+    f.fill();
+    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
+    QSignalSpy attempts(&f.session, &ChatSession::attemptStarted);
+    QVERIFY(f.session.send(u"now please"_s, {}) != 0);
+    QVERIFY(paced.wait(2000));
+    QCOMPARE(attempts.size(), 0);
+    QVERIFY(f.session.sendNow());
+    QCOMPARE(attempts.size(), 1); // started at once, not after the wait
+    QVERIFY(!f.session.sendNow()); // nothing is pacing any more
+    f.session.cancel();
+}
+
+void TestSessionPacing::aResetBeyondAMinuteIsNotWaitedFor()
+{
+    demo::DemoOptions o = capped();
+    o.windowSeconds = 3000; // a full window resets in 50 min: far beyond a pacing wait
+    o.limit = 2000;
+    Fixture f(o);
+    QVERIFY(f.ask(u"one"_s));
+    QVERIFY(f.ask(u"two"_s));
+    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
+    QSignalSpy failed(&f.session, &ChatSession::attemptFailed);
+    QVERIFY(f.session.send(u"three"_s, {}) != 0);
+    // Sent at once; the provider refuses it and the retry cycle takes over.
+    QVERIFY(failed.wait(5000));
+    QCOMPARE(paced.size(), 0);
+    QCOMPARE(failed.first().at(1).value<net::AttemptFailure>().status, 422);
+    f.session.cancel();
+}
+
+void TestSessionPacing::cancelDuringPacing()
+{
+    Fixture f(capped());
+    f.fill();
+    const int before = f.demo.chats().size();
+    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
+    QSignalSpy cancelled(&f.session, &ChatSession::cancelled);
+    QVERIFY(f.session.send(u"cancel me"_s, {}) != 0);
+    QVERIFY(paced.wait(2000));
+    f.session.cancel();
+    QCOMPARE(cancelled.size(), 1);
+    QCOMPARE(f.session.failedPrompt(), u"cancel me"_s); // kept, for Retry now
+    QTest::qWait(800); // past the pacing wait: nothing goes out
+    QCOMPARE(f.demo.chats().size(), before);
+}
+
+void TestSessionPacing::theWindowReportOutlivesTheProcess()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    QDateTime resetAt;
+    {
+        Fixture f(capped());
+        history::HistoryWriter writer;
+        writer.open(path);
+        f.session.setHistory(&writer);
+        f.memory.setHistory(&writer);
+        QTRY_VERIFY(f.memory.isLoaded());
+        f.fill();
+        const auto w = f.memory.window(f.session.lane(), f.session.model());
+        QVERIFY(w);
+        QCOMPARE(w->remainingTokens, std::optional<qint64>(1000));
+        QCOMPARE(w->limitTokens, std::optional<qint64>(6000));
+        QVERIFY(w->tokensResetAt.isValid());
+        resetAt = w->tokensResetAt;
+        f.session.setHistory(nullptr);
+    }
+    // A new process: a new memory reads the report back and paces on it.
+    history::HistoryWriter writer;
+    writer.open(path);
+    ProviderMemory memory;
+    QSignalSpy loaded(&memory, &ProviderMemory::loaded);
+    memory.setHistory(&writer);
+    QVERIFY(!memory.isLoaded());
+    QVERIFY(loaded.wait(5000));
+    const auto w = memory.window(u"demo"_s, u"capwatch-demo"_s);
+    QVERIFY(w);
+    QCOMPARE(w->remainingTokens, std::optional<qint64>(1000));
+    QCOMPARE(w->tokensResetAt, resetAt);
+    const retry::PaceInput input
+        = memory.paceInput(u"demo"_s, u"capwatch-demo"_s, 1010, true, kScale);
+    if (QDateTime::currentDateTimeUtc() < resetAt) { // still ahead: it paces
+        QVERIFY(input.tokensResetLeft && input.tokensResetLeft->count() > 0);
+        const retry::PaceDecision d = retry::decidePacing(input);
+        QVERIFY2(d.pace, d.reason.c_str());
+    }
+}
+
+void TestSessionPacing::theRatioIsLearnedAndKept()
+{
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath(u"capwatch.conf"_s), QSettings::IniFormat);
+    {
+        Fixture f(capped());
+        f.memory.setSettings(&settings);
+        QVERIFY(f.ask(u"A prompt of some length, to learn from."_s));
+        const retry::LearnedRatio r = f.memory.ratio(u"demo"_s, u"capwatch-demo"_s);
+        QCOMPARE(r.samples, 1);
+        // The demo counts a token a 4 characters, rounded up: near 4.
+        QVERIFY2(r.charsPerToken > 3.0 && r.charsPerToken <= 4.0,
+            qPrintable(QString::number(r.charsPerToken)));
+    }
+    settings.sync();
+    ProviderMemory again;
+    again.setSettings(&settings);
+    QCOMPARE(again.ratio(u"demo"_s, u"capwatch-demo"_s).samples, 1);
+}
+
+void TestSessionPacing::aConversationOverTheContextIsTrimmedAndAnswered()
+{
+    Fixture f(context(2000));
+    SendOptions options;
+    options.systemPrompt = u"You are terse."_s;
+    options.maxTokens = 200;
+    // Each turn is about 300 tokens of prompt plus a short answer: the fifth does not fit.
+    int answered = 0;
+    QSignalSpy offers(&f.session, &ChatSession::trimOffered);
+    for (int i = 1; i <= 8 && offers.isEmpty(); ++i) {
+        if (f.ask(longPrompt(i), options))
+            ++answered;
+    }
+    QVERIFY2(!offers.isEmpty(), "no trim offer");
+    QVERIFY(answered >= 3);
+    const auto offer = offers.last().at(0).value<TrimOffer>();
+    QVERIFY(offer.offered);
+    QVERIFY(!offer.automatic);
+    QCOMPARE(offer.contextWindow, qint64(2000));
+    QVERIFY(offer.plan.leftOut >= 1);
+    QVERIFY(offer.plan.tokensAfter <= 2000);
+    QCOMPARE(f.session.contextGauge(QString(), options).contextWindow, std::optional<qint64>(2000));
+    // The failed request at the provider had every turn.
+    const QList<demo::RecordedRequest> before = f.demo.chats();
+    QVERIFY(contents(before.last()).join(u'\n').contains(u"Turn 1: "_s));
+
+    QSignalSpy leftOut(&f.session, &ChatSession::leftOutChanged);
+    QSignalSpy ok(&f.session, &ChatSession::succeeded);
+    QVERIFY(f.session.trimAndResend(options) != 0);
+    QVERIFY(ok.wait(10'000));
+    QCOMPARE(leftOut.size(), 1);
+    QCOMPARE(leftOut.first().at(0).toInt(), offer.plan.leftOut);
+    QCOMPARE(f.session.leftOut(), offer.plan.leftOut);
+    // At the provider: the system prompt, the turns after the left-out ones, the prompt.
+    const QStringList sent = contents(f.demo.chats().last());
+    QCOMPARE(sent.first(), u"You are terse."_s);
+    for (int turn = 1; turn <= offer.plan.leftOut; ++turn)
+        QVERIFY(!sent.join(u'\n').contains(u"Turn %1: "_s.arg(turn)));
+    QVERIFY(sent.last().startsWith(u"Turn %1: "_s.arg(answered + 1)));
+    // The transcript keeps every turn.
+    QVERIFY(f.session.history().first().content.startsWith(u"Turn 1: "_s));
+    QCOMPARE(f.session.history().size(), (answered + 1) * 2);
+}
+
+void TestSessionPacing::automaticTrimmingSaysWhatWasLeftOut()
+{
+    Fixture f(context(2000));
+    f.session.setAutoTrim(true);
+    SendOptions options;
+    options.maxTokens = 200;
+    QSignalSpy offers(&f.session, &ChatSession::trimOffered);
+    QSignalSpy answers(&f.session, &ChatSession::succeeded);
+    QSignalSpy failures(&f.session, &ChatSession::gaveUp);
+    for (int i = 1; i <= 8; ++i) {
+        f.session.send(longPrompt(i), options);
+        QVERIFY(QTest::qWaitFor([&] { return answers.size() == i; }, 10'000));
+    }
+    // Every prompt was answered: the first overflow was trimmed and resent by itself, and the
+    // later sends were trimmed before they went (the window is known by then).
+    QCOMPARE(failures.size(), 1);
+    QCOMPARE(answers.size(), 8);
+    QVERIFY(!offers.isEmpty());
+    for (const QList<QVariant> &args : offers)
+        QVERIFY(args.at(0).value<TrimOffer>().automatic);
+    QVERIFY(f.session.leftOut() >= 1);
+    const ContextGauge g = f.session.contextGauge(longPrompt(9), options);
+    QCOMPARE(g.leftOut, f.session.leftOut());
+    QVERIFY(g.leftOutTokens > 0);
+    QVERIFY(!contents(f.demo.chats().last()).join(u'\n').contains(u"Turn 1: "_s));
+}
+
+void TestSessionPacing::leftOutTurnsComeBackWithANewConversation()
+{
+    Fixture f(context(2000));
+    SendOptions options;
+    options.maxTokens = 200;
+    for (int i = 1; i <= 3; ++i)
+        QVERIFY(f.ask(longPrompt(i), options));
+    QSignalSpy leftOut(&f.session, &ChatSession::leftOutChanged);
+    f.session.setLeftOut(10); // all but the last turn at most
+    QCOMPARE(f.session.leftOut(), 2);
+    f.session.newConversation();
+    QCOMPARE(f.session.leftOut(), 0);
+    QCOMPARE(leftOut.size(), 2);
+    QCOMPARE(leftOut.last().at(0).toInt(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestSessionPacing)
+#include "tst_sessionpacing.moc"
