@@ -78,8 +78,10 @@ void ContextGauge::render()
         p.setColor(QPalette::WindowText, transcript::styleFor(*this).warning);
     m_text->setPalette(p);
     m_trim->setText(tr("Trim…"));
-    m_trim->setToolTip(tr("Leave out the oldest turns from requests so that the next send fits; "
-                          "they stay in the conversation"));
+    const QString trimWhat = tr("Leave out the oldest turns from requests so that the next send "
+                                "fits; they stay in the conversation");
+    m_trim->setToolTip(trimWhat);
+    m_trim->setAccessibleDescription(trimWhat);
     m_trim->setVisible(!m_gauge.fits && m_canTrim);
     setAccessibleName(tr("Context"));
     setAccessibleDescription(text);
