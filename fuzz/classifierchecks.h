@@ -6,12 +6,14 @@
 #include "retry/classifier.h"
 #include "retry/errortexts.h"
 #include "retry/httpdate.h"
+#include "retry/providerwindow.h"
 #include "retry/textscan.h"
 
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace capwatch::fuzz {
 
@@ -67,6 +69,121 @@ inline std::string scannerViolation(
         return "too_large figures filled in with used below limit";
     (void)findKeywords(lower);
     (void)speaksOfTokens(lower);
+    return {};
+}
+
+/// Headers made from a body: each of its first lines `name: value` (as a provider would send
+/// them, when the body is a header dump).
+inline retry::Headers headersFromLines(std::string_view body)
+{
+    retry::Headers headers;
+    while (!body.empty() && headers.size() < 16) {
+        const std::size_t eol = body.find('\n');
+        const std::string_view line = body.substr(0, eol);
+        if (const std::size_t colon = line.find(':'); colon != std::string_view::npos)
+            headers.emplace_back(
+                std::string(line.substr(0, colon)), std::string(line.substr(colon + 1)));
+        if (eol == std::string_view::npos)
+            break;
+        body.remove_prefix(eol + 1);
+    }
+    return headers;
+}
+
+inline bool validCount(const std::optional<std::int64_t> &n)
+{
+    return !n || (*n >= 0 && *n <= (std::int64_t(1) << 53));
+}
+
+inline bool validReset(const std::optional<retry::Millis> &d)
+{
+    return !d || (*d >= retry::Millis(0) && *d <= retry::Millis(24 * 60 * 60 * 1000));
+}
+
+/// Section 8.1 on one set of headers; empty when it holds.
+inline std::string windowReportViolation(const retry::Headers &headers)
+{
+    using namespace capwatch::retry;
+    const WindowReport w = windowReportFrom(headers);
+    if (!validCount(w.limitRequests) || !validCount(w.limitTokens)
+        || !validCount(w.remainingRequests) || !validCount(w.remainingTokens))
+        return "a window count out of range";
+    if (!validReset(w.resetRequests) || !validReset(w.resetTokens))
+        return "a window reset out of range";
+    retry::Headers twice = headers;
+    twice.insert(twice.end(), headers.begin(), headers.end());
+    if (!(windowReportFrom(twice) == w))
+        return "a repeated header changed the window report";
+    for (const auto &header : headers) {
+        const auto d = parseResetDuration(header.second);
+        if (!validReset(d))
+            return "a reset duration out of range";
+        if (parseResetDuration(" " + header.second + "\t") != d)
+            return "blanks around a reset duration changed it";
+    }
+    // Pacing on that report, as a send would see it.
+    PaceInput in;
+    in.report = w;
+    in.tokensResetLeft = w.resetTokens;
+    in.requestsResetLeft = w.resetRequests;
+    in.estimatedTokens = estimateTokens(4000, kDefaultCharsPerToken, std::nullopt);
+    const PaceDecision d = decidePacing(in);
+    if (d.pace != (d.skip == PaceSkip::None))
+        return "paced and skipped, or neither";
+    if (d.pace
+        && (d.wait <= Millis(0) || d.wait > kMaxPaceWait || d.source != WaitSource::RateLimitReset))
+        return "a pacing wait out of range or without its source";
+    if (d.skip == PaceSkip::TooLong && d.wait <= kMaxPaceWait)
+        return "too_long for a wait within the cap";
+    return {};
+}
+
+/// Section 8 on a response and its classification; empty when it holds.
+inline std::string providerWindowViolation(const retry::Response &r, const retry::Classification &c)
+{
+    using namespace capwatch::retry;
+    if (std::string v = windowReportViolation(r.headers); !v.empty())
+        return v;
+    if (std::string v = windowReportViolation(headersFromLines(r.body)); !v.empty())
+        return v + " (headers from the body)";
+    if (!validReset(parseResetDuration(r.body)))
+        return "a reset duration out of range (the body)";
+
+    const UsageReport u = usageFromJson(r.body);
+    if (!validCount(u.promptTokens) || !validCount(u.completionTokens)
+        || !validCount(u.totalTokens))
+        return "a usage count out of range";
+    if (r.body.size() > kMaxClassifiedBodyBytes && !u.empty())
+        return "usage from a body over the size limit";
+    // The streaming reader and the parsed form agree (small bodies: nlohmann builds a document).
+    if (r.body.size() <= 65536 && r.body.find('\0') == std::string_view::npos) {
+        const nlohmann::json parsed = nlohmann::json::parse(r.body, nullptr, false);
+        if (!parsed.is_discarded() && !(usageFrom(parsed) == u))
+            return "usageFromJson() and usageFrom() disagree";
+        if (parsed.is_discarded() && !u.empty())
+            return "usage from a body that is not JSON";
+    }
+
+    if (refusesStreamUsage(r.status, r.body) && r.status != 400)
+        return "a stream-usage refusal for status " + std::to_string(r.status);
+    if (refusesStreamUsage(400, r.body)) {
+        const auto names = [](std::string_view t) {
+            const std::string lower = asciiLower(t);
+            return lower.find("stream_options") != std::string::npos
+                || lower.find("include_usage") != std::string::npos;
+        };
+        bool named = names(r.body);
+        for (const std::string &t : collectErrorTexts(r.body).texts)
+            named = named || names(t);
+        if (!named)
+            return "a stream-usage refusal whose body names neither option";
+    }
+
+    if (const auto window = contextWindowFrom(c)) {
+        if (c.category != Category::TooLarge || !c.limit || *window < 1
+            || double(*window) != std::floor(*c.limit))
+            return "a context window that is not the limit of a too_large";
+    }
     return {};
 }
 
@@ -201,7 +318,7 @@ inline std::string classificationViolation(
     }
     (void)parseHttpDate(r.body);
     (void)parseRfc3339(r.body);
-    return {};
+    return detail::providerWindowViolation(r, c);
 }
 
 } // namespace capwatch::fuzz

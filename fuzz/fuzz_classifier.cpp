@@ -1,6 +1,9 @@
 // libFuzzer target: capwatch::retry::classify() and the text scanners on any status, headers,
 // body and retry index (rev. 2: errors inside a 2xx and event streams, the reset headers, the
-// Russian and Chinese texts). The invariants are in classifierchecks.h; a violation traps.
+// Russian and Chinese texts), and section 8 (providerwindow.h) on the same input: the reset
+// durations, the window report of the headers (and of headers made from the body's lines), the
+// usage of the body, the stream-usage refusal and the context window of the classification.
+// The invariants are in classifierchecks.h; a violation traps.
 //
 // Input layout (FuzzedDataProvider; fuzz/make-seeds.sh writes it): from the back, the status
 // (0..999, 2 bytes), the network failure (1), the retry index (0..1000, 2), the clock in seconds
@@ -25,7 +28,10 @@ using capwatch::retry::Response;
 // fuzz/make-seeds.sh (name_index) knows these indices; a new name goes at the end.
 constexpr std::array kHeaderNames { "retry-after", "Retry-After", " RETRY-AFTER ", "retry-after-ms",
     "Retry-After-Ms", "x-other", "x-ratelimit-reset-tokens", "x-ratelimit-reset-requests",
-    "x-rate-limit-reset-tokens", "X-Rate-Limit-Reset-Requests", "content-type", "Content-Type" };
+    "x-rate-limit-reset-tokens", "X-Rate-Limit-Reset-Requests", "content-type", "Content-Type",
+    // The window report of section 8.1.
+    "x-ratelimit-limit-requests", "x-ratelimit-limit-tokens", "x-ratelimit-remaining-requests",
+    "X-RateLimit-Remaining-Tokens", "x-ratelimit-remaining-tokens" };
 
 /// C-style escaped, so a report can be pasted into a regression row.
 std::string escaped(std::string_view bytes, std::size_t max = 400)

@@ -33,9 +33,9 @@ fdp_string() {
     printf '\\E'
 }
 
-# The index of a header name in kHeaderNames of fuzz_classifier.cpp, or 12 (read from the
+# The index of a header name in kHeaderNames of fuzz_classifier.cpp, or 17 (read from the
 # front).
-from_front=12
+from_front=17
 name_index() {
     case "$1" in
         retry-after) echo 0 ;;
@@ -48,6 +48,11 @@ name_index() {
         X-Rate-Limit-Reset-Requests) echo 9 ;;
         content-type) echo 10 ;;
         Content-Type) echo 11 ;;
+        x-ratelimit-limit-requests) echo 12 ;;
+        x-ratelimit-limit-tokens) echo 13 ;;
+        x-ratelimit-remaining-requests) echo 14 ;;
+        X-RateLimit-Remaining-Tokens) echo 15 ;;
+        x-ratelimit-remaining-tokens) echo 16 ;;
         *) echo $from_front ;;
     esac
 }
@@ -128,6 +133,30 @@ for body in "$out"/sse/body-*; do
     classifier_seed 200 1 "$body" content-type text/event-stream >"$out/classifier/stream-$i"
     classifier_seed 429 1 "$body" x-ratelimit-reset-tokens 6m0s x-rate-limit-reset-requests 1.5 \
         >"$out/classifier/reset-$i"
+done
+# Section 8: a full window report (Go durations, plain seconds, garbage), answers with usage, the
+# stream-usage refusals of real providers, and the demo's context error.
+window() { # STATUS BODY_FILE RESET_TOKENS REMAINING_TOKENS
+    classifier_seed "$1" 1 "$2" x-ratelimit-limit-requests 10000 x-ratelimit-remaining-requests 0 \
+        x-ratelimit-reset-tokens "$3" X-RateLimit-Remaining-Tokens "$4"
+}
+w=0
+for body in '{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":30,"total_tokens":42}}' \
+    '{"usage":{"prompt_tokens":9.5,"completion_tokens":-3,"total_tokens":"7"}}' \
+    '{"usage":{"prompt_tokens":1},"usage":{"completion_tokens":9007199254740993}}' \
+    '{"error":{"message":"Unrecognized request argument supplied: stream_options","type":"invalid_request_error","param":null,"code":null}}' \
+    '{"detail":"stream_options is not supported"}' \
+    '{"error":"Extra inputs are not permitted: include_usage"}' \
+    '{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted"}]}' \
+    "{\"error\":{\"message\":\"This model's maximum context length is 2000 tokens. However, you requested 2400 tokens (1400 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.\",\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}" \
+    $'x-ratelimit-reset-tokens: 1h2m3.5s\nx-ratelimit-remaining-tokens: 42\nx-ratelimit-reset-requests: 2\xc2\xb5s'; do
+    w=$((w + 1))
+    printf '%s' "$body" >"$tmp"
+    for reset in 1s 6m0s 20ms 1h2m3.5s 0.25 ' 7 ' 300ns 1m1h 99999999999999999999 1e3; do
+        w=$((w + 1))
+        window 400 "$tmp" "$reset" 100 >"$out/classifier/window-$w"
+    done
+    window 200 "$tmp" 12s ' 42 ' >"$out/classifier/window-200-$w"
 done
 : >"$tmp"
 for failure in 1 2 3 7; do

@@ -13,8 +13,12 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <functional>
+#include <memory>
 #include <utility>
 
 using namespace capwatch;
@@ -101,6 +105,25 @@ ChatRequest requestTo(const DemoProvider &provider, std::optional<int> maxTokens
     return r;
 }
 
+ChatRequest requestTo(const QUrl &endpoint)
+{
+    ChatRequest r;
+    r.endpoint = endpoint;
+    r.model = u"capwatch-demo"_s;
+    r.messages = { { u"system"_s, u"Be brief."_s }, { u"user"_s, u"Tell me about token caps."_s } };
+    return r;
+}
+
+QStringList eventsOf(const RetryLog &log, int request)
+{
+    QStringList out;
+    for (const RetryRecord &r : log.records()) {
+        if (r.request == request)
+            out.append(RetryRecord::eventName(r.event));
+    }
+    return out;
+}
+
 /// Chat requests of any Fixture that carried an empty (or blank) last user message; cleanup()
 /// fails the test function that sent one.
 QStringList g_emptyPrompts;
@@ -130,7 +153,12 @@ struct Fixture
     }
     bool runToEnd(const ChatRequest &request, int timeoutMs = 20000)
     {
-        client.send(request);
+        return runToEnd(request, PacePlan {}, timeoutMs);
+    }
+    bool runToEnd(const ChatRequest &request, const PacePlan &pace, int timeoutMs = 20000)
+    {
+        trace.summary.reset();
+        client.send(request, pace);
         return QTest::qWaitFor([this] { return trace.summary.has_value(); }, timeoutMs);
     }
 
@@ -145,6 +173,98 @@ struct Fixture
 QJsonObject json(const RetryRecord &r)
 {
     return QJsonDocument::fromJson(toJsonLine(r)).object();
+}
+
+/// A provider of a few lines on loopback: each request (read to the end of its body) is
+/// recorded and answered with what `respond` makes of its body, then the connection closes.
+/// For what the demo does not send: window headers and usage of our choosing, and a refusal of
+/// stream_options.
+class TinyProvider final : public QObject
+{
+public:
+    using Responder = std::function<QByteArray(const QByteArray &body)>;
+    explicit TinyProvider(Responder respond)
+        : m_respond(std::move(respond))
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = m_server.nextPendingConnection())
+                serve(socket);
+        });
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    QUrl url() const { return QUrl(u"http://127.0.0.1:%1/v1"_s.arg(m_server.serverPort())); }
+    const QList<QByteArray> &bodies() const { return m_bodies; }
+
+private:
+    void serve(QTcpSocket *socket)
+    {
+        auto buffer = std::make_shared<QByteArray>();
+        connect(socket, &QIODevice::readyRead, socket, [this, socket, buffer] {
+            *buffer += socket->readAll();
+            const qsizetype end = buffer->indexOf("\r\n\r\n");
+            if (end < 0 || socket->property("answered").toBool())
+                return;
+            qsizetype length = 0;
+            for (const QByteArray &line : buffer->left(end).split('\n')) {
+                if (line.toLower().startsWith("content-length:"))
+                    length = line.mid(15).trimmed().toLongLong();
+            }
+            if (buffer->size() < end + 4 + length)
+                return;
+            socket->setProperty("answered", true);
+            const QByteArray body = buffer->mid(end + 4, length);
+            m_bodies.append(body);
+            socket->write(m_respond(body));
+            socket->disconnectFromHost();
+        });
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    }
+
+    QTcpServer m_server;
+    Responder m_respond;
+    QList<QByteArray> m_bodies;
+};
+
+/// The window headers of the tiny provider's answers.
+constexpr char kWindowHeaders[] = "x-ratelimit-limit-requests: 60\r\n"
+                                  "x-ratelimit-limit-tokens: 150000\r\n"
+                                  "x-ratelimit-remaining-requests: 59\r\n"
+                                  "x-ratelimit-remaining-tokens: 149984\r\n"
+                                  "x-ratelimit-reset-requests: 1s\r\n"
+                                  "x-ratelimit-reset-tokens: 6m0s\r\n";
+
+QByteArray streamedAnswer(bool withUsage)
+{
+    QByteArray r = QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n")
+        + kWindowHeaders + "Connection: close\r\n\r\n"
+        + "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi.\"},"
+          "\"finish_reason\":null}]}\n\n"
+        + "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
+    if (withUsage)
+        r += "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":2,"
+             "\"total_tokens\":9}}\n\n";
+    return r + "data: [DONE]\n\n";
+}
+
+/// OpenAI-compatible servers that do not know the option answer like this (vLLM, older proxies).
+QByteArray streamOptionsRefused()
+{
+    const QByteArray body = R"({"error":{"message":"Unrecognized request argument supplied: )"
+                            R"(stream_options","type":"invalid_request_error","param":null,)"
+                            R"("code":null}})";
+    return "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: "
+        + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+PacePlan pacePlan(qint64 waitMs)
+{
+    PacePlan plan;
+    plan.wait = retry::Millis(waitMs);
+    plan.source = retry::WaitSource::RateLimitReset;
+    plan.estimatedTokens = 1007;
+    plan.windowTokensLeft = 40;
+    plan.windowResetS = double(waitMs) / 1000.0;
+    return plan;
 }
 
 } // namespace
@@ -186,6 +306,18 @@ private Q_SLOTS:
     void neverFitsAndOutOfCreditAreSentOnce();
     void errorsInsideA200AreRetried_data();
     void errorsInsideA200AreRetried();
+    void pacingWaitsBeforeAttemptOne();
+    void pacingLeavesTheBudgetWhole();
+    void cancelDuringPacing();
+    void sendNowEndsPacing();
+    void unpacedSendHasNoPacedRecord();
+    void providerReportedAfterEveryAttempt_data();
+    void providerReportedAfterEveryAttempt();
+    void providerReportedForFailuresToo_data();
+    void providerReportedForFailuresToo();
+    void contextOverflowNamesTheWindow();
+    void refusedStreamUsageIsResentOnceWithoutIt();
+    void demoRefusingStreamUsageIsAnswered();
 };
 
 void TestChatClient::cleanup()
@@ -306,7 +438,7 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
         u"retry_scheduled"_s, u"attempt_started"_s, u"gave_up"_s };
     for (int i = 0; i < log.size(); ++i) {
         const QJsonObject o = json(log[i]);
-        QCOMPARE(o.keys().size(), 16);
+        QCOMPARE(o.keys().size(), 19);
         QCOMPARE(o.value(u"event").toString(), events[i]);
         QCOMPARE(o.value(u"request").toInt(), 1);
     }
@@ -700,7 +832,8 @@ void TestChatClient::retriesResendTheSameRequest()
 void TestChatClient::headlineLogExportsLiterally()
 {
     // The exported files, row by row, against literal rows (not against the serializer that
-    // wrote them); only the timestamps vary, and they are checked for their form.
+    // wrote them); only the timestamps vary, and they are checked for their form. The demo's
+    // window is untouched by 422s: 6,000 tokens left, nothing to reset.
     Fixture f(u"headline"_s);
     QVERIFY(f.listening);
     QVERIFY(f.runToEnd(requestTo(f.provider)));
@@ -720,10 +853,12 @@ void TestChatClient::headlineLogExportsLiterally()
         = "\"request\":1,\"event\":\"attempt_started\",\"attempt\":%1,\"status\":null,"
           "\"category\":null,\"used\":null,\"limit\":null,\"wait_s\":null,"
           "\"raw_wait_s\":null,\"wait_source\":null,\"waited_total_s\":null,"
-          "\"budget_left_s\":null,\"reason\":null,\"error\":null,\"reset_at\":null}";
+          "\"budget_left_s\":null,\"reason\":null,\"error\":null,\"reset_at\":null,"
+          "\"window_tokens_left\":null,\"window_reset_s\":null,\"estimated_tokens\":null}";
     const QByteArray error422
         = "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\","
-          "\"reset_at\":null}";
+          "\"reset_at\":null,\"window_tokens_left\":6000,\"window_reset_s\":0,"
+          "\"estimated_tokens\":null}";
     const QByteArray scheduled
         = "\"request\":1,\"event\":\"retry_scheduled\",\"attempt\":%1,\"status\":422,"
           "\"category\":\"token_limit\",\"used\":60323,\"limit\":60000,\"wait_s\":60,"
@@ -754,13 +889,13 @@ void TestChatClient::headlineLogExportsLiterally()
     }
 
     const QByteArray quoted422
-        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",";
+        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,6000,0,";
     const QList<QByteArray> expectedCsv {
-        "1,attempt_started,1,,,,,,,,,,,,",
+        "1,attempt_started,1,,,,,,,,,,,,,,,",
         "1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,," + quoted422,
-        "1,attempt_started,2,,,,,,,,,,,,",
+        "1,attempt_started,2,,,,,,,,,,,,,,,",
         "1,retry_scheduled,2,422,token_limit,60323,60000,60,1080,message,120,0,," + quoted422,
-        "1,attempt_started,3,,,,,,,,,,,,",
+        "1,attempt_started,3,,,,,,,,,,,,,,,",
         "1,gave_up,3,422,token_limit,60323,60000,,,,,,budget_exhausted," + quoted422,
     };
     const QByteArray csvText = read(csv);
@@ -768,7 +903,8 @@ void TestChatClient::headlineLogExportsLiterally()
     QList<QByteArray> csvLines = csvText.chopped(2).split('\n');
     QCOMPARE(csvLines.takeFirst(),
         "time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,"
-        "waited_total_s,budget_left_s,reason,error,reset_at\r");
+        "waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,"
+        "estimated_tokens\r");
     QCOMPARE(csvLines.size(), expectedCsv.size());
     for (qsizetype i = 0; i < csvLines.size(); ++i) {
         QByteArray line = csvLines[i];
@@ -966,6 +1102,391 @@ void TestChatClient::errorsInsideA200AreRetried()
         category == retry::Category::RateLimit ? u"rate_limit"_s : u"transient"_s);
     QCOMPARE(scheduled.value(u"error").toString(), error);
     QCOMPARE(json(f.log.records().constLast()).value(u"event").toString(), u"succeeded"_s);
+}
+
+void TestChatClient::pacingWaitsBeforeAttemptOne()
+{
+    Fixture f(u"capped"_s);
+    QVERIFY(f.listening);
+    QSignalSpy started(&f.client, &ChatClient::sendStarted);
+    QSignalSpy paced(&f.client, &ChatClient::pacingStarted);
+    QElapsedTimer t;
+    qint64 requestAtMs = -1;
+    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context, [&] {
+        if (requestAtMs < 0)
+            requestAtMs = t.elapsed();
+    });
+    t.start();
+    // 30 policy seconds: 300 ms on the wall clock.
+    const quint64 id = f.client.send(requestTo(f.provider, 1000), pacePlan(30000));
+    QCOMPARE(started.count(), 1);
+    QTRY_COMPARE(paced.count(), 1);
+    QCOMPARE(paced[0][0].toULongLong(), id);
+    QCOMPARE(paced[0][1].value<PacePlan>().wait, retry::Millis(30000));
+    QVERIFY(f.client.pacing());
+    QVERIFY(f.client.busy());
+    QVERIFY(f.client.paceLeft() > retry::Millis(0));
+    QVERIFY(f.client.paceLeft() <= retry::Millis(30000));
+    QCOMPARE(f.client.pacePlan().estimatedTokens, std::optional<qint64>(1007));
+    QCOMPARE(f.provider.chatRequests(), 0);
+
+    QVERIFY(QTest::qWaitFor([&] { return f.trace.summary.has_value(); }, 20000));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QVERIFY2(requestAtMs >= 300, qPrintable(QString::number(requestAtMs))); // never early
+    QVERIFY2(requestAtMs < 5000, qPrintable(QString::number(requestAtMs)));
+    QVERIFY(!f.client.pacing());
+    QCOMPARE(f.client.paceLeft(), retry::Millis(0));
+    QCOMPARE(f.trace.summary->attempts, 1);
+    QCOMPARE(f.trace.summary->waited, retry::Millis(0)); // pacing is not a retry wait
+    QCOMPARE(f.provider.chatRequests(), 1);
+
+    QCOMPARE(eventsOf(f.log, int(id)),
+        (QStringList { u"paced"_s, u"attempt_started"_s, u"succeeded"_s }));
+    const QJsonObject p = json(f.log.records().at(0));
+    QCOMPARE(p.value(u"attempt").toInt(), 1);
+    QCOMPARE(p.value(u"wait_s").toInteger(), 30);
+    QCOMPARE(p.value(u"wait_source").toString(), u"ratelimit-reset"_s);
+    QCOMPARE(p.value(u"waited_total_s").toInteger(), 0);
+    QCOMPARE(p.value(u"budget_left_s").toInteger(), 120);
+    QCOMPARE(p.value(u"estimated_tokens").toInteger(), 1007);
+    QCOMPARE(p.value(u"window_tokens_left").toInteger(), 40);
+    QCOMPARE(p.value(u"window_reset_s").toInteger(), 30);
+    QVERIFY(p.value(u"status").isNull());
+    const QJsonObject a = json(f.log.records().at(1));
+    QCOMPARE(a.value(u"estimated_tokens").toInteger(), 1007);
+    QCOMPARE(a.value(u"window_tokens_left").toInteger(), 40);
+    QCOMPARE(a.value(u"window_reset_s").toInteger(), 30);
+    QVERIFY(a.value(u"wait_s").isNull());
+}
+
+void TestChatClient::pacingLeavesTheBudgetWhole()
+{
+    // Paced 30 s, then the headline's two 60 s waits: the whole 120 s budget is still there.
+    Fixture f(u"headline"_s);
+    QVERIFY(f.listening);
+    QVERIFY(f.runToEnd(requestTo(f.provider), pacePlan(30000)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::BudgetExhausted);
+    QCOMPARE(f.trace.summary->attempts, 3);
+    QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 60000, 60000 }));
+    QCOMPARE(f.trace.summary->waited, retry::Millis(120000));
+    QCOMPARE(f.trace.steps.at(2).info.budgetLeft, retry::Millis(60000));
+    QCOMPARE(f.provider.chatRequests(), 3);
+    QCOMPARE(eventsOf(f.log, 1),
+        (QStringList { u"paced"_s, u"attempt_started"_s, u"retry_scheduled"_s, u"attempt_started"_s,
+            u"retry_scheduled"_s, u"attempt_started"_s, u"gave_up"_s }));
+    QCOMPARE(json(f.log.records().at(2)).value(u"budget_left_s").toInteger(), 60);
+}
+
+void TestChatClient::cancelDuringPacing()
+{
+    Fixture f(u"capped"_s);
+    QVERIFY(f.listening);
+    // 60 policy seconds (600 ms), cancelled after about 100 ms.
+    connect(&f.client, &ChatClient::pacingStarted, &f.context,
+        [&] { QTimer::singleShot(100, &f.context, [&] { f.client.cancel(); }); });
+    QVERIFY(f.runToEnd(requestTo(f.provider), pacePlan(60000)));
+    QCOMPARE(f.trace.outcome, u"cancelled"_s);
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::Cancelled);
+    QCOMPARE(f.trace.summary->attempts, 0);
+    QCOMPARE(f.trace.summary->waited, retry::Millis(0));
+    QVERIFY(f.trace.summary->cutWait.has_value());
+    QVERIFY2(*f.trace.summary->cutWait >= retry::Millis(10000)
+            && *f.trace.summary->cutWait < retry::Millis(60000),
+        qPrintable(QString::number(f.trace.summary->cutWait->count())));
+    QVERIFY(!f.client.pacing());
+    QVERIFY(!f.client.busy());
+    QVERIFY(!f.client.sendNow());
+    // The pacing wait never fires: no request within its length and more.
+    QSignalSpy requests(&f.provider, &DemoProvider::chatRequestReceived);
+    QVERIFY(!requests.wait(900));
+    QCOMPARE(f.provider.chatRequests(), 0);
+    QCOMPARE(eventsOf(f.log, 1), (QStringList { u"paced"_s, u"cancelled"_s }));
+    const QJsonObject c = json(f.log.records().constLast());
+    QCOMPARE(c.value(u"reason").toString(), u"cancelled"_s);
+    QCOMPARE(c.value(u"wait_s").toDouble(), double(f.trace.summary->cutWait->count()) / 1000.0);
+    QCOMPARE(c.value(u"waited_total_s").toInteger(), 0);
+    QCOMPARE(c.value(u"budget_left_s").toInteger(), 120);
+}
+
+void TestChatClient::sendNowEndsPacing()
+{
+    Fixture f(u"capped"_s);
+    QVERIFY(f.listening);
+    QVERIFY(!f.client.sendNow()); // idle
+    QElapsedTimer t;
+    qint64 requestAtMs = -1;
+    connect(&f.provider, &DemoProvider::chatRequestReceived, &f.context, [&] {
+        if (requestAtMs < 0)
+            requestAtMs = t.elapsed();
+    });
+    bool sentNow = false;
+    connect(&f.client, &ChatClient::pacingStarted, &f.context,
+        [&] { QTimer::singleShot(0, &f.context, [&] { sentNow = f.client.sendNow(); }); });
+    t.start();
+    // 300 policy seconds: 3 s on the wall clock, which "Send now" cuts short.
+    QVERIFY(f.runToEnd(requestTo(f.provider), pacePlan(300000)));
+    QVERIFY(sentNow);
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QVERIFY2(requestAtMs >= 0 && requestAtMs < 2500, qPrintable(QString::number(requestAtMs)));
+    QCOMPARE(f.trace.summary->attempts, 1);
+    QCOMPARE(f.trace.summary->waited, retry::Millis(0));
+    QCOMPARE(f.provider.chatRequests(), 1);
+    QVERIFY(!f.client.sendNow()); // not pacing any more
+    QCOMPARE(
+        eventsOf(f.log, 1), (QStringList { u"paced"_s, u"attempt_started"_s, u"succeeded"_s }));
+    // The stopped timer does not start a second attempt later.
+    QSignalSpy requests(&f.provider, &DemoProvider::chatRequestReceived);
+    QVERIFY(!requests.wait(500));
+}
+
+void TestChatClient::unpacedSendHasNoPacedRecord()
+{
+    Fixture f(u"capped"_s);
+    QVERIFY(f.listening);
+    QSignalSpy paced(&f.client, &ChatClient::pacingStarted);
+    PacePlan plan = pacePlan(0);
+    plan.source = retry::WaitSource::None;
+    plan.windowTokensLeft = 50000;
+    plan.windowResetS.reset();
+    QVERIFY(f.runToEnd(requestTo(f.provider, 1000), plan));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(paced.count(), 0);
+    QCOMPARE(eventsOf(f.log, 1), (QStringList { u"attempt_started"_s, u"succeeded"_s }));
+    const QJsonObject a = json(f.log.records().at(0));
+    QCOMPARE(a.value(u"estimated_tokens").toInteger(), 1007);
+    QCOMPARE(a.value(u"window_tokens_left").toInteger(), 50000);
+    QVERIFY(a.value(u"window_reset_s").isNull());
+    // A plain send carries no estimate.
+    QVERIFY(f.runToEnd(requestTo(f.provider, 1000)));
+    QVERIFY(json(f.log.records().at(2)).value(u"estimated_tokens").isNull());
+}
+
+void TestChatClient::providerReportedAfterEveryAttempt_data()
+{
+    QTest::addColumn<bool>("stream");
+    QTest::newRow("streamed") << true;
+    QTest::newRow("whole") << false;
+}
+
+void TestChatClient::providerReportedAfterEveryAttempt()
+{
+    QFETCH(bool, stream);
+    const QByteArray whole
+        = R"({"choices":[{"index":0,"message":{"role":"assistant","content":"Hi."},)"
+          R"("finish_reason":"stop"}],"usage":{"prompt_tokens":7,"completion_tokens":2,)"
+          R"("total_tokens":9}})";
+    TinyProvider tiny([&](const QByteArray &) -> QByteArray {
+        if (stream)
+            return streamedAnswer(true);
+        QByteArray r = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n";
+        r += kWindowHeaders;
+        r += "Content-Length: " + QByteArray::number(whole.size()) + "\r\n";
+        r += "Connection: close\r\n\r\n" + whole;
+        return r;
+    });
+    QVERIFY(tiny.listen());
+    Fixture f(u"capped"_s);
+    QStringList order;
+    std::optional<ProviderReport> report;
+    connect(&f.client, &ChatClient::providerReported, &f.context,
+        [&](quint64, const ProviderReport &r) {
+            order.append(u"report"_s);
+            report = r;
+        });
+    connect(&f.client, &ChatClient::succeeded, &f.context, [&] { order.append(u"succeeded"_s); });
+    ChatRequest request = requestTo(tiny.url());
+    request.stream = stream;
+    const QDateTime before = QDateTime::currentDateTimeUtc();
+    QVERIFY(f.runToEnd(request));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.trace.answer, u"Hi."_s);
+    QCOMPARE(order, (QStringList { u"report"_s, u"succeeded"_s }));
+    QVERIFY(report);
+    QCOMPARE(report->attempt, 1);
+    QCOMPARE(report->status, 200);
+    QCOMPARE(report->window.limitRequests, std::optional<std::int64_t>(60));
+    QCOMPARE(report->window.limitTokens, std::optional<std::int64_t>(150000));
+    QCOMPARE(report->window.remainingRequests, std::optional<std::int64_t>(59));
+    QCOMPARE(report->window.remainingTokens, std::optional<std::int64_t>(149984));
+    QCOMPARE(report->window.resetRequests, std::optional<retry::Millis>(retry::Millis(1000)));
+    QCOMPARE(report->window.resetTokens, std::optional<retry::Millis>(retry::Millis(360000)));
+    QCOMPARE(report->usage.promptTokens, std::optional<std::int64_t>(7));
+    QCOMPARE(report->usage.completionTokens, std::optional<std::int64_t>(2));
+    QCOMPARE(report->usage.totalTokens, std::optional<std::int64_t>(9));
+    QCOMPARE(report->requestChars, qint64(9 + 25)); // "Be brief." and the prompt
+    QCOMPARE(report->endpoint, displayEndpoint(tiny.url()));
+    QCOMPARE(report->model, u"capwatch-demo"_s);
+    QVERIFY(report->receivedAt.isValid());
+    QCOMPARE(report->receivedAt.timeSpec(), Qt::UTC);
+    QVERIFY(report->receivedAt >= before.addMSecs(-1));
+    QVERIFY(report->receivedAt <= QDateTime::currentDateTimeUtc());
+    QCOMPARE(report->timeScale, kScale);
+    QCOMPARE(f.trace.summary->usage->totalTokens, 9);
+    // The succeeded record carries the window its response reported.
+    const QJsonObject done = json(f.log.records().constLast());
+    QCOMPARE(done.value(u"event").toString(), u"succeeded"_s);
+    QCOMPARE(done.value(u"window_tokens_left").toInteger(), 149984);
+    QCOMPARE(done.value(u"window_reset_s").toInteger(), 360);
+    QVERIFY(done.value(u"estimated_tokens").isNull());
+}
+
+void TestChatClient::providerReportedForFailuresToo_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QList<int>>("statuses");
+    QTest::addColumn<QStringList>("order");
+    const QString r = u"report"_s, fl = u"failed"_s;
+    QTest::newRow("headline") << u"headline"_s << QList<int> { 422, 422, 422 }
+                              << QStringList { r, fl, r, fl, r, fl, u"gave_up"_s };
+    // The error inside a 200 is reported with its effective status.
+    QTest::newRow("error-in-200") << u"error-in-200"_s << QList<int> { 429, 200 }
+                                  << QStringList { r, fl, r, u"succeeded"_s };
+    QTest::newRow("rate-limited") << u"rate-limited"_s << QList<int> { 429, 429, 200 }
+                                  << QStringList { r, fl, r, fl, r, u"succeeded"_s };
+}
+
+void TestChatClient::providerReportedForFailuresToo()
+{
+    QFETCH(QString, scenario);
+    QFETCH(QList<int>, statuses);
+    QFETCH(QStringList, order);
+    Fixture f(scenario);
+    QVERIFY(f.listening);
+    QStringList seen;
+    QList<int> reported;
+    QList<int> attempts;
+    connect(&f.client, &ChatClient::providerReported, &f.context,
+        [&](quint64, const ProviderReport &r) {
+            seen.append(u"report"_s);
+            reported.append(r.status);
+            attempts.append(r.attempt);
+            QVERIFY(r.usage.empty() || r.status == 200);
+        });
+    connect(&f.client, &ChatClient::attemptFailed, &f.context, [&] { seen.append(u"failed"_s); });
+    connect(&f.client, &ChatClient::succeeded, &f.context, [&] { seen.append(u"succeeded"_s); });
+    connect(&f.client, &ChatClient::gaveUp, &f.context, [&] { seen.append(u"gave_up"_s); });
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(seen, order);
+    QCOMPARE(reported, statuses);
+    for (int i = 0; i < attempts.size(); ++i)
+        QCOMPARE(attempts[i], i + 1);
+}
+
+void TestChatClient::contextOverflowNamesTheWindow()
+{
+    DemoOptions o;
+    o.contextWindow = 1000;
+    Fixture f(u"context"_s, o);
+    QVERIFY(f.listening);
+    QStringList seen;
+    std::optional<ContextOverflow> overflow;
+    connect(&f.client, &ChatClient::contextOverflowed, &f.context,
+        [&](quint64, const ContextOverflow &c) {
+            seen.append(u"overflow"_s);
+            overflow = c;
+        });
+    connect(&f.client, &ChatClient::attemptFailed, &f.context, [&] { seen.append(u"failed"_s); });
+    connect(&f.client, &ChatClient::gaveUp, &f.context, [&] { seen.append(u"gave_up"_s); });
+    QVERIFY(f.runToEnd(requestTo(f.provider, 1000)));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(seen, (QStringList { u"failed"_s, u"overflow"_s, u"gave_up"_s }));
+    QVERIFY(overflow);
+    QCOMPARE(overflow->requested, qint64(1007));
+    QCOMPARE(overflow->contextWindow, qint64(1000));
+    QCOMPARE(f.provider.chatRequests(), 1); // never retried as is
+
+    // A request that fits is answered, and nothing overflows.
+    overflow.reset();
+    QVERIFY(f.runToEnd(requestTo(f.provider, 100)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QVERIFY(!overflow);
+
+    // Other refusals that are sent once name no context window.
+    Fixture billing(u"billing"_s);
+    QSignalSpy spy(&billing.client, &ChatClient::contextOverflowed);
+    QVERIFY(billing.runToEnd(requestTo(billing.provider)));
+    QCOMPARE(billing.trace.outcome, u"gave_up"_s);
+    QCOMPARE(spy.count(), 0);
+}
+
+void TestChatClient::refusedStreamUsageIsResentOnceWithoutIt()
+{
+    TinyProvider tiny([](const QByteArray &body) {
+        return body.contains("stream_options") ? streamOptionsRefused() : streamedAnswer(false);
+    });
+    QVERIFY(tiny.listen());
+    Fixture f(u"capped"_s);
+    QSignalSpy started(&f.client, &ChatClient::attemptStarted);
+    QSignalSpy failed(&f.client, &ChatClient::attemptFailed);
+    QSignalSpy reports(&f.client, &ChatClient::providerReported);
+    QVERIFY(f.runToEnd(requestTo(tiny.url())));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(f.trace.answer, u"Hi."_s);
+    QCOMPARE(tiny.bodies().size(), 2);
+    QVERIFY(tiny.bodies()[0].contains(R"("stream_options":{"include_usage":true})"));
+    QVERIFY(!tiny.bodies()[1].contains("stream_options"));
+    // The rest of the request is unchanged.
+    QCOMPARE(
+        QByteArray(tiny.bodies()[0]).replace(R"(,"stream_options":{"include_usage":true})", ""),
+        tiny.bodies()[1]);
+    // Not a policy attempt: the same attempt started again, no failure, no wait.
+    QCOMPARE(f.trace.summary->attempts, 1);
+    QCOMPARE(f.trace.summary->waited, retry::Millis(0));
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(started.count(), 2);
+    QCOMPARE(started[0][1].toInt(), 1);
+    QCOMPARE(started[1][1].toInt(), 1);
+    QCOMPARE(reports.count(), 2);
+    QCOMPARE(reports[0][1].value<ProviderReport>().status, 400);
+    QCOMPARE(reports[1][1].value<ProviderReport>().status, 200);
+    QCOMPARE(eventsOf(f.log, 1),
+        (QStringList { u"attempt_started"_s, u"attempt_started"_s, u"succeeded"_s }));
+    QCOMPARE(f.log.records().at(1).attempt, 1);
+
+    // The next send to that endpoint goes without the option from the start.
+    QVERIFY(f.runToEnd(requestTo(tiny.url())));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    QCOMPARE(tiny.bodies().size(), 3);
+    QVERIFY(!tiny.bodies()[2].contains("stream_options"));
+    QCOMPARE(eventsOf(f.log, 2), (QStringList { u"attempt_started"_s, u"succeeded"_s }));
+
+    // Once per send: a provider that still refuses gets the 400 handled as any other.
+    TinyProvider stubborn([](const QByteArray &) { return streamOptionsRefused(); });
+    QVERIFY(stubborn.listen());
+    QVERIFY(f.runToEnd(requestTo(stubborn.url())));
+    QCOMPARE(f.trace.outcome, u"gave_up"_s);
+    QCOMPARE(f.trace.summary->status, 400);
+    QCOMPARE(f.trace.summary->attempts, 1);
+    QCOMPARE(stubborn.bodies().size(), 2);
+    QVERIFY(!stubborn.bodies()[1].contains("stream_options"));
+}
+
+void TestChatClient::demoRefusingStreamUsageIsAnswered()
+{
+    // The demo's --refuse-stream-options: the same fallback against the real embedded provider,
+    // whose answers report the window.
+    DemoOptions o;
+    o.refuseStreamOptions = true;
+    Fixture f(u"capped"_s, o);
+    QVERIFY(f.listening);
+    QList<ProviderReport> reports;
+    connect(&f.client, &ChatClient::providerReported, &f.context,
+        [&](quint64, const ProviderReport &r) { reports.append(r); });
+    QVERIFY(f.runToEnd(requestTo(f.provider, 200)));
+    QCOMPARE(f.trace.outcome, u"succeeded"_s);
+    const QList<RecordedRequest> sent = f.provider.recordedRequests();
+    QCOMPARE(sent.size(), 2);
+    QVERIFY(sent[0].json().contains(u"stream_options"));
+    QVERIFY(!sent[1].json().contains(u"stream_options"));
+    QCOMPARE(reports.size(), 2);
+    QCOMPARE(reports[0].status, 400);
+    QCOMPARE(reports[1].status, 200);
+    QVERIFY(reports[1].window.limitTokens.has_value());
+    QVERIFY(reports[1].window.remainingTokens.has_value());
+    QVERIFY(*reports[1].window.remainingTokens < *reports[1].window.limitTokens);
+    QCOMPARE(eventsOf(f.log, 1),
+        (QStringList { u"attempt_started"_s, u"attempt_started"_s, u"succeeded"_s }));
 }
 
 QTEST_GUILESS_MAIN(TestChatClient)

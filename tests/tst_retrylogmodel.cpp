@@ -425,7 +425,8 @@ void TestRetryLogModel::parkedAndUnparked()
     // The export keeps the names.
     const QByteArray exported = R"("reason":")" + reasonName.toUtf8()
         + R"(","error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",)"
-          R"("reset_at":"2026-11-29T20:21:20.000Z"})";
+          R"("reset_at":"2026-11-29T20:21:20.000Z",)"
+          R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null})";
     QVERIFY(log.serialize(LogFormat::JsonLines).contains(exported));
     QCOMPARE(Qt::Alignment(
                  model.index(1, RetryLogModel::ResetAtColumn).data(Qt::TextAlignmentRole).toInt())

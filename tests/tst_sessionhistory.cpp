@@ -89,6 +89,7 @@ private Q_SLOTS:
     void noWriterWritesNoFile();
     void keyNeverInTheDatabase();
     void restoresTwoThousandRecordsInOneSignal();
+    void pacedRecordIsRestored();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -118,7 +119,7 @@ void TestSessionHistory::recordsRoundTrip_data()
     const std::pair<const char *, Event> events[] = { { "attempt_started", Event::AttemptStarted },
         { "retry_scheduled", Event::RetryScheduled }, { "succeeded", Event::Succeeded },
         { "gave_up", Event::GaveUp }, { "cancelled", Event::Cancelled },
-        { "parked", Event::Parked } };
+        { "parked", Event::Parked }, { "paced", Event::Paced } };
     for (const auto &[name, event] : events) {
         QTest::addRow("%s, bare", name) << int(event) << false << int(Unpark::None);
         QTest::addRow("%s, every field", name) << int(event) << true << int(Unpark::None);
@@ -157,12 +158,18 @@ void TestSessionHistory::recordsRoundTrip()
         r.reason = retry::EndReason::BudgetExhausted;
         r.error = u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min. «ü»"_s;
         r.resetAt = QDateTime::fromMSecsSinceEpoch(1'700'001'083'456, Qt::UTC);
+        r.windowTokensLeft = 120;
+        r.windowResetS = 12.345;
+        r.estimatedTokens = 1387;
     }
     QCOMPARE(net::RetryRecord::eventFromName(net::RetryRecord::eventName(r.event)), r.event);
 
     // In memory, and through the database and back.
     const history::RetryRecord stored = toStored(r);
     QCOMPARE(stored.event, net::RetryRecord::eventName(r.event));
+    QCOMPARE(stored.windowTokensLeft, r.windowTokensLeft);
+    QCOMPARE(stored.windowResetS, r.windowResetS);
+    QCOMPARE(stored.estimatedTokens, r.estimatedTokens);
     QCOMPARE(net::toJsonLine(fromStored(stored).value()), net::toJsonLine(r));
 
     history::HistoryStore store;
@@ -183,8 +190,14 @@ void TestSessionHistory::recordsRoundTrip()
     QCOMPARE(back.size(), 1);
     QCOMPARE(jsonLines(back), net::toJsonLine(r) + '\n');
     const net::RetryRecord read = fromStored(back.constFirst().record).value();
+    QCOMPARE(read.event, r.event);
     QCOMPARE(read.resetAt, r.resetAt);
     QCOMPARE(int(read.unpark), unpark);
+    // The provider window columns (schema v3), null in a bare record.
+    QCOMPARE(read.windowTokensLeft, r.windowTokensLeft);
+    QCOMPARE(read.windowResetS, r.windowResetS);
+    QCOMPARE(read.estimatedTokens, r.estimatedTokens);
+    QCOMPARE(read.windowTokensLeft.has_value(), full);
     if (r.event == Event::Unparked) // in place of the end reason, which it does not have
         QCOMPARE(read.reason, retry::EndReason::None);
     else
@@ -193,11 +206,15 @@ void TestSessionHistory::recordsRoundTrip()
 
 void TestSessionHistory::unknownEventIsSkipped()
 {
+    // An event of a build after this one (`paced` was one before issue 16).
     history::RetryRecord later;
-    later.event = u"paced"_s;
+    later.event = u"throttled"_s;
     later.request = 1;
+    later.windowTokensLeft = 5;
     QVERIFY(!fromStored(later));
-    QVERIFY(!net::RetryRecord::eventFromName(u"paced"));
+    QVERIFY(!net::RetryRecord::eventFromName(u"throttled"));
+    // Kept for the export, the fields it shares with this build's records included.
+    QCOMPARE(toLogRecord(later).windowTokensLeft, std::optional<qint64>(5));
 }
 
 void TestSessionHistory::sharedPath()
@@ -688,6 +705,75 @@ void TestSessionHistory::restoresTwoThousandRecordsInOneSignal()
     f.session.send(u"After"_s, {});
     QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 1, 10000);
     QCOMPARE(f.session.retryLog()->records().constLast().request, 401);
+}
+
+void TestSessionHistory::pacedRecordIsRestored()
+{
+    // Issue 16: a send that was paced, stored as the session stores it, and restored by a fresh
+    // session with the provider window columns of each record.
+    history::HistoryStore setup;
+    QVERIFY(setup.open(path()).persistent());
+    history::Conversation c;
+    QVERIFY(setup.addConversation(c));
+    history::Message m;
+    m.conversation = c.id;
+    m.text = u"paced prompt"_s;
+    QVERIFY(setup.addMessage(m));
+    history::Send s;
+    s.conversation = c.id;
+    s.message = m.id;
+    QVERIFY(setup.addSend(s));
+    QList<net::RetryRecord> live;
+    const QDateTime t0 = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000, Qt::UTC);
+    net::RetryRecord paced;
+    paced.time = t0;
+    paced.request = 1;
+    paced.event = Event::Paced;
+    paced.waitMs = 12'000;
+    paced.waitSource = retry::WaitSource::RateLimitReset;
+    paced.windowTokensLeft = 0;
+    paced.windowResetS = 12.5;
+    paced.estimatedTokens = 1387;
+    net::RetryRecord started = paced;
+    started.time = t0.addSecs(12);
+    started.event = Event::AttemptStarted;
+    started.attempt = 1;
+    started.waitMs.reset();
+    started.waitSource = retry::WaitSource::None;
+    net::RetryRecord done;
+    done.time = t0.addSecs(13);
+    done.request = 1;
+    done.event = Event::Succeeded;
+    done.attempt = 1;
+    done.status = 200;
+    done.category = retry::Category::Success;
+    done.windowTokensLeft = 58'613;
+    done.windowResetS = 0.75;
+    live = { paced, started, done };
+    for (const net::RetryRecord &r : std::as_const(live))
+        QVERIFY2(setup.addRetryRecord(s.id, toStored(r)), qPrintable(setup.lastError()));
+    setup.close();
+
+    history::HistoryWriter writer;
+    openWriter(writer);
+    Fixture f(u"capped"_s, &writer);
+    QSignalSpy restored(&f.session, &ChatSession::conversationRestored);
+    f.session.openConversation(c.id);
+    QVERIFY(restored.wait(10000));
+    const QList<net::RetryRecord> &back = f.session.retryLog()->records();
+    QCOMPARE(back.size(), live.size());
+    for (qsizetype i = 0; i < back.size(); ++i) {
+        QCOMPARE(back.at(i).event, live.at(i).event);
+        QCOMPARE(net::RetryRecord::eventName(back.at(i).event),
+            net::RetryRecord::eventName(live.at(i).event));
+        QCOMPARE(back.at(i).waitMs, live.at(i).waitMs);
+        QCOMPARE(back.at(i).waitSource, live.at(i).waitSource);
+        QCOMPARE(back.at(i).windowTokensLeft, live.at(i).windowTokensLeft);
+        QCOMPARE(back.at(i).windowResetS, live.at(i).windowResetS);
+        QCOMPARE(back.at(i).estimatedTokens, live.at(i).estimatedTokens);
+    }
+    QCOMPARE(net::RetryRecord::eventName(back.front().event), u"paced"_s);
+    QCOMPARE(f.session.retryLog()->serialize(net::LogFormat::JsonLines), jsonLines(live));
 }
 
 QTEST_GUILESS_MAIN(TestSessionHistory)

@@ -9,9 +9,8 @@
 #include "classifier.h"
 #include "constants.h"
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,17 +19,19 @@
 namespace capwatch::retry {
 
 /// A reset duration as providers send it: Go durations (`1s`, `6m0s`, `20ms`, `1h2m3.5s`,
-/// `0.5s`, `2us`, `300ns`; units h, m, s, ms, us, µs, ns, each at most once, largest first) or a
-/// plain non-negative number of seconds (`12`, `0.25`). Surrounding blanks are allowed. Anything
-/// else (empty, negative, signs, unknown units, a unit twice, out of order, more than 24 h, not a
-/// finite number) yields nullopt. Rounded up to whole milliseconds.
+/// `0.5s`, `2us`, `300ns`; each number `\d+(\.\d+)?` directly followed by a lower-case unit h, m,
+/// s, ms, us (µs, μs), ns, each unit at most once, largest first) or a plain non-negative number
+/// of seconds (`12`, `0.25`). Surrounding blanks are allowed, none inside. Anything else (empty,
+/// negative, signs, unknown units, a unit twice, out of order, more than 24 h, not a finite
+/// number, `.5s`) yields nullopt. Computed exactly and rounded up to whole milliseconds.
 std::optional<Millis> parseResetDuration(std::string_view text);
 
 /// The `x-ratelimit-*` headers of one response. Each field is set only from a valid value:
 /// a count is a whole non-negative number (at most 2^53), a reset a parseResetDuration().
+/// Counts may have blanks around them (` 42 `), nothing else (`12.5`, `1e3`, `-3`: unset).
 /// Header names are matched case-insensitively; a header that appears twice is taken the first
-/// time. `x-ratelimit-limit-requests`, `x-ratelimit-limit-tokens`,
-/// `x-ratelimit-remaining-requests`, `x-ratelimit-remaining-tokens`,
+/// time, even when that value is invalid and a later one is not. `x-ratelimit-limit-requests`,
+/// `x-ratelimit-limit-tokens`, `x-ratelimit-remaining-requests`, `x-ratelimit-remaining-tokens`,
 /// `x-ratelimit-reset-requests`, `x-ratelimit-reset-tokens`.
 struct WindowReport
 {
@@ -70,8 +71,9 @@ UsageReport usageFromJson(std::string_view json);
 UsageReport usageFrom(const nlohmann::json &object);
 
 /// True when a 400 body names the stream usage option (`stream_options` or `include_usage`,
-/// case-insensitively, in its error text or anywhere in a non-JSON body): the provider refuses
-/// `stream_options`, and the request is sent again without it.
+/// case-insensitively, in its error texts (retry-policy 6.2), or anywhere in a body that is not
+/// JSON or is JSON without any error text, such as FastAPI's `detail` list): the provider refuses
+/// `stream_options`, and the request is sent again without it. Bodies over the size limit: false.
 bool refusesStreamUsage(int status, std::string_view body);
 
 // --- estimating a request ---
@@ -149,7 +151,9 @@ struct PaceDecision
 
 /// Paced when enabled and (remainingTokens < estimatedTokens with a tokens reset still to come,
 /// or remainingRequests == 0 with a requests reset still to come); the wait is the later of the
-/// resets that apply. Over kMaxPaceWait: TooLong, not paced.
+/// resets that apply. Over kMaxPaceWait: TooLong, not paced (exactly kMaxPaceWait is paced).
+/// Full with no reset still to come: NoReset when a full part reported no reset, else
+/// ResetPassed. The limits are not needed.
 PaceDecision decidePacing(const PaceInput &input);
 
 std::string_view nameOf(PaceSkip skip);
@@ -171,7 +175,8 @@ struct TrimInput
 struct TrimPlan
 {
     bool needed = false; ///< the request as it stands does not fit
-    bool fits = false; ///< after leaving out `leftOut` turns it fits
+    /// After leaving out `leftOut` turns it fits (true when the window is unknown).
+    bool fits = false;
     /// The oldest turns left out, counted from the first. Never the last turn: when the request
     /// fits only without it, fits is false and leftOut leaves out all but the last.
     int leftOut = 0;
@@ -181,9 +186,11 @@ struct TrimPlan
 };
 TrimPlan planTrim(const TrimInput &input);
 
-/// The context window a too_large answer names: its `limit` when the error speaks of the
-/// model's context (Classification::limit of a context-length error); nullopt for any other
-/// too_large (a request over a rate window, a body too large).
+/// The context window a too_large answer names: its `limit` (at least 1, rounded down) when its
+/// error text or the code in its reason speaks of the model's context (phrases::kContextPhrases:
+/// `context`, `prompt is too long`, `input token count`, ...) and the text not of a rate window
+/// (phrases::kRateWindowPhrases: `per min`, `tpm`, ...); nullopt for any other too_large (a
+/// request over a rate window, a body too large, one without a limit).
 std::optional<std::int64_t> contextWindowFrom(const Classification &classification);
 
 } // namespace capwatch::retry

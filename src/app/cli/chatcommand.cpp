@@ -28,6 +28,13 @@ QString seconds(retry::Millis ms)
     return QString::fromStdString(retry::formatSeconds(ms));
 }
 
+/// A pacing wait in whole seconds, rounded up ("30 s" for 29.943 s): it is a countdown to a
+/// reset, not a figure of the policy.
+QString wholeSeconds(retry::Millis ms)
+{
+    return QString::number((ms.count() + 999) / 1000);
+}
+
 QString figure(std::optional<double> v)
 {
     return v ? QString::number(*v, 'f', *v == double(qint64(*v)) ? 0 : 3) : u"?"_s;
@@ -314,12 +321,12 @@ int runChat(const QStringList &args)
                         ? QCoreApplication::translate("cli",
                             "pacing: sending in %1 s, when the provider's window resets (it has "
                             "%2 tokens left, this request needs about %3)")
-                              .arg(seconds(plan.wait))
+                              .arg(wholeSeconds(plan.wait))
                               .arg(plan.windowTokensLeft.value_or(0))
                               .arg(plan.estimatedTokens.value_or(0))
                         : QCoreApplication::translate("cli",
                             "pacing: sending in %1 s, when the provider's request limit resets")
-                              .arg(seconds(plan.wait)))
+                              .arg(wholeSeconds(plan.wait)))
                 + u'\n')
                          .toUtf8());
         });
