@@ -116,6 +116,7 @@ private Q_SLOTS:
     void usageUnderTheAnswer();
     void trimAndResendAfterTheContextError();
     void automaticTrimSaysSo();
+    void automaticTrimResendsAfterTheError();
     void gaugeOffersTrim();
 
 private:
@@ -236,6 +237,27 @@ void TestContextWindow::automaticTrimSaysSo()
     QVERIFY2(
         note.contains(u" left out automatically to fit the context window."_s), qPrintable(note));
     QCOMPARE(c.view()->dimmedTurns(), c.presenter()->answeredTurns(c.session()->leftOut()));
+}
+
+void TestContextWindow::automaticTrimResendsAfterTheError()
+{
+    ContextWindow c(ini());
+    c.w.settings.setAutoTrim(true);
+    c.session()->setAutoTrim(true);
+    // The window unknown: the first request too large is refused, then trimmed and sent again.
+    int sent = 0;
+    while (c.session()->leftOut() == 0 && sent < 12)
+        QVERIFY(c.send(turnPrompt(++sent)));
+    QVERIFY(c.session()->leftOut() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.session()->busy(), 15000);
+    QCOMPARE(c.presenter()->trimCard(), -1); // nothing to ask
+    // The prompt shows again below the error, and its answer below it.
+    const QString last = turnPrompt(sent);
+    QCOMPARE(c.view()->userText(c.view()->lastUserTurn()), last);
+    QVERIFY(c.view()->lastAssistantTurn() > c.view()->lastUserTurn());
+    QCOMPARE(turnsIn(c.lastRequestPrompts()).constLast(), sent);
+    QVERIFY(!turnsIn(c.lastRequestPrompts()).contains(1));
+    QVERIFY(c.view()->leftOutNote().contains(u" left out automatically"_s));
 }
 
 void TestContextWindow::gaugeOffersTrim()
