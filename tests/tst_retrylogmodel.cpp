@@ -422,7 +422,7 @@ void TestRetryLogModel::parkedAndUnparked()
     QCOMPARE(unparkedReset, parkedReset);
     QCOMPARE(model.index(1, RetryLogModel::ResetAtColumn).data(Qt::ToolTipRole).toString(),
         u"2026-11-29T20:21:20.000Z"_s);
-    // The export keeps the names.
+    // The export keeps the names (the provider window's columns follow reset_at).
     const QByteArray exported = R"("reason":")" + reasonName.toUtf8()
         + R"(","error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",)"
           R"("reset_at":"2026-11-29T20:21:20.000Z",)"

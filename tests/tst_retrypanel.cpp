@@ -545,11 +545,14 @@ void TestRetryPanel::sendNowByKeyboard()
 
     net::SendSummary cancelled;
     cancelled.outcome = net::SendSummary::Outcome::Cancelled;
+    cancelled.cutWait = retry::Millis(4230); // as ChatClient says it: the part that ran
     Q_EMIT client.cancelled(1, cancelled);
     QCOMPARE(panel.state(), RetryPanel::State::Cancelled);
     QVERIFY(sendNow->isHidden());
     QCOMPARE(panel.sourceText(),
-        u"x-ratelimit-reset-tokens header: 12 s (pacing, outside the retry budget)"_s);
+        u"x-ratelimit-reset-tokens header: 12 s (pacing, outside the retry budget); cancelled "
+        u"after 4.2 s"_s);
+    QCOMPARE(panel.budgetText(), u"120.0 s of 120 s"_s);
 }
 
 void TestRetryPanel::providerWindowTexts_data()
@@ -569,6 +572,11 @@ void TestRetryPanel::providerWindowTexts_data()
     history::ProviderWindowRecord resetOnly = empty;
     resetOnly.tokensResetAt = at.addSecs(34);
     QTest::newRow("a reset without figures") << std::make_optional(resetOnly) << none << -1 << -1;
+    history::ProviderWindowRecord limitsOnly = resetOnly;
+    limitsOnly.limitTokens = 6000;
+    limitsOnly.limitRequests = 1000;
+    QTest::newRow("limits without what is left")
+        << std::make_optional(limitsOnly) << none << -1 << -1;
 
     const history::ProviderWindowRecord full = windowRecord(at);
     QTest::newRow("tokens and requests")

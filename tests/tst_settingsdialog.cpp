@@ -993,7 +993,9 @@ void TestSettingsDialog::pacingAndContextRoundTrip()
     spin->setValue(0);
     QCOMPARE(again.contextWindow(), std::nullopt);
     QCOMPARE(spin->text(), u"Unknown"_s);
+    QCOMPARE(again.contextModel(), u"gpt-4o-mini"_s);
     again.setContextWindow(u"other-model"_s, std::nullopt, std::nullopt);
+    QCOMPARE(again.contextModel(), u"other-model"_s);
     QCOMPARE(again.contextWindow(), std::nullopt);
     QCOMPARE(again.contextHint(), QString());
     again.setContextWindow(u"other-model"_s, std::nullopt, 128000);

@@ -1205,6 +1205,20 @@ void TestTimeline::pacedLane()
     for (const QRect &item : widget.legendItemRects())
         QVERIFY(widget.rect().contains(item));
 
+    // A screen reader hears of it when it is the latest send.
+    QList<RetryRecord> later;
+    rateLimited(later, 1, kStart);
+    Send(later, 2, kStart.addSecs(60)).paced(12).started(1).succeeded(1);
+    RetryLog laterLog;
+    for (const RetryRecord &r : std::as_const(later))
+        laterLog.append(r);
+    TimelineWidget latest;
+    latest.setLog(&laterLog);
+    QVERIFY2(latest.accessibleDescription().contains(
+                 u"waited 12 s for the provider's window, outside the budget"_s),
+        qPrintable(latest.accessibleDescription()));
+    QVERIFY(!widget.accessibleDescription().contains(u"provider's window"_s));
+
     // Without a paced send the axis starts where it always did.
     RetryLog plain;
     for (const RetryRecord &r : std::as_const(records)) {

@@ -430,17 +430,17 @@ QString RetryPanel::budgetText() const
 QString RetryPanel::sourceText() const
 {
     // Pacing, and a send cancelled while it paced: the window's reset, outside the budget.
-    if (m_pace && !m_wait)
-        return RetryTexts::paceSentence(m_pace->wait, m_pace->tokensFull);
-    if (!m_wait)
+    const bool paced = m_pace && !m_wait;
+    if (!paced && !m_wait)
         return tr("–");
+    const QString sentence = paced ? RetryTexts::paceSentence(m_pace->wait, m_pace->tokensFull)
+                                   : RetryTexts::waitSourceSentence(*m_wait);
     if (m_cutWait) {
         // To a tenth of a second, as the countdown showed it.
         const Millis ran((m_cutWait->count() + 50) / 100 * 100);
-        return tr("%1; cancelled after %2")
-            .arg(RetryTexts::waitSourceSentence(*m_wait), RetryTexts::duration(ran));
+        return tr("%1; cancelled after %2").arg(sentence, RetryTexts::duration(ran));
     }
-    return RetryTexts::waitSourceSentence(*m_wait);
+    return sentence;
 }
 
 void RetryPanel::refresh()
@@ -536,7 +536,8 @@ void RetryPanel::retranslate()
         tr("Retry budget left of %1 seconds")
             .arg(QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))));
     m_sourceLabel->setAccessibleName(tr("Where the wait came from"));
-    m_sendNow->setText(tr("Send &now"));
+    // Alt+W: Alt+N is the sidebar's New conversation.
+    m_sendNow->setText(tr("Send no&w"));
     m_sendNow->setAccessibleName(tr("Send now"));
     m_sendNow->setAccessibleDescription(
         tr("Sends without waiting for the provider's window to reset"));
@@ -647,9 +648,8 @@ QString RetryPanel::windowResetText(const QDateTime &now) const
 void RetryPanel::refreshWindow()
 {
     const QDateTime now = m_wallClock();
-    const bool reported = m_window
-        && (m_window->remainingTokens || m_window->limitTokens || m_window->remainingRequests
-            || m_window->limitRequests);
+    // What is left is the news; a limit alone says nothing of it (and is never guessed from).
+    const bool reported = m_window && (m_window->remainingTokens || m_window->remainingRequests);
     m_windowNone->setVisible(!reported);
     m_windowNone->setText(tr("The provider reports no window."));
     const QString tokens

@@ -76,6 +76,9 @@ public:
         const QString &model, std::optional<qint64> userTokens, std::optional<qint64> learned);
     /// The context window chosen; nullopt when it is 0 ("Unknown").
     std::optional<qint64> contextWindow() const;
+    /// The model the context window is of (setContextWindow()'s; the model field's at first):
+    /// editing the model field does not move it to another model.
+    QString contextModel() const { return m_contextModel; }
     /// The hint under the context window box as shown; empty when hidden.
     QString contextHint() const;
     /// Writes what is chosen (the provider, the parking choice, pacing and automatic trimming)

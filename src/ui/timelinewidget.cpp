@@ -256,6 +256,11 @@ void TimelineWidget::updateAccessibleDescription()
                                   outcomeText(last, OutcomeWords::Sentence));
     if (last.resendOf > 0)
         description += u' ' + tr("It is send %1 again, after it was parked.").arg(last.resendOf);
+    if (const TimelineSegment *paced = last.paced())
+        description += u' '
+            + tr("Before its first attempt it waited %1 for the provider's window, outside the "
+                 "budget.")
+                  .arg(RetryTexts::seconds(paced->scheduledS));
     // A parked send is news however far up its lane is.
     for (const TimelineLane &lane : std::as_const(m_lanes)) {
         if (&lane != &last && lane.outcome == TimelineLane::Outcome::Parked)
