@@ -2,6 +2,7 @@
 // loading, literal error bodies, export, and a 20 MB stream.
 
 #include "support/sanitizers.h"
+#include "ui/conversationstyle.h"
 #include "ui/conversationview.h"
 
 #include <QApplication>
@@ -219,6 +220,9 @@ private Q_SLOTS:
     void removeTurnsFrom();
     void copyLeavesOutLabels();
     void errorCardAboutParking();
+    void usageUnderAnswer();
+    void leftOutTurnsGreyed();
+    void trimAndResendLink();
     void screenshots();
 };
 
@@ -1054,6 +1058,143 @@ void TestConversationView::errorCardAboutParking()
     QCOMPARE(
         view.errorCardText(card), u"Error\nThe send failed: budget exhausted\n"_s + body + u'\n');
     QCOMPARE(view.toMarkdown().count(u"Token limit exceeded"_s), 1); // the export keeps the error
+}
+
+void TestConversationView::usageUnderAnswer()
+{
+    using Action = ConversationView::Action;
+    ConversationView view;
+    view.addUserTurn(u"Question"_s);
+    const int answer = view.beginAssistantTurn();
+    view.appendAssistantText(answer, u"Answer"_s);
+    view.finishAssistantTurn(answer, false);
+    view.setTurnActions(answer, { Action::Copy, Action::Regenerate });
+    view.setTurnUsage(answer, u"120 prompt + 45 completion tokens"_s);
+    QCOMPARE(view.turnUsage(answer), u"120 prompt + 45 completion tokens"_s);
+    QCOMPARE(view.document()->toPlainText(),
+        u"\nYou\nQuestion\n\nAssistant\nAnswer\nCopy  ·  Regenerate  ·  120 prompt + 45 "
+        "completion tokens"_s);
+    // Small and quiet: muted, smaller than the text, not a link.
+    const Fragment usage = fragmentWith(view.document(), u"completion tokens"_s);
+    QCOMPARE(usage.format.foreground().color(), capwatch::ui::transcript::styleFor(view).muted);
+    QVERIFY(!usage.format.isAnchor());
+    QVERIFY(usage.format.fontPointSize() < view.font().pointSizeF());
+    // It stays when the links change, and goes alone.
+    view.setTurnActions(answer, { Action::Copy });
+    QVERIFY(
+        view.document()->toPlainText().endsWith(u"Copy  ·  120 prompt + 45 completion tokens"_s));
+    view.setTurnActions(answer, {});
+    QVERIFY(
+        view.document()->toPlainText().endsWith(u"Answer\n120 prompt + 45 completion tokens"_s));
+    view.setTurnUsage(answer, {});
+    QCOMPARE(view.document()->toPlainText(), u"\nYou\nQuestion\n\nAssistant\nAnswer"_s);
+    // Only answers have one; never exported nor copied.
+    view.setTurnUsage(answer, u"7 prompt tokens"_s);
+    view.setTurnUsage(1, u"not on a prompt"_s);
+    QVERIFY(!view.document()->toPlainText().contains(u"not on a prompt"_s));
+    QCOMPARE(view.toMarkdown(), u"## You\n\nQuestion\n\n## Assistant\n\nAnswer\n"_s);
+    QApplication::clipboard()->clear();
+    view.selectAll();
+    view.copy();
+    QCOMPARE(QApplication::clipboard()->text(), u"Question\n\nAnswer"_s);
+}
+
+void TestConversationView::leftOutTurnsGreyed()
+{
+    using Action = ConversationView::Action;
+    ConversationView view;
+    const QColor muted = capwatch::ui::transcript::styleFor(view).muted;
+    const int u1 = view.addUserTurn(u"First question"_s);
+    const int a1 = view.beginAssistantTurn();
+    view.appendAssistantText(a1, u"First **answer**"_s);
+    view.finishAssistantTurn(a1, false);
+    view.setTurnActions(a1, { Action::Copy });
+    const int u2 = view.addUserTurn(u"Second question"_s);
+    const int a2 = view.beginAssistantTurn();
+    view.appendAssistantText(a2, u"Second answer"_s);
+    view.finishAssistantTurn(a2, false);
+    const QString before = view.document()->toPlainText();
+    const QColor linkColour = fragmentWith(view.document(), u"Copy"_s).format.foreground().color();
+
+    view.setDimmedTurns({ u1, a1 });
+    QCOMPARE(view.dimmedTurns(), (QList<int> { u1, a1 }));
+    QCOMPARE(fragmentWith(view.document(), u"First question"_s).format.foreground().color(), muted);
+    QCOMPARE(fragmentWith(view.document(), u"answer"_s).format.foreground().color(), muted);
+    QCOMPARE(fragmentWith(view.document(), u"Copy"_s).format.foreground().color(), muted);
+    QVERIFY(!fragmentWith(view.document(), u"Second question"_s)
+                 .format.hasProperty(QTextFormat::ForegroundBrush));
+    QVERIFY(!fragmentWith(view.document(), u"Second answer"_s)
+                 .format.hasProperty(QTextFormat::ForegroundBrush));
+    // A palette change keeps them greyed, in the new muted colour.
+    view.setPalette(darkPalette());
+    const QColor darkMuted = capwatch::ui::transcript::styleFor(view).muted;
+    QVERIFY(darkMuted != muted);
+    QCOMPARE(
+        fragmentWith(view.document(), u"First question"_s).format.foreground().color(), darkMuted);
+    view.setPalette(QPalette());
+
+    // The note where they end, before the next prompt.
+    const QString note = u"1 oldest turns (~40 tokens) are left out of requests to fit the "
+                         "context window."_s;
+    view.setLeftOutNote(a1, note);
+    QCOMPARE(view.leftOutNote(), note);
+    QCOMPARE(view.leftOutNoteAfter(), a1);
+    QCOMPARE(view.document()->toPlainText(),
+        u"\nYou\nFirst question\n\nAssistant\nFirst answer\nCopy\n\n"_s + note
+            + u"\n\nYou\nSecond question\n\nAssistant\nSecond answer"_s);
+    QVERIFY(fragmentWith(view.document(), u"left out of requests"_s).format.fontItalic());
+    // Rewritten in place, and gone without a trace.
+    view.setLeftOutNote(a1, u"2 oldest turns"_s);
+    QCOMPARE(view.document()->toPlainText().count(u"oldest turns"_s), 1);
+    view.setLeftOutNote(-1, {});
+    QCOMPARE(view.document()->toPlainText(), before);
+    QVERIFY(view.leftOutNote().isEmpty());
+
+    // Shown as usual again: their own colours back.
+    view.setDimmedTurns({});
+    QVERIFY(view.dimmedTurns().isEmpty());
+    QVERIFY(!fragmentWith(view.document(), u"First question"_s)
+                 .format.hasProperty(QTextFormat::ForegroundBrush));
+    QCOMPARE(fragmentWith(view.document(), u"Copy"_s).format.foreground().color(), linkColour);
+    QCOMPARE(view.document()->toPlainText(), before);
+
+    // Removing the turns after the note removes it too; the view goes on as before.
+    view.setLeftOutNote(a1, note);
+    view.removeTurnsFrom(u2);
+    QVERIFY(view.leftOutNote().isEmpty());
+    QVERIFY(!view.document()->toPlainText().contains(u"oldest"_s));
+    const int u3 = view.addUserTurn(u"Third"_s);
+    QCOMPARE(view.userText(u3), u"Third"_s);
+    QVERIFY(view.document()->toPlainText().endsWith(u"Copy\n\nYou\nThird\n"_s));
+    // A note after the last item has nothing to stand before: none.
+    view.setLeftOutNote(u3, note);
+    QVERIFY(view.leftOutNote().isEmpty());
+}
+
+void TestConversationView::trimAndResendLink()
+{
+    using Action = ConversationView::Action;
+    ConversationView view;
+    view.addUserTurn(u"A long prompt"_s);
+    const int card = view.addErrorTurn(u"The send failed: request too large"_s,
+        u"status: 400\nresponse: This model's maximum context length is 2000 tokens."_s);
+    ConversationView::Card offer;
+    offer.line = u"This conversation is larger than the model's context window."_s;
+    offer.links = { { Action::TrimAndResend, u"Trim and resend"_s, u"leave out"_s },
+        { Action::RetryNow, u"Retry now"_s, {} } };
+    view.setErrorCard(card, offer);
+    QVERIFY(view.errorCardText(card).endsWith(
+        u"context window.\nTrim and resend  \u00b7  Retry now"_s));
+    QCOMPARE(fragmentWith(view.document(), u"Trim and resend"_s).format.anchorHref(),
+        u"capwatch-action:trim-and-resend/%1"_s.arg(card));
+    QSignalSpy spy(&view, &ConversationView::actionRequested);
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:trim-and-resend/%1"_s.arg(card)));
+    QCOMPARE(spy.size(), 1);
+    QCOMPARE(spy.at(0).at(0).value<Action>(), Action::TrimAndResend);
+    // Gone from the card: the link does nothing.
+    view.setErrorCard(card, {});
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:trim-and-resend/%1"_s.arg(card)));
+    QCOMPARE(spy.size(), 1);
 }
 
 void TestConversationView::screenshots()

@@ -179,6 +179,7 @@ void ConversationPresenter::onParkAction(Action action)
     case Action::Copy:
     case Action::Regenerate:
     case Action::Edit:
+    case Action::TrimAndResend:
         break;
     }
 }
@@ -226,6 +227,8 @@ void ConversationPresenter::refreshParking()
             if (offer.parkable && m_session->parkingChoice() == ParkingChoice::Ask)
                 card.links.append({ Action::SendAt, ParkingTexts::sendAt(offer.dueAt, now),
                     tr("Park it: it goes out by itself when the provider's limit resets") });
+            if (m_cardTurn == m_trimTurn)
+                addTrimOffer(card);
             if (m_offersRetry || !card.links.isEmpty())
                 card.links.append(
                     { Action::RetryNow, tr("Retry now"), tr("Send the failed prompt again now") });

@@ -28,7 +28,11 @@ ConversationPresenter::ConversationPresenter(
 {
     connect(m_session, &ChatSession::answerText, this,
         [this](quint64, const QString &text) { onAnswerText(text); });
-    connect(m_session, &ChatSession::succeeded, this, &ConversationPresenter::onSucceeded);
+    connect(m_session, &ChatSession::succeeded, this,
+        [this](quint64, const net::SendSummary &summary) { onSucceeded(summary); });
+    connect(m_session, &ChatSession::trimOffered, this, &ConversationPresenter::onTrimOffered);
+    connect(
+        m_session, &ChatSession::leftOutChanged, this, &ConversationPresenter::onLeftOutChanged);
     connect(m_session, &ChatSession::gaveUp, this,
         [this](quint64, const net::SendSummary &summary) { onGaveUp(summary); });
     connect(m_session, &ChatSession::cancelled, this, &ConversationPresenter::onCancelled);
@@ -66,6 +70,7 @@ void ConversationPresenter::showSend(const QString &prompt, bool showPrompt)
     }
     m_cardTurn = -1;
     m_assistantTurn = -1;
+    clearTrim(); // its preview goes; what a trim left out stays greyed
     if (showPrompt)
         m_userTurn = m_view->addUserTurn(prompt);
 }
@@ -77,8 +82,11 @@ void ConversationPresenter::sendShown()
 
 void ConversationPresenter::dropLastExchange()
 {
-    if (m_lastExchange.user >= 0)
+    if (m_lastExchange.user >= 0) {
         m_view->removeTurnsFrom(m_lastExchange.user);
+        if (!m_answered.empty() && m_answered.back().user == m_lastExchange.user)
+            m_answered.pop_back();
+    }
     m_lastExchange = {};
 }
 
@@ -86,6 +94,8 @@ void ConversationPresenter::dropLastAnswer()
 {
     m_view->removeTurnsFrom(m_lastExchange.answer);
     m_view->setTurnActions(m_lastExchange.user, {});
+    if (!m_answered.empty() && m_answered.back().user == m_lastExchange.user)
+        m_answered.pop_back();
     m_userTurn = m_lastExchange.user;
     m_lastExchange = {};
 }
@@ -115,6 +125,12 @@ void ConversationPresenter::onAction(ConversationView::Action action, int turn)
     case ConversationView::Action::CancelPark:
         if (turn == m_parkedTurn)
             onParkAction(action);
+        break;
+    case ConversationView::Action::TrimAndResend:
+        if (turn == m_trimTurn && m_trim.offered) {
+            m_autoTrimmed = false;
+            Q_EMIT trimAndResendRequested();
+        }
         break;
     }
 }
@@ -147,14 +163,16 @@ int ConversationPresenter::endTurn(bool incomplete)
     return turn;
 }
 
-void ConversationPresenter::onSucceeded()
+void ConversationPresenter::onSucceeded(const net::SendSummary &summary)
 {
     const int answerTurn = endTurn(false);
     // The last exchange can be asked again or edited, until another send starts.
     m_lastExchange = { m_userTurn, answerTurn };
+    m_answered.push_back(m_lastExchange);
     if (answerTurn >= 0) {
         m_view->setTurnActions(
             answerTurn, { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
+        m_view->setTurnUsage(answerTurn, usageText(summary.usage));
     }
     m_view->setTurnActions(m_userTurn, { ConversationView::Action::Edit });
     Q_EMIT sendEnded();
@@ -202,6 +220,9 @@ void ConversationPresenter::clearView()
     m_fillNext = 0;
     m_view->clearConversation();
     clearParking();
+    clearTrim();
+    m_answered.clear();
+    m_autoTrimmed = false;
     m_userTurn = -1;
     m_assistantTurn = -1;
     m_lastExchange = {};
@@ -238,16 +259,23 @@ void ConversationPresenter::addRestored(const history::Message &message)
         m_userTurn = m_view->addUserTurn(message.text);
         return;
     }
-    if (message.text.isEmpty())
+    // As the session reads it: a prompt with its full answer is an answered exchange.
+    const bool complete = message.state == history::MessageState::Complete;
+    if (message.text.isEmpty()) {
+        if (complete && m_userTurn >= 0)
+            m_answered.push_back({ m_userTurn, -1 });
         return; // live, an answer without text has no turn either
+    }
     const int turn = m_view->beginAssistantTurn();
     m_view->appendAssistantText(turn, message.text);
     // Pending: the process died mid-answer; it is as cut off as a cancelled one.
-    const bool complete = message.state == history::MessageState::Complete;
     m_view->finishAssistantTurn(turn, !complete);
     m_view->setTurnActions(turn, { ConversationView::Action::Copy });
-    if (complete)
+    if (complete) {
         m_lastExchange = { m_userTurn, turn };
+        if (m_userTurn >= 0)
+            m_answered.push_back(m_lastExchange);
+    }
 }
 
 void ConversationPresenter::endFill()
@@ -281,6 +309,7 @@ void ConversationPresenter::endFill()
     }
     m_restored = {};
     m_fillNext = 0;
+    refreshLeftOut(); // a trim in force in the session
     Q_EMIT restoreFilled();
 }
 

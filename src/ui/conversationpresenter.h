@@ -13,6 +13,7 @@
 #include <QPointer>
 #include <QTimer>
 #include <optional>
+#include <vector>
 
 namespace capwatch::ui {
 
@@ -60,7 +61,21 @@ public:
     /// The lot's entry of the send parked in the conversation shown, if any.
     std::optional<history::ParkedSend> shownParked() const;
 
+    // --- the context window (docs/retry-policy.md section 8.2; conversationtrim.cpp) ---
+    /// Leaves the oldest `turns` answered turns out of requests (the gauge's Trim…): the session
+    /// applies it, the view greys them and says so.
+    void trimTo(int turns);
+    /// The view's turns of the answered exchanges, oldest first: what the session's history
+    /// holds (its left-out turns are the first of them).
+    QList<int> answeredTurns(int exchanges) const;
+    /// The card of the send that ended on a context error, while it shows its offer; -1: none.
+    int trimCard() const { return m_trimTurn; }
+    /// An answer's usage as its line under the answer shows it; empty when nothing was reported.
+    static QString usageText(const std::optional<net::Usage> &usage);
+
 Q_SIGNALS:
+    /// The Trim and resend of a context error's card.
+    void trimAndResendRequested();
     /// The view's action on the last exchange: ask again, or edit its prompt.
     void regenerateRequested();
     void editRequested();
@@ -85,7 +100,7 @@ private:
 
     void onAction(ConversationView::Action action, int turn);
     void onAnswerText(const QString &text);
-    void onSucceeded();
+    void onSucceeded(const net::SendSummary &summary);
     void onGaveUp(const net::SendSummary &summary);
     void onCancelled();
     void onProgress(const session::WaitProgress &progress);
@@ -112,6 +127,14 @@ private:
     /// The error card of the send that just failed, with nothing offered yet.
     void setFailedCard(int turn);
     void clearParking();
+    // Trimming (conversationtrim.cpp).
+    void onTrimOffered(const session::TrimOffer &offer);
+    void onLeftOutChanged(int turns, qint64 tokens);
+    /// Greys the left-out turns (and those an offer would leave out) and writes the note.
+    void refreshLeftOut();
+    /// The context error card's line and link, when its send made an offer.
+    void addTrimOffer(ConversationView::Card &card) const;
+    void clearTrim();
 
     session::ChatSession *m_session;
     ConversationView *m_view;
@@ -133,6 +156,12 @@ private:
     bool m_parkClicked = false; ///< Send at was clicked: parked by the user, not the setting
     bool m_offersRetry = false; ///< the failed card's Retry now (a parking card's only)
     bool m_unparking = false; ///< parkedChanged(false) came: sent, or taken out?
+
+    std::vector<Exchange> m_answered; ///< the answered exchanges shown, oldest first
+    session::TrimOffer m_trim; ///< the offer of the last send's context error
+    int m_trimTurn = -1; ///< its card, while it offers Trim and resend
+    bool m_autoTrimmed = false; ///< the turns left out were left out by the setting
+    qint64 m_leftOutTokens = 0;
 };
 
 } // namespace capwatch::ui

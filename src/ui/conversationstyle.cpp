@@ -130,6 +130,10 @@ QTextCharFormat charFormat(int role, const Style &s)
         setRelativeSize(f, s.font, 0.92);
         f.setForeground(s.muted);
         break;
+    case UsageChar:
+        setRelativeSize(f, s.font, 0.85);
+        f.setForeground(s.muted);
+        break;
     case NoticeChar:
     case IncompleteChar:
     case StatusChar:

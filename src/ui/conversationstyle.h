@@ -19,6 +19,9 @@ namespace capwatch::ui::transcript {
 constexpr int kRoleProperty = QTextFormat::UserProperty + 1;
 // The horizontal inset added to a root-level block or frame, so restyle() can change it.
 constexpr int kPadProperty = QTextFormat::UserProperty + 2;
+// Set on the characters of a turn left out of requests (greyed): they carry the muted colour
+// until the turn is sent again, whatever their role.
+constexpr int kDimProperty = QTextFormat::UserProperty + 3;
 
 enum Role : int
 {
@@ -61,6 +64,8 @@ enum Role : int
     ParkedCaptionChar,
     CardHeadlineChar,
     CardLineChar,
+    // the usage of an answer, on the line of its links
+    UsageChar,
 };
 
 struct Style

@@ -66,6 +66,8 @@ QString actionName(ConversationView::Action action)
         return u"edit-parked"_s;
     case ConversationView::Action::CancelPark:
         return u"cancel-park"_s;
+    case ConversationView::Action::TrimAndResend:
+        return u"trim-and-resend"_s;
     }
     return {};
 }
@@ -307,8 +309,10 @@ void ConversationView::renderActions(Item &item)
     QTextCursor cursor(document());
     cursor.setPosition(item.actionBlock.position());
     cursor.beginEditBlock();
+    // An answer's line holds its links and its usage.
+    const bool wantsLine = !item.actions.isEmpty() || !item.usage.isEmpty();
     if (item.kind == Kind::Assistant && !item.actionLine) {
-        if (item.actions.isEmpty()) {
+        if (!wantsLine) {
             cursor.endEditBlock();
             return;
         }
@@ -316,7 +320,7 @@ void ConversationView::renderActions(Item &item)
         cursor.insertBlock(blockFormat(ActionBlock, s, true), QTextCharFormat());
         item.actionBlock.setPosition(cursor.position());
         item.actionLine = true;
-    } else if (item.kind == Kind::Assistant && item.actions.isEmpty()) {
+    } else if (item.kind == Kind::Assistant && !wantsLine) {
         // No links left: the line goes, back to the end of the answer.
         cursor.movePosition(QTextCursor::PreviousCharacter);
         cursor.movePosition(QTextCursor::NextBlock, QTextCursor::KeepAnchor);
@@ -361,11 +365,34 @@ void ConversationView::renderActions(Item &item)
         case Action::SendNow:
         case Action::EditParked:
         case Action::CancelPark:
+        case Action::TrimAndResend:
             break; // a card's links: insertCardLinks(), never set here
         }
         cursor.insertText(text, link);
     }
+    if (item.kind == Kind::Assistant && !item.usage.isEmpty()) {
+        if (!first)
+            cursor.insertText(separator, charFormat(CaptionChar, s));
+        cursor.insertText(item.usage, charFormat(UsageChar, s));
+    }
     cursor.endEditBlock();
+    if (item.dimmed)
+        applyDim(item, true); // the line was written anew
+}
+
+void ConversationView::setTurnUsage(int turn, const QString &text)
+{
+    Item *target = assistantItem(turn);
+    if (!target || target->usage == text)
+        return;
+    target->usage = text;
+    renderActions(*target);
+}
+
+QString ConversationView::turnUsage(int turn) const
+{
+    const Item *target = assistantItem(turn);
+    return target ? target->usage : QString();
 }
 
 void ConversationView::removeTurnsFrom(int turn)
@@ -375,6 +402,11 @@ void ConversationView::removeTurnsFrom(int turn)
     if (from == m_items.end())
         return;
     setStatusLine({});
+    if (!m_noteStart.isNull() && m_noteStart.position() >= from->start.position()) {
+        m_noteStart = QTextCursor(); // it goes with them
+        m_noteText.clear();
+        m_noteAfter = -1;
+    }
     removeToEnd(*document(), styleFor(*this), from->start, from->spacerInserted);
     for (auto it = from; it != m_items.end(); ++it) {
         m_pending.removeAll(it->id);
@@ -462,6 +494,9 @@ void ConversationView::clearConversation()
     m_pending.clear();
     m_statusText.clear();
     m_statusStart = QTextCursor();
+    m_noteStart = QTextCursor();
+    m_noteText.clear();
+    m_noteAfter = -1;
     m_items.clear(); // drops the cursors before the document they point into is cleared
     m_turnCount = 0;
     document()->clear();
@@ -672,6 +707,10 @@ void ConversationView::renderMarkdown(Item &item)
 void ConversationView::restyle()
 {
     transcript::restyle(*document(), styleFor(*this));
+    for (const Item &item : m_items) {
+        if (item.dimmed)
+            applyDim(item, true); // in the new palette's muted colour
+    }
 }
 
 } // namespace capwatch::ui

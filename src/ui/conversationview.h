@@ -35,6 +35,8 @@ public:
         SendNow, ///< send the parked prompt now
         EditParked, ///< take it out and put it in the prompt editor
         CancelPark, ///< take it out: it is a failed send again
+        /// leave out the oldest turns and send the failed prompt again (a context error's card)
+        TrimAndResend,
     };
     Q_ENUM(Action)
 
@@ -93,6 +95,22 @@ public:
     [[nodiscard]] int lastItem() const;
     // The text of a user turn as typed.
     [[nodiscard]] QString userText(int turn) const;
+
+    // What an answer cost, as the provider reported it ("120 prompt + 45 completion tokens"):
+    // small and muted, on the line of its links. Empty: none. Only for assistant turns.
+    void setTurnUsage(int turn, const QString &text);
+    [[nodiscard]] QString turnUsage(int turn) const;
+
+    // Turns left out of requests (or about to be, while a trim is offered): their text is
+    // greyed. The turns not listed are shown as usual again.
+    void setDimmedTurns(const QList<int> &turns);
+    [[nodiscard]] QList<int> dimmedTurns() const;
+    // One muted line after the item `afterTurn` (where the left-out turns end): "3 oldest turns
+    // (~900 tokens) are left out…". An empty text, or an unknown turn, removes it.
+    void setLeftOutNote(int afterTurn, const QString &text);
+    [[nodiscard]] QString leftOutNote() const { return m_noteText; }
+    // The item the note follows, or -1.
+    [[nodiscard]] int leftOutNoteAfter() const { return m_noteText.isEmpty() ? -1 : m_noteAfter; }
 
     // A quiet line below the last message for what a send waits for ("Waiting for the
     // provider…"): not a turn, not exported, removed by an empty text or by the next item.
@@ -157,6 +175,8 @@ private:
         QTextCursor actionBlock;
         QList<Action> actions;
         bool actionLine = false;
+        QString usage; // assistant turns: shown after the links
+        bool dimmed = false; // left out of requests: greyed
         // Error turns: their frame, and what it shows about parking.
         QPointer<QTextFrame> frame;
         Card card;
@@ -185,6 +205,12 @@ private:
     // endSpacer(), remembered as where the item begins.
     QTextCursor startItem(Item &item);
 
+    // Left-out turns (conversationleftout.cpp).
+    // The item's part of the document: its spacer to the next item (or the status line).
+    [[nodiscard]] std::pair<int, int> itemRange(const Item &item) const;
+    void applyDim(const Item &item, bool dimmed);
+    void removeNote();
+
     void flushPending();
     void flushTurn(Item &item, bool final);
     void completeTurn(Item &item);
@@ -202,6 +228,10 @@ private:
     QString m_statusText;
     QTextCursor m_statusStart; // the status line's spacer block, while it is shown
     bool m_statusSpacerInserted = false;
+    QString m_noteText;
+    int m_noteAfter = -1;
+    QTextCursor m_noteStart; // the note's first position, while it is shown
+    int m_noteLength = 0;
 };
 
 } // namespace capwatch::ui

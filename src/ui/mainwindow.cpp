@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "contextgauge.h"
 #include "conversationpresenter.h"
 #include "demobanner.h"
 #include "historybanner.h"
@@ -9,6 +10,7 @@
 #include "retrypanel.h"
 #include "settingsdialog.h"
 #include "timelinewidget.h"
+#include "windowcontext.h"
 #include "windowhistory.h"
 #include "windowparking.h"
 
@@ -41,8 +43,9 @@ MainWindow::MainWindow(
     , m_settings(settings)
     , m_options(options)
     , m_session(new ChatSession(this))
+    , m_context(new WindowContext(this, settings))
 {
-    wireSession(*m_session, options, demo, this);
+    wireSession(*m_session, options, demo, this, m_context->memory());
     buildUi();
     // Only now: splitter->addWidget(left) in buildUi() measured the left column with the prompt's
     // buttons still blank, and the splitter's first split (at show) still uses that measure, as
@@ -65,6 +68,7 @@ MainWindow::MainWindow(
     connect(m_presenter, &ConversationPresenter::answerCopied, this,
         [this] { statusBar()->showMessage(tr("Answer copied"), 4000); });
     m_parking = new WindowParking(this, demo);
+    m_context->attach();
     // The timeline's live wait follows the session's one ticker.
     connect(m_session, &ChatSession::waitProgress, m_timeline,
         [this](const session::WaitProgress &progress) {
@@ -131,6 +135,8 @@ void MainWindow::buildUi()
             m_message->dismiss();
     });
     leftLayout->addWidget(m_message);
+    m_gauge = new ContextGauge(left);
+    leftLayout->addWidget(m_gauge);
     m_promptBox = new PromptBox(left);
     leftLayout->addWidget(m_promptBox);
     m_requestOptions = new RequestOptionsRow(m_settings, left);
@@ -239,48 +245,6 @@ void MainWindow::applyProvider()
     m_banner->setVisible(m_session->usingDemo());
     m_banner->restyle(palette());
     m_status->update();
-}
-
-void MainWindow::openSettings()
-{
-    if (m_settingsDialog) {
-        m_settingsDialog->raise();
-        m_settingsDialog->activateWindow();
-        return;
-    }
-    // The dialog shows what is in use now: the demo (first run, or --demo) or the provider,
-    // with an --endpoint or --model of this run in place of the saved ones.
-    ProviderSettings current = m_settings.provider();
-    current.useDemo = m_session->usingDemo();
-    if (!m_options.endpoint.isEmpty())
-        current.endpoint = m_options.endpoint;
-    if (!m_options.model.isEmpty())
-        current.model = m_options.model;
-    // Window-modal and opened, never exec()'d: a retry in progress keeps running behind it. The
-    // dialog stores a typed keychain key itself and is only accepted once that worked.
-    auto *dialog = new SettingsDialog(current, m_settings.parkingChoice(), this);
-    dialog->setObjectName(u"settingsDialog"_s);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    m_settingsDialog = dialog;
-    connect(dialog, &QDialog::accepted, this, [this, dialog, current] {
-        const ProviderSettings chosen = dialog->provider();
-        const bool changed = (chosen.useDemo != current.useDemo)
-            || (!chosen.useDemo && (chosen != current || !dialog->keychainKey().isEmpty()));
-        if (changed && m_session->busy()) {
-            // Its request (endpoint, model, key) was fixed when it started: a wait that went
-            // on would retry with the old settings.
-            m_conversation->addNotice(
-                tr("The provider settings changed, so the send in progress was stopped."));
-            m_session->cancel();
-        }
-        dialog->saveTo(m_settings); // the provider and Retries' choice
-        m_settings.sync();
-        m_options.forceDemo = false;
-        m_options.endpoint.clear();
-        m_options.model.clear();
-        applyProvider();
-    });
-    dialog->open();
 }
 
 void MainWindow::sendPrompt()
@@ -435,6 +399,7 @@ void MainWindow::updateButtons()
 void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)
 {
     m_history->attach(writer, privateRun); // the sidebar shows with a history to list
+    m_context->setHistory(writer);
     retranslate();
 }
 

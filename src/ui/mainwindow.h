@@ -36,6 +36,7 @@ class HistoryWriter;
 
 namespace capwatch::ui {
 
+class ContextGauge;
 class ConversationPresenter;
 class DemoBanner;
 class HistoryBanner;
@@ -45,6 +46,7 @@ class RetryPanel;
 class SettingsDialog;
 class TimelineWidget;
 class WindowHistory;
+class WindowContext;
 class WindowParking;
 
 class MainWindow final : public QMainWindow
@@ -63,6 +65,9 @@ public:
     void sendPrompt();
     /// Sends the last failed prompt again ("Retry now").
     void retryNow();
+    /// Leaves out the oldest turns a context error's card offers to and sends the failed prompt
+    /// again ("Trim and resend").
+    void trimAndResend();
     /// Cancels the send in flight (Esc), or leaves editing the last prompt.
     void cancelSend();
     /// Asks again for the last answer: the same conversation without that answer.
@@ -97,6 +102,10 @@ public:
     session::ChatSession *session() const { return m_session; }
     /// The parked sends of every conversation, the Queue tab (docs/parking.md).
     WindowParking *windowParking() const { return m_parking; }
+    /// The provider's window and the model's context: the panel's part, the gauge, trimming.
+    WindowContext *windowContext() const { return m_context; }
+    /// What the window learned of its providers, shared by its session and the lot's.
+    session::ProviderMemory *providerMemory() const;
     const LaunchOptions &launchOptions() const { return m_options; }
     /// What the window's session talks to now (and a session made for a parked send).
     session::ProviderChoice chosenProvider() const { return providerChoice(m_settings, m_options); }
@@ -110,6 +119,8 @@ public:
     RetryPanel *retryPanel() const { return m_panel; }
     ConversationView *conversation() const { return m_conversation; }
     ConversationPresenter *presenter() const { return m_presenter; }
+    ContextGauge *contextGauge() const { return m_gauge; }
+    RequestOptionsRow *requestOptions() const { return m_requestOptions; }
     TimelineWidget *timeline() const { return m_timeline; }
     QTabWidget *tabs() const { return m_tabs; }
     QPlainTextEdit *promptEditor() const { return m_promptBox->editor(); }
@@ -147,6 +158,7 @@ private:
     Settings &m_settings;
     LaunchOptions m_options;
     session::ChatSession *m_session;
+    WindowContext *m_context;
     QString m_draftBeforeEdit;
     QPointer<QMessageBox> m_plainHttpWarning;
     QPointer<SettingsDialog> m_settingsDialog;
@@ -157,6 +169,7 @@ private:
     PromptMessage *m_message = nullptr;
     PromptBox *m_promptBox = nullptr;
     RequestOptionsRow *m_requestOptions = nullptr;
+    ContextGauge *m_gauge = nullptr;
     RetryPanel *m_panel = nullptr;
     QTabWidget *m_tabs = nullptr;
     TimelineWidget *m_timeline = nullptr;

@@ -138,7 +138,7 @@ std::unique_ptr<ChatSession> WindowParking::makeSession() const
     // Like the window's own session: wired the same way, the provider chosen now (a parked send
     // of another provider waits for its own), the same history and the same parking choice.
     auto s = std::make_unique<ChatSession>();
-    wireSession(*s, m_window->launchOptions(), m_demo, m_window);
+    wireSession(*s, m_window->launchOptions(), m_demo, m_window, m_window->providerMemory());
     s->setProvider(m_window->chosenProvider());
     s->setHistory(m_session->historyWriter());
     s->setParkingChoice(m_session->parkingChoice());

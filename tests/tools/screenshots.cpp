@@ -20,6 +20,9 @@
 #include <QDir>
 #include <QListView>
 #include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -206,6 +209,77 @@ int parkingShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     return 0;
 }
 
+/// The provider's window (docs/retry-policy.md section 8): the panel's "Provider window" part
+/// after a few answers on the capped demo, with the usage under each answer; then a conversation
+/// grown past the `context` scenario's window of 2,000 tokens, its card offering Trim and resend
+/// with the turns it would leave out greyed.
+int contextShots(const QTemporaryDir &dir, const QString &outDir, const QString &suffix)
+{
+    LaunchOptions options;
+    options.forceDemo = true;
+    options.timeScale = 0.05;
+    {
+        testing::DemoHook hook;
+        Settings settings(dir.filePath(u"window.ini"_s));
+        MainWindow w(settings, options, &hook);
+        w.resize(1440, 900);
+        w.show();
+        for (const char *prompt :
+            { QT_TRANSLATE_NOOP("screenshots", "How many tokens does a short question cost?"),
+                QT_TRANSLATE_NOOP("screenshots", "And how many are left in this window?"),
+                QT_TRANSLATE_NOOP("screenshots", "When does the window reset?") }) {
+            send(w, QCoreApplication::translate("screenshots", prompt));
+            if (!waitForState(w, RetryPanel::State::Succeeded, 60000))
+                return 1;
+        }
+        QTest::qWait(1100); // a tick of "resets in"
+        // The panel's last part: scrolled into view, as a user would.
+        if (auto *area = w.retryPanel()->findChild<QScrollArea *>())
+            area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+        QTest::qWait(100);
+        if (!save(&w, outDir + u"/main-window-provider-window"_s + suffix + u".png"_s))
+            return 1;
+    }
+    testing::DemoHook hook;
+    Settings settings(dir.filePath(u"trim.ini"_s));
+    MainWindow w(settings, options, &hook);
+    // Taller than the others: the greyed turns at the top and the card at the bottom both show.
+    w.resize(1440, 1300);
+    w.show();
+    demo::DemoProvider *demo = hook.provider();
+    demo::DemoOptions o = demo->options();
+    o.scenario = u"context"_s;
+    o.contextWindow = 2000;
+    o.limit = 1'000'000'000;
+    demo->setOptions(o);
+    w.maxTokensBox()->setValue(1500); // a long answer asked for leaves room for a few turns
+    const QString filler = QCoreApplication::translate("screenshots",
+        "Here is the next part of the design document, with its open questions and risks. ");
+    const char *topics[] = {
+        QT_TRANSLATE_NOOP("screenshots", "Review the storage section."),
+        QT_TRANSLATE_NOOP("screenshots", "Review the retry section."),
+        QT_TRANSLATE_NOOP("screenshots", "Review the pacing section."),
+        QT_TRANSLATE_NOOP("screenshots", "Review the history section."),
+        QT_TRANSLATE_NOOP("screenshots", "Review the settings section."),
+        QT_TRANSLATE_NOOP("screenshots", "Review the packaging section."),
+        QT_TRANSLATE_NOOP("screenshots", "Review the testing section."),
+        QT_TRANSLATE_NOOP("screenshots", "Review the release section."),
+    };
+    for (const char *topic : topics) {
+        send(w, QCoreApplication::translate("screenshots", topic) + u' ' + filler.repeated(2));
+        if (!QTest::qWaitFor([&] { return !w.session()->busy(); }, 60000))
+            return 1;
+        if (w.presenter()->trimCard() >= 0)
+            break;
+    }
+    if (w.presenter()->trimCard() < 0)
+        return 1;
+    QTest::qWait(100);
+    if (!save(&w, outDir + u"/main-window-trim-offer"_s + suffix + u".png"_s))
+        return 1;
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -328,6 +402,8 @@ int main(int argc, char *argv[])
     if (!save(box, outDir + u"/plain-http-warning"_s + suffix + u".png"_s))
         return 1;
     r.close();
+    if (const int failed = contextShots(settingsDir, outDir, suffix))
+        return failed;
     if (const int failed = parkingShots(settingsDir, outDir, suffix))
         return failed;
     return historyShots(settingsDir, outDir, suffix, hook);

@@ -1,0 +1,185 @@
+#include "windowcontext.h"
+
+#include "contextgauge.h"
+#include "conversationpresenter.h"
+#include "mainwindow.h"
+#include "retrypanel.h"
+#include "settings.h"
+#include "settingsdialog.h"
+
+#include <QPlainTextEdit>
+#include <QSpinBox>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+using session::ChatSession;
+
+namespace {
+
+// Estimating is a pass over the conversation's characters; while typing it runs once the keys
+// pause this long, not on every key.
+constexpr int kGaugeDebounceMs = 150;
+
+} // namespace
+
+WindowContext::WindowContext(MainWindow *window, Settings &settings)
+    : QObject(window)
+    , m_window(window)
+    , m_memory(new session::ProviderMemory(this))
+{
+    m_memory->setSettings(settings.store());
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kGaugeDebounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, &WindowContext::updateGauge);
+}
+
+void WindowContext::attach()
+{
+    ChatSession *session = m_window->session();
+    ContextGauge *gauge = m_window->contextGauge();
+    const auto later = [this] { m_debounce.start(); };
+    connect(m_window->promptEditor(), &QPlainTextEdit::textChanged, this, later);
+    connect(m_window->systemPromptEditor(), &QPlainTextEdit::textChanged, this, later);
+    connect(m_window->maxTokensBox(), &QSpinBox::valueChanged, this, later);
+    const auto now = [this] { updateGauge(); };
+    connect(session, &ChatSession::leftOutChanged, this, now);
+    connect(session, &ChatSession::succeeded, this, now);
+    connect(session, &ChatSession::gaveUp, this, now);
+    connect(session, &ChatSession::cancelled, this, now);
+    connect(session, &ChatSession::conversationChanged, this, now);
+    connect(m_window->presenter(), &ConversationPresenter::restoreFilled, this, now);
+    connect(session, &ChatSession::providerChanged, this, [this] {
+        updateGauge();
+        updateProviderWindow();
+    });
+    connect(m_memory, &session::ProviderMemory::estimatesChanged, this,
+        [this, session](const QString &provider, const QString &model) {
+            if (provider == session->lane() && model == session->model())
+                updateGauge();
+        });
+    connect(m_memory, &session::ProviderMemory::windowChanged, this,
+        [this, session](const QString &provider, const QString &model) {
+            if (provider == session->lane() && model == session->model())
+                updateProviderWindow();
+        });
+    connect(m_memory, &session::ProviderMemory::loaded, this, &WindowContext::updateProviderWindow);
+    connect(gauge, &ContextGauge::trimRequested, this, [this, session] {
+        const session::TrimOffer offer
+            = session->trimOfferFor(prompt(), m_window->requestOptions()->sendOptions());
+        m_window->presenter()->trimTo(offer.plan.leftOut);
+    });
+    connect(m_window->retryPanel(), &RetryPanel::sendNowRequested, session,
+        [session] { session->sendNow(); });
+    connect(m_window->presenter(), &ConversationPresenter::trimAndResendRequested, m_window,
+        &MainWindow::trimAndResend);
+    updateGauge();
+    updateProviderWindow();
+}
+
+void WindowContext::setHistory(history::HistoryWriter *writer)
+{
+    m_memory->setHistory(writer);
+    updateProviderWindow();
+}
+
+QString WindowContext::prompt() const
+{
+    ChatSession *session = m_window->session();
+    // Editing replaces the last exchange: the editor's text is then the prompt either way.
+    const QString typed = m_window->promptEditor()->toPlainText();
+    return typed.isEmpty() ? session->failedPrompt() : typed;
+}
+
+void WindowContext::updateGauge()
+{
+    m_debounce.stop();
+    ChatSession *session = m_window->session();
+    const session::SendOptions options = m_window->requestOptions()->sendOptions();
+    const session::ContextGauge gauge = session->contextGauge(prompt(), options);
+    bool canTrim = false;
+    if (!gauge.fits) {
+        const session::TrimOffer offer = session->trimOfferFor(prompt(), options);
+        canTrim = offer.plan.leftOut > session->leftOut();
+    }
+    m_window->contextGauge()->setGauge(gauge, canTrim);
+}
+
+void WindowContext::updateProviderWindow()
+{
+    ChatSession *session = m_window->session();
+    m_window->retryPanel()->setProviderWindow(m_memory->window(session->lane(), session->model()));
+}
+
+// --- MainWindow's part of it, here to keep mainwindow.cpp the wiring of its pages ---
+
+session::ProviderMemory *MainWindow::providerMemory() const
+{
+    return m_context->memory();
+}
+
+void MainWindow::trimAndResend()
+{
+    const QString prompt = m_session->failedPrompt();
+    if (prompt.isEmpty() || m_session->busy() || !m_session->trimOffer().offered)
+        return;
+    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::trimAndResend))
+        return;
+    if (promptEditor()->toPlainText() == prompt)
+        promptEditor()->clear();
+    startSend(prompt, [this] { m_session->trimAndResend(m_requestOptions->sendOptions()); });
+}
+
+void MainWindow::openSettings()
+{
+    if (m_settingsDialog) {
+        m_settingsDialog->raise();
+        m_settingsDialog->activateWindow();
+        return;
+    }
+    // The dialog shows what is in use now: the demo (first run, or --demo) or the provider,
+    // with an --endpoint or --model of this run in place of the saved ones.
+    ProviderSettings current = m_settings.provider();
+    current.useDemo = m_session->usingDemo();
+    if (!m_options.endpoint.isEmpty())
+        current.endpoint = m_options.endpoint;
+    if (!m_options.model.isEmpty())
+        current.model = m_options.model;
+    // Window-modal and opened, never exec()'d: a retry in progress keeps running behind it. The
+    // dialog stores a typed keychain key itself and is only accepted once that worked.
+    auto *dialog = new SettingsDialog(current, m_settings.parkingChoice(), this);
+    dialog->setObjectName(u"settingsDialog"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_settingsDialog = dialog;
+    // Settings -> Retries: pacing, automatic trimming, and the context window of the model
+    // talked to now (what the user set; what a context error named, as a hint).
+    session::ProviderMemory *memory = providerMemory();
+    const QString lane = m_session->lane();
+    const QString model = m_session->model();
+    dialog->setPacing(m_settings.pacingEnabled(), m_settings.autoTrim());
+    const std::optional<qint64> userWindow = memory->userContextWindow(lane, model);
+    dialog->setContextWindow(
+        model, userWindow, userWindow ? std::nullopt : memory->contextWindow(lane, model));
+    connect(dialog, &QDialog::accepted, this, [this, dialog, current, memory, lane, model] {
+        const ProviderSettings chosen = dialog->provider();
+        const bool changed = (chosen.useDemo != current.useDemo)
+            || (!chosen.useDemo && (chosen != current || !dialog->keychainKey().isEmpty()));
+        if (changed && m_session->busy()) {
+            // Its request (endpoint, model, key) was fixed when it started: a wait that went
+            // on would retry with the old settings.
+            m_conversation->addNotice(
+                tr("The provider settings changed, so the send in progress was stopped."));
+            m_session->cancel();
+        }
+        dialog->saveTo(m_settings); // the provider, Retries' choices, pacing, automatic trimming
+        m_settings.sync();
+        memory->setUserContextWindow(lane, model, dialog->contextWindow());
+        m_options.forceDemo = false;
+        m_options.endpoint.clear();
+        m_options.model.clear();
+        applyProvider();
+    });
+    dialog->open();
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,53 @@
+#pragma once
+
+// The window side of the provider's window and the model's context (docs/retry-policy.md
+// section 8): the window's one ProviderMemory (shared by its session and the parking lot's),
+// the panel's "Provider window" part kept on the last report of the provider and model talked
+// to, the panel's Send now while pacing, the context gauge above the prompt (debounced while
+// typing) and its Trim…, and the card's Trim and resend.
+
+#include "session/providermemory.h"
+
+#include <QObject>
+#include <QTimer>
+
+namespace capwatch::history {
+class HistoryWriter;
+}
+
+namespace capwatch::ui {
+
+class MainWindow;
+class Settings;
+
+class WindowContext final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WindowContext)
+
+public:
+    /// Before the window's session is wired: the memory reads its ratios and context windows
+    /// from `settings`.
+    WindowContext(MainWindow *window, Settings &settings);
+
+    session::ProviderMemory *memory() const { return m_memory; }
+    /// After the window's widgets, presenter and parking exist: connects them.
+    void attach();
+    /// The window's history: the memory stores its window reports there and reads the stored
+    /// ones (a new window paces on what the last one saw).
+    void setHistory(history::HistoryWriter *writer);
+
+    /// Now, not debounced: the gauge and the panel's provider window.
+    void updateGauge();
+    void updateProviderWindow();
+
+private:
+    /// What the prompt editor and the request options would send now.
+    QString prompt() const;
+
+    MainWindow *m_window;
+    session::ProviderMemory *m_memory;
+    QTimer m_debounce; ///< typing: the gauge follows once the keys pause
+};
+
+} // namespace capwatch::ui
