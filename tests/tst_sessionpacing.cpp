@@ -121,6 +121,7 @@ private Q_SLOTS:
     void theRatioIsLearnedAndKept();
     void aConversationOverTheContextIsTrimmedAndAnswered();
     void automaticTrimmingSaysWhatWasLeftOut();
+    void theProvidersWindowOverrulesALargerSetting();
     void leftOutTurnsComeBackWithANewConversation();
 };
 
@@ -354,6 +355,27 @@ void TestSessionPacing::automaticTrimmingSaysWhatWasLeftOut()
     QCOMPARE(g.leftOut, f.session.leftOut());
     QVERIFY(g.leftOutTokens > 0);
     QVERIFY(!contents(f.demo.chats().last()).join(u'\n').contains(u"Turn 1: "_s));
+}
+
+void TestSessionPacing::theProvidersWindowOverrulesALargerSetting()
+{
+    Fixture f(context(2000));
+    // The user believes the model takes 8000; the provider says 2000 when it refuses.
+    f.memory.setUserContextWindow(u"demo"_s, u"capwatch-demo"_s, 8000);
+    SendOptions options;
+    options.maxTokens = 200;
+    QSignalSpy offers(&f.session, &ChatSession::trimOffered);
+    for (int i = 1; i <= 8 && offers.isEmpty(); ++i)
+        f.ask(longPrompt(i), options);
+    QVERIFY(!offers.isEmpty());
+    const auto offer = offers.last().at(0).value<TrimOffer>();
+    QVERIFY(offer.offered);
+    QCOMPARE(offer.contextWindow, qint64(2000));
+    QSignalSpy ok(&f.session, &ChatSession::succeeded);
+    QVERIFY(f.session.trimAndResend(options) != 0);
+    QVERIFY(ok.wait(10'000));
+    // An offer is about the send that made it: none is left after the next send.
+    QVERIFY(!f.session.trimOffer().offered);
 }
 
 void TestSessionPacing::leftOutTurnsComeBackWithANewConversation()

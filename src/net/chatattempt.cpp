@@ -165,6 +165,7 @@ void ChatAttempt::onMetaData()
     m_status = code;
     m_isStream = m_status >= 200 && m_status < 300 && isEventStream(m_reply);
     m_result.status = m_status;
+    m_result.headersAt = QDateTime::currentDateTimeUtc();
     // Again for the answer itself: Qt sends a followed redirect as a new request, which the
     // bound set in start() may not cover.
     boundReadBuffer();

@@ -7,6 +7,7 @@
 #include "retry/classifier.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QNetworkRequest>
 #include <QObject>
@@ -45,6 +46,8 @@ struct AttemptResult
     /// HttpError from an error inside a 2xx response: `status` is the effective status, the
     /// response itself said 2xx. Nothing of it was passed on as answer text.
     bool errorInSuccess = false;
+    /// When the response's headers arrived (UTC): the x-ratelimit-* resets count from then.
+    QDateTime headersAt;
 };
 
 class ChatAttempt final : public QObject

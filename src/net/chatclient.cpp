@@ -183,8 +183,9 @@ void ChatClient::startPacing()
         rec.windowResetS = m_pace.windowResetS;
         m_log->append(rec);
     }
-    Q_EMIT pacingStarted(m_sendId, m_pace);
+    // Armed first: a slot of pacingStarted may cancel, send now or start another send.
     m_waitTimer.start(int(wallMs));
+    Q_EMIT pacingStarted(m_sendId, m_pace);
 }
 
 void ChatClient::endPacing()
@@ -320,8 +321,12 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
     m_lastStatus = result.status;
     m_lastWasNetwork = result.kind == AttemptResult::Kind::NetworkError
         || result.kind == AttemptResult::Kind::StreamBroken;
-    if (result.status > 0)
+    if (result.status > 0) {
+        const quint64 id = m_sendId;
         reportProvider(result);
+        if (id != m_sendId || !m_active)
+            return; // a slot cancelled it or started another send
+    }
     if (resendWithoutStreamUsage(result))
         return;
 
@@ -390,15 +395,21 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
                c.used || c.limit
                    ? u", used %1 of limit %2"_s.arg(c.used.value_or(-1)).arg(c.limit.value_or(-1))
                    : QString());
+    const quint64 id = m_sendId;
     Q_EMIT attemptFailed(m_sendId, f);
-    if (c.category == retry::Category::TooLarge) {
+    if (c.category == retry::Category::TooLarge && id == m_sendId && m_active) {
         if (const auto window = retry::contextWindowFrom(c)) {
             ContextOverflow overflow;
-            overflow.requested = c.used ? qint64(std::llround(*c.used)) : 0;
+            // The provider's figure, from its text: only a plain count is taken.
+            constexpr double kMaxCount = 9007199254740992.0; // 2^53
+            if (c.used && std::isfinite(*c.used) && *c.used >= 0 && *c.used <= kMaxCount)
+                overflow.requested = qint64(std::llround(*c.used));
             overflow.contextWindow = *window;
             Q_EMIT contextOverflowed(m_sendId, overflow);
         }
     }
+    if (id != m_sendId || !m_active)
+        return; // a slot cancelled it or started another send
     applyDecision(d);
 }
 
@@ -413,7 +424,9 @@ void ChatClient::reportProvider(const AttemptResult &result)
     report.requestChars = requestChars(m_request.messages);
     report.endpoint = displayEndpoint(m_request.endpoint);
     report.model = m_request.model;
-    report.receivedAt = QDateTime::currentDateTimeUtc();
+    // The resets count from when the headers came, not from the end of a long answer.
+    report.receivedAt
+        = result.headersAt.isValid() ? result.headersAt : QDateTime::currentDateTimeUtc();
     report.timeScale = m_clock.scale();
     m_lastWindow = report.window;
     Q_EMIT providerReported(m_sendId, report);

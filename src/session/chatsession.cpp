@@ -309,9 +309,13 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_parked = false;
     m_parkedId = {};
     m_lastOptions = options;
+    m_trimOffer = {}; // an offer is about the send that made it
     setLeftOut(m_leftOut); // an edit or a regenerate may have taken turns away
     trimBeforeSend(prompt, options);
+    m_offerExcess.reset(); // only ever for the resend of the prompt that overflowed
+    m_offerWindow.reset();
     m_overflowExcess.reset();
+    m_overflowWindow.reset();
     net::ChatRequest request;
     request.endpoint = m_endpoint;
     // A parked send goes with the model it was parked with, whatever is chosen now.
@@ -325,6 +329,8 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
     storeSendStart(prompt); // queued before the request goes out (on the next turn of the loop)
+    m_sendLane = lane();
+    m_sendModel = request.model;
     const net::PacePlan plan = pacePlanFor(request);
     m_sentEstimate = plan.estimatedTokens.value_or(0);
     const quint64 id = m_client->send(request, plan);

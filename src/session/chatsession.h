@@ -335,8 +335,17 @@ private:
     /// this session's estimate of it (a trim plan leaves that much more out).
     std::optional<qint64> m_overflowExcess;
     qint64 m_sentEstimate = 0; ///< the estimated tokens of the send in flight's request
-    std::optional<qint64> m_offerExcess; ///< m_overflowExcess of the offer made
-    TrimOffer makeTrimOffer(const QString &prompt, const SendOptions &options, qint64 excess) const;
+    std::optional<qint64> m_offerExcess; ///< m_overflowExcess of the offer made, until its resend
+    /// The window the provider named in the current send's context error: the offer plans
+    /// with it even when Settings holds a larger one.
+    std::optional<qint64> m_overflowWindow;
+    std::optional<qint64> m_offerWindow; ///< m_overflowWindow of the offer made, until its resend
+    QString m_sendLane; ///< lane() when the send in flight started: its reports are filed there
+    QString m_sendModel; ///< the model the send in flight went with
+    /// `excess`: how much more the provider counted than the estimate; `named`: the window a
+    /// context error named (the smaller of it and the known one is planned with).
+    TrimOffer makeTrimOffer(const QString &prompt, const SendOptions &options, qint64 excess,
+        std::optional<qint64> named = {}) const;
     qint64 fixedTokens(const QString &prompt, const SendOptions &options) const;
     qint64 leftOutTokens() const;
     void clearLeftOut();

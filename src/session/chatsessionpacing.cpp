@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace capwatch::session {
 
@@ -85,11 +86,14 @@ ContextGauge ChatSession::contextGauge(const QString &prompt, const SendOptions 
     return g;
 }
 
-TrimOffer ChatSession::makeTrimOffer(
-    const QString &prompt, const SendOptions &options, qint64 excess) const
+TrimOffer ChatSession::makeTrimOffer(const QString &prompt, const SendOptions &options,
+    qint64 excess, std::optional<qint64> named) const
 {
     TrimOffer offer;
-    const std::optional<qint64> window = knownContextWindow();
+    std::optional<qint64> window = knownContextWindow();
+    // The provider's own word wins over a larger window set in Settings.
+    if (named && (!window || *named < *window))
+        window = named;
     if (!window)
         return offer;
     offer.contextWindow = *window;
@@ -125,6 +129,7 @@ void ChatSession::clearLeftOut()
 {
     m_trimOffer = {};
     m_offerExcess.reset();
+    m_offerWindow.reset();
     if (m_leftOut == 0)
         return;
     m_leftOut = 0;
@@ -133,7 +138,7 @@ void ChatSession::clearLeftOut()
 
 quint64 ChatSession::trimAndResend(const SendOptions &options)
 {
-    if (!m_trimOffer.offered || busy() || m_failedPrompt.isEmpty())
+    if (!m_trimOffer.offered || busy() || m_parked || m_failedPrompt.isEmpty())
         return 0;
     setLeftOut(m_trimOffer.plan.leftOut);
     m_trimOffer = {};
@@ -144,8 +149,11 @@ void ChatSession::trimBeforeSend(const QString &prompt, const SendOptions &optio
 {
     if (!m_autoTrim)
         return;
-    // After a context error the provider's own count is known: plan with it.
-    TrimOffer offer = makeTrimOffer(prompt, options, m_offerExcess.value_or(0));
+    // After a context error the provider's own count and window are known: the resend of its
+    // prompt plans with them; later sends with the estimate alone.
+    const qint64 excess = std::exchange(m_offerExcess, std::nullopt).value_or(0);
+    const std::optional<qint64> named = std::exchange(m_offerWindow, std::nullopt);
+    TrimOffer offer = makeTrimOffer(prompt, options, excess, named);
     if (!offer.offered)
         return;
     setLeftOut(offer.plan.leftOut);
@@ -184,8 +192,9 @@ net::PacePlan ChatSession::pacePlanFor(const net::ChatRequest &request) const
 
 void ChatSession::onProviderReported(quint64 send, const net::ProviderReport &report)
 {
-    if (m_memory)
-        m_memory->report(lane(), report.model, report);
+    // Filed under the provider the request went to, even if another was chosen since.
+    if (m_memory && current(send))
+        m_memory->report(m_sendLane, report.model, report);
     if (current(send))
         Q_EMIT providerReported(send, report);
 }
@@ -195,9 +204,10 @@ void ChatSession::onContextOverflow(quint64 send, const net::ContextOverflow &ov
     if (!current(send))
         return;
     if (m_memory)
-        m_memory->learnContextWindow(lane(), m_model, overflow.contextWindow);
+        m_memory->learnContextWindow(m_sendLane, m_sendModel, overflow.contextWindow);
     else
         m_sessionContextWindow = overflow.contextWindow;
+    m_overflowWindow = overflow.contextWindow;
     m_overflowExcess = std::max<qint64>(0, overflow.requested - m_sentEstimate);
 }
 
@@ -205,10 +215,10 @@ void ChatSession::offerTrim(quint64 send)
 {
     if (!m_overflowExcess || m_endedSend != send || busy() || m_failedPrompt.isEmpty())
         return;
-    m_offerExcess = m_overflowExcess;
-    m_trimOffer = makeTrimOffer(m_failedPrompt, m_lastOptions, *m_overflowExcess);
+    m_offerExcess = std::exchange(m_overflowExcess, std::nullopt);
+    m_offerWindow = std::exchange(m_overflowWindow, std::nullopt);
+    m_trimOffer = makeTrimOffer(m_failedPrompt, m_lastOptions, *m_offerExcess, m_offerWindow);
     m_trimOffer.send = send;
-    m_overflowExcess.reset();
     if (m_autoTrim && m_trimOffer.offered) {
         m_trimOffer.automatic = true;
         Q_EMIT trimOffered(m_trimOffer);
