@@ -2,6 +2,48 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>capwatch::ui::ContextGauge</name>
+    <message>
+        <source>Context: %1 of %2 tokens</source>
+        <translation>Kontext: %1 von %2 Tokens</translation>
+    </message>
+    <message>
+        <source>Context: %1 of %2 tokens: the next send does not fit</source>
+        <translation>Kontext: %1 von %2 Tokens – die nächste Anfrage passt nicht mehr hinein</translation>
+    </message>
+    <message>
+        <source>~%1 tokens (context window unknown)</source>
+        <translation>~%1 Tokens (Kontextfenster unbekannt)</translation>
+    </message>
+    <message>
+        <source>(the oldest turn left out)</source>
+        <translation>(älteste Gesprächsrunde weggelassen)</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n oldest turns left out)</source>
+        <translation>
+            <numerusform>(%n älteste Gesprächsrunde weggelassen)</numerusform>
+            <numerusform>(%n älteste Gesprächsrunden weggelassen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The estimated tokens of the next request: the system prompt, the turns sent, the prompt and the answer&apos;s maximum tokens</source>
+        <translation>Geschätzte Tokens der nächsten Anfrage: Systemprompt, mitgesendete Gesprächsrunden, Prompt und maximale Tokens der Antwort</translation>
+    </message>
+    <message>
+        <source>Trim…</source>
+        <translation>Kürzen…</translation>
+    </message>
+    <message>
+        <source>Leave out the oldest turns from requests so that the next send fits; they stay in the conversation</source>
+        <translation>Die ältesten Gesprächsrunden nicht mehr mitsenden, damit die nächste Anfrage passt; in der Unterhaltung bleiben sie erhalten</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>Kontext</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ConversationListModel</name>
     <message>
         <source>had retries</source>
@@ -119,6 +161,71 @@
     <message>
         <source>Send the failed prompt again now</source>
         <translation>Den fehlgeschlagenen Prompt jetzt erneut senden</translation>
+    </message>
+    <message>
+        <source>%1 prompt + %2 completion tokens</source>
+        <translation>%1 Prompt- + %2 Antwort-Tokens</translation>
+    </message>
+    <message>
+        <source>%1 prompt tokens</source>
+        <translation>%1 Prompt-Tokens</translation>
+    </message>
+    <message>
+        <source>%1 completion tokens</source>
+        <translation>%1 Antwort-Tokens</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 Tokens</translation>
+    </message>
+    <message>
+        <source>This conversation is larger than the model&apos;s context window (%1 of %2 tokens), and leaving out older turns would not make it fit: shorten the prompt or lower the maximum tokens.</source>
+        <translation>Diese Unterhaltung ist größer als das Kontextfenster des Modells (%1 von %2 Tokens), und auch ohne ältere Gesprächsrunden würde sie nicht hineinpassen: Kürzen Sie den Prompt oder verringern Sie die maximalen Tokens.</translation>
+    </message>
+    <message>
+        <source>the oldest turn</source>
+        <translation>die älteste Gesprächsrunde</translation>
+    </message>
+    <message numerus="yes">
+        <source>the %n oldest turns</source>
+        <translation>
+            <numerusform>die %n älteste Gesprächsrunde</numerusform>
+            <numerusform>die %n ältesten Gesprächsrunden</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This conversation is larger than the model&apos;s context window (%1 of %2 tokens). Trim and resend leaves out %3 (~%4 tokens); they stay in the conversation.</source>
+        <translation>Diese Unterhaltung ist größer als das Kontextfenster des Modells (%1 von %2 Tokens). „Kürzen und erneut senden“ lässt %3 weg (~%4 Tokens); in der Unterhaltung selbst bleibt alles erhalten.</translation>
+    </message>
+    <message>
+        <source>Trim and resend</source>
+        <translation>Kürzen und erneut senden</translation>
+    </message>
+    <message>
+        <source>Leave out the oldest turns from requests and send the prompt again</source>
+        <translation>Die ältesten Gesprächsrunden nicht mehr mitsenden und den Prompt erneut senden</translation>
+    </message>
+    <message>
+        <source>The oldest turn (~%1 tokens) was left out automatically to fit the context window.</source>
+        <translation>Die älteste Gesprächsrunde (~%1 Tokens) wurde automatisch weggelassen, damit die Anfrage ins Kontextfenster passt.</translation>
+    </message>
+    <message>
+        <source>The oldest turn (~%1 tokens) is left out of requests to fit the context window.</source>
+        <translation>Die älteste Gesprächsrunde (~%1 Tokens) wird nicht mehr mitgesendet, damit die Anfragen ins Kontextfenster passen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n oldest turns (~%1 tokens) were left out automatically to fit the context window.</source>
+        <translation>
+            <numerusform>Die %n älteste Gesprächsrunde (~%1 Tokens) wurde automatisch weggelassen, damit die Anfrage ins Kontextfenster passt.</numerusform>
+            <numerusform>Die %n ältesten Gesprächsrunden (~%1 Tokens) wurden automatisch weggelassen, damit die Anfrage ins Kontextfenster passt.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n oldest turns (~%1 tokens) are left out of requests to fit the context window.</source>
+        <translation>
+            <numerusform>Die %n älteste Gesprächsrunde (~%1 Tokens) wird nicht mehr mitgesendet, damit die Anfragen ins Kontextfenster passen.</numerusform>
+            <numerusform>Die %n ältesten Gesprächsrunden (~%1 Tokens) werden nicht mehr mitgesendet, damit die Anfragen ins Kontextfenster passen.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -901,6 +1008,34 @@
         <source>Resets at</source>
         <translation>Zurücksetzung um</translation>
     </message>
+    <message>
+        <source>Waited for the provider&apos;s window to reset before attempt 1; not counted in the retry budget</source>
+        <translation>Vor Versuch 1 gewartet, bis das Kontingentfenster des Anbieters zurückgesetzt war; zählt nicht zum Wiederholungsbudget</translation>
+    </message>
+    <message>
+        <source>Tokens left in the provider&apos;s window, as the provider last reported it</source>
+        <translation>Verbleibende Tokens im Kontingentfenster des Anbieters, laut seiner letzten Meldung</translation>
+    </message>
+    <message>
+        <source>Seconds until the provider&apos;s window resets, as last reported</source>
+        <translation>Sekunden bis zur Zurücksetzung des Kontingentfensters, laut letzter Meldung</translation>
+    </message>
+    <message>
+        <source>The request&apos;s estimated tokens: prompt, context and completion</source>
+        <translation>Geschätzte Tokens der Anfrage: Prompt, Kontext und Antwort</translation>
+    </message>
+    <message>
+        <source>Window tokens left</source>
+        <translation>Rest-Tokens im Fenster</translation>
+    </message>
+    <message>
+        <source>Window reset (s)</source>
+        <translation>Fenster-Reset (s)</translation>
+    </message>
+    <message>
+        <source>Estimated tokens</source>
+        <translation>Geschätzte Tokens</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryPanel</name>
@@ -1047,6 +1182,94 @@
     <message>
         <source>Provider&apos;s reset in</source>
         <translation>Zurücksetzung des Anbieterlimits in</translation>
+    </message>
+    <message>
+        <source>Send no&amp;w</source>
+        <translation>So&amp;fort senden</translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation>Sofort senden</translation>
+    </message>
+    <message>
+        <source>Sends without waiting for the provider&apos;s window to reset</source>
+        <translation>Sendet, ohne auf die Zurücksetzung des Kontingentfensters zu warten</translation>
+    </message>
+    <message>
+        <source>Provider window</source>
+        <translation>Kontingentfenster des Anbieters</translation>
+    </message>
+    <message>
+        <source>Tokens left in the provider&apos;s window</source>
+        <translation>Verbleibende Tokens im Kontingentfenster des Anbieters</translation>
+    </message>
+    <message>
+        <source>Share of the provider&apos;s token limit left</source>
+        <translation>Verbleibender Anteil am Token-Limit des Anbieters</translation>
+    </message>
+    <message>
+        <source>Requests left in the provider&apos;s window</source>
+        <translation>Verbleibende Anfragen im Kontingentfenster des Anbieters</translation>
+    </message>
+    <message>
+        <source>Share of the provider&apos;s request limit left</source>
+        <translation>Verbleibender Anteil am Anfragelimit des Anbieters</translation>
+    </message>
+    <message>
+        <source>Provider window reset</source>
+        <translation>Zurücksetzung des Kontingentfensters</translation>
+    </message>
+    <message>
+        <source>Pacing: sending in %1 s (the provider&apos;s window is full)</source>
+        <translation>Drosselung: Senden in %1 s (das Kontingentfenster des Anbieters ist ausgeschöpft)</translation>
+    </message>
+    <message>
+        <source>Pacing: sending in %1 s (the provider&apos;s request limit is reached)</source>
+        <translation>Drosselung: Senden in %1 s (das Anfragelimit des Anbieters ist erreicht)</translation>
+    </message>
+    <message>
+        <source>Sending in</source>
+        <translation>Senden in</translation>
+    </message>
+    <message>
+        <source>tokens in %1</source>
+        <translation>Tokens in %1</translation>
+    </message>
+    <message>
+        <source>tokens renewed</source>
+        <translation>Tokens erneuert</translation>
+    </message>
+    <message>
+        <source>requests in %1</source>
+        <translation>Anfragen in %1</translation>
+    </message>
+    <message>
+        <source>requests renewed</source>
+        <translation>Anfragen erneuert</translation>
+    </message>
+    <message>
+        <source>Resets: %1 · %2</source>
+        <translation>Zurücksetzung: %1 · %2</translation>
+    </message>
+    <message>
+        <source>Resets in %1</source>
+        <translation>Zurücksetzung in %1</translation>
+    </message>
+    <message>
+        <source>Window renewed since this report: the figures are older</source>
+        <translation>Das Fenster wurde seit dieser Meldung erneuert: Die Werte sind veraltet</translation>
+    </message>
+    <message>
+        <source>The provider reports no window.</source>
+        <translation>Der Anbieter meldet kein Kontingentfenster.</translation>
+    </message>
+    <message>
+        <source>Tokens left: %1</source>
+        <translation>Verbleibende Tokens: %1</translation>
+    </message>
+    <message>
+        <source>Requests left: %1</source>
+        <translation>Verbleibende Anfragen: %1</translation>
     </message>
 </context>
 <context>
@@ -1291,6 +1514,30 @@
         <source>Unparked</source>
         <translation>Ausgeparkt</translation>
     </message>
+    <message>
+        <source>paced</source>
+        <translation>gedrosselt</translation>
+    </message>
+    <message>
+        <source>x-ratelimit-reset-tokens header: %1 (pacing, outside the retry budget)</source>
+        <translation>x-ratelimit-reset-tokens-Header: %1 (Drosselung, außerhalb des Wiederholungsbudgets)</translation>
+    </message>
+    <message>
+        <source>x-ratelimit-reset-requests header: %1 (pacing, outside the retry budget)</source>
+        <translation>x-ratelimit-reset-requests-Header: %1 (Drosselung, außerhalb des Wiederholungsbudgets)</translation>
+    </message>
+    <message>
+        <source>paced %1 of %2</source>
+        <translation>%1 von %2 gedrosselt</translation>
+    </message>
+    <message>
+        <source>paced %1</source>
+        <translation>%1 gedrosselt</translation>
+    </message>
+    <message>
+        <source>Paced</source>
+        <translation>Gedrosselt</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SearchResultsModel</name>
@@ -1483,6 +1730,62 @@
     <message>
         <source>%1 give up, as within the budget; Retry now sends it again</source>
         <translation>%1 aufgeben, wie innerhalb des Budgets; „Jetzt erneut versuchen“ sendet sie erneut</translation>
+    </message>
+    <message>
+        <source>Pa&amp;ce sends so the provider&apos;s window is not exceeded</source>
+        <translation>Anfragen d&amp;rosseln, damit das Kontingentfenster des Anbieters nicht überschritten wird</translation>
+    </message>
+    <message>
+        <source>&amp;Leave out the oldest turns by itself when a conversation outgrows the model&apos;s context</source>
+        <translation>Älteste Gesprächsrunden automatisch weg&amp;lassen, wenn eine Unterhaltung den Kontext des Modells übersteigt</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Unbekannt</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Tokens</translation>
+    </message>
+    <message>
+        <source>Pace sends</source>
+        <translation>Anfragen drosseln</translation>
+    </message>
+    <message>
+        <source>Before a send, wait up to 60 s for the provider&apos;s window to reset when its last report says the send will not fit</source>
+        <translation>Vor einer Anfrage bis zu 60 s auf die Zurücksetzung des Kontingentfensters warten, wenn die Anfrage laut letzter Meldung des Anbieters nicht mehr hineinpasst</translation>
+    </message>
+    <message>
+        <source>Leave out the oldest turns automatically</source>
+        <translation>Älteste Gesprächsrunden automatisch weglassen</translation>
+    </message>
+    <message>
+        <source>When a conversation outgrows the model&apos;s context, leave out its oldest turns without asking; the conversation says what was left out</source>
+        <translation>Wenn eine Unterhaltung den Kontext des Modells übersteigt, ihre ältesten Gesprächsrunden ohne Nachfrage weglassen; die Unterhaltung zeigt an, was weggelassen wurde</translation>
+    </message>
+    <message>
+        <source>the model</source>
+        <translation>das Modell</translation>
+    </message>
+    <message>
+        <source>Con&amp;text window of %1:</source>
+        <translation>&amp;Kontextfenster für %1:</translation>
+    </message>
+    <message>
+        <source>Context window of %1</source>
+        <translation>Kontextfenster für %1</translation>
+    </message>
+    <message>
+        <source>The provider named %1 tokens.</source>
+        <translation>Der Anbieter hat %1 Tokens angegeben.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; 0 when unknown. %1</source>
+        <translation>Das Kontextfenster des Modells in Tokens; 0, wenn unbekannt. %1</translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; 0 when unknown</source>
+        <translation>Das Kontextfenster des Modells in Tokens; 0, wenn unbekannt</translation>
     </message>
 </context>
 <context>
@@ -1749,6 +2052,34 @@
     <message>
         <source>Send %1 again, after it was parked</source>
         <translation>Anfrage %1, nach dem Parken erneut gesendet</translation>
+    </message>
+    <message>
+        <source>Before its first attempt it waited %1 for the provider&apos;s window, outside the budget.</source>
+        <translation>Vor ihrem ersten Versuch wartete sie %1 auf das Kontingentfenster des Anbieters, außerhalb des Budgets.</translation>
+    </message>
+    <message>
+        <source>Send %1 · paced</source>
+        <translation>Anfrage %1 · gedrosselt</translation>
+    </message>
+    <message>
+        <source>Waited for:</source>
+        <translation>Gewartet auf:</translation>
+    </message>
+    <message>
+        <source>the provider&apos;s window to reset, before attempt 1</source>
+        <translation>Zurücksetzung des Kontingentfensters, vor Versuch 1</translation>
+    </message>
+    <message>
+        <source>Estimated tokens:</source>
+        <translation>Geschätzte Tokens:</translation>
+    </message>
+    <message>
+        <source>Tokens left in the window:</source>
+        <translation>Verbleibende Tokens im Fenster:</translation>
+    </message>
+    <message>
+        <source>pacing does not spend the %1 of retry waiting</source>
+        <translation>Drosselung verbraucht nichts von den %1 Wartezeit für Wiederholungen</translation>
     </message>
 </context>
 <context>
@@ -2203,6 +2534,18 @@
     <message>
         <source>still parked; sending in %1</source>
         <translation>weiterhin geparkt; Senden in %1</translation>
+    </message>
+    <message>
+        <source>Send at once even when the provider&apos;s last report says its window is full (by default the send waits, up to 60 s, for the window to reset).</source>
+        <translation>Sofort senden, auch wenn das Kontingentfenster laut letzter Meldung des Anbieters ausgeschöpft ist (standardmäßig wartet die Anfrage bis zu 60 s auf die Zurücksetzung des Fensters).</translation>
+    </message>
+    <message>
+        <source>pacing: sending in %1 s, when the provider&apos;s window resets (it has %2 tokens left, this request needs about %3)</source>
+        <translation>Drosselung: Senden in %1 s, wenn das Kontingentfenster des Anbieters zurückgesetzt wird (noch %2 Tokens übrig, diese Anfrage braucht etwa %3)</translation>
+    </message>
+    <message>
+        <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
+        <translation>Drosselung: Senden in %1 s, wenn das Anfragelimit des Anbieters zurückgesetzt wird</translation>
     </message>
 </context>
 <context>

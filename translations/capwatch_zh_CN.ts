@@ -2,6 +2,47 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>capwatch::ui::ContextGauge</name>
+    <message>
+        <source>Context: %1 of %2 tokens</source>
+        <translation>上下文：%1 / %2 Token</translation>
+    </message>
+    <message>
+        <source>Context: %1 of %2 tokens: the next send does not fit</source>
+        <translation>上下文：%1 / %2 Token，下一次发送将放不下</translation>
+    </message>
+    <message>
+        <source>~%1 tokens (context window unknown)</source>
+        <translation>约 %1 Token（上下文窗口未知）</translation>
+    </message>
+    <message>
+        <source>(the oldest turn left out)</source>
+        <translation>（已略去最早的一轮对话）</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n oldest turns left out)</source>
+        <translation>
+            <numerusform>（已略去最早的 %n 轮对话）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The estimated tokens of the next request: the system prompt, the turns sent, the prompt and the answer&apos;s maximum tokens</source>
+        <translation>下一个请求的预估 Token 数：系统提示词、随请求发送的历史对话、提示词以及回答的最大 Token 数</translation>
+    </message>
+    <message>
+        <source>Trim…</source>
+        <translation>裁剪…</translation>
+    </message>
+    <message>
+        <source>Leave out the oldest turns from requests so that the next send fits; they stay in the conversation</source>
+        <translation>在请求中略去最早的几轮对话，使下一次发送能够放下；这些对话仍保留在会话记录中</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ConversationListModel</name>
     <message>
         <source>had retries</source>
@@ -117,6 +158,68 @@
     <message>
         <source>Send the failed prompt again now</source>
         <translation>立即重新发送失败的提示词</translation>
+    </message>
+    <message>
+        <source>%1 prompt + %2 completion tokens</source>
+        <translation>提示词 %1 + 回答 %2 Token</translation>
+    </message>
+    <message>
+        <source>%1 prompt tokens</source>
+        <translation>提示词 %1 Token</translation>
+    </message>
+    <message>
+        <source>%1 completion tokens</source>
+        <translation>回答 %1 Token</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 Token</translation>
+    </message>
+    <message>
+        <source>This conversation is larger than the model&apos;s context window (%1 of %2 tokens), and leaving out older turns would not make it fit: shorten the prompt or lower the maximum tokens.</source>
+        <translation>此对话超出了模型的上下文窗口（%1 / %2 Token），即使略去较早的几轮对话也放不下：请缩短提示词或调低最大 Token 数。</translation>
+    </message>
+    <message>
+        <source>the oldest turn</source>
+        <translation>最早的一轮对话</translation>
+    </message>
+    <message numerus="yes">
+        <source>the %n oldest turns</source>
+        <translation>
+            <numerusform>最早的 %n 轮对话</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This conversation is larger than the model&apos;s context window (%1 of %2 tokens). Trim and resend leaves out %3 (~%4 tokens); they stay in the conversation.</source>
+        <translation>此对话超出了模型的上下文窗口（%1 / %2 Token）。“裁剪并重新发送”会略去%3（约 %4 Token）；这些内容仍保留在对话中。</translation>
+    </message>
+    <message>
+        <source>Trim and resend</source>
+        <translation>裁剪并重新发送</translation>
+    </message>
+    <message>
+        <source>Leave out the oldest turns from requests and send the prompt again</source>
+        <translation>在请求中略去最早的几轮对话，并重新发送提示词</translation>
+    </message>
+    <message>
+        <source>The oldest turn (~%1 tokens) was left out automatically to fit the context window.</source>
+        <translation>为放入上下文窗口，已自动略去最早的一轮对话（约 %1 Token）。</translation>
+    </message>
+    <message>
+        <source>The oldest turn (~%1 tokens) is left out of requests to fit the context window.</source>
+        <translation>为放入上下文窗口，请求中不再包含最早的一轮对话（约 %1 Token）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n oldest turns (~%1 tokens) were left out automatically to fit the context window.</source>
+        <translation>
+            <numerusform>为放入上下文窗口，已自动略去最早的 %n 轮对话（约 %1 Token）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n oldest turns (~%1 tokens) are left out of requests to fit the context window.</source>
+        <translation>
+            <numerusform>为放入上下文窗口，请求中不再包含最早的 %n 轮对话（约 %1 Token）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -897,6 +1000,34 @@
         <source>Resets at</source>
         <translation>额度重置时间</translation>
     </message>
+    <message>
+        <source>Waited for the provider&apos;s window to reset before attempt 1; not counted in the retry budget</source>
+        <translation>第 1 次尝试前等待服务商的额度窗口重置；不计入重试预算</translation>
+    </message>
+    <message>
+        <source>Tokens left in the provider&apos;s window, as the provider last reported it</source>
+        <translation>服务商最近一次报告的额度窗口剩余 Token 数</translation>
+    </message>
+    <message>
+        <source>Seconds until the provider&apos;s window resets, as last reported</source>
+        <translation>距额度窗口重置的秒数（以最近一次报告为准）</translation>
+    </message>
+    <message>
+        <source>The request&apos;s estimated tokens: prompt, context and completion</source>
+        <translation>请求的预估 Token 数：提示词、上下文和回答</translation>
+    </message>
+    <message>
+        <source>Window tokens left</source>
+        <translation>窗口剩余 Token</translation>
+    </message>
+    <message>
+        <source>Window reset (s)</source>
+        <translation>窗口重置（秒）</translation>
+    </message>
+    <message>
+        <source>Estimated tokens</source>
+        <translation>预估 Token</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryPanel</name>
@@ -1043,6 +1174,94 @@
     <message>
         <source>Provider&apos;s reset in</source>
         <translation>距服务商额度重置</translation>
+    </message>
+    <message>
+        <source>Send no&amp;w</source>
+        <translation>立即发送(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation>立即发送</translation>
+    </message>
+    <message>
+        <source>Sends without waiting for the provider&apos;s window to reset</source>
+        <translation>不等服务商的额度窗口重置，直接发送</translation>
+    </message>
+    <message>
+        <source>Provider window</source>
+        <translation>服务商额度窗口</translation>
+    </message>
+    <message>
+        <source>Tokens left in the provider&apos;s window</source>
+        <translation>服务商额度窗口中剩余的 Token</translation>
+    </message>
+    <message>
+        <source>Share of the provider&apos;s token limit left</source>
+        <translation>服务商 Token 上限的剩余比例</translation>
+    </message>
+    <message>
+        <source>Requests left in the provider&apos;s window</source>
+        <translation>服务商额度窗口中剩余的请求数</translation>
+    </message>
+    <message>
+        <source>Share of the provider&apos;s request limit left</source>
+        <translation>服务商请求数上限的剩余比例</translation>
+    </message>
+    <message>
+        <source>Provider window reset</source>
+        <translation>服务商额度窗口重置</translation>
+    </message>
+    <message>
+        <source>Pacing: sending in %1 s (the provider&apos;s window is full)</source>
+        <translation>节流：%1 秒后发送（服务商额度窗口已满）</translation>
+    </message>
+    <message>
+        <source>Pacing: sending in %1 s (the provider&apos;s request limit is reached)</source>
+        <translation>节流：%1 秒后发送（已达到服务商的请求数上限）</translation>
+    </message>
+    <message>
+        <source>Sending in</source>
+        <translation>距发送</translation>
+    </message>
+    <message>
+        <source>tokens in %1</source>
+        <translation>Token：%1 后</translation>
+    </message>
+    <message>
+        <source>tokens renewed</source>
+        <translation>Token 已恢复</translation>
+    </message>
+    <message>
+        <source>requests in %1</source>
+        <translation>请求数：%1 后</translation>
+    </message>
+    <message>
+        <source>requests renewed</source>
+        <translation>请求数已恢复</translation>
+    </message>
+    <message>
+        <source>Resets: %1 · %2</source>
+        <translation>重置：%1 · %2</translation>
+    </message>
+    <message>
+        <source>Resets in %1</source>
+        <translation>%1 后重置</translation>
+    </message>
+    <message>
+        <source>Window renewed since this report: the figures are older</source>
+        <translation>自此次报告以来窗口已重置：这些数值已过时</translation>
+    </message>
+    <message>
+        <source>The provider reports no window.</source>
+        <translation>服务商未报告额度窗口。</translation>
+    </message>
+    <message>
+        <source>Tokens left: %1</source>
+        <translation>剩余 Token：%1</translation>
+    </message>
+    <message>
+        <source>Requests left: %1</source>
+        <translation>剩余请求数：%1</translation>
     </message>
 </context>
 <context>
@@ -1287,6 +1506,30 @@
         <source>Unparked</source>
         <translation>已解除挂起</translation>
     </message>
+    <message>
+        <source>paced</source>
+        <translation>已节流</translation>
+    </message>
+    <message>
+        <source>x-ratelimit-reset-tokens header: %1 (pacing, outside the retry budget)</source>
+        <translation>x-ratelimit-reset-tokens 响应头：%1（节流，不计入重试预算）</translation>
+    </message>
+    <message>
+        <source>x-ratelimit-reset-requests header: %1 (pacing, outside the retry budget)</source>
+        <translation>x-ratelimit-reset-requests 响应头：%1（节流，不计入重试预算）</translation>
+    </message>
+    <message>
+        <source>paced %1 of %2</source>
+        <translation>已节流 %1（共 %2）</translation>
+    </message>
+    <message>
+        <source>paced %1</source>
+        <translation>已节流 %1</translation>
+    </message>
+    <message>
+        <source>Paced</source>
+        <translation>已节流</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SearchResultsModel</name>
@@ -1479,6 +1722,62 @@
     <message>
         <source>%1 give up, as within the budget; Retry now sends it again</source>
         <translation>%1放弃，与预算内的处理相同；“立即重试”可重新发送</translation>
+    </message>
+    <message>
+        <source>Pa&amp;ce sends so the provider&apos;s window is not exceeded</source>
+        <translation>节流发送，避免超出服务商的额度窗口(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Leave out the oldest turns by itself when a conversation outgrows the model&apos;s context</source>
+        <translation>对话超出模型上下文时自动略去最早的几轮(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Token</translation>
+    </message>
+    <message>
+        <source>Pace sends</source>
+        <translation>节流发送</translation>
+    </message>
+    <message>
+        <source>Before a send, wait up to 60 s for the provider&apos;s window to reset when its last report says the send will not fit</source>
+        <translation>若服务商最近一次报告表明本次发送会超出额度，则在发送前最多等待 60 秒，直到额度窗口重置</translation>
+    </message>
+    <message>
+        <source>Leave out the oldest turns automatically</source>
+        <translation>自动略去最早的几轮对话</translation>
+    </message>
+    <message>
+        <source>When a conversation outgrows the model&apos;s context, leave out its oldest turns without asking; the conversation says what was left out</source>
+        <translation>对话超出模型上下文时，不经询问直接略去最早的几轮；对话中会注明略去了哪些内容</translation>
+    </message>
+    <message>
+        <source>the model</source>
+        <translation>当前模型</translation>
+    </message>
+    <message>
+        <source>Con&amp;text window of %1:</source>
+        <translation>上下文窗口（%1）(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Context window of %1</source>
+        <translation>上下文窗口（%1）</translation>
+    </message>
+    <message>
+        <source>The provider named %1 tokens.</source>
+        <translation>服务商给出的值为 %1 Token。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; 0 when unknown. %1</source>
+        <translation>模型的上下文窗口大小（Token）；未知时为 0。%1</translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; 0 when unknown</source>
+        <translation>模型的上下文窗口大小（Token）；未知时为 0</translation>
     </message>
 </context>
 <context>
@@ -1745,6 +2044,34 @@
     <message>
         <source>Send %1 again, after it was parked</source>
         <translation>挂起后重新发出的第 %1 次发送</translation>
+    </message>
+    <message>
+        <source>Before its first attempt it waited %1 for the provider&apos;s window, outside the budget.</source>
+        <translation>首次尝试前，它等待服务商的额度窗口 %1，不计入预算。</translation>
+    </message>
+    <message>
+        <source>Send %1 · paced</source>
+        <translation>第 %1 次发送 · 已节流</translation>
+    </message>
+    <message>
+        <source>Waited for:</source>
+        <translation>等待原因：</translation>
+    </message>
+    <message>
+        <source>the provider&apos;s window to reset, before attempt 1</source>
+        <translation>服务商额度窗口重置，在第 1 次尝试前</translation>
+    </message>
+    <message>
+        <source>Estimated tokens:</source>
+        <translation>预估 Token：</translation>
+    </message>
+    <message>
+        <source>Tokens left in the window:</source>
+        <translation>窗口剩余 Token：</translation>
+    </message>
+    <message>
+        <source>pacing does not spend the %1 of retry waiting</source>
+        <translation>节流不占用 %1 的重试等待时间</translation>
     </message>
 </context>
 <context>
@@ -2197,6 +2524,18 @@
     <message>
         <source>still parked; sending in %1</source>
         <translation>仍在挂起；%1 后发送</translation>
+    </message>
+    <message>
+        <source>Send at once even when the provider&apos;s last report says its window is full (by default the send waits, up to 60 s, for the window to reset).</source>
+        <translation>即使服务商最近一次报告表明额度窗口已满，也立即发送（默认情况下，发送会等待额度窗口重置，最多 60 秒）。</translation>
+    </message>
+    <message>
+        <source>pacing: sending in %1 s, when the provider&apos;s window resets (it has %2 tokens left, this request needs about %3)</source>
+        <translation>节流：%1 秒后发送，届时服务商的额度窗口将重置（剩余 %2 Token，本次请求约需 %3）</translation>
+    </message>
+    <message>
+        <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
+        <translation>节流：%1 秒后发送，届时服务商的请求数上限将重置</translation>
     </message>
 </context>
 <context>
