@@ -653,8 +653,9 @@ void TestRetryPanel::providerWindowResetCountsDown()
     now = received.addMSecs(30'200);
     QTRY_VERIFY_WITH_TIMEOUT(panel.providerWindowText().endsWith(u"Resets in 4 s"_s), 3000);
     now = received.addSecs(35);
-    QTRY_VERIFY_WITH_TIMEOUT(panel.providerWindowText().endsWith(
-                                 u"Window renewed since this report: the figures are older"_s),
+    QTRY_VERIFY_WITH_TIMEOUT(
+        panel.providerWindowText().endsWith(
+            u"Window renewed since this report: the figures are out of date"_s),
         3000);
     QVERIFY(!timer->isActive());
     QVERIFY(panel.providerWindowText().startsWith(u"Tokens left: 4,000 of 6,000"_s));

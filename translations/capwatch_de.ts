@@ -1256,7 +1256,7 @@
         <translation>Zurücksetzung in %1</translation>
     </message>
     <message>
-        <source>Window renewed since this report: the figures are older</source>
+        <source>Window renewed since this report: the figures are out of date</source>
         <translation>Das Fenster wurde seit dieser Meldung erneuert: Die Werte sind veraltet</translation>
     </message>
     <message>
@@ -1270,6 +1270,11 @@
     <message>
         <source>Requests left: %1</source>
         <translation>Verbleibende Anfragen: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>what is left of the provider&apos;s limit</comment>
+        <translation>%1 von %2</translation>
     </message>
 </context>
 <context>
@@ -1736,7 +1741,7 @@
         <translation>Anfragen d&amp;rosseln, damit das Kontingentfenster des Anbieters nicht überschritten wird</translation>
     </message>
     <message>
-        <source>&amp;Leave out the oldest turns by itself when a conversation outgrows the model&apos;s context</source>
+        <source>&amp;Leave out the oldest turns automatically when a conversation outgrows the model&apos;s context</source>
         <translation>Älteste Gesprächsrunden automatisch weg&amp;lassen, wenn eine Unterhaltung den Kontext des Modells übersteigt</translation>
     </message>
     <message>

@@ -1248,7 +1248,7 @@
         <translation>%1 后重置</translation>
     </message>
     <message>
-        <source>Window renewed since this report: the figures are older</source>
+        <source>Window renewed since this report: the figures are out of date</source>
         <translation>自此次报告以来窗口已重置：这些数值已过时</translation>
     </message>
     <message>
@@ -1262,6 +1262,11 @@
     <message>
         <source>Requests left: %1</source>
         <translation>剩余请求数：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>what is left of the provider&apos;s limit</comment>
+        <translation>%1 / %2</translation>
     </message>
 </context>
 <context>
@@ -1728,7 +1733,7 @@
         <translation>节流发送，避免超出服务商的额度窗口(&amp;C)</translation>
     </message>
     <message>
-        <source>&amp;Leave out the oldest turns by itself when a conversation outgrows the model&apos;s context</source>
+        <source>&amp;Leave out the oldest turns automatically when a conversation outgrows the model&apos;s context</source>
         <translation>对话超出模型上下文时自动略去最早的几轮(&amp;L)</translation>
     </message>
     <message>

@@ -603,9 +603,9 @@ QString leftOf(std::optional<qint64> left, std::optional<qint64> limit)
 {
     if (!left)
         return {};
-    return limit
-        ? RetryPanel::tr("%1 of %2").arg(QLocale().toString(*left), QLocale().toString(*limit))
-        : QLocale().toString(*left);
+    return limit ? RetryPanel::tr("%1 of %2", "what is left of the provider's limit")
+                       .arg(QLocale().toString(*left), QLocale().toString(*limit))
+                 : QLocale().toString(*left);
 }
 
 /// The share left as a bar value (0..1000), or -1 when the limit is not known.
@@ -642,7 +642,7 @@ QString RetryPanel::windowResetText(const QDateTime &now) const
     if (!at.isValid())
         return {};
     return ahead(at) ? tr("Resets in %1").arg(in(at))
-                     : tr("Window renewed since this report: the figures are older");
+                     : tr("Window renewed since this report: the figures are out of date");
 }
 
 void RetryPanel::refreshWindow()

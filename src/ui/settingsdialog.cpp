@@ -154,7 +154,7 @@ SettingsDialog::SettingsDialog(
     , m_parkGiveUp(new QRadioButton(tr("&Give up"), this))
     , m_pacing(new QCheckBox(tr("Pa&ce sends so the provider's window is not exceeded"), this))
     , m_autoTrim(new QCheckBox(
-          tr("&Leave out the oldest turns by itself when a conversation outgrows the model's "
+          tr("&Leave out the oldest turns automatically when a conversation outgrows the model's "
              "context"),
           this))
     , m_contextLabel(new QLabel(this))
