@@ -12,6 +12,20 @@
 
 namespace capwatch::ui {
 
+namespace {
+
+/// A break of the axis at `x`: two slanted strokes `gap` either side, `half` high above and
+/// below `cy`, leaning `slant`.
+void drawBreak(
+    QPainter &p, const QPen &pen, double x, double gap, double cy, double half, double slant)
+{
+    p.setPen(pen);
+    for (const double at : { x - gap, x + gap })
+        p.drawLine(QPointF(at - slant, cy + half), QPointF(at + slant, cy - half));
+}
+
+} // namespace
+
 using namespace Qt::StringLiterals;
 using namespace timeline;
 
@@ -297,10 +311,8 @@ void TimelineWidget::paintLane(
             p.drawLine(QPointF(from + g.lineW, gl.cy), QPointF(g.breakX - gap, gl.cy));
         p.drawLine(QPointF(g.breakX + gap, gl.cy), QPointF(bar.left(), gl.cy));
         // The break: two slanted strokes, the axis' time stops counting here.
-        p.setPen(QPen(quiet, g.lineW * 1.5, Qt::SolidLine, Qt::FlatCap));
-        const double half = bar.height() * 0.42;
-        for (const double x : { g.breakX - gap, g.breakX + gap })
-            p.drawLine(QPointF(x - slant, gl.cy + half), QPointF(x + slant, gl.cy - half));
+        drawBreak(p, QPen(quiet, g.lineW * 1.5, Qt::SolidLine, Qt::FlatCap), g.breakX, gap, gl.cy,
+            bar.height() * 0.42, slant);
 
         // Waiting: filled, solid; gone out or cancelled: fainter, dashed.
         const double radius = std::min(bar.height() / 2, hs * 0.4);
@@ -344,10 +356,8 @@ void TimelineWidget::paintLane(
         p.drawLine(QPointF(bar.right(), gl.cy), QPointF(g.paceBreakX - gap, gl.cy));
         if (to > g.paceBreakX + gap)
             p.drawLine(QPointF(g.paceBreakX + gap, gl.cy), QPointF(to, gl.cy));
-        p.setPen(QPen(quiet, g.lineW * 1.5, Qt::SolidLine, Qt::FlatCap));
-        const double half = bar.height() * 0.42;
-        for (const double x : { g.paceBreakX - gap, g.paceBreakX + gap })
-            p.drawLine(QPointF(x - slant, gl.cy + half), QPointF(x + slant, gl.cy - half));
+        drawBreak(p, QPen(quiet, g.lineW * 1.5, Qt::SolidLine, Qt::FlatCap), g.paceBreakX, gap,
+            gl.cy, bar.height() * 0.42, slant);
         const double radius = std::min(bar.height() / 2, hs * 0.4);
         QPainterPath path;
         path.addRoundedRect(bar, radius, radius);
