@@ -5,6 +5,7 @@
 
 #include <QSettings>
 #include <QUrl>
+#include <algorithm>
 #include <cmath>
 
 namespace capwatch::session {
@@ -29,7 +30,10 @@ std::optional<retry::Millis> leftUntil(const QDateTime &at, const QDateTime &now
     if (!at.isValid())
         return std::nullopt;
     const qint64 wallMs = now.msecsTo(at);
-    return retry::Millis(qint64(std::ceil(double(wallMs) / (scale > 0 ? scale : 1.0))));
+    // Bounded before the conversion: a tiny scale or a hand-edited row must not overflow it.
+    constexpr double kBound = 1e15; // ms: some 30,000 years
+    const double policyMs = std::ceil(double(wallMs) / (scale > 0 ? scale : 1.0));
+    return retry::Millis(qint64(std::clamp(policyMs, -kBound, kBound)));
 }
 
 } // namespace
@@ -198,8 +202,9 @@ retry::PaceInput ProviderMemory::paceInput(const QString &provider, const QStrin
     const auto reported = [&](const QDateTime &reset) -> std::optional<retry::Millis> {
         if (!reset.isValid())
             return std::nullopt;
-        return retry::Millis(
-            qint64(std::ceil(double(w->receivedAt.msecsTo(reset)) / w->timeScale)));
+        constexpr double kBound = 1e15;
+        const double ms = std::ceil(double(w->receivedAt.msecsTo(reset)) / w->timeScale);
+        return retry::Millis(qint64(std::clamp(ms, -kBound, kBound)));
     };
     input.report.resetTokens = reported(w->tokensResetAt);
     input.report.resetRequests = reported(w->requestsResetAt);
