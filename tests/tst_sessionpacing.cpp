@@ -18,6 +18,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 
 using namespace capwatch;
 using namespace capwatch::session;
@@ -140,14 +141,28 @@ void TestSessionPacing::twentyQuickSendsArePacedNotRefused()
     // Six sends fit a window; every later window was waited for: at least three times.
     QVERIFY2(paced.size() >= 3, qPrintable(QString::number(paced.size())));
     QCOMPARE(f.records(net::RetryRecord::Event::Paced), paced.size());
-    for (const net::RetryRecord &r : f.session.retryLog()->records()) {
+    const QList<net::RetryRecord> &log = f.session.retryLog()->records();
+    QList<qint64> lateness; // wall ms from a pacing wait's end to its attempt 1
+    for (qsizetype i = 0; i < log.size(); ++i) {
+        const net::RetryRecord &r = log.at(i);
         if (r.event != net::RetryRecord::Event::Paced)
             continue;
         QCOMPARE(r.waitSource, retry::WaitSource::RateLimitReset);
         QVERIFY(r.waitMs && *r.waitMs > 0 && *r.waitMs <= 60'000);
         QVERIFY(r.estimatedTokens && *r.estimatedTokens >= 1000);
         QVERIFY(r.windowTokensLeft && *r.windowTokensLeft < *r.estimatedTokens);
+        QVERIFY(i + 1 < log.size());
+        const net::RetryRecord &next = log.at(i + 1);
+        QCOMPARE(next.event, net::RetryRecord::Event::AttemptStarted);
+        const qint64 due = r.time.toMSecsSinceEpoch() + qint64(double(*r.waitMs) * kScale);
+        lateness.append(next.time.toMSecsSinceEpoch() - due);
     }
+    std::sort(lateness.begin(), lateness.end());
+    QVERIFY(lateness.first() >= -1); // never early (the log's clock has whole ms)
+    QVERIFY2(lateness.last() < 1000, qPrintable(QString::number(lateness.last())));
+    qInfo("pacing: %d waits; attempt 1 started %lld ms (min) %lld ms (median) %lld ms (max) "
+          "after the wait's end",
+        int(lateness.size()), lateness.first(), lateness.at(lateness.size() / 2), lateness.last());
     // While pacing the panel's figures say so, and the budget is untouched.
     bool sawPacing = false;
     for (const QList<QVariant> &args : progress) {
