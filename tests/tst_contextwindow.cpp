@@ -258,6 +258,8 @@ void TestContextWindow::automaticTrimResendsAfterTheError()
     QCOMPARE(turnsIn(c.lastRequestPrompts()).constLast(), sent);
     QVERIFY(!turnsIn(c.lastRequestPrompts()).contains(1));
     QVERIFY(c.view()->leftOutNote().contains(u" left out automatically"_s));
+    // Resent through the window: the answered prompt is not left in the editor to go twice.
+    QVERIFY(c.window().promptEditor()->toPlainText().isEmpty());
 }
 
 void TestContextWindow::gaugeOffersTrim()

@@ -400,6 +400,11 @@ void TestSessionPacing::leftOutTurnsComeBackWithANewConversation()
     options.maxTokens = 200;
     for (int i = 1; i <= 3; ++i)
         QVERIFY(f.ask(longPrompt(i), options));
+    // While the last prompt is edited, the exchange it replaces is not part of the next request.
+    QCOMPARE(f.session.contextGauge(u"short"_s, options).turns, 3);
+    QVERIFY(f.session.beginEdit());
+    QCOMPARE(f.session.contextGauge(u"short"_s, options).turns, 2);
+    f.session.endEdit();
     QSignalSpy leftOut(&f.session, &ChatSession::leftOutChanged);
     f.session.setLeftOut(10); // all but the last turn at most
     QCOMPARE(f.session.leftOut(), 2);

@@ -171,6 +171,11 @@ public:
     bool pacingEnabled() const { return m_pacingEnabled; }
     /// Leaves out the oldest turns by itself when a send would not fit (off by default).
     void setAutoTrim(bool automatic) { m_autoTrim = automatic; }
+    /// With automatic trimming, a send that ended on a context error is trimmed and sent again
+    /// by the session itself (true, the default), or only offered with `automatic` set, for the
+    /// caller to resend with trimAndResend() (the window, which keeps its editor and buttons in
+    /// step with every send).
+    void setResendsAfterTrim(bool resends) { m_resendsAfterTrim = resends; }
     bool autoTrim() const { return m_autoTrim; }
     /// While the send waits for the provider's window: sends it now. False otherwise.
     bool sendNow();
@@ -328,6 +333,7 @@ private:
     QPointer<ProviderMemory> m_memory;
     bool m_pacingEnabled = true;
     bool m_autoTrim = false;
+    bool m_resendsAfterTrim = true;
     int m_leftOut = 0; ///< oldest exchanges of m_history not sent
     TrimOffer m_trimOffer;
     std::optional<qint64> m_sessionContextWindow; ///< named by an error, without a memory

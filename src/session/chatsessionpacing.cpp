@@ -47,7 +47,9 @@ std::vector<std::int64_t> ChatSession::turnTokens() const
     const double ratio = charsPerToken();
     std::vector<std::int64_t> turns;
     turns.reserve(size_t(m_history.size() / 2));
-    for (qsizetype i = 0; i + 1 < m_history.size(); i += 2) {
+    // While editing, the next send replaces the last exchange: it is not part of that request.
+    const qsizetype end = m_history.size() - (sendReplacesLastExchange() ? 2 : 0);
+    for (qsizetype i = 0; i + 1 < end; i += 2) {
         const qint64 chars = m_history.at(i).content.size() + m_history.at(i + 1).content.size();
         turns.push_back(retry::estimatePromptTokens(chars, ratio));
     }
@@ -222,6 +224,8 @@ void ChatSession::offerTrim(quint64 send)
     if (m_autoTrim && m_trimOffer.offered) {
         m_trimOffer.automatic = true;
         Q_EMIT trimOffered(m_trimOffer);
+        if (!m_resendsAfterTrim)
+            return; // the caller resends
         // Not from inside the client's own signal: on the next turn of the loop, if nothing
         // else was sent meanwhile.
         QMetaObject::invokeMethod(

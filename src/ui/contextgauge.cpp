@@ -25,6 +25,7 @@ ContextGauge::ContextGauge(QWidget *parent)
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_text->setFont(small);
     m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_text->setWordWrap(true); // at 640x480 a long line wraps rather than being cut
     m_bar->setTextVisible(false);
     m_bar->setFixedSize(fontMetrics().averageCharWidth() * 12, fontMetrics().height() / 2);
     m_trim->setFlat(true);

@@ -52,13 +52,9 @@ void ConversationPresenter::trimTo(int turns)
 void ConversationPresenter::onTrimOffered(const session::TrimOffer &offer)
 {
     if (offer.automatic) { // applied: the note says how
+        // After a context error the window sends the prompt again (MainWindow::trimAndResend()):
+        // it shows again below the card, as after the card's Trim and resend.
         m_autoTrimmed = true;
-        if (offer.send != 0 && m_cardTurn >= 0 && !m_session->failedPrompt().isEmpty()) {
-            // After a context error the session sends the prompt again by itself: it shows
-            // again below the card, as after the card's Trim and resend.
-            showSend(m_session->failedPrompt());
-            sendShown();
-        }
         refreshLeftOut();
         return;
     }

@@ -67,12 +67,22 @@ void WindowContext::attach()
     connect(gauge, &ContextGauge::trimRequested, this, [this, session] {
         const session::TrimOffer offer
             = session->trimOfferFor(prompt(), m_window->requestOptions()->sendOptions());
-        m_window->presenter()->trimTo(offer.plan.leftOut);
+        if (offer.offered && !session->busy())
+            m_window->presenter()->trimTo(offer.plan.leftOut);
     });
     connect(m_window->retryPanel(), &RetryPanel::sendNowRequested, session,
         [session] { session->sendNow(); });
     connect(m_window->presenter(), &ConversationPresenter::trimAndResendRequested, m_window,
         &MainWindow::trimAndResend);
+    // Automatic trimming after a context error: resent through the window, so that the editor,
+    // the buttons and the conversation follow it as they follow Trim and resend.
+    session->setResendsAfterTrim(false);
+    connect(session, &ChatSession::trimOffered, m_window,
+        [window = m_window](const session::TrimOffer &offer) {
+            if (offer.automatic && offer.send != 0)
+                QMetaObject::invokeMethod(
+                    window, [window] { window->trimAndResend(); }, Qt::QueuedConnection);
+        });
     updateGauge();
     updateProviderWindow();
 }
@@ -100,7 +110,7 @@ void WindowContext::updateGauge()
     bool canTrim = false;
     if (!gauge.fits) {
         const session::TrimOffer offer = session->trimOfferFor(prompt(), options);
-        canTrim = offer.plan.leftOut > session->leftOut();
+        canTrim = offer.offered && !session->busy();
     }
     m_window->contextGauge()->setGauge(gauge, canTrim);
 }
@@ -160,25 +170,35 @@ void MainWindow::openSettings()
     const std::optional<qint64> userWindow = memory->userContextWindow(lane, model);
     dialog->setContextWindow(
         model, userWindow, userWindow ? std::nullopt : memory->contextWindow(lane, model));
-    connect(dialog, &QDialog::accepted, this, [this, dialog, current, memory, lane, model] {
-        const ProviderSettings chosen = dialog->provider();
-        const bool changed = (chosen.useDemo != current.useDemo)
-            || (!chosen.useDemo && (chosen != current || !dialog->keychainKey().isEmpty()));
-        if (changed && m_session->busy()) {
-            // Its request (endpoint, model, key) was fixed when it started: a wait that went
-            // on would retry with the old settings.
-            m_conversation->addNotice(
-                tr("The provider settings changed, so the send in progress was stopped."));
-            m_session->cancel();
-        }
-        dialog->saveTo(m_settings); // the provider, Retries' choices, pacing, automatic trimming
-        m_settings.sync();
-        memory->setUserContextWindow(lane, model, dialog->contextWindow());
-        m_options.forceDemo = false;
-        m_options.endpoint.clear();
-        m_options.model.clear();
-        applyProvider();
-    });
+    const std::optional<qint64> shownWindow = userWindow;
+    connect(dialog, &QDialog::accepted, this,
+        [this, dialog, current, memory, lane, model, shownWindow] {
+            const ProviderSettings chosen = dialog->provider();
+            const bool changed = (chosen.useDemo != current.useDemo)
+                || (!chosen.useDemo && (chosen != current || !dialog->keychainKey().isEmpty()));
+            if (changed && m_session->busy()) {
+                // Its request (endpoint, model, key) was fixed when it started: a wait that went
+                // on would retry with the old settings.
+                m_conversation->addNotice(
+                    tr("The provider settings changed, so the send in progress was stopped."));
+                m_session->cancel();
+            }
+            dialog->saveTo(
+                m_settings); // the provider, Retries' choices, pacing, automatic trimming
+            m_settings.sync();
+            m_options.forceDemo = false;
+            m_options.endpoint.clear();
+            m_options.model.clear();
+            applyProvider();
+            // The box was of the model talked to when the dialog opened: its value goes to that
+            // one, or, when the dialog chose another provider or model and the value was changed,
+            // to the one chosen (a value left as shown is not copied to another model).
+            const std::optional<qint64> window = dialog->contextWindow();
+            if (m_session->lane() == lane && m_session->model() == model)
+                memory->setUserContextWindow(lane, model, window);
+            else if (window != shownWindow)
+                memory->setUserContextWindow(m_session->lane(), m_session->model(), window);
+        });
     dialog->open();
 }
 

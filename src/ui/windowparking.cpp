@@ -142,6 +142,8 @@ std::unique_ptr<ChatSession> WindowParking::makeSession() const
     s->setProvider(m_window->chosenProvider());
     s->setHistory(m_session->historyWriter());
     s->setParkingChoice(m_session->parkingChoice());
+    s->setPacingEnabled(m_session->pacingEnabled());
+    s->setAutoTrim(m_session->autoTrim());
     // The consent to send the key over plain HTTP, given in this run for this provider, holds
     // for its parked sends too; without it they wait (ChatSession::runParked()).
     if (!m_session->needsPlainHttpConsent())
