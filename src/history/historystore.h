@@ -88,6 +88,9 @@ public:
     /// Fills in the id (when null) and the times (when invalid).
     bool addConversation(Conversation &conversation);
     bool renameConversation(const QUuid &id, const QString &title);
+    /// The profile (its id) the conversation's next sends go to (schema v4; issue 17). Does not
+    /// move the conversation's `updated`.
+    bool setConversationProfile(const QUuid &id, const QString &profile);
     /// With its messages, sends and retry records.
     bool deleteConversation(const QUuid &id);
     /// The first user message of an untitled conversation names it (titleFor()).

@@ -62,6 +62,9 @@ struct Conversation
     bool hasRetries = false; ///< read only: a retry was scheduled in one of its sends
     bool hasUnanswered = false; ///< read only: a send that did not succeed (or has not ended)
     bool hasParked = false; ///< read only: a parked send of it is stored (ParkedSend)
+    /// The id of the provider profile the conversation belongs to (schema v4); empty: stored
+    /// before profiles, or without one. Changed by HistoryStore::setConversationProfile().
+    QString profile;
 
     bool operator==(const Conversation &) const = default;
 };
@@ -75,6 +78,9 @@ struct Message
     MessageState state = MessageState::Complete;
     QDateTime created; ///< invalid: now
     QDateTime ended; ///< when the text became final; invalid while Pending
+    /// An answer: the name of the profile that gave it (schema v4); empty for a prompt or when
+    /// stored before profiles.
+    QString profile;
 
     bool operator==(const Message &) const = default;
 };
@@ -122,6 +128,9 @@ struct RetryRecord
     std::optional<qint64> windowTokensLeft;
     std::optional<double> windowResetS;
     std::optional<qint64> estimatedTokens;
+    /// The profile columns (schema v4, net::RetryRecord): empty when stored before profiles.
+    QString profile;
+    QString fallbackTo;
 
     bool operator==(const RetryRecord &) const = default;
 };

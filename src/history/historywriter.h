@@ -53,6 +53,8 @@ public:
     /// HistoryStore::saveProviderWindow(); read them back with read().
     void saveProviderWindow(ProviderWindowRecord window);
     void renameConversation(const QUuid &id, const QString &title);
+    /// HistoryStore::setConversationProfile().
+    void setConversationProfile(const QUuid &id, const QString &profile);
     void deleteConversation(const QUuid &id);
     void deleteOlderThan(int days);
     void clear();

@@ -121,7 +121,7 @@ quint64 ChatClient::send(const ChatRequest &request, const PacePlan &pace)
         m_request.streamUsage = false;
     m_key.clear();
     m_authSource.clear();
-    m_policy = std::make_unique<retry::SendPolicy>(m_clock);
+    m_policy = std::make_unique<retry::SendPolicy>(m_clock, m_limits);
     m_active = true;
     m_lastStatus = 0;
     m_lastBody.clear();
@@ -177,7 +177,7 @@ void ChatClient::startPacing()
             : m_pace.source;
         // Pacing never spends the retry budget.
         rec.waitedTotalMs = 0;
-        rec.budgetLeftMs = retry::kRetryBudget.count();
+        rec.budgetLeftMs = m_policy->limits().budget.count();
         rec.estimatedTokens = m_pace.estimatedTokens;
         rec.windowTokensLeft = m_pace.windowTokensLeft;
         rec.windowResetS = m_pace.windowResetS;
@@ -250,7 +250,7 @@ void ChatClient::startAttempt()
     const int n = m_policy->startAttempt();
     qCInfo(lcRetry).noquote() << u"request %1: attempt %2 of %3 to %4"_s.arg(m_sendId)
                                      .arg(n)
-                                     .arg(retry::kMaxAttempts)
+                                     .arg(m_policy->limits().maxAttempts)
                                      .arg(displayEndpoint(chatCompletionsUrl(m_request.endpoint)));
     logAttemptStarted(n);
     sendAttempt();
@@ -265,7 +265,7 @@ void ChatClient::logAttemptStarted(int n)
         rec.windowResetS = m_pace.windowResetS;
         m_log->append(rec);
     }
-    Q_EMIT attemptStarted(m_sendId, n, retry::kMaxAttempts);
+    Q_EMIT attemptStarted(m_sendId, n, m_policy->limits().maxAttempts);
 }
 
 void ChatClient::sendAttempt()
@@ -578,7 +578,7 @@ void ChatClient::onHeaderTimeout()
     qCInfo(lcRetry).noquote()
         << u"request %1: attempt %2 got no response headers in %3 s; abandoned"_s.arg(m_sendId)
                .arg(m_policy->attempt())
-               .arg(seconds(retry::kRetryHeaderTimeout));
+               .arg(seconds(m_policy->limits().headerTimeout));
     applyDecision(m_policy->headerTimedOut());
 }
 
@@ -648,6 +648,8 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
         report.attempts = s.attempts;
         report.waited = s.waited;
         report.reason = reason;
+        report.maxAttempts = m_policy->limits().maxAttempts;
+        report.budget = m_policy->limits().budget;
         if (m_lastFailure) { // too_large and billing add the hint line (policy 6.7)
             report.category = m_lastFailure->category;
             report.used = m_lastFailure->used;
@@ -668,7 +670,7 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
             if (s.cutWait)
                 rec.waitMs = s.cutWait->count();
             rec.waitedTotalMs = s.waited.count();
-            rec.budgetLeftMs = (retry::kRetryBudget - s.waited).count();
+            rec.budgetLeftMs = (m_policy->limits().budget - s.waited).count();
         }
         m_log->append(rec);
     }

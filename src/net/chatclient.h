@@ -131,6 +131,13 @@ public:
     void setTimeScale(double scale);
     double timeScale() const { return m_clock.scale(); }
     void setRetryLog(RetryLog *log);
+    /// The numbers of the policy from the next send on (a profile's, docs/retry-policy.md
+    /// section 9); the send in flight keeps those it started with.
+    void setPolicyLimits(const retry::PolicyLimits &limits) { m_limits = limits; }
+    const retry::PolicyLimits &policyLimits() const { return m_limits; }
+    /// The profile the next sends go to: stamped into the `profile` column of their records.
+    void setProfileName(const QString &name) { m_profileName = name; }
+    QString profileName() const { return m_profileName; }
     RetryLog *retryLog() const { return m_log; }
 
     /// Starts a send (cancelling one in flight). Returns its id, also its `request` number in
@@ -205,6 +212,8 @@ private:
     RetryRecord logRecord(RetryRecord::Event event, int attempt) const;
 
     QNetworkAccessManager *m_nam;
+    retry::PolicyLimits m_limits;
+    QString m_profileName;
     std::shared_ptr<CredentialProvider> m_credentials;
     ScaledClock m_clock;
     QPointer<RetryLog> m_log;

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QUrl>
 #include <optional>
+#include <utility>
 
 namespace capwatch::net {
 
@@ -29,6 +30,9 @@ struct ChatRequest
     /// With stream: ask for `usage` in the stream (`stream_options: {"include_usage": true}`).
     /// The client clears it for a provider that refused the option with a 400 naming it.
     bool streamUsage = true;
+    /// A profile's extra headers (name, value), sent as given with every attempt. Never
+    /// Authorization or another header capwatch sets itself: buildNetworkRequest() drops those.
+    QList<std::pair<QByteArray, QByteArray>> extraHeaders;
 };
 
 /// Characters of every message's content: what the token estimate of a request counts.

@@ -117,6 +117,8 @@ QString RetryRecord::eventName(Event event)
         return u"unparked"_s;
     case Event::Paced:
         return u"paced"_s;
+    case Event::Fallback:
+        return u"fallback"_s;
     }
     return {};
 }
@@ -147,8 +149,9 @@ RetryRecord::Unpark RetryRecord::unparkFromName(QStringView name)
 
 std::optional<RetryRecord::Event> RetryRecord::eventFromName(QStringView name)
 {
-    for (const Event e : { Event::AttemptStarted, Event::RetryScheduled, Event::Succeeded,
-             Event::GaveUp, Event::Cancelled, Event::Parked, Event::Unparked, Event::Paced }) {
+    for (const Event e :
+        { Event::AttemptStarted, Event::RetryScheduled, Event::Succeeded, Event::GaveUp,
+            Event::Cancelled, Event::Parked, Event::Unparked, Event::Paced, Event::Fallback }) {
         if (name == eventName(e))
             return e;
     }

@@ -36,7 +36,11 @@ struct RetryRecord
         /// Before attempt 1: the send waits for the provider's window to reset (pacing,
         /// docs/retry-policy.md section 8.1). wait_ms is the pacing wait, wait_source
         /// `ratelimit-reset`; it does not spend the retry budget.
-        Paced
+        Paced,
+        /// A send that ended capped goes to the profile's fallback (issue 17): the record closes
+        /// the capped send (its `reason` is that send's end reason, `profile` its profile) and
+        /// `fallback_to` names the profile the prompt goes to next. One hop per send.
+        Fallback
     };
     /// Why a parked send left the queue (the `reason` of an `unparked` record).
     enum class Unpark
@@ -76,6 +80,11 @@ struct RetryRecord
     std::optional<double> windowResetS;
     /// `paced` and `attempt_started`: the request's estimated tokens (prompt + completion).
     std::optional<qint64> estimatedTokens;
+    /// The `profile` column: the name of the provider profile the record's send went to (empty:
+    /// null, as in logs written before profiles).
+    QString profile;
+    /// The `fallback_to` column, for `fallback`: the profile the prompt is sent to instead.
+    QString fallbackTo;
 
     static QString eventName(Event event);
     /// The reverse of eventName(); empty for a name this build does not know (a later event).

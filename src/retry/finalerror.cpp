@@ -97,8 +97,8 @@ std::string finalErrorText(const FailureReport &r)
     char waited[32];
     std::snprintf(waited, sizeof waited, "%.1f", static_cast<double>(r.waited.count()) / 1000.0);
     const int retries = r.attempts > 0 ? r.attempts - 1 : 0;
-    out += "  retries: " + std::to_string(retries) + " of " + std::to_string(kMaxAttempts - 1)
-        + " used, waited " + waited + " s of the " + std::to_string(kRetryBudget.count() / 1000)
+    out += "  retries: " + std::to_string(retries) + " of " + std::to_string(r.maxAttempts - 1)
+        + " used, waited " + waited + " s of the " + std::to_string(r.budget.count() / 1000)
         + " s budget; "
         + (r.reason == EndReason::Cancelled ? std::string("cancelled")
                                             : "gave up: " + std::string(nameOf(r.reason)));

@@ -29,6 +29,10 @@ struct FailureReport
     /// the model accepts. Unknown ones are left out of the hint.
     std::optional<double> used;
     std::optional<double> limit;
+    /// The profile's numbers the send ran under (section 9): "retries: 2 of 2 used, waited 10.0 s
+    /// of the 12 s budget".
+    int maxAttempts = kMaxAttempts;
+    Millis budget = kRetryBudget;
 };
 
 /// The multi-line final error text, without a trailing newline.

@@ -37,8 +37,9 @@ std::optional<EndReason> endReasonNamed(std::string_view name)
     return std::nullopt;
 }
 
-SendPolicy::SendPolicy(const Clock &clock)
+SendPolicy::SendPolicy(const Clock &clock, PolicyLimits limits)
     : m_clock(clock)
+    , m_limits(limits)
 { }
 
 bool SendPolicy::finished() const
@@ -49,7 +50,7 @@ bool SendPolicy::finished() const
 int SendPolicy::startAttempt()
 {
     assert(m_state == State::Idle || m_state == State::Waiting);
-    assert(m_attempt < kMaxAttempts);
+    assert(m_attempt < m_limits.maxAttempts);
     m_state = State::Sending;
     ++m_attempt;
     m_headersReceived = false;
@@ -67,21 +68,25 @@ std::optional<Millis> SendPolicy::headerDeadline() const
 {
     if (m_state != State::Sending || m_attempt < 2 || m_headersReceived)
         return std::nullopt;
-    return m_attemptSentAt + kRetryHeaderTimeout;
+    return m_attemptSentAt + m_limits.headerTimeout;
 }
 
 Decision SendPolicy::attemptFailed(const Response &response)
 {
-    return attemptFailed(classify(response, m_attempt, m_clock.wallNow()));
+    return attemptFailed(
+        withLimits(classify(response, m_attempt, m_clock.wallNow()), m_attempt, m_limits));
 }
 
 Decision SendPolicy::attemptFailed(const Classification &c)
 {
     assert(m_state == State::Sending);
     m_lastError = c;
-    if (!c.retryable)
+    if (!c.retryable || !m_limits.retries(c.category))
         return giveUp(EndReason::NotRetryable);
-    if (m_attempt >= kMaxAttempts)
+    // A budget of 0 s means no retries at all (section 9): the one attempt was the send.
+    if (m_limits.budget <= Millis(0))
+        return giveUp(EndReason::BudgetExhausted);
+    if (m_attempt >= m_limits.maxAttempts)
         return giveUp(EndReason::AttemptsExhausted);
     if (c.category == Category::Auth) {
         if (m_credentialReloaded)
@@ -91,11 +96,11 @@ Decision SendPolicy::attemptFailed(const Classification &c)
         m_lastDecision.action = Decision::Action::ReloadCredential;
         m_lastDecision.nextAttempt = m_attempt + 1;
         m_lastDecision.waitedTotal = m_waitedTotal;
-        m_lastDecision.budgetLeft = kRetryBudget - m_waitedTotal;
+        m_lastDecision.budgetLeft = m_limits.budget - m_waitedTotal;
         return m_lastDecision;
     }
     const Millis wait = c.wait.value_or(Millis(0));
-    if (m_waitedTotal + wait > kRetryBudget)
+    if (m_waitedTotal + wait > m_limits.budget)
         return giveUp(EndReason::BudgetExhausted);
     return scheduleRetry(wait, c.rawWait.value_or(wait), c.waitSource);
 }
@@ -166,7 +171,7 @@ Decision SendPolicy::giveUp(EndReason reason)
     m_lastDecision.action = Decision::Action::GiveUp;
     m_lastDecision.reason = reason;
     m_lastDecision.waitedTotal = m_waitedTotal;
-    m_lastDecision.budgetLeft = kRetryBudget - m_waitedTotal;
+    m_lastDecision.budgetLeft = m_limits.budget - m_waitedTotal;
     return m_lastDecision;
 }
 
@@ -183,7 +188,7 @@ Decision SendPolicy::scheduleRetry(Millis wait, Millis raw, WaitSource source)
     m_lastDecision.rawWait = raw;
     m_lastDecision.source = source;
     m_lastDecision.waitedTotal = m_waitedTotal;
-    m_lastDecision.budgetLeft = kRetryBudget - m_waitedTotal;
+    m_lastDecision.budgetLeft = m_limits.budget - m_waitedTotal;
     return m_lastDecision;
 }
 

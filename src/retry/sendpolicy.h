@@ -7,6 +7,7 @@
 #include "classifier.h"
 #include "clock.h"
 #include "constants.h"
+#include "policylimits.h"
 
 #include <optional>
 #include <string_view>
@@ -42,7 +43,7 @@ struct Decision
     Millis rawWait { 0 };
     WaitSource source = WaitSource::None;
     Millis waitedTotal { 0 }; ///< scheduled waits of this send, this one included
-    Millis budgetLeft { kRetryBudget }; ///< kRetryBudget - waitedTotal
+    Millis budgetLeft { kRetryBudget }; ///< limits().budget - waitedTotal
     EndReason reason = EndReason::None;
 };
 
@@ -60,7 +61,9 @@ public:
         Cancelled
     };
 
-    explicit SendPolicy(const Clock &clock);
+    /// `limits`: the profile's numbers (section 9); the defaults are section 4's.
+    explicit SendPolicy(const Clock &clock, PolicyLimits limits = {});
+    const PolicyLimits &limits() const { return m_limits; }
 
     /// Starts the next attempt (the first, or the one a Retry decision announced).
     /// Returns its 1-based number.
@@ -89,8 +92,8 @@ public:
     Millis waitedTotal() const { return m_waitedTotal; }
     /// Waits actually spent: the earlier waits plus the elapsed part of the current one.
     Millis waitedSoFar() const;
-    /// The live figure: kRetryBudget minus waitedSoFar(). Falls only while a wait runs.
-    Millis budgetLeft() const { return kRetryBudget - waitedSoFar(); }
+    /// The live figure: limits().budget minus waitedSoFar(). Falls only while a wait runs.
+    Millis budgetLeft() const { return m_limits.budget - waitedSoFar(); }
     /// Time left until the next attempt is due (0 when not waiting).
     Millis waitLeft() const;
     /// Monotonic time the current wait ends, when waiting.
@@ -102,6 +105,7 @@ private:
     Decision scheduleRetry(Millis wait, Millis raw, WaitSource source);
 
     const Clock &m_clock;
+    PolicyLimits m_limits;
     State m_state = State::Idle;
     int m_attempt = 0;
     bool m_headersReceived = false;

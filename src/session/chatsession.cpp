@@ -167,7 +167,8 @@ void ChatSession::setProvider(const ProviderChoice &choice)
                 std::make_shared<net::FileCredentialProvider>(choice.keyFile));
             break;
         case ProviderChoice::KeySource::Keychain:
-            m_client->setCredentialProvider(m_keychain ? m_keychain() : nullptr);
+            m_client->setCredentialProvider(
+                m_keychain ? m_keychain(choice.keychainEntry) : nullptr);
             break;
         }
     }

@@ -36,7 +36,9 @@ class ChatSession final : public QObject
     Q_DISABLE_COPY_MOVE(ChatSession)
 
 public:
-    using KeychainFactory = std::function<std::shared_ptr<net::CredentialProvider>()>;
+    /// Makes the credential provider of one keychain entry (ProviderChoice::keychainEntry).
+    using KeychainFactory
+        = std::function<std::shared_ptr<net::CredentialProvider>(const QString &entry)>;
 
     explicit ChatSession(QObject *parent = nullptr);
     ~ChatSession() override;
@@ -193,7 +195,27 @@ public:
     /// or a send is in flight.
     quint64 trimAndResend(const SendOptions &options);
 
+    // --- profiles and fallback (issue 17; docs/session.md) ---
+    /// Where a send to the provider set with setProvider() may go when it ends capped
+    /// (FallbackOffer): another profile's choice, with its own endpoint, key, limits and model.
+    /// nullopt: none. `automatic`: the session sends there by itself. Kept across setProvider().
+    void setFallback(std::optional<ProviderChoice> fallback, bool automatic);
+    /// Of the send that ended last; offered false when none.
+    FallbackOffer fallbackOffer() const { return m_fallbackOffer; }
+    /// Sends the failed prompt to the fallback as fallbackOffer() says: logs `fallback` (stored
+    /// with the capped send), then a fresh cycle with the fallback's endpoint, key and limits. A
+    /// send to a fallback that ends capped is never offered another (one hop). Later sends go to
+    /// the session's own provider again. 0 when nothing is offered or a send is in flight.
+    quint64 sendToFallback(const SendOptions &options);
+    /// The profile name the send in flight (or ended last) went to: its answer is marked with it.
+    QString sendProfile() const { return m_sendProfileName; }
+    /// True while the send in flight (or ended last) went to the fallback.
+    bool sentToFallback() const { return m_sentToFallback; }
+
 Q_SIGNALS:
+    /// Right after gaveUp() (before parkOffered()): what fallbackOffer() says, offered or not.
+    /// With `automatic`, the fallback's send has already started when this arrives.
+    void fallbackOffered(const capwatch::session::FallbackOffer &offer);
     /// The send waits for the provider's window before its first attempt.
     void pacingStarted(quint64 send, const capwatch::net::PacePlan &plan);
     /// What a response said of the provider's window and usage (every attempt with a status).
@@ -319,6 +341,14 @@ private:
     quint64 m_endedSend = 0; ///< the send that ended last (ParkOffer::send)
     quint64 m_endedRequest = 0; ///< its number in the retry log
     int m_endedAttempt = 0; ///< its last attempt
+
+    // Profiles and fallback (chatsessionfallback.cpp).
+    void offerFallback(const net::SendSummary &summary);
+    std::optional<ProviderChoice> m_fallback;
+    bool m_autoFallback = false;
+    FallbackOffer m_fallbackOffer;
+    QString m_sendProfileName;
+    bool m_sentToFallback = false;
 
     // Pacing and trimming (chatsessionpacing.cpp).
     net::PacePlan pacePlanFor(const net::ChatRequest &request) const;

@@ -7,6 +7,7 @@
 #include "retry/classifier.h"
 #include "retry/constants.h"
 #include "retry/parking.h"
+#include "retry/policylimits.h"
 #include "retry/providerwindow.h"
 
 #include <QDateTime>
@@ -39,6 +40,32 @@ struct ProviderChoice
     QString keyFile;
     /// Where the key comes from, for display ("OPENAI_COMPAT_API_KEY", "system keychain").
     QString keySourceText;
+
+    // From the provider profile (session/profiles.h, issue 17); the defaults are the single
+    // provider of before profiles.
+    QString profile; ///< the profile's id; empty: none (a CLI send with --endpoint alone)
+    QString profileName; ///< its name, for display and the `profile` log column
+    /// The keychain entry of KeySource::Keychain: one per profile (empty: the entry of before
+    /// profiles).
+    QString keychainEntry;
+    retry::PolicyLimits limits; ///< the profile's numbers of the retry policy
+    QList<std::pair<QByteArray, QByteArray>> extraHeaders;
+    /// The profile's context window, when set: it comes before a learned one (section 8.2).
+    std::optional<qint64> contextWindow;
+};
+
+/// The fallback of a send that ended capped (issue 17): which profile the prompt may go to
+/// instead, and whether the session sends it there by itself.
+struct FallbackOffer
+{
+    quint64 send = 0; ///< the capped send; 0: none
+    bool offered = false; ///< a fallback is named, the send ended capped, and it was not itself one
+    bool automatic = false; ///< the profile says so: the session already sent it
+    QString fromProfile; ///< name of the capped profile
+    QString toProfile; ///< name of the fallback
+    retry::EndReason reason = retry::EndReason::None; ///< of the capped send
+    /// The category that made it capped: token_limit, rate_limit or quota_exhausted's billing.
+    QString category;
 };
 
 /// What goes with a prompt besides the conversation; unset: the provider's default.
@@ -82,6 +109,10 @@ struct WaitProgress
     /// the whole budget (pacing does not spend it) and `waiting` false.
     bool pacing = false;
     bool paceTokensFull = true; ///< tokens (else requests) of the window are spent
+    /// The numbers of the policy the send runs under (its profile's): "attempt 2 of 3", the
+    /// budget bar's whole, the timeline's axis.
+    retry::PolicyLimits limits;
+    QString profileName; ///< the profile the send goes to
 };
 
 /// The next request against the model's context window (section 8.2): what the gauge shows.

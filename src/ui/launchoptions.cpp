@@ -42,7 +42,8 @@ void wireSession(session::ChatSession &session, const LaunchOptions &options,
     session.setProviderMemory(memory);
     session.setTimeScale(options.timeScale);
     session.setLocalProvider(demo);
-    session.setKeychain([keychainContext] { return Keychain::provider(keychainContext); });
+    session.setKeychain(
+        [keychainContext](const QString &) { return Keychain::provider(keychainContext); });
 }
 
 } // namespace capwatch::ui

@@ -286,6 +286,8 @@ QString RetryTexts::event(net::RetryRecord::Event event)
         return tr("Unparked");
     case net::RetryRecord::Event::Paced:
         return tr("Paced");
+    case net::RetryRecord::Event::Fallback:
+        return tr("Fallback");
     }
     return {};
 }

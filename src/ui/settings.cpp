@@ -199,4 +199,14 @@ QString Settings::fileName() const
     return m_settings->fileName();
 }
 
+session::ProfileSet Settings::profiles() const
+{
+    return session::loadProfiles(*m_settings);
+}
+
+void Settings::setProfiles(const session::ProfileSet &profiles)
+{
+    session::saveProfiles(*m_settings, profiles);
+}
+
 } // namespace capwatch::ui

@@ -3,6 +3,7 @@
 // A small typed wrapper over QSettings. Everything a user configures lives here, except the
 // API key: that is in the environment, a key file, or the system keychain, never in settings.
 
+#include "session/profiles.h"
 #include "session/sessiontypes.h"
 
 #include <QSettings>
@@ -55,6 +56,12 @@ public:
     bool isConfigured() const;
     ProviderSettings provider() const;
     void setProvider(const ProviderSettings &provider);
+
+    /// Settings -> Providers (issue 17): the provider profiles of this file
+    /// (session::loadProfiles(): the demo, and a "Default" made from provider() when it was
+    /// configured before profiles), and their save.
+    session::ProfileSet profiles() const;
+    void setProfiles(const session::ProfileSet &profiles);
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);

@@ -265,6 +265,8 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         lane->segments.append(s);
         break;
     }
+    case RetryRecord::Event::Fallback:
+        break; // the switch is drawn by the lane of the fallback's send
     }
 }
 
