@@ -57,6 +57,18 @@ private Q_SLOTS:
     void finalErrorHint();
     void tooLargeAndBillingEndAtOnce_data();
     void tooLargeAndBillingEndAtOnce();
+    // Section 9: a profile's numbers.
+    void defaultLimitsAreSectionFour();
+    void limitsAreHeldToTheirBounds_data();
+    void limitsAreHeldToTheirBounds();
+    void fiveSecondCapWaitsFiveForEighteenMinutes();
+    void backoffFollowsTheBase();
+    void zeroBudgetMeansOneAttempt_data();
+    void zeroBudgetMeansOneAttempt();
+    void categoryTurnedOffIsNotRetryable_data();
+    void categoryTurnedOffIsNotRetryable();
+    void headerTimeoutFromTheLimits();
+    void finalErrorTextUsesTheProfileNumbers();
 };
 
 void TestSendPolicy::headlineEndsWithBudgetExhausted()
@@ -436,6 +448,306 @@ void TestSendPolicy::tooLargeAndBillingEndAtOnce()
     QCOMPARE(p.attempt(), 1);
     QCOMPARE(p.waitedTotal(), 0ms);
     QCOMPARE(QString::fromLatin1(nameOf(p.lastError()->category)), category);
+}
+
+namespace {
+
+PolicyLimits headlineProfile()
+{
+    PolicyLimits l;
+    l.waitCap = 5s;
+    l.budget = 12s;
+    l.maxAttempts = 3;
+    return l;
+}
+
+} // namespace
+
+void TestSendPolicy::defaultLimitsAreSectionFour()
+{
+    const PolicyLimits l;
+    QVERIFY(l.isDefault());
+    QCOMPARE(l.maxAttempts, 5);
+    QCOMPARE(l.waitCap, 60s);
+    QCOMPARE(l.budget, 120s);
+    QCOMPARE(l.backoffBase, 5s);
+    QCOMPARE(l.headerTimeout, 60s);
+    QVERIFY(l.retries(Category::TokenLimit) && l.retries(Category::RateLimit)
+        && l.retries(Category::Transient) && l.retries(Category::Auth));
+    QVERIFY(!headlineProfile().isDefault());
+    QCOMPARE(clampedToBounds(l), l);
+    // The default limits re-wait nothing: the classifier's own backoff and cap stay.
+    for (int k = 1; k <= 8; ++k)
+        QCOMPARE(backoffFor(k, l), backoffFor(k));
+    ManualClock clock;
+    const Classification c = classify(response(422, kHeadline), 1, clock.wallNow());
+    const Classification same = withLimits(c, 1, l);
+    QCOMPARE(same.wait, c.wait);
+    QCOMPARE(same.rawWait, c.rawWait);
+}
+
+void TestSendPolicy::limitsAreHeldToTheirBounds_data()
+{
+    QTest::addColumn<int>("attempts");
+    QTest::addColumn<qint64>("capMs");
+    QTest::addColumn<qint64>("budgetMs");
+    QTest::addColumn<qint64>("baseMs");
+    QTest::addColumn<qint64>("headerMs");
+    QTest::addColumn<int>("wantAttempts");
+    QTest::addColumn<qint64>("wantCapMs");
+    QTest::addColumn<qint64>("wantBudgetMs");
+    QTest::addColumn<qint64>("wantBaseMs");
+    QTest::addColumn<qint64>("wantHeaderMs");
+    QTest::newRow("inside") << 3 << 5000LL << 12000LL << 2000LL << 30000LL //
+                            << 3 << 5000LL << 12000LL << 2000LL << 30000LL;
+    QTest::newRow("the edges") << 1 << 1000LL << 0LL << 1000LL << 10000LL //
+                               << 1 << 1000LL << 0LL << 1000LL << 10000LL;
+    QTest::newRow("the other edges") << 10 << 600000LL << 3600000LL << 60000LL << 300000LL //
+                                     << 10 << 600000LL << 3600000LL << 60000LL << 300000LL;
+    QTest::newRow("below") << 0 << 0LL << -1LL << 0LL << 9999LL //
+                           << 1 << 1000LL << 0LL << 1000LL << 10000LL;
+    QTest::newRow("above") << 11 << 600001LL << 3600001LL << 60001LL << 300001LL //
+                           << 10 << 600000LL << 3600000LL << 60000LL << 300000LL;
+}
+
+void TestSendPolicy::limitsAreHeldToTheirBounds()
+{
+    QFETCH(int, attempts);
+    QFETCH(qint64, capMs);
+    QFETCH(qint64, budgetMs);
+    QFETCH(qint64, baseMs);
+    QFETCH(qint64, headerMs);
+    PolicyLimits l;
+    l.maxAttempts = attempts;
+    l.waitCap = Millis(capMs);
+    l.budget = Millis(budgetMs);
+    l.backoffBase = Millis(baseMs);
+    l.headerTimeout = Millis(headerMs);
+    l.retryRateLimit = false;
+    ManualClock clock;
+    const SendPolicy p(clock, l);
+    QTEST(p.limits().maxAttempts, "wantAttempts");
+    QTEST(qint64(p.limits().waitCap.count()), "wantCapMs");
+    QTEST(qint64(p.limits().budget.count()), "wantBudgetMs");
+    QTEST(qint64(p.limits().backoffBase.count()), "wantBaseMs");
+    QTEST(qint64(p.limits().headerTimeout.count()), "wantHeaderMs");
+    QVERIFY(!p.limits().retryRateLimit); // the switches are kept as they are
+    QCOMPARE(p.limits(), clampedToBounds(l));
+    QCOMPARE(kWaitCapBounds.clamp(0), 1);
+    QVERIFY(kBudgetBounds.contains(0) && !kBudgetBounds.contains(3601));
+}
+
+void TestSendPolicy::fiveSecondCapWaitsFiveForEighteenMinutes()
+{
+    ManualClock clock;
+    SendPolicy p(clock, headlineProfile());
+    QCOMPARE(p.startAttempt(), 1);
+    Decision d = p.attemptFailed(response(422, kHeadline));
+    QCOMPARE(d.action, Decision::Action::Retry);
+    QCOMPARE(d.wait, 5s);
+    QCOMPARE(d.rawWait, 1080s); // the provider's figure stays in the log
+    QCOMPARE(d.source, WaitSource::Message);
+    QCOMPARE(d.waitedTotal, 5s);
+    QCOMPARE(d.budgetLeft, 7s);
+    clock.advance(2s);
+    QCOMPARE(p.budgetLeft(), 10s); // live: falls while the wait runs
+    QCOMPARE(p.waitLeft(), 3s);
+    clock.advance(3s);
+
+    QCOMPARE(p.startAttempt(), 2);
+    d = p.attemptFailed(response(422, kHeadline));
+    QCOMPARE(d.wait, 5s);
+    QCOMPARE(d.waitedTotal, 10s);
+    QCOMPARE(d.budgetLeft, 2s);
+    waitOut(clock, d);
+
+    QCOMPARE(p.startAttempt(), 3);
+    d = p.attemptFailed(response(422, kHeadline));
+    QCOMPARE(d.action, Decision::Action::GiveUp);
+    QCOMPARE(d.reason, EndReason::AttemptsExhausted);
+    QCOMPARE(p.attempt(), 3);
+    QCOMPARE(p.waitedSoFar(), 10s);
+    QCOMPARE(p.budgetLeft(), 2s);
+
+    // The same cap with four attempts: the third wait would pass the 12 s budget.
+    PolicyLimits four = headlineProfile();
+    four.maxAttempts = 4;
+    SendPolicy q(clock, four);
+    for (int i = 0; i < 2; ++i) {
+        q.startAttempt();
+        waitOut(clock, q.attemptFailed(response(422, kHeadline)));
+    }
+    q.startAttempt();
+    d = q.attemptFailed(response(422, kHeadline));
+    QCOMPARE(d.action, Decision::Action::GiveUp);
+    QCOMPARE(d.reason, EndReason::BudgetExhausted);
+
+    // A cap above the default lets a longer raw wait through: 90 s of a 600 s cap.
+    PolicyLimits wide;
+    wide.waitCap = 600s;
+    wide.budget = 3600s;
+    SendPolicy w(clock, wide);
+    w.startAttempt();
+    d = w.attemptFailed(response(429, "{}", { { "retry-after", "90" } }));
+    QCOMPARE(d.wait, 90s);
+    QCOMPARE(d.rawWait, 90s);
+}
+
+void TestSendPolicy::backoffFollowsTheBase()
+{
+    PolicyLimits l;
+    l.backoffBase = 2s;
+    l.waitCap = 20s;
+    l.budget = 3600s;
+    l.maxAttempts = 10;
+    QList<qint64> expected { 2000, 4000, 8000, 16000, 20000, 20000, 20000, 20000, 20000 };
+    QList<qint64> computed;
+    for (int k = 1; k <= 9; ++k)
+        computed.append(backoffFor(k, l).count());
+    QCOMPARE(computed, expected);
+    QCOMPARE(backoffFor(1000, l), 20s); // no overflow however far
+
+    ManualClock clock;
+    SendPolicy p(clock, l);
+    QList<qint64> waits;
+    for (int attempt = 1; attempt <= 9; ++attempt) {
+        QCOMPARE(p.startAttempt(), attempt);
+        const Decision d = p.attemptFailed(response(422, kNoHint));
+        QCOMPARE(d.source, WaitSource::Backoff);
+        QCOMPARE(d.rawWait, d.wait);
+        waits.append(d.wait.count());
+        waitOut(clock, d);
+    }
+    QCOMPARE(waits, expected);
+    p.startAttempt();
+    const Decision d = p.attemptFailed(response(422, kNoHint));
+    QCOMPARE(d.reason, EndReason::AttemptsExhausted);
+    QCOMPARE(p.attempt(), 10);
+
+    // A base above the cap waits the cap.
+    PolicyLimits slow;
+    slow.backoffBase = 60s;
+    slow.waitCap = 5s;
+    QCOMPARE(backoffFor(1, slow), 5s);
+}
+
+void TestSendPolicy::zeroBudgetMeansOneAttempt_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QByteArray>("retryAfter");
+    QTest::newRow("token_limit") << 422 << QByteArray(kHeadline.c_str()) << QByteArray();
+    QTest::newRow("rate_limit") << 429 << QByteArray("{}") << QByteArray("1");
+    QTest::newRow("transient") << 503 << QByteArray("{}") << QByteArray();
+    QTest::newRow("auth") << 401 << QByteArray("{}") << QByteArray();
+}
+
+void TestSendPolicy::zeroBudgetMeansOneAttempt()
+{
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    QFETCH(QByteArray, retryAfter);
+    PolicyLimits l;
+    l.budget = 0s;
+    ManualClock clock;
+    SendPolicy p(clock, l);
+    QCOMPARE(p.startAttempt(), 1);
+    Headers headers;
+    if (!retryAfter.isEmpty())
+        headers.emplace_back("retry-after", retryAfter.toStdString());
+    const std::string text = body.toStdString();
+    const Decision d = p.attemptFailed(response(status, text, headers));
+    QCOMPARE(d.action, Decision::Action::GiveUp);
+    QCOMPARE(d.reason, EndReason::BudgetExhausted);
+    QCOMPARE(p.attempt(), 1);
+    QCOMPARE(p.waitedTotal(), 0ms);
+    QCOMPARE(p.budgetLeft(), 0ms);
+    QCOMPARE(p.state(), SendPolicy::State::GaveUp);
+}
+
+void TestSendPolicy::categoryTurnedOffIsNotRetryable_data()
+{
+    QTest::addColumn<int>("off"); // 0: token limit, 1: rate limit, 2: transient
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("category");
+    QTest::newRow("token_limit off")
+        << 0 << 422 << QByteArray(kHeadline.c_str()) << u"token_limit"_s;
+    QTest::newRow("rate_limit off") << 1 << 429 << QByteArray("{}") << u"rate_limit"_s;
+    QTest::newRow("transient off") << 2 << 503 << QByteArray("{}") << u"transient"_s;
+}
+
+void TestSendPolicy::categoryTurnedOffIsNotRetryable()
+{
+    QFETCH(int, off);
+    QFETCH(int, status);
+    QFETCH(QByteArray, body);
+    QFETCH(QString, category);
+    PolicyLimits l;
+    l.retryTokenLimit = off != 0;
+    l.retryRateLimit = off != 1;
+    l.retryTransient = off != 2;
+    ManualClock clock;
+    SendPolicy p(clock, l);
+    p.startAttempt();
+    const std::string text = body.toStdString();
+    const Decision d = p.attemptFailed(response(status, text, { { "retry-after", "1" } }));
+    QCOMPARE(d.action, Decision::Action::GiveUp);
+    QCOMPARE(d.reason, EndReason::NotRetryable);
+    QCOMPARE(p.attempt(), 1);
+    QCOMPARE(QString::fromLatin1(nameOf(p.lastError()->category)), category);
+
+    // The categories still on are retried as before.
+    const int other = off == 1 ? 503 : 429;
+    SendPolicy q(clock, l);
+    q.startAttempt();
+    QCOMPARE(q.attemptFailed(response(other, "{}", { { "retry-after", "1" } })).action,
+        Decision::Action::Retry);
+}
+
+void TestSendPolicy::headerTimeoutFromTheLimits()
+{
+    PolicyLimits l;
+    l.headerTimeout = 15s;
+    ManualClock clock;
+    SendPolicy p(clock, l);
+    p.startAttempt();
+    QVERIFY(!p.headerDeadline());
+    waitOut(clock, p.attemptFailed(response(422, kNoHint)));
+    p.startAttempt();
+    QCOMPARE(p.headerDeadline().value(), clock.now() + 15s);
+    clock.advance(15s);
+    QCOMPARE(p.headerTimedOut().reason, EndReason::Timeout);
+}
+
+void TestSendPolicy::finalErrorTextUsesTheProfileNumbers()
+{
+    FailureReport r;
+    r.endpoint = "http://127.0.0.1:8080/v1/chat/completions";
+    r.model = "capwatch-demo";
+    r.authSource = "none (loopback endpoint)";
+    r.status = 422;
+    r.responseBody = kHeadline;
+    r.attempts = 3;
+    r.waited = 10s;
+    r.reason = EndReason::AttemptsExhausted;
+    r.category = Category::TokenLimit;
+    r.maxAttempts = 3;
+    r.budget = 12s;
+    const QString text = QString::fromStdString(finalErrorText(r));
+    QVERIFY2(text.endsWith(u"\n  retries: 2 of 2 used, waited 10.0 s of the 12 s budget; gave up: "
+                           u"attempts_exhausted"_s),
+        qPrintable(text));
+
+    r.attempts = 1;
+    r.waited = 0s;
+    r.budget = 0s;
+    r.maxAttempts = 5;
+    r.reason = EndReason::BudgetExhausted;
+    const QString none = QString::fromStdString(finalErrorText(r));
+    QVERIFY2(none.endsWith(u"\n  retries: 0 of 0 used, waited 0.0 s of the 0 s budget; gave up: "
+                           u"budget_exhausted"_s),
+        qPrintable(none));
 }
 
 QTEST_GUILESS_MAIN(TestSendPolicy)

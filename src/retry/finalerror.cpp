@@ -1,5 +1,6 @@
 #include "finalerror.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -97,9 +98,10 @@ std::string finalErrorText(const FailureReport &r)
     char waited[32];
     std::snprintf(waited, sizeof waited, "%.1f", static_cast<double>(r.waited.count()) / 1000.0);
     const int retries = r.attempts > 0 ? r.attempts - 1 : 0;
-    out += "  retries: " + std::to_string(retries) + " of " + std::to_string(r.maxAttempts - 1)
-        + " used, waited " + waited + " s of the " + std::to_string(r.budget.count() / 1000)
-        + " s budget; "
+    // A budget of 0 s allows no retry at all, whatever the attempts (section 9).
+    const int allowed = r.budget > Millis(0) ? std::max(0, r.maxAttempts - 1) : 0;
+    out += "  retries: " + std::to_string(retries) + " of " + std::to_string(allowed)
+        + " used, waited " + waited + " s of the " + formatSeconds(r.budget) + " s budget; "
         + (r.reason == EndReason::Cancelled ? std::string("cancelled")
                                             : "gave up: " + std::string(nameOf(r.reason)));
     return out;

@@ -18,6 +18,26 @@ bool PolicyLimits::retries(Category category) const
     }
 }
 
+namespace {
+
+Millis clampMillis(Millis value, const Bounds &bounds)
+{
+    return std::clamp(value, Millis(bounds.min * 1000), Millis(bounds.max * 1000));
+}
+
+} // namespace
+
+PolicyLimits clampedToBounds(const PolicyLimits &limits)
+{
+    PolicyLimits l = limits;
+    l.maxAttempts = int(kAttemptsBounds.clamp(l.maxAttempts));
+    l.waitCap = clampMillis(l.waitCap, kWaitCapBounds);
+    l.budget = clampMillis(l.budget, kBudgetBounds);
+    l.backoffBase = clampMillis(l.backoffBase, kBackoffBaseBounds);
+    l.headerTimeout = clampMillis(l.headerTimeout, kHeaderTimeoutBounds);
+    return l;
+}
+
 Millis backoffFor(int retryIndex, const PolicyLimits &limits)
 {
     const int k = std::clamp(retryIndex, 1, 30);

@@ -49,6 +49,10 @@ struct PolicyLimits
     bool operator==(const PolicyLimits &) const = default;
 };
 
+/// `limits` with every number inside its bounds (whole seconds kept as they are): what
+/// SendPolicy runs with, so that no caller's mistake can mean 0 attempts or a negative wait.
+PolicyLimits clampedToBounds(const PolicyLimits &limits);
+
 /// The k-th backoff (k >= 1) under `limits`: backoffBase * 2^(k-1), capped by waitCap.
 Millis backoffFor(int retryIndex, const PolicyLimits &limits);
 

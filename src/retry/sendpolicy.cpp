@@ -39,7 +39,7 @@ std::optional<EndReason> endReasonNamed(std::string_view name)
 
 SendPolicy::SendPolicy(const Clock &clock, PolicyLimits limits)
     : m_clock(clock)
-    , m_limits(limits)
+    , m_limits(clampedToBounds(limits))
 { }
 
 bool SendPolicy::finished() const

@@ -61,7 +61,8 @@ public:
         Cancelled
     };
 
-    /// `limits`: the profile's numbers (section 9); the defaults are section 4's.
+    /// `limits`: the profile's numbers (section 9), held to their bounds (clampedToBounds());
+    /// the defaults are section 4's.
     explicit SendPolicy(const Clock &clock, PolicyLimits limits = {});
     const PolicyLimits &limits() const { return m_limits; }
 
