@@ -33,6 +33,9 @@ private Q_SLOTS:
     void defaultModel();
     void keyUse_data();
     void keyUse();
+    void extraHeadersAsGiven();
+    void extraHeadersThatAreDropped_data();
+    void extraHeadersThatAreDropped();
 };
 
 void TestChatRequest::endpointUrls_data()
@@ -248,6 +251,72 @@ void TestChatRequest::keyUse()
     const Credential c { key, u"MY_KEY"_s, {} };
     QCOMPARE(int(capwatch::net::keyUse(c, QUrl(endpoint))), use);
     QCOMPARE(authSourceText(c, QUrl(endpoint)), auth);
+}
+
+void TestChatRequest::extraHeadersAsGiven()
+{
+    ChatRequest r;
+    r.endpoint = QUrl(u"https://api.example.com/v1"_s);
+    r.extraHeaders = { { "X-Title", "capwatch" }, { "OpenAI-Organization", "org-123" },
+        { "HTTP-Referer", "https://example.org/app?a=b c" } };
+    const QNetworkRequest n = buildNetworkRequest(r, "sk-abc");
+    QCOMPARE(n.rawHeader("X-Title"), QByteArray("capwatch"));
+    QCOMPARE(n.rawHeader("OpenAI-Organization"), QByteArray("org-123"));
+    QCOMPARE(n.rawHeader("HTTP-Referer"), QByteArray("https://example.org/app?a=b c"));
+    QCOMPARE(n.rawHeader("Authorization"), QByteArray("Bearer sk-abc"));
+    QCOMPARE(n.rawHeaderList().size(), 7); // Content-Type, Accept, User-Agent, Authorization
+    // A User-Agent of the profile's replaces capwatch's.
+    r.extraHeaders = { { "User-Agent", "my-gateway/2" } };
+    QCOMPARE(buildNetworkRequest(r, {}).rawHeader("User-Agent"), QByteArray("my-gateway/2"));
+}
+
+void TestChatRequest::extraHeadersThatAreDropped_data()
+{
+    QTest::addColumn<QByteArray>("name");
+    QTest::addColumn<QByteArray>("value");
+    QTest::newRow("Authorization") << QByteArray("Authorization") << QByteArray("Bearer other");
+    QTest::newRow("authorization") << QByteArray("authorization") << QByteArray("Bearer other");
+    QTest::newRow("AUTHORIZATION") << QByteArray("AUTHORIZATION") << QByteArray("Basic eDp5");
+    QTest::newRow("Proxy-Authorization") << QByteArray("proxy-Authorization") << QByteArray("x");
+    QTest::newRow("Content-Type") << QByteArray("Content-type") << QByteArray("text/plain");
+    QTest::newRow("Content-Length") << QByteArray("CONTENT-LENGTH") << QByteArray("0");
+    QTest::newRow("Host") << QByteArray("host") << QByteArray("evil.example");
+    QTest::newRow("Accept") << QByteArray("accept") << QByteArray("*/*");
+    QTest::newRow("CR in value") << QByteArray("X-A") << QByteArray("1\r\nAuthorization: x");
+    QTest::newRow("LF in value") << QByteArray("X-A") << QByteArray("1\nX-B: 2");
+    QTest::newRow("NUL in value") << QByteArray("X-A") << QByteArray("1\0002", 3);
+    QTest::newRow("CR in name") << QByteArray("X-A\r") << QByteArray("1");
+    QTest::newRow("LF in name") << QByteArray("X\nA") << QByteArray("1");
+    QTest::newRow("NUL in name") << QByteArray("X\0A", 3) << QByteArray("1");
+    QTest::newRow("colon in name") << QByteArray("X-A: 1") << QByteArray("1");
+    QTest::newRow("space in name") << QByteArray("X A") << QByteArray("1");
+    QTest::newRow("empty name") << QByteArray() << QByteArray("1");
+}
+
+void TestChatRequest::extraHeadersThatAreDropped()
+{
+    QFETCH(QByteArray, name);
+    QFETCH(QByteArray, value);
+    QVERIFY(!isAllowedExtraHeader(name, value));
+    ChatRequest r;
+    r.endpoint = QUrl(u"https://api.example.com/v1"_s);
+    r.extraHeaders = { { "X-Before", "1" }, { name, value }, { "X-After", "2" } };
+    const QNetworkRequest withKey = buildNetworkRequest(r, "sk-abc");
+    QCOMPARE(withKey.rawHeader("Authorization"), QByteArray("Bearer sk-abc"));
+    QCOMPARE(withKey.rawHeader("Content-Type"), QByteArray("application/json"));
+    QCOMPARE(withKey.rawHeader("Accept"), QByteArray("text/event-stream"));
+    QVERIFY(!withKey.hasRawHeader("Host"));
+    QVERIFY(!withKey.hasRawHeader("Content-Length"));
+    QVERIFY(!withKey.hasRawHeader("Proxy-Authorization"));
+    QCOMPARE(withKey.rawHeader("X-Before"), QByteArray("1")); // the others still go
+    QCOMPARE(withKey.rawHeader("X-After"), QByteArray("2"));
+    QCOMPARE(withKey.rawHeaderList().size(), 6);
+    for (const QByteArray &header : withKey.rawHeaderList()) {
+        const QByteArray v = withKey.rawHeader(header);
+        QVERIFY(!v.contains('\r') && !v.contains('\n') && !v.contains('\0'));
+    }
+    // Without a key, a profile's header cannot slip an Authorization in either.
+    QVERIFY(!buildNetworkRequest(r, {}).hasRawHeader("Authorization"));
 }
 
 QTEST_GUILESS_MAIN(TestChatRequest)

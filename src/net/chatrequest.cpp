@@ -3,6 +3,8 @@
 #include "version.h"
 
 #include <QHostAddress>
+#include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 namespace capwatch::net {
@@ -53,6 +55,35 @@ QByteArray buildRequestBody(const ChatRequest &request)
         body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
+namespace {
+
+/// Headers capwatch sets itself, or that would carry a credential or change the framing: a
+/// profile's extra headers never replace them.
+constexpr QByteArrayView kReservedHeaders[] = { "authorization", "proxy-authorization",
+    "content-type", "content-length", "host", "accept" };
+
+/// RFC 9110 token characters: what a header name may consist of.
+bool isTokenChar(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return true;
+    return QByteArrayView("!#$%&'*+-.^_`|~").contains(c);
+}
+
+} // namespace
+
+bool isAllowedExtraHeader(const QByteArray &name, const QByteArray &value)
+{
+    if (name.isEmpty() || !std::all_of(name.begin(), name.end(), isTokenChar))
+        return false;
+    if (value.contains('\r') || value.contains('\n') || value.contains('\0'))
+        return false;
+    return std::none_of(
+        std::begin(kReservedHeaders), std::end(kReservedHeaders), [&name](QByteArrayView reserved) {
+            return reserved.compare(name, Qt::CaseInsensitive) == 0;
+        });
+}
+
 QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray &apiKey)
 {
     QNetworkRequest r(chatCompletionsUrl(request.endpoint));
@@ -62,6 +93,7 @@ QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray
                        : QByteArrayLiteral("application/json"));
     r.setHeader(
         QNetworkRequest::UserAgentHeader, QByteArray(QByteArray("capwatch/") + capwatch::kVersion));
+    setExtraHeaders(r, request.extraHeaders);
     if (!apiKey.isEmpty())
         r.setRawHeader(QByteArrayLiteral("Authorization"), "Bearer " + apiKey);
     // Follow redirects only within the same origin, so the key never travels elsewhere, and
@@ -73,6 +105,15 @@ QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray
     r.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     r.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
     return r;
+}
+
+void setExtraHeaders(
+    QNetworkRequest &request, const QList<std::pair<QByteArray, QByteArray>> &headers)
+{
+    for (const auto &[name, value] : headers) {
+        if (isAllowedExtraHeader(name, value))
+            request.setRawHeader(name, value);
+    }
 }
 
 QString defaultModelFor(const QUrl &endpoint)

@@ -58,8 +58,18 @@ QUrl chatCompletionsUrl(const QUrl &endpoint);
 /// the stream).
 QByteArray buildRequestBody(const ChatRequest &request);
 
-/// The HTTP request; the key goes into the Authorization header and nowhere else.
+/// The HTTP request; the key goes into the Authorization header and nowhere else. The extra
+/// headers go in as given (setExtraHeaders()): a User-Agent among them replaces capwatch's.
 QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray &apiKey);
+
+/// Whether a profile's extra header may be sent: its name is an HTTP token that is none of
+/// Authorization, Proxy-Authorization, Content-Type, Content-Length, Host and Accept (in any
+/// case), and neither name nor value holds CR, LF or NUL.
+bool isAllowedExtraHeader(const QByteArray &name, const QByteArray &value);
+
+/// Sets the allowed ones of `headers` on `request`, as given; drops the others.
+void setExtraHeaders(
+    QNetworkRequest &request, const QList<std::pair<QByteArray, QByteArray>> &headers);
 
 /// True for 127.0.0.0/8, ::1 and `localhost`: such endpoints need no key.
 bool isLoopback(const QUrl &url);
