@@ -234,7 +234,8 @@ void TestChatCli::headlineLogFilesExactly()
     const QStringList columns { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s,
         u"category"_s, u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s,
         u"waited_total_s"_s, u"budget_left_s"_s, u"reason"_s, u"error"_s, u"reset_at"_s,
-        u"window_tokens_left"_s, u"window_reset_s"_s, u"estimated_tokens"_s };
+        u"window_tokens_left"_s, u"window_reset_s"_s, u"estimated_tokens"_s, u"profile"_s,
+        u"fallback_to"_s };
     QFile raw(jsonl);
     QVERIFY(raw.open(QIODevice::ReadOnly));
     const QByteArray firstLine = raw.readLine();

@@ -165,30 +165,29 @@ bool fill(const QString &path)
 
 const QString kHeader
     = u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,"
-      "wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,conversation"_s;
-const QString kJson[]
-    = {
-          uR"({"time":"2026-11-01T09:00:01.000Z","request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"conversation":"11111111-aaaa-4aaa-8aaa-000000000001"})"_s,
-          uR"({"time":"2026-11-01T09:00:01.500Z","request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":18,"raw_wait_s":1080,"wait_source":"message","waited_total_s":18,"budget_left_s":102,"reason":null,"error":"=cmd, \"quoted\" text","reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"conversation":"11111111-aaaa-4aaa-8aaa-000000000001"})"_s,
-          uR"({"time":"2026-11-01T09:00:20.000Z","request":1,"event":"gave_up","attempt":5,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"attempts_exhausted","error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"conversation":"11111111-aaaa-4aaa-8aaa-000000000001"})"_s,
-          uR"({"time":"2026-11-02T00:00:00.000Z","request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"conversation":"11111111-bbbb-4bbb-8bbb-000000000002"})"_s,
-          uR"({"time":"2026-11-02T00:00:01.250Z","request":1,"event":"succeeded","attempt":1,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"conversation":"11111111-bbbb-4bbb-8bbb-000000000002"})"_s,
-          uR"({"time":"2026-11-03T00:00:00.000Z","request":1,"event":"parked","attempt":5,"status":422,"category":"token_limit","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"budget_exhausted","error":null,"reset_at":"2026-11-03T00:16:00.000Z","window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
-          uR"({"time":"2026-11-03T00:10:00.000Z","request":1,"event":"unparked","attempt":5,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"cancelled","error":null,"reset_at":"2026-11-03T00:16:00.000Z","window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
-          uR"({"time":"2026-11-03T00:20:00.000Z","request":1,"event":"paced","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":0,"window_reset_s":12.5,"estimated_tokens":1387,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
-      };
+      "wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to,conversation"_s;
+const QString kJson[] = {
+    uR"({"time":"2026-11-01T09:00:01.000Z","request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"conversation":"11111111-aaaa-4aaa-8aaa-000000000001"})"_s,
+    uR"({"time":"2026-11-01T09:00:01.500Z","request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":18,"raw_wait_s":1080,"wait_source":"message","waited_total_s":18,"budget_left_s":102,"reason":null,"error":"=cmd, \"quoted\" text","reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"conversation":"11111111-aaaa-4aaa-8aaa-000000000001"})"_s,
+    uR"({"time":"2026-11-01T09:00:20.000Z","request":1,"event":"gave_up","attempt":5,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"attempts_exhausted","error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"conversation":"11111111-aaaa-4aaa-8aaa-000000000001"})"_s,
+    uR"({"time":"2026-11-02T00:00:00.000Z","request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"conversation":"11111111-bbbb-4bbb-8bbb-000000000002"})"_s,
+    uR"({"time":"2026-11-02T00:00:01.250Z","request":1,"event":"succeeded","attempt":1,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"conversation":"11111111-bbbb-4bbb-8bbb-000000000002"})"_s,
+    uR"({"time":"2026-11-03T00:00:00.000Z","request":1,"event":"parked","attempt":5,"status":422,"category":"token_limit","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"budget_exhausted","error":null,"reset_at":"2026-11-03T00:16:00.000Z","window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
+    uR"({"time":"2026-11-03T00:10:00.000Z","request":1,"event":"unparked","attempt":5,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":"cancelled","error":null,"reset_at":"2026-11-03T00:16:00.000Z","window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
+    uR"({"time":"2026-11-03T00:20:00.000Z","request":1,"event":"paced","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":0,"window_reset_s":12.5,"estimated_tokens":1387,"profile":null,"fallback_to":null,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
+};
 const QString kCsv[] = {
-    u"2026-11-01T09:00:01.000Z,1,attempt_started,1,,,,,,,,,,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
+    u"2026-11-01T09:00:01.000Z,1,attempt_started,1,,,,,,,,,,,,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
     u"2026-11-01T09:00:01.500Z,1,retry_scheduled,1,422,token_limit,60323,60000,18,1080,message,18,"
-    "102,,\"'=cmd, \"\"quoted\"\" text\",,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
-    u"2026-11-01T09:00:20.000Z,1,gave_up,5,,,,,,,,,,attempts_exhausted,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
-    u"2026-11-02T00:00:00.000Z,1,attempt_started,1,,,,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
-    u"2026-11-02T00:00:01.250Z,1,succeeded,1,200,success,,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
+    "102,,\"'=cmd, \"\"quoted\"\" text\",,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
+    u"2026-11-01T09:00:20.000Z,1,gave_up,5,,,,,,,,,,attempts_exhausted,,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
+    u"2026-11-02T00:00:00.000Z,1,attempt_started,1,,,,,,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
+    u"2026-11-02T00:00:01.250Z,1,succeeded,1,200,success,,,,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
     u"2026-11-03T00:00:00.000Z,1,parked,5,422,token_limit,,,,,,,,budget_exhausted,,"
-    "2026-11-03T00:16:00.000Z,,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
-    u"2026-11-03T00:10:00.000Z,1,unparked,5,,,,,,,,,,cancelled,,2026-11-03T00:16:00.000Z,,,,"
+    "2026-11-03T00:16:00.000Z,,,,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
+    u"2026-11-03T00:10:00.000Z,1,unparked,5,,,,,,,,,,cancelled,,2026-11-03T00:16:00.000Z,,,,,,"
     "22222222-cccc-4ccc-8ccc-000000000003"_s,
-    u"2026-11-03T00:20:00.000Z,1,paced,1,,,,,,,,,,,,,0,12.5,1387,22222222-cccc-4ccc-8ccc-000000000003"_s,
+    u"2026-11-03T00:20:00.000Z,1,paced,1,,,,,,,,,,,,,0,12.5,1387,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
 };
 
 } // namespace

@@ -476,10 +476,10 @@ void TestHistorySidebar::exportAllRetryLogs()
     QCOMPARE(lines.at(0),
         "time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,"
         "waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,"
-        "estimated_tokens,conversation\r");
+        "estimated_tokens,profile,fallback_to,conversation\r");
     QCOMPARE(lines.at(2),
         "2025-03-10T12:00:00.000Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,"
-        "message,0,120,,,,,,,"
+        "message,0,120,,,,,,,,,"
             + id.toUtf8() + '\r');
 
     const QString jsonPath = m_dir.filePath(u"all.jsonl"_s);
@@ -495,7 +495,8 @@ void TestHistorySidebar::exportAllRetryLogs()
         R"("status":null,"category":null,"used":null,"limit":null,"wait_s":null,)"
         R"("raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,)"
         R"("reason":null,"error":null,"reset_at":null,)"
-        R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"conversation":")"
+        R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,)"
+        R"("fallback_to":null,"conversation":")"
             + id.toUtf8() + "\"}");
 }
 

@@ -426,7 +426,8 @@ void TestRetryLogModel::parkedAndUnparked()
     const QByteArray exported = R"("reason":")" + reasonName.toUtf8()
         + R"(","error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",)"
           R"("reset_at":"2026-11-29T20:21:20.000Z",)"
-          R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null})";
+          R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,)"
+          R"("profile":null,"fallback_to":null})";
     QVERIFY(log.serialize(LogFormat::JsonLines).contains(exported));
     QCOMPARE(Qt::Alignment(
                  model.index(1, RetryLogModel::ResetAtColumn).data(Qt::TextAlignmentRole).toInt())

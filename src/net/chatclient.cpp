@@ -122,6 +122,7 @@ quint64 ChatClient::send(const ChatRequest &request, const PacePlan &pace)
     m_key.clear();
     m_authSource.clear();
     m_policy = std::make_unique<retry::SendPolicy>(m_clock, m_limits);
+    m_sendProfile = m_profileName;
     m_active = true;
     m_lastStatus = 0;
     m_lastBody.clear();
@@ -461,6 +462,7 @@ RetryRecord ChatClient::logRecord(RetryRecord::Event event, int attempt) const
     rec.request = int(m_sendId);
     rec.event = event;
     rec.attempt = attempt;
+    rec.profile = m_sendProfile;
     const bool afterFailure
         = event == RetryRecord::Event::RetryScheduled || event == RetryRecord::Event::GaveUp;
     if (afterFailure && m_lastFailure) {

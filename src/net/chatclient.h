@@ -31,7 +31,7 @@ class ChatAttempt;
 struct AttemptResult;
 
 /// Policy seconds without a byte before an attempt is abandoned (a stalled first request or an
-/// idle stream). Retries also have the policy's 60 s header timeout.
+/// idle stream). Retries also have the policy's header timeout (60 s unless a profile says).
 inline constexpr retry::Millis kIdleTimeout { 120'000 };
 
 struct AttemptFailure
@@ -52,7 +52,7 @@ struct RetryInfo
     retry::Millis rawWait { 0 };
     retry::WaitSource source = retry::WaitSource::None;
     retry::Millis waitedTotal { 0 }; ///< scheduled so far, this wait included
-    retry::Millis budgetLeft { 0 }; ///< 120 s minus waitedTotal
+    retry::Millis budgetLeft { 0 }; ///< the limits' budget minus waitedTotal
     QDateTime firesAt; ///< wall clock (UTC)
     qint64 wallWaitMs = 0; ///< the wait on the wall clock, after --time-scale
 };
@@ -135,7 +135,8 @@ public:
     /// section 9); the send in flight keeps those it started with.
     void setPolicyLimits(const retry::PolicyLimits &limits) { m_limits = limits; }
     const retry::PolicyLimits &policyLimits() const { return m_limits; }
-    /// The profile the next sends go to: stamped into the `profile` column of their records.
+    /// The profile the next sends go to: stamped into the `profile` column of every record they
+    /// write (the send in flight keeps the name it started with).
     void setProfileName(const QString &name) { m_profileName = name; }
     QString profileName() const { return m_profileName; }
     RetryLog *retryLog() const { return m_log; }
@@ -214,6 +215,7 @@ private:
     QNetworkAccessManager *m_nam;
     retry::PolicyLimits m_limits;
     QString m_profileName;
+    QString m_sendProfile; ///< m_profileName when the current send started
     std::shared_ptr<CredentialProvider> m_credentials;
     ScaledClock m_clock;
     QPointer<RetryLog> m_log;

@@ -74,6 +74,8 @@ nlohmann::ordered_json toJson(
     o["window_tokens_left"] = countJson(r.windowTokensLeft);
     o["window_reset_s"] = exactSecondsJson(r.windowResetS);
     o["estimated_tokens"] = countJson(r.estimatedTokens);
+    o["profile"] = text(r.profile);
+    o["fallback_to"] = text(r.fallbackTo);
     for (const auto &[name, value] : extra)
         o[name.toStdString()] = text(value);
     return o;
@@ -163,7 +165,7 @@ QStringList retryLogColumns()
     return { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s, u"category"_s,
         u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s, u"waited_total_s"_s,
         u"budget_left_s"_s, u"reason"_s, u"error"_s, u"reset_at"_s, u"window_tokens_left"_s,
-        u"window_reset_s"_s, u"estimated_tokens"_s };
+        u"window_reset_s"_s, u"estimated_tokens"_s, u"profile"_s, u"fallback_to"_s };
 }
 
 QByteArray toJsonLine(const RetryRecord &record)

@@ -106,7 +106,7 @@ QByteArray csvHeader();
 /// a JSON string, or null when the text is empty; a CSV cell quoted and guarded as the others.
 using ExtraColumns = QList<std::pair<QString, QString>>;
 /// The same three with `eventName` in the event column (a name from a newer capwatch's history,
-/// `paced`, ..., that Event does not have) and `extra` after the last column, `estimated_tokens`.
+/// `paced`, ..., that Event does not have) and `extra` after the last column, `fallback_to`.
 /// With eventName(record.event) and no extra columns they write exactly the bytes of the others.
 QByteArray toJsonLine(
     const RetryRecord &record, const QString &eventName, const ExtraColumns &extra);
