@@ -1211,10 +1211,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("authorization");
         QTest::addColumn<QByteArray>("recorded");
-        QTest::newRow("bearer") << QByteArray("Bearer sk-secret-1") << QByteArray("Bearer ***");
-        QTest::newRow("lower case") << QByteArray("bearer sk-secret-2") << QByteArray("Bearer ***");
-        QTest::newRow("other scheme") << QByteArray("Basic c2stc2VjcmV0") << QByteArray("***");
-        QTest::newRow("bare key") << QByteArray("sk-secret-3") << QByteArray("***");
+        QTest::addColumn<QByteArray>("key"); // what sawKey() knows it by; empty: no Bearer key
+        QTest::newRow("bearer") << QByteArray("Bearer sk-secret-1") << QByteArray("Bearer ***")
+                                << QByteArray("sk-secret-1");
+        QTest::newRow("lower case") << QByteArray("bearer sk-secret-2") << QByteArray("Bearer ***")
+                                    << QByteArray("sk-secret-2");
+        QTest::newRow("other scheme")
+            << QByteArray("Basic c2stc2VjcmV0") << QByteArray("***") << QByteArray();
+        QTest::newRow("bare key") << QByteArray("sk-secret-3") << QByteArray("***") << QByteArray();
     }
 
     void recordMasksAnyAuthorization()
@@ -1233,6 +1237,13 @@ private Q_SLOTS:
         QCOMPARE(records[0].header("Authorization"), recorded);
         QVERIFY(!records[0].header("authorization").contains("c2stc2VjcmV0"));
         QVERIFY(!records[0].header("authorization").contains("secret"));
+        // Which key came is known by its hash only (a test of key isolation asks for it).
+        QFETCH(QByteArray, key);
+        QVERIFY(!records[0].keyHash.contains("secret"));
+        QCOMPARE(provider->sawKey(key), !key.isEmpty());
+        QVERIFY(!provider->sawKey("sk-secret-other"));
+        QVERIFY(!provider->sawKey({}));
+        QCOMPARE(provider->requestsWithoutKey(), key.isEmpty() ? 1 : 0);
     }
 
     void lastUserMessage_data()

@@ -266,6 +266,23 @@ void DemoProvider::clearRecordedRequests()
     m_recorded.clear();
 }
 
+bool DemoProvider::sawKey(const QByteArray &key) const
+{
+    if (key.isEmpty())
+        return false;
+    const QByteArray hash = keyHash(key);
+    const QMutexLocker lock(&m_recordedMutex);
+    return std::any_of(m_recorded.cbegin(), m_recorded.cend(),
+        [&hash](const RecordedRequest &r) { return r.keyHash == hash; });
+}
+
+int DemoProvider::requestsWithoutKey() const
+{
+    const QMutexLocker lock(&m_recordedMutex);
+    return int(std::count_if(m_recorded.cbegin(), m_recorded.cend(),
+        [](const RecordedRequest &r) { return r.keyHash.isEmpty(); }));
+}
+
 void DemoProvider::record(const QHttpServerRequest &request)
 {
     RecordedRequest recorded;
@@ -276,8 +293,10 @@ void DemoProvider::record(const QHttpServerRequest &request)
             recorded.headers.append({ name, value });
             continue;
         }
-        // The key never goes into the record, only the scheme.
+        // The key never goes into the record, only the scheme and the key's hash.
         const bool bearer = value.trimmed().toLower().startsWith("bearer");
+        if (const QByteArray key = bearerKey(value); !key.isEmpty() && recorded.keyHash.isEmpty())
+            recorded.keyHash = keyHash(key);
         recorded.headers.append(
             { name, bearer ? QByteArrayLiteral("Bearer ***") : QByteArrayLiteral("***") });
     }

@@ -130,6 +130,9 @@ struct RecordedRequest
     /// In the order received. The Authorization value is masked as "Bearer ***" (or "***" for
     /// another scheme): the key itself is never kept.
     QList<std::pair<QByteArray, QByteArray>> headers;
+    /// keyHash() of the Bearer key the request carried (empty: none): so that a test can tell
+    /// which key reached which provider (DemoProvider::sawKey()) without the key being kept.
+    QByteArray keyHash;
     QByteArray body; ///< cut at DemoProvider::kRecordedBodyLimit bytes
     bool bodyCut = false; ///< true if body was longer and was cut
 
@@ -179,6 +182,11 @@ public:
     /// kRecordedRequestLimit are kept, bodies over kRecordedBodyLimit stored cut. Thread-safe.
     QList<RecordedRequest> recordedRequests() const;
     void clearRecordedRequests();
+    /// Whether any recorded request (any path) carried `key` as its Bearer key. A test of a
+    /// fallback asserts with it that one profile's key never reached another's provider.
+    bool sawKey(const QByteArray &key) const;
+    /// How many recorded requests carried no Bearer key at all.
+    int requestsWithoutKey() const;
     static constexpr qsizetype kRecordedRequestLimit = 1000;
     static constexpr qsizetype kRecordedBodyLimit = 1024 * 1024;
 
