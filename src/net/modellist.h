@@ -13,12 +13,14 @@
 #include <QPointer>
 #include <QStringList>
 #include <QUrl>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <utility>
 
 class QNetworkAccessManager;
 class QNetworkReply;
+class QTimer;
 
 namespace capwatch::net {
 
@@ -26,8 +28,15 @@ namespace capwatch::net {
 /// invalid or non-HTTP(S) endpoint.
 QUrl modelsUrl(const QUrl &endpoint);
 
-/// The ids of a model list body, sorted and without duplicates; nullopt (and `error` set) when
-/// the body is not the list. At most 4 MB is read.
+/// The largest model list read: a longer answer is refused, not cut.
+inline constexpr qsizetype kMaxModelListBytes = 4 * 1024 * 1024;
+/// How long a fetch may take before it fails "timed out".
+inline constexpr std::chrono::milliseconds kModelListTimeout { 15'000 };
+
+/// The ids of a model list body, sorted (case-insensitively) and without duplicates; nullopt
+/// (and `error` set) when the body is not the list. The OpenAI shape `{"data":[{"id":..},..]}`
+/// and a bare array of such objects are lists; entries without a string `id` are skipped. A
+/// body over kMaxModelListBytes is refused.
 std::optional<QStringList> parseModelList(const QByteArray &body, QString *error = nullptr);
 
 class ModelLister final : public QObject
@@ -43,8 +52,11 @@ public:
     /// Times out after 15 s. Exactly one of listed() / failed() follows, later.
     void fetch(const QUrl &endpoint, std::shared_ptr<CredentialProvider> credentials,
         const QList<std::pair<QByteArray, QByteArray>> &extraHeaders = {});
+    /// Drops the fetch in flight: neither listed() nor failed() follows for it.
     void cancel();
     bool busy() const;
+    /// Tests: another timeout than kModelListTimeout (wall time).
+    void setTimeout(std::chrono::milliseconds timeout);
 
 Q_SIGNALS:
     void listed(const QUrl &endpoint, const QStringList &models);
@@ -52,9 +64,25 @@ Q_SIGNALS:
     void failed(const QUrl &endpoint, const QString &reason);
 
 private:
+    void start(quint64 id, const QUrl &url, const QByteArray &key,
+        const QList<std::pair<QByteArray, QByteArray>> &extraHeaders);
+    void onFinished();
+    void onTimeout();
+    /// Emits the one result of the current fetch: listed() when `reason` is empty.
+    void finish(const QString &reason, const QStringList &models = {});
+    /// failed() on the next turn of the event loop, unless the fetch was dropped by then.
+    void finishLater(quint64 id, const QString &reason);
+    void dropReply();
+
     QNetworkAccessManager *m_nam;
+    QTimer *m_timer;
     QPointer<QNetworkReply> m_reply;
     quint64 m_fetch = 0;
+    bool m_busy = false;
+    bool m_tooLarge = false;
+    QUrl m_endpoint;
+    QByteArray m_body;
+    std::chrono::milliseconds m_timeout = kModelListTimeout;
 };
 
 } // namespace capwatch::net
