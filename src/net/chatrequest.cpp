@@ -80,7 +80,7 @@ bool isAllowedExtraHeader(const QByteArray &name, const QByteArray &value)
         return false;
     return std::none_of(
         std::begin(kReservedHeaders), std::end(kReservedHeaders), [&name](QByteArrayView reserved) {
-            return reserved.compare(name, Qt::CaseInsensitive) == 0;
+            return name.compare(reserved, Qt::CaseInsensitive) == 0;
         });
 }
 

@@ -47,8 +47,10 @@ QString httpReason(int status, const QByteArray &body)
 {
     QString reason = u"HTTP %1"_s.arg(status);
     const std::string_view phrase = retry::statusText(status);
-    if (!phrase.empty())
-        reason += u' ' + QString::fromLatin1(phrase.data(), qsizetype(phrase.size()));
+    if (!phrase.empty()) {
+        reason += u' ';
+        reason += QString::fromLatin1(phrase.data(), qsizetype(phrase.size()));
+    }
     const auto text = retry::extractErrorText(
         std::string_view(body.constData(), std::size_t(body.size())), true);
     if (text && !text->empty()) {
