@@ -42,6 +42,7 @@ std::optional<QStringList> parseModelList(const QByteArray &body, QString *error
 class ModelLister final : public QObject
 {
     Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ModelLister)
 
 public:
     explicit ModelLister(QObject *parent = nullptr);
@@ -60,7 +61,9 @@ public:
 
 Q_SIGNALS:
     void listed(const QUrl &endpoint, const QStringList &models);
-    /// Why there is no list: "HTTP 404", "not a model list", "timed out", a network error.
+    /// Why there is no list: "HTTP 404 Not Found: <the provider's text>", "not a model list: ...",
+    /// "timed out after 15 s", "redirected to another host, which is not followed", "the model
+    /// list is larger than 4 MB", a network error.
     void failed(const QUrl &endpoint, const QString &reason);
 
 private:
