@@ -117,6 +117,7 @@ private Q_SLOTS:
     void notFoundFails();
     void garbageFails();
     void heldRequestTimesOut();
+    void aKeyThatNeverComesTimesOut();
     void redirectToAnotherHostIsNotFollowed();
     void oversizedListFails();
     void invalidEndpointFailsLater();
@@ -304,6 +305,22 @@ void TestModelList::heldRequestTimesOut()
     QCOMPARE(fetch.reason(), u"timed out after 0.3 s"_s);
     QVERIFY(!lister.busy());
     QCOMPARE(kModelListTimeout, 15s);
+}
+
+void TestModelList::aKeyThatNeverComesTimesOut()
+{
+    DemoProvider demo;
+    QVERIFY(demo.listen());
+    ModelLister lister;
+    lister.setTimeout(300ms);
+    Fetch fetch(lister);
+    // A keychain that never answers: the fetch still ends, and nothing was asked.
+    auto silent = std::make_shared<CallbackCredentialProvider>(
+        u"keychain entry"_s, [](const CredentialProvider::Done &) {});
+    lister.fetch(demo.baseUrl(), silent);
+    QVERIFY(fetch.wait());
+    QCOMPARE(fetch.reason(), u"timed out after 0.3 s"_s);
+    QVERIFY(demo.recordedRequests().isEmpty());
 }
 
 void TestModelList::redirectToAnotherHostIsNotFollowed()

@@ -157,6 +157,8 @@ void ModelLister::fetch(const QUrl &endpoint, std::shared_ptr<CredentialProvider
                 endpoint.toString(QUrl::RemoveUserInfo)));
         return;
     }
+    // One deadline for the whole fetch, the key's loading included (a keychain may not answer).
+    m_timer->start(int(m_timeout.count()));
     if (!credentials) {
         start(id, url, {}, extraHeaders);
         return;
@@ -215,7 +217,6 @@ void ModelLister::start(quint64 id, const QUrl &url, const QByteArray &key,
         if (reply == m_reply && id == m_fetch)
             onFinished();
     });
-    m_timer->start(int(m_timeout.count()));
     qCInfo(lcNet).noquote() << u"listing the models of %1"_s.arg(displayEndpoint(url));
 }
 
@@ -262,7 +263,7 @@ void ModelLister::onFinished()
 
 void ModelLister::onTimeout()
 {
-    if (!m_reply)
+    if (!m_busy)
         return;
     dropReply();
     finish(u"timed out after %1 s"_s.arg(double(m_timeout.count()) / 1000.0));
@@ -271,6 +272,7 @@ void ModelLister::onTimeout()
 void ModelLister::finish(const QString &reason, const QStringList &models)
 {
     m_busy = false;
+    m_timer->stop();
     m_body.clear();
     const QUrl endpoint = m_endpoint;
     if (reason.isEmpty()) {
