@@ -285,8 +285,9 @@ void TestChatCli::headlineLogFilesExactly()
     QCOMPARE(scheduled.at(13), QByteArray());
     // RFC 4180: quoted when it holds a comma (the Chinese text has only full-width ones).
     const QByteArray cell = error.contains(',') ? QByteArray('"' + error + '"') : error;
-    // reset_at null; the demo's window untouched (nothing answered), renewed; no estimate.
-    QVERIFY2(lines.at(2).trimmed().endsWith(QByteArray(",," + cell + ",,6000,0,")),
+    // reset_at null; the demo's window untouched (nothing answered), renewed; no estimate; no
+    // profile, no fallback.
+    QVERIFY2(lines.at(2).trimmed().endsWith(QByteArray(",," + cell + ",,6000,0,,,")),
         lines.at(2).trimmed().constData());
     QVERIFY(lines.at(6).contains(",budget_exhausted,"));
 }
