@@ -324,7 +324,6 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_overflowWindow.reset();
     net::ChatRequest request;
     request.endpoint = target ? target->endpoint : m_endpoint;
-    m_sendEndpoint = request.endpoint;
     // A parked send goes with the model it was parked with, whatever is chosen now.
     request.model = target      ? target->model
         : m_nextModel.isEmpty() ? m_model

@@ -363,7 +363,6 @@ private:
     std::optional<ProviderChoice> m_fallbackTarget;
     bool m_clientOnFallback = false; ///< the client holds the fallback's key source and limits
     bool m_fallbackStartedLocal = false; ///< a demo fallback started the local provider
-    QUrl m_sendEndpoint; ///< where the send in flight went (the fallback's endpoint for one)
     /// The profile id stored with the conversation shown (set or restored); what setProvider()
     /// compares with to store a change.
     QString m_conversationProfile;
