@@ -45,7 +45,8 @@ ProfileSet sampleSet()
     free.overrides.retryTransient = false;
     free.fallback = u"paid"_s;
     free.autoFallback = true;
-    free.extraHeaders = { { "X-Title", "capwatch" }, { "HTTP-Referer", "https://a.example/x, y" } };
+    // In the order QSettings reads keys: sorted.
+    free.extraHeaders = { { "HTTP-Referer", "https://a.example/x, y" }, { "X-Title", "capwatch" } };
     free.cachedModels = { u"llama-3.1-70b"_s, u"llama-3.1-8b"_s };
     set.profiles.append(free);
 
@@ -158,8 +159,19 @@ void TestProfiles::roundTrip()
     QVERIFY2(back.issues.isEmpty(), qPrintable(issuesText(back)));
     QCOMPARE(back.defaultProfile, set.defaultProfile);
     QCOMPARE(idsOf(back), idsOf(set));
-    for (qsizetype i = 0; i < set.profiles.size(); ++i)
-        QVERIFY2(back.profiles.at(i) == set.profiles.at(i), qPrintable(set.profiles.at(i).id));
+    for (qsizetype i = 0; i < set.profiles.size(); ++i) {
+        const ProviderProfile &a = back.profiles.at(i);
+        const ProviderProfile &b = set.profiles.at(i);
+        QCOMPARE(a.name, b.name);
+        QCOMPARE(a.endpoint, b.endpoint);
+        QCOMPARE(a.keyVariable, b.keyVariable);
+        QCOMPARE(a.keyFile, b.keyFile);
+        QCOMPARE(a.extraHeaders, b.extraHeaders);
+        QCOMPARE(a.cachedModels, b.cachedModels);
+        QCOMPARE(a.fallback, b.fallback);
+        QVERIFY(a.overrides == b.overrides);
+        QVERIFY2(a == b, qPrintable(b.id));
+    }
     QCOMPARE(back.profiles.at(1).limits().waitCap, retry::Millis(5000));
     QCOMPARE(back.profiles.at(1).limits().budget, retry::Millis(0));
     QVERIFY(!back.profiles.at(1).limits().retryTransient);
@@ -192,8 +204,9 @@ void TestProfiles::writtenFileIsPlainIni()
              QByteArray("models=llama-3.1-70b, llama-3.1-8b"), QByteArray("context_window=8192"),
              QByteArray("key=keychain"), QByteArray("key=none"), QByteArray("retry=none"),
              QByteArray("key=file:/home/u/.config/key"), QByteArray("stream=false") })
-        QVERIFY2(
-            text.contains("\n" + line + "\n") || text.startsWith(line + "\n"), line.constData());
+        QVERIFY2(text.contains(QByteArray("\n" + line + "\n"))
+                || text.startsWith(QByteArray(line + "\n")),
+            line.constData());
     // The demo's section holds its policy and fallback only.
     const qsizetype demoAt = text.indexOf("[profile.demo]");
     QVERIFY(demoAt >= 0);
@@ -527,13 +540,14 @@ void TestProfiles::profileProblem_data()
     QTest::newRow("not http") << p
                               << u"The endpoint must be an http:// or https:// URL with a host."_s;
     p = set.profiles.at(1);
-    p.extraHeaders.append({ "authorization", "Bearer x" });
+    p.extraHeaders.append(std::pair<QByteArray, QByteArray>("authorization", "Bearer x"));
     QTest::newRow("authorization") << p << u"capwatch sets the header authorization itself."_s;
     p = set.profiles.at(1);
-    p.extraHeaders.append({ "Content-Type", "text/plain" });
+    p.extraHeaders.append(std::pair<QByteArray, QByteArray>("Content-Type", "text/plain"));
     QTest::newRow("content-type") << p << u"capwatch sets the header Content-Type itself."_s;
     p = set.profiles.at(1);
-    p.extraHeaders.append({ "X-Evil", "a\r\nAuthorization: Bearer x" });
+    p.extraHeaders.append(
+        std::pair<QByteArray, QByteArray>("X-Evil", "a\r\nAuthorization: Bearer x"));
     QTest::newRow("crlf") << p << u"A header cannot contain a line break."_s;
     p = set.profiles.at(1);
     p.fallback = p.id;

@@ -698,7 +698,10 @@ void writeProfile(QSettings &settings, const ProviderProfile &p)
         if (l.retryTransient)
             retried << u"transient"_s;
         // A list of one reads back as text, of none QSettings would write as @Invalid().
-        settings.setValue(u"retry"_s, retried.isEmpty() ? u"none"_s : retried.join(u", "_s));
+        settings.setValue(u"retry"_s,
+            retried.isEmpty()         ? QVariant(u"none"_s)
+                : retried.size() == 1 ? QVariant(retried.first())
+                                      : QVariant(retried));
     }
     if (!p.fallback.isEmpty())
         settings.setValue(u"fallback"_s, p.fallback);
