@@ -285,7 +285,7 @@ void TestAccessibility::settingsProvidersPage()
     session::ProviderProfile work;
     work.id = u"work"_s;
     work.name = u"Work"_s;
-    work.endpoint = QUrl(u"https://api.example.com/v1"_s);
+    work.endpoint = QUrl(u"https://api.example.invalid/v1"_s);
     work.model = u"m-1"_s;
     work.keySource = session::ProviderChoice::KeySource::Keychain;
     set.profiles.append(work);
@@ -293,7 +293,7 @@ void TestAccessibility::settingsProvidersPage()
     SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
     dialog.show();
     dialog.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    QVERIFY(QTest::qWaitForWindowActive(&dialog) || QTest::qWaitForWindowExposed(&dialog));
     auto *page = dialog.findChild<QWidget *>(u"providersPage"_s);
     QVERIFY(page);
 

@@ -102,7 +102,7 @@ PolicyOverridesBox::PolicyOverridesBox(QWidget *parent)
         tr("The first wait when the provider names none, doubled for each further retry, 1 to "
            "60 s; the lowest value is the default of %1 s")
             .arg(seconds(retry::kBackoffBase)));
-    row(tr("Header time&out:"), m_headerTimeout, tr("Header timeout of a retry"),
+    row(tr("&Header timeout:"), m_headerTimeout, tr("Header timeout of a retry"),
         tr("How long a retry waits for the provider's answer to begin, 10 to 300 s; the lowest "
            "value is the default of %1 s")
             .arg(seconds(retry::kRetryHeaderTimeout)));

@@ -191,8 +191,13 @@ ProvidersPage::ProvidersPage(
                     : tr("%n model(s)", nullptr, int(models.size())));
         });
     connect(m_lister, &net::ModelLister::failed, this, [this](const QUrl &, const QString &) {
-        if (currentProfile() == m_modelsFor)
-            m_modelStatus->setText(tr("This provider has no model list: type the model name"));
+        const session::ProviderProfile *p = m_set.find(m_modelsFor);
+        if (!p || currentProfile() != m_modelsFor)
+            return;
+        m_modelStatus->setText(p->cachedModels.isEmpty()
+                ? tr("This provider has no model list: type the model name")
+                : tr("%n model(s) from the last list; the provider does not answer now", nullptr,
+                    int(p->cachedModels.size())));
     });
 
     fillList();
@@ -292,7 +297,7 @@ void ProvidersPage::buildEditor(QWidget *editor)
     auto *headersLabel = new QLabel(tr("E&xtra headers:"), editor);
     headersLabel->setBuddy(m_headers);
     more->addRow(headersLabel, m_headers);
-    auto *contextLabel = new QLabel(tr("Con&text window:"), editor);
+    auto *contextLabel = new QLabel(tr("C&ontext window:"), editor);
     contextLabel->setBuddy(m_contextWindow);
     more->addRow(contextLabel, m_contextWindow);
     more->addRow(QString(), m_contextHint);
@@ -754,8 +759,11 @@ std::optional<ProvidersPage::Problem> ProvidersPage::problemOf(
     if (shared.isEmpty() && p.name.isEmpty())
         shared = tr("Give the profile a name.");
     if (shared.isEmpty()) {
+        // Only an earlier profile counts: the later of two is the one to rename.
         for (const auto &other : m_set.profiles) {
-            if (other.id != p.id && other.name.compare(p.name, Qt::CaseInsensitive) == 0)
+            if (other.id == p.id)
+                break;
+            if (other.name.compare(p.name, Qt::CaseInsensitive) == 0)
                 shared = tr("Another profile is already named “%1”.").arg(p.name);
         }
     }
@@ -794,8 +802,9 @@ std::optional<ProvidersPage::Problem> ProvidersPage::problem() const
         if (auto p = problemOf(*current))
             return p;
     }
-    for (const auto &p : m_set.profiles) {
-        if (auto found = problemOf(p))
+    // The newest first: a profile added or copied here is the likelier one to correct.
+    for (auto it = m_set.profiles.crbegin(); it != m_set.profiles.crend(); ++it) {
+        if (auto found = problemOf(*it))
             return found;
     }
     return std::nullopt;

@@ -68,8 +68,9 @@ void MainWindow::openSettings()
         const session::ProfileSet chosen = dialog->profiles();
         const session::ProviderProfile *was = before.find(current);
         const session::ProviderProfile *now = chosen.find(current);
-        const bool changed = !was || !now || now->id != current
-            || dialog->currentProfile() != current || sendsDifferently(*was, *now)
+        // The profile the send uses: deleted, or sending differently now. (Selecting another
+        // profile in the dialog does not move the send.)
+        const bool changed = !was || !now || sendsDifferently(*was, *now)
             || dialog->keychainKeys().contains(current);
         if (changed && m_session->busy()) {
             // Its request (endpoint, model, key, policy) was fixed when it started: a wait that
