@@ -68,6 +68,11 @@ QList<std::pair<QByteArray, QByteArray>> parseHeaders(const QString &text, int *
     return out;
 }
 
+QString modelCount(int n)
+{
+    return n == 1 ? ProvidersPage::tr("1 model") : ProvidersPage::tr("%n models", nullptr, n);
+}
+
 } // namespace
 
 ProvidersPage::ProvidersPage(
@@ -188,7 +193,7 @@ ProvidersPage::ProvidersPage(
             showModels(models);
             m_modelStatus->setText(models.isEmpty()
                     ? tr("This provider has no model list: type the model name")
-                    : tr("%n model(s)", nullptr, int(models.size())));
+                    : modelCount(int(models.size())));
         });
     connect(m_lister, &net::ModelLister::failed, this, [this](const QUrl &, const QString &) {
         const session::ProviderProfile *p = m_set.find(m_modelsFor);
@@ -528,7 +533,7 @@ void ProvidersPage::load(int row)
     m_modelStatus->setVisible(!p.builtInDemo);
     if (!p.builtInDemo) {
         if (!p.cachedModels.isEmpty())
-            m_modelStatus->setText(tr("%n model(s)", nullptr, int(p.cachedModels.size())));
+            m_modelStatus->setText(modelCount(int(p.cachedModels.size())));
         // Opening a profile asks its endpoint for the models, except through a keychain, which
         // may ask to be unlocked: that waits for Refresh.
         if (p.keySource != Source::Keychain)
