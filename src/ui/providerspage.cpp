@@ -760,6 +760,25 @@ std::optional<ProvidersPage::Problem> ProvidersPage::problemOf(
     const auto problem = [&p](const QString &message, QWidget *field) {
         return std::optional<Problem>(Problem { p.id, message, field });
     };
+    // The fields first, each with its own words and its own field to correct.
+    if (!p.builtInDemo) {
+        if (!net::chatCompletionsUrl(p.endpoint).isValid())
+            return problem(tr("The endpoint must be an http:// or https:// URL."), m_endpoint);
+        if (p.model.isEmpty() && net::defaultModelFor(p.endpoint).isEmpty())
+            return problem(tr("Name the model the provider should use."), m_model);
+        if (p.keySource == Source::Environment && p.keyVariable.isEmpty()
+            && !net::isLoopback(p.endpoint))
+            return problem(tr("Name the environment variable that holds the key."), m_envVar);
+        if (p.keySource == Source::KeyFile && p.keyFile.isEmpty())
+            return problem(tr("Choose the key file."), m_keyFile);
+        int bad = 0;
+        parseHeaders(m_headerText.value(p.id), &bad);
+        if (bad > 0)
+            return problem(
+                tr("Line %1 of the extra headers is not \"Name: value\".").arg(bad), m_headers);
+    }
+    // Then what the profiles' own rules say (a name taken, a header capwatch sets itself, a
+    // fallback that is not a profile).
     QString shared = session::profileProblem(p, m_set);
     if (shared.isEmpty() && p.name.isEmpty())
         shared = tr("Give the profile a name.");
@@ -769,36 +788,19 @@ std::optional<ProvidersPage::Problem> ProvidersPage::problemOf(
             if (other.id == p.id)
                 break;
             if (other.name.compare(p.name, Qt::CaseInsensitive) == 0)
-                shared = tr("Another profile is already named “%1”.").arg(p.name);
+                shared = tr("Another profile is already named “%1”.").arg(other.name);
         }
     }
-    if (!shared.isEmpty()) {
-        QWidget *field = m_name;
-        if (shared.contains(u"endpoint"_s, Qt::CaseInsensitive))
-            field = m_endpoint;
-        else if (shared.contains(u"header"_s, Qt::CaseInsensitive))
-            field = m_headers;
-        else if (shared.contains(u"fallback"_s, Qt::CaseInsensitive))
-            field = m_fallback;
-        return problem(shared, field);
-    }
-    if (p.builtInDemo)
+    if (shared.isEmpty())
         return std::nullopt;
-    if (!net::chatCompletionsUrl(p.endpoint).isValid())
-        return problem(tr("The endpoint must be an http:// or https:// URL."), m_endpoint);
-    if (p.model.isEmpty() && net::defaultModelFor(p.endpoint).isEmpty())
-        return problem(tr("Name the model the provider should use."), m_model);
-    if (p.keySource == Source::Environment && p.keyVariable.isEmpty()
-        && !net::isLoopback(p.endpoint))
-        return problem(tr("Name the environment variable that holds the key."), m_envVar);
-    if (p.keySource == Source::KeyFile && p.keyFile.isEmpty())
-        return problem(tr("Choose the key file."), m_keyFile);
-    int bad = 0;
-    parseHeaders(m_headerText.value(p.id), &bad);
-    if (bad > 0)
-        return problem(
-            tr("Line %1 of the extra headers is not \"Name: value\".").arg(bad), m_headers);
-    return std::nullopt;
+    QWidget *field = m_name;
+    if (shared.contains(u"endpoint"_s, Qt::CaseInsensitive))
+        field = m_endpoint;
+    else if (shared.contains(u"header"_s, Qt::CaseInsensitive))
+        field = m_headers;
+    else if (shared.contains(u"fallback"_s, Qt::CaseInsensitive))
+        field = m_fallback;
+    return problem(shared, field);
 }
 
 std::optional<ProvidersPage::Problem> ProvidersPage::problem() const
