@@ -287,9 +287,13 @@ SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QStrin
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     // No wider than about 760 px at 100 %, usable in a 640 x 480 window: the editor scrolls.
     const int em = fontMetrics().averageCharWidth();
-    setMinimumSize(std::min(em * 90, 620), std::min(fontMetrics().lineSpacing() * 24, 460));
-    resize(std::clamp(layout->sizeHint().width(), em * 100, 760),
-        std::clamp(layout->sizeHint().height(), fontMetrics().lineSpacing() * 30, 620));
+    // At least what the layout needs (a check box's sentence does not wrap): an explicit
+    // minimum replaces the layout's own.
+    layout->activate();
+    setMinimumSize(std::max(std::min(em * 90, 620), layout->minimumSize().width()),
+        std::max(std::min(fontMetrics().lineSpacing() * 24, 460), layout->minimumSize().height()));
+    resize(std::min(760, std::max(layout->sizeHint().width(), em * 100)),
+        std::min(620, std::max(layout->sizeHint().height(), fontMetrics().lineSpacing() * 30)));
 }
 
 session::ProfileSet SettingsDialog::profiles() const
