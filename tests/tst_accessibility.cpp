@@ -331,13 +331,17 @@ void TestAccessibility::settingsProvidersPage()
         QWidget *f = QApplication::focusWidget();
         while (f && (f->objectName().isEmpty() || f->objectName().startsWith(u"qt_"_s)))
             f = f->parentWidget();
-        if (f && (visited.isEmpty() || visited.last() != f->objectName()))
-            visited << f->objectName();
+        // The key source's radio buttons are one stop (Tab enters the group, arrows move in it).
+        const QString name = f && f->objectName().startsWith(u"from"_s) ? u"keySource"_s
+            : f                                                         ? f->objectName()
+                                                                        : QString();
+        if (f && (visited.isEmpty() || visited.last() != name))
+            visited << name;
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
     }
     const QStringList order { u"profileList"_s, u"addProfile"_s, u"duplicateProfile"_s,
         u"deleteProfile"_s, u"defaultProfile"_s, u"profileName"_s, u"endpoint"_s, u"model"_s,
-        u"refreshModels"_s, u"fromKeychain"_s, u"keychainKey"_s, u"stream"_s, u"extraHeaders"_s,
+        u"refreshModels"_s, u"keySource"_s, u"keychainKey"_s, u"stream"_s, u"extraHeaders"_s,
         u"contextWindow"_s, u"waitCap"_s, u"budget"_s, u"attempts"_s, u"backoffBase"_s,
         u"headerTimeout"_s, u"retryTokenLimit"_s, u"retryRateLimit"_s, u"retryTransient"_s,
         u"fallback"_s };

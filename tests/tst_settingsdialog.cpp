@@ -35,6 +35,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStyle>
@@ -525,7 +526,8 @@ void TestSettingsDialog::policyOverridesShowDefaultsAndRoundTrip()
     QCOMPARE(cap->text(), u"5 s"_s);
     field<QSpinBox>(&dialog, u"budget"_s)->setValue(12);
     field<QSpinBox>(&dialog, u"attempts"_s)->setValue(3);
-    QTest::mouseClick(field<QCheckBox>(&dialog, u"retryRateLimit"_s), Qt::LeftButton);
+    field<QCheckBox>(&dialog, u"retryRateLimit"_s)->setFocus();
+    QTest::keyClick(field<QCheckBox>(&dialog, u"retryRateLimit"_s), Qt::Key_Space);
     session::PolicyOverrides expected;
     expected.waitCapS = 5;
     expected.budgetS = 12;
@@ -651,7 +653,8 @@ void TestSettingsDialog::fallbackChoiceSaved()
     QVERIFY(!automatic->isEnabled());
     fallback->setCurrentIndex(fallback->findText(u"Work"_s));
     QVERIFY(automatic->isEnabled());
-    QTest::mouseClick(automatic, Qt::LeftButton);
+    automatic->setFocus();
+    QTest::keyClick(automatic, Qt::Key_Space);
     QCOMPARE(dialog.profiles().demo().fallback, u"work"_s);
     QVERIFY(dialog.profiles().demo().autoFallback);
     clickOk(&dialog);
@@ -1289,6 +1292,9 @@ void TestSettingsDialog::pacingAndContextByKeyboard()
     auto *autoTrim = field<QCheckBox>(&dialog, u"autoTrim"_s);
     auto *spin = field<QSpinBox>(&dialog, u"contextWindow"_s);
     QVERIFY(pacing && autoTrim && spin);
+    // In the editor's scroll area: scrolled to, then whole.
+    auto *scroll = field<QScrollArea>(&dialog, u"profileEditor"_s);
+    scroll->ensureWidgetVisible(field<QLabel>(&dialog, u"contextHint"_s));
     QVERIFY(labelShowing(&dialog, u"The provider named 2,000 tokens."_s));
     QVERIFY(labelShowing(&dialog, u"C&ontext window:"_s));
     tabs->setCurrentIndex(1);
@@ -1341,8 +1347,8 @@ void TestSettingsDialog::fitsSmallWindows()
     SettingsDialog *dialog = w.openSettings();
     QVERIFY(dialog);
     QVERIFY2(dialog->width() <= 760, qPrintable(QString::number(dialog->width())));
-    QVERIFY(dialog->minimumWidth() <= 640);
-    QVERIFY(dialog->minimumHeight() <= 480);
+    QVERIFY2(dialog->minimumWidth() <= 640, qPrintable(QString::number(dialog->minimumWidth())));
+    QVERIFY2(dialog->minimumHeight() <= 480, qPrintable(QString::number(dialog->minimumHeight())));
     dialog->resize(dialog->minimumSize());
     QTest::mouseClick(button(dialog, u"addProfile"_s), Qt::LeftButton);
     // The buttons stay inside, the editor scrolls to what has focus.

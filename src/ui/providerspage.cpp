@@ -7,14 +7,15 @@
 #include "policyoverridesbox.h"
 #include "settingsdialog.h"
 
-#include <QAction>
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -140,10 +141,8 @@ ProvidersPage::ProvidersPage(
     m_delete->setAccessibleDescription(
         tr("Delete the selected profile; the built-in demo cannot be deleted"));
     m_default->setAccessibleDescription(tr("New conversations start with the selected profile"));
-    auto *deleteAction = new QAction(tr("Delete profile"), m_list);
-    deleteAction->setShortcut(QKeySequence::Delete);
-    deleteAction->setShortcutContext(Qt::WidgetShortcut);
-    m_list->addAction(deleteAction);
+    // Delete on the list deletes the selected profile (not the demo).
+    m_list->installEventFilter(this);
 
     auto *left = new QVBoxLayout;
     left->addWidget(listLabel);
@@ -180,7 +179,6 @@ ProvidersPage::ProvidersPage(
     connect(m_add, &QPushButton::clicked, this, &ProvidersPage::addProfile);
     connect(m_duplicate, &QPushButton::clicked, this, &ProvidersPage::duplicateProfile);
     connect(m_delete, &QPushButton::clicked, this, &ProvidersPage::deleteProfile);
-    connect(deleteAction, &QAction::triggered, this, &ProvidersPage::deleteProfile);
     connect(m_default, &QPushButton::clicked, this, &ProvidersPage::makeDefault);
     connect(
         m_lister, &net::ModelLister::listed, this, [this](const QUrl &, const QStringList &models) {
@@ -213,6 +211,18 @@ ProvidersPage::ProvidersPage(
 }
 
 ProvidersPage::~ProvidersPage() = default;
+
+bool ProvidersPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_list && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_Delete && key->modifiers() == Qt::NoModifier) {
+            deleteProfile();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
 void ProvidersPage::buildEditor(QWidget *editor)
 {

@@ -80,6 +80,9 @@ public:
 Q_SIGNALS:
     void edited();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void buildEditor(QWidget *editor);
     void fillList();

@@ -185,10 +185,7 @@ SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QStrin
     , m_parkAutomatic(new QRadioButton(tr("&Park automatically until the reset"), this))
     , m_parkGiveUp(new QRadioButton(tr("&Give up"), this))
     , m_pacing(new QCheckBox(tr("Pa&ce sends so the provider's window is not exceeded"), this))
-    , m_autoTrim(new QCheckBox(
-          tr("&Leave out the oldest turns automatically when a conversation outgrows the model's "
-             "context"),
-          this))
+    , m_autoTrim(new QCheckBox(tr("&Leave out the oldest turns automatically"), this))
     , m_message(new InlineMessage(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
@@ -235,6 +232,16 @@ SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QStrin
     // Pacing and trimming after the parking choice: Tab reaches them in the order they read.
     retries->addWidget(m_pacing);
     retries->addWidget(m_autoTrim);
+    // The rest of the sentence wraps under it: a check box does not, and the dialog has to fit a
+    // small screen.
+    auto *trimNote = new QLabel(tr("When a conversation outgrows the model's context; the "
+                                   "conversation says what was left out."),
+        retriesBox);
+    trimNote->setObjectName(u"autoTrimNote"_s);
+    trimNote->setWordWrap(true);
+    trimNote->setIndent(style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, m_autoTrim)
+        + style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing, nullptr, m_autoTrim));
+    retries->addWidget(trimNote);
     auto *note = new QLabel(tr("The numbers of the retry policy (waits, budget, attempts) are "
                                "each provider's: Providers, Retry policy."),
         retriesBox);
@@ -244,7 +251,7 @@ SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QStrin
     auto *retriesLayout = new QVBoxLayout(retriesPage);
     retriesLayout->addWidget(retriesBox);
     retriesLayout->addStretch(1);
-    // A check box does not wrap: the dialog is as wide as its sentence, never cutting it.
+    // A check box does not wrap: never narrower than its sentence.
     m_autoTrim->setMinimumWidth(m_autoTrim->sizeHint().width());
     m_pacing->setMinimumWidth(m_pacing->sizeHint().width());
 
