@@ -158,7 +158,7 @@ ProvidersPage::ProvidersPage(
     m_scroll->setWidget(m_editor);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_scroll->setFocusPolicy(Qt::NoFocus);
 
     auto *layout = new QHBoxLayout(this);
@@ -199,8 +199,8 @@ ProvidersPage::ProvidersPage(
             return;
         m_modelStatus->setText(p->cachedModels.isEmpty()
                 ? tr("This provider has no model list: type the model name")
-                : tr("%n model(s) from the last list; the provider does not answer now", nullptr,
-                    int(p->cachedModels.size())));
+                : tr("%1 from the last list; the provider does not answer now")
+                      .arg(modelCount(int(p->cachedModels.size()))));
     });
 
     fillList();

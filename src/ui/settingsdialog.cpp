@@ -298,9 +298,9 @@ SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QStrin
     // minimum replaces the layout's own.
     layout->activate();
     setMinimumSize(std::max(std::min(em * 90, 620), layout->minimumSize().width()),
-        std::max(std::min(fontMetrics().lineSpacing() * 24, 460), layout->minimumSize().height()));
-    resize(std::min(760, std::max(layout->sizeHint().width(), em * 100)),
-        std::min(620, std::max(layout->sizeHint().height(), fontMetrics().lineSpacing() * 30)));
+        std::max(std::min(fontMetrics().lineSpacing() * 30, 460), layout->minimumSize().height()));
+    resize(std::max(minimumWidth(), std::min(760, em * 118)),
+        std::max(minimumHeight(), std::min(660, fontMetrics().lineSpacing() * 38)));
 }
 
 session::ProfileSet SettingsDialog::profiles() const
