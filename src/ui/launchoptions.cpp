@@ -77,7 +77,12 @@ session::ProviderChoice providerChoice(
 void applySettings(session::ChatSession &session, const Settings &settings,
     const LaunchOptions &options, const QString &profileId)
 {
-    const session::ProfileSet profiles = settings.profiles();
+    applySettings(session, settings, options, settings.profiles(), profileId);
+}
+
+void applySettings(session::ChatSession &session, const Settings &settings,
+    const LaunchOptions &options, const session::ProfileSet &profiles, const QString &profileId)
+{
     session.setProvider(providerChoice(settings, options, profiles, profileId));
     // The profile's fallback: another profile, with its own endpoint, key and limits. None when
     // this run's flags replaced the provider.

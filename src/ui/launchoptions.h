@@ -47,6 +47,9 @@ session::ProviderChoice providerChoice(const Settings &settings, const LaunchOpt
 /// pacing and automatic trimming (Settings → Retries).
 void applySettings(session::ChatSession &session, const Settings &settings,
     const LaunchOptions &options, const QString &profileId = {});
+/// As above, with profiles already read (the window's).
+void applySettings(session::ChatSession &session, const Settings &settings,
+    const LaunchOptions &options, const session::ProfileSet &profiles, const QString &profileId);
 
 /// Wires a session of the window: its own, and each one its parking lot makes for a parked send
 /// of a conversation it does not show. The time scale of this run, `demo` (may be null) for the

@@ -247,7 +247,8 @@ void MainWindow::changeEvent(QEvent *event)
 void MainWindow::applyProvider()
 {
     m_profiles->reload();
-    applySettings(*m_session, m_settings, m_options, m_profiles->currentId());
+    applySettings(
+        *m_session, m_settings, m_options, m_profiles->profiles(), m_profiles->currentId());
     m_status->setProfileName(chosenProvider().profileName);
     m_profiles->applied();
 
@@ -256,6 +257,7 @@ void MainWindow::applyProvider()
     m_banner->setVisible(m_session->usingDemo());
     m_banner->restyle(palette());
     m_status->update();
+    updateButtons(); // the profile combo: disabled while --demo or --endpoint wins
 }
 
 void MainWindow::sendPrompt()
