@@ -18,6 +18,7 @@
 #include <QAccessible>
 #include <QComboBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -83,7 +84,12 @@ struct ProfileWindow
         window->promptEditor()->setPlainText(text);
         window->sendPrompt();
     }
-    int freeChats() const { return testing::DemoWindow::chatRequests(*hook.provider()).size(); }
+    /// The embedded demo starts when a send first goes to it.
+    int freeChats() const
+    {
+        return hook.provider() ? int(testing::DemoWindow::chatRequests(*hook.provider()).size())
+                               : 0;
+    }
     int paidChats() const { return testing::DemoWindow::chatRequests(paid).size(); }
 
     Settings settings;

@@ -15,6 +15,7 @@
 #include "windowparking.h"
 #include "windowprofiles.h"
 
+#include <QComboBox>
 #include <QDesktopServices>
 #include <QDoubleSpinBox>
 #include <QHeaderView>
