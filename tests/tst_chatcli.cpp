@@ -353,7 +353,20 @@ void TestChatCli::badArgumentsExitTwo_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QByteArray>("message");
     QTest::newRow("no endpoint") << QStringList { u"chat"_s, u"--prompt"_s, u"x"_s }
-                                 << QByteArray("--endpoint is required");
+                                 << QByteArray("--endpoint or --profile is required");
+    // Issue 17: the policy flags, and the flags that only go with --profile.
+    QTest::newRow("max-wait out of range")
+        << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s,
+               u"x"_s, u"--max-wait"_s, u"900"_s }
+        << QByteArray("capwatch-cli chat: error: --max-wait: 900 is out of range 1-600\n");
+    QTest::newRow("max-attempts not a number")
+        << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s,
+               u"x"_s, u"--max-attempts"_s, u"three"_s }
+        << QByteArray("capwatch-cli chat: error: --max-attempts: 'three' is not a whole number\n");
+    QTest::newRow("config without profile")
+        << QStringList { u"chat"_s, u"--endpoint"_s, u"http://127.0.0.1:1/v1"_s, u"--prompt"_s,
+               u"x"_s, u"--config"_s, u"/nonexistent.conf"_s }
+        << QByteArray("--config names the file --profile is read from: give --profile too");
     QTest::newRow("bad time scale") << QStringList { u"chat"_s, u"--endpoint"_s,
         u"http://127.0.0.1:1/v1"_s, u"--prompt"_s, u"x"_s, u"--time-scale"_s, u"2"_s }
                                     << QByteArray("--time-scale");

@@ -65,6 +65,8 @@ private Q_SLOTS:
     void failedSendKeepsThePrompt();
     void latestSendWins();
     void editAndRegenerateReplaceTheLastExchange();
+    void keychainFactoryGetsTheProfilesEntry();
+    void sendRunsUnderTheProfilesLimits();
 };
 
 void TestChatSession::usesTheDemoThroughTheHook()
@@ -334,6 +336,57 @@ void TestChatSession::editAndRegenerateReplaceTheLastExchange()
     QCOMPARE(f.session.history().at(0).content, u"One"_s);
     QCOMPARE(f.session.history().at(2).content, u"Two, edited"_s);
     QCOMPARE(f.demo.chats().last().json().value(u"messages"_s).toArray().size(), 3);
+}
+
+void TestChatSession::keychainFactoryGetsTheProfilesEntry()
+{
+    // Each profile's key has its own keychain entry: the factory is asked for that one.
+    ChatSession session;
+    QStringList asked;
+    session.setKeychain([&asked](const QString &entry) {
+        asked.append(entry);
+        return std::shared_ptr<net::CredentialProvider>();
+    });
+    ProviderChoice paid;
+    paid.endpoint = QUrl(u"https://api.example.invalid/v1"_s);
+    paid.keySource = ProviderChoice::KeySource::Keychain;
+    paid.keySourceText = u"system keychain"_s;
+    paid.profile = u"paid"_s;
+    paid.profileName = u"Paid"_s;
+    paid.keychainEntry = u"profile/paid"_s;
+    session.setProvider(paid);
+    QCOMPARE(asked, QStringList { u"profile/paid"_s });
+    QCOMPARE(session.keyStatus().kind, KeyStatus::Kind::Named);
+}
+
+void TestChatSession::sendRunsUnderTheProfilesLimits()
+{
+    // rate-limited: two 429s before the answer. A profile with one attempt gives up after the
+    // first, and the progress and attempt counts say "of 1".
+    Fixture f(u"rate-limited"_s);
+    ProviderChoice one;
+    one.demo = true;
+    one.profile = u"demo"_s;
+    one.profileName = u"Demo"_s;
+    one.limits.maxAttempts = 1;
+    one.limits.budget = retry::Millis(30'000);
+    f.session.setProvider(one);
+    QCOMPARE(f.session.progress().limits.maxAttempts, 1);
+    QCOMPARE(f.session.progress().budgetLeft, retry::Millis(30'000));
+    QSignalSpy attempts(&f.session, &ChatSession::attemptStarted);
+    QSignalSpy gaveUp(&f.session, &ChatSession::gaveUp);
+    QSignalSpy progress(&f.session, &ChatSession::waitProgress);
+    f.session.send(u"only once"_s, {});
+    QTRY_COMPARE_WITH_TIMEOUT(gaveUp.count(), 1, 10000);
+    QCOMPARE(attempts.count(), 1);
+    QCOMPARE(attempts.first().at(2).toInt(), 1);
+    const auto summary = gaveUp.first().at(1).value<net::SendSummary>();
+    QCOMPARE(summary.reason, retry::EndReason::AttemptsExhausted);
+    QCOMPARE(f.session.sendProfile(), u"Demo"_s);
+    const WaitProgress last = progress.last().at(0).value<WaitProgress>();
+    QCOMPARE(last.limits.maxAttempts, 1);
+    QCOMPARE(last.profileName, u"Demo"_s);
+    QCOMPARE(f.demo.chats().size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestChatSession)

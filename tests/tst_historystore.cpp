@@ -5,7 +5,9 @@
 // a reopen and a kill -9, deleted with their conversation. Provider windows (issue 16, schema
 // v3): a version-2 file migrated, one report per provider and model, garbage read as unset, kept
 // over a reopen and over deleting conversations, gone with clear(); the retry records' window
-// columns round-trip. Every database lives in a temporary folder.
+// columns round-trip. Provider profiles (issue 17, schema v4): a version-3 file migrated (and a
+// version-1 one through the whole chain), the profile columns round-trip, a conversation's
+// profile changed without moving it. Every database lives in a temporary folder.
 
 #include "history/historystore.h"
 #include "history/historywriter.h"
@@ -333,6 +335,11 @@ private Q_SLOTS:
     void deletingConversationsDeletesTheirParkedSends();
     void leavesOutUnreadableParkedRows();
     void migratesVersion2ToProviderWindows();
+    void migratesVersion3ToProfiles();
+    void migratesVersion1ToProfilesInOneOpen();
+    void profileColumnsRoundTrip();
+    void setConversationProfileKeepsUpdated();
+    void writerSetsConversationProfile();
     void retryRecordWindowColumnsRoundTrip_data();
     void retryRecordWindowColumnsRoundTrip();
     void providerWindowReplacesItsOwnRowOnly();
@@ -449,10 +456,10 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
-    QCOMPARE(r.version, 3);
-    QCOMPARE(HistoryStore::latestVersion(), 3);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 3"_s));
-    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 3);
+    QCOMPARE(r.version, 4);
+    QCOMPARE(HistoryStore::latestVersion(), 4);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 4"_s));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 4);
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
                  "'parked_sends'"_s)
@@ -482,7 +489,7 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(store.parkedSends(), (QList<ParkedSend> { asRead(p, before) }));
     QVERIFY(store.conversation(before.conversation.id)->hasParked);
     store.close();
-    QCOMPARE(store.open(dbPath()).fromVersion, 3);
+    QCOMPARE(store.open(dbPath()).fromVersion, 4);
     QCOMPARE(store.parkedSends().size(), 1);
 }
 
@@ -1276,10 +1283,10 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 2);
-    QCOMPARE(r.version, 3);
+    QCOMPARE(r.version, 4);
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 2 to 3"_s), qPrintable(r.message()));
-    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 3);
+        r.message().contains(u"migrated from schema version 2 to 4"_s), qPrintable(r.message()));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 4);
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
                  "'provider_windows'"_s)
@@ -1323,10 +1330,199 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     QVERIFY2(store.addRetryRecord(before.send.id, pacedAt(kBase.addSecs(10), 2)),
         qPrintable(store.lastError()));
     store.close();
-    QCOMPARE(store.open(dbPath()).fromVersion, 3);
+    QCOMPARE(store.open(dbPath()).fromVersion, 4);
     QCOMPARE(store.providerWindows(), QList<ProviderWindowRecord> { w });
     QCOMPARE(
         store.retryRecords(before.conversation.id).back().record, pacedAt(kBase.addSecs(10), 2));
+}
+
+void TestHistoryStore::migratesVersion3ToProfiles()
+{
+    // A version-3 file as a build from before profiles left it: a conversation with retry
+    // records (the window columns set on one), a parked send and a window report.
+    Filled before;
+    ParkedSend parked;
+    const ProviderWindowRecord w = windowAt(u"demo"_s, u"demo-model"_s, kBase);
+    {
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath(), upTo(3)).status, OpenResult::Status::Created);
+        before = fillOld(store, dbPath(), kBase, u"before profiles"_s, 2);
+        parked = parkedOf(before, kBase.addSecs(3600), 1);
+        QVERIFY2(store.addParkedSend(parked), qPrintable(store.lastError()));
+        QVERIFY2(store.saveProviderWindow(w), qPrintable(store.lastError()));
+    }
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 3);
+    QCOMPARE(rawValue(dbPath(),
+                 u"SELECT count(*) FROM pragma_table_info('conversations') WHERE name = "
+                 "'profile'"_s)
+                 .toInt(),
+        0);
+
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.status, OpenResult::Status::Opened);
+    QCOMPARE(r.fromVersion, 3);
+    QCOMPARE(r.version, 4);
+    QVERIFY2(
+        r.message().contains(u"migrated from schema version 3 to 4"_s), qPrintable(r.message()));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 4);
+    for (const auto &[table, columns] : { std::pair { u"conversations"_s, 1 },
+             std::pair { u"messages"_s, 1 }, std::pair { u"retry_records"_s, 2 } })
+        QCOMPARE(rawValue(dbPath(),
+                     u"SELECT count(*) FROM pragma_table_info('%1') WHERE name IN ('profile', "
+                     "'fallback_to')"_s.arg(table))
+                     .toInt(),
+            columns);
+
+    // Everything stored under version 3 is as it was, with no profile.
+    Conversation expected = before.conversation;
+    expected.title = u"tell me about before profiles"_s;
+    expected.hasRetries = true;
+    expected.hasParked = true;
+    QCOMPARE(store.conversation(before.conversation.id), std::optional<Conversation>(expected));
+    QCOMPARE(store.conversation(before.conversation.id)->profile, QString());
+    QCOMPARE(
+        store.messages(before.conversation.id), (QList<Message> { before.prompt, before.answer }));
+    const QList<StoredRetryRecord> records = store.retryRecords(before.conversation.id);
+    QCOMPARE(records.size(), 2);
+    for (int i = 0; i < records.size(); ++i) {
+        QCOMPARE(records.at(i).record.profile, QString());
+        QCOMPARE(records.at(i).record.fallbackTo, QString());
+        QVERIFY2(records.at(i).record == scheduled(kBase.addSecs(i + 1), 1, i + 1),
+            qPrintable(u"record %1"_s.arg(i)));
+    }
+    QCOMPARE(store.parkedSends(), QList<ParkedSend> { asRead(parked, before) });
+    QCOMPARE(store.providerWindows(), QList<ProviderWindowRecord> { w });
+    QCOMPARE(store.search(u"before profiles"_s).size(), 1);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+
+    // And it takes the profile columns.
+    QVERIFY2(store.setConversationProfile(before.conversation.id, u"free-tier"_s),
+        qPrintable(store.lastError()));
+    RetryRecord fallback = scheduled(kBase.addSecs(20), 1, 2);
+    fallback.event = u"fallback"_s;
+    fallback.profile = u"Free tier"_s;
+    fallback.fallbackTo = u"Paid tier"_s;
+    QVERIFY2(store.addRetryRecord(before.send.id, fallback), qPrintable(store.lastError()));
+    store.close();
+    QCOMPARE(store.open(dbPath()).fromVersion, 4);
+    QCOMPARE(store.conversation(before.conversation.id)->profile, u"free-tier"_s);
+    QCOMPARE(store.retryRecords(before.conversation.id).back().record, fallback);
+}
+
+void TestHistoryStore::migratesVersion1ToProfilesInOneOpen()
+{
+    // The whole chain: a version-1 file opened by this build goes 1 -> 2 -> 3 -> 4 at once.
+    Filled before;
+    {
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath(), upTo(1)).status, OpenResult::Status::Created);
+        before = fillOld(store, dbPath(), kBase, u"oldest"_s, 1);
+    }
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.fromVersion, 1);
+    QCOMPARE(r.version, 4);
+    QCOMPARE(store.conversation(before.conversation.id)->profile, QString());
+    QCOMPARE(store.messages(before.conversation.id).size(), 2);
+    QCOMPARE(store.retryRecords(before.conversation.id).size(), 1);
+    Message answer = messageOf(before.conversation.id, Role::Assistant, u"from B"_s, kBase);
+    answer.profile = u"Paid tier"_s;
+    QVERIFY2(store.addMessage(answer), qPrintable(store.lastError()));
+    QCOMPARE(store.messages(before.conversation.id).back().profile, u"Paid tier"_s);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+}
+
+void TestHistoryStore::profileColumnsRoundTrip()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    Conversation c = conversationAt(kBase);
+    c.profile = u"free-tier"_s;
+    QVERIFY2(store.addConversation(c), qPrintable(store.lastError()));
+    Conversation plain = conversationAt(kBase.addSecs(1));
+    QVERIFY(store.addConversation(plain));
+    Message prompt = messageOf(c.id, Role::User, u"hello"_s, kBase);
+    QVERIFY(store.addMessage(prompt));
+    Message answer = messageOf(c.id, Role::Assistant, u"hi"_s, kBase, MessageState::Pending);
+    answer.profile = u"Paid tier"_s;
+    QVERIFY(store.addMessage(answer));
+    QVERIFY(store.finishMessage(answer.id, u"hi there"_s, MessageState::Complete, kBase));
+    Send send;
+    send.conversation = c.id;
+    send.message = prompt.id;
+    send.started = kBase;
+    QVERIFY(store.addSend(send));
+    RetryRecord r = scheduled(kBase.addSecs(2), 1, 1);
+    r.profile = u"Free tier"_s;
+    QVERIFY(store.addRetryRecord(send.id, r));
+    RetryRecord f = r;
+    f.event = u"fallback"_s;
+    f.fallbackTo = u"Paid tier"_s;
+    QVERIFY(store.addRetryRecord(send.id, f));
+    store.close();
+
+    HistoryStore again;
+    QVERIFY(again.open(dbPath()).persistent());
+    QCOMPARE(again.conversation(c.id)->profile, u"free-tier"_s);
+    QCOMPARE(again.conversation(plain.id)->profile, QString());
+    const QList<Message> messages = again.messages(c.id);
+    QCOMPARE(messages.size(), 2);
+    QCOMPARE(messages.at(0).profile, QString());
+    QCOMPARE(messages.at(1).profile, u"Paid tier"_s);
+    QCOMPARE(messages.at(1).text, u"hi there"_s);
+    const QList<StoredRetryRecord> records = again.retryRecords(c.id);
+    QCOMPARE(records.size(), 2);
+    QCOMPARE(records.at(0).record, r);
+    QCOMPARE(records.at(1).record, f);
+    // Empty profile columns of a record are NULL, as before profiles.
+    QVERIFY(rawValue(dbPath(), u"SELECT fallback_to IS NULL FROM retry_records ORDER BY id"_s)
+                .toBool());
+    // The paged listing carries it too.
+    const ConversationPage page = again.conversations(10);
+    QCOMPARE(page.conversations.size(), 2);
+    QCOMPARE(page.conversations.at(1).profile, u"free-tier"_s);
+}
+
+void TestHistoryStore::setConversationProfileKeepsUpdated()
+{
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled older = fill(store, kBase, u"older"_s, 0);
+    const Filled newer = fill(store, kBase.addSecs(60), u"newer"_s, 0);
+    QVERIFY2(store.setConversationProfile(older.conversation.id, u"paid"_s),
+        qPrintable(store.lastError()));
+    const std::optional<Conversation> c = store.conversation(older.conversation.id);
+    QCOMPARE(c->profile, u"paid"_s);
+    QCOMPARE(c->updated, kBase);
+    // Still listed after the newer one: the order is by `updated`.
+    const ConversationPage page = store.conversations(10);
+    QCOMPARE(page.conversations.size(), 2);
+    QCOMPARE(page.conversations.at(0).id, newer.conversation.id);
+    // Set back to none; an unknown conversation is an error.
+    QVERIFY(store.setConversationProfile(older.conversation.id, QString()));
+    QCOMPARE(store.conversation(older.conversation.id)->profile, QString());
+    QVERIFY(!store.setConversationProfile(QUuid::createUuid(), u"paid"_s));
+    QVERIFY(store.lastError().contains(u"no such conversation"_s));
+}
+
+void TestHistoryStore::writerSetsConversationProfile()
+{
+    HistoryWriter writer;
+    QSignalSpy opened(&writer, &HistoryWriter::opened);
+    writer.open(dbPath());
+    QVERIFY(opened.wait(10000));
+    Conversation c = conversationAt(kBase);
+    c.profile = u"free-tier"_s;
+    const QUuid id = writer.addConversation(c);
+    writer.setConversationProfile(id, u"paid"_s);
+    QSignalSpy flushed(&writer, &HistoryWriter::flushed);
+    writer.flush();
+    QVERIFY(flushed.wait(10000));
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    QCOMPARE(store.conversation(id)->profile, u"paid"_s);
+    QCOMPARE(store.conversation(id)->updated, kBase);
 }
 
 void TestHistoryStore::retryRecordWindowColumnsRoundTrip_data()

@@ -73,6 +73,7 @@ class TestSessionHistory final : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void storedRecordsKeepTheProfileColumns();
     void init();
     void recordsRoundTrip_data();
     void recordsRoundTrip();
@@ -774,6 +775,36 @@ void TestSessionHistory::pacedRecordIsRestored()
     }
     QCOMPARE(net::RetryRecord::eventName(back.front().event), u"paced"_s);
     QCOMPARE(f.session.retryLog()->serialize(net::LogFormat::JsonLines), jsonLines(live));
+}
+
+void TestSessionHistory::storedRecordsKeepTheProfileColumns()
+{
+    // The `fallback` record's profile columns go into the database and come back (history
+    // show, export and a restore read them through toLogRecord()).
+    net::RetryRecord r;
+    r.time = QDateTime::currentDateTimeUtc();
+    r.request = 3;
+    r.event = Event::Fallback;
+    r.attempt = 2;
+    r.reason = retry::EndReason::BudgetExhausted;
+    r.profile = u"Free tier"_s;
+    r.fallbackTo = u"Paid tier"_s;
+    const history::RetryRecord stored = toStored(r);
+    QCOMPARE(stored.event, u"fallback"_s);
+    QCOMPARE(stored.profile, u"Free tier"_s);
+    QCOMPARE(stored.fallbackTo, u"Paid tier"_s);
+    const std::optional<net::RetryRecord> back = fromStored(stored);
+    QVERIFY(back);
+    QCOMPARE(back->event, Event::Fallback);
+    QCOMPARE(back->profile, u"Free tier"_s);
+    QCOMPARE(back->fallbackTo, u"Paid tier"_s);
+    QCOMPARE(back->reason, retry::EndReason::BudgetExhausted);
+    // A record from before profiles: both empty.
+    net::RetryRecord plain = r;
+    plain.profile.clear();
+    plain.fallbackTo.clear();
+    QCOMPARE(toLogRecord(toStored(plain)).profile, QString());
+    QCOMPARE(toLogRecord(toStored(plain)).fallbackTo, QString());
 }
 
 QTEST_GUILESS_MAIN(TestSessionHistory)

@@ -1,15 +1,19 @@
-// The settings dialog, driven as a user would through the real window (offscreen, time-scaled):
-// what it shows on opening, its validation message (readable in a light and a dark palette), the
-// keychain failing and working (through a replaceable keychain backend), switching the key source
-// while a retry wait runs, the key that actually reaches the provider, and Retries' parking
-// choice: stored, read back, applied to the session, reached by the keyboard.
+// The settings dialog, driven as a user would (offscreen, time-scaled): Providers (issue 17: the
+// profiles added, duplicated, renamed and deleted, round-tripped through Settings; the demo that
+// cannot be deleted; a profile's retry policy with its "Default (60 s)" values and bounds that
+// cannot be exceeded; the models a DemoProvider lists; the fallback; a problem refusing OK), its
+// validation message (readable in a light and a dark palette), the keychain failing and working
+// per profile (through a replaceable keychain backend), and Retries' parking choice, pacing and
+// trimming: stored, read back, applied to the session, reached by the keyboard.
 
 #include "demo/demoprovider.h"
+#include "net/chatrequest.h"
 #include "support/demolocalprovider.h"
 #include "support/fakekeychain.h"
 #include "ui/conversationview.h"
 #include "ui/keychain.h"
 #include "ui/mainwindow.h"
+#include "ui/providerspage.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
@@ -19,19 +23,23 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMap>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -228,9 +236,39 @@ QLabel *labelShowing(QWidget *dialog, const QString &text)
     return nullptr;
 }
 
-QByteArray bearer(const QByteArray &key)
+/// The demo and "Work", a profile of `endpoint` with the key from kKeyVariable.
+session::ProfileSet twoProfiles(const QUrl &endpoint)
 {
-    return "Bearer " + key;
+    session::ProfileSet set;
+    set.profiles.append(set.demo());
+    session::ProviderProfile work;
+    work.id = u"work"_s;
+    work.name = u"Work"_s;
+    work.endpoint = endpoint;
+    work.model = u"capwatch-demo"_s;
+    work.keyVariable = kKeyVariable;
+    set.profiles.append(work);
+    set.defaultProfile = set.profiles.first().id;
+    return set;
+}
+
+QStringList listed(SettingsDialog *dialog)
+{
+    QStringList out;
+    QListWidget *list = field<QListWidget>(dialog, u"profileList"_s);
+    for (int i = 0; list && i < list->count(); ++i)
+        out << list->item(i)->text();
+    return out;
+}
+
+QPushButton *button(QWidget *dialog, const QString &name)
+{
+    return field<QPushButton>(dialog, name);
+}
+
+QComboBox *modelBox(QWidget *dialog)
+{
+    return field<QComboBox>(dialog, u"model"_s);
 }
 
 QByteArray fileText(const QString &path)
@@ -249,17 +287,23 @@ private Q_SLOTS:
     void initTestCase();
     void init();
     void cleanup();
-    void opensShowingTheCurrentState_data();
-    void opensShowingTheCurrentState();
+    void opensWithTheProfileInUse();
+    void listsTheProfilesDemoFirst();
+    void addDuplicateRenameDeleteRoundTrip();
+    void demoCannotBeDeleted();
+    void policyOverridesShowDefaultsAndRoundTrip();
+    void outOfRangeCannotBeEntered();
+    void modelsListedFromTheProvider();
+    void fallbackChoiceSaved();
+    void duplicateNameRefusesOk();
     void validationErrorIsReadable_data();
     void validationErrorIsReadable();
     void refusesBadInputThenAccepts_data();
     void refusesBadInputThenAccepts();
     void keychainFailureKeepsThePreviousSource_data();
     void keychainFailureKeepsThePreviousSource();
-    void switchingSourcesDuringAWait();
-    void keysNeverReachTheSettingsFile_data();
-    void keysNeverReachTheSettingsFile();
+    void keychainEntryPerProfile();
+    void fileIssuesShownAsWarnings();
     void parkingChoiceRoundTrip_data();
     void parkingChoiceRoundTrip();
     void parkingChoiceByKeyboard();
@@ -267,10 +311,9 @@ private Q_SLOTS:
     void pacingAndContextRoundTrip_data();
     void pacingAndContextRoundTrip();
     void pacingAndContextByKeyboard();
+    void fitsSmallWindows();
 
 private:
-    /// Settings that point the window at m_provider with the key from kKeyVariable.
-    QString remoteIni();
     QString ini() { return m_dir.filePath(u"settings-%1.ini"_s.arg(++m_n)); }
 
     QTemporaryDir m_dir;
@@ -316,86 +359,354 @@ void TestSettingsDialog::cleanup()
     m_keychain.reset();
 }
 
-QString TestSettingsDialog::remoteIni()
+void TestSettingsDialog::opensWithTheProfileInUse()
 {
-    const QString path = ini();
-    Settings s(path);
-    ProviderSettings p;
-    p.useDemo = false;
-    p.endpoint = m_provider->baseUrl().toString();
-    p.model = u"capwatch-demo"_s;
-    p.keySource = ProviderSettings::KeySource::Environment;
-    p.keyVariable = kKeyVariable;
-    s.setProvider(p);
-    s.sync();
-    return path;
-}
-
-void TestSettingsDialog::opensShowingTheCurrentState_data()
-{
-    QTest::addColumn<bool>("configured");
-    QTest::addColumn<bool>("savedDemo");
-    QTest::addColumn<bool>("forceDemo"); // --demo
-    QTest::addColumn<QString>("endpointOption"); // --endpoint
-    QTest::addColumn<QString>("modelOption"); // --model
-    QTest::addColumn<bool>("demoShown");
-    QTest::addColumn<QString>("endpointShown");
-    QTest::addColumn<QString>("modelShown");
-
-    const QString saved = u"https://api.example.com/v1"_s;
-    QTest::newRow("first run: the demo")
-        << false << true << false << QString() << QString() << true << QString() << QString();
-    QTest::newRow("saved demo") << true << true << false << QString() << QString() << true << saved
-                                << u"saved-model"_s;
-    QTest::newRow("saved provider")
-        << true << false << false << QString() << QString() << false << saved << u"saved-model"_s;
-    QTest::newRow("--demo over a saved provider")
-        << true << false << true << QString() << QString() << true << saved << u"saved-model"_s;
-    QTest::newRow("--endpoint --model over the saved demo")
-        << true << true << false << u"https://other.example.org/v1"_s << u"cli-model"_s << false
-        << u"https://other.example.org/v1"_s << u"cli-model"_s;
-}
-
-void TestSettingsDialog::opensShowingTheCurrentState()
-{
-    QFETCH(bool, configured);
-    QFETCH(bool, savedDemo);
-    QFETCH(bool, forceDemo);
-    QFETCH(QString, endpointOption);
-    QFETCH(QString, modelOption);
-    QFETCH(bool, demoShown);
-    QFETCH(QString, endpointShown);
-    QFETCH(QString, modelShown);
-
-    const QString path = ini();
-    if (configured) {
-        Settings s(path);
-        ProviderSettings p;
-        p.useDemo = savedDemo;
-        p.endpoint = u"https://api.example.com/v1"_s;
-        p.model = u"saved-model"_s;
-        s.setProvider(p);
-        s.sync();
-    }
-    LaunchOptions o;
-    o.forceDemo = forceDemo;
-    o.endpoint = endpointOption;
-    o.model = modelOption;
-    Window w(path, o);
-    QCOMPARE(w.window->session()->usingDemo(), demoShown); // the premise: what is in use
+    // First run: the demo is in use, and selected; OK on it changes nothing in use.
+    Window w(ini());
+    QVERIFY(w.window->session()->usingDemo());
     SettingsDialog *dialog = w.openSettings();
     QVERIFY(dialog);
-    QCOMPARE(field<QCheckBox>(dialog, u"useDemo"_s)->isChecked(), demoShown);
-    QCOMPARE(field<QLineEdit>(dialog, u"endpoint"_s)->text(), endpointShown);
-    QCOMPARE(field<QLineEdit>(dialog, u"model"_s)->text(), modelShown);
-    QCOMPARE(field<QLineEdit>(dialog, u"endpoint"_s)->isEnabled(), !demoShown);
-
-    // OK on what is shown changes nothing in use.
+    QCOMPARE(dialog->currentProfile(), QString::fromUtf16(session::kDemoProfileId));
+    QVERIFY(!field<QLineEdit>(dialog, u"endpoint"_s)->isEnabled());
+    QVERIFY(!button(dialog, u"deleteProfile"_s)->isEnabled());
     const QString status = w.window->statusText();
     clickOk(dialog);
     QTRY_VERIFY(!w.dialogOpen());
-    QCOMPARE(w.window->session()->usingDemo(), demoShown);
+    QVERIFY(w.window->session()->usingDemo());
     QCOMPARE(w.window->statusText(), status);
+}
+
+void TestSettingsDialog::listsTheProfilesDemoFirst()
+{
+    SettingsDialog dialog(
+        twoProfiles(m_provider->baseUrl()), u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    QCOMPARE(listed(&dialog), (QStringList { u"Demo (built-in, default)"_s, u"Work"_s }));
+    QCOMPARE(dialog.currentProfile(), u"work"_s);
+    QCOMPARE(field<QLineEdit>(&dialog, u"profileName"_s)->text(), u"Work"_s);
+    QCOMPARE(field<QLineEdit>(&dialog, u"endpoint"_s)->text(), m_provider->baseUrl().toString());
+    QCOMPARE(modelBox(&dialog)->currentText(), u"capwatch-demo"_s);
+    QVERIFY(modelBox(&dialog)->isEditable()); // free text always
+    QVERIFY(field<QRadioButton>(&dialog, u"fromEnvironment"_s)->isChecked());
+    QCOMPARE(field<QLineEdit>(&dialog, u"keyVariable"_s)->text(), kKeyVariable);
+    QVERIFY(button(&dialog, u"deleteProfile"_s)->isEnabled());
+
+    // Set as default: marked in the list, and what profiles() gives.
+    QTest::mouseClick(button(&dialog, u"defaultProfile"_s), Qt::LeftButton);
+    QCOMPARE(listed(&dialog), (QStringList { u"Demo (built-in)"_s, u"Work (default)"_s }));
+    QCOMPARE(dialog.profiles().defaultProfile, u"work"_s);
+    QVERIFY(!button(&dialog, u"defaultProfile"_s)->isEnabled());
+
+    // The demo: its endpoint and key are not its to set, its policy and fallback are.
+    field<QListWidget>(&dialog, u"profileList"_s)->setCurrentRow(0);
+    QCOMPARE(dialog.currentProfile(), u"demo"_s);
+    for (const QString &name : { u"profileName"_s, u"endpoint"_s, u"keyVariable"_s })
+        QVERIFY2(!field<QWidget>(&dialog, name)->isEnabled(), qPrintable(name));
+    QVERIFY(!modelBox(&dialog)->isEnabled());
+    QVERIFY(field<QSpinBox>(&dialog, u"waitCap"_s)->isEnabled());
+    QVERIFY(field<QComboBox>(&dialog, u"fallback"_s)->isEnabled());
+    QVERIFY(field<QLabel>(&dialog, u"builtInNote"_s)->isVisible());
+}
+
+void TestSettingsDialog::addDuplicateRenameDeleteRoundTrip()
+{
+    const QString path = ini();
+    Settings settings(path);
+    SettingsDialog dialog(
+        twoProfiles(m_provider->baseUrl()), u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    QVERIFY(listed(&dialog).contains(u"Work"_s));
+
+    // Add: a new profile, selected, its name field focused and ready to be typed over.
+    QTest::mouseClick(button(&dialog, u"addProfile"_s), Qt::LeftButton);
+    QCOMPARE(listed(&dialog).last(), u"New provider"_s);
+    auto *name = field<QLineEdit>(&dialog, u"profileName"_s);
+    QCOMPARE(dialog.focusWidget(), name);
+    QCOMPARE(name->selectedText(), u"New provider"_s);
+    retype(name, u"Free tier"_s);
+    QCOMPARE(listed(&dialog).last(), u"Free tier"_s); // renamed as typed
+    retype(field<QLineEdit>(&dialog, u"endpoint"_s), m_provider->baseUrl().toString());
+    modelBox(&dialog)->setEditText(u"free-model"_s);
+    clickRadio(field<QRadioButton>(&dialog, u"fromKeyFile"_s));
+    retype(field<QLineEdit>(&dialog, u"keyFile"_s), m_keyFile);
+
+    // Duplicate "Work", then rename the copy.
+    field<QListWidget>(&dialog, u"profileList"_s)->setCurrentRow(1);
+    QCOMPARE(dialog.currentProfile(), u"work"_s);
+    QTest::mouseClick(button(&dialog, u"duplicateProfile"_s), Qt::LeftButton);
+    QCOMPARE(field<QLineEdit>(&dialog, u"profileName"_s)->text(), u"Work (copy)"_s);
+    retype(field<QLineEdit>(&dialog, u"profileName"_s), u"Backup"_s);
+    QCOMPARE(listed(&dialog),
+        (QStringList { u"Demo (built-in, default)"_s, u"Work"_s, u"Backup"_s, u"Free tier"_s }));
+
+    // Rename "Work" (its id stays), and delete "Backup" by keyboard.
+    field<QListWidget>(&dialog, u"profileList"_s)->setCurrentRow(1);
+    retype(field<QLineEdit>(&dialog, u"profileName"_s), u"Office"_s);
+    auto *list = field<QListWidget>(&dialog, u"profileList"_s);
+    list->setCurrentRow(2);
+    QCOMPARE(field<QLineEdit>(&dialog, u"profileName"_s)->text(), u"Backup"_s);
+    list->setFocus();
+    QTest::keyClick(list, Qt::Key_Delete);
+    QCOMPARE(listed(&dialog),
+        (QStringList { u"Demo (built-in, default)"_s, u"Office"_s, u"Free tier"_s }));
+
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    clickOk(&dialog);
+    QCOMPARE(accepted.count(), 1);
+    const session::ProfileSet chosen = dialog.profiles();
+    QCOMPARE(chosen.profiles.size(), 3);
+    QCOMPARE(chosen.profiles.at(1).id, u"work"_s); // renamed: the id stays
+    QCOMPARE(chosen.profiles.at(1).name, u"Office"_s);
+    QCOMPARE(chosen.profiles.at(2).id, u"free-tier"_s); // added: the id from its final name
+    dialog.saveTo(settings);
+    settings.sync();
+
+    const session::ProfileSet back = Settings(path).profiles();
+    QStringList names;
+    for (const auto &p : back.profiles)
+        names << p.id + u'=' + p.name;
+    QCOMPARE(names, (QStringList { u"demo=Demo"_s, u"work=Office"_s, u"free-tier=Free tier"_s }));
+    const session::ProviderProfile *free = back.find(u"free-tier"_s);
+    QVERIFY(free);
+    QCOMPARE(free->endpoint, m_provider->baseUrl());
+    QCOMPARE(free->model, u"free-model"_s);
+    QCOMPARE(free->keySource, session::ProviderChoice::KeySource::KeyFile);
+    QCOMPARE(free->keyFile, m_keyFile);
+    QVERIFY(!back.find(u"work-copy"_s) && !back.find(u"Backup"_s));
+}
+
+void TestSettingsDialog::demoCannotBeDeleted()
+{
+    SettingsDialog dialog(
+        twoProfiles(m_provider->baseUrl()), u"demo"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    auto *list = field<QListWidget>(&dialog, u"profileList"_s);
+    QCOMPARE(list->currentRow(), 0);
+    QVERIFY(!button(&dialog, u"deleteProfile"_s)->isEnabled());
+    QVERIFY(!button(&dialog, u"duplicateProfile"_s)->isEnabled());
+    list->setFocus();
+    QTest::keyClick(list, Qt::Key_Delete);
+    QCOMPARE(list->count(), 2);
+    QVERIFY(dialog.profiles().find(u"demo"_s));
+    // Another profile can be: then the demo is selected next to it.
+    list->setCurrentRow(1);
+    QVERIFY(button(&dialog, u"deleteProfile"_s)->isEnabled());
+    QTest::mouseClick(button(&dialog, u"deleteProfile"_s), Qt::LeftButton);
+    QCOMPARE(list->count(), 1);
+    QCOMPARE(dialog.currentProfile(), u"demo"_s);
+    QVERIFY(!button(&dialog, u"deleteProfile"_s)->isEnabled());
+}
+
+void TestSettingsDialog::policyOverridesShowDefaultsAndRoundTrip()
+{
+    const QString path = ini();
+    SettingsDialog dialog(
+        twoProfiles(m_provider->baseUrl()), u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    const QMap<QString, QString> defaults { { u"waitCap"_s, u"Default (60 s)"_s },
+        { u"budget"_s, u"Default (120 s)"_s }, { u"attempts"_s, u"Default (5)"_s },
+        { u"backoffBase"_s, u"Default (5 s)"_s }, { u"headerTimeout"_s, u"Default (60 s)"_s } };
+    for (auto it = defaults.cbegin(); it != defaults.cend(); ++it) {
+        auto *spin = field<QSpinBox>(&dialog, it.key());
+        QVERIFY(spin);
+        QCOMPARE(spin->text(), it.value());
+        QVERIFY(!QAccessible::queryAccessibleInterface(spin)->text(QAccessible::Name).isEmpty());
+    }
+    for (const QString &name : { u"retryTokenLimit"_s, u"retryRateLimit"_s, u"retryTransient"_s })
+        QVERIFY(field<QCheckBox>(&dialog, name)->isChecked());
+    QCOMPARE(dialog.profiles().find(u"work"_s)->overrides, session::PolicyOverrides {});
+
+    // The issue's example: a 5 s cap, a 12 s budget, 3 attempts; rate limits not retried.
+    auto *cap = field<QSpinBox>(&dialog, u"waitCap"_s);
+    cap->setFocus();
+    cap->selectAll();
+    QTest::keyClicks(cap, u"5"_s);
+    QTest::keyClick(cap, Qt::Key_Tab);
+    QCOMPARE(cap->value(), 5);
+    QCOMPARE(cap->text(), u"5 s"_s);
+    field<QSpinBox>(&dialog, u"budget"_s)->setValue(12);
+    field<QSpinBox>(&dialog, u"attempts"_s)->setValue(3);
+    field<QCheckBox>(&dialog, u"retryRateLimit"_s)->setFocus();
+    QTest::keyClick(field<QCheckBox>(&dialog, u"retryRateLimit"_s), Qt::Key_Space);
+    session::PolicyOverrides expected;
+    expected.waitCapS = 5;
+    expected.budgetS = 12;
+    expected.maxAttempts = 3;
+    expected.retryRateLimit = false;
+    QCOMPARE(dialog.profiles().find(u"work"_s)->overrides, expected);
+    const retry::PolicyLimits limits = dialog.profiles().find(u"work"_s)->limits();
+    QCOMPARE(limits.waitCap, retry::Millis(5000));
+    QCOMPARE(limits.maxAttempts, 3);
+    QVERIFY(!limits.retryRateLimit && limits.retryTokenLimit);
+
+    // A budget of 0 is a value (no retries), not the default.
+    field<QListWidget>(&dialog, u"profileList"_s)->setCurrentRow(0);
+    field<QSpinBox>(&dialog, u"budget"_s)->setValue(0);
+    QCOMPARE(field<QSpinBox>(&dialog, u"budget"_s)->text(), u"0 s"_s);
+    QCOMPARE(dialog.profiles().demo().overrides.budgetS, std::optional<int>(0));
+    // Back on Work: its values, as left.
+    field<QListWidget>(&dialog, u"profileList"_s)->setCurrentRow(1);
+    QCOMPARE(field<QSpinBox>(&dialog, u"waitCap"_s)->text(), u"5 s"_s);
+    QCOMPARE(field<QSpinBox>(&dialog, u"budget"_s)->text(), u"12 s"_s);
+    QVERIFY(!field<QCheckBox>(&dialog, u"retryRateLimit"_s)->isChecked());
+
+    clickOk(&dialog);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    {
+        Settings s(path);
+        dialog.saveTo(s);
+        s.sync();
+    }
+    const session::ProfileSet back = Settings(path).profiles();
+    QVERIFY(back.find(u"work"_s));
+    QCOMPARE(back.find(u"work"_s)->overrides, expected);
+    QCOMPARE(back.demo().overrides.budgetS, std::optional<int>(0));
+    // And shown again as saved.
+    SettingsDialog again(back, u"work"_s, session::ParkingChoice::Ask);
+    QCOMPARE(field<QSpinBox>(&again, u"waitCap"_s)->text(), u"5 s"_s);
+    QCOMPARE(field<QSpinBox>(&again, u"attempts"_s)->text(), u"3"_s);
+    QCOMPARE(field<QSpinBox>(&again, u"backoffBase"_s)->text(), u"Default (5 s)"_s);
+}
+
+void TestSettingsDialog::outOfRangeCannotBeEntered()
+{
+    SettingsDialog dialog(
+        twoProfiles(m_provider->baseUrl()), u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    struct Case
+    {
+        QString name;
+        QString typed;
+        int most;
+        int least;
+    };
+    for (const Case &c :
+        { Case { u"waitCap"_s, u"900"_s, 600, 1 }, Case { u"budget"_s, u"5000"_s, 3600, 0 },
+            Case { u"attempts"_s, u"12"_s, 10, 1 }, Case { u"backoffBase"_s, u"75"_s, 60, 1 },
+            Case { u"headerTimeout"_s, u"400"_s, 300, 10 } }) {
+        auto *spin = field<QSpinBox>(&dialog, c.name);
+        QVERIFY(spin);
+        QCOMPARE(spin->maximum(), c.most);
+        QCOMPARE(spin->minimum(), c.least - 1); // "Default (...)"
+        spin->setFocus();
+        spin->selectAll();
+        QTest::keyClicks(spin, c.typed);
+        QTest::keyClick(spin, Qt::Key_Tab);
+        QVERIFY2(spin->value() <= c.most, qPrintable(c.name + u' ' + spin->text()));
+        QVERIFY2(!spin->text().startsWith(c.typed), qPrintable(spin->text()));
+        spin->setValue(c.most + 100);
+        QCOMPARE(spin->value(), c.most);
+        QTest::keyClick(spin, Qt::Key_Up);
+        QCOMPARE(spin->value(), c.most);
+    }
+    const session::PolicyOverrides o = dialog.profiles().find(u"work"_s)->overrides;
+    QCOMPARE(o.waitCapS, std::optional<int>(600));
+    QCOMPARE(o.maxAttempts, std::optional<int>(10));
+}
+
+void TestSettingsDialog::modelsListedFromTheProvider()
+{
+    // Opening a profile asks its endpoint's GET /v1/models (with its own key); the list fills
+    // the model box, whose text stays free.
+    session::ProfileSet set = twoProfiles(m_provider->baseUrl());
+    set.profiles[1].model = u"typed-model"_s;
+    SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    QComboBox *models = modelBox(&dialog);
+    QTRY_COMPARE_WITH_TIMEOUT(models->findText(u"capwatch-demo"_s) >= 0, true, 10000);
+    QCOMPARE(models->currentText(), u"typed-model"_s); // what was typed stays
+    QCOMPARE(field<QLabel>(&dialog, u"modelStatus"_s)->text(), u"1 model"_s);
+    bool asked = false;
+    for (const demo::RecordedRequest &r : m_provider->recordedRequests()) {
+        if (r.path == "/v1/models") {
+            asked = true;
+            QCOMPARE(r.method, QByteArray("GET"));
+            QCOMPARE(r.header("Authorization"), QByteArray("Bearer ***")); // a key went
+        }
+    }
+    QVERIFY(asked);
+    // Chosen from the list; cached with the profile.
+    models->setCurrentIndex(models->findText(u"capwatch-demo"_s));
+    QCOMPARE(dialog.profiles().find(u"work"_s)->model, u"capwatch-demo"_s);
+    QCOMPARE(dialog.profiles().find(u"work"_s)->cachedModels, QStringList { u"capwatch-demo"_s });
+
+    // A provider without a list: said, and the model is typed.
+    m_provider->clearRecordedRequests();
+    retype(field<QLineEdit>(&dialog, u"endpoint"_s), u"http://127.0.0.1:9/v1"_s);
+    QTest::mouseClick(button(&dialog, u"refreshModels"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(field<QLabel>(&dialog, u"modelStatus"_s)->text(),
+        u"This provider has no model list: type the model name"_s, 20000);
+    models->setEditText(u"my-model"_s);
+    QCOMPARE(dialog.profiles().find(u"work"_s)->model, u"my-model"_s);
+}
+
+void TestSettingsDialog::fallbackChoiceSaved()
+{
+    const QString path = ini();
+    SettingsDialog dialog(
+        twoProfiles(m_provider->baseUrl()), u"demo"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    auto *fallback = field<QComboBox>(&dialog, u"fallback"_s);
+    auto *automatic = field<QCheckBox>(&dialog, u"autoFallback"_s);
+    QCOMPARE(fallback->currentText(), u"None"_s);
+    QCOMPARE(fallback->count(), 2); // None and the other profile, never itself
+    QVERIFY(!automatic->isEnabled());
+    fallback->setCurrentIndex(fallback->findText(u"Work"_s));
+    QVERIFY(automatic->isEnabled());
+    automatic->setFocus();
+    QTest::keyClick(automatic, Qt::Key_Space);
+    QCOMPARE(dialog.profiles().demo().fallback, u"work"_s);
+    QVERIFY(dialog.profiles().demo().autoFallback);
+    clickOk(&dialog);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    {
+        Settings s(path);
+        dialog.saveTo(s);
+        s.sync();
+    }
+    const session::ProfileSet back = Settings(path).profiles();
+    QCOMPARE(back.demo().fallback, u"work"_s);
+    QVERIFY(back.demo().autoFallback);
+    SettingsDialog again(back, u"demo"_s, session::ParkingChoice::Ask);
+    QCOMPARE(field<QComboBox>(&again, u"fallback"_s)->currentText(), u"Work"_s);
+    QVERIFY(field<QCheckBox>(&again, u"autoFallback"_s)->isChecked());
+
+    // Deleting the fallback leaves none.
+    field<QListWidget>(&again, u"profileList"_s)->setCurrentRow(1);
+    QTest::mouseClick(button(&again, u"deleteProfile"_s), Qt::LeftButton);
+    QCOMPARE(again.profiles().demo().fallback, QString());
+    QVERIFY(!again.profiles().demo().autoFallback);
+}
+
+void TestSettingsDialog::duplicateNameRefusesOk()
+{
+    SettingsDialog dialog(
+        twoProfiles(m_provider->baseUrl()), u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    QTest::mouseClick(button(&dialog, u"addProfile"_s), Qt::LeftButton);
+    retype(field<QLineEdit>(&dialog, u"profileName"_s), u"work"_s); // case-insensitively taken
+    retype(field<QLineEdit>(&dialog, u"endpoint"_s), m_provider->baseUrl().toString());
+    const QString problem = session::profileProblem(
+        *dialog.profiles().find(dialog.currentProfile()), dialog.profiles());
+    // Selected elsewhere when OK is pressed: the problem's profile is shown.
+    field<QListWidget>(&dialog, u"profileList"_s)->setCurrentRow(0);
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    clickOk(&dialog);
+    QCOMPARE(accepted.count(), 0);
+    QVERIFY(dialog.isVisible());
+    auto *shown = field<InlineMessage>(&dialog, u"message"_s);
+    QVERIFY(shown->isVisible());
+    QCOMPARE(shown->kind(), InlineMessage::Kind::Error);
+    if (!problem.isEmpty())
+        QCOMPARE(shown->text(), problem);
+    QVERIFY2(shown->text().contains(u"work"_s, Qt::CaseInsensitive), qPrintable(shown->text()));
+    QCOMPARE(field<QListWidget>(&dialog, u"profileList"_s)->currentRow(), 2);
+    QCOMPARE(dialog.focusWidget(), field<QLineEdit>(&dialog, u"profileName"_s));
+    QTRY_VERIFY(labelShowing(&dialog, shown->text()));
+    // Renamed: OK accepts.
+    retype(field<QLineEdit>(&dialog, u"profileName"_s), u"Home"_s);
+    clickOk(&dialog);
+    QCOMPARE(accepted.count(), 1);
 }
 
 void TestSettingsDialog::validationErrorIsReadable_data()
@@ -414,10 +725,9 @@ void TestSettingsDialog::validationErrorIsReadable()
     Window w(ini());
     SettingsDialog *dialog = w.openSettings();
     QVERIFY(dialog);
-    QTest::mouseClick(field<QCheckBox>(dialog, u"useDemo"_s), Qt::LeftButton);
-    QVERIFY(!field<QCheckBox>(dialog, u"useDemo"_s)->isChecked());
-    retype(field<QLineEdit>(dialog, u"endpoint"_s), u"api.example.com"_s);
-    retype(field<QLineEdit>(dialog, u"model"_s), u"gpt-4o-mini"_s);
+    QTest::mouseClick(button(dialog, u"addProfile"_s), Qt::LeftButton);
+    retype(field<QLineEdit>(dialog, u"endpoint"_s), u"api.example.invalid"_s);
+    modelBox(dialog)->setEditText(u"gpt-4o-mini"_s);
     clickOk(dialog);
 
     const QString message = u"The endpoint must be an http:// or https:// URL."_s;
@@ -458,30 +768,36 @@ void TestSettingsDialog::refusesBadInputThenAccepts_data()
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("source"); // the radio button's object name
     QTest::addColumn<QString>("sourceValue"); // variable name or key file path
+    QTest::addColumn<QString>("headers");
     QTest::addColumn<QString>("message");
     QTest::addColumn<QString>("culprit"); // the field refused, focused, then corrected
     QTest::addColumn<QString>("corrected");
-    QTest::addColumn<QByteArray>("keySent");
 
     // {provider}: m_provider's URL; {keyfile}: the key file.
     QTest::newRow("endpoint without a scheme")
-        << u"127.0.0.1/v1"_s << u"capwatch-demo"_s << u"fromEnvironment"_s << kKeyVariable
-        << u"The endpoint must be an http:// or https:// URL."_s << u"endpoint"_s << u"{provider}"_s
-        << kEnvKey;
-    QTest::newRow("ftp endpoint") << u"ftp://127.0.0.1/v1"_s << u"capwatch-demo"_s
-                                  << u"fromKeyFile"_s << u"{keyfile}"_s
+        << u"api.example.invalid/v1"_s << u"m"_s << u"fromEnvironment"_s << kKeyVariable
+        << QString() << u"The endpoint must be an http:// or https:// URL."_s << u"endpoint"_s
+        << u"{provider}"_s;
+    QTest::newRow("ftp endpoint") << u"ftp://127.0.0.1/v1"_s << u"m"_s << u"fromKeyFile"_s
+                                  << u"{keyfile}"_s << QString()
                                   << u"The endpoint must be an http:// or https:// URL."_s
-                                  << u"endpoint"_s << u"{provider}"_s << kFileKey;
-    QTest::newRow("no model") << u"{provider}"_s << QString() << u"fromEnvironment"_s
-                              << kKeyVariable << u"Name the model the provider should use."_s
-                              << u"model"_s << u"capwatch-demo"_s << kEnvKey;
-    QTest::newRow("no variable") << u"{provider}"_s << u"capwatch-demo"_s << u"fromEnvironment"_s
-                                 << QString()
+                                  << u"endpoint"_s << u"{provider}"_s;
+    QTest::newRow("no model") << u"https://api.example.invalid/v1"_s << QString()
+                              << u"fromEnvironment"_s << kKeyVariable << QString()
+                              << u"Name the model the provider should use."_s << u"model"_s
+                              << u"gpt-4o-mini"_s;
+    QTest::newRow("no variable") << u"https://api.example.invalid/v1"_s << u"m"_s
+                                 << u"fromEnvironment"_s << QString() << QString()
                                  << u"Name the environment variable that holds the key."_s
-                                 << u"keyVariable"_s << kKeyVariable << kEnvKey;
-    QTest::newRow("no key file") << u"{provider}"_s << u"capwatch-demo"_s << u"fromKeyFile"_s
+                                 << u"keyVariable"_s << kKeyVariable;
+    QTest::newRow("no key file") << u"{provider}"_s << u"m"_s << u"fromKeyFile"_s << QString()
                                  << QString() << u"Choose the key file."_s << u"keyFile"_s
-                                 << u"{keyfile}"_s << kFileKey;
+                                 << u"{keyfile}"_s;
+    QTest::newRow("a header without a colon")
+        << u"{provider}"_s << u"m"_s << u"fromEnvironment"_s << kKeyVariable
+        << u"X-Team: blue\nnot a header"_s
+        << u"Line 2 of the extra headers is not \"Name: value\"."_s << u"extraHeaders"_s
+        << u"X-Team: blue\nX-Org: 42"_s;
 }
 
 void TestSettingsDialog::refusesBadInputThenAccepts()
@@ -490,61 +806,59 @@ void TestSettingsDialog::refusesBadInputThenAccepts()
     QFETCH(QString, model);
     QFETCH(QString, source);
     QFETCH(QString, sourceValue);
+    QFETCH(QString, headers);
     QFETCH(QString, message);
     QFETCH(QString, culprit);
     QFETCH(QString, corrected);
-    QFETCH(QByteArray, keySent);
     const auto fill = [this](QString s) {
         return s.replace(u"{provider}"_s, m_provider->baseUrl().toString())
             .replace(u"{keyfile}"_s, m_keyFile);
     };
 
-    const QString path = ini();
-    Window w(path);
-    QVERIFY(w.window->session()->usingDemo());
-    SettingsDialog *dialog = w.openSettings();
-    QVERIFY(dialog);
-    QTest::mouseClick(field<QCheckBox>(dialog, u"useDemo"_s), Qt::LeftButton);
-    retype(field<QLineEdit>(dialog, u"endpoint"_s), fill(endpoint));
-    retype(field<QLineEdit>(dialog, u"model"_s), model);
-    QTest::mouseClick(field<QRadioButton>(dialog, source), Qt::LeftButton);
-    QVERIFY(field<QRadioButton>(dialog, source)->isChecked());
-    retype(field<QLineEdit>(dialog, source == u"fromKeyFile" ? u"keyFile"_s : u"keyVariable"_s),
+    session::ProfileSet set;
+    set.profiles.append(set.demo());
+    set.defaultProfile = set.demo().id;
+    SettingsDialog dialog(set, set.demo().id, session::ParkingChoice::Ask);
+    dialog.show();
+    QTest::mouseClick(button(&dialog, u"addProfile"_s), Qt::LeftButton);
+    retype(field<QLineEdit>(&dialog, u"endpoint"_s), fill(endpoint));
+    modelBox(&dialog)->setEditText(model);
+    QTest::mouseClick(field<QRadioButton>(&dialog, source), Qt::LeftButton);
+    QVERIFY(field<QRadioButton>(&dialog, source)->isChecked());
+    retype(field<QLineEdit>(&dialog, source == u"fromKeyFile" ? u"keyFile"_s : u"keyVariable"_s),
         fill(sourceValue));
-    QSignalSpy accepted(dialog, &QDialog::accepted);
-    clickOk(dialog);
+    field<QPlainTextEdit>(&dialog, u"extraHeaders"_s)->setPlainText(headers);
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    clickOk(&dialog);
 
-    // Refused, said, and nothing saved or changed.
-    auto *shown = field<InlineMessage>(dialog, u"message"_s);
+    // Refused, said, nothing accepted.
+    auto *shown = field<InlineMessage>(&dialog, u"message"_s);
     QVERIFY(shown && shown->isVisible());
     QCOMPARE(shown->text(), message);
     QCOMPARE(shown->kind(), InlineMessage::Kind::Error);
-    QTRY_VERIFY(labelShowing(dialog, message));
+    QTRY_VERIFY(labelShowing(&dialog, message));
     QCOMPARE(accepted.count(), 0);
-    QVERIFY(dialog->isVisible());
-    QCOMPARE(dialog->focusWidget(), field<QLineEdit>(dialog, culprit));
-    QVERIFY(w.window->session()->usingDemo());
-    QVERIFY(!Settings(path).isConfigured());
+    QVERIFY(dialog.isVisible());
+    QWidget *wrong = field<QWidget>(&dialog, culprit);
+    QVERIFY(dialog.focusWidget() == wrong || wrong->isAncestorOf(dialog.focusWidget()));
 
-    retype(field<QLineEdit>(dialog, culprit), fill(corrected));
-    clickOk(dialog);
+    if (auto *edit = qobject_cast<QLineEdit *>(wrong))
+        retype(edit, fill(corrected));
+    else if (auto *combo = qobject_cast<QComboBox *>(wrong))
+        combo->setEditText(corrected);
+    else if (auto *text = qobject_cast<QPlainTextEdit *>(wrong))
+        text->setPlainText(corrected);
+    QTRY_VERIFY(!shown->isVisible()); // corrected: the message goes
+    clickOk(&dialog);
     QCOMPARE(accepted.count(), 1);
-    QTRY_VERIFY(!w.dialogOpen());
-    QVERIFY(!w.window->session()->usingDemo());
-    const Settings saved(path);
-    QVERIFY(saved.isConfigured());
-    QCOMPARE(saved.provider().endpoint, m_provider->baseUrl().toString());
-    QCOMPARE(saved.provider().model, u"capwatch-demo"_s);
-    QVERIFY(
-        w.window->statusText().contains(m_provider->baseUrl().toString() + u"/chat/completions"_s));
-
-    // The next send goes to that provider with that key.
-    w.send(u"Hello provider"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
-    QCOMPARE(m_authorizations, QList<QByteArray> { bearer(keySent) });
-    QCOMPARE(m_provider->recordedRequests().last().lastUserMessage(), u"Hello provider"_s);
-    QCOMPARE(m_provider->recordedRequests().last().json().value(u"model"_s).toString(),
-        u"capwatch-demo"_s);
+    const session::ProviderProfile *added = dialog.profiles().find(dialog.currentProfile());
+    QVERIFY(added && !added->builtInDemo);
+    QVERIFY(net::chatCompletionsUrl(added->endpoint).isValid());
+    if (culprit == u"extraHeaders") {
+        const QList<std::pair<QByteArray, QByteArray>> expected { { "X-Team", "blue" },
+            { "X-Org", "42" } };
+        QCOMPARE(added->extraHeaders, expected);
+    }
 }
 
 void TestSettingsDialog::keychainFailureKeepsThePreviousSource_data()
@@ -572,190 +886,118 @@ void TestSettingsDialog::keychainFailureKeepsThePreviousSource()
     QFETCH(QString, failure);
     QFETCH(QString, message);
 
-    const QString path = remoteIni();
-    Window w(path);
-    QVERIFY(!w.window->session()->usingDemo());
-    const QString before = w.window->statusText();
-    QVERIFY(before.contains(u"Key: CAPWATCH_TEST_DIALOG_KEY"_s));
-
+    const QString path = ini();
+    {
+        Settings s(path);
+        s.setProfiles(twoProfiles(m_provider->baseUrl()));
+        s.sync();
+    }
     m_keychain->failure = failure;
-    SettingsDialog *dialog = w.openSettings();
-    QVERIFY(dialog);
-    QTest::mouseClick(field<QRadioButton>(dialog, u"fromKeychain"_s), Qt::LeftButton);
+    auto dialog = std::make_unique<SettingsDialog>(
+        twoProfiles(m_provider->baseUrl()), u"work"_s, session::ParkingChoice::Ask);
+    dialog->show();
+    QTest::mouseClick(field<QRadioButton>(dialog.get(), u"fromKeychain"_s), Qt::LeftButton);
     if (!typedKey.isEmpty())
-        retype(field<QLineEdit>(dialog, u"keychainKey"_s), typedKey);
-    const QPointer<SettingsDialog> stillOpen(dialog);
-    auto *shown = field<InlineMessage>(dialog, u"message"_s);
-    clickOk(dialog);
+        retype(field<QLineEdit>(dialog.get(), u"keychainKey"_s), typedKey);
+    auto *shown = field<InlineMessage>(dialog.get(), u"message"_s);
+    QSignalSpy accepted(dialog.get(), &QDialog::accepted);
+    clickOk(dialog.get());
 
-    QTRY_VERIFY(!stillOpen || shown->kind() == InlineMessage::Kind::Error);
-    QVERIFY2(
-        stillOpen && dialog->isVisible(), "the dialog was accepted though the keychain failed");
+    QTRY_COMPARE(shown->kind(), InlineMessage::Kind::Error);
+    QCOMPARE(accepted.count(), 0);
+    QVERIFY(dialog->isVisible());
     QCOMPARE(shown->text(), message);
-    QTRY_VERIFY(labelShowing(dialog, message));
+    QTRY_VERIFY(labelShowing(dialog.get(), message));
     QVERIFY(dialog->findChild<QDialogButtonBox *>()
                 ->button(QDialogButtonBox::Ok)
                 ->isEnabled()); // try again
     QCOMPARE(m_keychain->writes + m_keychain->reads, 1);
+    if (!typedKey.isEmpty())
+        QVERIFY(m_keychain->entries.isEmpty());
+    else
+        QCOMPARE(m_keychain->readEntries, QStringList { u"profile/work"_s });
     if (qEnvironmentVariableIsSet("CAPWATCH_SHOTS"))
         dialog->grab().save(
             qEnvironmentVariable("CAPWATCH_SHOTS") + u"/settings-keychain-failed.png"_s);
-    // The previous source is still the one saved, shown and, after Cancel, used.
-    QVERIFY(fileText(path).contains("keySource=environment"));
-    QCOMPARE(w.window->statusText(), before);
-    QTest::mouseClick(
-        dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Cancel), Qt::LeftButton);
-    QTRY_VERIFY(!w.dialogOpen());
-    QCOMPARE(w.window->statusText(), before);
-    w.send(u"Still the old key"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
-    QCOMPARE(m_authorizations, QList<QByteArray> { bearer(kEnvKey) });
+    // Nothing was saved: the file still has the environment variable.
+    const session::ProfileSet saved = Settings(path).profiles();
+    QVERIFY(saved.find(u"work"_s));
+    QCOMPARE(saved.find(u"work"_s)->keySource, session::ProviderChoice::KeySource::Environment);
 
-    // The keychain works again: OK stores (or finds) the key, and the next send uses it.
+    // The keychain works again: OK stores (or finds) the key under the profile's own entry.
     const QByteArray keychainKey = "sk-keychain-good-8888";
     m_keychain->failure.clear();
     if (typedKey.isEmpty())
-        m_keychain->stored = keychainKey;
-    dialog = w.openSettings();
-    QVERIFY(dialog);
-    QTest::mouseClick(field<QRadioButton>(dialog, u"fromKeychain"_s), Qt::LeftButton);
-    if (!typedKey.isEmpty())
-        retype(field<QLineEdit>(dialog, u"keychainKey"_s), QString::fromLatin1(keychainKey));
-    clickOk(dialog);
-    QTRY_VERIFY(!w.dialogOpen());
-    QCOMPARE(m_keychain->stored, keychainKey);
-    QVERIFY(fileText(path).contains("keySource=keychain"));
-    QVERIFY(w.window->statusText().endsWith(u"Key: system keychain"_s));
-    w.send(u"Now the keychain's key"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
-    QCOMPARE(m_authorizations, (QList<QByteArray> { bearer(kEnvKey), bearer(keychainKey) }));
-    QVERIFY(!fileText(path).contains("sk-keychain"));
-}
-
-void TestSettingsDialog::switchingSourcesDuringAWait()
-{
-    const QString prompt = u"Which cap applies?"_s;
-    Window w(ini()); // first run: the embedded demo
-    demo::DemoOptions demo = w.demo.provider()->options();
-    demo.scenario = u"headline"_s; // a 60 s wait after every request
-    w.demo.provider()->setOptions(demo);
-    RetryPanel *panel = w.window->retryPanel();
-    w.send(prompt);
-    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
-
-    // OK with nothing changed: the wait goes on.
-    SettingsDialog *dialog = w.openSettings();
-    QVERIFY(dialog);
-    clickOk(dialog);
-    QTRY_VERIFY(!w.dialogOpen());
-    QCOMPARE(panel->state(), RetryPanel::State::Waiting);
-    QVERIFY(w.window->session()->usingDemo());
-    QSignalSpy demoRequests(w.demo.provider(), &demo::DemoProvider::chatRequestReceived);
-    QVERIFY(demoRequests.wait(10000)); // the wait ran out and the retry went
-    QCOMPARE(w.demo.provider()->chatRequests(), 2);
-    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
-
-    // Demo -> environment variable during the wait: its retry would go to the demo, so the send
-    // stops, says why, and hands the prompt back; the next send goes to the new provider.
-    const QString stopped
-        = u"The provider settings changed, so the send in progress was stopped."_s;
-    demo::DemoOptions remote = m_provider->options();
-    remote.headlineFirst = 1; // one 60 s wait, then answers
-    m_provider->setOptions(remote);
-    dialog = w.openSettings();
-    QVERIFY(dialog);
-    QTest::mouseClick(field<QCheckBox>(dialog, u"useDemo"_s), Qt::LeftButton);
-    retype(field<QLineEdit>(dialog, u"endpoint"_s), m_provider->baseUrl().toString());
-    retype(field<QLineEdit>(dialog, u"model"_s), u"capwatch-demo"_s);
-    QTest::mouseClick(field<QRadioButton>(dialog, u"fromEnvironment"_s), Qt::LeftButton);
-    retype(field<QLineEdit>(dialog, u"keyVariable"_s), kKeyVariable);
-    clickOk(dialog);
-    QTRY_VERIFY(!w.dialogOpen());
-    QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
-    QVERIFY(!w.window->session()->usingDemo());
-    QCOMPARE(w.window->conversation()->toMarkdown().count(stopped), 1);
-    QCOMPARE(w.window->promptEditor()->toPlainText(), prompt);
-
-    QTest::keyClick(w.window->promptEditor(), Qt::Key_Return, Qt::ControlModifier);
-    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
-    QCOMPARE(m_authorizations, QList<QByteArray> { bearer(kEnvKey) });
-
-    // Environment variable -> key file during that wait: the same, and the next request
-    // carries the key from the file.
-    dialog = w.openSettings();
-    QVERIFY(dialog);
-    QTest::mouseClick(field<QRadioButton>(dialog, u"fromKeyFile"_s), Qt::LeftButton);
-    retype(field<QLineEdit>(dialog, u"keyFile"_s), m_keyFile);
-    clickOk(dialog);
-    QTRY_VERIFY(!w.dialogOpen());
-    QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
-    QCOMPARE(w.window->conversation()->toMarkdown().count(stopped), 2);
-    QCOMPARE(w.window->promptEditor()->toPlainText(), prompt);
-    QVERIFY(w.window->statusText().endsWith(u"Key: key file "_s + m_keyFile));
-
-    QTest::keyClick(w.window->promptEditor(), Qt::Key_Return, Qt::ControlModifier);
-    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
-    // No retry with the old key ever went out: two requests, each with its own source's key.
-    QCOMPARE(m_authorizations, (QList<QByteArray> { bearer(kEnvKey), bearer(kFileKey) }));
-    QList<demo::RecordedRequest> chats;
-    for (const demo::RecordedRequest &r : m_provider->recordedRequests()) {
-        if (r.path == "/v1/chat/completions")
-            chats.append(r);
+        m_keychain->entries.insert(u"profile/work"_s, keychainKey);
+    else
+        retype(field<QLineEdit>(dialog.get(), u"keychainKey"_s), QString::fromLatin1(keychainKey));
+    clickOk(dialog.get());
+    QTRY_COMPARE(accepted.count(), 1);
+    QCOMPARE(m_keychain->entries.value(u"profile/work"_s), keychainKey);
+    {
+        Settings s(path);
+        dialog->saveTo(s);
+        s.sync();
     }
-    QCOMPARE(chats.size(), 2);
-    QCOMPARE(chats[0].lastUserMessage(), prompt);
-    QCOMPARE(chats[1].lastUserMessage(), prompt);
+    const QByteArray text = fileText(path);
+    QVERIFY2(text.contains("keychain"), text.constData());
+    QVERIFY(!text.contains("sk-keychain"));
 }
 
-void TestSettingsDialog::keysNeverReachTheSettingsFile_data()
+void TestSettingsDialog::keychainEntryPerProfile()
 {
-    QTest::addColumn<QString>("source");
-    QTest::addColumn<QByteArray>("keySent");
-    QTest::addColumn<QByteArray>("savedSource");
-    QTest::newRow("environment variable")
-        << u"fromEnvironment"_s << kEnvKey << QByteArray("keySource=environment");
-    QTest::newRow("key file") << u"fromKeyFile"_s << kFileKey << QByteArray("keySource=file");
-}
-
-void TestSettingsDialog::keysNeverReachTheSettingsFile()
-{
-    QFETCH(QString, source);
-    QFETCH(QByteArray, keySent);
-    QFETCH(QByteArray, savedSource);
-    const QByteArray typed = "sk-typed-for-the-keychain-9999";
-
-    const QString path = remoteIni();
-    Window w(path);
-    // A key typed for the keychain, stored there.
-    SettingsDialog *dialog = w.openSettings();
-    QVERIFY(dialog);
-    QTest::mouseClick(field<QRadioButton>(dialog, u"fromKeychain"_s), Qt::LeftButton);
-    retype(field<QLineEdit>(dialog, u"keychainKey"_s), QString::fromLatin1(typed));
-    clickOk(dialog);
-    QTRY_VERIFY(!w.dialogOpen());
-    QCOMPARE(m_keychain->stored, typed);
-    QByteArray text = fileText(path);
-    QVERIFY(text.contains("keySource=keychain"));
-    QVERIFY(!text.contains(typed));
-
-    // Then the environment variable or the key file, used by a send.
-    dialog = w.openSettings();
-    QVERIFY(dialog);
-    QTest::mouseClick(field<QRadioButton>(dialog, source), Qt::LeftButton);
-    retype(field<QLineEdit>(dialog, source == u"fromKeyFile" ? u"keyFile"_s : u"keyVariable"_s),
-        source == u"fromKeyFile" ? m_keyFile : kKeyVariable);
-    clickOk(dialog);
-    QTRY_VERIFY(!w.dialogOpen());
-    w.send(u"hello"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
-    QCOMPARE(m_authorizations, QList<QByteArray> { bearer(keySent) });
-    w.window->close(); // saves the window's state too
-
-    text = fileText(path);
-    QVERIFY(text.contains(savedSource));
-    QVERIFY(!text.contains(typed));
-    QVERIFY(!text.contains(keySent));
+    // Two profiles on the keychain, a key typed for each: each goes to its own entry, and
+    // neither reaches the settings file.
+    const QString path = ini();
+    session::ProfileSet set = twoProfiles(m_provider->baseUrl());
+    SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    clickRadio(field<QRadioButton>(&dialog, u"fromKeychain"_s));
+    retype(field<QLineEdit>(&dialog, u"keychainKey"_s), u"sk-work-1111"_s);
+    QCOMPARE(field<QLineEdit>(&dialog, u"keychainKey"_s)->echoMode(), QLineEdit::Password);
+    QTest::mouseClick(button(&dialog, u"addProfile"_s), Qt::LeftButton);
+    retype(field<QLineEdit>(&dialog, u"profileName"_s), u"Home"_s);
+    retype(field<QLineEdit>(&dialog, u"endpoint"_s), u"https://home.example.invalid/v1"_s);
+    modelBox(&dialog)->setEditText(u"m"_s);
+    QCOMPARE(field<QLineEdit>(&dialog, u"keychainKey"_s)->text(), QString()); // its own field
+    clickRadio(field<QRadioButton>(&dialog, u"fromKeychain"_s));
+    retype(field<QLineEdit>(&dialog, u"keychainKey"_s), u"sk-home-2222"_s);
+    QCOMPARE(dialog.keychainKey(), QByteArray("sk-home-2222"));
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    clickOk(&dialog);
+    QTRY_COMPARE(accepted.count(), 1);
+    QCOMPARE(m_keychain->entries.value(u"profile/work"_s), QByteArray("sk-work-1111"));
+    QCOMPARE(m_keychain->entries.value(u"profile/home"_s), QByteArray("sk-home-2222"));
+    QCOMPARE(m_keychain->entries.size(), 2);
+    QCOMPARE(dialog.keychainKeys().size(), 2);
+    Settings s(path);
+    dialog.saveTo(s);
+    s.sync();
+    const QByteArray text = fileText(path);
     QVERIFY(!text.contains("sk-"));
+}
+
+void TestSettingsDialog::fileIssuesShownAsWarnings()
+{
+    session::ProfileSet set = twoProfiles(m_provider->baseUrl());
+    session::ProfileIssue issue;
+    issue.severity = session::ProfileIssue::Severity::Warning;
+    issue.file = u"/home/u/.config/capwatch/capwatch.conf"_s;
+    issue.line = 14;
+    issue.section = u"profile.work"_s;
+    issue.key = u"max_wait"_s;
+    issue.message = u"600 is the most; 900 was clamped to 600"_s;
+    set.issues.append(issue);
+    SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    auto *issues = field<InlineMessage>(&dialog, u"profileIssues"_s);
+    QVERIFY(issues->isVisible());
+    QCOMPARE(issues->kind(), InlineMessage::Kind::Warning);
+    QVERIFY2(issues->text().contains(issue.text()), qPrintable(issues->text()));
+    field<QListWidget>(&dialog, u"profileList"_s)->setCurrentRow(0); // the demo has none
+    QVERIFY(!issues->isVisible());
+    clickOk(&dialog); // a warning does not refuse OK
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
 }
 
 void TestSettingsDialog::parkingChoiceRoundTrip_data()
@@ -807,6 +1049,26 @@ void TestSettingsDialog::parkingChoiceRoundTrip()
     QVERIFY(field<QRadioButton>(dialog, checked)->isChecked());
 }
 
+namespace {
+
+/// The mnemonics of the visible buttons and labels under `page`, by key.
+QMap<QChar, QStringList> mnemonicsOf(QWidget *page)
+{
+    QMap<QChar, QStringList> mnemonics;
+    const auto add = [&mnemonics](const QString &text) {
+        const qsizetype at = text.indexOf(u'&');
+        if (at >= 0 && at + 1 < text.size() && text.at(at + 1) != u'&')
+            mnemonics[text.at(at + 1).toLower()] << text;
+    };
+    for (QAbstractButton *b : page->findChildren<QAbstractButton *>())
+        add(b->text());
+    for (QLabel *l : page->findChildren<QLabel *>())
+        add(l->text());
+    return mnemonics;
+}
+
+} // namespace
+
 void TestSettingsDialog::parkingChoiceByKeyboard()
 {
     const QString path = ini();
@@ -817,6 +1079,12 @@ void TestSettingsDialog::parkingChoiceByKeyboard()
     QCOMPARE(dialog->windowTitle(), u"Settings"_s);
     dialog->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(dialog));
+    auto *tabs = field<QTabWidget>(dialog, u"settingsPages"_s);
+    QCOMPARE(tabs->tabText(0), u"Providers"_s);
+    QCOMPARE(tabs->tabText(1), u"Retries"_s);
+    // Ctrl+Tab goes to the next page, as in every tabbed dialog.
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), 1);
     auto *ask = field<QRadioButton>(dialog, u"parkAsk"_s);
     auto *automatic = field<QRadioButton>(dialog, u"parkAutomatic"_s);
     auto *giveUp = field<QRadioButton>(dialog, u"parkGiveUp"_s);
@@ -840,17 +1108,8 @@ void TestSettingsDialog::parkingChoiceByKeyboard()
     QCOMPARE(QAccessible::queryAccessibleInterface(automatic)->text(QAccessible::Name),
         u"Park automatically until the reset"_s);
 
-    // Each choice has a mnemonic no other control of the dialog uses.
-    QMap<QChar, QStringList> mnemonics;
-    const auto add = [&mnemonics](const QString &text) {
-        const qsizetype at = text.indexOf(u'&');
-        if (at >= 0 && at + 1 < text.size() && text.at(at + 1) != u'&')
-            mnemonics[text.at(at + 1).toLower()] << text;
-    };
-    for (QAbstractButton *b : dialog->findChildren<QAbstractButton *>())
-        add(b->text());
-    for (QLabel *l : dialog->findChildren<QLabel *>())
-        add(l->text());
+    // Each choice has a mnemonic no other control of its page uses.
+    const QMap<QChar, QStringList> mnemonics = mnemonicsOf(tabs->widget(1));
     for (QRadioButton *b : { ask, automatic, giveUp }) {
         const QChar key = b->text().at(b->text().indexOf(u'&') + 1).toLower();
         QVERIFY2(mnemonics.value(key).size() == 1, qPrintable(mnemonics.value(key).join(u", "_s)));
@@ -858,7 +1117,7 @@ void TestSettingsDialog::parkingChoiceByKeyboard()
 
     // Tab reaches the group (on its checked choice), the arrow keys move within it.
     QWidget *focused = nullptr;
-    field<QCheckBox>(dialog, u"stream"_s)->setFocus();
+    tabs->tabBar()->setFocus();
     for (int i = 0; i < 20 && focused != ask; ++i) {
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         focused = QApplication::focusWidget();
@@ -889,6 +1148,7 @@ void TestSettingsDialog::parkingChoiceByKeyboard()
     dialog = w.openSettings();
     QVERIFY(dialog);
     QVERIFY(field<QRadioButton>(dialog, u"parkAutomatic"_s)->isChecked());
+    field<QTabWidget>(dialog, u"settingsPages"_s)->setCurrentIndex(1);
     clickRadio(field<QRadioButton>(dialog, u"parkGiveUp"_s));
     QVERIFY(field<QRadioButton>(dialog, u"parkGiveUp"_s)->isChecked());
     QTest::mouseClick(
@@ -914,6 +1174,7 @@ void TestSettingsDialog::parkingChoiceKeepsTheSendGoing()
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     SettingsDialog *dialog = w.openSettings();
     QVERIFY(dialog);
+    field<QTabWidget>(dialog, u"settingsPages"_s)->setCurrentIndex(1);
     clickRadio(field<QRadioButton>(dialog, u"parkGiveUp"_s));
     QVERIFY(field<QRadioButton>(dialog, u"parkGiveUp"_s)->isChecked());
     clickOk(dialog);
@@ -921,6 +1182,18 @@ void TestSettingsDialog::parkingChoiceKeepsTheSendGoing()
     QCOMPARE(panel->state(), RetryPanel::State::Waiting);
     QCOMPARE(w.window->session()->parkingChoice(), session::ParkingChoice::GiveUp);
     QVERIFY(!w.window->conversation()->toMarkdown().contains(u"was stopped"_s));
+
+    // The profile in use changed (its policy): the send stops and says why.
+    dialog = w.openSettings();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->currentProfile(), u"demo"_s);
+    field<QSpinBox>(dialog, u"attempts"_s)->setValue(3);
+    clickOk(dialog);
+    QTRY_VERIFY(!w.dialogOpen());
+    QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
+    QCOMPARE(w.window->conversation()->toMarkdown().count(
+                 u"The provider settings changed, so the send in progress was stopped."_s),
+        1);
 }
 
 void TestSettingsDialog::pacingAndContextRoundTrip_data()
@@ -936,7 +1209,7 @@ void TestSettingsDialog::pacingAndContextRoundTrip_data()
 void TestSettingsDialog::pacingAndContextRoundTrip()
 {
     // What Settings holds shows in the dialog, a change in the dialog reaches the file, and a
-    // model's context window reads back as chosen (0: unknown).
+    // profile's context window reads back as chosen (0: unknown).
     QFETCH(bool, pacing);
     QFETCH(bool, autoTrim);
     const QString path = ini();
@@ -945,10 +1218,9 @@ void TestSettingsDialog::pacingAndContextRoundTrip()
         QVERIFY(s.pacingEnabled()); // the defaults
         QVERIFY(!s.autoTrim());
     }
-    ProviderSettings provider;
-    provider.model = u"gpt-4o-mini"_s;
+    const session::ProfileSet set = twoProfiles(m_provider->baseUrl());
     {
-        SettingsDialog dialog(provider, session::ParkingChoice::Ask);
+        SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
         QVERIFY(dialog.pacingEnabled());
         QVERIFY(!dialog.autoTrim());
         QCOMPARE(dialog.contextWindow(), std::nullopt);
@@ -970,81 +1242,74 @@ void TestSettingsDialog::pacingAndContextRoundTrip()
     QCOMPARE(back.pacingEnabled(), pacing);
     QCOMPARE(back.autoTrim(), autoTrim);
 
-    SettingsDialog again(provider, session::ParkingChoice::Ask);
+    SettingsDialog again(set, u"work"_s, session::ParkingChoice::Ask);
     again.setPacing(back.pacingEnabled(), back.autoTrim());
     QCOMPARE(field<QCheckBox>(&again, u"pacing"_s)->isChecked(), pacing);
     QCOMPARE(field<QCheckBox>(&again, u"autoTrim"_s)->isChecked(), autoTrim);
     QCOMPARE(again.pacingEnabled(), pacing);
     QCOMPARE(again.autoTrim(), autoTrim);
 
-    // The context window: what the user set, and the figure an error taught as a hint.
+    // The context window: the profile's, and the figure an error taught as a hint.
     auto *spin = field<QSpinBox>(&again, u"contextWindow"_s);
-    again.setContextWindow(u"gpt-4o-mini"_s, 8000, 2000);
+    again.setContextHint(u"work"_s, 2000);
+    spin->setValue(8000);
     QCOMPARE(again.contextWindow(), std::optional<qint64>(8000));
+    QCOMPARE(again.profiles().find(u"work"_s)->contextWindow, std::optional<qint64>(8000));
     QCOMPARE(spin->text(), u"8,000 tokens"_s);
     QCOMPARE(again.contextHint(), u"The provider named 2,000 tokens."_s);
     bool labelled = false;
     for (QLabel *l : again.findChildren<QLabel *>())
-        labelled
-            = labelled || (l->buddy() == spin && l->text() == u"Con&text window of gpt-4o-mini:"_s);
+        labelled = labelled || (l->buddy() == spin && l->text() == u"C&ontext window:"_s);
     QVERIFY(labelled);
-    QCOMPARE(spin->accessibleName(), u"Context window of gpt-4o-mini"_s);
     QVERIFY(spin->accessibleDescription().contains(u"The provider named 2,000 tokens."_s));
+    // Another profile: its own window (unknown) and no hint.
+    field<QListWidget>(&again, u"profileList"_s)->setCurrentRow(0);
+    QCOMPARE(again.contextWindow(), std::nullopt);
+    QCOMPARE(spin->text(), u"Unknown"_s);
+    QCOMPARE(again.contextHint(), QString());
+    field<QListWidget>(&again, u"profileList"_s)->setCurrentRow(1);
     spin->setValue(0);
     QCOMPARE(again.contextWindow(), std::nullopt);
     QCOMPARE(spin->text(), u"Unknown"_s);
-    QCOMPARE(again.contextModel(), u"gpt-4o-mini"_s);
-    again.setContextWindow(u"other-model"_s, std::nullopt, std::nullopt);
-    QCOMPARE(again.contextModel(), u"other-model"_s);
-    QCOMPARE(again.contextWindow(), std::nullopt);
-    QCOMPARE(again.contextHint(), QString());
-    again.setContextWindow(u"other-model"_s, std::nullopt, 128000);
+    again.setContextHint(u"work"_s, 128000);
     QCOMPARE(again.contextWindow(), std::nullopt); // a learned window is a hint, not a choice
     QCOMPARE(again.contextHint(), u"The provider named 128,000 tokens."_s);
 }
 
 void TestSettingsDialog::pacingAndContextByKeyboard()
 {
-    // After the parking choice, Tab reaches pacing, automatic trimming and the context window;
-    // Space toggles, digits type a window, each has a mnemonic of its own and a name.
-    ProviderSettings provider;
-    provider.useDemo = true;
-    provider.model = u"capwatch-demo"_s;
-    SettingsDialog dialog(provider, session::ParkingChoice::GiveUp);
+    // After the parking choice, Tab reaches pacing and automatic trimming; Space toggles; on
+    // Providers, digits type a context window; each has a mnemonic of its own and a name.
+    session::ProfileSet set = twoProfiles(m_provider->baseUrl());
+    SettingsDialog dialog(set, u"demo"_s, session::ParkingChoice::GiveUp);
     dialog.setPacing(true, false);
-    dialog.setContextWindow(u"capwatch-demo"_s, std::nullopt, 2000);
+    dialog.setContextHint(u"demo"_s, 2000);
     dialog.show();
     dialog.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&dialog));
-    if (qEnvironmentVariableIsSet("CAPWATCH_SHOTS"))
-        dialog.grab().save(qEnvironmentVariable("CAPWATCH_SHOTS") + u"/settings-pacing.png"_s);
+    auto *tabs = field<QTabWidget>(&dialog, u"settingsPages"_s);
     auto *pacing = field<QCheckBox>(&dialog, u"pacing"_s);
     auto *autoTrim = field<QCheckBox>(&dialog, u"autoTrim"_s);
     auto *spin = field<QSpinBox>(&dialog, u"contextWindow"_s);
     QVERIFY(pacing && autoTrim && spin);
+    // In the editor's scroll area: scrolled to, then whole.
+    auto *scroll = field<QScrollArea>(&dialog, u"profileEditor"_s);
+    scroll->ensureWidgetVisible(field<QLabel>(&dialog, u"contextHint"_s));
     QVERIFY(labelShowing(&dialog, u"The provider named 2,000 tokens."_s));
-    QVERIFY(labelShowing(&dialog, u"Con&text window of capwatch-demo:"_s));
+    QVERIFY(labelShowing(&dialog, u"C&ontext window:"_s));
+    tabs->setCurrentIndex(1);
+    if (qEnvironmentVariableIsSet("CAPWATCH_SHOTS"))
+        dialog.grab().save(qEnvironmentVariable("CAPWATCH_SHOTS") + u"/settings-pacing.png"_s);
     QVERIFY(field<QGroupBox>(&dialog, u"retries"_s)->isAncestorOf(pacing));
     for (QCheckBox *box : { pacing, autoTrim }) {
         // Whole: a check box does not wrap, so nothing of its sentence may be cut.
         QVERIFY2(box->width() >= box->sizeHint().width(), qPrintable(box->text()));
         QVERIFY(dialog.rect().contains(QRect(box->mapTo(&dialog, QPoint(0, 0)), box->size())));
     }
-
-    QMap<QChar, QStringList> mnemonics;
-    const auto add = [&mnemonics](const QString &text) {
-        const qsizetype at = text.indexOf(u'&');
-        if (at >= 0 && at + 1 < text.size() && text.at(at + 1) != u'&')
-            mnemonics[text.at(at + 1).toLower()] << text;
-    };
-    for (QAbstractButton *b : dialog.findChildren<QAbstractButton *>())
-        add(b->text());
-    for (QLabel *l : dialog.findChildren<QLabel *>())
-        add(l->text());
-    for (const QString &text :
-        { pacing->text(), autoTrim->text(), u"Con&text window of capwatch-demo:"_s }) {
+    const QMap<QChar, QStringList> retries = mnemonicsOf(tabs->widget(1));
+    for (const QString &text : { pacing->text(), autoTrim->text() }) {
         const QChar key = text.at(text.indexOf(u'&') + 1).toLower();
-        QVERIFY2(mnemonics.value(key).size() == 1, qPrintable(mnemonics.value(key).join(u", "_s)));
+        QVERIFY2(retries.value(key).size() == 1, qPrintable(retries.value(key).join(u", "_s)));
     }
     for (QWidget *w : std::initializer_list<QWidget *> { pacing, autoTrim, spin }) {
         QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(w);
@@ -1063,15 +1328,39 @@ void TestSettingsDialog::pacingAndContextByKeyboard()
     QCOMPARE(QApplication::focusWidget(), autoTrim);
     QTest::keyClick(autoTrim, Qt::Key_Space);
     QVERIFY(dialog.autoTrim());
-    QTest::keyClick(autoTrim, Qt::Key_Tab);
+
+    // Providers: the context window's mnemonic reaches its box; digits type a window.
+    tabs->setCurrentIndex(0);
+    field<QListWidget>(&dialog, u"profileList"_s)->setFocus();
+    QTest::keyClick(&dialog, Qt::Key_O, Qt::AltModifier);
     QCOMPARE(QApplication::focusWidget(), spin);
     spin->selectAll();
     QTest::keyClicks(spin, u"32000"_s);
     QCOMPARE(dialog.contextWindow(), std::optional<qint64>(32000));
-    // The buddy's mnemonic comes back to it.
-    pacing->setFocus();
-    QTest::keyClick(&dialog, Qt::Key_T, Qt::AltModifier);
-    QCOMPARE(QApplication::focusWidget(), spin);
+}
+
+void TestSettingsDialog::fitsSmallWindows()
+{
+    // No wider than about 760 px at first, and usable in a 640 x 480 window.
+    Window w(ini());
+    w.window->resize(640, 480);
+    SettingsDialog *dialog = w.openSettings();
+    QVERIFY(dialog);
+    QVERIFY2(dialog->width() <= 760, qPrintable(QString::number(dialog->width())));
+    QVERIFY2(dialog->minimumWidth() <= 640, qPrintable(QString::number(dialog->minimumWidth())));
+    QVERIFY2(dialog->minimumHeight() <= 480, qPrintable(QString::number(dialog->minimumHeight())));
+    dialog->resize(dialog->minimumSize());
+    QTest::mouseClick(button(dialog, u"addProfile"_s), Qt::LeftButton);
+    // The buttons stay inside, the editor scrolls to what has focus.
+    for (const QString &name :
+        { u"addProfile"_s, u"duplicateProfile"_s, u"deleteProfile"_s, u"defaultProfile"_s }) {
+        QPushButton *b = button(dialog, name);
+        QVERIFY2(dialog->rect().contains(QRect(b->mapTo(dialog, QPoint(0, 0)), b->size())),
+            qPrintable(name));
+    }
+    QDialogButtonBox *box = dialog->findChild<QDialogButtonBox *>();
+    QVERIFY(dialog->rect().contains(QRect(box->mapTo(dialog, QPoint(0, 0)), box->size())));
+    dialog->reject();
 }
 
 QTEST_MAIN(TestSettingsDialog)

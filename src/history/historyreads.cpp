@@ -29,7 +29,8 @@ std::optional<double> optionalDouble(const QVariant &v)
 const QString kRecordColumns
     = u"r.time_ms, r.request, r.event, r.attempt, r.status, r.category, r.used, r.token_limit, "
       "r.wait_ms, r.raw_wait_ms, r.wait_source, r.waited_total_ms, r.budget_left_ms, r.reason, "
-      "r.error, r.reset_at_ms, r.window_tokens_left, r.window_reset_s, r.estimated_tokens"_s;
+      "r.error, r.reset_at_ms, r.window_tokens_left, r.window_reset_s, r.estimated_tokens, "
+      "r.profile, r.fallback_to"_s;
 
 RetryRecord readRecord(const QSqlQuery &q, int first)
 {
@@ -57,6 +58,8 @@ RetryRecord readRecord(const QSqlQuery &q, int first)
     r.windowTokensLeft = integerOf(q.value(first + 16));
     r.windowResetS = realOf(q.value(first + 17));
     r.estimatedTokens = integerOf(q.value(first + 18));
+    r.profile = q.value(first + 19).toString();
+    r.fallbackTo = q.value(first + 20).toString();
     return r;
 }
 
@@ -82,7 +85,7 @@ QList<Conversation> HistoryStore::readConversations(
     q.prepare(u"SELECT c.id, c.uuid, c.title, c.endpoint, c.model, c.created_ms, c.updated_ms, "
               "c.has_retries, EXISTS (SELECT 1 FROM sends s WHERE s.conversation_id = c.id AND "
               "(s.outcome IS NULL OR s.outcome <> 'succeeded')), "
-              "EXISTS (SELECT 1 FROM parked_sends p WHERE p.conversation_id = c.id) "
+              "EXISTS (SELECT 1 FROM parked_sends p WHERE p.conversation_id = c.id), c.profile "
               "FROM conversations c"_s
         + (where.isEmpty() ? QString() : u" WHERE "_s + where)
         + u" ORDER BY c.updated_ms DESC, c.id DESC LIMIT ?"_s);
@@ -105,6 +108,7 @@ QList<Conversation> HistoryStore::readConversations(
         c.hasRetries = q.value(7).toBool();
         c.hasUnanswered = q.value(8).toBool();
         c.hasParked = q.value(9).toBool();
+        c.profile = q.value(10).toString();
         out.append(c);
     }
     return out;
@@ -167,8 +171,8 @@ QList<Message> HistoryStore::readMessages(
     QList<Message> out;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(u"SELECT m.uuid, c.uuid, m.role, m.text, m.state, m.created_ms, m.ended_ms "
-              "FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE "_s
+    q.prepare(u"SELECT m.uuid, c.uuid, m.role, m.text, m.state, m.created_ms, m.ended_ms, "
+              "m.profile FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE "_s
         + where + u" ORDER BY m.id LIMIT ? OFFSET ?"_s);
     int i = 0;
     for (const QVariant &v : values)
@@ -186,6 +190,7 @@ QList<Message> HistoryStore::readMessages(
         m.state = messageStateFromName(q.value(4).toString()).value_or(MessageState::Complete);
         m.created = timeOf(q.value(5));
         m.ended = timeOf(q.value(6));
+        m.profile = q.value(7).toString();
         out.append(m);
     }
     return out;

@@ -67,9 +67,13 @@ bool HistoryStore::addConversation(Conversation &c)
         c.updated = c.created;
     c.endpoint = storableEndpoint(c.endpoint);
     return write([&] {
-        QSqlQuery *q = prepared(
-            u"INSERT INTO conversations (uuid, title, endpoint, model, created_ms, updated_ms) "
-            "VALUES (?, ?, ?, ?, ?, ?)"_s);
+        // The profile column only when there is one: a conversation without a profile is
+        // stored as before schema v4 (the column's default), so older files still take it.
+        QSqlQuery *q = prepared(c.profile.isEmpty()
+                ? u"INSERT INTO conversations (uuid, title, endpoint, model, created_ms, "
+                  "updated_ms) VALUES (?, ?, ?, ?, ?, ?)"_s
+                : u"INSERT INTO conversations (uuid, title, endpoint, model, created_ms, "
+                  "updated_ms, profile) VALUES (?, ?, ?, ?, ?, ?, ?)"_s);
         if (!q)
             return false;
         q->bindValue(0, uuidText(c.id));
@@ -78,6 +82,8 @@ bool HistoryStore::addConversation(Conversation &c)
         q->bindValue(3, nonNull(c.model));
         q->bindValue(4, c.created.toMSecsSinceEpoch());
         q->bindValue(5, c.updated.toMSecsSinceEpoch());
+        if (!c.profile.isEmpty())
+            q->bindValue(6, c.profile);
         return run(q, u"add conversation"_s);
     });
 }
@@ -131,8 +137,12 @@ bool HistoryStore::addMessage(Message &m)
         const qint64 conversation = keyOf(u"conversations"_s, m.conversation);
         if (conversation == 0)
             return fail(u"add message"_s, m_lastError);
-        QSqlQuery *q = prepared(u"INSERT INTO messages (uuid, conversation_id, role, text, state, "
-                                "created_ms, ended_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"_s);
+        // As for a conversation: the profile column only when the message has one.
+        QSqlQuery *q = prepared(m.profile.isEmpty()
+                ? u"INSERT INTO messages (uuid, conversation_id, role, text, state, created_ms, "
+                  "ended_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"_s
+                : u"INSERT INTO messages (uuid, conversation_id, role, text, state, created_ms, "
+                  "ended_ms, profile) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"_s);
         if (!q)
             return false;
         q->bindValue(0, uuidText(m.id));
@@ -142,6 +152,8 @@ bool HistoryStore::addMessage(Message &m)
         q->bindValue(4, nameOf(m.state));
         q->bindValue(5, m.created.toMSecsSinceEpoch());
         q->bindValue(6, msOrNull(m.ended));
+        if (!m.profile.isEmpty())
+            q->bindValue(7, m.profile);
         return run(q, u"add message"_s)
             && touch(conversation, m.created, m.role == Role::User ? titleFor(m.text) : QString());
     });
@@ -262,7 +274,8 @@ bool HistoryStore::addRetryRecord(const QUuid &send, const RetryRecord &r)
             u"INSERT INTO retry_records (send_id, time_ms, request, event, attempt, status, "
             "category, used, token_limit, wait_ms, raw_wait_ms, wait_source, waited_total_ms, "
             "budget_left_ms, reason, error, reset_at_ms, window_tokens_left, window_reset_s, "
-            "estimated_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+            "estimated_tokens, profile, fallback_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
         if (!q)
             return false;
         q->bindValue(0, sendKey);
@@ -286,6 +299,8 @@ bool HistoryStore::addRetryRecord(const QUuid &send, const RetryRecord &r)
         q->bindValue(17, optional(r.windowTokensLeft));
         q->bindValue(18, optional(r.windowResetS));
         q->bindValue(19, optional(r.estimatedTokens));
+        q->bindValue(20, textOrNull(r.profile));
+        q->bindValue(21, textOrNull(r.fallbackTo));
         if (!run(q, u"add retry record"_s))
             return false;
         if (r.event != u"retry_scheduled"_s)

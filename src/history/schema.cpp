@@ -156,6 +156,21 @@ bool version3(QSqlDatabase &db, QString *error)
         error);
 }
 
+// Provider profiles (issue 17, docs/history.md): the profile id a conversation belongs to, the
+// profile name that gave an answer, and the retry log's two profile columns. Empty text (or
+// NULL for the records) in rows stored before profiles.
+bool version4(QSqlDatabase &db, QString *error)
+{
+    return execAll(db,
+        {
+            u"ALTER TABLE conversations ADD COLUMN profile TEXT NOT NULL DEFAULT ''"_s,
+            u"ALTER TABLE messages ADD COLUMN profile TEXT NOT NULL DEFAULT ''"_s,
+            u"ALTER TABLE retry_records ADD COLUMN profile TEXT"_s,
+            u"ALTER TABLE retry_records ADD COLUMN fallback_to TEXT"_s,
+        },
+        error);
+}
+
 } // namespace
 
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
@@ -174,7 +189,7 @@ bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
 const std::vector<Migration> &schemaMigrations()
 {
     static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 },
-        { 3, version3 } };
+        { 3, version3 }, { 4, version4 } };
     return migrations;
 }
 

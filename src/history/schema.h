@@ -24,8 +24,8 @@ struct Migration
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error);
 
 /// The migrations of this version of capwatch, in order: v1, the first schema; v2, parked sends
-/// (issue 15); v3, provider windows and the retry log's window columns (issue 16). A later one is
-/// one more function appended here.
+/// (issue 15); v3, provider windows and the retry log's window columns (issue 16); v4, provider
+/// profiles (issue 17). A later one is one more function appended here.
 const std::vector<Migration> &schemaMigrations();
 
 } // namespace capwatch::history

@@ -1,5 +1,6 @@
 #include "chatsession.h"
 
+#include "history/historystore.h"
 #include "sessionlogging.h"
 
 #include <optional>
@@ -77,7 +78,10 @@ ChatSession::ChatSession(QObject *parent)
                 return;
             finish(summary);
             const ParkOffer offer = m_offer; // a handler of gaveUp() may start another send
+            const FallbackOffer fallback = m_fallbackOffer;
             Q_EMIT gaveUp(send, summary);
+            // Before parkOffered(): an automatic fallback goes now, and is not also parked.
+            offerFallback(send, fallback);
             // In a lot, a parked send that ends capped again goes back in, whatever the choice:
             // it was parked by the user or the setting already (up to kMaxParksInARow). Without
             // one (capwatch-cli) the caller decides on the offer.
@@ -153,24 +157,16 @@ void ChatSession::setProvider(const ProviderChoice &choice)
         m_demo = false;
     }
 
-    if (m_demo) {
-        m_client->setCredentialProvider(std::make_shared<net::NoCredentialProvider>());
-    } else {
+    if (!m_demo)
         m_endpoint = choice.endpoint;
-        switch (choice.keySource) {
-        case ProviderChoice::KeySource::Environment:
-            m_client->setCredentialProvider(
-                std::make_shared<net::EnvCredentialProvider>(choice.keyVariable));
-            break;
-        case ProviderChoice::KeySource::KeyFile:
-            m_client->setCredentialProvider(
-                std::make_shared<net::FileCredentialProvider>(choice.keyFile));
-            break;
-        case ProviderChoice::KeySource::Keychain:
-            m_client->setCredentialProvider(
-                m_keychain ? m_keychain(choice.keychainEntry) : nullptr);
-            break;
-        }
+    // A fallback's send in flight must not reload a key of this provider for its endpoint.
+    if (m_clientOnFallback && busy())
+        m_client->cancel();
+    restoreClient();
+    applyToClient(choice);
+    if (m_writer && !m_conversation.isNull() && choice.profile != m_conversationProfile) {
+        m_conversationProfile = choice.profile; // `updated` stays: it is not a new message
+        m_writer->setConversationProfile(m_conversation, choice.profile);
     }
     // The demo serves capwatch-demo; any other endpoint needs a model named (net's one rule).
     const QString named = choice.model.trimmed();
@@ -305,6 +301,15 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_answer.clear();
     m_lastFailureCategory.clear();
     m_offer = {};
+    m_fallbackOffer = {};
+    // Where this send goes: the fallback's endpoint, model and headers for sendToFallback()'s
+    // one send, else the session's own provider (the client back from a fallback's first).
+    const std::optional<ProviderChoice> target = std::exchange(m_fallbackTarget, std::nullopt);
+    m_sentToFallback = target.has_value();
+    if (!target)
+        restoreClient();
+    const ProviderChoice &to = target ? *target : m_choice;
+    m_sendProfileName = to.profileName;
     // A new prompt while one is parked: that one stays in the lot (its card, the queue) and goes
     // at its reset; this session's failed prompt is the new one from now on.
     m_parked = false;
@@ -318,10 +323,13 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_overflowExcess.reset();
     m_overflowWindow.reset();
     net::ChatRequest request;
-    request.endpoint = m_endpoint;
+    request.endpoint = target ? target->endpoint : m_endpoint;
     // A parked send goes with the model it was parked with, whatever is chosen now.
-    request.model = m_nextModel.isEmpty() ? m_model : std::exchange(m_nextModel, QString());
-    request.stream = m_demo || m_choice.stream;
+    request.model = target      ? target->model
+        : m_nextModel.isEmpty() ? m_model
+                                : std::exchange(m_nextModel, QString());
+    request.stream = target ? target->demo || target->stream : m_demo || m_choice.stream;
+    request.extraHeaders = to.extraHeaders;
     if (options.systemPrompt)
         request.messages.append({ u"system"_s, *options.systemPrompt });
     // Left-out turns stay in the transcript and the history; only the request goes without them.
@@ -330,9 +338,16 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
     storeSendStart(prompt); // queued before the request goes out (on the next turn of the loop)
-    m_sendLane = lane();
+    m_sendLane = target ? history::HistoryStore::storableEndpoint(
+                     net::chatCompletionsUrl(request.endpoint).toString(QUrl::RemoveUserInfo))
+                        : lane();
     m_sendModel = request.model;
-    const net::PacePlan plan = pacePlanFor(request);
+    net::PacePlan plan = pacePlanFor(request);
+    if (target) { // the memory's window is the capped provider's: a fallback is not paced by it
+        net::PacePlan bare;
+        bare.estimatedTokens = plan.estimatedTokens;
+        plan = bare;
+    }
     m_sentEstimate = plan.estimatedTokens.value_or(0);
     const quint64 id = m_client->send(request, plan);
     if (!m_storedSend.isNull())
@@ -360,6 +375,13 @@ void ChatSession::finish(const net::SendSummary &summary)
     m_endedAttempt = summary.attempts;
     storeSendEnd(summary);
     offerPark(summary);
+    makeFallbackOffer(summary);
+    if (m_sentToFallback && m_offer.parkable) {
+        // Parked, it would go to the session's own provider at the fallback's reset.
+        m_offer.parkable = false;
+        m_offer.refusal = retry::ParkRefusal::NotCapped;
+        m_offer.reason = u"Not parked: the send went to the fallback profile."_s;
+    }
     if (summary.outcome == net::SendSummary::Outcome::Succeeded) {
         if (m_keepTranscript) {
             m_history.append({ u"user"_s, m_pendingPrompt });
@@ -371,6 +393,8 @@ void ChatSession::finish(const net::SendSummary &summary)
     }
     m_pendingPrompt.clear();
     m_answer.clear();
+    if (m_sentToFallback)
+        restoreClient(); // later sends go to the session's own provider
     emitProgress();
 }
 
@@ -379,6 +403,11 @@ WaitProgress ChatSession::progress() const
     WaitProgress p;
     p.send = m_send;
     p.failureCategory = m_lastFailureCategory;
+    // The numbers of the send in flight (or ended last); before any, of the next one.
+    const retry::SendPolicy *sendPolicy = m_send ? m_client->policy() : nullptr;
+    p.limits = sendPolicy ? sendPolicy->limits() : m_client->policyLimits();
+    p.profileName = m_send ? m_sendProfileName : m_choice.profileName;
+    p.budgetLeft = p.limits.budget;
     if (m_send && m_client->pacing()) {
         const net::PacePlan &plan = m_client->pacePlan();
         p.pacing = true;
@@ -387,10 +416,10 @@ WaitProgress ChatSession::progress() const
         p.left = m_client->paceLeft();
         p.elapsed = std::max(retry::Millis(0), plan.wait - p.left);
         p.source = plan.source;
-        p.budgetLeft = retry::kRetryBudget; // pacing never spends the budget
+        p.budgetLeft = p.limits.budget; // pacing never spends the budget
         return p;
     }
-    const retry::SendPolicy *policy = m_send ? m_client->policy() : nullptr;
+    const retry::SendPolicy *policy = sendPolicy;
     if (!policy)
         return p;
     p.budgetLeft = policy->budgetLeft();

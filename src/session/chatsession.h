@@ -343,12 +343,29 @@ private:
     int m_endedAttempt = 0; ///< its last attempt
 
     // Profiles and fallback (chatsessionfallback.cpp).
-    void offerFallback(const net::SendSummary &summary);
+    /// What a send to `choice` authenticates with: its own key source (the demo: none).
+    std::shared_ptr<net::CredentialProvider> credentialsFor(const ProviderChoice &choice) const;
+    /// The client's credential provider, limits and profile name from `choice`.
+    void applyToClient(const ProviderChoice &choice);
+    /// Before a send to the session's own provider: the client back from a fallback's.
+    void restoreClient();
+    /// In finish(): the offer of the send that ended (offered only when it gave up capped).
+    void makeFallbackOffer(const net::SendSummary &summary);
+    /// Right after gaveUp(): sends to the fallback when automatic, emits fallbackOffered().
+    /// `before`: the offer as it was before gaveUp() (a handler may have sent again since).
+    void offerFallback(quint64 send, const FallbackOffer &before);
     std::optional<ProviderChoice> m_fallback;
     bool m_autoFallback = false;
     FallbackOffer m_fallbackOffer;
     QString m_sendProfileName;
     bool m_sentToFallback = false;
+    /// Set by sendToFallback() for the one startSend() it makes: where that send goes.
+    std::optional<ProviderChoice> m_fallbackTarget;
+    bool m_clientOnFallback = false; ///< the client holds the fallback's key source and limits
+    bool m_fallbackStartedLocal = false; ///< a demo fallback started the local provider
+    /// The profile id stored with the conversation shown (set or restored); what setProvider()
+    /// compares with to store a change.
+    QString m_conversationProfile;
 
     // Pacing and trimming (chatsessionpacing.cpp).
     net::PacePlan pacePlanFor(const net::ChatRequest &request) const;

@@ -1,22 +1,168 @@
 // ChatSession: provider profiles and the fallback of a capped send (issue 17, docs/session.md).
+//
+// The key of one profile never reaches another profile's endpoint: the client loads its
+// credential at the start of every send (and on a reload) from the credential provider it holds,
+// so a send to the fallback swaps in the fallback's own provider before it starts, and the
+// session's own is back before any later send (and when the fallback's send ends).
 
 #include "chatsession.h"
+#include "history/historystore.h"
+#include "sessionlogging.h"
+#include "storedrecords.h"
+
+#include <utility>
 
 namespace capwatch::session {
 
-// --- contract stubs: the session's owner replaces these (issue 17) ---
+using namespace Qt::StringLiterals;
+using net::RetryRecord;
+
+namespace {
+
+/// Ended capped (issue 17): out of budget or attempts on a token or rate limit, or a billing
+/// failure (the issue's quota_exhausted).
+bool endedCapped(const net::SendSummary &summary, const QString &category)
+{
+    if (summary.outcome != net::SendSummary::Outcome::GaveUp)
+        return false;
+    if (category == u"billing"_s)
+        return true;
+    const bool exhausted = summary.reason == retry::EndReason::BudgetExhausted
+        || summary.reason == retry::EndReason::AttemptsExhausted;
+    return exhausted && (category == u"token_limit"_s || category == u"rate_limit"_s);
+}
+
+} // namespace
+
+std::shared_ptr<net::CredentialProvider> ChatSession::credentialsFor(
+    const ProviderChoice &choice) const
+{
+    if (choice.demo)
+        return std::make_shared<net::NoCredentialProvider>();
+    switch (choice.keySource) {
+    case ProviderChoice::KeySource::Environment:
+        return std::make_shared<net::EnvCredentialProvider>(choice.keyVariable);
+    case ProviderChoice::KeySource::KeyFile:
+        return std::make_shared<net::FileCredentialProvider>(choice.keyFile);
+    case ProviderChoice::KeySource::Keychain:
+        break;
+    }
+    return m_keychain ? m_keychain(choice.keychainEntry) : nullptr;
+}
+
+void ChatSession::applyToClient(const ProviderChoice &choice)
+{
+    m_client->setCredentialProvider(credentialsFor(choice));
+    m_client->setPolicyLimits(choice.limits);
+    m_client->setProfileName(choice.profileName);
+}
+
+void ChatSession::restoreClient()
+{
+    if (!std::exchange(m_clientOnFallback, false))
+        return;
+    applyToClient(m_choice);
+    if (std::exchange(m_fallbackStartedLocal, false) && m_local)
+        m_local->stop();
+}
 
 void ChatSession::setFallback(std::optional<ProviderChoice> fallback, bool automatic)
 {
     m_fallback = std::move(fallback);
     m_autoFallback = automatic;
+    if (!m_fallback)
+        m_fallbackOffer.offered = false;
 }
 
-quint64 ChatSession::sendToFallback(const SendOptions &)
+void ChatSession::makeFallbackOffer(const net::SendSummary &summary)
 {
-    return 0;
+    FallbackOffer offer;
+    offer.send = m_send;
+    offer.fromProfile = m_sendProfileName;
+    offer.reason = summary.reason;
+    offer.category = m_lastFailureCategory;
+    if (m_fallback)
+        offer.toProfile = m_fallback->profileName;
+    // One hop: a send to the fallback that ends capped is offered nothing further.
+    offer.offered = m_fallback && !m_sentToFallback && endedCapped(summary, m_lastFailureCategory);
+    m_fallbackOffer = offer;
 }
 
-void ChatSession::offerFallback(const net::SendSummary &) { }
+void ChatSession::offerFallback(quint64 send, const FallbackOffer &before)
+{
+    // A handler of gaveUp() may have started another send: the offer is still told.
+    FallbackOffer offer = m_fallbackOffer.send == send ? m_fallbackOffer : before;
+    if (offer.offered && m_autoFallback && current(send) && !busy()) {
+        qCInfo(lcSession).noquote()
+            << u"send %1 ended capped on %2: sent to its fallback %3"_s.arg(send).arg(
+                   offer.fromProfile, offer.toProfile);
+        offer.automatic = sendToFallback(m_lastOptions) != 0;
+    }
+    Q_EMIT fallbackOffered(offer);
+}
+
+quint64 ChatSession::sendToFallback(const SendOptions &options)
+{
+    if (!m_fallback || !m_fallbackOffer.offered || busy() || m_failedPrompt.isEmpty()
+        || m_fallbackOffer.send != m_endedSend || m_parked)
+        return 0;
+    ProviderChoice target = *m_fallback;
+    bool startedLocal = false;
+    if (target.demo) { // the embedded demo: the session's own when it talks to it already
+        if (m_demo) {
+            target.endpoint = m_endpoint;
+        } else {
+            QString error = u"no local provider"_s;
+            target.endpoint = m_local ? m_local->start(m_timeScale, &error) : QUrl();
+            if (!target.endpoint.isValid()) {
+                qCWarning(lcSession) << "the demo provider could not start:" << error;
+                if (m_local)
+                    m_local->stop();
+                return 0;
+            }
+            startedLocal = true;
+        }
+    }
+    const QString named = target.model.trimmed();
+    target.model = !named.isEmpty() ? named
+        : target.demo               ? QString::fromUtf16(net::kDemoModel)
+                                    : net::defaultModelFor(target.endpoint);
+
+    // The capped send's `fallback` record, after its gave_up: its request and attempt, the
+    // failure it ended on, its reason; stored with that send.
+    RetryRecord r;
+    const QList<RetryRecord> &records = m_log->records();
+    for (qsizetype i = records.size() - 1; i >= 0; --i) {
+        if (quint64(records.at(i).request) == m_endedRequest) {
+            r = records.at(i);
+            break;
+        }
+    }
+    r.request = int(m_endedRequest);
+    r.attempt = std::max(r.attempt, m_endedAttempt);
+    r.event = RetryRecord::Event::Fallback;
+    r.time = wallNow();
+    r.waitMs.reset();
+    r.rawWaitMs.reset();
+    r.waitedTotalMs.reset();
+    r.budgetLeftMs.reset();
+    r.resetAt = {};
+    r.unpark = RetryRecord::Unpark::None;
+    r.reason = m_fallbackOffer.reason;
+    r.profile = m_fallbackOffer.fromProfile;
+    r.fallbackTo = target.profileName;
+    appendParkRecord(r, m_endedStoredSend);
+
+    // A fresh cycle with the fallback's own key source, limits and profile name: swapped in
+    // before the send, so no credential of the capped profile is loaded for it.
+    applyToClient(target);
+    m_clientOnFallback = true;
+    m_fallbackStartedLocal = startedLocal;
+    m_fallbackTarget = std::move(target);
+    m_reuseStoredPrompt = m_endedStoredPrompt; // the same prompt: one more send of it
+    m_parksInARow = 0;
+    const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
+    return startSend(prompt, options);
+}
 
 } // namespace capwatch::session

@@ -50,6 +50,7 @@ void ChatSession::setHistory(history::HistoryWriter *writer)
     m_lastStoredAnswer = {};
     m_storedRequest = 0;
     m_conversation = {};
+    m_conversationProfile.clear();
 }
 
 void ChatSession::newConversation()
@@ -64,6 +65,8 @@ void ChatSession::newConversation()
     m_hasLastExchange = false;
     m_editing = false;
     m_conversation = {};
+    m_conversationProfile.clear();
+    m_fallbackOffer = {};
     m_lastStoredPrompt = {};
     m_lastStoredAnswer = {};
     m_parked = false;
@@ -166,6 +169,8 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
     }
 
     m_conversation = id;
+    m_conversationProfile = loaded.conversation->profile;
+    m_fallbackOffer = {};
     ++m_view;
     m_lastStoredMessage = loaded.messages.isEmpty() ? QUuid() : loaded.messages.constLast().id;
     m_parked = false;
@@ -188,6 +193,7 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
     restored.title = loaded.conversation->title;
     restored.endpoint = loaded.conversation->endpoint;
     restored.model = loaded.conversation->model;
+    restored.profile = loaded.conversation->profile;
     restored.messages = std::move(loaded.messages);
     restored.sends = std::move(loaded.sends);
     Q_EMIT conversationChanged(id);
@@ -234,6 +240,8 @@ void ChatSession::storeSendStart(const QString &prompt)
         c.endpoint
             = history::HistoryStore::storableEndpoint(m_endpoint.toString(QUrl::RemoveUserInfo));
         c.model = m_model;
+        c.profile = m_choice.profile;
+        m_conversationProfile = c.profile;
         m_conversation = m_writer->addConversation(c);
         Q_EMIT conversationStored(m_conversation);
     }
@@ -268,6 +276,7 @@ void ChatSession::storeAnswerStart()
     answer.conversation = m_conversation;
     answer.role = history::Role::Assistant;
     answer.state = history::MessageState::Pending;
+    answer.profile = m_sendProfileName; // the profile that gives it (a fallback's, too)
     m_storedAnswer = m_writer ? m_writer->addMessage(answer) : QUuid();
     if (!m_storedAnswer.isNull())
         m_lastStoredMessage = m_storedAnswer;
@@ -302,6 +311,7 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
         m.role = history::Role::Assistant;
         m.text = text;
         m.state = state;
+        m.profile = m_sendProfileName;
         answer = m_writer->addMessage(m);
         m_lastStoredMessage = answer;
     }

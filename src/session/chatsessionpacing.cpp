@@ -35,6 +35,8 @@ double ChatSession::charsPerToken() const
 
 std::optional<qint64> ChatSession::knownContextWindow() const
 {
+    if (m_choice.contextWindow) // the profile's comes before a learned one (section 8.2)
+        return m_choice.contextWindow;
     if (m_memory) {
         if (const std::optional<qint64> known = m_memory->contextWindow(lane(), m_model))
             return known;

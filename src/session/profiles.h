@@ -10,6 +10,7 @@
 
 #include "sessiontypes.h"
 
+#include <QByteArrayView>
 #include <QList>
 #include <QSettings>
 #include <QString>
@@ -120,6 +121,20 @@ ProfileSet loadProfiles(QSettings &settings);
 /// Writes `set` back (the demo's section too: its policy overrides), removing sections of
 /// profiles no longer in it. Keys stay out: only key sources are written.
 void saveProfiles(QSettings &settings, const ProfileSet &set);
+
+/// Where a profile's key comes from, as the file spells it: `env:VARIABLE`, `file:PATH`,
+/// `keychain` or `none` (never a key).
+QString keySourceSpec(const ProviderProfile &profile);
+
+/// True for the headers capwatch sets itself (Authorization, Content-Type, Accept, User-Agent,
+/// Host, ...; case-insensitive): a profile's extra headers may not replace them.
+bool isReservedHeader(QByteArrayView name);
+
+/// The settings file capwatch and capwatch-cli share when none is named:
+/// `QSettings(IniFormat, UserScope, "capwatch", "capwatch")`, that is
+/// `$XDG_CONFIG_HOME/capwatch/capwatch.conf` (`~/.config/capwatch/capwatch.conf`), the file
+/// ui::Settings uses.
+QString defaultSettingsPath();
 
 /// Why a profile cannot be saved as it is (the Providers page refuses it): an empty or taken
 /// name, an endpoint that is not http(s), an extra header capwatch sets itself, a fallback to

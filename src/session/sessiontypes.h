@@ -168,8 +168,12 @@ struct RestoredConversation
     QString title;
     QString endpoint;
     QString model;
+    /// The id of the provider profile the conversation was last sent with (schema v4): the
+    /// window switches its provider to it. Empty: stored before profiles, or without one.
+    QString profile;
     /// In order, with their state (Complete / CutOff / Pending). Every exchange stored is here,
-    /// also one that Regenerate or Edit replaced in the window (docs/session.md).
+    /// also one that Regenerate or Edit replaced in the window (docs/session.md). An answer's
+    /// history::Message::profile names the profile that gave it (a fallback's, too).
     QList<history::Message> messages;
     /// In order; a send's `message` is the user message it sent.
     QList<history::Send> sends;
@@ -182,3 +186,4 @@ Q_DECLARE_METATYPE(capwatch::session::ParkOffer)
 Q_DECLARE_METATYPE(capwatch::session::RestoredConversation)
 Q_DECLARE_METATYPE(capwatch::session::ContextGauge)
 Q_DECLARE_METATYPE(capwatch::session::TrimOffer)
+Q_DECLARE_METATYPE(capwatch::session::FallbackOffer)

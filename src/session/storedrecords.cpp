@@ -43,6 +43,8 @@ history::RetryRecord toStored(const net::RetryRecord &r)
     s.windowTokensLeft = r.windowTokensLeft;
     s.windowResetS = r.windowResetS;
     s.estimatedTokens = r.estimatedTokens;
+    s.profile = r.profile;
+    s.fallbackTo = r.fallbackTo;
     return s;
 }
 
@@ -70,6 +72,8 @@ net::RetryRecord toLogRecord(const history::RetryRecord &s)
     r.windowTokensLeft = s.windowTokensLeft;
     r.windowResetS = s.windowResetS;
     r.estimatedTokens = s.estimatedTokens;
+    r.profile = s.profile;
+    r.fallbackTo = s.fallbackTo;
     return r;
 }
 

@@ -11,7 +11,6 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString kService = u"capwatch"_s;
-const QString kKey = u"api-key"_s;
 
 QString tr(const char *s)
 {
@@ -21,12 +20,12 @@ QString tr(const char *s)
 class SystemKeychain final : public KeychainBackend
 {
 public:
-    void read(QObject *context, ReadDone done) override
+    void read(QObject *context, const QString &entry, ReadDone done) override
     {
         auto *job = new QKeychain::ReadPasswordJob(kService, context);
         job->setAutoDelete(true);
         job->setInsecureFallback(false);
-        job->setKey(kKey);
+        job->setKey(entry);
         QObject::connect(job, &QKeychain::Job::finished, context, [done](QKeychain::Job *j) {
             auto *read = static_cast<QKeychain::ReadPasswordJob *>(j);
             if (read->error() == QKeychain::NoError)
@@ -39,7 +38,8 @@ public:
         job->start();
     }
 
-    void write(QObject *context, const QByteArray &key, WriteDone done) override
+    void write(
+        QObject *context, const QString &entry, const QByteArray &key, WriteDone done) override
     {
         QKeychain::Job *job = nullptr;
         if (key.isEmpty()) {
@@ -51,7 +51,7 @@ public:
         }
         job->setAutoDelete(true);
         job->setInsecureFallback(false);
-        job->setKey(kKey);
+        job->setKey(entry);
         QObject::connect(job, &QKeychain::Job::finished, context, [done](QKeychain::Job *j) {
             if (j->error() == QKeychain::NoError || j->error() == QKeychain::EntryNotFound)
                 done(QString());
@@ -71,14 +71,20 @@ std::shared_ptr<KeychainBackend> &backend()
 
 } // namespace
 
-void Keychain::read(QObject *context, KeychainBackend::ReadDone done)
+QString Keychain::defaultEntry()
 {
-    backend()->read(context, std::move(done));
+    return u"api-key"_s;
 }
 
-void Keychain::write(QObject *context, const QByteArray &key, KeychainBackend::WriteDone done)
+void Keychain::read(QObject *context, const QString &entry, KeychainBackend::ReadDone done)
 {
-    backend()->write(context, key, std::move(done));
+    backend()->read(context, entry.isEmpty() ? defaultEntry() : entry, std::move(done));
+}
+
+void Keychain::write(
+    QObject *context, const QString &entry, const QByteArray &key, KeychainBackend::WriteDone done)
+{
+    backend()->write(context, entry.isEmpty() ? defaultEntry() : entry, key, std::move(done));
 }
 
 void Keychain::setBackend(std::shared_ptr<KeychainBackend> b)
@@ -86,16 +92,16 @@ void Keychain::setBackend(std::shared_ptr<KeychainBackend> b)
     backend() = b ? std::move(b) : std::make_shared<SystemKeychain>();
 }
 
-std::shared_ptr<net::CredentialProvider> Keychain::provider(QObject *context)
+std::shared_ptr<net::CredentialProvider> Keychain::provider(QObject *context, const QString &entry)
 {
     QPointer<QObject> guard(context);
     return std::make_shared<net::CallbackCredentialProvider>(
-        tr("system keychain"), [guard](net::CredentialProvider::Done done) {
+        tr("system keychain"), [guard, entry](net::CredentialProvider::Done done) {
             if (!guard) {
                 done({ {}, tr("system keychain"), tr("the window is closing") });
                 return;
             }
-            read(guard, [done](const QByteArray &key, const QString &error) {
+            read(guard, entry, [done](const QByteArray &key, const QString &error) {
                 done({ key, tr("system keychain"), error });
             });
         });

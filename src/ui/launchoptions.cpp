@@ -105,8 +105,9 @@ void wireSession(session::ChatSession &session, const LaunchOptions &options,
     session.setProviderMemory(memory);
     session.setTimeScale(options.timeScale);
     session.setLocalProvider(demo);
-    session.setKeychain(
-        [keychainContext](const QString &) { return Keychain::provider(keychainContext); });
+    session.setKeychain([keychainContext](const QString &entry) {
+        return Keychain::provider(keychainContext, entry);
+    });
 }
 
 } // namespace capwatch::ui

@@ -3,10 +3,12 @@
 #include "categorycolors.h"
 #include "keychain.h"
 #include "net/chatrequest.h"
+#include "providerspage.h"
 
 #include <QAccessible>
 #include <QButtonGroup>
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QEvent>
 #include <QFileDialog>
@@ -21,6 +23,7 @@
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QStyle>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -48,6 +51,7 @@ double contrast(const QColor &a, const QColor &b)
 // The palette has no role for "error": this is the hue of Breeze's negative text, used only as
 // a fifth of the background, so the palette's own colours decide light or dark.
 const QColor kErrorTint(0xda, 0x44, 0x53);
+const QColor kWarningTint(0xf6, 0x74, 0x00); // Breeze's neutral text
 constexpr double kTint = 0.2;
 constexpr double kMinContrast = 4.5; // WCAG AA for body text
 
@@ -113,7 +117,9 @@ void InlineMessage::updateLook()
 {
     const QPalette p = palette();
     const QColor window = p.color(QPalette::Window);
-    const QColor tint = m_kind == Kind::Error ? kErrorTint : p.color(QPalette::Highlight);
+    const QColor tint = m_kind == Kind::Error ? kErrorTint
+        : m_kind == Kind::Warning             ? kWarningTint
+                                              : p.color(QPalette::Highlight);
     m_background = blend(window, tint, kTint);
     m_border = blend(window, tint, 3 * kTint);
     QColor text = p.color(QPalette::WindowText);
@@ -128,119 +134,74 @@ void InlineMessage::updateLook()
     m_text->setPalette(tp);
 
     const int size = style()->pixelMetric(QStyle::PM_ToolBarIconSize, nullptr, this);
-    const QIcon icon = style()->standardIcon(
-        m_kind == Kind::Error ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation,
-        nullptr, this);
+    const QIcon icon
+        = style()->standardIcon(m_kind == Kind::Information ? QStyle::SP_MessageBoxInformation
+                                                            : QStyle::SP_MessageBoxWarning,
+            nullptr, this);
     m_icon->setPixmap(icon.pixmap(QSize(size, size), devicePixelRatioF()));
     update();
 }
 
+namespace {
+
+/// The demo and, when it was configured, the single provider of before profiles as "Default".
+session::ProfileSet profilesFrom(const ProviderSettings &p)
+{
+    session::ProfileSet set;
+    set.profiles.append(set.demo());
+    session::ProviderProfile d;
+    d.id = u"default"_s;
+    d.name = QCoreApplication::translate("capwatch::ui::SettingsDialog", "Default");
+    d.endpoint = QUrl(p.endpoint);
+    d.model = p.model;
+    using Source = session::ProviderChoice::KeySource;
+    d.keySource = p.keySource == ProviderSettings::KeySource::KeyFile ? Source::KeyFile
+        : p.keySource == ProviderSettings::KeySource::Keychain        ? Source::Keychain
+                                                                      : Source::Environment;
+    d.keyVariable = p.keyVariable;
+    d.keyFile = p.keyFile;
+    d.stream = p.stream;
+    set.profiles.append(d);
+    set.defaultProfile = p.useDemo ? set.demo().id : d.id;
+    return set;
+}
+
+} // namespace
+
 SettingsDialog::SettingsDialog(
     const ProviderSettings &current, session::ParkingChoice parking, QWidget *parent)
+    : SettingsDialog(profilesFrom(current),
+        current.useDemo ? QString::fromUtf16(session::kDemoProfileId) : u"default"_s, parking,
+        parent)
+{ }
+
+SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QString &current,
+    session::ParkingChoice parking, QWidget *parent)
     : QDialog(parent)
-    , m_initial(current)
-    , m_useDemo(new QCheckBox(tr("Use the &embedded demo provider (no account needed)"), this))
-    , m_endpoint(new QLineEdit(current.endpoint, this))
-    , m_model(new QLineEdit(current.model, this))
-    , m_fromEnv(new QRadioButton(tr("Environment &variable:"), this))
-    , m_fromFile(new QRadioButton(tr("Key &file:"), this))
-    , m_fromKeychain(new QRadioButton(tr("System &keychain:"), this))
-    , m_envVar(new QLineEdit(current.keyVariable, this))
-    , m_keyFile(new QLineEdit(current.keyFile, this))
-    , m_keychainKey(new QLineEdit(this))
-    , m_stream(new QCheckBox(tr("&Stream answers as they are written"), this))
+    , m_initial(profiles)
+    , m_providers(new ProvidersPage(profiles, current, this))
+    , m_tabs(new QTabWidget(this))
     , m_parkAsk(new QRadioButton(tr("&Ask each time"), this))
     , m_parkAutomatic(new QRadioButton(tr("&Park automatically until the reset"), this))
     , m_parkGiveUp(new QRadioButton(tr("&Give up"), this))
     , m_pacing(new QCheckBox(tr("Pa&ce sends so the provider's window is not exceeded"), this))
-    , m_autoTrim(new QCheckBox(
-          tr("&Leave out the oldest turns automatically when a conversation outgrows the model's "
-             "context"),
-          this))
-    , m_contextLabel(new QLabel(this))
-    , m_contextWindow(new QSpinBox(this))
-    , m_contextHint(new QLabel(this))
-    , m_fields(new QWidget(this))
+    , m_autoTrim(new QCheckBox(tr("&Leave out the oldest turns automatically"), this))
     , m_message(new InlineMessage(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Settings"));
-    m_useDemo->setObjectName(u"useDemo"_s);
-    m_endpoint->setObjectName(u"endpoint"_s);
-    m_model->setObjectName(u"model"_s);
-    m_fromEnv->setObjectName(u"fromEnvironment"_s);
-    m_fromFile->setObjectName(u"fromKeyFile"_s);
-    m_fromKeychain->setObjectName(u"fromKeychain"_s);
-    m_envVar->setObjectName(u"keyVariable"_s);
-    m_keyFile->setObjectName(u"keyFile"_s);
-    m_keychainKey->setObjectName(u"keychainKey"_s);
-    m_stream->setObjectName(u"stream"_s);
+    m_providers->setObjectName(u"providersPage"_s);
+    m_tabs->setObjectName(u"settingsPages"_s);
     m_parkAsk->setObjectName(u"parkAsk"_s);
     m_parkAutomatic->setObjectName(u"parkAutomatic"_s);
     m_parkGiveUp->setObjectName(u"parkGiveUp"_s);
     m_message->setObjectName(u"message"_s);
     m_pacing->setObjectName(u"pacing"_s);
     m_autoTrim->setObjectName(u"autoTrim"_s);
-    m_contextWindow->setObjectName(u"contextWindow"_s);
-    m_contextHint->setObjectName(u"contextHint"_s);
     m_pacing->setChecked(true);
     m_autoTrim->setChecked(false);
-    // Tokens; 0 is "Unknown": pacing and the gauge then know only what an error names. The
-    // largest windows today are a few million tokens.
-    m_contextWindow->setRange(0, 100'000'000);
-    m_contextWindow->setSingleStep(1000);
-    m_contextWindow->setGroupSeparatorShown(true);
-    m_contextWindow->setSpecialValueText(tr("Unknown"));
-    m_contextWindow->setSuffix(tr(" tokens"));
-    m_contextLabel->setBuddy(m_contextWindow);
-    m_contextLabel->setWordWrap(true);
-    m_contextHint->setWordWrap(true);
-    m_contextHint->hide();
-    m_useDemo->setChecked(current.useDemo);
-    m_stream->setChecked(current.stream);
-    m_endpoint->setPlaceholderText(u"https://api.example.com/v1"_s);
-    m_model->setPlaceholderText(tr("model name, e.g. gpt-4o-mini"));
-    m_keychainKey->setEchoMode(QLineEdit::Password);
-    m_keychainKey->setPlaceholderText(
-        tr("paste a key to store it; leave empty to keep the stored one"));
 
-    auto *group = new QButtonGroup(this);
-    group->addButton(m_fromEnv);
-    group->addButton(m_fromFile);
-    group->addButton(m_fromKeychain);
-    switch (current.keySource) {
-    case ProviderSettings::KeySource::Environment:
-        m_fromEnv->setChecked(true);
-        break;
-    case ProviderSettings::KeySource::KeyFile:
-        m_fromFile->setChecked(true);
-        break;
-    case ProviderSettings::KeySource::Keychain:
-        m_fromKeychain->setChecked(true);
-        break;
-    }
-
-    auto *providerBox = new QGroupBox(tr("Provider"), m_fields);
-    auto *form = new QFormLayout(providerBox);
-    auto *endpointLabel = new QLabel(tr("&Endpoint:"), providerBox);
-    endpointLabel->setBuddy(m_endpoint);
-    form->addRow(endpointLabel, m_endpoint);
-    auto *modelLabel = new QLabel(tr("&Model:"), providerBox);
-    modelLabel->setBuddy(m_model);
-    form->addRow(modelLabel, m_model);
-
-    auto *keyBox = new QGroupBox(tr("API key (never stored in the settings file)"), m_fields);
-    auto *keyForm = new QFormLayout(keyBox);
-    keyForm->addRow(m_fromEnv, m_envVar);
-    auto *fileRow = new QHBoxLayout;
-    fileRow->addWidget(m_keyFile);
-    auto *browse = new QPushButton(tr("&Browse…"), keyBox);
-    fileRow->addWidget(browse);
-    keyForm->addRow(m_fromFile, fileRow);
-    keyForm->addRow(m_fromKeychain, m_keychainKey);
-
-    // Its own group, under the provider's, so Tab reaches it after them and the arrow keys move
-    // between its three choices.
+    // Its own group, so the arrow keys move between its three choices.
     auto *parkingGroup = new QButtonGroup(this);
     parkingGroup->addButton(m_parkAsk);
     parkingGroup->addButton(m_parkAutomatic);
@@ -256,7 +217,9 @@ SettingsDialog::SettingsDialog(
         m_parkGiveUp->setChecked(true);
         break;
     }
-    auto *retriesBox = new QGroupBox(tr("Retries"), m_fields);
+    auto *retriesPage = new QWidget(this);
+    retriesPage->setObjectName(u"retriesPage"_s);
+    auto *retriesBox = new QGroupBox(tr("Retries"), retriesPage);
     retriesBox->setObjectName(u"retries"_s);
     auto *retries = new QVBoxLayout(retriesBox);
     const QString question = tr("When the provider's reset is beyond the retry budget:");
@@ -266,41 +229,41 @@ SettingsDialog::SettingsDialog(
     retries->addWidget(m_parkAsk);
     retries->addWidget(m_parkAutomatic);
     retries->addWidget(m_parkGiveUp);
-    // Pacing and context after the parking choice: Tab reaches them in the order they read.
+    // Pacing and trimming after the parking choice: Tab reaches them in the order they read.
     retries->addWidget(m_pacing);
     retries->addWidget(m_autoTrim);
-    // A check box does not wrap: the dialog is as wide as its sentence, never cutting it.
+    // The rest of the sentence wraps under it: a check box does not, and the dialog has to fit a
+    // small screen.
+    auto *trimNote = new QLabel(tr("When a conversation outgrows the model's context; the "
+                                   "conversation says what was left out."),
+        retriesBox);
+    trimNote->setObjectName(u"autoTrimNote"_s);
+    trimNote->setWordWrap(true);
+    trimNote->setIndent(style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, m_autoTrim)
+        + style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing, nullptr, m_autoTrim));
+    retries->addWidget(trimNote);
+    auto *note = new QLabel(tr("The numbers of the retry policy (waits, budget, attempts) are "
+                               "each provider's: Providers, Retry policy."),
+        retriesBox);
+    note->setObjectName(u"policyNote"_s);
+    note->setWordWrap(true);
+    retries->addWidget(note);
+    auto *retriesLayout = new QVBoxLayout(retriesPage);
+    retriesLayout->addWidget(retriesBox);
+    retriesLayout->addStretch(1);
+    // A check box does not wrap: never narrower than its sentence.
     m_autoTrim->setMinimumWidth(m_autoTrim->sizeHint().width());
     m_pacing->setMinimumWidth(m_pacing->sizeHint().width());
-    auto *contextRow = new QHBoxLayout;
-    contextRow->addWidget(m_contextLabel, 1);
-    contextRow->addWidget(m_contextWindow);
-    retries->addLayout(contextRow);
-    retries->addWidget(m_contextHint);
 
-    auto *fields = new QVBoxLayout(m_fields);
-    fields->setContentsMargins(0, 0, 0, 0);
-    fields->addWidget(m_useDemo);
-    fields->addWidget(providerBox);
-    fields->addWidget(keyBox);
-    fields->addWidget(m_stream);
-    fields->addWidget(retriesBox);
+    m_tabs->addTab(m_providers, tr("Providers"));
+    m_tabs->addTab(retriesPage, tr("Retries"));
+    m_tabs->setDocumentMode(false);
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_fields);
+    layout->addWidget(m_tabs, 1);
     layout->addWidget(m_message);
     layout->addWidget(m_buttons);
 
-    m_useDemo->setAccessibleDescription(
-        tr("Chat with the built-in capped provider instead of a real one"));
-    m_endpoint->setAccessibleName(tr("Endpoint"));
-    m_endpoint->setAccessibleDescription(
-        tr("Base URL of an OpenAI-compatible API, or its chat/completions URL"));
-    m_model->setAccessibleName(tr("Model"));
-    m_model->setAccessibleDescription(tr("The model name the provider expects"));
-    m_envVar->setAccessibleName(tr("Environment variable holding the key"));
-    m_keyFile->setAccessibleName(tr("Key file path"));
-    m_keychainKey->setAccessibleName(tr("Key to store in the system keychain"));
-    browse->setAccessibleDescription(tr("Choose the key file"));
     retriesBox->setAccessibleDescription(question);
     // The question goes with each choice, so a screen reader says what they are about.
     m_parkAsk->setAccessibleName(tr("Ask each time"));
@@ -321,31 +284,33 @@ SettingsDialog::SettingsDialog(
     m_autoTrim->setAccessibleDescription(
         tr("When a conversation outgrows the model's context, leave out its oldest turns "
            "without asking; the conversation says what was left out"));
-    setContextWindow(current.model, std::nullopt, std::nullopt);
 
-    connect(m_useDemo, &QCheckBox::toggled, this, &SettingsDialog::updateEnabled);
-    connect(group, &QButtonGroup::buttonToggled, this, &SettingsDialog::updateEnabled);
-    connect(browse, &QPushButton::clicked, this, &SettingsDialog::browseKeyFile);
+    connect(m_providers, &ProvidersPage::edited, this, [this] {
+        if (m_message->isVisible() && m_message->kind() == InlineMessage::Kind::Error
+            && !m_providers->problem())
+            m_message->hide();
+    });
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::tryAccept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
-    updateEnabled();
-    // At least as wide as the layout needs: an explicit minimum replaces the layout's own.
-    setMinimumWidth(std::max(fontMetrics().averageCharWidth() * 70, layout->minimumSize().width()));
+    // No wider than about 760 px at 100 %, usable in a 640 x 480 window: the editor scrolls.
+    const int em = fontMetrics().averageCharWidth();
+    // At least what the layout needs (a check box's sentence does not wrap): an explicit
+    // minimum replaces the layout's own.
+    layout->activate();
+    setMinimumSize(std::max(std::min(em * 90, 620), layout->minimumSize().width()),
+        std::max(std::min(fontMetrics().lineSpacing() * 30, 460), layout->minimumSize().height()));
+    resize(std::max(minimumWidth(), std::min(760, em * 118)),
+        std::max(minimumHeight(), std::min(660, fontMetrics().lineSpacing() * 38)));
 }
 
-ProviderSettings SettingsDialog::provider() const
+session::ProfileSet SettingsDialog::profiles() const
 {
-    ProviderSettings p;
-    p.useDemo = m_useDemo->isChecked();
-    p.endpoint = m_endpoint->text().trimmed();
-    p.model = m_model->text().trimmed();
-    p.keySource = m_fromFile->isChecked() ? ProviderSettings::KeySource::KeyFile
-        : m_fromKeychain->isChecked()     ? ProviderSettings::KeySource::Keychain
-                                          : ProviderSettings::KeySource::Environment;
-    p.keyVariable = m_envVar->text().trimmed();
-    p.keyFile = m_keyFile->text().trimmed();
-    p.stream = m_stream->isChecked();
-    return p;
+    return m_providers->profiles();
+}
+
+QString SettingsDialog::currentProfile() const
+{
+    return m_providers->currentProfile();
 }
 
 session::ParkingChoice SettingsDialog::parkingChoice() const
@@ -371,113 +336,58 @@ bool SettingsDialog::autoTrim() const
     return m_autoTrim->isChecked();
 }
 
-void SettingsDialog::setContextWindow(
-    const QString &model, std::optional<qint64> userTokens, std::optional<qint64> learned)
+void SettingsDialog::setContextHint(const QString &profile, std::optional<qint64> learned)
 {
-    m_contextModel = model;
-    const QString name = model.isEmpty() ? tr("the model") : model;
-    m_contextLabel->setText(tr("Con&text window of %1:").arg(name));
-    m_contextWindow->setAccessibleName(tr("Context window of %1").arg(name));
-    m_contextWindow->setValue(int(std::clamp<qint64>(
-        userTokens.value_or(0), m_contextWindow->minimum(), m_contextWindow->maximum())));
-    if (learned && *learned > 0) {
-        m_contextHint->setText(
-            tr("The provider named %1 tokens.").arg(QLocale().toString(*learned)));
-        m_contextHint->show();
-        m_contextWindow->setAccessibleDescription(
-            tr("The model's context window in tokens; 0 when unknown. %1")
-                .arg(m_contextHint->text()));
-    } else {
-        m_contextHint->clear();
-        m_contextHint->hide();
-        m_contextWindow->setAccessibleDescription(
-            tr("The model's context window in tokens; 0 when unknown"));
-    }
+    m_providers->setContextHint(profile, learned);
 }
 
 std::optional<qint64> SettingsDialog::contextWindow() const
 {
-    if (m_contextWindow->value() <= 0)
-        return std::nullopt;
-    return m_contextWindow->value();
+    const session::ProfileSet set = profiles();
+    const session::ProviderProfile *p = set.find(currentProfile());
+    return p ? p->contextWindow : std::nullopt;
 }
 
 QString SettingsDialog::contextHint() const
 {
-    return m_contextHint->isHidden() ? QString() : m_contextHint->text();
+    return m_providers->contextHint();
 }
 
 void SettingsDialog::saveTo(Settings &settings) const
 {
-    settings.setProvider(provider());
+    settings.setProfiles(profiles());
     settings.setParkingChoice(parkingChoice());
     settings.setPacingEnabled(pacingEnabled());
     settings.setAutoTrim(autoTrim());
 }
 
+QHash<QString, QByteArray> SettingsDialog::keychainKeys() const
+{
+    return m_providers->keychainKeys();
+}
+
 QByteArray SettingsDialog::keychainKey() const
 {
-    return m_fromKeychain->isChecked() ? m_keychainKey->text().trimmed().toUtf8() : QByteArray();
+    return keychainKeys().value(currentProfile());
 }
 
 void SettingsDialog::reject()
 {
     ++m_keychainCheck; // a keychain answer still on its way no longer accepts the dialog
+    m_steps.clear();
     QDialog::reject();
-}
-
-void SettingsDialog::updateEnabled()
-{
-    const bool real = !m_useDemo->isChecked();
-    for (QWidget *w : std::initializer_list<QWidget *> {
-             m_endpoint, m_model, m_fromEnv, m_fromFile, m_fromKeychain })
-        w->setEnabled(real);
-    m_envVar->setEnabled(real && m_fromEnv->isChecked());
-    m_keyFile->setEnabled(real && m_fromFile->isChecked());
-    m_keychainKey->setEnabled(real && m_fromKeychain->isChecked());
-}
-
-void SettingsDialog::browseKeyFile()
-{
-    // Opened, not exec()'d: the window's timers (a retry's wait) keep running.
-    auto *dialog = new QFileDialog(this, tr("Choose the key file"), m_keyFile->text());
-    dialog->setObjectName(u"keyFileDialog"_s);
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
-        if (!path.isEmpty())
-            m_keyFile->setText(path);
-    });
-    dialog->open();
 }
 
 bool SettingsDialog::validate()
 {
-    QString error;
-    QWidget *culprit = nullptr;
-    const ProviderSettings p = provider();
-    if (!p.useDemo) {
-        if (!net::chatCompletionsUrl(QUrl(p.endpoint)).isValid()) {
-            error = tr("The endpoint must be an http:// or https:// URL.");
-            culprit = m_endpoint;
-        } else if (p.model.isEmpty()) {
-            error = tr("Name the model the provider should use.");
-            culprit = m_model;
-        } else if (p.keySource == ProviderSettings::KeySource::Environment
-            && p.keyVariable.isEmpty()) {
-            error = tr("Name the environment variable that holds the key.");
-            culprit = m_envVar;
-        } else if (p.keySource == ProviderSettings::KeySource::KeyFile && p.keyFile.isEmpty()) {
-            error = tr("Choose the key file.");
-            culprit = m_keyFile;
-        }
-    }
-    if (error.isEmpty()) {
+    const std::optional<ProvidersPage::Problem> problem = m_providers->problem();
+    if (!problem) {
         m_message->hide();
         return true;
     }
-    showMessage(InlineMessage::Kind::Error, error);
-    culprit->setFocus();
+    m_tabs->setCurrentWidget(m_providers);
+    m_providers->showProblem(*problem);
+    showMessage(InlineMessage::Kind::Error, problem->message);
     return false;
 }
 
@@ -494,7 +404,7 @@ void SettingsDialog::showMessage(InlineMessage::Kind kind, const QString &text)
 
 void SettingsDialog::setChecking(bool checking)
 {
-    m_fields->setEnabled(!checking);
+    m_providers->setBusy(checking);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!checking);
 }
 
@@ -502,54 +412,116 @@ void SettingsDialog::tryAccept()
 {
     if (!validate())
         return;
-    const ProviderSettings p = provider();
-    const QByteArray key = keychainKey();
-    const bool newlyKeychain
-        = m_initial.useDemo || m_initial.keySource != ProviderSettings::KeySource::Keychain;
-    if (p.useDemo || p.keySource != ProviderSettings::KeySource::Keychain
-        || (key.isEmpty() && !newlyKeychain)) {
+    m_providers->settleNewIds();
+    // Nothing is accepted (so nothing is saved) until the keychain did its part: a keychain that
+    // fails leaves the previous key sources in use and says why, here, where another can be
+    // chosen. Each profile has its own entry: a typed key is stored there; a profile newly on
+    // the keychain without a typed key must find one there.
+    using Source = session::ProviderChoice::KeySource;
+    const session::ProfileSet set = profiles();
+    const QHash<QString, QByteArray> typed = keychainKeys();
+    m_steps.clear();
+    for (const session::ProviderProfile &p : set.profiles) {
+        if (p.builtInDemo || p.keySource != Source::Keychain)
+            continue;
+        const session::ProviderProfile *before = m_initial.find(p.id);
+        const bool newlyKeychain = !before || before->id != p.id || before->builtInDemo
+            || before->keySource != Source::Keychain;
+        const QByteArray key = typed.value(p.id);
+        if (!key.isEmpty() || newlyKeychain)
+            m_steps.append({ p.id, p.keychainEntry(), key, false });
+    }
+    for (const QString &entry : m_providers->removedKeychainEntries())
+        m_steps.append({ QString(), entry, QByteArray(), true });
+    ++m_keychainCheck;
+    if (m_steps.isEmpty()) {
         accept();
         return;
     }
-    // Nothing is accepted (so nothing is saved) until the keychain did its part: a keychain that
-    // fails leaves the previous key source in use and says why, here, where another can be chosen.
-    const quint64 check = ++m_keychainCheck;
     setChecking(true);
-    if (!key.isEmpty()) {
-        showMessage(
-            InlineMessage::Kind::Information, tr("Storing the key in the system keychain…"));
-        Keychain::write(this, key, [this, check](const QString &error) {
+    runKeychainStep();
+}
+
+void SettingsDialog::runKeychainStep()
+{
+    if (m_steps.isEmpty()) {
+        setChecking(false);
+        m_message->hide();
+        accept();
+        return;
+    }
+    const KeychainStep step = m_steps.first();
+    const quint64 check = m_keychainCheck;
+    const session::ProfileSet set = profiles();
+    const session::ProviderProfile *p = set.find(step.profile);
+    const QString name = p ? p->name : QString();
+    const bool several = set.profiles.size() > 2;
+    const auto failed = [this, step](const QString &text) {
+        m_steps.clear();
+        setChecking(false);
+        showMessage(InlineMessage::Kind::Error, text);
+        m_tabs->setCurrentWidget(m_providers);
+        m_providers->selectProfile(step.profile);
+    };
+    if (step.remove) {
+        // A deleted profile's key: gone with it; a keychain that cannot delete it says nothing
+        // here (the key stays where it was, used by no profile).
+        Keychain::write(this, step.entry, QByteArray(), [this, check](const QString &) {
             if (check != m_keychainCheck)
                 return;
-            setChecking(false);
-            if (!error.isEmpty()) {
-                showMessage(InlineMessage::Kind::Error,
-                    tr("The key was not stored: %1. Your settings are unchanged: choose "
-                       "another key source, or try again.")
-                        .arg(error));
-                return;
-            }
-            m_message->hide();
-            accept();
+            m_steps.removeFirst();
+            runKeychainStep();
         });
         return;
     }
-    showMessage(InlineMessage::Kind::Information, tr("Checking the system keychain…"));
-    Keychain::read(this, [this, check](const QByteArray &stored, const QString &error) {
-        if (check != m_keychainCheck)
-            return;
-        setChecking(false);
-        if (!error.isEmpty() || stored.isEmpty()) {
-            showMessage(InlineMessage::Kind::Error,
-                tr("The system keychain cannot be used: %1. Your settings are unchanged: "
-                   "paste a key to store it, or choose another key source.")
-                    .arg(error.isEmpty() ? tr("the stored key is empty") : error));
-            m_keychainKey->setFocus();
-            return;
-        }
-        m_message->hide();
-        accept();
-    });
+    if (!step.key.isEmpty()) {
+        showMessage(InlineMessage::Kind::Information,
+            several ? tr("Storing the key of “%1” in the system keychain…").arg(name)
+                    : tr("Storing the key in the system keychain…"));
+        Keychain::write(
+            this, step.entry, step.key, [this, check, failed, several, name](const QString &error) {
+                if (check != m_keychainCheck)
+                    return;
+                if (!error.isEmpty()) {
+                    const QString text = several
+                        ? tr("The key of “%1” was not stored: %2. Your settings are unchanged: "
+                             "choose another key source, or try again.")
+                              .arg(name, error)
+                        : tr("The key was not stored: %1. Your settings are unchanged: choose "
+                             "another key source, or try again.")
+                              .arg(error);
+                    failed(text);
+                    return;
+                }
+                m_steps.removeFirst();
+                runKeychainStep();
+            });
+        return;
+    }
+    showMessage(InlineMessage::Kind::Information,
+        several ? tr("Checking the system keychain for “%1”…").arg(name)
+                : tr("Checking the system keychain…"));
+    Keychain::read(this, step.entry,
+        [this, check, failed, several, name](const QByteArray &stored, const QString &error) {
+            if (check != m_keychainCheck)
+                return;
+            if (!error.isEmpty() || stored.isEmpty()) {
+                const QString why = error.isEmpty() ? tr("the stored key is empty") : error;
+                failed(several ? tr("The system keychain cannot be used for “%1”: %2. Your "
+                                    "settings are unchanged: paste a key to store it, or choose "
+                                    "another key source.")
+                                     .arg(name, why)
+                               : tr("The system keychain cannot be used: %1. Your settings are "
+                                    "unchanged: paste a key to store it, or choose another key "
+                                    "source.")
+                                     .arg(why));
+                if (auto *field = m_providers->findChild<QWidget *>(u"keychainKey"_s))
+                    field->setFocus();
+                return;
+            }
+            m_steps.removeFirst();
+            runKeychainStep();
+        });
 }
 
 } // namespace capwatch::ui

@@ -62,8 +62,8 @@ void WindowProfiles::attachSession()
     connect(chat, &ChatSession::conversationRestored, this,
         [this](const session::RestoredConversation &conversation) {
             // The profile stored with it; missing or unknown: the default profile.
-            QString id;
-            if (HistorySidebar *sidebar = m_window->historySidebar())
+            QString id = conversation.profile;
+            if (HistorySidebar *sidebar = m_window->historySidebar(); id.isEmpty() && sidebar)
                 id = sidebar->model()->profileOf(conversation.id);
             setProfile(id, false);
         });

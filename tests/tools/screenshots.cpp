@@ -13,6 +13,7 @@
 #include "ui/parkedqueueview.h"
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
+#include "ui/settingsdialog.h"
 #include "ui/timelinewidget.h"
 #include "ui/windowhistory.h"
 #include "ui/windowparking.h"
@@ -282,6 +283,48 @@ int contextShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     return 0;
 }
 
+/// Settings -> Providers: a few profiles, one with its own retry policy and a fallback; at the
+/// dialog's first size and at its smallest.
+int providersShots(const QString &outDir, const QString &suffix)
+{
+    session::ProfileSet set;
+    set.profiles.append(set.demo());
+    session::ProviderProfile free;
+    free.id = u"free-tier"_s;
+    free.name = u"Free tier"_s;
+    free.endpoint = QUrl(u"https://api.example.com/v1"_s);
+    free.model = u"gpt-4o-mini"_s;
+    free.cachedModels = { u"gpt-4o"_s, u"gpt-4o-mini"_s, u"o3-mini"_s };
+    free.keyVariable = u"FREE_TIER_API_KEY"_s;
+    free.contextWindow = 128000;
+    free.overrides.waitCapS = 30;
+    free.overrides.budgetS = 90;
+    free.overrides.maxAttempts = 3;
+    free.fallback = u"paid"_s;
+    session::ProviderProfile paid;
+    paid.id = u"paid"_s;
+    paid.name = u"Paid account"_s;
+    paid.endpoint = QUrl(u"https://llm.example.org/v1"_s);
+    paid.model = u"large-model"_s;
+    paid.keySource = session::ProviderChoice::KeySource::Keychain;
+    set.profiles << free << paid;
+    set.defaultProfile = free.id;
+    SettingsDialog dialog(set, free.id, session::ParkingChoice::Ask);
+    dialog.show();
+    QTest::qWait(50);
+    if (!save(&dialog, outDir + u"/settings-providers"_s + suffix + u".png"_s))
+        return 1;
+    dialog.resize(dialog.minimumSize());
+    QTest::qWait(50);
+    if (!save(&dialog, outDir + u"/settings-providers-small"_s + suffix + u".png"_s))
+        return 1;
+    dialog.findChild<QTabWidget *>(u"settingsPages"_s)->setCurrentIndex(1);
+    QTest::qWait(50);
+    if (!save(&dialog, outDir + u"/settings-retries"_s + suffix + u".png"_s))
+        return 1;
+    return 0;
+}
+
 } // namespace
 
 /// Provider profiles (issue 17): the profile combo above the prompt; a capped send of the
@@ -484,6 +527,8 @@ int main(int argc, char *argv[])
     if (const int failed = contextShots(settingsDir, outDir, suffix))
         return failed;
     if (const int failed = parkingShots(settingsDir, outDir, suffix))
+        return failed;
+    if (const int failed = providersShots(outDir, suffix))
         return failed;
     return historyShots(settingsDir, outDir, suffix, hook);
 }

@@ -1,9 +1,12 @@
 #include "chatcommand.h"
 
+#include "gui/demolocalprovider.h"
 #include "history/historywriter.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
+#include "profilescommand.h"
 #include "retry/finalerror.h"
+#include "retry/sendpolicy.h"
 #include "session/chatsession.h"
 #include "session/storedrecords.h"
 #include "signalwatcher.h"
@@ -69,6 +72,42 @@ QString sourceInWords(const net::RetryInfo &info)
     return {};
 }
 
+/// One of the policy flags: its name, bounds and where it goes.
+struct PolicyFlag
+{
+    QLatin1StringView name;
+    retry::Bounds bounds;
+    std::optional<int> session::PolicyOverrides::*field;
+};
+
+const PolicyFlag kPolicyFlags[] = {
+    { "max-wait"_L1, retry::kWaitCapBounds, &session::PolicyOverrides::waitCapS },
+    { "budget"_L1, retry::kBudgetBounds, &session::PolicyOverrides::budgetS },
+    { "max-attempts"_L1, retry::kAttemptsBounds, &session::PolicyOverrides::maxAttempts },
+    { "backoff-base"_L1, retry::kBackoffBaseBounds, &session::PolicyOverrides::backoffBaseS },
+};
+
+/// The policy flags over `overrides`; the first bad value's message, else empty.
+QString applyPolicyFlags(const QCommandLineParser &parser, session::PolicyOverrides &overrides)
+{
+    for (const PolicyFlag &flag : kPolicyFlags) {
+        const QString name = QString(flag.name);
+        if (!parser.isSet(name))
+            continue;
+        const QString text = parser.value(name).trimmed();
+        bool ok = false;
+        const qint64 v = text.toLongLong(&ok);
+        if (!ok)
+            return u"--%1: '%2' is not a whole number"_s.arg(name, text);
+        if (!flag.bounds.contains(v))
+            return u"--%1: %2 is out of range %3-%4"_s.arg(name, text)
+                .arg(flag.bounds.min)
+                .arg(flag.bounds.max);
+        overrides.*flag.field = int(v);
+    }
+    return {};
+}
+
 } // namespace
 
 CommandSpec chatSpec()
@@ -79,13 +118,47 @@ CommandSpec chatSpec()
         u"chat"_s,
         cliText(QT_TRANSLATE_NOOP("cli",
             "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
-        u"chat --endpoint URL [--model NAME] [--prompt TEXT] [--system TEXT] [--max-tokens N] "
-        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH] [--wait-for-reset[=MAX]]"_s,
+        u"chat (--endpoint URL | --profile NAME) [--config PATH] [--model NAME] [--prompt TEXT] "
+        u"[--system TEXT] [--max-tokens N] "
+        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH] [--wait-for-reset[=MAX]] [--no-pacing] [--max-wait S] [--budget S] [--max-attempts N] [--backoff-base S] [--fallback]"_s,
         {
             QCommandLineOption(u"endpoint"_s,
                 cliText(QT_TRANSLATE_NOOP(
                     "cli", "Base URL (http://host:port/v1) or the full .../chat/completions URL.")),
                 u"URL"_s),
+            QCommandLineOption(u"profile"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "A provider profile of the settings file, by id or name: its endpoint, "
+                    "model, key source, headers, context window and retry numbers (the flags "
+                    "given here win). 'demo' runs the embedded demo provider in-process.")),
+                u"NAME"_s),
+            QCommandLineOption(u"config"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Read --profile from this settings file instead of the window's "
+                    "(~/.config/capwatch/capwatch.conf).")),
+                u"PATH"_s),
+            QCommandLineOption(u"max-wait"_s,
+                cliText(QT_TRANSLATE_NOOP(
+                    "cli", "Longest single wait, 1 to 600 s (default: the profile's, else 60).")),
+                u"S"_s),
+            QCommandLineOption(u"budget"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "All waits of the send together, 0 to 3600 s; 0: no retries (default: the "
+                    "profile's, else 120).")),
+                u"S"_s),
+            QCommandLineOption(u"max-attempts"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Attempts, the first included, 1 to 10 (default: the profile's, else 5).")),
+                u"N"_s),
+            QCommandLineOption(u"backoff-base"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "First backoff wait, doubled each retry, 1 to 60 s (default: the "
+                    "profile's, else 5).")),
+                u"S"_s),
+            QCommandLineOption(u"fallback"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "When the send ends capped, send it once to the profile's fallback (a "
+                    "profile with fallback_auto=true does so without this flag)."))),
             QCommandLineOption(u"model"_s,
                 cliText(QT_TRANSLATE_NOOP("cli",
                     "Model name; required unless the endpoint is loopback (the demo provider), "
@@ -163,14 +236,83 @@ int runChat(const QStringList &args)
     if (const auto done = parseCommand(spec, parsedArgs, parser))
         return *done;
 
-    if (!parser.isSet(u"endpoint"_s))
-        return argumentError(spec.name, u"--endpoint is required"_s);
+    // --profile: what the send talks to comes from the settings file; flags given here win.
+    const bool profileGiven = parser.isSet(u"profile"_s);
+    if (!profileGiven && parser.isSet(u"config"_s))
+        return argumentError(
+            spec.name, u"--config names the file --profile is read from: give --profile too"_s);
+    if (!profileGiven && parser.isSet(u"fallback"_s))
+        return argumentError(
+            spec.name, u"--fallback sends to a profile's fallback: give --profile too"_s);
+    std::optional<session::ProfileSet> profiles;
+    const session::ProviderProfile *profile = nullptr;
+    const session::ProviderProfile *fallback = nullptr; // used: automatic or --fallback
+    if (profileGiven) {
+        QString error;
+        profiles = readProfileFile(parser.value(u"config"_s), &error);
+        if (!profiles)
+            return argumentError(spec.name, error);
+        const QString wanted = parser.value(u"profile"_s).trimmed();
+        profile = profiles->find(wanted);
+        if (!profile) {
+            QStringList ids;
+            for (const session::ProviderProfile &p : std::as_const(profiles->profiles))
+                ids << p.id;
+            return argumentError(spec.name,
+                u"--profile: no profile '%1' in %2 (there are: %3)"_s.arg(wanted,
+                    parser.isSet(u"config"_s) ? parser.value(u"config"_s)
+                                              : session::defaultSettingsPath(),
+                    ids.join(u", "_s)));
+        }
+        if (parser.isSet(u"fallback"_s) && profile->fallback.isEmpty())
+            return argumentError(
+                spec.name, u"--fallback: profile '%1' names no fallback"_s.arg(profile->id));
+        if (parser.isSet(u"fallback"_s) || profile->autoFallback)
+            fallback = profiles->find(profile->fallback);
+        // The chosen profile's issues, and its fallback's when that may be sent to: warnings
+        // are told and the send goes on; an error stops it, as a bad flag would.
+        QList<session::ProfileIssue> issues = profiles->issuesOf(profile->id);
+        if (fallback)
+            issues += profiles->issuesOf(fallback->id);
+        QStringList errors;
+        QList<session::ProfileIssue> warnings;
+        for (const session::ProfileIssue &i : std::as_const(issues)) {
+            if (i.severity == session::ProfileIssue::Severity::Error)
+                errors << i.text();
+            else
+                warnings << i;
+        }
+        writeErr(issueLines(warnings));
+        if (!errors.isEmpty())
+            return argumentError(
+                spec.name, errors.join(u"\ncapwatch-cli "_s + spec.name + u": error: "_s));
+    }
+    if (!profile && !parser.isSet(u"endpoint"_s))
+        return argumentError(spec.name, u"--endpoint or --profile is required"_s);
+    // The limits of the send: the profile's numbers, then the flags'.
+    session::PolicyOverrides overrides = profile ? profile->overrides : session::PolicyOverrides {};
+    if (const QString problem = applyPolicyFlags(parser, overrides); !problem.isEmpty())
+        return argumentError(spec.name, problem);
+
     // What the one turn talks to and sends: endpoint, model and stream here, the rest below.
     net::ChatRequest request;
     session::SendOptions options;
-    request.endpoint = QUrl(parser.value(u"endpoint"_s), QUrl::StrictMode);
-    request.model = parser.isSet(u"model"_s) ? parser.value(u"model"_s).trimmed()
-                                             : net::defaultModelFor(request.endpoint);
+    const bool endpointGiven = parser.isSet(u"endpoint"_s);
+    const bool useDemo = profile && profile->builtInDemo && !endpointGiven;
+    request.endpoint
+        = endpointGiven ? QUrl(parser.value(u"endpoint"_s), QUrl::StrictMode) : profile->endpoint;
+    // A profile's key and headers go to its own endpoint only: --endpoint naming another one
+    // sends with the key the flags name (or OPENAI_COMPAT_API_KEY), as without a profile.
+    const bool profileEndpoint = profile && !profile->builtInDemo
+        && (!endpointGiven || request.endpoint == profile->endpoint);
+    if (parser.isSet(u"model"_s))
+        request.model = parser.value(u"model"_s).trimmed();
+    else if (profile && !profile->model.isEmpty() && (profileEndpoint || useDemo))
+        request.model = profile->model;
+    else if (useDemo)
+        request.model = QString::fromUtf16(net::kDemoModel);
+    else
+        request.model = net::defaultModelFor(request.endpoint);
     // A bad URL is the client's configuration error (exit 4), reported before anything is sent.
     if (request.model.isEmpty() && net::chatCompletionsUrl(request.endpoint).isValid()) {
         return argumentError(spec.name,
@@ -178,7 +320,7 @@ int runChat(const QStringList &args)
                                      : u"no model: give --model NAME (only a loopback endpoint, "
                                        "such as capwatch-cli demo, defaults to capwatch-demo)"_s);
     }
-    request.stream = !parser.isSet(u"no-stream"_s);
+    request.stream = !parser.isSet(u"no-stream"_s) && (!profileEndpoint || profile->stream);
     if (parser.isSet(u"max-tokens"_s)) {
         bool ok = false;
         const int n = parser.value(u"max-tokens"_s).toInt(&ok);
@@ -238,7 +380,12 @@ int runChat(const QStringList &args)
 
     // The one turn goes through the same session as the window's, so the two cannot drift; it
     // keeps nothing of the answer, which streams through to stdout however long it is.
+    // The embedded demo, in-process on loopback, for a profile (or a fallback) that is the demo.
+    std::unique_ptr<app::DemoLocalProvider> localDemo;
+    if (useDemo || (fallback && fallback->builtInDemo))
+        localDemo = std::make_unique<app::DemoLocalProvider>();
     session::ChatSession chat;
+    chat.setLocalProvider(localDemo.get());
     chat.setKeepTranscript(false);
     chat.setTimeScale(scale);
     chat.setHistory(history.get()); // a new conversation for this run's one send
@@ -268,18 +415,52 @@ int runChat(const QStringList &args)
     if (parser.isSet(u"system"_s))
         options.systemPrompt = parser.value(u"system"_s);
 
-    session::ProviderChoice provider;
+    session::ProviderChoice provider = profile ? profile->choice() : session::ProviderChoice {};
+    provider.demo = useDemo;
     provider.endpoint = request.endpoint;
     provider.model = request.model;
     provider.stream = request.stream;
+    provider.limits = overrides.limits();
+    const bool keyFlag = parser.isSet(u"api-key-file"_s) || parser.isSet(u"api-key-env"_s);
+    if (!profileEndpoint && !useDemo) {
+        provider.extraHeaders.clear();
+        provider.contextWindow = profile && request.endpoint == profile->endpoint
+            ? profile->contextWindow
+            : std::nullopt;
+    }
     if (parser.isSet(u"api-key-file"_s)) {
         provider.keySource = session::ProviderChoice::KeySource::KeyFile;
         provider.keyFile = parser.value(u"api-key-file"_s);
-    } else {
+        if (profile)
+            provider.keySourceText = u"key file "_s + provider.keyFile;
+    } else if (keyFlag || !profileEndpoint) {
         provider.keySource = session::ProviderChoice::KeySource::Environment;
         provider.keyVariable = parser.value(u"api-key-env"_s);
+        provider.keychainEntry.clear();
+        if (profile)
+            provider.keySourceText = provider.keyVariable;
+    } else if (provider.keySource == session::ProviderChoice::KeySource::Keychain) {
+        // QtKeychain is the window's: the CLI links no keychain backend.
+        writeErr(u"capwatch-cli chat: error: profile '%1' keeps its key in the system keychain, "
+                 "which capwatch-cli cannot read; give --api-key-env VAR or --api-key-file PATH\n"_s
+                     .arg(profile->id)
+                     .toUtf8());
+        return ExitNetworkOrConfig;
     }
     chat.setProvider(provider);
+    // The numbers the progress lines name: the send's, then its fallback's.
+    retry::PolicyLimits activeLimits = provider.limits;
+    std::optional<session::ProviderChoice> fallbackChoice;
+    if (fallback) {
+        fallbackChoice = fallback->choice();
+        if (fallbackChoice->keySource == session::ProviderChoice::KeySource::Keychain) {
+            writeErr(u"capwatch-cli chat: error: the fallback '%1' keeps its key in the system "
+                     "keychain, which capwatch-cli cannot read\n"_s.arg(fallback->id)
+                         .toUtf8());
+            return ExitNetworkOrConfig;
+        }
+        chat.setFallback(fallbackChoice, profile->autoFallback);
+    }
 
     const QUrl target = net::chatCompletionsUrl(request.endpoint);
     if (target.isValid() && target.scheme() == u"http" && !net::isLoopback(target))
@@ -291,6 +472,8 @@ int runChat(const QStringList &args)
     const bool stdoutIsTty = ::isatty(STDOUT_FILENO) == 1;
     int exitCode = ExitOk;
     bool endsWithNewline = true;
+    bool fallbackStarted = false; // the capped send went on to its fallback
+    quint64 cappedSend = 0;
     QObject context;
 
     QObject::connect(
@@ -302,8 +485,8 @@ int runChat(const QStringList &args)
         });
     QObject::connect(&chat, &session::ChatSession::attemptFailed, &context,
         [&](quint64, const net::AttemptFailure &f) {
-            QString line
-                = u"capwatch: attempt %1 of %2 failed: "_s.arg(f.attempt).arg(retry::kMaxAttempts);
+            QString line = u"capwatch: attempt %1 of %2 failed: "_s.arg(f.attempt).arg(
+                activeLimits.maxAttempts);
             if (f.status > 0)
                 line += QString::number(f.status) + u' '
                     + QString::fromLatin1(retry::statusText(f.status)) + u", "_s;
@@ -336,9 +519,9 @@ int runChat(const QStringList &args)
                 u"capwatch: waiting %1 s (%2) before attempt %3 of %4; %5 s of the %6 s budget left\n"_s
                     .arg(seconds(info.wait), sourceInWords(info))
                     .arg(info.nextAttempt)
-                    .arg(retry::kMaxAttempts)
+                    .arg(activeLimits.maxAttempts)
                     .arg(seconds(info.budgetLeft))
-                    .arg(retry::kRetryBudget.count() / 1000)
+                    .arg(activeLimits.budget.count() / 1000)
                     .toUtf8());
         });
     QObject::connect(
@@ -346,23 +529,55 @@ int runChat(const QStringList &args)
             if (stdoutIsTty && !endsWithNewline)
                 writeOut("\n");
             QString line = u"capwatch: answered on attempt %1 of %2"_s.arg(s.attempts)
-                               .arg(retry::kMaxAttempts);
+                               .arg(activeLimits.maxAttempts);
             if (s.usage && s.usage->totalTokens >= 0)
                 line += u" (%1 tokens)"_s.arg(s.usage->totalTokens);
+            if (fallbackStarted)
+                line += u" by the fallback %1"_s.arg(fallbackChoice->profileName);
             writeErr((line + u'\n').toUtf8());
             exitCode = ExitOk;
             QCoreApplication::quit();
         });
-    QObject::connect(
-        &chat, &session::ChatSession::gaveUp, &context, [&](quint64, const net::SendSummary &s) {
+    QObject::connect(&chat, &session::ChatSession::gaveUp, &context,
+        [&](quint64 send, const net::SendSummary &s) {
             if (stdoutIsTty && !endsWithNewline)
                 writeOut("\n");
             if (s.incomplete)
                 writeErr(u"capwatch: the answer is incomplete: %1\n"_s.arg(s.errorText).toUtf8());
             writeErr((s.finalErrorText + u'\n').toUtf8());
             exitCode = s.networkError ? ExitNetworkOrConfig : ExitProviderError;
+            if (fallback && !fallbackStarted) {
+                // The session offers the fallback right after this (fallbackOffered); when it
+                // did not start one by the next turn of the loop, this give-up is the end.
+                cappedSend = send;
+                QTimer::singleShot(0, &context, [&] {
+                    if (!fallbackStarted && !resetMax)
+                        QCoreApplication::quit();
+                });
+                return;
+            }
             if (!resetMax) // else the park offer that follows decides
                 QCoreApplication::quit();
+        });
+    // --fallback or fallback_auto: a capped give-up goes once to the profile's fallback.
+    QObject::connect(&chat, &session::ChatSession::fallbackOffered, &context,
+        [&](const session::FallbackOffer &offer) {
+            if (!fallback || fallbackStarted || !offer.offered)
+                return;
+            const QString reason = offer.category == u"billing"
+                ? u"quota_exhausted"_s
+                : QString::fromLatin1(retry::nameOf(offer.reason));
+            writeErr(u"capwatch: fallback: sending to %1 instead (%2 ended %3)\n"_s
+                         .arg(offer.toProfile, offer.fromProfile, reason)
+                         .toUtf8());
+            fallbackStarted = true;
+            activeLimits = fallbackChoice->limits;
+            endsWithNewline = true;
+            if (!offer.automatic && chat.sendToFallback(options) == 0) {
+                fallbackStarted = false; // nothing went: the give-up stands
+                if (!resetMax)
+                    QCoreApplication::quit();
+            }
         });
     QObject::connect(
         &chat, &session::ChatSession::cancelled, &context, [&](quint64, const net::SendSummary &s) {
@@ -379,6 +594,8 @@ int runChat(const QStringList &args)
     if (resetMax) {
         QObject::connect(&chat, &session::ChatSession::parkOffered, &context,
             [&](const session::ParkOffer &offer) {
+                if (fallbackStarted && offer.send == cappedSend)
+                    return; // it went to the fallback instead
                 if (!offer.parkable) { // not capped, no reset named, parked too often: as before
                     QString reason = offer.reason;
                     if (!reason.isEmpty())

@@ -6,6 +6,7 @@
 #include "democommand.h"
 #include "explaincommand.h"
 #include "historycommand.h"
+#include "profilescommand.h"
 #include "version.h"
 
 #include <QCoreApplication>
@@ -19,7 +20,7 @@ namespace {
 
 QList<CommandSpec> commands()
 {
-    return { explainSpec(), chatSpec(), demoSpec(), historySpec() };
+    return { explainSpec(), chatSpec(), demoSpec(), historySpec(), profilesSpec() };
 }
 
 QString description()
@@ -34,7 +35,7 @@ QString usage()
     QString text = QStringLiteral("Usage: capwatch-cli COMMAND [OPTIONS]\n\n") + description()
         + QStringLiteral("\n\n") + QCoreApplication::translate("cli", "Commands:") + u'\n';
     for (const CommandSpec &spec : commands())
-        text += QStringLiteral("  %1  %2\n").arg(spec.name, -8).arg(spec.summary);
+        text += QStringLiteral("  %1  %2\n").arg(spec.name, -9).arg(spec.summary);
     text += u'\n' + QCoreApplication::translate("cli", "Options:") + u'\n'
         + QStringLiteral("  -h, --help     ")
         + QCoreApplication::translate("cli", "Show this help.") + u'\n'
@@ -78,7 +79,9 @@ QString manPage()
         "Qt Widgets. A token-limit error is recognised strictly (every other 422 is left "
         "alone); the wait comes from the retry-after header, then the message, then a "
         "5/10/20/40 s backoff, is capped at 60 s per wait and 120 s per send, and a send makes "
-        "at most 5 attempts."));
+        "at most 5 attempts. A provider profile of the settings file (chat --profile) may set "
+        "other numbers within bounds, and the flags --max-wait, --budget, --max-attempts and "
+        "--backoff-base override them for one run."));
 
     page.section(QStringLiteral("Commands"));
     for (const CommandSpec &spec : commands()) {
@@ -109,7 +112,9 @@ QString manPage()
     page.item(QString::number(ExitBadArguments),
         QStringLiteral("Bad arguments: unknown command or option, missing or malformed "
                        "value, unreadable file; an unknown or ambiguous conversation ID "
-                       "(history). A message goes to standard error."));
+                       "(history); an unknown profile or a profile whose settings have an "
+                       "error (chat --profile; profiles list after listing). A message naming "
+                       "the file, line and key goes to standard error."));
     page.item(QString::number(ExitProviderError),
         QStringLiteral("The provider's error ended the send, after any retries (chat)."));
     page.item(QString::number(ExitNetworkOrConfig),
@@ -123,6 +128,11 @@ QString manPage()
     page.item(QStringLiteral("OPENAI_COMPAT_API_KEY"),
         QStringLiteral("The API key for chat, unless --api-key-env names another variable or "
                        "--api-key-file gives a file. Loopback endpoints need no key."));
+    page.item(QStringLiteral("XDG_CONFIG_HOME"),
+        QStringLiteral("Where chat --profile and profiles list find the settings file without "
+                       "--config: $XDG_CONFIG_HOME/capwatch/capwatch.conf, by default under "
+                       "~/.config; the file the desktop client keeps its settings and provider "
+                       "profiles in."));
     page.item(QStringLiteral("XDG_DATA_HOME"),
         QStringLiteral("Where history finds the window's database without --database: "
                        "$XDG_DATA_HOME/capwatch/history.sqlite, by default under "
@@ -147,6 +157,12 @@ QString manPage()
         QStringLiteral("OPENAI_COMPAT_API_KEY=... capwatch-cli chat \\\n"
                        "    --endpoint https://llm.example.org/v1 --model my-model \\\n"
                        "    --prompt \"Hello\""));
+    page.example(QStringLiteral("Send with the profile \"free-tier\" of the settings file, with a "
+                                "shorter budget, to its fallback when it ends capped:"),
+        QStringLiteral("capwatch-cli chat --profile free-tier --budget 30 --fallback \\\n"
+                       "    --prompt \"Hello\""));
+    page.example(QStringLiteral("List the profiles (never a key):"),
+        QStringLiteral("capwatch-cli profiles list"));
     page.example(QStringLiteral("Export every retry of November as CSV, for a spreadsheet:"),
         QStringLiteral("capwatch-cli history export --format csv \\\n"
                        "    --since 2026-11-01 --until 2026-12-01 --out retries.csv"));
@@ -180,8 +196,8 @@ int main(int argc, char *argv[])
 
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2)
-        return argumentError(
-            QString(), QStringLiteral("a command is required (explain, chat, demo, history)"));
+        return argumentError(QString(),
+            QStringLiteral("a command is required (explain, chat, demo, history, profiles)"));
     const QString command = args.at(1);
     if (command == u"--help" || command == u"-h" || command == u"help") {
         writeOut(usage().toUtf8());
@@ -205,5 +221,7 @@ int main(int argc, char *argv[])
         return runDemo(args);
     if (command == u"history")
         return runHistory(args);
+    if (command == u"profiles")
+        return runProfiles(args);
     return argumentError(QString(), QStringLiteral("unknown command '%1'").arg(command));
 }

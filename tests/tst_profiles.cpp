@@ -1,0 +1,585 @@
+// Provider profiles in capwatch.conf (issue 17): the round trip through the INI file, the
+// migration of the single provider of before, and what a hand-edited file with a bad value gets:
+// an issue naming the file, the line and the key.
+
+#include "session/profiles.h"
+
+#include <QFile>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+Q_DECLARE_METATYPE(capwatch::session::ProviderProfile)
+Q_DECLARE_METATYPE(capwatch::retry::PolicyLimits)
+
+using namespace capwatch;
+using namespace capwatch::session;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+ProfileSet sampleSet()
+{
+    ProfileSet set;
+    ProviderProfile demo = ProfileSet().demo();
+    demo.overrides.waitCapS = 5;
+    demo.overrides.budgetS = 12;
+    demo.overrides.maxAttempts = 3;
+    demo.fallback = u"paid"_s;
+    set.profiles.append(demo);
+
+    ProviderProfile free;
+    free.id = u"free-tier"_s;
+    free.name = u"Free tier"_s;
+    free.endpoint = QUrl(u"https://api.example.com/v1"_s);
+    free.model = u"llama-3.1-70b"_s;
+    free.keyVariable = u"FREE_TIER_KEY"_s;
+    free.contextWindow = 8192;
+    free.overrides.waitCapS = 5;
+    free.overrides.budgetS = 0;
+    free.overrides.maxAttempts = 10;
+    free.overrides.backoffBaseS = 60;
+    free.overrides.headerTimeoutS = 10;
+    free.overrides.retryTokenLimit = true;
+    free.overrides.retryRateLimit = true;
+    free.overrides.retryTransient = false;
+    free.fallback = u"paid"_s;
+    free.autoFallback = true;
+    // In the order QSettings reads keys: sorted.
+    free.extraHeaders = { { "HTTP-Referer", "https://a.example/x, y" }, { "X-Title", "capwatch" } };
+    free.cachedModels = { u"llama-3.1-70b"_s, u"llama-3.1-8b"_s };
+    set.profiles.append(free);
+
+    ProviderProfile paid;
+    paid.id = u"paid"_s;
+    paid.name = u"Paid, with a comma"_s;
+    paid.endpoint = QUrl(u"https://llm.example.org/v1/chat/completions"_s);
+    paid.model = u"gpt-x"_s;
+    paid.keySource = ProviderChoice::KeySource::Keychain;
+    paid.stream = false;
+    paid.cachedModels = { u"gpt-x"_s };
+    set.profiles.append(paid);
+
+    ProviderProfile local;
+    local.id = u"local"_s;
+    local.name = u"Local"_s;
+    local.endpoint = QUrl(u"http://127.0.0.1:8080/v1"_s);
+    local.keyVariable.clear(); // none
+    local.overrides.retryTokenLimit = false;
+    local.overrides.retryRateLimit = false;
+    local.overrides.retryTransient = false;
+    set.profiles.append(local);
+
+    ProviderProfile filed;
+    filed.id = u"filed"_s;
+    filed.name = u"Key in a file"_s;
+    filed.endpoint = QUrl(u"https://files.example.net/v1"_s);
+    filed.model = u"m"_s;
+    filed.keySource = ProviderChoice::KeySource::KeyFile;
+    filed.keyFile = u"/home/u/.config/key"_s;
+    set.profiles.append(filed);
+    set.defaultProfile = u"free-tier"_s;
+    return set;
+}
+
+QString writeFile(const QTemporaryDir &dir, const QByteArray &text)
+{
+    const QString path = dir.filePath(u"capwatch.conf"_s);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {};
+    f.write(text);
+    return path;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+ProfileSet loadFile(const QString &path)
+{
+    QSettings s(path, QSettings::IniFormat);
+    return loadProfiles(s);
+}
+
+QStringList idsOf(const ProfileSet &set)
+{
+    QStringList out;
+    for (const auto &p : set.profiles)
+        out << p.id;
+    return out;
+}
+
+QString issuesText(const ProfileSet &set)
+{
+    QStringList out;
+    for (const auto &i : set.issues)
+        out << i.text();
+    return out.join(u'\n');
+}
+
+} // namespace
+
+class TestProfiles final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTrip();
+    void writtenFileIsPlainIni();
+    void migration_data();
+    void migration();
+    void handWrittenBadValueNamesFileLineKey();
+    void readErrors_data();
+    void readErrors();
+    void outOfRangeIsClampedWithAWarning_data();
+    void outOfRangeIsClampedWithAWarning();
+    void unknownKeysWarn();
+    void demoCannotBeRemoved();
+    void keyNeverWritten();
+    void notIniStillGivesTheDemo();
+    void orderAndDefault();
+    void profileProblem_data();
+    void profileProblem();
+    void choiceCarriesTheProfile();
+};
+
+void TestProfiles::roundTrip()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"capwatch.conf"_s);
+    const ProfileSet set = sampleSet();
+    {
+        QSettings s(path, QSettings::IniFormat);
+        saveProfiles(s, set);
+    }
+    const ProfileSet back = loadFile(path);
+    QVERIFY2(back.issues.isEmpty(), qPrintable(issuesText(back)));
+    QCOMPARE(back.defaultProfile, set.defaultProfile);
+    QCOMPARE(idsOf(back), idsOf(set));
+    for (qsizetype i = 0; i < set.profiles.size(); ++i) {
+        const ProviderProfile &a = back.profiles.at(i);
+        const ProviderProfile &b = set.profiles.at(i);
+        QCOMPARE(a.name, b.name);
+        QCOMPARE(a.endpoint, b.endpoint);
+        QCOMPARE(a.keyVariable, b.keyVariable);
+        QCOMPARE(a.keyFile, b.keyFile);
+        QCOMPARE(a.extraHeaders, b.extraHeaders);
+        QCOMPARE(a.cachedModels, b.cachedModels);
+        QCOMPARE(a.fallback, b.fallback);
+        QVERIFY(a.overrides == b.overrides);
+        QVERIFY2(a == b, qPrintable(b.id));
+    }
+    QCOMPARE(back.profiles.at(1).limits().waitCap, retry::Millis(5000));
+    QCOMPARE(back.profiles.at(1).limits().budget, retry::Millis(0));
+    QVERIFY(!back.profiles.at(1).limits().retryTransient);
+
+    // Saved again unchanged, the file is the same bytes.
+    const QByteArray first = readFile(path);
+    {
+        QSettings s(path, QSettings::IniFormat);
+        saveProfiles(s, back);
+    }
+    QCOMPARE(readFile(path), first);
+}
+
+void TestProfiles::writtenFileIsPlainIni()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"capwatch.conf"_s);
+    {
+        QSettings s(path, QSettings::IniFormat);
+        saveProfiles(s, sampleSet());
+    }
+    const QByteArray text = readFile(path);
+    for (const QByteArray &line : { QByteArray("[profiles]"), QByteArray("default=free-tier"),
+             QByteArray("order=demo, free-tier, paid, local, filed"),
+             QByteArray("[profile.free-tier]"), QByteArray("name=Free tier"),
+             QByteArray("endpoint=https://api.example.com/v1"), QByteArray("key=env:FREE_TIER_KEY"),
+             QByteArray("max_wait=5"), QByteArray("budget=0"), QByteArray("max_attempts=10"),
+             QByteArray("retry=token_limit, rate_limit"), QByteArray("fallback=paid"),
+             QByteArray("fallback_auto=true"), QByteArray("header.X-Title=capwatch"),
+             QByteArray("models=llama-3.1-70b, llama-3.1-8b"), QByteArray("context_window=8192"),
+             QByteArray("key=keychain"), QByteArray("key=none"), QByteArray("retry=none"),
+             QByteArray("key=file:/home/u/.config/key"), QByteArray("stream=false") })
+        QVERIFY2(text.contains(QByteArray("\n" + line + "\n"))
+                || text.startsWith(QByteArray(line + "\n")),
+            line.constData());
+    // The demo's section holds its policy and fallback only.
+    const qsizetype demoAt = text.indexOf("[profile.demo]");
+    QVERIFY(demoAt >= 0);
+    const QByteArray demo = text.mid(demoAt, text.indexOf("\n\n", demoAt) - demoAt);
+    QCOMPARE(demo,
+        QByteArray("[profile.demo]\nbudget=12\nfallback=paid\nfallback_auto=false\n"
+                   "max_attempts=3\nmax_wait=5"));
+}
+
+void TestProfiles::migration_data()
+{
+    QTest::addColumn<QByteArray>("file");
+    QTest::addColumn<QStringList>("ids");
+    QTest::addColumn<QString>("defaultProfile");
+    QTest::addColumn<QString>("keychainEntry");
+
+    QTest::newRow("nothing") << QByteArray() << QStringList { u"demo"_s } << u"demo"_s << QString();
+    QTest::newRow("demo only") << QByteArray("[provider]\nconfigured=true\nuseDemo=true\n")
+                               << QStringList { u"demo"_s } << u"demo"_s << QString();
+    QTest::newRow("provider in use")
+        << QByteArray("[provider]\nconfigured=true\nendpoint=https://llm.example.org/v1\n"
+                      "model=m1\nkeySource=keychain\nuseDemo=false\nstream=false\n")
+        << QStringList { u"demo"_s, u"default"_s } << u"default"_s << u"api-key"_s;
+    QTest::newRow("provider set, demo chosen")
+        << QByteArray("[provider]\nconfigured=true\nendpoint=https://llm.example.org/v1\n"
+                      "model=m1\nkeySource=environment\nkeyVariable=MY_KEY\nuseDemo=true\n")
+        << QStringList { u"demo"_s, u"default"_s } << u"demo"_s << u"api-key"_s;
+}
+
+void TestProfiles::migration()
+{
+    QFETCH(QByteArray, file);
+    QFETCH(QStringList, ids);
+    QFETCH(QString, defaultProfile);
+    QFETCH(QString, keychainEntry);
+    QTemporaryDir dir;
+    const ProfileSet set = loadFile(writeFile(dir, file));
+    QVERIFY2(set.issues.isEmpty(), qPrintable(issuesText(set)));
+    QCOMPARE(idsOf(set), ids);
+    QCOMPARE(set.defaultProfile, defaultProfile);
+    QVERIFY(set.profiles.first().builtInDemo);
+    if (ids.size() > 1) {
+        const ProviderProfile &p = set.profiles.at(1);
+        QCOMPARE(p.name, u"Default"_s);
+        QCOMPARE(p.endpoint, QUrl(u"https://llm.example.org/v1"_s));
+        QCOMPARE(p.model, u"m1"_s);
+        QCOMPARE(p.keychainEntry(), keychainEntry);
+        if (QTest::currentDataTag() == "provider in use"_ba) {
+            QCOMPARE(p.keySource, ProviderChoice::KeySource::Keychain);
+            QVERIFY(!p.stream);
+        } else {
+            QCOMPARE(p.keySource, ProviderChoice::KeySource::Environment);
+            QCOMPARE(p.keyVariable, u"MY_KEY"_s);
+        }
+    }
+}
+
+void TestProfiles::handWrittenBadValueNamesFileLineKey()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir,
+        "[profiles]\n"
+        "default=free\n"
+        "\n"
+        "[profile.free]\n"
+        "name=Free\n"
+        "endpoint=https://api.example.com/v1   ; the free tier\n"
+        "max_attempts=many\n"
+        "max_wait=5\n");
+    const ProfileSet set = loadFile(path);
+    QCOMPARE(set.issues.size(), 1);
+    const ProfileIssue &i = set.issues.first();
+    QCOMPARE(i.severity, ProfileIssue::Severity::Error);
+    QCOMPARE(i.text(),
+        path
+            + u":7: [profile.free] max_attempts: 'many' is not a whole number; the default (5) is "
+              "used"_s);
+    QVERIFY(set.hasErrors(u"free"_s));
+    QVERIFY(!set.hasErrors(u"demo"_s));
+    const ProviderProfile *free = set.find(u"Free"_s);
+    QVERIFY(free);
+    QCOMPARE(free->limits().maxAttempts, retry::kMaxAttempts); // the default is used
+    QCOMPARE(free->limits().waitCap, retry::Millis(5000)); // the rest is read
+    QCOMPARE(free->endpoint, QUrl(u"https://api.example.com/v1"_s)); // the comment is not in it
+    QCOMPARE(set.defaultProfile, u"free"_s);
+}
+
+void TestProfiles::readErrors_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("unknown key source") << QByteArray("key=sk-live-0123456789abcdef") << u"key"_s
+                                        << u"not a key source (env:VARIABLE, file:PATH, keychain "
+                                           "or none; the value is not shown, in case it is a key); "
+                                           "env:OPENAI_COMPAT_API_KEY is used"_s;
+    QTest::newRow("unknown category")
+        << QByteArray("retry=token_limit, quota") << u"retry"_s
+        << u"unknown category 'quota' (token_limit, rate_limit, transient or none); all three are "
+           "retried"_s;
+    QTest::newRow("invalid endpoint")
+        << QByteArray("endpoint=ftp://files.example.com/v1") << u"endpoint"_s
+        << u"'ftp://files.example.com/v1' is not an http:// or "
+           "https:// URL"_s;
+    QTest::newRow("fallback to nothing") << QByteArray("fallback=nowhere") << u"fallback"_s
+                                         << u"'nowhere' names no profile; no fallback"_s;
+    QTest::newRow("fallback to itself") << QByteArray("fallback=free") << u"fallback"_s
+                                        << u"a profile cannot fall back to itself"_s;
+    QTest::newRow("not a bool") << QByteArray("stream=maybe") << u"stream"_s
+                                << u"'maybe' is not true or false; true is used"_s;
+    QTest::newRow("budget not a number") << QByteArray("budget=12.5") << u"budget"_s
+                                         << u"'12.5' is not a whole number; the default (120 s) is "
+                                            "used"_s;
+    QTest::newRow("context window") << QByteArray("context_window=big") << u"context_window"_s
+                                    << u"'big' is not a positive whole number of tokens; the "
+                                       "window stays unknown"_s;
+    QTest::newRow("reserved header")
+        << QByteArray("header.Authorization=Bearer x") << u"header.Authorization"_s
+        << u"capwatch sets Authorization itself; not sent"_s;
+}
+
+void TestProfiles::readErrors()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, key);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = writeFile(dir,
+        "[profiles]\norder=free\n\n[profile.free]\nname=Free\nendpoint=https://a.example/v1\n"
+            + line + "\nmodel=m\n");
+    const ProfileSet set = loadFile(path);
+    QCOMPARE(set.issues.size(), 1);
+    const ProfileIssue &i = set.issues.first();
+    QCOMPARE(i.severity, ProfileIssue::Severity::Error);
+    QCOMPARE(i.file, path);
+    QCOMPARE(i.line, 7);
+    QCOMPARE(i.section, u"profile.free"_s);
+    QCOMPARE(i.key, key);
+    QCOMPARE(i.message, message);
+    QVERIFY(!i.text().contains(u"sk-live"_s));
+    // The default is used, the rest of the profile is read.
+    const ProviderProfile *p = set.find(u"free"_s);
+    QVERIFY(p);
+    QCOMPARE(p->model, u"m"_s);
+    QVERIFY(p->fallback.isEmpty());
+    QVERIFY(p->extraHeaders.isEmpty());
+    QCOMPARE(p->limits(), retry::PolicyLimits {});
+    QVERIFY(p->stream);
+    if (key == u"key") {
+        QCOMPARE(p->keySource, ProviderChoice::KeySource::Environment);
+        QCOMPARE(p->keyVariable, u"OPENAI_COMPAT_API_KEY"_s);
+    }
+}
+
+void TestProfiles::outOfRangeIsClampedWithAWarning_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<retry::PolicyLimits>("limits");
+
+    retry::PolicyLimits l;
+    l.waitCap = retry::Millis(600'000);
+    QTest::newRow("max_wait 900") << QByteArray("max_wait=900")
+                                  << u"max_wait: 600 s is the most; 900 was clamped to 600 s"_s
+                                  << l;
+    l = {};
+    l.budget = retry::Millis(0);
+    QTest::newRow("budget -5") << QByteArray("budget=-5")
+                               << u"budget: 0 s is the least; -5 was clamped to 0 s"_s << l;
+    l = {};
+    l.maxAttempts = 10;
+    QTest::newRow("max_attempts 11")
+        << QByteArray("max_attempts=11") << u"max_attempts: 10 is the most; 11 was clamped to 10"_s
+        << l;
+    l = {};
+    l.backoffBase = retry::Millis(1000);
+    QTest::newRow("backoff_base 0")
+        << QByteArray("backoff_base=0") << u"backoff_base: 1 s is the least; 0 was clamped to 1 s"_s
+        << l;
+    l = {};
+    l.headerTimeout = retry::Millis(300'000);
+    QTest::newRow("header_timeout") << QByteArray("header_timeout=301")
+                                    << u"header_timeout: 300 s is the most; 301 was clamped to "
+                                       "300 s"_s
+                                    << l;
+}
+
+void TestProfiles::outOfRangeIsClampedWithAWarning()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, message);
+    QFETCH(retry::PolicyLimits, limits);
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, "[profiles]\n[profile.demo]\n" + line + "\n");
+    const ProfileSet set = loadFile(path);
+    QCOMPARE(set.issues.size(), 1);
+    QCOMPARE(set.issues.first().severity, ProfileIssue::Severity::Warning);
+    QCOMPARE(set.issues.first().text(), path + u":3: [profile.demo] "_s + message);
+    QVERIFY(!set.hasErrors(u"demo"_s));
+    QCOMPARE(set.demo().limits(), limits);
+}
+
+void TestProfiles::unknownKeysWarn()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir,
+        "[profiles]\ncolour=blue\n[profile.demo]\nendpoint=https://x.example/v1\n"
+        "[profile.p]\nname=P\nendpoint=https://p.example/v1\nmax_wiat=5\n");
+    const ProfileSet set = loadFile(path);
+    QStringList texts;
+    for (const auto &i : set.issues) {
+        QCOMPARE(i.severity, ProfileIssue::Severity::Warning);
+        texts << i.text();
+    }
+    QCOMPARE(texts,
+        QStringList({ path
+                + u":4: [profile.demo] endpoint: the demo's provider is built in: only its policy "
+                  "and fallback are read; ignored"_s,
+            path + u":8: [profile.p] max_wiat: unknown key; ignored"_s,
+            path + u":2: [profiles] colour: unknown key; ignored"_s }));
+    QVERIFY(set.demo().endpoint.isEmpty());
+}
+
+void TestProfiles::demoCannotBeRemoved()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir,
+        "[profiles]\norder=demo, a\n[profile.demo]\nmax_wait=7\n"
+        "[profile.a]\nname=A\nendpoint=https://a.example/v1\nmodel=m\n");
+    ProfileSet set = loadFile(path);
+    QCOMPARE(idsOf(set), QStringList({ u"demo"_s, u"a"_s }));
+    set.profiles.removeFirst(); // a save without the demo
+    set.defaultProfile = u"a"_s;
+    {
+        QSettings s(path, QSettings::IniFormat);
+        saveProfiles(s, set);
+    }
+    const ProfileSet back = loadFile(path);
+    QVERIFY2(back.issues.isEmpty(), qPrintable(issuesText(back)));
+    QCOMPARE(idsOf(back), QStringList({ u"demo"_s, u"a"_s }));
+    QVERIFY(back.profiles.first().builtInDemo);
+    QCOMPARE(back.demo().limits().waitCap, retry::Millis(7000)); // its section kept
+    QCOMPARE(back.defaultProfile, u"a"_s);
+    // A profile removed from the set leaves the file.
+    ProfileSet onlyDemo = back;
+    onlyDemo.profiles.removeLast();
+    {
+        QSettings s(path, QSettings::IniFormat);
+        saveProfiles(s, onlyDemo);
+    }
+    QVERIFY(!readFile(path).contains("[profile.a]"));
+    QCOMPARE(idsOf(loadFile(path)), QStringList({ u"demo"_s }));
+    QCOMPARE(loadFile(path).defaultProfile, u"demo"_s);
+}
+
+void TestProfiles::keyNeverWritten()
+{
+    const QByteArray secret = "sk-never-in-the-file-4d1e0c";
+    qputenv("FREE_TIER_KEY", secret);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"capwatch.conf"_s);
+    ProfileSet set = sampleSet();
+    {
+        QSettings s(path, QSettings::IniFormat);
+        saveProfiles(s, set);
+        saveProfiles(s, loadProfiles(s));
+    }
+    const QByteArray text = readFile(path);
+    QVERIFY(!text.isEmpty());
+    QVERIFY(!text.contains(secret));
+    QVERIFY(!text.toLower().contains("authorization"));
+    QVERIFY(text.contains("key=env:FREE_TIER_KEY"));
+    qunsetenv("FREE_TIER_KEY");
+}
+
+void TestProfiles::notIniStillGivesTheDemo()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, "\x01\x02 not ini\n{\"json\": [1, 2]}\n[[[\n");
+    const ProfileSet set = loadFile(path);
+    QCOMPARE(idsOf(set), QStringList({ u"demo"_s }));
+    QCOMPARE(set.defaultProfile, u"demo"_s);
+    QCOMPARE(set.issues.size(), 1);
+    QCOMPARE(set.issues.first().text(),
+        path + u": not an INI settings file; only the built-in demo profile is used"_s);
+    // A file that is not there is an empty one: the demo, nothing wrong.
+    const ProfileSet none = loadFile(dir.filePath(u"missing.conf"_s));
+    QCOMPARE(idsOf(none), QStringList({ u"demo"_s }));
+    QVERIFY(none.issues.isEmpty());
+}
+
+void TestProfiles::orderAndDefault()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir,
+        "[profiles]\ndefault=Second\norder=b, gone, demo\n"
+        "[profile.a]\nname=First\nendpoint=https://a.example/v1\n"
+        "[profile.b]\nname=Second\nendpoint=https://b.example/v1\n");
+    const ProfileSet set = loadFile(path);
+    QCOMPARE(idsOf(set), QStringList({ u"demo"_s, u"b"_s, u"a"_s }));
+    QCOMPARE(set.defaultProfile, u"b"_s); // named by its name
+    QCOMPARE(set.issues.size(), 1);
+    QCOMPARE(set.issues.first().text(),
+        path + u":3: [profiles] order: no [profile.gone] section; 'gone' left out"_s);
+    QCOMPARE(set.find(u"second"_s)->id, u"b"_s);
+    QCOMPARE(set.find(u"a"_s)->name, u"First"_s);
+
+    const QString bad = writeFile(dir, "[profiles]\ndefault=nobody\n");
+    const ProfileSet b = loadFile(bad);
+    QCOMPARE(b.defaultProfile, u"demo"_s);
+    QCOMPARE(b.issues.size(), 1);
+    QCOMPARE(b.issues.first().text(),
+        bad + u":2: [profiles] default: 'nobody' names no profile; the demo is the default"_s);
+}
+
+void TestProfiles::profileProblem_data()
+{
+    QTest::addColumn<ProviderProfile>("profile");
+    QTest::addColumn<QString>("problem");
+
+    const ProfileSet set = sampleSet();
+    ProviderProfile p = set.profiles.at(1);
+    QTest::newRow("fine") << p << QString();
+    p.name = u"  "_s;
+    QTest::newRow("no name") << p << u"A profile needs a name."_s;
+    p.name = u"paid, WITH a comma"_s;
+    QTest::newRow("taken name") << p << u"Another profile is already named “Paid, with a comma”."_s;
+    p = set.profiles.at(1);
+    p.endpoint = QUrl(u"file:///etc/passwd"_s);
+    QTest::newRow("not http") << p
+                              << u"The endpoint must be an http:// or https:// URL with a host."_s;
+    p = set.profiles.at(1);
+    p.extraHeaders.append(std::pair<QByteArray, QByteArray>("authorization", "Bearer x"));
+    QTest::newRow("authorization") << p << u"capwatch sets the header authorization itself."_s;
+    p = set.profiles.at(1);
+    p.extraHeaders.append(std::pair<QByteArray, QByteArray>("Content-Type", "text/plain"));
+    QTest::newRow("content-type") << p << u"capwatch sets the header Content-Type itself."_s;
+    p = set.profiles.at(1);
+    p.extraHeaders.append(
+        std::pair<QByteArray, QByteArray>("X-Evil", "a\r\nAuthorization: Bearer x"));
+    QTest::newRow("crlf") << p << u"A header cannot contain a line break."_s;
+    p = set.profiles.at(1);
+    p.fallback = p.id;
+    QTest::newRow("fallback to itself") << p << u"A profile cannot fall back to itself."_s;
+    p.fallback = u"nowhere"_s;
+    QTest::newRow("unknown fallback") << p << u"The fallback “nowhere” is not a profile."_s;
+    QTest::newRow("demo") << set.demo() << QString();
+}
+
+void TestProfiles::profileProblem()
+{
+    QFETCH(ProviderProfile, profile);
+    QFETCH(QString, problem);
+    QCOMPARE(session::profileProblem(profile, sampleSet()), problem);
+}
+
+void TestProfiles::choiceCarriesTheProfile()
+{
+    const ProfileSet set = sampleSet();
+    const ProviderChoice c = set.find(u"free-tier"_s)->choice();
+    QCOMPARE(c.profile, u"free-tier"_s);
+    QCOMPARE(c.profileName, u"Free tier"_s);
+    QCOMPARE(c.limits.maxAttempts, 10);
+    QCOMPARE(c.contextWindow, std::optional<qint64>(8192));
+    QCOMPARE(c.extraHeaders.size(), 2);
+    QCOMPARE(c.keychainEntry, u"profile/free-tier"_s);
+    QCOMPARE(keySourceSpec(*set.find(u"paid"_s)), u"keychain"_s);
+    QCOMPARE(keySourceSpec(*set.find(u"local"_s)), u"none"_s);
+    QVERIFY(set.demo().choice().demo);
+    QCOMPARE(makeProfileId(u"Free tier"_s, set), u"free-tier-2"_s);
+    QCOMPARE(makeProfileId(u"Ünïcode!"_s, set), u"n-code"_s);
+}
+
+QTEST_GUILESS_MAIN(TestProfiles)
+#include "tst_profiles.moc"
