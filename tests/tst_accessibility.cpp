@@ -329,111 +329,110 @@ void TestAccessibility::profileComboIsReachableAndNamed()
     QTest::keyClick(combo, Qt::Key_Down);
     QCOMPARE(window.windowProfiles()->currentId(), u"paid"_s);
     QVERIFY(window.statusText().startsWith(u"Profile: Paid key | "_s));
-    void TestAccessibility::settingsProvidersPage()
-    {
-        session::ProfileSet set;
-        set.profiles.append(set.demo());
-        session::ProviderProfile work;
-        work.id = u"work"_s;
-        work.name = u"Work"_s;
-        work.endpoint = QUrl(u"https://api.example.invalid/v1"_s);
-        work.model = u"m-1"_s;
-        work.keySource = session::ProviderChoice::KeySource::Keychain;
-        set.profiles.append(work);
-        set.defaultProfile = set.demo().id;
-        SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
-        dialog.show();
-        dialog.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&dialog) || QTest::qWaitForWindowExposed(&dialog));
-        auto *page = dialog.findChild<QWidget *>(u"providersPage"_s);
-        QVERIFY(page);
+}
 
-        // The accessible tree has a name for every control.
-        QStringList unnamed;
-        int seen = 0;
-        walk(QAccessible::queryAccessibleInterface(page), &unnamed, &seen);
-        QVERIFY2(seen > 30, "the accessible tree is suspiciously small");
-        QVERIFY2(unnamed.isEmpty(),
-            qPrintable(u"controls without an accessible name: "_s + unnamed.join(u", "_s)));
-        // And so has every widget Tab can reach, by itself.
-        QList<QWidget *> focusable;
-        for (QWidget *w : page->findChildren<QWidget *>()) {
-            // The line edit inside a spin box or a combo box is the box's.
-            const bool inner = qobject_cast<QLineEdit *>(w)
-                && (qobject_cast<QComboBox *>(w->parentWidget())
-                    || qobject_cast<QAbstractSpinBox *>(w->parentWidget()));
-            if ((w->focusPolicy() & Qt::TabFocus) && w->isVisibleTo(page) && w->isEnabled()
-                && !inner)
-                focusable << w;
-        }
-        QVERIFY(focusable.size() > 15);
-        for (QWidget *w : focusable) {
-            QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(w);
-            QVERIFY(iface);
-            QVERIFY2(!iface->text(QAccessible::Name).trimmed().isEmpty(),
-                qPrintable(w->objectName() + u" ("_s
-                    + QString::fromLatin1(w->metaObject()->className()) + u')'));
-        }
+void TestAccessibility::settingsProvidersPage()
+{
+    session::ProfileSet set;
+    set.profiles.append(set.demo());
+    session::ProviderProfile work;
+    work.id = u"work"_s;
+    work.name = u"Work"_s;
+    work.endpoint = QUrl(u"https://api.example.invalid/v1"_s);
+    work.model = u"m-1"_s;
+    work.keySource = session::ProviderChoice::KeySource::Keychain;
+    set.profiles.append(work);
+    set.defaultProfile = set.demo().id;
+    SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    dialog.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog) || QTest::qWaitForWindowExposed(&dialog));
+    auto *page = dialog.findChild<QWidget *>(u"providersPage"_s);
+    QVERIFY(page);
 
-        // Tab from the list: its buttons, then the editor's fields in reading order.
-        auto *list = page->findChild<QListWidget *>(u"profileList"_s);
-        list->setFocus();
-        QStringList visited;
-        for (int i = 0; i < 40; ++i) {
-            QWidget *f = QApplication::focusWidget();
-            while (f && (f->objectName().isEmpty() || f->objectName().startsWith(u"qt_"_s)))
-                f = f->parentWidget();
-            // The key source's radio buttons are one stop (Tab enters the group, arrows move in
-            // it).
-            const QString name = f && f->objectName().startsWith(u"from"_s) ? u"keySource"_s
-                : f                                                         ? f->objectName()
-                                                                            : QString();
-            if (f && (visited.isEmpty() || visited.last() != name))
-                visited << name;
-            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
-        }
-        const QStringList order { u"profileList"_s, u"addProfile"_s, u"duplicateProfile"_s,
-            u"deleteProfile"_s, u"defaultProfile"_s, u"profileName"_s, u"endpoint"_s, u"model"_s,
-            u"refreshModels"_s, u"keySource"_s, u"keychainKey"_s, u"stream"_s, u"extraHeaders"_s,
-            u"contextWindow"_s, u"waitCap"_s, u"budget"_s, u"attempts"_s, u"backoffBase"_s,
-            u"headerTimeout"_s, u"retryTokenLimit"_s, u"retryRateLimit"_s, u"retryTransient"_s,
-            u"fallback"_s };
-        qsizetype at = 0;
-        for (const QString &name : visited) {
-            if (at < order.size() && name == order.at(at))
-                ++at;
-        }
-        QVERIFY2(at == order.size(),
-            qPrintable(
-                u"Tab visited "_s + visited.join(u", "_s) + u"; missing "_s + order.value(at)));
-
-        // No mnemonic twice on the page.
-        QMap<QChar, QStringList> mnemonics;
-        const auto add = [&mnemonics](const QString &text) {
-            const qsizetype amp = text.indexOf(u'&');
-            if (amp >= 0 && amp + 1 < text.size() && text.at(amp + 1) != u'&')
-                mnemonics[text.at(amp + 1).toLower()] << text;
-        };
-        for (QAbstractButton *b : page->findChildren<QAbstractButton *>())
-            add(b->text());
-        for (QLabel *l : page->findChildren<QLabel *>())
-            add(l->text());
-        QVERIFY(mnemonics.size() > 15);
-        for (auto it = mnemonics.cbegin(); it != mnemonics.cend(); ++it)
-            QVERIFY2(it.value().size() == 1, qPrintable(it.value().join(u", "_s)));
-        // A mnemonic reaches its field.
-        QTest::keyClick(&dialog, Qt::Key_W, Qt::AltModifier);
-        QCOMPARE(QApplication::focusWidget(), page->findChild<QWidget *>(u"waitCap"_s));
-
-        // Delete from the keyboard, on the list.
-        list->setFocus();
-        list->setCurrentRow(1);
-        QTest::keyClick(list, Qt::Key_Delete);
-        QCOMPARE(list->count(), 1);
-        QTest::keyClick(list, Qt::Key_Delete); // the demo stays
-        QCOMPARE(list->count(), 1);
-        dialog.reject();
+    // The accessible tree has a name for every control.
+    QStringList unnamed;
+    int seen = 0;
+    walk(QAccessible::queryAccessibleInterface(page), &unnamed, &seen);
+    QVERIFY2(seen > 30, "the accessible tree is suspiciously small");
+    QVERIFY2(unnamed.isEmpty(),
+        qPrintable(u"controls without an accessible name: "_s + unnamed.join(u", "_s)));
+    // And so has every widget Tab can reach, by itself.
+    QList<QWidget *> focusable;
+    for (QWidget *w : page->findChildren<QWidget *>()) {
+        // The line edit inside a spin box or a combo box is the box's.
+        const bool inner = qobject_cast<QLineEdit *>(w)
+            && (qobject_cast<QComboBox *>(w->parentWidget())
+                || qobject_cast<QAbstractSpinBox *>(w->parentWidget()));
+        if ((w->focusPolicy() & Qt::TabFocus) && w->isVisibleTo(page) && w->isEnabled() && !inner)
+            focusable << w;
+    }
+    QVERIFY(focusable.size() > 15);
+    for (QWidget *w : focusable) {
+        QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(w);
+        QVERIFY(iface);
+        QVERIFY2(!iface->text(QAccessible::Name).trimmed().isEmpty(),
+            qPrintable(w->objectName() + u" ("_s + QString::fromLatin1(w->metaObject()->className())
+                + u')'));
     }
 
-    QTEST_MAIN(TestAccessibility)
+    // Tab from the list: its buttons, then the editor's fields in reading order.
+    auto *list = page->findChild<QListWidget *>(u"profileList"_s);
+    list->setFocus();
+    QStringList visited;
+    for (int i = 0; i < 40; ++i) {
+        QWidget *f = QApplication::focusWidget();
+        while (f && (f->objectName().isEmpty() || f->objectName().startsWith(u"qt_"_s)))
+            f = f->parentWidget();
+        // The key source's radio buttons are one stop (Tab enters the group, arrows move in it).
+        const QString name = f && f->objectName().startsWith(u"from"_s) ? u"keySource"_s
+            : f                                                         ? f->objectName()
+                                                                        : QString();
+        if (f && (visited.isEmpty() || visited.last() != name))
+            visited << name;
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    }
+    const QStringList order { u"profileList"_s, u"addProfile"_s, u"duplicateProfile"_s,
+        u"deleteProfile"_s, u"defaultProfile"_s, u"profileName"_s, u"endpoint"_s, u"model"_s,
+        u"refreshModels"_s, u"keySource"_s, u"keychainKey"_s, u"stream"_s, u"extraHeaders"_s,
+        u"contextWindow"_s, u"waitCap"_s, u"budget"_s, u"attempts"_s, u"backoffBase"_s,
+        u"headerTimeout"_s, u"retryTokenLimit"_s, u"retryRateLimit"_s, u"retryTransient"_s,
+        u"fallback"_s };
+    qsizetype at = 0;
+    for (const QString &name : visited) {
+        if (at < order.size() && name == order.at(at))
+            ++at;
+    }
+    QVERIFY2(at == order.size(),
+        qPrintable(u"Tab visited "_s + visited.join(u", "_s) + u"; missing "_s + order.value(at)));
+
+    // No mnemonic twice on the page.
+    QMap<QChar, QStringList> mnemonics;
+    const auto add = [&mnemonics](const QString &text) {
+        const qsizetype amp = text.indexOf(u'&');
+        if (amp >= 0 && amp + 1 < text.size() && text.at(amp + 1) != u'&')
+            mnemonics[text.at(amp + 1).toLower()] << text;
+    };
+    for (QAbstractButton *b : page->findChildren<QAbstractButton *>())
+        add(b->text());
+    for (QLabel *l : page->findChildren<QLabel *>())
+        add(l->text());
+    QVERIFY(mnemonics.size() > 15);
+    for (auto it = mnemonics.cbegin(); it != mnemonics.cend(); ++it)
+        QVERIFY2(it.value().size() == 1, qPrintable(it.value().join(u", "_s)));
+    // A mnemonic reaches its field.
+    QTest::keyClick(&dialog, Qt::Key_W, Qt::AltModifier);
+    QCOMPARE(QApplication::focusWidget(), page->findChild<QWidget *>(u"waitCap"_s));
+
+    // Delete from the keyboard, on the list.
+    list->setFocus();
+    list->setCurrentRow(1);
+    QTest::keyClick(list, Qt::Key_Delete);
+    QCOMPARE(list->count(), 1);
+    QTest::keyClick(list, Qt::Key_Delete); // the demo stays
+    QCOMPARE(list->count(), 1);
+    dialog.reject();
+}
+
+QTEST_MAIN(TestAccessibility)
 #include "tst_accessibility.moc"
