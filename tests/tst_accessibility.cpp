@@ -10,6 +10,7 @@
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
+#include "ui/windowprofiles.h"
 
 #include <QAbstractButton>
 #include <QAccessible>
@@ -90,6 +91,7 @@ private Q_SLOTS:
     void keyboardFlow();
     void panelChangesAreAnnounced();
     void followsADarkPalette();
+    void profileComboIsReachableAndNamed();
     void settingsProvidersPage();
 
 private:
@@ -276,6 +278,57 @@ void TestAccessibility::followsADarkPalette()
     QVERIFY2(light * 5 < total,
         qPrintable(u"%1 of %2 sampled pixels are light"_s.arg(light).arg(total)));
     QApplication::setPalette(QPalette());
+}
+
+void TestAccessibility::profileComboIsReachableAndNamed()
+{
+    // A window of the profiles (no --demo): the combo above the prompt (issue 17).
+    Settings settings(m_dir.filePath(u"profiles.ini"_s));
+    testing::DemoHook demo;
+    LaunchOptions o;
+    o.timeScale = 0.01;
+    MainWindow window(settings, o, &demo);
+    session::ProviderProfile paid;
+    paid.id = u"paid"_s;
+    paid.name = u"Paid key"_s;
+    paid.endpoint = QUrl(u"http://127.0.0.1:9/v1"_s);
+    paid.model = u"m"_s;
+    session::ProfileSet set;
+    set.profiles = { session::ProfileSet().demo(), paid };
+    set.defaultProfile = set.profiles.first().id;
+    window.windowProfiles()->setProfiles(set);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.activateWindow();
+    QTRY_VERIFY(window.isActiveWindow());
+
+    QComboBox *combo = window.profileCombo();
+    QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(combo);
+    QVERIFY(iface);
+    // Qt's combo box reports its current item as the name; the widget's is ours, and so is the
+    // description, which says where the next send goes.
+    QCOMPARE(combo->accessibleName(), u"Provider profile"_s);
+    QVERIFY(!iface->text(QAccessible::Name).isEmpty());
+    QVERIFY2(iface->text(QAccessible::Description).contains(u"next send"_s),
+        qPrintable(iface->text(QAccessible::Description)));
+    QLabel *label = window.windowProfiles()->label();
+    QCOMPARE(label->buddy(), combo);
+    QVERIFY(label->text().contains(u'&')); // its mnemonic
+
+    // Tab from the prompt: Send, then the profile.
+    window.promptEditor()->setFocus();
+    QTest::keyClick(window.promptEditor(), Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), window.sendButton());
+    QTest::keyClick(window.sendButton(), Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), combo);
+    // Ctrl+Shift+P from anywhere.
+    window.promptEditor()->setFocus();
+    QTest::keyClick(window.promptEditor(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_COMPARE(QApplication::focusWidget(), combo);
+    // The keyboard switches it.
+    QTest::keyClick(combo, Qt::Key_Down);
+    QCOMPARE(window.windowProfiles()->currentId(), u"paid"_s);
+    QVERIFY(window.statusText().startsWith(u"Profile: Paid key | "_s));
 }
 
 void TestAccessibility::settingsProvidersPage()

@@ -82,6 +82,14 @@ void TestRetryTexts::reasons()
             retry::kRetryBudget.count() / 1000));
     QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::AttemptsExhausted),
         u"all %1 attempts failed"_s.arg(retry::kMaxAttempts));
+    // A profile's numbers (issue 17): 3 attempts, 12 s of waiting.
+    retry::PolicyLimits limits;
+    limits.maxAttempts = 3;
+    limits.budget = retry::Millis(12000);
+    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::AttemptsExhausted, limits),
+        u"all 3 attempts failed"_s);
+    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::BudgetExhausted, limits),
+        u"budget exhausted (the 12 s of waiting are used up)"_s);
     QVERIFY(RetryTexts::reason(retry::EndReason::None).isEmpty());
     QVERIFY(RetryTexts::reasonSentence(retry::EndReason::None).isEmpty());
     QVERIFY(RetryTexts::waitSource(retry::WaitSource::None).isEmpty());

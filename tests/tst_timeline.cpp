@@ -333,6 +333,7 @@ private Q_SLOTS:
     void parkedAgainAfterACancel();
     void pacedLane();
     void pacedThenCancelled();
+    void profileAxisAndTheFallbackSwitch();
     void screenshot();
 };
 
@@ -1243,6 +1244,76 @@ void TestTimeline::pacedThenCancelled()
     compareSegments(lanes.first(), { { Pace, 0, 0, 0, u"paced"_s } });
     QCOMPARE(lanes.first().segments.first().label, u"paced 4.2 s of 12 s"_s);
     QCOMPARE(lanes.first().attemptCount(), 0);
+}
+
+void TestTimeline::profileAxisAndTheFallbackSwitch()
+{
+    // A profile of 3 attempts, 5 s per wait and 12 s in all (issue 17): its axis ends at 12 s.
+    retry::PolicyLimits limits;
+    limits.maxAttempts = 3;
+    limits.waitCap = retry::Millis(5000);
+    limits.budget = retry::Millis(12000);
+    QList<RetryRecord> records;
+    Send(records, 1, kStart)
+        .started(1)
+        .scheduled(1, 422, u"token_limit"_s, 5, 1080, u"message"_s)
+        .started(2)
+        .scheduled(2, 422, u"token_limit"_s, 5, 1080, u"message"_s)
+        .started(3)
+        .gaveUp(3, 422, u"token_limit"_s, u"attempts_exhausted"_s);
+    for (RetryRecord &r : records) {
+        r.profile = u"Free tier"_s;
+        if (r.budgetLeftMs)
+            r.budgetLeftMs = 12'000 - *r.waitedTotalMs;
+    }
+    RetryRecord fallback = records.constLast();
+    fallback.event = RetryRecord::Event::Fallback;
+    fallback.fallbackTo = u"Paid key"_s;
+    records.append(fallback);
+    Send(records, 2, kStart.addSecs(20)).started(1).succeeded(1);
+    records[records.size() - 2].profile = records.last().profile = u"Paid key"_s;
+
+    RetryLog log;
+    for (const RetryRecord &r : std::as_const(records))
+        log.append(r);
+    TimelineWidget widget;
+    widget.setLimits(limits);
+    widget.setLog(&log);
+    widget.resize(800, 300);
+    QCOMPARE(widget.budgetS(), 12.0);
+    QCOMPARE(widget.capS(), 5.0);
+    QCOMPARE(widget.xForSeconds(12), widget.xForSeconds(120)); // the axis' end
+    QVERIFY(widget.xForSeconds(5) < widget.xForSeconds(10));
+    QCOMPARE(widget.lanes().size(), 2);
+    const TimelineLane &capped = widget.lanes().at(0);
+    QCOMPARE(capped.outcome, TimelineLane::Outcome::GaveUp);
+    QCOMPARE(capped.reason, retry::EndReason::AttemptsExhausted);
+    QCOMPARE(capped.endS(), 10.0);
+    QCOMPARE(capped.profile, u"Free tier"_s);
+    QCOMPARE(capped.fallbackTo, u"Paid key"_s);
+    QVERIFY(capped.budgetS && qFuzzyCompare(*capped.budgetS, 12.0));
+    QCOMPARE(widget.lanes().at(1).profile, u"Paid key"_s);
+    QVERIFY(widget.lanes().at(1).fallbackTo.isEmpty());
+    QCOMPARE(widget.lanes().at(1).outcome, TimelineLane::Outcome::Succeeded);
+    // The switch is told: drawn after the capped lane's outcome, and to screen readers.
+    QVERIFY2(widget.accessibleDescription().contains(
+                 u"Send 1 was capped and went to Paid key instead."_s),
+        qPrintable(widget.accessibleDescription()));
+    QVERIFY2(widget.accessibleDescription().contains(u"of the 12 s budget"_s),
+        qPrintable(widget.accessibleDescription()));
+    // The budget line at 12 s and the cap at 5 s are drawn.
+    const QImage image = widget.grab().toImage();
+    const QRect area = widget.lanesArea();
+    const QColor background = widget.palette().color(QPalette::Window);
+    const auto drawnAt = [&](int x) {
+        for (int dy = 0; dy < 8; ++dy) {
+            if (image.pixelColor(x, area.top() + 2 + dy) != background)
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(drawnAt(int(widget.xForSeconds(12))));
+    QVERIFY(drawnAt(int(widget.xForSeconds(5))));
 }
 
 void TestTimeline::screenshot()

@@ -31,6 +31,27 @@ void ConversationListModel::reload()
     fetchMore();
 }
 
+void ConversationListModel::setProfileNames(
+    const QHash<QString, QString> &names, const QString &defaultName)
+{
+    if (names == m_profileNames && defaultName == m_defaultProfileName)
+        return;
+    m_profileNames = names;
+    m_defaultProfileName = defaultName;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0), index(int(m_rows.size()) - 1),
+            { ProfileNameRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
+}
+
+QString ConversationListModel::profileOf(const QUuid &id) const
+{
+    for (const auto &c : m_rows) {
+        if (c.id == id)
+            return c.profile;
+    }
+    return {};
+}
+
 int ConversationListModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
@@ -59,6 +80,7 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     const bool open = !m_open.isNull() && c.id == m_open;
     const bool unread = m_unread.contains(c.id);
     const bool parked = m_parked.value(c.id, c.hasParked);
+    const QString profileName = m_profileNames.value(c.profile, m_defaultProfileName);
     switch (role) {
     case Qt::DisplayRole:
     case TitleRole:
@@ -81,15 +103,25 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
         return unread;
     case HasParkedRole:
         return parked;
+    case ProfileRole:
+        return c.profile;
+    case ProfileNameRole:
+        return profileName;
     case Qt::ToolTipRole: {
         const QString marks = marksText(c.hasRetries, c.hasUnanswered, parked, unread);
-        return marks.isEmpty() ? title : title + u"\n"_s + marks;
+        QString tip = marks.isEmpty() ? title : title + u"\n"_s + marks;
+        if (!profileName.isEmpty())
+            tip += u"\n"_s + tr("Profile: %1").arg(profileName);
+        return tip;
     }
     case Qt::AccessibleTextRole: {
         const QString marks = marksText(c.hasRetries, c.hasUnanswered, parked, unread);
         const QString date = QLocale().toString(c.updated.toLocalTime(), QLocale::ShortFormat);
-        return marks.isEmpty() ? tr("%1, %2").arg(title, date)
-                               : tr("%1, %2, %3").arg(title, date, marks);
+        QString text = marks.isEmpty() ? tr("%1, %2").arg(title, date)
+                                       : tr("%1, %2, %3").arg(title, date, marks);
+        if (!profileName.isEmpty())
+            text = tr("%1, profile %2").arg(text, profileName);
+        return text;
     }
     case Qt::FontRole:
         if (open || unread) {
@@ -280,6 +312,8 @@ QHash<int, QByteArray> ConversationListModel::roleNames() const
     names.insert(TitleRole, "title");
     names.insert(UpdatedRole, "updated");
     names.insert(ModelRole, "model");
+    names.insert(ProfileRole, "profile");
+    names.insert(ProfileNameRole, "profileName");
     names.insert(HasRetriesRole, "hasRetries");
     names.insert(HasUnansweredRole, "hasUnanswered");
     names.insert(IsOpenRole, "isOpen");

@@ -38,6 +38,8 @@ public:
         IsOpenRole,
         IsUnreadRole,
         HasParkedRole,
+        ProfileRole, ///< the id of the conversation's profile (history::Conversation::profile)
+        ProfileNameRole, ///< its name (setProfileNames()); empty when it has none
     };
 
     explicit ConversationListModel(QObject *parent = nullptr);
@@ -69,6 +71,13 @@ public:
     /// Marks `id` as having a parked send (a clock), or not, until its row is read again.
     void setParked(const QUuid &id, bool parked);
     bool isParked(const QUuid &id) const;
+
+    /// The names of the profiles by id (issue 17): a row shows its profile's name in its
+    /// tooltip and accessible text. A conversation without one, or with an id not listed,
+    /// belongs to `defaultName`'s profile (empty: it shows none).
+    void setProfileNames(const QHash<QString, QString> &names, const QString &defaultName = {});
+    /// The profile id stored with `id` (empty: none, or not listed).
+    QString profileOf(const QUuid &id) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -103,6 +112,8 @@ private:
     QUuid m_open;
     QSet<QUuid> m_unread; ///< in memory only, see above
     QHash<QUuid, bool> m_parked; ///< setParked() ahead of the store's hasParked
+    QHash<QString, QString> m_profileNames;
+    QString m_defaultProfileName;
 };
 
 } // namespace capwatch::ui

@@ -180,6 +180,7 @@ void ConversationPresenter::onParkAction(Action action)
     case Action::Regenerate:
     case Action::Edit:
     case Action::TrimAndResend:
+    case Action::SendToFallback:
         break;
     }
 }
@@ -229,6 +230,8 @@ void ConversationPresenter::refreshParking()
                     tr("Park it: it goes out by itself when the provider's limit resets") });
             if (m_cardTurn == m_trimTurn)
                 addTrimOffer(card);
+            if (m_cardTurn == m_fallbackTurn)
+                addFallbackOffer(card);
             if (m_offersRetry || !card.links.isEmpty())
                 card.links.append(
                     { Action::RetryNow, tr("Retry now"), tr("Send the failed prompt again now") });

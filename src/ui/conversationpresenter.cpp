@@ -40,6 +40,8 @@ ConversationPresenter::ConversationPresenter(
     connect(m_view, &ConversationView::actionRequested, this, &ConversationPresenter::onAction);
     connect(m_session, &ChatSession::conversationRestored, this, &ConversationPresenter::restore);
     connect(m_session, &ChatSession::parkOffered, this, &ConversationPresenter::onParkOffered);
+    connect(
+        m_session, &ChatSession::fallbackOffered, this, &ConversationPresenter::onFallbackOffered);
     connect(m_session, &ChatSession::parkedChanged, this, &ConversationPresenter::onParkedChanged);
     connect(m_session, &ChatSession::sendStarted, this, [this] {
         if (m_unparking)
@@ -70,7 +72,8 @@ void ConversationPresenter::showSend(const QString &prompt, bool showPrompt)
     }
     m_cardTurn = -1;
     m_assistantTurn = -1;
-    clearTrim(); // its preview goes; what a trim left out stays greyed
+    clearTrim();
+    clearFallback(); // its preview goes; what a trim left out stays greyed
     if (showPrompt)
         m_userTurn = m_view->addUserTurn(prompt);
 }
@@ -126,6 +129,10 @@ void ConversationPresenter::onAction(ConversationView::Action action, int turn)
         if (turn == m_parkedTurn)
             onParkAction(action);
         break;
+    case ConversationView::Action::SendToFallback:
+        if (turn == m_fallbackTurn && m_fallback.offered)
+            Q_EMIT sendToFallbackRequested();
+        break;
     case ConversationView::Action::TrimAndResend:
         if (turn == m_trimTurn && m_trim.offered) {
             m_autoTrimmed = false;
@@ -172,7 +179,7 @@ void ConversationPresenter::onSucceeded(const net::SendSummary &summary)
     if (answerTurn >= 0) {
         m_view->setTurnActions(
             answerTurn, { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
-        m_view->setTurnUsage(answerTurn, usageText(summary.usage));
+        m_view->setTurnUsage(answerTurn, withProfile(usageText(summary.usage), answeringProfile()));
     }
     m_view->setTurnActions(m_userTurn, { ConversationView::Action::Edit });
     Q_EMIT sendEnded();
@@ -182,7 +189,8 @@ void ConversationPresenter::onGaveUp(const net::SendSummary &summary)
 {
     endTurn(summary.incomplete || m_assistantTurn >= 0);
     setFailedCard(m_view->addErrorTurn(
-        tr("The send failed: %1").arg(RetryTexts::reasonSentence(summary.reason)),
+        tr("The send failed: %1")
+            .arg(RetryTexts::reasonSentence(summary.reason, sentLimits(summary))),
         summary.finalErrorText));
     Q_EMIT sendEnded();
 }
@@ -221,6 +229,8 @@ void ConversationPresenter::clearView()
     m_view->clearConversation();
     clearParking();
     clearTrim();
+    m_fallbackTurn = -1;
+    m_fallback = {};
     m_answered.clear();
     m_autoTrimmed = false;
     m_userTurn = -1;
@@ -271,6 +281,9 @@ void ConversationPresenter::addRestored(const history::Message &message)
     // Pending: the process died mid-answer; it is as cut off as a cancelled one.
     m_view->finishAssistantTurn(turn, !complete);
     m_view->setTurnActions(turn, { ConversationView::Action::Copy });
+    // Given by another profile than the conversation's (a fallback's answer): marked so.
+    if (!message.profile.isEmpty() && message.profile != m_profileName)
+        m_view->setTurnUsage(turn, withProfile({}, message.profile));
     if (complete) {
         m_lastExchange = { m_userTurn, turn };
         if (m_userTurn >= 0)

@@ -70,10 +70,26 @@ public:
     QList<int> answeredTurns(int exchanges) const;
     /// The card of the send that ended on a context error, while it shows its offer; -1: none.
     int trimCard() const { return m_trimTurn; }
+    // --- profiles and the fallback (issue 17; conversationfallback.cpp) ---
+    /// The name of the conversation's profile: an answer another profile gave is marked "via
+    /// <its name>" (a fallback's, live or restored).
+    void setProfileName(const QString &name) { m_profileName = name; }
+    QString profileName() const { return m_profileName; }
+    /// The numbers of the policy the conversation's sends run under: the failed card's "all 3
+    /// attempts failed".
+    void setLimits(const retry::PolicyLimits &limits) { m_limits = limits; }
+    /// The card of the capped send while it offers "Send to <fallback> instead"; -1: none.
+    int fallbackCard() const { return m_fallbackTurn; }
+    session::FallbackOffer fallbackOffer() const { return m_fallback; }
+    /// "via Paid key", after `usage` when there is one; `usage` alone when `profile` is empty.
+    static QString withProfile(const QString &usage, const QString &profile);
+
     /// An answer's usage as its line under the answer shows it; empty when nothing was reported.
     static QString usageText(const std::optional<net::Usage> &usage);
 
 Q_SIGNALS:
+    /// The "Send to <fallback> instead" of a capped send's card.
+    void sendToFallbackRequested();
     /// The Trim and resend of a context error's card.
     void trimAndResendRequested();
     /// The view's action on the last exchange: ask again, or edit its prompt.
@@ -135,6 +151,14 @@ private:
     /// The context error card's line and link, when its send made an offer.
     void addTrimOffer(ConversationView::Card &card) const;
     void clearTrim();
+    // The fallback (conversationfallback.cpp).
+    void onFallbackOffered(const session::FallbackOffer &offer);
+    void addFallbackOffer(ConversationView::Card &card) const;
+    void clearFallback();
+    /// The profile that gave the answer when it is not the conversation's; else empty.
+    QString answeringProfile() const;
+    /// The limits the send of `summary` ran under, as far as the window and `summary` tell.
+    retry::PolicyLimits sentLimits(const net::SendSummary &summary) const;
 
     session::ChatSession *m_session;
     ConversationView *m_view;
@@ -162,6 +186,11 @@ private:
     int m_trimTurn = -1; ///< its card, while it offers Trim and resend
     bool m_autoTrimmed = false; ///< the turns left out were left out by the setting
     qint64 m_leftOutTokens = 0;
+
+    QString m_profileName;
+    retry::PolicyLimits m_limits;
+    session::FallbackOffer m_fallback; ///< the capped send's offer, while its card shows it
+    int m_fallbackTurn = -1;
 };
 
 } // namespace capwatch::ui

@@ -68,6 +68,8 @@ QString actionName(ConversationView::Action action)
         return u"cancel-park"_s;
     case ConversationView::Action::TrimAndResend:
         return u"trim-and-resend"_s;
+    case ConversationView::Action::SendToFallback:
+        return u"send-to-fallback"_s;
     }
     return {};
 }
@@ -366,6 +368,7 @@ void ConversationView::renderActions(Item &item)
         case Action::EditParked:
         case Action::CancelPark:
         case Action::TrimAndResend:
+        case Action::SendToFallback:
             break; // a card's links: insertCardLinks(), never set here
         }
         cursor.insertText(text, link);

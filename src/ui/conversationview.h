@@ -37,6 +37,8 @@ public:
         CancelPark, ///< take it out: it is a failed send again
         /// leave out the oldest turns and send the failed prompt again (a context error's card)
         TrimAndResend,
+        /// send the failed prompt to the profile's fallback (issue 17; a capped send's card)
+        SendToFallback,
     };
     Q_ENUM(Action)
 

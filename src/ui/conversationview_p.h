@@ -22,10 +22,11 @@ QString actionName(ConversationView::Action action);
 QTextCharFormat actionLinkFormat(
     const transcript::Style &s, ConversationView::Action action, int itemId);
 
-inline constexpr ConversationView::Action kActions[] = { ConversationView::Action::Copy,
-    ConversationView::Action::Regenerate, ConversationView::Action::Edit,
-    ConversationView::Action::RetryNow, ConversationView::Action::SendAt,
-    ConversationView::Action::SendNow, ConversationView::Action::EditParked,
-    ConversationView::Action::CancelPark, ConversationView::Action::TrimAndResend };
+inline constexpr ConversationView::Action kActions[]
+    = { ConversationView::Action::Copy, ConversationView::Action::Regenerate,
+          ConversationView::Action::Edit, ConversationView::Action::RetryNow,
+          ConversationView::Action::SendAt, ConversationView::Action::SendNow,
+          ConversationView::Action::EditParked, ConversationView::Action::CancelPark,
+          ConversationView::Action::TrimAndResend, ConversationView::Action::SendToFallback };
 
 } // namespace capwatch::ui

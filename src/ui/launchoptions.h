@@ -27,15 +27,29 @@ struct LaunchOptions
     double timeScale = 1.0; ///< --time-scale
 };
 
-/// The demo on the first run, with --demo or when chosen; else the saved provider, with an
-/// --endpoint or --model of this run in place of the saved ones.
-session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options);
+/// The profile `profileId` names among `profiles` (issue 17); missing or unknown: the default
+/// profile, else the demo.
+const session::ProviderProfile &chosenProfile(
+    const session::ProfileSet &profiles, const QString &profileId);
+
+/// What the profile `profileId` of the settings' profiles talks to (chosenProfile()), with
+/// --demo, --endpoint and --model of this run in its place (they win for this run). A file whose
+/// profiles hold only the demo while its single provider of before is configured: that
+/// provider, as before profiles.
+session::ProviderChoice providerChoice(
+    const Settings &settings, const LaunchOptions &options, const QString &profileId = {});
+/// As above, with profiles already read.
+session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options,
+    const session::ProfileSet &profiles, const QString &profileId);
 
 /// What the settings and the command line choose, applied to `session`: the provider
-/// (providerChoice()), what a send capped beyond the budget does, pacing and automatic trimming
-/// (Settings → Retries).
-void applySettings(
-    session::ChatSession &session, const Settings &settings, const LaunchOptions &options);
+/// (providerChoice()) and its profile's fallback, what a send capped beyond the budget does,
+/// pacing and automatic trimming (Settings → Retries).
+void applySettings(session::ChatSession &session, const Settings &settings,
+    const LaunchOptions &options, const QString &profileId = {});
+/// As above, with profiles already read (the window's).
+void applySettings(session::ChatSession &session, const Settings &settings,
+    const LaunchOptions &options, const session::ProfileSet &profiles, const QString &profileId);
 
 /// Wires a session of the window: its own, and each one its parking lot makes for a parked send
 /// of a conversation it does not show. The time scale of this run, `demo` (may be null) for the

@@ -13,7 +13,9 @@
 #include "windowcontext.h"
 #include "windowhistory.h"
 #include "windowparking.h"
+#include "windowprofiles.h"
 
+#include <QComboBox>
 #include <QDesktopServices>
 #include <QDoubleSpinBox>
 #include <QHeaderView>
@@ -68,6 +70,10 @@ MainWindow::MainWindow(
     connect(m_presenter, &ConversationPresenter::answerCopied, this,
         [this] { statusBar()->showMessage(tr("Answer copied"), 4000); });
     m_parking = new WindowParking(this, demo);
+    m_profiles->attachSession();
+    connect(m_profiles, &WindowProfiles::profileChanged, this, &MainWindow::applyProvider);
+    connect(m_presenter, &ConversationPresenter::sendToFallbackRequested, this,
+        &MainWindow::sendToFallback);
     m_context->attach();
     // The timeline's live wait follows the session's one ticker.
     connect(m_session, &ChatSession::waitProgress, m_timeline,
@@ -137,6 +143,8 @@ void MainWindow::buildUi()
     leftLayout->addWidget(m_message);
     m_gauge = new ContextGauge(left);
     leftLayout->addWidget(m_gauge);
+    m_profiles = new WindowProfiles(this, m_settings, left);
+    leftLayout->addWidget(m_profiles->row());
     m_promptBox = new PromptBox(left);
     leftLayout->addWidget(m_promptBox);
     m_requestOptions = new RequestOptionsRow(m_settings, left);
@@ -163,10 +171,10 @@ void MainWindow::buildUi()
     // From the prompt on in reading order: its buttons and options, the right-hand column, then
     // around to the top (the demo banner, the conversation, a message) and back to the prompt.
     const QList<QWidget *> order { promptEditor(), m_promptBox->sendButton(),
-        m_promptBox->stopButton(), retryNowButton(), requestOptionsButton(), systemPromptEditor(),
-        maxTokensBox(), temperatureBox(), m_tabs, m_timeline, m_logView, m_banner->button(),
-        m_sidebar->newButton(), m_sidebar->searchField(), m_sidebar->view(), m_conversation,
-        m_message->button(), m_message->closeButton(), promptEditor() };
+        m_promptBox->stopButton(), retryNowButton(), m_profiles->combo(), requestOptionsButton(),
+        systemPromptEditor(), maxTokensBox(), temperatureBox(), m_tabs, m_timeline, m_logView,
+        m_banner->button(), m_sidebar->newButton(), m_sidebar->searchField(), m_sidebar->view(),
+        m_conversation, m_message->button(), m_message->closeButton(), promptEditor() };
     for (qsizetype i = 0; i + 1 < order.size(); ++i)
         setTabOrder(order[i], order[i + 1]);
     promptEditor()->setFocus();
@@ -221,6 +229,7 @@ void MainWindow::retranslate()
     m_logView->setAccessibleName(tr("Retry log"));
     m_logView->setAccessibleDescription(tr("Every attempt and wait of this session"));
     m_status->retranslate();
+    m_profiles->retranslate();
     applyProvider();
 }
 
@@ -238,13 +247,18 @@ void MainWindow::changeEvent(QEvent *event)
 
 void MainWindow::applyProvider()
 {
-    applySettings(*m_session, m_settings, m_options);
+    m_profiles->reload();
+    applySettings(
+        *m_session, m_settings, m_options, m_profiles->profiles(), m_profiles->currentId());
+    m_status->setProfileName(chosenProvider().profileName);
+    m_profiles->applied();
 
     if (!m_session->model().isEmpty() && m_message->action() == PromptMessage::Action::OpenSettings)
         m_message->dismiss();
     m_banner->setVisible(m_session->usingDemo());
     m_banner->restyle(palette());
     m_status->update();
+    updateButtons(); // the profile combo: disabled while --demo or --endpoint wins
 }
 
 void MainWindow::sendPrompt()
@@ -394,6 +408,8 @@ void MainWindow::updateButtons()
     const bool parked = m_session->isParked() || (m_parking && m_parking->holdsShown());
     const bool busy = m_session->busy() || (m_parking && m_parking->shownSentElsewhere());
     m_promptBox->setBusy(busy, !m_session->failedPrompt().isEmpty() && !parked);
+    // The profile changes for the next send, not the one in flight.
+    m_profiles->combo()->setEnabled(!busy && m_profiles->switchable());
 }
 
 void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)

@@ -19,6 +19,7 @@
 #include <QPointer>
 #include <functional>
 
+class QComboBox;
 class QDoubleSpinBox;
 class QFrame;
 class QLabel;
@@ -48,6 +49,7 @@ class TimelineWidget;
 class WindowHistory;
 class WindowContext;
 class WindowParking;
+class WindowProfiles;
 
 class MainWindow final : public QMainWindow
 {
@@ -68,6 +70,8 @@ public:
     /// Leaves out the oldest turns a context error's card offers to and sends the failed prompt
     /// again ("Trim and resend").
     void trimAndResend();
+    /// Sends the capped prompt to the profile's fallback ("Send to <fallback> instead").
+    void sendToFallback();
     /// Cancels the send in flight (Esc), or leaves editing the last prompt.
     void cancelSend();
     /// Asks again for the last answer: the same conversation without that answer.
@@ -108,7 +112,12 @@ public:
     session::ProviderMemory *providerMemory() const;
     const LaunchOptions &launchOptions() const { return m_options; }
     /// What the window's session talks to now (and a session made for a parked send).
-    session::ProviderChoice chosenProvider() const { return providerChoice(m_settings, m_options); }
+    /// The profile of the conversation shown, with this run's flags (windowprofiles.cpp).
+    session::ProviderChoice chosenProvider() const;
+    /// The conversation's provider profile: the combo above the prompt, the default profile of
+    /// a new conversation, the stored one of a restored conversation (issue 17).
+    WindowProfiles *windowProfiles() const { return m_profiles; }
+    QComboBox *profileCombo() const;
     /// Puts the failed prompt back into an empty editor (not a parked one: that waits in its
     /// card) and sets the prompt's buttons: after a send ends, is parked or is taken out.
     void restorePrompt();
@@ -181,6 +190,7 @@ private:
     HistoryBanner *m_historyBanner = nullptr;
     WindowHistory *m_history = nullptr;
     WindowParking *m_parking = nullptr;
+    WindowProfiles *m_profiles = nullptr;
 };
 
 } // namespace capwatch::ui

@@ -12,10 +12,13 @@ using namespace Qt::StringLiterals;
 ProviderStatus::ProviderStatus(session::ChatSession *session, QStatusBar *bar)
     : QObject(bar)
     , m_session(session)
+    , m_profile(new QLabel(bar))
     , m_endpoint(new QLabel(bar))
     , m_model(new QLabel(bar))
     , m_key(new QLabel(bar))
 {
+    bar->addWidget(m_profile);
+    m_profile->hide();
     bar->addWidget(m_endpoint, 1);
     bar->addPermanentWidget(m_model);
     bar->addPermanentWidget(m_key);
@@ -23,6 +26,7 @@ ProviderStatus::ProviderStatus(session::ChatSession *session, QStatusBar *bar)
 
 void ProviderStatus::retranslate()
 {
+    m_profile->setAccessibleName(tr("Provider profile"));
     m_endpoint->setAccessibleName(tr("Endpoint"));
     m_model->setAccessibleName(tr("Model"));
     m_key->setAccessibleName(tr("Key source"));
@@ -38,6 +42,12 @@ void ProviderStatus::update()
     m_model->setText(m_session->model().isEmpty() ? tr("Model: not set")
                                                   : tr("Model: %1").arg(m_session->model()));
     updateKey();
+}
+
+void ProviderStatus::setProfileName(const QString &name)
+{
+    m_profile->setText(name.isEmpty() ? QString() : tr("Profile: %1").arg(name));
+    m_profile->setVisible(!name.isEmpty());
 }
 
 void ProviderStatus::updateKey()
@@ -62,7 +72,8 @@ QString ProviderStatus::keyText() const
 
 QString ProviderStatus::text() const
 {
-    return m_endpoint->text() + u" | "_s + m_model->text() + u" | "_s + m_key->text();
+    const QString profile = m_profile->text().isEmpty() ? QString() : m_profile->text() + u" | "_s;
+    return profile + m_endpoint->text() + u" | "_s + m_model->text() + u" | "_s + m_key->text();
 }
 
 } // namespace capwatch::ui

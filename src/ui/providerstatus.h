@@ -24,16 +24,20 @@ public:
 
     /// Endpoint, model and key, after the provider changed.
     void update();
+    /// The conversation's provider profile (issue 17), shown first: "Profile: Free tier".
+    /// Empty: none shown (a provider of before profiles).
+    void setProfileName(const QString &name);
     /// The key alone: a key file or variable may have changed since.
     void updateKey();
     void retranslate();
-    /// "Endpoint: ... | Model: ... | Key: ...".
+    /// "Profile: ... | Endpoint: ... | Model: ... | Key: ..." (no profile part without one).
     QString text() const;
 
 private:
     QString keyText() const;
 
     session::ChatSession *m_session;
+    QLabel *m_profile;
     QLabel *m_endpoint;
     QLabel *m_model;
     QLabel *m_key;

@@ -252,6 +252,10 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
         return optionalExactSeconds(r.windowResetS);
     case EstimatedTokensColumn:
         return optionalCount(r.estimatedTokens);
+    case ProfileColumn:
+        return optionalText(r.profile);
+    case FallbackToColumn:
+        return optionalText(r.fallbackTo);
     default:
         return {};
     }
@@ -281,7 +285,14 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
         if (r.event == RetryRecord::Event::Paced)
             return tr("Waited for the provider's window to reset before attempt 1; not counted "
                       "in the retry budget");
+        if (r.event == RetryRecord::Event::Fallback)
+            return tr("The send ended capped; its prompt goes to the profile %1 instead")
+                .arg(r.fallbackTo);
         return {};
+    case FallbackToColumn:
+        return r.fallbackTo.isEmpty()
+            ? QVariant()
+            : QVariant(tr("The profile the prompt went to after this send ended capped"));
     case WindowTokensLeftColumn:
         return r.windowTokensLeft ? QVariant(tr("Tokens left in the provider's window, as the "
                                                 "provider last reported it"))
@@ -303,8 +314,14 @@ QVariant RetryLogModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::ToolTipRole)
-        return net::retryLogColumns().value(section); // the name in exported files
+    if (role == Qt::ToolTipRole) {
+        // The name in exported files.
+        static const QStringList profileColumns { u"profile"_s, u"fallback_to"_s };
+        const QStringList names = net::retryLogColumns();
+        if (section < names.size())
+            return names.at(section);
+        return section >= ProfileColumn ? profileColumns.value(section - ProfileColumn) : QString();
+    }
     if (role == Qt::TextAlignmentRole)
         return isNumeric(section) ? int(Qt::AlignRight | Qt::AlignVCenter)
                                   : int(Qt::AlignLeft | Qt::AlignVCenter);
@@ -349,6 +366,10 @@ QVariant RetryLogModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Window reset (s)");
     case EstimatedTokensColumn:
         return tr("Estimated tokens");
+    case ProfileColumn:
+        return tr("Profile");
+    case FallbackToColumn:
+        return tr("Fallback to");
     default:
         return {};
     }

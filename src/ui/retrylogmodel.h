@@ -43,6 +43,10 @@ public:
         WindowTokensLeftColumn,
         WindowResetColumn,
         EstimatedTokensColumn,
+        /// The profile the record's send went to, and the one a `fallback` record sends to
+        /// (issue 17).
+        ProfileColumn,
+        FallbackToColumn,
         ColumnCount
     };
     enum Role

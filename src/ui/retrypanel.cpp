@@ -106,7 +106,7 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_failureLabel->setFont(failureFont);
     m_failureLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_failureLabel->setWordWrap(true);
-    m_attemptBar->setRange(0, retry::kMaxAttempts);
+    m_attemptBar->setRange(0, m_limits.maxAttempts);
     m_budgetBar->setValue(1000);
     m_sendNow->setObjectName(u"sendNow"_s);
     m_sendNow->hide();
@@ -272,7 +272,7 @@ void RetryPanel::setSession(session::ChatSession *session)
         });
     connect(session, &ChatSession::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
         if (send == m_send)
-            setState(State::GaveUp, RetryTexts::reasonSentence(s.reason));
+            setState(State::GaveUp, RetryTexts::reasonSentence(s.reason, limits()));
     });
     connect(
         session, &ChatSession::cancelled, this, [this](quint64 send, const net::SendSummary &s) {
@@ -388,12 +388,30 @@ QString RetryPanel::failureText() const
                                : name;
 }
 
+void RetryPanel::setLimits(const retry::PolicyLimits &limits)
+{
+    if (m_limits == limits)
+        return;
+    m_limits = limits;
+    retranslate();
+}
+
+retry::PolicyLimits RetryPanel::limits() const
+{
+    // The send's own numbers when the session reports them (a fallback's differ from the
+    // profile's); else the profile's, as the window set them.
+    const bool current = m_send != 0 && m_progress.send == m_send;
+    if (current && !m_progress.limits.isDefault())
+        return m_progress.limits;
+    return m_limits;
+}
+
 QString RetryPanel::attemptText() const
 {
     if (m_attempt == 0)
         return tr("–");
     return tr("%1 of %2")
-        .arg(QLocale().toString(m_attempt), QLocale().toString(retry::kMaxAttempts));
+        .arg(QLocale().toString(m_attempt), QLocale().toString(limits().maxAttempts));
 }
 
 QString RetryPanel::tokensText() const
@@ -423,8 +441,7 @@ QString RetryPanel::countdownText() const
 QString RetryPanel::budgetText() const
 {
     return tr("%1 s of %2 s")
-        .arg(seconds1(m_shownBudgetMs),
-            QLocale().toString(qint64(retry::kRetryBudget.count() / 1000)));
+        .arg(seconds1(m_shownBudgetMs), QLocale().toString(qint64(limits().budget.count() / 1000)));
 }
 
 QString RetryPanel::sourceText() const
@@ -446,7 +463,11 @@ QString RetryPanel::sourceText() const
 void RetryPanel::refresh()
 {
     const bool current = m_send != 0 && m_progress.send == m_send;
-    m_shownBudgetMs = current ? m_progress.budgetLeft.count() : retry::kRetryBudget.count();
+    const retry::PolicyLimits shown = limits();
+    // Pacing never spends the budget: the session reports the default's whole then.
+    m_shownBudgetMs = current ? std::min(m_progress.budgetLeft.count(), shown.budget.count())
+                              : shown.budget.count();
+    m_attemptBar->setRange(0, shown.maxAttempts);
     const bool counting = m_state == State::Waiting || (m_state == State::Pacing && m_pace);
     m_shownCountdownMs = current && counting ? m_progress.left.count() : 0;
 
@@ -476,7 +497,8 @@ void RetryPanel::refresh()
     else
         m_countdownBar->setValue(m_state == State::Waiting ? 1000 : 0);
     m_budgetLabel->setText(budgetText());
-    m_budgetBar->setValue(int(1000 * m_shownBudgetMs / retry::kRetryBudget.count()));
+    m_budgetBar->setValue(
+        shown.budget.count() > 0 ? int(1000 * m_shownBudgetMs / shown.budget.count()) : 0);
     m_sourceLabel->setText(sourceText());
     m_countdownBar->setAccessibleDescription(countdownText());
     m_budgetBar->setAccessibleDescription(budgetText());
@@ -534,7 +556,7 @@ void RetryPanel::retranslate()
     m_budgetLabel->setAccessibleName(tr("Retry budget left"));
     m_budgetBar->setAccessibleName(
         tr("Retry budget left of %1 seconds")
-            .arg(QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))));
+            .arg(QLocale().toString(qint64(limits().budget.count() / 1000))));
     m_sourceLabel->setAccessibleName(tr("Where the wait came from"));
     // Alt+W: Alt+N is the sidebar's New conversation.
     m_sendNow->setText(tr("Send no&w"));

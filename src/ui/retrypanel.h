@@ -46,6 +46,13 @@ public:
     /// Shows `session`'s current send; its one wait ticker moves the countdown and the budget.
     void setSession(session::ChatSession *session);
 
+    /// The numbers of the policy of the profile the panel's sends go to (issue 17): "attempt 2
+    /// of 3", the budget bar's whole, "of 12 s". A send's own WaitProgress::limits, when the
+    /// session reports others than the defaults, come before them.
+    void setLimits(const retry::PolicyLimits &limits);
+    /// The limits shown now.
+    retry::PolicyLimits limits() const;
+
     State state() const { return m_state; }
     /// The texts as shown, for tests and the accessible tree.
     QString stateText() const;
@@ -121,6 +128,7 @@ private:
     std::optional<retry::Millis> m_cutWait;
     /// The session's latest figures for the send shown.
     session::WaitProgress m_progress;
+    retry::PolicyLimits m_limits;
     qint64 m_shownCountdownMs = 0;
     qint64 m_shownBudgetMs = 0;
     /// Parked: the lot's entry, where it stands, the wall clock of the last tick, and the state

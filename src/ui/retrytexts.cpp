@@ -216,14 +216,14 @@ QString RetryTexts::reason(retry::EndReason reason)
     return {};
 }
 
-QString RetryTexts::reasonSentence(retry::EndReason reason)
+QString RetryTexts::reasonSentence(retry::EndReason reason, const retry::PolicyLimits &limits)
 {
     switch (reason) {
     case retry::EndReason::BudgetExhausted:
         return tr("budget exhausted (the %1 s of waiting are used up)")
-            .arg(QLocale().toString(qint64(retry::kRetryBudget.count() / 1000)));
+            .arg(QLocale().toString(qint64(limits.budget.count() / 1000)));
     case retry::EndReason::AttemptsExhausted:
-        return tr("all %1 attempts failed").arg(QLocale().toString(retry::kMaxAttempts));
+        return tr("all %1 attempts failed").arg(QLocale().toString(limits.maxAttempts));
     case retry::EndReason::NotRetryable:
         return tr("the error is not one that waiting can fix");
     case retry::EndReason::Timeout:

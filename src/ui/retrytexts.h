@@ -10,6 +10,7 @@
 #include "net/retrylog.h"
 #include "retry/classifier.h"
 #include "retry/constants.h"
+#include "retry/policylimits.h"
 #include "retry/sendpolicy.h"
 
 #include <QCoreApplication>
@@ -68,7 +69,10 @@ public:
     static QString reason(retry::EndReason reason);
     /// The same reason in a sentence, for the panel, the main window and tooltips:
     /// "budget exhausted (the 120 s of waiting are used up)", "all 5 attempts failed".
-    static QString reasonSentence(retry::EndReason reason);
+    /// With the numbers of the policy the send ran under (issue 17): "all 3 attempts failed",
+    /// "the 12 s of waiting".
+    static QString reasonSentence(
+        retry::EndReason reason, const retry::PolicyLimits &limits = retry::PolicyLimits {});
 
     /// A wall time as a clock shows it, in local time: "06:14" (a parked send's reset).
     static QString clockTime(const QDateTime &utc);

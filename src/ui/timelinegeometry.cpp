@@ -49,6 +49,7 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     const int total = int(m_lanes.size());
 
     Geometry g;
+    g.budgetS = budgetS();
     g.margin = std::round(h * 0.6);
     g.lineW = std::max(1.0, std::round(hs / 14.0));
     g.markerD = std::round(hs * 1.35);
@@ -189,7 +190,7 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     const double rightMax = (rowRight - all.left() - 2 * g.margin) * 0.35;
     const double outcomeGap = g.markerD / 2 + g.margin * 0.6;
     const double budgetHalf
-        = f.fmSmall.horizontalAdvance(tr("budget %1").arg(RetryTexts::seconds(kBudgetS))) / 2;
+        = f.fmSmall.horizontalAdvance(tr("budget %1").arg(RetryTexts::seconds(budgetS()))) / 2;
     const auto rightWidth = [&](bool compact) {
         // Room for a typical outcome even before there is one, so the axis stays put when the
         // first send arrives.
@@ -197,8 +198,8 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
         if (twoLines && !compact)
             w = std::max(w,
                 f.fmSmall.horizontalAdvance(tr("%1 · waited %2")
-                                                .arg(tr("attempts: %1").arg(retry::kMaxAttempts),
-                                                    RetryTexts::seconds(kBudgetS)))
+                                                .arg(tr("attempts: %1").arg(m_limits.maxAttempts),
+                                                    RetryTexts::seconds(budgetS())))
                     + outcomeGap);
         for (const TimelineLane &lane : m_lanes) {
             w = std::max(w,

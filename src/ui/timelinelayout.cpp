@@ -147,6 +147,10 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         lane = &lanes.last();
     }
 
+    if (lane->profile.isEmpty() && !r.profile.isEmpty())
+        lane->profile = r.profile;
+    if (r.waitedTotalMs && r.budgetLeftMs)
+        lane->budgetS = double(*r.waitedTotalMs + *r.budgetLeftMs) / 1000.0;
     switch (r.event) {
     case RetryRecord::Event::AttemptStarted: {
         TimelineSegment s;
@@ -266,7 +270,14 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         break;
     }
     case RetryRecord::Event::Fallback:
-        break; // the switch is drawn by the lane of the fallback's send
+        // Closes the capped send: the switch is drawn after its lane, the fallback's send gets
+        // a lane of its own.
+        lane->fallbackTo = r.fallbackTo;
+        if (lane->outcome == TimelineLane::Outcome::Running)
+            lane->outcome = TimelineLane::Outcome::GaveUp;
+        if (lane->reason == retry::EndReason::None)
+            lane->reason = r.reason;
+        break;
     }
 }
 

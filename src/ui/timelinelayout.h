@@ -108,6 +108,14 @@ struct TimelineLane
     /// A parked send gone out again: the request it was parked as (its lane's parked segment
     /// has resentAs); 0 for any other send.
     int resendOf = 0;
+    /// The name of the profile the send went to (the records' `profile`); empty: none named.
+    QString profile;
+    /// The send ended capped and its prompt went to this profile instead (the `fallback`
+    /// record, issue 17): the timeline draws the switch, "→ Paid key", after the lane.
+    QString fallbackTo;
+    /// The retry budget the send ran under, in seconds, when its records tell it (a wait's
+    /// `waited_total_ms` + `budget_left_ms`); nullopt before its first wait.
+    std::optional<double> budgetS;
     /// Policy seconds waited (the end of the last segment).
     double endS() const { return segments.isEmpty() ? 0.0 : segments.constLast().endS; }
     /// Attempts made so far.

@@ -58,8 +58,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     // Grid every 20 s, then the two policy lines over it.
     const double gridTop = g.lanesArea.top();
     p.setPen(QPen(faint, g.lineW));
-    for (double s = kTickS; s < kBudgetS; s += kTickS) {
-        if (qFuzzyCompare(s, kCapS))
+    for (double s = tickS(); s < budgetS(); s += tickS()) {
+        if (qFuzzyCompare(s, capS()))
             continue;
         const double x = crisp(g.x(s));
         p.drawLine(QPointF(x, gridTop), QPointF(x, g.axisY));
@@ -74,19 +74,19 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.drawLine(QPointF(crisp(x), g.header.bottom() - hs * 0.1),
             QPointF(crisp(x), g.axisY + std::round(hs * 0.35)));
     };
-    dashed(g.x(kCapS), capColor, g.lineW);
-    dashed(g.x(kBudgetS), budgetColor, g.lineW);
+    dashed(g.x(capS()), capColor, g.lineW);
+    dashed(g.x(budgetS()), budgetColor, g.lineW);
 
     // Their labels above the lanes, centred on the line when there is room, else pulled inside.
     p.setFont(f.small);
-    const QString budgetLabel = tr("budget %1").arg(RetryTexts::seconds(kBudgetS));
+    const QString budgetLabel = tr("budget %1").arg(RetryTexts::seconds(budgetS()));
     const QString capLabel = tr("per-wait cap");
     const double budgetW = f.fmSmall.horizontalAdvance(budgetLabel);
     const double capW = f.fmSmall.horizontalAdvance(capLabel);
-    QRectF budgetRect(g.x(kBudgetS) - budgetW / 2, g.header.top(), budgetW, g.header.height());
+    QRectF budgetRect(g.x(budgetS()) - budgetW / 2, g.header.top(), budgetW, g.header.height());
     if (budgetRect.right() > g.header.right())
         budgetRect.moveRight(g.header.right());
-    QRectF capRect(g.x(kCapS) - capW / 2, g.header.top(), capW, g.header.height());
+    QRectF capRect(g.x(capS()) - capW / 2, g.header.top(), capW, g.header.height());
     p.setPen(budgetColor);
     p.drawText(budgetRect, Qt::AlignCenter, budgetLabel);
     if (capRect.right() + g.margin / 2 < budgetRect.left() && capRect.left() > g.header.left()) {
@@ -120,18 +120,18 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     p.setPen(QPen(quiet, g.lineW));
     p.drawLine(QPointF(g.x0, crisp(g.axisY)), QPointF(g.x1, crisp(g.axisY)));
     p.setFont(f.small);
-    const double labelW = f.fmSmall.horizontalAdvance(RetryTexts::seconds(kBudgetS));
-    const int step = (g.x(kTickS) - g.x0) > labelW * 1.4 ? 1 : 3;
-    for (int i = 0; i * kTickS <= kBudgetS + 0.001; ++i) {
-        const double s = i * kTickS;
+    const double labelW = f.fmSmall.horizontalAdvance(RetryTexts::seconds(budgetS()));
+    const int step = (g.x(tickS()) - g.x0) > labelW * 1.4 ? 1 : 3;
+    for (int i = 0; i * tickS() <= budgetS() + 0.001; ++i) {
+        const double s = i * tickS();
         const double x = crisp(g.x(s));
         p.setPen(QPen(quiet, g.lineW));
         p.drawLine(QPointF(x, crisp(g.axisY)), QPointF(x, g.axisY + tick));
         if (i % step != 0)
             continue;
-        const QString label = s >= kBudgetS ? RetryTexts::seconds(s) : number(s);
+        const QString label = s >= budgetS() ? RetryTexts::seconds(s) : number(s);
         const double w = f.fmSmall.horizontalAdvance(label);
-        p.setPen(s >= kBudgetS ? budgetColor : quiet);
+        p.setPen(s >= budgetS() ? budgetColor : quiet);
         p.drawText(QRectF(x - w / 2, g.axisY + tick, w, hs), Qt::AlignCenter, label);
     }
 

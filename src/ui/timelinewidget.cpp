@@ -28,6 +28,17 @@ QString timeline::laneTitle(int request, bool compact)
                    : TimelineWidget::tr("Send %1").arg(request);
 }
 
+retry::PolicyLimits timeline::laneLimits(const TimelineLane &lane)
+{
+    retry::PolicyLimits limits;
+    // "all 3 attempts failed": a send that ran out of attempts made all it had.
+    if (lane.reason == retry::EndReason::AttemptsExhausted && lane.attemptCount() > 0)
+        limits.maxAttempts = lane.attemptCount();
+    if (lane.budgetS)
+        limits.budget = retry::Millis(qint64(std::llround(*lane.budgetS * 1000.0)));
+    return limits;
+}
+
 QString timeline::outcomeText(const TimelineLane &lane, OutcomeWords words)
 {
     switch (lane.outcome) {
@@ -46,8 +57,9 @@ QString timeline::outcomeText(const TimelineLane &lane, OutcomeWords words)
         if (lane.reason == retry::EndReason::None || words == OutcomeWords::Compact)
             return TimelineWidget::tr("gave up");
         return TimelineWidget::tr("gave up: %1")
-            .arg(words == OutcomeWords::Sentence ? RetryTexts::reasonSentence(lane.reason)
-                                                 : RetryTexts::reason(lane.reason));
+            .arg(words == OutcomeWords::Sentence
+                    ? RetryTexts::reasonSentence(lane.reason, laneLimits(lane))
+                    : RetryTexts::reason(lane.reason));
     case TimelineLane::Outcome::Running:
         break;
     }
@@ -70,8 +82,14 @@ QString timeline::laneDetails(const TimelineLane &lane, double liveElapsedS)
         return TimelineWidget::tr("%1 · wait %2").arg(attempts, RetryTexts::seconds(span));
     }
     const bool cut = !lane.segments.isEmpty() && lane.segments.constLast().isCut();
-    return TimelineWidget::tr("%1 · waited %2")
-        .arg(attempts, RetryTexts::seconds(cut ? RetryTexts::tenths(lane.endS()) : lane.endS()));
+    const QString details
+        = TimelineWidget::tr("%1 · waited %2")
+              .arg(attempts,
+                  RetryTexts::seconds(cut ? RetryTexts::tenths(lane.endS()) : lane.endS()));
+    if (lane.fallbackTo.isEmpty())
+        return details;
+    // The switch to the fallback profile (issue 17): the next lane is its send.
+    return TimelineWidget::tr("%1 · → %2").arg(details, lane.fallbackTo);
 }
 
 QColor timeline::outcomeColor(const TimelineLane &lane, const QPalette &palette)
@@ -120,6 +138,39 @@ TimelineWidget::TimelineWidget(QWidget *parent)
 }
 
 TimelineWidget::~TimelineWidget() = default;
+
+double timeline::tickStep(double budgetS)
+{
+    for (const double step : { 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0 }) {
+        if (budgetS / step <= 6.0 + 0.001)
+            return step;
+    }
+    return 600.0;
+}
+
+void TimelineWidget::setLimits(const retry::PolicyLimits &limits)
+{
+    if (m_limits == limits)
+        return;
+    m_limits = limits;
+    updateAccessibleDescription();
+    update();
+}
+
+double TimelineWidget::budgetS() const
+{
+    return std::max(1.0, double(m_limits.budget.count()) / 1000.0);
+}
+
+double TimelineWidget::capS() const
+{
+    return std::min(budgetS(), double(m_limits.waitCap.count()) / 1000.0);
+}
+
+double TimelineWidget::tickS() const
+{
+    return tickStep(budgetS());
+}
 
 void TimelineWidget::setLog(net::RetryLog *log)
 {
@@ -243,7 +294,7 @@ void TimelineWidget::updateAccessibleDescription()
     if (m_lanes.isEmpty()) {
         setAccessibleDescription(
             tr("Attempts and waits of each send against the %1 retry budget. No sends yet.")
-                .arg(RetryTexts::seconds(kBudgetS)));
+                .arg(RetryTexts::seconds(budgetS())));
         return;
     }
     const TimelineLane &last = m_lanes.constLast();
@@ -252,10 +303,20 @@ void TimelineWidget::updateAccessibleDescription()
                               .arg(m_lanes.size())
                               .arg(last.request)
                               .arg(last.attemptCount())
-                              .arg(RetryTexts::seconds(last.endS()), RetryTexts::seconds(kBudgetS),
+                              .arg(RetryTexts::seconds(last.endS()), RetryTexts::seconds(budgetS()),
                                   outcomeText(last, OutcomeWords::Sentence));
     if (last.resendOf > 0)
         description += u' ' + tr("It is send %1 again, after it was parked.").arg(last.resendOf);
+    // The latest switch to a fallback profile (issue 17).
+    for (auto it = m_lanes.crbegin(); it != m_lanes.crend(); ++it) {
+        if (!it->fallbackTo.isEmpty()) {
+            description += u' '
+                + tr("Send %1 was capped and went to %2 instead.")
+                      .arg(it->request)
+                      .arg(it->fallbackTo);
+            break;
+        }
+    }
     if (const TimelineSegment *paced = last.paced())
         description += u' '
             + tr("Before its first attempt it waited %1 for the provider's window, outside the "
@@ -415,13 +476,14 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
         if (r && r->windowTokensLeft)
             line(tr("Tokens left in the window:"), QLocale().toString(*r->windowTokensLeft));
         line(tr("Outside the budget:"),
-            tr("pacing does not spend the %1 of retry waiting").arg(RetryTexts::seconds(kBudgetS)));
+            tr("pacing does not spend the %1 of retry waiting")
+                .arg(RetryTexts::seconds(budgetS())));
     } else if (s.kind == TimelineSegment::Kind::Attempt) {
         lines << QString(u"<b>"_s
             + tr("Send %1 · attempt %2 of %3")
                   .arg(lane.request)
                   .arg(s.attempt)
-                  .arg(retry::kMaxAttempts)
+                  .arg(m_limits.maxAttempts)
                   .toHtmlEscaped()
             + u"</b>"_s);
         line(tr("Sent after:"), tr("%1 of scheduled waiting").arg(RetryTexts::seconds(s.startS)));
@@ -455,7 +517,7 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
             line(tr("Wait:"),
                 s.rawWaitS > waitS + 0.0005
                     ? tr("%1 (capped at %2 per wait)")
-                          .arg(RetryTexts::seconds(waitS), RetryTexts::seconds(kCapS))
+                          .arg(RetryTexts::seconds(waitS), RetryTexts::seconds(capS()))
                     : RetryTexts::seconds(waitS));
             if (s.isCut())
                 line(tr("Cancelled:"),
@@ -467,7 +529,7 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
                 tr("%1 waited, %2 left of %3")
                     .arg(RetryTexts::seconds(double(*r->waitedTotalMs) / 1000.0),
                         RetryTexts::seconds(double(*r->budgetLeftMs) / 1000.0),
-                        RetryTexts::seconds(kBudgetS)));
+                        RetryTexts::seconds(budgetS())));
         if (lane.outcome == TimelineLane::Outcome::Running && lane.request == m_liveRequest
             && &s == &lane.segments.constLast())
             line(tr("Elapsed:"), RetryTexts::seconds(std::min(m_liveElapsedS, waitS)));

@@ -8,6 +8,7 @@
 // The lanes come from timelinelayout.h; the geometry is in timelinegeometry.cpp, the painting in
 // timelinepainting.cpp.
 
+#include "retry/policylimits.h"
 #include "timelinelayout.h"
 
 #include <QList>
@@ -36,6 +37,17 @@ public:
     /// How far the running wait of `request` has got, in policy seconds: drawn filled up to
     /// there and outlined beyond. `setLiveWait(-1, 0)` stops it.
     void setLiveWait(int request, double elapsedS);
+
+    /// The numbers of the policy the axis is drawn for (issue 17): its end is `limits.budget`,
+    /// the dashed cap line `limits.waitCap`, "attempt 2 of 3" in the tooltips. The profile's of
+    /// the conversation shown (the window sets them); a lane that waited longer (a fallback's
+    /// larger budget) is drawn up to the axis' end.
+    void setLimits(const retry::PolicyLimits &limits);
+    const retry::PolicyLimits &limits() const { return m_limits; }
+    /// The axis' end, in seconds: the budget (at least 1 s: a budget of 0 has no waits).
+    double budgetS() const;
+    double capS() const;
+    double tickS() const;
 
     /// The lanes currently laid out (all sends, not only the ones in view).
     const QList<TimelineLane> &lanes() const { return m_lanes; }
@@ -90,6 +102,7 @@ private:
     /// Records of the log already in m_lanes: appends are applied one by one.
     int m_appliedRows = 0;
     int m_liveRequest = -1;
+    retry::PolicyLimits m_limits;
     double m_liveElapsedS = 0;
 };
 

@@ -19,9 +19,9 @@ namespace capwatch::ui {
 
 namespace timeline {
 
-inline constexpr double kBudgetS = double(retry::kRetryBudget.count()) / 1000.0;
-inline constexpr double kCapS = double(retry::kWaitCap.count()) / 1000.0;
-inline constexpr double kTickS = 20.0;
+/// A step of the axis' ticks for a budget of `budgetS`: 1, 2, 5, 10, 20, 30, 60 ... seconds,
+/// about six ticks along it (20 s for the default 120 s).
+double tickStep(double budgetS);
 
 /// Up to three decimals, nothing when whole: "7", "2.5", "0.084" (the axis' figures).
 QString number(double value);
@@ -38,6 +38,8 @@ enum class OutcomeWords
     Short, ///< "gave up: budget exhausted", as drawn
     Sentence, ///< the reason as the retry panel says it, for tooltips and screen readers
 };
+/// The numbers of the policy a lane ran under, as far as its records tell (else the defaults).
+retry::PolicyLimits laneLimits(const TimelineLane &lane);
 QString outcomeText(const TimelineLane &lane, OutcomeWords words = OutcomeWords::Short);
 /// The line under the outcome. `liveElapsedS` >= 0: how far the running wait has got.
 QString laneDetails(const TimelineLane &lane, double liveElapsedS = -1);
@@ -126,9 +128,11 @@ struct TimelineWidget::Geometry
     bool compactOutcomes = false;
     QList<LaneGeometry> lanes; ///< the lanes in view, in order
 
+    double budgetS = 120; ///< the axis' end: the budget of the limits shown
     double x(double s) const
     {
-        return x0 + (x1 - x0) * std::clamp(s, 0.0, timeline::kBudgetS) / timeline::kBudgetS;
+        const double whole = std::max(budgetS, 0.001);
+        return x0 + (x1 - x0) * std::clamp(s, 0.0, whole) / whole;
     }
 };
 

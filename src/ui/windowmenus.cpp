@@ -1,6 +1,7 @@
 #include "windowmenus.h"
 
 #include "conversationview.h"
+#include "mainwindow.h"
 #include "retry/constants.h"
 #include "session/chatsession.h"
 #include "settings.h"
@@ -86,14 +87,18 @@ void WindowMenus::retranslate()
 
 void WindowMenus::showAbout()
 {
+    // The numbers of the conversation's profile (issue 17), else the policy's defaults.
+    retry::PolicyLimits limits;
+    if (auto *window = qobject_cast<MainWindow *>(m_window))
+        limits = window->chosenProvider().limits;
     auto *box = new QMessageBox(QMessageBox::Information, tr("About capwatch"),
         tr("<p><b>capwatch</b> %1</p><p>A chat client for OpenAI-compatible providers "
            "with strict token caps. It retries token-limit errors by a strict, "
            "visible policy: at most %2 attempts, waits of at most %3 s, %4 s "
            "in all.</p>")
-            .arg(QApplication::applicationVersion(), QLocale().toString(retry::kMaxAttempts),
-                QLocale().toString(qint64(retry::kWaitCap.count() / 1000)),
-                QLocale().toString(qint64(retry::kRetryBudget.count() / 1000))),
+            .arg(QApplication::applicationVersion(), QLocale().toString(limits.maxAttempts),
+                QLocale().toString(qint64(limits.waitCap.count() / 1000)),
+                QLocale().toString(qint64(limits.budget.count() / 1000))),
         QMessageBox::Ok, m_window);
     box->setObjectName(u"aboutBox"_s);
     box->setIconPixmap(m_window->windowIcon().pixmap(64, 64));

@@ -14,8 +14,10 @@
 #include "ui/retrypanel.h"
 #include "ui/settings.h"
 #include "ui/settingsdialog.h"
+#include "ui/timelinewidget.h"
 #include "ui/windowhistory.h"
 #include "ui/windowparking.h"
+#include "ui/windowprofiles.h"
 
 #include <QApplication>
 #include <QDir>
@@ -325,6 +327,81 @@ int providersShots(const QString &outDir, const QString &suffix)
 
 } // namespace
 
+/// Provider profiles (issue 17): the profile combo above the prompt; a capped send of the
+/// "Free tier" profile (3 attempts, 5 s per wait, 12 s budget) whose card offers "Send to Paid
+/// key instead"; the answer of the fallback, marked "via Paid key"; and the timeline's switch.
+/// The "Paid key" profile is a second demo provider, never capped.
+int profileShots(const QTemporaryDir &dir, const QString &outDir, const QString &suffix)
+{
+    testing::DemoHook hook;
+    demo::DemoProvider paid;
+    if (!paid.listen())
+        return 1;
+    demo::DemoOptions paidOptions = paid.options();
+    paidOptions.limit = 1'000'000'000;
+    paid.setOptions(paidOptions);
+    Settings settings(dir.filePath(u"profiles.ini"_s));
+    LaunchOptions options;
+    options.timeScale = 0.02;
+    MainWindow w(settings, options, &hook);
+    session::ProviderProfile free;
+    free.id = u"free"_s;
+    free.name = QCoreApplication::translate("screenshots", "Free tier");
+    free.builtInDemo = true;
+    free.overrides.maxAttempts = 3;
+    free.overrides.waitCapS = 5;
+    free.overrides.budgetS = 12;
+    free.fallback = u"paid"_s;
+    session::ProviderProfile paidProfile;
+    paidProfile.id = u"paid"_s;
+    paidProfile.name = QCoreApplication::translate("screenshots", "Paid key");
+    paidProfile.endpoint = paid.baseUrl();
+    paidProfile.model = u"capwatch-demo"_s;
+    paidProfile.keyVariable.clear();
+    session::ProfileSet set;
+    set.profiles = { free, paidProfile };
+    set.defaultProfile = free.id;
+    w.windowProfiles()->setProfiles(set);
+    w.resize(1440, 900);
+    w.show();
+    demo::DemoOptions o = hook.provider()->options();
+    o.scenario = u"headline"_s;
+    hook.provider()->setOptions(o);
+
+    send(w,
+        QCoreApplication::translate(
+            "screenshots", "Summarise the design review in five bullet points."));
+    if (!waitForState(w, RetryPanel::State::GaveUp, 60000))
+        return 1;
+    if (!w.presenter()->fallbackOffer().offered) {
+        std::fprintf(stderr, "no fallback offered by the session: its card is shown as offered\n");
+        session::FallbackOffer offer;
+        offer.send = w.session()->currentSend();
+        offer.offered = true;
+        offer.fromProfile = free.name;
+        offer.toProfile = paidProfile.name;
+        offer.reason = retry::EndReason::AttemptsExhausted;
+        offer.category = u"token_limit"_s;
+        Q_EMIT w.session()->fallbackOffered(offer);
+    }
+    QTest::qWait(200);
+    if (!save(&w, outDir + u"/main-window-fallback-offer"_s + suffix + u".png"_s))
+        return 1;
+    w.sendToFallback();
+    if (!waitForState(w, RetryPanel::State::Succeeded, 20000)) {
+        std::fprintf(stderr, "the fallback's send did not answer: no fallback answer shot\n");
+        w.close();
+        return 0;
+    }
+    QTest::qWait(200);
+    if (!save(&w, outDir + u"/main-window-fallback"_s + suffix + u".png"_s))
+        return 1;
+    if (!save(w.timeline(), outDir + u"/timeline-fallback"_s + suffix + u".png"_s))
+        return 1;
+    w.close();
+    return 0;
+}
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
@@ -445,6 +522,8 @@ int main(int argc, char *argv[])
     if (!save(box, outDir + u"/plain-http-warning"_s + suffix + u".png"_s))
         return 1;
     r.close();
+    if (const int failed = profileShots(settingsDir, outDir, suffix))
+        return failed;
     if (const int failed = contextShots(settingsDir, outDir, suffix))
         return failed;
     if (const int failed = parkingShots(settingsDir, outDir, suffix))

@@ -1,0 +1,84 @@
+#pragma once
+
+// The window's provider profiles (issue 17): the combo box above the prompt that switches the
+// profile of the conversation shown for its next send, the profile a new conversation starts
+// with and the one a restored conversation had, and what follows from the profile: the
+// session's provider and fallback, the numbers of the retry panel, the timeline and the failed
+// card, the status line's name and the sidebar's.
+
+#include "session/profiles.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QUuid>
+
+class QComboBox;
+class QLabel;
+class QWidget;
+
+namespace capwatch::ui {
+
+class MainWindow;
+class Settings;
+struct LaunchOptions;
+
+class WindowProfiles final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WindowProfiles)
+
+public:
+    /// Builds the row (label and combo) as a child of `parent`; MainWindow places it.
+    WindowProfiles(MainWindow *window, Settings &settings, QWidget *parent);
+
+    QWidget *row() const { return m_row; }
+    QComboBox *combo() const { return m_combo; }
+    QLabel *label() const { return m_label; }
+
+    /// The profiles as last read from the settings.
+    const session::ProfileSet &profiles() const { return m_profiles; }
+    /// The id of the conversation's profile (what its next send goes to).
+    QString currentId() const { return m_current; }
+    const session::ProviderProfile &current() const;
+    /// False when this run's --demo or --endpoint replaced the profile: the combo is disabled.
+    bool switchable() const;
+
+    /// Reads the profiles from the settings again (after Settings → Providers) and keeps the
+    /// conversation's profile when it is still there (else the default one). The window's
+    /// applyProvider() calls it before it applies the profile.
+    void reload();
+    /// Uses the profiles given instead of the settings' from now on (tests, the screenshot tool)
+    /// and applies the conversation's profile.
+    void setProfiles(const session::ProfileSet &profiles);
+    /// Makes `id` the conversation's profile (unknown: the default one) and applies it; with
+    /// `store`, a stored conversation keeps it (HistoryWriter::setConversationProfile()).
+    void setProfile(const QString &id, bool store = true);
+    void retranslate();
+    /// Follows the window's session: a new conversation starts with the default profile, a
+    /// restored one gets its own back. After the presenter and the history exist.
+    void attachSession();
+    /// After the window applied the profile to its session (MainWindow::applyProvider()): the
+    /// panel's, the timeline's and the card's numbers, the sidebar's names.
+    void applied();
+
+Q_SIGNALS:
+    /// The conversation's profile changed (the combo, a new or restored conversation).
+    void profileChanged(const QString &id);
+
+private:
+    void fillCombo();
+    void onConversationChanged(const QUuid &id);
+
+    MainWindow *m_window;
+    Settings &m_settings;
+    session::ProfileSet m_profiles;
+    QString m_current;
+    bool m_filling = false;
+    bool m_given = false; ///< setProfiles(): not read from the settings
+    QWidget *m_row;
+    QLabel *m_label;
+    QComboBox *m_combo;
+};
+
+} // namespace capwatch::ui
