@@ -2,6 +2,45 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>capwatch::session</name>
+    <message>
+        <source>A profile needs a name.</source>
+        <translation>Ein Profil braucht einen Namen.</translation>
+    </message>
+    <message>
+        <source>Another profile is already named “%1”.</source>
+        <translation>Ein anderes Profil heißt bereits „%1“.</translation>
+    </message>
+    <message>
+        <source>The profile&apos;s id “%1” is taken or not letters, digits, - and _.</source>
+        <translation>Die ID „%1“ des Profils ist bereits vergeben oder besteht nicht nur aus Buchstaben, Ziffern, - und _.</translation>
+    </message>
+    <message>
+        <source>The endpoint must be an http:// or https:// URL with a host.</source>
+        <translation>Der Endpunkt muss eine http://- oder https://-URL mit einem Host sein.</translation>
+    </message>
+    <message>
+        <source>A header cannot contain a line break.</source>
+        <translation>Ein Header darf keinen Zeilenumbruch enthalten.</translation>
+    </message>
+    <message>
+        <source>“%1” is not a header name.</source>
+        <translation>„%1“ ist kein Header-Name.</translation>
+    </message>
+    <message>
+        <source>capwatch sets the header %1 itself.</source>
+        <translation>Den Header %1 setzt capwatch selbst.</translation>
+    </message>
+    <message>
+        <source>A profile cannot fall back to itself.</source>
+        <translation>Ein Profil kann nicht sein eigenes Ausweichprofil sein.</translation>
+    </message>
+    <message>
+        <source>The fallback “%1” is not a profile.</source>
+        <translation>Das Ausweichprofil „%1“ gibt es nicht.</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ContextGauge</name>
     <message>
         <source>Context: %1 of %2 tokens</source>
@@ -72,6 +111,14 @@
     <message>
         <source>parked send</source>
         <translation>geparkte Anfrage</translation>
+    </message>
+    <message>
+        <source>Profile: %1</source>
+        <translation>Profil: %1</translation>
+    </message>
+    <message>
+        <source>%1, profile %2</source>
+        <translation>%1, Profil %2</translation>
     </message>
 </context>
 <context>
@@ -226,6 +273,30 @@
             <numerusform>Die %n älteste Gesprächsrunde (~%1 Tokens) wird nicht mehr mitgesendet, damit die Anfragen ins Kontextfenster passen.</numerusform>
             <numerusform>Die %n ältesten Gesprächsrunden (~%1 Tokens) werden nicht mehr mitgesendet, damit die Anfragen ins Kontextfenster passen.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>via %1</source>
+        <translation>über %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 was capped; sent to %2 instead</source>
+        <translation>%1 war am Limit; stattdessen an %2 gesendet</translation>
+    </message>
+    <message>
+        <source>Waiting for %1…</source>
+        <translation>Warten auf %1…</translation>
+    </message>
+    <message>
+        <source>Send to %1 instead</source>
+        <translation>Stattdessen an %1 senden</translation>
+    </message>
+    <message>
+        <source>Send the prompt to the profile %1, with its own endpoint, key and limits</source>
+        <translation>Den Prompt an das Profil %1 senden, mit dessen eigenem Endpunkt, Schlüssel und Limits</translation>
     </message>
 </context>
 <context>
@@ -779,6 +850,109 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::PolicyOverridesBox</name>
+    <message>
+        <source>Retry policy</source>
+        <translation>Wiederholungsrichtlinie</translation>
+    </message>
+    <message>
+        <source>Retry token &amp;limits</source>
+        <translation>Bei &amp;Token-Limits wiederholen</translation>
+    </message>
+    <message>
+        <source>Retr&amp;y rate limits</source>
+        <translation>Bei &amp;Ratenlimits wiederholen</translation>
+    </message>
+    <message>
+        <source>Retry server errors (&amp;5xx)</source>
+        <translation>Bei Serverfehlern wiederholen (&amp;5xx)</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Default (%1 s)</source>
+        <translation>Standard (%1 s)</translation>
+    </message>
+    <message>
+        <source>Default (%1)</source>
+        <translation>Standard (%1)</translation>
+    </message>
+    <message>
+        <source>Per-&amp;wait cap:</source>
+        <translation>Obergrenze je &amp;Wartezeit:</translation>
+    </message>
+    <message>
+        <source>Per-wait cap</source>
+        <translation>Obergrenze je Wartezeit</translation>
+    </message>
+    <message>
+        <source>The longest single wait before a retry, 1 to 600 s; the lowest value is the default of %1 s</source>
+        <translation>Die längste einzelne Wartezeit vor einer Wiederholung, 1 bis 600 s; der niedrigste Wert bedeutet den Standard von %1 s</translation>
+    </message>
+    <message>
+        <source>Bud&amp;get:</source>
+        <translation>Bud&amp;get:</translation>
+    </message>
+    <message>
+        <source>Retry budget</source>
+        <translation>Wiederholungsbudget</translation>
+    </message>
+    <message>
+        <source>All waits of one send together, 0 to 3600 s; 0 sends once and never retries; the lowest value is the default of %1 s</source>
+        <translation>Alle Wartezeiten einer Anfrage zusammen, 0 bis 3600 s; bei 0 wird einmal gesendet und nie wiederholt; der niedrigste Wert bedeutet den Standard von %1 s</translation>
+    </message>
+    <message>
+        <source>A&amp;ttempts:</source>
+        <translation>&amp;Versuche:</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Requests of one send, the first included, 1 to 10; the lowest value is the default of %1</source>
+        <translation>Anfragen je Sendevorgang, die erste eingeschlossen, 1 bis 10; der niedrigste Wert bedeutet den Standard von %1</translation>
+    </message>
+    <message>
+        <source>Ba&amp;ckoff base:</source>
+        <translation>&amp;Backoff-Basis:</translation>
+    </message>
+    <message>
+        <source>Backoff base</source>
+        <translation>Backoff-Basis</translation>
+    </message>
+    <message>
+        <source>The first wait when the provider names none, doubled for each further retry, 1 to 60 s; the lowest value is the default of %1 s</source>
+        <translation>Die erste Wartezeit, wenn der Anbieter keine nennt, verdoppelt bei jeder weiteren Wiederholung, 1 bis 60 s; der niedrigste Wert bedeutet den Standard von %1 s</translation>
+    </message>
+    <message>
+        <source>&amp;Header timeout:</source>
+        <translation>Header-Zeitl&amp;imit:</translation>
+    </message>
+    <message>
+        <source>Header timeout of a retry</source>
+        <translation>Header-Zeitlimit einer Wiederholung</translation>
+    </message>
+    <message>
+        <source>How long a retry waits for the provider&apos;s answer to begin, 10 to 300 s; the lowest value is the default of %1 s</source>
+        <translation>Wie lange eine Wiederholung wartet, bis die Antwort des Anbieters beginnt, 10 bis 300 s; der niedrigste Wert bedeutet den Standard von %1 s</translation>
+    </message>
+    <message>
+        <source>Wait and retry when the provider says the token cap is reached</source>
+        <translation>Warten und erneut versuchen, wenn der Anbieter meldet, dass die Token-Obergrenze erreicht ist</translation>
+    </message>
+    <message>
+        <source>Wait and retry when the provider says too many requests were sent</source>
+        <translation>Warten und erneut versuchen, wenn der Anbieter meldet, dass zu viele Anfragen gesendet wurden</translation>
+    </message>
+    <message>
+        <source>Wait and retry on server errors and network failures</source>
+        <translation>Bei Serverfehlern und Netzwerkausfällen warten und erneut versuchen</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::PromptBox</name>
     <message>
         <source>Ask something. Ctrl+Enter sends, Esc cancels.</source>
@@ -881,6 +1055,326 @@
     <message>
         <source>Key: missing (%1)</source>
         <translation>Schlüssel: fehlt (%1)</translation>
+    </message>
+    <message>
+        <source>Provider profile</source>
+        <translation>Anbieterprofil</translation>
+    </message>
+    <message>
+        <source>Profile: %1</source>
+        <translation>Profil: %1</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ProvidersPage</name>
+    <message>
+        <source>1 model</source>
+        <translation>1 Modell</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n models</source>
+        <translation>
+            <numerusform>%n Modell</numerusform>
+            <numerusform>%n Modelle</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate</source>
+        <translation>&amp;Duplizieren</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Löschen</translation>
+    </message>
+    <message>
+        <source>Set as default</source>
+        <translation>Als Standard festlegen</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Environment &amp;variable:</source>
+        <translation>&amp;Umgebungsvariable:</translation>
+    </message>
+    <message>
+        <source>Key f&amp;ile:</source>
+        <translation>S&amp;chlüsseldatei:</translation>
+    </message>
+    <message>
+        <source>System &amp;keychain:</source>
+        <translation>S&amp;ystem-Schlüsselbund:</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>Durch&amp;suchen…</translation>
+    </message>
+    <message>
+        <source>&amp;Stream answers as they are written</source>
+        <translation>Antworten &amp;fortlaufend anzeigen, während sie entstehen</translation>
+    </message>
+    <message>
+        <source>Send to the fallback automatically</source>
+        <translation>Automatisch an das Ausweichprofil senden</translation>
+    </message>
+    <message>
+        <source>&amp;Profiles:</source>
+        <translation>&amp;Profile:</translation>
+    </message>
+    <message>
+        <source>Provider profiles</source>
+        <translation>Anbieterprofile</translation>
+    </message>
+    <message>
+        <source>The providers capwatch can send to; the selected one is edited on the right. Delete removes it</source>
+        <translation>Die Anbieter, an die capwatch senden kann; der ausgewählte wird rechts bearbeitet. Entf entfernt ihn</translation>
+    </message>
+    <message>
+        <source>Add a provider profile</source>
+        <translation>Ein Anbieterprofil hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add a copy of the selected profile</source>
+        <translation>Eine Kopie des ausgewählten Profils hinzufügen</translation>
+    </message>
+    <message>
+        <source>Delete the selected profile; the built-in demo cannot be deleted</source>
+        <translation>Das ausgewählte Profil löschen; die integrierte Demo kann nicht gelöscht werden</translation>
+    </message>
+    <message>
+        <source>New conversations start with the selected profile</source>
+        <translation>Neue Unterhaltungen beginnen mit dem ausgewählten Profil</translation>
+    </message>
+    <message>
+        <source>This provider has no model list: type the model name</source>
+        <translation>Dieser Anbieter hat keine Modellliste: Geben Sie den Modellnamen ein</translation>
+    </message>
+    <message>
+        <source>%1 from the last list; the provider does not answer now</source>
+        <translation>%1 aus der letzten Liste; der Anbieter antwortet gerade nicht</translation>
+    </message>
+    <message>
+        <source>The built-in demo provider runs inside capwatch: it needs no account and no key. Its retry policy and fallback can be changed.</source>
+        <translation>Der integrierte Demo-Anbieter läuft innerhalb von capwatch: Er braucht kein Konto und keinen Schlüssel. Seine Wiederholungsrichtlinie und sein Ausweichprofil lassen sich ändern.</translation>
+    </message>
+    <message>
+        <source>model name, e.g. gpt-4o-mini</source>
+        <translation>Modellname, z. B. gpt-4o-mini</translation>
+    </message>
+    <message>
+        <source>paste a key to store it; leave empty to keep the stored one</source>
+        <translation>Schlüssel zum Speichern einfügen; leer lassen, um den gespeicherten zu behalten</translation>
+    </message>
+    <message>
+        <source>Name: value, one per line</source>
+        <translation>Name: Wert, einer pro Zeile</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Unbekannt</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Tokens</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoint:</source>
+        <translation>&amp;Endpunkt:</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>API key (never stored in the settings file)</source>
+        <translation>API-Schlüssel (wird nie in der Einstellungsdatei gespeichert)</translation>
+    </message>
+    <message>
+        <source>E&amp;xtra headers:</source>
+        <translation>&amp;Zusätzliche Header:</translation>
+    </message>
+    <message>
+        <source>C&amp;ontext window:</source>
+        <translation>&amp;Kontextfenster:</translation>
+    </message>
+    <message>
+        <source>When this provider is capped</source>
+        <translation>Wenn dieser Anbieter am Limit ist</translation>
+    </message>
+    <message>
+        <source>&amp;Fallback:</source>
+        <translation>Ausweichpr&amp;ofil:</translation>
+    </message>
+    <message>
+        <source>Profile name</source>
+        <translation>Profilname</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>Base URL of an OpenAI-compatible API, or its chat/completions URL</source>
+        <translation>Basis-URL einer OpenAI-kompatiblen API oder deren chat/completions-URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>The model name the provider expects: one it lists, or any name typed</source>
+        <translation>Der Modellname, den der Anbieter erwartet: einer aus seiner Liste oder ein beliebiger eingegebener Name</translation>
+    </message>
+    <message>
+        <source>Ask the provider again for the models it offers</source>
+        <translation>Den Anbieter erneut nach seinen Modellen fragen</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the key</source>
+        <translation>Umgebungsvariable, die den Schlüssel enthält</translation>
+    </message>
+    <message>
+        <source>Key file path</source>
+        <translation>Pfad der Schlüsseldatei</translation>
+    </message>
+    <message>
+        <source>Key to store in the system keychain</source>
+        <translation>Im System-Schlüsselbund zu speichernder Schlüssel</translation>
+    </message>
+    <message>
+        <source>Choose the key file</source>
+        <translation>Schlüsseldatei auswählen</translation>
+    </message>
+    <message>
+        <source>Extra headers</source>
+        <translation>Zusätzliche Header</translation>
+    </message>
+    <message>
+        <source>Sent with every request to this provider, one &quot;Name: value&quot; per line</source>
+        <translation>Wird mit jeder Anfrage an diesen Anbieter gesendet, ein „Name: Wert“ pro Zeile</translation>
+    </message>
+    <message>
+        <source>Context window</source>
+        <translation>Kontextfenster</translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; 0 when unknown</source>
+        <translation>Das Kontextfenster des Modells in Tokens; 0, wenn unbekannt</translation>
+    </message>
+    <message>
+        <source>Fallback profile</source>
+        <translation>Ausweichprofil</translation>
+    </message>
+    <message>
+        <source>Where a send may go instead when this provider caps it</source>
+        <translation>Wohin eine Anfrage stattdessen gehen kann, wenn sie bei diesem Anbieter am Limit scheitert</translation>
+    </message>
+    <message>
+        <source>When a send is capped, send it to the fallback without asking</source>
+        <translation>Scheitert eine Anfrage am Limit, sie ohne Nachfrage an das Ausweichprofil senden</translation>
+    </message>
+    <message>
+        <source>Stream answers</source>
+        <translation>Antworten streamen</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>(ohne Namen)</translation>
+    </message>
+    <message>
+        <source>%1 (built-in, default)</source>
+        <translation>%1 (integriert, Standard)</translation>
+    </message>
+    <message>
+        <source>%1 (built-in)</source>
+        <translation>%1 (integriert)</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (Standard)</translation>
+    </message>
+    <message>
+        <source>The provider named %1 tokens.</source>
+        <translation>Der Anbieter hat %1 Tokens angegeben.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; 0 when unknown. %1</source>
+        <translation>Das Kontextfenster des Modells in Tokens; 0, wenn unbekannt. %1</translation>
+    </message>
+    <message>
+        <source>The settings file has problems with this profile:
+%1</source>
+        <translation>Die Einstellungsdatei hat Probleme mit diesem Profil:
+%1</translation>
+    </message>
+    <message>
+        <source>Refresh asks the provider for its models.</source>
+        <translation>„Aktualisieren“ fragt den Anbieter nach seinen Modellen.</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keines</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>New provider</source>
+        <translation>Neuer Anbieter</translation>
+    </message>
+    <message>
+        <source>%1 (copy)</source>
+        <translation>%1 (Kopie)</translation>
+    </message>
+    <message>
+        <source>system keychain</source>
+        <translation>System-Schlüsselbund</translation>
+    </message>
+    <message>
+        <source>Enter the endpoint first: its model list comes from there.</source>
+        <translation>Geben Sie zuerst den Endpunkt ein: Die Modellliste kommt von dort.</translation>
+    </message>
+    <message>
+        <source>Asking the provider for its models…</source>
+        <translation>Der Anbieter wird nach seinen Modellen gefragt…</translation>
+    </message>
+    <message>
+        <source>The endpoint must be an http:// or https:// URL.</source>
+        <translation>Der Endpunkt muss eine http://- oder https://-URL sein.</translation>
+    </message>
+    <message>
+        <source>Name the model the provider should use.</source>
+        <translation>Geben Sie das Modell an, das der Anbieter verwenden soll.</translation>
+    </message>
+    <message>
+        <source>Name the environment variable that holds the key.</source>
+        <translation>Geben Sie die Umgebungsvariable an, die den Schlüssel enthält.</translation>
+    </message>
+    <message>
+        <source>Choose the key file.</source>
+        <translation>Wählen Sie die Schlüsseldatei aus.</translation>
+    </message>
+    <message>
+        <source>Line %1 of the extra headers is not &quot;Name: value&quot;.</source>
+        <translation>Zeile %1 der zusätzlichen Header hat nicht die Form „Name: Wert“.</translation>
+    </message>
+    <message>
+        <source>Give the profile a name.</source>
+        <translation>Geben Sie dem Profil einen Namen.</translation>
+    </message>
+    <message>
+        <source>Another profile is already named “%1”.</source>
+        <translation>Ein anderes Profil heißt bereits „%1“.</translation>
     </message>
 </context>
 <context>
@@ -1035,6 +1529,22 @@
     <message>
         <source>Estimated tokens</source>
         <translation>Geschätzte Tokens</translation>
+    </message>
+    <message>
+        <source>The send ended capped; its prompt goes to the profile %1 instead</source>
+        <translation>Die Anfrage endete am Limit; ihr Prompt geht stattdessen an das Profil %1</translation>
+    </message>
+    <message>
+        <source>The profile the prompt went to after this send ended capped</source>
+        <translation>Das Profil, an das der Prompt ging, nachdem diese Anfrage am Limit endete</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>Fallback to</source>
+        <translation>Ausweichen auf</translation>
     </message>
 </context>
 <context>
@@ -1543,6 +2053,10 @@
         <source>Paced</source>
         <translation>Gedrosselt</translation>
     </message>
+    <message>
+        <source>Fallback</source>
+        <translation>Ausweichprofil</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SearchResultsModel</name>
@@ -1568,106 +2082,6 @@
 </context>
 <context>
     <name>capwatch::ui::SettingsDialog</name>
-    <message>
-        <source>Use the &amp;embedded demo provider (no account needed)</source>
-        <translation>&amp;Integrierten Demo-Anbieter verwenden (kein Konto nötig)</translation>
-    </message>
-    <message>
-        <source>Environment &amp;variable:</source>
-        <translation>&amp;Umgebungsvariable:</translation>
-    </message>
-    <message>
-        <source>Key &amp;file:</source>
-        <translation>Schlüssel&amp;datei:</translation>
-    </message>
-    <message>
-        <source>System &amp;keychain:</source>
-        <translation>System-Schlüssel&amp;bund:</translation>
-    </message>
-    <message>
-        <source>&amp;Stream answers as they are written</source>
-        <translation>Antworten &amp;fortlaufend anzeigen, während sie entstehen</translation>
-    </message>
-    <message>
-        <source>model name, e.g. gpt-4o-mini</source>
-        <translation>Modellname, z. B. gpt-4o-mini</translation>
-    </message>
-    <message>
-        <source>paste a key to store it; leave empty to keep the stored one</source>
-        <translation>Schlüssel zum Speichern einfügen; leer lassen, um den gespeicherten zu behalten</translation>
-    </message>
-    <message>
-        <source>Provider</source>
-        <translation>Anbieter</translation>
-    </message>
-    <message>
-        <source>&amp;Endpoint:</source>
-        <translation>&amp;Endpunkt:</translation>
-    </message>
-    <message>
-        <source>&amp;Model:</source>
-        <translation>&amp;Modell:</translation>
-    </message>
-    <message>
-        <source>API key (never stored in the settings file)</source>
-        <translation>API-Schlüssel (wird nie in der Einstellungsdatei gespeichert)</translation>
-    </message>
-    <message>
-        <source>&amp;Browse…</source>
-        <translation>Durch&amp;suchen…</translation>
-    </message>
-    <message>
-        <source>Chat with the built-in capped provider instead of a real one</source>
-        <translation>Mit dem integrierten, begrenzten Anbieter statt mit einem echten chatten</translation>
-    </message>
-    <message>
-        <source>Endpoint</source>
-        <translation>Endpunkt</translation>
-    </message>
-    <message>
-        <source>Base URL of an OpenAI-compatible API, or its chat/completions URL</source>
-        <translation>Basis-URL einer OpenAI-kompatiblen API oder deren chat/completions-URL</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>Modell</translation>
-    </message>
-    <message>
-        <source>The model name the provider expects</source>
-        <translation>Der Modellname, den der Anbieter erwartet</translation>
-    </message>
-    <message>
-        <source>Environment variable holding the key</source>
-        <translation>Umgebungsvariable, die den Schlüssel enthält</translation>
-    </message>
-    <message>
-        <source>Key file path</source>
-        <translation>Pfad der Schlüsseldatei</translation>
-    </message>
-    <message>
-        <source>Key to store in the system keychain</source>
-        <translation>Im System-Schlüsselbund zu speichernder Schlüssel</translation>
-    </message>
-    <message>
-        <source>Choose the key file</source>
-        <translation>Schlüsseldatei auswählen</translation>
-    </message>
-    <message>
-        <source>The endpoint must be an http:// or https:// URL.</source>
-        <translation>Der Endpunkt muss eine http://- oder https://-URL sein.</translation>
-    </message>
-    <message>
-        <source>Name the model the provider should use.</source>
-        <translation>Geben Sie das Modell an, das der Anbieter verwenden soll.</translation>
-    </message>
-    <message>
-        <source>Name the environment variable that holds the key.</source>
-        <translation>Geben Sie die Umgebungsvariable an, die den Schlüssel enthält.</translation>
-    </message>
-    <message>
-        <source>Choose the key file.</source>
-        <translation>Wählen Sie die Schlüsseldatei aus.</translation>
-    </message>
     <message>
         <source>Storing the key in the system keychain…</source>
         <translation>Schlüssel wird im System-Schlüsselbund gespeichert…</translation>
@@ -1741,18 +2155,6 @@
         <translation>Anfragen d&amp;rosseln, damit das Kontingentfenster des Anbieters nicht überschritten wird</translation>
     </message>
     <message>
-        <source>&amp;Leave out the oldest turns automatically when a conversation outgrows the model&apos;s context</source>
-        <translation>Älteste Gesprächsrunden automatisch weg&amp;lassen, wenn eine Unterhaltung den Kontext des Modells übersteigt</translation>
-    </message>
-    <message>
-        <source>Unknown</source>
-        <translation>Unbekannt</translation>
-    </message>
-    <message>
-        <source> tokens</source>
-        <translation> Tokens</translation>
-    </message>
-    <message>
         <source>Pace sends</source>
         <translation>Anfragen drosseln</translation>
     </message>
@@ -1769,28 +2171,40 @@
         <translation>Wenn eine Unterhaltung den Kontext des Modells übersteigt, ihre ältesten Gesprächsrunden ohne Nachfrage weglassen; die Unterhaltung zeigt an, was weggelassen wurde</translation>
     </message>
     <message>
-        <source>the model</source>
-        <translation>das Modell</translation>
+        <source>Default</source>
+        <translation>Standard</translation>
     </message>
     <message>
-        <source>Con&amp;text window of %1:</source>
-        <translation>&amp;Kontextfenster für %1:</translation>
+        <source>&amp;Leave out the oldest turns automatically</source>
+        <translation>Älteste Gesprächsrunden automatisch weg&amp;lassen</translation>
     </message>
     <message>
-        <source>Context window of %1</source>
-        <translation>Kontextfenster für %1</translation>
+        <source>When a conversation outgrows the model&apos;s context; the conversation says what was left out.</source>
+        <translation>Wenn eine Unterhaltung den Kontext des Modells übersteigt; die Unterhaltung zeigt an, was weggelassen wurde.</translation>
     </message>
     <message>
-        <source>The provider named %1 tokens.</source>
-        <translation>Der Anbieter hat %1 Tokens angegeben.</translation>
+        <source>The numbers of the retry policy (waits, budget, attempts) are each provider&apos;s: Providers, Retry policy.</source>
+        <translation>Die Werte der Wiederholungsrichtlinie (Wartezeiten, Budget, Versuche) gelten je Anbieter: Anbieter, Wiederholungsrichtlinie.</translation>
     </message>
     <message>
-        <source>The model&apos;s context window in tokens; 0 when unknown. %1</source>
-        <translation>Das Kontextfenster des Modells in Tokens; 0, wenn unbekannt. %1</translation>
+        <source>Providers</source>
+        <translation>Anbieter</translation>
     </message>
     <message>
-        <source>The model&apos;s context window in tokens; 0 when unknown</source>
-        <translation>Das Kontextfenster des Modells in Tokens; 0, wenn unbekannt</translation>
+        <source>Storing the key of “%1” in the system keychain…</source>
+        <translation>Der Schlüssel von „%1“ wird im System-Schlüsselbund gespeichert…</translation>
+    </message>
+    <message>
+        <source>The key of “%1” was not stored: %2. Your settings are unchanged: choose another key source, or try again.</source>
+        <translation>Der Schlüssel von „%1“ wurde nicht gespeichert: %2. Ihre Einstellungen sind unverändert: Wählen Sie eine andere Schlüsselquelle oder versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>Checking the system keychain for “%1”…</source>
+        <translation>Der System-Schlüsselbund wird für „%1“ geprüft…</translation>
+    </message>
+    <message>
+        <source>The system keychain cannot be used for “%1”: %2. Your settings are unchanged: paste a key to store it, or choose another key source.</source>
+        <translation>Der System-Schlüsselbund kann für „%1“ nicht verwendet werden: %2. Ihre Einstellungen sind unverändert: Fügen Sie einen Schlüssel zum Speichern ein oder wählen Sie eine andere Schlüsselquelle.</translation>
     </message>
 </context>
 <context>
@@ -2086,6 +2500,14 @@
         <source>pacing does not spend the %1 of retry waiting</source>
         <translation>Drosselung verbraucht nichts von den %1 Wartezeit für Wiederholungen</translation>
     </message>
+    <message>
+        <source>%1 · → %2</source>
+        <translation>%1 · → %2</translation>
+    </message>
+    <message>
+        <source>Send %1 was capped and went to %2 instead.</source>
+        <translation>Anfrage %1 war am Limit und ging stattdessen an %2.</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::WindowHistory</name>
@@ -2280,6 +2702,25 @@
     <message>
         <source>Sends parked until their provider&apos;s limit resets</source>
         <translation>Anfragen, die geparkt sind, bis das Limit ihres Anbieters zurückgesetzt wird</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::WindowProfiles</name>
+    <message>
+        <source>The next send goes to %1</source>
+        <translation>Die nächste Anfrage geht an %1</translation>
+    </message>
+    <message>
+        <source>Prof&amp;ile:</source>
+        <translation>Prof&amp;il:</translation>
+    </message>
+    <message>
+        <source>Provider profile</source>
+        <translation>Anbieterprofil</translation>
+    </message>
+    <message>
+        <source>The provider profile of this conversation: its next send goes there (Ctrl+Shift+P)</source>
+        <translation>Das Anbieterprofil dieser Unterhaltung: Die nächste Anfrage geht dorthin (Strg+Umschalt+P)</translation>
     </message>
 </context>
 <context>
@@ -2551,6 +2992,46 @@
     <message>
         <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
         <translation>Drosselung: Senden in %1 s, wenn das Anfragelimit des Anbieters zurückgesetzt wird</translation>
+    </message>
+    <message>
+        <source>A provider profile of the settings file, by id or name: its endpoint, model, key source, headers, context window and retry numbers (the flags given here win). &apos;demo&apos; runs the embedded demo provider in-process.</source>
+        <translation>Ein Anbieterprofil der Einstellungsdatei, nach ID oder Name: dessen Endpunkt, Modell, Schlüsselquelle, Header, Kontextfenster und Wiederholungswerte (hier angegebene Optionen haben Vorrang). „demo“ führt den integrierten Demo-Anbieter im selben Prozess aus.</translation>
+    </message>
+    <message>
+        <source>Read --profile from this settings file instead of the window&apos;s (~/.config/capwatch/capwatch.conf).</source>
+        <translation>--profile aus dieser Einstellungsdatei lesen statt aus der des Fensters (~/.config/capwatch/capwatch.conf).</translation>
+    </message>
+    <message>
+        <source>Longest single wait, 1 to 600 s (default: the profile&apos;s, else 60).</source>
+        <translation>Längste einzelne Wartezeit, 1 bis 600 s (Standard: die des Profils, sonst 60).</translation>
+    </message>
+    <message>
+        <source>All waits of the send together, 0 to 3600 s; 0: no retries (default: the profile&apos;s, else 120).</source>
+        <translation>Alle Wartezeiten der Anfrage zusammen, 0 bis 3600 s; 0: keine Wiederholungen (Standard: das des Profils, sonst 120).</translation>
+    </message>
+    <message>
+        <source>Attempts, the first included, 1 to 10 (default: the profile&apos;s, else 5).</source>
+        <translation>Versuche, der erste eingeschlossen, 1 bis 10 (Standard: die des Profils, sonst 5).</translation>
+    </message>
+    <message>
+        <source>First backoff wait, doubled each retry, 1 to 60 s (default: the profile&apos;s, else 5).</source>
+        <translation>Erste Backoff-Wartezeit, bei jeder Wiederholung verdoppelt, 1 bis 60 s (Standard: die des Profils, sonst 5).</translation>
+    </message>
+    <message>
+        <source>When the send ends capped, send it once to the profile&apos;s fallback (a profile with fallback_auto=true does so without this flag).</source>
+        <translation>Endet die Anfrage am Limit, sie einmal an das Ausweichprofil des Profils senden (ein Profil mit fallback_auto=true tut das auch ohne diese Option).</translation>
+    </message>
+    <message>
+        <source>List the provider profiles of the settings file (capwatch.conf), never a key.</source>
+        <translation>Die Anbieterprofile der Einstellungsdatei (capwatch.conf) auflisten, niemals einen Schlüssel.</translation>
+    </message>
+    <message>
+        <source>Read the profiles from this file instead of the window&apos;s settings file (~/.config/capwatch/capwatch.conf).</source>
+        <translation>Die Profile aus dieser Datei lesen statt aus der Einstellungsdatei des Fensters (~/.config/capwatch/capwatch.conf).</translation>
+    </message>
+    <message>
+        <source>Print a JSON array, one object a profile.</source>
+        <translation>Ein JSON-Array ausgeben, ein Objekt je Profil.</translation>
     </message>
 </context>
 <context>

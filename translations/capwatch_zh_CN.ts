@@ -2,6 +2,45 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>capwatch::session</name>
+    <message>
+        <source>A profile needs a name.</source>
+        <translation>配置需要一个名称。</translation>
+    </message>
+    <message>
+        <source>Another profile is already named “%1”.</source>
+        <translation>已有另一个配置名为“%1”。</translation>
+    </message>
+    <message>
+        <source>The profile&apos;s id “%1” is taken or not letters, digits, - and _.</source>
+        <translation>配置的 ID“%1”已被占用，或含有字母、数字、- 和 _ 以外的字符。</translation>
+    </message>
+    <message>
+        <source>The endpoint must be an http:// or https:// URL with a host.</source>
+        <translation>端点必须是带主机名的 http:// 或 https:// URL。</translation>
+    </message>
+    <message>
+        <source>A header cannot contain a line break.</source>
+        <translation>请求头不能包含换行符。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a header name.</source>
+        <translation>“%1”不是有效的请求头名称。</translation>
+    </message>
+    <message>
+        <source>capwatch sets the header %1 itself.</source>
+        <translation>capwatch 会自行设置请求头 %1。</translation>
+    </message>
+    <message>
+        <source>A profile cannot fall back to itself.</source>
+        <translation>配置不能以自身作为备用配置。</translation>
+    </message>
+    <message>
+        <source>The fallback “%1” is not a profile.</source>
+        <translation>备用配置“%1”不存在。</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ContextGauge</name>
     <message>
         <source>Context: %1 of %2 tokens</source>
@@ -71,6 +110,14 @@
     <message>
         <source>parked send</source>
         <translation>有已挂起的发送</translation>
+    </message>
+    <message>
+        <source>Profile: %1</source>
+        <translation>配置：%1</translation>
+    </message>
+    <message>
+        <source>%1, profile %2</source>
+        <translation>%1，配置 %2</translation>
     </message>
 </context>
 <context>
@@ -220,6 +267,30 @@
         <translation>
             <numerusform>为放入上下文窗口，请求中不再包含最早的 %n 轮对话（约 %1 Token）。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>via %1</source>
+        <translation>经由 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 was capped; sent to %2 instead</source>
+        <translation>%1 已达上限；已改为发送到 %2</translation>
+    </message>
+    <message>
+        <source>Waiting for %1…</source>
+        <translation>正在等待 %1…</translation>
+    </message>
+    <message>
+        <source>Send to %1 instead</source>
+        <translation>改为发送到 %1</translation>
+    </message>
+    <message>
+        <source>Send the prompt to the profile %1, with its own endpoint, key and limits</source>
+        <translation>将提示词发送到配置 %1，使用其自己的端点、密钥和额度限制</translation>
     </message>
 </context>
 <context>
@@ -771,6 +842,109 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::PolicyOverridesBox</name>
+    <message>
+        <source>Retry policy</source>
+        <translation>重试策略</translation>
+    </message>
+    <message>
+        <source>Retry token &amp;limits</source>
+        <translation>重试 Token 上限错误(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Retr&amp;y rate limits</source>
+        <translation>重试速率限制错误(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Retry server errors (&amp;5xx)</source>
+        <translation>重试服务器错误 (&amp;5xx)</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Default (%1 s)</source>
+        <translation>默认（%1 秒）</translation>
+    </message>
+    <message>
+        <source>Default (%1)</source>
+        <translation>默认（%1）</translation>
+    </message>
+    <message>
+        <source>Per-&amp;wait cap:</source>
+        <translation>单次等待上限(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Per-wait cap</source>
+        <translation>单次等待上限</translation>
+    </message>
+    <message>
+        <source>The longest single wait before a retry, 1 to 600 s; the lowest value is the default of %1 s</source>
+        <translation>重试前单次等待的最长时间，1 到 600 秒；最小值即表示使用默认值 %1 秒</translation>
+    </message>
+    <message>
+        <source>Bud&amp;get:</source>
+        <translation>预算(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>Retry budget</source>
+        <translation>重试预算</translation>
+    </message>
+    <message>
+        <source>All waits of one send together, 0 to 3600 s; 0 sends once and never retries; the lowest value is the default of %1 s</source>
+        <translation>一次发送的所有等待时间之和，0 到 3600 秒；0 表示只发送一次、从不重试；最小值即表示使用默认值 %1 秒</translation>
+    </message>
+    <message>
+        <source>A&amp;ttempts:</source>
+        <translation>尝试次数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>Requests of one send, the first included, 1 to 10; the lowest value is the default of %1</source>
+        <translation>一次发送的请求数（含首次），1 到 10；最小值即表示使用默认值 %1</translation>
+    </message>
+    <message>
+        <source>Ba&amp;ckoff base:</source>
+        <translation>退避基数(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Backoff base</source>
+        <translation>退避基数</translation>
+    </message>
+    <message>
+        <source>The first wait when the provider names none, doubled for each further retry, 1 to 60 s; the lowest value is the default of %1 s</source>
+        <translation>服务商未给出等待时间时的首次等待时长，之后每次重试翻倍，1 到 60 秒；最小值即表示使用默认值 %1 秒</translation>
+    </message>
+    <message>
+        <source>&amp;Header timeout:</source>
+        <translation>响应头超时(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Header timeout of a retry</source>
+        <translation>重试的响应头超时</translation>
+    </message>
+    <message>
+        <source>How long a retry waits for the provider&apos;s answer to begin, 10 to 300 s; the lowest value is the default of %1 s</source>
+        <translation>重试时等待服务商开始响应的时长，10 到 300 秒；最小值即表示使用默认值 %1 秒</translation>
+    </message>
+    <message>
+        <source>Wait and retry when the provider says the token cap is reached</source>
+        <translation>服务商表示已达 Token 上限时，等待后重试</translation>
+    </message>
+    <message>
+        <source>Wait and retry when the provider says too many requests were sent</source>
+        <translation>服务商表示请求过多时，等待后重试</translation>
+    </message>
+    <message>
+        <source>Wait and retry on server errors and network failures</source>
+        <translation>遇到服务器错误和网络故障时，等待后重试</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::PromptBox</name>
     <message>
         <source>Ask something. Ctrl+Enter sends, Esc cancels.</source>
@@ -873,6 +1047,325 @@
     <message>
         <source>Key: missing (%1)</source>
         <translation>密钥：缺失（%1）</translation>
+    </message>
+    <message>
+        <source>Provider profile</source>
+        <translation>服务商配置</translation>
+    </message>
+    <message>
+        <source>Profile: %1</source>
+        <translation>配置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ProvidersPage</name>
+    <message>
+        <source>1 model</source>
+        <translation>1 个模型</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n models</source>
+        <translation>
+            <numerusform>%n 个模型</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>添加(&amp;A)</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate</source>
+        <translation>复制(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Set as default</source>
+        <translation>设为默认</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Environment &amp;variable:</source>
+        <translation>环境变量(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Key f&amp;ile:</source>
+        <translation>密钥文件(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>System &amp;keychain:</source>
+        <translation>系统密钥环(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Stream answers as they are written</source>
+        <translation>边生成边流式显示回答(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Send to the fallback automatically</source>
+        <translation>自动发送到备用配置</translation>
+    </message>
+    <message>
+        <source>&amp;Profiles:</source>
+        <translation>配置(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Provider profiles</source>
+        <translation>服务商配置</translation>
+    </message>
+    <message>
+        <source>The providers capwatch can send to; the selected one is edited on the right. Delete removes it</source>
+        <translation>capwatch 可发送到的服务商；所选服务商在右侧编辑。按 Delete 键可将其删除</translation>
+    </message>
+    <message>
+        <source>Add a provider profile</source>
+        <translation>添加服务商配置</translation>
+    </message>
+    <message>
+        <source>Add a copy of the selected profile</source>
+        <translation>添加所选配置的副本</translation>
+    </message>
+    <message>
+        <source>Delete the selected profile; the built-in demo cannot be deleted</source>
+        <translation>删除所选配置；内置演示配置无法删除</translation>
+    </message>
+    <message>
+        <source>New conversations start with the selected profile</source>
+        <translation>新对话将使用所选配置</translation>
+    </message>
+    <message>
+        <source>This provider has no model list: type the model name</source>
+        <translation>此服务商没有模型列表：请输入模型名称</translation>
+    </message>
+    <message>
+        <source>%1 from the last list; the provider does not answer now</source>
+        <translation>上次列表中的 %1；服务商目前没有响应</translation>
+    </message>
+    <message>
+        <source>The built-in demo provider runs inside capwatch: it needs no account and no key. Its retry policy and fallback can be changed.</source>
+        <translation>内置演示服务商在 capwatch 内部运行：无需账户，也无需密钥。可以更改其重试策略和备用配置。</translation>
+    </message>
+    <message>
+        <source>model name, e.g. gpt-4o-mini</source>
+        <translation>模型名称，例如 gpt-4o-mini</translation>
+    </message>
+    <message>
+        <source>paste a key to store it; leave empty to keep the stored one</source>
+        <translation>粘贴密钥以存储；留空则保留已存储的密钥</translation>
+    </message>
+    <message>
+        <source>Name: value, one per line</source>
+        <translation>Name: value，每行一个</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Token</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoint:</source>
+        <translation>端点(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>API key (never stored in the settings file)</source>
+        <translation>API 密钥（绝不会存储在设置文件中）</translation>
+    </message>
+    <message>
+        <source>E&amp;xtra headers:</source>
+        <translation>额外请求头(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>C&amp;ontext window:</source>
+        <translation>上下文窗口(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>When this provider is capped</source>
+        <translation>当此服务商达到上限时</translation>
+    </message>
+    <message>
+        <source>&amp;Fallback:</source>
+        <translation>备用配置(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Profile name</source>
+        <translation>配置名称</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Base URL of an OpenAI-compatible API, or its chat/completions URL</source>
+        <translation>OpenAI 兼容 API 的基础 URL，或其 chat/completions URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The model name the provider expects: one it lists, or any name typed</source>
+        <translation>服务商要求的模型名称：可从其列表中选择，也可输入任意名称</translation>
+    </message>
+    <message>
+        <source>Ask the provider again for the models it offers</source>
+        <translation>再次向服务商查询其提供的模型</translation>
+    </message>
+    <message>
+        <source>Environment variable holding the key</source>
+        <translation>存放密钥的环境变量</translation>
+    </message>
+    <message>
+        <source>Key file path</source>
+        <translation>密钥文件路径</translation>
+    </message>
+    <message>
+        <source>Key to store in the system keychain</source>
+        <translation>要存储到系统密钥环的密钥</translation>
+    </message>
+    <message>
+        <source>Choose the key file</source>
+        <translation>选择密钥文件</translation>
+    </message>
+    <message>
+        <source>Extra headers</source>
+        <translation>额外请求头</translation>
+    </message>
+    <message>
+        <source>Sent with every request to this provider, one &quot;Name: value&quot; per line</source>
+        <translation>随每个发往此服务商的请求一起发送，每行一个“Name: value”</translation>
+    </message>
+    <message>
+        <source>Context window</source>
+        <translation>上下文窗口</translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; 0 when unknown</source>
+        <translation>模型的上下文窗口大小（Token）；未知时为 0</translation>
+    </message>
+    <message>
+        <source>Fallback profile</source>
+        <translation>备用配置</translation>
+    </message>
+    <message>
+        <source>Where a send may go instead when this provider caps it</source>
+        <translation>当此服务商因达到上限而拒绝发送时，可改为发往的配置</translation>
+    </message>
+    <message>
+        <source>When a send is capped, send it to the fallback without asking</source>
+        <translation>发送达到上限时，不经询问直接发送到备用配置</translation>
+    </message>
+    <message>
+        <source>Stream answers</source>
+        <translation>流式显示回答</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>（无名称）</translation>
+    </message>
+    <message>
+        <source>%1 (built-in, default)</source>
+        <translation>%1（内置，默认）</translation>
+    </message>
+    <message>
+        <source>%1 (built-in)</source>
+        <translation>%1（内置）</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1（默认）</translation>
+    </message>
+    <message>
+        <source>The provider named %1 tokens.</source>
+        <translation>服务商给出的值为 %1 Token。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; 0 when unknown. %1</source>
+        <translation>模型的上下文窗口大小（Token）；未知时为 0。%1</translation>
+    </message>
+    <message>
+        <source>The settings file has problems with this profile:
+%1</source>
+        <translation>设置文件中的此配置存在问题：
+%1</translation>
+    </message>
+    <message>
+        <source>Refresh asks the provider for its models.</source>
+        <translation>“刷新”会向服务商查询其模型。</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>New provider</source>
+        <translation>新服务商</translation>
+    </message>
+    <message>
+        <source>%1 (copy)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <source>system keychain</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <source>Enter the endpoint first: its model list comes from there.</source>
+        <translation>请先填写端点：模型列表从那里获取。</translation>
+    </message>
+    <message>
+        <source>Asking the provider for its models…</source>
+        <translation>正在向服务商查询模型…</translation>
+    </message>
+    <message>
+        <source>The endpoint must be an http:// or https:// URL.</source>
+        <translation>端点必须是 http:// 或 https:// URL。</translation>
+    </message>
+    <message>
+        <source>Name the model the provider should use.</source>
+        <translation>请填写服务商应使用的模型名称。</translation>
+    </message>
+    <message>
+        <source>Name the environment variable that holds the key.</source>
+        <translation>请填写存放密钥的环境变量名称。</translation>
+    </message>
+    <message>
+        <source>Choose the key file.</source>
+        <translation>请选择密钥文件。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the extra headers is not &quot;Name: value&quot;.</source>
+        <translation>额外请求头的第 %1 行不是“Name: value”格式。</translation>
+    </message>
+    <message>
+        <source>Give the profile a name.</source>
+        <translation>请为配置命名。</translation>
+    </message>
+    <message>
+        <source>Another profile is already named “%1”.</source>
+        <translation>已有另一个配置名为“%1”。</translation>
     </message>
 </context>
 <context>
@@ -1027,6 +1520,22 @@
     <message>
         <source>Estimated tokens</source>
         <translation>预估 Token</translation>
+    </message>
+    <message>
+        <source>The send ended capped; its prompt goes to the profile %1 instead</source>
+        <translation>本次发送因达到上限而结束；其提示词改为发送到配置 %1</translation>
+    </message>
+    <message>
+        <source>The profile the prompt went to after this send ended capped</source>
+        <translation>本次发送因达到上限结束后，提示词改发到的配置</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Fallback to</source>
+        <translation>改发至</translation>
     </message>
 </context>
 <context>
@@ -1535,6 +2044,10 @@
         <source>Paced</source>
         <translation>已节流</translation>
     </message>
+    <message>
+        <source>Fallback</source>
+        <translation>改用备用配置</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SearchResultsModel</name>
@@ -1560,106 +2073,6 @@
 </context>
 <context>
     <name>capwatch::ui::SettingsDialog</name>
-    <message>
-        <source>Use the &amp;embedded demo provider (no account needed)</source>
-        <translation>使用内置演示服务商（无需账户）(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Environment &amp;variable:</source>
-        <translation>环境变量(&amp;V)：</translation>
-    </message>
-    <message>
-        <source>Key &amp;file:</source>
-        <translation>密钥文件(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>System &amp;keychain:</source>
-        <translation>系统密钥环(&amp;K)：</translation>
-    </message>
-    <message>
-        <source>&amp;Stream answers as they are written</source>
-        <translation>边生成边流式显示回答(&amp;S)</translation>
-    </message>
-    <message>
-        <source>model name, e.g. gpt-4o-mini</source>
-        <translation>模型名称，例如 gpt-4o-mini</translation>
-    </message>
-    <message>
-        <source>paste a key to store it; leave empty to keep the stored one</source>
-        <translation>粘贴密钥以存储；留空则保留已存储的密钥</translation>
-    </message>
-    <message>
-        <source>Provider</source>
-        <translation>服务商</translation>
-    </message>
-    <message>
-        <source>&amp;Endpoint:</source>
-        <translation>端点(&amp;E)：</translation>
-    </message>
-    <message>
-        <source>&amp;Model:</source>
-        <translation>模型(&amp;M)：</translation>
-    </message>
-    <message>
-        <source>API key (never stored in the settings file)</source>
-        <translation>API 密钥（绝不会存储在设置文件中）</translation>
-    </message>
-    <message>
-        <source>&amp;Browse…</source>
-        <translation>浏览(&amp;B)…</translation>
-    </message>
-    <message>
-        <source>Chat with the built-in capped provider instead of a real one</source>
-        <translation>与设有上限的内置服务商聊天，而非真实服务商</translation>
-    </message>
-    <message>
-        <source>Endpoint</source>
-        <translation>端点</translation>
-    </message>
-    <message>
-        <source>Base URL of an OpenAI-compatible API, or its chat/completions URL</source>
-        <translation>OpenAI 兼容 API 的基础 URL，或其 chat/completions URL</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>The model name the provider expects</source>
-        <translation>服务商要求的模型名称</translation>
-    </message>
-    <message>
-        <source>Environment variable holding the key</source>
-        <translation>存放密钥的环境变量</translation>
-    </message>
-    <message>
-        <source>Key file path</source>
-        <translation>密钥文件路径</translation>
-    </message>
-    <message>
-        <source>Key to store in the system keychain</source>
-        <translation>要存储到系统密钥环的密钥</translation>
-    </message>
-    <message>
-        <source>Choose the key file</source>
-        <translation>选择密钥文件</translation>
-    </message>
-    <message>
-        <source>The endpoint must be an http:// or https:// URL.</source>
-        <translation>端点必须是 http:// 或 https:// URL。</translation>
-    </message>
-    <message>
-        <source>Name the model the provider should use.</source>
-        <translation>请填写服务商应使用的模型名称。</translation>
-    </message>
-    <message>
-        <source>Name the environment variable that holds the key.</source>
-        <translation>请填写存放密钥的环境变量名称。</translation>
-    </message>
-    <message>
-        <source>Choose the key file.</source>
-        <translation>请选择密钥文件。</translation>
-    </message>
     <message>
         <source>Storing the key in the system keychain…</source>
         <translation>正在将密钥存储到系统密钥环…</translation>
@@ -1733,18 +2146,6 @@
         <translation>节流发送，避免超出服务商的额度窗口(&amp;C)</translation>
     </message>
     <message>
-        <source>&amp;Leave out the oldest turns automatically when a conversation outgrows the model&apos;s context</source>
-        <translation>对话超出模型上下文时自动略去最早的几轮(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <source> tokens</source>
-        <translation> Token</translation>
-    </message>
-    <message>
         <source>Pace sends</source>
         <translation>节流发送</translation>
     </message>
@@ -1761,28 +2162,40 @@
         <translation>对话超出模型上下文时，不经询问直接略去最早的几轮；对话中会注明略去了哪些内容</translation>
     </message>
     <message>
-        <source>the model</source>
-        <translation>当前模型</translation>
+        <source>Default</source>
+        <translation>默认</translation>
     </message>
     <message>
-        <source>Con&amp;text window of %1:</source>
-        <translation>上下文窗口（%1）(&amp;T)：</translation>
+        <source>&amp;Leave out the oldest turns automatically</source>
+        <translation>自动略去最早的几轮对话(&amp;L)</translation>
     </message>
     <message>
-        <source>Context window of %1</source>
-        <translation>上下文窗口（%1）</translation>
+        <source>When a conversation outgrows the model&apos;s context; the conversation says what was left out.</source>
+        <translation>在对话超出模型的上下文时；对话中会注明略去了哪些内容。</translation>
     </message>
     <message>
-        <source>The provider named %1 tokens.</source>
-        <translation>服务商给出的值为 %1 Token。</translation>
+        <source>The numbers of the retry policy (waits, budget, attempts) are each provider&apos;s: Providers, Retry policy.</source>
+        <translation>重试策略的各项数值（等待时间、预算、尝试次数）按服务商分别设置：服务商，重试策略。</translation>
     </message>
     <message>
-        <source>The model&apos;s context window in tokens; 0 when unknown. %1</source>
-        <translation>模型的上下文窗口大小（Token）；未知时为 0。%1</translation>
+        <source>Providers</source>
+        <translation>服务商</translation>
     </message>
     <message>
-        <source>The model&apos;s context window in tokens; 0 when unknown</source>
-        <translation>模型的上下文窗口大小（Token）；未知时为 0</translation>
+        <source>Storing the key of “%1” in the system keychain…</source>
+        <translation>正在将“%1”的密钥存储到系统密钥环…</translation>
+    </message>
+    <message>
+        <source>The key of “%1” was not stored: %2. Your settings are unchanged: choose another key source, or try again.</source>
+        <translation>“%1”的密钥未能存储：%2。您的设置未更改：请选择其他密钥来源，或重试。</translation>
+    </message>
+    <message>
+        <source>Checking the system keychain for “%1”…</source>
+        <translation>正在系统密钥环中检查“%1”的密钥…</translation>
+    </message>
+    <message>
+        <source>The system keychain cannot be used for “%1”: %2. Your settings are unchanged: paste a key to store it, or choose another key source.</source>
+        <translation>无法为“%1”使用系统密钥环：%2。您的设置未更改：请粘贴密钥以存储，或选择其他密钥来源。</translation>
     </message>
 </context>
 <context>
@@ -2078,6 +2491,14 @@
         <source>pacing does not spend the %1 of retry waiting</source>
         <translation>节流不占用 %1 的重试等待时间</translation>
     </message>
+    <message>
+        <source>%1 · → %2</source>
+        <translation>%1 · → %2</translation>
+    </message>
+    <message>
+        <source>Send %1 was capped and went to %2 instead.</source>
+        <translation>第 %1 次发送已达上限，已改为发送到 %2。</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::WindowHistory</name>
@@ -2270,6 +2691,25 @@
     <message>
         <source>Sends parked until their provider&apos;s limit resets</source>
         <translation>挂起至服务商额度重置的发送</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::WindowProfiles</name>
+    <message>
+        <source>The next send goes to %1</source>
+        <translation>下一次发送将发往 %1</translation>
+    </message>
+    <message>
+        <source>Prof&amp;ile:</source>
+        <translation>配置(&amp;Z)：</translation>
+    </message>
+    <message>
+        <source>Provider profile</source>
+        <translation>服务商配置</translation>
+    </message>
+    <message>
+        <source>The provider profile of this conversation: its next send goes there (Ctrl+Shift+P)</source>
+        <translation>此对话的服务商配置：下一次发送将发往这里（Ctrl+Shift+P）</translation>
     </message>
 </context>
 <context>
@@ -2541,6 +2981,46 @@
     <message>
         <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
         <translation>节流：%1 秒后发送，届时服务商的请求数上限将重置</translation>
+    </message>
+    <message>
+        <source>A provider profile of the settings file, by id or name: its endpoint, model, key source, headers, context window and retry numbers (the flags given here win). &apos;demo&apos; runs the embedded demo provider in-process.</source>
+        <translation>设置文件中的一个服务商配置，按 ID 或名称指定：使用其端点、模型、密钥来源、请求头、上下文窗口和重试数值（此处给出的选项优先）。“demo”会在进程内运行内置演示服务商。</translation>
+    </message>
+    <message>
+        <source>Read --profile from this settings file instead of the window&apos;s (~/.config/capwatch/capwatch.conf).</source>
+        <translation>从此设置文件读取 --profile，而非窗口程序所用的设置文件（~/.config/capwatch/capwatch.conf）。</translation>
+    </message>
+    <message>
+        <source>Longest single wait, 1 to 600 s (default: the profile&apos;s, else 60).</source>
+        <translation>单次等待的最长时间，1 到 600 秒（默认：配置中的值，否则为 60）。</translation>
+    </message>
+    <message>
+        <source>All waits of the send together, 0 to 3600 s; 0: no retries (default: the profile&apos;s, else 120).</source>
+        <translation>本次发送所有等待时间之和，0 到 3600 秒；0 表示不重试（默认：配置中的值，否则为 120）。</translation>
+    </message>
+    <message>
+        <source>Attempts, the first included, 1 to 10 (default: the profile&apos;s, else 5).</source>
+        <translation>尝试次数（含首次），1 到 10（默认：配置中的值，否则为 5）。</translation>
+    </message>
+    <message>
+        <source>First backoff wait, doubled each retry, 1 to 60 s (default: the profile&apos;s, else 5).</source>
+        <translation>首次退避等待时长，每次重试翻倍，1 到 60 秒（默认：配置中的值，否则为 5）。</translation>
+    </message>
+    <message>
+        <source>When the send ends capped, send it once to the profile&apos;s fallback (a profile with fallback_auto=true does so without this flag).</source>
+        <translation>当发送因达到上限而结束时，将其发送一次到该配置的备用配置（设置了 fallback_auto=true 的配置无需此选项也会这样做）。</translation>
+    </message>
+    <message>
+        <source>List the provider profiles of the settings file (capwatch.conf), never a key.</source>
+        <translation>列出设置文件（capwatch.conf）中的服务商配置，从不显示密钥。</translation>
+    </message>
+    <message>
+        <source>Read the profiles from this file instead of the window&apos;s settings file (~/.config/capwatch/capwatch.conf).</source>
+        <translation>从此文件读取配置，而非窗口程序的设置文件（~/.config/capwatch/capwatch.conf）。</translation>
+    </message>
+    <message>
+        <source>Print a JSON array, one object a profile.</source>
+        <translation>输出一个 JSON 数组，每个配置一个对象。</translation>
     </message>
 </context>
 <context>

@@ -8,7 +8,8 @@ set(CAPWATCH_TS_FILES
     "${PROJECT_SOURCE_DIR}/translations/capwatch_zh_CN.ts")
 file(GLOB_RECURSE _capwatch_tr_sources CONFIGURE_DEPENDS
     "${PROJECT_SOURCE_DIR}/src/ui/*.cpp" "${PROJECT_SOURCE_DIR}/src/ui/*.h"
-    "${PROJECT_SOURCE_DIR}/src/app/*.cpp" "${PROJECT_SOURCE_DIR}/src/app/*.h")
+    "${PROJECT_SOURCE_DIR}/src/app/*.cpp" "${PROJECT_SOURCE_DIR}/src/app/*.h"
+    "${PROJECT_SOURCE_DIR}/src/session/*.cpp" "${PROJECT_SOURCE_DIR}/src/session/*.h")
 
 qt_add_lupdate(capwatch
     TS_FILES ${CAPWATCH_TS_FILES}
