@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -95,15 +96,16 @@ QStringList rowsWithoutTime(const QByteArray &csv)
 {
     static const QRegularExpression time(
         u"^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z,"_s);
-    // The window's reset counts down on the wall clock: the last but one column, when set.
-    static const QRegularExpression resetS(u",[0-9.]+,(\\d*)$"_s);
+    // The window's reset counts down on the wall clock: window_reset_s, when set (before
+    // estimated_tokens, profile and fallback_to).
+    static const QRegularExpression resetS(u",[0-9.]+,(\\d*),([^,]*),([^,]*)$"_s);
     QStringList rows = QString::fromUtf8(csv).split(u"\r\n"_s);
     for (qsizetype i = 1; i < rows.size(); ++i) {
         if (rows[i].isEmpty())
             continue;
         const QRegularExpressionMatch m = time.match(rows[i]);
         rows[i] = m.hasMatch() ? rows[i].mid(m.capturedLength()) : u"NO TIME: "_s + rows[i];
-        rows[i].replace(resetS, u",R,\\1"_s);
+        rows[i].replace(resetS, u",R,\\1,\\2,\\3"_s);
     }
     return rows;
 }
@@ -332,18 +334,18 @@ void TestMainWindow::exportsWriteWhatWasShown()
     }
     QCOMPARE(lines,
         (QStringList {
-            uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":null,"fallback_to":null})"_s,
-            uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.","reset_at":null,"window_tokens_left":6000,"window_reset_s":R,"estimated_tokens":null,"profile":null,"fallback_to":null})"_s,
-            uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":null,"fallback_to":null})"_s,
-            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":5000,"window_reset_s":R,"estimated_tokens":null,"profile":null,"fallback_to":null})"_s,
+            uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null})"_s,
+            uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.","reset_at":null,"window_tokens_left":6000,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
+            uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null})"_s,
+            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":5000,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
             QString() }));
     QCOMPARE(rowsWithoutTime(c.readAll()),
         (QStringList {
             u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to"_s,
-            u"1,attempt_started,1,,,,,,,,,,,,,,,1004,,"_s,
-            uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,6000,R,,,)"_s,
-            u"1,attempt_started,2,,,,,,,,,,,,,,,1004,,"_s,
-            u"1,succeeded,2,200,success,,,,,,,,,,,5000,R,,,"_s, QString() }));
+            u"1,attempt_started,1,,,,,,,,,,,,,,,1004,Demo,"_s,
+            uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,6000,R,,Demo,)"_s,
+            u"1,attempt_started,2,,,,,,,,,,,,,,,1004,Demo,"_s,
+            u"1,succeeded,2,200,success,,,,,,,,,,,5000,R,,Demo,"_s, QString() }));
 
     // The Markdown: a header, then the turns, the prompt escaped so that it stays text.
     const QString conversation = QString::fromUtf8(m.readAll());
@@ -395,10 +397,10 @@ QAction *actionWithShortcut(QWidget *window, const QKeySequence &shortcut)
 
 const QStringList kLoggedRows {
     u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to"_s,
-    u"1,attempt_started,1,,,,,,,,,,,,,,,1002,,"_s,
-    uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,6000,R,,,)"_s,
-    u"1,attempt_started,2,,,,,,,,,,,,,,,1002,,"_s,
-    u"1,succeeded,2,200,success,,,,,,,,,,,5000,R,,,"_s, QString()
+    u"1,attempt_started,1,,,,,,,,,,,,,,,1002,Demo,"_s,
+    uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,6000,R,,Demo,)"_s,
+    u"1,attempt_started,2,,,,,,,,,,,,,,,1002,Demo,"_s,
+    u"1,succeeded,2,200,success,,,,,,,,,,,5000,R,,Demo,"_s, QString()
 };
 
 } // namespace
@@ -660,10 +662,10 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
             }
             return nullptr;
         };
-        for (QCheckBox *c : dialog->findChildren<QCheckBox *>()) {
-            if (c->text().contains(u"demo"_s))
-                c->setChecked(false);
-        }
+        // Settings > Providers: a profile of its own (the demo has no key).
+        auto *add = dialog->findChild<QPushButton *>(u"addProfile"_s);
+        QVERIFY(add);
+        QTest::mouseClick(add, Qt::LeftButton);
         for (QRadioButton *r : dialog->findChildren<QRadioButton *>()) {
             if (r->text().contains(u"keychain"_s, Qt::CaseInsensitive))
                 QTest::mouseClick(r, Qt::LeftButton);
@@ -683,7 +685,15 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         QVERIFY(buttons);
         QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
         QTRY_VERIFY(!window.findChild<SettingsDialog *>(u"settingsDialog"_s)); // accepted
+        // The conversation keeps its profile until the combo above the prompt switches it.
+        QVERIFY(window.session()->usingDemo());
+        auto *combo = window.findChild<QComboBox *>(u"profileCombo"_s);
+        QVERIFY(combo);
+        QCOMPARE(combo->count(), 2);
+        combo->setCurrentIndex(1);
+        Q_EMIT combo->activated(1);
         QVERIFY(!window.session()->usingDemo());
+        QCOMPARE(window.session()->endpoint(), QUrl(u"https://api.example.com/v1"_s));
         QVERIFY(!window.statusText().contains(u"sk-"_s));
         window.close();
     }
@@ -696,6 +706,7 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
     QVERIFY(!text.contains("sk-never-in-settings"));
     QVERIFY(!text.contains("never-in"));
     QCOMPARE(keychain->stored, QByteArray("sk-never-in-settings-123")); // it went to the keychain
+    QVERIFY(!text.contains("sk-"));
 
     // A key from the environment, used by a real send, stays out of the file too.
     qputenv("CAPWATCH_TEST_GUI_KEY", "sk-env-secret-456");

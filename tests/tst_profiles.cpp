@@ -40,9 +40,7 @@ ProfileSet sampleSet()
     free.overrides.maxAttempts = 10;
     free.overrides.backoffBaseS = 60;
     free.overrides.headerTimeoutS = 10;
-    free.overrides.retryTokenLimit = true;
-    free.overrides.retryRateLimit = true;
-    free.overrides.retryTransient = false;
+    free.overrides.retryTransient = false; // token_limit and rate_limit stay retried
     free.fallback = u"paid"_s;
     free.autoFallback = true;
     // In the order QSettings reads keys: sorted.

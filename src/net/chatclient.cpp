@@ -121,6 +121,9 @@ quint64 ChatClient::send(const ChatRequest &request, const PacePlan &pace)
         m_request.streamUsage = false;
     m_key.clear();
     m_authSource.clear();
+    // The key source of this send, kept for all its attempts: a provider set meanwhile (another
+    // profile) never lends its key to this send's endpoint, on a 401 reload neither.
+    m_sendCredentials = m_credentials;
     m_policy = std::make_unique<retry::SendPolicy>(m_clock, m_limits);
     m_sendProfile = m_profileName;
     m_active = true;
@@ -226,7 +229,7 @@ void ChatClient::loadCredentialAndStart()
 {
     const quint64 id = m_sendId;
     QPointer<ChatClient> self(this);
-    m_credentials->load([self, id](const Credential &c) {
+    m_sendCredentials->load([self, id](const Credential &c) {
         if (!self || id != self->m_sendId || !self->m_active)
             return;
         const QUrl target = chatCompletionsUrl(self->m_request.endpoint);
@@ -517,10 +520,10 @@ void ChatClient::applyDecision(const Decision &d)
     }
     case Decision::Action::ReloadCredential: {
         qCInfo(lcRetry).noquote() << u"request %1: reloading the credential from %2"_s.arg(m_sendId)
-                                         .arg(m_credentials->source());
+                                         .arg(m_sendCredentials->source());
         QPointer<ChatClient> self(this);
         const quint64 id = m_sendId;
-        m_credentials->load([self, id](const Credential &c) {
+        m_sendCredentials->load([self, id](const Credential &c) {
             if (self)
                 self->onCredentialReloaded(id, c);
         });
@@ -641,8 +644,10 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
         if (report.endpoint.empty())
             report.endpoint = m_request.endpoint.toString(QUrl::RemoveUserInfo).toStdString();
         report.model = m_request.model.toStdString();
-        report.authSource
-            = (m_authSource.isEmpty() ? m_credentials->source() : m_authSource).toStdString();
+        report.authSource = (m_authSource.isEmpty()
+                ? (m_sendCredentials ? m_sendCredentials : m_credentials)->source()
+                : m_authSource)
+                                .toStdString();
         report.status = m_lastStatus;
         report.networkError = m_lastError.toStdString();
         report.responseBody

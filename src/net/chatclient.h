@@ -217,6 +217,7 @@ private:
     QString m_profileName;
     QString m_sendProfile; ///< m_profileName when the current send started
     std::shared_ptr<CredentialProvider> m_credentials;
+    std::shared_ptr<CredentialProvider> m_sendCredentials; ///< m_credentials when the send began
     ScaledClock m_clock;
     QPointer<RetryLog> m_log;
 

@@ -426,10 +426,15 @@ void Reader::readProfile(const QString &section, ProviderProfile &p)
                     break;
                 }
             }
+            // A category in the list is retried, as by default: only those left out are
+            // overrides (so what the Providers page sets reads back the same).
             if (ok) {
-                p.overrides.retryTokenLimit = token;
-                p.overrides.retryRateLimit = rate;
-                p.overrides.retryTransient = transient;
+                if (!token)
+                    p.overrides.retryTokenLimit = false;
+                if (!rate)
+                    p.overrides.retryRateLimit = false;
+                if (!transient)
+                    p.overrides.retryTransient = false;
             }
             continue;
         }
@@ -753,9 +758,8 @@ void saveProfiles(QSettings &settings, const ProfileSet &set)
 
 QString profileProblem(const ProviderProfile &profile, const ProfileSet &set)
 {
-    const auto tr = [](const char *text) {
-        return QCoreApplication::translate("capwatch::session::Profiles", text);
-    };
+    const auto tr
+        = [](const char *text) { return QCoreApplication::translate("capwatch::session", text); };
     if (profile.name.trimmed().isEmpty())
         return tr("A profile needs a name.");
     for (const ProviderProfile &other : set.profiles) {
