@@ -59,8 +59,9 @@ namespace {
 
 /// Headers capwatch sets itself, or that would carry a credential or change the framing: a
 /// profile's extra headers never replace them.
-constexpr QByteArrayView kReservedHeaders[] = { "authorization", "proxy-authorization",
-    "content-type", "content-length", "host", "accept" };
+constexpr QByteArrayView kReservedHeaders[]
+    = { "authorization", "proxy-authorization", "content-type", "content-length", "host", "accept",
+          "accept-encoding", "connection", "transfer-encoding" };
 
 /// RFC 9110 token characters: what a header name may consist of.
 bool isTokenChar(char c)
@@ -78,9 +79,15 @@ bool isAllowedExtraHeader(const QByteArray &name, const QByteArray &value)
         return false;
     if (value.contains('\r') || value.contains('\n') || value.contains('\0'))
         return false;
-    return std::none_of(
-        std::begin(kReservedHeaders), std::end(kReservedHeaders), [&name](QByteArrayView reserved) {
-            return name.compare(reserved, Qt::CaseInsensitive) == 0;
+    return !isReservedHeaderName(name);
+}
+
+bool isReservedHeaderName(QByteArrayView name)
+{
+    const QByteArrayView trimmed = name.trimmed();
+    return std::any_of(std::begin(kReservedHeaders), std::end(kReservedHeaders),
+        [trimmed](QByteArrayView reserved) {
+            return trimmed.compare(reserved, Qt::CaseInsensitive) == 0;
         });
 }
 

@@ -63,9 +63,13 @@ QByteArray buildRequestBody(const ChatRequest &request);
 QNetworkRequest buildNetworkRequest(const ChatRequest &request, const QByteArray &apiKey);
 
 /// Whether a profile's extra header may be sent: its name is an HTTP token that is none of
-/// Authorization, Proxy-Authorization, Content-Type, Content-Length, Host and Accept (in any
-/// case), and neither name nor value holds CR, LF or NUL.
+/// isReservedHeaderName(), and neither name nor value holds CR, LF or NUL.
 bool isAllowedExtraHeader(const QByteArray &name, const QByteArray &value);
+/// The names isAllowedExtraHeader() refuses whatever the value: the headers capwatch sets itself
+/// (Authorization, Proxy-Authorization, Content-Type, Content-Length, Host, Accept) and the
+/// connection's own (Accept-Encoding, Connection, Transfer-Encoding). Case-insensitive; the one
+/// list the request, the settings file and the Providers page check.
+bool isReservedHeaderName(QByteArrayView name);
 
 /// Sets the allowed ones of `headers` on `request`, as given; drops the others.
 void setExtraHeaders(

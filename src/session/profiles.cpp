@@ -556,12 +556,7 @@ QString keySourceSpec(const ProviderProfile &p)
 
 bool isReservedHeader(QByteArrayView name)
 {
-    static const QByteArrayView reserved[] = { "authorization", "proxy-authorization",
-        "content-type", "content-length", "accept", "accept-encoding", "user-agent", "host",
-        "connection", "transfer-encoding", "cookie" };
-    const QByteArray lower = name.toByteArray().trimmed().toLower();
-    return std::find(std::cbegin(reserved), std::cend(reserved), QByteArrayView(lower))
-        != std::cend(reserved);
+    return net::isReservedHeaderName(name); // the request's own list: one rule everywhere
 }
 
 QString defaultSettingsPath()

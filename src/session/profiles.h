@@ -126,8 +126,8 @@ void saveProfiles(QSettings &settings, const ProfileSet &set);
 /// `keychain` or `none` (never a key).
 QString keySourceSpec(const ProviderProfile &profile);
 
-/// True for the headers capwatch sets itself (Authorization, Content-Type, Accept, User-Agent,
-/// Host, ...; case-insensitive): a profile's extra headers may not replace them.
+/// net::isReservedHeaderName(): the headers a profile's extra headers may not replace
+/// (Authorization, Content-Type, Accept, Host, ...; a User-Agent may replace capwatch's).
 bool isReservedHeader(QByteArrayView name);
 
 /// The settings file capwatch and capwatch-cli share when none is named:
