@@ -46,19 +46,22 @@ struct Demo
                 g_emptyPrompts.append(QString::fromUtf8(r.body.left(300)));
         }
     }
-    explicit Demo(const QString &scenario, DemoOptions o = {})
+    /// `scale`: the time scale of the demo and of chat()'s runs.
+    explicit Demo(const QString &scenario, DemoOptions o = {}, double scale = kScale)
+        : scale(scale)
     {
         o.scenario = scenario;
-        o.timeScale = kScale;
+        o.timeScale = scale;
         provider.setOptions(o);
         ok = provider.listen();
     }
     QStringList chat(QStringList extra = {}) const
     {
         return QStringList { u"chat"_s, u"--endpoint"_s, provider.baseUrl().toString(),
-            u"--prompt"_s, u"Hello there"_s, u"--time-scale"_s, QString::number(kScale) }
+            u"--prompt"_s, u"Hello there"_s, u"--time-scale"_s, QString::number(scale) }
         + extra;
     }
+    double scale = kScale;
     DemoProvider provider;
     bool ok = false;
 };
@@ -879,6 +882,12 @@ void TestChatCli::waitForResetInTheHelp()
 
 namespace {
 
+/// The pacing tests' scale: a provider window of 30-60 s lasts 3-6 s, far longer than a run of
+/// capwatch-cli takes even under a sanitizer on a slow machine (100-500 ms), so whether a run
+/// lands inside the window never depends on how fast processes start. At 0.01 (0.3-0.6 s) it
+/// did: a slower machine spread the runs over several windows and none was paced.
+constexpr double kPacingScale = 0.1;
+
 /// A capped demo whose window `limit` tokens a `seconds` window; every CLI run asks for 1000.
 DemoOptions cappedWindow(qint64 limit, double seconds)
 {
@@ -900,8 +909,8 @@ int statusCount(const QByteArray &err, const QByteArray &status)
 
 void TestChatCli::twoRunsInARowArePaced()
 {
-    // One run fills the window (1000 of 1000 tokens), which resets 30 s (0.3 s scaled) later.
-    Demo demo(u"capped"_s, cappedWindow(1000, 30));
+    // One run fills the window (1000 of 1000 tokens), which resets 30 s (3 s scaled) later.
+    Demo demo(u"capped"_s, cappedWindow(1000, 30), kPacingScale);
     QVERIFY(demo.ok);
     QTemporaryDir dir;
     const QStringList db { u"--history-database"_s, dir.filePath(u"history.sqlite"_s) };
@@ -922,14 +931,14 @@ void TestChatCli::twoRunsInARowArePaced()
     QVERIFY(!first.err.contains("pacing"));
     // No sooner than the reset: 30 s (scaled) after the first request was counted.
     QCOMPARE(arrived.size(), 2);
-    QVERIFY2(arrived.at(1) - arrived.at(0) >= qint64(30'000 * kScale) - 10,
+    QVERIFY2(arrived.at(1) - arrived.at(0) >= qint64(30'000 * kPacingScale) - 10,
         qPrintable(QString::number(arrived.at(1) - arrived.at(0))));
     QVERIFY(!second.err.contains("failed: 422"));
 }
 
 void TestChatCli::twentyQuickRunsGetNo422()
 {
-    Demo demo(u"capped"_s, cappedWindow(6000, 60)); // six runs a minute
+    Demo demo(u"capped"_s, cappedWindow(6000, 60), kPacingScale); // six runs a minute
     QVERIFY(demo.ok);
     QTemporaryDir dir;
     const QStringList db { u"--history-database"_s, dir.filePath(u"history.sqlite"_s) };
@@ -946,7 +955,7 @@ void TestChatCli::twentyQuickRunsGetNo422()
 
 void TestChatCli::withoutPacingQuickRunsGet422s()
 {
-    Demo demo(u"capped"_s, cappedWindow(6000, 60));
+    Demo demo(u"capped"_s, cappedWindow(6000, 60), kPacingScale);
     QVERIFY(demo.ok);
     QTemporaryDir dir;
     const QStringList args { u"--history-database"_s, dir.filePath(u"history.sqlite"_s),
