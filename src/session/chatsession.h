@@ -66,6 +66,12 @@ public:
     /// and allowPlainHttp() was not called for this endpoint in this session.
     bool needsPlainHttpConsent() const;
     void allowPlainHttp();
+    /// The same for a send to the fallback (sendToFallback(), and the automatic one): whether it
+    /// would put the fallback profile's key on plain HTTP to a host that is not this machine,
+    /// and allowFallbackPlainHttp() was not called for the fallback's endpoint. An automatic
+    /// fallback that needs it is not sent: the offer is told with `automatic` false.
+    bool fallbackNeedsPlainHttpConsent() const;
+    void allowFallbackPlainHttp();
     net::RetryLog *retryLog() const { return m_log; }
 
     // --- the conversation ---

@@ -66,6 +66,13 @@ void ChatSession::restoreClient()
         m_local->stop();
 }
 
+bool ChatSession::fallbackNeedsPlainHttpConsent() const
+{
+    return false; // contract: filled in by the session's owner
+}
+
+void ChatSession::allowFallbackPlainHttp() { }
+
 void ChatSession::setFallback(std::optional<ProviderChoice> fallback, bool automatic)
 {
     m_fallback = std::move(fallback);

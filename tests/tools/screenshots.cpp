@@ -190,6 +190,7 @@ int parkingShots(const QTemporaryDir &dir, const QString &outDir, const QString 
         return 1;
 
     // Two more conversations, parked automatically, and the Queue with all three.
+    settings.setParkingChoice(session::ParkingChoice::Automatic); // a new conversation reads it
     w.session()->setParkingChoice(session::ParkingChoice::Automatic);
     for (const char *prompt :
         { QT_TRANSLATE_NOOP("screenshots", "Summarise yesterday's incident report for the team"),
