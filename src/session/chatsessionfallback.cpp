@@ -10,6 +10,8 @@
 #include "sessionlogging.h"
 #include "storedrecords.h"
 
+#include <memory>
+#include <optional>
 #include <utility>
 
 namespace capwatch::session {
@@ -68,10 +70,29 @@ void ChatSession::restoreClient()
 
 bool ChatSession::fallbackNeedsPlainHttpConsent() const
 {
-    return false; // contract: filled in by the session's owner
+    if (!m_fallback || m_fallback->demo)
+        return false;
+    const QUrl target = net::chatCompletionsUrl(m_fallback->endpoint);
+    if (!target.isValid() || target.scheme() != u"http" || net::isLoopback(target)
+        || m_plainHttpConsent.contains(net::displayEndpoint(target)))
+        return false;
+    // As keyWouldBeSent(), with the fallback's own key source: a keychain counts as a key.
+    if (m_fallback->keySource == ProviderChoice::KeySource::Keychain)
+        return true;
+    const std::shared_ptr<net::CredentialProvider> credentials = credentialsFor(*m_fallback);
+    if (!credentials)
+        return false;
+    auto hasKey = std::make_shared<std::optional<bool>>();
+    credentials->load([hasKey](const net::Credential &c) { *hasKey = !c.key.isEmpty(); });
+    return hasKey->value_or(true);
 }
 
-void ChatSession::allowFallbackPlainHttp() { }
+void ChatSession::allowFallbackPlainHttp()
+{
+    if (m_fallback)
+        m_plainHttpConsent.insert(
+            net::displayEndpoint(net::chatCompletionsUrl(m_fallback->endpoint)));
+}
 
 void ChatSession::setFallback(std::optional<ProviderChoice> fallback, bool automatic)
 {
