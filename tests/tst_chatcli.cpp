@@ -47,11 +47,11 @@ struct Demo
         }
     }
     /// `scale`: the time scale of the demo and of chat()'s runs.
-    explicit Demo(const QString &scenario, DemoOptions o = {}, double scale = kScale)
-        : scale(scale)
+    explicit Demo(const QString &scenario, DemoOptions o = {}, double timeScale = kScale)
+        : scale(timeScale)
     {
         o.scenario = scenario;
-        o.timeScale = scale;
+        o.timeScale = timeScale;
         provider.setOptions(o);
         ok = provider.listen();
     }
