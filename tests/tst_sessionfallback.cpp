@@ -4,15 +4,22 @@
 // send gives up capped and B is offered; sendToFallback() is answered by B; neither provider
 // ever saw the other's key; the retry log has the `fallback` record; the stored answer names B;
 // an automatic fallback sends by itself; a fallback that ends capped offers nothing further; a
-// failure that is not a cap offers nothing. Both providers run on the test's thread, so every
+// failure that is not a cap offers nothing; an automatic fallback that would put its key on plain
+// HTTP is offered, not sent; the fallback's send is paced by its own lane's window and trimmed by
+// its own context window, a trim after its context error resends to it, and a setProvider()
+// during it does not cancel it. Both providers run on the test's thread, so every
 // Authorization header they receive is seen here unmasked (chatRequestReceived).
 
 #include "demo/demoprovider.h"
 #include "history/historystore.h"
 #include "history/historywriter.h"
+#include "net/chatrequest.h"
 #include "session/chatsession.h"
+#include "session/providermemory.h"
 #include "support/historywriting.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,11 +37,13 @@ constexpr double kScale = 0.02;
 /// One demo provider on the test's thread, with every Authorization header it was sent.
 struct Provider
 {
-    explicit Provider(const QString &scenario)
+    explicit Provider(const QString &scenario, qint64 contextWindow = 0)
     {
         demo::DemoOptions o;
         o.scenario = scenario;
         o.timeScale = kScale;
+        if (contextWindow > 0)
+            o.contextWindow = contextWindow;
         server.setOptions(o);
         QObject::connect(&server, &demo::DemoProvider::chatRequestReceived, &server,
             [this](int, const QByteArray &authorization) { seen.append(authorization); });
@@ -66,6 +75,26 @@ retry::PolicyLimits small()
     l.budget = retry::Millis(2000);
     l.maxAttempts = 2;
     return l;
+}
+
+/// The lane a send to `endpoint` files its provider's reports under (ChatSession::lane()).
+QString laneOf(const QUrl &endpoint)
+{
+    return history::HistoryStore::storableEndpoint(
+        net::chatCompletionsUrl(endpoint).toString(QUrl::RemoveUserInfo));
+}
+
+/// A turn's prompt of about 1,200 characters (300 tokens at 4 a token), numbered.
+QString longPrompt(int n)
+{
+    return u"Turn %1: "_s.arg(n) + QString(1200, u'x');
+}
+
+SendOptions shortAnswers()
+{
+    SendOptions o;
+    o.maxTokens = 50;
+    return o;
 }
 
 bool onlyKey(const QList<QByteArray> &seen, const QByteArray &key)
@@ -100,8 +129,16 @@ private Q_SLOTS:
     void progressCarriesTheProfilesNumbers();
     void profileContextWindowComesFirst();
     void storesAndRestoresTheProfiles();
+    void automaticFallbackOverPlainHttpIsOfferedNotSent();
+    void fallbackIsPacedByItsOwnLane();
+    void fallbackIsTrimmedByItsOwnContextWindow();
+    void trimAfterTheFallbacksContextErrorResendsToIt();
+    void setProviderDuringTheFallbacksSendKeepsIt();
 
 private:
+    /// Three answered turns of longPrompt() on a `capped` provider, then profile A on a
+    /// `headline` one (m_c), so the next send ends capped with that history.
+    void historyThenCapped();
     /// A session on profile A (scenario `a`) with the fallback B (scenario `b`).
     void setUp(const QString &a, const QString &b, bool automatic = false);
     /// Sends and waits for the give-up; the fallbackOffered() it emitted.
@@ -109,6 +146,7 @@ private:
 
     std::unique_ptr<Provider> m_a;
     std::unique_ptr<Provider> m_b;
+    std::unique_ptr<Provider> m_c;
     std::unique_ptr<ChatSession> m_session;
     ProviderChoice m_profileA;
     ProviderChoice m_profileB;
@@ -117,6 +155,8 @@ private:
 void TestSessionFallback::initTestCase()
 {
     qRegisterMetaType<FallbackOffer>();
+    qRegisterMetaType<TrimOffer>();
+    qRegisterMetaType<net::PacePlan>();
     qputenv("CAPWATCH_TEST_KEY_A", "key-A");
     qputenv("CAPWATCH_TEST_KEY_B", "key-B");
 }
@@ -128,6 +168,7 @@ void TestSessionFallback::cleanup()
     m_session.reset();
     m_a.reset();
     m_b.reset();
+    m_c.reset();
 }
 
 void TestSessionFallback::setUp(const QString &a, const QString &b, bool automatic)
@@ -272,6 +313,7 @@ void TestSessionFallback::fallbackAnswersWithItsOwnKeyAndIsRecorded()
 void TestSessionFallback::automaticFallbackSendsWithoutACall()
 {
     setUp(u"headline"_s, u"capped"_s, true);
+    QVERIFY(!m_session->fallbackNeedsPlainHttpConsent()); // http, but to this machine
     QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
     QSignalSpy parked(m_session.get(), &ChatSession::parkedChanged);
     m_session->setParkingChoice(ParkingChoice::Automatic); // not also parked
@@ -469,6 +511,226 @@ void TestSessionFallback::storesAndRestoresTheProfiles()
     QVERIFY(restoredFallback);
     m_session->setHistory(nullptr);
     fresh.setHistory(nullptr);
+}
+
+void TestSessionFallback::historyThenCapped()
+{
+    const SendOptions options = shortAnswers();
+    for (int i = 1; i <= 3; ++i) {
+        QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
+        QVERIFY(m_session->send(longPrompt(i), options) != 0);
+        QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
+    }
+    QCOMPARE(m_session->history().size(), 6);
+    m_c = std::make_unique<Provider>(u"headline"_s);
+    QVERIFY(m_c->listen());
+    m_profileA.endpoint = m_c->server.baseUrl();
+    m_session->setProvider(m_profileA);
+}
+
+void TestSessionFallback::automaticFallbackOverPlainHttpIsOfferedNotSent()
+{
+    setUp(u"headline"_s, u"capped"_s, true);
+    // A fallback on the LAN, over plain HTTP, with a key: never contacted by this test (the
+    // address is TEST-NET-1), since nothing may go there without consent.
+    ProviderChoice lan = m_profileB;
+    lan.endpoint = QUrl(u"http://192.0.2.20:8000/v1"_s);
+    m_session->setFallback(lan, true);
+    QVERIFY(m_session->fallbackNeedsPlainHttpConsent());
+    QSignalSpy started(m_session.get(), &ChatSession::sendStarted);
+    const FallbackOffer offer = sendUntilGaveUp(u"over the LAN"_s);
+    QVERIFY(offer.offered);
+    QVERIFY(!offer.automatic); // offered, so the window shows "Send to Paid tier instead"
+    QCOMPARE(offer.toProfile, u"Paid tier"_s);
+    QVERIFY(!m_session->busy());
+    QVERIFY(!m_session->sentToFallback());
+    QCOMPARE(started.size(), 1); // the capped send only
+    QVERIFY(m_session->fallbackOffer().offered);
+    // No caller skips the question: the session itself refuses until it is allowed.
+    QCOMPARE(m_session->sendToFallback({}), quint64(0));
+    QVERIFY(!m_session->busy());
+    QCOMPARE(started.size(), 1);
+    for (const net::RetryRecord &r : m_session->retryLog()->records())
+        QVERIFY(r.event != Event::Fallback);
+    QVERIFY(onlyKey(m_a->seen, "key-A"));
+
+    m_session->allowFallbackPlainHttp();
+    QVERIFY(!m_session->fallbackNeedsPlainHttpConsent());
+    // The consent is for that endpoint: another plain-HTTP host asks again; one without a key
+    // does not.
+    lan.endpoint = QUrl(u"http://192.0.2.21:8000/v1"_s);
+    m_session->setFallback(lan, true);
+    QVERIFY(m_session->fallbackNeedsPlainHttpConsent());
+    lan.keyVariable = u"CAPWATCH_TEST_NO_SUCH_KEY"_s;
+    m_session->setFallback(lan, true);
+    QVERIFY(!m_session->fallbackNeedsPlainHttpConsent());
+}
+
+void TestSessionFallback::fallbackIsPacedByItsOwnLane()
+{
+    setUp(u"headline"_s, u"capped"_s);
+    ProviderMemory memory;
+    m_session->setProviderMemory(&memory);
+    QVERIFY(sendUntilGaveUp(u"paced at the fallback"_s).offered);
+    QVERIFY(!memory.window(laneOf(m_b->server.baseUrl()), u"gpt-paid"_s));
+    // Then B's lane says: no tokens left, reset in 40 s (0.8 s on the wall at this scale).
+    net::ProviderReport report;
+    report.status = 200;
+    report.window.limitTokens = 6000;
+    report.window.remainingTokens = 0;
+    report.window.resetTokens = retry::Millis(40'000);
+    report.model = u"gpt-paid"_s;
+    report.receivedAt = QDateTime::currentDateTimeUtc();
+    report.timeScale = kScale;
+    memory.report(laneOf(m_b->server.baseUrl()), u"gpt-paid"_s, report);
+
+    QSignalSpy pacing(m_session.get(), &ChatSession::pacingStarted);
+    QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
+    const quint64 id = m_session->sendToFallback({});
+    QVERIFY(id != 0);
+    QTRY_COMPARE_WITH_TIMEOUT(pacing.size(), 1, 5000);
+    const net::PacePlan plan = pacing.first().at(1).value<net::PacePlan>();
+    QVERIFY(plan.wait > retry::Millis(20'000)); // 40 s less the report's age
+    QVERIFY(plan.wait <= retry::Millis(40'000));
+    QCOMPARE(plan.windowTokensLeft, std::optional<std::int64_t>(0));
+    QCOMPARE(m_b->server.chatRequests(), 0); // it waits for B's window
+    QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
+    QCOMPARE(m_b->server.chatRequests(), 1);
+
+    int paced = 0;
+    for (const net::RetryRecord &r : m_session->retryLog()->records()) {
+        if (r.event != Event::Paced)
+            continue;
+        ++paced;
+        QCOMPARE(quint64(r.request), id);
+        QCOMPARE(r.profile, u"Paid tier"_s);
+        QCOMPARE(r.windowTokensLeft, std::optional<std::int64_t>(0));
+    }
+    QCOMPARE(paced, 1); // the capped send on A was not paced by B's window
+    // B's own answer is filed under B's lane, not A's.
+    QVERIFY(memory.window(laneOf(m_b->server.baseUrl()), u"gpt-paid"_s));
+    m_session->setProviderMemory(nullptr);
+}
+
+void TestSessionFallback::fallbackIsTrimmedByItsOwnContextWindow()
+{
+    setUp(u"capped"_s, u"capped"_s);
+    m_session->setAutoTrim(true);
+    historyThenCapped();
+    // A sets no context window: its request is not trimmed. B's window holds less than the
+    // whole conversation, more than the last turns with the prompt.
+    const ContextGauge own = m_session->contextGauge(u"short"_s, shortAnswers());
+    QCOMPARE(own.contextWindow, std::nullopt);
+    QVERIFY(own.tokens > 900);
+    m_profileB.contextWindow = own.tokens - 100;
+    m_session->setFallback(m_profileB, false);
+
+    QSignalSpy gaveUp(m_session.get(), &ChatSession::gaveUp);
+    QSignalSpy offered(m_session.get(), &ChatSession::fallbackOffered);
+    QSignalSpy trims(m_session.get(), &ChatSession::trimOffered);
+    QVERIFY(m_session->send(u"short"_s, shortAnswers()) != 0);
+    QTRY_COMPARE_WITH_TIMEOUT(offered.size(), 1, 20000);
+    QVERIFY(offered.first().at(0).value<FallbackOffer>().offered);
+    QVERIFY(trims.isEmpty()); // A's send went whole
+    QCOMPARE(m_session->leftOut(), 0);
+
+    QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
+    QVERIFY(m_session->sendToFallback(shortAnswers()) != 0);
+    QCOMPARE(trims.size(), 1);
+    const TrimOffer trim = trims.first().at(0).value<TrimOffer>();
+    QVERIFY(trim.automatic);
+    QCOMPARE(trim.contextWindow, *m_profileB.contextWindow);
+    QVERIFY(trim.plan.leftOut >= 1);
+    QCOMPARE(m_session->leftOut(), trim.plan.leftOut);
+    QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
+    // At B the oldest turn is absent: 3 turns less those left out, and the prompt.
+    const demo::RecordedRequest atB = m_b->server.recordedRequests().constLast();
+    const QJsonArray messages = atB.json().value(u"messages"_s).toArray();
+    QCOMPARE(messages.size(), (3 - trim.plan.leftOut) * 2 + 1);
+    QVERIFY(!messages.first().toObject().value(u"content"_s).toString().startsWith(u"Turn 1:"_s));
+}
+
+void TestSessionFallback::trimAfterTheFallbacksContextErrorResendsToIt()
+{
+    // B answers only what fits its context; the session knows nothing of that window before
+    // its context error.
+    m_a = std::make_unique<Provider>(u"capped"_s);
+    QVERIFY(m_a->listen());
+    m_profileA
+        = profileOf(u"a"_s, u"Free tier"_s, m_a->server.baseUrl(), "CAPWATCH_TEST_KEY_A", small());
+    m_session = std::make_unique<ChatSession>();
+    m_session->setTimeScale(kScale);
+    m_session->setProvider(m_profileA);
+    m_session->setAutoTrim(true);
+    historyThenCapped();
+    const ContextGauge own = m_session->contextGauge(u"short"_s, shortAnswers());
+    QVERIFY(own.tokens > 900);
+    m_b = std::make_unique<Provider>(u"context"_s, own.tokens - 100);
+    QVERIFY(m_b->listen());
+    m_profileB
+        = profileOf(u"b"_s, u"Paid tier"_s, m_b->server.baseUrl(), "CAPWATCH_TEST_KEY_B", small());
+    m_session->setFallback(m_profileB, true); // automatic: the fallback's send goes at once
+
+    QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
+    QSignalSpy gaveUp(m_session.get(), &ChatSession::gaveUp);
+    QSignalSpy trims(m_session.get(), &ChatSession::trimOffered);
+    QSignalSpy offered(m_session.get(), &ChatSession::fallbackOffered);
+    QVERIFY(m_session->send(u"short"_s, shortAnswers()) != 0);
+    QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 30000);
+    const int toCapped = m_c->server.chatRequests();
+    QCOMPARE(gaveUp.size(), 2); // capped on A, then B's context error
+    QVERIFY(offered.first().at(0).value<FallbackOffer>().automatic);
+    QCOMPARE(trims.size(), 1);
+    const TrimOffer trim = trims.first().at(0).value<TrimOffer>();
+    QVERIFY(trim.automatic);
+    QCOMPARE(trim.contextWindow, own.tokens - 100);
+    // The trimmed prompt went to B again (one hop kept), never back to the capped profile.
+    QCOMPARE(m_b->server.chatRequests(), 2);
+    QCOMPARE(m_c->server.chatRequests(), toCapped);
+    QVERIFY(m_session->sentToFallback());
+    QCOMPARE(m_session->sendProfile(), u"Paid tier"_s);
+    QVERIFY(onlyKey(m_b->seen, "key-B"));
+    QVERIFY(onlyKey(m_c->seen, "key-A"));
+    const QJsonArray messages
+        = m_b->server.recordedRequests().constLast().json().value(u"messages"_s).toArray();
+    QCOMPARE(messages.size(), (3 - trim.plan.leftOut) * 2 + 1);
+    QCOMPARE(offered.size(), 2); // B's context error: not capped, nothing further offered
+    QVERIFY(!offered.at(1).at(0).value<FallbackOffer>().offered);
+}
+
+void TestSessionFallback::setProviderDuringTheFallbacksSendKeepsIt()
+{
+    setUp(u"headline"_s, u"capped"_s);
+    QVERIFY(sendUntilGaveUp(u"kept"_s).offered);
+    QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
+    QSignalSpy cancelled(m_session.get(), &ChatSession::cancelled);
+    QVERIFY(!m_session->fallbackSendRunning());
+    QVERIFY(m_session->sendToFallback({}) != 0);
+    QVERIFY(m_session->fallbackSendRunning());
+    QCOMPARE(m_session->sendProfileId(), u"b"_s);
+    // Settings OK (or a retranslate) applies the own profile again, here with other numbers.
+    ProviderChoice a = m_profileA;
+    a.limits.maxAttempts = 4;
+    m_session->setProvider(a);
+    QVERIFY(m_session->busy());
+    QVERIFY(m_session->fallbackSendRunning());
+    QCOMPARE(m_session->progress().limits.maxAttempts, 3); // still B's send
+    QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
+    QVERIFY(cancelled.isEmpty());
+    QCOMPARE(m_session->sendProfile(), u"Paid tier"_s);
+    QCOMPARE(m_b->server.chatRequests(), 1);
+    QVERIFY(onlyKey(m_b->seen, "key-B"));
+    QCOMPARE(m_session->history().size(), 2);
+    QVERIFY(!m_session->fallbackSendRunning());
+
+    // Then the own client holds the choice set meanwhile: A, key-A, its new numbers.
+    QSignalSpy gaveUp(m_session.get(), &ChatSession::gaveUp);
+    QVERIFY(m_session->send(u"again"_s, {}) != 0);
+    QCOMPARE(m_session->progress().limits.maxAttempts, 4);
+    QTRY_COMPARE_WITH_TIMEOUT(gaveUp.size(), 1, 20000);
+    QCOMPARE(m_session->sendProfile(), u"Free tier"_s);
+    QCOMPARE(m_b->server.chatRequests(), 1);
+    QVERIFY(onlyKey(m_a->seen, "key-A"));
 }
 
 QTEST_GUILESS_MAIN(TestSessionFallback)

@@ -4,7 +4,8 @@
 // without pacing; Send now and Cancel during a pacing wait; the window report survives into a new
 // memory through the history; a conversation that outgrows the context scenario's window is
 // offered a trim, answered without its oldest turns (absent from the request at the provider),
-// and trimmed by itself with the automatic setting.
+// and trimmed by itself with the automatic setting; an embedded demo that is a fallback files its
+// window under the lane "demo", as the session's own demo does.
 
 #include "history/historywriter.h"
 #include "session/chatsession.h"
@@ -124,6 +125,7 @@ private Q_SLOTS:
     void automaticTrimmingSaysWhatWasLeftOut();
     void theProvidersWindowOverrulesALargerSetting();
     void leftOutTurnsComeBackWithANewConversation();
+    void aDemoFallbackReportsUnderTheDemoLane();
 };
 
 void TestSessionPacing::twentyQuickSendsArePacedNotRefused()
@@ -412,6 +414,45 @@ void TestSessionPacing::leftOutTurnsComeBackWithANewConversation()
     QCOMPARE(f.session.leftOut(), 0);
     QCOMPARE(leftOut.size(), 2);
     QCOMPARE(leftOut.last().at(0).toInt(), 0);
+}
+
+void TestSessionPacing::aDemoFallbackReportsUnderTheDemoLane()
+{
+    // The session's own provider: a demo server on a URL of its own, capped from the first
+    // request; its fallback: the embedded demo (the local provider, on a random port).
+    demo::DemoProvider own;
+    demo::DemoOptions o;
+    o.scenario = u"headline"_s;
+    o.timeScale = kScale;
+    own.setOptions(o);
+    QVERIFY(own.listen());
+    testing::ThreadedDemo local(capped());
+    ProviderMemory memory;
+    ChatSession session;
+    session.setTimeScale(kScale);
+    session.setLocalProvider(&local);
+    session.setProviderMemory(&memory);
+    ProviderChoice choice;
+    choice.endpoint = own.baseUrl();
+    choice.model = u"gpt-test"_s;
+    choice.profileName = u"Own"_s;
+    choice.limits.waitCap = retry::Millis(1000);
+    choice.limits.budget = retry::Millis(2000);
+    choice.limits.maxAttempts = 2;
+    session.setProvider(choice);
+    ProviderChoice fallback;
+    fallback.demo = true;
+    fallback.profileName = u"Demo"_s;
+    session.setFallback(fallback, true);
+
+    QSignalSpy ok(&session, &ChatSession::succeeded);
+    QVERIFY(session.send(u"to the demo instead"_s, {}) != 0);
+    QTRY_COMPARE_WITH_TIMEOUT(ok.size(), 1, 20000);
+    QVERIFY(session.sentToFallback());
+    QCOMPARE(session.sendProfile(), u"Demo"_s);
+    QCOMPARE(own.chatRequests(), 2); // the capped profile's 2 attempts, not the answer
+    // One lane for the embedded demo, whatever port it ran on: the next run paces by it.
+    QVERIFY(memory.window(u"demo"_s, QString::fromUtf16(net::kDemoModel)));
 }
 
 QTEST_GUILESS_MAIN(TestSessionPacing)

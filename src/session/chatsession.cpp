@@ -116,7 +116,7 @@ ChatSession::~ChatSession()
     if (m_lot)
         m_lot->detach(this);
     m_client->cancel();
-    if (m_demo && m_local)
+    if ((m_demo || m_fallbackStartedLocal) && m_local)
         m_local->stop();
 }
 
@@ -146,12 +146,19 @@ void ChatSession::setProvider(const ProviderChoice &choice)
     m_choice = choice;
     if (choice.demo && !m_demo) {
         m_demo = true;
-        QString error = u"no local provider"_s;
-        m_endpoint = m_local ? m_local->start(m_timeScale, &error) : QUrl();
-        if (!m_endpoint.isValid())
-            qCWarning(lcSession) << "the demo provider could not start:" << error;
+        if (std::exchange(m_fallbackStartedLocal, false) && m_sendFallback) {
+            // A demo fallback's send runs on the local provider it started: the session's now.
+            m_endpoint = m_sendFallback->endpoint;
+        } else {
+            QString error = u"no local provider"_s;
+            m_endpoint = m_local ? m_local->start(m_timeScale, &error) : QUrl();
+            if (!m_endpoint.isValid())
+                qCWarning(lcSession) << "the demo provider could not start:" << error;
+        }
     } else if (!choice.demo && m_demo) {
-        m_client->cancel();
+        // Stopping the local provider ends a send to it; a fallback's send elsewhere goes on.
+        if (!fallbackSendRunning() || (m_sendFallback && m_sendFallback->demo))
+            m_client->cancel();
         if (m_local)
             m_local->stop();
         m_demo = false;
@@ -159,11 +166,12 @@ void ChatSession::setProvider(const ProviderChoice &choice)
 
     if (!m_demo)
         m_endpoint = choice.endpoint;
-    // A fallback's send in flight must not reload a key of this provider for its endpoint.
-    if (m_clientOnFallback && busy())
-        m_client->cancel();
-    restoreClient();
-    applyToClient(choice);
+    // A fallback's send in flight goes on: the client keeps the key source, limits and profile
+    // name that send began with, and finish() puts this choice in (restoreClient()).
+    if (!fallbackSendRunning()) {
+        restoreClient();
+        applyToClient(choice);
+    }
     if (m_writer && !m_conversation.isNull() && choice.profile != m_conversationProfile) {
         m_conversationProfile = choice.profile; // `updated` stays: it is not a new message
         m_writer->setConversationProfile(m_conversation, choice.profile);
@@ -310,6 +318,10 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
         restoreClient();
     const ProviderChoice &to = target ? *target : m_choice;
     m_sendProfileName = to.profileName;
+    m_sendProfileId = to.profile;
+    m_sendFallback = target;
+    // Paced and trimmed by the lane, model and context window of where the send goes.
+    m_sendLane = target ? laneOf(*target) : ownLane();
     // A new prompt while one is parked: that one stays in the lot (its card, the queue) and goes
     // at its reset; this session's failed prompt is the new one from now on.
     m_parked = false;
@@ -317,7 +329,7 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_lastOptions = options;
     m_trimOffer = {}; // an offer is about the send that made it
     setLeftOut(m_leftOut); // an edit or a regenerate may have taken turns away
-    trimBeforeSend(prompt, options);
+    trimBeforeSend(prompt, options, m_sendLane);
     m_offerExcess.reset(); // only ever for the resend of the prompt that overflowed
     m_offerWindow.reset();
     m_overflowExcess.reset();
@@ -338,16 +350,8 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
     storeSendStart(prompt); // queued before the request goes out (on the next turn of the loop)
-    m_sendLane = target ? history::HistoryStore::storableEndpoint(
-                     net::chatCompletionsUrl(request.endpoint).toString(QUrl::RemoveUserInfo))
-                        : lane();
-    m_sendModel = request.model;
-    net::PacePlan plan = pacePlanFor(request);
-    if (target) { // the memory's window is the capped provider's: a fallback is not paced by it
-        net::PacePlan bare;
-        bare.estimatedTokens = plan.estimatedTokens;
-        plan = bare;
-    }
+    m_sendLane.model = request.model;
+    const net::PacePlan plan = pacePlanFor(request, m_sendLane);
     m_sentEstimate = plan.estimatedTokens.value_or(0);
     const quint64 id = m_client->send(request, plan);
     if (!m_storedSend.isNull())

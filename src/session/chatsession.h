@@ -211,12 +211,19 @@ public:
     /// Sends the failed prompt to the fallback as fallbackOffer() says: logs `fallback` (stored
     /// with the capped send), then a fresh cycle with the fallback's endpoint, key and limits. A
     /// send to a fallback that ends capped is never offered another (one hop). Later sends go to
-    /// the session's own provider again. 0 when nothing is offered or a send is in flight.
+    /// the session's own provider again. 0 when nothing is offered, a send is in flight, or
+    /// fallbackNeedsPlainHttpConsent() (ask, allowFallbackPlainHttp(), then call again).
     quint64 sendToFallback(const SendOptions &options);
     /// The profile name the send in flight (or ended last) went to: its answer is marked with it.
     QString sendProfile() const { return m_sendProfileName; }
     /// True while the send in flight (or ended last) went to the fallback.
     bool sentToFallback() const { return m_sentToFallback; }
+    /// True while a send to the fallback is in flight. setProvider() does not cancel it (the
+    /// client keeps that send's key source and limits); when the fallback profile itself
+    /// changed, the caller cancels it and says so. sendProfileId() names that profile.
+    bool fallbackSendRunning() const { return m_clientOnFallback && busy(); }
+    /// The profile id the send in flight (or ended last) went to.
+    QString sendProfileId() const { return m_sendProfileId; }
 
 Q_SIGNALS:
     /// Right after gaveUp() (before parkOffered()): what fallbackOffer() says, offered or not.
@@ -364,9 +371,21 @@ private:
     bool m_autoFallback = false;
     FallbackOffer m_fallbackOffer;
     QString m_sendProfileName;
+    QString m_sendProfileId;
     bool m_sentToFallback = false;
+    /// The fallback a demo fallback's endpoint is found for (the session's own local provider,
+    /// or one it starts); nullopt when it could not start. `startedLocal`: it was started.
+    std::optional<ProviderChoice> prepareFallback(bool &startedLocal);
+    /// Sends `prompt` to the prepared `target` with its key source, limits and profile name.
+    quint64 startFallbackSend(ProviderChoice target, bool startedLocal, const QString &prompt,
+        const SendOptions &options);
+    /// trimAndResend() after a send to the fallback: the trimmed prompt goes to the same
+    /// fallback again (still one hop), never back to the capped profile.
+    quint64 resendToFallback(const SendOptions &options);
     /// Set by sendToFallback() for the one startSend() it makes: where that send goes.
     std::optional<ProviderChoice> m_fallbackTarget;
+    /// The prepared fallback the send in flight (or ended last) went to; nullopt for the own.
+    std::optional<ProviderChoice> m_sendFallback;
     bool m_clientOnFallback = false; ///< the client holds the fallback's key source and limits
     bool m_fallbackStartedLocal = false; ///< a demo fallback started the local provider
     /// The profile id stored with the conversation shown (set or restored); what setProvider()
@@ -374,15 +393,28 @@ private:
     QString m_conversationProfile;
 
     // Pacing and trimming (chatsessionpacing.cpp).
-    net::PacePlan pacePlanFor(const net::ChatRequest &request) const;
+    /// Where a send goes, as pacing and trimming read the memory: the lane its provider's
+    /// reports are filed under ("demo" for the embedded demo), its model and the context window
+    /// its profile sets.
+    struct SendLane
+    {
+        QString lane;
+        QString model;
+        std::optional<qint64> contextWindow;
+    };
+    /// The next send to the session's own provider.
+    SendLane ownLane() const;
+    /// A send to the fallback `target` (as prepared by prepareFallback()).
+    static SendLane laneOf(const ProviderChoice &target);
+    net::PacePlan pacePlanFor(const net::ChatRequest &request, const SendLane &to) const;
     /// The turns of m_history (oldest first) with their estimated tokens.
-    std::vector<std::int64_t> turnTokens() const;
-    double charsPerToken() const;
-    std::optional<qint64> knownContextWindow() const;
+    std::vector<std::int64_t> turnTokens(const SendLane &to) const;
+    double charsPerToken(const SendLane &to) const;
+    std::optional<qint64> knownContextWindow(const SendLane &to) const;
     void onProviderReported(quint64 send, const net::ProviderReport &report);
     void onContextOverflow(quint64 send, const net::ContextOverflow &overflow);
     /// Automatic trimming before a send: applies a plan when the request would not fit.
-    void trimBeforeSend(const QString &prompt, const SendOptions &options);
+    void trimBeforeSend(const QString &prompt, const SendOptions &options, const SendLane &to);
     QPointer<ProviderMemory> m_memory;
     bool m_pacingEnabled = true;
     bool m_autoTrim = false;
@@ -399,13 +431,14 @@ private:
     /// with it even when Settings holds a larger one.
     std::optional<qint64> m_overflowWindow;
     std::optional<qint64> m_offerWindow; ///< m_overflowWindow of the offer made, until its resend
-    QString m_sendLane; ///< lane() when the send in flight started: its reports are filed there
-    QString m_sendModel; ///< the model the send in flight went with
+    /// Of the send in flight (or ended last): its reports and context errors are filed under its
+    /// lane and model, and a trim offer after it plans with its window.
+    SendLane m_sendLane;
     /// `excess`: how much more the provider counted than the estimate; `named`: the window a
     /// context error named (the smaller of it and the known one is planned with).
-    TrimOffer makeTrimOffer(const QString &prompt, const SendOptions &options, qint64 excess,
-        std::optional<qint64> named = {}) const;
-    qint64 fixedTokens(const QString &prompt, const SendOptions &options) const;
+    TrimOffer makeTrimOffer(const QString &prompt, const SendOptions &options, const SendLane &to,
+        qint64 excess, std::optional<qint64> named = {}) const;
+    qint64 fixedTokens(const QString &prompt, const SendOptions &options, const SendLane &to) const;
     qint64 leftOutTokens() const;
     void clearLeftOut();
     /// After gaveUp(): the Trim and resend offer of a context error (resent at once with

@@ -121,21 +121,28 @@ void ChatSession::offerFallback(quint64 send, const FallbackOffer &before)
     // A handler of gaveUp() may have started another send: the offer is still told.
     FallbackOffer offer = m_fallbackOffer.send == send ? m_fallbackOffer : before;
     if (offer.offered && m_autoFallback && current(send) && !busy()) {
-        qCInfo(lcSession).noquote()
-            << u"send %1 ended capped on %2: sent to its fallback %3"_s.arg(send).arg(
-                   offer.fromProfile, offer.toProfile);
-        offer.automatic = sendToFallback(m_lastOptions) != 0;
+        if (fallbackNeedsPlainHttpConsent()) {
+            // Not by itself: the offer goes out with `automatic` false, so the caller asks.
+            qCInfo(lcSession).noquote()
+                << u"send %1 ended capped on %2: its fallback %3 needs consent to plain HTTP, "
+                   "so it is offered, not sent"_s.arg(send)
+                       .arg(offer.fromProfile, offer.toProfile);
+        } else {
+            qCInfo(lcSession).noquote()
+                << u"send %1 ended capped on %2: sent to its fallback %3"_s.arg(send).arg(
+                       offer.fromProfile, offer.toProfile);
+            offer.automatic = sendToFallback(m_lastOptions) != 0;
+        }
     }
     Q_EMIT fallbackOffered(offer);
 }
 
-quint64 ChatSession::sendToFallback(const SendOptions &options)
+std::optional<ProviderChoice> ChatSession::prepareFallback(bool &startedLocal)
 {
-    if (!m_fallback || !m_fallbackOffer.offered || busy() || m_failedPrompt.isEmpty()
-        || m_fallbackOffer.send != m_endedSend || m_parked)
-        return 0;
+    startedLocal = false;
+    if (!m_fallback)
+        return std::nullopt;
     ProviderChoice target = *m_fallback;
-    bool startedLocal = false;
     if (target.demo) { // the embedded demo: the session's own when it talks to it already
         if (m_demo) {
             target.endpoint = m_endpoint;
@@ -146,7 +153,7 @@ quint64 ChatSession::sendToFallback(const SendOptions &options)
                 qCWarning(lcSession) << "the demo provider could not start:" << error;
                 if (m_local)
                     m_local->stop();
-                return 0;
+                return std::nullopt;
             }
             startedLocal = true;
         }
@@ -155,6 +162,34 @@ quint64 ChatSession::sendToFallback(const SendOptions &options)
     target.model = !named.isEmpty() ? named
         : target.demo               ? QString::fromUtf16(net::kDemoModel)
                                     : net::defaultModelFor(target.endpoint);
+    return target;
+}
+
+quint64 ChatSession::startFallbackSend(
+    ProviderChoice target, bool startedLocal, const QString &prompt, const SendOptions &options)
+{
+    // A fresh cycle with the fallback's own key source, limits and profile name: swapped in
+    // before the send, so no credential of the capped profile is loaded for it.
+    applyToClient(target);
+    m_clientOnFallback = true;
+    m_fallbackStartedLocal = startedLocal;
+    m_fallbackTarget = std::move(target);
+    m_parksInARow = 0;
+    return startSend(prompt, options);
+}
+
+quint64 ChatSession::sendToFallback(const SendOptions &options)
+{
+    if (!m_fallback || !m_fallbackOffer.offered || busy() || m_failedPrompt.isEmpty()
+        || m_fallbackOffer.send != m_endedSend || m_parked)
+        return 0;
+    // No caller skips the question: the key goes over plain HTTP only once it was allowed.
+    if (fallbackNeedsPlainHttpConsent())
+        return 0;
+    bool startedLocal = false;
+    std::optional<ProviderChoice> target = prepareFallback(startedLocal);
+    if (!target)
+        return 0;
 
     // The capped send's `fallback` record, after its gave_up: its request and attempt, the
     // failure it ended on, its reason; stored with that send.
@@ -178,19 +213,28 @@ quint64 ChatSession::sendToFallback(const SendOptions &options)
     r.unpark = RetryRecord::Unpark::None;
     r.reason = m_fallbackOffer.reason;
     r.profile = m_fallbackOffer.fromProfile;
-    r.fallbackTo = target.profileName;
+    r.fallbackTo = target->profileName;
     appendParkRecord(r, m_endedStoredSend);
 
-    // A fresh cycle with the fallback's own key source, limits and profile name: swapped in
-    // before the send, so no credential of the capped profile is loaded for it.
-    applyToClient(target);
-    m_clientOnFallback = true;
-    m_fallbackStartedLocal = startedLocal;
-    m_fallbackTarget = std::move(target);
     m_reuseStoredPrompt = m_endedStoredPrompt; // the same prompt: one more send of it
-    m_parksInARow = 0;
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
-    return startSend(prompt, options);
+    return startFallbackSend(*std::move(target), startedLocal, prompt, options);
+}
+
+quint64 ChatSession::resendToFallback(const SendOptions &options)
+{
+    // The same fallback profile as the send that overflowed, and allowed as before.
+    if (!m_sentToFallback || !m_fallback || !m_sendFallback
+        || m_fallback->profile != m_sendFallback->profile || fallbackNeedsPlainHttpConsent())
+        return 0;
+    bool startedLocal = false;
+    std::optional<ProviderChoice> target = prepareFallback(startedLocal);
+    if (!target)
+        return 0;
+    qCInfo(lcSession).noquote() << u"the trimmed prompt goes to the fallback %1 again"_s.arg(
+        target->profileName);
+    const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
+    return startFallbackSend(*std::move(target), startedLocal, prompt, options);
 }
 
 } // namespace capwatch::session

@@ -3,6 +3,7 @@
 // (docs/retry-policy.md section 8).
 
 #include "chatsession.h"
+#include "history/historystore.h"
 #include "sessionlogging.h"
 
 #include <algorithm>
@@ -26,27 +27,43 @@ bool ChatSession::sendNow()
     return m_client->sendNow();
 }
 
-double ChatSession::charsPerToken() const
+ChatSession::SendLane ChatSession::ownLane() const
+{
+    // A parked send goes with the model it was parked with (startSend()).
+    return { lane(), m_nextModel.isEmpty() ? m_model : m_nextModel, m_choice.contextWindow };
+}
+
+ChatSession::SendLane ChatSession::laneOf(const ProviderChoice &target)
+{
+    // The embedded demo is one lane whatever port it listens on, as the session's own.
+    const QString lane = target.demo
+        ? u"demo"_s
+        : history::HistoryStore::storableEndpoint(
+            net::chatCompletionsUrl(target.endpoint).toString(QUrl::RemoveUserInfo));
+    return { lane, target.model, target.contextWindow };
+}
+
+double ChatSession::charsPerToken(const SendLane &to) const
 {
     if (!m_memory)
         return retry::kDefaultCharsPerToken;
-    return m_memory->ratio(lane(), m_model).charsPerToken;
+    return m_memory->ratio(to.lane, to.model).charsPerToken;
 }
 
-std::optional<qint64> ChatSession::knownContextWindow() const
+std::optional<qint64> ChatSession::knownContextWindow(const SendLane &to) const
 {
-    if (m_choice.contextWindow) // the profile's comes before a learned one (section 8.2)
-        return m_choice.contextWindow;
+    if (to.contextWindow) // the profile's comes before a learned one (section 8.2)
+        return to.contextWindow;
     if (m_memory) {
-        if (const std::optional<qint64> known = m_memory->contextWindow(lane(), m_model))
+        if (const std::optional<qint64> known = m_memory->contextWindow(to.lane, to.model))
             return known;
     }
     return m_sessionContextWindow;
 }
 
-std::vector<std::int64_t> ChatSession::turnTokens() const
+std::vector<std::int64_t> ChatSession::turnTokens(const SendLane &to) const
 {
-    const double ratio = charsPerToken();
+    const double ratio = charsPerToken(to);
     std::vector<std::int64_t> turns;
     turns.reserve(size_t(m_history.size() / 2));
     // While editing, the next send replaces the last exchange: it is not part of that request.
@@ -58,7 +75,8 @@ std::vector<std::int64_t> ChatSession::turnTokens() const
     return turns;
 }
 
-qint64 ChatSession::fixedTokens(const QString &prompt, const SendOptions &options) const
+qint64 ChatSession::fixedTokens(
+    const QString &prompt, const SendOptions &options, const SendLane &to) const
 {
     qint64 chars = prompt.size();
     if (options.systemPrompt)
@@ -66,12 +84,12 @@ qint64 ChatSession::fixedTokens(const QString &prompt, const SendOptions &option
     std::optional<std::int64_t> maxTokens;
     if (options.maxTokens)
         maxTokens = *options.maxTokens;
-    return retry::estimateTokens(chars, charsPerToken(), maxTokens);
+    return retry::estimateTokens(chars, charsPerToken(to), maxTokens);
 }
 
 qint64 ChatSession::leftOutTokens() const
 {
-    const std::vector<std::int64_t> turns = turnTokens();
+    const std::vector<std::int64_t> turns = turnTokens(ownLane());
     const auto end = turns.begin() + std::min<qsizetype>(m_leftOut, qsizetype(turns.size()));
     return std::accumulate(turns.begin(), end, qint64(0));
 }
@@ -79,22 +97,23 @@ qint64 ChatSession::leftOutTokens() const
 ContextGauge ChatSession::contextGauge(const QString &prompt, const SendOptions &options) const
 {
     ContextGauge g;
-    const std::vector<std::int64_t> turns = turnTokens();
+    const SendLane to = ownLane(); // the next send goes to the session's own provider
+    const std::vector<std::int64_t> turns = turnTokens(to);
     g.turns = int(turns.size());
     g.leftOut = std::min(m_leftOut, g.turns);
-    g.tokens = fixedTokens(prompt, options);
+    g.tokens = fixedTokens(prompt, options, to);
     for (int i = 0; i < g.turns; ++i)
         (i < g.leftOut ? g.leftOutTokens : g.tokens) += turns[size_t(i)];
-    g.contextWindow = knownContextWindow();
+    g.contextWindow = knownContextWindow(to);
     g.fits = !g.contextWindow || g.tokens <= *g.contextWindow;
     return g;
 }
 
 TrimOffer ChatSession::makeTrimOffer(const QString &prompt, const SendOptions &options,
-    qint64 excess, std::optional<qint64> named) const
+    const SendLane &to, qint64 excess, std::optional<qint64> named) const
 {
     TrimOffer offer;
-    std::optional<qint64> window = knownContextWindow();
+    std::optional<qint64> window = knownContextWindow(to);
     // The provider's own word wins over a larger window set in Settings.
     if (named && (!window || *named < *window))
         window = named;
@@ -104,8 +123,8 @@ TrimOffer ChatSession::makeTrimOffer(const QString &prompt, const SendOptions &o
     retry::TrimInput input;
     // The provider counted `excess` more than the estimate: plan for that much less room.
     input.contextWindow = std::max<qint64>(1, *window - excess);
-    input.fixedTokens = fixedTokens(prompt, options);
-    input.turnTokens = turnTokens();
+    input.fixedTokens = fixedTokens(prompt, options, to);
+    input.turnTokens = turnTokens(to);
     input.alreadyLeftOut = m_leftOut;
     offer.plan = retry::planTrim(input);
     offer.offered = offer.plan.needed && offer.plan.fits && offer.plan.leftOut > m_leftOut;
@@ -114,7 +133,7 @@ TrimOffer ChatSession::makeTrimOffer(const QString &prompt, const SendOptions &o
 
 TrimOffer ChatSession::trimOfferFor(const QString &prompt, const SendOptions &options) const
 {
-    return makeTrimOffer(prompt, options, 0);
+    return makeTrimOffer(prompt, options, ownLane(), 0);
 }
 
 void ChatSession::setLeftOut(int turns)
@@ -146,10 +165,15 @@ quint64 ChatSession::trimAndResend(const SendOptions &options)
         return 0;
     setLeftOut(m_trimOffer.plan.leftOut);
     m_trimOffer = {};
+    // The offer is about the send that ended: after a send to the fallback, its prompt goes to
+    // that fallback again, not to the profile that ended capped.
+    if (m_sentToFallback)
+        return resendToFallback(options);
     return retryFailed(options);
 }
 
-void ChatSession::trimBeforeSend(const QString &prompt, const SendOptions &options)
+void ChatSession::trimBeforeSend(
+    const QString &prompt, const SendOptions &options, const SendLane &to)
 {
     if (!m_autoTrim)
         return;
@@ -157,7 +181,7 @@ void ChatSession::trimBeforeSend(const QString &prompt, const SendOptions &optio
     // prompt plans with them; later sends with the estimate alone.
     const qint64 excess = std::exchange(m_offerExcess, std::nullopt).value_or(0);
     const std::optional<qint64> named = std::exchange(m_offerWindow, std::nullopt);
-    TrimOffer offer = makeTrimOffer(prompt, options, excess, named);
+    TrimOffer offer = makeTrimOffer(prompt, options, to, excess, named);
     if (!offer.offered)
         return;
     setLeftOut(offer.plan.leftOut);
@@ -167,19 +191,19 @@ void ChatSession::trimBeforeSend(const QString &prompt, const SendOptions &optio
     Q_EMIT trimOffered(offer);
 }
 
-net::PacePlan ChatSession::pacePlanFor(const net::ChatRequest &request) const
+net::PacePlan ChatSession::pacePlanFor(const net::ChatRequest &request, const SendLane &to) const
 {
     net::PacePlan plan;
     std::optional<std::int64_t> maxTokens;
     if (request.maxTokens)
         maxTokens = *request.maxTokens;
     const qint64 estimate
-        = retry::estimateTokens(net::requestChars(request.messages), charsPerToken(), maxTokens);
+        = retry::estimateTokens(net::requestChars(request.messages), charsPerToken(to), maxTokens);
     plan.estimatedTokens = estimate;
     if (!m_memory)
         return plan;
     const retry::PaceInput input
-        = m_memory->paceInput(lane(), request.model, estimate, m_pacingEnabled, m_timeScale);
+        = m_memory->paceInput(to.lane, to.model, estimate, m_pacingEnabled, m_timeScale);
     if (input.report.remainingTokens)
         plan.windowTokensLeft = *input.report.remainingTokens;
     if (input.tokensResetLeft && input.tokensResetLeft->count() > 0)
@@ -198,7 +222,7 @@ void ChatSession::onProviderReported(quint64 send, const net::ProviderReport &re
 {
     // Filed under the provider the request went to, even if another was chosen since.
     if (m_memory && current(send))
-        m_memory->report(m_sendLane, report.model, report);
+        m_memory->report(m_sendLane.lane, report.model, report);
     if (current(send))
         Q_EMIT providerReported(send, report);
 }
@@ -208,7 +232,7 @@ void ChatSession::onContextOverflow(quint64 send, const net::ContextOverflow &ov
     if (!current(send))
         return;
     if (m_memory)
-        m_memory->learnContextWindow(m_sendLane, m_sendModel, overflow.contextWindow);
+        m_memory->learnContextWindow(m_sendLane.lane, m_sendLane.model, overflow.contextWindow);
     else
         m_sessionContextWindow = overflow.contextWindow;
     m_overflowWindow = overflow.contextWindow;
@@ -221,7 +245,9 @@ void ChatSession::offerTrim(quint64 send)
         return;
     m_offerExcess = std::exchange(m_overflowExcess, std::nullopt);
     m_offerWindow = std::exchange(m_overflowWindow, std::nullopt);
-    m_trimOffer = makeTrimOffer(m_failedPrompt, m_lastOptions, *m_offerExcess, m_offerWindow);
+    // With the window of the provider that overflowed (the fallback's after a send to it).
+    m_trimOffer
+        = makeTrimOffer(m_failedPrompt, m_lastOptions, m_sendLane, *m_offerExcess, m_offerWindow);
     m_trimOffer.send = send;
     if (m_autoTrim && m_trimOffer.offered) {
         m_trimOffer.automatic = true;

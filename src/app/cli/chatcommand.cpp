@@ -460,6 +460,14 @@ int runChat(const QStringList &args)
             return ExitNetworkOrConfig;
         }
         chat.setFallback(fallbackChoice, profile->autoFallback);
+        // As for the profile's own endpoint below: a terminal run warns instead of asking.
+        if (chat.fallbackNeedsPlainHttpConsent()) {
+            writeErr(u"capwatch: warning: the fallback's key goes to %1 over plain HTTP, readable "
+                     "by anyone on the way\n"_s
+                         .arg(net::chatCompletionsUrl(fallbackChoice->endpoint).host())
+                         .toUtf8());
+            chat.allowFallbackPlainHttp();
+        }
     }
 
     const QUrl target = net::chatCompletionsUrl(request.endpoint);
