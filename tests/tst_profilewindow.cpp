@@ -18,6 +18,9 @@
 #include <QAccessible>
 #include <QComboBox>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -61,6 +64,12 @@ session::ProfileSet twoProfiles(const QUrl &paidUrl, bool autoFallback = false)
 struct ProfileWindow
 {
     explicit ProfileWindow(const QString &ini, bool autoFallback = false)
+        : ProfileWindow(
+            [&](const QUrl &paidUrl) { return twoProfiles(paidUrl, autoFallback); }, ini)
+    { }
+    /// With the profiles `make` gives for the Paid key's URL; `forceDemo`: as with --demo.
+    ProfileWindow(const std::function<session::ProfileSet(const QUrl &)> &make, const QString &ini,
+        bool forceDemo = false)
         : settings(ini)
     {
         paid.listen();
@@ -69,8 +78,9 @@ struct ProfileWindow
         paid.setOptions(o);
         LaunchOptions options;
         options.timeScale = kScale;
+        options.forceDemo = forceDemo;
         window = std::make_unique<MainWindow>(settings, options, &hook);
-        window->windowProfiles()->setProfiles(twoProfiles(paid.baseUrl(), autoFallback));
+        window->windowProfiles()->setProfiles(make(paid.baseUrl()));
         window->show();
     }
     void setScenario(const QString &scenario)
@@ -137,6 +147,9 @@ private Q_SLOTS:
     void comboSwitchesTheNextSend();
     void fallbackCardOffersTheSwitch();
     void fallbackAnswersAndIsMarked();
+    void fallbackOverPlainHttpAsksFirst();
+    void fallbacksSendShowsItsOwnNumbers_data();
+    void fallbacksSendShowsItsOwnNumbers();
 
 private:
     QTemporaryDir m_dir;
@@ -313,6 +326,129 @@ void TestProfileWindow::fallbackAnswersAndIsMarked()
     QVERIFY2(w.window->timeline()->accessibleDescription().contains(u"went to Paid key instead"_s),
         qPrintable(w.window->timeline()->accessibleDescription()));
     QCOMPARE(lanes.last().outcome, TimelineLane::Outcome::Succeeded);
+}
+
+void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
+{
+    // The fallback "LAN box" is plain HTTP to a host that is not this machine, with a key: the
+    // click asks first and, cancelled, sends nothing. (192.0.2.10 is TEST-NET-1: never
+    // contacted here.)
+    qputenv("CAPWATCH_TST_LAN_KEY", "sk-lan-test-key");
+    ProfileWindow w(
+        [](const QUrl &paidUrl) {
+            session::ProfileSet set = twoProfiles(paidUrl);
+            session::ProviderProfile lan = set.profiles.at(1);
+            lan.id = u"lan"_s;
+            lan.name = u"LAN box"_s;
+            lan.endpoint = QUrl(u"http://192.0.2.10:8000/v1"_s);
+            lan.keyVariable = u"CAPWATCH_TST_LAN_KEY"_s;
+            set.profiles.append(lan);
+            set.profiles[0].fallback = lan.id;
+            return set;
+        },
+        ini());
+    w.setScenario(u"headline"_s);
+    w.send(u"Please answer"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
+    session::ChatSession *chat = w.window->session();
+    ConversationPresenter *presenter = w.window->presenter();
+    QVERIFY(presenter->fallbackOffer().offered);
+    QVERIFY(!presenter->fallbackOffer().automatic);
+    QVERIFY(chat->fallbackNeedsPlainHttpConsent());
+    const quint64 sendBefore = chat->currentSend();
+    const qsizetype recordsBefore = chat->retryLog()->records().size();
+    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+
+    QVERIFY(clickLink(w.window->conversation(), u"Send to LAN box instead"_s));
+    QPointer<QMessageBox> box = w.window->findChild<QMessageBox *>(u"plainHttpWarning"_s);
+    QVERIFY(box);
+    QTRY_VERIFY(box->isVisible());
+    // It names the fallback's endpoint, not the capped profile's.
+    QVERIFY2(box->text().contains(u"http://192.0.2.10:8000/v1/chat/completions"_s),
+        qPrintable(box->text()));
+    QVERIFY2(box->text().contains(u"to 192.0.2.10."_s), qPrintable(box->text()));
+    // Nothing went out meanwhile: no send, no `fallback` record, the prompt where it was.
+    QVERIFY(!chat->busy());
+    QCOMPARE(chat->currentSend(), sendBefore);
+    QCOMPARE(chat->retryLog()->records().size(), recordsBefore);
+    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+    // Asked again while it is open: the same box, not a second one.
+    QVERIFY(clickLink(w.window->conversation(), u"Send to LAN box instead"_s));
+    QCOMPARE(w.window->findChildren<QMessageBox *>(u"plainHttpWarning"_s).size(), 1);
+
+    auto *cancel = box->findChild<QPushButton *>(u"cancel"_s);
+    QVERIFY(cancel);
+    cancel->click();
+    QTRY_VERIFY(!box);
+    QVERIFY(!chat->busy());
+    QCOMPARE(chat->currentSend(), sendBefore);
+    QCOMPARE(chat->retryLog()->records().size(), recordsBefore);
+    for (const net::RetryRecord &r : chat->retryLog()->records())
+        QVERIFY(r.event != net::RetryRecord::Event::Fallback);
+    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+    QCOMPARE(chat->failedPrompt(), u"Please answer"_s);
+    // Still offered, and still unconsented: the next click asks again.
+    QVERIFY(chat->fallbackOffer().offered);
+    QVERIFY(chat->fallbackNeedsPlainHttpConsent());
+    QCOMPARE(w.paidChats(), 0);
+    qunsetenv("CAPWATCH_TST_LAN_KEY");
+}
+
+void TestProfileWindow::fallbacksSendShowsItsOwnNumbers_data()
+{
+    QTest::addColumn<bool>("forceDemo");
+    QTest::newRow("the conversation's profile") << false;
+    // --demo: the session's fallback is the demo profile's (Paid key), whatever the
+    // conversation's profile ("Other", whose fallback "Third" has 2 attempts).
+    QTest::newRow("--demo") << true;
+}
+
+void TestProfileWindow::fallbacksSendShowsItsOwnNumbers()
+{
+    QFETCH(bool, forceDemo);
+    ProfileWindow w(
+        [forceDemo](const QUrl &paidUrl) {
+            session::ProfileSet set = twoProfiles(paidUrl);
+            set.profiles[1].overrides.maxAttempts = 7;
+            set.profiles[1].overrides.budgetS = 30;
+            if (forceDemo) {
+                session::ProviderProfile other = set.profiles.at(1);
+                other.id = u"other"_s;
+                other.name = u"Other"_s;
+                other.overrides = {};
+                other.fallback = u"third"_s;
+                session::ProviderProfile third = other;
+                third.id = u"third"_s;
+                third.name = u"Third"_s;
+                third.fallback.clear();
+                third.overrides.maxAttempts = 2;
+                third.overrides.budgetS = 8;
+                set.profiles << other << third;
+                set.defaultProfile = other.id;
+            }
+            return set;
+        },
+        ini(), forceDemo);
+    w.setScenario(u"headline"_s);
+    w.send(u"Please answer"_s);
+    RetryPanel *panel = w.window->retryPanel();
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::GaveUp, 15000);
+    QCOMPARE(panel->attemptText(), u"3 of 3"_s); // the Free tier's numbers
+    QVERIFY(w.window->presenter()->fallbackOffer().offered);
+    QCOMPARE(w.window->presenter()->fallbackOffer().toProfile, u"Paid key"_s);
+
+    QSignalSpy started(w.window->session(), &session::ChatSession::sendStarted);
+    QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
+    QCOMPARE(started.size(), 1);
+    // From the send's start on: the Paid key's 7 attempts and 30 s, in the panel and the timeline.
+    QCOMPARE(panel->limits().maxAttempts, 7);
+    QCOMPARE(w.window->timeline()->limits().maxAttempts, 7);
+    QCOMPARE(w.window->timeline()->budgetS(), 30.0);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
+    QCOMPARE(w.paidChats(), 1);
+    QCOMPARE(panel->attemptText(), u"1 of 7"_s);
+    QVERIFY2(panel->budgetText().endsWith(u" s of 30 s"_s), qPrintable(panel->budgetText()));
+    QCOMPARE(w.window->timeline()->limits().maxAttempts, 7);
 }
 
 QTEST_MAIN(TestProfileWindow)
