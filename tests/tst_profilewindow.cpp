@@ -397,20 +397,29 @@ void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
 void TestProfileWindow::fallbacksSendShowsItsOwnNumbers_data()
 {
     QTest::addColumn<bool>("forceDemo");
-    QTest::newRow("the conversation's profile") << false;
+    QTest::addColumn<bool>("paidDefaults"); // the Paid key runs on the default numbers
+    QTest::newRow("the conversation's profile") << false << false;
     // --demo: the session's fallback is the demo profile's (Paid key), whatever the
     // conversation's profile ("Other", whose fallback "Third" has 2 attempts).
-    QTest::newRow("--demo") << true;
+    QTest::newRow("--demo") << true << false;
+    // The default numbers are a send's numbers too, not "none reported".
+    QTest::newRow("--demo, the fallback on the defaults") << true << true;
 }
 
 void TestProfileWindow::fallbacksSendShowsItsOwnNumbers()
 {
     QFETCH(bool, forceDemo);
+    QFETCH(bool, paidDefaults);
+    const retry::PolicyLimits defaults;
+    const int attempts = paidDefaults ? defaults.maxAttempts : 7;
+    const int budgetS = paidDefaults ? int(defaults.budget.count() / 1000) : 30;
     ProfileWindow w(
-        [forceDemo](const QUrl &paidUrl) {
+        [=](const QUrl &paidUrl) {
             session::ProfileSet set = twoProfiles(paidUrl);
-            set.profiles[1].overrides.maxAttempts = 7;
-            set.profiles[1].overrides.budgetS = 30;
+            if (!paidDefaults) {
+                set.profiles[1].overrides.maxAttempts = attempts;
+                set.profiles[1].overrides.budgetS = budgetS;
+            }
             if (forceDemo) {
                 session::ProviderProfile other = set.profiles.at(1);
                 other.id = u"other"_s;
@@ -440,15 +449,16 @@ void TestProfileWindow::fallbacksSendShowsItsOwnNumbers()
     QSignalSpy started(w.window->session(), &session::ChatSession::sendStarted);
     QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
     QCOMPARE(started.size(), 1);
-    // From the send's start on: the Paid key's 7 attempts and 30 s, in the panel and the timeline.
-    QCOMPARE(panel->limits().maxAttempts, 7);
-    QCOMPARE(w.window->timeline()->limits().maxAttempts, 7);
-    QCOMPARE(w.window->timeline()->budgetS(), 30.0);
+    // From the send's start on: the Paid key's attempts and budget, in the panel and the timeline.
+    QCOMPARE(panel->limits().maxAttempts, attempts);
+    QCOMPARE(w.window->timeline()->limits().maxAttempts, attempts);
+    QCOMPARE(w.window->timeline()->budgetS(), double(budgetS));
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(w.paidChats(), 1);
-    QCOMPARE(panel->attemptText(), u"1 of 7"_s);
-    QVERIFY2(panel->budgetText().endsWith(u" s of 30 s"_s), qPrintable(panel->budgetText()));
-    QCOMPARE(w.window->timeline()->limits().maxAttempts, 7);
+    QCOMPARE(panel->attemptText(), u"1 of %1"_s.arg(attempts));
+    QVERIFY2(panel->budgetText().endsWith(u" s of %1 s"_s.arg(budgetS)),
+        qPrintable(panel->budgetText()));
+    QCOMPARE(w.window->timeline()->limits().maxAttempts, attempts);
 }
 
 QTEST_MAIN(TestProfileWindow)
