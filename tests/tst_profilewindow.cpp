@@ -11,12 +11,16 @@
 #include "ui/conversationpresenter.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
+#include "ui/providerspage.h"
 #include "ui/retrypanel.h"
+#include "ui/settingsdialog.h"
 #include "ui/timelinewidget.h"
 #include "ui/windowprofiles.h"
 
 #include <QAccessible>
+#include <QAction>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -150,6 +154,8 @@ private Q_SLOTS:
     void fallbackOverPlainHttpAsksFirst();
     void fallbacksSendShowsItsOwnNumbers_data();
     void fallbacksSendShowsItsOwnNumbers();
+    void settingsDuringAFallbacksSend_data();
+    void settingsDuringAFallbacksSend();
 
 private:
     QTemporaryDir m_dir;
@@ -459,6 +465,80 @@ void TestProfileWindow::fallbacksSendShowsItsOwnNumbers()
     QVERIFY2(panel->budgetText().endsWith(u" s of %1 s"_s.arg(budgetS)),
         qPrintable(panel->budgetText()));
     QCOMPARE(w.window->timeline()->limits().maxAttempts, attempts);
+}
+
+void TestProfileWindow::settingsDuringAFallbacksSend_data()
+{
+    QTest::addColumn<bool>("changeFallback");
+    QTest::newRow("the fallback's model changed") << true;
+    QTest::newRow("nothing changed") << false;
+}
+
+void TestProfileWindow::settingsDuringAFallbacksSend()
+{
+    QFETCH(bool, changeFallback);
+    ProfileWindow w(ini());
+    // The capped profile: a second local provider, answering every request with the headline
+    // 422 (18 min asked). The dialog shows the settings file's profiles: the window gets the
+    // same ones.
+    demo::DemoProvider capped;
+    QVERIFY(capped.listen());
+    demo::DemoOptions co = capped.options();
+    co.scenario = u"headline"_s;
+    capped.setOptions(co);
+    session::ProfileSet set = twoProfiles(w.paid.baseUrl());
+    set.profiles[0].builtInDemo = false;
+    set.profiles[0].endpoint = capped.baseUrl();
+    set.profiles[0].model = u"capwatch-demo"_s;
+    set.profiles[0].keyVariable.clear();
+    w.settings.setProfiles(set);
+    const session::ProfileSet stored = w.settings.profiles();
+    QCOMPARE(stored.defaultProfile, u"free"_s);
+    QCOMPARE(stored.find(u"free"_s)->fallback, u"paid"_s);
+    w.window->windowProfiles()->setProfiles(stored);
+    QCOMPARE(w.window->session()->endpoint().port(), int(capped.port()));
+    w.send(u"Please answer"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
+    QVERIFY(w.window->presenter()->fallbackOffer().offered);
+    // The Paid key keeps its send waiting: a 422 asking 18 min, capped at its wait cap.
+    demo::DemoOptions o = w.paid.options();
+    o.scenario = u"headline"_s;
+    w.paid.setOptions(o);
+    QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
+    session::ChatSession *chat = w.window->session();
+    QVERIFY(chat->busy() && chat->sentToFallback());
+
+    QAction *settingsAction = nullptr;
+    for (QAction *a : w.window->findChildren<QAction *>()) {
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_Comma))
+            settingsAction = a;
+    }
+    QVERIFY(settingsAction);
+    settingsAction->trigger();
+    auto *dialog = w.window->findChild<SettingsDialog *>(u"settingsDialog"_s);
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->isVisible());
+    if (changeFallback) {
+        dialog->providersPage()->selectProfile(u"paid"_s);
+        auto *model = dialog->findChild<QComboBox *>(u"model"_s);
+        QVERIFY(model && model->isEditable());
+        model->setEditText(u"another-model"_s);
+    }
+    auto *buttons = dialog->findChild<QDialogButtonBox *>();
+    QVERIFY(buttons);
+    QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!w.window->findChild<SettingsDialog *>(u"settingsDialog"_s)); // accepted
+    const QString text = w.window->conversation()->toPlainText();
+    const QString fallbackNotice
+        = u"The settings of the fallback profile Paid key changed, so the send in progress was "
+          u"stopped."_s;
+    QVERIFY2(!text.contains(u"The provider settings changed"_s), qPrintable(text));
+    if (changeFallback) {
+        QVERIFY2(text.contains(fallbackNotice), qPrintable(text));
+        QTRY_VERIFY(!chat->busy());
+    } else {
+        QVERIFY2(!text.contains(fallbackNotice), qPrintable(text));
+    }
 }
 
 QTEST_MAIN(TestProfileWindow)
