@@ -120,8 +120,12 @@ void MainWindow::sendToFallback()
         }
         const session::ProviderProfile *fallback = fallbackProfile(*m_profiles, m_options);
         const QUrl target = fallback ? net::chatCompletionsUrl(fallback->endpoint) : QUrl();
-        m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this] {
-            m_session->allowFallbackPlainHttp();
+        m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, target] {
+            // The consent is for the endpoint asked about: a fallback changed meanwhile asks
+            // again.
+            const session::ProviderProfile *now = fallbackProfile(*m_profiles, m_options);
+            if (now && net::chatCompletionsUrl(now->endpoint) == target)
+                m_session->allowFallbackPlainHttp();
             sendToFallback();
         });
         return;
