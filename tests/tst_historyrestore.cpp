@@ -12,6 +12,7 @@
 #include "ui/retrypanel.h"
 #include "ui/timelinewidget.h"
 #include "ui/windowhistory.h"
+#include "ui/windowprofiles.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -110,6 +111,7 @@ private Q_SLOTS:
     void newConversationClears();
     void longConversationFillsInPieces();
     void openThatFailsSaysWhy();
+    void restoredAnswersAreMarkedAgainstTheirOwnProfile();
 
 private:
     QString db() { return m_dir.filePath(u"history-%1.sqlite"_s.arg(++m_n)); }
@@ -417,6 +419,95 @@ void TestHistoryRestore::openThatFailsSaysWhy()
     w.window().windowHistory()->openConversation(ids.at(1));
     QTRY_COMPARE(filled.size(), 1);
     QVERIFY(w.window().inlineMessage()->isHidden());
+}
+
+void TestHistoryRestore::restoredAnswersAreMarkedAgainstTheirOwnProfile()
+{
+    // Conversation A is on "Paid key"; B is on "Free tier", and one of its answers came from
+    // its fallback "Paid key". Both profiles are loopback endpoints nothing is sent to.
+    const QString path = db();
+    QUuid a;
+    QUuid b;
+    {
+        history::HistoryStore store;
+        QVERIFY(store.open(path).persistent());
+        const auto add = [&store](const QString &profile,
+                             const QList<std::pair<QString, QString>> &exchanges) {
+            history::Conversation c;
+            c.endpoint = u"http://127.0.0.1:9/v1"_s;
+            c.model = u"capwatch-demo"_s;
+            c.profile = profile;
+            store.addConversation(c);
+            for (const auto &[prompt, by] : exchanges) {
+                history::Message user;
+                user.conversation = c.id;
+                user.text = prompt;
+                store.addMessage(user);
+                history::Message answer;
+                answer.conversation = c.id;
+                answer.role = history::Role::Assistant;
+                answer.text = u"Answer to "_s + prompt;
+                answer.profile = by;
+                store.addMessage(answer);
+            }
+            return c.id;
+        };
+        a = add(u"paid"_s, { { u"A question"_s, u"Paid key"_s } });
+        b = add(u"free"_s,
+            { { u"B first"_s, u"Free tier"_s }, { u"B capped"_s, u"Paid key"_s },
+                { u"B after"_s, u"Free tier"_s } });
+        QVERIFY(!a.isNull() && !b.isNull());
+    }
+
+    session::ProfileSet profiles;
+    session::ProviderProfile free;
+    free.id = u"free"_s;
+    free.name = u"Free tier"_s;
+    free.endpoint = QUrl(u"http://127.0.0.1:9/v1"_s);
+    free.model = u"capwatch-demo"_s;
+    free.keyVariable.clear();
+    free.fallback = u"paid"_s;
+    session::ProviderProfile paid = free;
+    paid.id = u"paid"_s;
+    paid.name = u"Paid key"_s;
+    paid.endpoint = QUrl(u"http://127.0.0.1:10/v1"_s);
+    paid.fallback.clear();
+    profiles.profiles = { free, paid };
+    profiles.defaultProfile = free.id;
+
+    history::HistoryWriter writer; // outlives the window
+    Settings settings(ini());
+    LaunchOptions options;
+    options.timeScale = 0.01;
+    MainWindow window(settings, options);
+    window.windowProfiles()->setProfiles(profiles);
+    window.attachHistory(&writer, false);
+    writer.open(path);
+    window.show();
+    QTRY_COMPARE(window.historySidebar()->model()->rowCount(), 2);
+    ConversationPresenter *presenter = window.presenter();
+    QSignalSpy filled(presenter, &ConversationPresenter::restoreFilled);
+
+    window.windowHistory()->openConversation(a);
+    QTRY_COMPARE(filled.size(), 1);
+    QCOMPARE(window.windowProfiles()->currentId(), u"paid"_s);
+    QString text = window.conversation()->toPlainText();
+    QVERIFY2(text.contains(u"Answer to A question"_s), qPrintable(text));
+    QVERIFY2(!text.contains(u"via "_s), qPrintable(text)); // Paid key's own answer
+
+    // B opened while A (Paid key) is shown: its own answers are Free tier's, the fallback's
+    // answer is marked.
+    window.windowHistory()->openConversation(b);
+    QTRY_COMPARE(filled.size(), 2);
+    QCOMPARE(window.windowProfiles()->currentId(), u"free"_s);
+    QCOMPARE(presenter->profileName(), u"Free tier"_s);
+    text = window.conversation()->toPlainText();
+    QVERIFY2(text.contains(u"Answer to B after"_s), qPrintable(text));
+    QVERIFY2(!text.contains(u"via Free tier"_s), qPrintable(text));
+    QCOMPARE(text.count(u"via Paid key"_s), 1);
+    const qsizetype mark = text.indexOf(u"via Paid key"_s);
+    QVERIFY(text.indexOf(u"Answer to B capped"_s) < mark);
+    QVERIFY(mark < text.indexOf(u"B after"_s));
 }
 
 QTEST_MAIN(TestHistoryRestore)

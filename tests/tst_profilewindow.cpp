@@ -11,13 +11,20 @@
 #include "ui/conversationpresenter.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
+#include "ui/providerspage.h"
 #include "ui/retrypanel.h"
+#include "ui/settingsdialog.h"
 #include "ui/timelinewidget.h"
 #include "ui/windowprofiles.h"
 
 #include <QAccessible>
+#include <QAction>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -61,6 +68,12 @@ session::ProfileSet twoProfiles(const QUrl &paidUrl, bool autoFallback = false)
 struct ProfileWindow
 {
     explicit ProfileWindow(const QString &ini, bool autoFallback = false)
+        : ProfileWindow(
+            [&](const QUrl &paidUrl) { return twoProfiles(paidUrl, autoFallback); }, ini)
+    { }
+    /// With the profiles `make` gives for the Paid key's URL; `forceDemo`: as with --demo.
+    ProfileWindow(const std::function<session::ProfileSet(const QUrl &)> &make, const QString &ini,
+        bool forceDemo = false)
         : settings(ini)
     {
         paid.listen();
@@ -69,8 +82,9 @@ struct ProfileWindow
         paid.setOptions(o);
         LaunchOptions options;
         options.timeScale = kScale;
+        options.forceDemo = forceDemo;
         window = std::make_unique<MainWindow>(settings, options, &hook);
-        window->windowProfiles()->setProfiles(twoProfiles(paid.baseUrl(), autoFallback));
+        window->windowProfiles()->setProfiles(make(paid.baseUrl()));
         window->show();
     }
     void setScenario(const QString &scenario)
@@ -137,6 +151,11 @@ private Q_SLOTS:
     void comboSwitchesTheNextSend();
     void fallbackCardOffersTheSwitch();
     void fallbackAnswersAndIsMarked();
+    void fallbackOverPlainHttpAsksFirst();
+    void fallbacksSendShowsItsOwnNumbers_data();
+    void fallbacksSendShowsItsOwnNumbers();
+    void settingsDuringAFallbacksSend_data();
+    void settingsDuringAFallbacksSend();
 
 private:
     QTemporaryDir m_dir;
@@ -313,6 +332,213 @@ void TestProfileWindow::fallbackAnswersAndIsMarked()
     QVERIFY2(w.window->timeline()->accessibleDescription().contains(u"went to Paid key instead"_s),
         qPrintable(w.window->timeline()->accessibleDescription()));
     QCOMPARE(lanes.last().outcome, TimelineLane::Outcome::Succeeded);
+}
+
+void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
+{
+    // The fallback "LAN box" is plain HTTP to a host that is not this machine, with a key: the
+    // click asks first and, cancelled, sends nothing. (192.0.2.10 is TEST-NET-1: never
+    // contacted here.)
+    qputenv("CAPWATCH_TST_LAN_KEY", "sk-lan-test-key");
+    ProfileWindow w(
+        [](const QUrl &paidUrl) {
+            session::ProfileSet set = twoProfiles(paidUrl);
+            session::ProviderProfile lan = set.profiles.at(1);
+            lan.id = u"lan"_s;
+            lan.name = u"LAN box"_s;
+            lan.endpoint = QUrl(u"http://192.0.2.10:8000/v1"_s);
+            lan.keyVariable = u"CAPWATCH_TST_LAN_KEY"_s;
+            set.profiles.append(lan);
+            set.profiles[0].fallback = lan.id;
+            return set;
+        },
+        ini());
+    w.setScenario(u"headline"_s);
+    w.send(u"Please answer"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
+    session::ChatSession *chat = w.window->session();
+    ConversationPresenter *presenter = w.window->presenter();
+    QVERIFY(presenter->fallbackOffer().offered);
+    QVERIFY(!presenter->fallbackOffer().automatic);
+    QVERIFY(chat->fallbackNeedsPlainHttpConsent());
+    const quint64 sendBefore = chat->currentSend();
+    const qsizetype recordsBefore = chat->retryLog()->records().size();
+    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+
+    QVERIFY(clickLink(w.window->conversation(), u"Send to LAN box instead"_s));
+    QPointer<QMessageBox> box = w.window->findChild<QMessageBox *>(u"plainHttpWarning"_s);
+    QVERIFY(box);
+    QTRY_VERIFY(box->isVisible());
+    // It names the fallback's endpoint, not the capped profile's.
+    QVERIFY2(box->text().contains(u"http://192.0.2.10:8000/v1/chat/completions"_s),
+        qPrintable(box->text()));
+    QVERIFY2(box->text().contains(u"to 192.0.2.10."_s), qPrintable(box->text()));
+    // Nothing went out meanwhile: no send, no `fallback` record, the prompt where it was.
+    QVERIFY(!chat->busy());
+    QCOMPARE(chat->currentSend(), sendBefore);
+    QCOMPARE(chat->retryLog()->records().size(), recordsBefore);
+    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+    // Asked again while it is open: the same box, not a second one.
+    QVERIFY(clickLink(w.window->conversation(), u"Send to LAN box instead"_s));
+    QCOMPARE(w.window->findChildren<QMessageBox *>(u"plainHttpWarning"_s).size(), 1);
+
+    auto *cancel = box->findChild<QPushButton *>(u"cancel"_s);
+    QVERIFY(cancel);
+    cancel->click();
+    QTRY_VERIFY(!box);
+    QVERIFY(!chat->busy());
+    QCOMPARE(chat->currentSend(), sendBefore);
+    QCOMPARE(chat->retryLog()->records().size(), recordsBefore);
+    for (const net::RetryRecord &r : chat->retryLog()->records())
+        QVERIFY(r.event != net::RetryRecord::Event::Fallback);
+    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+    QCOMPARE(chat->failedPrompt(), u"Please answer"_s);
+    // Still offered, and still unconsented: the next click asks again.
+    QVERIFY(chat->fallbackOffer().offered);
+    QVERIFY(chat->fallbackNeedsPlainHttpConsent());
+    QCOMPARE(w.paidChats(), 0);
+    qunsetenv("CAPWATCH_TST_LAN_KEY");
+}
+
+void TestProfileWindow::fallbacksSendShowsItsOwnNumbers_data()
+{
+    QTest::addColumn<bool>("forceDemo");
+    QTest::addColumn<bool>("paidDefaults"); // the Paid key runs on the default numbers
+    QTest::newRow("the conversation's profile") << false << false;
+    // --demo: the session's fallback is the demo profile's (Paid key), whatever the
+    // conversation's profile ("Other", whose fallback "Third" has 2 attempts).
+    QTest::newRow("--demo") << true << false;
+    // The default numbers are a send's numbers too, not "none reported".
+    QTest::newRow("--demo, the fallback on the defaults") << true << true;
+}
+
+void TestProfileWindow::fallbacksSendShowsItsOwnNumbers()
+{
+    QFETCH(bool, forceDemo);
+    QFETCH(bool, paidDefaults);
+    const retry::PolicyLimits defaults;
+    const int attempts = paidDefaults ? defaults.maxAttempts : 7;
+    const int budgetS = paidDefaults ? int(defaults.budget.count() / 1000) : 30;
+    ProfileWindow w(
+        [=](const QUrl &paidUrl) {
+            session::ProfileSet set = twoProfiles(paidUrl);
+            if (!paidDefaults) {
+                set.profiles[1].overrides.maxAttempts = attempts;
+                set.profiles[1].overrides.budgetS = budgetS;
+            }
+            if (forceDemo) {
+                session::ProviderProfile other = set.profiles.at(1);
+                other.id = u"other"_s;
+                other.name = u"Other"_s;
+                other.overrides = {};
+                other.fallback = u"third"_s;
+                session::ProviderProfile third = other;
+                third.id = u"third"_s;
+                third.name = u"Third"_s;
+                third.fallback.clear();
+                third.overrides.maxAttempts = 2;
+                third.overrides.budgetS = 8;
+                set.profiles << other << third;
+                set.defaultProfile = other.id;
+            }
+            return set;
+        },
+        ini(), forceDemo);
+    w.setScenario(u"headline"_s);
+    w.send(u"Please answer"_s);
+    RetryPanel *panel = w.window->retryPanel();
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::GaveUp, 15000);
+    QCOMPARE(panel->attemptText(), u"3 of 3"_s); // the Free tier's numbers
+    QVERIFY(w.window->presenter()->fallbackOffer().offered);
+    QCOMPARE(w.window->presenter()->fallbackOffer().toProfile, u"Paid key"_s);
+
+    QSignalSpy started(w.window->session(), &session::ChatSession::sendStarted);
+    QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
+    QCOMPARE(started.size(), 1);
+    // From the send's start on: the Paid key's attempts and budget, in the panel and the timeline.
+    QCOMPARE(panel->limits().maxAttempts, attempts);
+    QCOMPARE(w.window->timeline()->limits().maxAttempts, attempts);
+    QCOMPARE(w.window->timeline()->budgetS(), double(budgetS));
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
+    QCOMPARE(w.paidChats(), 1);
+    QCOMPARE(panel->attemptText(), u"1 of %1"_s.arg(attempts));
+    QVERIFY2(panel->budgetText().endsWith(u" s of %1 s"_s.arg(budgetS)),
+        qPrintable(panel->budgetText()));
+    QCOMPARE(w.window->timeline()->limits().maxAttempts, attempts);
+}
+
+void TestProfileWindow::settingsDuringAFallbacksSend_data()
+{
+    QTest::addColumn<bool>("changeFallback");
+    QTest::newRow("the fallback's model changed") << true;
+    QTest::newRow("nothing changed") << false;
+}
+
+void TestProfileWindow::settingsDuringAFallbacksSend()
+{
+    QFETCH(bool, changeFallback);
+    ProfileWindow w(ini());
+    // The capped profile: a second local provider, answering every request with the headline
+    // 422 (18 min asked). The dialog shows the settings file's profiles: the window gets the
+    // same ones.
+    demo::DemoProvider capped;
+    QVERIFY(capped.listen());
+    demo::DemoOptions co = capped.options();
+    co.scenario = u"headline"_s;
+    capped.setOptions(co);
+    session::ProfileSet set = twoProfiles(w.paid.baseUrl());
+    set.profiles[0].builtInDemo = false;
+    set.profiles[0].endpoint = capped.baseUrl();
+    set.profiles[0].model = u"capwatch-demo"_s;
+    set.profiles[0].keyVariable.clear();
+    w.settings.setProfiles(set);
+    const session::ProfileSet stored = w.settings.profiles();
+    QCOMPARE(stored.defaultProfile, u"free"_s);
+    QCOMPARE(stored.find(u"free"_s)->fallback, u"paid"_s);
+    w.window->windowProfiles()->setProfiles(stored);
+    QCOMPARE(w.window->session()->endpoint().port(), int(capped.port()));
+    w.send(u"Please answer"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
+    QVERIFY(w.window->presenter()->fallbackOffer().offered);
+    // The Paid key keeps its send waiting: a 422 asking 18 min, capped at its wait cap.
+    demo::DemoOptions o = w.paid.options();
+    o.scenario = u"headline"_s;
+    w.paid.setOptions(o);
+    QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
+    session::ChatSession *chat = w.window->session();
+    QVERIFY(chat->busy() && chat->sentToFallback());
+
+    QAction *settingsAction = nullptr;
+    for (QAction *a : w.window->findChildren<QAction *>()) {
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_Comma))
+            settingsAction = a;
+    }
+    QVERIFY(settingsAction);
+    settingsAction->trigger();
+    auto *dialog = w.window->findChild<SettingsDialog *>(u"settingsDialog"_s);
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->isVisible());
+    if (changeFallback) {
+        dialog->providersPage()->selectProfile(u"paid"_s);
+        auto *model = dialog->findChild<QComboBox *>(u"model"_s);
+        QVERIFY(model && model->isEditable());
+        model->setEditText(u"another-model"_s);
+    }
+    auto *buttons = dialog->findChild<QDialogButtonBox *>();
+    QVERIFY(buttons);
+    QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QTRY_VERIFY(!w.window->findChild<SettingsDialog *>(u"settingsDialog"_s)); // accepted
+    const QString text = w.window->conversation()->toPlainText();
+    const QString fallbackNotice
+        = u"The settings of the fallback profile Paid key changed, so the send in progress was "
+          u"stopped."_s;
+    QVERIFY2(!text.contains(u"The provider settings changed"_s), qPrintable(text));
+    if (changeFallback) {
+        QVERIFY2(text.contains(fallbackNotice), qPrintable(text));
+        QTRY_VERIFY(!chat->busy());
+    } else {
+        QVERIFY2(!text.contains(fallbackNotice), qPrintable(text));
+    }
 }
 
 QTEST_MAIN(TestProfileWindow)

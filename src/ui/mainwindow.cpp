@@ -60,6 +60,10 @@ MainWindow::MainWindow(
     connect(m_history, &WindowHistory::newRequested, this, [this] { promptEditor()->setFocus(); });
     retranslate();
 
+    // Before the presenter connects: a restored conversation's profile is applied (and the
+    // presenter told its name) before the presenter fills in its answers and marks those another
+    // profile gave "via <profile>".
+    m_profiles->attachSession();
     m_presenter = new ConversationPresenter(m_session, m_conversation, this);
     connect(m_presenter, &ConversationPresenter::sendEnded, this, &MainWindow::restorePrompt);
     connect(m_presenter, &ConversationPresenter::conversationReplaced, this,
@@ -70,7 +74,6 @@ MainWindow::MainWindow(
     connect(m_presenter, &ConversationPresenter::answerCopied, this,
         [this] { statusBar()->showMessage(tr("Answer copied"), 4000); });
     m_parking = new WindowParking(this, demo);
-    m_profiles->attachSession();
     connect(m_profiles, &WindowProfiles::profileChanged, this, &MainWindow::applyProvider);
     connect(m_presenter, &ConversationPresenter::sendToFallbackRequested, this,
         &MainWindow::sendToFallback);

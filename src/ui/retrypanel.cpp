@@ -218,6 +218,7 @@ void RetryPanel::setSession(session::ChatSession *session)
             }
             m_progress = {};
             m_progress.send = send;
+            m_progress.limits = m_session->progress().limits;
             m_progress.pacing = true;
             m_progress.paceTokensFull = plan.tokensFull;
             m_progress.wait = m_progress.left = plan.wait;
@@ -398,10 +399,11 @@ void RetryPanel::setLimits(const retry::PolicyLimits &limits)
 
 retry::PolicyLimits RetryPanel::limits() const
 {
-    // The send's own numbers when the session reports them (a fallback's differ from the
-    // profile's); else the profile's, as the window set them.
-    const bool current = m_send != 0 && m_progress.send == m_send;
-    if (current && !m_progress.limits.isDefault())
+    // The send's own numbers, its SendPolicy's (a fallback's differ from the profile's, and the
+    // default numbers are a send's numbers too); before any send, the profile's as set.
+    if (m_send != 0 && m_session && m_session->currentSend() == m_send)
+        return m_session->progress().limits;
+    if (m_send != 0 && m_progress.send == m_send)
         return m_progress.limits;
     return m_limits;
 }

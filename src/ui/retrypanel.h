@@ -47,8 +47,8 @@ public:
     void setSession(session::ChatSession *session);
 
     /// The numbers of the policy of the profile the panel's sends go to (issue 17): "attempt 2
-    /// of 3", the budget bar's whole, "of 12 s". A send's own WaitProgress::limits, when the
-    /// session reports others than the defaults, come before them.
+    /// of 3", the budget bar's whole, "of 12 s", before any send. Once a send started, its own
+    /// numbers (ChatSession::progress().limits, its SendPolicy's) are shown instead.
     void setLimits(const retry::PolicyLimits &limits);
     /// The limits shown now.
     retry::PolicyLimits limits() const;

@@ -6,6 +6,8 @@
 #include "historysidebar.h"
 #include "launchoptions.h"
 #include "mainwindow.h"
+#include "net/chatrequest.h"
+#include "plainhttpwarning.h"
 #include "retrypanel.h"
 #include "timelinewidget.h"
 #include "windowhistory.h"
@@ -13,6 +15,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QShortcut>
 #include <algorithm>
@@ -21,6 +24,20 @@ namespace capwatch::ui {
 
 using namespace Qt::StringLiterals;
 using session::ChatSession;
+
+namespace {
+
+/// The profile the session's fallback was made from, as applySettings() chose it: the fallback
+/// of the conversation's profile, of the demo's under --demo.
+const session::ProviderProfile *fallbackProfile(
+    const WindowProfiles &profiles, const LaunchOptions &options)
+{
+    const session::ProfileSet &set = profiles.profiles();
+    const session::ProviderProfile &from = options.forceDemo ? set.demo() : profiles.current();
+    return from.fallback.isEmpty() ? nullptr : set.find(from.fallback);
+}
+
+} // namespace
 
 WindowProfiles::WindowProfiles(MainWindow *window, Settings &settings, QWidget *parent)
     : QObject(window)
@@ -67,15 +84,14 @@ void WindowProfiles::attachSession()
                 id = sidebar->model()->profileOf(conversation.id);
             setProfile(id, false);
         });
-    // A fallback's send runs under the fallback's numbers; the next send under the profile's.
+    // The numbers the send runs under, its SendPolicy's: a fallback's send has the fallback's
+    // (under --demo too, where the fallback is the demo profile's), the next send the profile's.
     connect(chat, &ChatSession::sendStarted, this, [this, chat] {
-        retry::PolicyLimits limits = m_window->chosenProvider().limits;
-        const session::ProviderProfile *fallback = m_profiles.find(current().fallback);
-        if (chat->sentToFallback() && fallback)
-            limits = fallback->limits();
+        const retry::PolicyLimits limits = chat->progress().limits;
         m_window->retryPanel()->setLimits(limits);
         m_window->timeline()->setLimits(limits);
-        m_window->presenter()->setLimits(limits);
+        if (ConversationPresenter *presenter = m_window->presenter())
+            presenter->setLimits(limits);
     });
 }
 
@@ -93,7 +109,27 @@ void MainWindow::sendToFallback()
     const QString prompt = m_session->failedPrompt();
     if (prompt.isEmpty() || m_session->busy() || !m_session->fallbackOffer().offered)
         return;
-    // The fallback's own endpoint: its plain-HTTP consent is asked by the session's next send.
+    // The fallback's own endpoint and key: asked as for a send to the session's own provider
+    // (plainHttpAllowed()), naming the fallback's endpoint. Until "Send anyway" nothing is sent
+    // and the prompt stays where it is; "Send anyway" comes back here.
+    if (m_session->fallbackNeedsPlainHttpConsent()) {
+        if (m_plainHttpWarning) {
+            m_plainHttpWarning->raise();
+            m_plainHttpWarning->activateWindow();
+            return;
+        }
+        const session::ProviderProfile *fallback = fallbackProfile(*m_profiles, m_options);
+        const QUrl target = fallback ? net::chatCompletionsUrl(fallback->endpoint) : QUrl();
+        m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, target] {
+            // The consent is for the endpoint asked about: a fallback changed meanwhile asks
+            // again.
+            const session::ProviderProfile *now = fallbackProfile(*m_profiles, m_options);
+            if (now && net::chatCompletionsUrl(now->endpoint) == target)
+                m_session->allowFallbackPlainHttp();
+            sendToFallback();
+        });
+        return;
+    }
     if (promptEditor()->toPlainText() == prompt)
         promptEditor()->clear();
     startSend(prompt, [this] { m_session->sendToFallback(m_requestOptions->sendOptions()); });

@@ -56,7 +56,8 @@ public:
     void setProfile(const QString &id, bool store = true);
     void retranslate();
     /// Follows the window's session: a new conversation starts with the default profile, a
-    /// restored one gets its own back. After the presenter and the history exist.
+    /// restored one gets its own back. After the history exists and before the presenter
+    /// connects, so a restored conversation's profile is applied before its answers are shown.
     void attachSession();
     /// After the window applied the profile to its session (MainWindow::applyProvider()): the
     /// panel's, the timeline's and the card's numbers, the sidebar's names.

@@ -70,13 +70,22 @@ void MainWindow::openSettings()
         const session::ProviderProfile *now = chosen.find(current);
         // The profile the send uses: deleted, or sending differently now. (Selecting another
         // profile in the dialog does not move the send.)
-        const bool changed = !was || !now || sendsDifferently(*was, *now)
-            || dialog->keychainKeys().contains(current);
+        // A fallback's send in flight uses the fallback profile (the one of `current`, as the
+        // send started), not `current`: only a change of that one stops it.
+        const bool onFallback = m_session->busy() && m_session->sentToFallback();
+        const QString sending = onFallback ? (was ? was->fallback : QString()) : current;
+        const session::ProviderProfile *sentWas = onFallback ? before.find(sending) : was;
+        const session::ProviderProfile *sentNow = onFallback ? chosen.find(sending) : now;
+        const bool changed = !sentWas || !sentNow || sendsDifferently(*sentWas, *sentNow)
+            || dialog->keychainKeys().contains(sending);
         if (changed && m_session->busy()) {
             // Its request (endpoint, model, key, policy) was fixed when it started: a wait that
             // went on would retry with the old settings.
-            m_conversation->addNotice(
-                tr("The provider settings changed, so the send in progress was stopped."));
+            m_conversation->addNotice(onFallback
+                    ? tr("The settings of the fallback profile %1 changed, so the send in "
+                         "progress was stopped.")
+                          .arg(m_session->sendProfile())
+                    : tr("The provider settings changed, so the send in progress was stopped."));
             m_session->cancel();
         }
         dialog->saveTo(m_settings); // the profiles, Retries' choices, pacing, automatic trimming
