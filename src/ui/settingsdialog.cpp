@@ -161,6 +161,7 @@ session::ProfileSet profilesFrom(const ProviderSettings &p)
     d.keyVariable = p.keyVariable;
     d.keyFile = p.keyFile;
     d.stream = p.stream;
+    d.keychainName = u"api-key"_s; // where the single provider of before stored its key
     set.profiles.append(d);
     set.defaultProfile = p.useDemo ? set.demo().id : d.id;
     return set;
