@@ -643,6 +643,20 @@ void TestProfiles::keychainEntryGivenOnce()
     }
     QCOMPARE(loadFile(path).find(u"lab"_s)->keychainEntry(), u"profile/0d6c1f0e-lab"_s);
 
+    // A section copied by hand with its entry: said, as the two would share a key.
+    const QString copied = writeFile(dir,
+        "[profile.a]\nname=A\nendpoint=https://a.example/v1\nkey=keychain\n"
+        "keychain_entry=profile/same\n\n"
+        "[profile.b]\nname=B\nendpoint=https://b.example/v1\nkey=keychain\n"
+        "keychain_entry=profile/same\n");
+    const ProfileSet shared = loadFile(copied);
+    QCOMPARE(shared.issues.size(), 1);
+    QCOMPARE(shared.issues.first().severity, ProfileIssue::Severity::Warning);
+    QCOMPARE(shared.issues.first().text(),
+        copied
+            + u":11: [profile.b] keychain_entry: profile 'a' has the same entry: a key stored "
+              "for one is the other's too"_s);
+
     // The demo has none, and none is read for it.
     const QString demoPath = writeFile(dir, "[profile.demo]\nkeychain_entry=profile/x\n");
     const ProfileSet demo = loadFile(demoPath);

@@ -646,6 +646,21 @@ ProfileSet loadProfiles(QSettings &settings)
         set.profiles.append(p);
     }
 
+    // A section copied by hand keeps its keychain_entry: the two would share one key.
+    for (qsizetype i = 0; i < set.profiles.size(); ++i) {
+        const ProviderProfile &p = set.profiles.at(i);
+        if (p.keychainName.isEmpty())
+            continue;
+        for (qsizetype j = 0; j < i; ++j) {
+            if (set.profiles.at(j).keychainName == p.keychainName) {
+                reader.warning(kProfilePrefix + p.id, u"keychain_entry"_s,
+                    u"profile '%1' has the same entry: a key stored for one is the other's "
+                    "too"_s.arg(set.profiles.at(j).id));
+                break;
+            }
+        }
+    }
+
     // Fallbacks name ids; every profile is known now.
     for (ProviderProfile &p : set.profiles) {
         if (p.fallback.isEmpty())
