@@ -3,8 +3,9 @@
 // cannot be deleted; a profile's retry policy with its "Default (60 s)" values and bounds that
 // cannot be exceeded; the models a DemoProvider lists; the fallback; a problem refusing OK), its
 // validation message (readable in a light and a dark palette), the keychain failing and working
-// per profile (through a replaceable keychain backend), and Retries' parking choice, pacing and
-// trimming: stored, read back, applied to the session, reached by the keyboard.
+// per profile (through a replaceable keychain backend; each profile's own entry, removed with it),
+// the model list never sending a key over plain HTTP unasked, and Retries' parking choice, pacing
+// and trimming: stored, read back, applied to the session, reached by the keyboard.
 
 #include "demo/demoprovider.h"
 #include "net/chatrequest.h"

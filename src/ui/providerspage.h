@@ -3,7 +3,9 @@
 // Settings -> Providers (issue 17): the provider profiles on the left (the built-in demo first),
 // Add, Duplicate, Delete and Set as default under them, and the selected profile's editor on
 // the right: name, endpoint, model (from the endpoint's GET /v1/models, free text always
-// allowed), where the key comes from, extra headers, the context window, the retry policy's
+// allowed; a key goes over plain HTTP to another machine only once the user agreed, asked by
+// Refresh), where the key comes from (a profile on the keychain has its own entry, given once:
+// ProviderProfile::keychainName), extra headers, the context window, the retry policy's
 // overrides and the fallback. The page edits a copy: nothing is saved until the dialog is
 // accepted.
 
