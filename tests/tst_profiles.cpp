@@ -54,6 +54,7 @@ ProfileSet sampleSet()
     paid.endpoint = QUrl(u"https://llm.example.org/v1/chat/completions"_s);
     paid.model = u"gpt-x"_s;
     paid.keySource = ProviderChoice::KeySource::Keychain;
+    paid.keychainName = u"profile/3f0c2a1e-paid"_s;
     paid.stream = false;
     paid.cachedModels = { u"gpt-x"_s };
     set.profiles.append(paid);
@@ -142,6 +143,7 @@ private Q_SLOTS:
     void profileProblem_data();
     void profileProblem();
     void choiceCarriesTheProfile();
+    void keychainEntryGivenOnce();
 };
 
 void TestProfiles::roundTrip()
@@ -200,7 +202,8 @@ void TestProfiles::writtenFileIsPlainIni()
              QByteArray("retry=token_limit, rate_limit"), QByteArray("fallback=paid"),
              QByteArray("fallback_auto=true"), QByteArray("header.X-Title=capwatch"),
              QByteArray("models=llama-3.1-70b, llama-3.1-8b"), QByteArray("context_window=8192"),
-             QByteArray("key=keychain"), QByteArray("key=none"), QByteArray("retry=none"),
+             QByteArray("key=keychain"), QByteArray("keychain_entry=profile/3f0c2a1e-paid"),
+             QByteArray("key=none"), QByteArray("retry=none"),
              QByteArray("key=file:/home/u/.config/key"), QByteArray("stream=false") })
         QVERIFY2(text.contains(QByteArray("\n" + line + "\n"))
                 || text.startsWith(QByteArray(line + "\n")),
@@ -300,8 +303,8 @@ void TestProfiles::readErrors_data()
 
     QTest::newRow("unknown key source") << QByteArray("key=sk-live-0123456789abcdef") << u"key"_s
                                         << u"not a key source (env:VARIABLE, file:PATH, keychain "
-                                           "or none; the value is not shown, in case it is a key); "
-                                           "env:OPENAI_COMPAT_API_KEY is used"_s;
+                                           "or none; the value is not shown, in case it is a key): "
+                                           "no key is sent until it is fixed"_s;
     QTest::newRow("unknown category")
         << QByteArray("retry=token_limit, quota") << u"retry"_s
         << u"unknown category 'quota' (token_limit, rate_limit, transient or none); all three are "
@@ -355,8 +358,10 @@ void TestProfiles::readErrors()
     QCOMPARE(p->limits(), retry::PolicyLimits {});
     QVERIFY(p->stream);
     if (key == u"key") {
+        // As `none`: never the default variable's key (another provider's) to this endpoint.
         QCOMPARE(p->keySource, ProviderChoice::KeySource::Environment);
-        QCOMPARE(p->keyVariable, u"OPENAI_COMPAT_API_KEY"_s);
+        QCOMPARE(p->keyVariable, QString());
+        QCOMPARE(keySourceSpec(*p), u"none"_s);
     }
 }
 
@@ -525,41 +530,53 @@ void TestProfiles::profileProblem_data()
 {
     QTest::addColumn<ProviderProfile>("profile");
     QTest::addColumn<QString>("problem");
+    QTest::addColumn<int>("field"); // ProfileProblem::Field: the page focuses by it
+    using F = ProfileProblem::Field;
 
     const ProfileSet set = sampleSet();
     ProviderProfile p = set.profiles.at(1);
-    QTest::newRow("fine") << p << QString();
+    QTest::newRow("fine") << p << QString() << int(F::None);
     p.name = u"  "_s;
-    QTest::newRow("no name") << p << u"A profile needs a name."_s;
+    QTest::newRow("no name") << p << u"A profile needs a name."_s << int(F::Name);
     p.name = u"paid, WITH a comma"_s;
-    QTest::newRow("taken name") << p << u"Another profile is already named “Paid, with a comma”."_s;
+    QTest::newRow("taken name") << p << u"Another profile is already named “Paid, with a comma”."_s
+                                << int(F::Name);
     p = set.profiles.at(1);
     p.endpoint = QUrl(u"file:///etc/passwd"_s);
     QTest::newRow("not http") << p
-                              << u"The endpoint must be an http:// or https:// URL with a host."_s;
+                              << u"The endpoint must be an http:// or https:// URL with a host."_s
+                              << int(F::Endpoint);
     p = set.profiles.at(1);
     p.extraHeaders.append(std::pair<QByteArray, QByteArray>("authorization", "Bearer x"));
-    QTest::newRow("authorization") << p << u"capwatch sets the header authorization itself."_s;
+    QTest::newRow("authorization")
+        << p << u"capwatch sets the header authorization itself."_s << int(F::Headers);
     p = set.profiles.at(1);
     p.extraHeaders.append(std::pair<QByteArray, QByteArray>("Content-Type", "text/plain"));
-    QTest::newRow("content-type") << p << u"capwatch sets the header Content-Type itself."_s;
+    QTest::newRow("content-type") << p << u"capwatch sets the header Content-Type itself."_s
+                                  << int(F::Headers);
     p = set.profiles.at(1);
     p.extraHeaders.append(
         std::pair<QByteArray, QByteArray>("X-Evil", "a\r\nAuthorization: Bearer x"));
-    QTest::newRow("crlf") << p << u"A header cannot contain a line break."_s;
+    QTest::newRow("crlf") << p << u"A header cannot contain a line break."_s << int(F::Headers);
     p = set.profiles.at(1);
     p.fallback = p.id;
-    QTest::newRow("fallback to itself") << p << u"A profile cannot fall back to itself."_s;
+    QTest::newRow("fallback to itself")
+        << p << u"A profile cannot fall back to itself."_s << int(F::Fallback);
     p.fallback = u"nowhere"_s;
-    QTest::newRow("unknown fallback") << p << u"The fallback “nowhere” is not a profile."_s;
-    QTest::newRow("demo") << set.demo() << QString();
+    QTest::newRow("unknown fallback")
+        << p << u"The fallback “nowhere” is not a profile."_s << int(F::Fallback);
+    QTest::newRow("demo") << set.demo() << QString() << int(F::None);
 }
 
 void TestProfiles::profileProblem()
 {
     QFETCH(ProviderProfile, profile);
     QFETCH(QString, problem);
-    QCOMPARE(session::profileProblem(profile, sampleSet()), problem);
+    QFETCH(int, field);
+    const ProfileProblem found = session::profileProblem(profile, sampleSet());
+    QCOMPARE(found.message, problem);
+    QCOMPARE(int(found.field), field);
+    QCOMPARE(found.isEmpty(), problem.isEmpty());
 }
 
 void TestProfiles::choiceCarriesTheProfile()
@@ -577,6 +594,75 @@ void TestProfiles::choiceCarriesTheProfile()
     QVERIFY(set.demo().choice().demo);
     QCOMPARE(makeProfileId(u"Free tier"_s, set), u"free-tier-2"_s);
     QCOMPARE(makeProfileId(u"Ünïcode!"_s, set), u"n-code"_s);
+}
+
+void TestProfiles::keychainEntryGivenOnce()
+{
+    // A fresh entry is random: two never meet, and neither is made from a name or an id.
+    const QString a = newKeychainEntry(), b = newKeychainEntry();
+    QVERIFY(a.startsWith(u"profile/"_s));
+    QVERIFY(b.startsWith(u"profile/"_s));
+    QVERIFY(a != b);
+    QCOMPARE(a.size(), qsizetype(8 + 36)); // "profile/" and a UUID without braces
+
+    // A file of before keychain_entry: the keychain profile keeps the entry that version used,
+    // and the next save writes it down; a profile off the keychain gets none.
+    QTemporaryDir dir;
+    const QString path = writeFile(dir,
+        "[profiles]\norder=work, home, default\n\n"
+        "[profile.work]\nname=Work\nendpoint=https://w.example/v1\nkey=keychain\n\n"
+        "[profile.home]\nname=Home\nendpoint=https://h.example/v1\nkey=env:HOME_KEY\n\n"
+        "[profile.default]\nname=Default\nendpoint=https://d.example/v1\nkey=keychain\n\n"
+        "[profile.lab]\nname=Lab\nendpoint=https://l.example/v1\nkey=keychain\n"
+        "keychain_entry=profile/0d6c1f0e-lab\n");
+    ProfileSet set = loadFile(path);
+    QVERIFY2(set.issues.isEmpty(), qPrintable(issuesText(set)));
+    QCOMPARE(set.find(u"work"_s)->keychainName, u"profile/work"_s);
+    QCOMPARE(set.find(u"default"_s)->keychainName, u"api-key"_s);
+    QCOMPARE(set.find(u"lab"_s)->keychainEntry(), u"profile/0d6c1f0e-lab"_s);
+    QCOMPARE(set.find(u"lab"_s)->choice().keychainEntry, u"profile/0d6c1f0e-lab"_s);
+    QCOMPARE(set.find(u"home"_s)->keychainName, QString());
+    {
+        QSettings s(path, QSettings::IniFormat);
+        saveProfiles(s, set);
+    }
+    const QByteArray text = readFile(path);
+    QVERIFY(text.contains("[profile.work]\nendpoint=https://w.example/v1\nkey=keychain\n"
+                          "keychain_entry=profile/work\n"));
+    QVERIFY(text.contains("keychain_entry=api-key\n"));
+    QVERIFY(text.contains("keychain_entry=profile/0d6c1f0e-lab\n"));
+    const qsizetype home = text.indexOf("[profile.home]");
+    QVERIFY(home >= 0);
+    QVERIFY(!text.mid(home, text.indexOf("\n\n", home) - home).contains("keychain_entry"));
+
+    // Renamed, a profile keeps its entry (the id and the entry are not made from the name).
+    set.find(u"lab"_s)->name = u"Laboratory"_s;
+    {
+        QSettings s(path, QSettings::IniFormat);
+        saveProfiles(s, set);
+    }
+    QCOMPARE(loadFile(path).find(u"lab"_s)->keychainEntry(), u"profile/0d6c1f0e-lab"_s);
+
+    // A section copied by hand with its entry: said, as the two would share a key.
+    const QString copied = writeFile(dir,
+        "[profile.a]\nname=A\nendpoint=https://a.example/v1\nkey=keychain\n"
+        "keychain_entry=profile/same\n\n"
+        "[profile.b]\nname=B\nendpoint=https://b.example/v1\nkey=keychain\n"
+        "keychain_entry=profile/same\n");
+    const ProfileSet shared = loadFile(copied);
+    QCOMPARE(shared.issues.size(), 1);
+    QCOMPARE(shared.issues.first().severity, ProfileIssue::Severity::Warning);
+    QCOMPARE(shared.issues.first().text(),
+        copied
+            + u":11: [profile.b] keychain_entry: profile 'a' has the same entry: a key stored "
+              "for one is the other's too"_s);
+
+    // The demo has none, and none is read for it.
+    const QString demoPath = writeFile(dir, "[profile.demo]\nkeychain_entry=profile/x\n");
+    const ProfileSet demo = loadFile(demoPath);
+    QCOMPARE(demo.demo().keychainEntry(), QString());
+    QCOMPARE(demo.issues.size(), 1);
+    QCOMPARE(demo.issues.first().severity, ProfileIssue::Severity::Warning);
 }
 
 QTEST_GUILESS_MAIN(TestProfiles)

@@ -93,6 +93,7 @@ private Q_SLOTS:
     void profileSendsItsHeaders();
     void flagsWinOverTheProfile();
     void badProfileValueNamesFileLineKey();
+    void mistypedKeySourceIsRefused();
     void profileWarningsGoOn();
     void unknownProfileExitsTwo();
     void demoProfileRunsInProcess();
@@ -256,6 +257,26 @@ void TestProfilesCli::badProfileValueNamesFileLineKey()
     // Another profile of the same file is not stopped by it.
     const Run demoRun = runCli(chatWithProfile(config, u"demo"_s));
     QCOMPARE(demoRun.exitCode, 0);
+}
+
+void TestProfilesCli::mistypedKeySourceIsRefused()
+{
+    // `key=nnone`: the profile has an error, so chat --profile refuses it (exit 2) and sends
+    // nothing, least of all the default variable's key; the value is never printed.
+    Demo demo(u"capped"_s);
+    QVERIFY(demo.ok);
+    QTemporaryDir dir;
+    const QString config = writeConfig(
+        dir, "[profile.local]\nname=Local\nendpoint=" + demo.url().toUtf8() + "\nkey=nnone\n");
+    const Run r = runCli(chatWithProfile(config, u"local"_s));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(QByteArray("capwatch-cli chat: error: " + config.toUtf8()
+                 + ":4: [profile.local] key: not a key source (env:VARIABLE, file:PATH, "
+                   "keychain or none; the value is not shown, in case it is a key): no key is "
+                   "sent until it is fixed\n")),
+        r.err.constData());
+    QVERIFY(!r.err.contains("nnone"));
+    QCOMPARE(demo.provider.chatRequests(), 0);
 }
 
 void TestProfilesCli::profileWarningsGoOn()

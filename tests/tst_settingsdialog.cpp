@@ -3,8 +3,9 @@
 // cannot be deleted; a profile's retry policy with its "Default (60 s)" values and bounds that
 // cannot be exceeded; the models a DemoProvider lists; the fallback; a problem refusing OK), its
 // validation message (readable in a light and a dark palette), the keychain failing and working
-// per profile (through a replaceable keychain backend), and Retries' parking choice, pacing and
-// trimming: stored, read back, applied to the session, reached by the keyboard.
+// per profile (through a replaceable keychain backend; each profile's own entry, removed with it),
+// the model list never sending a key over plain HTTP unasked, and Retries' parking choice, pacing
+// and trimming: stored, read back, applied to the session, reached by the keyboard.
 
 #include "demo/demoprovider.h"
 #include "net/chatrequest.h"
@@ -31,18 +32,25 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMap>
+#include <QMessageBox>
+#include <QNetworkProxy>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScopeGuard>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTranslator>
 #include <cmath>
 #include <map>
 
@@ -277,6 +285,75 @@ QByteArray fileText(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+/// A few lines of HTTP server (or proxy): answers every request, once its head has arrived,
+/// with `response`, and records the heads it read.
+class CannedServer final : public QObject
+{
+public:
+    explicit CannedServer(QByteArray response)
+        : m_response(std::move(response))
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = m_server.nextPendingConnection())
+                serve(socket);
+        });
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    quint16 port() const { return m_server.serverPort(); }
+    QUrl url() const { return QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port())); }
+    const QList<QByteArray> &heads() const { return m_heads; }
+    int connections() const { return m_connections; }
+
+private:
+    void serve(QTcpSocket *socket)
+    {
+        ++m_connections;
+        auto buffer = std::make_shared<QByteArray>();
+        connect(socket, &QIODevice::readyRead, socket, [this, socket, buffer] {
+            *buffer += socket->readAll();
+            const qsizetype end = buffer->indexOf("\r\n\r\n");
+            if (end < 0 || socket->property("read").toBool())
+                return;
+            socket->setProperty("read", true);
+            m_heads.append(buffer->left(end));
+            socket->write(m_response);
+            socket->disconnectFromHost();
+        });
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    }
+
+    QTcpServer m_server;
+    QByteArray m_response;
+    QList<QByteArray> m_heads;
+    int m_connections = 0;
+};
+
+QByteArray httpResponse(const QByteArray &status, const QByteArray &body)
+{
+    return "HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\nContent-Length: "
+        + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+/// German for the profiles' problems, none of whose words is the English field's name.
+class GermanTranslator final : public QTranslator
+{
+public:
+    bool isEmpty() const override { return false; }
+    QString translate(const char *context, const char *source, const char *, int) const override
+    {
+        if (QByteArrayView(context) != "capwatch::session")
+            return {};
+        const QByteArrayView text(source);
+        if (text == "capwatch sets the header %1 itself.")
+            return u"Die Kopfzeile %1 setzt capwatch selbst."_s;
+        if (text == "The fallback “%1” is not a profile.")
+            return u"Das Ausweichprofil „%1“ gibt es nicht."_s;
+        if (text == "A profile cannot fall back to itself.")
+            return u"Ein Profil kann nicht auf sich selbst ausweichen."_s;
+        return {};
+    }
+};
+
 } // namespace
 
 class TestSettingsDialog final : public QObject
@@ -304,6 +381,14 @@ private Q_SLOTS:
     void keychainFailureKeepsThePreviousSource();
     void keychainEntryPerProfile();
     void fileIssuesShownAsWarnings();
+    void mistypedKeySourceSendsNoKey();
+    void deletedAndRecreatedKeepsTheNewKey();
+    void leavingTheKeychainRemovesItsEntry();
+    void duplicateDoesNotCarryTheTypedKey();
+    void plainHttpModelListAsksFirst();
+    void modelListFailureShowsItsReason();
+    void problemFocusedByItsFieldInGerman_data();
+    void problemFocusedByItsFieldInGerman();
     void parkingChoiceRoundTrip_data();
     void parkingChoiceRoundTrip();
     void parkingChoiceByKeyboard();
@@ -635,8 +720,12 @@ void TestSettingsDialog::modelsListedFromTheProvider()
     retype(field<QLineEdit>(&dialog, u"endpoint"_s), u"http://127.0.0.1:9/v1"_s);
     QTest::mouseClick(button(&dialog, u"refreshModels"_s), Qt::LeftButton);
     // The list it gave before stays (cached), and the status says the provider does not answer.
-    QTRY_COMPARE_WITH_TIMEOUT(field<QLabel>(&dialog, u"modelStatus"_s)->text(),
-        u"1 model from the last list; the provider does not answer now"_s, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(field<QLabel>(&dialog, u"modelStatus"_s)
+                                 ->text()
+                                 .startsWith(u"1 model from the last list; the provider does not "
+                                             "answer now ("_s),
+        20000);
+    QVERIFY(field<QLabel>(&dialog, u"modelStatus"_s)->text().endsWith(u')'));
     models->setEditText(u"my-model"_s);
     QCOMPARE(dialog.profiles().find(u"work"_s)->model, u"my-model"_s);
 }
@@ -689,7 +778,8 @@ void TestSettingsDialog::duplicateNameRefusesOk()
     retype(field<QLineEdit>(&dialog, u"profileName"_s), u"work"_s); // case-insensitively taken
     retype(field<QLineEdit>(&dialog, u"endpoint"_s), m_provider->baseUrl().toString());
     const QString problem = session::profileProblem(
-        *dialog.profiles().find(dialog.currentProfile()), dialog.profiles());
+        *dialog.profiles().find(dialog.currentProfile()), dialog.profiles())
+                                .message;
     // Selected elsewhere when OK is pressed: the problem's profile is shown.
     field<QListWidget>(&dialog, u"profileList"_s)->setCurrentRow(0);
     QSignalSpy accepted(&dialog, &QDialog::accepted);
@@ -914,10 +1004,13 @@ void TestSettingsDialog::keychainFailureKeepsThePreviousSource()
                 ->button(QDialogButtonBox::Ok)
                 ->isEnabled()); // try again
     QCOMPARE(m_keychain->writes + m_keychain->reads, 1);
+    // Newly on the keychain: an entry of its own, fresh (never one an earlier profile left).
+    const QString entry = dialog->profiles().find(u"work"_s)->keychainEntry();
+    QVERIFY(entry.startsWith(u"profile/"_s) && entry != u"profile/work"_s);
     if (!typedKey.isEmpty())
         QVERIFY(m_keychain->entries.isEmpty());
     else
-        QCOMPARE(m_keychain->readEntries, QStringList { u"profile/work"_s });
+        QCOMPARE(m_keychain->readEntries, QStringList { entry });
     if (qEnvironmentVariableIsSet("CAPWATCH_SHOTS"))
         dialog->grab().save(
             qEnvironmentVariable("CAPWATCH_SHOTS") + u"/settings-keychain-failed.png"_s);
@@ -930,12 +1023,13 @@ void TestSettingsDialog::keychainFailureKeepsThePreviousSource()
     const QByteArray keychainKey = "sk-keychain-good-8888";
     m_keychain->failure.clear();
     if (typedKey.isEmpty())
-        m_keychain->entries.insert(u"profile/work"_s, keychainKey);
+        m_keychain->entries.insert(entry, keychainKey);
     else
         retype(field<QLineEdit>(dialog.get(), u"keychainKey"_s), QString::fromLatin1(keychainKey));
     clickOk(dialog.get());
     QTRY_COMPARE(accepted.count(), 1);
-    QCOMPARE(m_keychain->entries.value(u"profile/work"_s), keychainKey);
+    QCOMPARE(m_keychain->entries.value(entry), keychainKey);
+    QCOMPARE(dialog->profiles().find(u"work"_s)->keychainEntry(), entry); // given once
     {
         Settings s(path);
         dialog->saveTo(s);
@@ -968,8 +1062,14 @@ void TestSettingsDialog::keychainEntryPerProfile()
     QSignalSpy accepted(&dialog, &QDialog::accepted);
     clickOk(&dialog);
     QTRY_COMPARE(accepted.count(), 1);
-    QCOMPARE(m_keychain->entries.value(u"profile/work"_s), QByteArray("sk-work-1111"));
-    QCOMPARE(m_keychain->entries.value(u"profile/home"_s), QByteArray("sk-home-2222"));
+    // Each its own fresh entry (stored with the profile), not one made from the name or id.
+    const QString workEntry = dialog.profiles().find(u"work"_s)->keychainEntry();
+    const QString homeEntry = dialog.profiles().find(u"home"_s)->keychainEntry();
+    QVERIFY(workEntry.startsWith(u"profile/"_s) && workEntry != u"profile/work"_s);
+    QVERIFY(homeEntry.startsWith(u"profile/"_s) && homeEntry != u"profile/home"_s);
+    QVERIFY(workEntry != homeEntry);
+    QCOMPARE(m_keychain->entries.value(workEntry), QByteArray("sk-work-1111"));
+    QCOMPARE(m_keychain->entries.value(homeEntry), QByteArray("sk-home-2222"));
     QCOMPARE(m_keychain->entries.size(), 2);
     QCOMPARE(dialog.keychainKeys().size(), 2);
     Settings s(path);
@@ -977,6 +1077,8 @@ void TestSettingsDialog::keychainEntryPerProfile()
     s.sync();
     const QByteArray text = fileText(path);
     QVERIFY(!text.contains("sk-"));
+    QVERIFY(text.contains(QByteArray("keychain_entry=" + workEntry.toUtf8() + "\n")));
+    QVERIFY(text.contains(QByteArray("keychain_entry=" + homeEntry.toUtf8() + "\n")));
 }
 
 void TestSettingsDialog::fileIssuesShownAsWarnings()
@@ -1000,6 +1102,277 @@ void TestSettingsDialog::fileIssuesShownAsWarnings()
     QVERIFY(!issues->isVisible());
     clickOk(&dialog); // a warning does not refuse OK
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
+}
+
+void TestSettingsDialog::mistypedKeySourceSendsNoKey()
+{
+    // `key=nnone` (a typo for none): said on the page, and the profile sends no key, never the
+    // default variable's (which belongs to another provider).
+    const QByteArray otherKey = "sk-another-provider-7777";
+    qputenv("OPENAI_COMPAT_API_KEY", otherKey);
+    const auto restore = qScopeGuard([] { qunsetenv("OPENAI_COMPAT_API_KEY"); });
+    const QString path = ini();
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[profiles]\ndefault=local\norder=local\n\n[profile.local]\nname=Local\nendpoint="
+            + m_provider->baseUrl().toString().toUtf8() + "\nmodel=capwatch-demo\nkey=nnone\n");
+    }
+    QSettings settings(path, QSettings::IniFormat);
+    const session::ProfileSet set = session::loadProfiles(settings);
+    QVERIFY(set.hasErrors(u"local"_s));
+    SettingsDialog dialog(set, u"local"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    auto *issues = field<InlineMessage>(&dialog, u"profileIssues"_s);
+    QVERIFY(issues->isVisible());
+    QVERIFY2(issues->text().contains(u"[profile.local] key: not a key source"_s),
+        qPrintable(issues->text()));
+    QVERIFY2(
+        issues->text().contains(u"no key is sent until it is fixed"_s), qPrintable(issues->text()));
+    QVERIFY(!issues->text().contains(u"nnone"_s)); // a value there may be a key: never shown
+    QCOMPARE(field<QRadioButton>(&dialog, u"fromEnvironment"_s)->isChecked(), true);
+    QCOMPARE(field<QLineEdit>(&dialog, u"keyVariable"_s)->text(), QString());
+    // The model list goes out as the profile's sends would: without a key.
+    QTRY_COMPARE_WITH_TIMEOUT(modelBox(&dialog)->findText(u"capwatch-demo"_s) >= 0, true, 10000);
+    bool asked = false;
+    for (const demo::RecordedRequest &r : m_provider->recordedRequests()) {
+        if (r.path == "/v1/models") {
+            asked = true;
+            QCOMPARE(r.header("Authorization"), QByteArray());
+        }
+    }
+    QVERIFY(asked);
+    // And a send of the profile, through the window.
+    Window w(path); // starts with its default profile, Local
+    w.send(u"hello"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_authorizations.size(), 1, 10000);
+    QCOMPARE(m_authorizations.first(), QByteArray());
+}
+
+void TestSettingsDialog::deletedAndRecreatedKeepsTheNewKey()
+{
+    // "Work" on the keychain is deleted; a new profile named "Work" (so of the id `work` again)
+    // gets a key typed: that key is stored, and the old one removed, whatever the order.
+    session::ProfileSet set = twoProfiles(m_provider->baseUrl());
+    set.profiles[1].keySource = session::ProviderChoice::KeySource::Keychain;
+    set.profiles[1].keychainName = u"profile/work"_s;
+    m_keychain->entries.insert(u"profile/work"_s, "sk-old-work-1111");
+    SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    QTest::mouseClick(button(&dialog, u"deleteProfile"_s), Qt::LeftButton);
+    QVERIFY(!dialog.profiles().find(u"work"_s));
+    QTest::mouseClick(button(&dialog, u"addProfile"_s), Qt::LeftButton);
+    retype(field<QLineEdit>(&dialog, u"profileName"_s), u"Work"_s);
+    retype(field<QLineEdit>(&dialog, u"endpoint"_s), u"https://new.example.invalid/v1"_s);
+    modelBox(&dialog)->setEditText(u"m"_s);
+    clickRadio(field<QRadioButton>(&dialog, u"fromKeychain"_s));
+    retype(field<QLineEdit>(&dialog, u"keychainKey"_s), u"sk-new-work-2222"_s);
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    clickOk(&dialog);
+    QTRY_COMPARE(accepted.count(), 1);
+    const session::ProviderProfile *work = dialog.profiles().find(u"work"_s);
+    QVERIFY(work);
+    QCOMPARE(work->id, u"work"_s);
+    QVERIFY(work->keychainEntry() != u"profile/work"_s); // a new entry, not the old profile's
+    QCOMPARE(m_keychain->entries.value(work->keychainEntry()), QByteArray("sk-new-work-2222"));
+    QCOMPARE(m_keychain->entries.value(u"profile/work"_s), QByteArray()); // removed
+    QCOMPARE(m_keychain->lastEntry, work->keychainEntry()); // the write came last
+}
+
+void TestSettingsDialog::leavingTheKeychainRemovesItsEntry()
+{
+    // "Work" leaves the keychain: its entry goes. "Home", on the environment now, is deleted:
+    // the entry it once had goes too. A new "Home" on the keychain without a key typed finds
+    // none: it never inherits the old one, and OK says so.
+    session::ProfileSet set = twoProfiles(m_provider->baseUrl());
+    set.profiles[1].keySource = session::ProviderChoice::KeySource::Keychain;
+    set.profiles[1].keychainName = u"profile/work"_s;
+    session::ProviderProfile home = set.profiles[1];
+    home.id = u"home"_s;
+    home.name = u"Home"_s;
+    home.keySource = session::ProviderChoice::KeySource::Environment;
+    home.keychainName.clear();
+    set.profiles.append(home);
+    m_keychain->entries.insert(u"profile/work"_s, "sk-work-1111");
+    m_keychain->entries.insert(u"profile/home"_s, "sk-stale-home-2222");
+    SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    clickRadio(field<QRadioButton>(&dialog, u"fromEnvironment"_s));
+    retype(field<QLineEdit>(&dialog, u"keyVariable"_s), kKeyVariable);
+    dialog.providersPage()->selectProfile(u"home"_s);
+    QTest::mouseClick(button(&dialog, u"deleteProfile"_s), Qt::LeftButton);
+    QTest::mouseClick(button(&dialog, u"addProfile"_s), Qt::LeftButton);
+    retype(field<QLineEdit>(&dialog, u"profileName"_s), u"Home"_s);
+    retype(field<QLineEdit>(&dialog, u"endpoint"_s), u"https://other.example.invalid/v1"_s);
+    modelBox(&dialog)->setEditText(u"m"_s);
+    clickRadio(field<QRadioButton>(&dialog, u"fromKeychain"_s));
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    clickOk(&dialog);
+    auto *shown = field<InlineMessage>(&dialog, u"message"_s);
+    QTRY_COMPARE(shown->kind(), InlineMessage::Kind::Error);
+    QVERIFY2(shown->text().contains(u"no key is stored in the system keychain"_s),
+        qPrintable(shown->text()));
+    QCOMPARE(accepted.count(), 0);
+    QCOMPARE(m_keychain->writes, 0); // refused before anything changed
+    QCOMPARE(m_keychain->entries.value(u"profile/home"_s), QByteArray("sk-stale-home-2222"));
+    QVERIFY(!m_keychain->readEntries.contains(u"profile/home"_s)); // its own, fresh entry
+    // Back on the environment, the new Home is accepted: both old entries are removed.
+    clickRadio(field<QRadioButton>(&dialog, u"fromEnvironment"_s));
+    retype(field<QLineEdit>(&dialog, u"keyVariable"_s), kKeyVariable);
+    clickOk(&dialog);
+    QTRY_COMPARE(accepted.count(), 1);
+    QCOMPARE(m_keychain->entries.value(u"profile/work"_s), QByteArray());
+    QCOMPARE(m_keychain->entries.value(u"profile/home"_s), QByteArray());
+    QCOMPARE(m_keychain->writes, 2);
+}
+
+void TestSettingsDialog::duplicateDoesNotCarryTheTypedKey()
+{
+    // A key typed for "Work" stays Work's: the copy (usually pointed at another provider) has
+    // none, sends none to its endpoint, and must be given one of its own.
+    CannedServer server(httpResponse("200 OK", R"({"data":[{"id":"copy-model"}]})"));
+    QVERIFY(server.listen());
+    session::ProfileSet set = twoProfiles(m_provider->baseUrl());
+    set.profiles[1].keySource = session::ProviderChoice::KeySource::Keychain;
+    set.profiles[1].keychainName = u"profile/work"_s;
+    SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    retype(field<QLineEdit>(&dialog, u"keychainKey"_s), u"sk-typed-work-3333"_s);
+    QTest::mouseClick(button(&dialog, u"duplicateProfile"_s), Qt::LeftButton);
+    const QString copy = dialog.currentProfile();
+    QVERIFY(copy != u"work"_s);
+    QCOMPARE(field<QLineEdit>(&dialog, u"keychainKey"_s)->text(), QString());
+    QVERIFY(dialog.keychainKeys().contains(u"work"_s));
+    QVERIFY(!dialog.keychainKeys().contains(copy));
+    const session::ProviderProfile *p = dialog.profiles().find(copy);
+    QVERIFY(p->keychainEntry() != u"profile/work"_s);
+    QVERIFY(p->keychainEntry().startsWith(u"profile/"_s));
+    retype(field<QLineEdit>(&dialog, u"endpoint"_s), server.url().toString());
+    QTest::mouseClick(button(&dialog, u"refreshModels"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(modelBox(&dialog)->findText(u"copy-model"_s) >= 0, true, 10000);
+    QCOMPARE(server.heads().size(), 1);
+    QVERIFY2(!server.heads().first().contains("sk-typed"), server.heads().first().constData());
+    QVERIFY(!server.heads().first().toLower().contains("authorization"));
+    QSignalSpy accepted(&dialog, &QDialog::accepted);
+    clickOk(&dialog);
+    auto *shown = field<InlineMessage>(&dialog, u"message"_s);
+    QTRY_COMPARE(shown->kind(), InlineMessage::Kind::Error);
+    QCOMPARE(accepted.count(), 0);
+    QCOMPARE(m_keychain->writes, 0);
+}
+
+void TestSettingsDialog::plainHttpModelListAsksFirst()
+{
+    // http:// to another machine: opening the profile or leaving its endpoint sends nothing
+    // (and says why); Refresh asks first, and only "Send anyway" lets the key go. Every request
+    // goes through a proxy here, which sees what would have reached the LAN host.
+    CannedServer proxy(httpResponse("200 OK", R"({"data":[{"id":"lan-model"}]})"));
+    QVERIFY(proxy.listen());
+    QNetworkProxy::setApplicationProxy(
+        QNetworkProxy(QNetworkProxy::HttpProxy, u"127.0.0.1"_s, proxy.port()));
+    const auto restore = qScopeGuard(
+        [] { QNetworkProxy::setApplicationProxy(QNetworkProxy(QNetworkProxy::NoProxy)); });
+    session::ProfileSet set = twoProfiles(QUrl(u"http://lan-box.example.invalid:8000/v1"_s));
+    SettingsDialog dialog(set, u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    auto *status = field<QLabel>(&dialog, u"modelStatus"_s);
+    QCOMPARE(status->text(),
+        u"Not asked for its models: the endpoint uses plain HTTP, and the key would travel "
+        "unencrypted. Refresh asks first."_s);
+    auto *endpoint = field<QLineEdit>(&dialog, u"endpoint"_s);
+    endpoint->setFocus();
+    field<QLineEdit>(&dialog, u"profileName"_s)->setFocus(); // leaves the endpoint field
+    QTest::qWait(200);
+    QCOMPARE(proxy.connections(), 0);
+    ProvidersPage *page = dialog.providersPage();
+    QVERIFY(!page->plainHttpWarning());
+
+    // Refresh: asked, non-modally for the event loop; Cancel sends nothing.
+    QTest::mouseClick(button(&dialog, u"refreshModels"_s), Qt::LeftButton);
+    QPointer<QMessageBox> box = page->plainHttpWarning();
+    QVERIFY(box && box->isVisible());
+    QVERIFY(box->text().contains(u"lan-box.example.invalid"_s));
+    QTest::mouseClick(box->findChild<QPushButton *>(u"cancel"_s), Qt::LeftButton);
+    QTRY_VERIFY(!box);
+    QCOMPARE(status->text(), u"Not asked for its models: the key stays unsent."_s);
+    QTest::qWait(200);
+    QCOMPARE(proxy.connections(), 0);
+
+    // Refresh, Send anyway: the list is asked for, with the key.
+    QTest::mouseClick(button(&dialog, u"refreshModels"_s), Qt::LeftButton);
+    box = page->plainHttpWarning();
+    QVERIFY(box);
+    QTest::mouseClick(box->findChild<QPushButton *>(u"sendAnyway"_s), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(modelBox(&dialog)->findText(u"lan-model"_s) >= 0, true, 10000);
+    QCOMPARE(proxy.heads().size(), 1);
+    QVERIFY2(proxy.heads().first().startsWith(
+                 "GET http://lan-box.example.invalid:8000/v1/models HTTP/1.1\r\n"),
+        proxy.heads().first().constData());
+    QVERIFY(proxy.heads().first().contains(QByteArray("Authorization: Bearer " + kEnvKey)));
+    // Once allowed, this profile's endpoint is not asked about again while the dialog is open.
+    QTest::mouseClick(button(&dialog, u"refreshModels"_s), Qt::LeftButton);
+    QVERIFY(!page->plainHttpWarning());
+    QTRY_COMPARE_WITH_TIMEOUT(proxy.heads().size(), 2, 10000);
+}
+
+void TestSettingsDialog::modelListFailureShowsItsReason()
+{
+    // A wrong key (401) is not "no model list": the reason is shown.
+    CannedServer server(
+        httpResponse("401 Unauthorized", R"({"error":{"message":"Incorrect API key"}})"));
+    QVERIFY(server.listen());
+    SettingsDialog dialog(twoProfiles(server.url()), u"work"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    auto *status = field<QLabel>(&dialog, u"modelStatus"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(status->text(),
+        u"No model list (HTTP 401 Unauthorized: Incorrect API key): type the model name"_s, 10000);
+}
+
+void TestSettingsDialog::problemFocusedByItsFieldInGerman_data()
+{
+    QTest::addColumn<QString>("problem"); // "header", "fallback to itself", "unknown fallback"
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("focused");
+    QTest::newRow("header") << u"header"_s
+                            << u"Die Kopfzeile Authorization setzt capwatch selbst."_s
+                            << u"extraHeaders"_s;
+    QTest::newRow("fallback to itself")
+        << u"fallback to itself"_s << u"Ein Profil kann nicht auf sich selbst ausweichen."_s
+        << u"fallback"_s;
+    QTest::newRow("unknown fallback")
+        << u"unknown fallback"_s << u"Das Ausweichprofil „nowhere“ gibt es nicht."_s
+        << u"fallback"_s;
+}
+
+void TestSettingsDialog::problemFocusedByItsFieldInGerman()
+{
+    // The field to correct follows from what the problem is about, not from its words: in
+    // German none of them is "header" or "fallback".
+    QFETCH(QString, problem);
+    QFETCH(QString, message);
+    QFETCH(QString, focused);
+    GermanTranslator german;
+    QVERIFY(QCoreApplication::installTranslator(&german));
+    const auto restore = qScopeGuard([&german] { QCoreApplication::removeTranslator(&german); });
+    session::ProfileSet set = twoProfiles(m_provider->baseUrl());
+    session::ProviderProfile &work = set.profiles[1];
+    if (problem == u"header")
+        work.extraHeaders.append(std::pair<QByteArray, QByteArray>("Authorization", "Bearer x"));
+    else if (problem == u"fallback to itself")
+        work.fallback = work.id;
+    else
+        work.fallback = u"nowhere"_s;
+    SettingsDialog dialog(set, u"demo"_s, session::ParkingChoice::Ask);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    const std::optional<ProvidersPage::Problem> found = dialog.providersPage()->problem();
+    QVERIFY(found);
+    QCOMPARE(found->profile, u"work"_s);
+    QCOMPARE(found->message, message);
+    QCOMPARE(found->field, field<QWidget>(&dialog, focused));
+    dialog.providersPage()->showProblem(*found);
+    QCOMPARE(dialog.currentProfile(), u"work"_s);
+    QCOMPARE(dialog.focusWidget(), field<QWidget>(&dialog, focused));
 }
 
 void TestSettingsDialog::parkingChoiceRoundTrip_data()

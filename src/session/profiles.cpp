@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QSet>
+#include <QUuid>
 #include <algorithm>
 
 namespace capwatch::session {
@@ -39,7 +40,10 @@ QString ProviderProfile::keychainEntry() const
 {
     if (builtInDemo)
         return {};
-    // The profile made from the single provider of before keeps the key where it was stored.
+    if (!keychainName.isEmpty())
+        return keychainName;
+    // A file of before `keychain_entry`: the entry that version used. The profile made from the
+    // single provider of before keeps the key where it was stored.
     return id == u"default"_s ? u"api-key"_s : u"profile/"_s + id;
 }
 
@@ -387,10 +391,14 @@ void Reader::readKey(const QString &section, const QString &text, ProviderProfil
         p.keySource = ProviderChoice::KeySource::Environment;
         p.keyVariable.clear();
     } else {
-        // Never quoted back: a key pasted here by mistake must not reach a terminal or a log.
+        // Read as `none`: a key source mistyped must never lend the key of another
+        // (OPENAI_COMPAT_API_KEY, the default) to this profile's endpoint. Never quoted back: a
+        // key pasted here by mistake must not reach a terminal or a log.
+        p.keySource = ProviderChoice::KeySource::Environment;
+        p.keyVariable.clear();
         error(section, u"key"_s,
             u"not a key source (env:VARIABLE, file:PATH, keychain or none; the value is not "
-            "shown, in case it is a key); env:OPENAI_COMPAT_API_KEY is used"_s);
+            "shown, in case it is a key): no key is sent until it is fixed"_s);
     }
 }
 
@@ -485,6 +493,8 @@ void Reader::readProfile(const QString &section, ProviderProfile &p)
                     "unknown"_s.arg(text.trimmed()));
         } else if (key == u"models") {
             p.cachedModels = listOf(raw);
+        } else if (key == u"keychain_entry") {
+            p.keychainName = text.trimmed();
         } else if (key.startsWith(kHeaderPrefix)) {
             const QString name = key.mid(kHeaderPrefix.size());
             if (!isHeaderName(name))
@@ -505,6 +515,10 @@ void Reader::readProfile(const QString &section, ProviderProfile &p)
     }
     if (p.endpoint.isEmpty() && !value(section, u"endpoint"_s).isValid())
         error(section, u"endpoint"_s, u"no endpoint: the profile cannot send"_s);
+    // A file of before `keychain_entry`: the entry that version used is this profile's from now
+    // on (written with the next save).
+    if (p.keySource == ProviderChoice::KeySource::Keychain && p.keychainName.isEmpty())
+        p.keychainName = p.keychainEntry();
 }
 
 QString keySourceName(const QString &name)
@@ -531,6 +545,7 @@ void migrate(QSettings &settings, ProfileSet &set)
     p.keyVariable = settings.value(u"keyVariable"_s, p.keyVariable).toString();
     p.keyFile = settings.value(u"keyFile"_s).toString();
     p.stream = settings.value(u"stream"_s, true).toBool();
+    p.keychainName = u"api-key"_s; // where the single provider of before stored its key
     settings.endGroup();
     if (endpoint.isEmpty() || !net::chatCompletionsUrl(p.endpoint).isValid())
         return;
@@ -631,6 +646,21 @@ ProfileSet loadProfiles(QSettings &settings)
         set.profiles.append(p);
     }
 
+    // A section copied by hand keeps its keychain_entry: the two would share one key.
+    for (qsizetype i = 0; i < set.profiles.size(); ++i) {
+        const ProviderProfile &p = set.profiles.at(i);
+        if (p.keychainName.isEmpty())
+            continue;
+        for (qsizetype j = 0; j < i; ++j) {
+            if (set.profiles.at(j).keychainName == p.keychainName) {
+                reader.warning(kProfilePrefix + p.id, u"keychain_entry"_s,
+                    u"profile '%1' has the same entry: a key stored for one is the other's "
+                    "too"_s.arg(set.profiles.at(j).id));
+                break;
+            }
+        }
+    }
+
     // Fallbacks name ids; every profile is known now.
     for (ProviderProfile &p : set.profiles) {
         if (p.fallback.isEmpty())
@@ -710,6 +740,8 @@ void writeProfile(QSettings &settings, const ProviderProfile &p)
     if (!p.builtInDemo) {
         for (const auto &[name, value] : p.extraHeaders)
             settings.setValue(kHeaderPrefix + QString::fromLatin1(name), QString::fromUtf8(value));
+        if (!p.keychainName.isEmpty())
+            settings.setValue(u"keychain_entry"_s, p.keychainName);
         if (!p.cachedModels.isEmpty())
             settings.setValue(u"models"_s,
                 p.cachedModels.size() == 1 ? QVariant(p.cachedModels.first())
@@ -751,39 +783,50 @@ void saveProfiles(QSettings &settings, const ProfileSet &set)
     settings.sync();
 }
 
-QString profileProblem(const ProviderProfile &profile, const ProfileSet &set)
+QString newKeychainEntry()
+{
+    return u"profile/"_s + QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+ProfileProblem profileProblem(const ProviderProfile &profile, const ProfileSet &set)
 {
     const auto tr
         = [](const char *text) { return QCoreApplication::translate("capwatch::session", text); };
+    using Field = ProfileProblem::Field;
     if (profile.name.trimmed().isEmpty())
-        return tr("A profile needs a name.");
+        return { Field::Name, tr("A profile needs a name.") };
     for (const ProviderProfile &other : set.profiles) {
         if (other.id != profile.id
             && other.name.trimmed().compare(profile.name.trimmed(), Qt::CaseInsensitive) == 0)
-            return tr("Another profile is already named “%1”.").arg(other.name);
+            return { Field::Name, tr("Another profile is already named “%1”.").arg(other.name) };
     }
     if (!profile.builtInDemo) {
         if (profile.id == QStringView(kDemoProfileId) || !isProfileId(profile.id))
-            return tr("The profile's id “%1” is taken or not letters, digits, - and _.")
-                .arg(profile.id);
+            return { Field::Id,
+                tr("The profile's id “%1” is taken or not letters, digits, - and _.")
+                    .arg(profile.id) };
         if (!net::chatCompletionsUrl(profile.endpoint).isValid())
-            return tr("The endpoint must be an http:// or https:// URL with a host.");
+            return { Field::Endpoint,
+                tr("The endpoint must be an http:// or https:// URL with a host.") };
         for (const auto &[name, value] : profile.extraHeaders) {
             if (name.contains('\r') || name.contains('\n') || value.contains('\r')
                 || value.contains('\n'))
-                return tr("A header cannot contain a line break.");
+                return { Field::Headers, tr("A header cannot contain a line break.") };
             if (!isHeaderName(QString::fromLatin1(name)))
-                return tr("“%1” is not a header name.").arg(QString::fromLatin1(name));
+                return { Field::Headers,
+                    tr("“%1” is not a header name.").arg(QString::fromLatin1(name)) };
             if (isReservedHeader(name))
-                return tr("capwatch sets the header %1 itself.").arg(QString::fromLatin1(name));
+                return { Field::Headers,
+                    tr("capwatch sets the header %1 itself.").arg(QString::fromLatin1(name)) };
         }
     }
     if (!profile.fallback.isEmpty()) {
         if (profile.fallback == profile.id)
-            return tr("A profile cannot fall back to itself.");
+            return { Field::Fallback, tr("A profile cannot fall back to itself.") };
         const ProviderProfile *to = set.find(profile.fallback);
         if (!to || to->id != profile.fallback)
-            return tr("The fallback “%1” is not a profile.").arg(profile.fallback);
+            return { Field::Fallback,
+                tr("The fallback “%1” is not a profile.").arg(profile.fallback) };
     }
     return {};
 }

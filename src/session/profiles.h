@@ -63,10 +63,15 @@ struct ProviderProfile
     bool autoFallback = false; ///< send to the fallback without asking
     /// The models GET /v1/models listed when the profile was last opened (cached in the file).
     QStringList cachedModels;
+    /// `keychain_entry=` in the file: the profile's own keychain entry, given once (a new
+    /// profile gets newKeychainEntry(), `profile/<random>`, when it first uses the keychain) and
+    /// never reused by another profile, so a new profile never finds an old profile's key.
+    /// Empty: none given yet (keychainEntry() then names the entry of before this key).
+    QString keychainName;
 
     /// The keychain entry (QtKeychain key, service `capwatch`) of this profile's key:
-    /// `profile/<id>`; `api-key` (the entry of before profiles) for the id `default`; the demo:
-    /// none.
+    /// keychainName when given; else, for a profile of a file written before it, `profile/<id>`,
+    /// or `api-key` (the entry of before profiles) for the id `default`; the demo: none.
     QString keychainEntry() const;
     retry::PolicyLimits limits() const { return overrides.limits(); }
     /// What a ChatSession talks to for this profile (profile, name, limits, headers, context
@@ -136,9 +141,30 @@ bool isReservedHeader(QByteArrayView name);
 /// ui::Settings uses.
 QString defaultSettingsPath();
 
+/// A fresh keychain entry for a profile: `profile/` and a random UUID (never one in use).
+QString newKeychainEntry();
+
+/// What profileProblem() finds, and which of the profile's values it is about.
+struct ProfileProblem
+{
+    enum class Field
+    {
+        None, ///< no problem
+        Name,
+        Id,
+        Endpoint,
+        Headers,
+        Fallback,
+    };
+    Field field = Field::None;
+    QString message; ///< translated; empty when there is no problem
+
+    bool isEmpty() const { return field == Field::None; }
+};
+
 /// Why a profile cannot be saved as it is (the Providers page refuses it): an empty or taken
 /// name, an endpoint that is not http(s), an extra header capwatch sets itself, a fallback to
-/// itself or to a profile that does not exist. Empty when it can.
-QString profileProblem(const ProviderProfile &profile, const ProfileSet &set);
+/// itself or to a profile that does not exist. isEmpty() when it can.
+ProfileProblem profileProblem(const ProviderProfile &profile, const ProfileSet &set);
 
 } // namespace capwatch::session

@@ -4,6 +4,7 @@
 #include "net/chatrequest.h"
 #include "net/credentials.h"
 #include "net/modellist.h"
+#include "plainhttpwarning.h"
 #include "policyoverridesbox.h"
 #include "settingsdialog.h"
 
@@ -20,6 +21,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -117,6 +119,7 @@ ProvidersPage::ProvidersPage(
     }
     if (!m_set.find(m_set.defaultProfile))
         m_set.defaultProfile = m_set.profiles.first().id;
+    m_initial = m_set;
     for (const auto &p : std::as_const(m_set.profiles))
         m_headerText.insert(p.id, headerText(p.extraHeaders));
 
@@ -193,14 +196,15 @@ ProvidersPage::ProvidersPage(
                     ? tr("This provider has no model list: type the model name")
                     : modelCount(int(models.size())));
         });
-    connect(m_lister, &net::ModelLister::failed, this, [this](const QUrl &, const QString &) {
+    connect(m_lister, &net::ModelLister::failed, this, [this](const QUrl &, const QString &reason) {
         const session::ProviderProfile *p = m_set.find(m_modelsFor);
         if (!p || currentProfile() != m_modelsFor)
             return;
+        // The reason tells a wrong key (401) from a timeout or a provider without the list.
         m_modelStatus->setText(p->cachedModels.isEmpty()
-                ? tr("This provider has no model list: type the model name")
-                : tr("%1 from the last list; the provider does not answer now")
-                      .arg(modelCount(int(p->cachedModels.size()))));
+                ? tr("No model list (%1): type the model name").arg(reason)
+                : tr("%1 from the last list; the provider does not answer now (%2)")
+                      .arg(modelCount(int(p->cachedModels.size())), reason));
     });
 
     fillList();
@@ -422,7 +426,38 @@ QHash<QString, QByteArray> ProvidersPage::keychainKeys() const
 
 QStringList ProvidersPage::removedKeychainEntries() const
 {
-    return m_removedEntries;
+    QStringList out = m_removedEntries;
+    for (const session::ProviderProfile &before : m_initial.profiles) {
+        if (before.builtInDemo || before.keySource != Source::Keychain
+            || m_deletedIds.contains(before.id))
+            continue;
+        const session::ProviderProfile *now = m_set.find(before.id);
+        if (now && now->id == before.id && now->keySource != Source::Keychain)
+            out << before.keychainEntry(); // left the keychain
+    }
+    // An entry a profile uses (on the keychain) stays, whatever happened to another profile.
+    out.removeIf([this](const QString &entry) {
+        return std::any_of(m_set.profiles.cbegin(), m_set.profiles.cend(),
+            [&entry](const session::ProviderProfile &p) {
+                return !p.builtInDemo && p.keySource == Source::Keychain
+                    && p.keychainEntry() == entry;
+            });
+    });
+    out.removeDuplicates();
+    return out;
+}
+
+QMessageBox *ProvidersPage::plainHttpWarning() const
+{
+    return m_plainHttpWarning;
+}
+
+const session::ProviderProfile *ProvidersPage::initialOf(const QString &id) const
+{
+    if (m_newIds.contains(id) || m_deletedIds.contains(id))
+        return nullptr;
+    const session::ProviderProfile *p = m_initial.find(id);
+    return p && p->id == id ? p : nullptr;
 }
 
 void ProvidersPage::setContextHint(const QString &id, std::optional<qint64> learned)
@@ -578,6 +613,14 @@ void ProvidersPage::commit()
                                               : Source::Environment;
         p.keyVariable = m_envVar->text().trimmed();
         p.keyFile = m_keyFile->text().trimmed();
+        if (p.keySource == Source::Keychain && p.keychainName.isEmpty()) {
+            // Its own entry from now on: the one it had on the keychain when the page opened,
+            // else a fresh one, never an entry a deleted or earlier profile left behind.
+            const session::ProviderProfile *before = initialOf(p.id);
+            p.keychainName = before && before->keySource == Source::Keychain
+                ? before->keychainEntry()
+                : session::newKeychainEntry();
+        }
         m_keys.insert(p.id, m_keychainKey->text().trimmed().toUtf8());
         m_headerText.insert(p.id, m_headers->toPlainText());
         int bad = 0;
@@ -645,10 +688,9 @@ void ProvidersPage::duplicateProfile()
     p.name = uniqueName(tr("%1 (copy)").arg(source->name));
     p.id = session::makeProfileId(p.name, m_set);
     m_headerText.insert(p.id, m_headerText.value(source->id));
-    // A copy has its own keychain entry: a key typed for the original is typed for it too, a
-    // stored one has to be typed again.
-    if (p.keySource == Source::Keychain)
-        m_keys.insert(p.id, m_keys.value(source->id));
+    // A copy has its own keychain entry, and no key: a key typed (or stored) for the original
+    // belongs to the original's provider, and the copy is usually pointed at another one.
+    p.keychainName = p.keySource == Source::Keychain ? session::newKeychainEntry() : QString();
     m_set.profiles.insert(m_row + 1, p);
     m_newIds << p.id;
     fillList();
@@ -664,8 +706,13 @@ void ProvidersPage::deleteProfile()
     if (row < 0 || row >= m_set.profiles.size() || m_set.profiles.at(row).builtInDemo)
         return;
     const session::ProviderProfile gone = m_set.profiles.takeAt(row);
-    if (!m_newIds.removeOne(gone.id) && gone.keySource == Source::Keychain)
+    if (!m_newIds.removeOne(gone.id)) {
+        // Whatever its source now: an entry from an earlier keychain use goes with it too.
+        if (const session::ProviderProfile *before = initialOf(gone.id))
+            m_removedEntries << before->keychainEntry();
         m_removedEntries << gone.keychainEntry();
+        m_deletedIds << gone.id;
+    }
     m_keys.remove(gone.id);
     m_headerText.remove(gone.id);
     if (m_set.defaultProfile == gone.id)
@@ -734,6 +781,19 @@ std::shared_ptr<net::CredentialProvider> ProvidersPage::credentialsFor(
     return std::make_shared<net::NoCredentialProvider>();
 }
 
+bool ProvidersPage::keyWouldBeSent(const session::ProviderProfile &p)
+{
+    if (p.builtInDemo)
+        return false;
+    // A keychain answers later and may ask to be unlocked: it counts as a key.
+    if (p.keySource == Source::Keychain)
+        return true;
+    // The environment and a key file answer at once; should one ever answer later, assume a key.
+    auto hasKey = std::make_shared<std::optional<bool>>();
+    credentialsFor(p)->load([hasKey](const net::Credential &c) { *hasKey = !c.key.isEmpty(); });
+    return hasKey->value_or(true);
+}
+
 void ProvidersPage::fetchModels(bool explicitRefresh)
 {
     commit();
@@ -745,6 +805,40 @@ void ProvidersPage::fetchModels(bool explicitRefresh)
         if (explicitRefresh)
             m_modelStatus->setText(
                 tr("Enter the endpoint first: its model list comes from there."));
+        return;
+    }
+    // The key never travels unencrypted to another machine unasked (as a send, MainWindow's
+    // plainHttpAllowed()): opening the profile or leaving its endpoint does not ask for the list
+    // there, Refresh asks the user first.
+    const QUrl target = net::modelsUrl(p->endpoint);
+    const QString consent = p->id + u'\n' + net::displayEndpoint(target);
+    if (target.scheme() == u"http" && !net::isLoopback(target)
+        && !m_plainHttpConsent.contains(consent) && keyWouldBeSent(*p)) {
+        m_lister->cancel();
+        if (!explicitRefresh) {
+            m_modelStatus->setText(
+                tr("Not asked for its models: the endpoint uses plain HTTP, and the key would "
+                   "travel unencrypted. Refresh asks first."));
+            return;
+        }
+        if (m_plainHttpWarning) {
+            m_plainHttpWarning->raise();
+            m_plainHttpWarning->activateWindow();
+            return;
+        }
+        const QString id = p->id;
+        m_modelStatus->setText(tr("Waiting for your answer: send the key unencrypted?"));
+        m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, id, consent] {
+            m_plainHttpConsent.insert(consent);
+            if (currentProfile() == id)
+                fetchModels(true); // its endpoint changed meanwhile: asked again
+        });
+        QMessageBox *box = m_plainHttpWarning;
+        connect(box, &QMessageBox::finished, this, [this, box, id] {
+            const QAbstractButton *clicked = box->clickedButton();
+            if (currentProfile() == id && (!clicked || clicked->objectName() != u"sendAnyway"_s))
+                m_modelStatus->setText(tr("Not asked for its models: the key stays unsent."));
+        });
         return;
     }
     m_modelsFor = p->id;
@@ -789,28 +883,40 @@ std::optional<ProvidersPage::Problem> ProvidersPage::problemOf(
     }
     // Then what the profiles' own rules say (a name taken, a header capwatch sets itself, a
     // fallback that is not a profile).
-    QString shared = session::profileProblem(p, m_set);
+    using Field = session::ProfileProblem::Field;
+    session::ProfileProblem shared = session::profileProblem(p, m_set);
     if (shared.isEmpty() && p.name.isEmpty())
-        shared = tr("Give the profile a name.");
+        shared = { Field::Name, tr("Give the profile a name.") };
     if (shared.isEmpty()) {
         // Only an earlier profile counts: the later of two is the one to rename.
         for (const auto &other : m_set.profiles) {
             if (other.id == p.id)
                 break;
             if (other.name.compare(p.name, Qt::CaseInsensitive) == 0)
-                shared = tr("Another profile is already named “%1”.").arg(other.name);
+                shared
+                    = { Field::Name, tr("Another profile is already named “%1”.").arg(other.name) };
         }
     }
     if (shared.isEmpty())
         return std::nullopt;
+    // By what the problem is about, never by its (translated) words.
     QWidget *field = m_name;
-    if (shared.contains(u"endpoint"_s, Qt::CaseInsensitive))
+    switch (shared.field) {
+    case Field::Endpoint:
         field = m_endpoint;
-    else if (shared.contains(u"header"_s, Qt::CaseInsensitive))
+        break;
+    case Field::Headers:
         field = m_headers;
-    else if (shared.contains(u"fallback"_s, Qt::CaseInsensitive))
+        break;
+    case Field::Fallback:
         field = m_fallback;
-    return problem(shared, field);
+        break;
+    case Field::None:
+    case Field::Name:
+    case Field::Id:
+        break;
+    }
+    return problem(shared.message, field);
 }
 
 std::optional<ProvidersPage::Problem> ProvidersPage::problem() const

@@ -3,7 +3,9 @@
 // Settings -> Providers (issue 17): the provider profiles on the left (the built-in demo first),
 // Add, Duplicate, Delete and Set as default under them, and the selected profile's editor on
 // the right: name, endpoint, model (from the endpoint's GET /v1/models, free text always
-// allowed), where the key comes from, extra headers, the context window, the retry policy's
+// allowed; a key goes over plain HTTP to another machine only once the user agreed, asked by
+// Refresh), where the key comes from (a profile on the keychain has its own entry, given once:
+// ProviderProfile::keychainName), extra headers, the context window, the retry policy's
 // overrides and the fallback. The page edits a copy: nothing is saved until the dialog is
 // accepted.
 
@@ -11,6 +13,7 @@
 
 #include <QHash>
 #include <QPointer>
+#include <QSet>
 #include <QWidget>
 #include <optional>
 
@@ -19,6 +22,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QMessageBox;
 class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
@@ -53,7 +57,9 @@ public:
     /// Keys typed for the keychain, by profile id (only profiles whose key source is the
     /// keychain; empty: keep the stored one).
     QHash<QString, QByteArray> keychainKeys() const;
-    /// Keychain entries of profiles deleted here (their keys go once the dialog is accepted).
+    /// Keychain entries whose keys go once the dialog is accepted: those of the profiles deleted
+    /// here (whatever their key source now: an entry left from an earlier keychain goes too) and
+    /// of the profiles that left the keychain here. Never an entry a profile still uses.
     QStringList removedKeychainEntries() const;
     /// What a context error taught of a profile's context window: a hint under its box.
     void setContextHint(const QString &id, std::optional<qint64> learned);
@@ -65,6 +71,9 @@ public:
         QString message;
         QWidget *field = nullptr; ///< the field to correct, once the profile is selected
     };
+    /// The plain-HTTP question of Refresh (null when none is open).
+    QMessageBox *plainHttpWarning() const;
+
     /// The first problem of any profile (the selected one first); nullopt: all can be saved.
     std::optional<Problem> problem() const;
     /// Selects the profile of `problem` and focuses its field.
@@ -99,17 +108,26 @@ private:
     void fetchModels(bool explicitRefresh);
     void showModels(const QStringList &models);
     std::shared_ptr<net::CredentialProvider> credentialsFor(const session::ProviderProfile &p);
+    /// Whether a model list request of `p` would carry a key (a keychain always counts).
+    bool keyWouldBeSent(const session::ProviderProfile &p);
+    /// The profile `id` as it was when the page opened; null for one added here.
+    const session::ProviderProfile *initialOf(const QString &id) const;
     std::optional<Problem> problemOf(const session::ProviderProfile &p) const;
     QString uniqueName(const QString &base) const;
 
     session::ProfileSet m_set;
+    session::ProfileSet m_initial; ///< as the page opened
     int m_row = -1;
     bool m_loading = false;
     QHash<QString, QByteArray> m_keys; ///< typed keychain keys, by profile id
     QHash<QString, QString> m_headerText; ///< the extra headers as typed, by profile id
     QHash<QString, qint64> m_hints; ///< learned context windows, by profile id
     QStringList m_newIds; ///< profiles added here
-    QStringList m_removedEntries;
+    QStringList m_removedEntries; ///< of the profiles deleted here
+    QStringList m_deletedIds; ///< ids of m_initial deleted here (a new profile may reuse one)
+    /// Plain HTTP allowed by the user for a profile's model list: "<id>\n<models URL>".
+    QSet<QString> m_plainHttpConsent;
+    QPointer<QMessageBox> m_plainHttpWarning;
     QString m_modelsFor; ///< id of the profile the model list in flight is for
 
     QListWidget *m_list;

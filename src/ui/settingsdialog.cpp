@@ -161,6 +161,7 @@ session::ProfileSet profilesFrom(const ProviderSettings &p)
     d.keyVariable = p.keyVariable;
     d.keyFile = p.keyFile;
     d.stream = p.stream;
+    d.keychainName = u"api-key"_s; // where the single provider of before stored its key
     set.profiles.append(d);
     set.defaultProfile = p.useDemo ? set.demo().id : d.id;
     return set;
@@ -421,18 +422,28 @@ void SettingsDialog::tryAccept()
     const session::ProfileSet set = profiles();
     const QHash<QString, QByteArray> typed = keychainKeys();
     m_steps.clear();
+    // In three rounds: the checks (nothing changed yet if one fails), then the removals, then
+    // the writes, so a key typed now is never deleted by the removal of an entry of a profile
+    // deleted or taken off the keychain here.
+    QList<KeychainStep> writes;
     for (const session::ProviderProfile &p : set.profiles) {
         if (p.builtInDemo || p.keySource != Source::Keychain)
             continue;
         const session::ProviderProfile *before = m_initial.find(p.id);
+        // A profile on another entry than before (a new one, or one that took a deleted
+        // profile's id) is newly on the keychain too: its entry must hold a key.
         const bool newlyKeychain = !before || before->id != p.id || before->builtInDemo
-            || before->keySource != Source::Keychain;
+            || before->keySource != Source::Keychain
+            || before->keychainEntry() != p.keychainEntry();
         const QByteArray key = typed.value(p.id);
-        if (!key.isEmpty() || newlyKeychain)
-            m_steps.append({ p.id, p.keychainEntry(), key, false });
+        if (!key.isEmpty())
+            writes.append({ p.id, p.keychainEntry(), key, false });
+        else if (newlyKeychain)
+            m_steps.append({ p.id, p.keychainEntry(), QByteArray(), false });
     }
     for (const QString &entry : m_providers->removedKeychainEntries())
         m_steps.append({ QString(), entry, QByteArray(), true });
+    m_steps += writes;
     ++m_keychainCheck;
     if (m_steps.isEmpty()) {
         accept();
