@@ -93,7 +93,7 @@ struct Window
         session.setParkingChoice(choice);
         session.setParkingLot(&lot);
         lot.setHistory(writer);
-        lot.setSessionFactory([&demo, writer] {
+        lot.setSessionFactory([&demo, writer](const QString &) {
             auto s = std::make_unique<ChatSession>();
             setUp(*s, demo, writer);
             return s;
@@ -142,6 +142,7 @@ private Q_SLOTS:
     void optionsGoOutAgain();
     void survivesARestart();
     void survivesAKill();
+    void goesWithItsConversationsProfile();
     void resetsPassedWhileClosedGoOneByOne();
     void oneProviderOneAtATime();
     void reparkingStopsAfterThree();
@@ -450,6 +451,77 @@ void TestParkingLot::survivesARestart()
     QCOMPARE(messages.size(), 2);
     QCOMPARE(messages.at(1).state, history::MessageState::Complete);
     QVERIFY(store.parkedSends().isEmpty());
+    demo.stop();
+}
+
+void TestParkingLot::goesWithItsConversationsProfile()
+{
+    testing::ThreadedDemo demo(scenario(u"reset"_s, 600)); // due 2.4 s after the park
+    QString error;
+    QVERIFY(demo.start(kScale, &error).isValid()); // the provider's cap outlives the window
+    ProviderChoice work = demoChoice();
+    work.profile = u"work"_s;
+    work.profileName = u"Work"_s;
+    QUuid conversation;
+    {
+        history::HistoryWriter writer;
+        QVERIFY(openedAt(writer, path()));
+        Window w(demo, &writer);
+        w.session.setProvider(work);
+        QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
+        w.session.send(u"With Work's key"_s, {});
+        QVERIFY(parked.wait(10000));
+        conversation = w.session.conversationId();
+        QCOMPARE(w.lot.profileOf(w.lot.sends().constFirst().id), u"work"_s);
+        QVERIFY(flushed(writer));
+    }
+
+    // Read back: the profile stored with its conversation. While that profile talks to another
+    // provider it waits, and no session is made; once it talks to its own again, the session
+    // is made for that profile.
+    history::HistoryWriter writer;
+    QVERIFY(openedAt(writer, path()));
+    Window w(demo, &writer);
+    ProviderChoice elsewhere;
+    elsewhere.endpoint = QUrl(u"http://127.0.0.1:9/v1"_s);
+    elsewhere.profile = u"work"_s;
+    elsewhere.profileName = u"Work"_s;
+    bool moved = true;
+    QStringList asked;
+    QStringList made;
+    w.lot.setProfileChoice([&](const QString &profile) {
+        asked << profile;
+        return moved ? elsewhere : work;
+    });
+    w.lot.setSessionFactory([&](const QString &profile) {
+        made << profile;
+        auto s = std::make_unique<ChatSession>();
+        setUp(*s, demo, &writer);
+        s->setProvider(work);
+        return s;
+    });
+    QSignalSpy restored(&w.lot, &ParkingLot::restored);
+    QSignalSpy finished(&w.lot, &ParkingLot::finished);
+    QVERIFY(restored.wait(5000));
+    const QUuid id = w.lot.sends().constFirst().id;
+    QCOMPARE(w.lot.profileOf(id), u"work"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(w.lot.waitsForProvider(id), 10000);
+    QVERIFY(made.isEmpty());
+    QVERIFY(asked.contains(u"work"_s));
+    QVERIFY(!asked.contains(QString()));
+    moved = false;
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
+        net::SendSummary::Outcome::Succeeded);
+    QCOMPARE(made, QStringList { u"work"_s });
+    QVERIFY(flushed(writer));
+    history::HistoryStore store;
+    QVERIFY(store.open(path()).persistent());
+    const QList<history::StoredRetryRecord> records = store.retryRecords(conversation);
+    const auto unparked = std::find_if(records.cbegin(), records.cend(),
+        [](const history::StoredRetryRecord &r) { return r.record.event == u"unparked"_s; });
+    QVERIFY(unparked != records.cend());
+    QCOMPARE(unparked->record.profile, u"Work"_s); // finding 14: named, not empty
     demo.stop();
 }
 
