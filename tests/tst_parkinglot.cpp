@@ -143,6 +143,7 @@ private Q_SLOTS:
     void survivesARestart();
     void survivesAKill();
     void goesWithItsConversationsProfile();
+    void profileChosenMeanwhileIsTheOneSentWith();
     void resetsPassedWhileClosedGoOneByOne();
     void oneProviderOneAtATime();
     void reparkingStopsAfterThree();
@@ -523,6 +524,55 @@ void TestParkingLot::goesWithItsConversationsProfile()
     QVERIFY(unparked != records.cend());
     QCOMPARE(unparked->record.profile, u"Work"_s); // finding 14: named, not empty
     demo.stop();
+}
+
+void TestParkingLot::profileChosenMeanwhileIsTheOneSentWith()
+{
+    // Parked under Work; another profile on the same provider is stored for the conversation
+    // while no session shows it. The lot's session is made for Work, finds Personal stored when
+    // it opens the conversation, and is made again for Personal, which sends it.
+    testing::ThreadedDemo demo(scenario(u"reset"_s));
+    history::HistoryWriter writer;
+    QVERIFY(openedAt(writer, path()));
+    Window w(demo, &writer);
+    ProviderChoice work = demoChoice();
+    work.profile = u"work"_s;
+    work.profileName = u"Work"_s;
+    ProviderChoice home = demoChoice();
+    home.profile = u"home"_s;
+    home.profileName = u"Personal"_s;
+    QStringList made;
+    w.lot.setProfileChoice(
+        [&](const QString &profile) { return profile == u"home"_s ? home : work; });
+    w.lot.setSessionFactory([&](const QString &profile) {
+        made << profile;
+        auto s = std::make_unique<ChatSession>();
+        setUp(*s, demo, &writer);
+        s->setProvider(profile == u"home"_s ? home : work);
+        return s;
+    });
+    w.session.setProvider(work);
+    QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
+    QSignalSpy finished(&w.lot, &ParkingLot::finished);
+    w.session.send(u"Sent with the profile stored last"_s, {});
+    QVERIFY(parked.wait(10000));
+    const QUuid conversation = w.session.conversationId();
+    const QUuid id = w.lot.sends().constFirst().id;
+    QCOMPARE(w.lot.profileOf(id), u"work"_s);
+    w.session.newConversation();
+    writer.setConversationProfile(conversation, u"home"_s);
+
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
+        net::SendSummary::Outcome::Succeeded);
+    QCOMPARE(made, (QStringList { u"work"_s, u"home"_s }));
+    QVERIFY(flushed(writer));
+    history::HistoryStore store;
+    QVERIFY(store.open(path()).persistent());
+    const QList<history::Message> messages = store.messages(conversation);
+    QVERIFY(!messages.isEmpty());
+    QCOMPARE(messages.last().role, history::Role::Assistant);
+    QCOMPARE(messages.last().profile, u"Personal"_s);
 }
 
 void TestParkingLot::survivesAKill()
