@@ -437,7 +437,8 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
                 QTimer::singleShot(0, this, &ParkingLot::check);
                 return;
             }
-            if (!runIn(*opened, s, why)) { // its provider is not the one chosen now: it waits
+            // Not sent (its lane, or a consent to plain HTTP missing): it waits.
+            if (!runIn(*opened, s, why)) {
                 opened->runner = nullptr;
                 retire(std::move(opened->own));
                 opened->waitsForProvider = true;
