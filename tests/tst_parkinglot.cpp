@@ -144,6 +144,7 @@ private Q_SLOTS:
     void survivesAKill();
     void goesWithItsConversationsProfile();
     void profileChosenMeanwhileIsTheOneSentWith();
+    void plainHttpWaitsForTheConsent();
     void resetsPassedWhileClosedGoOneByOne();
     void oneProviderOneAtATime();
     void reparkingStopsAfterThree();
@@ -573,6 +574,35 @@ void TestParkingLot::profileChosenMeanwhileIsTheOneSentWith()
     QVERIFY(!messages.isEmpty());
     QCOMPARE(messages.last().role, history::Role::Assistant);
     QCOMPARE(messages.last().profile, u"Personal"_s);
+}
+
+void TestParkingLot::plainHttpWaitsForTheConsent()
+{
+    // A parked send to a host that is not this machine, over plain HTTP, with a key: not sent
+    // until the consent is given in this session (TEST-NET-1: nothing answers there).
+    qputenv("CAPWATCH_TEST_PLAIN_KEY", "sk-plain-0123456789");
+    ChatSession s;
+    ProviderChoice plain;
+    plain.endpoint = QUrl(u"http://192.0.2.1/v1"_s);
+    plain.model = u"some-model"_s;
+    plain.keyVariable = u"CAPWATCH_TEST_PLAIN_KEY"_s;
+    s.setProvider(plain);
+    QVERIFY(s.needsPlainHttpConsent());
+    history::ParkedSend p;
+    p.id = QUuid::createUuid();
+    p.provider = ParkingLot::laneOf(plain);
+    QCOMPARE(p.provider, s.lane());
+    p.prompt = u"Not without consent"_s;
+    p.parkedAt = QDateTime::currentDateTimeUtc();
+    p.dueAt = p.parkedAt;
+    p.resetAt = p.parkedAt;
+    QCOMPARE(s.runParked(p, Unpark::ResetReached), quint64(0));
+    QVERIFY(!s.busy());
+    s.allowPlainHttp();
+    QVERIFY(s.runParked(p, Unpark::ResetReached) != 0);
+    QVERIFY(s.busy());
+    s.stop();
+    qunsetenv("CAPWATCH_TEST_PLAIN_KEY");
 }
 
 void TestParkingLot::survivesAKill()

@@ -207,6 +207,12 @@ quint64 ChatSession::runParked(const history::ParkedSend &parked, RetryRecord::U
             << u"a parked send waits for its provider (%1)"_s.arg(parked.provider);
         return 0;
     }
+    // Nor over plain HTTP to another host without the consent given in this run (the window
+    // asks it before a send of its own; nothing asks here).
+    if (needsPlainHttpConsent()) {
+        qCInfo(lcSession) << "a parked send waits for the consent to plain HTTP";
+        return 0;
+    }
     adoptParked(parked);
     return sendParked(why, m_lastOptions);
 }
