@@ -93,7 +93,7 @@ struct Window
         session.setParkingChoice(choice);
         session.setParkingLot(&lot);
         lot.setHistory(writer);
-        lot.setSessionFactory([&demo, writer] {
+        lot.setSessionFactory([&demo, writer](const QString &) {
             auto s = std::make_unique<ChatSession>();
             setUp(*s, demo, writer);
             return s;
@@ -142,6 +142,9 @@ private Q_SLOTS:
     void optionsGoOutAgain();
     void survivesARestart();
     void survivesAKill();
+    void goesWithItsConversationsProfile();
+    void profileChosenMeanwhileIsTheOneSentWith();
+    void plainHttpWaitsForTheConsent();
     void resetsPassedWhileClosedGoOneByOne();
     void oneProviderOneAtATime();
     void reparkingStopsAfterThree();
@@ -451,6 +454,155 @@ void TestParkingLot::survivesARestart()
     QCOMPARE(messages.at(1).state, history::MessageState::Complete);
     QVERIFY(store.parkedSends().isEmpty());
     demo.stop();
+}
+
+void TestParkingLot::goesWithItsConversationsProfile()
+{
+    testing::ThreadedDemo demo(scenario(u"reset"_s, 600)); // due 2.4 s after the park
+    QString error;
+    QVERIFY(demo.start(kScale, &error).isValid()); // the provider's cap outlives the window
+    ProviderChoice work = demoChoice();
+    work.profile = u"work"_s;
+    work.profileName = u"Work"_s;
+    QUuid conversation;
+    {
+        history::HistoryWriter writer;
+        QVERIFY(openedAt(writer, path()));
+        Window w(demo, &writer);
+        w.session.setProvider(work);
+        QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
+        w.session.send(u"With Work's key"_s, {});
+        QVERIFY(parked.wait(10000));
+        conversation = w.session.conversationId();
+        QCOMPARE(w.lot.profileOf(w.lot.sends().constFirst().id), u"work"_s);
+        QVERIFY(flushed(writer));
+    }
+
+    // Read back: the profile stored with its conversation. While that profile talks to another
+    // provider it waits, and no session is made; once it talks to its own again, the session
+    // is made for that profile.
+    history::HistoryWriter writer;
+    QVERIFY(openedAt(writer, path()));
+    Window w(demo, &writer);
+    ProviderChoice elsewhere;
+    elsewhere.endpoint = QUrl(u"http://127.0.0.1:9/v1"_s);
+    elsewhere.profile = u"work"_s;
+    elsewhere.profileName = u"Work"_s;
+    bool moved = true;
+    QStringList asked;
+    QStringList made;
+    w.lot.setProfileChoice([&](const QString &profile) {
+        asked << profile;
+        return moved ? elsewhere : work;
+    });
+    w.lot.setSessionFactory([&](const QString &profile) {
+        made << profile;
+        auto s = std::make_unique<ChatSession>();
+        setUp(*s, demo, &writer);
+        s->setProvider(work);
+        return s;
+    });
+    QSignalSpy restored(&w.lot, &ParkingLot::restored);
+    QSignalSpy finished(&w.lot, &ParkingLot::finished);
+    QVERIFY(restored.wait(5000));
+    const QUuid id = w.lot.sends().constFirst().id;
+    QCOMPARE(w.lot.profileOf(id), u"work"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(w.lot.waitsForProvider(id), 10000);
+    QVERIFY(made.isEmpty());
+    QVERIFY(asked.contains(u"work"_s));
+    QVERIFY(!asked.contains(QString()));
+    moved = false;
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
+        net::SendSummary::Outcome::Succeeded);
+    QCOMPARE(made, QStringList { u"work"_s });
+    QVERIFY(flushed(writer));
+    history::HistoryStore store;
+    QVERIFY(store.open(path()).persistent());
+    const QList<history::StoredRetryRecord> records = store.retryRecords(conversation);
+    const auto unparked = std::find_if(records.cbegin(), records.cend(),
+        [](const history::StoredRetryRecord &r) { return r.record.event == u"unparked"_s; });
+    QVERIFY(unparked != records.cend());
+    QCOMPARE(unparked->record.profile, u"Work"_s); // finding 14: named, not empty
+    demo.stop();
+}
+
+void TestParkingLot::profileChosenMeanwhileIsTheOneSentWith()
+{
+    // Parked under Work; another profile on the same provider is stored for the conversation
+    // while no session shows it. The lot's session is made for Work, finds Personal stored when
+    // it opens the conversation, and is made again for Personal, which sends it.
+    testing::ThreadedDemo demo(scenario(u"reset"_s));
+    history::HistoryWriter writer;
+    QVERIFY(openedAt(writer, path()));
+    Window w(demo, &writer);
+    ProviderChoice work = demoChoice();
+    work.profile = u"work"_s;
+    work.profileName = u"Work"_s;
+    ProviderChoice home = demoChoice();
+    home.profile = u"home"_s;
+    home.profileName = u"Personal"_s;
+    QStringList made;
+    w.lot.setProfileChoice(
+        [&](const QString &profile) { return profile == u"home"_s ? home : work; });
+    w.lot.setSessionFactory([&](const QString &profile) {
+        made << profile;
+        auto s = std::make_unique<ChatSession>();
+        setUp(*s, demo, &writer);
+        s->setProvider(profile == u"home"_s ? home : work);
+        return s;
+    });
+    w.session.setProvider(work);
+    QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
+    QSignalSpy finished(&w.lot, &ParkingLot::finished);
+    w.session.send(u"Sent with the profile stored last"_s, {});
+    QVERIFY(parked.wait(10000));
+    const QUuid conversation = w.session.conversationId();
+    const QUuid id = w.lot.sends().constFirst().id;
+    QCOMPARE(w.lot.profileOf(id), u"work"_s);
+    w.session.newConversation();
+    writer.setConversationProfile(conversation, u"home"_s);
+
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
+        net::SendSummary::Outcome::Succeeded);
+    QCOMPARE(made, (QStringList { u"work"_s, u"home"_s }));
+    QVERIFY(flushed(writer));
+    history::HistoryStore store;
+    QVERIFY(store.open(path()).persistent());
+    const QList<history::Message> messages = store.messages(conversation);
+    QVERIFY(!messages.isEmpty());
+    QCOMPARE(messages.last().role, history::Role::Assistant);
+    QCOMPARE(messages.last().profile, u"Personal"_s);
+}
+
+void TestParkingLot::plainHttpWaitsForTheConsent()
+{
+    // A parked send to a host that is not this machine, over plain HTTP, with a key: not sent
+    // until the consent is given in this session (TEST-NET-1: nothing answers there).
+    qputenv("CAPWATCH_TEST_PLAIN_KEY", "sk-plain-0123456789");
+    ChatSession s;
+    ProviderChoice plain;
+    plain.endpoint = QUrl(u"http://192.0.2.1/v1"_s);
+    plain.model = u"some-model"_s;
+    plain.keyVariable = u"CAPWATCH_TEST_PLAIN_KEY"_s;
+    s.setProvider(plain);
+    QVERIFY(s.needsPlainHttpConsent());
+    history::ParkedSend p;
+    p.id = QUuid::createUuid();
+    p.provider = ParkingLot::laneOf(plain);
+    QCOMPARE(p.provider, s.lane());
+    p.prompt = u"Not without consent"_s;
+    p.parkedAt = QDateTime::currentDateTimeUtc();
+    p.dueAt = p.parkedAt;
+    p.resetAt = p.parkedAt;
+    QCOMPARE(s.runParked(p, Unpark::ResetReached), quint64(0));
+    QVERIFY(!s.busy());
+    s.allowPlainHttp();
+    QVERIFY(s.runParked(p, Unpark::ResetReached) != 0);
+    QVERIFY(s.busy());
+    s.stop();
+    qunsetenv("CAPWATCH_TEST_PLAIN_KEY");
 }
 
 void TestParkingLot::survivesAKill()

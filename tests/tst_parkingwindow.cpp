@@ -5,8 +5,10 @@
 // sends of two conversations. The words of parking are checked on their own first.
 
 #include "demo/demoprovider.h"
+#include "history/historystore.h"
 #include "history/historywriter.h"
 #include "support/demowindow.h"
+#include "support/historywriting.h"
 #include "ui/conversationlistmodel.h"
 #include "ui/conversationpresenter.h"
 #include "ui/conversationview.h"
@@ -18,6 +20,7 @@
 #include "ui/retrypanel.h"
 #include "ui/windowhistory.h"
 #include "ui/windowparking.h"
+#include "ui/windowprofiles.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -126,6 +129,79 @@ int rowOf(const ParkedQueueModel *queue, const QUuid &conversation)
     return -1;
 }
 
+// Two profiles, each with its own key (an environment variable) and a header naming it.
+constexpr char kWorkKey[] = "sk-work-0123456789";
+constexpr char kHomeKey[] = "sk-home-9876543210";
+
+session::ProviderProfile keyedProfile(
+    const QString &id, const QString &name, const QUrl &endpoint, const QString &variable)
+{
+    session::ProviderProfile p;
+    p.id = id;
+    p.name = name;
+    p.endpoint = endpoint;
+    p.model = u"capwatch-demo"_s;
+    p.keySource = session::ProviderChoice::KeySource::Environment;
+    p.keyVariable = variable;
+    p.extraHeaders = { { "X-Profile", id.toUtf8() } };
+    return p;
+}
+
+/// The window on profiles "Work" (the default) and "Personal", each on its own DemoProvider
+/// started here (`work`, `home`) or both on `work`, with automatic parking and a history. Work's
+/// provider runs the `reset` scenario: a send gives up after its three attempts and is parked
+/// until the cap frees, 300 policy seconds after the first request.
+struct ProfileParkingWindow
+{
+    ProfileParkingWindow(const QString &ini, bool sameEndpoint)
+        : settings(ini)
+    {
+        qputenv("CAPWATCH_TEST_WORK_KEY", kWorkKey);
+        qputenv("CAPWATCH_TEST_HOME_KEY", kHomeKey);
+        demo::DemoOptions o = work.options();
+        o.scenario = u"reset"_s;
+        o.resetAfterSeconds = 300;
+        o.timeScale = kScale; // its cap frees on the window's time, as the embedded demo's
+        work.setOptions(o);
+        demo::DemoOptions h = home.options();
+        h.limit = 1'000'000'000; // never capped
+        h.timeScale = kScale;
+        home.setOptions(h);
+        work.listen();
+        home.listen();
+        session::ProfileSet set;
+        set.profiles = {
+            keyedProfile(u"work"_s, u"Work"_s, work.baseUrl(), u"CAPWATCH_TEST_WORK_KEY"_s),
+            keyedProfile(u"home"_s, u"Personal"_s, sameEndpoint ? work.baseUrl() : home.baseUrl(),
+                u"CAPWATCH_TEST_HOME_KEY"_s),
+        };
+        set.defaultProfile = u"work"_s;
+        settings.setParkingChoice(ParkingChoice::Automatic); // applied with the profile
+        LaunchOptions options;
+        options.timeScale = kScale;
+        window = std::make_unique<MainWindow>(settings, options, &hook);
+        window->windowProfiles()->setProfiles(set);
+        window->show();
+    }
+    ~ProfileParkingWindow()
+    {
+        qunsetenv("CAPWATCH_TEST_WORK_KEY");
+        qunsetenv("CAPWATCH_TEST_HOME_KEY");
+    }
+    session::ParkingLot *lot() { return window->windowParking()->lot(); }
+    void send(const QString &text)
+    {
+        window->promptEditor()->setPlainText(text);
+        window->sendPrompt();
+    }
+
+    Settings settings;
+    demo::DemoProvider work;
+    demo::DemoProvider home;
+    testing::DemoHook hook;
+    std::unique_ptr<MainWindow> window;
+};
+
 QDateTime at(const QString &local)
 {
     return QDateTime::fromString(local, Qt::ISODate).toUTC();
@@ -158,6 +234,8 @@ private Q_SLOTS:
     void queueListsTwoConversations();
     void anotherConversationsSendEndsWithTheHook();
     void answerFromTheLotsSessionIsShown();
+    void lotSendsWithItsConversationsProfile();
+    void lotSendsToItsProfilesEndpoint();
 
 private:
     QString ini() { return m_dir.filePath(u"settings-%1.ini"_s.arg(++m_n)); }
@@ -740,6 +818,101 @@ void TestParkingWindow::answerFromTheLotsSessionIsShown()
     QCOMPARE(promptsShown(p.view()), QStringList { u"Show me the answer when it comes"_s });
     QCOMPARE(p.chats().size(), 4); // sent once, by the lot's session
     QTRY_VERIFY(p.window().sendButton()->isEnabled());
+}
+
+void TestParkingWindow::lotSendsWithItsConversationsProfile()
+{
+    // Work and Personal on the same endpoint, with different keys: X (Work) is parked, Y
+    // (Personal) is shown at the reset. X's prompt goes out with Work's key and header.
+    const QString path = db();
+    history::HistoryWriter writer;
+    ProfileParkingWindow p(ini(), true);
+    p.window->attachHistory(&writer, false);
+    writer.open(path);
+    QSignalSpy opened(p.window->windowHistory(), &WindowHistory::opened);
+    QVERIFY(opened.wait(5000));
+    QSignalSpy ended(p.window->windowParking(), &WindowParking::parkedSendEnded);
+    p.window->windowParking()->notifier()->setEnabled(false);
+
+    p.send(u"Parked with Work's key"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 15000);
+    const QUuid x = p.window->session()->conversationId();
+    QVERIFY(!x.isNull());
+    QCOMPARE(p.lot()->profileOf(p.lot()->sends().constFirst().id), u"work"_s);
+    QCOMPARE(testing::DemoWindow::chatRequests(p.work).size(), 3);
+    QVERIFY(!p.work.sawKey(kHomeKey));
+
+    // Y: a new conversation, switched to Personal.
+    p.window->windowHistory()->newConversation();
+    p.window->windowProfiles()->setProfile(u"home"_s);
+    QCOMPARE(p.window->chosenProvider().profileName, u"Personal"_s);
+
+    QVERIFY(ended.wait(15000));
+    QCOMPARE(ended.constFirst().at(0).toUuid(), x);
+    QCOMPARE(ended.constFirst().at(2).toBool(), true); // answered
+    QCOMPARE(p.lot()->count(), 0);
+    const QList<demo::RecordedRequest> chats = testing::DemoWindow::chatRequests(p.work);
+    QCOMPARE(chats.size(), 4);
+    QCOMPARE(chats.last().lastUserMessage(), u"Parked with Work's key"_s);
+    QCOMPARE(chats.last().header("X-Profile"), QByteArray("work"));
+    QCOMPARE(chats.last().header("Authorization"), QByteArray("Bearer ***"));
+    QVERIFY(p.work.sawKey(kWorkKey));
+    QVERIFY(!p.work.sawKey(kHomeKey)); // Personal's key never went out
+    QVERIFY(p.window->session()->conversationId().isNull()); // Y still shown
+
+    // The history: the `unparked` record and the answer name Work; X keeps its profile.
+    QVERIFY(testing::flushed(writer));
+    history::HistoryStore store;
+    QVERIFY(store.open(path).persistent());
+    const QList<history::StoredRetryRecord> records = store.retryRecords(x);
+    const auto unparked = std::find_if(records.cbegin(), records.cend(),
+        [](const history::StoredRetryRecord &r) { return r.record.event == u"unparked"_s; });
+    QVERIFY(unparked != records.cend());
+    QCOMPARE(unparked->record.unpark, u"reset_reached"_s);
+    QCOMPARE(unparked->record.profile, u"Work"_s);
+    for (const history::StoredRetryRecord &r : records)
+        QVERIFY2(r.record.profile == u"Work"_s, qPrintable(r.record.event));
+    const QList<history::Message> messages = store.messages(x);
+    QVERIFY(!messages.isEmpty());
+    QCOMPARE(messages.last().role, history::Role::Assistant);
+    QCOMPARE(messages.last().profile, u"Work"_s);
+    QCOMPARE(store.conversation(x)->profile, u"work"_s);
+}
+
+void TestParkingWindow::lotSendsToItsProfilesEndpoint()
+{
+    // Work and Personal on different endpoints: with Personal shown at the reset, X's parked
+    // send goes to Work's endpoint (it used to wait for Work to be shown), never to Personal's.
+    const QString path = db();
+    history::HistoryWriter writer;
+    ProfileParkingWindow p(ini(), false);
+    p.window->attachHistory(&writer, false);
+    writer.open(path);
+    QSignalSpy opened(p.window->windowHistory(), &WindowHistory::opened);
+    QVERIFY(opened.wait(5000));
+    QSignalSpy ended(p.window->windowParking(), &WindowParking::parkedSendEnded);
+    p.window->windowParking()->notifier()->setEnabled(false);
+
+    p.send(u"Only to Work's endpoint"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 15000);
+    const QUuid x = p.window->session()->conversationId();
+    const QUuid parked = p.lot()->sends().constFirst().id;
+    p.window->windowHistory()->newConversation();
+    p.window->windowProfiles()->setProfile(u"home"_s);
+    QCOMPARE(
+        p.window->session()->lane(), session::ParkingLot::laneOf(p.window->providerOf(u"home"_s)));
+
+    QVERIFY(ended.wait(15000));
+    QVERIFY(!p.lot()->waitsForProvider(parked));
+    QCOMPARE(ended.constFirst().at(0).toUuid(), x);
+    QCOMPARE(ended.constFirst().at(2).toBool(), true);
+    const QList<demo::RecordedRequest> chats = testing::DemoWindow::chatRequests(p.work);
+    QCOMPARE(chats.size(), 4);
+    QCOMPARE(chats.last().lastUserMessage(), u"Only to Work's endpoint"_s);
+    QCOMPARE(chats.last().header("X-Profile"), QByteArray("work"));
+    QVERIFY(!p.work.sawKey(kHomeKey));
+    QVERIFY(testing::DemoWindow::chatRequests(p.home).isEmpty());
+    QVERIFY(!p.home.sawKey(kWorkKey));
 }
 
 QTEST_MAIN(TestParkingWindow)

@@ -76,12 +76,19 @@ RetryRecord ChatSession::parkRecord(RetryRecord::Event event) const
     RetryRecord r;
     // The last record of the send that ended (its gave_up) names the failure it was parked on.
     const QList<RetryRecord> &records = m_log->records();
+    bool copied = false;
     for (qsizetype i = records.size() - 1; i >= 0; --i) {
         if (quint64(records.at(i).request) == m_endedRequest) {
             r = records.at(i);
+            copied = true;
             break;
         }
     }
+    // An `unparked` record names the profile the prompt is taken out by (and sent with): this
+    // session's, which is its conversation's own (a session of the lot's too, made for that
+    // profile: WindowParking::makeSession()). So does one with nothing to copy.
+    if (!copied || event == RetryRecord::Event::Unparked)
+        r.profile = m_choice.profileName;
     r.request = int(m_endedRequest);
     r.attempt = std::max(r.attempt, m_endedAttempt);
     r.event = event;
@@ -200,6 +207,12 @@ quint64 ChatSession::runParked(const history::ParkedSend &parked, RetryRecord::U
             << u"a parked send waits for its provider (%1)"_s.arg(parked.provider);
         return 0;
     }
+    // Nor over plain HTTP to another host without the consent given in this run (the window
+    // asks it before a send of its own; nothing asks here).
+    if (needsPlainHttpConsent()) {
+        qCInfo(lcSession) << "a parked send waits for the consent to plain HTTP";
+        return 0;
+    }
     adoptParked(parked);
     return sendParked(why, m_lastOptions);
 }
@@ -211,7 +224,9 @@ void ChatSession::logUnparked(const history::ParkedSend &parked, RetryRecord::Un
     if (m_parkedId != parked.id) {
         // Not this session's parked prompt (another send is in flight or failed here): its
         // record is made from the stored park alone, leaving this session's state as it is.
-        appendParkRecord(unparkedRecord(parked, why, wallNow()), parked.send);
+        RetryRecord r = unparkedRecord(parked, why, wallNow());
+        r.profile = m_choice.profileName; // it shows the conversation: its profile
+        appendParkRecord(r, parked.send);
         return;
     }
     RetryRecord r = parkRecord(RetryRecord::Event::Unparked);

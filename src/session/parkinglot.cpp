@@ -1,7 +1,9 @@
 #include "parkinglot.h"
 
 #include "chatsession.h"
+#include "history/historystore.h"
 #include "history/historywriter.h"
+#include "net/chatrequest.h"
 #include "parkedoptions.h"
 #include "sessionlogging.h"
 #include "storedrecords.h"
@@ -76,25 +78,51 @@ void ParkingLot::setSessionFactory(SessionFactory factory)
     m_factory = std::move(factory);
 }
 
+void ParkingLot::setProfileChoice(ProfileChoice choice)
+{
+    m_profileChoice = std::move(choice);
+}
+
+QString ParkingLot::laneOf(const ProviderChoice &choice)
+{
+    if (choice.demo)
+        return u"demo"_s;
+    return history::HistoryStore::storableEndpoint(
+        net::chatCompletionsUrl(choice.endpoint).toString(QUrl::RemoveUserInfo));
+}
+
 void ParkingLot::setHistory(history::HistoryWriter *writer)
 {
     m_writer = writer;
     const quint64 token = ++m_readToken;
     if (!writer)
         return;
+    // With each the profile stored with its conversation: what it is sent with.
+    using Stored = std::pair<QList<history::ParkedSend>, QHash<QUuid, QString>>;
     writer->read(
-        this, [](history::HistoryStore &store) { return store.parkedSends(); },
-        [this, token](QList<history::ParkedSend> stored) {
+        this,
+        [](history::HistoryStore &store) {
+            Stored stored { store.parkedSends(), {} };
+            for (const history::ParkedSend &p : std::as_const(stored.first)) {
+                if (stored.second.contains(p.conversation))
+                    continue;
+                const std::optional<history::Conversation> c = store.conversation(p.conversation);
+                stored.second.insert(p.conversation, c ? c->profile : QString());
+            }
+            return stored;
+        },
+        [this, token](Stored stored) {
             if (token != m_readToken)
                 return;
             const QDateTime now = wallNow();
             int added = 0;
-            for (history::ParkedSend &p : stored) {
+            for (history::ParkedSend &p : stored.first) {
                 if (entry(p.id))
                     continue;
                 auto e = std::make_unique<Entry>();
                 // Due while capwatch was closed: these go one by one, whatever their provider.
                 e->overdueAtStart = p.dueAt <= now;
+                e->profile = stored.second.value(p.conversation);
                 e->parked = std::move(p);
                 insert(std::move(e));
                 ++added;
@@ -190,6 +218,12 @@ bool ParkingLot::waitsForProvider(const QUuid &id) const
     return e && e->waitsForProvider;
 }
 
+QString ParkingLot::profileOf(const QUuid &id) const
+{
+    const Entry *e = entry(id);
+    return e ? e->profile : QString();
+}
+
 bool ParkingLot::isQueued(const QUuid &id) const
 {
     const Entry *e = entry(id);
@@ -206,6 +240,9 @@ QUuid ParkingLot::park(history::ParkedSend parked, ChatSession *origin)
         m_writer->addParkedSend(parked);
     auto e = std::make_unique<Entry>();
     e->parked = std::move(parked);
+    // The profile its send went to, which is its conversation's (ChatSession::setProvider()
+    // stores it with the conversation).
+    e->profile = origin ? origin->m_choice.profile : QString();
     e->fromOrigin = origin != nullptr;
     e->origin = origin;
     e->originView = origin ? origin->m_view : 0;
@@ -250,8 +287,10 @@ bool ParkingLot::cancel(const QUuid &id)
     if (ChatSession *s = showing(*e)) {
         s->logUnparked(parked, RetryRecord::Unpark::Cancelled);
     } else if (m_writer && !parked.send.isNull()) { // stored with its send all the same
-        m_writer->addRetryRecord(parked.send,
-            toStored(unparkedRecord(parked, RetryRecord::Unpark::Cancelled, wallNow())));
+        RetryRecord r = unparkedRecord(parked, RetryRecord::Unpark::Cancelled, wallNow());
+        if (m_profileChoice)
+            r.profile = m_profileChoice(e->profile).profileName;
+        m_writer->addRetryRecord(parked.send, toStored(r));
     }
     remove(id);
     Q_EMIT changed();
@@ -355,20 +394,25 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
     }
     if (!m_factory || e.parked.conversation.isNull())
         return false; // nothing can send it until a session shows it
-    // The provider chosen now (what a session of the lot's would talk to) is another one: it
-    // waits for its own, without a session made and its conversation read every second.
-    for (const QPointer<ChatSession> &s : std::as_const(m_sessions)) {
-        if (s && s->lane() != e.parked.provider) {
-            if (!e.waitsForProvider) {
-                e.waitsForProvider = true;
-                Q_EMIT changed();
-            }
-            return false;
+    const auto waitForProvider = [this, &e] {
+        if (!e.waitsForProvider) {
+            e.waitsForProvider = true;
+            Q_EMIT changed();
         }
-    }
-    std::unique_ptr<ChatSession> own = m_factory();
+        return false;
+    };
+    // Its conversation's profile talks to another provider now (edited, deleted, or another
+    // profile chosen for the conversation): it waits for its own, without a session made and its
+    // conversation read every second. Whatever the window shows does not matter.
+    if (m_profileChoice && laneOf(m_profileChoice(e.profile)) != e.parked.provider)
+        return waitForProvider();
+    std::unique_ptr<ChatSession> own = m_factory(e.profile);
     if (!own)
         return false;
+    if (own->lane() != e.parked.provider) {
+        retire(std::move(own));
+        return waitForProvider();
+    }
     ChatSession *s = own.get();
     e.own = std::move(own);
     e.running = true; // its lane is taken while the conversation is read
@@ -376,18 +420,31 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
     s->m_lot = this; // not attached: it shows nothing, the lot drives it
     watch(s);
     const QUuid id = e.parked.id;
-    connect(s, &ChatSession::conversationRestored, this, [this, id, s, why] {
-        Entry *opened = entry(id);
-        if (!opened || opened->runner != s)
-            return;
-        opened->running = false; // runIn() takes the lane again once it is sent
-        if (!runIn(*opened, s, why)) { // its provider is not the one chosen now: it waits
-            opened->runner = nullptr;
-            retire(std::move(opened->own));
-            opened->waitsForProvider = true;
-            Q_EMIT changed();
-        }
-    });
+    connect(s, &ChatSession::conversationRestored, this,
+        [this, id, s, why](const RestoredConversation &conversation) {
+            Entry *opened = entry(id);
+            if (!opened || opened->runner != s)
+                return;
+            opened->running = false; // runIn() takes the lane again once it is sent
+            if (conversation.profile != opened->profile) {
+                // Another profile was chosen for the conversation since: the session talks to the
+                // old one. Made again for the stored one on the next check.
+                qCInfo(lcSession) << "parking: the conversation's profile changed; made again";
+                opened->profile = conversation.profile;
+                opened->runner = nullptr;
+                retire(std::move(opened->own));
+                Q_EMIT changed();
+                QTimer::singleShot(0, this, &ParkingLot::check);
+                return;
+            }
+            // Not sent (its lane, or a consent to plain HTTP missing): it waits.
+            if (!runIn(*opened, s, why)) {
+                opened->runner = nullptr;
+                retire(std::move(opened->own));
+                opened->waitsForProvider = true;
+                Q_EMIT changed();
+            }
+        });
     connect(s, &ChatSession::restoreFailed, this, [this, id] {
         qCWarning(lcSession) << "parking: the conversation of a parked send is gone; dropped";
         remove(id);

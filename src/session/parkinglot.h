@@ -9,6 +9,7 @@
 #include "history/historytypes.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
+#include "sessiontypes.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -37,9 +38,15 @@ class ParkingLot final : public QObject
 public:
     using WallClock = std::function<QDateTime()>;
     /// Makes a session, not shown, for a parked send whose conversation no attached session
-    /// shows: configured like the window's (provider, key, time scale, history). The lot opens
-    /// the conversation in it, sends, and deletes it when the send ends.
-    using SessionFactory = std::function<std::unique_ptr<ChatSession>()>;
+    /// shows: configured like the window's (time scale, history), talking to the provider of
+    /// `profile`, the profile id stored with the parked send's conversation (empty or unknown:
+    /// the default profile, as for a restored conversation). The lot opens the conversation in
+    /// it, sends, and deletes it when the send ends.
+    using SessionFactory = std::function<std::unique_ptr<ChatSession>(const QString &profile)>;
+    /// What a session of the factory's for a conversation of `profile` talks to: its lane is
+    /// compared before a session is made, and its profile name goes in the `unparked` record of
+    /// a send cancelled while no session shows it.
+    using ProfileChoice = std::function<ProviderChoice(const QString &profile)>;
 
     explicit ParkingLot(QObject *parent = nullptr);
     ~ParkingLot() override;
@@ -54,6 +61,12 @@ public:
     /// (--private, tests): kept in memory only. Not owned.
     void setHistory(history::HistoryWriter *writer);
     void setSessionFactory(SessionFactory factory);
+    /// Unset: the lane is compared once the factory made the session, and the record of such a
+    /// cancel names no profile.
+    void setProfileChoice(ProfileChoice choice);
+    /// The lane of a session talking to `choice` (ChatSession::lane()): "demo", or the stored
+    /// endpoint.
+    static QString laneOf(const ProviderChoice &choice);
     /// A session whose conversation's parked sends run in it, live. Not owned; forgotten when
     /// it is destroyed. ChatSession::setParkingLot() attaches it.
     void attach(ChatSession *session);
@@ -70,9 +83,13 @@ public:
     ChatSession *runnerOf(const QUuid &id) const;
     /// Due (its reset passed) and waiting for its provider's previous send to end.
     bool isQueued(const QUuid &id) const;
-    /// Due, but the provider chosen now is another one: it goes when its own is chosen again
-    /// (its key is for its own endpoint only).
+    /// Due, but the provider of its conversation's profile (or, in the session showing it, the
+    /// provider chosen there) is not the one it was parked on: it goes when that one is chosen
+    /// again (its key is for its own endpoint only).
     bool waitsForProvider(const QUuid &id) const;
+    /// The profile id of its conversation as the lot knows it: the parking session's, the one
+    /// stored with the conversation when read back or opened for the send. Empty: none known.
+    QString profileOf(const QUuid &id) const;
     int count() const { return int(m_parked.size()); }
 
     /// Parks `parked` (id made when null), stores it and arms it. Returns its id. `origin`: the
@@ -101,6 +118,8 @@ private:
     struct Entry
     {
         history::ParkedSend parked;
+        /// The profile id of its conversation (conversations.profile): the factory's argument.
+        QString profile;
         bool sendNow = false; ///< released before its reset by the user
         bool overdueAtStart = false; ///< read back already due: goes one by one
         bool waitsForProvider = false; ///< due, but its provider is not the one chosen now
@@ -130,6 +149,7 @@ private:
     WallClock m_clock;
     QPointer<history::HistoryWriter> m_writer;
     SessionFactory m_factory;
+    ProfileChoice m_profileChoice;
     QList<QPointer<ChatSession>> m_sessions;
     std::vector<std::unique_ptr<Entry>> m_parked; ///< in the order they go out
     QTimer m_due; ///< single shot, precise: the earliest due time

@@ -111,9 +111,12 @@ public:
     /// What the window learned of its providers, shared by its session and the lot's.
     session::ProviderMemory *providerMemory() const;
     const LaunchOptions &launchOptions() const { return m_options; }
-    /// What the window's session talks to now (and a session made for a parked send).
+    /// What the window's session talks to now.
     /// The profile of the conversation shown, with this run's flags (windowprofiles.cpp).
     session::ProviderChoice chosenProvider() const;
+    /// What a conversation of profile `profileId` talks to (unknown or empty: the default
+    /// profile), with this run's flags: a parked send's own (windowparking.cpp).
+    session::ProviderChoice providerOf(const QString &profileId) const;
     /// The conversation's provider profile: the combo above the prompt, the default profile of
     /// a new conversation, the stored one of a restored conversation (issue 17).
     WindowProfiles *windowProfiles() const { return m_profiles; }

@@ -9,6 +9,7 @@
 #include "parkingtexts.h"
 #include "retrypanel.h"
 #include "windowhistory.h"
+#include "windowprofiles.h"
 
 #include <QEvent>
 #include <QPlainTextEdit>
@@ -30,7 +31,9 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
     , m_model(new ParkedQueueModel(this))
     , m_notifier(new DesktopNotifier(this))
 {
-    m_lot->setSessionFactory([this] { return makeSession(); });
+    m_lot->setSessionFactory([this](const QString &profile) { return makeSession(profile); });
+    m_lot->setProfileChoice(
+        [this](const QString &profile) { return m_window->providerOf(profile); });
     m_session->setParkingLot(m_lot);
     m_model->setLot(m_lot);
     ConversationPresenter *presenter = window->presenter();
@@ -133,22 +136,47 @@ void WindowParking::markParked()
     m_markedParked = now;
 }
 
-std::unique_ptr<ChatSession> WindowParking::makeSession() const
+namespace {
+
+/// The same endpoint with the same key: what a consent to plain HTTP was given for.
+bool sameKeyAndEndpoint(const session::ProviderChoice &a, const session::ProviderChoice &b)
 {
-    // Like the window's own session: wired the same way, the provider chosen now (a parked send
-    // of another provider waits for its own), the same history and the same parking choice.
+    return a.demo == b.demo && a.endpoint == b.endpoint && a.keySource == b.keySource
+        && a.keyVariable == b.keyVariable && a.keyFile == b.keyFile
+        && a.keychainEntry == b.keychainEntry;
+}
+
+} // namespace
+
+std::unique_ptr<ChatSession> WindowParking::makeSession(const QString &profile) const
+{
+    // Like the window's own session: wired the same way, the same history and the same parking
+    // choice; but the provider of the parked send's own conversation (its key source, headers,
+    // numbers and lane), whatever conversation the window shows.
     auto s = std::make_unique<ChatSession>();
     wireSession(*s, m_window->launchOptions(), m_demo, m_window, m_window->providerMemory());
-    s->setProvider(m_window->chosenProvider());
+    const session::ProviderChoice choice = m_window->providerOf(profile);
+    s->setProvider(choice);
     s->setHistory(m_session->historyWriter());
     s->setParkingChoice(m_session->parkingChoice());
     s->setPacingEnabled(m_session->pacingEnabled());
     s->setAutoTrim(m_session->autoTrim());
-    // The consent to send the key over plain HTTP, given in this run for this provider, holds
-    // for its parked sends too; without it they wait (ChatSession::runParked()).
-    if (!m_session->needsPlainHttpConsent())
+    // The consent to send the key over plain HTTP, given in this run for the provider shown,
+    // holds for a parked send to that endpoint with that key; without it they wait
+    // (ChatSession::runParked()) until their conversation is shown and asks.
+    if (sameKeyAndEndpoint(choice, m_window->chosenProvider())
+        && !m_session->needsPlainHttpConsent())
         s->allowPlainHttp();
     return s;
+}
+
+// --- MainWindow's part of it ---
+
+session::ProviderChoice MainWindow::providerOf(const QString &profileId) const
+{
+    if (!m_profiles)
+        return providerChoice(m_settings, m_options);
+    return providerChoice(m_settings, m_options, m_profiles->profiles(), profileId);
 }
 
 void WindowParking::openConversation(const QUuid &conversation)

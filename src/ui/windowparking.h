@@ -69,7 +69,9 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    std::unique_ptr<session::ChatSession> makeSession() const;
+    /// A session for a parked send of a conversation the window does not show, talking to the
+    /// provider of `profile`, that conversation's profile id (MainWindow::providerOf()).
+    std::unique_ptr<session::ChatSession> makeSession(const QString &profile) const;
     void onTick();
     void onLotChanged();
     void onParkedChanged(bool parked);
