@@ -633,6 +633,10 @@
         <source>capwatch (private)</source>
         <translation>capwatch (privat)</translation>
     </message>
+    <message>
+        <source>The settings of the fallback profile %1 changed, so the send in progress was stopped.</source>
+        <translation>Die Einstellungen des Ausweichprofils %1 haben sich geändert, deshalb wurde das laufende Senden gestoppt.</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ParkedQueueModel</name>
@@ -1155,10 +1159,6 @@
         <translation>Dieser Anbieter hat keine Modellliste: Geben Sie den Modellnamen ein</translation>
     </message>
     <message>
-        <source>%1 from the last list; the provider does not answer now</source>
-        <translation>%1 aus der letzten Liste; der Anbieter antwortet gerade nicht</translation>
-    </message>
-    <message>
         <source>The built-in demo provider runs inside capwatch: it needs no account and no key. Its retry policy and fallback can be changed.</source>
         <translation>Der integrierte Demo-Anbieter läuft innerhalb von capwatch: Er braucht kein Konto und keinen Schlüssel. Seine Wiederholungsrichtlinie und sein Ausweichprofil lassen sich ändern.</translation>
     </message>
@@ -1375,6 +1375,26 @@
     <message>
         <source>Another profile is already named “%1”.</source>
         <translation>Ein anderes Profil heißt bereits „%1“.</translation>
+    </message>
+    <message>
+        <source>No model list (%1): type the model name</source>
+        <translation>Keine Modellliste (%1): Geben Sie den Modellnamen ein</translation>
+    </message>
+    <message>
+        <source>%1 from the last list; the provider does not answer now (%2)</source>
+        <translation>%1 aus der letzten Liste; der Anbieter antwortet gerade nicht (%2)</translation>
+    </message>
+    <message>
+        <source>Not asked for its models: the endpoint uses plain HTTP, and the key would travel unencrypted. Refresh asks first.</source>
+        <translation>Nicht nach seinen Modellen gefragt: Der Endpunkt verwendet unverschlüsseltes HTTP, und der Schlüssel würde unverschlüsselt übertragen. Aktualisieren fragt zuerst nach.</translation>
+    </message>
+    <message>
+        <source>Waiting for your answer: send the key unencrypted?</source>
+        <translation>Wartet auf Ihre Antwort: den Schlüssel unverschlüsselt senden?</translation>
+    </message>
+    <message>
+        <source>Not asked for its models: the key stays unsent.</source>
+        <translation>Nicht nach seinen Modellen gefragt: Der Schlüssel wird nicht gesendet.</translation>
     </message>
 </context>
 <context>

@@ -626,6 +626,10 @@
         <source>capwatch (private)</source>
         <translation>capwatch（隐私模式）</translation>
     </message>
+    <message>
+        <source>The settings of the fallback profile %1 changed, so the send in progress was stopped.</source>
+        <translation>备用配置 %1 的设置已更改，因此已停止正在进行的发送。</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ParkedQueueModel</name>
@@ -1146,10 +1150,6 @@
         <translation>此服务商没有模型列表：请输入模型名称</translation>
     </message>
     <message>
-        <source>%1 from the last list; the provider does not answer now</source>
-        <translation>上次列表中的 %1；服务商目前没有响应</translation>
-    </message>
-    <message>
         <source>The built-in demo provider runs inside capwatch: it needs no account and no key. Its retry policy and fallback can be changed.</source>
         <translation>内置演示服务商在 capwatch 内部运行：无需账户，也无需密钥。可以更改其重试策略和备用配置。</translation>
     </message>
@@ -1366,6 +1366,26 @@
     <message>
         <source>Another profile is already named “%1”.</source>
         <translation>已有另一个配置名为“%1”。</translation>
+    </message>
+    <message>
+        <source>No model list (%1): type the model name</source>
+        <translation>没有模型列表（%1）：请输入模型名称</translation>
+    </message>
+    <message>
+        <source>%1 from the last list; the provider does not answer now (%2)</source>
+        <translation>上次列表中的 %1；服务商目前没有响应（%2）</translation>
+    </message>
+    <message>
+        <source>Not asked for its models: the endpoint uses plain HTTP, and the key would travel unencrypted. Refresh asks first.</source>
+        <translation>未获取其模型：该端点使用未加密的 HTTP，密钥将以明文传输。点击刷新时会先询问。</translation>
+    </message>
+    <message>
+        <source>Waiting for your answer: send the key unencrypted?</source>
+        <translation>等待您的回答：以未加密方式发送密钥？</translation>
+    </message>
+    <message>
+        <source>Not asked for its models: the key stays unsent.</source>
+        <translation>未获取其模型：密钥未发送。</translation>
     </message>
 </context>
 <context>
