@@ -569,6 +569,18 @@ QString keySourceSpec(const ProviderProfile &p)
     return u"none"_s;
 }
 
+QStringList retriedCategoryNames(const retry::PolicyLimits &limits)
+{
+    QStringList names;
+    if (limits.retryTokenLimit)
+        names << u"token_limit"_s;
+    if (limits.retryRateLimit)
+        names << u"rate_limit"_s;
+    if (limits.retryTransient)
+        names << u"transient"_s;
+    return names;
+}
+
 bool isReservedHeader(QByteArrayView name)
 {
     return net::isReservedHeaderName(name); // the request's own list: one rule everywhere
@@ -719,14 +731,7 @@ void writeProfile(QSettings &settings, const ProviderProfile &p)
     }
     const PolicyOverrides &o = p.overrides;
     if (o.retryTokenLimit || o.retryRateLimit || o.retryTransient) {
-        const retry::PolicyLimits l = o.limits();
-        QStringList retried;
-        if (l.retryTokenLimit)
-            retried << u"token_limit"_s;
-        if (l.retryRateLimit)
-            retried << u"rate_limit"_s;
-        if (l.retryTransient)
-            retried << u"transient"_s;
+        const QStringList retried = retriedCategoryNames(o.limits());
         // A list of one reads back as text, of none QSettings would write as @Invalid().
         settings.setValue(u"retry"_s,
             retried.isEmpty()         ? QVariant(u"none"_s)

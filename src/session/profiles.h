@@ -130,6 +130,9 @@ void saveProfiles(QSettings &settings, const ProfileSet &set);
 /// Where a profile's key comes from, as the file spells it: `env:VARIABLE`, `file:PATH`,
 /// `keychain` or `none` (never a key).
 QString keySourceSpec(const ProviderProfile &profile);
+/// The categories `limits` retries, by their names in the file (`token_limit`, `rate_limit`,
+/// `transient`), in that order; empty when none is.
+QStringList retriedCategoryNames(const retry::PolicyLimits &limits);
 
 /// net::isReservedHeaderName(): the headers a profile's extra headers may not replace
 /// (Authorization, Content-Type, Accept, Host, ...; a User-Agent may replace capwatch's).

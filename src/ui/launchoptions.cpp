@@ -38,10 +38,7 @@ session::ProviderChoice legacyChoice(const Settings &settings, const LaunchOptio
         : choice.demo                                 ? QString()
                                                       : p.model;
     choice.stream = p.stream;
-    using Source = session::ProviderChoice::KeySource;
-    choice.keySource = p.keySource == ProviderSettings::KeySource::KeyFile ? Source::KeyFile
-        : p.keySource == ProviderSettings::KeySource::Keychain             ? Source::Keychain
-                                                                           : Source::Environment;
+    choice.keySource = p.choiceKeySource();
     choice.keyVariable = p.keyVariable;
     choice.keyFile = p.keyFile;
     choice.keySourceText = p.keySourceText();

@@ -45,6 +45,20 @@ QString parkingChoiceName(session::ParkingChoice choice)
 
 } // namespace
 
+session::ProviderChoice::KeySource ProviderSettings::choiceKeySource() const
+{
+    using Source = session::ProviderChoice::KeySource;
+    switch (keySource) {
+    case KeySource::KeyFile:
+        return Source::KeyFile;
+    case KeySource::Keychain:
+        return Source::Keychain;
+    case KeySource::Environment:
+        break;
+    }
+    return Source::Environment;
+}
+
 QString ProviderSettings::keySourceText() const
 {
     switch (keySource) {

@@ -31,6 +31,8 @@ struct ProviderSettings
 
     /// "OPENAI_COMPAT_API_KEY", "key file ~/.key", "system keychain": for the status line.
     QString keySourceText() const;
+    /// The same source as a profile's or a send's.
+    session::ProviderChoice::KeySource choiceKeySource() const;
     bool operator==(const ProviderSettings &) const = default;
 };
 

@@ -154,10 +154,7 @@ session::ProfileSet profilesFrom(const ProviderSettings &p)
     d.name = QCoreApplication::translate("capwatch::ui::SettingsDialog", "Default");
     d.endpoint = QUrl(p.endpoint);
     d.model = p.model;
-    using Source = session::ProviderChoice::KeySource;
-    d.keySource = p.keySource == ProviderSettings::KeySource::KeyFile ? Source::KeyFile
-        : p.keySource == ProviderSettings::KeySource::Keychain        ? Source::Keychain
-                                                                      : Source::Environment;
+    d.keySource = p.choiceKeySource();
     d.keyVariable = p.keyVariable;
     d.keyFile = p.keyFile;
     d.stream = p.stream;

@@ -33,13 +33,7 @@ QString policyText(const session::ProviderProfile &p)
     const session::PolicyOverrides &o = p.overrides;
     const retry::PolicyLimits l = p.limits();
     const auto mark = [](bool set) { return set ? QString() : u" (default)"_s; };
-    QStringList retried;
-    if (l.retryTokenLimit)
-        retried << u"token_limit"_s;
-    if (l.retryRateLimit)
-        retried << u"rate_limit"_s;
-    if (l.retryTransient)
-        retried << u"transient"_s;
+    const QStringList retried = session::retriedCategoryNames(l);
     const bool retrySet = o.retryTokenLimit || o.retryRateLimit || o.retryTransient;
     return u"max_wait %1 s%2, budget %3 s%4, max_attempts %5%6, backoff_base %7 s%8, "
            "header_timeout %9 s%10, retry %11%12"_s
