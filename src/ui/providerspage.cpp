@@ -150,12 +150,10 @@ ProvidersPage::ProvidersPage(
     auto *left = new QVBoxLayout;
     left->addWidget(listLabel);
     left->addWidget(m_list, 1);
-    auto *buttons = new QGridLayout;
-    buttons->addWidget(m_add, 0, 0);
-    buttons->addWidget(m_duplicate, 0, 1);
-    buttons->addWidget(m_delete, 1, 0);
-    buttons->addWidget(m_default, 1, 1);
-    left->addLayout(buttons);
+    // One column, as wide as its longest label: the editor gets the width at the dialog's
+    // smallest size (640 x 480 usable) instead of a second column of buttons.
+    for (QPushButton *button : { m_add, m_duplicate, m_delete, m_default })
+        left->addWidget(button);
 
     buildEditor(m_editor);
     m_scroll->setWidget(m_editor);
