@@ -189,6 +189,15 @@ struct ProfileParkingWindow
         qunsetenv("CAPWATCH_TEST_HOME_KEY");
     }
     session::ParkingLot *lot() { return window->windowParking()->lot(); }
+    /// The window's history in `path`, opened; the desktop notifier off.
+    bool openHistory(history::HistoryWriter &writer, const QString &path)
+    {
+        window->attachHistory(&writer, false);
+        QSignalSpy opened(window->windowHistory(), &WindowHistory::opened);
+        writer.open(path);
+        window->windowParking()->notifier()->setEnabled(false);
+        return opened.wait(5000);
+    }
     void send(const QString &text)
     {
         window->promptEditor()->setPlainText(text);
@@ -827,12 +836,8 @@ void TestParkingWindow::lotSendsWithItsConversationsProfile()
     const QString path = db();
     history::HistoryWriter writer;
     ProfileParkingWindow p(ini(), true);
-    p.window->attachHistory(&writer, false);
-    writer.open(path);
-    QSignalSpy opened(p.window->windowHistory(), &WindowHistory::opened);
-    QVERIFY(opened.wait(5000));
+    QVERIFY(p.openHistory(writer, path));
     QSignalSpy ended(p.window->windowParking(), &WindowParking::parkedSendEnded);
-    p.window->windowParking()->notifier()->setEnabled(false);
 
     p.send(u"Parked with Work's key"_s);
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 15000);
@@ -886,12 +891,8 @@ void TestParkingWindow::lotSendsToItsProfilesEndpoint()
     const QString path = db();
     history::HistoryWriter writer;
     ProfileParkingWindow p(ini(), false);
-    p.window->attachHistory(&writer, false);
-    writer.open(path);
-    QSignalSpy opened(p.window->windowHistory(), &WindowHistory::opened);
-    QVERIFY(opened.wait(5000));
+    QVERIFY(p.openHistory(writer, path));
     QSignalSpy ended(p.window->windowParking(), &WindowParking::parkedSendEnded);
-    p.window->windowParking()->notifier()->setEnabled(false);
 
     p.send(u"Only to Work's endpoint"_s);
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 15000);
