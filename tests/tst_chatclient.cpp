@@ -5,6 +5,7 @@
 #include "demo/demoprovider.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
+#include "support/loopbackserver.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -26,6 +27,7 @@ using namespace capwatch::net;
 using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using capwatch::testing::LoopbackServer;
 
 namespace {
 
@@ -174,56 +176,6 @@ QJsonObject json(const RetryRecord &r)
 {
     return QJsonDocument::fromJson(toJsonLine(r)).object();
 }
-
-/// A provider of a few lines on loopback: each request (read to the end of its body) is
-/// recorded and answered with what `respond` makes of its body, then the connection closes.
-/// For what the demo does not send: window headers and usage of our choosing, and a refusal of
-/// stream_options.
-class TinyProvider final : public QObject
-{
-public:
-    using Responder = std::function<QByteArray(const QByteArray &body)>;
-    explicit TinyProvider(Responder respond)
-        : m_respond(std::move(respond))
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection())
-                serve(socket);
-        });
-    }
-    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
-    QUrl url() const { return QUrl(u"http://127.0.0.1:%1/v1"_s.arg(m_server.serverPort())); }
-    const QList<QByteArray> &bodies() const { return m_bodies; }
-
-private:
-    void serve(QTcpSocket *socket)
-    {
-        auto buffer = std::make_shared<QByteArray>();
-        connect(socket, &QIODevice::readyRead, socket, [this, socket, buffer] {
-            *buffer += socket->readAll();
-            const qsizetype end = buffer->indexOf("\r\n\r\n");
-            if (end < 0 || socket->property("answered").toBool())
-                return;
-            qsizetype length = 0;
-            for (const QByteArray &line : buffer->left(end).split('\n')) {
-                if (line.toLower().startsWith("content-length:"))
-                    length = line.mid(15).trimmed().toLongLong();
-            }
-            if (buffer->size() < end + 4 + length)
-                return;
-            socket->setProperty("answered", true);
-            const QByteArray body = buffer->mid(end + 4, length);
-            m_bodies.append(body);
-            socket->write(m_respond(body));
-            socket->disconnectFromHost();
-        });
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-    }
-
-    QTcpServer m_server;
-    Responder m_respond;
-    QList<QByteArray> m_bodies;
-};
 
 /// The window headers of the tiny provider's answers.
 constexpr char kWindowHeaders[] = "x-ratelimit-limit-requests: 60\r\n"
@@ -1278,7 +1230,7 @@ void TestChatClient::providerReportedAfterEveryAttempt()
         = R"({"choices":[{"index":0,"message":{"role":"assistant","content":"Hi."},)"
           R"("finish_reason":"stop"}],"usage":{"prompt_tokens":7,"completion_tokens":2,)"
           R"("total_tokens":9}})";
-    TinyProvider tiny([&](const QByteArray &) -> QByteArray {
+    LoopbackServer tiny([&](const QByteArray &) -> QByteArray {
         if (stream)
             return streamedAnswer(true);
         QByteArray r = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n";
@@ -1414,7 +1366,7 @@ void TestChatClient::contextOverflowNamesTheWindow()
 
 void TestChatClient::refusedStreamUsageIsResentOnceWithoutIt()
 {
-    TinyProvider tiny([](const QByteArray &body) {
+    LoopbackServer tiny([](const QByteArray &body) {
         return body.contains("stream_options") ? streamOptionsRefused() : streamedAnswer(false);
     });
     QVERIFY(tiny.listen());
@@ -1454,7 +1406,7 @@ void TestChatClient::refusedStreamUsageIsResentOnceWithoutIt()
     QCOMPARE(eventsOf(f.log, 2), (QStringList { u"attempt_started"_s, u"succeeded"_s }));
 
     // Once per send: a provider that still refuses gets the 400 handled as any other.
-    TinyProvider stubborn([](const QByteArray &) { return streamOptionsRefused(); });
+    LoopbackServer stubborn([](const QByteArray &) { return streamOptionsRefused(); });
     QVERIFY(stubborn.listen());
     QVERIFY(f.runToEnd(requestTo(stubborn.url())));
     QCOMPARE(f.trace.outcome, u"gave_up"_s);

@@ -5,6 +5,7 @@
 #include "demo/demoprovider.h"
 #include "net/credentials.h"
 #include "net/modellist.h"
+#include "support/loopbackserver.h"
 
 #include <QSignalSpy>
 #include <QTcpServer>
@@ -17,56 +18,10 @@ using namespace capwatch::net;
 using namespace capwatch::demo;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using capwatch::testing::httpResponse;
+using capwatch::testing::LoopbackServer;
 
 namespace {
-
-/// Answers every request, once its head has arrived, with `response` (nothing at all when it is
-/// empty: the request is held) and records the heads it read.
-class CannedServer final : public QObject
-{
-public:
-    explicit CannedServer(QByteArray response)
-        : m_response(std::move(response))
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection())
-                serve(socket);
-        });
-    }
-    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
-    QUrl url() const { return QUrl(u"http://127.0.0.1:%1/v1"_s.arg(m_server.serverPort())); }
-    const QList<QByteArray> &heads() const { return m_heads; }
-
-private:
-    void serve(QTcpSocket *socket)
-    {
-        auto buffer = std::make_shared<QByteArray>();
-        connect(socket, &QIODevice::readyRead, socket, [this, socket, buffer] {
-            *buffer += socket->readAll();
-            const qsizetype end = buffer->indexOf("\r\n\r\n");
-            if (end < 0 || socket->property("read").toBool())
-                return;
-            socket->setProperty("read", true);
-            m_heads.append(buffer->left(end));
-            if (m_response.isEmpty())
-                return; // held
-            socket->write(m_response);
-            socket->disconnectFromHost();
-        });
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-    }
-
-    QTcpServer m_server;
-    QByteArray m_response;
-    QList<QByteArray> m_heads;
-};
-
-QByteArray httpResponse(const QByteArray &status, const QByteArray &body,
-    const QByteArray &contentType = "application/json", const QByteArray &extra = {})
-{
-    return "HTTP/1.1 " + status + "\r\nContent-Type: " + contentType + "\r\nContent-Length: "
-        + QByteArray::number(body.size()) + "\r\n" + extra + "Connection: close\r\n\r\n" + body;
-}
 
 std::shared_ptr<CredentialProvider> keyed(const QByteArray &key)
 {
@@ -282,7 +237,8 @@ void TestModelList::notFoundFails()
 
 void TestModelList::garbageFails()
 {
-    CannedServer server(httpResponse("200 OK", "<html>a gateway's login page</html>", "text/html"));
+    LoopbackServer server(
+        httpResponse("200 OK", "<html>a gateway's login page</html>", "text/html"));
     QVERIFY(server.listen());
     ModelLister lister;
     Fetch fetch(lister);
@@ -295,7 +251,7 @@ void TestModelList::garbageFails()
 
 void TestModelList::heldRequestTimesOut()
 {
-    CannedServer server({});
+    LoopbackServer server(QByteArray {});
     QVERIFY(server.listen());
     ModelLister lister;
     lister.setTimeout(300ms);
@@ -330,7 +286,7 @@ void TestModelList::redirectToAnotherHostIsNotFollowed()
     // The same port, another origin: `localhost` is not `127.0.0.1`.
     const QByteArray elsewhere
         = "http://localhost:" + QByteArray::number(demo.port()) + "/v1/models";
-    CannedServer server(
+    LoopbackServer server(
         httpResponse("302 Found", "{}", "application/json", "Location: " + elsewhere + "\r\n"));
     QVERIFY(server.listen());
     ModelLister lister;
@@ -346,7 +302,7 @@ void TestModelList::oversizedListFails()
 {
     QByteArray body = R"({"data":[{"id":"a"}],"pad":")";
     body += QByteArray(kMaxModelListBytes, 'x') + "\"}";
-    CannedServer server(httpResponse("200 OK", body));
+    LoopbackServer server(httpResponse("200 OK", body));
     QVERIFY(server.listen());
     ModelLister lister;
     Fetch fetch(lister);
@@ -367,7 +323,7 @@ void TestModelList::invalidEndpointFailsLater()
 
 void TestModelList::aNewFetchDropsTheOldOne()
 {
-    CannedServer held({});
+    LoopbackServer held(QByteArray {});
     QVERIFY(held.listen());
     DemoProvider demo;
     QVERIFY(demo.listen());

@@ -11,6 +11,7 @@
 #include "net/chatrequest.h"
 #include "support/demolocalprovider.h"
 #include "support/fakekeychain.h"
+#include "support/loopbackserver.h"
 #include "ui/conversationview.h"
 #include "ui/keychain.h"
 #include "ui/mainwindow.h"
@@ -58,6 +59,8 @@ using namespace capwatch;
 using namespace capwatch::ui;
 using capwatch::testing::FakeKeychain;
 using namespace Qt::StringLiterals;
+using capwatch::testing::httpResponse;
+using capwatch::testing::LoopbackServer;
 
 namespace {
 
@@ -283,55 +286,6 @@ QByteArray fileText(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-/// A few lines of HTTP server (or proxy): answers every request, once its head has arrived,
-/// with `response`, and records the heads it read.
-class CannedServer final : public QObject
-{
-public:
-    explicit CannedServer(QByteArray response)
-        : m_response(std::move(response))
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection())
-                serve(socket);
-        });
-    }
-    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
-    quint16 port() const { return m_server.serverPort(); }
-    QUrl url() const { return QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port())); }
-    const QList<QByteArray> &heads() const { return m_heads; }
-    int connections() const { return m_connections; }
-
-private:
-    void serve(QTcpSocket *socket)
-    {
-        ++m_connections;
-        auto buffer = std::make_shared<QByteArray>();
-        connect(socket, &QIODevice::readyRead, socket, [this, socket, buffer] {
-            *buffer += socket->readAll();
-            const qsizetype end = buffer->indexOf("\r\n\r\n");
-            if (end < 0 || socket->property("read").toBool())
-                return;
-            socket->setProperty("read", true);
-            m_heads.append(buffer->left(end));
-            socket->write(m_response);
-            socket->disconnectFromHost();
-        });
-        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-    }
-
-    QTcpServer m_server;
-    QByteArray m_response;
-    QList<QByteArray> m_heads;
-    int m_connections = 0;
-};
-
-QByteArray httpResponse(const QByteArray &status, const QByteArray &body)
-{
-    return "HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\nContent-Length: "
-        + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
 }
 
 /// German for the profiles' problems, none of whose words is the English field's name.
@@ -1230,7 +1184,7 @@ void TestSettingsDialog::duplicateDoesNotCarryTheTypedKey()
 {
     // A key typed for "Work" stays Work's: the copy (usually pointed at another provider) has
     // none, sends none to its endpoint, and must be given one of its own.
-    CannedServer server(httpResponse("200 OK", R"({"data":[{"id":"copy-model"}]})"));
+    LoopbackServer server(httpResponse("200 OK", R"({"data":[{"id":"copy-model"}]})"));
     QVERIFY(server.listen());
     session::ProfileSet set = twoProfiles(m_provider->baseUrl());
     set.profiles[1].keySource = session::ProviderChoice::KeySource::Keychain;
@@ -1266,7 +1220,7 @@ void TestSettingsDialog::plainHttpModelListAsksFirst()
     // http:// to another machine: opening the profile or leaving its endpoint sends nothing
     // (and says why); Refresh asks first, and only "Send anyway" lets the key go. Every request
     // goes through a proxy here, which sees what would have reached the LAN host.
-    CannedServer proxy(httpResponse("200 OK", R"({"data":[{"id":"lan-model"}]})"));
+    LoopbackServer proxy(httpResponse("200 OK", R"({"data":[{"id":"lan-model"}]})"));
     QVERIFY(proxy.listen());
     QNetworkProxy::setApplicationProxy(
         QNetworkProxy(QNetworkProxy::HttpProxy, u"127.0.0.1"_s, proxy.port()));
@@ -1318,7 +1272,7 @@ void TestSettingsDialog::plainHttpModelListAsksFirst()
 void TestSettingsDialog::modelListFailureShowsItsReason()
 {
     // A wrong key (401) is not "no model list": the reason is shown.
-    CannedServer server(
+    LoopbackServer server(
         httpResponse("401 Unauthorized", R"({"error":{"message":"Incorrect API key"}})"));
     QVERIFY(server.listen());
     SettingsDialog dialog(twoProfiles(server.url()), u"work"_s, session::ParkingChoice::Ask);
