@@ -125,6 +125,8 @@ private Q_SLOTS:
     void fallbackThatEndsCappedOffersNothingFurther();
     void notCappedFailureOffersNoFallback_data();
     void notCappedFailureOffersNoFallback();
+    void aLimitTheProfileDoesNotRetryOffersTheFallback_data();
+    void aLimitTheProfileDoesNotRetryOffersTheFallback();
     void noFallbackSetOffersNothing();
     void progressCarriesTheProfilesNumbers();
     void profileContextWindowComesFirst();
@@ -356,6 +358,43 @@ void TestSessionFallback::fallbackThatEndsCappedOffersNothingFurther()
     for (const net::RetryRecord &r : m_session->retryLog()->records())
         fallbacks += r.event == Event::Fallback ? 1 : 0;
     QCOMPARE(fallbacks, 1);
+}
+
+void TestSessionFallback::aLimitTheProfileDoesNotRetryOffersTheFallback_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("category");
+    QTest::newRow("a 429, rate limits not retried") << u"rate-limited"_s << u"rate_limit"_s;
+    QTest::newRow("a token-limit 422, token limits not retried")
+        << u"headline"_s << u"token_limit"_s;
+}
+
+void TestSessionFallback::aLimitTheProfileDoesNotRetryOffersTheFallback()
+{
+    // A profile that turns a category's retries off ends such a failure at once (not_retryable);
+    // it is still a cap, so the fallback is offered, as after a 0 s budget's one attempt.
+    QFETCH(QString, scenario);
+    QFETCH(QString, category);
+    setUp(scenario, u"capped"_s);
+    if (category == u"rate_limit"_s)
+        m_profileA.limits.retryRateLimit = false;
+    else
+        m_profileA.limits.retryTokenLimit = false;
+    m_session->setProvider(m_profileA);
+    const FallbackOffer offer = sendUntilGaveUp(u"no waiting here"_s);
+    QVERIFY(offer.offered);
+    QVERIFY(offer.reason == retry::EndReason::NotRetryable);
+    QCOMPARE(offer.category, category);
+    QCOMPARE(offer.toProfile, u"Paid tier"_s);
+    QCOMPARE(m_a->server.chatRequests(), 1); // not retried
+    QVERIFY(m_b->seen.isEmpty());
+
+    QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
+    QVERIFY(m_session->sendToFallback({}) != 0);
+    QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
+    QCOMPARE(m_b->server.chatRequests(), 1);
+    QVERIFY(onlyKey(m_b->seen, "key-B"));
+    QVERIFY(onlyKey(m_a->seen, "key-A"));
 }
 
 void TestSessionFallback::notCappedFailureOffersNoFallback_data()

@@ -22,16 +22,23 @@ using net::RetryRecord;
 namespace {
 
 /// Ended capped (issue 17): out of budget or attempts on a token or rate limit, or a billing
-/// failure (the issue's quota_exhausted).
-bool endedCapped(const net::SendSummary &summary, const QString &category)
+/// failure (the issue's quota_exhausted). A token or rate limit the profile does not retry (its
+/// category turned off in `limits`) ends the send at once as not_retryable: capped too, as a 0 s
+/// budget's one attempt is, since going elsewhere at once is what turning the retries off asks.
+bool endedCapped(
+    const net::SendSummary &summary, const QString &category, const retry::PolicyLimits &limits)
 {
     if (summary.outcome != net::SendSummary::Outcome::GaveUp)
         return false;
     if (category == u"billing"_s)
         return true;
+    const bool tokenLimit = category == u"token_limit"_s;
+    const bool rateLimit = category == u"rate_limit"_s;
+    if (summary.reason == retry::EndReason::NotRetryable)
+        return (tokenLimit && !limits.retryTokenLimit) || (rateLimit && !limits.retryRateLimit);
     const bool exhausted = summary.reason == retry::EndReason::BudgetExhausted
         || summary.reason == retry::EndReason::AttemptsExhausted;
-    return exhausted && (category == u"token_limit"_s || category == u"rate_limit"_s);
+    return exhausted && (tokenLimit || rateLimit);
 }
 
 } // namespace
@@ -112,7 +119,8 @@ void ChatSession::makeFallbackOffer(const net::SendSummary &summary)
     if (m_fallback)
         offer.toProfile = m_fallback->profileName;
     // One hop: a send to the fallback that ends capped is offered nothing further.
-    offer.offered = m_fallback && !m_sentToFallback && endedCapped(summary, m_lastFailureCategory);
+    offer.offered = m_fallback && !m_sentToFallback
+        && endedCapped(summary, m_lastFailureCategory, m_choice.limits);
     m_fallbackOffer = offer;
 }
 
