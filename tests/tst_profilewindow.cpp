@@ -284,18 +284,7 @@ void TestProfileWindow::fallbackCardOffersTheSwitch()
     w.send(u"Please answer"_s);
     QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
     ConversationPresenter *presenter = w.window->presenter();
-    if (!presenter->fallbackOffer().offered) {
-        // The session's offer (its part of #17) may not be there yet: the card is the
-        // window's either way, as the session's signal says.
-        session::FallbackOffer offer;
-        offer.send = w.window->session()->currentSend();
-        offer.offered = true;
-        offer.fromProfile = u"Free tier"_s;
-        offer.toProfile = u"Paid key"_s;
-        offer.reason = retry::EndReason::AttemptsExhausted;
-        offer.category = u"token_limit"_s;
-        Q_EMIT w.window->session()->fallbackOffered(offer);
-    }
+    QVERIFY(presenter->fallbackOffer().offered);
     QVERIFY(presenter->fallbackCard() >= 0);
     const QString card = w.window->conversation()->errorCardText(presenter->fallbackCard());
     QVERIFY2(card.contains(u"Send to Paid key instead"_s), qPrintable(card));
