@@ -145,6 +145,7 @@ private Q_SLOTS:
     void goesWithItsConversationsProfile();
     void profileChosenMeanwhileIsTheOneSentWith();
     void plainHttpWaitsForTheConsent();
+    void theLotTellsItWaitsForTheConsent();
     void resetsPassedWhileClosedGoOneByOne();
     void oneProviderOneAtATime();
     void reparkingStopsAfterThree();
@@ -600,6 +601,43 @@ void TestParkingLot::plainHttpWaitsForTheConsent()
     QVERIFY(!s.busy());
     s.allowPlainHttp();
     QVERIFY(s.runParked(p, Unpark::ResetReached) != 0);
+    QVERIFY(s.busy());
+    s.stop();
+    qunsetenv("CAPWATCH_TEST_PLAIN_KEY");
+}
+
+void TestParkingLot::theLotTellsItWaitsForTheConsent()
+{
+    // Due, on its own provider, but plain HTTP to another machine with a key: the lot says it
+    // waits for the consent (not for its provider to be chosen again), and Send now after the
+    // consent sends it. (TEST-NET-1: nothing answers there.)
+    qputenv("CAPWATCH_TEST_PLAIN_KEY", "sk-plain-0123456789");
+    ParkingLot lot;
+    ChatSession s;
+    ProviderChoice plain;
+    plain.endpoint = QUrl(u"http://192.0.2.1/v1"_s);
+    plain.model = u"some-model"_s;
+    plain.keyVariable = u"CAPWATCH_TEST_PLAIN_KEY"_s;
+    s.setProvider(plain);
+    s.setParkingLot(&lot);
+    history::ParkedSend p;
+    p.provider = ParkingLot::laneOf(plain);
+    p.prompt = u"Not without consent"_s;
+    p.parkedAt = QDateTime::currentDateTimeUtc();
+    p.dueAt = p.parkedAt;
+    p.resetAt = p.parkedAt;
+    QSignalSpy changed(&lot, &ParkingLot::changed);
+    const QUuid id = lot.park(p, &s);
+    QTRY_VERIFY_WITH_TIMEOUT(lot.waitsForConsent(id), 5000);
+    QVERIFY(!lot.waitsForProvider(id));
+    QVERIFY(!lot.isRunning(id));
+    QVERIFY(!s.busy());
+    QVERIFY(!changed.isEmpty()); // the queue and the card hear of it
+
+    s.allowPlainHttp();
+    QVERIFY(lot.sendNow(id));
+    QTRY_VERIFY_WITH_TIMEOUT(lot.isRunning(id), 5000);
+    QVERIFY(!lot.waitsForConsent(id));
     QVERIFY(s.busy());
     s.stop();
     qunsetenv("CAPWATCH_TEST_PLAIN_KEY");

@@ -26,7 +26,9 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -44,6 +46,20 @@ using Action = ConversationView::Action;
 namespace {
 
 constexpr double kScale = 0.01; // a 60 s wait takes 0.6 s; the demo's 600 s cap 6 s
+
+/// Clicks the last link with this text in the conversation, as a user would.
+bool clickLink(ConversationView *v, const QString &text)
+{
+    QTextCursor found
+        = v->document()->find(text, v->document()->characterCount(), QTextDocument::FindBackward);
+    if (found.isNull() || !found.charFormat().isAnchor())
+        return false;
+    found.setPosition(found.selectionStart() + 1);
+    v->setTextCursor(found);
+    v->ensureCursorVisible();
+    QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, v->cursorRect(found).center());
+    return true;
+}
 
 /// The window on the demo's `reset` scenario: the cap frees `resetAfterS` policy seconds after
 /// the first request. A send gives up after its three attempts (0, 60, 120 s), parkable.
@@ -88,20 +104,7 @@ struct ParkingWindow
         }
         return {};
     }
-    /// Clicks the last link with this text in the conversation, as a user would.
-    bool click(const QString &text)
-    {
-        ConversationView *v = view();
-        QTextCursor found = v->document()->find(
-            text, v->document()->characterCount(), QTextDocument::FindBackward);
-        if (found.isNull() || !found.charFormat().isAnchor())
-            return false;
-        found.setPosition(found.selectionStart() + 1);
-        v->setTextCursor(found);
-        v->ensureCursorVisible();
-        QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, v->cursorRect(found).center());
-        return true;
-    }
+    bool click(const QString &text) { return clickLink(view(), text); }
     QList<demo::RecordedRequest> chats() const { return w.chats(); }
 
     testing::DemoWindow w;
@@ -245,6 +248,7 @@ private Q_SLOTS:
     void answerFromTheLotsSessionIsShown();
     void lotSendsWithItsConversationsProfile();
     void lotSendsToItsProfilesEndpoint();
+    void sendNowAsksForThePlainHttpConsent();
 
 private:
     QString ini() { return m_dir.filePath(u"settings-%1.ini"_s.arg(++m_n)); }
@@ -914,6 +918,114 @@ void TestParkingWindow::lotSendsToItsProfilesEndpoint()
     QVERIFY(!p.work.sawKey(kHomeKey));
     QVERIFY(testing::DemoWindow::chatRequests(p.home).isEmpty());
     QVERIFY(!p.home.sawKey(kWorkKey));
+}
+
+void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
+{
+    // A parked send of the profile "LAN box", plain HTTP to another machine with a key
+    // (TEST-NET-1: never answered here), due already: its card says it waits for the consent,
+    // not for its provider; Send now asks, Cancel sends nothing, Send anyway sends it.
+    qputenv("CAPWATCH_TEST_LAN_KEY", "sk-lan-0123456789");
+    const QString path = db();
+    ProfileParkingWindow p(ini(), true);
+    session::ProfileSet set = p.window->windowProfiles()->profiles();
+    set.profiles.append(keyedProfile(
+        u"lan"_s, u"LAN box"_s, QUrl(u"http://192.0.2.10:8000/v1"_s), u"CAPWATCH_TEST_LAN_KEY"_s));
+    p.window->windowProfiles()->setProfiles(set);
+    const session::ProviderChoice lan = p.window->providerOf(u"lan"_s);
+    QCOMPARE(lan.profileName, u"LAN box"_s);
+
+    // Planted as a window of an earlier run would have left it.
+    QUuid conversation;
+    QUuid parkedId;
+    {
+        history::HistoryWriter planter;
+        QVERIFY(testing::openedAt(planter, path));
+        history::Conversation c;
+        c.title = u"On the LAN"_s;
+        c.endpoint = lan.endpoint.toString();
+        c.model = lan.model;
+        c.profile = u"lan"_s;
+        conversation = planter.addConversation(c);
+        history::Message m;
+        m.conversation = conversation;
+        m.text = u"Over plain HTTP"_s;
+        const QUuid message = planter.addMessage(m);
+        history::Send send;
+        send.conversation = conversation;
+        send.message = message;
+        send.outcome = history::SendOutcome::GaveUp;
+        send.reason = retry::EndReason::BudgetExhausted;
+        history::ParkedSend parked;
+        parked.send = planter.addSend(send);
+        parked.conversation = conversation;
+        parked.message = message;
+        parked.provider = session::ParkingLot::laneOf(lan);
+        parked.model = lan.model;
+        parked.parkedAt = QDateTime::currentDateTimeUtc().addSecs(-60);
+        parked.dueAt = QDateTime::currentDateTimeUtc().addSecs(-1);
+        parked.resetAt = parked.dueAt;
+        parkedId = planter.addParkedSend(parked);
+        QVERIFY(testing::flushed(planter));
+    }
+    history::HistoryWriter writer;
+    QVERIFY(p.openHistory(writer, path));
+    QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 5000);
+    p.window->windowHistory()->openConversation(conversation);
+    session::ChatSession *chat = p.window->session();
+    QTRY_COMPARE_WITH_TIMEOUT(chat->conversationId(), conversation, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(p.lot()->waitsForConsent(parkedId), 5000);
+    QVERIFY(!p.lot()->waitsForProvider(parkedId));
+    QVERIFY(chat->needsPlainHttpConsent());
+    QVERIFY(!chat->busy());
+
+    // The card and the queue say what it waits for.
+    ConversationPresenter *presenter = p.window->presenter();
+    QTRY_VERIFY_WITH_TIMEOUT(presenter->parkedCard() >= 0, 5000);
+    ConversationView *view = p.window->conversation();
+    QTRY_VERIFY_WITH_TIMEOUT(view->errorCardText(presenter->parkedCard())
+                                 .contains(u"waiting for your consent to send the key"_s),
+        5000);
+    QVERIFY2(view->errorCardText(presenter->parkedCard()).contains(u"192.0.2.10"_s),
+        qPrintable(view->errorCardText(presenter->parkedCard())));
+    ParkedQueueModel *queue = p.window->windowParking()->queueModel();
+    QCOMPARE(queue->rowCount(), 1);
+    QCOMPARE(queue->index(0, 0).data(ParkedQueueModel::StateRole).toInt(),
+        int(ParkedState::WaitsForConsent));
+
+    // Send now asks; Cancel sends nothing.
+    const auto sendNow = [&] { return clickLink(view, u"Send now"_s); };
+    QVERIFY(sendNow());
+    QPointer<QMessageBox> box = p.window->findChild<QMessageBox *>(u"plainHttpWarning"_s);
+    QVERIFY(box);
+    QTRY_VERIFY(box->isVisible());
+    QVERIFY2(box->text().contains(u"http://192.0.2.10:8000/v1/chat/completions"_s),
+        qPrintable(box->text()));
+    QVERIFY(!chat->busy());
+    QVERIFY(!p.lot()->isRunning(parkedId));
+    auto *cancel = box->findChild<QPushButton *>(u"cancel"_s);
+    QVERIFY(cancel);
+    cancel->click();
+    QTRY_VERIFY(!box || !box->isVisible());
+    QTest::qWait(300);
+    QVERIFY(!chat->busy());
+    QVERIFY(p.lot()->waitsForConsent(parkedId));
+
+    // Asked again, Send anyway: it goes out, to its own endpoint.
+    QVERIFY(sendNow());
+    box = p.window->findChild<QMessageBox *>(u"plainHttpWarning"_s);
+    QVERIFY(box);
+    QTRY_VERIFY(box->isVisible());
+    auto *anyway = box->findChild<QPushButton *>(u"sendAnyway"_s);
+    QVERIFY(anyway);
+    anyway->click();
+    QTRY_VERIFY_WITH_TIMEOUT(p.lot()->isRunning(parkedId), 5000);
+    QVERIFY(!p.lot()->waitsForConsent(parkedId));
+    QVERIFY(chat->busy());
+    QCOMPARE(chat->lane(), session::ParkingLot::laneOf(lan));
+    QVERIFY(testing::DemoWindow::chatRequests(p.work).isEmpty());
+    chat->stop();
+    qunsetenv("CAPWATCH_TEST_LAN_KEY");
 }
 
 QTEST_MAIN(TestParkingWindow)

@@ -298,6 +298,10 @@
         <source>Send the prompt to the profile %1, with its own endpoint, key and limits</source>
         <translation>Den Prompt an das Profil %1 senden, mit dessen eigenem Endpunkt, Schlüssel und Limits</translation>
     </message>
+    <message>
+        <source>Asks first: the key would go over plain HTTP, unencrypted</source>
+        <translation>Fragt zuerst: Der Schlüssel ginge unverschlüsselt über einfaches HTTP</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationView</name>
@@ -828,6 +832,14 @@
     <message>
         <source>Demo provider</source>
         <translation>Demo-Anbieter</translation>
+    </message>
+    <message>
+        <source>Due: waiting for your consent to send the key unencrypted to %1</source>
+        <translation>Fällig: wartet auf Ihre Zustimmung, den Schlüssel unverschlüsselt an %1 zu senden</translation>
+    </message>
+    <message>
+        <source>waits for consent</source>
+        <translation>wartet auf Zustimmung</translation>
     </message>
 </context>
 <context>

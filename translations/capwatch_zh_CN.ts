@@ -292,6 +292,10 @@
         <source>Send the prompt to the profile %1, with its own endpoint, key and limits</source>
         <translation>将提示词发送到配置 %1，使用其自己的端点、密钥和额度限制</translation>
     </message>
+    <message>
+        <source>Asks first: the key would go over plain HTTP, unencrypted</source>
+        <translation>会先询问：密钥将通过未加密的普通 HTTP 发送</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationView</name>
@@ -820,6 +824,14 @@
     <message>
         <source>Demo provider</source>
         <translation>演示服务商</translation>
+    </message>
+    <message>
+        <source>Due: waiting for your consent to send the key unencrypted to %1</source>
+        <translation>已到期：正在等待您同意将密钥以未加密方式发送到 %1</translation>
+    </message>
+    <message>
+        <source>waits for consent</source>
+        <translation>等待同意</translation>
     </message>
 </context>
 <context>

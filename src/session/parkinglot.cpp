@@ -218,6 +218,12 @@ bool ParkingLot::waitsForProvider(const QUuid &id) const
     return e && e->waitsForProvider;
 }
 
+bool ParkingLot::waitsForConsent(const QUuid &id) const
+{
+    const Entry *e = entry(id);
+    return e && e->waitsForConsent;
+}
+
 QString ParkingLot::profileOf(const QUuid &id) const
 {
     const Entry *e = entry(id);
@@ -395,8 +401,9 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
     if (!m_factory || e.parked.conversation.isNull())
         return false; // nothing can send it until a session shows it
     const auto waitForProvider = [this, &e] {
-        if (!e.waitsForProvider) {
+        if (!e.waitsForProvider || e.waitsForConsent) {
             e.waitsForProvider = true;
+            e.waitsForConsent = false;
             Q_EMIT changed();
         }
         return false;
@@ -441,7 +448,6 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
             if (!runIn(*opened, s, why)) {
                 opened->runner = nullptr;
                 retire(std::move(opened->own));
-                opened->waitsForProvider = true;
                 Q_EMIT changed();
             }
         });
@@ -460,13 +466,21 @@ bool ParkingLot::runIn(Entry &e, ChatSession *session, RetryRecord::Unpark why)
     const history::ParkedSend parked = e.parked;
     const quint64 send = session->runParked(parked, why);
     if (send == 0) {
-        e.waitsForProvider = true;
+        // On its own provider but without the consent to plain HTTP (ChatSession::runParked()):
+        // it waits for that, which the window asks for when the user sends it now.
+        const bool consent = session->lane() == parked.provider && session->needsPlainHttpConsent();
+        const bool news = e.waitsForConsent != consent || e.waitsForProvider == consent;
+        e.waitsForConsent = consent;
+        e.waitsForProvider = !consent;
+        if (news)
+            Q_EMIT changed();
         return false;
     }
     Entry *still = entry(parked.id); // runParked() emitted signals: look it up again
     if (!still)
         return true;
     still->waitsForProvider = false;
+    still->waitsForConsent = false;
     still->running = true;
     still->runner = session;
     still->send = send;

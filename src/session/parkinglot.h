@@ -87,6 +87,10 @@ public:
     /// provider chosen there) is not the one it was parked on: it goes when that one is chosen
     /// again (its key is for its own endpoint only).
     bool waitsForProvider(const QUuid &id) const;
+    /// Due, on its own provider, whose endpoint is plain HTTP to another machine: it goes once
+    /// the consent to send the key there was given in this run (ChatSession::allowPlainHttp() on
+    /// the session that shows it; the window asks when the user sends it now).
+    bool waitsForConsent(const QUuid &id) const;
     /// The profile id of its conversation as the lot knows it: the parking session's, the one
     /// stored with the conversation when read back or opened for the send. Empty: none known.
     QString profileOf(const QUuid &id) const;
@@ -123,6 +127,7 @@ private:
         bool sendNow = false; ///< released before its reset by the user
         bool overdueAtStart = false; ///< read back already due: goes one by one
         bool waitsForProvider = false; ///< due, but its provider is not the one chosen now
+        bool waitsForConsent = false; ///< due, on its provider, without the plain-HTTP consent
         bool running = false;
         QPointer<ChatSession> runner;
         std::unique_ptr<ChatSession> own; ///< the session made for it, when none showed it

@@ -162,8 +162,9 @@ void ConversationPresenter::onParkAction(Action action)
             m_parkClicked = false;
         break;
     case Action::SendNow:
+        // Through the window: one waiting for the consent to plain HTTP asks for it first.
         if (const auto parked = shownParked(); parked && m_lot)
-            m_lot->sendNow(parked->id);
+            Q_EMIT sendParkedNowRequested(parked->id);
         break;
     case Action::EditParked:
         if (const auto parked = shownParked(); parked && m_lot) {
@@ -204,7 +205,9 @@ void ConversationPresenter::refreshParking()
         if (state != ParkedState::Sending) {
             card.links = {
                 { Action::SendNow, tr("Send now"),
-                    tr("Send it now, before the reset: the provider may refuse it again") },
+                    state == ParkedState::WaitsForConsent
+                        ? tr("Asks first: the key would go over plain HTTP, unencrypted")
+                        : tr("Send it now, before the reset: the provider may refuse it again") },
                 { Action::EditParked, tr("Edit"),
                     tr("Take it out of the queue and put it in the prompt editor") },
                 { Action::CancelPark, tr("Cancel"),

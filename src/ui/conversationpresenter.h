@@ -104,6 +104,9 @@ Q_SIGNALS:
     void restoreFilled();
     /// A card's Retry now.
     void retryNowRequested();
+    /// The parked card's Send now (the window sends it, asking first when it waits for the
+    /// consent to plain HTTP).
+    void sendParkedNowRequested(const QUuid &id);
     /// The parked card's Edit: the prompt was taken out of the lot, for the prompt editor.
     void editParkedRequested(const QString &prompt);
 

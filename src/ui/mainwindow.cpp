@@ -362,6 +362,11 @@ void MainWindow::onMessageAction(PromptMessage::Action action)
 
 bool MainWindow::plainHttpAllowed(void (MainWindow::*resume)())
 {
+    return plainHttpAllowed([this, resume] { (this->*resume)(); });
+}
+
+bool MainWindow::plainHttpAllowed(const std::function<void()> &resume)
+{
     if (!m_session->needsPlainHttpConsent())
         return true;
     if (m_plainHttpWarning) {
@@ -372,9 +377,15 @@ bool MainWindow::plainHttpAllowed(void (MainWindow::*resume)())
     m_plainHttpWarning = PlainHttpWarning::ask(
         this, net::chatCompletionsUrl(m_session->endpoint()), [this, resume] {
             m_session->allowPlainHttp();
-            (this->*resume)();
+            resume();
         });
     return false;
+}
+
+void MainWindow::whenPlainHttpAllowed(const std::function<void()> &then)
+{
+    if (plainHttpAllowed(then))
+        then();
 }
 
 void MainWindow::startSend(

@@ -117,6 +117,10 @@ public:
     /// What a conversation of profile `profileId` talks to (unknown or empty: the default
     /// profile), with this run's flags: a parked send's own (windowparking.cpp).
     session::ProviderChoice providerOf(const QString &profileId) const;
+    /// Calls `then` once the key of the provider shown may go over plain HTTP: at once when no
+    /// consent is needed (or it was given in this run), else after "Send anyway" in the warning
+    /// it asks with (without blocking; cancelled: never). A parked send's Send now (parking).
+    void whenPlainHttpAllowed(const std::function<void()> &then);
     /// The conversation's provider profile: the combo above the prompt, the default profile of
     /// a new conversation, the stored one of a restored conversation (issue 17).
     WindowProfiles *windowProfiles() const { return m_profiles; }
@@ -165,6 +169,7 @@ private:
     /// False when the user must first agree to send the key unencrypted: asks (without
     /// blocking) and, on "Send anyway", calls `resume` again.
     bool plainHttpAllowed(void (MainWindow::*resume)());
+    bool plainHttpAllowed(const std::function<void()> &resume);
     void onMessageAction(PromptMessage::Action action);
 
     Settings &m_settings;

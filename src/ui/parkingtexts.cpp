@@ -39,6 +39,8 @@ ParkedState parkedState(const session::ParkingLot &lot, const history::ParkedSen
 {
     if (lot.isRunning(parked.id))
         return ParkedState::Sending;
+    if (lot.waitsForConsent(parked.id))
+        return ParkedState::WaitsForConsent;
     if (lot.waitsForProvider(parked.id))
         return ParkedState::WaitsForProvider;
     if (lot.isQueued(parked.id))
@@ -135,6 +137,9 @@ QString ParkingTexts::waitingFor(const history::ParkedSend &parked, ParkedState 
         return parked.provider == u"demo"
             ? tr("Waiting for the demo provider to be chosen again")
             : tr("Waiting for %1 to be chosen again").arg(provider(parked.provider));
+    case ParkedState::WaitsForConsent:
+        return tr("Due: waiting for your consent to send the key unencrypted to %1")
+            .arg(provider(parked.provider));
     case ParkedState::Waiting:
     case ParkedState::Sending:
         break;
@@ -153,6 +158,8 @@ QString ParkingTexts::stateName(ParkedState state)
         return tr("sending");
     case ParkedState::WaitsForProvider:
         return tr("waits for provider");
+    case ParkedState::WaitsForConsent:
+        return tr("waits for consent");
     }
     return {};
 }

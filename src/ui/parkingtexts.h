@@ -23,6 +23,7 @@ enum class ParkedState
     Due, ///< due, waiting for the previous send to its provider
     Sending, ///< released: its send is in flight
     WaitsForProvider, ///< due, but another provider is chosen now
+    WaitsForConsent, ///< due, on its provider: plain HTTP to another machine, not consented to yet
 };
 
 /// Where `parked` stands in `lot` now.

@@ -72,6 +72,8 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
     connect(presenter, &ConversationPresenter::restoreFilled, this, &WindowParking::updateTicking);
     connect(presenter, &ConversationPresenter::retryNowRequested, window, &MainWindow::retryNow);
     connect(
+        presenter, &ConversationPresenter::sendParkedNowRequested, this, &WindowParking::sendNow);
+    connect(
         presenter, &ConversationPresenter::editParkedRequested, this, &WindowParking::editPrompt);
 
     // Parked sends are stored with the history the window uses, and read back when it opens;
@@ -177,6 +179,28 @@ session::ProviderChoice MainWindow::providerOf(const QString &profileId) const
     if (!m_profiles)
         return providerChoice(m_settings, m_options);
     return providerChoice(m_settings, m_options, m_profiles->profiles(), profileId);
+}
+
+bool WindowParking::sendNow(const QUuid &id)
+{
+    if (!m_lot->waitsForConsent(id))
+        return m_lot->sendNow(id);
+    const std::optional<history::ParkedSend> parked = m_lot->find(id);
+    if (!parked)
+        return false;
+    if (parked->conversation.isNull() || parked->conversation != m_session->conversationId()) {
+        // The consent is asked for the provider shown: its conversation's, once it is open.
+        openConversation(parked->conversation);
+        return false;
+    }
+    if (!m_session->needsPlainHttpConsent())
+        return m_lot->sendNow(id); // given since: the next check would send it too
+    // Sent from the warning's "Send anyway", later; nothing when it is cancelled.
+    m_window->whenPlainHttpAllowed([lot = QPointer<ParkingLot>(m_lot), id] {
+        if (lot)
+            lot->sendNow(id);
+    });
+    return false;
 }
 
 void WindowParking::openConversation(const QUuid &conversation)

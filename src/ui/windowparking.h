@@ -44,7 +44,10 @@ public:
     const QTimer &tick() const { return m_tick; }
 
     /// What the Queue's buttons and the cards' links do.
-    bool sendNow(const QUuid &id) { return m_lot->sendNow(id); }
+    /// Send now: one waiting for the consent to plain HTTP asks for it first when its
+    /// conversation is shown (and sends on "Send anyway"), else opens its conversation, where
+    /// its card asks. False when nothing was sent (yet).
+    bool sendNow(const QUuid &id);
     bool cancel(const QUuid &id) { return m_lot->cancel(id); }
     /// Opens a parked send's conversation in the window.
     void openConversation(const QUuid &conversation);
