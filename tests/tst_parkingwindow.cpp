@@ -988,6 +988,10 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
         5000);
     QVERIFY2(view->errorCardText(presenter->parkedCard()).contains(u"192.0.2.10"_s),
         qPrintable(view->errorCardText(presenter->parkedCard())));
+    // Not "it goes out by itself": it does not, without the consent.
+    QVERIFY2(view->errorCardText(presenter->parkedCard())
+                 .contains(u"It goes out once you agree: Send now asks first."_s),
+        qPrintable(view->errorCardText(presenter->parkedCard())));
     ParkedQueueModel *queue = p.window->windowParking()->queueModel();
     QCOMPARE(queue->rowCount(), 1);
     QCOMPARE(queue->index(0, 0).data(ParkedQueueModel::StateRole).toInt(),

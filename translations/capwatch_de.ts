@@ -302,6 +302,10 @@
         <source>Asks first: the key would go over plain HTTP, unencrypted</source>
         <translation>Fragt zuerst: Der Schlüssel ginge unverschlüsselt über einfaches HTTP</translation>
     </message>
+    <message>
+        <source>It goes out once you agree: Send now asks first.</source>
+        <translation>Sie geht hinaus, sobald Sie zustimmen: „Jetzt senden“ fragt zuerst.</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationView</name>

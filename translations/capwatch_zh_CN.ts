@@ -296,6 +296,10 @@
         <source>Asks first: the key would go over plain HTTP, unencrypted</source>
         <translation>会先询问：密钥将通过未加密的普通 HTTP 发送</translation>
     </message>
+    <message>
+        <source>It goes out once you agree: Send now asks first.</source>
+        <translation>您同意后即会发出：“立即发送”会先询问。</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationView</name>

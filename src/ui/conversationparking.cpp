@@ -199,9 +199,12 @@ void ConversationPresenter::refreshParking()
         const QDateTime due = parked ? parked->dueAt : m_session->parkOffer().dueAt;
         const QString waiting = parked ? ParkingTexts::waitingFor(*parked, state) : QString();
         card.headline = waiting.isEmpty() ? ParkingTexts::parkedUntil(due, now) : waiting;
-        card.line = parked
-            ? tr("%1 (%2)").arg(m_parkedLine, ParkingTexts::parkOf(parked->parksInARow))
+        // Waiting for the consent, it does not go by itself: the line says what does send it.
+        const QString line = state == ParkedState::WaitsForConsent
+            ? tr("It goes out once you agree: Send now asks first.")
             : m_parkedLine;
+        card.line
+            = parked ? tr("%1 (%2)").arg(line, ParkingTexts::parkOf(parked->parksInARow)) : line;
         if (state != ParkedState::Sending) {
             card.links = {
                 { Action::SendNow, tr("Send now"),
