@@ -626,8 +626,8 @@ void TestParkingLot::theLotTellsItWaitsForTheConsent()
     p.parkedAt = QDateTime::currentDateTimeUtc();
     p.dueAt = p.parkedAt;
     p.resetAt = p.parkedAt;
-    QSignalSpy changed(&lot, &ParkingLot::changed);
     const QUuid id = lot.park(p, &s);
+    QSignalSpy changed(&lot, &ParkingLot::changed); // after park()'s own
     QTRY_VERIFY_WITH_TIMEOUT(lot.waitsForConsent(id), 5000);
     QVERIFY(!lot.waitsForProvider(id));
     QVERIFY(!lot.isRunning(id));

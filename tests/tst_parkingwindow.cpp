@@ -248,6 +248,7 @@ private Q_SLOTS:
     void answerFromTheLotsSessionIsShown();
     void lotSendsWithItsConversationsProfile();
     void lotSendsToItsProfilesEndpoint();
+    void sendNowAsksForThePlainHttpConsent_data();
     void sendNowAsksForThePlainHttpConsent();
 
 private:
@@ -920,8 +921,19 @@ void TestParkingWindow::lotSendsToItsProfilesEndpoint()
     QVERIFY(!p.home.sawKey(kWorkKey));
 }
 
+void TestParkingWindow::sendNowAsksForThePlainHttpConsent_data()
+{
+    QTest::addColumn<bool>("due");
+    QTest::addColumn<bool>("fromQueue");
+    QTest::newRow("due, its card") << true << false;
+    QTest::newRow("not due yet, its card") << false << false;
+    QTest::newRow("due, the Queue, another conversation shown") << true << true;
+}
+
 void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
 {
+    QFETCH(bool, due);
+    QFETCH(bool, fromQueue);
     // A parked send of the profile "LAN box", plain HTTP to another machine with a key
     // (TEST-NET-1: never answered here), due already: its card says it waits for the consent,
     // not for its provider; Send now asks, Cancel sends nothing, Send anyway sends it.
@@ -963,7 +975,7 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
         parked.provider = session::ParkingLot::laneOf(lan);
         parked.model = lan.model;
         parked.parkedAt = QDateTime::currentDateTimeUtc().addSecs(-60);
-        parked.dueAt = QDateTime::currentDateTimeUtc().addSecs(-1);
+        parked.dueAt = QDateTime::currentDateTimeUtc().addSecs(due ? -1 : 3600);
         parked.resetAt = parked.dueAt;
         parkedId = planter.addParkedSend(parked);
         QVERIFY(testing::flushed(planter));
@@ -971,35 +983,52 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     history::HistoryWriter writer;
     QVERIFY(p.openHistory(writer, path));
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 5000);
-    p.window->windowHistory()->openConversation(conversation);
     session::ChatSession *chat = p.window->session();
-    QTRY_COMPARE_WITH_TIMEOUT(chat->conversationId(), conversation, 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(p.lot()->waitsForConsent(parkedId), 5000);
-    QVERIFY(!p.lot()->waitsForProvider(parkedId));
-    QVERIFY(chat->needsPlainHttpConsent());
-    QVERIFY(!chat->busy());
-
-    // The card and the queue say what it waits for.
     ConversationPresenter *presenter = p.window->presenter();
-    QTRY_VERIFY_WITH_TIMEOUT(presenter->parkedCard() >= 0, 5000);
     ConversationView *view = p.window->conversation();
-    QTRY_VERIFY_WITH_TIMEOUT(view->errorCardText(presenter->parkedCard())
-                                 .contains(u"waiting for your consent to send the key"_s),
-        5000);
-    QVERIFY2(view->errorCardText(presenter->parkedCard()).contains(u"192.0.2.10"_s),
-        qPrintable(view->errorCardText(presenter->parkedCard())));
-    // Not "it goes out by itself": it does not, without the consent.
-    QVERIFY2(view->errorCardText(presenter->parkedCard())
-                 .contains(u"It goes out once you agree: Send now asks first."_s),
-        qPrintable(view->errorCardText(presenter->parkedCard())));
     ParkedQueueModel *queue = p.window->windowParking()->queueModel();
     QCOMPARE(queue->rowCount(), 1);
-    QCOMPARE(queue->index(0, 0).data(ParkedQueueModel::StateRole).toInt(),
-        int(ParkedState::WaitsForConsent));
-
-    // Send now asks; Cancel sends nothing.
     const auto sendNow = [&] { return clickLink(view, u"Send now"_s); };
-    QVERIFY(sendNow());
+    if (fromQueue) {
+        // Another conversation shown: the lot finds it waits for the consent (without a session
+        // of its own made for it every second), and the Queue's Send now opens it, which asks.
+        QVERIFY(chat->conversationId() != conversation);
+        QTRY_VERIFY_WITH_TIMEOUT(p.lot()->waitsForConsent(parkedId), 5000);
+        QCOMPARE(queue->index(0, 0).data(ParkedQueueModel::StateRole).toInt(),
+            int(ParkedState::WaitsForConsent));
+        QTest::qWait(1200); // a check of the lot's came meanwhile: still waiting, not sending
+        QVERIFY(!p.lot()->isRunning(parkedId));
+        ParkedQueueView *queueView = p.window->windowParking()->queueView();
+        queueView->table()->selectRow(0);
+        QVERIFY(queueView->sendNowButton()->isEnabled());
+        queueView->sendNowButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(chat->conversationId(), conversation, 5000);
+    } else {
+        p.window->windowHistory()->openConversation(conversation);
+        QTRY_COMPARE_WITH_TIMEOUT(chat->conversationId(), conversation, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(presenter->parkedCard() >= 0, 5000);
+        if (due) {
+            QTRY_VERIFY_WITH_TIMEOUT(p.lot()->waitsForConsent(parkedId), 5000);
+            QVERIFY(!p.lot()->waitsForProvider(parkedId));
+            // The card and the queue say what it waits for; not "it goes out by itself".
+            const QString card = view->errorCardText(presenter->parkedCard());
+            QVERIFY2(card.contains(u"Waiting for your consent to send the key unencrypted to "
+                                   "http://192.0.2.10:8000/v1"_s),
+                qPrintable(card));
+            QVERIFY2(card.contains(u"It goes out once you agree: Send now asks first."_s),
+                qPrintable(card));
+            QCOMPARE(queue->index(0, 0).data(ParkedQueueModel::StateRole).toInt(),
+                int(ParkedState::WaitsForConsent));
+        } else {
+            QVERIFY(!p.lot()->waitsForConsent(parkedId));
+            QVERIFY2(view->errorCardText(presenter->parkedCard()).contains(u"Parked until"_s),
+                qPrintable(view->errorCardText(presenter->parkedCard())));
+        }
+        QVERIFY(chat->needsPlainHttpConsent());
+        QVERIFY(!chat->busy());
+        // Send now asks at the first click, due or not yet.
+        QVERIFY(sendNow());
+    }
     QPointer<QMessageBox> box = p.window->findChild<QMessageBox *>(u"plainHttpWarning"_s);
     QVERIFY(box);
     QTRY_VERIFY(box->isVisible());
@@ -1013,7 +1042,8 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     QTRY_VERIFY(!box || !box->isVisible());
     QTest::qWait(300);
     QVERIFY(!chat->busy());
-    QVERIFY(p.lot()->waitsForConsent(parkedId));
+    QVERIFY(!p.lot()->isRunning(parkedId));
+    QCOMPARE(p.lot()->waitsForConsent(parkedId), due);
 
     // Asked again, Send anyway: it goes out, to its own endpoint.
     QVERIFY(sendNow());

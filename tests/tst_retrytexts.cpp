@@ -90,6 +90,20 @@ void TestRetryTexts::reasons()
         u"all 3 attempts failed"_s);
     QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::BudgetExhausted, limits),
         u"budget exhausted (the 12 s of waiting are used up)"_s);
+    // A token or rate limit the profile does not retry says so; any other not_retryable, or
+    // one whose category is retried, keeps the general sentence.
+    retry::PolicyLimits noWaiting;
+    noWaiting.retryRateLimit = false;
+    noWaiting.retryTokenLimit = false;
+    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::NotRetryable, noWaiting, u"rate_limit"_s),
+        u"this profile does not retry rate limits"_s);
+    QCOMPARE(
+        RetryTexts::reasonSentence(retry::EndReason::NotRetryable, noWaiting, u"token_limit"_s),
+        u"this profile does not retry token limits"_s);
+    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::NotRetryable, noWaiting, u"fatal"_s),
+        u"the error is not one that waiting can fix"_s);
+    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::NotRetryable, limits, u"rate_limit"_s),
+        u"the error is not one that waiting can fix"_s);
     QVERIFY(RetryTexts::reason(retry::EndReason::None).isEmpty());
     QVERIFY(RetryTexts::reasonSentence(retry::EndReason::None).isEmpty());
     QVERIFY(RetryTexts::waitSource(retry::WaitSource::None).isEmpty());

@@ -397,14 +397,22 @@ void TestSessionFallback::aLimitTheProfileDoesNotRetryOffersTheFallback()
 void TestSessionFallback::notCappedFailureOffersNoFallback_data()
 {
     QTest::addColumn<QString>("scenario");
-    QTest::newRow("401") << u"auth-expired"_s;
-    QTest::newRow("a 422 that is not a token limit") << u"validation"_s;
+    QTest::addColumn<bool>("transientOff");
+    QTest::newRow("401") << u"auth-expired"_s << false;
+    QTest::newRow("a 422 that is not a token limit") << u"validation"_s << false;
+    // Only token and rate limits count as capped when the profile does not retry them.
+    QTest::newRow("a 503, transient errors not retried") << u"flaky"_s << true;
 }
 
 void TestSessionFallback::notCappedFailureOffersNoFallback()
 {
     QFETCH(QString, scenario);
+    QFETCH(bool, transientOff);
     setUp(scenario, u"capped"_s, true);
+    if (transientOff) {
+        m_profileA.limits.retryTransient = false;
+        m_session->setProvider(m_profileA);
+    }
     const FallbackOffer offer = sendUntilGaveUp(u"not a cap"_s);
     QVERIFY(!offer.offered);
     QVERIFY(!offer.automatic);

@@ -838,12 +838,12 @@
         <translation>Demo-Anbieter</translation>
     </message>
     <message>
-        <source>Due: waiting for your consent to send the key unencrypted to %1</source>
-        <translation>Fällig: wartet auf Ihre Zustimmung, den Schlüssel unverschlüsselt an %1 zu senden</translation>
-    </message>
-    <message>
         <source>waits for consent</source>
         <translation>wartet auf Zustimmung</translation>
+    </message>
+    <message>
+        <source>Waiting for your consent to send the key unencrypted to %1</source>
+        <translation>Wartet auf Ihre Zustimmung, den Schlüssel unverschlüsselt an %1 zu senden</translation>
     </message>
 </context>
 <context>
@@ -2092,6 +2092,14 @@
     <message>
         <source>Fallback</source>
         <translation>Ausweichprofil</translation>
+    </message>
+    <message>
+        <source>this profile does not retry token limits</source>
+        <translation>dieses Profil wiederholt bei Token-Limits nicht</translation>
+    </message>
+    <message>
+        <source>this profile does not retry rate limits</source>
+        <translation>dieses Profil wiederholt bei Ratenlimits nicht</translation>
     </message>
 </context>
 <context>

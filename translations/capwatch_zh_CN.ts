@@ -830,12 +830,12 @@
         <translation>演示服务商</translation>
     </message>
     <message>
-        <source>Due: waiting for your consent to send the key unencrypted to %1</source>
-        <translation>已到期：正在等待您同意将密钥以未加密方式发送到 %1</translation>
-    </message>
-    <message>
         <source>waits for consent</source>
         <translation>等待同意</translation>
+    </message>
+    <message>
+        <source>Waiting for your consent to send the key unencrypted to %1</source>
+        <translation>正在等待您同意将密钥以未加密方式发送到 %1</translation>
     </message>
 </context>
 <context>
@@ -2083,6 +2083,14 @@
     <message>
         <source>Fallback</source>
         <translation>改用备用配置</translation>
+    </message>
+    <message>
+        <source>this profile does not retry token limits</source>
+        <translation>此服务商配置在达到 Token 上限时不重试</translation>
+    </message>
+    <message>
+        <source>this profile does not retry rate limits</source>
+        <translation>此服务商配置在遇到速率限制时不重试</translation>
     </message>
 </context>
 <context>

@@ -119,8 +119,11 @@ void ChatSession::makeFallbackOffer(const net::SendSummary &summary)
     if (m_fallback)
         offer.toProfile = m_fallback->profileName;
     // One hop: a send to the fallback that ends capped is offered nothing further.
-    offer.offered = m_fallback && !m_sentToFallback
-        && endedCapped(summary, m_lastFailureCategory, m_choice.limits);
+    // The numbers the send ran with (its policy's), not the profile's as edited since.
+    const retry::PolicyLimits &ranWith
+        = m_client->policy() ? m_client->policy()->limits() : m_client->policyLimits();
+    offer.offered
+        = m_fallback && !m_sentToFallback && endedCapped(summary, m_lastFailureCategory, ranWith);
     m_fallbackOffer = offer;
 }
 

@@ -420,6 +420,17 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
         retire(std::move(own));
         return waitForProvider();
     }
+    if (own->needsPlainHttpConsent()) {
+        // Its key would go over plain HTTP and no consent covers it: it waits for one, without
+        // its conversation read every second (nor, read back overdue, holding up the others).
+        retire(std::move(own));
+        if (!e.waitsForConsent || e.waitsForProvider) {
+            e.waitsForConsent = true;
+            e.waitsForProvider = false;
+            Q_EMIT changed();
+        }
+        return false;
+    }
     ChatSession *s = own.get();
     e.own = std::move(own);
     e.running = true; // its lane is taken while the conversation is read

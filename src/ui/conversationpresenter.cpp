@@ -188,9 +188,14 @@ void ConversationPresenter::onSucceeded(const net::SendSummary &summary)
 void ConversationPresenter::onGaveUp(const net::SendSummary &summary)
 {
     endTurn(summary.incomplete || m_assistantTurn >= 0);
+    // The category of the failure it ended on: its gave_up record's.
+    QString category;
+    const QList<net::RetryRecord> &records = m_session->retryLog()->records();
+    if (!records.isEmpty() && records.constLast().category)
+        category = QString::fromLatin1(retry::nameOf(*records.constLast().category));
     setFailedCard(m_view->addErrorTurn(
         tr("The send failed: %1")
-            .arg(RetryTexts::reasonSentence(summary.reason, sentLimits(summary))),
+            .arg(RetryTexts::reasonSentence(summary.reason, sentLimits(summary), category)),
         summary.finalErrorText));
     Q_EMIT sendEnded();
 }

@@ -374,11 +374,14 @@ bool MainWindow::plainHttpAllowed(const std::function<void()> &resume)
         m_plainHttpWarning->activateWindow();
         return false;
     }
-    m_plainHttpWarning = PlainHttpWarning::ask(
-        this, net::chatCompletionsUrl(m_session->endpoint()), [this, resume] {
-            m_session->allowPlainHttp();
-            resume();
-        });
+    const QUrl target = net::chatCompletionsUrl(m_session->endpoint());
+    m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, resume, target] {
+        // For the endpoint it named: another provider chosen meanwhile asks on its own send.
+        if (net::chatCompletionsUrl(m_session->endpoint()) != target)
+            return;
+        m_session->allowPlainHttp();
+        resume();
+    });
     return false;
 }
 

@@ -138,7 +138,7 @@ QString ParkingTexts::waitingFor(const history::ParkedSend &parked, ParkedState 
             ? tr("Waiting for the demo provider to be chosen again")
             : tr("Waiting for %1 to be chosen again").arg(provider(parked.provider));
     case ParkedState::WaitsForConsent:
-        return tr("Due: waiting for your consent to send the key unencrypted to %1")
+        return tr("Waiting for your consent to send the key unencrypted to %1")
             .arg(provider(parked.provider));
     case ParkedState::Waiting:
     case ParkedState::Sending:

@@ -273,7 +273,8 @@ void RetryPanel::setSession(session::ChatSession *session)
         });
     connect(session, &ChatSession::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
         if (send == m_send)
-            setState(State::GaveUp, RetryTexts::reasonSentence(s.reason, limits()));
+            setState(
+                State::GaveUp, RetryTexts::reasonSentence(s.reason, limits(), m_failureCategory));
     });
     connect(
         session, &ChatSession::cancelled, this, [this](quint64 send, const net::SendSummary &s) {

@@ -216,7 +216,8 @@ QString RetryTexts::reason(retry::EndReason reason)
     return {};
 }
 
-QString RetryTexts::reasonSentence(retry::EndReason reason, const retry::PolicyLimits &limits)
+QString RetryTexts::reasonSentence(
+    retry::EndReason reason, const retry::PolicyLimits &limits, const QString &category)
 {
     switch (reason) {
     case retry::EndReason::BudgetExhausted:
@@ -225,6 +226,10 @@ QString RetryTexts::reasonSentence(retry::EndReason reason, const retry::PolicyL
     case retry::EndReason::AttemptsExhausted:
         return tr("all %1 attempts failed").arg(QLocale().toString(limits.maxAttempts));
     case retry::EndReason::NotRetryable:
+        if (category == u"token_limit" && !limits.retryTokenLimit)
+            return tr("this profile does not retry token limits");
+        if (category == u"rate_limit" && !limits.retryRateLimit)
+            return tr("this profile does not retry rate limits");
         return tr("the error is not one that waiting can fix");
     case retry::EndReason::Timeout:
         return tr("the provider did not answer in time");

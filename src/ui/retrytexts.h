@@ -71,8 +71,10 @@ public:
     /// "budget exhausted (the 120 s of waiting are used up)", "all 5 attempts failed".
     /// With the numbers of the policy the send ran under (issue 17): "all 3 attempts failed",
     /// "the 12 s of waiting".
-    static QString reasonSentence(
-        retry::EndReason reason, const retry::PolicyLimits &limits = retry::PolicyLimits {});
+    /// `category`: the last failure's (interfaces.md name); a token or rate limit the profile
+    /// does not retry says so rather than "not one that waiting can fix".
+    static QString reasonSentence(retry::EndReason reason,
+        const retry::PolicyLimits &limits = retry::PolicyLimits {}, const QString &category = {});
 
     /// A wall time as a clock shows it, in local time: "06:14" (a parked send's reset).
     static QString clockTime(const QDateTime &utc);

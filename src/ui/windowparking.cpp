@@ -16,6 +16,8 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
+#include <utility>
 
 namespace capwatch::ui {
 
@@ -68,6 +70,12 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
     connect(m_session, &ChatSession::conversationRestored, this, [this] {
         updatePanel();
         updateTicking();
+        // Send now in the Queue opened this conversation for a consent: it asks now.
+        if (const QUuid asked = std::exchange(m_askAfterOpen, {}); !asked.isNull()) {
+            const std::optional<history::ParkedSend> parked = m_lot->find(asked);
+            if (parked && parked->conversation == m_session->conversationId())
+                sendNow(asked);
+        }
     });
     connect(presenter, &ConversationPresenter::restoreFilled, this, &WindowParking::updateTicking);
     connect(presenter, &ConversationPresenter::retryNowRequested, window, &MainWindow::retryNow);
@@ -183,24 +191,33 @@ session::ProviderChoice MainWindow::providerOf(const QString &profileId) const
 
 bool WindowParking::sendNow(const QUuid &id)
 {
-    if (!m_lot->waitsForConsent(id))
-        return m_lot->sendNow(id);
     const std::optional<history::ParkedSend> parked = m_lot->find(id);
     if (!parked)
         return false;
-    if (parked->conversation.isNull() || parked->conversation != m_session->conversationId()) {
-        // The consent is asked for the provider shown: its conversation's, once it is open.
+    // Shown (an unstored one: in the window's session, where it was parked) and on the
+    // provider shown, whose key would go over plain HTTP: asked for that endpoint first, due
+    // or not yet, and sent on "Send anyway".
+    const bool shown = parked->conversation == m_session->conversationId();
+    if (shown && m_session->lane() == parked->provider && m_session->needsPlainHttpConsent()) {
+        m_window->whenPlainHttpAllowed(
+            [lot = QPointer<ParkingLot>(m_lot), session = QPointer<ChatSession>(m_session), id,
+                conversation = parked->conversation] {
+                // Still the conversation it was asked for (a notification may open another).
+                if (lot && session && session->conversationId() == conversation)
+                    lot->sendNow(id);
+            });
+        return false;
+    }
+    if (!shown && m_lot->waitsForConsent(id)) {
+        // The consent is asked in its own conversation, for its own endpoint: opened, its card
+        // asks at once. Not while a send goes out in the window (opening another would stop it).
+        if (m_session->busy())
+            return false;
+        m_askAfterOpen = id;
         openConversation(parked->conversation);
         return false;
     }
-    if (!m_session->needsPlainHttpConsent())
-        return m_lot->sendNow(id); // given since: the next check would send it too
-    // Sent from the warning's "Send anyway", later; nothing when it is cancelled.
-    m_window->whenPlainHttpAllowed([lot = QPointer<ParkingLot>(m_lot), id] {
-        if (lot)
-            lot->sendNow(id);
-    });
-    return false;
+    return m_lot->sendNow(id);
 }
 
 void WindowParking::openConversation(const QUuid &conversation)

@@ -44,9 +44,10 @@ public:
     const QTimer &tick() const { return m_tick; }
 
     /// What the Queue's buttons and the cards' links do.
-    /// Send now: one waiting for the consent to plain HTTP asks for it first when its
-    /// conversation is shown (and sends on "Send anyway"), else opens its conversation, where
-    /// its card asks. False when nothing was sent (yet).
+    /// Send now. One whose key would go over plain HTTP to another machine asks for the consent
+    /// first when its conversation is shown (and sends on "Send anyway"); one of another
+    /// conversation waiting for it opens that conversation, which then asks (not while a send
+    /// goes out in the window). False when nothing was sent (yet).
     bool sendNow(const QUuid &id);
     bool cancel(const QUuid &id) { return m_lot->cancel(id); }
     /// Opens a parked send's conversation in the window.
@@ -104,6 +105,7 @@ private:
     QSet<QUuid> m_titlesAsked; ///< conversations whose title was read for the queue
     DesktopNotifier *m_notifier;
     QUuid m_told; ///< the conversation of the last notification: a click on it opens it
+    QUuid m_askAfterOpen; ///< a parked send whose conversation the Queue's Send now opened
     QSet<QUuid> m_markedParked; ///< conversations the sidebar shows as parked
 };
 
