@@ -7,6 +7,7 @@
 
 #include "demo/demoprovider.h"
 #include "support/demowindow.h"
+#include "support/viewlinks.h"
 #include "ui/contextgauge.h"
 #include "ui/conversationpresenter.h"
 #include "ui/conversationview.h"
@@ -63,19 +64,7 @@ struct ContextWindow
         return ended.wait(15000) || ended.count() > 0;
     }
     /// Clicks the last link with this text in the conversation, as a user would.
-    bool click(const QString &text)
-    {
-        ConversationView *v = view();
-        QTextCursor found = v->document()->find(
-            text, v->document()->characterCount(), QTextDocument::FindBackward);
-        if (found.isNull() || !found.charFormat().isAnchor())
-            return false;
-        found.setPosition(found.selectionStart() + 1);
-        v->setTextCursor(found);
-        v->ensureCursorVisible();
-        QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, v->cursorRect(found).center());
-        return true;
-    }
+    bool click(const QString &text) { return testing::clickLink(view(), text); }
     /// The user messages of the last chat request the provider received.
     QStringList lastRequestPrompts() const
     {

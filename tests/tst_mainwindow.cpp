@@ -5,6 +5,7 @@
 #include "demo/demoprovider.h"
 #include "support/demowindow.h"
 #include "support/fakekeychain.h"
+#include "support/viewlinks.h"
 #include "ui/conversationview.h"
 #include "ui/keychain.h"
 #include "ui/mainwindow.h"
@@ -46,6 +47,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using capwatch::testing::clickLink;
 
 namespace {
 
@@ -75,20 +77,6 @@ QStringList promptsShown(const ConversationView *view)
             prompts << QString(); // an empty bubble
     }
     return prompts;
-}
-
-/// Clicks the last link with this text in the conversation, as a user would.
-bool clickLink(ConversationView *view, const QString &text)
-{
-    QTextCursor found = view->document()->find(
-        text, view->document()->characterCount(), QTextDocument::FindBackward);
-    if (found.isNull() || !found.charFormat().isAnchor())
-        return false;
-    found.setPosition(found.selectionStart() + 1);
-    view->setTextCursor(found);
-    view->ensureCursorVisible();
-    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->cursorRect(found).center());
-    return true;
 }
 
 /// The rows of a CSV export without their time column (checked for its form).

@@ -82,6 +82,17 @@ const net::RetryRecord *lastOf(const net::RetryLog &log, Event event)
     return nullptr;
 }
 
+/// Plain HTTP to a host that is not this machine (TEST-NET-1: nothing answers there), with the
+/// key in CAPWATCH_TEST_PLAIN_KEY: a send needs the consent to plain HTTP first.
+ProviderChoice plainHttpChoice()
+{
+    ProviderChoice plain;
+    plain.endpoint = QUrl(u"http://192.0.2.1/v1"_s);
+    plain.model = u"some-model"_s;
+    plain.keyVariable = u"CAPWATCH_TEST_PLAIN_KEY"_s;
+    return plain;
+}
+
 /// A window's worth: a session on the demo, the lot it parks in, and sessions made for parked
 /// sends of conversations it does not show.
 struct Window
@@ -583,10 +594,7 @@ void TestParkingLot::plainHttpWaitsForTheConsent()
     // until the consent is given in this session (TEST-NET-1: nothing answers there).
     qputenv("CAPWATCH_TEST_PLAIN_KEY", "sk-plain-0123456789");
     ChatSession s;
-    ProviderChoice plain;
-    plain.endpoint = QUrl(u"http://192.0.2.1/v1"_s);
-    plain.model = u"some-model"_s;
-    plain.keyVariable = u"CAPWATCH_TEST_PLAIN_KEY"_s;
+    const ProviderChoice plain = plainHttpChoice();
     s.setProvider(plain);
     QVERIFY(s.needsPlainHttpConsent());
     history::ParkedSend p;
@@ -614,10 +622,7 @@ void TestParkingLot::theLotTellsItWaitsForTheConsent()
     qputenv("CAPWATCH_TEST_PLAIN_KEY", "sk-plain-0123456789");
     ParkingLot lot;
     ChatSession s;
-    ProviderChoice plain;
-    plain.endpoint = QUrl(u"http://192.0.2.1/v1"_s);
-    plain.model = u"some-model"_s;
-    plain.keyVariable = u"CAPWATCH_TEST_PLAIN_KEY"_s;
+    const ProviderChoice plain = plainHttpChoice();
     s.setProvider(plain);
     s.setParkingLot(&lot);
     history::ParkedSend p;

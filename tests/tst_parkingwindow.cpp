@@ -9,6 +9,7 @@
 #include "history/historywriter.h"
 #include "support/demowindow.h"
 #include "support/historywriting.h"
+#include "support/viewlinks.h"
 #include "ui/conversationlistmodel.h"
 #include "ui/conversationpresenter.h"
 #include "ui/conversationview.h"
@@ -40,26 +41,13 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using capwatch::testing::clickLink;
 using session::ParkingChoice;
 using Action = ConversationView::Action;
 
 namespace {
 
 constexpr double kScale = 0.01; // a 60 s wait takes 0.6 s; the demo's 600 s cap 6 s
-
-/// Clicks the last link with this text in the conversation, as a user would.
-bool clickLink(ConversationView *v, const QString &text)
-{
-    QTextCursor found
-        = v->document()->find(text, v->document()->characterCount(), QTextDocument::FindBackward);
-    if (found.isNull() || !found.charFormat().isAnchor())
-        return false;
-    found.setPosition(found.selectionStart() + 1);
-    v->setTextCursor(found);
-    v->ensureCursorVisible();
-    QTest::mouseClick(v->viewport(), Qt::LeftButton, {}, v->cursorRect(found).center());
-    return true;
-}
 
 /// The window on the demo's `reset` scenario: the cap frees `resetAfterS` policy seconds after
 /// the first request. A send gives up after its three attempts (0, 60, 120 s), parkable.

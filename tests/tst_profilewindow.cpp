@@ -8,6 +8,7 @@
 
 #include "demo/demoprovider.h"
 #include "support/demowindow.h"
+#include "support/viewlinks.h"
 #include "ui/conversationpresenter.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
@@ -33,6 +34,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using capwatch::testing::clickLink;
 
 namespace {
 
@@ -111,20 +113,6 @@ struct ProfileWindow
     testing::DemoHook hook;
     std::unique_ptr<MainWindow> window;
 };
-
-/// Clicks the last link with this text in the conversation, as a user would.
-bool clickLink(ConversationView *view, const QString &text)
-{
-    QTextCursor found = view->document()->find(
-        text, view->document()->characterCount(), QTextDocument::FindBackward);
-    if (found.isNull() || !found.charFormat().isAnchor())
-        return false;
-    found.setPosition(found.selectionStart() + 1);
-    view->setTextCursor(found);
-    view->ensureCursorVisible();
-    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->cursorRect(found).center());
-    return true;
-}
 
 /// The session ran the send under the profile's numbers (the session's part of issue 17):
 /// its first scheduled wait is the profile's 5 s cap, not the default 60 s.
