@@ -5,6 +5,7 @@
 
 #include "session/chatsession.h"
 #include "support/demolocalprovider.h"
+#include "support/sendsteps.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -42,14 +43,6 @@ struct Fixture
     testing::ThreadedDemo demo;
     ChatSession session;
 };
-
-QList<WaitProgress> progressOf(const QSignalSpy &spy)
-{
-    QList<WaitProgress> out;
-    for (const QList<QVariant> &args : spy)
-        out.append(args.at(0).value<WaitProgress>());
-    return out;
-}
 
 } // namespace
 
@@ -101,12 +94,9 @@ void TestChatSession::wholeRetryCycleToAnAnswer()
     // order, each wait ticks down, and the exchange joins the history.
     Fixture f(u"rate-limited"_s, 0.25); // a 2 s wait takes 0.5 s: ten ticks
     QSignalSpy started(&f.session, &ChatSession::sendStarted);
-    QSignalSpy failed(&f.session, &ChatSession::attemptFailed);
-    QSignalSpy scheduled(&f.session, &ChatSession::retryScheduled);
-    QSignalSpy attempts(&f.session, &ChatSession::attemptStarted);
+    testing::SendSteps steps(&f.session);
     QSignalSpy text(&f.session, &ChatSession::answerText);
     QSignalSpy succeeded(&f.session, &ChatSession::succeeded);
-    QSignalSpy progress(&f.session, &ChatSession::waitProgress);
 
     const quint64 id = f.session.send(u"How do caps work?"_s, {});
     QVERIFY(id > 0);
@@ -116,47 +106,45 @@ void TestChatSession::wholeRetryCycleToAnAnswer()
     QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 1, 10000);
     QVERIFY(!f.session.busy());
     QCOMPARE(succeeded.first().at(0).toULongLong(), id);
-    QCOMPARE(attempts.count(), 3);
-    QCOMPARE(failed.count(), 2);
-    QCOMPARE(scheduled.count(), 2);
-    for (const QList<QVariant> &s : scheduled) {
-        const auto info = s.at(1).value<net::RetryInfo>();
+    QCOMPARE(steps.attempts().size(), 3);
+    QCOMPARE(steps.failures().size(), 2);
+    QCOMPARE(steps.retries().size(), 2);
+    for (const net::RetryInfo &info : steps.retries()) {
         QCOMPARE(info.wait, 2000ms);
         QCOMPARE(info.source, retry::WaitSource::RetryAfter);
     }
 
     // The ticker: during each wait the countdown falls and the budget with it; the attempt the
     // wait leads to and the cause of the failure ride along.
-    const QList<WaitProgress> all = progressOf(progress);
-    QList<WaitProgress> waiting;
-    for (const WaitProgress &p : all) {
+    const QList<SendState> all = steps.states();
+    const QList<SendState> waiting = steps.waiting();
+    for (const SendState &p : all)
         QCOMPARE(p.send, id);
-        if (p.waiting)
-            waiting.append(p);
-    }
     QVERIFY2(waiting.size() >= 10, qPrintable(QString::number(waiting.size())));
     for (qsizetype i = 1; i < waiting.size(); ++i) {
-        const WaitProgress &a = waiting.at(i - 1);
-        const WaitProgress &b = waiting.at(i);
+        const SendState &a = waiting.at(i - 1);
+        const SendState &b = waiting.at(i);
         QCOMPARE(b.wait, 2000ms);
         QCOMPARE(b.source, retry::WaitSource::RetryAfter);
-        QCOMPARE(b.failureCategory, u"rate_limit"_s);
-        QVERIFY(b.left + b.elapsed <= b.wait);
-        if (a.nextAttempt == b.nextAttempt) {
-            QVERIFY(b.left <= a.left);
+        QCOMPARE(b.failureCategory(), u"rate_limit"_s);
+        QVERIFY(b.waitLeft + b.waitElapsed() <= b.wait);
+        if (a.attempt == b.attempt) {
+            QVERIFY(b.waitLeft <= a.waitLeft);
             QVERIFY(b.budgetLeft <= a.budgetLeft);
         } else {
-            QCOMPARE(b.nextAttempt, a.nextAttempt + 1);
+            QCOMPARE(b.attempt, a.attempt + 1);
         }
     }
-    QCOMPARE(waiting.first().nextAttempt, 2);
-    QCOMPARE(waiting.last().nextAttempt, 3);
-    // The last word: not waiting, the two waits spent of the budget.
-    const WaitProgress last = all.last();
-    QVERIFY(!last.waiting);
-    QCOMPARE(last.left, 0ms);
+    QCOMPARE(waiting.first().attempt, 2);
+    QCOMPARE(waiting.last().attempt, 3);
+    // The last word: answered on attempt 3, not waiting, the two waits spent of the budget.
+    const SendState last = all.last();
+    QCOMPARE(last.phase, SendPhase::Succeeded);
+    QCOMPARE(last.attempt, 3);
+    QVERIFY(!last.waiting());
+    QCOMPARE(last.waitLeft, 0ms);
     QCOMPARE(last.budgetLeft, retry::kRetryBudget - 4000ms);
-    QCOMPARE(f.session.progress().budgetLeft, last.budgetLeft);
+    QCOMPARE(f.session.sendState().budgetLeft, last.budgetLeft);
 
     // The history holds the exchange, the answer as it streamed in.
     QString answer;
@@ -187,19 +175,21 @@ void TestChatSession::wholeRetryCycleUntilTheBudgetIsSpent()
 {
     // headline: "Retry in 18 min." every time, capped to 60 s; two waits spend the 120 s.
     Fixture f(u"headline"_s);
-    QSignalSpy scheduled(&f.session, &ChatSession::retryScheduled);
+    testing::SendSteps steps(&f.session);
     QSignalSpy gaveUp(&f.session, &ChatSession::gaveUp);
-    QSignalSpy progress(&f.session, &ChatSession::waitProgress);
     f.session.send(u"Over the cap"_s, {});
     QTRY_COMPARE_WITH_TIMEOUT(gaveUp.count(), 1, 15000);
-    QCOMPARE(scheduled.count(), 2);
+    QCOMPARE(steps.retries().size(), 2);
     const auto summary = gaveUp.first().at(1).value<net::SendSummary>();
     QCOMPARE(summary.reason, retry::EndReason::BudgetExhausted);
     QCOMPARE(summary.attempts, 3);
-    const WaitProgress last = progressOf(progress).last();
-    QVERIFY(!last.waiting);
+    const SendState last = steps.states().last();
+    QCOMPARE(last.phase, SendPhase::GaveUp);
+    QCOMPARE(last.reason, retry::EndReason::BudgetExhausted);
     QCOMPARE(last.budgetLeft, 0ms);
-    QCOMPARE(last.failureCategory, u"token_limit"_s);
+    QCOMPARE(last.failureCategory(), u"token_limit"_s);
+    QCOMPARE(last.used, 60323.0);
+    QCOMPARE(last.limit, 60000.0);
     // A failed send keeps its prompt, for "Retry now".
     QCOMPARE(f.session.failedPrompt(), u"Over the cap"_s);
     QVERIFY(f.session.history().isEmpty());
@@ -209,12 +199,11 @@ void TestChatSession::wholeRetryCycleUntilTheBudgetIsSpent()
 void TestChatSession::cancelDuringAWait()
 {
     Fixture f(u"headline"_s);
-    QSignalSpy scheduled(&f.session, &ChatSession::retryScheduled);
+    testing::SendSteps steps(&f.session);
     QSignalSpy cancelled(&f.session, &ChatSession::cancelled);
-    QSignalSpy progress(&f.session, &ChatSession::waitProgress);
     const quint64 id = f.session.send(u"Cancel me"_s, {});
-    QTRY_COMPARE_WITH_TIMEOUT(scheduled.count(), 1, 10000);
-    QTRY_VERIFY_WITH_TIMEOUT(f.session.progress().left <= 45s, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(steps.retries().size(), 1, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(f.session.sendState().waitLeft <= 45s, 5000);
     f.session.cancel();
     QCOMPARE(cancelled.count(), 1);
     QCOMPARE(cancelled.first().at(0).toULongLong(), id);
@@ -225,13 +214,15 @@ void TestChatSession::cancelDuringAWait()
 
     // The views hear once more, no longer waiting, with the budget as far as the wait ran; then
     // the ticker is quiet.
-    const WaitProgress last = progressOf(progress).last();
-    QVERIFY(!last.waiting);
+    const SendState last = steps.states().last();
+    QCOMPARE(last.phase, SendPhase::Cancelled);
+    QVERIFY(!last.waiting());
+    QCOMPARE(last.cutWait, summary.cutWait);
     QCOMPARE(last.budgetLeft, retry::kRetryBudget - *summary.cutWait);
-    const qsizetype ticks = progress.count();
+    const qsizetype ticks = steps.states().size();
     QSignalSpy sentinel(&f.session, &ChatSession::sendStarted);
     QVERIFY(!sentinel.wait(300));
-    QCOMPARE(progress.count(), ticks);
+    QCOMPARE(steps.states().size(), ticks);
 
     QCOMPARE(f.session.failedPrompt(), u"Cancel me"_s);
     QVERIFY(f.session.history().isEmpty());
@@ -279,7 +270,7 @@ void TestChatSession::latestSendWins()
     QSignalSpy text(&f.session, &ChatSession::answerText);
     QSignalSpy succeeded(&f.session, &ChatSession::succeeded);
     QSignalSpy cancelled(&f.session, &ChatSession::cancelled);
-    QSignalSpy progress(&f.session, &ChatSession::waitProgress);
+    testing::SendSteps steps(&f.session);
     const quint64 first = f.session.send(u"First"_s, {});
     QTRY_VERIFY_WITH_TIMEOUT(!text.isEmpty(), 10000);
     const quint64 second = f.session.send(u"Second"_s, {});
@@ -295,11 +286,11 @@ void TestChatSession::latestSendWins()
         QCOMPARE(text.at(i).at(0).toULongLong(), second);
         answer += text.at(i).at(1).toString();
     }
-    for (qsizetype i = 0; i < progress.count(); ++i) {
-        const quint64 send = progress.at(i).at(0).value<WaitProgress>().send;
+    for (const SendState &state : steps.states()) {
+        const quint64 send = state.send;
         QVERIFY(send == first || send == second);
     }
-    QCOMPARE(progressOf(progress).last().send, second);
+    QCOMPARE(steps.states().last().send, second);
     QCOMPARE(f.session.history().size(), 2);
     QCOMPARE(f.session.history().at(0).content, u"Second"_s);
     QCOMPARE(f.session.history().at(1).content, answer);
@@ -371,19 +362,17 @@ void TestChatSession::sendRunsUnderTheProfilesLimits()
     one.limits.maxAttempts = 1;
     one.limits.budget = retry::Millis(30'000);
     f.session.setProvider(one);
-    QCOMPARE(f.session.progress().limits.maxAttempts, 1);
-    QCOMPARE(f.session.progress().budgetLeft, retry::Millis(30'000));
-    QSignalSpy attempts(&f.session, &ChatSession::attemptStarted);
+    QCOMPARE(f.session.sendState().limits.maxAttempts, 1);
+    QCOMPARE(f.session.sendState().budgetLeft, retry::Millis(30'000));
+    testing::SendSteps steps(&f.session);
     QSignalSpy gaveUp(&f.session, &ChatSession::gaveUp);
-    QSignalSpy progress(&f.session, &ChatSession::waitProgress);
     f.session.send(u"only once"_s, {});
     QTRY_COMPARE_WITH_TIMEOUT(gaveUp.count(), 1, 10000);
-    QCOMPARE(attempts.count(), 1);
-    QCOMPARE(attempts.first().at(2).toInt(), 1);
+    QCOMPARE(steps.attempts().size(), 1);
     const auto summary = gaveUp.first().at(1).value<net::SendSummary>();
     QCOMPARE(summary.reason, retry::EndReason::AttemptsExhausted);
     QCOMPARE(f.session.sendProfile(), u"Demo"_s);
-    const WaitProgress last = progress.last().at(0).value<WaitProgress>();
+    const SendState last = steps.states().last();
     QCOMPARE(last.limits.maxAttempts, 1);
     QCOMPARE(last.profileName, u"Demo"_s);
     QCOMPARE(f.demo.chats().size(), 1);

@@ -12,6 +12,7 @@
 #include "session/parkinglot.h"
 #include "support/demolocalprovider.h"
 #include "support/historywriting.h"
+#include "support/sendsteps.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -286,9 +287,9 @@ void TestParkingLot::sendNowGoesBeforeTheReset()
     w.session.send(u"Now, please"_s, {});
     QVERIFY(parked.wait(10000));
     const history::ParkedSend p = w.lot.sends().constFirst();
-    QSignalSpy attempts(&w.session, &ChatSession::attemptStarted);
+    testing::SendSteps steps(&w.session);
     QVERIFY(w.lot.sendNow(p.id));
-    QVERIFY(attempts.wait(2000));
+    QTRY_VERIFY_WITH_TIMEOUT(!steps.attempts().isEmpty(), 2000);
     QVERIFY(QDateTime::currentDateTimeUtc() < p.dueAt);
     QCOMPARE(lastOf(*w.session.retryLog(), Event::Unparked)->unpark, Unpark::SentNow);
     QVERIFY(w.lot.isRunning(p.id));
@@ -340,9 +341,9 @@ void TestParkingLot::interruptedStaysParkedStopTakesItOut()
 
     // Going out (Send now), then the window switches to a new conversation: not a Stop.
     QSignalSpy released(&w.lot, &ParkingLot::released);
-    QSignalSpy attempts(&w.session, &ChatSession::attemptStarted);
+    testing::SendSteps steps(&w.session);
     QVERIFY(w.lot.sendNow(id));
-    QVERIFY(attempts.wait(2000));
+    QTRY_VERIFY_WITH_TIMEOUT(!steps.attempts().isEmpty(), 2000);
     w.session.newConversation();
     QCOMPARE(w.lot.count(), 1); // still parked, and still stored
     QVERIFY(flushed(writer));
@@ -361,8 +362,9 @@ void TestParkingLot::interruptedStaysParkedStopTakesItOut()
     QVERIFY(restored.wait(5000));
     QVERIFY(w.session.isParked());
     const QUuid again = w.lot.sends().constFirst().id;
+    steps.clear();
     QVERIFY(w.lot.sendNow(again));
-    QVERIFY(attempts.wait(2000));
+    QTRY_VERIFY_WITH_TIMEOUT(!steps.attempts().isEmpty(), 2000);
     w.session.stop();
     QTRY_COMPARE_WITH_TIMEOUT(w.lot.count(), 0, 2000);
     QCOMPARE(w.session.failedPrompt(), u"Interrupt me"_s);
@@ -881,7 +883,7 @@ void TestParkingLot::releasedOnTimeOverAHundredParks()
         p.options = u"{\"max_tokens\":1}"_s;
         p.dueAt = QDateTime::currentDateTimeUtc().addMSecs(50 + (i * 37) % 200);
         p.resetAt = p.dueAt;
-        QSignalSpy started(&w.session, &ChatSession::attemptStarted);
+        QSignalSpy started(&w.session, &ChatSession::sendStarted);
         QSignalSpy answered(&w.session, &ChatSession::succeeded);
         w.lot.park(p);
         QVERIFY(started.wait(5000));

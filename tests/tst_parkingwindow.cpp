@@ -7,6 +7,7 @@
 #include "demo/demoprovider.h"
 #include "history/historystore.h"
 #include "history/historywriter.h"
+#include "session/parkingtexts.h"
 #include "support/demowindow.h"
 #include "support/historywriting.h"
 #include "support/viewlinks.h"
@@ -17,7 +18,6 @@
 #include "ui/historysidebar.h"
 #include "ui/parkedqueuemodel.h"
 #include "ui/parkedqueueview.h"
-#include "ui/parkingtexts.h"
 #include "ui/retrypanel.h"
 #include "ui/windowhistory.h"
 #include "ui/windowparking.h"
@@ -286,8 +286,8 @@ void TestParkingWindow::texts()
     QFETCH(QDateTime, now);
     QFETCH(QString, sendAt);
     QFETCH(QString, parkedUntil);
-    QCOMPARE(ParkingTexts::sendAt(due, now), sendAt);
-    QCOMPARE(ParkingTexts::parkedUntil(due, now), parkedUntil);
+    QCOMPARE(session::ParkingTexts::sendAt(due, now), sendAt);
+    QCOMPARE(session::ParkingTexts::parkedUntil(due, now), parkedUntil);
 }
 
 void TestParkingWindow::refusals_data()
@@ -321,7 +321,7 @@ void TestParkingWindow::refusals()
     offer.refusal = retry::ParkRefusal(refusal);
     offer.resetIn = retry::Millis(resetInMs);
     offer.reason = u"an English sentence the card never shows"_s;
-    QCOMPARE(ParkingTexts::refusal(offer), text);
+    QCOMPARE(session::ParkingTexts::refusal(offer), text);
 }
 
 void TestParkingWindow::waitingFor_data()
@@ -330,15 +330,18 @@ void TestParkingWindow::waitingFor_data()
     QTest::addColumn<int>("state");
     QTest::addColumn<QString>("card");
     QTest::addColumn<QString>("column");
-    QTest::newRow("waiting") << u"demo"_s << int(ParkedState::Waiting) << QString() << u"waiting"_s;
-    QTest::newRow("sending") << u"demo"_s << int(ParkedState::Sending) << QString() << u"sending"_s;
-    QTest::newRow("due") << u"demo"_s << int(ParkedState::Due)
+    QTest::newRow("waiting") << u"demo"_s << int(session::ParkedState::Waiting) << QString()
+                             << u"waiting"_s;
+    QTest::newRow("sending") << u"demo"_s << int(session::ParkedState::Sending) << QString()
+                             << u"sending"_s;
+    QTest::newRow("due") << u"demo"_s << int(session::ParkedState::Due)
                          << u"Due: waiting for the previous send to this provider"_s << u"due"_s;
     QTest::newRow("the demo not chosen")
-        << u"demo"_s << int(ParkedState::WaitsForProvider)
+        << u"demo"_s << int(session::ParkedState::WaitsForProvider)
         << u"Waiting for the demo provider to be chosen again"_s << u"waits for provider"_s;
     QTest::newRow("an endpoint not chosen")
-        << u"https://api.example.com/v1/chat/completions"_s << int(ParkedState::WaitsForProvider)
+        << u"https://api.example.com/v1/chat/completions"_s
+        << int(session::ParkedState::WaitsForProvider)
         << u"Waiting for https://api.example.com/v1 to be chosen again"_s
         << u"waits for provider"_s;
 }
@@ -351,8 +354,8 @@ void TestParkingWindow::waitingFor()
     QFETCH(QString, column);
     history::ParkedSend parked;
     parked.provider = provider;
-    QCOMPARE(ParkingTexts::waitingFor(parked, ParkedState(state)), card);
-    QCOMPARE(ParkingTexts::stateName(ParkedState(state)), column);
+    QCOMPARE(session::ParkingTexts::waitingFor(parked, session::ParkedState(state)), card);
+    QCOMPARE(session::ParkingTexts::stateName(session::ParkedState(state)), column);
 }
 
 void TestParkingWindow::askOffersSendAtTheReset()
@@ -983,7 +986,7 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
         QVERIFY(chat->conversationId() != conversation);
         QTRY_VERIFY_WITH_TIMEOUT(p.lot()->waitsForConsent(parkedId), 5000);
         QCOMPARE(queue->index(0, 0).data(ParkedQueueModel::StateRole).toInt(),
-            int(ParkedState::WaitsForConsent));
+            int(session::ParkedState::WaitsForConsent));
         QTest::qWait(1200); // a check of the lot's came meanwhile: still waiting, not sending
         QVERIFY(!p.lot()->isRunning(parkedId));
         ParkedQueueView *queueView = p.window->windowParking()->queueView();
@@ -1006,7 +1009,7 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
             QVERIFY2(card.contains(u"It goes out once you agree: Send now asks first."_s),
                 qPrintable(card));
             QCOMPARE(queue->index(0, 0).data(ParkedQueueModel::StateRole).toInt(),
-                int(ParkedState::WaitsForConsent));
+                int(session::ParkedState::WaitsForConsent));
         } else {
             QVERIFY(!p.lot()->waitsForConsent(parkedId));
             QVERIFY2(view->errorCardText(presenter->parkedCard()).contains(u"Parked until"_s),

@@ -116,11 +116,13 @@ void TestProfilesCli::policyFlagsChangeTheCycle()
     const QList<QByteArray> waits = linesStarting(r.err, "capwatch: waiting");
     QCOMPARE(waits.size(), 2);
     QCOMPARE(waits.at(0),
-        QByteArray("capwatch: waiting 5 s (provider asked 1080 s; capped) before attempt 2 of 3; "
-                   "7 s of the 12 s budget left"));
+        QByteArray(
+            "capwatch: waiting 5 s (provider asked 18 min; capped to 5 s) before attempt 2 of 3; "
+            "7 s of the 12 s budget left"));
     QCOMPARE(waits.at(1),
-        QByteArray("capwatch: waiting 5 s (provider asked 1080 s; capped) before attempt 3 of 3; "
-                   "2 s of the 12 s budget left"));
+        QByteArray(
+            "capwatch: waiting 5 s (provider asked 18 min; capped to 5 s) before attempt 3 of 3; "
+            "2 s of the 12 s budget left"));
     QCOMPARE(linesStarting(r.err, "capwatch: attempt 3 of 3 failed: 422").size(), 1);
     QVERIFY2(r.err.endsWith("  retries: 2 of 2 used, waited 10.0 s of the 12 s budget; gave up: "
                             "attempts_exhausted\n"),

@@ -4,7 +4,9 @@
 // as far as it ran by the panel, the timeline and the retry log alike.
 
 #include "demo/demoprovider.h"
+#include "net/chatclient.h"
 #include "net/retrylog.h"
+#include "session/send.h"
 #include "support/demowindow.h"
 #include "ui/categorycolors.h"
 #include "ui/mainwindow.h"
@@ -88,19 +90,35 @@ net::PacePlan fullWindow(bool tokensFull = true)
     return plan;
 }
 
-/// The session's tick while pacing: `leftMs` of the plan's wait to go, the budget whole.
-session::WaitProgress pacingTick(const net::PacePlan &plan, qint64 leftMs)
+/// Drives a panel as a session does, without a provider: a session::Send on a chat client whose
+/// steps the test emits (nothing is sent), each state it publishes rendered by the panel.
+struct Driver
 {
-    session::WaitProgress p;
-    p.send = 1;
-    p.pacing = true;
-    p.paceTokensFull = plan.tokensFull;
-    p.wait = plan.wait;
-    p.left = retry::Millis(leftMs);
-    p.elapsed = plan.wait - p.left;
-    p.source = retry::WaitSource::RateLimitReset;
-    return p;
-}
+    explicit Driver(RetryPanel *shown)
+        : panel(shown)
+    { }
+    /// A new send, `id`, starts.
+    void start(quint64 id)
+    {
+        send = std::make_unique<session::Send>(
+            &client, u"prompt"_s, session::SendOptions {}, session::ProviderChoice {}, false);
+        QObject::connect(send.get(), &session::Send::changed, panel, &RetryPanel::render);
+        // What the session does at the end: no offers here, the end state as it is.
+        session::Send *s = send.get();
+        QObject::connect(s, &session::Send::ended, s, [s] { s->publish(); });
+        Q_EMIT client.sendStarted(id);
+    }
+    /// A tick of the wait in progress: `leftMs` of it to go.
+    void tick(qint64 leftMs)
+    {
+        session::SendState s = send->state();
+        s.waitLeft = retry::Millis(leftMs);
+        panel->render(s);
+    }
+    net::ChatClient client;
+    std::unique_ptr<session::Send> send;
+    RetryPanel *panel;
+};
 
 /// A window report as the history keeps it: 4,000 of 6,000 tokens, 997 of 1,000 requests.
 history::ProviderWindowRecord windowRecord(const QDateTime &receivedAt)
@@ -372,27 +390,27 @@ void TestRetryPanel::categoryInWordsAndColour()
     QFETCH(retry::Category, category);
     QFETCH(int, status);
     QFETCH(QString, shown);
-    session::ChatSession client; // its signals only: nothing is sent
     RetryPanel panel;
-    panel.setSession(&client);
+    Driver d(&panel);
     QLabel *label = nullptr;
     for (QLabel *l : panel.findChildren<QLabel *>()) {
         if (l->accessibleName() == u"Last failure")
             label = l;
     }
     QVERIFY(label);
-    Q_EMIT client.sendStarted(1);
-    Q_EMIT client.attemptStarted(1, 1, 5);
+    d.start(1);
+    Q_EMIT d.client.attemptStarted(1, 1, 5);
     QCOMPARE(panel.failureText(), u"–"_s);
     net::AttemptFailure f;
     f.attempt = 1;
     f.status = status;
     f.category = category;
-    Q_EMIT client.attemptFailed(1, f);
+    Q_EMIT d.client.attemptFailed(1, f);
     net::SendSummary summary;
     summary.outcome = net::SendSummary::Outcome::GaveUp;
     summary.reason = retry::EndReason::NotRetryable;
-    Q_EMIT client.gaveUp(1, summary);
+    summary.attempts = 1;
+    Q_EMIT d.client.gaveUp(1, summary);
     QCOMPARE(panel.failureText(), shown);
     QCOMPARE(label->text(), shown);
     const QString name = QString::fromLatin1(retry::nameOf(category));
@@ -404,7 +422,7 @@ void TestRetryPanel::categoryInWordsAndColour()
     }
     QCOMPARE(panel.stateText(), u"Gave up: the error is not one that waiting can fix"_s);
 
-    Q_EMIT client.sendStarted(2);
+    d.start(2);
     QCOMPARE(panel.failureText(), u"–"_s);
 }
 
@@ -432,19 +450,21 @@ void TestRetryPanel::newWaitSourcesInWords()
     QFETCH(int, waitS);
     QFETCH(int, rawWaitS);
     QFETCH(QString, shown);
-    session::ChatSession client; // its signals only
     RetryPanel panel;
-    panel.setSession(&client);
-    Q_EMIT client.sendStarted(1);
+    Driver d(&panel);
+    d.start(1);
     net::RetryInfo info;
     info.failedAttempt = 1;
     info.nextAttempt = 2;
     info.wait = std::chrono::seconds(waitS);
     info.rawWait = std::chrono::seconds(rawWaitS);
     info.source = source;
-    Q_EMIT client.retryScheduled(1, info);
+    Q_EMIT d.client.retryScheduled(1, info);
     QCOMPARE(panel.sourceText(), shown);
-    Q_EMIT client.cancelled(1, net::SendSummary {});
+    net::SendSummary cancelled;
+    cancelled.outcome = net::SendSummary::Outcome::Cancelled;
+    Q_EMIT d.client.cancelled(1, cancelled);
+    QCOMPARE(panel.state(), RetryPanel::State::Cancelled);
 }
 
 void TestRetryPanel::pacingCountsDownOutsideTheBudget_data()
@@ -466,9 +486,8 @@ void TestRetryPanel::pacingCountsDownOutsideTheBudget()
     QFETCH(bool, tokensFull);
     QFETCH(QString, why);
     QFETCH(QString, header);
-    session::ChatSession client; // its signals only
     RetryPanel panel;
-    panel.setSession(&client);
+    Driver d(&panel);
     QSignalSpy states(&panel, &RetryPanel::stateChanged);
     QPushButton *sendNow = sendNowButton(&panel);
     QVERIFY(sendNow);
@@ -476,8 +495,8 @@ void TestRetryPanel::pacingCountsDownOutsideTheBudget()
     QCOMPARE(panel.pacingText(), QString());
 
     const net::PacePlan plan = fullWindow(tokensFull);
-    Q_EMIT client.sendStarted(1);
-    Q_EMIT client.pacingStarted(1, plan);
+    d.start(1);
+    Q_EMIT d.client.pacingStarted(1, plan);
     QCOMPARE(panel.state(), RetryPanel::State::Pacing);
     QCOMPARE(states.constLast().at(0).value<RetryPanel::State>(), RetryPanel::State::Pacing);
     QCOMPARE(panel.pacingText(), u"Pacing: sending in 12 s "_s + why);
@@ -487,7 +506,7 @@ void TestRetryPanel::pacingCountsDownOutsideTheBudget()
     QCOMPARE(panel.sourceText(), header + u" header: 12 s (pacing, outside the retry budget)"_s);
     QVERIFY(!sendNow->isHidden());
 
-    Q_EMIT client.waitProgress(pacingTick(plan, 7200));
+    d.tick(7200);
     QCOMPARE(panel.shownCountdownS(), 7.2);
     QCOMPARE(panel.pacingText(), u"Pacing: sending in 8 s "_s + why);
     QCOMPARE(panel.shownBudgetLeftS(), 120.0);
@@ -495,7 +514,7 @@ void TestRetryPanel::pacingCountsDownOutsideTheBudget()
     QVERIFY(progress);
     QCOMPARE(progress->value(), 400);
     QCOMPARE(progress->palette().color(QPalette::Highlight), pacedColor(panel.palette()));
-    Q_EMIT client.waitProgress(pacingTick(plan, 300));
+    d.tick(300);
     QCOMPARE(panel.pacingText(), u"Pacing: sending in 1 s "_s + why);
 
     QSignalSpy sendNowSpy(&panel, &RetryPanel::sendNowRequested);
@@ -503,7 +522,7 @@ void TestRetryPanel::pacingCountsDownOutsideTheBudget()
     QCOMPARE(sendNowSpy.count(), 1);
 
     // Attempt 1: the normal states follow, and Send now goes.
-    Q_EMIT client.attemptStarted(1, 1, 5);
+    Q_EMIT d.client.attemptStarted(1, 1, 5);
     QCOMPARE(panel.state(), RetryPanel::State::Sending);
     QCOMPARE(panel.stateText(), u"Sending…"_s);
     QCOMPARE(panel.pacingText(), QString());
@@ -511,7 +530,8 @@ void TestRetryPanel::pacingCountsDownOutsideTheBudget()
     QCOMPARE(panel.sourceText(), u"–"_s);
     net::SendSummary done;
     done.outcome = net::SendSummary::Outcome::Succeeded;
-    Q_EMIT client.succeeded(1, done);
+    done.attempts = 1;
+    Q_EMIT d.client.succeeded(1, done);
     QCOMPARE(panel.state(), RetryPanel::State::Succeeded);
 }
 
@@ -519,16 +539,14 @@ void TestRetryPanel::sendNowByKeyboard()
 {
     // Send now is a Tab stop with a name, pressed with Space; a send cancelled while it paced
     // still says where its wait came from.
-    session::ChatSession client;
     RetryPanel panel;
-    panel.setSession(&client);
+    Driver d(&panel);
     panel.resize(320, 600);
     panel.show();
     QVERIFY(QTest::qWaitForWindowActive(&panel));
-    // As the session sends them: its figures first, then the pacing.
-    Q_EMIT client.sendStarted(1);
-    Q_EMIT client.waitProgress(pacingTick(fullWindow(), 9500));
-    Q_EMIT client.pacingStarted(1, fullWindow());
+    d.start(1);
+    Q_EMIT d.client.pacingStarted(1, fullWindow());
+    d.tick(9500);
     QCOMPARE(panel.pacingText(), u"Pacing: sending in 10 s (the provider's window is full)"_s);
     QCOMPARE(panel.shownCountdownS(), 9.5);
     QPushButton *sendNow = sendNowButton(&panel);
@@ -546,7 +564,7 @@ void TestRetryPanel::sendNowByKeyboard()
     net::SendSummary cancelled;
     cancelled.outcome = net::SendSummary::Outcome::Cancelled;
     cancelled.cutWait = retry::Millis(4230); // as ChatClient says it: the part that ran
-    Q_EMIT client.cancelled(1, cancelled);
+    Q_EMIT d.client.cancelled(1, cancelled);
     QCOMPARE(panel.state(), RetryPanel::State::Cancelled);
     QVERIFY(sendNow->isHidden());
     QCOMPARE(panel.sourceText(),
@@ -743,35 +761,35 @@ void TestRetryPanel::screenshots()
             : u"Insufficient Balance"_s;
         log->append(r);
     }
-    session::ChatSession client; // the panel's view of a failed send: its signals only
-    w.window->retryPanel()->setSession(&client);
-    Q_EMIT client.sendStarted(2);
-    Q_EMIT client.attemptStarted(2, 1, 5);
+    Driver failedSend(w.window->retryPanel()); // the panel's view of a failed send
+    failedSend.start(2);
+    Q_EMIT failedSend.client.attemptStarted(2, 1, 5);
     net::AttemptFailure f;
     f.attempt = 1;
     f.status = 402;
     f.category = retry::Category::Billing;
-    Q_EMIT client.attemptFailed(2, f);
+    Q_EMIT failedSend.client.attemptFailed(2, f);
     net::SendSummary summary;
     summary.outcome = net::SendSummary::Outcome::GaveUp;
     summary.reason = retry::EndReason::NotRetryable;
-    Q_EMIT client.gaveUp(2, summary);
+    summary.attempts = 1;
+    Q_EMIT failedSend.client.gaveUp(2, summary);
     QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1.png"_s.arg(lang))));
     w.window->tabs()->setCurrentIndex(1);
     QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1-log.png"_s.arg(lang))));
-    w.window->retryPanel()->setSession(w.window->session());
+    failedSend.send.reset();
 
     // Issue 16: the panel alone while a send paces, with the provider window part under it.
     RetryPanel panel;
-    panel.setSession(&client);
+    Driver pacing(&panel);
     const QDateTime now = QDateTime::currentDateTimeUtc();
     panel.setWallClock([now] { return now; });
     history::ProviderWindowRecord window = windowRecord(now);
     window.remainingTokens = 40;
     window.tokensResetAt = now.addSecs(12);
     panel.setProviderWindow(window);
-    Q_EMIT client.sendStarted(3);
-    Q_EMIT client.pacingStarted(3, fullWindow());
+    pacing.start(3);
+    Q_EMIT pacing.client.pacingStarted(3, fullWindow());
     panel.resize(340, 700);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));

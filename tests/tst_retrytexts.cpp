@@ -1,9 +1,9 @@
-// The words of the retry cycle (ui/retrytexts.h): one wording of durations, sources and reasons
-// for the panel, the timeline and the log table; policy numbers from retry/constants.h. And the
-// one colour-mixing helper they are drawn with.
+// The words of the retry cycle (session/retrytexts.h): one wording of durations, sources and
+// reasons for the panel, the timeline and the log table; policy numbers from retry/constants.h. And
+// the one colour-mixing helper they are drawn with.
 
+#include "session/retrytexts.h"
 #include "ui/categorycolors.h"
-#include "ui/retrytexts.h"
 
 #include <QGuiApplication>
 #include <QLocale>
@@ -56,84 +56,88 @@ void TestRetryTexts::durations()
 {
     QFETCH(qint64, ms);
     QFETCH(QString, words);
-    QCOMPARE(RetryTexts::duration(retry::Millis(ms)), words);
-    QCOMPARE(RetryTexts::duration(double(ms) / 1000.0), words);
+    QCOMPARE(session::RetryTexts::duration(retry::Millis(ms)), words);
+    QCOMPARE(session::RetryTexts::duration(double(ms) / 1000.0), words);
 }
 
 void TestRetryTexts::timelineAndPanelAgree()
 {
     // What the provider asked, in the panel's sentence and on the timeline's bar: the same words.
     const QString sentence
-        = RetryTexts::waitSourceSentence(retry::WaitSource::Message, 60s, 61'500ms);
-    const QString label = RetryTexts::waitLabel(retry::WaitSource::Message, 60, 61.5);
+        = session::RetryTexts::waitSourceSentence(retry::WaitSource::Message, 60s, 61'500ms);
+    const QString label = session::RetryTexts::waitLabel(retry::WaitSource::Message, 60, 61.5);
     QCOMPARE(sentence, u"provider asked 61.5 s; capped to 60 s"_s);
     QCOMPARE(label, u"message 61.5 s → 60 s"_s);
     // A cut wait to the tenth, as the countdown showed it.
-    QCOMPARE(RetryTexts::tenths(14.734), 14.7);
-    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 42, 42, 14.734),
+    QCOMPARE(session::RetryTexts::tenths(14.734), 14.7);
+    QCOMPARE(session::RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 42, 42, 14.734),
         u"retry-after 14.7 s of 42 s"_s);
 }
 
 void TestRetryTexts::reasons()
 {
-    QCOMPARE(RetryTexts::reason(retry::EndReason::BudgetExhausted), u"budget exhausted"_s);
-    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::BudgetExhausted),
+    QCOMPARE(session::RetryTexts::reason(retry::EndReason::BudgetExhausted), u"budget exhausted"_s);
+    QCOMPARE(session::RetryTexts::reasonSentence(retry::EndReason::BudgetExhausted),
         u"budget exhausted (the %1 s of waiting are used up)"_s.arg(
             retry::kRetryBudget.count() / 1000));
-    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::AttemptsExhausted),
+    QCOMPARE(session::RetryTexts::reasonSentence(retry::EndReason::AttemptsExhausted),
         u"all %1 attempts failed"_s.arg(retry::kMaxAttempts));
     // A profile's numbers (issue 17): 3 attempts, 12 s of waiting.
     retry::PolicyLimits limits;
     limits.maxAttempts = 3;
     limits.budget = retry::Millis(12000);
-    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::AttemptsExhausted, limits),
+    QCOMPARE(session::RetryTexts::reasonSentence(retry::EndReason::AttemptsExhausted, limits),
         u"all 3 attempts failed"_s);
-    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::BudgetExhausted, limits),
+    QCOMPARE(session::RetryTexts::reasonSentence(retry::EndReason::BudgetExhausted, limits),
         u"budget exhausted (the 12 s of waiting are used up)"_s);
     // A token or rate limit the profile does not retry says so; any other not_retryable, or
     // one whose category is retried, keeps the general sentence.
     retry::PolicyLimits noWaiting;
     noWaiting.retryRateLimit = false;
     noWaiting.retryTokenLimit = false;
-    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::NotRetryable, noWaiting, u"rate_limit"_s),
+    QCOMPARE(session::RetryTexts::reasonSentence(
+                 retry::EndReason::NotRetryable, noWaiting, u"rate_limit"_s),
         u"this profile does not retry rate limits"_s);
-    QCOMPARE(
-        RetryTexts::reasonSentence(retry::EndReason::NotRetryable, noWaiting, u"token_limit"_s),
+    QCOMPARE(session::RetryTexts::reasonSentence(
+                 retry::EndReason::NotRetryable, noWaiting, u"token_limit"_s),
         u"this profile does not retry token limits"_s);
-    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::NotRetryable, noWaiting, u"fatal"_s),
+    QCOMPARE(
+        session::RetryTexts::reasonSentence(retry::EndReason::NotRetryable, noWaiting, u"fatal"_s),
         u"the error is not one that waiting can fix"_s);
-    QCOMPARE(RetryTexts::reasonSentence(retry::EndReason::NotRetryable, limits, u"rate_limit"_s),
+    QCOMPARE(session::RetryTexts::reasonSentence(
+                 retry::EndReason::NotRetryable, limits, u"rate_limit"_s),
         u"the error is not one that waiting can fix"_s);
-    QVERIFY(RetryTexts::reason(retry::EndReason::None).isEmpty());
-    QVERIFY(RetryTexts::reasonSentence(retry::EndReason::None).isEmpty());
-    QVERIFY(RetryTexts::waitSource(retry::WaitSource::None).isEmpty());
+    QVERIFY(session::RetryTexts::reason(retry::EndReason::None).isEmpty());
+    QVERIFY(session::RetryTexts::reasonSentence(retry::EndReason::None).isEmpty());
+    QVERIFY(session::RetryTexts::waitSource(retry::WaitSource::None).isEmpty());
 }
 
 void TestRetryTexts::categoriesByName()
 {
-    QCOMPARE(RetryTexts::category(u"too_large"_s), RetryTexts::category(retry::Category::TooLarge));
-    QCOMPARE(RetryTexts::category(u"running"_s), u"running"_s);
-    QCOMPARE(RetryTexts::category(QString()), u"running"_s);
-    QCOMPARE(RetryTexts::category(u"cancelled"_s), u"cancelled"_s);
-    QCOMPARE(RetryTexts::category(u"something_else"_s), u"something_else"_s);
-    QCOMPARE(RetryTexts::status(422), u"422 Unprocessable Entity"_s);
-    QCOMPARE(RetryTexts::status(599), u"599"_s);
+    QCOMPARE(session::RetryTexts::category(u"too_large"_s),
+        session::RetryTexts::category(retry::Category::TooLarge));
+    QCOMPARE(session::RetryTexts::category(u"running"_s), u"running"_s);
+    QCOMPARE(session::RetryTexts::category(QString()), u"running"_s);
+    QCOMPARE(session::RetryTexts::category(u"cancelled"_s), u"cancelled"_s);
+    QCOMPARE(session::RetryTexts::category(u"something_else"_s), u"something_else"_s);
+    QCOMPARE(session::RetryTexts::status(422), u"422 Unprocessable Entity"_s);
+    QCOMPARE(session::RetryTexts::status(599), u"599"_s);
 }
 
 void TestRetryTexts::pacingWords()
 {
     // The pacing wait names the header it came from, says it is outside the budget, and reads
     // the same on the timeline as in the panel.
-    QCOMPARE(RetryTexts::paceSentence(12s, true),
+    QCOMPARE(session::RetryTexts::paceSentence(12s, true),
         u"x-ratelimit-reset-tokens header: 12 s (pacing, outside the retry budget)"_s);
-    QCOMPARE(RetryTexts::paceSentence(1500ms, false),
+    QCOMPARE(session::RetryTexts::paceSentence(1500ms, false),
         u"x-ratelimit-reset-requests header: 1.5 s (pacing, outside the retry budget)"_s);
-    QCOMPARE(RetryTexts::pacedLabel(12), u"paced 12 s"_s);
-    QCOMPARE(RetryTexts::pacedLabel(0.5), u"paced 0.5 s"_s);
-    QCOMPARE(RetryTexts::pacedLabel(12, 4.23), u"paced 4.2 s of 12 s"_s);
-    QCOMPARE(RetryTexts::pacedLabel(12, 12), u"paced 12 s"_s); // ran in full: not cut
-    QCOMPARE(RetryTexts::category(u"paced"_s), u"paced"_s);
-    QCOMPARE(RetryTexts::event(net::RetryRecord::Event::Paced), u"Paced"_s);
+    QCOMPARE(session::RetryTexts::pacedLabel(12), u"paced 12 s"_s);
+    QCOMPARE(session::RetryTexts::pacedLabel(0.5), u"paced 0.5 s"_s);
+    QCOMPARE(session::RetryTexts::pacedLabel(12, 4.23), u"paced 4.2 s of 12 s"_s);
+    QCOMPARE(session::RetryTexts::pacedLabel(12, 12), u"paced 12 s"_s); // ran in full: not cut
+    QCOMPARE(session::RetryTexts::category(u"paced"_s), u"paced"_s);
+    QCOMPARE(session::RetryTexts::event(net::RetryRecord::Event::Paced), u"Paced"_s);
 }
 
 void TestRetryTexts::pacedColourApartAndReadable()

@@ -7,6 +7,7 @@
 #include "net/logging.h"
 #include "net/retrylog.h"
 #include "support/clirunner.h"
+#include "support/sendsteps.h"
 #include "ui/conversationview.h"
 #include "ui/mainwindow.h"
 #include "ui/retrypanel.h"
@@ -359,11 +360,11 @@ void TestSecrets::plainHttpWarning()
     QTest::mouseClick(send, Qt::LeftButton);
     box = w.warning();
     QVERIFY(box);
-    QSignalSpy attempts(w.window->session(), &session::ChatSession::attemptStarted);
+    testing::SendSteps steps(w.window->session());
     QTest::mouseClick(box->findChild<QPushButton *>(u"sendAnyway"_s), Qt::LeftButton);
     QCOMPARE(w.sends, 1);
     QVERIFY(w.window->promptEditor()->toPlainText().isEmpty());
-    QTRY_COMPARE_WITH_TIMEOUT(attempts.size(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(steps.attempts().size(), 1, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(w.idle(), 30000);
     QCOMPARE(w.window->retryPanel()->state(), RetryPanel::State::GaveUp);
     QTRY_VERIFY(!box);

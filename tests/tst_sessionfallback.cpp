@@ -17,6 +17,7 @@
 #include "session/chatsession.h"
 #include "session/providermemory.h"
 #include "support/historywriting.h"
+#include "support/sendsteps.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -306,7 +307,7 @@ void TestSessionFallback::fallbackAnswersWithItsOwnKeyAndIsRecorded()
     QCOMPARE(m_b->server.chatRequests(), 1);
     QCOMPARE(m_a->server.chatRequests(), requestsToA + 2);
     QVERIFY(onlyKey(m_a->seen, "key-A"));
-    QCOMPARE(m_session->progress().limits.maxAttempts, 2);
+    QCOMPARE(m_session->sendState().limits.maxAttempts, 2);
 }
 
 void TestSessionFallback::automaticFallbackSendsWithoutACall()
@@ -437,15 +438,15 @@ void TestSessionFallback::progressCarriesTheProfilesNumbers()
 {
     setUp(u"headline"_s, u"capped"_s);
     // Before any send: the next send's numbers.
-    QCOMPARE(m_session->progress().limits.maxAttempts, 2);
-    QCOMPARE(m_session->progress().budgetLeft, retry::Millis(2000));
-    QCOMPARE(m_session->progress().profileName, u"Free tier"_s);
-    QList<WaitProgress> seen;
-    connect(m_session.get(), &ChatSession::waitProgress, this,
-        [&](const WaitProgress &p) { seen.append(p); });
+    QCOMPARE(m_session->sendState().limits.maxAttempts, 2);
+    QCOMPARE(m_session->sendState().budgetLeft, retry::Millis(2000));
+    QCOMPARE(m_session->sendState().profileName, u"Free tier"_s);
+    QList<SendState> seen;
+    connect(m_session.get(), &ChatSession::sendStateChanged, this,
+        [&](const SendState &p) { seen.append(p); });
     QVERIFY(sendUntilGaveUp(u"numbers"_s).offered);
     QVERIFY(!seen.isEmpty());
-    for (const WaitProgress &p : std::as_const(seen)) {
+    for (const SendState &p : std::as_const(seen)) {
         QCOMPARE(p.limits.maxAttempts, 2);
         QCOMPARE(p.limits.budget, retry::Millis(2000));
         QCOMPARE(p.profileName, u"Free tier"_s);
@@ -456,8 +457,9 @@ void TestSessionFallback::progressCarriesTheProfilesNumbers()
     QVERIFY(m_session->sendToFallback({}) != 0);
     QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
     QVERIFY(!seen.isEmpty());
-    for (const WaitProgress &p : std::as_const(seen)) {
+    for (const SendState &p : std::as_const(seen)) {
         QCOMPARE(p.limits.maxAttempts, 3); // B's, a fresh budget
+        QVERIFY(p.viaFallback);
         QCOMPARE(p.profileName, u"Paid tier"_s);
     }
 }
@@ -628,12 +630,12 @@ void TestSessionFallback::fallbackIsPacedByItsOwnLane()
     report.timeScale = kScale;
     memory.report(laneOf(m_b->server.baseUrl()), u"gpt-paid"_s, report);
 
-    QSignalSpy pacing(m_session.get(), &ChatSession::pacingStarted);
+    testing::SendSteps steps(m_session.get());
     QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
     const quint64 id = m_session->sendToFallback({});
     QVERIFY(id != 0);
-    QTRY_COMPARE_WITH_TIMEOUT(pacing.size(), 1, 5000);
-    const net::PacePlan plan = pacing.first().at(1).value<net::PacePlan>();
+    QTRY_COMPARE_WITH_TIMEOUT(steps.pacings().size(), 1, 5000);
+    const net::PacePlan plan = steps.pacings().first();
     QVERIFY(plan.wait > retry::Millis(20'000)); // 40 s less the report's age
     QVERIFY(plan.wait <= retry::Millis(40'000));
     QCOMPARE(plan.windowTokensLeft, std::optional<std::int64_t>(0));
@@ -758,7 +760,7 @@ void TestSessionFallback::setProviderDuringTheFallbacksSendKeepsIt()
     m_session->setProvider(a);
     QVERIFY(m_session->busy());
     QVERIFY(m_session->fallbackSendRunning());
-    QCOMPARE(m_session->progress().limits.maxAttempts, 3); // still B's send
+    QCOMPARE(m_session->sendState().limits.maxAttempts, 3); // still B's send
     QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
     QVERIFY(cancelled.isEmpty());
     QCOMPARE(m_session->sendProfile(), u"Paid tier"_s);
@@ -770,7 +772,7 @@ void TestSessionFallback::setProviderDuringTheFallbacksSendKeepsIt()
     // Then the own client holds the choice set meanwhile: A, key-A, its new numbers.
     QSignalSpy gaveUp(m_session.get(), &ChatSession::gaveUp);
     QVERIFY(m_session->send(u"again"_s, {}) != 0);
-    QCOMPARE(m_session->progress().limits.maxAttempts, 4);
+    QCOMPARE(m_session->sendState().limits.maxAttempts, 4);
     QTRY_COMPARE_WITH_TIMEOUT(gaveUp.size(), 1, 20000);
     QCOMPARE(m_session->sendProfile(), u"Free tier"_s);
     QCOMPARE(m_b->server.chatRequests(), 1);

@@ -10,6 +10,7 @@
 #include "support/demolocalprovider.h"
 #include "support/files.h"
 #include "support/historywriting.h"
+#include "support/sendsteps.h"
 #include "support/storedlines.h"
 
 #include <QDir>
@@ -389,9 +390,9 @@ void TestSessionHistory::replacedExchangeIsNotRestored()
         f.session.send(u"One"_s, {});
         QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 1, 10000);
         if (action == u"retry") {
-            QSignalSpy scheduled(&f.session, &ChatSession::retryScheduled);
+            testing::SendSteps steps(&f.session);
             f.session.send(u"Two"_s, {});
-            QTRY_COMPARE_WITH_TIMEOUT(scheduled.count(), 1, 10000);
+            QTRY_COMPARE_WITH_TIMEOUT(steps.retries().size(), 1, 10000);
             f.session.cancel();
             QTRY_COMPARE(f.session.failedPrompt(), u"Two"_s);
             QVERIFY(f.session.retryFailed({}) != 0);
@@ -511,9 +512,9 @@ void TestSessionHistory::cancelDuringAWaitStoresNoAnswer()
     history::HistoryWriter writer;
     openWriter(writer);
     Fixture f(u"headline"_s, &writer);
-    QSignalSpy scheduled(&f.session, &ChatSession::retryScheduled);
+    testing::SendSteps steps(&f.session);
     f.session.send(u"Cancel me"_s, {});
-    QTRY_COMPARE_WITH_TIMEOUT(scheduled.count(), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(steps.retries().size(), 1, 10000);
     f.session.cancel();
     QVERIFY(flushed(writer));
     history::HistoryStore store;

@@ -11,6 +11,7 @@
 #include "session/chatsession.h"
 #include "session/providermemory.h"
 #include "support/demolocalprovider.h"
+#include "support/sendsteps.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -131,8 +132,7 @@ private Q_SLOTS:
 void TestSessionPacing::twentyQuickSendsArePacedNotRefused()
 {
     Fixture f(capped());
-    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
-    QSignalSpy progress(&f.session, &ChatSession::waitProgress);
+    testing::SendSteps steps(&f.session);
     for (int i = 1; i <= 20; ++i)
         QVERIFY2(f.ask(u"Quick question %1"_s.arg(i)), qPrintable(u"send %1"_s.arg(i)));
 
@@ -141,8 +141,9 @@ void TestSessionPacing::twentyQuickSendsArePacedNotRefused()
     QCOMPARE(f.records(net::RetryRecord::Event::RetryScheduled), 0);
     QCOMPARE(f.records(net::RetryRecord::Event::AttemptStarted, 422), 0);
     // Six sends fit a window; every later window was waited for: at least three times.
-    QVERIFY2(paced.size() >= 3, qPrintable(QString::number(paced.size())));
-    QCOMPARE(f.records(net::RetryRecord::Event::Paced), paced.size());
+    const qsizetype paced = steps.pacings().size();
+    QVERIFY2(paced >= 3, qPrintable(QString::number(paced)));
+    QCOMPARE(f.records(net::RetryRecord::Event::Paced), paced);
     const QList<net::RetryRecord> &log = f.session.retryLog()->records();
     QList<qint64> lateness; // wall ms from a pacing wait's end to its attempt 1
     for (qsizetype i = 0; i < log.size(); ++i) {
@@ -167,14 +168,13 @@ void TestSessionPacing::twentyQuickSendsArePacedNotRefused()
         int(lateness.size()), lateness.first(), lateness.at(lateness.size() / 2), lateness.last());
     // While pacing the panel's figures say so, and the budget is untouched.
     bool sawPacing = false;
-    for (const QList<QVariant> &args : progress) {
-        const auto p = args.at(0).value<WaitProgress>();
-        if (!p.pacing)
+    for (const SendState &p : steps.states()) {
+        if (!p.pacing())
             continue;
         sawPacing = true;
         QCOMPARE(p.budgetLeft, retry::kRetryBudget);
-        QVERIFY(p.left <= p.wait);
-        QVERIFY(p.paceTokensFull);
+        QVERIFY(p.waitLeft <= p.wait);
+        QVERIFY(p.pace && p.pace->tokensFull);
     }
     QVERIFY(sawPacing);
 }
@@ -183,10 +183,10 @@ void TestSessionPacing::withoutPacingTheyAreRefused()
 {
     Fixture f(capped());
     f.session.setPacingEnabled(false);
-    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
+    testing::SendSteps steps(&f.session);
     for (int i = 1; i <= 10; ++i)
         QVERIFY(f.ask(u"Quick question %1"_s.arg(i)));
-    QCOMPARE(paced.size(), 0);
+    QCOMPARE(steps.pacings().size(), 0);
     // The seventh send of the minute is refused, and retried until the window frees.
     QVERIFY(f.records(net::RetryRecord::Event::RetryScheduled) >= 1);
     QVERIFY(f.demo.chats().size() > 10);
@@ -196,13 +196,17 @@ void TestSessionPacing::sendNowEndsThePacingWait()
 {
     Fixture f(capped());
     f.fill();
-    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
-    QSignalSpy attempts(&f.session, &ChatSession::attemptStarted);
+    testing::SendSteps steps(&f.session);
     QVERIFY(f.session.send(u"now please"_s, {}) != 0);
-    QVERIFY(paced.wait(2000));
-    QCOMPARE(attempts.size(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(steps.pacings().size(), 1, 2000);
+    QCOMPARE(steps.attempts().size(), 0);
     QVERIFY(f.session.sendNow());
-    QCOMPARE(attempts.size(), 1); // started at once, not after the wait
+    QCOMPARE(steps.attempts().size(), 1); // started at once, not after the wait
+    // The state says how long it paced: the part of the wait that ran, not the whole of it.
+    const SendState now = f.session.sendState();
+    QCOMPARE(now.phase, SendPhase::Sending);
+    QVERIFY(now.pacedFor);
+    QVERIFY(now.pace && *now.pacedFor < now.pace->wait);
     QVERIFY(!f.session.sendNow()); // nothing is pacing any more
     f.session.cancel();
 }
@@ -215,13 +219,12 @@ void TestSessionPacing::aResetBeyondAMinuteIsNotWaitedFor()
     Fixture f(o);
     QVERIFY(f.ask(u"one"_s));
     QVERIFY(f.ask(u"two"_s));
-    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
-    QSignalSpy failed(&f.session, &ChatSession::attemptFailed);
+    testing::SendSteps steps(&f.session);
     QVERIFY(f.session.send(u"three"_s, {}) != 0);
     // Sent at once; the provider refuses it and the retry cycle takes over.
-    QVERIFY(failed.wait(5000));
-    QCOMPARE(paced.size(), 0);
-    QCOMPARE(failed.first().at(1).value<net::AttemptFailure>().status, 422);
+    QTRY_VERIFY_WITH_TIMEOUT(!steps.failures().isEmpty(), 5000);
+    QCOMPARE(steps.pacings().size(), 0);
+    QCOMPARE(steps.failures().first().status, 422);
     f.session.cancel();
 }
 
@@ -230,10 +233,10 @@ void TestSessionPacing::cancelDuringPacing()
     Fixture f(capped());
     f.fill();
     const int before = f.demo.chats().size();
-    QSignalSpy paced(&f.session, &ChatSession::pacingStarted);
+    testing::SendSteps steps(&f.session);
     QSignalSpy cancelled(&f.session, &ChatSession::cancelled);
     QVERIFY(f.session.send(u"cancel me"_s, {}) != 0);
-    QVERIFY(paced.wait(2000));
+    QTRY_COMPARE_WITH_TIMEOUT(steps.pacings().size(), 1, 2000);
     f.session.cancel();
     QCOMPARE(cancelled.size(), 1);
     QCOMPARE(f.session.failedPrompt(), u"cancel me"_s); // kept, for Retry now

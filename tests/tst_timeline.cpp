@@ -2,9 +2,9 @@
 // the wait labels in words, and the painted widget (offscreen).
 
 #include "net/retrylog.h"
+#include "session/retrytexts.h"
 #include "support/retrynames.h"
 #include "ui/categorycolors.h"
-#include "ui/retrytexts.h"
 #include "ui/timelinewidget.h"
 
 #include <QApplication>
@@ -382,7 +382,8 @@ void TestTimeline::waitLabels()
     QFETCH(double, rawWaitS);
     QFETCH(QString, label);
     QFETCH(double, ranS);
-    QCOMPARE(RetryTexts::waitLabel(test::waitSourceNamed(source), waitS, rawWaitS, ranS), label);
+    QCOMPARE(session::RetryTexts::waitLabel(test::waitSourceNamed(source), waitS, rawWaitS, ranS),
+        label);
 }
 
 void TestTimeline::headlineCase()
@@ -969,8 +970,8 @@ void TestTimeline::newCategoriesInTheLanesAndLegend()
     QCOMPARE(items.size(), legendCategories().size());
     for (const QString &category : { u"too_large"_s, u"billing"_s })
         QVERIFY(widget.rect().contains(items.at(legendCategories().indexOf(category))));
-    QCOMPARE(RetryTexts::category(u"too_large"_s), u"request too large"_s);
-    QCOMPARE(RetryTexts::category(u"billing"_s), u"out of credit"_s);
+    QCOMPARE(session::RetryTexts::category(u"too_large"_s), u"request too large"_s);
+    QCOMPARE(session::RetryTexts::category(u"billing"_s), u"out of credit"_s);
 }
 
 void TestTimeline::parkedLane()
@@ -996,7 +997,7 @@ void TestTimeline::parkedLane()
     QCOMPARE(parked.row, 6);
     QCOMPARE(lane.endS(), 120.0); // the hours parked are no policy time
     QCOMPARE(lane.attemptCount(), 3);
-    QCOMPARE(RetryTexts::parkedLabel({}), u"parked"_s);
+    QCOMPARE(session::RetryTexts::parkedLabel({}), u"parked"_s);
 
     RetryLog log;
     for (const RetryRecord &r : std::as_const(records))
@@ -1030,7 +1031,7 @@ void TestTimeline::parkedLane()
     QCOMPARE(widget.legendItemRects().size(), legendCategories().size() + 1);
     for (const QRect &item : widget.legendItemRects())
         QVERIFY(widget.rect().contains(item));
-    QCOMPARE(RetryTexts::category(u"parked"_s), u"parked"_s);
+    QCOMPARE(session::RetryTexts::category(u"parked"_s), u"parked"_s);
 }
 
 void TestTimeline::unparkedClosesIt_data()
@@ -1109,7 +1110,8 @@ void TestTimeline::unparkedClosesIt()
     QVERIFY(left > int(widget.xForSeconds(120)) + 8);
     const QString tip
         = widget.toolTipAt(QPoint((left + right) / 2, widget.laneRect(0).center().y()));
-    QVERIFY2(tip.contains(u"Left the queue:</b> "_s + RetryTexts::unpark(RetryRecord::Unpark(why))),
+    QVERIFY2(tip.contains(
+                 u"Left the queue:</b> "_s + session::RetryTexts::unpark(RetryRecord::Unpark(why))),
         qPrintable(tip));
     QCOMPARE(tip.contains(u"Sent again:</b> as send 2"_s), sentAgain);
     QVERIFY(!widget.accessibleDescription().contains(u"parked until"_s)); // nothing waits
@@ -1170,7 +1172,7 @@ void TestTimeline::pacedLane()
     QCOMPARE(lane.endS(), 7.0); // the pacing wait is not the budget's
     QCOMPARE(lane.attemptCount(), 2);
     QCOMPARE(lanes.at(1).paced(), nullptr);
-    QCOMPARE(RetryTexts::category(u"paced"_s), u"paced"_s);
+    QCOMPARE(session::RetryTexts::category(u"paced"_s), u"paced"_s);
 
     RetryLog log;
     for (const RetryRecord &r : std::as_const(records))

@@ -3,12 +3,12 @@
 // language falls back to English entirely, and --help/--version need no display.
 
 #include "net/retrylog.h"
+#include "session/retrytexts.h"
 #include "support/clirunner.h"
 #include "support/demolocalprovider.h"
 #include "ui/mainwindow.h"
 #include "ui/retrylogmodel.h"
 #include "ui/retrypanel.h"
-#include "ui/retrytexts.h"
 #include "ui/settings.h"
 #include "ui/timelinewidget.h"
 #include "ui/uilanguage.h"
@@ -72,7 +72,8 @@ public:
     bool isEmpty() const override { return false; }
     QString translate(const char *context, const char *source, const char *, int) const override
     {
-        if (QByteArrayView(context).startsWith("capwatch::ui::"))
+        if (QByteArrayView(context).startsWith("capwatch::ui::")
+            || QByteArrayView(context).startsWith("capwatch::session::"))
             return QString::fromUtf8(source).toUpper();
         return {};
     }
@@ -176,11 +177,11 @@ void TestTranslations::cliHelpFollowsTheLocale()
 void TestTranslations::numbersFollowTheLocale()
 {
     QLocale::setDefault(QLocale(u"de_DE"_s));
-    QCOMPARE(RetryTexts::duration(2500ms), u"2,5 s"_s);
-    QCOMPARE(RetryTexts::duration(1080s), u"18 min"_s);
+    QCOMPARE(session::RetryTexts::duration(2500ms), u"2,5 s"_s);
+    QCOMPARE(session::RetryTexts::duration(1080s), u"18 min"_s);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-    QCOMPARE(RetryTexts::duration(2500ms), u"2.5 s"_s);
-    QCOMPARE(RetryTexts::duration(90s), u"1 min 30 s"_s);
+    QCOMPARE(session::RetryTexts::duration(2500ms), u"2.5 s"_s);
+    QCOMPARE(session::RetryTexts::duration(90s), u"1 min 30 s"_s);
 }
 
 void TestTranslations::retryWordsAreTranslated()
@@ -191,11 +192,11 @@ void TestTranslations::retryWordsAreTranslated()
     QVERIFY(QCoreApplication::installTranslator(&capitals));
     const auto cleanup = qScopeGuard([&] { QCoreApplication::removeTranslator(&capitals); });
 
-    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::Message, 42, 42), u"MESSAGE 42 S"_s);
-    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 60, 1080),
+    QCOMPARE(session::RetryTexts::waitLabel(retry::WaitSource::Message, 42, 42), u"MESSAGE 42 S"_s);
+    QCOMPARE(session::RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 60, 1080),
         u"RETRY-AFTER 18 MIN → 60 S"_s);
-    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::Backoff, 10, 10), u"BACKOFF 10 S"_s);
-    QCOMPARE(RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 42, 42, 15),
+    QCOMPARE(session::RetryTexts::waitLabel(retry::WaitSource::Backoff, 10, 10), u"BACKOFF 10 S"_s);
+    QCOMPARE(session::RetryTexts::waitLabel(retry::WaitSource::RetryAfter, 42, 42, 15),
         u"RETRY-AFTER 15 S OF 42 S"_s);
 
     net::RetryLog log;
@@ -312,7 +313,7 @@ void TestTranslations::unsupportedLanguageFallsBackToEnglish()
     const QLocale before;
     QLocale::setDefault(
         chooseUiLanguage(u"fr"_s, QLocale(u"fr_FR"_s), QStringLiteral(CAPWATCH_QM_DIR)).locale);
-    const QString english = RetryTexts::duration(2500ms);
+    const QString english = session::RetryTexts::duration(2500ms);
     const QString grouped = QLocale().toString(60323);
     QLocale::setDefault(before);
     QCOMPARE(english, u"2.5 s"_s);

@@ -41,6 +41,532 @@
     </message>
 </context>
 <context>
+    <name>capwatch::session::ParkingTexts</name>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 tomorrow</source>
+        <translation>%1 morgen</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 am %2</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>in %1 s</source>
+        <translation>in %1 s</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>Send at %1 (%2)</source>
+        <translation>Senden um %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Parked until %1, in %2</source>
+        <translation>Geparkt bis %1, in %2</translation>
+    </message>
+    <message>
+        <source>park %1 of %2</source>
+        <translation>Parkvorgang %1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Sending at the reset · %1</source>
+        <translation>Wird nach der Zurücksetzung gesendet · %1</translation>
+    </message>
+    <message>
+        <source>Parked until %1 · in %2 · %3</source>
+        <translation>Geparkt bis %1 · in %2 · %3</translation>
+    </message>
+    <message>
+        <source>Not parked: the provider did not say when the limit resets</source>
+        <translation>Nicht geparkt: Der Anbieter hat nicht angegeben, wann das Limit zurückgesetzt wird</translation>
+    </message>
+    <message>
+        <source>Not parked: the limit resets in %1, more than %2 away</source>
+        <translation>Nicht geparkt: Das Limit wird erst in %1 zurückgesetzt, das ist mehr als %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not parked again: it was parked %n times in a row already</source>
+        <translation>
+            <numerusform>Nicht erneut geparkt: Die Anfrage wurde bereits %n-mal hintereinander geparkt</numerusform>
+            <numerusform>Nicht erneut geparkt: Die Anfrage wurde bereits %n-mal hintereinander geparkt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Due: waiting for the previous send to this provider</source>
+        <translation>Fällig: wartet auf die vorherige Anfrage an diesen Anbieter</translation>
+    </message>
+    <message>
+        <source>Waiting for the demo provider to be chosen again</source>
+        <translation>Wartet darauf, dass der Demo-Anbieter wieder gewählt wird</translation>
+    </message>
+    <message>
+        <source>Waiting for %1 to be chosen again</source>
+        <translation>Wartet darauf, dass %1 wieder gewählt wird</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <source>due</source>
+        <translation>fällig</translation>
+    </message>
+    <message>
+        <source>sending</source>
+        <translation>sendet</translation>
+    </message>
+    <message>
+        <source>waits for provider</source>
+        <translation>wartet auf Anbieter</translation>
+    </message>
+    <message>
+        <source>Demo provider</source>
+        <translation>Demo-Anbieter</translation>
+    </message>
+    <message>
+        <source>waits for consent</source>
+        <translation>wartet auf Zustimmung</translation>
+    </message>
+    <message>
+        <source>Waiting for your consent to send the key unencrypted to %1</source>
+        <translation>Wartet auf Ihre Zustimmung, den Schlüssel unverschlüsselt an %1 zu senden</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::session::RetryTexts</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min %3 s</source>
+        <translation>%1 h %2 min %3 s</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>Erfolg</translation>
+    </message>
+    <message>
+        <source>token limit</source>
+        <translation>Token-Limit</translation>
+    </message>
+    <message>
+        <source>rate limit</source>
+        <translation>Ratenlimit</translation>
+    </message>
+    <message>
+        <source>transient</source>
+        <translation>temporär</translation>
+    </message>
+    <message>
+        <source>auth</source>
+        <translation>Anmeldung</translation>
+    </message>
+    <message>
+        <source>request too large</source>
+        <translation>Anfrage zu groß</translation>
+    </message>
+    <message>
+        <source>out of credit</source>
+        <translation>kein Guthaben</translation>
+    </message>
+    <message>
+        <source>fatal</source>
+        <translation>fatal</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>retry-after</source>
+        <translation>retry-after</translation>
+    </message>
+    <message>
+        <source>retry-after-ms</source>
+        <translation>retry-after-ms</translation>
+    </message>
+    <message>
+        <source>retry delay</source>
+        <translation>Retry-Verzögerung</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <source>rate-limit reset</source>
+        <translation>Ratenlimit-Reset</translation>
+    </message>
+    <message>
+        <source>backoff</source>
+        <translation>Backoff</translation>
+    </message>
+    <message>
+        <source>new key</source>
+        <translation>neuer Schlüssel</translation>
+    </message>
+    <message>
+        <source>retry-after header asked %1; capped to %2</source>
+        <translation>retry-after-Header verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>retry-after header: %1</source>
+        <translation>retry-after-Header: %1</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header asked %1; capped to %2</source>
+        <translation>retry-after-ms-Header verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header: %1</source>
+        <translation>retry-after-ms-Header: %1</translation>
+    </message>
+    <message>
+        <source>provider asked %1; capped to %2</source>
+        <translation>Anbieter verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>provider asked %1</source>
+        <translation>Anbieter verlangte %1</translation>
+    </message>
+    <message>
+        <source>retryDelay in the error asked %1; capped to %2</source>
+        <translation>retryDelay im Fehler verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>retryDelay in the error: %1</source>
+        <translation>retryDelay im Fehler: %1</translation>
+    </message>
+    <message>
+        <source>rate-limit reset header asked %1; capped to %2</source>
+        <translation>Ratenlimit-Reset-Header verlangte %1; begrenzt auf %2</translation>
+    </message>
+    <message>
+        <source>rate-limit reset header: %1</source>
+        <translation>Ratenlimit-Reset-Header: %1</translation>
+    </message>
+    <message>
+        <source>backoff %1</source>
+        <translation>Backoff %1</translation>
+    </message>
+    <message>
+        <source>new key from the credential store: no wait</source>
+        <translation>neuer Schlüssel aus dem Zugangsdatenspeicher: keine Wartezeit</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3</source>
+        <translation>%1 %2 von %3</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>budget exhausted</source>
+        <translation>Budget erschöpft</translation>
+    </message>
+    <message>
+        <source>attempts exhausted</source>
+        <translation>Versuche erschöpft</translation>
+    </message>
+    <message>
+        <source>not retryable</source>
+        <translation>nicht wiederholbar</translation>
+    </message>
+    <message>
+        <source>no response in time</source>
+        <translation>keine Antwort rechtzeitig</translation>
+    </message>
+    <message>
+        <source>key unchanged</source>
+        <translation>Schlüssel unverändert</translation>
+    </message>
+    <message>
+        <source>budget exhausted (the %1 s of waiting are used up)</source>
+        <translation>Budget erschöpft (die %1 s Wartezeit sind aufgebraucht)</translation>
+    </message>
+    <message>
+        <source>all %1 attempts failed</source>
+        <translation>alle %1 Versuche sind fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>the error is not one that waiting can fix</source>
+        <translation>der Fehler lässt sich durch Warten nicht beheben</translation>
+    </message>
+    <message>
+        <source>the provider did not answer in time</source>
+        <translation>der Anbieter hat nicht rechtzeitig geantwortet</translation>
+    </message>
+    <message>
+        <source>the key was rejected and no new key was found</source>
+        <translation>der Schlüssel wurde abgelehnt und es wurde kein neuer gefunden</translation>
+    </message>
+    <message>
+        <source>Attempt started</source>
+        <translation>Versuch gestartet</translation>
+    </message>
+    <message>
+        <source>Retry scheduled</source>
+        <translation>Wiederholung geplant</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Gave up</source>
+        <translation>Aufgegeben</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>parked</source>
+        <translation>geparkt</translation>
+    </message>
+    <message>
+        <source>sent now</source>
+        <translation>sofort gesendet</translation>
+    </message>
+    <message>
+        <source>reset reached</source>
+        <translation>Limit zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>parked · %1</source>
+        <translation>geparkt · %1</translation>
+    </message>
+    <message>
+        <source>parked until %1</source>
+        <translation>geparkt bis %1</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation>Geparkt</translation>
+    </message>
+    <message>
+        <source>Unparked</source>
+        <translation>Ausgeparkt</translation>
+    </message>
+    <message>
+        <source>paced</source>
+        <translation>gedrosselt</translation>
+    </message>
+    <message>
+        <source>x-ratelimit-reset-tokens header: %1 (pacing, outside the retry budget)</source>
+        <translation>x-ratelimit-reset-tokens-Header: %1 (Drosselung, außerhalb des Wiederholungsbudgets)</translation>
+    </message>
+    <message>
+        <source>x-ratelimit-reset-requests header: %1 (pacing, outside the retry budget)</source>
+        <translation>x-ratelimit-reset-requests-Header: %1 (Drosselung, außerhalb des Wiederholungsbudgets)</translation>
+    </message>
+    <message>
+        <source>paced %1 of %2</source>
+        <translation>%1 von %2 gedrosselt</translation>
+    </message>
+    <message>
+        <source>paced %1</source>
+        <translation>%1 gedrosselt</translation>
+    </message>
+    <message>
+        <source>Paced</source>
+        <translation>Gedrosselt</translation>
+    </message>
+    <message>
+        <source>Fallback</source>
+        <translation>Ausweichprofil</translation>
+    </message>
+    <message>
+        <source>this profile does not retry token limits</source>
+        <translation>dieses Profil wiederholt bei Token-Limits nicht</translation>
+    </message>
+    <message>
+        <source>this profile does not retry rate limits</source>
+        <translation>dieses Profil wiederholt bei Ratenlimits nicht</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::session::SendTexts</name>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>Ready. Retries of your next send show here.</source>
+        <translation>Bereit. Wiederholungen Ihrer nächsten Anfrage erscheinen hier.</translation>
+    </message>
+    <message>
+        <source>Retrying: sending attempt %1…</source>
+        <translation>Wiederholung: Versuch %1 wird gesendet…</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>Wird gesendet…</translation>
+    </message>
+    <message>
+        <source>Waiting to send attempt %1</source>
+        <translation>Warten auf Versuch %1</translation>
+    </message>
+    <message>
+        <source>Answer streaming in</source>
+        <translation>Antwort wird empfangen</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>Beantwortet</translation>
+    </message>
+    <message>
+        <source>Answered after 1 retry</source>
+        <translation>Nach 1 Wiederholung beantwortet</translation>
+    </message>
+    <message>
+        <source>Answered after %1 retries</source>
+        <translation>Nach %1 Wiederholungen beantwortet</translation>
+    </message>
+    <message>
+        <source>Gave up: %1</source>
+        <translation>Aufgegeben: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Attempt %1 of %2</source>
+        <translation>Versuch %1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 (HTTP %2)</source>
+        <translation>%1 (HTTP %2)</translation>
+    </message>
+    <message>
+        <source>%1 used by the answer</source>
+        <translation>%1 von der Antwort verbraucht</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation>%1 s von %2 s</translation>
+    </message>
+    <message>
+        <source>%1; cancelled after %2</source>
+        <translation>%1; abgebrochen nach %2</translation>
+    </message>
+    <message>
+        <source>Pacing: sending in %1 s (the provider&apos;s window is full)</source>
+        <translation>Drosselung: Senden in %1 s (das Kontingentfenster des Anbieters ist ausgeschöpft)</translation>
+    </message>
+    <message>
+        <source>Pacing: sending in %1 s (the provider&apos;s request limit is reached)</source>
+        <translation>Drosselung: Senden in %1 s (das Anfragelimit des Anbieters ist erreicht)</translation>
+    </message>
+    <message>
+        <source>Waiting for the provider…</source>
+        <translation>Warten auf den Anbieter…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s</source>
+        <translation>
+            <numerusform>Neuer Versuch in %n s</numerusform>
+            <numerusform>Neuer Versuch in %n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s: %1</source>
+        <translation>
+            <numerusform>Neuer Versuch in %n s: %1</numerusform>
+            <numerusform>Neuer Versuch in %n s: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · retry in %2</source>
+        <translation>%1 · neuer Versuch in %2</translation>
+    </message>
+    <message>
+        <source>attempt %1 of %2 failed: </source>
+        <translation>Versuch %1 von %2 fehlgeschlagen: </translation>
+    </message>
+    <message>
+        <source> (used %1, limit %2)</source>
+        <translation> (verbraucht %1, Limit %2)</translation>
+    </message>
+    <message>
+        <source>waiting %1 (%2) before attempt %3 of %4; %5 of the %6 budget left</source>
+        <translation>warte %1 (%2) vor Versuch %3 von %4; %5 des Budgets von %6 übrig</translation>
+    </message>
+    <message>
+        <source>answered on attempt %1 of %2</source>
+        <translation>beantwortet bei Versuch %1 von %2</translation>
+    </message>
+    <message>
+        <source> (%1 tokens)</source>
+        <translation> (%1 Tokens)</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ContextGauge</name>
     <message>
         <source>Context: %1 of %2 tokens</source>
@@ -134,20 +660,6 @@
     <message>
         <source>Waiting for the provider…</source>
         <translation>Warten auf den Anbieter…</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retrying in %n s</source>
-        <translation>
-            <numerusform>Neuer Versuch in %n s</numerusform>
-            <numerusform>Neuer Versuch in %n s</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Retrying in %n s: %1</source>
-        <translation>
-            <numerusform>Neuer Versuch in %n s: %1</numerusform>
-            <numerusform>Neuer Versuch in %n s: %1</numerusform>
-        </translation>
     </message>
     <message>
         <source>It goes out by itself when the provider&apos;s limit resets.</source>
@@ -730,120 +1242,6 @@
     <message>
         <source>Queue</source>
         <translation>Warteschlange</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::ParkingTexts</name>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 min</translation>
-    </message>
-    <message>
-        <source>%1 h</source>
-        <translation>%1 h</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 h %2 min</translation>
-    </message>
-    <message>
-        <source>%1 tomorrow</source>
-        <translation>%1 morgen</translation>
-    </message>
-    <message>
-        <source>%1 on %2</source>
-        <translation>%1 am %2</translation>
-    </message>
-    <message>
-        <source>now</source>
-        <translation>jetzt</translation>
-    </message>
-    <message>
-        <source>in %1 s</source>
-        <translation>in %1 s</translation>
-    </message>
-    <message>
-        <source>in %1</source>
-        <translation>in %1</translation>
-    </message>
-    <message>
-        <source>Send at %1 (%2)</source>
-        <translation>Senden um %1 (%2)</translation>
-    </message>
-    <message>
-        <source>Parked until %1, in %2</source>
-        <translation>Geparkt bis %1, in %2</translation>
-    </message>
-    <message>
-        <source>park %1 of %2</source>
-        <translation>Parkvorgang %1 von %2</translation>
-    </message>
-    <message>
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
-        <source>Sending at the reset · %1</source>
-        <translation>Wird nach der Zurücksetzung gesendet · %1</translation>
-    </message>
-    <message>
-        <source>Parked until %1 · in %2 · %3</source>
-        <translation>Geparkt bis %1 · in %2 · %3</translation>
-    </message>
-    <message>
-        <source>Not parked: the provider did not say when the limit resets</source>
-        <translation>Nicht geparkt: Der Anbieter hat nicht angegeben, wann das Limit zurückgesetzt wird</translation>
-    </message>
-    <message>
-        <source>Not parked: the limit resets in %1, more than %2 away</source>
-        <translation>Nicht geparkt: Das Limit wird erst in %1 zurückgesetzt, das ist mehr als %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Not parked again: it was parked %n times in a row already</source>
-        <translation>
-            <numerusform>Nicht erneut geparkt: Die Anfrage wurde bereits %n-mal hintereinander geparkt</numerusform>
-            <numerusform>Nicht erneut geparkt: Die Anfrage wurde bereits %n-mal hintereinander geparkt</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Due: waiting for the previous send to this provider</source>
-        <translation>Fällig: wartet auf die vorherige Anfrage an diesen Anbieter</translation>
-    </message>
-    <message>
-        <source>Waiting for the demo provider to be chosen again</source>
-        <translation>Wartet darauf, dass der Demo-Anbieter wieder gewählt wird</translation>
-    </message>
-    <message>
-        <source>Waiting for %1 to be chosen again</source>
-        <translation>Wartet darauf, dass %1 wieder gewählt wird</translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation>wartet</translation>
-    </message>
-    <message>
-        <source>due</source>
-        <translation>fällig</translation>
-    </message>
-    <message>
-        <source>sending</source>
-        <translation>sendet</translation>
-    </message>
-    <message>
-        <source>waits for provider</source>
-        <translation>wartet auf Anbieter</translation>
-    </message>
-    <message>
-        <source>Demo provider</source>
-        <translation>Demo-Anbieter</translation>
-    </message>
-    <message>
-        <source>waits for consent</source>
-        <translation>wartet auf Zustimmung</translation>
-    </message>
-    <message>
-        <source>Waiting for your consent to send the key unencrypted to %1</source>
-        <translation>Wartet auf Ihre Zustimmung, den Schlüssel unverschlüsselt an %1 zu senden</translation>
     </message>
 </context>
 <context>
@@ -1586,70 +1984,6 @@
 <context>
     <name>capwatch::ui::RetryPanel</name>
     <message>
-        <source>Ready. Retries of your next send show here.</source>
-        <translation>Bereit. Wiederholungen Ihrer nächsten Anfrage erscheinen hier.</translation>
-    </message>
-    <message>
-        <source>Retrying: sending attempt %1…</source>
-        <translation>Wiederholung: Versuch %1 wird gesendet…</translation>
-    </message>
-    <message>
-        <source>Sending…</source>
-        <translation>Wird gesendet…</translation>
-    </message>
-    <message>
-        <source>Waiting to send attempt %1</source>
-        <translation>Warten auf Versuch %1</translation>
-    </message>
-    <message>
-        <source>Answer streaming in</source>
-        <translation>Antwort wird empfangen</translation>
-    </message>
-    <message>
-        <source>Answered</source>
-        <translation>Beantwortet</translation>
-    </message>
-    <message>
-        <source>Answered after 1 retry</source>
-        <translation>Nach 1 Wiederholung beantwortet</translation>
-    </message>
-    <message>
-        <source>Answered after %1 retries</source>
-        <translation>Nach %1 Wiederholungen beantwortet</translation>
-    </message>
-    <message>
-        <source>Gave up: %1</source>
-        <translation>Aufgegeben: %1</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>Abgebrochen</translation>
-    </message>
-    <message>
-        <source>–</source>
-        <translation>–</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>%1 von %2</translation>
-    </message>
-    <message>
-        <source>?</source>
-        <translation>?</translation>
-    </message>
-    <message>
-        <source>%1 / %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>%1 s of %2 s</source>
-        <translation>%1 s von %2 s</translation>
-    </message>
-    <message>
         <source>Retry cycle</source>
         <translation>Wiederholungszyklus</translation>
     </message>
@@ -1706,18 +2040,6 @@
         <translation>Woher die Wartezeit stammt</translation>
     </message>
     <message>
-        <source>%1 (HTTP %2)</source>
-        <translation>%1 (HTTP %2)</translation>
-    </message>
-    <message>
-        <source>%1 used by the answer</source>
-        <translation>%1 von der Antwort verbraucht</translation>
-    </message>
-    <message>
-        <source>%1; cancelled after %2</source>
-        <translation>%1; abgebrochen nach %2</translation>
-    </message>
-    <message>
         <source>Last failure</source>
         <translation>Letzter Fehler</translation>
     </message>
@@ -1764,14 +2086,6 @@
     <message>
         <source>Provider window reset</source>
         <translation>Zurücksetzung des Kontingentfensters</translation>
-    </message>
-    <message>
-        <source>Pacing: sending in %1 s (the provider&apos;s window is full)</source>
-        <translation>Drosselung: Senden in %1 s (das Kontingentfenster des Anbieters ist ausgeschöpft)</translation>
-    </message>
-    <message>
-        <source>Pacing: sending in %1 s (the provider&apos;s request limit is reached)</source>
-        <translation>Drosselung: Senden in %1 s (das Anfragelimit des Anbieters ist erreicht)</translation>
     </message>
     <message>
         <source>Sending in</source>
@@ -1821,285 +2135,6 @@
         <source>%1 of %2</source>
         <comment>what is left of the provider&apos;s limit</comment>
         <translation>%1 von %2</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::RetryTexts</name>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 min</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 min %2 s</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min %3 s</source>
-        <translation>%1 h %2 min %3 s</translation>
-    </message>
-    <message>
-        <source>%1 h</source>
-        <translation>%1 h</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 h %2 min</translation>
-    </message>
-    <message>
-        <source>success</source>
-        <translation>Erfolg</translation>
-    </message>
-    <message>
-        <source>token limit</source>
-        <translation>Token-Limit</translation>
-    </message>
-    <message>
-        <source>rate limit</source>
-        <translation>Ratenlimit</translation>
-    </message>
-    <message>
-        <source>transient</source>
-        <translation>temporär</translation>
-    </message>
-    <message>
-        <source>auth</source>
-        <translation>Anmeldung</translation>
-    </message>
-    <message>
-        <source>request too large</source>
-        <translation>Anfrage zu groß</translation>
-    </message>
-    <message>
-        <source>out of credit</source>
-        <translation>kein Guthaben</translation>
-    </message>
-    <message>
-        <source>fatal</source>
-        <translation>fatal</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>läuft</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>abgebrochen</translation>
-    </message>
-    <message>
-        <source>retry-after</source>
-        <translation>retry-after</translation>
-    </message>
-    <message>
-        <source>retry-after-ms</source>
-        <translation>retry-after-ms</translation>
-    </message>
-    <message>
-        <source>retry delay</source>
-        <translation>Retry-Verzögerung</translation>
-    </message>
-    <message>
-        <source>message</source>
-        <translation>Meldung</translation>
-    </message>
-    <message>
-        <source>rate-limit reset</source>
-        <translation>Ratenlimit-Reset</translation>
-    </message>
-    <message>
-        <source>backoff</source>
-        <translation>Backoff</translation>
-    </message>
-    <message>
-        <source>new key</source>
-        <translation>neuer Schlüssel</translation>
-    </message>
-    <message>
-        <source>retry-after header asked %1; capped to %2</source>
-        <translation>retry-after-Header verlangte %1; begrenzt auf %2</translation>
-    </message>
-    <message>
-        <source>retry-after header: %1</source>
-        <translation>retry-after-Header: %1</translation>
-    </message>
-    <message>
-        <source>retry-after-ms header asked %1; capped to %2</source>
-        <translation>retry-after-ms-Header verlangte %1; begrenzt auf %2</translation>
-    </message>
-    <message>
-        <source>retry-after-ms header: %1</source>
-        <translation>retry-after-ms-Header: %1</translation>
-    </message>
-    <message>
-        <source>provider asked %1; capped to %2</source>
-        <translation>Anbieter verlangte %1; begrenzt auf %2</translation>
-    </message>
-    <message>
-        <source>provider asked %1</source>
-        <translation>Anbieter verlangte %1</translation>
-    </message>
-    <message>
-        <source>retryDelay in the error asked %1; capped to %2</source>
-        <translation>retryDelay im Fehler verlangte %1; begrenzt auf %2</translation>
-    </message>
-    <message>
-        <source>retryDelay in the error: %1</source>
-        <translation>retryDelay im Fehler: %1</translation>
-    </message>
-    <message>
-        <source>rate-limit reset header asked %1; capped to %2</source>
-        <translation>Ratenlimit-Reset-Header verlangte %1; begrenzt auf %2</translation>
-    </message>
-    <message>
-        <source>rate-limit reset header: %1</source>
-        <translation>Ratenlimit-Reset-Header: %1</translation>
-    </message>
-    <message>
-        <source>backoff %1</source>
-        <translation>Backoff %1</translation>
-    </message>
-    <message>
-        <source>new key from the credential store: no wait</source>
-        <translation>neuer Schlüssel aus dem Zugangsdatenspeicher: keine Wartezeit</translation>
-    </message>
-    <message>
-        <source>%1 %2 of %3</source>
-        <translation>%1 %2 von %3</translation>
-    </message>
-    <message>
-        <source>%1 %2 → %3</source>
-        <translation>%1 %2 → %3</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
-        <source>budget exhausted</source>
-        <translation>Budget erschöpft</translation>
-    </message>
-    <message>
-        <source>attempts exhausted</source>
-        <translation>Versuche erschöpft</translation>
-    </message>
-    <message>
-        <source>not retryable</source>
-        <translation>nicht wiederholbar</translation>
-    </message>
-    <message>
-        <source>no response in time</source>
-        <translation>keine Antwort rechtzeitig</translation>
-    </message>
-    <message>
-        <source>key unchanged</source>
-        <translation>Schlüssel unverändert</translation>
-    </message>
-    <message>
-        <source>budget exhausted (the %1 s of waiting are used up)</source>
-        <translation>Budget erschöpft (die %1 s Wartezeit sind aufgebraucht)</translation>
-    </message>
-    <message>
-        <source>all %1 attempts failed</source>
-        <translation>alle %1 Versuche sind fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>the error is not one that waiting can fix</source>
-        <translation>der Fehler lässt sich durch Warten nicht beheben</translation>
-    </message>
-    <message>
-        <source>the provider did not answer in time</source>
-        <translation>der Anbieter hat nicht rechtzeitig geantwortet</translation>
-    </message>
-    <message>
-        <source>the key was rejected and no new key was found</source>
-        <translation>der Schlüssel wurde abgelehnt und es wurde kein neuer gefunden</translation>
-    </message>
-    <message>
-        <source>Attempt started</source>
-        <translation>Versuch gestartet</translation>
-    </message>
-    <message>
-        <source>Retry scheduled</source>
-        <translation>Wiederholung geplant</translation>
-    </message>
-    <message>
-        <source>Succeeded</source>
-        <translation>Erfolgreich</translation>
-    </message>
-    <message>
-        <source>Gave up</source>
-        <translation>Aufgegeben</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>Abgebrochen</translation>
-    </message>
-    <message>
-        <source>parked</source>
-        <translation>geparkt</translation>
-    </message>
-    <message>
-        <source>sent now</source>
-        <translation>sofort gesendet</translation>
-    </message>
-    <message>
-        <source>reset reached</source>
-        <translation>Limit zurückgesetzt</translation>
-    </message>
-    <message>
-        <source>parked · %1</source>
-        <translation>geparkt · %1</translation>
-    </message>
-    <message>
-        <source>parked until %1</source>
-        <translation>geparkt bis %1</translation>
-    </message>
-    <message>
-        <source>Parked</source>
-        <translation>Geparkt</translation>
-    </message>
-    <message>
-        <source>Unparked</source>
-        <translation>Ausgeparkt</translation>
-    </message>
-    <message>
-        <source>paced</source>
-        <translation>gedrosselt</translation>
-    </message>
-    <message>
-        <source>x-ratelimit-reset-tokens header: %1 (pacing, outside the retry budget)</source>
-        <translation>x-ratelimit-reset-tokens-Header: %1 (Drosselung, außerhalb des Wiederholungsbudgets)</translation>
-    </message>
-    <message>
-        <source>x-ratelimit-reset-requests header: %1 (pacing, outside the retry budget)</source>
-        <translation>x-ratelimit-reset-requests-Header: %1 (Drosselung, außerhalb des Wiederholungsbudgets)</translation>
-    </message>
-    <message>
-        <source>paced %1 of %2</source>
-        <translation>%1 von %2 gedrosselt</translation>
-    </message>
-    <message>
-        <source>paced %1</source>
-        <translation>%1 gedrosselt</translation>
-    </message>
-    <message>
-        <source>Paced</source>
-        <translation>Gedrosselt</translation>
-    </message>
-    <message>
-        <source>Fallback</source>
-        <translation>Ausweichprofil</translation>
-    </message>
-    <message>
-        <source>this profile does not retry token limits</source>
-        <translation>dieses Profil wiederholt bei Token-Limits nicht</translation>
-    </message>
-    <message>
-        <source>this profile does not retry rate limits</source>
-        <translation>dieses Profil wiederholt bei Ratenlimits nicht</translation>
     </message>
 </context>
 <context>

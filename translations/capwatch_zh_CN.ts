@@ -41,6 +41,529 @@
     </message>
 </context>
 <context>
+    <name>capwatch::session::ParkingTexts</name>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 tomorrow</source>
+        <translation>明天 %1</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%2 %1</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>in %1 s</source>
+        <translation>%1 秒后</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>%1 后</translation>
+    </message>
+    <message>
+        <source>Send at %1 (%2)</source>
+        <translation>定时发送：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Parked until %1, in %2</source>
+        <translation>已挂起至 %1，还剩 %2</translation>
+    </message>
+    <message>
+        <source>park %1 of %2</source>
+        <translation>第 %1 次挂起，共 %2 次</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Sending at the reset · %1</source>
+        <translation>额度已重置，正在发送 · %1</translation>
+    </message>
+    <message>
+        <source>Parked until %1 · in %2 · %3</source>
+        <translation>已挂起至 %1 · 还剩 %2 · %3</translation>
+    </message>
+    <message>
+        <source>Not parked: the provider did not say when the limit resets</source>
+        <translation>未挂起：服务商未说明额度何时重置</translation>
+    </message>
+    <message>
+        <source>Not parked: the limit resets in %1, more than %2 away</source>
+        <translation>未挂起：额度将在 %1 后重置，超过了 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not parked again: it was parked %n times in a row already</source>
+        <translation>
+            <numerusform>未再次挂起：它已连续挂起 %n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Due: waiting for the previous send to this provider</source>
+        <translation>已到期：正在等待发往此服务商的上一次发送</translation>
+    </message>
+    <message>
+        <source>Waiting for the demo provider to be chosen again</source>
+        <translation>正在等待重新选择演示服务商</translation>
+    </message>
+    <message>
+        <source>Waiting for %1 to be chosen again</source>
+        <translation>正在等待重新选择 %1</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>due</source>
+        <translation>已到期</translation>
+    </message>
+    <message>
+        <source>sending</source>
+        <translation>发送中</translation>
+    </message>
+    <message>
+        <source>waits for provider</source>
+        <translation>等待服务商</translation>
+    </message>
+    <message>
+        <source>Demo provider</source>
+        <translation>演示服务商</translation>
+    </message>
+    <message>
+        <source>waits for consent</source>
+        <translation>等待同意</translation>
+    </message>
+    <message>
+        <source>Waiting for your consent to send the key unencrypted to %1</source>
+        <translation>正在等待您同意将密钥以未加密方式发送到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::session::RetryTexts</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分钟 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min %3 s</source>
+        <translation>%1 小时 %2 分钟 %3 秒</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>token limit</source>
+        <translation>Token 上限</translation>
+    </message>
+    <message>
+        <source>rate limit</source>
+        <translation>速率限制</translation>
+    </message>
+    <message>
+        <source>transient</source>
+        <translation>临时故障</translation>
+    </message>
+    <message>
+        <source>auth</source>
+        <translation>认证</translation>
+    </message>
+    <message>
+        <source>request too large</source>
+        <translation>请求过大</translation>
+    </message>
+    <message>
+        <source>out of credit</source>
+        <translation>余额不足</translation>
+    </message>
+    <message>
+        <source>fatal</source>
+        <translation>致命错误</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>retry-after</source>
+        <translation>retry-after</translation>
+    </message>
+    <message>
+        <source>retry-after-ms</source>
+        <translation>retry-after-ms</translation>
+    </message>
+    <message>
+        <source>retry delay</source>
+        <translation>重试延迟</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>rate-limit reset</source>
+        <translation>速率限制重置</translation>
+    </message>
+    <message>
+        <source>backoff</source>
+        <translation>退避</translation>
+    </message>
+    <message>
+        <source>new key</source>
+        <translation>新密钥</translation>
+    </message>
+    <message>
+        <source>retry-after header asked %1; capped to %2</source>
+        <translation>retry-after 响应头要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>retry-after header: %1</source>
+        <translation>retry-after 响应头：%1</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header asked %1; capped to %2</source>
+        <translation>retry-after-ms 响应头要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>retry-after-ms header: %1</source>
+        <translation>retry-after-ms 响应头：%1</translation>
+    </message>
+    <message>
+        <source>provider asked %1; capped to %2</source>
+        <translation>服务商要求等待 %1，已限制为 %2</translation>
+    </message>
+    <message>
+        <source>provider asked %1</source>
+        <translation>服务商要求等待 %1</translation>
+    </message>
+    <message>
+        <source>retryDelay in the error asked %1; capped to %2</source>
+        <translation>错误中的 retryDelay 要求 %1；已限制为 %2</translation>
+    </message>
+    <message>
+        <source>retryDelay in the error: %1</source>
+        <translation>错误中的 retryDelay：%1</translation>
+    </message>
+    <message>
+        <source>rate-limit reset header asked %1; capped to %2</source>
+        <translation>速率限制重置标头要求 %1；已限制为 %2</translation>
+    </message>
+    <message>
+        <source>rate-limit reset header: %1</source>
+        <translation>速率限制重置标头：%1</translation>
+    </message>
+    <message>
+        <source>backoff %1</source>
+        <translation>退避 %1</translation>
+    </message>
+    <message>
+        <source>new key from the credential store: no wait</source>
+        <translation>已从凭据存储获取新密钥：无需等待</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3</source>
+        <translation>%1 %2（共 %3）</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>budget exhausted</source>
+        <translation>预算已耗尽</translation>
+    </message>
+    <message>
+        <source>attempts exhausted</source>
+        <translation>尝试次数已用完</translation>
+    </message>
+    <message>
+        <source>not retryable</source>
+        <translation>不可重试</translation>
+    </message>
+    <message>
+        <source>no response in time</source>
+        <translation>未及时响应</translation>
+    </message>
+    <message>
+        <source>key unchanged</source>
+        <translation>密钥未变</translation>
+    </message>
+    <message>
+        <source>budget exhausted (the %1 s of waiting are used up)</source>
+        <translation>预算已耗尽（%1 秒等待时间已用完）</translation>
+    </message>
+    <message>
+        <source>all %1 attempts failed</source>
+        <translation>%1 次尝试均失败</translation>
+    </message>
+    <message>
+        <source>the error is not one that waiting can fix</source>
+        <translation>此错误无法通过等待解决</translation>
+    </message>
+    <message>
+        <source>the provider did not answer in time</source>
+        <translation>服务商未能及时响应</translation>
+    </message>
+    <message>
+        <source>the key was rejected and no new key was found</source>
+        <translation>密钥被拒绝，且未找到新密钥</translation>
+    </message>
+    <message>
+        <source>Attempt started</source>
+        <translation>开始尝试</translation>
+    </message>
+    <message>
+        <source>Retry scheduled</source>
+        <translation>已安排重试</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Gave up</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>parked</source>
+        <translation>已挂起</translation>
+    </message>
+    <message>
+        <source>sent now</source>
+        <translation>已立即发送</translation>
+    </message>
+    <message>
+        <source>reset reached</source>
+        <translation>额度已重置</translation>
+    </message>
+    <message>
+        <source>parked · %1</source>
+        <translation>已挂起 · %1</translation>
+    </message>
+    <message>
+        <source>parked until %1</source>
+        <translation>已挂起至 %1</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation>已挂起</translation>
+    </message>
+    <message>
+        <source>Unparked</source>
+        <translation>已解除挂起</translation>
+    </message>
+    <message>
+        <source>paced</source>
+        <translation>已节流</translation>
+    </message>
+    <message>
+        <source>x-ratelimit-reset-tokens header: %1 (pacing, outside the retry budget)</source>
+        <translation>x-ratelimit-reset-tokens 响应头：%1（节流，不计入重试预算）</translation>
+    </message>
+    <message>
+        <source>x-ratelimit-reset-requests header: %1 (pacing, outside the retry budget)</source>
+        <translation>x-ratelimit-reset-requests 响应头：%1（节流，不计入重试预算）</translation>
+    </message>
+    <message>
+        <source>paced %1 of %2</source>
+        <translation>已节流 %1（共 %2）</translation>
+    </message>
+    <message>
+        <source>paced %1</source>
+        <translation>已节流 %1</translation>
+    </message>
+    <message>
+        <source>Paced</source>
+        <translation>已节流</translation>
+    </message>
+    <message>
+        <source>Fallback</source>
+        <translation>改用备用配置</translation>
+    </message>
+    <message>
+        <source>this profile does not retry token limits</source>
+        <translation>此服务商配置在达到 Token 上限时不重试</translation>
+    </message>
+    <message>
+        <source>this profile does not retry rate limits</source>
+        <translation>此服务商配置在遇到速率限制时不重试</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::session::SendTexts</name>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>Ready. Retries of your next send show here.</source>
+        <translation>就绪。下次发送的重试情况将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Retrying: sending attempt %1…</source>
+        <translation>正在重试：进行第 %1 次尝试…</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>正在发送…</translation>
+    </message>
+    <message>
+        <source>Waiting to send attempt %1</source>
+        <translation>等待进行第 %1 次尝试</translation>
+    </message>
+    <message>
+        <source>Answer streaming in</source>
+        <translation>正在接收流式回答</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>已回答</translation>
+    </message>
+    <message>
+        <source>Answered after 1 retry</source>
+        <translation>重试 1 次后已回答</translation>
+    </message>
+    <message>
+        <source>Answered after %1 retries</source>
+        <translation>重试 %1 次后已回答</translation>
+    </message>
+    <message>
+        <source>Gave up: %1</source>
+        <translation>已放弃：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 次（共 %2 次）</translation>
+    </message>
+    <message>
+        <source>Attempt %1 of %2</source>
+        <translation>第 %1 次尝试（共 %2 次）</translation>
+    </message>
+    <message>
+        <source>%1 (HTTP %2)</source>
+        <translation>%1（HTTP %2）</translation>
+    </message>
+    <message>
+        <source>%1 used by the answer</source>
+        <translation>回答使用了 %1</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation>%1 秒 / %2 秒</translation>
+    </message>
+    <message>
+        <source>%1; cancelled after %2</source>
+        <translation>%1；%2 后已取消</translation>
+    </message>
+    <message>
+        <source>Pacing: sending in %1 s (the provider&apos;s window is full)</source>
+        <translation>节流：%1 秒后发送（服务商额度窗口已满）</translation>
+    </message>
+    <message>
+        <source>Pacing: sending in %1 s (the provider&apos;s request limit is reached)</source>
+        <translation>节流：%1 秒后发送（已达到服务商的请求数上限）</translation>
+    </message>
+    <message>
+        <source>Waiting for the provider…</source>
+        <translation>正在等待服务商…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s</source>
+        <translation>
+            <numerusform>%n 秒后重试</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Retrying in %n s: %1</source>
+        <translation>
+            <numerusform>%n 秒后重试：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · retry in %2</source>
+        <translation>%1 · %2 后重试</translation>
+    </message>
+    <message>
+        <source>attempt %1 of %2 failed: </source>
+        <translation>第 %1 次尝试（共 %2 次）失败：</translation>
+    </message>
+    <message>
+        <source> (used %1, limit %2)</source>
+        <translation>（已用 %1，上限 %2）</translation>
+    </message>
+    <message>
+        <source>waiting %1 (%2) before attempt %3 of %4; %5 of the %6 budget left</source>
+        <translation>等待 %1（%2），然后进行第 %3 次尝试（共 %4 次）；%6 的预算还剩 %5</translation>
+    </message>
+    <message>
+        <source>answered on attempt %1 of %2</source>
+        <translation>在第 %1 次尝试（共 %2 次）时得到回答</translation>
+    </message>
+    <message>
+        <source> (%1 tokens)</source>
+        <translation>（%1 个 token）</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ContextGauge</name>
     <message>
         <source>Context: %1 of %2 tokens</source>
@@ -133,18 +656,6 @@
     <message>
         <source>Waiting for the provider…</source>
         <translation>正在等待服务商…</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retrying in %n s</source>
-        <translation>
-            <numerusform>%n 秒后重试</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Retrying in %n s: %1</source>
-        <translation>
-            <numerusform>%n 秒后重试：%1</numerusform>
-        </translation>
     </message>
     <message>
         <source>It goes out by itself when the provider&apos;s limit resets.</source>
@@ -723,119 +1234,6 @@
     <message>
         <source>Queue</source>
         <translation>队列</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::ParkingTexts</name>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source>%1 h</source>
-        <translation>%1 小时</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分钟</translation>
-    </message>
-    <message>
-        <source>%1 tomorrow</source>
-        <translation>明天 %1</translation>
-    </message>
-    <message>
-        <source>%1 on %2</source>
-        <translation>%2 %1</translation>
-    </message>
-    <message>
-        <source>now</source>
-        <translation>现在</translation>
-    </message>
-    <message>
-        <source>in %1 s</source>
-        <translation>%1 秒后</translation>
-    </message>
-    <message>
-        <source>in %1</source>
-        <translation>%1 后</translation>
-    </message>
-    <message>
-        <source>Send at %1 (%2)</source>
-        <translation>定时发送：%1（%2）</translation>
-    </message>
-    <message>
-        <source>Parked until %1, in %2</source>
-        <translation>已挂起至 %1，还剩 %2</translation>
-    </message>
-    <message>
-        <source>park %1 of %2</source>
-        <translation>第 %1 次挂起，共 %2 次</translation>
-    </message>
-    <message>
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
-    </message>
-    <message>
-        <source>Sending at the reset · %1</source>
-        <translation>额度已重置，正在发送 · %1</translation>
-    </message>
-    <message>
-        <source>Parked until %1 · in %2 · %3</source>
-        <translation>已挂起至 %1 · 还剩 %2 · %3</translation>
-    </message>
-    <message>
-        <source>Not parked: the provider did not say when the limit resets</source>
-        <translation>未挂起：服务商未说明额度何时重置</translation>
-    </message>
-    <message>
-        <source>Not parked: the limit resets in %1, more than %2 away</source>
-        <translation>未挂起：额度将在 %1 后重置，超过了 %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Not parked again: it was parked %n times in a row already</source>
-        <translation>
-            <numerusform>未再次挂起：它已连续挂起 %n 次</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Due: waiting for the previous send to this provider</source>
-        <translation>已到期：正在等待发往此服务商的上一次发送</translation>
-    </message>
-    <message>
-        <source>Waiting for the demo provider to be chosen again</source>
-        <translation>正在等待重新选择演示服务商</translation>
-    </message>
-    <message>
-        <source>Waiting for %1 to be chosen again</source>
-        <translation>正在等待重新选择 %1</translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <source>due</source>
-        <translation>已到期</translation>
-    </message>
-    <message>
-        <source>sending</source>
-        <translation>发送中</translation>
-    </message>
-    <message>
-        <source>waits for provider</source>
-        <translation>等待服务商</translation>
-    </message>
-    <message>
-        <source>Demo provider</source>
-        <translation>演示服务商</translation>
-    </message>
-    <message>
-        <source>waits for consent</source>
-        <translation>等待同意</translation>
-    </message>
-    <message>
-        <source>Waiting for your consent to send the key unencrypted to %1</source>
-        <translation>正在等待您同意将密钥以未加密方式发送到 %1</translation>
     </message>
 </context>
 <context>
@@ -1577,70 +1975,6 @@
 <context>
     <name>capwatch::ui::RetryPanel</name>
     <message>
-        <source>Ready. Retries of your next send show here.</source>
-        <translation>就绪。下次发送的重试情况将显示在这里。</translation>
-    </message>
-    <message>
-        <source>Retrying: sending attempt %1…</source>
-        <translation>正在重试：进行第 %1 次尝试…</translation>
-    </message>
-    <message>
-        <source>Sending…</source>
-        <translation>正在发送…</translation>
-    </message>
-    <message>
-        <source>Waiting to send attempt %1</source>
-        <translation>等待进行第 %1 次尝试</translation>
-    </message>
-    <message>
-        <source>Answer streaming in</source>
-        <translation>正在接收流式回答</translation>
-    </message>
-    <message>
-        <source>Answered</source>
-        <translation>已回答</translation>
-    </message>
-    <message>
-        <source>Answered after 1 retry</source>
-        <translation>重试 1 次后已回答</translation>
-    </message>
-    <message>
-        <source>Answered after %1 retries</source>
-        <translation>重试 %1 次后已回答</translation>
-    </message>
-    <message>
-        <source>Gave up: %1</source>
-        <translation>已放弃：%1</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>–</source>
-        <translation>–</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>第 %1 次（共 %2 次）</translation>
-    </message>
-    <message>
-        <source>?</source>
-        <translation>?</translation>
-    </message>
-    <message>
-        <source>%1 / %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 s of %2 s</source>
-        <translation>%1 秒 / %2 秒</translation>
-    </message>
-    <message>
         <source>Retry cycle</source>
         <translation>重试过程</translation>
     </message>
@@ -1697,18 +2031,6 @@
         <translation>等待时长的来源</translation>
     </message>
     <message>
-        <source>%1 (HTTP %2)</source>
-        <translation>%1（HTTP %2）</translation>
-    </message>
-    <message>
-        <source>%1 used by the answer</source>
-        <translation>回答使用了 %1</translation>
-    </message>
-    <message>
-        <source>%1; cancelled after %2</source>
-        <translation>%1；%2 后已取消</translation>
-    </message>
-    <message>
         <source>Last failure</source>
         <translation>上次失败</translation>
     </message>
@@ -1755,14 +2077,6 @@
     <message>
         <source>Provider window reset</source>
         <translation>服务商额度窗口重置</translation>
-    </message>
-    <message>
-        <source>Pacing: sending in %1 s (the provider&apos;s window is full)</source>
-        <translation>节流：%1 秒后发送（服务商额度窗口已满）</translation>
-    </message>
-    <message>
-        <source>Pacing: sending in %1 s (the provider&apos;s request limit is reached)</source>
-        <translation>节流：%1 秒后发送（已达到服务商的请求数上限）</translation>
     </message>
     <message>
         <source>Sending in</source>
@@ -1812,285 +2126,6 @@
         <source>%1 of %2</source>
         <comment>what is left of the provider&apos;s limit</comment>
         <translation>%1 / %2</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::RetryTexts</name>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 分钟 %2 秒</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min %3 s</source>
-        <translation>%1 小时 %2 分钟 %3 秒</translation>
-    </message>
-    <message>
-        <source>%1 h</source>
-        <translation>%1 小时</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分钟</translation>
-    </message>
-    <message>
-        <source>success</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>token limit</source>
-        <translation>Token 上限</translation>
-    </message>
-    <message>
-        <source>rate limit</source>
-        <translation>速率限制</translation>
-    </message>
-    <message>
-        <source>transient</source>
-        <translation>临时故障</translation>
-    </message>
-    <message>
-        <source>auth</source>
-        <translation>认证</translation>
-    </message>
-    <message>
-        <source>request too large</source>
-        <translation>请求过大</translation>
-    </message>
-    <message>
-        <source>out of credit</source>
-        <translation>余额不足</translation>
-    </message>
-    <message>
-        <source>fatal</source>
-        <translation>致命错误</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>进行中</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>retry-after</source>
-        <translation>retry-after</translation>
-    </message>
-    <message>
-        <source>retry-after-ms</source>
-        <translation>retry-after-ms</translation>
-    </message>
-    <message>
-        <source>retry delay</source>
-        <translation>重试延迟</translation>
-    </message>
-    <message>
-        <source>message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <source>rate-limit reset</source>
-        <translation>速率限制重置</translation>
-    </message>
-    <message>
-        <source>backoff</source>
-        <translation>退避</translation>
-    </message>
-    <message>
-        <source>new key</source>
-        <translation>新密钥</translation>
-    </message>
-    <message>
-        <source>retry-after header asked %1; capped to %2</source>
-        <translation>retry-after 响应头要求等待 %1，已限制为 %2</translation>
-    </message>
-    <message>
-        <source>retry-after header: %1</source>
-        <translation>retry-after 响应头：%1</translation>
-    </message>
-    <message>
-        <source>retry-after-ms header asked %1; capped to %2</source>
-        <translation>retry-after-ms 响应头要求等待 %1，已限制为 %2</translation>
-    </message>
-    <message>
-        <source>retry-after-ms header: %1</source>
-        <translation>retry-after-ms 响应头：%1</translation>
-    </message>
-    <message>
-        <source>provider asked %1; capped to %2</source>
-        <translation>服务商要求等待 %1，已限制为 %2</translation>
-    </message>
-    <message>
-        <source>provider asked %1</source>
-        <translation>服务商要求等待 %1</translation>
-    </message>
-    <message>
-        <source>retryDelay in the error asked %1; capped to %2</source>
-        <translation>错误中的 retryDelay 要求 %1；已限制为 %2</translation>
-    </message>
-    <message>
-        <source>retryDelay in the error: %1</source>
-        <translation>错误中的 retryDelay：%1</translation>
-    </message>
-    <message>
-        <source>rate-limit reset header asked %1; capped to %2</source>
-        <translation>速率限制重置标头要求 %1；已限制为 %2</translation>
-    </message>
-    <message>
-        <source>rate-limit reset header: %1</source>
-        <translation>速率限制重置标头：%1</translation>
-    </message>
-    <message>
-        <source>backoff %1</source>
-        <translation>退避 %1</translation>
-    </message>
-    <message>
-        <source>new key from the credential store: no wait</source>
-        <translation>已从凭据存储获取新密钥：无需等待</translation>
-    </message>
-    <message>
-        <source>%1 %2 of %3</source>
-        <translation>%1 %2（共 %3）</translation>
-    </message>
-    <message>
-        <source>%1 %2 → %3</source>
-        <translation>%1 %2 → %3</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
-        <source>budget exhausted</source>
-        <translation>预算已耗尽</translation>
-    </message>
-    <message>
-        <source>attempts exhausted</source>
-        <translation>尝试次数已用完</translation>
-    </message>
-    <message>
-        <source>not retryable</source>
-        <translation>不可重试</translation>
-    </message>
-    <message>
-        <source>no response in time</source>
-        <translation>未及时响应</translation>
-    </message>
-    <message>
-        <source>key unchanged</source>
-        <translation>密钥未变</translation>
-    </message>
-    <message>
-        <source>budget exhausted (the %1 s of waiting are used up)</source>
-        <translation>预算已耗尽（%1 秒等待时间已用完）</translation>
-    </message>
-    <message>
-        <source>all %1 attempts failed</source>
-        <translation>%1 次尝试均失败</translation>
-    </message>
-    <message>
-        <source>the error is not one that waiting can fix</source>
-        <translation>此错误无法通过等待解决</translation>
-    </message>
-    <message>
-        <source>the provider did not answer in time</source>
-        <translation>服务商未能及时响应</translation>
-    </message>
-    <message>
-        <source>the key was rejected and no new key was found</source>
-        <translation>密钥被拒绝，且未找到新密钥</translation>
-    </message>
-    <message>
-        <source>Attempt started</source>
-        <translation>开始尝试</translation>
-    </message>
-    <message>
-        <source>Retry scheduled</source>
-        <translation>已安排重试</translation>
-    </message>
-    <message>
-        <source>Succeeded</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>Gave up</source>
-        <translation>已放弃</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>parked</source>
-        <translation>已挂起</translation>
-    </message>
-    <message>
-        <source>sent now</source>
-        <translation>已立即发送</translation>
-    </message>
-    <message>
-        <source>reset reached</source>
-        <translation>额度已重置</translation>
-    </message>
-    <message>
-        <source>parked · %1</source>
-        <translation>已挂起 · %1</translation>
-    </message>
-    <message>
-        <source>parked until %1</source>
-        <translation>已挂起至 %1</translation>
-    </message>
-    <message>
-        <source>Parked</source>
-        <translation>已挂起</translation>
-    </message>
-    <message>
-        <source>Unparked</source>
-        <translation>已解除挂起</translation>
-    </message>
-    <message>
-        <source>paced</source>
-        <translation>已节流</translation>
-    </message>
-    <message>
-        <source>x-ratelimit-reset-tokens header: %1 (pacing, outside the retry budget)</source>
-        <translation>x-ratelimit-reset-tokens 响应头：%1（节流，不计入重试预算）</translation>
-    </message>
-    <message>
-        <source>x-ratelimit-reset-requests header: %1 (pacing, outside the retry budget)</source>
-        <translation>x-ratelimit-reset-requests 响应头：%1（节流，不计入重试预算）</translation>
-    </message>
-    <message>
-        <source>paced %1 of %2</source>
-        <translation>已节流 %1（共 %2）</translation>
-    </message>
-    <message>
-        <source>paced %1</source>
-        <translation>已节流 %1</translation>
-    </message>
-    <message>
-        <source>Paced</source>
-        <translation>已节流</translation>
-    </message>
-    <message>
-        <source>Fallback</source>
-        <translation>改用备用配置</translation>
-    </message>
-    <message>
-        <source>this profile does not retry token limits</source>
-        <translation>此服务商配置在达到 Token 上限时不重试</translation>
-    </message>
-    <message>
-        <source>this profile does not retry rate limits</source>
-        <translation>此服务商配置在遇到速率限制时不重试</translation>
     </message>
 </context>
 <context>

@@ -16,99 +16,81 @@ ChatSession::ChatSession(QObject *parent)
     , m_log(new net::RetryLog(this))
 {
     m_client->setRetryLog(m_log);
-    using net::ChatClient;
-    connect(m_client, &ChatClient::sendStarted, this, [this](quint64 send) {
-        m_send = send; // the latest send wins: everything of an earlier one is dropped from here
-        emitProgress();
-        Q_EMIT sendStarted(send);
-    });
-    connect(
-        m_client, &ChatClient::attemptStarted, this, [this](quint64 send, int attempt, int max) {
-            if (!current(send))
-                return;
-            m_tick.stop();
-            emitProgress();
-            Q_EMIT attemptStarted(send, attempt, max);
-        });
-    connect(m_client, &ChatClient::pacingStarted, this,
-        [this](quint64 send, const net::PacePlan &plan) {
-            if (!current(send))
-                return;
-            m_tick.start(); // the pacing countdown, as a retry's
-            emitProgress();
-            Q_EMIT pacingStarted(send, plan);
-        });
-    connect(m_client, &ChatClient::providerReported, this, &ChatSession::onProviderReported);
-    connect(m_client, &ChatClient::contextOverflowed, this, &ChatSession::onContextOverflow);
-    connect(m_client, &ChatClient::answerStarted, this, [this](quint64 send, int status) {
-        if (current(send))
-            Q_EMIT answerStarted(send, status);
-    });
-    connect(m_client, &ChatClient::answerText, this, [this](quint64 send, const QString &text) {
-        if (!current(send))
-            return;
-        keepAnswerText(text);
-        Q_EMIT answerText(send, text);
-    });
-    connect(m_client, &ChatClient::attemptFailed, this,
-        [this](quint64 send, const net::AttemptFailure &failure) {
-            if (!current(send))
-                return;
-            m_lastFailureCategory = QString::fromLatin1(retry::nameOf(failure.category));
-            Q_EMIT attemptFailed(send, failure);
-        });
-    connect(m_client, &ChatClient::retryScheduled, this,
-        [this](quint64 send, const net::RetryInfo &info) {
-            if (!current(send))
-                return;
-            m_tick.start();
-            emitProgress();
-            Q_EMIT retryScheduled(send, info);
-        });
-    connect(m_client, &ChatClient::succeeded, this,
-        [this](quint64 send, const net::SendSummary &summary) {
-            if (!current(send))
-                return;
-            finish(summary);
-            Q_EMIT succeeded(send, summary);
-        });
-    connect(
-        m_client, &ChatClient::gaveUp, this, [this](quint64 send, const net::SendSummary &summary) {
-            if (!current(send))
-                return;
-            finish(summary);
-            const ParkOffer offer = m_offer; // a handler of gaveUp() may start another send
-            const FallbackOffer fallback = m_fallbackOffer;
-            Q_EMIT gaveUp(send, summary);
-            // Before parkOffered(): an automatic fallback goes now, and is not also parked.
-            offerFallback(send, fallback);
-            // In a lot, a parked send that ends capped again goes back in, whatever the choice:
-            // it was parked by the user or the setting already (up to kMaxParksInARow). Without
-            // one (capwatch-cli) the caller decides on the offer.
-            const bool again = m_parksInARow > 0 && m_lot;
-            if (current(send) && m_offer.parkable
-                && (again || m_parkingChoice == ParkingChoice::Automatic))
-                park();
-            // Also when another send began: the lot waits for this one's end.
-            Q_EMIT parkOffered(m_offer.send == send ? m_offer : offer);
-            offerTrim(send);
-        });
-    connect(m_client, &ChatClient::cancelled, this,
-        [this](quint64 send, const net::SendSummary &summary) {
-            if (!current(send))
-                return;
-            finish(summary);
-            Q_EMIT cancelled(send, summary);
-        });
-
+    // What the responses say of the provider feeds the memory (pacing, context windows); the
+    // steps of a send reach the views through its Send (adopt()).
+    connect(m_client, &net::ChatClient::providerReported, this, &ChatSession::onProviderReported);
+    connect(m_client, &net::ChatClient::contextOverflowed, this, &ChatSession::onContextOverflow);
     // Each record as it is logged, so a kill in the middle of a retry cycle loses at most one.
     connect(m_log, &net::RetryLog::recordAppended, this, &ChatSession::storeRecord);
+}
 
-    // Twenty readings a second; each one reads the send's deadline, so a late tick never makes
-    // a countdown drift.
-    m_tick.setInterval(50);
-    m_tick.setTimerType(Qt::PreciseTimer);
-    connect(&m_tick, &QTimer::timeout, this, &ChatSession::onTick);
+void ChatSession::adopt(Send *send)
+{
+    if (m_current && !m_current->state().running())
+        m_current->deleteLater(); // one in flight ends by itself (the latest send wins)
+    m_current = send;
+    connect(send, &Send::changed, this, [this, send](const SendState &state) {
+        if (send != m_current)
+            return;
+        const bool started = state.send != 0 && state.send != m_send;
+        if (started)
+            m_send = state.send; // the latest send wins: everything of an earlier one is dropped
+        Q_EMIT sendStateChanged(state);
+        if (started)
+            Q_EMIT sendStarted(state.send);
+    });
+    connect(send, &Send::text, this, [this, send](quint64 id, const QString &text) {
+        if (send != m_current || !current(id))
+            return;
+        keepAnswerText(text);
+        Q_EMIT answerText(id, text);
+    });
+    connect(send, &Send::ended, this,
+        [this, send](quint64 id, const net::SendSummary &summary) { onEnded(send, id, summary); });
+}
+
+void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summary)
+{
+    if (send != m_current || !current(id)) {
+        send->deleteLater(); // superseded while it ran
+        return;
+    }
+    finish(summary);
+    send->setOffers(m_offer, m_fallbackOffer);
+    send->publish();
+    switch (summary.outcome) {
+    case net::SendSummary::Outcome::Succeeded:
+        Q_EMIT succeeded(id, summary);
+        return;
+    case net::SendSummary::Outcome::Cancelled:
+        Q_EMIT cancelled(id, summary);
+        return;
+    case net::SendSummary::Outcome::GaveUp:
+        break;
+    }
+    const ParkOffer offer = m_offer; // a handler of gaveUp() may start another send
+    const FallbackOffer fallback = m_fallbackOffer;
+    Q_EMIT gaveUp(id, summary);
+    // Before parkOffered(): an automatic fallback goes now, and is not also parked.
+    offerFallback(id, fallback);
+    // In a lot, a parked send that ends capped again goes back in, whatever the choice: it was
+    // parked by the user or the setting already (up to kMaxParksInARow). Without one
+    // (capwatch-cli) the caller decides on the offer.
+    const bool again = m_parksInARow > 0 && m_lot;
+    if (current(id) && m_offer.parkable && (again || m_parkingChoice == ParkingChoice::Automatic))
+        park();
+    // Also when another send began: the lot waits for this one's end.
+    Q_EMIT parkOffered(m_offer.send == id ? m_offer : offer);
+    offerTrim(id);
+}
+
+void ChatSession::republish()
+{
+    if (!m_current || m_current->id() != m_send)
+        return;
+    m_current->setOffers(m_offer, m_fallbackOffer);
+    m_current->setTrimOffer(m_trimOffer);
+    m_current->publish();
 }
 
 ChatSession::~ChatSession()
@@ -304,22 +286,19 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     ++m_restoreToken; // a send wins over a restore still being read
     m_restorePending = false;
     m_hasLastExchange = false;
-    m_pendingPrompt = prompt;
     m_failedPrompt.clear();
-    m_answer.clear();
-    m_lastFailureCategory.clear();
     m_offer = {};
     m_fallbackOffer = {};
     // Where this send goes: the fallback's endpoint, model and headers for sendToFallback()'s
     // one send, else the session's own provider (the client back from a fallback's first).
     const std::optional<ProviderChoice> target = std::exchange(m_fallbackTarget, std::nullopt);
-    m_sentToFallback = target.has_value();
     if (!target)
         restoreClient();
     const ProviderChoice &to = target ? *target : m_choice;
-    m_sendProfileName = to.profileName;
-    m_sendProfileId = to.profile;
     m_sendFallback = target;
+    // Made with the client's limits for this send (the fallback's are applied by now).
+    Send *send = new Send(m_client, prompt, options, to, target.has_value(), this);
+    adopt(send);
     // Paced and trimmed by the lane, model and context window of where the send goes.
     m_sendLane = target ? laneOf(*target) : ownLane();
     // A new prompt while one is parked: that one stays in the lot (its card, the queue) and goes
@@ -350,6 +329,12 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
     storeSendStart(prompt); // queued before the request goes out (on the next turn of the loop)
+    // The whole answer for the transcript; else, bounded, what the history stores of it (the
+    // CLI streams on), or nothing.
+    send->setAnswerLimit(m_keepTranscript ? -1
+            : m_storedSend.isNull()       ? 0
+                                          : kMaxStoredAnswerChars + 1);
+    send->setModel(request.model);
     m_sendLane.model = request.model;
     const net::PacePlan plan = pacePlanFor(request, m_sendLane);
     m_sentEstimate = plan.estimatedTokens.value_or(0);
@@ -373,14 +358,14 @@ void ChatSession::stop()
 
 void ChatSession::finish(const net::SendSummary &summary)
 {
-    m_tick.stop();
     m_endedSend = m_send;
     m_endedRequest = m_send; // the client numbers its log records by the send
     m_endedAttempt = summary.attempts;
     storeSendEnd(summary);
     offerPark(summary);
     makeFallbackOffer(summary);
-    if (m_sentToFallback && m_offer.parkable) {
+    const bool viaFallback = m_current->state().viaFallback;
+    if (viaFallback && m_offer.parkable) {
         // Parked, it would go to the session's own provider at the fallback's reset.
         m_offer.parkable = false;
         m_offer.refusal = retry::ParkRefusal::NotCapped;
@@ -388,68 +373,28 @@ void ChatSession::finish(const net::SendSummary &summary)
     }
     if (summary.outcome == net::SendSummary::Outcome::Succeeded) {
         if (m_keepTranscript) {
-            m_history.append({ u"user"_s, m_pendingPrompt });
-            m_history.append({ u"assistant"_s, m_answer });
+            m_history.append({ u"user"_s, m_current->prompt() });
+            m_history.append({ u"assistant"_s, m_current->answer() });
             m_hasLastExchange = true;
         }
     } else {
-        m_failedPrompt = m_pendingPrompt;
+        m_failedPrompt = m_current->prompt();
     }
-    m_pendingPrompt.clear();
-    m_answer.clear();
-    if (m_sentToFallback)
+    if (viaFallback)
         restoreClient(); // later sends go to the session's own provider
-    emitProgress();
 }
 
-WaitProgress ChatSession::progress() const
+SendState ChatSession::sendState() const
 {
-    WaitProgress p;
-    p.send = m_send;
-    p.failureCategory = m_lastFailureCategory;
-    // The numbers of the send in flight (or ended last); before any, of the next one.
-    const retry::SendPolicy *sendPolicy = m_send ? m_client->policy() : nullptr;
-    p.limits = sendPolicy ? sendPolicy->limits() : m_client->policyLimits();
-    p.profileName = m_send ? m_sendProfileName : m_choice.profileName;
-    p.budgetLeft = p.limits.budget;
-    if (m_send && m_client->pacing()) {
-        const net::PacePlan &plan = m_client->pacePlan();
-        p.pacing = true;
-        p.paceTokensFull = plan.tokensFull;
-        p.wait = plan.wait;
-        p.left = m_client->paceLeft();
-        p.elapsed = std::max(retry::Millis(0), plan.wait - p.left);
-        p.source = plan.source;
-        p.budgetLeft = p.limits.budget; // pacing never spends the budget
-        return p;
-    }
-    const retry::SendPolicy *policy = sendPolicy;
-    if (!policy)
-        return p;
-    p.budgetLeft = policy->budgetLeft();
-    p.waiting = policy->state() == retry::SendPolicy::State::Waiting;
-    if (p.waiting) {
-        const retry::Decision &decision = policy->lastDecision();
-        p.nextAttempt = decision.nextAttempt;
-        p.wait = decision.wait;
-        p.elapsed = policy->waitedSoFar() - (policy->waitedTotal() - decision.wait);
-        p.left = policy->waitLeft();
-        p.source = decision.source;
-    }
-    return p;
-}
-
-void ChatSession::emitProgress()
-{
-    Q_EMIT waitProgress(progress());
-}
-
-void ChatSession::onTick()
-{
-    const WaitProgress p = progress();
-    if (!p.waiting && !p.pacing)
-        m_tick.stop();
-    Q_EMIT waitProgress(p);
+    if (m_current)
+        return m_current->state();
+    // Before any send: the numbers and the profile of the next one.
+    SendState s;
+    s.limits = m_client->policyLimits();
+    s.budgetLeft = s.limits.budget;
+    s.profileName = m_choice.profileName;
+    s.model = m_model;
+    return s;
 }
 
 } // namespace capwatch::session

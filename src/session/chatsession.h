@@ -10,6 +10,8 @@
 #include "net/retrylog.h"
 #include "parkinglot.h"
 #include "providermemory.h"
+#include "send.h"
+#include "sendstate.h"
 #include "sessiontypes.h"
 
 #include <QList>
@@ -106,8 +108,11 @@ public:
     /// (its prompt is the failed one, for Retry now).
     void stop();
 
-    /// The current send's figures now.
-    WaitProgress progress() const;
+    /// The state of the send in flight (or ended last); before any, of the next one (its
+    /// profile's numbers and name).
+    SendState sendState() const;
+    /// The send in flight (or ended last); null before any and after another conversation.
+    const Send *lastSend() const { return m_current; }
 
     // --- history (docs/session.md: what is stored when) ---
     /// Where the conversation is stored; null (the default) stores nothing (--private, tests).
@@ -142,6 +147,17 @@ public:
     /// and the caller waits itself (capwatch-cli chat --wait-for-reset).
     void setParkingLot(ParkingLot *lot);
     ParkingLot *parkingLot() const { return m_lot; }
+    /// The lot's own session for a parked send: the lot drives it, it is not attached (it shows
+    /// nothing). leaveLot() forgets the lot without detaching (the lot is going, or done).
+    void driveFromLot(ParkingLot *lot) { m_lot = lot; }
+    void leaveLot() { m_lot = nullptr; }
+    /// The id of the profile this session talks to (ProviderChoice::profile).
+    QString profileId() const { return m_choice.profile; }
+    /// Moves on with every newConversation() and restore: a parked send that is not stored
+    /// belongs to what the session showed when it was parked.
+    quint64 viewToken() const { return m_view; }
+    /// True while stop() cancels the send in flight: the user's Stop, not a provider change.
+    bool stoppedByUser() const { return m_stopped; }
     /// The lot's name for the provider talked to: "demo", or the stored endpoint (its queue:
     /// one parked send at a time per lane).
     QString lane() const;
@@ -215,43 +231,37 @@ public:
     /// fallbackNeedsPlainHttpConsent() (ask, allowFallbackPlainHttp(), then call again).
     quint64 sendToFallback(const SendOptions &options);
     /// The profile name the send in flight (or ended last) went to: its answer is marked with it.
-    QString sendProfile() const { return m_sendProfileName; }
+    QString sendProfile() const { return m_current ? m_current->state().profileName : QString(); }
     /// True while the send in flight (or ended last) went to the fallback.
-    bool sentToFallback() const { return m_sentToFallback; }
+    bool sentToFallback() const { return m_current && m_current->state().viaFallback; }
     /// True while a send to the fallback is in flight. setProvider() does not cancel it (the
     /// client keeps that send's key source and limits); when the fallback profile itself
     /// changed, the caller cancels it and says so. sendProfileId() names that profile.
     bool fallbackSendRunning() const { return m_clientOnFallback && busy(); }
     /// The profile id the send in flight (or ended last) went to.
-    QString sendProfileId() const { return m_sendProfileId; }
+    QString sendProfileId() const { return m_current ? m_current->profileId() : QString(); }
 
 Q_SIGNALS:
     /// Right after gaveUp() (before parkOffered()): what fallbackOffer() says, offered or not.
     /// With `automatic`, the fallback's send has already started when this arrives.
     void fallbackOffered(const capwatch::session::FallbackOffer &offer);
-    /// The send waits for the provider's window before its first attempt.
-    void pacingStarted(quint64 send, const capwatch::net::PacePlan &plan);
-    /// What a response said of the provider's window and usage (every attempt with a status).
-    void providerReported(quint64 send, const capwatch::net::ProviderReport &report);
     /// After gaveUp() on a context error (and before a send, when automatic trimming applied a
     /// plan): what trimOffer() says.
     void trimOffered(const capwatch::session::TrimOffer &offer);
     /// The oldest turns left out of requests changed (a trim, a new conversation, a restore).
     void leftOutChanged(int turns, qint64 tokens);
 
-    // The current send's steps, as net::ChatClient reports them; a superseded send's are dropped.
+    /// The send in flight (or ended last) changed: a step, a tick of its wait, an offer, a park.
+    /// Every view of a send renders this one value (SendTexts words it).
+    void sendStateChanged(const capwatch::session::SendState &state);
+    /// A send of this session started (its first sendStateChanged() came just before).
     void sendStarted(quint64 send);
-    void attemptStarted(quint64 send, int attempt, int maxAttempts);
-    void answerStarted(quint64 send, int status);
+    /// A piece of the current send's answer as it streams in.
     void answerText(quint64 send, const QString &text);
-    void attemptFailed(quint64 send, const capwatch::net::AttemptFailure &failure);
-    void retryScheduled(quint64 send, const capwatch::net::RetryInfo &info);
+    // The current send ended; its state, with the offers, was published just before.
     void succeeded(quint64 send, const capwatch::net::SendSummary &summary);
     void gaveUp(quint64 send, const capwatch::net::SendSummary &summary);
     void cancelled(quint64 send, const capwatch::net::SendSummary &summary);
-    /// Before each step above and on every tick of a wait: what the panel, the timeline and the
-    /// status line show.
-    void waitProgress(const capwatch::session::WaitProgress &progress);
     void providerChanged();
     /// Right after gaveUp() (and, with ParkingChoice::Automatic or a send parked before, after
     /// park()): what parkOffer() says, also when not parkable (the view says why). isParked()
@@ -269,14 +279,17 @@ Q_SIGNALS:
     void restoreFailed(const QUuid &id, const QString &reason);
 
 private:
-    friend class ParkingLot; // drives the sessions it makes for a parked send
-
     quint64 startSend(const QString &prompt, const SendOptions &options);
     bool current(quint64 send) const { return send == m_send && m_send != 0; }
-    void emitProgress();
-    void onTick();
+    /// Makes `send` the current one: its state is this session's from now on.
+    void adopt(Send *send);
+    void onEnded(Send *send, quint64 id, const net::SendSummary &summary);
     void finish(const net::SendSummary &summary);
+    /// Publishes the current send's state again (after an offer or a park changed it).
+    void republish();
     void keepAnswerText(const QString &text);
+    /// Forgets the send that ended last (another conversation is shown).
+    void dropLastSend();
     // History: each queues its writes on m_writer and returns at once.
     void storeSendStart(const QString &prompt);
     /// Regenerate, Edit and resend: the last exchange's stored messages are marked Replaced.
@@ -293,11 +306,11 @@ private:
     net::RetryRecord parkRecord(net::RetryRecord::Event event) const;
     void appendParkRecord(net::RetryRecord record, const QUuid &storedSend);
 
+    /// The send that ended last shows its end again (taken out of the lot without going out).
+    void unparkLastSend();
     bool shows(const history::ParkedSend &parked) const;
     /// Takes `parked` as this session's parked prompt (the lot's entry of the conversation shown).
     void adoptParked(const history::ParkedSend &parked);
-    /// Idle: no send in flight, no edit, no restore on its way.
-    bool canRunParked() const;
 
     net::ChatClient *m_client;
     net::RetryLog *m_log;
@@ -313,14 +326,12 @@ private:
     QSet<QString> m_plainHttpConsent; ///< endpoints allowed to get the key unencrypted
 
     QList<net::ChatMessage> m_history;
-    QString m_pendingPrompt; ///< the prompt of the send in flight
-    QString m_answer; ///< the answer so far of the send in flight
     QString m_failedPrompt;
-    QString m_lastFailureCategory;
     bool m_hasLastExchange = false;
     bool m_editing = false;
     quint64 m_send = 0;
-    QTimer m_tick;
+    /// The send in flight, or the one that ended last: its prompt, answer and state.
+    QPointer<Send> m_current;
 
     QPointer<history::HistoryWriter> m_writer;
     QUuid m_conversation;
@@ -370,9 +381,6 @@ private:
     std::optional<ProviderChoice> m_fallback;
     bool m_autoFallback = false;
     FallbackOffer m_fallbackOffer;
-    QString m_sendProfileName;
-    QString m_sendProfileId;
-    bool m_sentToFallback = false;
     /// The fallback a demo fallback's endpoint is found for (the session's own local provider,
     /// or one it starts); nullopt when it could not start. `startedLocal`: it was started.
     std::optional<ProviderChoice> prepareFallback(bool &startedLocal);

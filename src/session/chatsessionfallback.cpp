@@ -113,9 +113,10 @@ void ChatSession::makeFallbackOffer(const net::SendSummary &summary)
 {
     FallbackOffer offer;
     offer.send = m_send;
-    offer.fromProfile = m_sendProfileName;
+    const SendState &ended = m_current->state();
+    offer.fromProfile = ended.profileName;
     offer.reason = summary.reason;
-    offer.category = m_lastFailureCategory;
+    offer.category = ended.failureCategory();
     if (m_fallback)
         offer.toProfile = m_fallback->profileName;
     // One hop: a send to the fallback that ends capped is offered nothing further.
@@ -123,7 +124,7 @@ void ChatSession::makeFallbackOffer(const net::SendSummary &summary)
     const retry::PolicyLimits &ranWith
         = m_client->policy() ? m_client->policy()->limits() : m_client->policyLimits();
     offer.offered
-        = m_fallback && !m_sentToFallback && endedCapped(summary, m_lastFailureCategory, ranWith);
+        = m_fallback && !ended.viaFallback && endedCapped(summary, offer.category, ranWith);
     m_fallbackOffer = offer;
 }
 
@@ -235,7 +236,7 @@ quint64 ChatSession::sendToFallback(const SendOptions &options)
 quint64 ChatSession::resendToFallback(const SendOptions &options)
 {
     // The same fallback profile as the send that overflowed, and allowed as before.
-    if (!m_sentToFallback || !m_fallback || !m_sendFallback
+    if (!sentToFallback() || !m_fallback || !m_sendFallback
         || m_fallback->profile != m_sendFallback->profile || fallbackNeedsPlainHttpConsent())
         return 0;
     bool startedLocal = false;

@@ -59,6 +59,7 @@ void ChatSession::newConversation()
     m_restorePending = false;
     m_lastStoredMessage = {};
     cancel();
+    dropLastSend(); // its state belongs to the conversation shown before
     m_history.clear();
     clearLeftOut();
     m_failedPrompt.clear();
@@ -131,10 +132,9 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
         return;
     }
     cancel();
+    dropLastSend(); // its state belongs to the conversation shown before
     clearLeftOut();
     m_editing = false;
-    m_pendingPrompt.clear();
-    m_answer.clear();
     m_failedPrompt.clear();
     m_hasLastExchange = false;
     m_lastStoredPrompt = {};
@@ -200,14 +200,17 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
     Q_EMIT conversationRestored(restored);
 }
 
+void ChatSession::dropLastSend()
+{
+    if (m_current)
+        m_current->deleteLater();
+    m_current = nullptr;
+}
+
 void ChatSession::keepAnswerText(const QString &text)
 {
-    const bool stored = !m_storedSend.isNull();
-    if (m_keepTranscript)
-        m_answer += text;
-    else if (stored && m_answer.size() <= kMaxStoredAnswerChars) // bounded: the CLI streams on
-        m_answer += text.left(kMaxStoredAnswerChars + 1 - m_answer.size());
-    if (stored && m_storedAnswer.isNull() && !text.isEmpty())
+    // The Send keeps the text itself (bounded as startSend() said).
+    if (!m_storedSend.isNull() && m_storedAnswer.isNull() && !text.isEmpty())
         storeAnswerStart();
 }
 
@@ -276,7 +279,7 @@ void ChatSession::storeAnswerStart()
     answer.conversation = m_conversation;
     answer.role = history::Role::Assistant;
     answer.state = history::MessageState::Pending;
-    answer.profile = m_sendProfileName; // the profile that gives it (a fallback's, too)
+    answer.profile = sendProfile(); // the profile that gives it (a fallback's, too)
     m_storedAnswer = m_writer ? m_writer->addMessage(answer) : QUuid();
     if (!m_storedAnswer.isNull())
         m_lastStoredMessage = m_storedAnswer;
@@ -293,7 +296,7 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
     if (!m_writer || send.isNull())
         return;
     const bool succeeded = summary.outcome == net::SendSummary::Outcome::Succeeded;
-    QString text = m_answer;
+    QString text = m_current ? m_current->answer() : QString();
     const bool tooLong = text.size() > kMaxStoredAnswerChars;
     if (tooLong) {
         qsizetype keep = kMaxStoredAnswerChars;
@@ -311,7 +314,7 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
         m.role = history::Role::Assistant;
         m.text = text;
         m.state = state;
-        m.profile = m_sendProfileName;
+        m.profile = sendProfile();
         answer = m_writer->addMessage(m);
         m_lastStoredMessage = answer;
     }

@@ -167,7 +167,7 @@ quint64 ChatSession::trimAndResend(const SendOptions &options)
     m_trimOffer = {};
     // The offer is about the send that ended: after a send to the fallback, its prompt goes to
     // that fallback again, not to the profile that ended capped.
-    if (m_sentToFallback)
+    if (sentToFallback())
         return resendToFallback(options);
     return retryFailed(options);
 }
@@ -223,8 +223,6 @@ void ChatSession::onProviderReported(quint64 send, const net::ProviderReport &re
     // Filed under the provider the request went to, even if another was chosen since.
     if (m_memory && current(send))
         m_memory->report(m_sendLane.lane, report.model, report);
-    if (current(send))
-        Q_EMIT providerReported(send, report);
 }
 
 void ChatSession::onContextOverflow(quint64 send, const net::ContextOverflow &overflow)
@@ -251,6 +249,7 @@ void ChatSession::offerTrim(quint64 send)
     m_trimOffer.send = send;
     if (m_autoTrim && m_trimOffer.offered) {
         m_trimOffer.automatic = true;
+        republish();
         Q_EMIT trimOffered(m_trimOffer);
         if (!m_resendsAfterTrim)
             return; // the caller resends
@@ -265,6 +264,7 @@ void ChatSession::offerTrim(quint64 send)
             Qt::QueuedConnection);
         return;
     }
+    republish();
     Q_EMIT trimOffered(m_trimOffer);
 }
 

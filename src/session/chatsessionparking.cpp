@@ -120,8 +120,8 @@ bool ChatSession::park()
         return false;
     const RetryRecord record = parkRecord(RetryRecord::Event::Parked);
     m_parked = true;
-    if (m_lot) {
-        history::ParkedSend p;
+    history::ParkedSend p;
+    {
         p.conversation = m_conversation;
         p.message = m_endedStoredPrompt;
         p.send = m_endedStoredSend;
@@ -137,7 +137,13 @@ bool ChatSession::park()
         p.resetAt = p.parkedAt.addMSecs(qint64(m_offer.resetIn.count()));
         p.parksInARow = m_parksInARow + 1;
         p.prompt = m_failedPrompt;
-        m_parkedId = m_lot->park(std::move(p), this);
+        if (m_lot)
+            m_parkedId = m_lot->park(p, this);
+        p.id = m_parkedId;
+    }
+    if (m_current && m_current->id() == m_endedSend) {
+        m_current->setParked(p, ParkedState::Waiting, wallNow());
+        m_current->publish();
     }
     // After the park is queued for the disk: a view that reads the conversation again on
     // conversationUpdated() sees it parked.
@@ -172,7 +178,16 @@ void ChatSession::cancelPark()
     m_parked = false;
     m_parkedId = {};
     m_offer.parkable = false; // taken out: a failed prompt again, for Retry now
+    unparkLastSend();
     Q_EMIT parkedChanged(false);
+}
+
+void ChatSession::unparkLastSend()
+{
+    if (!m_current || !m_current->state().isParked())
+        return;
+    m_current->setParked(std::nullopt);
+    republish();
 }
 
 bool ChatSession::shows(const history::ParkedSend &parked) const
@@ -236,6 +251,7 @@ void ChatSession::logUnparked(const history::ParkedSend &parked, RetryRecord::Un
     m_parkedId = {};
     if (why == RetryRecord::Unpark::Cancelled)
         m_offer.parkable = false; // taken out: a failed prompt again, for Retry now
+    unparkLastSend();
     Q_EMIT parkedChanged(false);
 }
 

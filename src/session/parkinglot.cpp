@@ -44,14 +44,14 @@ ParkingLot::~ParkingLot()
 {
     for (const QPointer<ChatSession> &s : std::as_const(m_sessions)) {
         if (s)
-            s->m_lot = nullptr;
+            s->leaveLot();
     }
     // Sessions made for a send end with it: their send is cancelled, the park stays stored
     // (it is removed only once its send has ended), so the next start sends it again.
     for (auto &e : m_parked) {
         if (e->own) {
             disconnect(e->own.get(), nullptr, this, nullptr);
-            e->own->m_lot = nullptr;
+            e->own->leaveLot();
         }
     }
     m_parked.clear();
@@ -248,10 +248,10 @@ QUuid ParkingLot::park(history::ParkedSend parked, ChatSession *origin)
     e->parked = std::move(parked);
     // The profile its send went to, which is its conversation's (ChatSession::setProvider()
     // stores it with the conversation).
-    e->profile = origin ? origin->m_choice.profile : QString();
+    e->profile = origin ? origin->profileId() : QString();
     e->fromOrigin = origin != nullptr;
     e->origin = origin;
-    e->originView = origin ? origin->m_view : 0;
+    e->originView = origin ? origin->viewToken() : 0;
     const QUuid id = e->parked.id;
     qCInfo(lcSession).noquote() << u"parking: parked until %1 (%2 in a row)"_s
                                        .arg(e->parked.dueAt.toString(Qt::ISODateWithMs))
@@ -308,7 +308,7 @@ void ParkingLot::retire(std::unique_ptr<ChatSession> session)
     // It may be inside one of its own signals: deleted later, and with the lot at the latest
     // (before whatever it used, such as the local provider, is gone).
     disconnect(session.get(), nullptr, this, nullptr);
-    session->m_lot = nullptr;
+    session->leaveLot();
     session->setParent(this);
     session.release()->deleteLater();
 }
@@ -347,7 +347,7 @@ ChatSession *ParkingLot::showing(const Entry &entry) const
     if (conversation.isNull() && entry.fromOrigin) {
         // Not stored: only the session it was parked in, while it shows that conversation.
         ChatSession *s = entry.origin;
-        return s && m_sessions.contains(s) && s->m_view == entry.originView
+        return s && m_sessions.contains(s) && s->viewToken() == entry.originView
                 && s->conversationId().isNull()
             ? s
             : nullptr;
@@ -435,7 +435,7 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
     e.own = std::move(own);
     e.running = true; // its lane is taken while the conversation is read
     e.runner = s;
-    s->m_lot = this; // not attached: it shows nothing, the lot drives it
+    s->driveFromLot(this); // not attached: it shows nothing, the lot drives it
     watch(s);
     const QUuid id = e.parked.id;
     connect(s, &ChatSession::conversationRestored, this,
@@ -511,7 +511,7 @@ void ParkingLot::ended(ChatSession *session, quint64 send, Outcome outcome)
         QTimer::singleShot(0, this, &ParkingLot::check);
         return;
     }
-    if (outcome == Outcome::Cancelled && !session->m_stopped) {
+    if (outcome == Outcome::Cancelled && !session->stoppedByUser()) {
         // Cancelled by a provider change, a switch of conversation or quitting, not by the
         // user's Stop: still parked (and still stored), it goes again, where it can.
         qCInfo(lcSession) << "parking: a parked send was interrupted; it stays parked";

@@ -90,31 +90,6 @@ struct KeyStatus
     QString source;
 };
 
-/// The current send's figures at one moment: emitted on every step of the send and, while it
-/// waits, on every tick of the session's one wait ticker.
-struct WaitProgress
-{
-    quint64 send = 0; ///< 0: no send yet
-    bool waiting = false;
-    int nextAttempt = 0; ///< while waiting: the attempt the wait leads to
-    retry::Millis wait { 0 }; ///< the current wait in full
-    retry::Millis elapsed { 0 }; ///< of the current wait so far
-    retry::Millis left { 0 }; ///< the countdown to the next attempt
-    retry::Millis budgetLeft { retry::kRetryBudget }; ///< live: falls only while a wait runs
-    retry::WaitSource source = retry::WaitSource::None;
-    /// The category (interfaces.md name) of the send's latest failed attempt; empty before any.
-    QString failureCategory;
-    /// Before attempt 1: the send waits for the provider's window (section 8.1). `wait`,
-    /// `elapsed` and `left` are then the pacing wait's, `source` RateLimitReset, `budgetLeft`
-    /// the whole budget (pacing does not spend it) and `waiting` false.
-    bool pacing = false;
-    bool paceTokensFull = true; ///< tokens (else requests) of the window are spent
-    /// The numbers of the policy the send runs under (its profile's): "attempt 2 of 3", the
-    /// budget bar's whole, the timeline's axis.
-    retry::PolicyLimits limits;
-    QString profileName; ///< the profile the send goes to
-};
-
 /// The next request against the model's context window (section 8.2): what the gauge shows.
 struct ContextGauge
 {
@@ -181,7 +156,6 @@ struct RestoredConversation
 
 } // namespace capwatch::session
 
-Q_DECLARE_METATYPE(capwatch::session::WaitProgress)
 Q_DECLARE_METATYPE(capwatch::session::ParkOffer)
 Q_DECLARE_METATYPE(capwatch::session::RestoredConversation)
 Q_DECLARE_METATYPE(capwatch::session::ContextGauge)

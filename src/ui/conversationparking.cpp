@@ -4,7 +4,7 @@
 // way to the live send, so the answer appears where the card was.
 
 #include "conversationpresenter.h"
-#include "parkingtexts.h"
+#include "session/parkingtexts.h"
 
 #include <algorithm>
 
@@ -75,8 +75,9 @@ void ConversationPresenter::onParkOffered(const session::ParkOffer &offer)
     if (m_cardTurn < 0)
         return;
     // The setting's "Give up" is the behaviour before parking: no word about it.
-    m_cardLine = m_session->parkingChoice() == ParkingChoice::GiveUp ? QString()
-                                                                     : ParkingTexts::refusal(offer);
+    m_cardLine = m_session->parkingChoice() == ParkingChoice::GiveUp
+        ? QString()
+        : session::ParkingTexts::refusal(offer);
     refreshParking();
 }
 
@@ -193,22 +194,25 @@ void ConversationPresenter::refreshParking()
     const QDateTime now = m_lot ? m_lot->wallNow() : QDateTime::currentDateTimeUtc();
     if (m_parkedTurn >= 0) {
         const std::optional<history::ParkedSend> parked = shownParked();
-        const ParkedState state = parked ? parkedState(*m_lot, *parked) : ParkedState::Waiting;
+        const session::ParkedState state
+            = parked ? session::parkedState(*m_lot, *parked) : session::ParkedState::Waiting;
         ConversationView::Card card;
         card.parked = true;
         const QDateTime due = parked ? parked->dueAt : m_session->parkOffer().dueAt;
-        const QString waiting = parked ? ParkingTexts::waitingFor(*parked, state) : QString();
-        card.headline = waiting.isEmpty() ? ParkingTexts::parkedUntil(due, now) : waiting;
+        const QString waiting
+            = parked ? session::ParkingTexts::waitingFor(*parked, state) : QString();
+        card.headline = waiting.isEmpty() ? session::ParkingTexts::parkedUntil(due, now) : waiting;
         // Waiting for the consent, it does not go by itself: the line says what does send it.
-        const QString line = state == ParkedState::WaitsForConsent
+        const QString line = state == session::ParkedState::WaitsForConsent
             ? tr("It goes out once you agree: Send now asks first.")
             : m_parkedLine;
-        card.line
-            = parked ? tr("%1 (%2)").arg(line, ParkingTexts::parkOf(parked->parksInARow)) : line;
-        if (state != ParkedState::Sending) {
+        card.line = parked
+            ? tr("%1 (%2)").arg(line, session::ParkingTexts::parkOf(parked->parksInARow))
+            : line;
+        if (state != session::ParkedState::Sending) {
             card.links = {
                 { Action::SendNow, tr("Send now"),
-                    state == ParkedState::WaitsForConsent
+                    state == session::ParkedState::WaitsForConsent
                         ? tr("Asks first: the key would go over plain HTTP, unencrypted")
                         : tr("Send it now, before the reset: the provider may refuse it again") },
                 { Action::EditParked, tr("Edit"),
@@ -232,7 +236,7 @@ void ConversationPresenter::refreshParking()
             && !m_session->isParked()) {
             const session::ParkOffer offer = m_session->parkOffer();
             if (offer.parkable && m_session->parkingChoice() == ParkingChoice::Ask)
-                card.links.append({ Action::SendAt, ParkingTexts::sendAt(offer.dueAt, now),
+                card.links.append({ Action::SendAt, session::ParkingTexts::sendAt(offer.dueAt, now),
                     tr("Park it: it goes out by itself when the provider's limit resets") });
             if (m_cardTurn == m_trimTurn)
                 addTrimOffer(card);

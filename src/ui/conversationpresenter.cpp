@@ -1,6 +1,7 @@
 #include "conversationpresenter.h"
 
-#include "retrytexts.h"
+#include "session/retrytexts.h"
+#include "session/sendtexts.h"
 #include "uilogging.h"
 
 #include <QApplication>
@@ -36,7 +37,7 @@ ConversationPresenter::ConversationPresenter(
     connect(m_session, &ChatSession::gaveUp, this,
         [this](quint64, const net::SendSummary &summary) { onGaveUp(summary); });
     connect(m_session, &ChatSession::cancelled, this, &ConversationPresenter::onCancelled);
-    connect(m_session, &ChatSession::waitProgress, this, &ConversationPresenter::onProgress);
+    connect(m_session, &ChatSession::sendStateChanged, this, &ConversationPresenter::onProgress);
     connect(m_view, &ConversationView::actionRequested, this, &ConversationPresenter::onAction);
     connect(m_session, &ChatSession::conversationRestored, this, &ConversationPresenter::restore);
     connect(m_session, &ChatSession::parkOffered, this, &ConversationPresenter::onParkOffered);
@@ -193,9 +194,9 @@ void ConversationPresenter::onGaveUp(const net::SendSummary &summary)
     const QList<net::RetryRecord> &records = m_session->retryLog()->records();
     if (!records.isEmpty() && records.constLast().category)
         category = QString::fromLatin1(retry::nameOf(*records.constLast().category));
-    setFailedCard(m_view->addErrorTurn(
-        tr("The send failed: %1")
-            .arg(RetryTexts::reasonSentence(summary.reason, sentLimits(summary), category)),
+    setFailedCard(m_view->addErrorTurn(tr("The send failed: %1")
+                                           .arg(session::RetryTexts::reasonSentence(
+                                               summary.reason, sentLimits(summary), category)),
         summary.finalErrorText));
     Q_EMIT sendEnded();
 }
@@ -207,19 +208,11 @@ void ConversationPresenter::onCancelled()
     Q_EMIT sendEnded();
 }
 
-void ConversationPresenter::onProgress(const session::WaitProgress &progress)
+void ConversationPresenter::onProgress(const session::SendState &state)
 {
     if (!m_session->busy() || m_assistantTurn >= 0)
         return;
-    if (!progress.waiting) {
-        m_view->setStatusLine(tr("Waiting for the provider…"));
-        return;
-    }
-    const int seconds = int((progress.left.count() + 999) / 1000);
-    m_view->setStatusLine(progress.failureCategory.isEmpty()
-            ? tr("Retrying in %n s", nullptr, seconds)
-            : tr("Retrying in %n s: %1", nullptr, seconds)
-                  .arg(RetryTexts::category(progress.failureCategory)));
+    m_view->setStatusLine(session::SendTexts::statusLine(state));
 }
 
 } // namespace capwatch::ui
@@ -318,7 +311,8 @@ void ConversationPresenter::endFill()
             m_view->addNotice(tr("Cancelled. Your prompt is back in the editor."));
         } else { // gave up, or still running when the program that sent it ended
             setFailedCard(m_view->addErrorTurn(
-                tr("The send failed: %1").arg(RetryTexts::reasonSentence(last.reason)), {}));
+                tr("The send failed: %1").arg(session::RetryTexts::reasonSentence(last.reason)),
+                {}));
             if (m_session->isParked())
                 enterParked(m_cardTurn);
             else

@@ -122,7 +122,7 @@ private:
     void onSucceeded(const net::SendSummary &summary);
     void onGaveUp(const net::SendSummary &summary);
     void onCancelled();
-    void onProgress(const session::WaitProgress &progress);
+    void onProgress(const session::SendState &state);
     /// Ends the answer in progress; returns its turn (or -1).
     int endTurn(bool incomplete);
     /// The last exchange's actions go: it is not the last one any more.

@@ -1,7 +1,7 @@
 #include "conversationstyle.h"
 
 #include "categorycolors.h"
-#include "parkingtexts.h"
+#include "session/parkingtexts.h"
 
 #include <QFontDatabase>
 #include <QPalette>

@@ -79,11 +79,11 @@ MainWindow::MainWindow(
         &MainWindow::sendToFallback);
     m_context->attach();
     // The timeline's live wait follows the session's one ticker.
-    connect(m_session, &ChatSession::waitProgress, m_timeline,
-        [this](const session::WaitProgress &progress) {
-            if (progress.waiting)
+    connect(m_session, &ChatSession::sendStateChanged, m_timeline,
+        [this](const session::SendState &state) {
+            if (state.waiting())
                 m_timeline->setLiveWait(
-                    int(progress.send), double(progress.elapsed.count()) / 1000.0);
+                    int(state.send), double(state.waitElapsed().count()) / 1000.0);
             else
                 m_timeline->setLiveWait(-1, 0);
         });

@@ -48,13 +48,13 @@ void ParkedQueueModel::sync()
         if (rowOf(sends.at(row).id) >= 0) { // out of order after all: start afresh
             beginResetModel();
             m_rows = sends;
-            m_states.fill(ParkedState::Waiting, m_rows.size());
+            m_states.fill(session::ParkedState::Waiting, m_rows.size());
             endResetModel();
             break;
         }
         beginInsertRows({}, row, row);
         m_rows.insert(row, sends.at(row));
-        m_states.insert(row, ParkedState::Waiting);
+        m_states.insert(row, session::ParkedState::Waiting);
         endInsertRows();
     }
     m_rows = sends;
@@ -66,7 +66,8 @@ void ParkedQueueModel::tick()
     if (m_rows.isEmpty())
         return;
     for (int row = 0; row < int(m_rows.size()); ++row)
-        m_states[row] = m_lot ? parkedState(*m_lot, m_rows.at(row)) : ParkedState::Waiting;
+        m_states[row]
+            = m_lot ? session::parkedState(*m_lot, m_rows.at(row)) : session::ParkedState::Waiting;
     Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
 }
 
@@ -86,7 +87,7 @@ QString ParkedQueueModel::titleOf(const history::ParkedSend &parked) const
     if (!parked.title.trimmed().isEmpty())
         return parked.title.trimmed();
     const QString known = m_titles.value(parked.conversation);
-    return known.isEmpty() ? ParkingTexts::title(parked) : known;
+    return known.isEmpty() ? session::ParkingTexts::title(parked) : known;
 }
 
 int ParkedQueueModel::rowOf(const QUuid &id) const
@@ -113,7 +114,7 @@ QVariant ParkedQueueModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const history::ParkedSend &p = m_rows.at(index.row());
-    const ParkedState state = m_states.at(index.row());
+    const session::ParkedState state = m_states.at(index.row());
     switch (role) {
     case IdRole:
         return p.id;
@@ -125,7 +126,7 @@ QVariant ParkedQueueModel::data(const QModelIndex &index, int role) const
         if (index.column() == PromptColumn)
             return p.prompt;
         if (index.column() == StateColumn) {
-            const QString waiting = ParkingTexts::waitingFor(p, state);
+            const QString waiting = session::ParkingTexts::waitingFor(p, state);
             return waiting.isEmpty() ? QVariant() : QVariant(waiting);
         }
         return {};
@@ -140,15 +141,17 @@ QVariant ParkedQueueModel::data(const QModelIndex &index, int role) const
     case ConversationColumn:
         return titleOf(p);
     case PromptColumn:
-        return ParkingTexts::excerpt(p.prompt);
+        return session::ParkingTexts::excerpt(p.prompt);
     case ProviderColumn:
-        return ParkingTexts::provider(p.provider);
+        return session::ParkingTexts::provider(p.provider);
     case DueColumn:
-        return ParkingTexts::clockTime(p.dueAt, at);
+        return session::ParkingTexts::clockTime(p.dueAt, at);
     case CountdownColumn:
-        return state == ParkedState::Waiting ? ParkingTexts::countdown(p.dueAt, at) : QString();
+        return state == session::ParkedState::Waiting
+            ? session::ParkingTexts::countdown(p.dueAt, at)
+            : QString();
     case StateColumn:
-        return ParkingTexts::stateName(state);
+        return session::ParkingTexts::stateName(state);
     case ParksColumn:
         return tr("%1 of %2")
             .arg(QLocale().toString(p.parksInARow), QLocale().toString(retry::kMaxParksInARow));

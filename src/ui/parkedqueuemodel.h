@@ -5,7 +5,7 @@
 // so a selection stays where it was; the countdown column moves on tick().
 
 #include "history/historytypes.h"
-#include "parkingtexts.h"
+#include "session/parkingtexts.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>
@@ -41,7 +41,7 @@ public:
     {
         IdRole = Qt::UserRole + 1, ///< QUuid: the parked send
         ConversationRole, ///< QUuid: its conversation
-        StateRole, ///< int: ParkedState
+        StateRole, ///< int: session::ParkedState
     };
 
     explicit ParkedQueueModel(QObject *parent = nullptr);
@@ -68,7 +68,7 @@ private:
 
     QPointer<session::ParkingLot> m_lot;
     QList<history::ParkedSend> m_rows;
-    QList<ParkedState> m_states;
+    QList<session::ParkedState> m_states;
     QHash<QUuid, QString> m_titles;
 };
 

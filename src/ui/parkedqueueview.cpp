@@ -129,7 +129,7 @@ void ParkedQueueView::updateState()
     const QModelIndex row = selectedRow();
     // One in flight can be neither sent again nor taken out; it leaves the queue when it ends.
     const bool waiting = row.isValid()
-        && row.data(ParkedQueueModel::StateRole).toInt() != int(ParkedState::Sending);
+        && row.data(ParkedQueueModel::StateRole).toInt() != int(session::ParkedState::Sending);
     const bool canOpen
         = row.isValid() && !row.data(ParkedQueueModel::ConversationRole).toUuid().isNull();
     m_open->setEnabled(canOpen);

@@ -2,7 +2,7 @@
 
 #include "categorycolors.h"
 #include "net/retrylog.h"
-#include "retrytexts.h"
+#include "session/retrytexts.h"
 
 #include <QBrush>
 #include <QGuiApplication>
@@ -211,7 +211,7 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
     case RequestColumn:
         return QLocale().toString(r.request);
     case EventColumn:
-        return RetryTexts::event(r.event);
+        return session::RetryTexts::event(r.event);
     case AttemptColumn:
         return r.attempt > 0 ? QVariant(QLocale().toString(r.attempt)) : QVariant();
     case StatusColumn:
@@ -219,7 +219,7 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
         return r.status ? QVariant(QString::number(*r.status)) : QVariant();
     // Words in the UI language; the exports (and the tooltips) keep the names of interfaces.md.
     case CategoryColumn:
-        return r.category ? QVariant(RetryTexts::category(*r.category)) : QVariant();
+        return r.category ? QVariant(session::RetryTexts::category(*r.category)) : QVariant();
     case UsedColumn:
         return optionalTokens(r.used);
     case LimitColumn:
@@ -229,15 +229,16 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
     case RawWaitColumn:
         return optionalSeconds(r.rawWaitMs);
     case WaitSourceColumn:
-        return optionalText(RetryTexts::waitSource(r.waitSource));
+        return optionalText(session::RetryTexts::waitSource(r.waitSource));
     case WaitedTotalColumn:
         return optionalSeconds(r.waitedTotalMs);
     case BudgetLeftColumn:
         return optionalSeconds(r.budgetLeftMs);
     case ReasonColumn:
         // An unparked record's reason is why it left the queue, as in the exported log.
-        return optionalText(r.event == RetryRecord::Event::Unparked ? RetryTexts::unpark(r.unpark)
-                                                                    : RetryTexts::reason(r.reason));
+        return optionalText(r.event == RetryRecord::Event::Unparked
+                ? session::RetryTexts::unpark(r.unpark)
+                : session::RetryTexts::reason(r.reason));
     case ErrorColumn: {
         // One line in the table; the tooltip has the full text.
         QString line = r.error;
@@ -267,7 +268,7 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
     case TimeColumn:
         return utcTime(r.time);
     case StatusColumn:
-        return r.status ? QVariant(RetryTexts::status(*r.status)) : QVariant();
+        return r.status ? QVariant(session::RetryTexts::status(*r.status)) : QVariant();
     case CategoryColumn:
         return r.category ? name(retry::nameOf(*r.category)) : QVariant();
     case WaitSourceColumn:

@@ -2,7 +2,8 @@
 
 #include "categorycolors.h"
 #include "retry/constants.h"
-#include "retrytexts.h"
+#include "session/retrytexts.h"
+#include "session/sendtexts.h"
 
 #include <QAccessible>
 #include <QEvent>
@@ -22,12 +23,6 @@ using namespace Qt::StringLiterals;
 using retry::Millis;
 
 namespace {
-
-QString seconds1(qint64 ms)
-{
-    // One decimal, in the UI locale: "42.3" / "42,3".
-    return QLocale().toString(double(ms) / 1000.0, 'f', 1);
-}
 
 QLabel *caption(QWidget *parent)
 {
@@ -189,149 +184,73 @@ void RetryPanel::setSession(session::ChatSession *session)
     if (!session)
         return;
     using session::ChatSession;
-    // The figures come before each step (and on every tick of a wait): each step refreshes with
-    // them.
-    connect(session, &ChatSession::waitProgress, this, [this](const session::WaitProgress &p) {
-        m_progress = p;
-        refresh();
-    });
-    connect(session, &ChatSession::sendStarted, this, [this](quint64 send) {
-        resetFigures(send);
-        setState(State::Sending);
-    });
+    // One value for every step and every tick of a wait: the panel renders it, nothing else.
+    connect(session, &ChatSession::sendStateChanged, this,
+        [this](const session::SendState &state) { render(state); });
     // Another conversation (new, or restored): the last send's figures belong to the old one.
     connect(session, &ChatSession::conversationChanged, this, [this] {
-        resetFigures(0);
-        m_progress = {};
-        setState(State::Idle);
+        m_beforePark.reset();
+        render(session::SendState {});
     });
-    connect(session, &ChatSession::pacingStarted, this,
-        [this](quint64 send, const net::PacePlan &plan) {
-            if (send != m_send || plan.wait.count() <= 0)
-                return;
-            m_pace = plan;
-            // The session's figures come just before; without them (yet), the wait's own: all
-            // of it ahead, the budget untouched.
-            if (m_progress.send == send && m_progress.pacing) {
-                setState(State::Pacing);
-                return;
-            }
-            m_progress = {};
-            m_progress.send = send;
-            m_progress.limits = m_session->progress().limits;
-            m_progress.pacing = true;
-            m_progress.paceTokensFull = plan.tokensFull;
-            m_progress.wait = m_progress.left = plan.wait;
-            m_progress.source = plan.source;
-            setState(State::Pacing);
-        });
-    connect(session, &ChatSession::attemptStarted, this, [this](quint64 send, int attempt, int) {
-        if (send != m_send)
-            return;
-        m_pace.reset();
-        m_attempt = attempt;
-        setState(State::Sending);
-        announce(m_attemptLabel);
-    });
-    connect(session, &ChatSession::answerStarted, this, [this](quint64 send, int) {
-        if (send == m_send)
-            setState(State::Streaming);
-    });
-    connect(session, &ChatSession::attemptFailed, this,
-        [this](quint64 send, const net::AttemptFailure &f) {
-            if (send != m_send)
-                return;
-            if (f.used || f.limit) {
-                m_used = f.used;
-                m_limit = f.limit;
-            }
-            m_failureCategory = QString::fromLatin1(retry::nameOf(f.category));
-            m_failureStatus = f.status;
-            refresh();
-            announce(m_failureLabel);
-        });
-    connect(session, &ChatSession::retryScheduled, this,
-        [this](quint64 send, const net::RetryInfo &info) {
-            if (send != m_send)
-                return;
-            m_wait = info;
-            // While waiting, the panel already speaks of the attempt the wait leads to.
-            m_attempt = info.nextAttempt;
-            setState(State::Waiting);
-        });
-    connect(
-        session, &ChatSession::succeeded, this, [this](quint64 send, const net::SendSummary &s) {
-            if (send != m_send)
-                return;
-            // The figures of a refused attempt no longer describe the send: the answer got through.
-            // What it used, when the provider says, is the latest state.
-            m_used.reset();
-            m_limit.reset();
-            if (s.usage && s.usage->totalTokens >= 0)
-                m_answerTokens = s.usage->totalTokens;
-            setState(State::Succeeded);
-        });
-    connect(session, &ChatSession::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
-        if (send == m_send)
-            setState(
-                State::GaveUp, RetryTexts::reasonSentence(s.reason, limits(), m_failureCategory));
-    });
-    connect(
-        session, &ChatSession::cancelled, this, [this](quint64 send, const net::SendSummary &s) {
-            if (send != m_send)
-                return;
-            m_cutWait = s.cutWait;
-            setState(State::Cancelled);
-        });
 }
 
-void RetryPanel::resetFigures(quint64 send)
+session::SendState RetryPanel::shown() const
 {
-    m_send = send;
-    m_parked.reset();
-    m_attempt = 0;
-    m_used.reset();
-    m_limit.reset();
-    m_answerTokens.reset();
-    m_wait.reset();
-    m_cutWait.reset();
-    m_pace.reset();
-    m_failureCategory.clear();
-    m_failureStatus = 0;
+    // Before any send, the profile's numbers as set; once a send started, its own (a
+    // fallback's differ from the profile's).
+    session::SendState s = m_state;
+    if (s.send == 0) {
+        s.limits = m_limits;
+        s.budgetLeft = m_limits.budget;
+    }
+    return s;
+}
+
+void RetryPanel::render(const session::SendState &state)
+{
+    const session::SendState before = m_state;
+    if (!state.isParked())
+        m_beforePark.reset();
+    m_state = state;
+    refresh();
+    const bool sameSend = before.send == state.send;
+    if (!sameSend || before.phase != state.phase) {
+        announce(m_stateLabel);
+        Q_EMIT stateChanged(state.phase);
+    }
+    if (state.attempt != 0 && (!sameSend || before.attempt != state.attempt)
+        && state.phase == session::SendPhase::Sending)
+        announce(m_attemptLabel);
+    const int failedBefore = before.lastFailure && sameSend ? before.lastFailure->attempt : 0;
+    if (state.lastFailure && state.lastFailure->attempt != failedBefore)
+        announce(m_failureLabel);
 }
 
 void RetryPanel::showParked(
-    const history::ParkedSend &parked, ParkedState state, const QDateTime &now)
+    const history::ParkedSend &parked, session::ParkedState state, const QDateTime &now)
 {
-    if (m_state != State::Parked) {
-        m_stateBeforePark = m_state;
-        m_detailBeforePark = m_stateDetail;
-    }
-    m_parked = parked;
-    m_parkedState = state;
-    m_parkedNow = now;
-    // Announced when it is parked, and when where it stands changes; not on every tick.
-    setState(State::Parked, ParkingTexts::stateName(state));
+    if (!m_beforePark)
+        m_beforePark = m_state.isParked() ? session::SendState {} : m_state;
+    session::SendState s = *m_beforePark;
+    s.parked = parked;
+    s.now = now;
+    s.phase = session::phaseOf(state);
+    const std::optional<session::SendState> keep = m_beforePark;
+    render(s);
+    m_beforePark = keep;
 }
 
 void RetryPanel::clearParked()
 {
-    if (m_state != State::Parked)
+    if (!m_state.isParked())
         return;
-    m_parked.reset();
-    setState(m_stateBeforePark, m_detailBeforePark);
-}
-
-void RetryPanel::setState(State state, const QString &detail)
-{
-    const bool changed = state != m_state || detail != m_stateDetail;
-    m_state = state;
-    m_stateDetail = detail;
-    refresh();
-    if (changed) {
-        announce(m_stateLabel);
-        Q_EMIT stateChanged(state);
+    session::SendState back = m_beforePark.value_or(session::SendState {});
+    if (back.isParked()) { // parked by the session itself: its end again
+        back.parked.reset();
+        back.phase = session::SendPhase::GaveUp;
     }
+    m_beforePark.reset();
+    render(back);
 }
 
 namespace {
@@ -354,40 +273,12 @@ void RetryPanel::announce(QWidget *what)
 
 QString RetryPanel::stateText() const
 {
-    switch (m_state) {
-    case State::Idle:
-        return tr("Ready. Retries of your next send show here.");
-    case State::Sending:
-        return m_attempt > 1 ? tr("Retrying: sending attempt %1…").arg(m_attempt) : tr("Sending…");
-    case State::Waiting:
-        return tr("Waiting to send attempt %1").arg(m_attempt);
-    case State::Streaming:
-        return tr("Answer streaming in");
-    case State::Succeeded:
-        if (m_attempt <= 1)
-            return tr("Answered");
-        return m_attempt == 2 ? tr("Answered after 1 retry")
-                              : tr("Answered after %1 retries").arg(m_attempt - 1);
-    case State::GaveUp:
-        return tr("Gave up: %1").arg(m_stateDetail);
-    case State::Cancelled:
-        return tr("Cancelled");
-    case State::Parked:
-        return m_parked ? ParkingTexts::panelLine(*m_parked, m_parkedState, m_parkedNow)
-                        : QString();
-    case State::Pacing:
-        return pacingText();
-    }
-    return {};
+    return session::SendTexts::phase(shown());
 }
 
 QString RetryPanel::failureText() const
 {
-    if (m_failureCategory.isEmpty())
-        return tr("–");
-    const QString name = RetryTexts::category(m_failureCategory);
-    return m_failureStatus > 0 ? tr("%1 (HTTP %2)").arg(name, QString::number(m_failureStatus))
-                               : name;
+    return session::SendTexts::failure(m_state);
 }
 
 void RetryPanel::setLimits(const retry::PolicyLimits &limits)
@@ -400,108 +291,88 @@ void RetryPanel::setLimits(const retry::PolicyLimits &limits)
 
 retry::PolicyLimits RetryPanel::limits() const
 {
-    // The send's own numbers, its SendPolicy's (a fallback's differ from the profile's, and the
-    // default numbers are a send's numbers too); before any send, the profile's as set.
-    if (m_send != 0 && m_session && m_session->currentSend() == m_send)
-        return m_session->progress().limits;
-    if (m_send != 0 && m_progress.send == m_send)
-        return m_progress.limits;
-    return m_limits;
+    return shown().limits;
 }
 
 QString RetryPanel::attemptText() const
 {
-    if (m_attempt == 0)
-        return tr("–");
-    return tr("%1 of %2")
-        .arg(QLocale().toString(m_attempt), QLocale().toString(limits().maxAttempts));
+    return session::SendTexts::attemptOf(shown());
 }
 
 QString RetryPanel::tokensText() const
 {
-    if (m_answerTokens)
-        return tr("%1 used by the answer").arg(QLocale().toString(*m_answerTokens));
-    if (!m_used && !m_limit)
-        return tr("–");
-    const auto fmt = [](std::optional<double> v) {
-        if (!v)
-            return tr("?");
-        return *v == double(qint64(*v)) ? QLocale().toString(qint64(*v))
-                                        : QLocale().toString(*v, 'f', 1);
-    };
-    return tr("%1 / %2").arg(fmt(m_used), fmt(m_limit));
+    return session::SendTexts::tokens(m_state);
 }
 
 QString RetryPanel::countdownText() const
 {
-    if (m_state == State::Parked && m_parked && m_parkedState == ParkedState::Waiting)
-        return ParkingTexts::countdown(m_parked->dueAt, m_parkedNow);
-    if (m_state != State::Waiting && m_state != State::Pacing)
-        return tr("–");
-    return tr("%1 s").arg(seconds1(m_shownCountdownMs));
+    return session::SendTexts::countdown(m_state);
 }
 
 QString RetryPanel::budgetText() const
 {
-    return tr("%1 s of %2 s")
-        .arg(seconds1(m_shownBudgetMs), QLocale().toString(qint64(limits().budget.count() / 1000)));
+    return session::SendTexts::budget(shown());
 }
 
 QString RetryPanel::sourceText() const
 {
-    // Pacing, and a send cancelled while it paced: the window's reset, outside the budget.
-    const bool paced = m_pace && !m_wait;
-    if (!paced && !m_wait)
-        return tr("–");
-    const QString sentence = paced ? RetryTexts::paceSentence(m_pace->wait, m_pace->tokensFull)
-                                   : RetryTexts::waitSourceSentence(*m_wait);
-    if (m_cutWait) {
-        // To a tenth of a second, as the countdown showed it.
-        const Millis ran((m_cutWait->count() + 50) / 100 * 100);
-        return tr("%1; cancelled after %2").arg(sentence, RetryTexts::duration(ran));
-    }
-    return sentence;
+    return session::SendTexts::source(m_state);
+}
+
+QString RetryPanel::pacingText() const
+{
+    return session::SendTexts::pacing(m_state);
+}
+
+double RetryPanel::shownCountdownS() const
+{
+    const bool counting = m_state.phase == session::SendPhase::Waiting
+        || (m_state.phase == session::SendPhase::Pacing && m_state.pace);
+    return counting ? double(m_state.waitLeft.count()) / 1000.0 : 0.0;
+}
+
+double RetryPanel::shownBudgetLeftS() const
+{
+    const session::SendState s = shown();
+    const qint64 whole = s.limits.budget.count();
+    return double(s.send != 0 ? std::min<qint64>(s.budgetLeft.count(), whole) : whole) / 1000.0;
 }
 
 void RetryPanel::refresh()
 {
-    const bool current = m_send != 0 && m_progress.send == m_send;
-    const retry::PolicyLimits shown = limits();
-    // Pacing never spends the budget: the session reports the default's whole then.
-    m_shownBudgetMs = current ? std::min(m_progress.budgetLeft.count(), shown.budget.count())
-                              : shown.budget.count();
-    m_attemptBar->setRange(0, shown.maxAttempts);
-    const bool counting = m_state == State::Waiting || (m_state == State::Pacing && m_pace);
-    m_shownCountdownMs = current && counting ? m_progress.left.count() : 0;
-
+    const session::SendState s = shown();
+    m_attemptBar->setRange(0, s.limits.maxAttempts);
     m_stateLabel->setText(stateText());
     m_failureLabel->setText(failureText());
     QPalette failurePalette = palette();
-    if (!m_failureCategory.isEmpty())
-        failurePalette.setColor(QPalette::WindowText, categoryColor(m_failureCategory, palette()));
+    if (s.lastFailure)
+        failurePalette.setColor(
+            QPalette::WindowText, categoryColor(s.failureCategory(), palette()));
     m_failureLabel->setPalette(failurePalette);
     m_attemptLabel->setText(attemptText());
-    m_attemptBar->setValue(m_attempt);
+    m_attemptBar->setValue(s.attempt);
     m_tokensLabel->setText(tokensText());
-    if (m_used && m_limit && *m_limit > 0)
-        m_tokensBar->setValue(int(std::min(1.0, *m_used / *m_limit) * 1000));
+    if (s.used && s.limit && *s.limit > 0)
+        m_tokensBar->setValue(int(std::min(1.0, *s.used / *s.limit) * 1000));
     else
         m_tokensBar->setValue(0);
     // Over the cap, the bar takes the token-limit colour, so the cause is visible at a glance.
     QPalette tokensPalette = palette();
-    if (m_used && m_limit && *m_used >= *m_limit)
+    if (s.used && s.limit && *s.used >= *s.limit)
         tokensPalette.setColor(QPalette::Highlight, categoryColor(u"token_limit"_s, palette()));
     m_tokensBar->setPalette(tokensPalette);
     m_countdownLabel->setText(countdownText());
-    if (m_state == State::Waiting && m_wait && m_wait->wait.count() > 0)
-        m_countdownBar->setValue(int(1000 - 1000 * m_shownCountdownMs / m_wait->wait.count()));
-    else if (m_state == State::Pacing && m_pace && m_pace->wait.count() > 0)
-        m_countdownBar->setValue(int(1000 - 1000 * m_shownCountdownMs / m_pace->wait.count()));
+    const qint64 left = qint64(shownCountdownS() * 1000.0 + 0.5);
+    if (s.phase == session::SendPhase::Waiting && s.wait.count() > 0)
+        m_countdownBar->setValue(int(1000 - 1000 * left / s.wait.count()));
+    else if (s.phase == session::SendPhase::Pacing && s.pace && s.pace->wait.count() > 0)
+        m_countdownBar->setValue(int(1000 - 1000 * left / s.pace->wait.count()));
     else
-        m_countdownBar->setValue(m_state == State::Waiting ? 1000 : 0);
+        m_countdownBar->setValue(s.phase == session::SendPhase::Waiting ? 1000 : 0);
     m_budgetLabel->setText(budgetText());
+    const qint64 whole = s.limits.budget.count();
     m_budgetBar->setValue(
-        shown.budget.count() > 0 ? int(1000 * m_shownBudgetMs / shown.budget.count()) : 0);
+        whole > 0 ? int(1000 * qint64(shownBudgetLeftS() * 1000.0 + 0.5) / whole) : 0);
     m_sourceLabel->setText(sourceText());
     m_countdownBar->setAccessibleDescription(countdownText());
     m_budgetBar->setAccessibleDescription(budgetText());
@@ -511,7 +382,7 @@ void RetryPanel::refresh()
 
 void RetryPanel::refreshParked()
 {
-    const bool parked = m_state == State::Parked && m_parked;
+    const bool parked = m_state.phase == session::SendPhase::Parked && m_state.parked;
     // In the parked colour: not a retry counting down, a send waiting for its reset.
     QPalette statePalette = palette();
     if (parked)
@@ -525,8 +396,9 @@ void RetryPanel::refreshParked()
     m_countdownBar->setPalette(barPalette);
     if (!parked)
         return;
-    const qint64 whole = std::max<qint64>(1, m_parked->parkedAt.msecsTo(m_parked->dueAt));
-    const qint64 left = std::clamp<qint64>(m_parkedNow.msecsTo(m_parked->dueAt), 0, whole);
+    const history::ParkedSend &p = *m_state.parked;
+    const qint64 whole = std::max<qint64>(1, p.parkedAt.msecsTo(p.dueAt));
+    const qint64 left = std::clamp<qint64>(m_state.now.msecsTo(p.dueAt), 0, whole);
     m_countdownBar->setValue(int(1000 - 1000 * left / whole));
 }
 
@@ -577,21 +449,10 @@ void RetryPanel::retranslate()
     refreshWindow();
 }
 
-QString RetryPanel::pacingText() const
-{
-    if (m_state != State::Pacing || !m_pace)
-        return {};
-    // Whole seconds, rounded up: "sending in 0 s" only once it sends.
-    const QString in = QLocale().toString((m_shownCountdownMs + 999) / 1000);
-    return m_progress.paceTokensFull
-        ? tr("Pacing: sending in %1 s (the provider's window is full)").arg(in)
-        : tr("Pacing: sending in %1 s (the provider's request limit is reached)").arg(in);
-}
-
 void RetryPanel::refreshPacing()
 {
     // After refreshParked(), which gave the state and the countdown their usual look.
-    const bool pacing = m_state == State::Pacing && m_pace;
+    const bool pacing = m_state.phase == session::SendPhase::Pacing && m_state.pace;
     m_sendNow->setVisible(pacing);
     if (!pacing)
         return;
@@ -653,7 +514,7 @@ QString RetryPanel::windowResetText(const QDateTime &now) const
     const QDateTime tokens = m_window->tokensResetAt;
     const QDateTime requests = m_window->requestsResetAt;
     const auto in = [&](const QDateTime &at) {
-        return RetryTexts::duration(Millis(1000 * secondsUntil(at, now)));
+        return session::RetryTexts::duration(Millis(1000 * secondsUntil(at, now)));
     };
     const auto ahead = [&](const QDateTime &at) { return at.isValid() && now < at; };
     if (tokens.isValid() && requests.isValid() && std::abs(tokens.msecsTo(requests)) >= 1000) {

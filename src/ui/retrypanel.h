@@ -4,8 +4,8 @@
 // happens (attempt n of 5, used/limit tokens, the countdown to the next retry, the budget left
 // of the 120 s, where the wait came from, the state) and keeps its last state afterwards.
 
-#include "parkingtexts.h"
 #include "session/chatsession.h"
+#include "session/parkingtexts.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -27,24 +27,14 @@ class RetryPanel final : public QWidget
     Q_DISABLE_COPY_MOVE(RetryPanel)
 
 public:
-    enum class State
-    {
-        Idle,
-        Sending,
-        Waiting,
-        Streaming,
-        Succeeded,
-        GaveUp,
-        Cancelled,
-        Parked, ///< the send gave up and waits for its provider's reset (docs/parking.md)
-        /// Before attempt 1: waiting for the provider's window to reset (pacing, section 8.1).
-        Pacing,
-    };
-    Q_ENUM(State)
+    /// Where the shown send is: session::SendPhase (the panel has no states of its own).
+    using State = session::SendPhase;
 
     explicit RetryPanel(QWidget *parent = nullptr);
-    /// Shows `session`'s current send; its one wait ticker moves the countdown and the budget.
+    /// Shows `session`'s current send (its sendStateChanged(): every step and every tick).
     void setSession(session::ChatSession *session);
+    /// Shows `state`: all the panel says of a send comes from it (SendTexts words it).
+    void render(const session::SendState &state);
 
     /// The numbers of the policy of the profile the panel's sends go to (issue 17): "attempt 2
     /// of 3", the budget bar's whole, "of 12 s", before any send. Once a send started, its own
@@ -53,7 +43,9 @@ public:
     /// The limits shown now.
     retry::PolicyLimits limits() const;
 
-    State state() const { return m_state; }
+    State state() const { return m_state.phase; }
+    /// The send state shown (the limits as shown: the profile's before any send).
+    session::SendState shown() const;
     /// The texts as shown, for tests and the accessible tree.
     QString stateText() const;
     /// The category of the send's latest failed attempt in words, with its HTTP status:
@@ -67,7 +59,8 @@ public:
     /// While the conversation's send is parked: in its own colour, "Parked until 06:14 · in
     /// 15:42 · park 1 of 3", and the time to the reset in place of the next retry's. Called again
     /// on every tick; the next send (or another conversation) ends it.
-    void showParked(const history::ParkedSend &parked, ParkedState state, const QDateTime &now);
+    void showParked(
+        const history::ParkedSend &parked, session::ParkedState state, const QDateTime &now);
     /// Taken out without sending (Cancel, Edit): the send's own end again.
     void clearParked();
 
@@ -82,9 +75,9 @@ public:
     /// QDateTime::currentDateTimeUtc().
     void setWallClock(std::function<QDateTime()> now);
 
-    /// Seconds as the panel last showed them.
-    double shownCountdownS() const { return m_shownCountdownMs / 1000.0; }
-    double shownBudgetLeftS() const { return m_shownBudgetMs / 1000.0; }
+    /// Seconds as the panel shows them.
+    double shownCountdownS() const;
+    double shownBudgetLeftS() const;
 
     /// Sees every accessibility event the panel sends, as a screen reader bridge would; the
     /// platform only delivers them while an assistive technology is active.
@@ -92,7 +85,7 @@ public:
     static void setAnnouncementObserver(AnnouncementObserver observer);
 
 Q_SIGNALS:
-    void stateChanged(capwatch::ui::RetryPanel::State state);
+    void stateChanged(capwatch::session::SendPhase state);
     /// The panel's "Send now" while pacing was clicked (the window calls ChatSession::sendNow()).
     void sendNowRequested();
 
@@ -100,10 +93,7 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void setState(State state, const QString &detail = {});
-    void resetFigures(quint64 send);
     void refresh();
-    void updateTokens();
     void retranslate();
     void announce(QWidget *what);
     void refreshParked();
@@ -112,34 +102,11 @@ private:
     QString windowResetText(const QDateTime &now) const;
 
     QPointer<session::ChatSession> m_session;
-    quint64 m_send = 0;
-    State m_state = State::Idle;
-    QString m_stateDetail;
-    int m_attempt = 0;
-    /// The latest failed attempt of the send: its category (interfaces.md name), its status.
-    QString m_failureCategory;
-    int m_failureStatus = 0;
-    std::optional<double> m_used;
-    std::optional<double> m_limit;
-    std::optional<net::RetryInfo> m_wait;
-    /// Tokens the successful answer used, when the provider reported them.
-    std::optional<qint64> m_answerTokens;
-    /// The send was cancelled during its wait: the part of it that ran.
-    std::optional<retry::Millis> m_cutWait;
-    /// The session's latest figures for the send shown.
-    session::WaitProgress m_progress;
+    /// The send shown: the session's, or a parked one (showParked()).
+    session::SendState m_state;
+    /// What the panel showed before showParked() put a parked send in its place.
+    std::optional<session::SendState> m_beforePark;
     retry::PolicyLimits m_limits;
-    qint64 m_shownCountdownMs = 0;
-    qint64 m_shownBudgetMs = 0;
-    /// Parked: the lot's entry, where it stands, the wall clock of the last tick, and the state
-    /// the send ended in (shown again when it is taken out).
-    std::optional<history::ParkedSend> m_parked;
-    ParkedState m_parkedState = ParkedState::Waiting;
-    QDateTime m_parkedNow;
-    State m_stateBeforePark = State::Idle;
-    QString m_detailBeforePark;
-    /// The send's pacing before attempt 1 (section 8.1): until that attempt starts.
-    std::optional<net::PacePlan> m_pace;
     /// The "Provider window" part: the last report, and the clock its reset counts down on.
     std::optional<history::ProviderWindowRecord> m_window;
     std::function<QDateTime()> m_wallClock;

@@ -1,5 +1,5 @@
 #include "categorycolors.h"
-#include "retrytexts.h"
+#include "session/retrytexts.h"
 #include "timelinewidget_p.h"
 
 #include <QLocale>
@@ -120,7 +120,7 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     {
         double x = legendLeft;
         for (const QString &category : std::as_const(legend)) {
-            QString name = RetryTexts::category(category);
+            QString name = session::RetryTexts::category(category);
             double w = dot + hs * 0.35 + f.fmSmall.horizontalAdvance(name);
             if (x > legendLeft && x + w > legendRight) {
                 ++legendRows;
@@ -190,7 +190,8 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
     const double rightMax = (rowRight - all.left() - 2 * g.margin) * 0.35;
     const double outcomeGap = g.markerD / 2 + g.margin * 0.6;
     const double budgetHalf
-        = f.fmSmall.horizontalAdvance(tr("budget %1").arg(RetryTexts::seconds(budgetS()))) / 2;
+        = f.fmSmall.horizontalAdvance(tr("budget %1").arg(session::RetryTexts::seconds(budgetS())))
+        / 2;
     const auto rightWidth = [&](bool compact) {
         // Room for a typical outcome even before there is one, so the axis stays put when the
         // first send arrives.
@@ -199,7 +200,7 @@ TimelineWidget::Geometry TimelineWidget::plotGeometry() const
             w = std::max(w,
                 f.fmSmall.horizontalAdvance(tr("%1 · waited %2")
                                                 .arg(tr("attempts: %1").arg(m_limits.maxAttempts),
-                                                    RetryTexts::seconds(budgetS())))
+                                                    session::RetryTexts::seconds(budgetS())))
                     + outcomeGap);
         for (const TimelineLane &lane : m_lanes) {
             w = std::max(w,

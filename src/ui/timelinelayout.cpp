@@ -1,6 +1,6 @@
 #include "timelinelayout.h"
 
-#include "retrytexts.h"
+#include "session/retrytexts.h"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -113,7 +113,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         s->unpark
             = r.unpark == RetryRecord::Unpark::None ? RetryRecord::Unpark::Cancelled : r.unpark;
         s->unparkedAt = r.time;
-        s->label = RetryTexts::parkedLabel(s->resetAt, s->unpark);
+        s->label = session::RetryTexts::parkedLabel(s->resetAt, s->unpark);
         s->row = row;
         lane->outcome = TimelineLane::Outcome::GaveUp;
         return;
@@ -179,7 +179,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         s.waitSource = r.waitSource;
         s.rawWaitS = r.rawWaitMs ? seconds(*r.rawWaitMs) : waitS;
         s.scheduledS = waitS;
-        s.label = RetryTexts::waitLabel(s.waitSource, waitS, s.rawWaitS);
+        s.label = session::RetryTexts::waitLabel(s.waitSource, waitS, s.rawWaitS);
         s.status = r.status;
         s.row = row;
         lane->segments.append(s);
@@ -220,13 +220,14 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
             const double ranS = std::clamp(seconds(*r.waitMs), 0.0, w.scheduledS);
             if (ranS < w.scheduledS) {
                 w.endS = w.startS + ranS;
-                w.label = RetryTexts::waitLabel(w.waitSource, w.scheduledS, w.rawWaitS, ranS);
+                w.label
+                    = session::RetryTexts::waitLabel(w.waitSource, w.scheduledS, w.rawWaitS, ranS);
             }
         } else if (lane->segments.size() == 1
             && lane->segments.first().kind == TimelineSegment::Kind::Paced && r.waitMs) {
             // Cancelled while it paced: as far as the pacing wait ran.
             TimelineSegment &pace = lane->segments.first();
-            pace.label = RetryTexts::pacedLabel(pace.scheduledS, seconds(*r.waitMs));
+            pace.label = session::RetryTexts::pacedLabel(pace.scheduledS, seconds(*r.waitMs));
         }
         lane->outcome = TimelineLane::Outcome::Cancelled;
         lane->reason = r.reason;
@@ -247,7 +248,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         s->unparkedAt = {};
         s->unpark = RetryRecord::Unpark::None;
         s->resentAs = 0;
-        s->label = RetryTexts::parkedLabel(r.resetAt);
+        s->label = session::RetryTexts::parkedLabel(r.resetAt);
         s->row = row;
         lane->outcome = TimelineLane::Outcome::Parked;
         if (r.reason != retry::EndReason::None)
@@ -264,7 +265,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         s.kind = TimelineSegment::Kind::Paced;
         s.scheduledS = seconds(r.waitMs.value_or(0));
         s.waitSource = r.waitSource;
-        s.label = RetryTexts::pacedLabel(s.scheduledS);
+        s.label = session::RetryTexts::pacedLabel(s.scheduledS);
         s.row = row;
         lane->segments.append(s);
         break;

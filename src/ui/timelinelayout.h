@@ -58,9 +58,10 @@ struct TimelineSegment
     /// Waits: what the provider asked for, before the per-wait cap.
     double rawWaitS = 0;
     /// Waits: in words, "message 18 min → 60 s", "retry-after 14.7 s of 42 s" (cut short by a
-    /// cancel), see RetryTexts::waitLabel(). Attempts: "attempt 2". Parked: "parked until
-    /// 06:14", once it left the queue "parked · reset reached", see RetryTexts::parkedLabel().
-    /// Paced: "paced 12 s", cut short by a cancel "paced 4.2 s of 12 s" (RetryTexts::pacedLabel()).
+    /// cancel), see session::RetryTexts::waitLabel(). Attempts: "attempt 2". Parked: "parked until
+    /// 06:14", once it left the queue "parked · reset reached", see
+    /// session::RetryTexts::parkedLabel(). Paced: "paced 12 s", cut short by a cancel "paced 4.2 s
+    /// of 12 s" (session::RetryTexts::pacedLabel()).
     QString label;
     /// The HTTP status of a finished attempt (waits: of the attempt before them).
     std::optional<int> status;

@@ -1,5 +1,5 @@
 #include "categorycolors.h"
-#include "retrytexts.h"
+#include "session/retrytexts.h"
 #include "timelinewidget_p.h"
 
 #include <QLocale>
@@ -79,7 +79,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
 
     // Their labels above the lanes, centred on the line when there is room, else pulled inside.
     p.setFont(f.small);
-    const QString budgetLabel = tr("budget %1").arg(RetryTexts::seconds(budgetS()));
+    const QString budgetLabel = tr("budget %1").arg(session::RetryTexts::seconds(budgetS()));
     const QString capLabel = tr("per-wait cap");
     const double budgetW = f.fmSmall.horizontalAdvance(budgetLabel);
     const double capW = f.fmSmall.horizontalAdvance(capLabel);
@@ -120,7 +120,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     p.setPen(QPen(quiet, g.lineW));
     p.drawLine(QPointF(g.x0, crisp(g.axisY)), QPointF(g.x1, crisp(g.axisY)));
     p.setFont(f.small);
-    const double labelW = f.fmSmall.horizontalAdvance(RetryTexts::seconds(budgetS()));
+    const double labelW = f.fmSmall.horizontalAdvance(session::RetryTexts::seconds(budgetS()));
     const int step = (g.x(tickS()) - g.x0) > labelW * 1.4 ? 1 : 3;
     for (int i = 0; i * tickS() <= budgetS() + 0.001; ++i) {
         const double s = i * tickS();
@@ -129,7 +129,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.drawLine(QPointF(x, crisp(g.axisY)), QPointF(x, g.axisY + tick));
         if (i % step != 0)
             continue;
-        const QString label = s >= budgetS() ? RetryTexts::seconds(s) : number(s);
+        const QString label = s >= budgetS() ? session::RetryTexts::seconds(s) : number(s);
         const double w = f.fmSmall.horizontalAdvance(label);
         p.setPen(s >= budgetS() ? budgetColor : quiet);
         p.drawText(QRectF(x - w / 2, g.axisY + tick, w, hs), Qt::AlignCenter, label);
@@ -260,7 +260,7 @@ void TimelineWidget::paintLane(
         if (f.fmSmall.horizontalAdvance(label) > room) {
             const QString figures = s.waitSource == retry::WaitSource::CredentialRefresh
                 ? s.label
-                : RetryTexts::seconds(s.endS - s.startS);
+                : session::RetryTexts::seconds(s.endS - s.startS);
             label = f.fmSmall.horizontalAdvance(figures) <= room
                 ? figures
                 : f.fmSmall.elidedText(s.label, Qt::ElideRight, room);
@@ -333,8 +333,8 @@ void TimelineWidget::paintLane(
         QString label = s.label;
         if (f.fmSmall.horizontalAdvance(label) > room) {
             const QString shorter = now
-                ? (s.resetAt.isValid() ? RetryTexts::clockTime(s.resetAt) : s.label)
-                : RetryTexts::unpark(s.unpark);
+                ? (s.resetAt.isValid() ? session::RetryTexts::clockTime(s.resetAt) : s.label)
+                : session::RetryTexts::unpark(s.unpark);
             label = f.fmSmall.horizontalAdvance(shorter) <= room
                 ? shorter
                 : f.fmSmall.elidedText(s.label, Qt::ElideRight, room);
@@ -369,7 +369,7 @@ void TimelineWidget::paintLane(
         if (room > f.fmSmall.horizontalAdvance(u"…"_s) * 2) {
             QString label = s->label;
             if (f.fmSmall.horizontalAdvance(label) > room) {
-                const QString figures = RetryTexts::seconds(s->scheduledS);
+                const QString figures = session::RetryTexts::seconds(s->scheduledS);
                 label = f.fmSmall.horizontalAdvance(figures) <= room
                     ? figures
                     : f.fmSmall.elidedText(s->label, Qt::ElideRight, room);

@@ -1,7 +1,7 @@
 #include "timelinewidget.h"
 
 #include "categorycolors.h"
-#include "retrytexts.h"
+#include "session/retrytexts.h"
 #include "timelinewidget_p.h"
 
 #include <QCoreApplication>
@@ -51,15 +51,15 @@ QString timeline::outcomeText(const TimelineLane &lane, OutcomeWords words)
         if (words != OutcomeWords::Sentence || !parked || !parked->resetAt.isValid())
             return TimelineWidget::tr("parked");
         return TimelineWidget::tr("parked until %1: it goes out again at the provider's reset")
-            .arg(RetryTexts::clockTime(parked->resetAt));
+            .arg(session::RetryTexts::clockTime(parked->resetAt));
     }
     case TimelineLane::Outcome::GaveUp:
         if (lane.reason == retry::EndReason::None || words == OutcomeWords::Compact)
             return TimelineWidget::tr("gave up");
         return TimelineWidget::tr("gave up: %1")
             .arg(words == OutcomeWords::Sentence
-                    ? RetryTexts::reasonSentence(lane.reason, laneLimits(lane))
-                    : RetryTexts::reason(lane.reason));
+                    ? session::RetryTexts::reasonSentence(lane.reason, laneLimits(lane))
+                    : session::RetryTexts::reason(lane.reason));
     case TimelineLane::Outcome::Running:
         break;
     }
@@ -77,15 +77,17 @@ QString timeline::laneDetails(const TimelineLane &lane, double liveElapsedS)
         const double span = wait.endS - wait.startS;
         if (liveElapsedS >= 0)
             return TimelineWidget::tr("%1 · %2 of %3")
-                .arg(attempts, RetryTexts::seconds(std::floor(std::min(liveElapsedS, span))),
-                    RetryTexts::seconds(span));
-        return TimelineWidget::tr("%1 · wait %2").arg(attempts, RetryTexts::seconds(span));
+                .arg(attempts,
+                    session::RetryTexts::seconds(std::floor(std::min(liveElapsedS, span))),
+                    session::RetryTexts::seconds(span));
+        return TimelineWidget::tr("%1 · wait %2").arg(attempts, session::RetryTexts::seconds(span));
     }
     const bool cut = !lane.segments.isEmpty() && lane.segments.constLast().isCut();
     const QString details
         = TimelineWidget::tr("%1 · waited %2")
               .arg(attempts,
-                  RetryTexts::seconds(cut ? RetryTexts::tenths(lane.endS()) : lane.endS()));
+                  session::RetryTexts::seconds(
+                      cut ? session::RetryTexts::tenths(lane.endS()) : lane.endS()));
     if (lane.fallbackTo.isEmpty())
         return details;
     // The switch to the fallback profile (issue 17): the next lane is its send.
@@ -294,7 +296,7 @@ void TimelineWidget::updateAccessibleDescription()
     if (m_lanes.isEmpty()) {
         setAccessibleDescription(
             tr("Attempts and waits of each send against the %1 retry budget. No sends yet.")
-                .arg(RetryTexts::seconds(budgetS())));
+                .arg(session::RetryTexts::seconds(budgetS())));
         return;
     }
     const TimelineLane &last = m_lanes.constLast();
@@ -303,7 +305,8 @@ void TimelineWidget::updateAccessibleDescription()
                               .arg(m_lanes.size())
                               .arg(last.request)
                               .arg(last.attemptCount())
-                              .arg(RetryTexts::seconds(last.endS()), RetryTexts::seconds(budgetS()),
+                              .arg(session::RetryTexts::seconds(last.endS()),
+                                  session::RetryTexts::seconds(budgetS()),
                                   outcomeText(last, OutcomeWords::Sentence));
     if (last.resendOf > 0)
         description += u' ' + tr("It is send %1 again, after it was parked.").arg(last.resendOf);
@@ -321,7 +324,7 @@ void TimelineWidget::updateAccessibleDescription()
         description += u' '
             + tr("Before its first attempt it waited %1 for the provider's window, outside the "
                  "budget.")
-                  .arg(RetryTexts::seconds(paced->scheduledS));
+                  .arg(session::RetryTexts::seconds(paced->scheduledS));
     // A parked send is news however far up its lane is.
     for (const TimelineLane &lane : std::as_const(m_lanes)) {
         if (&lane != &last && lane.outcome == TimelineLane::Outcome::Parked)
@@ -456,28 +459,29 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
         } else {
             line(tr("Left the queue:"),
                 s.unparkedAt.isValid()
-                    ? tr("%1, %2").arg(RetryTexts::unpark(s.unpark), when(s.unparkedAt))
-                    : RetryTexts::unpark(s.unpark));
+                    ? tr("%1, %2").arg(session::RetryTexts::unpark(s.unpark), when(s.unparkedAt))
+                    : session::RetryTexts::unpark(s.unpark));
             if (s.resentAs > 0)
                 line(tr("Sent again:"), tr("as send %1").arg(s.resentAs));
         }
         line(tr("Outside the budget:"),
             tr("after %1 of waiting, %2")
-                .arg(RetryTexts::seconds(s.startS),
-                    RetryTexts::reason(lane.reason).isEmpty() ? tr("capped")
-                                                              : RetryTexts::reason(lane.reason)));
+                .arg(session::RetryTexts::seconds(s.startS),
+                    session::RetryTexts::reason(lane.reason).isEmpty()
+                        ? tr("capped")
+                        : session::RetryTexts::reason(lane.reason)));
     } else if (s.kind == TimelineSegment::Kind::Paced) {
         lines << QString(
             u"<b>"_s + tr("Send %1 · paced").arg(lane.request).toHtmlEscaped() + u"</b>"_s);
         line(tr("Waited for:"), tr("the provider's window to reset, before attempt 1"));
-        line(tr("Wait:"), RetryTexts::seconds(s.scheduledS));
+        line(tr("Wait:"), session::RetryTexts::seconds(s.scheduledS));
         if (r && r->estimatedTokens)
             line(tr("Estimated tokens:"), QLocale().toString(*r->estimatedTokens));
         if (r && r->windowTokensLeft)
             line(tr("Tokens left in the window:"), QLocale().toString(*r->windowTokensLeft));
         line(tr("Outside the budget:"),
             tr("pacing does not spend the %1 of retry waiting")
-                .arg(RetryTexts::seconds(budgetS())));
+                .arg(session::RetryTexts::seconds(budgetS())));
     } else if (s.kind == TimelineSegment::Kind::Attempt) {
         lines << QString(u"<b>"_s
             + tr("Send %1 · attempt %2 of %3")
@@ -486,12 +490,14 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
                   .arg(m_limits.maxAttempts)
                   .toHtmlEscaped()
             + u"</b>"_s);
-        line(tr("Sent after:"), tr("%1 of scheduled waiting").arg(RetryTexts::seconds(s.startS)));
+        line(tr("Sent after:"),
+            tr("%1 of scheduled waiting").arg(session::RetryTexts::seconds(s.startS)));
         if (s.isRunning()) {
             line(tr("Status:"), tr("waiting for the response"));
         } else {
-            line(tr("Status:"), s.status ? RetryTexts::status(*s.status) : tr("no HTTP status"));
-            line(tr("Category:"), RetryTexts::category(s.categoryName()));
+            line(tr("Status:"),
+                s.status ? session::RetryTexts::status(*s.status) : tr("no HTTP status"));
+            line(tr("Category:"), session::RetryTexts::category(s.categoryName()));
         }
         if (r && (r->used || r->limit)) {
             const QString used
@@ -511,33 +517,34 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
             + tr("Send %1 · wait after attempt %2").arg(lane.request).arg(s.attempt).toHtmlEscaped()
             + u"</b>"_s);
         const double waitS = s.scheduledS;
-        line(tr("Source:"), RetryTexts::waitSource(s.waitSource));
+        line(tr("Source:"), session::RetryTexts::waitSource(s.waitSource));
         if (s.waitSource != retry::WaitSource::CredentialRefresh) {
-            line(tr("Asked for:"), RetryTexts::duration(s.rawWaitS));
+            line(tr("Asked for:"), session::RetryTexts::duration(s.rawWaitS));
             line(tr("Wait:"),
-                s.rawWaitS > waitS + 0.0005
-                    ? tr("%1 (capped at %2 per wait)")
-                          .arg(RetryTexts::seconds(waitS), RetryTexts::seconds(capS()))
-                    : RetryTexts::seconds(waitS));
+                s.rawWaitS > waitS + 0.0005 ? tr("%1 (capped at %2 per wait)")
+                                                  .arg(session::RetryTexts::seconds(waitS),
+                                                      session::RetryTexts::seconds(capS()))
+                                            : session::RetryTexts::seconds(waitS));
             if (s.isCut())
                 line(tr("Cancelled:"),
                     tr("after %1 of the wait")
-                        .arg(RetryTexts::seconds(RetryTexts::tenths(s.endS - s.startS))));
+                        .arg(session::RetryTexts::seconds(
+                            session::RetryTexts::tenths(s.endS - s.startS))));
         }
         if (r && r->waitedTotalMs && r->budgetLeftMs)
             line(tr("Budget:"),
                 tr("%1 waited, %2 left of %3")
-                    .arg(RetryTexts::seconds(double(*r->waitedTotalMs) / 1000.0),
-                        RetryTexts::seconds(double(*r->budgetLeftMs) / 1000.0),
-                        RetryTexts::seconds(budgetS())));
+                    .arg(session::RetryTexts::seconds(double(*r->waitedTotalMs) / 1000.0),
+                        session::RetryTexts::seconds(double(*r->budgetLeftMs) / 1000.0),
+                        session::RetryTexts::seconds(budgetS())));
         if (lane.outcome == TimelineLane::Outcome::Running && lane.request == m_liveRequest
             && &s == &lane.segments.constLast())
-            line(tr("Elapsed:"), RetryTexts::seconds(std::min(m_liveElapsedS, waitS)));
+            line(tr("Elapsed:"), session::RetryTexts::seconds(std::min(m_liveElapsedS, waitS)));
         line(tr("After:"),
             tr("%1 failed with %2")
                 .arg(tr("attempt %1").arg(s.attempt),
-                    s.status ? RetryTexts::status(*s.status)
-                             : RetryTexts::category(s.categoryName())));
+                    s.status ? session::RetryTexts::status(*s.status)
+                             : session::RetryTexts::category(s.categoryName())));
     }
     return lines.join(u"<br>"_s);
 }

@@ -6,8 +6,8 @@
 #include "mainwindow.h"
 #include "parkedqueuemodel.h"
 #include "parkedqueueview.h"
-#include "parkingtexts.h"
 #include "retrypanel.h"
+#include "session/parkingtexts.h"
 #include "windowhistory.h"
 #include "windowprofiles.h"
 
@@ -337,7 +337,7 @@ void WindowParking::updatePanel()
         panel->clearParked();
         return;
     }
-    panel->showParked(*parked, parkedState(*m_lot, *parked), m_lot->wallNow());
+    panel->showParked(*parked, session::parkedState(*m_lot, *parked), m_lot->wallNow());
 }
 
 void WindowParking::updateTicking()

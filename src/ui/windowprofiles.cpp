@@ -87,7 +87,7 @@ void WindowProfiles::attachSession()
     // The numbers the send runs under, its SendPolicy's: a fallback's send has the fallback's
     // (under --demo too, where the fallback is the demo profile's), the next send the profile's.
     connect(chat, &ChatSession::sendStarted, this, [this, chat] {
-        const retry::PolicyLimits limits = chat->progress().limits;
+        const retry::PolicyLimits limits = chat->sendState().limits;
         m_window->retryPanel()->setLimits(limits);
         m_window->timeline()->setLimits(limits);
         if (ConversationPresenter *presenter = m_window->presenter())

@@ -8,6 +8,7 @@
 #include "retry/finalerror.h"
 #include "retry/sendpolicy.h"
 #include "session/chatsession.h"
+#include "session/sendtexts.h"
 #include "session/storedrecords.h"
 #include "signalwatcher.h"
 #include "waitforreset.h"
@@ -26,50 +27,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString seconds(retry::Millis ms)
-{
-    return QString::fromStdString(retry::formatSeconds(ms));
-}
-
 /// A pacing wait in whole seconds, rounded up ("30 s" for 29.943 s): it is a countdown to a
 /// reset, not a figure of the policy.
 QString wholeSeconds(retry::Millis ms)
 {
     return QString::number((ms.count() + 999) / 1000);
-}
-
-QString figure(std::optional<double> v)
-{
-    return v ? QString::number(*v, 'f', *v == double(qint64(*v)) ? 0 : 3) : u"?"_s;
-}
-
-QString sourceInWords(const net::RetryInfo &info)
-{
-    const QString asked = seconds(info.rawWait);
-    switch (info.source) {
-    case retry::WaitSource::RetryAfter:
-        return info.rawWait > info.wait ? u"retry-after header asked %1 s; capped"_s.arg(asked)
-                                        : u"from the retry-after header"_s;
-    case retry::WaitSource::RetryAfterMs:
-        return info.rawWait > info.wait ? u"retry-after-ms header asked %1 s; capped"_s.arg(asked)
-                                        : u"from the retry-after-ms header"_s;
-    case retry::WaitSource::Message:
-        return info.rawWait > info.wait ? u"provider asked %1 s; capped"_s.arg(asked)
-                                        : u"as the provider asked"_s;
-    case retry::WaitSource::RetryDelay:
-        return info.rawWait > info.wait ? u"retryDelay asked %1 s; capped"_s.arg(asked)
-                                        : u"from the provider's retryDelay"_s;
-    case retry::WaitSource::RateLimitReset:
-        return info.rawWait > info.wait ? u"rate-limit reset header asked %1 s; capped"_s.arg(asked)
-                                        : u"from the rate-limit reset header"_s;
-    case retry::WaitSource::Backoff:
-        return u"backoff"_s;
-    case retry::WaitSource::CredentialRefresh:
-        return u"the reloaded key differs"_s;
-    case retry::WaitSource::None:
-        break;
-    }
-    return {};
 }
 
 /// One of the policy flags: its name, bounds and where it goes.
@@ -449,7 +411,6 @@ int runChat(const QStringList &args)
     }
     chat.setProvider(provider);
     // The numbers the progress lines name: the send's, then its fallback's.
-    retry::PolicyLimits activeLimits = provider.limits;
     std::optional<session::ProviderChoice> fallbackChoice;
     if (fallback) {
         fallbackChoice = fallback->choice();
@@ -491,55 +452,53 @@ int runChat(const QStringList &args)
             if (!bytes.isEmpty())
                 endsWithNewline = bytes.endsWith('\n');
         });
-    QObject::connect(&chat, &session::ChatSession::attemptFailed, &context,
-        [&](quint64, const net::AttemptFailure &f) {
-            QString line = u"capwatch: attempt %1 of %2 failed: "_s.arg(f.attempt).arg(
-                activeLimits.maxAttempts);
-            if (f.status > 0)
-                line += QString::number(f.status) + u' '
-                    + QString::fromLatin1(retry::statusText(f.status)) + u", "_s;
-            line += QString::fromLatin1(retry::nameOf(f.category));
-            if (f.used || f.limit)
-                line += u" (used %1, limit %2)"_s.arg(figure(f.used), figure(f.limit));
-            if (f.status == 0 && !f.errorText.isEmpty())
-                line += u": "_s + f.errorText;
-            writeErr((line + u'\n').toUtf8());
-        });
-    QObject::connect(&chat, &session::ChatSession::pacingStarted, &context,
-        [&](quint64, const net::PacePlan &plan) {
-            writeErr((u"capwatch: "_s
-                + (plan.tokensFull
-                        ? QCoreApplication::translate("cli",
-                            "pacing: sending in %1 s, when the provider's window resets (it has "
-                            "%2 tokens left, this request needs about %3)")
-                              .arg(wholeSeconds(plan.wait))
-                              .arg(plan.windowTokensLeft.value_or(0))
-                              .arg(plan.estimatedTokens.value_or(0))
-                        : QCoreApplication::translate("cli",
-                            "pacing: sending in %1 s, when the provider's request limit resets")
-                              .arg(wholeSeconds(plan.wait)))
-                + u'\n')
-                         .toUtf8());
-        });
-    QObject::connect(&chat, &session::ChatSession::retryScheduled, &context,
-        [&](quint64, const net::RetryInfo &info) {
-            writeErr(
-                u"capwatch: waiting %1 s (%2) before attempt %3 of %4; %5 s of the %6 s budget left\n"_s
-                    .arg(seconds(info.wait), sourceInWords(info))
-                    .arg(info.nextAttempt)
-                    .arg(activeLimits.maxAttempts)
-                    .arg(seconds(info.budgetLeft))
-                    .arg(activeLimits.budget.count() / 1000)
-                    .toUtf8());
+    // The progress lines render the send's one state (session::SendTexts words it, as the
+    // window's panel does): each failure, the pacing and each wait once, as they come.
+    quint64 shownSend = 0;
+    int shownFailure = 0;
+    int shownWait = 0;
+    bool shownPace = false;
+    QObject::connect(
+        &chat, &session::ChatSession::sendStateChanged, &context, [&](const session::SendState &s) {
+            if (s.send != shownSend) {
+                shownSend = s.send;
+                shownFailure = shownWait = 0;
+                shownPace = false;
+            }
+            if (s.lastFailure && s.lastFailure->attempt != shownFailure) {
+                shownFailure = s.lastFailure->attempt;
+                writeErr(
+                    (u"capwatch: "_s + session::SendTexts::attemptFailedLine(s) + u'\n').toUtf8());
+            }
+            if (s.phase == session::SendPhase::Pacing && s.pace && !shownPace) {
+                shownPace = true;
+                const net::PacePlan &plan = *s.pace;
+                writeErr((u"capwatch: "_s
+                    + (plan.tokensFull
+                            ? QCoreApplication::translate("cli",
+                                "pacing: sending in %1 s, when the provider's window resets (it "
+                                "has %2 tokens left, this request needs about %3)")
+                                  .arg(wholeSeconds(plan.wait))
+                                  .arg(plan.windowTokensLeft.value_or(0))
+                                  .arg(plan.estimatedTokens.value_or(0))
+                            : QCoreApplication::translate("cli",
+                                "pacing: sending in %1 s, when the provider's request limit "
+                                "resets")
+                                  .arg(wholeSeconds(plan.wait)))
+                    + u'\n')
+                             .toUtf8());
+            }
+            if (s.phase == session::SendPhase::Waiting && s.lastWait
+                && s.lastWait->nextAttempt != shownWait) {
+                shownWait = s.lastWait->nextAttempt;
+                writeErr((u"capwatch: "_s + session::SendTexts::waitingLine(s) + u'\n').toUtf8());
+            }
         });
     QObject::connect(
-        &chat, &session::ChatSession::succeeded, &context, [&](quint64, const net::SendSummary &s) {
+        &chat, &session::ChatSession::succeeded, &context, [&](quint64, const net::SendSummary &) {
             if (stdoutIsTty && !endsWithNewline)
                 writeOut("\n");
-            QString line = u"capwatch: answered on attempt %1 of %2"_s.arg(s.attempts)
-                               .arg(activeLimits.maxAttempts);
-            if (s.usage && s.usage->totalTokens >= 0)
-                line += u" (%1 tokens)"_s.arg(s.usage->totalTokens);
+            QString line = u"capwatch: "_s + session::SendTexts::answeredLine(chat.sendState());
             if (fallbackStarted)
                 line += u" by the fallback %1"_s.arg(fallbackChoice->profileName);
             writeErr((line + u'\n').toUtf8());
@@ -579,7 +538,6 @@ int runChat(const QStringList &args)
                          .arg(offer.toProfile, offer.fromProfile, reason)
                          .toUtf8());
             fallbackStarted = true;
-            activeLimits = fallbackChoice->limits;
             endsWithNewline = true;
             if (!offer.automatic && chat.sendToFallback(options) == 0) {
                 fallbackStarted = false; // nothing went: the give-up stands

@@ -3,7 +3,7 @@
 #include <QLocale>
 #include <cmath>
 
-namespace capwatch::ui {
+namespace capwatch::session {
 
 using namespace Qt::StringLiterals;
 using retry::Millis;
@@ -306,4 +306,4 @@ QString RetryTexts::status(int status)
         + QString::fromLatin1(phrase.data(), qsizetype(phrase.size())));
 }
 
-} // namespace capwatch::ui
+} // namespace capwatch::session

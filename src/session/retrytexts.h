@@ -17,11 +17,11 @@
 #include <QDateTime>
 #include <QString>
 
-namespace capwatch::ui {
+namespace capwatch::session {
 
 class RetryTexts final
 {
-    Q_DECLARE_TR_FUNCTIONS(capwatch::ui::RetryTexts)
+    Q_DECLARE_TR_FUNCTIONS(capwatch::session::RetryTexts)
 
 public:
     RetryTexts() = delete;
@@ -91,4 +91,4 @@ public:
     static QString status(int status);
 };
 
-} // namespace capwatch::ui
+} // namespace capwatch::session

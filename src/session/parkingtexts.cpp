@@ -1,13 +1,11 @@
 #include "parkingtexts.h"
 
-#include "categorycolors.h"
 #include "retry/constants.h"
 
 #include <QLocale>
-#include <QPalette>
 #include <algorithm>
 
-namespace capwatch::ui {
+namespace capwatch::session {
 
 using namespace Qt::StringLiterals;
 
@@ -35,7 +33,7 @@ QString hoursMinutes(qint64 ms)
 
 } // namespace
 
-ParkedState parkedState(const session::ParkingLot &lot, const history::ParkedSend &parked)
+ParkedState parkedState(const ParkingLot &lot, const history::ParkedSend &parked)
 {
     if (lot.isRunning(parked.id))
         return ParkedState::Sending;
@@ -108,7 +106,7 @@ QString ParkingTexts::panelLine(
             clockTime(parked.dueAt, now), countdown(parked.dueAt, now), parkOf(parked.parksInARow));
 }
 
-QString ParkingTexts::refusal(const session::ParkOffer &offer)
+QString ParkingTexts::refusal(const ParkOffer &offer)
 {
     using retry::ParkRefusal;
     switch (offer.refusal) {
@@ -191,4 +189,4 @@ QString ParkingTexts::excerpt(const QString &prompt, int chars)
     return line.left(cut).trimmed() + u'…';
 }
 
-} // namespace capwatch::ui
+} // namespace capwatch::session

@@ -7,31 +7,22 @@
 // in local time; every figure is computed from the wall clock passed in, never kept.
 
 #include "history/historytypes.h"
-#include "session/parkinglot.h"
-#include "session/sessiontypes.h"
+#include "parkinglot.h"
+#include "sendstate.h"
+#include "sessiontypes.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QString>
 
-namespace capwatch::ui {
-
-/// Where a parked send stands (session::ParkingLot): what the card, the panel and the queue say.
-enum class ParkedState
-{
-    Waiting, ///< its reset is still to come
-    Due, ///< due, waiting for the previous send to its provider
-    Sending, ///< released: its send is in flight
-    WaitsForProvider, ///< due, but another provider is chosen now
-    WaitsForConsent, ///< due, on its provider: plain HTTP to another machine, not consented to yet
-};
+namespace capwatch::session {
 
 /// Where `parked` stands in `lot` now.
-ParkedState parkedState(const session::ParkingLot &lot, const history::ParkedSend &parked);
+ParkedState parkedState(const ParkingLot &lot, const history::ParkedSend &parked);
 
 class ParkingTexts final
 {
-    Q_DECLARE_TR_FUNCTIONS(capwatch::ui::ParkingTexts)
+    Q_DECLARE_TR_FUNCTIONS(capwatch::session::ParkingTexts)
 
 public:
     ParkingTexts() = delete;
@@ -57,7 +48,7 @@ public:
     /// Why a send that gave up capped was not parked, in words built from the refusal and its
     /// figures: "Not parked: the limit resets in 25 h, more than 24 h away". Empty for a send
     /// that was never a candidate (not capped, not a limit).
-    static QString refusal(const session::ParkOffer &offer);
+    static QString refusal(const ParkOffer &offer);
 
     /// What a due send waits for: "Due: waiting for the previous send to this provider",
     /// "Waiting for the demo provider to be chosen again"; empty while Waiting or Sending.
@@ -73,4 +64,4 @@ public:
     static QString excerpt(const QString &prompt, int chars = 60);
 };
 
-} // namespace capwatch::ui
+} // namespace capwatch::session

@@ -1,0 +1,238 @@
+#include "send.h"
+
+#include "net/chatclient.h"
+#include "retry/sendpolicy.h"
+
+#include <algorithm>
+
+namespace capwatch::session {
+
+SendPhase phaseOf(ParkedState state)
+{
+    switch (state) {
+    case ParkedState::Waiting:
+        return SendPhase::Parked;
+    case ParkedState::Due:
+        return SendPhase::Due;
+    case ParkedState::Sending:
+        return SendPhase::Sending;
+    case ParkedState::WaitsForProvider:
+        return SendPhase::WaitsForProvider;
+    case ParkedState::WaitsForConsent:
+        return SendPhase::WaitsForConsent;
+    }
+    return SendPhase::Parked;
+}
+
+QString SendState::failureCategory() const
+{
+    return lastFailure ? QString::fromLatin1(retry::nameOf(lastFailure->category)) : QString();
+}
+
+retry::Millis SendState::waitElapsed() const
+{
+    return std::clamp(wait - waitLeft, retry::Millis(0), wait);
+}
+
+Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &options,
+    const ProviderChoice &to, bool viaFallback, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_prompt(prompt)
+    , m_options(options)
+    , m_profileId(to.profile)
+{
+    m_state.limits = client->policyLimits();
+    m_state.budgetLeft = m_state.limits.budget;
+    m_state.profileName = to.profileName;
+    m_state.viaFallback = viaFallback;
+
+    using net::ChatClient;
+    connect(client, &ChatClient::sendStarted, this, [this](quint64 send) {
+        if (m_bound)
+            return;
+        // The first send the client starts after this was made is this one.
+        m_bound = true;
+        m_state.send = send;
+        m_state.phase = SendPhase::Sending;
+        if (const retry::SendPolicy *policy = m_client->policy())
+            m_state.limits = policy->limits();
+        m_state.budgetLeft = m_state.limits.budget;
+        publish();
+    });
+    connect(
+        client, &ChatClient::pacingStarted, this, [this](quint64 send, const net::PacePlan &plan) {
+            if (!mine(send) || plan.wait.count() <= 0)
+                return;
+            m_state.phase = SendPhase::Pacing;
+            if (plan.wait.count() > 0)
+                m_state.pace = plan;
+            m_state.wait = plan.wait;
+            m_state.rawWait = plan.wait;
+            m_state.waitLeft = plan.wait;
+            m_state.source = plan.source;
+            readLive();
+            m_tick.start();
+            publish();
+        });
+    connect(client, &ChatClient::attemptStarted, this, [this](quint64 send, int attempt, int) {
+        if (!mine(send))
+            return;
+        m_tick.stop();
+        if (m_state.phase == SendPhase::Pacing && m_state.pace)
+            m_state.pacedFor = m_state.waitElapsed(); // Send now may have cut it short
+        m_state.phase = SendPhase::Sending;
+        m_state.attempt = attempt;
+        m_state.wait = m_state.rawWait = m_state.waitLeft = retry::Millis(0);
+        m_state.source = retry::WaitSource::None;
+        readLive();
+        publish();
+    });
+    connect(client, &ChatClient::answerStarted, this, [this](quint64 send, int) {
+        if (!mine(send))
+            return;
+        m_state.phase = SendPhase::Streaming;
+        publish();
+    });
+    connect(client, &ChatClient::answerText, this, [this](quint64 send, const QString &text) {
+        if (!mine(send))
+            return;
+        if (m_answerLimit < 0)
+            m_answer += text;
+        else if (m_answer.size() < m_answerLimit)
+            m_answer += text.left(m_answerLimit - m_answer.size());
+        Q_EMIT this->text(send, text);
+    });
+    connect(client, &ChatClient::attemptFailed, this,
+        [this](quint64 send, const net::AttemptFailure &failure) {
+            if (!mine(send))
+                return;
+            m_state.lastFailure = failure;
+            if (failure.used || failure.limit) {
+                m_state.used = failure.used;
+                m_state.limit = failure.limit;
+            }
+            publish();
+        });
+    connect(client, &ChatClient::retryScheduled, this,
+        [this](quint64 send, const net::RetryInfo &info) {
+            if (!mine(send))
+                return;
+            m_state.phase = SendPhase::Waiting;
+            // While waiting, the send already speaks of the attempt the wait leads to.
+            m_state.attempt = info.nextAttempt;
+            m_state.wait = info.wait;
+            m_state.rawWait = info.rawWait;
+            m_state.waitLeft = info.wait;
+            m_state.source = info.source;
+            m_state.lastWait = info;
+            m_state.budgetLeft = info.budgetLeft;
+            readLive();
+            m_tick.start();
+            publish();
+        });
+    connect(client, &ChatClient::succeeded, this, [this](quint64 send, const net::SendSummary &s) {
+        if (mine(send))
+            end(SendPhase::Succeeded, s);
+    });
+    connect(client, &ChatClient::gaveUp, this, [this](quint64 send, const net::SendSummary &s) {
+        if (mine(send))
+            end(SendPhase::GaveUp, s);
+    });
+    connect(client, &ChatClient::cancelled, this, [this](quint64 send, const net::SendSummary &s) {
+        if (mine(send))
+            end(SendPhase::Cancelled, s);
+    });
+
+    m_tick.setInterval(50);
+    m_tick.setTimerType(Qt::PreciseTimer);
+    connect(&m_tick, &QTimer::timeout, this, &Send::onTick);
+}
+
+Send::~Send() = default;
+
+void Send::readLive()
+{
+    if (!m_client || m_client->currentSend() != m_state.send)
+        return;
+    if (m_state.phase == SendPhase::Pacing) {
+        if (m_client->pacing())
+            m_state.waitLeft = m_client->paceLeft();
+        m_state.budgetLeft = m_state.limits.budget; // pacing never spends the budget
+        return;
+    }
+    const retry::SendPolicy *policy = m_client->policy();
+    if (!policy)
+        return;
+    m_state.budgetLeft = policy->budgetLeft();
+    if (m_state.phase == SendPhase::Waiting && policy->state() == retry::SendPolicy::State::Waiting)
+        m_state.waitLeft = policy->waitLeft();
+}
+
+void Send::onTick()
+{
+    if (m_state.phase != SendPhase::Waiting && m_state.phase != SendPhase::Pacing) {
+        m_tick.stop();
+        return;
+    }
+    readLive();
+    publish();
+}
+
+void Send::end(SendPhase phase, const net::SendSummary &summary)
+{
+    m_tick.stop();
+    readLive();
+    if (m_state.phase == SendPhase::Pacing && m_state.pace)
+        m_state.pacedFor = m_state.waitElapsed();
+    if (m_state.phase == SendPhase::Waiting && summary.cutWait)
+        m_state.waitLeft = m_state.wait - *summary.cutWait;
+    m_state.phase = phase;
+    m_endPhase = phase;
+    // A cancelled send keeps the attempt it was at (or the one its wait led to).
+    if (phase != SendPhase::Cancelled && summary.attempts > 0)
+        m_state.attempt = summary.attempts;
+    m_state.reason = summary.reason;
+    m_state.finalErrorText = summary.finalErrorText;
+    m_state.cutWait = summary.cutWait;
+    m_state.incomplete = summary.incomplete;
+    if (phase == SendPhase::Succeeded) {
+        // The figures of a refused attempt no longer describe the send: the answer got through.
+        m_state.used.reset();
+        m_state.limit.reset();
+        if (summary.usage && summary.usage->totalTokens >= 0)
+            m_state.answerTokens = summary.usage->totalTokens;
+    }
+    Q_EMIT ended(m_state.send, summary);
+}
+
+void Send::setOffers(const ParkOffer &park, const FallbackOffer &fallback)
+{
+    m_state.park = park;
+    m_state.fallback = fallback;
+}
+
+void Send::setParkOffer(const ParkOffer &park)
+{
+    m_state.park = park;
+}
+
+void Send::setTrimOffer(const TrimOffer &trim)
+{
+    m_state.trim = trim;
+}
+
+void Send::setParked(
+    const std::optional<history::ParkedSend> &parked, ParkedState state, const QDateTime &now)
+{
+    m_state.parked = parked;
+    m_state.now = now;
+    m_state.phase = parked ? phaseOf(state) : m_endPhase;
+}
+
+void Send::publish()
+{
+    Q_EMIT changed(m_state);
+}
+
+} // namespace capwatch::session

@@ -1,0 +1,90 @@
+#pragma once
+
+// One send of a conversation, from the moment it is made to the moment it ended (or was parked
+// and went out again): the prompt and what it is sent with, the streamed answer, and its one
+// SendState. It is the only listener of the chat client's steps for its id; what the client
+// reports of another send never reaches it. It publishes its state with changed() on every step
+// and on every tick of a wait (twenty a second, each reading the policy's deadline, so a late
+// tick never makes a countdown drift) and never per chunk of an answer.
+
+#include "sendstate.h"
+#include "sessiontypes.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+
+namespace capwatch::net {
+class ChatClient;
+}
+
+namespace capwatch::session {
+
+class Send final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Send)
+
+public:
+    /// Make it right before `client` starts the send: the client's next sendStarted() is its
+    /// own. `to`: the profile it goes to; `viaFallback`: it goes to the fallback profile.
+    Send(net::ChatClient *client, const QString &prompt, const SendOptions &options,
+        const ProviderChoice &to, bool viaFallback, QObject *parent = nullptr);
+    ~Send() override;
+
+    quint64 id() const { return m_state.send; }
+    const SendState &state() const { return m_state; }
+    QString prompt() const { return m_prompt; }
+    const SendOptions &options() const { return m_options; }
+    /// The answer so far, as much of it as setAnswerLimit() keeps.
+    const QString &answer() const { return m_answer; }
+    /// The most characters of the answer kept (-1, the default: all of it; 0: none). What
+    /// capwatch-cli holds of an answer it streams through is bounded by what the history stores.
+    void setAnswerLimit(qsizetype chars) { m_answerLimit = chars; }
+    /// The profile id it went to.
+    QString profileId() const { return m_profileId; }
+
+    /// The model the request names (known once the request is built).
+    void setModel(const QString &model) { m_state.model = model; }
+    /// What was offered when it ended; shown with its final state.
+    void setOffers(const ParkOffer &park, const FallbackOffer &fallback);
+    void setParkOffer(const ParkOffer &park);
+    void setTrimOffer(const TrimOffer &trim);
+    /// Parked (in `state` in the lot, `now` by the wall clock), or back out of the lot
+    /// (nullopt: its end again).
+    void setParked(const std::optional<history::ParkedSend> &parked,
+        ParkedState state = ParkedState::Waiting, const QDateTime &now = {});
+    /// Tells the views its state now (after the setters above).
+    void publish();
+
+Q_SIGNALS:
+    /// Every step, every tick of a wait, every offer: the whole state.
+    void changed(const capwatch::session::SendState &state);
+    /// A piece of the answer as it streams in.
+    void text(quint64 send, const QString &text);
+    /// The send ended (its state already says how); the session makes its offers and then
+    /// calls publish(). Comes before the changed() of the end.
+    void ended(quint64 send, const capwatch::net::SendSummary &summary);
+
+private:
+    bool mine(quint64 send) const { return send != 0 && send == m_state.send; }
+    /// The live figures of the wait from the client's policy (while the client runs this send).
+    void readLive();
+    void onTick();
+    void end(SendPhase phase, const net::SendSummary &summary);
+
+    QPointer<net::ChatClient> m_client;
+    QString m_prompt;
+    SendOptions m_options;
+    QString m_profileId;
+    QString m_answer;
+    qsizetype m_answerLimit = -1;
+    bool m_bound = false; ///< the client's sendStarted() of this send came
+    SendState m_state;
+    /// The phase the send ended in, shown again when it comes out of the lot without going out.
+    SendPhase m_endPhase = SendPhase::Idle;
+    QTimer m_tick;
+};
+
+} // namespace capwatch::session

@@ -1,0 +1,134 @@
+#pragma once
+
+// One send's whole state at one moment, as a value: where it is (its phase), the attempt and
+// the policy's numbers, the wait and where it came from, the budget, the last failure, how it
+// ended and what was offered after. A session::Send publishes it on every step and every tick
+// of a wait; the panel, the card, the timeline, the status bar, the Queue and capwatch-cli all
+// render this one value (SendTexts words it), so they cannot tell a send two ways.
+
+#include "history/historytypes.h"
+#include "net/chatclient.h"
+#include "retry/classifier.h"
+#include "retry/constants.h"
+#include "retry/policylimits.h"
+#include "sessiontypes.h"
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <optional>
+
+namespace capwatch::session {
+
+Q_NAMESPACE
+
+/// Where a send is. The first eight are the send's own; the last four are a parked send's
+/// standing in the parking lot (docs/parking.md).
+enum class SendPhase
+{
+    Idle, ///< no send yet (or another conversation)
+    Pacing, ///< before attempt 1: waits for the provider's window (section 8.1)
+    Sending, ///< an attempt is out, no answer yet
+    Streaming, ///< the answer is coming in
+    Waiting, ///< waits to retry
+    Succeeded,
+    GaveUp,
+    Cancelled,
+    Parked, ///< gave up capped, waits for its provider's reset
+    Due, ///< its reset passed: waits for the previous send to its provider
+    WaitsForProvider, ///< due, but another provider is chosen now
+    WaitsForConsent, ///< due, on its provider: plain HTTP to another machine, not allowed yet
+};
+Q_ENUM_NS(SendPhase)
+
+/// Where a parked send stands in the lot (ParkingLot::standing()).
+enum class ParkedState
+{
+    Waiting, ///< its reset is still to come
+    Due, ///< due, waiting for the previous send to its provider
+    Sending, ///< released: its send is in flight
+    WaitsForProvider, ///< due, but another provider is chosen now
+    WaitsForConsent, ///< due, on its provider: plain HTTP to another machine, not consented to yet
+};
+
+/// The phase a parked send in `state` shows.
+SendPhase phaseOf(ParkedState state);
+
+struct SendState
+{
+    quint64 send = 0; ///< the client's id, also its `request` number in the retry log; 0: none
+    SendPhase phase = SendPhase::Idle;
+    /// The numbers of the policy the send runs under (its profile's, a fallback's own).
+    retry::PolicyLimits limits;
+    QString profileName; ///< the profile it goes to
+    QString model;
+    bool viaFallback = false; ///< it went to the fallback profile
+
+    /// The attempt out now; while waiting, the one the wait leads to; once ended, the last one
+    /// made. 0 before attempt 1 (pacing).
+    int attempt = 0;
+
+    // The wait in progress: a retry's (Waiting) or pacing's (Pacing). Policy time.
+    retry::Millis wait { 0 }; ///< in full
+    retry::Millis rawWait { 0 }; ///< what the provider asked for, before the cap
+    retry::Millis waitLeft { 0 }; ///< the countdown
+    retry::WaitSource source = retry::WaitSource::None;
+    /// The latest retry wait of the send, kept after it ran: "Wait came from" follows it.
+    std::optional<net::RetryInfo> lastWait;
+    /// The pacing plan of a paced send (wait > 0), kept after attempt 1 began.
+    std::optional<net::PacePlan> pace;
+    /// Pacing that ran, cut short by Send now or a cancel: the part that ran.
+    std::optional<retry::Millis> pacedFor;
+    retry::Millis budgetLeft { retry::kRetryBudget }; ///< live: falls only while a wait runs
+
+    /// The send's latest failed attempt; nullopt before any.
+    std::optional<net::AttemptFailure> lastFailure;
+    /// The last token figures a refusal named (used / limit); cleared once an answer got through.
+    std::optional<double> used;
+    std::optional<double> limit;
+    /// What the answer used, when the provider said (Succeeded).
+    std::optional<qint64> answerTokens;
+
+    // How it ended (Succeeded, GaveUp, Cancelled).
+    retry::EndReason reason = retry::EndReason::None;
+    QString finalErrorText; ///< section 5's text, for failures
+    std::optional<retry::Millis> cutWait; ///< a cancel cut a wait: the part that ran
+    bool incomplete = false; ///< an answer began and was cut off
+
+    // What was offered when it ended (each `offered` false when none).
+    ParkOffer park;
+    FallbackOffer fallback;
+    TrimOffer trim;
+
+    // Parked (the four parked phases).
+    std::optional<history::ParkedSend> parked;
+    QDateTime now; ///< the wall clock the parked figures were taken at
+
+    bool waiting() const { return phase == SendPhase::Waiting; }
+    bool pacing() const { return phase == SendPhase::Pacing; }
+    /// Out or waiting: not ended, not parked.
+    bool running() const
+    {
+        return phase == SendPhase::Pacing || phase == SendPhase::Sending
+            || phase == SendPhase::Streaming || phase == SendPhase::Waiting;
+    }
+    bool ended() const
+    {
+        return phase == SendPhase::Succeeded || phase == SendPhase::GaveUp
+            || phase == SendPhase::Cancelled;
+    }
+    bool isParked() const
+    {
+        return phase == SendPhase::Parked || phase == SendPhase::Due
+            || phase == SendPhase::WaitsForProvider || phase == SendPhase::WaitsForConsent;
+    }
+    /// The interfaces.md name of the latest failure's category; empty before any.
+    QString failureCategory() const;
+    /// Policy time of the current wait that has run.
+    retry::Millis waitElapsed() const;
+};
+
+} // namespace capwatch::session
+
+Q_DECLARE_METATYPE(capwatch::session::SendState)

@@ -1,0 +1,237 @@
+#include "sendtexts.h"
+
+#include "parkingtexts.h"
+#include "retry/classifier.h"
+#include "retrytexts.h"
+
+#include <QLocale>
+#include <algorithm>
+
+namespace capwatch::session {
+
+using namespace Qt::StringLiterals;
+using retry::Millis;
+
+namespace {
+
+/// One decimal, in the UI locale: "42.3" / "42,3".
+QString seconds1(qint64 ms)
+{
+    return QLocale().toString(double(ms) / 1000.0, 'f', 1);
+}
+
+/// A token figure as the provider gave it: whole, or to one decimal.
+QString tokenFigure(std::optional<double> v)
+{
+    if (!v)
+        return SendTexts::tr("?");
+    return *v == double(qint64(*v)) ? QLocale().toString(qint64(*v))
+                                    : QLocale().toString(*v, 'f', 1);
+}
+
+/// The same for capwatch-cli: plain digits, as a script reads them.
+QString plainFigure(std::optional<double> v)
+{
+    return v ? QString::number(*v, 'f', *v == double(qint64(*v)) ? 0 : 3) : u"?"_s;
+}
+
+ParkedState standingOf(SendPhase phase)
+{
+    switch (phase) {
+    case SendPhase::Due:
+        return ParkedState::Due;
+    case SendPhase::WaitsForProvider:
+        return ParkedState::WaitsForProvider;
+    case SendPhase::WaitsForConsent:
+        return ParkedState::WaitsForConsent;
+    default:
+        break;
+    }
+    return ParkedState::Waiting;
+}
+
+/// Whether the countdown runs: a retry's wait, pacing, a parked send before its reset.
+bool counting(const SendState &s)
+{
+    return s.phase == SendPhase::Waiting || (s.phase == SendPhase::Pacing && s.pace);
+}
+
+} // namespace
+
+QString SendTexts::phase(const SendState &s)
+{
+    switch (s.phase) {
+    case SendPhase::Idle:
+        return tr("Ready. Retries of your next send show here.");
+    case SendPhase::Sending:
+        return s.attempt > 1 ? tr("Retrying: sending attempt %1…").arg(s.attempt) : tr("Sending…");
+    case SendPhase::Waiting:
+        return tr("Waiting to send attempt %1").arg(s.attempt);
+    case SendPhase::Streaming:
+        return tr("Answer streaming in");
+    case SendPhase::Succeeded:
+        if (s.attempt <= 1)
+            return tr("Answered");
+        return s.attempt == 2 ? tr("Answered after 1 retry")
+                              : tr("Answered after %1 retries").arg(s.attempt - 1);
+    case SendPhase::GaveUp:
+        return tr("Gave up: %1")
+            .arg(RetryTexts::reasonSentence(s.reason, s.limits, s.failureCategory()));
+    case SendPhase::Cancelled:
+        return tr("Cancelled");
+    case SendPhase::Pacing:
+        return pacing(s);
+    case SendPhase::Parked:
+    case SendPhase::Due:
+    case SendPhase::WaitsForProvider:
+    case SendPhase::WaitsForConsent:
+        return s.parked ? ParkingTexts::panelLine(*s.parked, standingOf(s.phase), s.now)
+                        : QString();
+    }
+    return {};
+}
+
+QString SendTexts::attemptOf(const SendState &s)
+{
+    if (s.attempt == 0)
+        return tr("–");
+    return tr("%1 of %2")
+        .arg(QLocale().toString(s.attempt), QLocale().toString(s.limits.maxAttempts));
+}
+
+QString SendTexts::attempt(const SendState &s)
+{
+    if (s.attempt == 0)
+        return {};
+    return tr("Attempt %1 of %2")
+        .arg(QLocale().toString(s.attempt), QLocale().toString(s.limits.maxAttempts));
+}
+
+QString SendTexts::failure(const SendState &s)
+{
+    if (!s.lastFailure)
+        return tr("–");
+    const QString name = RetryTexts::category(s.lastFailure->category);
+    return s.lastFailure->status > 0
+        ? tr("%1 (HTTP %2)").arg(name, QString::number(s.lastFailure->status))
+        : name;
+}
+
+QString SendTexts::tokens(const SendState &s)
+{
+    if (s.answerTokens)
+        return tr("%1 used by the answer").arg(QLocale().toString(*s.answerTokens));
+    if (!s.used && !s.limit)
+        return tr("–");
+    return tr("%1 / %2").arg(tokenFigure(s.used), tokenFigure(s.limit));
+}
+
+QString SendTexts::countdown(const SendState &s)
+{
+    if (s.phase == SendPhase::Parked && s.parked)
+        return ParkingTexts::countdown(s.parked->dueAt, s.now);
+    if (!counting(s))
+        return tr("–");
+    return tr("%1 s").arg(seconds1(s.waitLeft.count()));
+}
+
+QString SendTexts::budget(const SendState &s)
+{
+    const qint64 whole = s.limits.budget.count();
+    const qint64 left = s.send != 0 ? std::min<qint64>(s.budgetLeft.count(), whole) : whole;
+    return tr("%1 s of %2 s").arg(seconds1(left), QLocale().toString(whole / 1000));
+}
+
+QString SendTexts::source(const SendState &s)
+{
+    // Pacing, and a send cancelled while it paced: the window's reset, outside the budget.
+    const bool paced = s.pace && !s.lastWait && s.attempt == 0;
+    if (!paced && !s.lastWait)
+        return tr("–");
+    const QString sentence = paced ? RetryTexts::paceSentence(s.pace->wait, s.pace->tokensFull)
+                                   : RetryTexts::waitSourceSentence(*s.lastWait);
+    if (s.cutWait) {
+        // To a tenth of a second, as the countdown showed it.
+        const Millis ran((s.cutWait->count() + 50) / 100 * 100);
+        return tr("%1; cancelled after %2").arg(sentence, RetryTexts::duration(ran));
+    }
+    return sentence;
+}
+
+QString SendTexts::pacing(const SendState &s)
+{
+    if (s.phase != SendPhase::Pacing || !s.pace)
+        return {};
+    // Whole seconds, rounded up: "sending in 0 s" only once it sends.
+    const QString in = QLocale().toString((s.waitLeft.count() + 999) / 1000);
+    return s.pace->tokensFull
+        ? tr("Pacing: sending in %1 s (the provider's window is full)").arg(in)
+        : tr("Pacing: sending in %1 s (the provider's request limit is reached)").arg(in);
+}
+
+QString SendTexts::statusLine(const SendState &s)
+{
+    if (s.phase != SendPhase::Waiting)
+        return tr("Waiting for the provider…");
+    const int seconds = int((s.waitLeft.count() + 999) / 1000);
+    return !s.lastFailure ? tr("Retrying in %n s", nullptr, seconds)
+                          : tr("Retrying in %n s: %1", nullptr, seconds)
+                                .arg(RetryTexts::category(s.lastFailure->category));
+}
+
+QString SendTexts::statusBar(const SendState &s)
+{
+    switch (s.phase) {
+    case SendPhase::Pacing:
+        return pacing(s);
+    case SendPhase::Sending:
+    case SendPhase::Streaming:
+        return attempt(s);
+    case SendPhase::Waiting:
+        return tr("%1 · retry in %2").arg(attempt(s), countdown(s));
+    default:
+        break;
+    }
+    return {};
+}
+
+QString SendTexts::attemptFailedLine(const SendState &s)
+{
+    if (!s.lastFailure)
+        return {};
+    const net::AttemptFailure &f = *s.lastFailure;
+    QString line = tr("attempt %1 of %2 failed: ").arg(f.attempt).arg(s.limits.maxAttempts);
+    if (f.status > 0)
+        line += QString::number(f.status) + u' ' + QString::fromLatin1(retry::statusText(f.status))
+            + u", "_s;
+    line += QString::fromLatin1(retry::nameOf(f.category));
+    if (f.used || f.limit)
+        line += tr(" (used %1, limit %2)").arg(plainFigure(f.used), plainFigure(f.limit));
+    if (f.status == 0 && !f.errorText.isEmpty())
+        line += u": "_s + f.errorText;
+    return line;
+}
+
+QString SendTexts::waitingLine(const SendState &s)
+{
+    if (!s.lastWait)
+        return {};
+    const net::RetryInfo &w = *s.lastWait;
+    return tr("waiting %1 (%2) before attempt %3 of %4; %5 of the %6 budget left")
+        .arg(
+            RetryTexts::seconds(double(w.wait.count()) / 1000.0), RetryTexts::waitSourceSentence(w))
+        .arg(w.nextAttempt)
+        .arg(s.limits.maxAttempts)
+        .arg(RetryTexts::seconds(double(w.budgetLeft.count()) / 1000.0),
+            RetryTexts::seconds(double(s.limits.budget.count()) / 1000.0));
+}
+
+QString SendTexts::answeredLine(const SendState &s)
+{
+    QString line = tr("answered on attempt %1 of %2").arg(s.attempt).arg(s.limits.maxAttempts);
+    if (s.answerTokens)
+        line += tr(" (%1 tokens)").arg(*s.answerTokens);
+    return line;
+}
+
+} // namespace capwatch::session

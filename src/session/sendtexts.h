@@ -1,0 +1,63 @@
+#pragma once
+
+// A send's state in words, one function per figure: the retry panel, the failed card's status
+// line, the status bar, the Queue and capwatch-cli's progress lines all take their words from
+// here, given the same SendState, so one send never reads "attempt 3 of 5" in one place and
+// something else in another. In the UI language; capwatch-cli's lines keep the category names
+// of interfaces.md (token_limit), as its other output does.
+
+#include "sendstate.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace capwatch::session {
+
+class SendTexts final
+{
+    Q_DECLARE_TR_FUNCTIONS(capwatch::session::SendTexts)
+
+public:
+    SendTexts() = delete;
+
+    /// The state in a sentence (the panel's first line): "Waiting to send attempt 3",
+    /// "Answered after 2 retries", "Gave up: budget exhausted (…)", "Parked until 06:14 · …".
+    static QString phase(const SendState &s);
+    /// The attempt as a figure of the policy's maximum: "3 of 5"; "–" before attempt 1.
+    static QString attemptOf(const SendState &s);
+    /// The same with its word, where no caption says it: "Attempt 3 of 5"; empty before one.
+    static QString attempt(const SendState &s);
+    /// The latest failure's category in words, with its HTTP status: "token limit (HTTP 422)";
+    /// "–" before any.
+    static QString failure(const SendState &s);
+    /// "60,323 / 60,000" as the latest refusal named them; after an answer "412 used by the
+    /// answer"; "–" when nothing was said.
+    static QString tokens(const SendState &s);
+    /// The countdown of the wait in progress, to a tenth: "42.3 s"; a parked send's to its reset:
+    /// "15:42"; "–" when nothing counts down.
+    static QString countdown(const SendState &s);
+    /// What is left of the retry budget: "62.0 s of 120 s".
+    static QString budget(const SendState &s);
+    /// Where the latest wait came from: "provider asked 18 min; capped to 60 s", "x-ratelimit-…
+    /// (pacing, outside the retry budget)"; with "; cancelled after 14.7 s" when a cancel cut it.
+    static QString source(const SendState &s);
+    /// While pacing: "Pacing: sending in 12 s (the provider's window is full)"; else empty.
+    static QString pacing(const SendState &s);
+    /// The line under a prompt whose answer has not begun: "Waiting for the provider…",
+    /// "Retrying in 42 s: token limit".
+    static QString statusLine(const SendState &s);
+    /// The status bar's summary of a send in flight: "Attempt 3 of 5 · retry in 42 s", "Pacing:
+    /// sending in 12 s"; empty when it is not in flight.
+    static QString statusBar(const SendState &s);
+
+    // capwatch-cli's progress lines on stderr, without the "capwatch: " prefix.
+    /// "attempt 1 of 5 failed: 422 Unprocessable Entity, token_limit (used 60323, limit 60000)".
+    static QString attemptFailedLine(const SendState &s);
+    /// "waiting 60 s (provider asked 18 min; capped to 60 s) before attempt 2 of 5; 60 s of the
+    /// 120 s budget left".
+    static QString waitingLine(const SendState &s);
+    /// "answered on attempt 3 of 5 (412 tokens)".
+    static QString answeredLine(const SendState &s);
+};
+
+} // namespace capwatch::session
