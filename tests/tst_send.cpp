@@ -141,8 +141,8 @@ void TestSend::transitions_data()
     QTest::newRow("started") << u""_s << SendPhase::Sending << 0 << u"Sending…"_s << u"–"_s
                              << u"–"_s << u"120.0 s of 120 s"_s << u"–"_s << u"–"_s << u"–"_s;
     QTest::newRow("attempt 1") << u"attempt 1"_s << SendPhase::Sending << 1 << u"Sending…"_s
-                               << u"1 of 5"_s << u"–"_s << u"120.0 s of 120 s"_s << u"–"_s
-                               << u"–"_s << u"–"_s;
+                               << u"1 of 5"_s << u"–"_s << u"120.0 s of 120 s"_s << u"–"_s << u"–"_s
+                               << u"–"_s;
     QTest::newRow("streaming") << u"attempt 1 | answer"_s << SendPhase::Streaming << 1
                                << u"Answer streaming in"_s << u"1 of 5"_s << u"–"_s
                                << u"120.0 s of 120 s"_s << u"–"_s << u"–"_s << u"–"_s;
@@ -187,8 +187,8 @@ void TestSend::transitions_data()
         << u"pace 3000 requests"_s << SendPhase::Pacing << 0
         << u"Pacing: sending in 3 s (the provider's request limit is reached)"_s << u"–"_s
         << u"3.0 s"_s << u"120.0 s of 120 s"_s
-        << u"x-ratelimit-reset-requests header: 3 s (pacing, outside the retry budget)"_s
-        << u"–"_s << u"–"_s;
+        << u"x-ratelimit-reset-requests header: 3 s (pacing, outside the retry budget)"_s << u"–"_s
+        << u"–"_s;
     QTest::newRow("paced, then sent")
         << u"pace 12000 tokens | attempt 1"_s << SendPhase::Sending << 1 << u"Sending…"_s
         << u"1 of 5"_s << u"–"_s << u"120.0 s of 120 s"_s << u"–"_s << u"–"_s << u"–"_s;

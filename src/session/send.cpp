@@ -7,33 +7,6 @@
 
 namespace capwatch::session {
 
-SendPhase phaseOf(ParkedState state)
-{
-    switch (state) {
-    case ParkedState::Waiting:
-        return SendPhase::Parked;
-    case ParkedState::Due:
-        return SendPhase::Due;
-    case ParkedState::Sending:
-        return SendPhase::Sending;
-    case ParkedState::WaitsForProvider:
-        return SendPhase::WaitsForProvider;
-    case ParkedState::WaitsForConsent:
-        return SendPhase::WaitsForConsent;
-    }
-    return SendPhase::Parked;
-}
-
-QString SendState::failureCategory() const
-{
-    return lastFailure ? QString::fromLatin1(retry::nameOf(lastFailure->category)) : QString();
-}
-
-retry::Millis SendState::waitElapsed() const
-{
-    return std::clamp(wait - waitLeft, retry::Millis(0), wait);
-}
-
 Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &options,
     const ProviderChoice &to, bool viaFallback, QObject *parent)
     : QObject(parent)

@@ -118,15 +118,18 @@ struct SendState
         return phase == SendPhase::Succeeded || phase == SendPhase::GaveUp
             || phase == SendPhase::Cancelled;
     }
-    bool isParked() const
-    {
-        return phase == SendPhase::Parked || phase == SendPhase::Due
-            || phase == SendPhase::WaitsForProvider || phase == SendPhase::WaitsForConsent;
-    }
+    /// In the parking lot: waiting for its reset, due, or going out at it.
+    bool isParked() const { return parked.has_value(); }
     /// The interfaces.md name of the latest failure's category; empty before any.
     QString failureCategory() const;
     /// Policy time of the current wait that has run.
     retry::Millis waitElapsed() const;
+    /// Where `parked` stands in the lot (`standing`), at the wall time `now`, as a state: what
+    /// the Queue shows of a parked send, whether or not a session shows its conversation.
+    static SendState ofParked(
+        const history::ParkedSend &parked, ParkedState standing, const QDateTime &now);
+    /// A parked state's standing in the lot (Waiting for any phase that is not a parked one).
+    ParkedState standing() const;
 };
 
 } // namespace capwatch::session

@@ -35,21 +35,6 @@ QString plainFigure(std::optional<double> v)
     return v ? QString::number(*v, 'f', *v == double(qint64(*v)) ? 0 : 3) : u"?"_s;
 }
 
-ParkedState standingOf(SendPhase phase)
-{
-    switch (phase) {
-    case SendPhase::Due:
-        return ParkedState::Due;
-    case SendPhase::WaitsForProvider:
-        return ParkedState::WaitsForProvider;
-    case SendPhase::WaitsForConsent:
-        return ParkedState::WaitsForConsent;
-    default:
-        break;
-    }
-    return ParkedState::Waiting;
-}
-
 /// Whether the countdown runs: a retry's wait, pacing, a parked send before its reset.
 bool counting(const SendState &s)
 {
@@ -85,10 +70,39 @@ QString SendTexts::phase(const SendState &s)
     case SendPhase::Due:
     case SendPhase::WaitsForProvider:
     case SendPhase::WaitsForConsent:
-        return s.parked ? ParkingTexts::panelLine(*s.parked, standingOf(s.phase), s.now)
-                        : QString();
+        return s.parked ? ParkingTexts::panelLine(*s.parked, s.standing(), s.now) : QString();
     }
     return {};
+}
+
+QString SendTexts::phaseName(const SendState &s)
+{
+    if (s.parked)
+        return ParkingTexts::stateName(s.standing());
+    switch (s.phase) {
+    case SendPhase::Idle:
+        return {};
+    case SendPhase::Pacing:
+        return tr("pacing");
+    case SendPhase::Sending:
+        return tr("sending");
+    case SendPhase::Streaming:
+        return tr("streaming");
+    case SendPhase::Waiting:
+        return tr("waiting to retry");
+    case SendPhase::Succeeded:
+        return tr("answered");
+    case SendPhase::GaveUp:
+        return tr("gave up");
+    case SendPhase::Cancelled:
+        return tr("cancelled");
+    case SendPhase::Parked:
+    case SendPhase::Due:
+    case SendPhase::WaitsForProvider:
+    case SendPhase::WaitsForConsent:
+        break;
+    }
+    return ParkingTexts::stateName(s.standing());
 }
 
 QString SendTexts::attemptOf(const SendState &s)

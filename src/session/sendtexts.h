@@ -23,6 +23,9 @@ public:
     /// The state in a sentence (the panel's first line): "Waiting to send attempt 3",
     /// "Answered after 2 retries", "Gave up: budget exhausted (…)", "Parked until 06:14 · …".
     static QString phase(const SendState &s);
+    /// The phase in one or two words, for a column: "waiting to retry", "gave up"; a parked
+    /// send's standing: "waiting", "due", "sending", "waits for provider".
+    static QString phaseName(const SendState &s);
     /// The attempt as a figure of the policy's maximum: "3 of 5"; "–" before attempt 1.
     static QString attemptOf(const SendState &s);
     /// The same with its word, where no caption says it: "Attempt 3 of 5"; empty before one.

@@ -8,6 +8,7 @@
 #include "plainhttpwarning.h"
 #include "retrylogmodel.h"
 #include "retrypanel.h"
+#include "sendstatus.h"
 #include "settingsdialog.h"
 #include "timelinewidget.h"
 #include "windowcontext.h"
@@ -79,14 +80,7 @@ MainWindow::MainWindow(
         &MainWindow::sendToFallback);
     m_context->attach();
     // The timeline's live wait follows the session's one ticker.
-    connect(m_session, &ChatSession::sendStateChanged, m_timeline,
-        [this](const session::SendState &state) {
-            if (state.waiting())
-                m_timeline->setLiveWait(
-                    int(state.send), double(state.waitElapsed().count()) / 1000.0);
-            else
-                m_timeline->setLiveWait(-1, 0);
-        });
+    connect(m_session, &ChatSession::sendStateChanged, m_timeline, &TimelineWidget::showSend);
 
     applyProvider();
     // Below this the retry panel and the prompt stop being usable; 640x480 still fits it.
@@ -165,6 +159,7 @@ void MainWindow::buildUi()
     setCentralWidget(central);
 
     m_status = new ProviderStatus(m_session, statusBar());
+    new SendStatus(m_session, statusBar());
 
     // Esc cancels from anywhere in the window; Ctrl+Enter is handled by the prompt editor.
     auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);

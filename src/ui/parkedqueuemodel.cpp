@@ -1,6 +1,7 @@
 #include "parkedqueuemodel.h"
 
 #include "session/parkinglot.h"
+#include "session/sendtexts.h"
 
 #include <QLocale>
 #include <QSet>
@@ -146,12 +147,12 @@ QVariant ParkedQueueModel::data(const QModelIndex &index, int role) const
         return session::ParkingTexts::provider(p.provider);
     case DueColumn:
         return session::ParkingTexts::clockTime(p.dueAt, at);
-    case CountdownColumn:
+    case CountdownColumn: // as the panel counts a parked send down; nothing once it is due
         return state == session::ParkedState::Waiting
-            ? session::ParkingTexts::countdown(p.dueAt, at)
+            ? session::SendTexts::countdown(session::SendState::ofParked(p, state, at))
             : QString();
     case StateColumn:
-        return session::ParkingTexts::stateName(state);
+        return session::SendTexts::phaseName(session::SendState::ofParked(p, state, at));
     case ParksColumn:
         return tr("%1 of %2")
             .arg(QLocale().toString(p.parksInARow), QLocale().toString(retry::kMaxParksInARow));

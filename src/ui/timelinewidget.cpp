@@ -204,6 +204,14 @@ void TimelineWidget::setLiveWait(int request, double elapsedS)
     update();
 }
 
+void TimelineWidget::showSend(const session::SendState &state)
+{
+    if (state.waiting())
+        setLiveWait(int(state.send), double(state.waitElapsed().count()) / 1000.0);
+    else
+        setLiveWait(-1, 0);
+}
+
 void TimelineWidget::onRecordAppended(int row)
 {
     if (!m_log || row < m_appliedRows || m_log->records().size() < m_appliedRows) {

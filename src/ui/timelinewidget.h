@@ -9,6 +9,7 @@
 // timelinepainting.cpp.
 
 #include "retry/policylimits.h"
+#include "session/sendstate.h"
 #include "timelinelayout.h"
 
 #include <QList>
@@ -37,6 +38,11 @@ public:
     /// How far the running wait of `request` has got, in policy seconds: drawn filled up to
     /// there and outlined beyond. `setLiveWait(-1, 0)` stops it.
     void setLiveWait(int request, double elapsedS);
+    /// The live wait of `state`'s send while it waits to retry (stopped otherwise).
+    void showSend(const session::SendState &state);
+    /// The running wait drawn: its request (-1: none) and how far it has got, in policy seconds.
+    int liveRequest() const { return m_liveRequest; }
+    double liveElapsedS() const { return m_liveElapsedS; }
 
     /// The numbers of the policy the axis is drawn for (issue 17): its end is `limits.budget`,
     /// the dashed cap line `limits.waitCap`, "attempt 2 of 3" in the tooltips. The profile's of
