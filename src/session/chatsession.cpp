@@ -128,9 +128,10 @@ void ChatSession::setProvider(const ProviderChoice &choice)
     m_choice = choice;
     if (choice.demo && !m_demo) {
         m_demo = true;
-        if (std::exchange(m_fallbackStartedLocal, false) && m_sendFallback) {
+        if (const std::optional<ProviderChoice> fallback = sendFallback();
+            std::exchange(m_fallbackStartedLocal, false) && fallback) {
             // A demo fallback's send runs on the local provider it started: the session's now.
-            m_endpoint = m_sendFallback->endpoint;
+            m_endpoint = fallback->endpoint;
         } else {
             QString error = u"no local provider"_s;
             m_endpoint = m_local ? m_local->start(m_timeScale, &error) : QUrl();
@@ -139,7 +140,7 @@ void ChatSession::setProvider(const ProviderChoice &choice)
         }
     } else if (!choice.demo && m_demo) {
         // Stopping the local provider ends a send to it; a fallback's send elsewhere goes on.
-        if (!fallbackSendRunning() || (m_sendFallback && m_sendFallback->demo))
+        if (!fallbackSendRunning() || sendFallback().value_or(ProviderChoice {}).demo)
             m_client->cancel();
         if (m_local)
             m_local->stop();
@@ -295,12 +296,13 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     if (!target)
         restoreClient();
     const ProviderChoice &to = target ? *target : m_choice;
-    m_sendFallback = target;
     // Made with the client's limits for this send (the fallback's are applied by now).
     Send *send = new Send(m_client, prompt, options, to, target.has_value(), this);
     adopt(send);
+    Send::Route &route = send->route();
+    route.fallback = target;
     // Paced and trimmed by the lane, model and context window of where the send goes.
-    m_sendLane = target ? laneOf(*target) : ownLane();
+    route.lane = target ? laneOf(*target) : ownLane();
     // A new prompt while one is parked: that one stays in the lot (its card, the queue) and goes
     // at its reset; this session's failed prompt is the new one from now on.
     m_parked = false;
@@ -308,11 +310,9 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     m_lastOptions = options;
     m_trimOffer = {}; // an offer is about the send that made it
     setLeftOut(m_leftOut); // an edit or a regenerate may have taken turns away
-    trimBeforeSend(prompt, options, m_sendLane);
+    trimBeforeSend(prompt, options, route.lane);
     m_offerExcess.reset(); // only ever for the resend of the prompt that overflowed
     m_offerWindow.reset();
-    m_overflowExcess.reset();
-    m_overflowWindow.reset();
     net::ChatRequest request;
     request.endpoint = target ? target->endpoint : m_endpoint;
     // A parked send goes with the model it was parked with, whatever is chosen now.
@@ -332,15 +332,15 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     // The whole answer for the transcript; else, bounded, what the history stores of it (the
     // CLI streams on), or nothing.
     send->setAnswerLimit(m_keepTranscript ? -1
-            : m_storedSend.isNull()       ? 0
+            : send->rows().send.isNull()  ? 0
                                           : kMaxStoredAnswerChars + 1);
     send->setModel(request.model);
-    m_sendLane.model = request.model;
-    const net::PacePlan plan = pacePlanFor(request, m_sendLane);
-    m_sentEstimate = plan.estimatedTokens.value_or(0);
+    route.lane.model = request.model;
+    const net::PacePlan plan = pacePlanFor(request, route.lane);
+    route.estimate = plan.estimatedTokens.value_or(0);
     const quint64 id = m_client->send(request, plan);
-    if (!m_storedSend.isNull())
-        m_storedRequest = id;
+    if (!send->rows().send.isNull())
+        send->rows().request = id;
     return id;
 }
 

@@ -280,7 +280,11 @@ Q_SIGNALS:
 
 private:
     quint64 startSend(const QString &prompt, const SendOptions &options);
-    bool current(quint64 send) const { return send == m_send && m_send != 0; }
+    /// `send` is the send in flight or the one that ended last, and this session still has it.
+    bool current(quint64 send) const
+    {
+        return send == m_send && m_send != 0 && m_current && m_current->id() == send;
+    }
     /// Makes `send` the current one: its state is this session's from now on.
     void adopt(Send *send);
     void onEnded(Send *send, quint64 id, const net::SendSummary &summary);
@@ -290,6 +294,8 @@ private:
     void keepAnswerText(const QString &text);
     /// Forgets the send that ended last (another conversation is shown).
     void dropLastSend();
+    /// The fallback the send in flight (or ended last) went to; nullopt for the own provider.
+    std::optional<ProviderChoice> sendFallback() const;
     // History: each queues its writes on m_writer and returns at once.
     void storeSendStart(const QString &prompt);
     /// Regenerate, Edit and resend: the last exchange's stored messages are marked Replaced.
@@ -335,13 +341,9 @@ private:
 
     QPointer<history::HistoryWriter> m_writer;
     QUuid m_conversation;
-    QUuid m_storedSend; ///< the send in flight's row; null when it is not stored
-    QUuid m_storedPrompt; ///< the send in flight's user message row
-    QUuid m_storedAnswer; ///< its answer's row, stored Pending at the first text
     /// The rows of the last exchange (hasLastExchange()); null when it is not stored.
     QUuid m_lastStoredPrompt;
     QUuid m_lastStoredAnswer;
-    quint64 m_storedRequest = 0; ///< its `request` number: the records that go with it
     quint64 m_restoreToken = 0; ///< the latest openConversation() (or what overrode it)
     /// Moves on with every newConversation() and restore: a parked send that is not stored (no
     /// history) belongs to the conversation this session showed when it was parked.
@@ -392,8 +394,6 @@ private:
     quint64 resendToFallback(const SendOptions &options);
     /// Set by sendToFallback() for the one startSend() it makes: where that send goes.
     std::optional<ProviderChoice> m_fallbackTarget;
-    /// The prepared fallback the send in flight (or ended last) went to; nullopt for the own.
-    std::optional<ProviderChoice> m_sendFallback;
     bool m_clientOnFallback = false; ///< the client holds the fallback's key source and limits
     bool m_fallbackStartedLocal = false; ///< a demo fallback started the local provider
     /// The profile id stored with the conversation shown (set or restored); what setProvider()
@@ -401,15 +401,6 @@ private:
     QString m_conversationProfile;
 
     // Pacing and trimming (chatsessionpacing.cpp).
-    /// Where a send goes, as pacing and trimming read the memory: the lane its provider's
-    /// reports are filed under ("demo" for the embedded demo), its model and the context window
-    /// its profile sets.
-    struct SendLane
-    {
-        QString lane;
-        QString model;
-        std::optional<qint64> contextWindow;
-    };
     /// The next send to the session's own provider.
     SendLane ownLane() const;
     /// A send to the fallback `target` (as prepared by prepareFallback()).
@@ -430,18 +421,11 @@ private:
     int m_leftOut = 0; ///< oldest exchanges of m_history not sent
     TrimOffer m_trimOffer;
     std::optional<qint64> m_sessionContextWindow; ///< named by an error, without a memory
-    /// The current send's context error: how far the provider's count of the request exceeded
-    /// this session's estimate of it (a trim plan leaves that much more out).
-    std::optional<qint64> m_overflowExcess;
-    qint64 m_sentEstimate = 0; ///< the estimated tokens of the send in flight's request
-    std::optional<qint64> m_offerExcess; ///< m_overflowExcess of the offer made, until its resend
-    /// The window the provider named in the current send's context error: the offer plans
-    /// with it even when Settings holds a larger one.
-    std::optional<qint64> m_overflowWindow;
-    std::optional<qint64> m_offerWindow; ///< m_overflowWindow of the offer made, until its resend
-    /// Of the send in flight (or ended last): its reports and context errors are filed under its
-    /// lane and model, and a trim offer after it plans with its window.
-    SendLane m_sendLane;
+    /// The overflow (Send::Route) of the offer made, until its resend: the resend of the prompt
+    /// that overflowed plans with the provider's own count and window (even when Settings
+    /// holds a larger one).
+    std::optional<qint64> m_offerExcess;
+    std::optional<qint64> m_offerWindow;
     /// `excess`: how much more the provider counted than the estimate; `named`: the window a
     /// context error named (the smaller of it and the known one is planned with).
     TrimOffer makeTrimOffer(const QString &prompt, const SendOptions &options, const SendLane &to,

@@ -236,8 +236,9 @@ quint64 ChatSession::sendToFallback(const SendOptions &options)
 quint64 ChatSession::resendToFallback(const SendOptions &options)
 {
     // The same fallback profile as the send that overflowed, and allowed as before.
-    if (!sentToFallback() || !m_fallback || !m_sendFallback
-        || m_fallback->profile != m_sendFallback->profile || fallbackNeedsPlainHttpConsent())
+    const std::optional<ProviderChoice> went = sendFallback();
+    if (!sentToFallback() || !m_fallback || !went || m_fallback->profile != went->profile
+        || fallbackNeedsPlainHttpConsent())
         return 0;
     bool startedLocal = false;
     std::optional<ProviderChoice> target = prepareFallback(startedLocal);

@@ -43,12 +43,10 @@ void ChatSession::setHistory(history::HistoryWriter *writer)
         return;
     // The send in flight and the conversation belong to the old database (or to none).
     m_writer = writer;
-    m_storedSend = {};
-    m_storedPrompt = {};
-    m_storedAnswer = {};
+    if (m_current)
+        m_current->rows() = {};
     m_lastStoredPrompt = {};
     m_lastStoredAnswer = {};
-    m_storedRequest = 0;
     m_conversation = {};
     m_conversationProfile.clear();
 }
@@ -207,10 +205,16 @@ void ChatSession::dropLastSend()
     m_current = nullptr;
 }
 
+std::optional<ProviderChoice> ChatSession::sendFallback() const
+{
+    return m_current ? m_current->route().fallback : std::nullopt;
+}
+
 void ChatSession::keepAnswerText(const QString &text)
 {
     // The Send keeps the text itself (bounded as startSend() said).
-    if (!m_storedSend.isNull() && m_storedAnswer.isNull() && !text.isEmpty())
+    const Send::Rows &rows = m_current->rows();
+    if (rows.open && !rows.send.isNull() && rows.answer.isNull() && !text.isEmpty())
         storeAnswerStart();
 }
 
@@ -228,14 +232,11 @@ void ChatSession::storeReplacedExchange()
 
 void ChatSession::storeSendStart(const QString &prompt)
 {
-    m_storedSend = {};
-    m_storedPrompt = {};
-    m_storedAnswer = {};
+    Send::Rows &rows = m_current->rows(); // the request number is set once the client has it
     if (!m_writer)
         m_reuseStoredPrompt = {};
     m_lastStoredPrompt = {}; // a new send: the last exchange is not the last one any more
     m_lastStoredAnswer = {};
-    m_storedRequest = 0; // set once the client has numbered the send
     if (!m_writer)
         return;
     if (m_conversation.isNull()) {
@@ -260,15 +261,16 @@ void ChatSession::storeSendStart(const QString &prompt)
     // after theirs: it is stored again at the end and the old one marked replaced.
     const QUuid reuse = std::exchange(m_reuseStoredPrompt, QUuid());
     if (!reuse.isNull() && reuse == m_lastStoredMessage) {
-        m_storedPrompt = reuse;
+        rows.prompt = reuse;
     } else {
         if (!reuse.isNull())
             m_writer->replaceMessage(reuse);
-        m_storedPrompt = m_writer->addMessage(message);
+        rows.prompt = m_writer->addMessage(message);
     }
-    m_lastStoredMessage = m_storedPrompt;
-    send.message = m_storedPrompt;
-    m_storedSend = m_writer->addSend(send);
+    m_lastStoredMessage = rows.prompt;
+    send.message = rows.prompt;
+    rows.send = m_writer->addSend(send);
+    rows.open = true;
     Q_EMIT conversationUpdated(m_conversation);
 }
 
@@ -280,20 +282,22 @@ void ChatSession::storeAnswerStart()
     answer.role = history::Role::Assistant;
     answer.state = history::MessageState::Pending;
     answer.profile = sendProfile(); // the profile that gives it (a fallback's, too)
-    m_storedAnswer = m_writer ? m_writer->addMessage(answer) : QUuid();
-    if (!m_storedAnswer.isNull())
-        m_lastStoredMessage = m_storedAnswer;
+    Send::Rows &rows = m_current->rows();
+    rows.answer = m_writer ? m_writer->addMessage(answer) : QUuid();
+    if (!rows.answer.isNull())
+        m_lastStoredMessage = rows.answer;
 }
 
 void ChatSession::storeSendEnd(const net::SendSummary &summary)
 {
-    const QUuid send = std::exchange(m_storedSend, QUuid());
-    const QUuid prompt = std::exchange(m_storedPrompt, QUuid());
+    Send::Rows &rows = m_current->rows();
+    const bool open = std::exchange(rows.open, false); // its records are its own until now
+    const QUuid send = rows.send;
+    const QUuid prompt = rows.prompt;
     m_endedStoredSend = send; // what a park of this send is stored with
     m_endedStoredPrompt = prompt;
-    QUuid answer = std::exchange(m_storedAnswer, QUuid());
-    m_storedRequest = 0;
-    if (!m_writer || send.isNull())
+    QUuid answer = rows.answer;
+    if (!m_writer || send.isNull() || !open)
         return;
     const bool succeeded = summary.outcome == net::SendSummary::Outcome::Succeeded;
     QString text = m_current ? m_current->answer() : QString();
@@ -329,12 +333,14 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
 
 void ChatSession::storeRecord(int row)
 {
-    if (!m_writer || m_storedSend.isNull() || row < 0 || row >= m_log->records().size())
+    if (!m_writer || !m_current || !m_current->rows().open || m_current->rows().send.isNull()
+        || row < 0 || row >= m_log->records().size())
         return;
+    const Send::Rows &rows = m_current->rows();
     const net::RetryRecord &record = m_log->records().at(row);
-    if (quint64(record.request) != m_storedRequest)
+    if (quint64(record.request) != rows.request)
         return;
-    m_writer->addRetryRecord(m_storedSend, toStored(record));
+    m_writer->addRetryRecord(rows.send, toStored(record));
     Q_EMIT conversationUpdated(m_conversation);
 }
 

@@ -27,13 +27,13 @@ bool ChatSession::sendNow()
     return m_client->sendNow();
 }
 
-ChatSession::SendLane ChatSession::ownLane() const
+SendLane ChatSession::ownLane() const
 {
     // A parked send goes with the model it was parked with (startSend()).
     return { lane(), m_nextModel.isEmpty() ? m_model : m_nextModel, m_choice.contextWindow };
 }
 
-ChatSession::SendLane ChatSession::laneOf(const ProviderChoice &target)
+SendLane ChatSession::laneOf(const ProviderChoice &target)
 {
     // The embedded demo is one lane whatever port it listens on, as the session's own.
     const QString lane = target.demo
@@ -222,30 +222,33 @@ void ChatSession::onProviderReported(quint64 send, const net::ProviderReport &re
 {
     // Filed under the provider the request went to, even if another was chosen since.
     if (m_memory && current(send))
-        m_memory->report(m_sendLane.lane, report.model, report);
+        m_memory->report(m_current->route().lane.lane, report.model, report);
 }
 
 void ChatSession::onContextOverflow(quint64 send, const net::ContextOverflow &overflow)
 {
-    if (!current(send))
+    if (!current(send) || !m_current)
         return;
+    Send::Route &route = m_current->route();
     if (m_memory)
-        m_memory->learnContextWindow(m_sendLane.lane, m_sendLane.model, overflow.contextWindow);
+        m_memory->learnContextWindow(route.lane.lane, route.lane.model, overflow.contextWindow);
     else
         m_sessionContextWindow = overflow.contextWindow;
-    m_overflowWindow = overflow.contextWindow;
-    m_overflowExcess = std::max<qint64>(0, overflow.requested - m_sentEstimate);
+    route.overflowWindow = overflow.contextWindow;
+    route.overflowExcess = std::max<qint64>(0, overflow.requested - route.estimate);
 }
 
 void ChatSession::offerTrim(quint64 send)
 {
-    if (!m_overflowExcess || m_endedSend != send || busy() || m_failedPrompt.isEmpty())
+    if (!m_current || !m_current->route().overflowExcess || m_endedSend != send || busy()
+        || m_failedPrompt.isEmpty())
         return;
-    m_offerExcess = std::exchange(m_overflowExcess, std::nullopt);
-    m_offerWindow = std::exchange(m_overflowWindow, std::nullopt);
+    Send::Route &route = m_current->route();
+    m_offerExcess = std::exchange(route.overflowExcess, std::nullopt);
+    m_offerWindow = std::exchange(route.overflowWindow, std::nullopt);
     // With the window of the provider that overflowed (the fallback's after a send to it).
     m_trimOffer
-        = makeTrimOffer(m_failedPrompt, m_lastOptions, m_sendLane, *m_offerExcess, m_offerWindow);
+        = makeTrimOffer(m_failedPrompt, m_lastOptions, route.lane, *m_offerExcess, m_offerWindow);
     m_trimOffer.send = send;
     if (m_autoTrim && m_trimOffer.offered) {
         m_trimOffer.automatic = true;

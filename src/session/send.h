@@ -14,12 +14,24 @@
 #include <QPointer>
 #include <QString>
 #include <QTimer>
+#include <QUuid>
+#include <optional>
 
 namespace capwatch::net {
 class ChatClient;
 }
 
 namespace capwatch::session {
+
+/// Where a send goes, as pacing and trimming read the provider memory: the lane its provider's
+/// reports are filed under ("demo" for the embedded demo), its model and the context window its
+/// profile sets.
+struct SendLane
+{
+    QString lane;
+    QString model;
+    std::optional<qint64> contextWindow;
+};
 
 class Send final : public QObject
 {
@@ -44,6 +56,35 @@ public:
     void setAnswerLimit(qsizetype chars) { m_answerLimit = chars; }
     /// The profile id it went to.
     QString profileId() const { return m_profileId; }
+
+    /// Its rows in the history (docs/session.md), null when it is not stored: the send, its user
+    /// message, its answer (stored Pending at its first text). `request`: its number in the retry
+    /// log, whose records are stored with it while `open` (until it ends).
+    struct Rows
+    {
+        QUuid send;
+        QUuid prompt;
+        QUuid answer;
+        quint64 request = 0;
+        bool open = false;
+    };
+    Rows &rows() { return m_rows; }
+    const Rows &rows() const { return m_rows; }
+
+    /// Where it went and what the provider said of its size: its lane (reports and context
+    /// errors are filed under it, a trim offer after it plans with its window), the fallback it
+    /// went to (nullopt: the session's own provider), its estimated tokens, and a context
+    /// error's figures: how far the provider's count exceeded the estimate, the window it named.
+    struct Route
+    {
+        SendLane lane;
+        std::optional<ProviderChoice> fallback;
+        qint64 estimate = 0;
+        std::optional<qint64> overflowExcess;
+        std::optional<qint64> overflowWindow;
+    };
+    Route &route() { return m_route; }
+    const Route &route() const { return m_route; }
 
     /// The model the request names (known once the request is built).
     void setModel(const QString &model) { m_state.model = model; }
@@ -82,6 +123,8 @@ private:
     qsizetype m_answerLimit = -1;
     bool m_bound = false; ///< the client's sendStarted() of this send came
     SendState m_state;
+    Rows m_rows;
+    Route m_route;
     /// The phase the send ended in, shown again when it comes out of the lot without going out.
     SendPhase m_endPhase = SendPhase::Idle;
     QTimer m_tick;
