@@ -1,6 +1,6 @@
 #pragma once
 
-// The invariants fuzz_classifier checks, shared with tests/tst_fuzzregressions.cpp so every CI
+// The invariants fuzz_classifier checks, shared with tests/net/tst_fuzzregressions.cpp so every CI
 // run holds the seeds and the regressions to them. Standard C++ and the policy library only.
 
 #include "retry/classifier.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 // The invariants fuzz_explain_args checks on what `capwatch-cli explain` answered, shared with
-// tests/tst_fuzzregressions.cpp (which runs the real program): exit code 0 with one JSON line
+// tests/net/tst_fuzzregressions.cpp (which runs the real program): exit code 0 with one JSON line
 // (or the help) and nothing on stderr, or exit code 2 with an error on stderr and nothing on
 // stdout; the JSON holds the same invariants as the classification.
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// The invariants fuzz_sse checks, shared with tests/tst_fuzzregressions.cpp: SSE framing does
+// The invariants fuzz_sse checks, shared with tests/net/tst_fuzzregressions.cpp: SSE framing does
 // not depend on how the bytes are chunked, the fast stream decoder agrees with the general one,
 // and nothing throws or crashes on any bytes.
 

@@ -5,8 +5,8 @@
 
 #include "demo/demoprovider.h"
 #include "demolocalprovider.h"
-#include "ui/mainwindow.h"
-#include "ui/settings.h"
+#include "ui/settings/settings.h"
+#include "ui/window/mainwindow.h"
 
 #include <QList>
 #include <QPlainTextEdit>

@@ -2,7 +2,7 @@
 
 // A system keychain for tests, without a keychain: installed with ui::Keychain::setBackend.
 
-#include "ui/keychain.h"
+#include "ui/profiles/keychain.h"
 
 #include <QHash>
 #include <QObject>

@@ -3,7 +3,7 @@
 // Clicking a link in the conversation view (a card's Send now, Retry now, Trim and resend) as a
 // user would: with the mouse, where the link is drawn. Header-only.
 
-#include "ui/conversationview.h"
+#include "ui/conversation/conversationview.h"
 
 #include <QString>
 #include <QTest>

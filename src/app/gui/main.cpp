@@ -5,9 +5,9 @@
 #include "history/historywriter.h"
 #include "options.h"
 #include "session/storedrecords.h"
-#include "ui/mainwindow.h"
-#include "ui/settings.h"
-#include "ui/uilanguage.h"
+#include "ui/settings/settings.h"
+#include "ui/settings/uilanguage.h"
+#include "ui/window/mainwindow.h"
 #include "version.h"
 
 #include <QApplication>

@@ -1,0 +1,328 @@
+#include "ui/conversation/conversationpresenter.h"
+
+#include "session/retrytexts.h"
+#include "session/sendtexts.h"
+#include "ui/window/uilogging.h"
+
+#include <QApplication>
+#include <QClipboard>
+
+namespace capwatch::ui {
+
+using session::ChatSession;
+
+namespace {
+
+// One piece of a restore's fill adds messages until this much time went by, then lets the event
+// loop paint and take input. A short exchange costs the view about 1 ms, so a piece stays inside
+// one frame (16 ms) even when its last message is a long one: 2,000 messages took 10.4 ms at most
+// per piece and 2.2 s in all (tst_historyrestore, 2-core machine, offscreen).
+constexpr qint64 kFillTimeBoxNs = 4'000'000;
+
+} // namespace
+
+ConversationPresenter::ConversationPresenter(
+    session::ChatSession *session, ConversationView *view, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_view(view)
+{
+    connect(m_session, &ChatSession::answerText, this,
+        [this](quint64, const QString &text) { onAnswerText(text); });
+    connect(m_session, &ChatSession::succeeded, this,
+        [this](quint64, const net::SendSummary &summary) { onSucceeded(summary); });
+    connect(m_session, &ChatSession::trimOffered, this, &ConversationPresenter::onTrimOffered);
+    connect(
+        m_session, &ChatSession::leftOutChanged, this, &ConversationPresenter::onLeftOutChanged);
+    connect(m_session, &ChatSession::gaveUp, this,
+        [this](quint64, const net::SendSummary &summary) { onGaveUp(summary); });
+    connect(m_session, &ChatSession::cancelled, this, &ConversationPresenter::onCancelled);
+    connect(m_session, &ChatSession::sendStateChanged, this, &ConversationPresenter::onProgress);
+    connect(m_view, &ConversationView::actionRequested, this, &ConversationPresenter::onAction);
+    connect(m_session, &ChatSession::conversationRestored, this, &ConversationPresenter::restore);
+    connect(m_session, &ChatSession::parkOffered, this, &ConversationPresenter::onParkOffered);
+    connect(
+        m_session, &ChatSession::fallbackOffered, this, &ConversationPresenter::onFallbackOffered);
+    connect(m_session, &ChatSession::parkedChanged, this, &ConversationPresenter::onParkedChanged);
+    connect(m_session, &ChatSession::sendStarted, this, [this] {
+        if (m_unparking)
+            parkedWentOut();
+    });
+    connect(m_session, &ChatSession::conversationChanged, this, [this](const QUuid &id) {
+        if (!id.isNull())
+            return; // a restore: conversationRestored() follows
+        clearView();
+        Q_EMIT conversationReplaced();
+    });
+    // Interval 0: the next piece as soon as the event loop has painted and handled input.
+    m_fillTimer.setInterval(0);
+    connect(&m_fillTimer, &QTimer::timeout, this, [this] { fillPiece(); });
+}
+
+void ConversationPresenter::showSend(const QString &prompt, bool showPrompt)
+{
+    // The send carries every restored turn as context, so the view shows them all before it.
+    if (filling())
+        fillPiece(true);
+    retireLastExchange();
+    // What the last failed card offered was for its prompt; a parked card stays as it is.
+    if (m_cardTurn >= 0 && m_cardTurn != m_parkedTurn) {
+        ConversationView::Card card;
+        card.line = m_cardLine;
+        m_view->setErrorCard(m_cardTurn, card);
+    }
+    m_cardTurn = -1;
+    m_assistantTurn = -1;
+    clearTrim();
+    clearFallback(); // its preview goes; what a trim left out stays greyed
+    if (showPrompt)
+        m_userTurn = m_view->addUserTurn(prompt);
+}
+
+void ConversationPresenter::sendShown()
+{
+    m_view->setStatusLine(tr("Waiting for the provider…"));
+}
+
+void ConversationPresenter::dropLastExchange()
+{
+    if (m_lastExchange.user >= 0) {
+        m_view->removeTurnsFrom(m_lastExchange.user);
+        if (!m_answered.empty() && m_answered.back().user == m_lastExchange.user)
+            m_answered.pop_back();
+    }
+    m_lastExchange = {};
+}
+
+void ConversationPresenter::dropLastAnswer()
+{
+    m_view->removeTurnsFrom(m_lastExchange.answer);
+    m_view->setTurnActions(m_lastExchange.user, {});
+    if (!m_answered.empty() && m_answered.back().user == m_lastExchange.user)
+        m_answered.pop_back();
+    m_userTurn = m_lastExchange.user;
+    m_lastExchange = {};
+}
+
+void ConversationPresenter::onAction(ConversationView::Action action, int turn)
+{
+    switch (action) {
+    case ConversationView::Action::Copy:
+        QApplication::clipboard()->setText(m_view->assistantText(turn));
+        Q_EMIT answerCopied();
+        break;
+    case ConversationView::Action::Regenerate:
+        if (turn == m_lastExchange.answer)
+            Q_EMIT regenerateRequested();
+        break;
+    case ConversationView::Action::Edit:
+        if (turn == m_lastExchange.user)
+            Q_EMIT editRequested();
+        break;
+    case ConversationView::Action::RetryNow:
+    case ConversationView::Action::SendAt:
+        if (turn == m_cardTurn)
+            onParkAction(action);
+        break;
+    case ConversationView::Action::SendNow:
+    case ConversationView::Action::EditParked:
+    case ConversationView::Action::CancelPark:
+        if (turn == m_parkedTurn)
+            onParkAction(action);
+        break;
+    case ConversationView::Action::SendToFallback:
+        if (turn == m_fallbackTurn && m_fallback.offered)
+            Q_EMIT sendToFallbackRequested();
+        break;
+    case ConversationView::Action::TrimAndResend:
+        if (turn == m_trimTurn && m_trim.offered) {
+            m_autoTrimmed = false;
+            Q_EMIT trimAndResendRequested();
+        }
+        break;
+    }
+}
+
+void ConversationPresenter::retireLastExchange()
+{
+    if (m_lastExchange.answer >= 0)
+        m_view->setTurnActions(m_lastExchange.answer, { ConversationView::Action::Copy });
+    if (m_lastExchange.user >= 0)
+        m_view->setTurnActions(m_lastExchange.user, {});
+    m_lastExchange = {};
+}
+
+void ConversationPresenter::onAnswerText(const QString &text)
+{
+    if (m_assistantTurn < 0)
+        m_assistantTurn = m_view->beginAssistantTurn(); // the status line gives way
+    m_view->appendAssistantText(m_assistantTurn, text);
+}
+
+int ConversationPresenter::endTurn(bool incomplete)
+{
+    const int turn = m_assistantTurn;
+    m_view->setStatusLine({});
+    if (turn >= 0) {
+        m_view->finishAssistantTurn(turn, incomplete);
+        m_view->setTurnActions(turn, { ConversationView::Action::Copy });
+    }
+    m_assistantTurn = -1;
+    return turn;
+}
+
+void ConversationPresenter::onSucceeded(const net::SendSummary &summary)
+{
+    const int answerTurn = endTurn(false);
+    // The last exchange can be asked again or edited, until another send starts.
+    m_lastExchange = { m_userTurn, answerTurn };
+    m_answered.push_back(m_lastExchange);
+    if (answerTurn >= 0) {
+        m_view->setTurnActions(
+            answerTurn, { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
+        m_view->setTurnUsage(answerTurn, withProfile(usageText(summary.usage), answeringProfile()));
+    }
+    m_view->setTurnActions(m_userTurn, { ConversationView::Action::Edit });
+    Q_EMIT sendEnded();
+}
+
+void ConversationPresenter::onGaveUp(const net::SendSummary &summary)
+{
+    endTurn(summary.incomplete || m_assistantTurn >= 0);
+    // The category of the failure it ended on: its gave_up record's.
+    QString category;
+    const QList<net::RetryRecord> &records = m_session->retryLog()->records();
+    if (!records.isEmpty() && records.constLast().category)
+        category = QString::fromLatin1(retry::nameOf(*records.constLast().category));
+    setFailedCard(m_view->addErrorTurn(tr("The send failed: %1")
+                                           .arg(session::RetryTexts::reasonSentence(
+                                               summary.reason, sentLimits(summary), category)),
+        summary.finalErrorText));
+    Q_EMIT sendEnded();
+}
+
+void ConversationPresenter::onCancelled()
+{
+    endTurn(true);
+    m_view->addNotice(tr("Cancelled. Your prompt is back in the editor."));
+    Q_EMIT sendEnded();
+}
+
+void ConversationPresenter::onProgress(const session::SendState &state)
+{
+    if (!m_session->busy() || m_assistantTurn >= 0)
+        return;
+    m_view->setStatusLine(session::SendTexts::statusLine(state));
+}
+
+} // namespace capwatch::ui
+
+namespace capwatch::ui {
+
+void ConversationPresenter::clearView()
+{
+    m_fillTimer.stop();
+    m_restored = {};
+    m_fillNext = 0;
+    m_view->clearConversation();
+    clearParking();
+    clearTrim();
+    m_fallbackTurn = -1;
+    m_fallback = {};
+    m_answered.clear();
+    m_autoTrimmed = false;
+    m_userTurn = -1;
+    m_assistantTurn = -1;
+    m_lastExchange = {};
+}
+
+void ConversationPresenter::restore(const session::RestoredConversation &conversation)
+{
+    clearView();
+    m_restored = conversation;
+    m_longestPieceNs = 0;
+    fillPiece();
+    Q_EMIT conversationReplaced();
+}
+
+void ConversationPresenter::fillPiece(bool all)
+{
+    QElapsedTimer piece;
+    piece.start();
+    const QList<history::Message> &messages = m_restored.messages;
+    while (m_fillNext < messages.size() && (all || piece.nsecsElapsed() < kFillTimeBoxNs))
+        addRestored(messages.at(m_fillNext++));
+    if (m_fillNext >= messages.size())
+        endFill();
+    else if (!m_fillTimer.isActive())
+        m_fillTimer.start();
+    if (!all)
+        m_longestPieceNs = std::max(m_longestPieceNs, piece.nsecsElapsed());
+}
+
+void ConversationPresenter::addRestored(const history::Message &message)
+{
+    if (message.role == history::Role::User) {
+        retireLastExchange();
+        m_userTurn = m_view->addUserTurn(message.text);
+        return;
+    }
+    // As the session reads it: a prompt with its full answer is an answered exchange.
+    const bool complete = message.state == history::MessageState::Complete;
+    if (message.text.isEmpty()) {
+        if (complete && m_userTurn >= 0)
+            m_answered.push_back({ m_userTurn, -1 });
+        return; // live, an answer without text has no turn either
+    }
+    const int turn = m_view->beginAssistantTurn();
+    m_view->appendAssistantText(turn, message.text);
+    // Pending: the process died mid-answer; it is as cut off as a cancelled one.
+    m_view->finishAssistantTurn(turn, !complete);
+    m_view->setTurnActions(turn, { ConversationView::Action::Copy });
+    // Given by another profile than the conversation's (a fallback's answer): marked so.
+    if (!message.profile.isEmpty() && message.profile != m_profileName)
+        m_view->setTurnUsage(turn, withProfile({}, message.profile));
+    if (complete) {
+        m_lastExchange = { m_userTurn, turn };
+        if (m_userTurn >= 0)
+            m_answered.push_back(m_lastExchange);
+    }
+}
+
+void ConversationPresenter::endFill()
+{
+    m_fillTimer.stop();
+    qCDebug(lcUi) << "restored" << m_restored.messages.size() << "messages, longest piece"
+                  << m_longestPieceNs / 1000 << "us";
+    // The session decides what the last exchange is: an answered one is asked again or edited as
+    // after a live send, an unanswered prompt is offered to "Retry now".
+    if (m_session->hasLastExchange() && m_lastExchange.user >= 0) {
+        if (m_lastExchange.answer >= 0) {
+            m_view->setTurnActions(m_lastExchange.answer,
+                { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
+        }
+        m_view->setTurnActions(m_lastExchange.user, { ConversationView::Action::Edit });
+    } else {
+        m_lastExchange = {};
+    }
+    if (!m_session->failedPrompt().isEmpty() && !m_restored.sends.isEmpty()) {
+        const history::Send &last = m_restored.sends.constLast();
+        if (last.outcome == history::SendOutcome::Cancelled && !m_session->isParked()) {
+            m_view->addNotice(tr("Cancelled. Your prompt is back in the editor."));
+        } else { // gave up, or still running when the program that sent it ended
+            setFailedCard(m_view->addErrorTurn(
+                tr("The send failed: %1").arg(session::RetryTexts::reasonSentence(last.reason)),
+                {}));
+            if (m_session->isParked())
+                enterParked(m_cardTurn);
+            else
+                refreshParking(); // one sending at the reset in a session of the lot's own
+        }
+    }
+    m_restored = {};
+    m_fillNext = 0;
+    refreshLeftOut(); // a trim in force in the session
+    Q_EMIT restoreFilled();
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,199 @@
+#pragma once
+
+// What the session says about the conversation, shown in the ConversationView: the prompt's turn,
+// the answer as it streams in, the status line while waiting, the error or notice at the end and
+// the actions on the last exchange. The view's turn numbers live here, the messages in the
+// session.
+
+#include "session/chatsession.h"
+#include "ui/conversation/conversationview.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <optional>
+#include <vector>
+
+namespace capwatch::ui {
+
+class ConversationPresenter final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConversationPresenter)
+
+public:
+    ConversationPresenter(session::ChatSession *session, ConversationView *view, QObject *parent);
+
+    /// Before a send: the last exchange retires, `prompt`'s turn shows (unless already shown).
+    void showSend(const QString &prompt, bool showPrompt = true);
+    /// After the send started.
+    void sendShown();
+    /// The last exchange's turns go (an edited prompt takes their place).
+    void dropLastExchange();
+    /// The last answer's turn goes; the prompt's stays, for the answer asked again.
+    void dropLastAnswer();
+    bool hasLastPrompt() const { return m_lastExchange.user >= 0; }
+    bool hasLastAnswer() const { return m_lastExchange.answer >= 0; }
+
+    /// Shows a restored conversation in place of the view's: its turns are added a time box at a
+    /// time (restoreFilled() at the end), so a long one never stalls the window. A later
+    /// restore() or a new conversation drops an unfinished fill; a send finishes it first.
+    void restore(const session::RestoredConversation &conversation);
+    /// True while a restored conversation is still being added to the view.
+    bool filling() const { return m_fillTimer.isActive(); }
+    /// The longest one piece of the last fill held the GUI thread, in nanoseconds.
+    qint64 longestFillPieceNs() const { return m_longestPieceNs; }
+
+    // --- parking (docs/parking.md) ---
+    /// Where the session's parked sends wait (the window's lot): the cards read their state and
+    /// their links act on it. Not owned.
+    void setParkingLot(session::ParkingLot *lot);
+    /// Rewrites what changes with time (the Send at button's time left, the parked card's
+    /// countdown) and with the lot (due, waits for its provider): on the window's one tick.
+    void refreshParking();
+    /// True while a card shows a figure that changes with time.
+    bool showsCountdown() const;
+    /// The card of the last failed send while it offers something (Send at, Retry now), and
+    /// the parked card; -1 when there is none.
+    int failedCard() const { return m_cardTurn; }
+    int parkedCard() const { return m_parkedTurn; }
+    /// The lot's entry of the send parked in the conversation shown, if any.
+    std::optional<history::ParkedSend> shownParked() const;
+
+    // --- the context window (docs/retry-policy.md section 8.2; conversationpresenter_trim.cpp) ---
+    /// Leaves the oldest `turns` answered turns out of requests (the gauge's Trim…): the session
+    /// applies it, the view greys them and says so.
+    void trimTo(int turns);
+    /// The view's turns of the answered exchanges, oldest first: what the session's history
+    /// holds (its left-out turns are the first of them).
+    QList<int> answeredTurns(int exchanges) const;
+    /// The card of the send that ended on a context error, while it shows its offer; -1: none.
+    int trimCard() const { return m_trimTurn; }
+    // --- profiles and the fallback (issue 17; conversationpresenter_fallback.cpp) ---
+    /// The name of the conversation's profile: an answer another profile gave is marked "via
+    /// <its name>" (a fallback's, live or restored).
+    void setProfileName(const QString &name) { m_profileName = name; }
+    QString profileName() const { return m_profileName; }
+    /// The numbers of the policy the conversation's sends run under: the failed card's "all 3
+    /// attempts failed".
+    void setLimits(const retry::PolicyLimits &limits) { m_limits = limits; }
+    /// The card of the capped send while it offers "Send to <fallback> instead"; -1: none.
+    int fallbackCard() const { return m_fallbackTurn; }
+    session::FallbackOffer fallbackOffer() const { return m_fallback; }
+    /// "via Paid key", after `usage` when there is one; `usage` alone when `profile` is empty.
+    static QString withProfile(const QString &usage, const QString &profile);
+
+    /// An answer's usage as its line under the answer shows it; empty when nothing was reported.
+    static QString usageText(const std::optional<net::Usage> &usage);
+
+Q_SIGNALS:
+    /// The "Send to <fallback> instead" of a capped send's card.
+    void sendToFallbackRequested();
+    /// The Trim and resend of a context error's card.
+    void trimAndResendRequested();
+    /// The view's action on the last exchange: ask again, or edit its prompt.
+    void regenerateRequested();
+    void editRequested();
+    void answerCopied();
+    /// The send's end is shown.
+    void sendEnded();
+    /// The view shows another conversation (new, or restored): what the prompt offers changes.
+    void conversationReplaced();
+    /// A restored conversation is all in the view.
+    void restoreFilled();
+    /// A card's Retry now.
+    void retryNowRequested();
+    /// The parked card's Send now (the window sends it, asking first when it waits for the
+    /// consent to plain HTTP).
+    void sendParkedNowRequested(const QUuid &id);
+    /// The parked card's Edit: the prompt was taken out of the lot, for the prompt editor.
+    void editParkedRequested(const QString &prompt);
+
+private:
+    struct Exchange
+    {
+        int user = -1; ///< the prompt's turn in the view
+        int answer = -1; ///< the answer's turn, or -1 if it had no text
+    };
+
+    void onAction(ConversationView::Action action, int turn);
+    void onAnswerText(const QString &text);
+    void onSucceeded(const net::SendSummary &summary);
+    void onGaveUp(const net::SendSummary &summary);
+    void onCancelled();
+    void onProgress(const session::SendState &state);
+    /// Ends the answer in progress; returns its turn (or -1).
+    int endTurn(bool incomplete);
+    /// The last exchange's actions go: it is not the last one any more.
+    void retireLastExchange();
+    /// Empties the view and drops an unfinished fill.
+    void clearView();
+    /// Adds restored messages until the time box is used up; `all`: every one left.
+    void fillPiece(bool all = false);
+    void addRestored(const history::Message &message);
+    void endFill();
+    // Parking (conversationpresenter_parking.cpp).
+    void onParkAction(ConversationView::Action action);
+    void onParkOffered(const session::ParkOffer &offer);
+    void onParkedChanged(bool parked);
+    void enterParked(int card);
+    /// The parked prompt went out (ChatSession::sendStarted after an unpark): the card gives way
+    /// to the live send.
+    void parkedWentOut();
+    /// Taken out without sending (Cancel, Edit): a failed card again, with Retry now.
+    void parkCancelled();
+    /// The error card of the send that just failed, with nothing offered yet.
+    void setFailedCard(int turn);
+    void clearParking();
+    // Trimming (conversationpresenter_trim.cpp).
+    void onTrimOffered(const session::TrimOffer &offer);
+    void onLeftOutChanged(int turns, qint64 tokens);
+    /// Greys the left-out turns (and those an offer would leave out) and writes the note.
+    void refreshLeftOut();
+    /// The context error card's line and link, when its send made an offer.
+    void addTrimOffer(ConversationView::Card &card) const;
+    void clearTrim();
+    // The fallback (conversationpresenter_fallback.cpp).
+    void onFallbackOffered(const session::FallbackOffer &offer);
+    void addFallbackOffer(ConversationView::Card &card) const;
+    void clearFallback();
+    /// The profile that gave the answer when it is not the conversation's; else empty.
+    QString answeringProfile() const;
+    /// The limits the send of `summary` ran under, as far as the window and `summary` tell.
+    retry::PolicyLimits sentLimits(const net::SendSummary &summary) const;
+
+    session::ChatSession *m_session;
+    ConversationView *m_view;
+    int m_userTurn = -1; ///< the prompt of the send in flight
+    int m_assistantTurn = -1;
+    Exchange m_lastExchange; ///< the last answered exchange, while nothing came after it
+
+    session::RestoredConversation m_restored; ///< what the fill adds to the view
+    qsizetype m_fillNext = 0; ///< its next message
+    QTimer m_fillTimer;
+    qint64 m_longestPieceNs = 0;
+
+    QPointer<session::ParkingLot> m_lot;
+    int m_cardTurn = -1; ///< the last failed send's card, while it offers Send at or Retry now
+    int m_parkedTurn = -1; ///< the card in its parked look
+    QString m_cardLine; ///< the failed card's line: why it was not parked
+    QString m_parkedLine; ///< the parked card's line: how it was parked
+    QString m_parkedPrompt; ///< the parked card's prompt, shown again should it go out below
+    bool m_parkClicked = false; ///< Send at was clicked: parked by the user, not the setting
+    bool m_offersRetry = false; ///< the failed card's Retry now (a parking card's only)
+    bool m_unparking = false; ///< parkedChanged(false) came: sent, or taken out?
+
+    std::vector<Exchange> m_answered; ///< the answered exchanges shown, oldest first
+    session::TrimOffer m_trim; ///< the offer of the last send's context error
+    int m_trimTurn = -1; ///< its card, while it offers Trim and resend
+    bool m_autoTrimmed = false; ///< the turns left out were left out by the setting
+    qint64 m_leftOutTokens = 0;
+
+    QString m_profileName;
+    retry::PolicyLimits m_limits;
+    session::FallbackOffer m_fallback; ///< the capped send's offer, while its card shows it
+    int m_fallbackTurn = -1;
+};
+
+} // namespace capwatch::ui

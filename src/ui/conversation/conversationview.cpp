@@ -1,0 +1,719 @@
+#include "ui/conversation/conversationview.h"
+
+#include "ui/conversation/conversationdocument.h"
+#include "ui/conversation/conversationstyle.h"
+#include "ui/conversation/conversationview_p.h"
+#include "ui/conversation/markdownexport.h"
+#include "ui/conversation/markdownsanitizer.h"
+#include "ui/conversation/transcripttext.h"
+#include "ui/window/uilogging.h"
+
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QMimeData>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextDocumentFragment>
+#include <QTextFrame>
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace capwatch::ui {
+
+using namespace transcript;
+
+namespace {
+
+constexpr int kFlushIntervalMs = 30;
+// Rendering Markdown is one synchronous parse, copy and relayout on the GUI thread that grows with
+// the answer (about 0.2 s for 250 KiB on a 2-core machine); beyond this it would stall the window
+// noticeably, so larger answers stay the plain text they streamed as.
+constexpr qsizetype kMarkdownLimit = 256 * 1024;
+// Laying text out costs QTextDocument about half a microsecond per character, and every character
+// shown stays laid out. One flush shows at most this much, so a burst stalls the window for a
+// tick, not for seconds...
+constexpr qsizetype kFlushBudget = 64 * 1024;
+// ...in pieces of this many characters, and stops after the piece that crosses the time box, so
+// that a tick stays well inside one frame (16 ms) on a slow machine too: the rest follows on the
+// next tick.
+constexpr qsizetype kFlushPiece = 4 * 1024;
+constexpr qint64 kFlushTimeBoxNs = 5'000'000;
+// ...and one turn shows at most this much live: some 500k tokens, far beyond any model's output
+// limit, so only a runaway stream reaches it (all of a 20 MB one would take ~10 s of layout). The
+// full text stays in assistantText() and the export.
+constexpr qsizetype kDisplayLimit = 2 * 1024 * 1024;
+
+} // namespace
+
+QString actionName(ConversationView::Action action)
+{
+    switch (action) {
+    case ConversationView::Action::Copy:
+        return u"copy"_s;
+    case ConversationView::Action::Regenerate:
+        return u"regenerate"_s;
+    case ConversationView::Action::Edit:
+        return u"edit"_s;
+    case ConversationView::Action::RetryNow:
+        return u"retry-now"_s;
+    case ConversationView::Action::SendAt:
+        return u"send-at"_s;
+    case ConversationView::Action::SendNow:
+        return u"send-now"_s;
+    case ConversationView::Action::EditParked:
+        return u"edit-parked"_s;
+    case ConversationView::Action::CancelPark:
+        return u"cancel-park"_s;
+    case ConversationView::Action::TrimAndResend:
+        return u"trim-and-resend"_s;
+    case ConversationView::Action::SendToFallback:
+        return u"send-to-fallback"_s;
+    }
+    return {};
+}
+
+QTextCharFormat actionLinkFormat(const Style &s, ConversationView::Action action, int itemId)
+{
+    QTextCharFormat link = transcript::charFormat(transcript::ActionChar, s);
+    link.setAnchor(true);
+    link.setAnchorHref(kActionScheme + u':' + actionName(action) + u'/' + QString::number(itemId));
+    return link;
+}
+
+ConversationView::ConversationView(QWidget *parent)
+    : QTextBrowser(parent)
+{
+    setDocument(new GuardedDocument(
+        [this](int type, const QUrl &name) { return loadResource(type, name); }, this));
+    document()->setDefaultFont(font());
+    setOpenLinks(false);
+    setOpenExternalLinks(false);
+    setFrameShape(QFrame::NoFrame);
+    setAccessibleName(tr("Conversation"));
+    setAccessibleDescription(
+        tr("Your messages and the assistant's answers, oldest first. Text can be selected "
+           "and copied."));
+
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setInterval(kFlushIntervalMs);
+    connect(&m_flushTimer, &QTimer::timeout, this, &ConversationView::flushPending);
+
+    connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        const QString scheme = url.scheme().toLower();
+        if (scheme == u"http"_s || scheme == u"https"_s) {
+            Q_EMIT externalLinkActivated(url);
+        } else if (scheme == kActionScheme) {
+            // capwatch-action:copy/5: set by renderActions(), never by an answer (the Markdown
+            // sanitizer keeps only http and https links).
+            const QStringList parts = url.path().split(u'/');
+            bool ok = false;
+            const int turn = parts.value(1).toInt(&ok);
+            const QString name = parts.value(0);
+            for (const Action action : kActions) {
+                const Item *target = item(turn);
+                if (ok && name == actionName(action) && target && target->actions.contains(action))
+                    Q_EMIT actionRequested(action, turn);
+            }
+        }
+    });
+
+    // Follow the stream only while the user is at the bottom; reading further up stays put.
+    QScrollBar *bar = verticalScrollBar();
+    connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int maximum) {
+        if (m_stickToBottom)
+            bar->setValue(maximum);
+    });
+    connect(bar, &QScrollBar::valueChanged, this,
+        [this, bar](int value) { m_stickToBottom = value >= bar->maximum(); });
+
+    restyle();
+}
+
+ConversationView::~ConversationView() = default;
+
+int ConversationView::addUserTurn(const QString &text)
+{
+    Item &item = appendItem(Kind::User);
+    item.text = text;
+    const int id = item.id;
+
+    const Style s = styleFor(*this);
+    QTextCursor cursor = startItem(item);
+    cursor.beginEditBlock();
+    QTextFrame *frame = insertTurnFrame(cursor, s, UserFrame, tr("You"), CaptionChar);
+    item.actionBlock = QTextCursor(document());
+    item.actionBlock.setPosition(frame->firstPosition());
+    item.actionBlock.setKeepPositionOnInsert(true);
+    item.actionLine = true;
+    cursor.insertBlock(blockFormat(BodyBlock, s, false), QTextCharFormat());
+    cursor.insertText(breakLongRuns(withoutTrailingNewlines(text)), QTextCharFormat());
+    finishTurnFrame(*document(), s, frame);
+    cursor.endEditBlock();
+
+    // Sending is a deliberate act: show it even if the user had scrolled up.
+    m_stickToBottom = true;
+    verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+    return id;
+}
+
+int ConversationView::beginAssistantTurn()
+{
+    Item &item = appendItem(Kind::Assistant);
+
+    const Style s = styleFor(*this);
+    QTextCursor cursor = startItem(item);
+    cursor.beginEditBlock();
+    cursor.insertBlock(blockFormat(CaptionBlock, s, true), charFormat(CaptionChar, s));
+    cursor.insertText(tr("Assistant"), charFormat(CaptionChar, s));
+    cursor.insertBlock(blockFormat(BodyBlock, s, true), QTextCharFormat());
+    cursor.endEditBlock();
+
+    // Both ends stay put when text is inserted exactly there, so neither this turn's own
+    // insertions nor later items at the document's end move them; flushTurn() advances bodyEnd.
+    // Only their position() is meaningful: keepPositionOnInsert does not hold the anchor.
+    item.bodyStart = cursor;
+    item.bodyStart.setKeepPositionOnInsert(true);
+    item.bodyEnd = cursor;
+    item.bodyEnd.setKeepPositionOnInsert(true);
+    return item.id;
+}
+
+void ConversationView::appendAssistantText(int turn, const QString &delta)
+{
+    Item *item = assistantItem(turn);
+    if (!item || delta.isEmpty())
+        return;
+    if (item->finished) {
+        qCWarning(lcUi) << "text for finished assistant turn" << turn << "dropped";
+        return;
+    }
+    item->text += delta;
+    if (!m_pending.contains(turn))
+        m_pending.append(turn);
+    if (!m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
+void ConversationView::finishAssistantTurn(int turn, bool incomplete)
+{
+    Item *item = assistantItem(turn);
+    if (!item || item->finished)
+        return;
+    item->finished = true;
+    item->incomplete = incomplete;
+
+    if (!item->text.isEmpty() && item->text.size() <= kMarkdownLimit) {
+        m_pending.removeAll(turn);
+        if (m_pending.isEmpty())
+            m_flushTimer.stop();
+        renderMarkdown(*item);
+        completeTurn(*item);
+        return;
+    }
+    // A long answer that arrived faster than it can be laid out keeps being shown a budget at a
+    // time, so finishing it never stalls the window; the turn completes with its last piece.
+    flushTurn(*item, false);
+}
+
+void ConversationView::completeTurn(Item &item)
+{
+    if (item.bodyEnd.isNull())
+        return;
+    const Style s = styleFor(*this);
+    QTextCursor cursor(document());
+    cursor.setPosition(item.bodyEnd.position());
+    cursor.beginEditBlock();
+    if (item.incomplete) {
+        cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(IncompleteChar, s));
+        cursor.insertText(tr("(incomplete)"), charFormat(IncompleteChar, s));
+    }
+    // The end of the answer, after the "too long" notice if there is one: where its links go.
+    // It stays there as later items are appended after it.
+    item.actionBlock = QTextCursor(document());
+    item.actionBlock.setPosition(item.bodyEnd.position() + int(item.noticeLength)
+        + (item.incomplete ? 1 + int(tr("(incomplete)").size()) : 0));
+    item.actionBlock.setKeepPositionOnInsert(true);
+    cursor.endEditBlock();
+    // Every live cursor is adjusted on every edit; finished turns need only the links' one.
+    item.bodyStart = QTextCursor();
+    item.bodyEnd = QTextCursor();
+    renderActions(item);
+}
+
+void ConversationView::addNotice(const QString &text)
+{
+    Item &item = appendItem(Kind::Notice);
+    item.text = text;
+
+    const Style s = styleFor(*this);
+    QTextCursor cursor = startItem(item);
+    cursor.beginEditBlock();
+    cursor.insertBlock(blockFormat(NoticeBlock, s, true), charFormat(NoticeChar, s));
+    cursor.insertText(text, charFormat(NoticeChar, s));
+    cursor.endEditBlock();
+}
+
+QString ConversationView::toMarkdown() const
+{
+    MarkdownExport out({ tr("You"), tr("Assistant"), tr("Error"), tr("(incomplete)") });
+    for (const Item &item : m_items) {
+        switch (item.kind) {
+        case Kind::User:
+            out.addUser(item.text);
+            break;
+        case Kind::Assistant:
+            out.addAssistant(item.text, item.incomplete);
+            break;
+        case Kind::Error:
+            out.addError(item.title, item.text);
+            break;
+        case Kind::Notice:
+            out.addNotice(item.text);
+            break;
+        }
+    }
+    return out.toMarkdown();
+}
+
+void ConversationView::setTurnActions(int turn, const QList<Action> &actions)
+{
+    Item *target = item(turn);
+    if (!target || (target->kind != Kind::User && target->kind != Kind::Assistant))
+        return;
+    QList<Action> allowed;
+    for (const Action action : actions) {
+        const bool fits = target->kind == Kind::User
+            ? action == Action::Edit
+            : action == Action::Copy || action == Action::Regenerate;
+        if (fits && !allowed.contains(action))
+            allowed.append(action);
+    }
+    if (allowed == target->actions)
+        return;
+    target->actions = allowed;
+    renderActions(*target);
+}
+
+QList<ConversationView::Action> ConversationView::turnActions(int turn) const
+{
+    const Item *target = item(turn);
+    return target ? target->actions : QList<Action>();
+}
+
+// The caption of a prompt ("You", then its links), or the line of links under a complete answer.
+void ConversationView::renderActions(Item &item)
+{
+    if (item.actionBlock.isNull())
+        return; // an answer still streaming: completeTurn() renders them
+    const Style s = styleFor(*this);
+    QTextCursor cursor(document());
+    cursor.setPosition(item.actionBlock.position());
+    cursor.beginEditBlock();
+    // An answer's line holds its links and its usage.
+    const bool wantsLine = !item.actions.isEmpty() || !item.usage.isEmpty();
+    if (item.kind == Kind::Assistant && !item.actionLine) {
+        if (!wantsLine) {
+            cursor.endEditBlock();
+            return;
+        }
+        // The line of links is made when there is a first one to show.
+        cursor.insertBlock(blockFormat(ActionBlock, s, true), QTextCharFormat());
+        item.actionBlock.setPosition(cursor.position());
+        item.actionLine = true;
+    } else if (item.kind == Kind::Assistant && !wantsLine) {
+        // No links left: the line goes, back to the end of the answer.
+        cursor.movePosition(QTextCursor::PreviousCharacter);
+        cursor.movePosition(QTextCursor::NextBlock, QTextCursor::KeepAnchor);
+        cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+        item.actionBlock.setPosition(cursor.position());
+        item.actionLine = false;
+        cursor.endEditBlock();
+        return;
+    }
+    cursor.movePosition(QTextCursor::StartOfBlock);
+    cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    const QString separator = u"  \u00b7  "_s;
+    bool first = true;
+    if (item.kind == Kind::User) {
+        cursor.insertText(tr("You"), charFormat(CaptionChar, s));
+        first = false;
+    }
+    for (const Action action : std::as_const(item.actions)) {
+        if (!first)
+            cursor.insertText(separator, charFormat(CaptionChar, s));
+        first = false;
+        QTextCharFormat link = actionLinkFormat(s, action, item.id);
+        QString text;
+        switch (action) {
+        case Action::Copy:
+            text = tr("Copy");
+            link.setToolTip(tr("Copy this answer as received (Markdown)"));
+            break;
+        case Action::Regenerate:
+            text = tr("Regenerate");
+            link.setToolTip(tr("Ask again for an answer to the same conversation"));
+            break;
+        case Action::Edit:
+            text = tr("Edit and resend");
+            link.setToolTip(
+                tr("Put this prompt back in the editor; sending replaces it and its answer"));
+            break;
+        case Action::RetryNow:
+        case Action::SendAt:
+        case Action::SendNow:
+        case Action::EditParked:
+        case Action::CancelPark:
+        case Action::TrimAndResend:
+        case Action::SendToFallback:
+            break; // a card's links: insertCardLinks(), never set here
+        }
+        cursor.insertText(text, link);
+    }
+    if (item.kind == Kind::Assistant && !item.usage.isEmpty()) {
+        if (!first)
+            cursor.insertText(separator, charFormat(CaptionChar, s));
+        cursor.insertText(item.usage, charFormat(UsageChar, s));
+    }
+    cursor.endEditBlock();
+    if (item.dimmed)
+        applyDim(item, true); // the line was written anew
+}
+
+void ConversationView::setTurnUsage(int turn, const QString &text)
+{
+    Item *target = assistantItem(turn);
+    if (!target || target->usage == text)
+        return;
+    target->usage = text;
+    renderActions(*target);
+}
+
+QString ConversationView::turnUsage(int turn) const
+{
+    const Item *target = assistantItem(turn);
+    return target ? target->usage : QString();
+}
+
+void ConversationView::removeTurnsFrom(int turn)
+{
+    const auto from = std::lower_bound(m_items.begin(), m_items.end(), turn,
+        [](const Item &i, int value) { return i.id < value; });
+    if (from == m_items.end())
+        return;
+    setStatusLine({});
+    if (!m_noteStart.isNull() && m_noteStart.position() >= from->start.position()) {
+        m_noteStart = QTextCursor(); // it goes with them
+        m_noteText.clear();
+        m_noteAfter = -1;
+    }
+    removeToEnd(*document(), styleFor(*this), from->start, from->spacerInserted);
+    for (auto it = from; it != m_items.end(); ++it) {
+        m_pending.removeAll(it->id);
+        if (it->kind != Kind::Notice)
+            --m_turnCount;
+    }
+    m_items.erase(from, m_items.end());
+    if (m_pending.isEmpty())
+        m_flushTimer.stop();
+}
+
+int ConversationView::lastUserTurn() const
+{
+    for (auto it = m_items.crbegin(); it != m_items.crend(); ++it) {
+        if (it->kind == Kind::User)
+            return it->id;
+    }
+    return -1;
+}
+
+int ConversationView::lastItem() const
+{
+    return m_items.empty() ? -1 : m_items.back().id;
+}
+
+int ConversationView::lastAssistantTurn() const
+{
+    for (auto it = m_items.crbegin(); it != m_items.crend(); ++it) {
+        if (it->kind == Kind::Assistant)
+            return it->id;
+    }
+    return -1;
+}
+
+QString ConversationView::userText(int turn) const
+{
+    const Item *found = item(turn);
+    return found && found->kind == Kind::User ? found->text : QString();
+}
+
+void ConversationView::setStatusLine(const QString &text)
+{
+    if (text == m_statusText)
+        return;
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    if (!m_statusStart.isNull()) {
+        removeToEnd(*document(), styleFor(*this), m_statusStart, m_statusSpacerInserted);
+        m_statusStart = QTextCursor();
+    }
+    m_statusText = text;
+    if (!text.isEmpty()) {
+        const Style s = styleFor(*this);
+        cursor = endSpacer(*document(), s, &m_statusSpacerInserted);
+        m_statusStart = cursor;
+        m_statusStart.setKeepPositionOnInsert(true);
+        cursor.insertBlock(blockFormat(StatusBlock, s, true), charFormat(StatusChar, s));
+        cursor.insertText(text, charFormat(StatusChar, s));
+    }
+    cursor.endEditBlock();
+}
+
+QString ConversationView::escapeMarkdown(QStringView text)
+{
+    return markdown::escape(text);
+}
+
+QMimeData *ConversationView::createMimeDataFromSelection() const
+{
+    const QTextCursor selection = textCursor();
+    auto *mime = new QMimeData;
+    mime->setText(selectedText(*document(), selection.selectionStart(), selection.selectionEnd()));
+    return mime;
+}
+
+QString ConversationView::assistantText(int turn) const
+{
+    const Item *item = assistantItem(turn);
+    return item ? item->text : QString();
+}
+
+void ConversationView::clearConversation()
+{
+    m_flushTimer.stop();
+    m_pending.clear();
+    m_statusText.clear();
+    m_statusStart = QTextCursor();
+    m_noteStart = QTextCursor();
+    m_noteText.clear();
+    m_noteAfter = -1;
+    m_items.clear(); // drops the cursors before the document they point into is cleared
+    m_turnCount = 0;
+    document()->clear();
+    m_stickToBottom = true;
+    restyle();
+}
+
+int ConversationView::turnCount() const
+{
+    return m_turnCount;
+}
+
+int ConversationView::flushCount() const
+{
+    return m_flushCount;
+}
+
+QVariant ConversationView::loadResource(int type, const QUrl &name)
+{
+    if (type != QTextDocument::ImageResource
+        || name.scheme().compare(u"data"_s, Qt::CaseInsensitive) != 0)
+        return {};
+    const Style s = styleFor(*this);
+    const int maxWidth = std::max(
+        int(s.em * 10), viewport()->width() - int(4 * s.hpad + 2 * document()->documentMargin()));
+    const QImage image = markdown::decodeDataImage(name, maxWidth);
+    return image.isNull() ? QVariant() : QVariant(image);
+}
+
+void ConversationView::changeEvent(QEvent *event)
+{
+    QTextBrowser::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        restyle();
+}
+
+ConversationView::Item *ConversationView::item(int id)
+{
+    const auto it = std::lower_bound(
+        m_items.begin(), m_items.end(), id, [](const Item &i, int value) { return i.id < value; });
+    return it != m_items.end() && it->id == id ? &*it : nullptr;
+}
+
+const ConversationView::Item *ConversationView::item(int id) const
+{
+    return const_cast<ConversationView *>(this)->item(id);
+}
+
+ConversationView::Item *ConversationView::assistantItem(int turn)
+{
+    Item *found = item(turn);
+    return found && found->kind == Kind::Assistant ? found : nullptr;
+}
+
+const ConversationView::Item *ConversationView::assistantItem(int turn) const
+{
+    return const_cast<ConversationView *>(this)->assistantItem(turn);
+}
+
+ConversationView::Item &ConversationView::appendItem(Kind kind)
+{
+    setStatusLine({}); // it stays below everything
+    Item item;
+    item.id = m_nextId++;
+    item.kind = kind;
+    if (kind != Kind::Notice)
+        ++m_turnCount;
+    m_items.push_back(std::move(item));
+    return m_items.back();
+}
+
+QTextCursor ConversationView::startItem(Item &item)
+{
+    QTextCursor cursor = endSpacer(*document(), styleFor(*this), &item.spacerInserted);
+    // Stays in front of what the item inserts there.
+    item.start = cursor;
+    item.start.setKeepPositionOnInsert(true);
+    return cursor;
+}
+
+void ConversationView::flushPending()
+{
+    const QList<int> pending = std::exchange(m_pending, {});
+    for (const int turn : pending) {
+        if (Item *item = assistantItem(turn))
+            flushTurn(*item, false);
+    }
+}
+
+void ConversationView::flushTurn(Item &item, bool final)
+{
+    if (item.bodyEnd.isNull())
+        return;
+    const qsizetype available = std::min(item.text.size(), kDisplayLimit);
+    const qsizetype limit = final ? available : std::min(available, item.flushed + kFlushBudget);
+    QElapsedTimer box;
+    box.start();
+    bool shownAny = false;
+    while (!item.truncated && item.flushed < limit) {
+        qsizetype end = std::min(limit, item.flushed + kFlushPiece);
+        // Never show half of a surrogate pair; its other half may still be on the way.
+        if ((!(final || item.finished) || end < item.text.size())
+            && item.text.at(end - 1).isHighSurrogate())
+            --end;
+        if (end <= item.flushed)
+            break;
+        // The pieces join exactly: whatever is shown is the answer itself, never a break of ours.
+        qsizetype shown = displayableEnd(
+            QStringView(item.text), item.flushed, end, item.lineLength, item.runLength);
+        if (shown < end && shown > item.flushed && item.text.at(shown - 1).isHighSurrogate())
+            --shown;
+        if (shown > item.flushed) {
+            QTextCursor cursor(document());
+            cursor.setPosition(item.bodyEnd.position());
+            cursor.insertText(
+                QStringView(item.text).sliced(item.flushed, shown - item.flushed).toString(),
+                QTextCharFormat());
+            item.bodyEnd.setPosition(cursor.position());
+            item.flushed = shown;
+            shownAny = true;
+        }
+        if (shown < end) {
+            truncateTurn(item); // a line too long to lay out live
+            break;
+        }
+        if (!final && box.nsecsElapsed() >= kFlushTimeBoxNs)
+            break;
+    }
+    if (shownAny)
+        ++m_flushCount;
+    if (!item.truncated && item.flushed >= kDisplayLimit - 1 && item.text.size() > kDisplayLimit)
+        truncateTurn(item);
+    // Over budget: the rest follows on the next tick.
+    if (!item.truncated && !final && available - item.flushed > 1) {
+        if (!m_pending.contains(item.id))
+            m_pending.append(item.id);
+        if (!m_flushTimer.isActive())
+            m_flushTimer.start();
+    } else if (item.finished) {
+        m_pending.removeAll(item.id);
+        completeTurn(item);
+    }
+}
+
+void ConversationView::truncateTurn(Item &item)
+{
+    item.truncated = true;
+    const Style s = styleFor(*this);
+    const QString notice = tr("This answer is too long to show in full. All of it is kept: export "
+                              "the conversation to read the rest.");
+    QTextCursor cursor(document());
+    cursor.setPosition(item.bodyEnd.position());
+    cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(NoticeChar, s));
+    cursor.insertText(notice, charFormat(NoticeChar, s));
+    item.noticeLength = 1 + notice.size();
+}
+
+void ConversationView::renderMarkdown(Item &item)
+{
+    if (item.bodyStart.isNull())
+        return;
+    GuardedDocument scratch({});
+    scratch.setDefaultFont(document()->defaultFont());
+    markdown::render(scratch, item.text, styleFor(*this), [this](const QUrl &source) {
+        const QVariant decoded = loadResource(QTextDocument::ImageResource, source);
+        if (decoded.isNull())
+            return QString();
+        // Cached under a short name of our own, so layout finds it and never looks further, and
+        // the format does not carry a megabyte of URL.
+        const QUrl name(u"capwatch-image:"_s + QString::number(++m_imageCount));
+        document()->addResource(QTextDocument::ImageResource, name, decoded);
+        return name.toString();
+    });
+
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    if (item.noticeLength > 0) {
+        // All of it is shown now: the "too long to show" notice goes.
+        cursor.setPosition(item.bodyEnd.position());
+        cursor.setPosition(
+            item.bodyEnd.position() + int(item.noticeLength), QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+        item.noticeLength = 0;
+        item.truncated = false;
+    }
+    cursor.setPosition(item.bodyStart.position());
+    cursor.setPosition(item.bodyEnd.position(), QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    cursor.insertFragment(QTextDocumentFragment(&scratch));
+    const QTextBlock last = cursor.block();
+    if (last.length() == 1 && document()->characterAt(last.position() - 1) == QChar(0xfdd1)) {
+        // The answer ended with a frame (code or table): shrink the block Qt keeps after it.
+        cursor.setBlockFormat(blockFormat(FrameEndBlock, styleFor(*this), true));
+    }
+    item.bodyEnd.setPosition(cursor.position());
+    // A fragment starting with a list item goes into a block of its own, leaving the streamed
+    // body's first block empty in front of it.
+    QTextCursor first(document());
+    first.setPosition(item.bodyStart.position());
+    if (first.block().length() == 1 && first.position() < item.bodyEnd.position())
+        first.deleteChar();
+    cursor.endEditBlock();
+    item.flushed = item.text.size();
+}
+
+// Applies the current palette and font to everything already shown: colours and sizes are baked
+// into the document's formats, so a theme switch has to revisit them.
+void ConversationView::restyle()
+{
+    transcript::restyle(*document(), styleFor(*this));
+    for (const Item &item : m_items) {
+        if (item.dimmed)
+            applyDim(item, true); // in the new palette's muted colour
+    }
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,239 @@
+#pragma once
+
+#include <QList>
+#include <QPointer>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextFrame>
+#include <QTimer>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QMimeData;
+QT_END_NAMESPACE
+
+namespace capwatch::ui {
+
+// The conversation pane: user turns, streamed assistant answers, provider errors and notices.
+// Everything shown comes from the network, so nothing in it is ever interpreted as HTML and the
+// view never loads a resource from disk or the network (see loadResource()).
+class ConversationView final : public QTextBrowser
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConversationView)
+
+public:
+    /// What a link under an answer (Copy, Regenerate), in a prompt's caption (Edit) or on a
+    /// failed send's card (the rest, docs/parking.md) asks for.
+    enum class Action
+    {
+        Copy,
+        Regenerate,
+        Edit,
+        RetryNow, ///< send the failed prompt again now
+        SendAt, ///< park it until its provider's reset
+        SendNow, ///< send the parked prompt now
+        EditParked, ///< take it out and put it in the prompt editor
+        CancelPark, ///< take it out: it is a failed send again
+        /// leave out the oldest turns and send the failed prompt again (a context error's card)
+        TrimAndResend,
+        /// send the failed prompt to the profile's fallback (issue 17; a capped send's card)
+        SendToFallback,
+    };
+    Q_ENUM(Action)
+
+    /// A link on a card: the words vary ("Send at 06:14 (in 16 min)").
+    struct CardLink
+    {
+        Action action = Action::RetryNow;
+        QString text;
+        QString toolTip;
+        bool operator==(const CardLink &) const = default;
+    };
+    /// What a failed send's card (addErrorTurn()) shows about parking. The default: the error
+    /// alone, as before parking existed.
+    struct Card
+    {
+        /// The parked look: its own colour and caption, `headline` in place of the error.
+        bool parked = false;
+        QString headline; ///< parked: "Parked until 06:14, in 15:42"
+        QString line; ///< a quieter line: why it was not parked, how it was parked
+        QList<CardLink> links;
+        bool operator==(const Card &) const = default;
+    };
+
+    explicit ConversationView(QWidget *parent = nullptr);
+    ~ConversationView() override;
+
+    // Plain text, never interpreted as HTML or Markdown.
+    int addUserTurn(const QString &text);
+    // Returns the turn id for appendAssistantText() and finishAssistantTurn().
+    int beginAssistantTurn();
+    // Streaming: deltas are buffered and shown at most every ~30 ms.
+    void appendAssistantText(int turn, const QString &delta);
+    // Renders the answer as Markdown (if it is not too large) and marks it when cut off.
+    void finishAssistantTurn(int turn, bool incomplete);
+    // A provider failure; the body is shown as plain text in a monospace box. Returns its id.
+    int addErrorTurn(const QString &title, const QString &body);
+    // A small, muted line such as "Cancelled".
+    void addNotice(const QString &text);
+    // What an error turn's card shows about parking; its error stays as added. Only the lines
+    // that changed are rewritten, so a countdown can tick in a card of any size.
+    void setErrorCard(int turn, const Card &card);
+    [[nodiscard]] Card errorCard(int turn) const;
+    // The plain text of an error turn's card as shown: caption, error or headline, line, links.
+    [[nodiscard]] QString errorCardText(int turn) const;
+
+    // The action links of a turn: Copy and Regenerate under an answer (shown once it is
+    // complete), Edit in a prompt's caption. Other combinations are ignored.
+    void setTurnActions(int turn, const QList<Action> &actions);
+    [[nodiscard]] QList<Action> turnActions(int turn) const;
+    // Removes the turn and everything after it (Regenerate, Edit and resend).
+    void removeTurnsFrom(int turn);
+    // The id of the last user turn and of the last assistant turn, or -1.
+    [[nodiscard]] int lastUserTurn() const;
+    [[nodiscard]] int lastAssistantTurn() const;
+    // The id of the last item of any kind (notices too), or -1.
+    [[nodiscard]] int lastItem() const;
+    // The text of a user turn as typed.
+    [[nodiscard]] QString userText(int turn) const;
+
+    // What an answer cost, as the provider reported it ("120 prompt + 45 completion tokens"):
+    // small and muted, on the line of its links. Empty: none. Only for assistant turns.
+    void setTurnUsage(int turn, const QString &text);
+    [[nodiscard]] QString turnUsage(int turn) const;
+
+    // Turns left out of requests (or about to be, while a trim is offered): their text is
+    // greyed. The turns not listed are shown as usual again.
+    void setDimmedTurns(const QList<int> &turns);
+    [[nodiscard]] QList<int> dimmedTurns() const;
+    // One muted line after the item `afterTurn` (where the left-out turns end): "3 oldest turns
+    // (~900 tokens) are left out…". An empty text, or an unknown turn, removes it.
+    void setLeftOutNote(int afterTurn, const QString &text);
+    [[nodiscard]] QString leftOutNote() const { return m_noteText; }
+    // The item the note follows, or -1.
+    [[nodiscard]] int leftOutNoteAfter() const { return m_noteText.isEmpty() ? -1 : m_noteAfter; }
+
+    // A quiet line below the last message for what a send waits for ("Waiting for the
+    // provider…"): not a turn, not exported, removed by an empty text or by the next item.
+    void setStatusLine(const QString &text);
+    [[nodiscard]] QString statusLine() const { return m_statusText; }
+
+    // Backslash-escapes plain text so that Markdown shows it literally, line breaks kept.
+    [[nodiscard]] static QString escapeMarkdown(QStringView text);
+
+    // The conversation for export, assistant answers as the raw Markdown received.
+    [[nodiscard]] QString toMarkdown() const;
+    // The raw text received so far for an assistant turn.
+    [[nodiscard]] QString assistantText(int turn) const;
+    void clearConversation();
+    // User, assistant and error turns (notices are not turns).
+    [[nodiscard]] int turnCount() const;
+
+    // True once everything received is on screen (a long answer is shown a budget at a time,
+    // even after it finished arriving); a line too long to show live is "on screen" as far as
+    // it is shown.
+    [[nodiscard]] bool isSettled() const { return m_pending.isEmpty(); }
+    // For tests: how many streaming edits the document has seen.
+    [[nodiscard]] int flushCount() const;
+
+Q_SIGNALS:
+    // Only http and https links; the window decides what to do, the view opens nothing.
+    void externalLinkActivated(const QUrl &url);
+    // An action link was activated (click, or Enter on the focused link).
+    void actionRequested(capwatch::ui::ConversationView::Action action, int turn);
+
+protected:
+    // Never loads remote or local-file resources. Only data: URLs of raster images up to 1 MiB
+    // are decoded; everything else yields an empty QVariant.
+    QVariant loadResource(int type, const QUrl &name) override;
+    void changeEvent(QEvent *event) override;
+    // Plain text without the "You"/"Assistant" captions, action links and the status line.
+    QMimeData *createMimeDataFromSelection() const override;
+
+private:
+    enum class Kind : quint8
+    {
+        User,
+        Assistant,
+        Error,
+        Notice
+    };
+
+    struct Item
+    {
+        int id = 0;
+        Kind kind = Kind::Notice;
+        QString text; // user text, raw assistant Markdown, error body or notice
+        QString title; // error title
+        // Where the item begins (its spacer block), for removeTurnsFrom().
+        QTextCursor start;
+        bool spacerInserted = false;
+        // Assistant turns while streaming: the body's range, kept up to date by the document.
+        QTextCursor bodyStart;
+        QTextCursor bodyEnd;
+        // The start of the block holding the action links (actionLine): the caption of a user
+        // turn, the line under a complete answer; without such a line, the end of the answer.
+        QTextCursor actionBlock;
+        QList<Action> actions;
+        bool actionLine = false;
+        QString usage; // assistant turns: shown after the links
+        bool dimmed = false; // left out of requests: greyed
+        // Error turns: their frame, and what it shows about parking.
+        QPointer<QTextFrame> frame;
+        Card card;
+        qsizetype flushed = 0; // characters of text already in the document
+        qsizetype lineLength = 0; // characters since the last line break shown
+        qsizetype runLength = 0; // characters since the last space shown
+        qsizetype noticeLength = 0; // characters of the "too long" notice after the body
+        bool finished = false;
+        bool incomplete = false;
+        bool truncated = false; // reached a display limit: nothing more is shown live
+    };
+
+    [[nodiscard]] Item *item(int id);
+    [[nodiscard]] const Item *item(int id) const;
+    [[nodiscard]] Item *assistantItem(int turn);
+    [[nodiscard]] const Item *assistantItem(int turn) const;
+    Item &appendItem(Kind kind);
+    void truncateTurn(Item &item);
+    void renderActions(Item &item);
+    // An error turn's frame below its caption: the error (or the parked headline), the card's
+    // line and links. `cursor` is at the end of the caption.
+    void fillErrorCard(QTextCursor &cursor, const Item &item);
+    void rebuildErrorCard(Item &item);
+    void updateErrorCard(const Item &item, const Card &before);
+    void insertCardLinks(QTextCursor &cursor, const Item &item);
+    // endSpacer(), remembered as where the item begins.
+    QTextCursor startItem(Item &item);
+
+    // Left-out turns (conversationview_leftout.cpp).
+    // The item's part of the document: its spacer to the next item (or the status line).
+    [[nodiscard]] std::pair<int, int> itemRange(const Item &item) const;
+    void applyDim(const Item &item, bool dimmed);
+    void removeNote();
+
+    void flushPending();
+    void flushTurn(Item &item, bool final);
+    void completeTurn(Item &item);
+    void renderMarkdown(Item &item);
+    void restyle();
+
+    std::vector<Item> m_items;
+    QList<int> m_pending; // assistant turns with text not yet shown
+    QTimer m_flushTimer;
+    int m_nextId = 1; // ids are never reused, and grow along m_items
+    int m_turnCount = 0;
+    int m_flushCount = 0;
+    int m_imageCount = 0;
+    bool m_stickToBottom = true;
+    QString m_statusText;
+    QTextCursor m_statusStart; // the status line's spacer block, while it is shown
+    bool m_statusSpacerInserted = false;
+    QString m_noteText;
+    int m_noteAfter = -1;
+    QTextCursor m_noteStart; // the note's first position, while it is shown
+    int m_noteLength = 0;
+};
+
+} // namespace capwatch::ui

@@ -1,0 +1,67 @@
+#include "ui/conversation/transcripttext.h"
+
+namespace capwatch::ui::transcript {
+
+namespace {
+
+// QTextDocument lays a block (one line of an answer) out as a whole on every edit, so appending
+// to a line costs time in proportion to its length: about 13 ms for 64 KiB of prose on a 2-core
+// machine. Wrapping a run without spaces is quadratic on top: 56 ms for 32 KiB, 215 ms for
+// 64 KiB. Breaking lines of our own would change the answer (and what is copied from
+// it), so a line is shown live up to these lengths and the rest of such an answer waits for the
+// finish (Markdown) or the export; a notice says so.
+constexpr qsizetype kLineDisplayLimit = 64 * 1024;
+constexpr qsizetype kRunDisplayLimit = 16 * 1024;
+// Text inserted once (a prompt, an error body) is laid out once; only a run without any space
+// this long, which no reader takes for a sentence, is broken for display.
+constexpr qsizetype kHardLineLimit = 4096;
+
+} // namespace
+
+// Text inserted once, as shown: runs of kHardLineLimit characters without a space are broken
+// (see kHardLineLimit); everything else is kept as it is.
+QString breakLongRuns(QStringView text)
+{
+    QString shown;
+    qsizetype copied = 0;
+    qsizetype run = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i].isSpace() || isLineBreak(text[i])) {
+            run = 0;
+            continue;
+        }
+        if (++run < kHardLineLimit || (text[i].isHighSurrogate() && i + 1 < text.size()))
+            continue; // never split a surrogate pair
+        shown += text.sliced(copied, i + 1 - copied);
+        shown += u'\n';
+        copied = i + 1;
+        run = 0;
+    }
+    if (copied == 0)
+        return text.toString();
+    shown += text.sliced(copied);
+    return shown;
+}
+
+// The end of what may be shown live of text[from, to): before the character that would make the
+// current line longer than kLineDisplayLimit or its current run without a space longer than
+// kRunDisplayLimit. lineLength and runLength carry over from the text already shown.
+qsizetype displayableEnd(
+    QStringView text, qsizetype from, qsizetype to, qsizetype &lineLength, qsizetype &runLength)
+{
+    for (qsizetype i = from; i < to; ++i) {
+        const QChar ch = text[i];
+        if (isLineBreak(ch)) {
+            lineLength = 0;
+            runLength = 0;
+            continue;
+        }
+        if (lineLength >= kLineDisplayLimit || runLength >= kRunDisplayLimit)
+            return i;
+        ++lineLength;
+        runLength = ch.isSpace() ? 0 : runLength + 1;
+    }
+    return to;
+}
+
+} // namespace capwatch::ui::transcript

@@ -1,0 +1,588 @@
+#include "ui/panel/retrypanel.h"
+
+#include "retry/constants.h"
+#include "session/retrytexts.h"
+#include "session/sendtexts.h"
+#include "ui/panel/categorycolors.h"
+
+#include <QAccessible>
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+using retry::Millis;
+
+namespace {
+
+QLabel *caption(QWidget *parent)
+{
+    auto *l = new QLabel(parent);
+    QFont f = l->font();
+    f.setBold(true);
+    l->setFont(f);
+    l->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // In a narrow panel the caption wraps rather than squeezing the figure beside it.
+    l->setWordWrap(true);
+    return l;
+}
+
+QProgressBar *bar(QWidget *parent)
+{
+    auto *b = new QProgressBar(parent);
+    b->setTextVisible(false);
+    b->setRange(0, 1000);
+    b->setValue(0);
+    b->setMaximumHeight(b->fontMetrics().height() * 3 / 4);
+    return b;
+}
+
+} // namespace
+
+RetryPanel::RetryPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_scroll(new QScrollArea(this))
+    , m_content(new QWidget(m_scroll))
+    , m_title(new QLabel(m_content))
+    , m_stateLabel(new QLabel(m_content))
+    , m_failureCaption(caption(m_content))
+    , m_failureLabel(new QLabel(m_content))
+    , m_attemptCaption(caption(m_content))
+    , m_attemptLabel(new QLabel(m_content))
+    , m_attemptBar(bar(m_content))
+    , m_tokensCaption(caption(m_content))
+    , m_tokensLabel(new QLabel(m_content))
+    , m_tokensBar(bar(m_content))
+    , m_countdownCaption(caption(m_content))
+    , m_countdownLabel(new QLabel(m_content))
+    , m_countdownBar(bar(m_content))
+    , m_budgetCaption(caption(m_content))
+    , m_budgetLabel(new QLabel(m_content))
+    , m_budgetBar(bar(m_content))
+    , m_sourceCaption(caption(m_content))
+    , m_sourceLabel(new QLabel(m_content))
+    , m_sendNow(new QPushButton(m_content))
+    , m_windowTitle(new QLabel(m_content))
+    , m_windowNone(new QLabel(m_content))
+    , m_windowTokensLabel(new QLabel(m_content))
+    , m_windowTokensBar(bar(m_content))
+    , m_windowRequestsLabel(new QLabel(m_content))
+    , m_windowRequestsBar(bar(m_content))
+    , m_windowResetLabel(new QLabel(m_content))
+    , m_windowTimer(new QTimer(this))
+{
+    m_wallClock = [] { return QDateTime::currentDateTimeUtc(); };
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+    m_title->setWordWrap(true);
+    QFont stateFont = m_stateLabel->font();
+    stateFont.setPointSizeF(stateFont.pointSizeF() * 1.1);
+    m_stateLabel->setFont(stateFont);
+    m_stateLabel->setWordWrap(true);
+    m_stateLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sourceLabel->setWordWrap(true);
+    m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    for (QLabel *l : { m_attemptLabel, m_tokensLabel, m_countdownLabel, m_budgetLabel })
+        l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    // In the category's colour, bold: the cause at a glance, as in the timeline and the log.
+    QFont failureFont = m_failureLabel->font();
+    failureFont.setBold(true);
+    m_failureLabel->setFont(failureFont);
+    m_failureLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_failureLabel->setWordWrap(true);
+    m_attemptBar->setRange(0, m_limits.maxAttempts);
+    m_budgetBar->setValue(1000);
+    m_sendNow->setObjectName(u"sendNow"_s);
+    m_sendNow->hide();
+    connect(m_sendNow, &QPushButton::clicked, this, &RetryPanel::sendNowRequested);
+    // The provider window part: a title of its own, as the panel's, one step smaller; its
+    // figures in the panel's small-print size so the part stays compact.
+    QFont windowTitleFont = m_title->font();
+    windowTitleFont.setPointSizeF(m_title->font().pointSizeF() / 1.15);
+    m_windowTitle->setFont(windowTitleFont);
+    m_windowTitle->setWordWrap(true);
+    for (QLabel *l :
+        { m_windowNone, m_windowTokensLabel, m_windowRequestsLabel, m_windowResetLabel }) {
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_windowTimer->setInterval(1000);
+    connect(m_windowTimer, &QTimer::timeout, this, &RetryPanel::refreshWindow);
+
+    // The figures keep their size in a small window: the panel scrolls instead of squeezing
+    // its labels.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_scroll->viewport()->setAutoFillBackground(false);
+    m_content->setAutoFillBackground(false);
+    m_scroll->setWidget(m_content);
+    outer->addWidget(m_scroll);
+    // As tall as the figures when there is room, never taller; shorter (scrolling) when not.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+
+    auto *grid = new QGridLayout(m_content);
+    const int gap = fontMetrics().height() / 2;
+    grid->setVerticalSpacing(gap / 2);
+    grid->setHorizontalSpacing(gap * 2);
+    grid->addWidget(m_title, 0, 0, 1, 2);
+    grid->addWidget(m_stateLabel, 1, 0, 1, 2);
+    // Right under the state that names the wait it ends; hidden but while pacing.
+    grid->addWidget(m_sendNow, 2, 0, 1, 2, Qt::AlignLeft);
+    grid->setRowMinimumHeight(3, gap);
+    grid->addWidget(m_failureCaption, 4, 0);
+    grid->addWidget(m_failureLabel, 4, 1);
+    grid->setRowMinimumHeight(5, gap / 2);
+    int row = 6;
+    for (const auto &[cap, value, progress] :
+        { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
+            std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
+            std::tuple { m_countdownCaption, m_countdownLabel, m_countdownBar },
+            std::tuple { m_budgetCaption, m_budgetLabel, m_budgetBar } }) {
+        grid->addWidget(cap, row, 0);
+        grid->addWidget(value, row, 1);
+        grid->addWidget(progress, row + 1, 0, 1, 2);
+        grid->setRowMinimumHeight(row + 2, gap / 2);
+        row += 3;
+    }
+    grid->addWidget(m_sourceCaption, row, 0, 1, 2);
+    grid->addWidget(m_sourceLabel, row + 1, 0, 1, 2);
+    row += 2;
+    grid->setRowMinimumHeight(row++, gap);
+    grid->addWidget(m_windowTitle, row++, 0, 1, 2);
+    grid->addWidget(m_windowNone, row++, 0, 1, 2);
+    grid->addWidget(m_windowTokensLabel, row++, 0, 1, 2);
+    grid->addWidget(m_windowTokensBar, row++, 0, 1, 2);
+    grid->addWidget(m_windowRequestsLabel, row++, 0, 1, 2);
+    grid->addWidget(m_windowRequestsBar, row++, 0, 1, 2);
+    grid->addWidget(m_windowResetLabel, row++, 0, 1, 2);
+    grid->setRowStretch(row, 1);
+    grid->setColumnStretch(1, 1);
+
+    retranslate();
+    refresh();
+}
+
+void RetryPanel::setSession(session::ChatSession *session)
+{
+    if (m_session)
+        m_session->disconnect(this);
+    m_session = session;
+    if (!session)
+        return;
+    using session::ChatSession;
+    // One value for every step and every tick of a wait: the panel renders it, nothing else.
+    connect(session, &ChatSession::sendStateChanged, this,
+        [this](const session::SendState &state) { render(state); });
+    // Another conversation (new, or restored): the last send's figures belong to the old one.
+    connect(session, &ChatSession::conversationChanged, this, [this] {
+        m_beforePark.reset();
+        render(session::SendState {});
+    });
+}
+
+session::SendState RetryPanel::shown() const
+{
+    // Before any send, the profile's numbers as set; once a send started, its own (a
+    // fallback's differ from the profile's).
+    session::SendState s = m_state;
+    if (s.send == 0) {
+        s.limits = m_limits;
+        s.budgetLeft = m_limits.budget;
+    }
+    return s;
+}
+
+void RetryPanel::render(const session::SendState &state)
+{
+    const session::SendState before = m_state;
+    if (!state.isParked())
+        m_beforePark.reset();
+    m_state = state;
+    refresh();
+    const bool sameSend = before.send == state.send;
+    if (!sameSend || before.phase != state.phase) {
+        announce(m_stateLabel);
+        Q_EMIT stateChanged(state.phase);
+    }
+    if (state.attempt != 0 && (!sameSend || before.attempt != state.attempt)
+        && state.phase == session::SendPhase::Sending)
+        announce(m_attemptLabel);
+    const int failedBefore = before.lastFailure && sameSend ? before.lastFailure->attempt : 0;
+    if (state.lastFailure && state.lastFailure->attempt != failedBefore)
+        announce(m_failureLabel);
+}
+
+void RetryPanel::showParked(
+    const history::ParkedSend &parked, session::ParkedState state, const QDateTime &now)
+{
+    if (!m_beforePark)
+        m_beforePark = m_state.isParked() ? session::SendState {} : m_state;
+    session::SendState s = *m_beforePark;
+    s.parked = parked;
+    s.now = now;
+    s.phase = session::phaseOf(state);
+    const std::optional<session::SendState> keep = m_beforePark;
+    render(s);
+    m_beforePark = keep;
+}
+
+void RetryPanel::clearParked()
+{
+    if (!m_state.isParked())
+        return;
+    session::SendState back = m_beforePark.value_or(session::SendState {});
+    if (back.isParked()) { // parked by the session itself: its end again
+        back.parked.reset();
+        back.phase = session::SendPhase::GaveUp;
+    }
+    m_beforePark.reset();
+    render(back);
+}
+
+namespace {
+RetryPanel::AnnouncementObserver g_announcementObserver = nullptr;
+}
+
+void RetryPanel::setAnnouncementObserver(AnnouncementObserver observer)
+{
+    g_announcementObserver = observer;
+}
+
+void RetryPanel::announce(QWidget *what)
+{
+    // Screen readers hear panel changes without having to poll the labels.
+    QAccessibleEvent event(what, QAccessible::NameChanged);
+    QAccessible::updateAccessibility(&event);
+    if (g_announcementObserver)
+        g_announcementObserver(&event);
+}
+
+QString RetryPanel::stateText() const
+{
+    return session::SendTexts::phase(shown());
+}
+
+QString RetryPanel::failureText() const
+{
+    return session::SendTexts::failure(m_state);
+}
+
+void RetryPanel::setLimits(const retry::PolicyLimits &limits)
+{
+    if (m_limits == limits)
+        return;
+    m_limits = limits;
+    retranslate();
+}
+
+retry::PolicyLimits RetryPanel::limits() const
+{
+    return shown().limits;
+}
+
+QString RetryPanel::attemptText() const
+{
+    return session::SendTexts::attemptOf(shown());
+}
+
+QString RetryPanel::tokensText() const
+{
+    return session::SendTexts::tokens(m_state);
+}
+
+QString RetryPanel::countdownText() const
+{
+    return session::SendTexts::countdown(m_state);
+}
+
+QString RetryPanel::budgetText() const
+{
+    return session::SendTexts::budget(shown());
+}
+
+QString RetryPanel::sourceText() const
+{
+    return session::SendTexts::source(m_state);
+}
+
+QString RetryPanel::pacingText() const
+{
+    return session::SendTexts::pacing(m_state);
+}
+
+double RetryPanel::shownCountdownS() const
+{
+    const bool counting = m_state.phase == session::SendPhase::Waiting
+        || (m_state.phase == session::SendPhase::Pacing && m_state.pace);
+    return counting ? double(m_state.waitLeft.count()) / 1000.0 : 0.0;
+}
+
+double RetryPanel::shownBudgetLeftS() const
+{
+    const session::SendState s = shown();
+    const qint64 whole = s.limits.budget.count();
+    return double(s.send != 0 ? std::min<qint64>(s.budgetLeft.count(), whole) : whole) / 1000.0;
+}
+
+void RetryPanel::refresh()
+{
+    const session::SendState s = shown();
+    m_attemptBar->setRange(0, s.limits.maxAttempts);
+    m_stateLabel->setText(stateText());
+    m_failureLabel->setText(failureText());
+    QPalette failurePalette = palette();
+    if (s.lastFailure)
+        failurePalette.setColor(
+            QPalette::WindowText, categoryColor(s.failureCategory(), palette()));
+    m_failureLabel->setPalette(failurePalette);
+    m_attemptLabel->setText(attemptText());
+    m_attemptBar->setValue(s.attempt);
+    m_tokensLabel->setText(tokensText());
+    if (s.used && s.limit && *s.limit > 0)
+        m_tokensBar->setValue(int(std::min(1.0, *s.used / *s.limit) * 1000));
+    else
+        m_tokensBar->setValue(0);
+    // Over the cap, the bar takes the token-limit colour, so the cause is visible at a glance.
+    QPalette tokensPalette = palette();
+    if (s.used && s.limit && *s.used >= *s.limit)
+        tokensPalette.setColor(QPalette::Highlight, categoryColor(u"token_limit"_s, palette()));
+    m_tokensBar->setPalette(tokensPalette);
+    m_countdownLabel->setText(countdownText());
+    const qint64 left = qint64(shownCountdownS() * 1000.0 + 0.5);
+    if (s.phase == session::SendPhase::Waiting && s.wait.count() > 0)
+        m_countdownBar->setValue(int(1000 - 1000 * left / s.wait.count()));
+    else if (s.phase == session::SendPhase::Pacing && s.pace && s.pace->wait.count() > 0)
+        m_countdownBar->setValue(int(1000 - 1000 * left / s.pace->wait.count()));
+    else
+        m_countdownBar->setValue(s.phase == session::SendPhase::Waiting ? 1000 : 0);
+    m_budgetLabel->setText(budgetText());
+    const qint64 whole = s.limits.budget.count();
+    m_budgetBar->setValue(
+        whole > 0 ? int(1000 * qint64(shownBudgetLeftS() * 1000.0 + 0.5) / whole) : 0);
+    m_sourceLabel->setText(sourceText());
+    m_countdownBar->setAccessibleDescription(countdownText());
+    m_budgetBar->setAccessibleDescription(budgetText());
+    refreshParked();
+    refreshPacing();
+}
+
+void RetryPanel::refreshParked()
+{
+    const bool parked = m_state.phase == session::SendPhase::Parked && m_state.parked;
+    // In the parked colour: not a retry counting down, a send waiting for its reset.
+    QPalette statePalette = palette();
+    if (parked)
+        statePalette.setColor(QPalette::WindowText, parkedColor(palette()));
+    m_stateLabel->setPalette(statePalette);
+    m_countdownCaption->setText(parked ? tr("Provider's reset in") : tr("Next retry in"));
+    m_countdownLabel->setAccessibleName(m_countdownCaption->text());
+    QPalette barPalette = palette();
+    if (parked)
+        barPalette.setColor(QPalette::Highlight, parkedColor(palette()));
+    m_countdownBar->setPalette(barPalette);
+    if (!parked)
+        return;
+    const history::ParkedSend &p = *m_state.parked;
+    const qint64 whole = std::max<qint64>(1, p.parkedAt.msecsTo(p.dueAt));
+    const qint64 left = std::clamp<qint64>(m_state.now.msecsTo(p.dueAt), 0, whole);
+    m_countdownBar->setValue(int(1000 - 1000 * left / whole));
+}
+
+void RetryPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void RetryPanel::retranslate()
+{
+    m_title->setText(tr("Retry cycle"));
+    // The scroll area is a Tab stop (keyboard users scroll a panel cut short by a small window).
+    m_scroll->setAccessibleName(tr("Retry cycle"));
+    m_failureCaption->setText(tr("Last failure"));
+    m_attemptCaption->setText(tr("Attempt"));
+    m_tokensCaption->setText(tr("Tokens used / limit"));
+    m_budgetCaption->setText(tr("Retry budget left"));
+    m_sourceCaption->setText(tr("Wait came from"));
+    setAccessibleName(tr("Retry panel"));
+    setAccessibleDescription(tr("The live state of the current send's retries"));
+    m_stateLabel->setAccessibleName(tr("Send state"));
+    m_failureLabel->setAccessibleName(tr("Last failure"));
+    m_attemptLabel->setAccessibleName(tr("Attempt"));
+    m_attemptBar->setAccessibleName(tr("Attempts used"));
+    m_tokensLabel->setAccessibleName(tr("Tokens used and limit"));
+    m_tokensBar->setAccessibleName(tr("Tokens used of the limit"));
+    m_countdownBar->setAccessibleName(tr("Wait progress"));
+    m_budgetLabel->setAccessibleName(tr("Retry budget left"));
+    m_budgetBar->setAccessibleName(
+        tr("Retry budget left of %1 seconds")
+            .arg(QLocale().toString(qint64(limits().budget.count() / 1000))));
+    m_sourceLabel->setAccessibleName(tr("Where the wait came from"));
+    // Alt+W: Alt+N is the sidebar's New conversation.
+    m_sendNow->setText(tr("Send no&w"));
+    m_sendNow->setAccessibleName(tr("Send now"));
+    m_sendNow->setAccessibleDescription(
+        tr("Sends without waiting for the provider's window to reset"));
+    m_windowTitle->setText(tr("Provider window"));
+    m_windowNone->setAccessibleName(tr("Provider window"));
+    m_windowTokensLabel->setAccessibleName(tr("Tokens left in the provider's window"));
+    m_windowTokensBar->setAccessibleName(tr("Share of the provider's token limit left"));
+    m_windowRequestsLabel->setAccessibleName(tr("Requests left in the provider's window"));
+    m_windowRequestsBar->setAccessibleName(tr("Share of the provider's request limit left"));
+    m_windowResetLabel->setAccessibleName(tr("Provider window reset"));
+    refresh();
+    refreshWindow();
+}
+
+void RetryPanel::refreshPacing()
+{
+    // After refreshParked(), which gave the state and the countdown their usual look.
+    const bool pacing = m_state.phase == session::SendPhase::Pacing && m_state.pace;
+    m_sendNow->setVisible(pacing);
+    if (!pacing)
+        return;
+    // In the pacing colour: not a retry, a send held back until the window resets.
+    m_countdownCaption->setText(tr("Sending in"));
+    m_countdownLabel->setAccessibleName(m_countdownCaption->text());
+    QPalette statePalette = palette();
+    statePalette.setColor(QPalette::WindowText, pacedColor(palette()));
+    m_stateLabel->setPalette(statePalette);
+    QPalette barPalette = palette();
+    barPalette.setColor(QPalette::Highlight, pacedColor(palette()));
+    m_countdownBar->setPalette(barPalette);
+}
+
+void RetryPanel::setWallClock(std::function<QDateTime()> now)
+{
+    m_wallClock = std::move(now);
+    refreshWindow();
+}
+
+void RetryPanel::setProviderWindow(const std::optional<history::ProviderWindowRecord> &window)
+{
+    const bool changed = window != m_window;
+    m_window = window;
+    refreshWindow();
+    if (changed)
+        announce(m_windowTokensLabel->isHidden() ? m_windowNone : m_windowTokensLabel);
+}
+
+namespace {
+
+/// "4,000 of 6,000", "4,000", or empty without a figure left.
+QString leftOf(std::optional<qint64> left, std::optional<qint64> limit)
+{
+    if (!left)
+        return {};
+    return limit ? RetryPanel::tr("%1 of %2", "what is left of the provider's limit")
+                       .arg(QLocale().toString(*left), QLocale().toString(*limit))
+                 : QLocale().toString(*left);
+}
+
+/// The share left as a bar value (0..1000), or -1 when the limit is not known.
+int shareLeft(std::optional<qint64> left, std::optional<qint64> limit)
+{
+    if (!left || !limit || *limit <= 0)
+        return -1;
+    return int(1000 * std::clamp<qint64>(*left, 0, *limit) / *limit);
+}
+
+qint64 secondsUntil(const QDateTime &at, const QDateTime &now)
+{
+    return (now.msecsTo(at) + 999) / 1000;
+}
+
+} // namespace
+
+QString RetryPanel::windowResetText(const QDateTime &now) const
+{
+    const QDateTime tokens = m_window->tokensResetAt;
+    const QDateTime requests = m_window->requestsResetAt;
+    const auto in = [&](const QDateTime &at) {
+        return session::RetryTexts::duration(Millis(1000 * secondsUntil(at, now)));
+    };
+    const auto ahead = [&](const QDateTime &at) { return at.isValid() && now < at; };
+    if (tokens.isValid() && requests.isValid() && std::abs(tokens.msecsTo(requests)) >= 1000) {
+        // Two resets apart: both, each as far as it has got.
+        const QString t = ahead(tokens) ? tr("tokens in %1").arg(in(tokens)) : tr("tokens renewed");
+        const QString r
+            = ahead(requests) ? tr("requests in %1").arg(in(requests)) : tr("requests renewed");
+        return tr("Resets: %1 · %2").arg(t, r);
+    }
+    const QDateTime at = tokens.isValid() ? tokens : requests;
+    if (!at.isValid())
+        return {};
+    return ahead(at) ? tr("Resets in %1").arg(in(at))
+                     : tr("Window renewed since this report: the figures are out of date");
+}
+
+void RetryPanel::refreshWindow()
+{
+    const QDateTime now = m_wallClock();
+    // What is left is the news; a limit alone says nothing of it (and is never guessed from).
+    const bool reported = m_window && (m_window->remainingTokens || m_window->remainingRequests);
+    m_windowNone->setVisible(!reported);
+    m_windowNone->setText(tr("The provider reports no window."));
+    const QString tokens
+        = reported ? leftOf(m_window->remainingTokens, m_window->limitTokens) : QString();
+    const QString requests
+        = reported ? leftOf(m_window->remainingRequests, m_window->limitRequests) : QString();
+    m_windowTokensLabel->setVisible(!tokens.isEmpty());
+    m_windowTokensLabel->setText(tr("Tokens left: %1").arg(tokens));
+    m_windowRequestsLabel->setVisible(!requests.isEmpty());
+    m_windowRequestsLabel->setText(tr("Requests left: %1").arg(requests));
+    const auto setBar = [this](QProgressBar *b, int share) {
+        b->setVisible(share >= 0);
+        b->setValue(std::max(share, 0));
+        // Nearly spent: the token-limit colour, as the panel's own tokens bar over the cap.
+        QPalette pal = palette();
+        if (share >= 0 && share < 100)
+            pal.setColor(QPalette::Highlight, categoryColor(u"token_limit"_s, palette()));
+        b->setPalette(pal);
+    };
+    setBar(m_windowTokensBar,
+        reported ? shareLeft(m_window->remainingTokens, m_window->limitTokens) : -1);
+    setBar(m_windowRequestsBar,
+        reported ? shareLeft(m_window->remainingRequests, m_window->limitRequests) : -1);
+    m_windowTokensBar->setAccessibleDescription(m_windowTokensLabel->text());
+    m_windowRequestsBar->setAccessibleDescription(m_windowRequestsLabel->text());
+    const QString reset = reported ? windowResetText(now) : QString();
+    m_windowResetLabel->setVisible(!reset.isEmpty());
+    m_windowResetLabel->setText(reset);
+
+    const auto ahead = [&](const QDateTime &at) { return at.isValid() && now < at; };
+    const bool counting
+        = reported && (ahead(m_window->tokensResetAt) || ahead(m_window->requestsResetAt));
+    if (counting && !m_windowTimer->isActive())
+        m_windowTimer->start();
+    else if (!counting)
+        m_windowTimer->stop();
+}
+
+QString RetryPanel::providerWindowText() const
+{
+    QStringList lines;
+    for (const QLabel *l :
+        { m_windowNone, m_windowTokensLabel, m_windowRequestsLabel, m_windowResetLabel }) {
+        if (!l->isHidden())
+            lines << l->text();
+    }
+    return lines.join(u'\n');
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,389 @@
+#include "ui/parking/windowparking.h"
+
+#include "session/parkingtexts.h"
+#include "ui/conversation/conversationpresenter.h"
+#include "ui/history/historysidebar.h"
+#include "ui/history/windowhistory.h"
+#include "ui/panel/retrypanel.h"
+#include "ui/parking/parkedqueuemodel.h"
+#include "ui/parking/parkedqueueview.h"
+#include "ui/profiles/windowprofiles.h"
+#include "ui/window/desktopnotifier.h"
+#include "ui/window/mainwindow.h"
+
+#include <QEvent>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <utility>
+
+namespace capwatch::ui {
+
+using session::ChatSession;
+using session::ParkingLot;
+
+WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
+    : QObject(window)
+    , m_window(window)
+    , m_session(window->session())
+    , m_demo(demo)
+    , m_lot(new ParkingLot(this))
+    , m_model(new ParkedQueueModel(this))
+    , m_notifier(new DesktopNotifier(this))
+{
+    m_lot->setSessionFactory([this](const QString &profile) { return makeSession(profile); });
+    m_lot->setProfileChoice(
+        [this](const QString &profile) { return m_window->providerOf(profile); });
+    m_session->setParkingLot(m_lot);
+    m_model->setLot(m_lot);
+    ConversationPresenter *presenter = window->presenter();
+    presenter->setParkingLot(m_lot);
+
+    QTabWidget *tabs = window->tabs();
+    m_view = new ParkedQueueView(m_model, tabs);
+    tabs->addTab(m_view, QString());
+    m_view->installEventFilter(this); // its LanguageChange: the tab's text
+    // When the Queue is the tab shown, Tab goes from the tab bar through the table and its
+    // buttons, where it would go through the retry log.
+    QWidget *previous = tabs->widget(1);
+    const QList<QWidget *> order { m_view->table(), m_view->openButton(), m_view->sendNowButton(),
+        m_view->cancelButton() };
+    for (QWidget *next : order) {
+        QWidget::setTabOrder(previous, next);
+        previous = next;
+    }
+
+    // Once a second, from the wall clock: every countdown at once, and only while one shows.
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this, &WindowParking::onTick);
+
+    connect(m_lot, &ParkingLot::changed, this, &WindowParking::onLotChanged);
+    connect(m_lot, &ParkingLot::released, this, [this](const history::ParkedSend &parked) {
+        if (m_session->busy() && m_session->conversationId() == parked.conversation)
+            m_runsHere.insert(parked.id);
+    });
+    connect(m_lot, &ParkingLot::finished, this, &WindowParking::onFinished);
+    connect(m_session, &ChatSession::parkedChanged, this, &WindowParking::onParkedChanged);
+    connect(m_session, &ChatSession::parkOffered, this, &WindowParking::updateTicking);
+    connect(m_session, &ChatSession::conversationRestored, this, [this] {
+        updatePanel();
+        updateTicking();
+        // Send now in the Queue opened this conversation for a consent: it asks now.
+        if (const QUuid asked = std::exchange(m_askAfterOpen, {}); !asked.isNull()) {
+            const std::optional<history::ParkedSend> parked = m_lot->find(asked);
+            if (parked && parked->conversation == m_session->conversationId())
+                sendNow(asked);
+        }
+    });
+    connect(presenter, &ConversationPresenter::restoreFilled, this, &WindowParking::updateTicking);
+    connect(presenter, &ConversationPresenter::retryNowRequested, window, &MainWindow::retryNow);
+    connect(
+        presenter, &ConversationPresenter::sendParkedNowRequested, this, &WindowParking::sendNow);
+    connect(
+        presenter, &ConversationPresenter::editParkedRequested, this, &WindowParking::editPrompt);
+
+    // Parked sends are stored with the history the window uses, and read back when it opens;
+    // a private run keeps them in memory only, as its conversations.
+    WindowHistory *history = window->windowHistory();
+    connect(history, &WindowHistory::opened, this, [this, history] {
+        m_writer = history->isPrivate() ? nullptr : history->writer();
+        m_titlesAsked.clear();
+        m_lot->setHistory(m_writer);
+    });
+
+    connect(m_view, &ParkedQueueView::openRequested, this, &WindowParking::openConversation);
+    connect(m_view, &ParkedQueueView::sendNowRequested, this, &WindowParking::sendNow);
+    connect(m_view, &ParkedQueueView::cancelRequested, this, &WindowParking::cancel);
+
+    connect(this, &WindowParking::parkedSendEnded, this, &WindowParking::tell);
+    connect(m_notifier, &DesktopNotifier::messageClicked, this, [this] {
+        m_window->showNormal();
+        m_window->raise();
+        m_window->activateWindow();
+        openConversation(m_told);
+    });
+    updateTabText();
+}
+
+void WindowParking::tell(
+    const QUuid &conversation, const QString &title, bool answered, bool parkedAgain)
+{
+    if (HistorySidebar *sidebar = m_window->historySidebar(); sidebar && !conversation.isNull())
+        sidebar->markUnread(conversation);
+    m_told = conversation;
+    const QString text = answered ? tr("The parked send was answered.")
+        : parkedAgain ? tr("The parked send hit the limit again and waits for the next reset.")
+                      : tr("The parked send failed; its prompt is kept.");
+    m_notifier->notify(title.isEmpty() ? tr("capwatch") : title, text);
+}
+
+void WindowParking::markParked()
+{
+    HistorySidebar *sidebar = m_window->historySidebar();
+    if (!sidebar)
+        return;
+    QSet<QUuid> now;
+    for (const history::ParkedSend &p : m_lot->sends()) {
+        if (!p.conversation.isNull())
+            now.insert(p.conversation);
+    }
+    // Marked at once, then read again from the history after the lot's write (queued before
+    // this), so a read that was on its way before the park or its removal does not undo it.
+    for (const QUuid &id : std::as_const(m_markedParked)) {
+        if (!now.contains(id)) {
+            sidebar->setParked(id, false);
+            sidebar->conversationUpdated(id);
+        }
+    }
+    for (const QUuid &id : std::as_const(now)) {
+        if (!m_markedParked.contains(id)) {
+            sidebar->setParked(id, true);
+            sidebar->conversationUpdated(id);
+        }
+    }
+    m_markedParked = now;
+}
+
+namespace {
+
+/// The same endpoint with the same key: what a consent to plain HTTP was given for.
+bool sameKeyAndEndpoint(const session::ProviderChoice &a, const session::ProviderChoice &b)
+{
+    return a.demo == b.demo && a.endpoint == b.endpoint && a.keySource == b.keySource
+        && a.keyVariable == b.keyVariable && a.keyFile == b.keyFile
+        && a.keychainEntry == b.keychainEntry;
+}
+
+} // namespace
+
+std::unique_ptr<ChatSession> WindowParking::makeSession(const QString &profile) const
+{
+    // Like the window's own session: wired the same way, the same history and the same parking
+    // choice; but the provider of the parked send's own conversation (its key source, headers,
+    // numbers and lane), whatever conversation the window shows.
+    auto s = std::make_unique<ChatSession>();
+    wireSession(*s, m_window->launchOptions(), m_demo, m_window, m_window->providerMemory());
+    const session::ProviderChoice choice = m_window->providerOf(profile);
+    s->setProvider(choice);
+    s->setHistory(m_session->historyWriter());
+    s->setParkingChoice(m_session->parkingChoice());
+    s->setPacingEnabled(m_session->pacingEnabled());
+    s->setAutoTrim(m_session->autoTrim());
+    // The consent to send the key over plain HTTP, given in this run for the provider shown,
+    // holds for a parked send to that endpoint with that key; without it they wait
+    // (ChatSession::runParked()) until their conversation is shown and asks.
+    if (sameKeyAndEndpoint(choice, m_window->chosenProvider())
+        && !m_session->needsPlainHttpConsent())
+        s->allowPlainHttp();
+    return s;
+}
+
+// --- MainWindow's part of it ---
+
+session::ProviderChoice MainWindow::providerOf(const QString &profileId) const
+{
+    if (!m_profiles)
+        return providerChoice(m_settings, m_options);
+    return providerChoice(m_settings, m_options, m_profiles->profiles(), profileId);
+}
+
+bool WindowParking::sendNow(const QUuid &id)
+{
+    const std::optional<history::ParkedSend> parked = m_lot->find(id);
+    if (!parked)
+        return false;
+    // Shown (an unstored one: in the window's session, where it was parked) and on the
+    // provider shown, whose key would go over plain HTTP: asked for that endpoint first, due
+    // or not yet, and sent on "Send anyway".
+    const bool shown = parked->conversation == m_session->conversationId();
+    if (shown && m_session->lane() == parked->provider && m_session->needsPlainHttpConsent()) {
+        m_window->whenPlainHttpAllowed(
+            [lot = QPointer<ParkingLot>(m_lot), session = QPointer<ChatSession>(m_session), id,
+                conversation = parked->conversation] {
+                // Still the conversation it was asked for (a notification may open another).
+                if (lot && session && session->conversationId() == conversation)
+                    lot->sendNow(id);
+            });
+        return false;
+    }
+    if (!shown && m_lot->waitsForConsent(id)) {
+        // The consent is asked in its own conversation, for its own endpoint: opened, its card
+        // asks at once. Not while a send goes out in the window (opening another would stop it).
+        if (m_session->busy())
+            return false;
+        m_askAfterOpen = id;
+        openConversation(parked->conversation);
+        return false;
+    }
+    return m_lot->sendNow(id);
+}
+
+void WindowParking::openConversation(const QUuid &conversation)
+{
+    if (!conversation.isNull() && conversation != m_session->conversationId())
+        m_window->windowHistory()->openConversation(conversation);
+}
+
+bool WindowParking::holdsShown() const
+{
+    const QUuid shown = m_session->conversationId();
+    return !shown.isNull() && !m_lot->sendsOf(shown).isEmpty();
+}
+
+session::ChatSession *WindowParking::shownSentElsewhere() const
+{
+    const QUuid shown = m_session->conversationId();
+    if (shown.isNull())
+        return nullptr;
+    for (const history::ParkedSend &p : m_lot->sendsOf(shown)) {
+        if (ChatSession *runner = m_lot->runnerOf(p.id); runner && runner != m_session)
+            return runner;
+    }
+    return nullptr;
+}
+
+void WindowParking::stop()
+{
+    ChatSession *elsewhere = shownSentElsewhere();
+    (elsewhere ? elsewhere : m_session)->stop();
+}
+
+void WindowParking::onTick()
+{
+    m_window->presenter()->refreshParking();
+    m_model->tick();
+    updatePanel();
+    updateTicking();
+}
+
+void WindowParking::onLotChanged()
+{
+    QTimer::singleShot(0, m_window, &MainWindow::updateButtons); // shownSentElsewhere()
+    markParked();
+    fetchTitles();
+    updateTabText();
+    updatePanel();
+    updateTicking();
+}
+
+void WindowParking::onParkedChanged(bool parked)
+{
+    // Parked, the prompt waits in its card, not in the editor as after a failure.
+    if (parked && m_window->promptEditor()->toPlainText() == m_session->failedPrompt())
+        m_window->promptEditor()->clear();
+    // After the lot's turn: a prompt that went out makes the window busy, one taken out is the
+    // failed prompt again (Retry now).
+    QTimer::singleShot(0, m_window, &MainWindow::restorePrompt);
+    updatePanel();
+    updateTicking();
+}
+
+void WindowParking::editPrompt(const QString &prompt)
+{
+    QPlainTextEdit *editor = m_window->promptEditor();
+    editor->setPlainText(prompt);
+    editor->moveCursor(QTextCursor::End);
+    editor->setFocus();
+}
+
+void WindowParking::onFinished(
+    const history::ParkedSend &parked, net::SendSummary::Outcome outcome, bool parkedAgain)
+{
+    const bool ranHere = m_runsHere.remove(parked.id);
+    const bool shown = parked.conversation == m_session->conversationId();
+    const bool answered = outcome == net::SendSummary::Outcome::Succeeded;
+    const QString title = m_model->titleOf(parked);
+    // A send that ended capped again is parked again by its session right after the lot said it
+    // ended: look on the next turn.
+    QTimer::singleShot(0, this, [this, parked, answered, parkedAgain, shown, title] {
+        bool again = parkedAgain;
+        for (const history::ParkedSend &p : m_lot->sendsOf(parked.conversation))
+            again = again || (p.message == parked.message && p.parksInARow > parked.parksInARow);
+        if (!m_window->isActiveWindow() || !shown)
+            Q_EMIT parkedSendEnded(parked.conversation, title, answered, again);
+    });
+    // It went out in a session of the lot's own (the window opened its conversation while it
+    // was in flight): the window shows the conversation as read back, without its answer.
+    if (shown && !ranHere && !parked.conversation.isNull())
+        reloadWhenIdle(parked.conversation);
+}
+
+void WindowParking::reloadWhenIdle(const QUuid &conversation)
+{
+    if (m_session->conversationId() != conversation)
+        return;
+    if (!m_session->busy()) {
+        m_window->windowHistory()->openConversation(conversation);
+        return;
+    }
+    auto *once = new QObject(this);
+    const auto again = [this, once, conversation] {
+        once->deleteLater();
+        QTimer::singleShot(0, this, [this, conversation] { reloadWhenIdle(conversation); });
+    };
+    connect(m_session, &ChatSession::succeeded, once, again);
+    connect(m_session, &ChatSession::gaveUp, once, again);
+    connect(m_session, &ChatSession::cancelled, once, again);
+    connect(m_session, &ChatSession::conversationChanged, once, [once] { once->deleteLater(); });
+}
+
+void WindowParking::updatePanel()
+{
+    RetryPanel *panel = m_window->retryPanel();
+    const std::optional<history::ParkedSend> parked = m_window->presenter()->shownParked();
+    if (!m_session->isParked() || !parked) {
+        panel->clearParked();
+        return;
+    }
+    panel->showParked(*parked, session::parkedState(*m_lot, *parked), m_lot->wallNow());
+}
+
+void WindowParking::updateTicking()
+{
+    const bool needed = m_lot->count() > 0 || m_window->presenter()->showsCountdown();
+    if (needed && !m_tick.isActive())
+        m_tick.start();
+    else if (!needed)
+        m_tick.stop();
+}
+
+void WindowParking::updateTabText()
+{
+    QTabWidget *tabs = m_window->tabs();
+    const int index = tabs->indexOf(m_view);
+    const int count = m_lot->count();
+    tabs->setTabText(index, count > 0 ? tr("&Queue (%1)").arg(count) : tr("&Queue"));
+    tabs->setTabToolTip(index, tr("Sends parked until their provider's limit resets"));
+}
+
+void WindowParking::fetchTitles()
+{
+    if (!m_writer)
+        return;
+    // A send parked in this run carries no title (the lot knows the titles of those it read
+    // back): the queue asks the history once per conversation.
+    for (const history::ParkedSend &p : m_lot->sends()) {
+        if (!p.title.isEmpty() || p.conversation.isNull() || m_titlesAsked.contains(p.conversation))
+            continue;
+        const QUuid id = p.conversation;
+        m_titlesAsked.insert(id);
+        m_writer->read(
+            this,
+            [id](history::HistoryStore &store) {
+                const std::optional<history::Conversation> c = store.conversation(id);
+                return c ? c->title : QString();
+            },
+            [this, id](const QString &title) { m_model->setTitle(id, title); });
+    }
+}
+
+bool WindowParking::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view && event->type() == QEvent::LanguageChange)
+        updateTabText();
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,234 @@
+#include "ui/profiles/windowprofiles.h"
+
+#include "history/historywriter.h"
+#include "net/chatrequest.h"
+#include "ui/conversation/conversationpresenter.h"
+#include "ui/history/conversationlistmodel.h"
+#include "ui/history/historysidebar.h"
+#include "ui/history/windowhistory.h"
+#include "ui/panel/retrypanel.h"
+#include "ui/profiles/plainhttpwarning.h"
+#include "ui/settings/launchoptions.h"
+#include "ui/timeline/timelinewidget.h"
+#include "ui/window/mainwindow.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QShortcut>
+#include <algorithm>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+using session::ChatSession;
+
+namespace {
+
+/// The profile the session's fallback was made from, as applySettings() chose it: the fallback
+/// of the conversation's profile, of the demo's under --demo.
+const session::ProviderProfile *fallbackProfile(
+    const WindowProfiles &profiles, const LaunchOptions &options)
+{
+    const session::ProfileSet &set = profiles.profiles();
+    const session::ProviderProfile &from = options.forceDemo ? set.demo() : profiles.current();
+    return from.fallback.isEmpty() ? nullptr : set.find(from.fallback);
+}
+
+} // namespace
+
+WindowProfiles::WindowProfiles(MainWindow *window, Settings &settings, QWidget *parent)
+    : QObject(window)
+    , m_window(window)
+    , m_settings(settings)
+    , m_row(new QWidget(parent))
+    , m_label(new QLabel(m_row))
+    , m_combo(new QComboBox(m_row))
+{
+    auto *layout = new QHBoxLayout(m_row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_label);
+    layout->addWidget(m_combo, 1);
+    m_label->setBuddy(m_combo);
+    m_combo->setObjectName(u"profileCombo"_s);
+    m_combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_combo->setFocusPolicy(Qt::StrongFocus);
+    // Ctrl+Shift+P from anywhere in the window; the label's mnemonic too.
+    auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), window);
+    shortcut->setContext(Qt::WindowShortcut);
+    connect(shortcut, &QShortcut::activated, m_combo,
+        [this] { m_combo->setFocus(Qt::ShortcutFocusReason); });
+    connect(m_combo, &QComboBox::activated, this, [this](int index) {
+        if (m_filling || index < 0)
+            return;
+        const QString id = m_combo->itemData(index).toString();
+        if (id != m_current)
+            setProfile(id, true);
+    });
+    m_profiles = m_settings.profiles();
+    m_current = chosenProfile(m_profiles, {}).id;
+    fillCombo();
+}
+
+void WindowProfiles::attachSession()
+{
+    ChatSession *chat = m_window->session();
+    connect(chat, &ChatSession::conversationChanged, this, &WindowProfiles::onConversationChanged);
+    connect(chat, &ChatSession::conversationRestored, this,
+        [this](const session::RestoredConversation &conversation) {
+            // The profile stored with it; missing or unknown: the default profile.
+            QString id = conversation.profile;
+            if (HistorySidebar *sidebar = m_window->historySidebar(); id.isEmpty() && sidebar)
+                id = sidebar->model()->profileOf(conversation.id);
+            setProfile(id, false);
+        });
+    // The numbers the send runs under, its SendPolicy's: a fallback's send has the fallback's
+    // (under --demo too, where the fallback is the demo profile's), the next send the profile's.
+    connect(chat, &ChatSession::sendStarted, this, [this, chat] {
+        const retry::PolicyLimits limits = chat->sendState().limits;
+        m_window->retryPanel()->setLimits(limits);
+        m_window->timeline()->setLimits(limits);
+        if (ConversationPresenter *presenter = m_window->presenter())
+            presenter->setLimits(limits);
+    });
+}
+
+// --- MainWindow's part of it, here to keep mainwindow.cpp the wiring of its pages ---
+
+session::ProviderChoice MainWindow::chosenProvider() const
+{
+    if (!m_profiles)
+        return providerChoice(m_settings, m_options);
+    return providerChoice(m_settings, m_options, m_profiles->profiles(), m_profiles->currentId());
+}
+
+void MainWindow::sendToFallback()
+{
+    const QString prompt = m_session->failedPrompt();
+    if (prompt.isEmpty() || m_session->busy() || !m_session->fallbackOffer().offered)
+        return;
+    // The fallback's own endpoint and key: asked as for a send to the session's own provider
+    // (plainHttpAllowed()), naming the fallback's endpoint. Until "Send anyway" nothing is sent
+    // and the prompt stays where it is; "Send anyway" comes back here.
+    if (m_session->fallbackNeedsPlainHttpConsent()) {
+        if (m_plainHttpWarning) {
+            m_plainHttpWarning->raise();
+            m_plainHttpWarning->activateWindow();
+            return;
+        }
+        const session::ProviderProfile *fallback = fallbackProfile(*m_profiles, m_options);
+        const QUrl target = fallback ? net::chatCompletionsUrl(fallback->endpoint) : QUrl();
+        m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, target] {
+            // The consent is for the endpoint asked about: a fallback changed meanwhile asks
+            // again.
+            const session::ProviderProfile *now = fallbackProfile(*m_profiles, m_options);
+            if (now && net::chatCompletionsUrl(now->endpoint) == target)
+                m_session->allowFallbackPlainHttp();
+            sendToFallback();
+        });
+        return;
+    }
+    if (promptEditor()->toPlainText() == prompt)
+        promptEditor()->clear();
+    startSend(prompt, [this] { m_session->sendToFallback(m_requestOptions->sendOptions()); });
+}
+
+QComboBox *MainWindow::profileCombo() const
+{
+    return m_profiles->combo();
+}
+
+const session::ProviderProfile &WindowProfiles::current() const
+{
+    return chosenProfile(m_profiles, m_current);
+}
+
+bool WindowProfiles::switchable() const
+{
+    const LaunchOptions &options = m_window->launchOptions();
+    return !options.forceDemo && options.endpoint.isEmpty();
+}
+
+void WindowProfiles::reload()
+{
+    if (!m_given)
+        m_profiles = m_settings.profiles();
+    m_current = chosenProfile(m_profiles, m_current).id;
+    fillCombo();
+}
+
+void WindowProfiles::setProfiles(const session::ProfileSet &profiles)
+{
+    m_given = true;
+    m_profiles = profiles;
+    m_current = chosenProfile(m_profiles, m_current).id;
+    fillCombo();
+    Q_EMIT profileChanged(m_current);
+}
+
+void WindowProfiles::setProfile(const QString &id, bool store)
+{
+    m_current = chosenProfile(m_profiles, id).id;
+    fillCombo();
+    if (store) {
+        const QUuid conversation = m_window->session()->conversationId();
+        WindowHistory *history = m_window->windowHistory();
+        if (!conversation.isNull() && history && history->writer())
+            history->writer()->setConversationProfile(conversation, m_current);
+    }
+    Q_EMIT profileChanged(m_current);
+}
+
+void WindowProfiles::onConversationChanged(const QUuid &id)
+{
+    // A restore: conversationRestored() follows with its profile.
+    if (!id.isNull())
+        return;
+    setProfile(m_profiles.defaultProfile, false);
+}
+
+void WindowProfiles::fillCombo()
+{
+    m_filling = true;
+    m_combo->clear();
+    for (const session::ProviderProfile &p : m_profiles.profiles)
+        m_combo->addItem(p.name, p.id);
+    // --demo talks to the demo whatever the conversation's profile: the combo says so.
+    const QString shown = switchable() ? m_current : m_profiles.demo().id;
+    m_combo->setCurrentIndex(std::max(0, m_combo->findData(shown)));
+    m_filling = false;
+    m_combo->setAccessibleDescription(tr("The next send goes to %1").arg(current().name));
+}
+
+void WindowProfiles::applied()
+{
+    const session::ProviderChoice choice = m_window->chosenProvider();
+    m_window->retryPanel()->setLimits(choice.limits);
+    m_window->timeline()->setLimits(choice.limits);
+    if (ConversationPresenter *presenter = m_window->presenter()) {
+        presenter->setLimits(choice.limits);
+        presenter->setProfileName(choice.profileName);
+    }
+    if (HistorySidebar *sidebar = m_window->historySidebar()) {
+        QHash<QString, QString> names;
+        for (const session::ProviderProfile &p : m_profiles.profiles)
+            names.insert(p.id, p.name);
+        const session::ProviderProfile *fallbackDefault
+            = m_profiles.find(m_profiles.defaultProfile);
+        sidebar->model()->setProfileNames(
+            names, fallbackDefault ? fallbackDefault->name : QString());
+    }
+}
+
+void WindowProfiles::retranslate()
+{
+    m_label->setText(tr("Prof&ile:"));
+    m_combo->setAccessibleName(tr("Provider profile"));
+    m_combo->setToolTip(
+        tr("The provider profile of this conversation: its next send goes there (Ctrl+Shift+P)"));
+    m_combo->setAccessibleDescription(tr("The next send goes to %1").arg(current().name));
+}
+
+} // namespace capwatch::ui

@@ -1,3 +1,0 @@
-#include "uilogging.h"
-
-Q_LOGGING_CATEGORY(lcUi, "capwatch.ui")

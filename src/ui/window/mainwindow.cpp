@@ -1,0 +1,442 @@
+#include "ui/window/mainwindow.h"
+
+#include "ui/conversation/contextgauge.h"
+#include "ui/conversation/conversationpresenter.h"
+#include "ui/history/historybanner.h"
+#include "ui/history/historysidebar.h"
+#include "ui/history/windowhistory.h"
+#include "ui/panel/retrypanel.h"
+#include "ui/panel/sendstatus.h"
+#include "ui/parking/windowparking.h"
+#include "ui/profiles/plainhttpwarning.h"
+#include "ui/profiles/windowprofiles.h"
+#include "ui/settings/settingsdialog.h"
+#include "ui/timeline/retrylogmodel.h"
+#include "ui/timeline/timelinewidget.h"
+#include "ui/window/demobanner.h"
+#include "ui/window/windowcontext.h"
+
+#include <QComboBox>
+#include <QDesktopServices>
+#include <QDoubleSpinBox>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QListView>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+using session::ChatSession;
+
+MainWindow::MainWindow(
+    Settings &settings, const LaunchOptions &options, session::LocalProvider *demo, QWidget *parent)
+    : QMainWindow(parent)
+    , m_settings(settings)
+    , m_options(options)
+    , m_session(new ChatSession(this))
+    , m_context(new WindowContext(this, settings))
+{
+    wireSession(*m_session, options, demo, this, m_context->memory());
+    buildUi();
+    // Only now: splitter->addWidget(left) in buildUi() measured the left column with the prompt's
+    // buttons still blank, and the splitter's first split (at show) still uses that measure, as
+    // it did when the window set all its texts after building. See PromptBox::retranslate().
+    m_promptBox->retranslate();
+    m_menus = new WindowMenus(this, m_settings, m_session, m_conversation);
+    connect(m_menus, &WindowMenus::settingsRequested, this, &MainWindow::openSettings);
+    m_history = new WindowHistory(
+        this, settings, m_session, m_menus, m_sidebar, m_historyBanner, m_message);
+    connect(m_history, &WindowHistory::newRequested, this, [this] { promptEditor()->setFocus(); });
+    retranslate();
+
+    // Before the presenter connects: a restored conversation's profile is applied (and the
+    // presenter told its name) before the presenter fills in its answers and marks those another
+    // profile gave "via <profile>".
+    m_profiles->attachSession();
+    m_presenter = new ConversationPresenter(m_session, m_conversation, this);
+    connect(m_presenter, &ConversationPresenter::sendEnded, this, &MainWindow::restorePrompt);
+    connect(m_presenter, &ConversationPresenter::conversationReplaced, this,
+        &MainWindow::restorePrompt);
+    connect(m_presenter, &ConversationPresenter::regenerateRequested, this,
+        &MainWindow::regenerateLast);
+    connect(m_presenter, &ConversationPresenter::editRequested, this, &MainWindow::editLastPrompt);
+    connect(m_presenter, &ConversationPresenter::answerCopied, this,
+        [this] { statusBar()->showMessage(tr("Answer copied"), 4000); });
+    m_parking = new WindowParking(this, demo);
+    connect(m_profiles, &WindowProfiles::profileChanged, this, &MainWindow::applyProvider);
+    connect(m_presenter, &ConversationPresenter::sendToFallbackRequested, this,
+        &MainWindow::sendToFallback);
+    m_context->attach();
+    // The timeline's live wait follows the session's one ticker.
+    connect(m_session, &ChatSession::sendStateChanged, m_timeline, &TimelineWidget::showSend);
+
+    applyProvider();
+    // Below this the retry panel and the prompt stop being usable; 640x480 still fits it.
+    setMinimumSize(std::min(640, fontMetrics().averageCharWidth() * 80),
+        std::min(480, fontMetrics().height() * 26));
+    if (!settings.windowGeometry().isEmpty())
+        restoreGeometry(settings.windowGeometry());
+    else
+        resize(fontMetrics().averageCharWidth() * 150, fontMetrics().height() * 42);
+
+    if (!options.prompt.isEmpty()) {
+        QTimer::singleShot(0, this, [this] {
+            promptEditor()->setPlainText(m_options.prompt);
+            sendPrompt();
+        });
+    }
+}
+
+MainWindow::~MainWindow()
+{
+    m_session->cancel(); // while the window can still hear it
+}
+
+void MainWindow::buildUi()
+{
+    auto *central = new QWidget(this);
+    auto *outer = new QVBoxLayout(central);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(0);
+    m_banner = new DemoBanner(central);
+    connect(m_banner, &DemoBanner::configureRequested, this, &MainWindow::openSettings);
+    outer->addWidget(m_banner);
+    m_historyBanner = new HistoryBanner(central);
+    outer->addWidget(m_historyBanner);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, central);
+    splitter->setChildrenCollapsible(false);
+    m_sidebar = new HistorySidebar(splitter);
+    m_sidebar->hide(); // until attachHistory()
+    splitter->addWidget(m_sidebar);
+    auto *left = new QWidget(splitter);
+    auto *leftLayout = new QVBoxLayout(left);
+    const int pad = fontMetrics().height() / 2;
+    leftLayout->setContentsMargins(pad, pad, pad / 2, pad);
+    m_conversation = new ConversationView(left);
+    leftLayout->addWidget(m_conversation, 1);
+    connect(m_conversation, &ConversationView::externalLinkActivated, this,
+        [](const QUrl &url) { QDesktopServices::openUrl(url); });
+    m_message = new PromptMessage(left);
+    connect(m_message, &PromptMessage::actionTriggered, this, &MainWindow::onMessageAction);
+    connect(m_message, &PromptMessage::closeRequested, this, [this](PromptMessage::Action action) {
+        if (action == PromptMessage::Action::CancelEdit)
+            cancelEdit();
+        else
+            m_message->dismiss();
+    });
+    leftLayout->addWidget(m_message);
+    m_gauge = new ContextGauge(left);
+    leftLayout->addWidget(m_gauge);
+    m_profiles = new WindowProfiles(this, m_settings, left);
+    leftLayout->addWidget(m_profiles->row());
+    m_promptBox = new PromptBox(left);
+    leftLayout->addWidget(m_promptBox);
+    m_requestOptions = new RequestOptionsRow(m_settings, left);
+    leftLayout->addWidget(m_requestOptions);
+    connect(m_promptBox, &PromptBox::sendRequested, this, &MainWindow::sendPrompt);
+    connect(m_promptBox, &PromptBox::stopRequested, this, &MainWindow::cancelSend);
+    connect(m_promptBox, &PromptBox::retryRequested, this, &MainWindow::retryNow);
+
+    splitter->addWidget(left);
+    splitter->addWidget(buildRightColumn(splitter));
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 2);
+    outer->addWidget(splitter, 1);
+    setCentralWidget(central);
+
+    m_status = new ProviderStatus(m_session, statusBar());
+    new SendStatus(m_session, statusBar());
+
+    // Esc cancels from anywhere in the window; Ctrl+Enter is handled by the prompt editor.
+    auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    escape->setContext(Qt::WindowShortcut);
+    connect(escape, &QShortcut::activated, this, &MainWindow::cancelSend);
+
+    // From the prompt on in reading order: its buttons and options, the right-hand column, then
+    // around to the top (the demo banner, the conversation, a message) and back to the prompt.
+    const QList<QWidget *> order { promptEditor(), m_promptBox->sendButton(),
+        m_promptBox->stopButton(), retryNowButton(), m_profiles->combo(), requestOptionsButton(),
+        systemPromptEditor(), maxTokensBox(), temperatureBox(), m_tabs, m_timeline, m_logView,
+        m_banner->button(), m_sidebar->newButton(), m_sidebar->searchField(), m_sidebar->view(),
+        m_conversation, m_message->button(), m_message->closeButton(), promptEditor() };
+    for (qsizetype i = 0; i + 1 < order.size(); ++i)
+        setTabOrder(order[i], order[i + 1]);
+    promptEditor()->setFocus();
+    updateButtons();
+}
+
+QWidget *MainWindow::buildRightColumn(QWidget *parent)
+{
+    auto *right = new QWidget(parent);
+    auto *rightLayout = new QVBoxLayout(right);
+    const int pad = fontMetrics().height() / 2;
+    rightLayout->setContentsMargins(pad / 2, pad, pad, pad);
+    auto *panelFrame = new QFrame(right);
+    panelFrame->setFrameShape(QFrame::StyledPanel);
+    auto *panelLayout = new QVBoxLayout(panelFrame);
+    m_panel = new RetryPanel(panelFrame);
+    m_panel->setSession(m_session);
+    panelLayout->addWidget(m_panel);
+    rightLayout->addWidget(panelFrame);
+
+    m_tabs = new QTabWidget(right);
+    m_timeline = new TimelineWidget(m_tabs);
+    m_timeline->setLog(m_session->retryLog());
+    m_logModel = new RetryLogModel(this);
+    m_logModel->setLog(m_session->retryLog());
+    m_logView = new QTableView(m_tabs);
+    m_logView->setModel(m_logModel);
+    m_logView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_logView->setAlternatingRowColors(true);
+    m_logView->verticalHeader()->hide();
+    m_logView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() * 3 / 2);
+    m_logView->horizontalHeader()->setStretchLastSection(true);
+    m_logView->setWordWrap(false);
+    connect(m_logModel, &QAbstractItemModel::rowsInserted, m_logView, [this] {
+        m_logView->resizeColumnsToContents();
+        m_logView->scrollToBottom();
+    });
+    m_tabs->addTab(m_timeline, QString());
+    m_tabs->addTab(m_logView, QString());
+    rightLayout->addWidget(m_tabs, 1);
+    return right;
+}
+
+void MainWindow::retranslate()
+{
+    setWindowTitle(m_history->isPrivate() ? tr("capwatch (private)") : tr("capwatch"));
+    m_history->retranslate();
+    m_tabs->setTabText(0, tr("&Timeline"));
+    m_tabs->setTabText(1, tr("Retry &log"));
+    m_menus->retranslate();
+    m_tabs->setAccessibleName(tr("Retry history"));
+    m_logView->setAccessibleName(tr("Retry log"));
+    m_logView->setAccessibleDescription(tr("Every attempt and wait of this session"));
+    m_status->retranslate();
+    m_profiles->retranslate();
+    applyProvider();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange && m_menus)
+        retranslate();
+    if (event->type() == QEvent::PaletteChange && m_banner) {
+        m_banner->restyle(palette());
+        m_historyBanner->restyle(palette());
+        m_message->restyle(palette());
+    }
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::applyProvider()
+{
+    m_profiles->reload();
+    applySettings(
+        *m_session, m_settings, m_options, m_profiles->profiles(), m_profiles->currentId());
+    m_status->setProfileName(chosenProvider().profileName);
+    m_profiles->applied();
+
+    if (!m_session->model().isEmpty() && m_message->action() == PromptMessage::Action::OpenSettings)
+        m_message->dismiss();
+    m_banner->setVisible(m_session->usingDemo());
+    m_banner->restyle(palette());
+    m_status->update();
+    updateButtons(); // the profile combo: disabled while --demo or --endpoint wins
+}
+
+void MainWindow::sendPrompt()
+{
+    const QString text = promptEditor()->toPlainText();
+    if (text.trimmed().isEmpty() || m_session->busy())
+        return;
+    // Else the prompt stays in the editor meanwhile.
+    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::sendPrompt))
+        return;
+    // The edited prompt takes the place of the last one, and its answer goes with it.
+    if (m_session->sendReplacesLastExchange())
+        m_presenter->dropLastExchange();
+    if (m_message->action() == PromptMessage::Action::CancelEdit)
+        m_message->dismiss();
+    promptEditor()->clear();
+    startSend(text, [this, text] { m_session->send(text, m_requestOptions->sendOptions()); });
+}
+
+void MainWindow::retryNow()
+{
+    const QString prompt = m_session->failedPrompt();
+    if (prompt.isEmpty() || m_session->busy())
+        return;
+    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::retryNow))
+        return;
+    // The failed prompt is the one in the editor unless the user typed something else.
+    if (promptEditor()->toPlainText() == prompt)
+        promptEditor()->clear();
+    startSend(prompt, [this] { m_session->retryFailed(m_requestOptions->sendOptions()); });
+}
+
+void MainWindow::regenerateLast()
+{
+    if (m_session->busy() || !m_presenter->hasLastAnswer() || !m_session->hasLastExchange())
+        return;
+    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::regenerateLast))
+        return;
+    if (m_session->editing())
+        cancelEdit();
+    // The same conversation again, without the answer: the prompt's turn stays where it is.
+    m_presenter->dropLastAnswer();
+    startSend(
+        {}, [this] { m_session->regenerate(m_requestOptions->sendOptions()); }, false);
+}
+
+void MainWindow::editLastPrompt()
+{
+    if (m_session->busy() || !m_presenter->hasLastPrompt() || !m_session->hasLastExchange())
+        return;
+    if (!m_session->editing())
+        m_draftBeforeEdit = promptEditor()->toPlainText();
+    m_session->beginEdit();
+    m_promptBox->setText(m_session->lastPrompt());
+    promptEditor()->setFocus();
+    m_message->showMessage(PromptMessage::Kind::Information,
+        tr("Editing your last prompt: sending it replaces that prompt and its answer."),
+        PromptMessage::Action::CancelEdit);
+}
+
+void MainWindow::cancelEdit()
+{
+    if (!m_session->editing())
+        return;
+    m_session->endEdit();
+    m_promptBox->setText(m_draftBeforeEdit);
+    m_draftBeforeEdit.clear();
+    m_message->dismiss();
+}
+
+bool MainWindow::modelIsSet()
+{
+    if (!m_session->model().isEmpty())
+        return true;
+    const QString endpoint = net::displayEndpoint(net::chatCompletionsUrl(m_session->endpoint()));
+    m_message->showMessage(PromptMessage::Kind::Warning,
+        tr("No model is set for %1, so nothing was sent. Enter the model's name in the "
+           "provider settings; your prompt stays in the editor.")
+            .arg(endpoint.isEmpty() ? m_session->endpoint().toString() : endpoint),
+        PromptMessage::Action::OpenSettings);
+    openSettings();
+    return false;
+}
+
+void MainWindow::onMessageAction(PromptMessage::Action action)
+{
+    switch (action) {
+    case PromptMessage::Action::OpenSettings:
+        openSettings();
+        break;
+    case PromptMessage::Action::CancelEdit:
+        cancelEdit();
+        break;
+    case PromptMessage::Action::None:
+        break;
+    }
+}
+
+bool MainWindow::plainHttpAllowed(void (MainWindow::*resume)())
+{
+    return plainHttpAllowed([this, resume] { (this->*resume)(); });
+}
+
+bool MainWindow::plainHttpAllowed(const std::function<void()> &resume)
+{
+    if (!m_session->needsPlainHttpConsent())
+        return true;
+    if (m_plainHttpWarning) {
+        m_plainHttpWarning->raise();
+        m_plainHttpWarning->activateWindow();
+        return false;
+    }
+    const QUrl target = net::chatCompletionsUrl(m_session->endpoint());
+    m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, resume, target] {
+        // For the endpoint it named: another provider chosen meanwhile asks on its own send.
+        if (net::chatCompletionsUrl(m_session->endpoint()) != target)
+            return;
+        m_session->allowPlainHttp();
+        resume();
+    });
+    return false;
+}
+
+void MainWindow::whenPlainHttpAllowed(const std::function<void()> &then)
+{
+    if (plainHttpAllowed(then))
+        then();
+}
+
+void MainWindow::startSend(
+    const QString &prompt, const std::function<void()> &send, bool showPrompt)
+{
+    m_presenter->showSend(prompt, showPrompt);
+    m_status->updateKey(); // a key file or variable may have changed since
+    send();
+    m_presenter->sendShown();
+    updateButtons();
+}
+
+void MainWindow::cancelSend()
+{
+    if (!m_session->busy() && m_session->editing()) {
+        cancelEdit();
+        return;
+    }
+    m_parking ? m_parking->stop() : m_session->stop(); // a parked send going out is taken out
+}
+
+void MainWindow::restorePrompt()
+{
+    // Nothing typed is lost: the failed prompt returns only into an empty editor, with the
+    // cursor at its end, where typing goes on.
+    if (promptEditor()->toPlainText().trimmed().isEmpty() && !m_session->isParked())
+        m_promptBox->setText(m_session->failedPrompt());
+    updateButtons();
+}
+
+void MainWindow::updateButtons()
+{
+    // A parked prompt waits in its card, or goes out in a session of the lot's: not to retry.
+    const bool parked = m_session->isParked() || (m_parking && m_parking->holdsShown());
+    const bool busy = m_session->busy() || (m_parking && m_parking->shownSentElsewhere());
+    m_promptBox->setBusy(busy, !m_session->failedPrompt().isEmpty() && !parked);
+    // The profile changes for the next send, not the one in flight.
+    m_profiles->combo()->setEnabled(!busy && m_profiles->switchable());
+}
+
+void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)
+{
+    m_history->attach(writer, privateRun); // the sidebar shows with a history to list
+    m_context->setHistory(writer);
+    retranslate();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_session->cancel();
+    m_settings.setWindowGeometry(saveGeometry());
+    m_settings.sync();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace capwatch::ui

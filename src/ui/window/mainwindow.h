@@ -1,0 +1,204 @@
+#pragma once
+
+// The main window: it wires the pages of the conversation (the view, the prompt, the request
+// options, the retry panel, the timeline and the log) to one ChatSession and displays what the
+// session emits. The conversation's state lives in the session, not here.
+
+#include "net/retrylog.h"
+#include "session/chatsession.h"
+#include "ui/conversation/conversationview.h"
+#include "ui/conversation/promptbox.h"
+#include "ui/conversation/promptmessage.h"
+#include "ui/conversation/requestoptionsrow.h"
+#include "ui/panel/providerstatus.h"
+#include "ui/settings/launchoptions.h"
+#include "ui/settings/settings.h"
+#include "ui/window/windowmenus.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <functional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFrame;
+class QLabel;
+class QMessageBox;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+class QToolButton;
+
+namespace capwatch::history {
+class HistoryWriter;
+}
+
+namespace capwatch::ui {
+
+class ContextGauge;
+class ConversationPresenter;
+class DemoBanner;
+class HistoryBanner;
+class HistorySidebar;
+class RetryLogModel;
+class RetryPanel;
+class SettingsDialog;
+class TimelineWidget;
+class WindowHistory;
+class WindowContext;
+class WindowParking;
+class WindowProfiles;
+
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    /// `demo` serves the built-in demo provider when it is chosen (not owned; see
+    /// session::LocalProvider).
+    MainWindow(Settings &settings, const LaunchOptions &options,
+        session::LocalProvider *demo = nullptr, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Sends the prompt editor's text (Ctrl+Enter).
+    void sendPrompt();
+    /// Sends the last failed prompt again ("Retry now").
+    void retryNow();
+    /// Leaves out the oldest turns a context error's card offers to and sends the failed prompt
+    /// again ("Trim and resend").
+    void trimAndResend();
+    /// Sends the capped prompt to the profile's fallback ("Send to <fallback> instead").
+    void sendToFallback();
+    /// Cancels the send in flight (Esc), or leaves editing the last prompt.
+    void cancelSend();
+    /// Asks again for the last answer: the same conversation without that answer.
+    void regenerateLast();
+    /// Puts the last prompt back in the editor; sending it replaces that prompt and its answer.
+    void editLastPrompt();
+    /// Stops editing the last prompt; the editor gets back what it held before.
+    void cancelEdit();
+
+    bool exportRetryLog(const QString &path, net::LogFormat format, QString *error = nullptr)
+    {
+        return m_menus->exportRetryLog(path, format, error);
+    }
+    bool exportConversation(const QString &path, QString *error = nullptr)
+    {
+        return m_menus->exportConversation(path, error);
+    }
+    /// The conversation as exported: a header (date, endpoint, model), then the turns.
+    QString conversationMarkdown() const { return m_menus->conversationMarkdown(); }
+    QString retryLogText() const { return m_menus->retryLogText(); }
+
+    /// The history this window lists and stores to (not owned; it outlives the window). Call it
+    /// before the writer's open(): the sidebar fills once the writer reports opened().
+    /// `privateRun` (--private): the writer is in memory, and the window says so. Without a
+    /// call the window keeps no history and shows no sidebar.
+    void attachHistory(history::HistoryWriter *writer, bool privateRun);
+    WindowHistory *windowHistory() const { return m_history; }
+    HistorySidebar *historySidebar() const { return m_sidebar; }
+    HistoryBanner *historyBanner() const { return m_historyBanner; }
+
+    /// The conversation this window displays.
+    session::ChatSession *session() const { return m_session; }
+    /// The parked sends of every conversation, the Queue tab (docs/parking.md).
+    WindowParking *windowParking() const { return m_parking; }
+    /// The provider's window and the model's context: the panel's part, the gauge, trimming.
+    WindowContext *windowContext() const { return m_context; }
+    /// What the window learned of its providers, shared by its session and the lot's.
+    session::ProviderMemory *providerMemory() const;
+    const LaunchOptions &launchOptions() const { return m_options; }
+    /// What the window's session talks to now.
+    /// The profile of the conversation shown, with this run's flags (windowprofiles.cpp).
+    session::ProviderChoice chosenProvider() const;
+    /// What a conversation of profile `profileId` talks to (unknown or empty: the default
+    /// profile), with this run's flags: a parked send's own (windowparking.cpp).
+    session::ProviderChoice providerOf(const QString &profileId) const;
+    /// Calls `then` once the key of the provider shown may go over plain HTTP: at once when no
+    /// consent is needed (or it was given in this run), else after "Send anyway" in the warning
+    /// it asks with (without blocking; cancelled: never). A parked send's Send now (parking).
+    void whenPlainHttpAllowed(const std::function<void()> &then);
+    /// The conversation's provider profile: the combo above the prompt, the default profile of
+    /// a new conversation, the stored one of a restored conversation (issue 17).
+    WindowProfiles *windowProfiles() const { return m_profiles; }
+    QComboBox *profileCombo() const;
+    /// Puts the failed prompt back into an empty editor (not a parked one: that waits in its
+    /// card) and sets the prompt's buttons: after a send ends, is parked or is taken out.
+    void restorePrompt();
+    /// Send, Stop and Retry now as the session and its parked sends allow.
+    void updateButtons();
+
+    // Widgets, for tests and the screenshot script to click and type.
+    RetryPanel *retryPanel() const { return m_panel; }
+    ConversationView *conversation() const { return m_conversation; }
+    ConversationPresenter *presenter() const { return m_presenter; }
+    ContextGauge *contextGauge() const { return m_gauge; }
+    RequestOptionsRow *requestOptions() const { return m_requestOptions; }
+    TimelineWidget *timeline() const { return m_timeline; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QPlainTextEdit *promptEditor() const { return m_promptBox->editor(); }
+    QPushButton *retryNowButton() const { return m_promptBox->retryNowButton(); }
+    QPushButton *sendButton() const { return m_promptBox->sendButton(); }
+    QToolButton *requestOptionsButton() const { return m_requestOptions->toggle(); }
+    QPlainTextEdit *systemPromptEditor() const { return m_requestOptions->systemPrompt(); }
+    QSpinBox *maxTokensBox() const { return m_requestOptions->maxTokens(); }
+    QDoubleSpinBox *temperatureBox() const { return m_requestOptions->temperature(); }
+    /// The inline message above the prompt (hidden when there is none) and its text.
+    QFrame *inlineMessage() const { return m_message; }
+    QString inlineMessageText() const { return m_message->shownText(); }
+    QString statusText() const { return m_status->text(); }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void buildUi();
+    QWidget *buildRightColumn(QWidget *parent);
+    void retranslate();
+    void applyProvider();
+    void openSettings();
+    /// Shows `prompt`'s turn (unless already shown), calls `send`, then shows it waiting.
+    void startSend(
+        const QString &prompt, const std::function<void()> &send, bool showPrompt = true);
+    /// False (and says why, opening the provider settings) when no model is set.
+    bool modelIsSet();
+    /// False when the user must first agree to send the key unencrypted: asks (without
+    /// blocking) and, on "Send anyway", calls `resume` again.
+    bool plainHttpAllowed(void (MainWindow::*resume)());
+    bool plainHttpAllowed(const std::function<void()> &resume);
+    void onMessageAction(PromptMessage::Action action);
+
+    Settings &m_settings;
+    LaunchOptions m_options;
+    session::ChatSession *m_session;
+    WindowContext *m_context;
+    QString m_draftBeforeEdit;
+    QPointer<QMessageBox> m_plainHttpWarning;
+    QPointer<SettingsDialog> m_settingsDialog;
+
+    DemoBanner *m_banner = nullptr;
+    ConversationView *m_conversation = nullptr;
+    ConversationPresenter *m_presenter = nullptr;
+    PromptMessage *m_message = nullptr;
+    PromptBox *m_promptBox = nullptr;
+    RequestOptionsRow *m_requestOptions = nullptr;
+    ContextGauge *m_gauge = nullptr;
+    RetryPanel *m_panel = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    TimelineWidget *m_timeline = nullptr;
+    QTableView *m_logView = nullptr;
+    RetryLogModel *m_logModel = nullptr;
+    ProviderStatus *m_status = nullptr;
+    WindowMenus *m_menus = nullptr;
+    HistorySidebar *m_sidebar = nullptr;
+    HistoryBanner *m_historyBanner = nullptr;
+    WindowHistory *m_history = nullptr;
+    WindowParking *m_parking = nullptr;
+    WindowProfiles *m_profiles = nullptr;
+};
+
+} // namespace capwatch::ui

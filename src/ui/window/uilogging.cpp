@@ -1,0 +1,3 @@
+#include "ui/window/uilogging.h"
+
+Q_LOGGING_CATEGORY(lcUi, "capwatch.ui")

@@ -1,0 +1,143 @@
+#include "ui/window/windowcontext.h"
+
+#include "ui/conversation/contextgauge.h"
+#include "ui/conversation/conversationpresenter.h"
+#include "ui/panel/retrypanel.h"
+#include "ui/settings/settings.h"
+#include "ui/settings/settingsdialog.h"
+#include "ui/window/mainwindow.h"
+
+#include <QPlainTextEdit>
+#include <QSpinBox>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+using session::ChatSession;
+
+namespace {
+
+// Estimating is a pass over the conversation's characters; while typing it runs once the keys
+// pause this long, not on every key.
+constexpr int kGaugeDebounceMs = 150;
+
+} // namespace
+
+WindowContext::WindowContext(MainWindow *window, Settings &settings)
+    : QObject(window)
+    , m_window(window)
+    , m_memory(new session::ProviderMemory(this))
+{
+    m_memory->setSettings(settings.store());
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kGaugeDebounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, &WindowContext::updateGauge);
+}
+
+void WindowContext::attach()
+{
+    ChatSession *session = m_window->session();
+    ContextGauge *gauge = m_window->contextGauge();
+    const auto later = [this] { m_debounce.start(); };
+    connect(m_window->promptEditor(), &QPlainTextEdit::textChanged, this, later);
+    connect(m_window->systemPromptEditor(), &QPlainTextEdit::textChanged, this, later);
+    connect(m_window->maxTokensBox(), &QSpinBox::valueChanged, this, later);
+    const auto now = [this] { updateGauge(); };
+    connect(session, &ChatSession::leftOutChanged, this, now);
+    connect(session, &ChatSession::succeeded, this, now);
+    connect(session, &ChatSession::gaveUp, this, now);
+    connect(session, &ChatSession::cancelled, this, now);
+    connect(session, &ChatSession::conversationChanged, this, now);
+    connect(m_window->presenter(), &ConversationPresenter::restoreFilled, this, now);
+    connect(session, &ChatSession::providerChanged, this, [this] {
+        updateGauge();
+        updateProviderWindow();
+    });
+    connect(m_memory, &session::ProviderMemory::estimatesChanged, this,
+        [this, session](const QString &provider, const QString &model) {
+            if (provider == session->lane() && model == session->model())
+                updateGauge();
+        });
+    connect(m_memory, &session::ProviderMemory::windowChanged, this,
+        [this, session](const QString &provider, const QString &model) {
+            if (provider == session->lane() && model == session->model())
+                updateProviderWindow();
+        });
+    connect(m_memory, &session::ProviderMemory::loaded, this, &WindowContext::updateProviderWindow);
+    connect(gauge, &ContextGauge::trimRequested, this, [this, session] {
+        const session::TrimOffer offer
+            = session->trimOfferFor(prompt(), m_window->requestOptions()->sendOptions());
+        if (offer.offered && !session->busy())
+            m_window->presenter()->trimTo(offer.plan.leftOut);
+    });
+    connect(m_window->retryPanel(), &RetryPanel::sendNowRequested, session,
+        [session] { session->sendNow(); });
+    connect(m_window->presenter(), &ConversationPresenter::trimAndResendRequested, m_window,
+        &MainWindow::trimAndResend);
+    // Automatic trimming after a context error: resent through the window, so that the editor,
+    // the buttons and the conversation follow it as they follow Trim and resend.
+    session->setResendsAfterTrim(false);
+    connect(session, &ChatSession::trimOffered, m_window,
+        [window = m_window](const session::TrimOffer &offer) {
+            if (offer.automatic && offer.send != 0)
+                QMetaObject::invokeMethod(
+                    window, [window] { window->trimAndResend(); }, Qt::QueuedConnection);
+        });
+    updateGauge();
+    updateProviderWindow();
+}
+
+void WindowContext::setHistory(history::HistoryWriter *writer)
+{
+    m_memory->setHistory(writer);
+    updateProviderWindow();
+}
+
+QString WindowContext::prompt() const
+{
+    ChatSession *session = m_window->session();
+    // Editing replaces the last exchange: the editor's text is then the prompt either way.
+    const QString typed = m_window->promptEditor()->toPlainText();
+    return typed.isEmpty() ? session->failedPrompt() : typed;
+}
+
+void WindowContext::updateGauge()
+{
+    m_debounce.stop();
+    ChatSession *session = m_window->session();
+    const session::SendOptions options = m_window->requestOptions()->sendOptions();
+    const session::ContextGauge gauge = session->contextGauge(prompt(), options);
+    bool canTrim = false;
+    if (!gauge.fits) {
+        const session::TrimOffer offer = session->trimOfferFor(prompt(), options);
+        canTrim = offer.offered && !session->busy();
+    }
+    m_window->contextGauge()->setGauge(gauge, canTrim);
+}
+
+void WindowContext::updateProviderWindow()
+{
+    ChatSession *session = m_window->session();
+    m_window->retryPanel()->setProviderWindow(m_memory->window(session->lane(), session->model()));
+}
+
+// --- MainWindow's part of it, here to keep mainwindow.cpp the wiring of its pages ---
+
+session::ProviderMemory *MainWindow::providerMemory() const
+{
+    return m_context->memory();
+}
+
+void MainWindow::trimAndResend()
+{
+    const QString prompt = m_session->failedPrompt();
+    if (prompt.isEmpty() || m_session->busy() || !m_session->trimOffer().offered)
+        return;
+    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::trimAndResend))
+        return;
+    if (promptEditor()->toPlainText() == prompt)
+        promptEditor()->clear();
+    startSend(prompt, [this] { m_session->trimAndResend(m_requestOptions->sendOptions()); });
+}
+
+} // namespace capwatch::ui

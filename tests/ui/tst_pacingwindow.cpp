@@ -1,0 +1,90 @@
+// Pacing in the window (docs/retry-policy.md section 8.1): twenty quick sends from the prompt box
+// on the capped demo get no 422 once the first answer told the window about the provider's
+// window (each is paced instead, and the panel says so); with pacing off in Settings they get the
+// 422s they always got. Counted at the provider and in the window's retry log.
+
+#include "session/chatsession.h"
+#include "support/demowindow.h"
+#include "ui/panel/retrypanel.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capwatch;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr double kScale = 0.05; // the capped demo's 60 s window takes 3 s: more than six sends
+
+/// Sends `count` prompts one after another, each once the one before it was answered.
+bool sendQuickly(testing::DemoWindow &w, int count)
+{
+    QSignalSpy answered(w.window->session(), &session::ChatSession::succeeded);
+    for (int i = 1; i <= count; ++i) {
+        w.send(u"Quick question %1"_s.arg(i));
+        if (!QTest::qWaitFor([&] { return answered.size() == i; }, 20'000))
+            return false;
+    }
+    return true;
+}
+
+int recordsWith(const testing::DemoWindow &w, net::RetryRecord::Event event)
+{
+    int n = 0;
+    for (const net::RetryRecord &r : w.window->session()->retryLog()->records())
+        n += r.event == event;
+    return n;
+}
+
+} // namespace
+
+class TestPacingWindow final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void twentyQuickSendsAreNotRefused();
+    void withPacingOffTheyAreRefused();
+};
+
+void TestPacingWindow::twentyQuickSendsAreNotRefused()
+{
+    QTemporaryDir dir;
+    testing::DemoWindow w(dir.filePath(u"capwatch.conf"_s), kScale);
+    QSignalSpy states(w.window->retryPanel(), &ui::RetryPanel::stateChanged);
+    QString pacingText;
+    QObject::connect(w.window->retryPanel(), &ui::RetryPanel::stateChanged, w.window.get(),
+        [&](ui::RetryPanel::State state) {
+            if (state == ui::RetryPanel::State::Pacing)
+                pacingText = w.window->retryPanel()->stateText();
+        });
+    QVERIFY(sendQuickly(w, 20));
+
+    QCOMPARE(w.chats().size(), 20); // one request a send: nothing was refused
+    QCOMPARE(recordsWith(w, net::RetryRecord::Event::RetryScheduled), 0);
+    const int paced = recordsWith(w, net::RetryRecord::Event::Paced);
+    QVERIFY2(paced >= 3, qPrintable(QString::number(paced)));
+    QVERIFY2(pacingText.startsWith(u"Pacing: sending in "_s), qPrintable(pacingText));
+}
+
+void TestPacingWindow::withPacingOffTheyAreRefused()
+{
+    QTemporaryDir dir;
+    const QString ini = dir.filePath(u"capwatch.conf"_s);
+    {
+        ui::Settings settings(ini);
+        settings.setPacingEnabled(false);
+        settings.sync();
+    }
+    testing::DemoWindow w(ini, kScale);
+    QVERIFY(!w.window->session()->pacingEnabled());
+    QVERIFY(sendQuickly(w, 10));
+    QCOMPARE(recordsWith(w, net::RetryRecord::Event::Paced), 0);
+    QVERIFY(recordsWith(w, net::RetryRecord::Event::RetryScheduled) >= 1);
+    QVERIFY(w.chats().size() > 10);
+}
+
+QTEST_MAIN(TestPacingWindow)
+#include "tst_pacingwindow.moc"
