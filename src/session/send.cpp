@@ -56,6 +56,7 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
             m_state.pacedFor = m_state.waitElapsed(); // Send now may have cut it short
         m_state.phase = SendPhase::Sending;
         m_state.attempt = attempt;
+        heard();
         m_state.wait = m_state.rawWait = m_state.waitLeft = retry::Millis(0);
         m_state.source = retry::WaitSource::None;
         readLive();
@@ -65,11 +66,18 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
         if (!mine(send))
             return;
         m_state.phase = SendPhase::Streaming;
+        heard();
         publish();
     });
     connect(client, &ChatClient::answerText, this, [this](quint64 send, const QString &text) {
         if (!mine(send))
             return;
+        if (m_state.phase == SendPhase::Silent) { // a word again: no longer silent
+            m_state.phase = SendPhase::Streaming;
+            m_state.silentFor = retry::Millis(0);
+            publish();
+        }
+        m_heard.start(); // a clock read a piece: no timer restarted per piece
         if (m_answerLimit < 0)
             m_answer += text;
         else if (m_answer.size() < m_answerLimit)
@@ -91,6 +99,8 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
         [this](quint64 send, const net::RetryInfo &info) {
             if (!mine(send))
                 return;
+            m_silence.stop();
+            m_state.silentFor = retry::Millis(0);
             m_state.phase = SendPhase::Waiting;
             // While waiting, the send already speaks of the attempt the wait leads to.
             m_state.attempt = info.nextAttempt;
@@ -120,6 +130,36 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
     m_tick.setInterval(50);
     m_tick.setTimerType(Qt::PreciseTimer);
     connect(&m_tick, &QTimer::timeout, this, &Send::onTick);
+    connect(&m_silence, &QTimer::timeout, this, &Send::checkSilence);
+}
+
+void Send::heard()
+{
+    m_heard.start();
+    m_state.silentFor = retry::Millis(0);
+    if (!m_silence.isActive()) {
+        const double scale = m_client ? m_client->timeScale() : 1.0;
+        m_silence.start(std::max(20, int(1000.0 * scale)));
+    }
+}
+
+void Send::checkSilence()
+{
+    const bool out = m_state.phase == SendPhase::Sending || m_state.phase == SendPhase::Streaming
+        || m_state.phase == SendPhase::Silent;
+    if (!out || !m_heard.isValid()) {
+        m_silence.stop();
+        return;
+    }
+    const double scale = m_client ? m_client->timeScale() : 1.0;
+    const retry::Millis quiet(qint64(double(m_heard.elapsed()) / scale));
+    if (quiet < kSilentAfter)
+        return;
+    if (m_state.phase != SendPhase::Silent)
+        m_beforeSilence = m_state.phase;
+    m_state.phase = SendPhase::Silent;
+    m_state.silentFor = quiet;
+    publish();
 }
 
 Send::~Send() = default;
@@ -155,6 +195,8 @@ void Send::onTick()
 void Send::end(SendPhase phase, const net::SendSummary &summary)
 {
     m_tick.stop();
+    m_silence.stop();
+    m_state.silentFor = retry::Millis(0);
     readLive();
     if (m_state.phase == SendPhase::Pacing && m_state.pace)
         m_state.pacedFor = m_state.waitElapsed();

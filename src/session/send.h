@@ -10,6 +10,7 @@
 #include "sendstate.h"
 #include "sessiontypes.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -114,6 +115,10 @@ private:
     void readLive();
     void onTick();
     void end(SendPhase phase, const net::SendSummary &summary);
+    /// Something came from the provider (or an attempt began): the silence starts again.
+    void heard();
+    /// Once a (scaled) second while an attempt is out: Silent when nothing came for kSilentAfter.
+    void checkSilence();
 
     QPointer<net::ChatClient> m_client;
     QString m_prompt;
@@ -128,6 +133,9 @@ private:
     /// The phase the send ended in, shown again when it comes out of the lot without going out.
     SendPhase m_endPhase = SendPhase::Idle;
     QTimer m_tick;
+    QTimer m_silence; ///< checks the silence while an attempt is out
+    QElapsedTimer m_heard; ///< since anything last came (wall time)
+    SendPhase m_beforeSilence = SendPhase::Sending; ///< the phase that comes back with a word
 };
 
 } // namespace capwatch::session

@@ -31,6 +31,9 @@ enum class SendPhase
     Pacing, ///< before attempt 1: waits for the provider's window (section 8.1)
     Sending, ///< an attempt is out, no answer yet
     Streaming, ///< the answer is coming in
+    /// An attempt is out, and nothing (no headers, no piece of the answer) has come for
+    /// kSilentAfter: the provider may be stuck. Anything that comes ends it.
+    Silent,
     Waiting, ///< waits to retry
     Succeeded,
     GaveUp,
@@ -41,6 +44,9 @@ enum class SendPhase
     WaitsForConsent, ///< due, on its provider: plain HTTP to another machine, not allowed yet
 };
 Q_ENUM_NS(SendPhase)
+
+/// How long an attempt hears nothing before it is Silent (policy time: scaled like every wait).
+inline constexpr retry::Millis kSilentAfter { 10'000 };
 
 /// Where a parked send stands in the lot (ParkingLot::standing()).
 enum class ParkedState
@@ -87,6 +93,8 @@ struct SendState
     /// The last token figures a refusal named (used / limit); cleared once an answer got through.
     std::optional<double> used;
     std::optional<double> limit;
+    /// Silent: how long nothing came (policy time).
+    retry::Millis silentFor { 0 };
     /// What the answer used, when the provider said (Succeeded).
     std::optional<qint64> answerTokens;
 
@@ -111,7 +119,8 @@ struct SendState
     bool running() const
     {
         return phase == SendPhase::Pacing || phase == SendPhase::Sending
-            || phase == SendPhase::Streaming || phase == SendPhase::Waiting;
+            || phase == SendPhase::Streaming || phase == SendPhase::Silent
+            || phase == SendPhase::Waiting;
     }
     bool ended() const
     {

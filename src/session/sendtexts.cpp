@@ -54,6 +54,10 @@ QString SendTexts::phase(const SendState &s)
         return tr("Waiting to send attempt %1").arg(s.attempt);
     case SendPhase::Streaming:
         return tr("Answer streaming in");
+    case SendPhase::Silent:
+        return tr("Nothing from the provider for %1")
+            .arg(RetryTexts::duration(Millis(
+                s.silentFor.count() / 1000 * 1000))); // whole seconds: it ticks by the second
     case SendPhase::Succeeded:
         if (s.attempt <= 1)
             return tr("Answered");
@@ -88,6 +92,8 @@ QString SendTexts::phaseName(const SendState &s)
         return tr("sending");
     case SendPhase::Streaming:
         return tr("streaming");
+    case SendPhase::Silent:
+        return tr("silent");
     case SendPhase::Waiting:
         return tr("waiting to retry");
     case SendPhase::Succeeded:
@@ -185,6 +191,8 @@ QString SendTexts::pacing(const SendState &s)
 
 QString SendTexts::statusLine(const SendState &s)
 {
+    if (s.phase == SendPhase::Silent)
+        return phase(s);
     if (s.phase != SendPhase::Waiting)
         return tr("Waiting for the provider…");
     const int seconds = int((s.waitLeft.count() + 999) / 1000);
@@ -201,6 +209,8 @@ QString SendTexts::statusBar(const SendState &s)
     case SendPhase::Sending:
     case SendPhase::Streaming:
         return attempt(s);
+    case SendPhase::Silent:
+        return tr("%1 · %2").arg(attempt(s), phase(s));
     case SendPhase::Waiting:
         return tr("%1 · retry in %2").arg(attempt(s), countdown(s));
     default:

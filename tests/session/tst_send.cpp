@@ -7,6 +7,7 @@
 #include "session/send.h"
 #include "session/sendtexts.h"
 
+#include <QElapsedTimer>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QStringList>
@@ -117,6 +118,8 @@ private Q_SLOTS:
     void anotherSendsStepsNeverReachIt();
     void parkedAndBackOut();
     void offersRideWithTheEnd();
+    void anAttemptThatHearsNothingIsSilent();
+    void aSteadyStreamIsNeverSilent();
 };
 
 void TestSend::initTestCase()
@@ -338,6 +341,56 @@ void TestSend::offersRideWithTheEnd()
     QVERIFY(s.park.parkable);
     QVERIFY(s.fallback.offered);
     QCOMPARE(s.fallback.toProfile, u"Paid tier"_s);
+}
+
+void TestSend::anAttemptThatHearsNothingIsSilent()
+{
+    // Nothing for kSilentAfter (10 s; 10 ms at this scale) after the attempt went out: Silent,
+    // with how long, worded for the panel, the status bar and the card; the first piece of the
+    // answer ends it.
+    net::ChatClient client;
+    client.setTimeScale(0.001);
+    const std::unique_ptr<Send> send = makeSend(client);
+    play(client, u"attempt 1"_s);
+    QCOMPARE(send->state().phase, SendPhase::Sending);
+    QTRY_COMPARE_WITH_TIMEOUT(send->state().phase, SendPhase::Silent, 5000);
+    const SendState silent = send->state();
+    QVERIFY(silent.silentFor >= kSilentAfter);
+    QVERIFY(silent.running());
+    QCOMPARE(silent.attempt, 1);
+    QVERIFY2(SendTexts::phase(silent).startsWith(u"Nothing from the provider for "_s),
+        qPrintable(SendTexts::phase(silent)));
+    QCOMPARE(SendTexts::statusBar(silent), u"Attempt 1 of 5 · "_s + SendTexts::phase(silent));
+    QCOMPARE(SendTexts::statusLine(silent), SendTexts::phase(silent));
+    QCOMPARE(SendTexts::phaseName(silent), u"silent"_s);
+    play(client, u"answer"_s);
+    QCOMPARE(send->state().phase, SendPhase::Streaming);
+    QCOMPARE(send->state().silentFor, retry::Millis(0));
+    // Silent again mid-stream; the end ends it for good.
+    QTRY_COMPARE_WITH_TIMEOUT(send->state().phase, SendPhase::Silent, 5000);
+    play(client, u"succeed 1 12"_s);
+    QCOMPARE(send->state().phase, SendPhase::Succeeded);
+    QCOMPARE(send->state().silentFor, retry::Millis(0));
+    QSignalSpy changed(send.get(), &Send::changed);
+    QVERIFY(!changed.wait(100)); // five of the silence checks' periods: nothing more
+}
+
+void TestSend::aSteadyStreamIsNeverSilent()
+{
+    // A piece every 2 ms or so (kSilentAfter is 500 ms at this scale): never Silent.
+    net::ChatClient client;
+    client.setTimeScale(0.05);
+    const std::unique_ptr<Send> send = makeSend(client);
+    play(client, u"attempt 1"_s);
+    play(client, u"answer"_s);
+    QElapsedTimer wall;
+    wall.start();
+    while (wall.elapsed() < 1500) {
+        QTest::qWait(2);
+        Q_EMIT client.answerText(kId, u"."_s);
+        QVERIFY(send->state().phase != SendPhase::Silent);
+    }
+    QCOMPARE(send->state().phase, SendPhase::Streaming);
 }
 
 QTEST_GUILESS_MAIN(TestSend)
