@@ -565,6 +565,46 @@
         <source> (%1 tokens)</source>
         <translation> (%1 Tokens)</translation>
     </message>
+    <message>
+        <source>Nothing from the provider for %1</source>
+        <translation>Seit %1 nichts vom Anbieter</translation>
+    </message>
+    <message>
+        <source>pacing</source>
+        <translation>gedrosselt</translation>
+    </message>
+    <message>
+        <source>sending</source>
+        <translation>sendet</translation>
+    </message>
+    <message>
+        <source>streaming</source>
+        <translation>empfängt</translation>
+    </message>
+    <message>
+        <source>silent</source>
+        <translation>still</translation>
+    </message>
+    <message>
+        <source>waiting to retry</source>
+        <translation>wartet auf neuen Versuch</translation>
+    </message>
+    <message>
+        <source>answered</source>
+        <translation>beantwortet</translation>
+    </message>
+    <message>
+        <source>gave up</source>
+        <translation>aufgegeben</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -2146,6 +2186,13 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::SendStatus</name>
+    <message>
+        <source>Send in flight</source>
+        <translation>Laufende Anfrage</translation>
     </message>
 </context>
 <context>

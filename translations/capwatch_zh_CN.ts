@@ -562,6 +562,46 @@
         <source> (%1 tokens)</source>
         <translation>（%1 个 token）</translation>
     </message>
+    <message>
+        <source>Nothing from the provider for %1</source>
+        <translation>提供方已 %1 没有响应</translation>
+    </message>
+    <message>
+        <source>pacing</source>
+        <translation>限速等待中</translation>
+    </message>
+    <message>
+        <source>sending</source>
+        <translation>发送中</translation>
+    </message>
+    <message>
+        <source>streaming</source>
+        <translation>接收中</translation>
+    </message>
+    <message>
+        <source>silent</source>
+        <translation>无响应</translation>
+    </message>
+    <message>
+        <source>waiting to retry</source>
+        <translation>等待重试</translation>
+    </message>
+    <message>
+        <source>answered</source>
+        <translation>已回答</translation>
+    </message>
+    <message>
+        <source>gave up</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -2137,6 +2177,13 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::SendStatus</name>
+    <message>
+        <source>Send in flight</source>
+        <translation>进行中的发送</translation>
     </message>
 </context>
 <context>

@@ -361,10 +361,13 @@ void ChatSession::finish(const net::SendSummary &summary)
     m_endedSend = m_send;
     m_endedRequest = m_send; // the client numbers its log records by the send
     m_endedAttempt = summary.attempts;
+    // The send that ended, whatever a handler of the signals below does meanwhile (a Send is
+    // deleted later, never at once).
+    Send *const ended = m_current;
     storeSendEnd(summary);
     offerPark(summary);
-    makeFallbackOffer(summary);
-    const bool viaFallback = m_current->state().viaFallback;
+    makeFallbackOffer(summary, ended->state());
+    const bool viaFallback = ended->state().viaFallback;
     if (viaFallback && m_offer.parkable) {
         // Parked, it would go to the session's own provider at the fallback's reset.
         m_offer.parkable = false;
@@ -373,12 +376,12 @@ void ChatSession::finish(const net::SendSummary &summary)
     }
     if (summary.outcome == net::SendSummary::Outcome::Succeeded) {
         if (m_keepTranscript) {
-            m_history.append({ u"user"_s, m_current->prompt() });
-            m_history.append({ u"assistant"_s, m_current->answer() });
+            m_history.append({ u"user"_s, ended->prompt() });
+            m_history.append({ u"assistant"_s, ended->answer() });
             m_hasLastExchange = true;
         }
     } else {
-        m_failedPrompt = m_current->prompt();
+        m_failedPrompt = ended->prompt();
     }
     if (viaFallback)
         restoreClient(); // later sends go to the session's own provider

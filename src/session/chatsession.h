@@ -376,7 +376,7 @@ private:
     /// Before a send to the session's own provider: the client back from a fallback's.
     void restoreClient();
     /// In finish(): the offer of the send that ended (offered only when it gave up capped).
-    void makeFallbackOffer(const net::SendSummary &summary);
+    void makeFallbackOffer(const net::SendSummary &summary, const SendState &ended);
     /// Right after gaveUp(): sends to the fallback when automatic, emits fallbackOffered().
     /// `before`: the offer as it was before gaveUp() (a handler may have sent again since).
     void offerFallback(quint64 send, const FallbackOffer &before);

@@ -109,11 +109,10 @@ void ChatSession::setFallback(std::optional<ProviderChoice> fallback, bool autom
         m_fallbackOffer.offered = false;
 }
 
-void ChatSession::makeFallbackOffer(const net::SendSummary &summary)
+void ChatSession::makeFallbackOffer(const net::SendSummary &summary, const SendState &ended)
 {
     FallbackOffer offer;
     offer.send = m_send;
-    const SendState &ended = m_current->state();
     offer.fromProfile = ended.profileName;
     offer.reason = summary.reason;
     offer.category = ended.failureCategory();

@@ -141,13 +141,14 @@ bool ChatSession::park()
             m_parkedId = m_lot->park(p, this);
         p.id = m_parkedId;
     }
+    // After the park is queued for the disk: a view that reads the conversation again on
+    // conversationUpdated() sees it parked.
+    appendParkRecord(record, m_endedStoredSend);
+    // Then the state: a view that reads the log or the history on it sees the park.
     if (m_current && m_current->id() == m_endedSend) {
         m_current->setParked(p, ParkedState::Waiting, wallNow());
         m_current->publish();
     }
-    // After the park is queued for the disk: a view that reads the conversation again on
-    // conversationUpdated() sees it parked.
-    appendParkRecord(record, m_endedStoredSend);
     Q_EMIT parkedChanged(true);
     return true;
 }

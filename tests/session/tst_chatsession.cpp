@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTest>
+#include <optional>
 
 using namespace capwatch;
 using namespace capwatch::session;
@@ -60,6 +61,7 @@ private Q_SLOTS:
     void editAndRegenerateReplaceTheLastExchange();
     void keychainFactoryGetsTheProfilesEntry();
     void sendRunsUnderTheProfilesLimits();
+    void theEndStateComesWithItsOffersBeforeTheEnd();
 };
 
 void TestChatSession::usesTheDemoThroughTheHook()
@@ -376,6 +378,43 @@ void TestChatSession::sendRunsUnderTheProfilesLimits()
     QCOMPARE(last.limits.maxAttempts, 1);
     QCOMPARE(last.profileName, u"Demo"_s);
     QCOMPARE(f.demo.chats().size(), 1);
+}
+
+void TestChatSession::theEndStateComesWithItsOffersBeforeTheEnd()
+{
+    // The views hear the end with what is offered after it (a park at the provider's reset)
+    // before the session's gaveUp(); a park is a state of its own, published once its record
+    // is in the log; taken out again, the send shows its end.
+    Fixture f(u"headline"_s);
+    QList<SendState> seen;
+    connect(&f.session, &ChatSession::sendStateChanged, &f.session,
+        [&seen](const SendState &s) { seen.append(s); });
+    std::optional<SendState> atGaveUp;
+    connect(&f.session, &ChatSession::gaveUp, &f.session, [&] { atGaveUp = seen.last(); });
+    QSignalSpy gaveUp(&f.session, &ChatSession::gaveUp);
+    f.session.send(u"Over the cap"_s, {});
+    QTRY_COMPARE_WITH_TIMEOUT(gaveUp.count(), 1, 15000);
+    QVERIFY(atGaveUp);
+    QCOMPARE(atGaveUp->phase, SendPhase::GaveUp);
+    QCOMPARE(atGaveUp->reason, retry::EndReason::BudgetExhausted);
+    QVERIFY(atGaveUp->park.parkable);
+    QCOMPARE(atGaveUp->park.resetIn, retry::Millis(18 * 60'000));
+    QVERIFY(!atGaveUp->fallback.offered); // none is named
+
+    qsizetype recordsAtPark = -1;
+    connect(&f.session, &ChatSession::sendStateChanged, &f.session, [&](const SendState &s) {
+        if (s.isParked())
+            recordsAtPark = f.session.retryLog()->records().size();
+    });
+    QVERIFY(f.session.park());
+    QCOMPARE(f.session.sendState().phase, SendPhase::Parked);
+    QVERIFY(f.session.sendState().parked);
+    QVERIFY(recordsAtPark > 0);
+    QCOMPARE(f.session.retryLog()->records().at(recordsAtPark - 1).event,
+        net::RetryRecord::Event::Parked);
+    f.session.cancelPark();
+    QCOMPARE(f.session.sendState().phase, SendPhase::GaveUp);
+    QVERIFY(!f.session.sendState().isParked());
 }
 
 QTEST_GUILESS_MAIN(TestChatSession)

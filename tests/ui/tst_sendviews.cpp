@@ -15,6 +15,7 @@
 #include "ui/parking/parkedqueuemodel.h"
 #include "ui/timeline/timelinewidget.h"
 
+#include <QLabel>
 #include <QLocale>
 #include <QStatusBar>
 #include <QTest>
@@ -244,9 +245,22 @@ void TestSendViews::aParkedSendReadsTheSameInThePanelAndTheQueue()
     const session::ParkedState standing = session::parkedState(lot, p);
     QCOMPARE(standing, session::ParkedState::Waiting);
     Views v;
+    // The panel showed the send's end (gave up capped on attempt 3) before it was parked.
+    const SendState ended = headlineSequence().last();
+    v.render(ended);
     v.panel.showParked(p, standing, now);
     const SendState shown = v.panel.shown();
     QCOMPARE(shown.phase, SendPhase::Parked);
+    QCOMPARE(v.panel.attemptText(), u"3 of 5"_s); // the send's own figures stay
+    QCOMPARE(v.panel.failureText(), u"token limit (HTTP 422)"_s);
+    const auto caption = [&v] {
+        for (const QLabel *l : v.panel.findChildren<QLabel *>()) {
+            if (l->text() == u"Provider's reset in"_s)
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(caption());
     const QString countdown
         = queue.data(queue.index(0, ui::ParkedQueueModel::CountdownColumn)).toString();
     QCOMPARE(countdown, u"17:42"_s);
@@ -255,9 +269,22 @@ void TestSendViews::aParkedSendReadsTheSameInThePanelAndTheQueue()
     QCOMPARE(queue.data(queue.index(0, ui::ParkedQueueModel::StateColumn)).toString(),
         session::SendTexts::phaseName(shown));
     QCOMPARE(session::SendTexts::phaseName(shown), u"waiting"_s);
+    // Due, or waiting for its provider: still a parked send, in the panel's parked look.
+    for (const session::ParkedState due :
+        { session::ParkedState::Due, session::ParkedState::WaitsForProvider }) {
+        v.panel.showParked(p, due, p.dueAt.addSecs(5));
+        QVERIFY(v.panel.shown().isParked());
+        QVERIFY(caption());
+        QCOMPARE(v.panel.countdownText(), u"–"_s);
+        QCOMPARE(v.panel.attemptText(), u"3 of 5"_s);
+    }
     // Taken out without going out: the panel shows the send's end again; nothing parked.
     v.panel.clearParked();
     QVERIFY(!v.panel.shown().isParked());
+    QCOMPARE(v.panel.state(), SendPhase::GaveUp);
+    QCOMPARE(
+        v.panel.stateText(), u"Gave up: budget exhausted (the 120 s of waiting are used up)"_s);
+    QVERIFY(!caption());
 }
 
 QTEST_MAIN(TestSendViews)

@@ -39,6 +39,8 @@ private Q_SLOTS:
     void windowSpeaksTheLanguage();
     void cliHelpFollowsTheLocale_data();
     void cliHelpFollowsTheLocale();
+    void cliProgressSpeaksAsTheWindow_data();
+    void cliProgressSpeaksAsTheWindow();
     void numbersFollowTheLocale();
     void retryWordsAreTranslated();
     void qtOwnTextsAreTranslated_data();
@@ -172,6 +174,38 @@ void TestTranslations::cliHelpFollowsTheLocale()
         = testing::runCli({ u"explain"_s, u"--status"_s, u"429"_s, u"--body"_s, u"{}"_s }, options);
     QVERIFY(explain.finished);
     QVERIFY(explain.out.startsWith(R"({"category":"rate_limit","retryable":true)"));
+}
+
+void TestTranslations::cliProgressSpeaksAsTheWindow_data()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("de") << u"de_DE.UTF-8"_s << u"capwatch: beantwortet bei Versuch 1 von 5"_s;
+    QTest::newRow("zh_CN") << u"zh_CN.UTF-8"_s << u"capwatch: 在第 1 次尝试（共 5 次）时得到回答"_s;
+    QTest::newRow("English") << u"C.UTF-8"_s << u"capwatch: answered on attempt 1 of 5"_s;
+}
+
+void TestTranslations::cliProgressSpeaksAsTheWindow()
+{
+    // capwatch-cli chat words its progress with the window's words (SendTexts), in the language
+    // of the locale, as its --help; the answer on stdout is the provider's, whatever the language.
+    QFETCH(QString, lang);
+    QFETCH(QString, expected);
+    testing::CliOptions options;
+    options.environment.remove(u"LANGUAGE"_s);
+    options.environment.remove(u"LC_ALL"_s);
+    options.environment.remove(u"LC_MESSAGES"_s);
+    options.environment.insert(u"LANG"_s, lang);
+    options.timeoutMs = 20000;
+    const testing::CliRun chat
+        = testing::runCli({ u"chat"_s, u"--profile"_s, u"demo"_s, u"--private"_s, u"--time-scale"_s,
+                              u"0.01"_s, u"--prompt"_s, u"Hello"_s },
+            options);
+    QVERIFY(chat.finished);
+    QCOMPARE(chat.exitCode, 0);
+    QVERIFY(!chat.out.isEmpty());
+    const QString err = QString::fromUtf8(chat.err);
+    QVERIFY2(err.contains(expected), qPrintable(err));
 }
 
 void TestTranslations::numbersFollowTheLocale()

@@ -226,11 +226,22 @@ void RetryPanel::render(const session::SendState &state)
         announce(m_failureLabel);
 }
 
+session::SendState RetryPanel::endOf(const session::SendState &state)
+{
+    // A parked send gave up capped: that is its end, shown again once it leaves the lot.
+    session::SendState end = state;
+    if (end.isParked()) {
+        end.parked.reset();
+        end.phase = session::SendPhase::GaveUp;
+    }
+    return end;
+}
+
 void RetryPanel::showParked(
     const history::ParkedSend &parked, session::ParkedState state, const QDateTime &now)
 {
     if (!m_beforePark)
-        m_beforePark = m_state.isParked() ? session::SendState {} : m_state;
+        m_beforePark = endOf(m_state);
     session::SendState s = *m_beforePark;
     s.parked = parked;
     s.now = now;
@@ -244,11 +255,7 @@ void RetryPanel::clearParked()
 {
     if (!m_state.isParked())
         return;
-    session::SendState back = m_beforePark.value_or(session::SendState {});
-    if (back.isParked()) { // parked by the session itself: its end again
-        back.parked.reset();
-        back.phase = session::SendPhase::GaveUp;
-    }
+    const session::SendState back = m_beforePark.value_or(endOf(m_state));
     m_beforePark.reset();
     render(back);
 }
@@ -382,7 +389,9 @@ void RetryPanel::refresh()
 
 void RetryPanel::refreshParked()
 {
-    const bool parked = m_state.phase == session::SendPhase::Parked && m_state.parked;
+    // Every standing of a parked send (waiting, due, going out, waiting for its provider or a
+    // consent).
+    const bool parked = m_state.isParked();
     // In the parked colour: not a retry counting down, a send waiting for its reset.
     QPalette statePalette = palette();
     if (parked)

@@ -97,6 +97,8 @@ private:
     void retranslate();
     void announce(QWidget *what);
     void refreshParked();
+    /// `state` as it ended: a parked state without its park.
+    static session::SendState endOf(const session::SendState &state);
     void refreshPacing();
     void refreshWindow();
     QString windowResetText(const QDateTime &now) const;
