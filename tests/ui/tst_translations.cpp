@@ -54,6 +54,17 @@ private Q_SLOTS:
 
 namespace {
 
+/// capwatch-cli run in the locale `lang` (LANG alone says the language).
+testing::CliOptions inLanguage(const QString &lang)
+{
+    testing::CliOptions options;
+    options.environment.remove(u"LANGUAGE"_s);
+    options.environment.remove(u"LC_ALL"_s);
+    options.environment.remove(u"LC_MESSAGES"_s);
+    options.environment.insert(u"LANG"_s, lang);
+    return options;
+}
+
 /// The environment of a machine without any display: no platform plugin forced, no X, no
 /// Wayland, an English C locale.
 QProcessEnvironment headless()
@@ -158,11 +169,7 @@ void TestTranslations::cliHelpFollowsTheLocale()
 {
     QFETCH(QString, lang);
     QFETCH(QString, expected);
-    testing::CliOptions options;
-    options.environment.remove(u"LANGUAGE"_s);
-    options.environment.remove(u"LC_ALL"_s);
-    options.environment.remove(u"LC_MESSAGES"_s);
-    options.environment.insert(u"LANG"_s, lang);
+    testing::CliOptions options = inLanguage(lang);
     options.timeoutMs = 10000;
     const testing::CliRun help = testing::runCli({ u"--help"_s }, options);
     QVERIFY(help.finished);
@@ -191,11 +198,7 @@ void TestTranslations::cliProgressSpeaksAsTheWindow()
     // of the locale, as its --help; the answer on stdout is the provider's, whatever the language.
     QFETCH(QString, lang);
     QFETCH(QString, expected);
-    testing::CliOptions options;
-    options.environment.remove(u"LANGUAGE"_s);
-    options.environment.remove(u"LC_ALL"_s);
-    options.environment.remove(u"LC_MESSAGES"_s);
-    options.environment.insert(u"LANG"_s, lang);
+    testing::CliOptions options = inLanguage(lang);
     options.timeoutMs = 20000;
     const testing::CliRun chat
         = testing::runCli({ u"chat"_s, u"--profile"_s, u"demo"_s, u"--private"_s, u"--time-scale"_s,
