@@ -111,8 +111,6 @@ public:
     /// The state of the send in flight (or ended last); before any, of the next one (its
     /// profile's numbers and name).
     SendState sendState() const;
-    /// The send in flight (or ended last); null before any and after another conversation.
-    const Send *lastSend() const { return m_current; }
 
     // --- history (docs/session.md: what is stored when) ---
     /// Where the conversation is stored; null (the default) stores nothing (--private, tests).

@@ -227,11 +227,6 @@ void Send::setOffers(const ParkOffer &park, const FallbackOffer &fallback)
     m_state.fallback = fallback;
 }
 
-void Send::setParkOffer(const ParkOffer &park)
-{
-    m_state.park = park;
-}
-
 void Send::setTrimOffer(const TrimOffer &trim)
 {
     m_state.trim = trim;

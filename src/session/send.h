@@ -91,7 +91,6 @@ public:
     void setModel(const QString &model) { m_state.model = model; }
     /// What was offered when it ended; shown with its final state.
     void setOffers(const ParkOffer &park, const FallbackOffer &fallback);
-    void setParkOffer(const ParkOffer &park);
     void setTrimOffer(const TrimOffer &trim);
     /// Parked (in `state` in the lot, `now` by the wall clock), or back out of the lot
     /// (nullopt: its end again).
