@@ -29,15 +29,14 @@ void ChatSession::adopt(Send *send)
     if (m_current && !m_current->state().running())
         m_current->deleteLater(); // one in flight ends by itself (the latest send wins)
     m_current = send;
+    // The latest send wins: nothing of an earlier one reaches the views.
     connect(send, &Send::changed, this, [this, send](const SendState &state) {
-        if (send != m_current)
-            return;
-        const bool started = state.send != 0 && state.send != m_send;
-        if (started)
-            m_send = state.send; // the latest send wins: everything of an earlier one is dropped
-        Q_EMIT sendStateChanged(state);
-        if (started)
-            Q_EMIT sendStarted(state.send);
+        if (send == m_current)
+            Q_EMIT sendStateChanged(state);
+    });
+    connect(send, &Send::started, this, [this, send](quint64 id) {
+        if (send == m_current)
+            Q_EMIT sendStarted(id);
     });
     connect(send, &Send::text, this, [this, send](quint64 id, const QString &text) {
         if (send != m_current || !current(id))
@@ -55,8 +54,7 @@ void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summar
         send->deleteLater(); // superseded while it ran
         return;
     }
-    finish(summary);
-    send->setOffers(m_offer, m_fallbackOffer);
+    finish(send, summary);
     send->publish();
     switch (summary.outcome) {
     case net::SendSummary::Outcome::Succeeded:
@@ -68,29 +66,28 @@ void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summar
     case net::SendSummary::Outcome::GaveUp:
         break;
     }
-    const ParkOffer offer = m_offer; // a handler of gaveUp() may start another send
-    const FallbackOffer fallback = m_fallbackOffer;
+    // `send` keeps its offers whatever a handler of gaveUp() starts meanwhile (a Send that is
+    // replaced is deleted later, never at once).
     Q_EMIT gaveUp(id, summary);
     // Before parkOffered(): an automatic fallback goes now, and is not also parked.
-    offerFallback(id, fallback);
+    offerFallback(send, id);
     // In a lot, a parked send that ends capped again goes back in, whatever the choice: it was
     // parked by the user or the setting already (up to kMaxParksInARow). Without one
     // (capwatch-cli) the caller decides on the offer.
-    const bool again = m_parksInARow > 0 && m_lot;
-    if (current(id) && m_offer.parkable && (again || m_parkingChoice == ParkingChoice::Automatic))
+    const bool again = send->parksInARow() > 0 && m_lot;
+    if (current(id) && send->state().park.parkable
+        && (again || m_parkingChoice == ParkingChoice::Automatic))
         park();
     // Also when another send began: the lot waits for this one's end.
-    Q_EMIT parkOffered(m_offer.send == id ? m_offer : offer);
-    offerTrim(id);
+    Q_EMIT parkOffered(send->state().park);
+    offerTrim(send, id);
 }
 
-void ChatSession::republish()
+Send *ChatSession::ended() const
 {
-    if (!m_current || m_current->id() != m_send)
-        return;
-    m_current->setOffers(m_offer, m_fallbackOffer);
-    m_current->setTrimOffer(m_trimOffer);
-    m_current->publish();
+    if (!m_current || !(m_current->state().ended() || m_current->state().isParked()))
+        return nullptr;
+    return m_current;
 }
 
 ChatSession::~ChatSession()
@@ -100,6 +97,17 @@ ChatSession::~ChatSession()
     m_client->cancel();
     if ((m_demo || m_fallbackStartedLocal) && m_local)
         m_local->stop();
+}
+
+void ChatSession::configure(const SessionSetup &setup)
+{
+    setTimeScale(setup.timeScale);
+    setLocalProvider(setup.localProvider);
+    setKeychain(setup.keychain);
+    setProviderMemory(setup.memory);
+    setParkingChoice(setup.parkingChoice);
+    setPacingEnabled(setup.pacing);
+    setAutoTrim(setup.autoTrim);
 }
 
 void ChatSession::setTimeScale(double scale)
@@ -222,6 +230,15 @@ void ChatSession::allowPlainHttp()
     m_plainHttpConsent.insert(net::displayEndpoint(net::chatCompletionsUrl(m_endpoint)));
 }
 
+bool ChatSession::consentsToPlainHttp(const ProviderChoice &c) const
+{
+    const ProviderChoice &own = m_choice;
+    const bool same = own.demo == c.demo && own.endpoint == c.endpoint
+        && own.keySource == c.keySource && own.keyVariable == c.keyVariable
+        && own.keyFile == c.keyFile && own.keychainEntry == c.keychainEntry;
+    return same && !needsPlainHttpConsent();
+}
+
 bool ChatSession::busy() const
 {
     return m_client->busy();
@@ -251,22 +268,20 @@ quint64 ChatSession::send(const QString &prompt, const SendOptions &options)
     if (prompt.trimmed().isEmpty())
         return 0;
     cancel(); // the latest send wins
-    m_parksInARow = 0; // a prompt of its own: never parked before
     if (sendReplacesLastExchange()) { // the edited prompt takes the place of the last one
         m_history.resize(m_history.size() - 2);
         storeReplacedExchange();
     }
     m_editing = false;
-    return startSend(prompt, options);
+    return startSend(prompt, options, Launch());
 }
 
 quint64 ChatSession::retryFailed(const SendOptions &options)
 {
-    if (m_failedPrompt.isEmpty() || busy() || m_parked)
+    if (m_failedPrompt.isEmpty() || busy() || isParked())
         return 0;
-    m_parksInARow = 0;
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
-    return startSend(prompt, options);
+    return startSend(prompt, options, Launch());
 }
 
 quint64 ChatSession::regenerate(const SendOptions &options)
@@ -274,51 +289,49 @@ quint64 ChatSession::regenerate(const SendOptions &options)
     if (busy() || !m_hasLastExchange || m_history.size() < 2)
         return 0;
     m_editing = false;
-    m_parksInARow = 0;
     // The same conversation again, without the answer.
     const QString prompt = m_history.at(m_history.size() - 2).content;
     m_history.resize(m_history.size() - 2);
     storeReplacedExchange(); // its prompt is stored again, with the new send
-    return startSend(prompt, options);
+    return startSend(prompt, options, Launch());
 }
 
-quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options)
+quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options, Launch launch)
 {
     ++m_restoreToken; // a send wins over a restore still being read
     m_restorePending = false;
     m_hasLastExchange = false;
     m_failedPrompt.clear();
-    m_offer = {};
-    m_fallbackOffer = {};
+    // After a context error, the provider's own count and window: the next send (the resend of
+    // the prompt that overflowed) plans with them, and only it.
+    std::optional<qint64> excess;
+    std::optional<qint64> named;
+    if (m_current) {
+        excess = std::exchange(m_current->route().resendExcess, std::nullopt);
+        named = std::exchange(m_current->route().resendWindow, std::nullopt);
+    }
     // Where this send goes: the fallback's endpoint, model and headers for sendToFallback()'s
     // one send, else the session's own provider (the client back from a fallback's first).
-    const std::optional<ProviderChoice> target = std::exchange(m_fallbackTarget, std::nullopt);
+    const std::optional<ProviderChoice> &target = launch.fallback;
     if (!target)
         restoreClient();
     const ProviderChoice &to = target ? *target : m_choice;
-    // Made with the client's limits for this send (the fallback's are applied by now).
+    // Made with the client's limits for this send (the fallback's are applied by now). A new
+    // prompt while one is parked: that one stays in the lot (its card, the queue) and goes at
+    // its reset; the session's send is the new one from now on, with no offer yet.
     Send *send = new Send(m_client, prompt, options, to, target.has_value(), this);
+    send->setParksInARow(launch.parksInARow);
     adopt(send);
     Send::Route &route = send->route();
     route.fallback = target;
     // Paced and trimmed by the lane, model and context window of where the send goes.
-    route.lane = target ? laneOf(*target) : ownLane();
-    // A new prompt while one is parked: that one stays in the lot (its card, the queue) and goes
-    // at its reset; this session's failed prompt is the new one from now on.
-    m_parked = false;
-    m_parkedId = {};
-    m_lastOptions = options;
-    m_trimOffer = {}; // an offer is about the send that made it
+    route.lane = target ? laneOf(*target) : ownLane(launch.model);
     setLeftOut(m_leftOut); // an edit or a regenerate may have taken turns away
-    trimBeforeSend(prompt, options, route.lane);
-    m_offerExcess.reset(); // only ever for the resend of the prompt that overflowed
-    m_offerWindow.reset();
+    trimBeforeSend(prompt, options, route.lane, excess.value_or(0), named);
     net::ChatRequest request;
     request.endpoint = target ? target->endpoint : m_endpoint;
     // A parked send goes with the model it was parked with, whatever is chosen now.
-    request.model = target      ? target->model
-        : m_nextModel.isEmpty() ? m_model
-                                : std::exchange(m_nextModel, QString());
+    request.model = target ? target->model : launch.model.isEmpty() ? m_model : launch.model;
     request.stream = target ? target->demo || target->stream : m_demo || m_choice.stream;
     request.extraHeaders = to.extraHeaders;
     if (options.systemPrompt)
@@ -328,7 +341,8 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     request.messages.append({ u"user"_s, prompt });
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
-    storeSendStart(prompt); // queued before the request goes out (on the next turn of the loop)
+    storeSendStart(prompt,
+        launch.storedPrompt); // queued before the request goes out (on the next turn of the loop)
     // The whole answer for the transcript; else, bounded, what the history stores of it (the
     // CLI streams on), or nothing.
     send->setAnswerLimit(m_keepTranscript ? -1
@@ -351,29 +365,26 @@ void ChatSession::cancel()
 
 void ChatSession::stop()
 {
-    m_stopped = busy();
+    QPointer<Send> stopped = busy() ? m_current : nullptr;
+    if (stopped)
+        stopped->setStoppedByUser(true);
     m_client->cancel();
-    m_stopped = false;
+    if (stopped)
+        stopped->setStoppedByUser(false);
 }
 
-void ChatSession::finish(const net::SendSummary &summary)
+void ChatSession::finish(Send *ended, const net::SendSummary &summary)
 {
-    m_endedSend = m_send;
-    m_endedRequest = m_send; // the client numbers its log records by the send
-    m_endedAttempt = summary.attempts;
-    // The send that ended, whatever a handler of the signals below does meanwhile (a Send is
-    // deleted later, never at once).
-    Send *const ended = m_current;
     storeSendEnd(summary);
-    offerPark(summary);
-    makeFallbackOffer(summary, ended->state());
+    ParkOffer park = parkOfferFor(*ended, summary);
     const bool viaFallback = ended->state().viaFallback;
-    if (viaFallback && m_offer.parkable) {
+    if (viaFallback && park.parkable) {
         // Parked, it would go to the session's own provider at the fallback's reset.
-        m_offer.parkable = false;
-        m_offer.refusal = retry::ParkRefusal::NotCapped;
-        m_offer.reason = u"Not parked: the send went to the fallback profile."_s;
+        park.parkable = false;
+        park.refusal = retry::ParkRefusal::NotCapped;
+        park.reason = u"Not parked: the send went to the fallback profile."_s;
     }
+    ended->setOffers(park, fallbackOfferFor(summary, *ended));
     if (summary.outcome == net::SendSummary::Outcome::Succeeded) {
         if (m_keepTranscript) {
             m_history.append({ u"user"_s, ended->prompt() });

@@ -12,6 +12,7 @@
 #include "providermemory.h"
 #include "send.h"
 #include "sendstate.h"
+#include "sessionsetup.h"
 #include "sessiontypes.h"
 
 #include <QList>
@@ -38,14 +39,14 @@ class ChatSession final : public QObject
     Q_DISABLE_COPY_MOVE(ChatSession)
 
 public:
-    /// Makes the credential provider of one keychain entry (ProviderChoice::keychainEntry).
-    using KeychainFactory
-        = std::function<std::shared_ptr<net::CredentialProvider>(const QString &entry)>;
+    using KeychainFactory = session::KeychainFactory;
 
     explicit ChatSession(QObject *parent = nullptr);
     ~ChatSession() override;
 
     // --- wiring ---
+    /// Wires it as `setup` says (all but the provider and its fallback): the setters below.
+    void configure(const SessionSetup &setup);
     /// 0 < scale <= 1: every wait and timeout runs `scale` times as long on the wall clock.
     void setTimeScale(double scale);
     /// What serves the demo when it is chosen (not owned; may be null: the demo then has no
@@ -68,6 +69,9 @@ public:
     /// and allowPlainHttp() was not called for this endpoint in this session.
     bool needsPlainHttpConsent() const;
     void allowPlainHttp();
+    /// True when a send of this session to `choice`'s endpoint with its key would need no
+    /// question: it talks to that endpoint with that key and needsPlainHttpConsent() is false.
+    bool consentsToPlainHttp(const ProviderChoice &choice) const;
     /// The same for a send to the fallback (sendToFallback(), and the automatic one): whether it
     /// would put the fallback profile's key on plain HTTP to a host that is not this machine,
     /// and allowFallbackPlainHttp() was not called for the fallback's endpoint. An automatic
@@ -78,7 +82,7 @@ public:
 
     // --- the conversation ---
     bool busy() const;
-    quint64 currentSend() const { return m_send; }
+    quint64 currentSend() const { return m_current ? m_current->id() : 0; }
     /// The messages of the answered exchanges, sent before every prompt.
     const QList<net::ChatMessage> &history() const { return m_history; }
     /// The prompt of the last send that failed or was cancelled, until another send starts.
@@ -155,19 +159,19 @@ public:
     /// belongs to what the session showed when it was parked.
     quint64 viewToken() const { return m_view; }
     /// True while stop() cancels the send in flight: the user's Stop, not a provider change.
-    bool stoppedByUser() const { return m_stopped; }
+    bool stoppedByUser() const { return m_current && m_current->stoppedByUser(); }
     /// The lot's name for the provider talked to: "demo", or the stored endpoint (its queue:
     /// one parked send at a time per lane).
     QString lane() const;
     /// Of the send that ended last; `parkable` only while its prompt is the failed prompt and it
     /// is not parked yet.
-    ParkOffer parkOffer() const { return m_offer; }
+    ParkOffer parkOffer() const { return m_current ? m_current->state().park : ParkOffer(); }
     /// Parks the failed prompt as parkOffer() says: logs `parked` (stored with its send) and
     /// hands it to the lot. False when it is not parkable. With ParkingChoice::Automatic the
     /// session calls it itself when the send ends.
     bool park();
     /// True between park() and sendParked(), runParked() or cancelPark().
-    bool isParked() const { return m_parked; }
+    bool isParked() const { return m_current && m_current->state().isParked(); }
     /// Sends the parked prompt again, after logging `unparked` with `why` (SentNow or
     /// ResetReached): a fresh retry cycle. Its parks carry over: in a lot, a send that ends
     /// capped again is parked again (whatever the choice) until kMaxParksInARow; without one
@@ -206,7 +210,7 @@ public:
     /// The plan for a send of `prompt` now (also when nothing needs leaving out).
     TrimOffer trimOfferFor(const QString &prompt, const SendOptions &options) const;
     /// The offer made after the last send ended on a context error; offered false when none.
-    TrimOffer trimOffer() const { return m_trimOffer; }
+    TrimOffer trimOffer() const { return m_current ? m_current->state().trim : TrimOffer(); }
     /// Leaves the oldest `turns` earlier turns out of every request from now on (they stay in the
     /// transcript and the history). Clamped to all but the last turn; emits leftOutChanged().
     void setLeftOut(int turns);
@@ -221,7 +225,10 @@ public:
     /// nullopt: none. `automatic`: the session sends there by itself. Kept across setProvider().
     void setFallback(std::optional<ProviderChoice> fallback, bool automatic);
     /// Of the send that ended last; offered false when none.
-    FallbackOffer fallbackOffer() const { return m_fallbackOffer; }
+    FallbackOffer fallbackOffer() const
+    {
+        return m_current ? m_current->state().fallback : FallbackOffer();
+    }
     /// Sends the failed prompt to the fallback as fallbackOffer() says: logs `fallback` (stored
     /// with the capped send), then a fresh cycle with the fallback's endpoint, key and limits. A
     /// send to a fallback that ends capped is never offered another (one hop). Later sends go to
@@ -277,25 +284,30 @@ Q_SIGNALS:
     void restoreFailed(const QUuid &id, const QString &reason);
 
 private:
-    quint64 startSend(const QString &prompt, const SendOptions &options);
-    /// `send` is the send in flight or the one that ended last, and this session still has it.
-    bool current(quint64 send) const
+    /// What a send is made with besides its prompt and options.
+    struct Launch
     {
-        return send == m_send && m_send != 0 && m_current && m_current->id() == send;
-    }
+        std::optional<ProviderChoice> fallback; ///< prepared (prepareFallback()); else its own
+        QUuid storedPrompt; ///< its user message is stored already (the same prompt again)
+        QString model; ///< a parked send goes with the model it was parked with
+        int parksInARow = 0; ///< a parked send out again: one more than when it was parked
+    };
+    quint64 startSend(const QString &prompt, const SendOptions &options, Launch launch);
+    /// `send` is the send in flight or the one that ended last, and this session still has it.
+    bool current(quint64 send) const { return send != 0 && m_current && m_current->id() == send; }
+    /// The send that ended last (or the parked one taken over), while no other began.
+    Send *ended() const;
     /// Makes `send` the current one: its state is this session's from now on.
     void adopt(Send *send);
     void onEnded(Send *send, quint64 id, const net::SendSummary &summary);
-    void finish(const net::SendSummary &summary);
-    /// Publishes the current send's state again (after an offer or a park changed it).
-    void republish();
+    void finish(Send *ended, const net::SendSummary &summary);
     void keepAnswerText(const QString &text);
     /// Forgets the send that ended last (another conversation is shown).
     void dropLastSend();
     /// The fallback the send in flight (or ended last) went to; nullopt for the own provider.
     std::optional<ProviderChoice> sendFallback() const;
     // History: each queues its writes on m_writer and returns at once.
-    void storeSendStart(const QString &prompt);
+    void storeSendStart(const QString &prompt, const QUuid &storedPrompt);
     /// Regenerate, Edit and resend: the last exchange's stored messages are marked Replaced.
     void storeReplacedExchange();
     void storeAnswerStart();
@@ -306,12 +318,13 @@ private:
     bool keyWouldBeSent() const;
     net::Credential loadNow() const;
 
-    void offerPark(const net::SendSummary &summary);
-    net::RetryRecord parkRecord(net::RetryRecord::Event event) const;
+    ParkOffer parkOfferFor(const Send &ended, const net::SendSummary &summary) const;
+    net::RetryRecord parkRecord(const Send &ended, net::RetryRecord::Event event) const;
     void appendParkRecord(net::RetryRecord record, const QUuid &storedSend);
 
     /// The send that ended last shows its end again (taken out of the lot without going out).
-    void unparkLastSend();
+    /// `cancelled`: by the user, its prompt is a failed one again (not parkable, Retry now).
+    void unparkLastSend(bool cancelled);
     bool shows(const history::ParkedSend &parked) const;
     /// Takes `parked` as this session's parked prompt (the lot's entry of the conversation shown).
     void adoptParked(const history::ParkedSend &parked);
@@ -333,8 +346,8 @@ private:
     QString m_failedPrompt;
     bool m_hasLastExchange = false;
     bool m_editing = false;
-    quint64 m_send = 0;
-    /// The send in flight, or the one that ended last: its prompt, answer and state.
+    /// The send in flight, or the one that ended last (or the parked one of the conversation
+    /// shown): its prompt, answer, offers and state.
     QPointer<Send> m_current;
 
     QPointer<history::HistoryWriter> m_writer;
@@ -350,21 +363,8 @@ private:
     WallClock m_wallClock;
     ParkingChoice m_parkingChoice = ParkingChoice::Ask;
     QPointer<ParkingLot> m_lot;
-    ParkOffer m_offer;
-    bool m_parked = false;
-    int m_parksInARow = 0; ///< of the send in flight or ended last; a new prompt starts at 0
-    QUuid m_endedStoredSend; ///< the stored send of the send that ended last
-    QUuid m_endedStoredPrompt; ///< and its user message
-    QUuid m_reuseStoredPrompt; ///< runParked(): the next send's user message is already stored
-    QUuid m_parkedId; ///< the lot's id of this session's parked prompt
-    bool m_stopped = false; ///< the send in flight was stopped by the user (stop())
     bool m_restorePending = false; ///< an openConversation() not answered yet
-    QString m_nextModel; ///< runParked(): the model the parked send was parked with
     QUuid m_lastStoredMessage; ///< the conversation's last stored message, stored or restored
-    SendOptions m_lastOptions; ///< of the send in flight or ended last
-    quint64 m_endedSend = 0; ///< the send that ended last (ParkOffer::send)
-    quint64 m_endedRequest = 0; ///< its number in the retry log
-    int m_endedAttempt = 0; ///< its last attempt
 
     // Profiles and fallback (chatsessionfallback.cpp).
     /// What a send to `choice` authenticates with: its own key source (the demo: none).
@@ -374,24 +374,20 @@ private:
     /// Before a send to the session's own provider: the client back from a fallback's.
     void restoreClient();
     /// In finish(): the offer of the send that ended (offered only when it gave up capped).
-    void makeFallbackOffer(const net::SendSummary &summary, const SendState &ended);
+    FallbackOffer fallbackOfferFor(const net::SendSummary &summary, const Send &ended) const;
     /// Right after gaveUp(): sends to the fallback when automatic, emits fallbackOffered().
-    /// `before`: the offer as it was before gaveUp() (a handler may have sent again since).
-    void offerFallback(quint64 send, const FallbackOffer &before);
+    void offerFallback(Send *ended, quint64 send);
     std::optional<ProviderChoice> m_fallback;
     bool m_autoFallback = false;
-    FallbackOffer m_fallbackOffer;
     /// The fallback a demo fallback's endpoint is found for (the session's own local provider,
     /// or one it starts); nullopt when it could not start. `startedLocal`: it was started.
     std::optional<ProviderChoice> prepareFallback(bool &startedLocal);
     /// Sends `prompt` to the prepared `target` with its key source, limits and profile name.
     quint64 startFallbackSend(ProviderChoice target, bool startedLocal, const QString &prompt,
-        const SendOptions &options);
+        const SendOptions &options, const QUuid &storedPrompt = {});
     /// trimAndResend() after a send to the fallback: the trimmed prompt goes to the same
     /// fallback again (still one hop), never back to the capped profile.
     quint64 resendToFallback(const SendOptions &options);
-    /// Set by sendToFallback() for the one startSend() it makes: where that send goes.
-    std::optional<ProviderChoice> m_fallbackTarget;
     bool m_clientOnFallback = false; ///< the client holds the fallback's key source and limits
     bool m_fallbackStartedLocal = false; ///< a demo fallback started the local provider
     /// The profile id stored with the conversation shown (set or restored); what setProvider()
@@ -400,7 +396,7 @@ private:
 
     // Pacing and trimming (chatsessionpacing.cpp).
     /// The next send to the session's own provider.
-    SendLane ownLane() const;
+    SendLane ownLane(const QString &model = {}) const;
     /// A send to the fallback `target` (as prepared by prepareFallback()).
     static SendLane laneOf(const ProviderChoice &target);
     net::PacePlan pacePlanFor(const net::ChatRequest &request, const SendLane &to) const;
@@ -411,19 +407,15 @@ private:
     void onProviderReported(quint64 send, const net::ProviderReport &report);
     void onContextOverflow(quint64 send, const net::ContextOverflow &overflow);
     /// Automatic trimming before a send: applies a plan when the request would not fit.
-    void trimBeforeSend(const QString &prompt, const SendOptions &options, const SendLane &to);
+    /// `excess` and `named`: the figures of a context error the send before ended on.
+    void trimBeforeSend(const QString &prompt, const SendOptions &options, const SendLane &to,
+        qint64 excess, std::optional<qint64> named);
     QPointer<ProviderMemory> m_memory;
     bool m_pacingEnabled = true;
     bool m_autoTrim = false;
     bool m_resendsAfterTrim = true;
     int m_leftOut = 0; ///< oldest exchanges of m_history not sent
-    TrimOffer m_trimOffer;
     std::optional<qint64> m_sessionContextWindow; ///< named by an error, without a memory
-    /// The overflow (Send::Route) of the offer made, until its resend: the resend of the prompt
-    /// that overflowed plans with the provider's own count and window (even when Settings
-    /// holds a larger one).
-    std::optional<qint64> m_offerExcess;
-    std::optional<qint64> m_offerWindow;
     /// `excess`: how much more the provider counted than the estimate; `named`: the window a
     /// context error named (the smaller of it and the known one is planned with).
     TrimOffer makeTrimOffer(const QString &prompt, const SendOptions &options, const SendLane &to,
@@ -433,7 +425,7 @@ private:
     void clearLeftOut();
     /// After gaveUp(): the Trim and resend offer of a context error (resent at once with
     /// automatic trimming).
-    void offerTrim(quint64 send);
+    void offerTrim(Send *ended, quint64 send);
 };
 
 } // namespace capwatch::session

@@ -105,17 +105,21 @@ void ChatSession::setFallback(std::optional<ProviderChoice> fallback, bool autom
 {
     m_fallback = std::move(fallback);
     m_autoFallback = automatic;
-    if (!m_fallback)
-        m_fallbackOffer.offered = false;
+    if (!m_fallback && m_current) {
+        FallbackOffer offer = m_current->state().fallback;
+        offer.offered = false;
+        m_current->setFallbackOffer(offer);
+    }
 }
 
-void ChatSession::makeFallbackOffer(const net::SendSummary &summary, const SendState &ended)
+FallbackOffer ChatSession::fallbackOfferFor(
+    const net::SendSummary &summary, const Send &ended) const
 {
     FallbackOffer offer;
-    offer.send = m_send;
-    offer.fromProfile = ended.profileName;
+    offer.send = ended.id();
+    offer.fromProfile = ended.state().profileName;
     offer.reason = summary.reason;
-    offer.category = ended.failureCategory();
+    offer.category = ended.state().failureCategory();
     if (m_fallback)
         offer.toProfile = m_fallback->profileName;
     // One hop: a send to the fallback that ends capped is offered nothing further.
@@ -123,14 +127,14 @@ void ChatSession::makeFallbackOffer(const net::SendSummary &summary, const SendS
     const retry::PolicyLimits &ranWith
         = m_client->policy() ? m_client->policy()->limits() : m_client->policyLimits();
     offer.offered
-        = m_fallback && !ended.viaFallback && endedCapped(summary, offer.category, ranWith);
-    m_fallbackOffer = offer;
+        = m_fallback && !ended.state().viaFallback && endedCapped(summary, offer.category, ranWith);
+    return offer;
 }
 
-void ChatSession::offerFallback(quint64 send, const FallbackOffer &before)
+void ChatSession::offerFallback(Send *ended, quint64 send)
 {
     // A handler of gaveUp() may have started another send: the offer is still told.
-    FallbackOffer offer = m_fallbackOffer.send == send ? m_fallbackOffer : before;
+    FallbackOffer offer = ended->state().fallback;
     if (offer.offered && m_autoFallback && current(send) && !busy()) {
         if (fallbackNeedsPlainHttpConsent()) {
             // Not by itself: the offer goes out with `automatic` false, so the caller asks.
@@ -142,7 +146,7 @@ void ChatSession::offerFallback(quint64 send, const FallbackOffer &before)
             qCInfo(lcSession).noquote()
                 << u"send %1 ended capped on %2: sent to its fallback %3"_s.arg(send).arg(
                        offer.fromProfile, offer.toProfile);
-            offer.automatic = sendToFallback(m_lastOptions) != 0;
+            offer.automatic = sendToFallback(ended->options()) != 0;
         }
     }
     Q_EMIT fallbackOffered(offer);
@@ -176,24 +180,27 @@ std::optional<ProviderChoice> ChatSession::prepareFallback(bool &startedLocal)
     return target;
 }
 
-quint64 ChatSession::startFallbackSend(
-    ProviderChoice target, bool startedLocal, const QString &prompt, const SendOptions &options)
+quint64 ChatSession::startFallbackSend(ProviderChoice target, bool startedLocal,
+    const QString &prompt, const SendOptions &options, const QUuid &storedPrompt)
 {
     // A fresh cycle with the fallback's own key source, limits and profile name: swapped in
     // before the send, so no credential of the capped profile is loaded for it.
     applyToClient(target);
     m_clientOnFallback = true;
     m_fallbackStartedLocal = startedLocal;
-    m_fallbackTarget = std::move(target);
-    m_parksInARow = 0;
-    return startSend(prompt, options);
+    Launch launch;
+    launch.fallback = std::move(target);
+    launch.storedPrompt = storedPrompt;
+    return startSend(prompt, options, std::move(launch));
 }
 
 quint64 ChatSession::sendToFallback(const SendOptions &options)
 {
-    if (!m_fallback || !m_fallbackOffer.offered || busy() || m_failedPrompt.isEmpty()
-        || m_fallbackOffer.send != m_endedSend || m_parked)
+    Send *const e = ended();
+    if (!m_fallback || !e || !e->state().fallback.offered || busy() || m_failedPrompt.isEmpty()
+        || e->state().isParked())
         return 0;
+    const FallbackOffer &offered = e->state().fallback;
     // No caller skips the question: the key goes over plain HTTP only once it was allowed.
     if (fallbackNeedsPlainHttpConsent())
         return 0;
@@ -207,13 +214,13 @@ quint64 ChatSession::sendToFallback(const SendOptions &options)
     RetryRecord r;
     const QList<RetryRecord> &records = m_log->records();
     for (qsizetype i = records.size() - 1; i >= 0; --i) {
-        if (quint64(records.at(i).request) == m_endedRequest) {
+        if (quint64(records.at(i).request) == e->request()) {
             r = records.at(i);
             break;
         }
     }
-    r.request = int(m_endedRequest);
-    r.attempt = std::max(r.attempt, m_endedAttempt);
+    r.request = int(e->request());
+    r.attempt = std::max(r.attempt, e->attemptsMade());
     r.event = RetryRecord::Event::Fallback;
     r.time = wallNow();
     r.waitMs.reset();
@@ -222,14 +229,14 @@ quint64 ChatSession::sendToFallback(const SendOptions &options)
     r.budgetLeftMs.reset();
     r.resetAt = {};
     r.unpark = RetryRecord::Unpark::None;
-    r.reason = m_fallbackOffer.reason;
-    r.profile = m_fallbackOffer.fromProfile;
+    r.reason = offered.reason;
+    r.profile = offered.fromProfile;
     r.fallbackTo = target->profileName;
-    appendParkRecord(r, m_endedStoredSend);
+    appendParkRecord(r, e->rows().send);
 
-    m_reuseStoredPrompt = m_endedStoredPrompt; // the same prompt: one more send of it
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
-    return startFallbackSend(*std::move(target), startedLocal, prompt, options);
+    // The same prompt: one more send of its stored message.
+    return startFallbackSend(*std::move(target), startedLocal, prompt, options, e->rows().prompt);
 }
 
 quint64 ChatSession::resendToFallback(const SendOptions &options)

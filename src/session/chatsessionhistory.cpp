@@ -65,13 +65,8 @@ void ChatSession::newConversation()
     m_editing = false;
     m_conversation = {};
     m_conversationProfile.clear();
-    m_fallbackOffer = {};
     m_lastStoredPrompt = {};
     m_lastStoredAnswer = {};
-    m_parked = false;
-    m_parkedId = {};
-    m_offer = {};
-    m_parksInARow = 0;
     ++m_view;
     m_log->clear();
     Q_EMIT conversationChanged(QUuid());
@@ -168,13 +163,8 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
 
     m_conversation = id;
     m_conversationProfile = loaded.conversation->profile;
-    m_fallbackOffer = {};
     ++m_view;
     m_lastStoredMessage = loaded.messages.isEmpty() ? QUuid() : loaded.messages.constLast().id;
-    m_parked = false;
-    m_parkedId = {};
-    m_offer = {};
-    m_parksInARow = 0;
     if (m_lot) { // a parked send of this conversation is this session's parked prompt
         const QList<history::ParkedSend> parked = m_lot->sendsOf(id);
         if (!parked.isEmpty() && !m_lot->isRunning(parked.constLast().id))
@@ -230,11 +220,9 @@ void ChatSession::storeReplacedExchange()
     }
 }
 
-void ChatSession::storeSendStart(const QString &prompt)
+void ChatSession::storeSendStart(const QString &prompt, const QUuid &reuse)
 {
     Send::Rows &rows = m_current->rows(); // the request number is set once the client has it
-    if (!m_writer)
-        m_reuseStoredPrompt = {};
     m_lastStoredPrompt = {}; // a new send: the last exchange is not the last one any more
     m_lastStoredAnswer = {};
     if (!m_writer)
@@ -259,7 +247,6 @@ void ChatSession::storeSendStart(const QString &prompt)
     // A parked prompt that goes out again is the same message, one more send of it, while it is
     // still the conversation's last message. When others came after it, its answer would come
     // after theirs: it is stored again at the end and the old one marked replaced.
-    const QUuid reuse = std::exchange(m_reuseStoredPrompt, QUuid());
     if (!reuse.isNull() && reuse == m_lastStoredMessage) {
         rows.prompt = reuse;
     } else {
@@ -294,8 +281,6 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
     const bool open = std::exchange(rows.open, false); // its records are its own until now
     const QUuid send = rows.send;
     const QUuid prompt = rows.prompt;
-    m_endedStoredSend = send; // what a park of this send is stored with
-    m_endedStoredPrompt = prompt;
     QUuid answer = rows.answer;
     if (!m_writer || send.isNull() || !open)
         return;

@@ -23,14 +23,14 @@ bool ChatSession::sendNow()
 {
     if (!m_client->pacing())
         return false;
-    qCInfo(lcSession) << "send" << m_send << "sent now, without waiting for the window";
+    qCInfo(lcSession) << "send" << currentSend() << "sent now, without waiting for the window";
     return m_client->sendNow();
 }
 
-SendLane ChatSession::ownLane() const
+SendLane ChatSession::ownLane(const QString &model) const
 {
     // A parked send goes with the model it was parked with (startSend()).
-    return { lane(), m_nextModel.isEmpty() ? m_model : m_nextModel, m_choice.contextWindow };
+    return { lane(), model.isEmpty() ? m_model : model, m_choice.contextWindow };
 }
 
 SendLane ChatSession::laneOf(const ProviderChoice &target)
@@ -150,9 +150,6 @@ void ChatSession::setLeftOut(int turns)
 
 void ChatSession::clearLeftOut()
 {
-    m_trimOffer = {};
-    m_offerExcess.reset();
-    m_offerWindow.reset();
     if (m_leftOut == 0)
         return;
     m_leftOut = 0;
@@ -161,10 +158,12 @@ void ChatSession::clearLeftOut()
 
 quint64 ChatSession::trimAndResend(const SendOptions &options)
 {
-    if (!m_trimOffer.offered || busy() || m_parked || m_failedPrompt.isEmpty())
+    Send *const e = ended();
+    if (!e || !e->state().trim.offered || busy() || e->state().isParked()
+        || m_failedPrompt.isEmpty())
         return 0;
-    setLeftOut(m_trimOffer.plan.leftOut);
-    m_trimOffer = {};
+    setLeftOut(e->state().trim.plan.leftOut);
+    e->setTrimOffer({});
     // The offer is about the send that ended: after a send to the fallback, its prompt goes to
     // that fallback again, not to the profile that ended capped.
     if (sentToFallback())
@@ -172,15 +171,13 @@ quint64 ChatSession::trimAndResend(const SendOptions &options)
     return retryFailed(options);
 }
 
-void ChatSession::trimBeforeSend(
-    const QString &prompt, const SendOptions &options, const SendLane &to)
+void ChatSession::trimBeforeSend(const QString &prompt, const SendOptions &options,
+    const SendLane &to, qint64 excess, std::optional<qint64> named)
 {
     if (!m_autoTrim)
         return;
     // After a context error the provider's own count and window are known: the resend of its
     // prompt plans with them; later sends with the estimate alone.
-    const qint64 excess = std::exchange(m_offerExcess, std::nullopt).value_or(0);
-    const std::optional<qint64> named = std::exchange(m_offerWindow, std::nullopt);
     TrimOffer offer = makeTrimOffer(prompt, options, to, excess, named);
     if (!offer.offered)
         return;
@@ -238,37 +235,32 @@ void ChatSession::onContextOverflow(quint64 send, const net::ContextOverflow &ov
     route.overflowExcess = std::max<qint64>(0, overflow.requested - route.estimate);
 }
 
-void ChatSession::offerTrim(quint64 send)
+void ChatSession::offerTrim(Send *ended, quint64 send)
 {
-    if (!m_current || !m_current->route().overflowExcess || m_endedSend != send || busy()
-        || m_failedPrompt.isEmpty())
+    if (!current(send) || !ended->route().overflowExcess || busy() || m_failedPrompt.isEmpty())
         return;
-    Send::Route &route = m_current->route();
-    m_offerExcess = std::exchange(route.overflowExcess, std::nullopt);
-    m_offerWindow = std::exchange(route.overflowWindow, std::nullopt);
+    Send::Route &route = ended->route();
+    route.resendExcess = std::exchange(route.overflowExcess, std::nullopt);
+    route.resendWindow = std::exchange(route.overflowWindow, std::nullopt);
     // With the window of the provider that overflowed (the fallback's after a send to it).
-    m_trimOffer
-        = makeTrimOffer(m_failedPrompt, m_lastOptions, route.lane, *m_offerExcess, m_offerWindow);
-    m_trimOffer.send = send;
-    if (m_autoTrim && m_trimOffer.offered) {
-        m_trimOffer.automatic = true;
-        republish();
-        Q_EMIT trimOffered(m_trimOffer);
-        if (!m_resendsAfterTrim)
-            return; // the caller resends
-        // Not from inside the client's own signal: on the next turn of the loop, if nothing
-        // else was sent meanwhile.
-        QMetaObject::invokeMethod(
-            this,
-            [this, send, options = m_lastOptions] {
-                if (m_endedSend == send && m_trimOffer.send == send)
-                    trimAndResend(options);
-            },
-            Qt::QueuedConnection);
-        return;
-    }
-    republish();
-    Q_EMIT trimOffered(m_trimOffer);
+    TrimOffer offer = makeTrimOffer(
+        m_failedPrompt, ended->options(), route.lane, *route.resendExcess, route.resendWindow);
+    offer.send = send;
+    offer.automatic = m_autoTrim && offer.offered;
+    ended->setTrimOffer(offer);
+    ended->publish();
+    Q_EMIT trimOffered(offer);
+    if (!offer.automatic || !m_resendsAfterTrim)
+        return; // the caller resends
+    // Not from inside the client's own signal: on the next turn of the loop, if nothing else
+    // was sent meanwhile.
+    QMetaObject::invokeMethod(
+        this,
+        [this, send, options = ended->options()] {
+            if (current(send) && m_current->state().trim.send == send)
+                trimAndResend(options);
+        },
+        Qt::QueuedConnection);
 }
 
 } // namespace capwatch::session

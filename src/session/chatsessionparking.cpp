@@ -47,18 +47,18 @@ QString ChatSession::lane() const
         net::chatCompletionsUrl(m_endpoint).toString(QUrl::RemoveUserInfo));
 }
 
-void ChatSession::offerPark(const net::SendSummary &summary)
+ParkOffer ChatSession::parkOfferFor(const Send &ended, const net::SendSummary &summary) const
 {
     ParkOffer offer;
-    offer.send = m_send;
-    offer.parksInARow = m_parksInARow;
+    offer.send = ended.id();
+    offer.parksInARow = ended.parksInARow();
     const QDateTime failedAt = wallNow();
     offer.dueAt = failedAt;
     if (const retry::SendPolicy *policy = m_client->policy();
         policy && summary.outcome == net::SendSummary::Outcome::GaveUp) {
         const retry::WallTime at { retry::Millis(failedAt.toMSecsSinceEpoch()) };
         const retry::ParkDecision d
-            = retry::decidePark(retry::parkInputOf(*policy, at, m_parksInARow));
+            = retry::decidePark(retry::parkInputOf(*policy, at, ended.parksInARow()));
         offer.parkable = d.park;
         offer.refusal = d.refusal;
         offer.resetIn = d.resetIn;
@@ -68,17 +68,18 @@ void ChatSession::offerPark(const net::SendSummary &summary)
     } else {
         offer.reason = u"Not parked: the send did not give up."_s;
     }
-    m_offer = offer;
+    return offer;
 }
 
-RetryRecord ChatSession::parkRecord(RetryRecord::Event event) const
+RetryRecord ChatSession::parkRecord(const Send &ended, RetryRecord::Event event) const
 {
+    const quint64 request = ended.request();
     RetryRecord r;
     // The last record of the send that ended (its gave_up) names the failure it was parked on.
     const QList<RetryRecord> &records = m_log->records();
     bool copied = false;
     for (qsizetype i = records.size() - 1; i >= 0; --i) {
-        if (quint64(records.at(i).request) == m_endedRequest) {
+        if (quint64(records.at(i).request) == request) {
             r = records.at(i);
             copied = true;
             break;
@@ -89,15 +90,15 @@ RetryRecord ChatSession::parkRecord(RetryRecord::Event event) const
     // profile: WindowParking::makeSession()). So does one with nothing to copy.
     if (!copied || event == RetryRecord::Event::Unparked)
         r.profile = m_choice.profileName;
-    r.request = int(m_endedRequest);
-    r.attempt = std::max(r.attempt, m_endedAttempt);
+    r.request = int(request);
+    r.attempt = std::max(r.attempt, ended.attemptsMade());
     r.event = event;
     r.time = wallNow();
     r.waitMs.reset();
     r.waitedTotalMs.reset();
     r.budgetLeftMs.reset();
-    r.rawWaitMs = qint64(m_offer.resetIn.count());
-    r.resetAt = m_offer.dueAt;
+    r.rawWaitMs = qint64(ended.state().park.resetIn.count());
+    r.resetAt = ended.state().park.dueAt;
     r.unpark = RetryRecord::Unpark::None;
     if (event == RetryRecord::Event::Unparked)
         r.reason = retry::EndReason::None;
@@ -115,80 +116,85 @@ void ChatSession::appendParkRecord(RetryRecord record, const QUuid &storedSend)
 
 bool ChatSession::park()
 {
-    if (!m_offer.parkable || m_parked || busy() || m_failedPrompt.isEmpty()
-        || m_offer.send != m_endedSend)
+    Send *const e = ended();
+    if (!e || e->state().isParked() || !e->state().park.parkable || busy()
+        || m_failedPrompt.isEmpty())
         return false;
-    const RetryRecord record = parkRecord(RetryRecord::Event::Parked);
-    m_parked = true;
+    const ParkOffer &offer = e->state().park;
+    const RetryRecord record = parkRecord(*e, RetryRecord::Event::Parked);
     history::ParkedSend p;
-    {
-        p.conversation = m_conversation;
-        p.message = m_endedStoredPrompt;
-        p.send = m_endedStoredSend;
-        p.provider = lane();
-        p.model = m_model;
-        ParkedOptions o;
-        o.send = m_lastOptions;
-        o.request = m_endedRequest;
-        o.attempt = m_endedAttempt;
-        p.options = o.toJson();
-        p.parkedAt = wallNow();
-        p.dueAt = m_offer.dueAt;
-        p.resetAt = p.parkedAt.addMSecs(qint64(m_offer.resetIn.count()));
-        p.parksInARow = m_parksInARow + 1;
-        p.prompt = m_failedPrompt;
-        if (m_lot)
-            m_parkedId = m_lot->park(p, this);
-        p.id = m_parkedId;
+    p.conversation = m_conversation;
+    p.message = e->rows().prompt;
+    p.send = e->rows().send;
+    p.provider = lane();
+    p.model = m_model;
+    ParkedOptions o;
+    o.send = e->options();
+    o.request = e->request();
+    o.attempt = e->attemptsMade();
+    p.options = o.toJson();
+    p.parkedAt = wallNow();
+    p.dueAt = offer.dueAt;
+    p.resetAt = p.parkedAt.addMSecs(qint64(offer.resetIn.count()));
+    p.parksInARow = e->parksInARow() + 1;
+    p.prompt = m_failedPrompt;
+    e->setParked(p, ParkedState::Waiting, wallNow()); // parked before the lot looks at it
+    if (m_lot) {
+        p.id = m_lot->park(p, this);
+        e->setParked(p, ParkedState::Waiting, wallNow());
     }
     // After the park is queued for the disk: a view that reads the conversation again on
     // conversationUpdated() sees it parked.
-    appendParkRecord(record, m_endedStoredSend);
+    appendParkRecord(record, e->rows().send);
     // Then the state: a view that reads the log or the history on it sees the park.
-    if (m_current && m_current->id() == m_endedSend) {
-        m_current->setParked(p, ParkedState::Waiting, wallNow());
-        m_current->publish();
-    }
+    e->publish();
     Q_EMIT parkedChanged(true);
     return true;
 }
 
 quint64 ChatSession::sendParked(RetryRecord::Unpark why, const SendOptions &options)
 {
-    if (!m_parked || busy() || m_failedPrompt.isEmpty())
+    Send *const e = ended();
+    if (!e || !e->state().isParked() || busy() || m_failedPrompt.isEmpty())
         return 0;
-    RetryRecord r = parkRecord(RetryRecord::Event::Unparked);
+    RetryRecord r = parkRecord(*e, RetryRecord::Event::Unparked);
     r.unpark = why;
-    appendParkRecord(r, m_endedStoredSend);
-    m_parked = false;
-    m_parkedId = {};
-    ++m_parksInARow; // this cycle ends capped again: the next park counts one more
-    m_reuseStoredPrompt = m_endedStoredPrompt; // the prompt is stored already
+    appendParkRecord(r, e->rows().send);
+    Launch launch;
+    launch.parksInARow = e->parksInARow() + 1; // ends capped again: the next park counts one more
+    launch.storedPrompt = e->rows().prompt; // the prompt is stored already
+    launch.model = e->state().parked->model;
+    e->setParked(std::nullopt);
     Q_EMIT parkedChanged(false);
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
-    return startSend(prompt, options);
+    return startSend(prompt, options, std::move(launch));
 }
 
 void ChatSession::cancelPark()
 {
-    if (!m_parked)
+    Send *const e = ended();
+    if (!e || !e->state().isParked())
         return;
-    RetryRecord r = parkRecord(RetryRecord::Event::Unparked);
+    RetryRecord r = parkRecord(*e, RetryRecord::Event::Unparked);
     r.unpark = RetryRecord::Unpark::Cancelled;
-    appendParkRecord(r, m_endedStoredSend);
-    m_parked = false;
-    m_parkedId = {};
-    m_offer.parkable = false; // taken out: a failed prompt again, for Retry now
-    unparkLastSend();
+    appendParkRecord(r, e->rows().send);
+    unparkLastSend(true);
     Q_EMIT parkedChanged(false);
 }
 
-void ChatSession::unparkLastSend()
+void ChatSession::unparkLastSend(bool cancelled)
 {
-    if (!m_current || !m_current->state().isParked())
+    Send *const e = ended();
+    if (!e || !e->state().isParked())
         return;
-    m_current->setParked(std::nullopt);
-    republish();
+    if (cancelled) { // taken out: a failed prompt again, for Retry now
+        ParkOffer offer = e->state().park;
+        offer.parkable = false;
+        e->setParkOffer(offer);
+    }
+    e->setParked(std::nullopt);
+    if (e->shown()) // one taken over from the lot was never shown: nothing to show again
+        e->publish();
 }
 
 bool ChatSession::shows(const history::ParkedSend &parked) const
@@ -198,19 +204,9 @@ bool ChatSession::shows(const history::ParkedSend &parked) const
 
 void ChatSession::adoptParked(const history::ParkedSend &parked)
 {
-    const ParkedOptions o = ParkedOptions::fromJson(parked.options);
-    m_parked = true;
-    m_parkedId = parked.id;
+    dropLastSend();
     m_failedPrompt = parked.prompt;
-    m_parksInARow = std::max(0, parked.parksInARow - 1);
-    m_endedStoredSend = parked.send;
-    m_endedStoredPrompt = parked.message;
-    m_endedRequest = o.request;
-    m_endedAttempt = o.attempt;
-    m_lastOptions = o.send;
-    m_offer = {};
-    m_offer.dueAt = parked.dueAt;
-    m_offer.resetIn = retry::Millis(std::max<qint64>(0, parked.parkedAt.msecsTo(parked.resetAt)));
+    m_current = Send::fromParked(parked, m_client->policyLimits(), this);
 }
 
 quint64 ChatSession::runParked(const history::ParkedSend &parked, RetryRecord::Unpark why)
@@ -230,14 +226,15 @@ quint64 ChatSession::runParked(const history::ParkedSend &parked, RetryRecord::U
         return 0;
     }
     adoptParked(parked);
-    return sendParked(why, m_lastOptions);
+    return sendParked(why, m_current->options());
 }
 
 void ChatSession::logUnparked(const history::ParkedSend &parked, RetryRecord::Unpark why)
 {
     if (!shows(parked))
         return;
-    if (m_parkedId != parked.id) {
+    Send *const e = ended();
+    if (!e || !e->state().isParked() || e->state().parked->id != parked.id) {
         // Not this session's parked prompt (another send is in flight or failed here): its
         // record is made from the stored park alone, leaving this session's state as it is.
         RetryRecord r = unparkedRecord(parked, why, wallNow());
@@ -245,14 +242,10 @@ void ChatSession::logUnparked(const history::ParkedSend &parked, RetryRecord::Un
         appendParkRecord(r, parked.send);
         return;
     }
-    RetryRecord r = parkRecord(RetryRecord::Event::Unparked);
+    RetryRecord r = parkRecord(*e, RetryRecord::Event::Unparked);
     r.unpark = why;
-    appendParkRecord(r, m_endedStoredSend);
-    m_parked = false;
-    m_parkedId = {};
-    if (why == RetryRecord::Unpark::Cancelled)
-        m_offer.parkable = false; // taken out: a failed prompt again, for Retry now
-    unparkLastSend();
+    appendParkRecord(r, e->rows().send);
+    unparkLastSend(why == RetryRecord::Unpark::Cancelled);
     Q_EMIT parkedChanged(false);
 }
 

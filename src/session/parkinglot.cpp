@@ -73,14 +73,33 @@ void ParkingLot::setRecheckInterval(int ms)
     m_recheck.setInterval(std::max(1, ms));
 }
 
-void ParkingLot::setSessionFactory(SessionFactory factory)
+void ParkingLot::setSessionSetup(std::optional<SessionSetup> setup)
 {
-    m_factory = std::move(factory);
+    m_setup = std::move(setup);
 }
 
-void ParkingLot::setProfileChoice(ProfileChoice choice)
+std::unique_ptr<ChatSession> ParkingLot::makeSession(const QString &profile) const
 {
-    m_profileChoice = std::move(choice);
+    if (!m_setup)
+        return nullptr;
+    // Like the window's own session, the same history and parking choice; but the provider of
+    // the parked send's own conversation (its key source, headers, numbers and lane), whatever
+    // conversation a window shows.
+    auto s = std::make_unique<ChatSession>();
+    s->configure(*m_setup);
+    const ProviderChoice choice = m_setup->providers.choice(profile);
+    s->setProvider(choice);
+    s->setHistory(m_writer);
+    // The consent to send the key over plain HTTP, given in this run by a session that talks to
+    // that endpoint with that key, holds for a parked send there; without it they wait
+    // (ChatSession::runParked()) until their conversation is shown and asks.
+    const bool consented = std::any_of(
+        m_sessions.cbegin(), m_sessions.cend(), [&choice](const QPointer<ChatSession> &shown) {
+            return shown && shown->consentsToPlainHttp(choice);
+        });
+    if (consented)
+        s->allowPlainHttp();
+    return s;
 }
 
 QString ParkingLot::laneOf(const ProviderChoice &choice)
@@ -294,8 +313,8 @@ bool ParkingLot::cancel(const QUuid &id)
         s->logUnparked(parked, RetryRecord::Unpark::Cancelled);
     } else if (m_writer && !parked.send.isNull()) { // stored with its send all the same
         RetryRecord r = unparkedRecord(parked, RetryRecord::Unpark::Cancelled, wallNow());
-        if (m_profileChoice)
-            r.profile = m_profileChoice(e->profile).profileName;
+        if (m_setup)
+            r.profile = m_setup->providers.choice(e->profile).profileName;
         m_writer->addRetryRecord(parked.send, toStored(r));
     }
     remove(id);
@@ -398,7 +417,7 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
             return false; // after the send it is busy with (ended() checks again)
         return runIn(e, s, why);
     }
-    if (!m_factory || e.parked.conversation.isNull())
+    if (!m_setup || e.parked.conversation.isNull())
         return false; // nothing can send it until a session shows it
     const auto waitForProvider = [this, &e] {
         if (!e.waitsForProvider || e.waitsForConsent) {
@@ -411,9 +430,9 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
     // Its conversation's profile talks to another provider now (edited, deleted, or another
     // profile chosen for the conversation): it waits for its own, without a session made and its
     // conversation read every second. Whatever the window shows does not matter.
-    if (m_profileChoice && laneOf(m_profileChoice(e.profile)) != e.parked.provider)
+    if (laneOf(m_setup->providers.choice(e.profile)) != e.parked.provider)
         return waitForProvider();
-    std::unique_ptr<ChatSession> own = m_factory(e.profile);
+    std::unique_ptr<ChatSession> own = makeSession(e.profile);
     if (!own)
         return false;
     if (own->lane() != e.parked.provider) {

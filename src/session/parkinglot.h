@@ -9,6 +9,7 @@
 #include "history/historytypes.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
+#include "sessionsetup.h"
 #include "sessiontypes.h"
 
 #include <QDateTime>
@@ -37,16 +38,6 @@ class ParkingLot final : public QObject
 
 public:
     using WallClock = std::function<QDateTime()>;
-    /// Makes a session, not shown, for a parked send whose conversation no attached session
-    /// shows: configured like the window's (time scale, history), talking to the provider of
-    /// `profile`, the profile id stored with the parked send's conversation (empty or unknown:
-    /// the default profile, as for a restored conversation). The lot opens the conversation in
-    /// it, sends, and deletes it when the send ends.
-    using SessionFactory = std::function<std::unique_ptr<ChatSession>(const QString &profile)>;
-    /// What a session of the factory's for a conversation of `profile` talks to: its lane is
-    /// compared before a session is made, and its profile name goes in the `unparked` record of
-    /// a send cancelled while no session shows it.
-    using ProfileChoice = std::function<ProviderChoice(const QString &profile)>;
 
     explicit ParkingLot(QObject *parent = nullptr);
     ~ParkingLot() override;
@@ -60,10 +51,14 @@ public:
     /// Stores parked sends there and reads the stored ones back (restored() when done). Null
     /// (--private, tests): kept in memory only. Not owned.
     void setHistory(history::HistoryWriter *writer);
-    void setSessionFactory(SessionFactory factory);
-    /// Unset: the lane is compared once the factory made the session, and the record of such a
-    /// cancel names no profile.
-    void setProfileChoice(ProfileChoice choice);
+    /// How the lot makes a session, not shown, for a parked send whose conversation no attached
+    /// session shows: wired like the window's, with the lot's history, talking to what
+    /// `setup.providers` resolves for the profile id stored with that conversation (empty or
+    /// unknown: the default profile, as for a restored conversation); the consent to plain HTTP
+    /// an attached session holds for that endpoint and key holds for it too. The lot opens the
+    /// conversation in it, sends, and deletes it when the send ends. Unset (the default): such a
+    /// send waits until a session shows its conversation. Sessions made later use the new one.
+    void setSessionSetup(std::optional<SessionSetup> setup);
     /// The lane of a session talking to `choice` (ChatSession::lane()): "demo", or the stored
     /// endpoint.
     static QString laneOf(const ProviderChoice &choice);
@@ -122,7 +117,7 @@ private:
     struct Entry
     {
         history::ParkedSend parked;
-        /// The profile id of its conversation (conversations.profile): the factory's argument.
+        /// The profile id of its conversation (conversations.profile): what it is sent with.
         QString profile;
         bool sendNow = false; ///< released before its reset by the user
         bool overdueAtStart = false; ///< read back already due: goes one by one
@@ -137,6 +132,8 @@ private:
         bool fromOrigin = false;
     };
 
+    /// A session for a parked send of a conversation of `profile`, as setSessionSetup() says.
+    std::unique_ptr<ChatSession> makeSession(const QString &profile) const;
     void arm();
     void check();
     void insert(std::unique_ptr<Entry> entry);
@@ -153,8 +150,7 @@ private:
 
     WallClock m_clock;
     QPointer<history::HistoryWriter> m_writer;
-    SessionFactory m_factory;
-    ProfileChoice m_profileChoice;
+    std::optional<SessionSetup> m_setup;
     QList<QPointer<ChatSession>> m_sessions;
     std::vector<std::unique_ptr<Entry>> m_parked; ///< in the order they go out
     QTimer m_due; ///< single shot, precise: the earliest due time

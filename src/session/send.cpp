@@ -1,6 +1,7 @@
 #include "send.h"
 
 #include "net/chatclient.h"
+#include "parkedoptions.h"
 #include "retry/sendpolicy.h"
 
 #include <algorithm>
@@ -32,6 +33,7 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
             m_state.limits = policy->limits();
         m_state.budgetLeft = m_state.limits.budget;
         publish();
+        Q_EMIT started(send);
     });
     connect(
         client, &ChatClient::pacingStarted, this, [this](quint64 send, const net::PacePlan &plan) {
@@ -162,6 +164,35 @@ void Send::checkSilence()
     publish();
 }
 
+Send::Send(QObject *parent)
+    : QObject(parent)
+{ }
+
+Send *Send::fromParked(
+    const history::ParkedSend &parked, const retry::PolicyLimits &limits, QObject *parent)
+{
+    const ParkedOptions o = ParkedOptions::fromJson(parked.options);
+    auto *send = new Send(parent);
+    send->m_prompt = parked.prompt;
+    send->m_options = o.send;
+    send->m_request = o.request;
+    send->m_attemptsMade = o.attempt;
+    send->m_parksInARow = std::max(0, parked.parksInARow - 1);
+    send->m_rows.send = parked.send;
+    send->m_rows.prompt = parked.message;
+    send->m_rows.request = o.request;
+    SendState &s = send->m_state;
+    s.limits = limits;
+    s.budgetLeft = limits.budget;
+    s.model = parked.model;
+    s.attempt = o.attempt;
+    s.park.dueAt = parked.dueAt;
+    s.park.resetIn = retry::Millis(std::max<qint64>(0, parked.parkedAt.msecsTo(parked.resetAt)));
+    send->m_endPhase = SendPhase::GaveUp;
+    send->setParked(parked);
+    return send;
+}
+
 Send::~Send() = default;
 
 void Send::readLive()
@@ -204,6 +235,7 @@ void Send::end(SendPhase phase, const net::SendSummary &summary)
         m_state.waitLeft = m_state.wait - *summary.cutWait;
     m_state.phase = phase;
     m_endPhase = phase;
+    m_attemptsMade = summary.attempts;
     // A cancelled send keeps the attempt it was at (or the one its wait led to).
     if (phase != SendPhase::Cancelled && summary.attempts > 0)
         m_state.attempt = summary.attempts;
@@ -242,6 +274,7 @@ void Send::setParked(
 
 void Send::publish()
 {
+    m_shown = true;
     Q_EMIT changed(m_state);
 }
 

@@ -44,6 +44,11 @@ public:
     /// own. `to`: the profile it goes to; `viaFallback`: it goes to the fallback profile.
     Send(net::ChatClient *client, const QString &prompt, const SendOptions &options,
         const ProviderChoice &to, bool viaFallback, QObject *parent = nullptr);
+    /// A parked send read back from the lot (its conversation was opened): not out, never bound
+    /// to a client, in the Parked phase; its log number and attempt are the stored ones, and it
+    /// shows GaveUp once taken out. `limits`: the numbers its state shows.
+    static Send *fromParked(
+        const history::ParkedSend &parked, const retry::PolicyLimits &limits, QObject *parent);
     ~Send() override;
 
     quint64 id() const { return m_state.send; }
@@ -57,6 +62,18 @@ public:
     void setAnswerLimit(qsizetype chars) { m_answerLimit = chars; }
     /// The profile id it went to.
     QString profileId() const { return m_profileId; }
+    /// Its number in the retry log: its id, or a parked send's stored one (fromParked()).
+    quint64 request() const { return m_request != 0 ? m_request : m_state.send; }
+    /// The attempts it made, as its end said (a parked send's: as stored).
+    int attemptsMade() const { return m_attemptsMade; }
+    /// How often its prompt was parked before this cycle (a parked one out again: one more).
+    int parksInARow() const { return m_parksInARow; }
+    void setParksInARow(int parks) { m_parksInARow = parks; }
+    /// While the user's Stop cancels it (ChatSession::stop()): not a provider change.
+    bool stoppedByUser() const { return m_stoppedByUser; }
+    void setStoppedByUser(bool stopped) { m_stoppedByUser = stopped; }
+    /// Published at least once: views have seen it.
+    bool shown() const { return m_shown; }
 
     /// Its rows in the history (docs/session.md), null when it is not stored: the send, its user
     /// message, its answer (stored Pending at its first text). `request`: its number in the retry
@@ -83,6 +100,10 @@ public:
         qint64 estimate = 0;
         std::optional<qint64> overflowExcess;
         std::optional<qint64> overflowWindow;
+        /// The same figures once a trim was offered on them: the next send of the conversation
+        /// (the resend) plans with them, and only it.
+        std::optional<qint64> resendExcess;
+        std::optional<qint64> resendWindow;
     };
     Route &route() { return m_route; }
     const Route &route() const { return m_route; }
@@ -91,6 +112,8 @@ public:
     void setModel(const QString &model) { m_state.model = model; }
     /// What was offered when it ended; shown with its final state.
     void setOffers(const ParkOffer &park, const FallbackOffer &fallback);
+    void setParkOffer(const ParkOffer &park) { m_state.park = park; }
+    void setFallbackOffer(const FallbackOffer &fallback) { m_state.fallback = fallback; }
     void setTrimOffer(const TrimOffer &trim);
     /// Parked (in `state` in the lot, `now` by the wall clock), or back out of the lot
     /// (nullopt: its end again).
@@ -102,6 +125,8 @@ public:
 Q_SIGNALS:
     /// Every step, every tick of a wait, every offer: the whole state.
     void changed(const capwatch::session::SendState &state);
+    /// The client started it (its first changed() with its id came just before).
+    void started(quint64 send);
     /// A piece of the answer as it streams in.
     void text(quint64 send, const QString &text);
     /// The send ended (its state already says how); the session makes its offers and then
@@ -109,6 +134,7 @@ Q_SIGNALS:
     void ended(quint64 send, const capwatch::net::SendSummary &summary);
 
 private:
+    explicit Send(QObject *parent);
     bool mine(quint64 send) const { return send != 0 && send == m_state.send; }
     /// The live figures of the wait from the client's policy (while the client runs this send).
     void readLive();
@@ -126,6 +152,11 @@ private:
     QString m_answer;
     qsizetype m_answerLimit = -1;
     bool m_bound = false; ///< the client's sendStarted() of this send came
+    quint64 m_request = 0; ///< fromParked(): the stored log number
+    int m_attemptsMade = 0;
+    int m_parksInARow = 0;
+    bool m_stoppedByUser = false;
+    bool m_shown = false;
     SendState m_state;
     Rows m_rows;
     Route m_route;

@@ -896,8 +896,7 @@ void TestParkingWindow::lotSendsToItsProfilesEndpoint()
     const QUuid parked = p.lot()->sends().constFirst().id;
     p.window->windowHistory()->newConversation();
     p.window->windowProfiles()->setProfile(u"home"_s);
-    QCOMPARE(
-        p.window->session()->lane(), session::ParkingLot::laneOf(p.window->providerOf(u"home"_s)));
+    QCOMPARE(p.window->session()->lane(), session::ParkingLot::laneOf(p.window->chosenProvider()));
 
     QVERIFY(ended.wait(15000));
     QVERIFY(!p.lot()->waitsForProvider(parked));
@@ -935,7 +934,7 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     set.profiles.append(keyedProfile(
         u"lan"_s, u"LAN box"_s, QUrl(u"http://192.0.2.10:8000/v1"_s), u"CAPWATCH_TEST_LAN_KEY"_s));
     p.window->windowProfiles()->setProfiles(set);
-    const session::ProviderChoice lan = p.window->providerOf(u"lan"_s);
+    const session::ProviderChoice lan = set.find(u"lan"_s)->choice();
     QCOMPARE(lan.profileName, u"LAN box"_s);
 
     // Planted as a window of an earlier run would have left it.

@@ -7,6 +7,7 @@
 #include "ui/panel/retrypanel.h"
 #include "ui/parking/parkedqueuemodel.h"
 #include "ui/parking/parkedqueueview.h"
+#include "ui/profiles/keychain.h"
 #include "ui/profiles/windowprofiles.h"
 #include "ui/window/desktopnotifier.h"
 #include "ui/window/mainwindow.h"
@@ -33,9 +34,6 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
     , m_model(new ParkedQueueModel(this))
     , m_notifier(new DesktopNotifier(this))
 {
-    m_lot->setSessionFactory([this](const QString &profile) { return makeSession(profile); });
-    m_lot->setProfileChoice(
-        [this](const QString &profile) { return m_window->providerOf(profile); });
     m_session->setParkingLot(m_lot);
     m_model->setLot(m_lot);
     ConversationPresenter *presenter = window->presenter();
@@ -146,47 +144,22 @@ void WindowParking::markParked()
     m_markedParked = now;
 }
 
-namespace {
-
-/// The same endpoint with the same key: what a consent to plain HTTP was given for.
-bool sameKeyAndEndpoint(const session::ProviderChoice &a, const session::ProviderChoice &b)
+void WindowParking::updateSessionSetup(const session::ProviderResolver &providers)
 {
-    return a.demo == b.demo && a.endpoint == b.endpoint && a.keySource == b.keySource
-        && a.keyVariable == b.keyVariable && a.keyFile == b.keyFile
-        && a.keychainEntry == b.keychainEntry;
-}
-
-} // namespace
-
-std::unique_ptr<ChatSession> WindowParking::makeSession(const QString &profile) const
-{
-    // Like the window's own session: wired the same way, the same history and the same parking
-    // choice; but the provider of the parked send's own conversation (its key source, headers,
-    // numbers and lane), whatever conversation the window shows.
-    auto s = std::make_unique<ChatSession>();
-    wireSession(*s, m_window->launchOptions(), m_demo, m_window, m_window->providerMemory());
-    const session::ProviderChoice choice = m_window->providerOf(profile);
-    s->setProvider(choice);
-    s->setHistory(m_session->historyWriter());
-    s->setParkingChoice(m_session->parkingChoice());
-    s->setPacingEnabled(m_session->pacingEnabled());
-    s->setAutoTrim(m_session->autoTrim());
-    // The consent to send the key over plain HTTP, given in this run for the provider shown,
-    // holds for a parked send to that endpoint with that key; without it they wait
-    // (ChatSession::runParked()) until their conversation is shown and asks.
-    if (sameKeyAndEndpoint(choice, m_window->chosenProvider())
-        && !m_session->needsPlainHttpConsent())
-        s->allowPlainHttp();
-    return s;
-}
-
-// --- MainWindow's part of it ---
-
-session::ProviderChoice MainWindow::providerOf(const QString &profileId) const
-{
-    if (!m_profiles)
-        return providerChoice(m_settings, m_options);
-    return providerChoice(m_settings, m_options, m_profiles->profiles(), profileId);
+    // A session the lot makes for a parked send of a conversation the window does not show is
+    // wired as the window's own: this run's time scale, the demo, the keychain, what the window
+    // learned of its providers, and the window's Retries settings as they are now.
+    session::SessionSetup setup;
+    setup.timeScale = m_window->launchOptions().timeScale;
+    setup.localProvider = m_demo;
+    setup.keychain
+        = [context = m_window](const QString &entry) { return Keychain::provider(context, entry); };
+    setup.memory = m_window->providerMemory();
+    setup.parkingChoice = m_session->parkingChoice();
+    setup.pacing = m_session->pacingEnabled();
+    setup.autoTrim = m_session->autoTrim();
+    setup.providers = providers;
+    m_lot->setSessionSetup(std::move(setup));
 }
 
 bool WindowParking::sendNow(const QUuid &id)

@@ -10,6 +10,7 @@
 #include "history/historywriter.h"
 #include "session/chatsession.h"
 #include "session/parkinglot.h"
+#include "session/providerresolver.h"
 
 #include <QObject>
 #include <QPointer>
@@ -72,10 +73,13 @@ Q_SIGNALS:
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
+public:
+    /// What the lot makes a session for a parked send of a conversation the window does not show
+    /// with: wired as the window's, talking to what `providers` resolves for its conversation's
+    /// profile. The window calls it whenever its provider or settings are applied.
+    void updateSessionSetup(const session::ProviderResolver &providers);
+
 private:
-    /// A session for a parked send of a conversation the window does not show, talking to the
-    /// provider of `profile`, that conversation's profile id (MainWindow::providerOf()).
-    std::unique_ptr<session::ChatSession> makeSession(const QString &profile) const;
     void onTick();
     void onLotChanged();
     void onParkedChanged(bool parked);

@@ -4,6 +4,8 @@
 #include "ui/profiles/keychain.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace capwatch::ui {
 
@@ -47,22 +49,21 @@ session::ProviderChoice legacyChoice(const Settings &settings, const LaunchOptio
 
 } // namespace
 
+session::ProviderResolver providerResolver(
+    const Settings &settings, const LaunchOptions &options, const session::ProfileSet &profiles)
+{
+    // The provider of before profiles, while the file has no profile made from it.
+    std::optional<session::ProviderChoice> legacy;
+    if (onlyDemo(profiles) && settings.isConfigured() && !settings.provider().useDemo)
+        legacy = legacyChoice(settings, options);
+    return session::ProviderResolver(
+        profiles, { options.forceDemo, options.endpoint, options.model }, std::move(legacy));
+}
+
 session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options,
     const session::ProfileSet &profiles, const QString &profileId)
 {
-    // The provider of before profiles, while the file has no profile made from it.
-    if (onlyDemo(profiles) && settings.isConfigured() && !settings.provider().useDemo)
-        return legacyChoice(settings, options);
-    session::ProviderChoice choice
-        = (options.forceDemo ? profiles.demo() : chosenProfile(profiles, profileId)).choice();
-    if (!options.forceDemo && !options.endpoint.isEmpty()) {
-        choice.demo = false;
-        choice.endpoint = QUrl(options.endpoint);
-    }
-    // --model names the model for this run, the demo's too.
-    if (!options.model.trimmed().isEmpty())
-        choice.model = options.model;
-    return choice;
+    return providerResolver(settings, options, profiles).choice(profileId);
 }
 
 session::ProviderChoice providerChoice(
@@ -80,17 +81,13 @@ void applySettings(session::ChatSession &session, const Settings &settings,
 void applySettings(session::ChatSession &session, const Settings &settings,
     const LaunchOptions &options, const session::ProfileSet &profiles, const QString &profileId)
 {
-    session.setProvider(providerChoice(settings, options, profiles, profileId));
+    const session::ProviderResolver providers = providerResolver(settings, options, profiles);
+    session.setProvider(providers.choice(profileId));
     // The profile's fallback: another profile, with its own endpoint, key and limits. None when
     // this run's flags replaced the provider.
-    const session::ProviderProfile &profile
-        = options.forceDemo ? profiles.demo() : chosenProfile(profiles, profileId);
-    const session::ProviderProfile *fallback
-        = profile.fallback.isEmpty() ? nullptr : profiles.find(profile.fallback);
-    if (fallback && options.endpoint.isEmpty() && fallback->id != profile.id)
-        session.setFallback(fallback->choice(), profile.autoFallback);
-    else
-        session.setFallback(std::nullopt, false);
+    bool automatic = false;
+    std::optional<session::ProviderChoice> fallback = providers.fallback(profileId, &automatic);
+    session.setFallback(std::move(fallback), automatic);
     session.setParkingChoice(settings.parkingChoice());
     session.setPacingEnabled(settings.pacingEnabled());
     session.setAutoTrim(settings.autoTrim());

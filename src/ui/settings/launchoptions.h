@@ -2,6 +2,7 @@
 
 // The window's command line, and what it and the settings choose for the session to talk to.
 
+#include "session/providerresolver.h"
 #include "session/sessiontypes.h"
 #include "ui/settings/settings.h"
 
@@ -38,6 +39,10 @@ const session::ProviderProfile &chosenProfile(
 /// provider, as before profiles.
 session::ProviderChoice providerChoice(
     const Settings &settings, const LaunchOptions &options, const QString &profileId = {});
+/// The resolver of this run: `profiles` with --demo, --endpoint and --model over them (and the
+/// provider of before profiles, as providerChoice() says).
+session::ProviderResolver providerResolver(
+    const Settings &settings, const LaunchOptions &options, const session::ProfileSet &profiles);
 /// As above, with profiles already read.
 session::ProviderChoice providerChoice(const Settings &settings, const LaunchOptions &options,
     const session::ProfileSet &profiles, const QString &profileId);

@@ -248,6 +248,10 @@ void MainWindow::applyProvider()
     m_profiles->reload();
     applySettings(
         *m_session, m_settings, m_options, m_profiles->profiles(), m_profiles->currentId());
+    // A parked send of a conversation not shown goes with its own conversation's profile.
+    if (m_parking) // made after the first profile is applied, and applies it again
+        m_parking->updateSessionSetup(
+            providerResolver(m_settings, m_options, m_profiles->profiles()));
     m_status->setProfileName(chosenProvider().profileName);
     m_profiles->applied();
 

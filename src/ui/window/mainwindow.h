@@ -114,9 +114,6 @@ public:
     /// What the window's session talks to now.
     /// The profile of the conversation shown, with this run's flags (windowprofiles.cpp).
     session::ProviderChoice chosenProvider() const;
-    /// What a conversation of profile `profileId` talks to (unknown or empty: the default
-    /// profile), with this run's flags: a parked send's own (windowparking.cpp).
-    session::ProviderChoice providerOf(const QString &profileId) const;
     /// Calls `then` once the key of the provider shown may go over plain HTTP: at once when no
     /// consent is needed (or it was given in this run), else after "Send anyway" in the warning
     /// it asks with (without blocking; cancelled: never). A parked send's Send now (parking).
