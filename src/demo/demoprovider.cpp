@@ -1,6 +1,7 @@
 #include "demoprovider.h"
 
 #include "demoexchange.h"
+#include "demoprovider_p.h"
 #include "demorequest.h"
 #include "logging.h"
 #include "scenarios.h"
@@ -29,13 +30,6 @@ using namespace wire;
 
 namespace {
 
-constexpr qint64 kFirehoseDefaultBytes = 20'000'000;
-constexpr int kFirehoseDefaultChunks = 90'000;
-// drop-mid-stream: the role chunk and three content chunks go out, then the connection dies.
-constexpr qsizetype kDropAfterPieces = 4;
-// drip: one byte of the body per policy second.
-constexpr int kDripIntervalMs = 1000;
-
 QByteArray methodName(QHttpServerRequest::Method method)
 {
     return QByteArray(QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(int(method)))
@@ -43,67 +37,6 @@ QByteArray methodName(QHttpServerRequest::Method method)
 }
 
 } // namespace
-
-/// One chat request being answered: what every step of the handler needs of it.
-struct DemoProvider::ChatCall
-{
-    DemoProvider *provider;
-    const QHttpServerRequest &request;
-    QHttpServerResponder &responder;
-    const DemoOptions &options;
-    int index = 0;
-    Scenario scenario = Scenario::Capped;
-    int position = 0; ///< within the scenario's cycle of three
-    QByteArray authorization;
-    QByteArray fingerprint; ///< flaky: hash of the request, to tell a transparent resend
-
-    void log(const char *outcome) const
-    {
-        qCInfo(lcDemo, "chat #%d [%ls] -> %s", index, qUtf16Printable(options.scenario), outcome);
-    }
-    /// The window's headers first, then `headers` (huge-headers wants its retry-after last).
-    void reply(Status status, const QByteArray &body, const HeaderPairs &headers = {}) const
-    {
-        log(QByteArray::number(int(status)).constData());
-        sendJson(responder, status, body, provider->windowHeaders() + headers);
-    }
-    void startStream() const { writeStreamHeaders(responder, provider->windowHeaders()); }
-    void dropConnection(const char *why) const
-    {
-        log(why);
-        // Not from inside the handler: QtHttpServer is still using this socket's request.
-        QPointer<QTcpSocket> socket = responder.socket();
-        QTimer::singleShot(0, provider, [socket] {
-            if (socket)
-                socket->abort();
-        });
-    }
-};
-
-QJsonObject RecordedRequest::json() const
-{
-    return QJsonDocument::fromJson(body).object();
-}
-
-QString RecordedRequest::lastUserMessage() const
-{
-    const QJsonArray messages = json().value(u"messages").toArray();
-    for (qsizetype i = messages.size() - 1; i >= 0; --i) {
-        const QJsonObject message = messages.at(i).toObject();
-        if (message.value(u"role").toString() == u"user")
-            return contentText(message.value(u"content"));
-    }
-    return {};
-}
-
-QByteArray RecordedRequest::header(QByteArrayView name) const
-{
-    for (const auto &[key, value] : headers) {
-        if (key.compare(name, Qt::CaseInsensitive) == 0)
-            return value;
-    }
-    return {};
-}
 
 DemoProvider::DemoProvider(QObject *parent)
     : QObject(parent)
@@ -579,131 +512,6 @@ bool DemoProvider::refuseAfterParse(const ChatCall &call, const DemoChatRequest 
     default:
         return false;
     }
-}
-
-void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
-{
-    QHttpServerResponder &responder = call.responder;
-    const DemoOptions &o = call.options;
-    const qint64 maxTokens = chat.maxTokens > 0 ? chat.maxTokens : kDefaultMaxTokens;
-    QString text;
-    const double now = policyNowMs();
-    syncWindowLimits();
-    if (call.scenario == Scenario::Capped) {
-        const qint64 used = m_window.usedWith(now, maxTokens);
-        if (used > o.limit) {
-            const auto seconds = std::max<qint64>(
-                1, qint64(std::ceil(m_window.msUntilFits(now, maxTokens) / 1000)));
-            return call.reply(
-                Status::UnprocessableEntity, cappedBody(o.messageLanguage, used, o.limit, seconds));
-        }
-        m_window.admit(now, maxTokens);
-        text = boundedAnswer(cappedAnswer(o.limit, o.windowSeconds, maxTokens, used), maxTokens);
-    } else if (call.scenario == Scenario::Firehose) {
-        m_window.admit(now, maxTokens); // reported, not enforced
-        return answerFirehose(call, chat);
-    } else {
-        m_window.admit(now, maxTokens);
-        text = boundedAnswer(scenarioAnswer(o.scenario, call.index), maxTokens);
-    }
-
-    const int intervalMs = int(std::lround(o.chunkDelayMs * o.timeScale));
-    const bool drop = call.scenario == Scenario::DropMidStream;
-    if (!chat.stream) {
-        const QByteArray body = completionBody(call.index, chat.model, text, chat.promptTokens);
-        if (!drop)
-            return call.reply(Status::Ok, body);
-        // The non-streaming variant of the drop: the body announced, half of it sent, then cut.
-        call.log("200, body dropped halfway");
-        responder.writeStatusLine(Status::Ok);
-        responder.writeHeader(
-            QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
-        responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(body.size()));
-        for (const auto &[name, value] : windowHeaders())
-            responder.writeHeader(name, value);
-        startExchange(std::move(responder))
-            ->playTimed({ body.first(body.size() / 2) }, intervalMs, 1);
-        return;
-    }
-
-    const ChunkFormat format(call.index, chat.model);
-    if (call.scenario == Scenario::Drip) {
-        // The whole stream, one byte at a time, a policy second apart.
-        const QByteArray wire = format.content(dripAnswer()) + format.stop() + ChunkFormat::done();
-        QList<QByteArray> pieces;
-        pieces.reserve(wire.size());
-        for (const char byte : wire)
-            pieces.append(httpChunk(QByteArrayView(&byte, 1)));
-        pieces.last() += lastHttpChunk();
-        call.log("200, stream dripping a byte a second");
-        call.startStream();
-        startExchange(std::move(responder))
-            ->playTimed(std::move(pieces), int(std::lround(kDripIntervalMs * o.timeScale)), -1);
-        return;
-    }
-    QList<QByteArray> pieces;
-    pieces.append(httpChunk(format.role()));
-    for (const QString &delta : deltas(text))
-        pieces.append(httpChunk(format.content(delta)));
-    if (call.scenario == Scenario::BadUtf8) {
-        // Bytes that are not UTF-8 inside the JSON strings: a lone continuation byte, bytes
-        // that never occur, a truncated sequence, an overlong form and an encoded surrogate.
-        for (const QByteArrayView bad : { QByteArrayView("\x80 lone continuation, "),
-                 QByteArrayView("\xff\xfe never valid, "), QByteArrayView("\xe2\x82 truncated, "),
-                 QByteArrayView("\xc0\xaf overlong, "), QByteArrayView("\xed\xa0\x80 surrogate.") })
-            pieces.append(httpChunk(QByteArray(format.contentPrefix() + '"' + bad.toByteArray()
-                + '"' + ChunkFormat::contentSuffix())));
-    }
-    if (drop) {
-        call.log("200, stream to be dropped");
-        call.startStream();
-        const qsizetype dropAt = std::min<qsizetype>(kDropAfterPieces, pieces.size());
-        startExchange(std::move(responder))->playTimed(std::move(pieces), intervalMs, dropAt);
-        return;
-    }
-    pieces.append(httpChunk(format.stop()));
-    if (chat.includeUsage)
-        pieces.append(httpChunk(format.usage(chat.promptTokens, tokensOf(text.toUtf8().size()))));
-    pieces.append(httpChunk(ChunkFormat::done()) + lastHttpChunk());
-    call.log("200, stream");
-    call.startStream();
-    startExchange(std::move(responder))->playTimed(std::move(pieces), intervalMs, -1);
-}
-
-void DemoProvider::answerFirehose(const ChatCall &call, const DemoChatRequest &chat)
-{
-    QHttpServerResponder &responder = call.responder;
-    const DemoOptions &o = call.options;
-    const qint64 bytes = o.answerBytes > 0 ? o.answerBytes : kFirehoseDefaultBytes;
-    const int chunks = int(
-        std::min<qint64>(o.answerChunks > 0 ? o.answerChunks : kFirehoseDefaultChunks, bytes));
-    if (!chat.stream) {
-        const QString source = firehoseText();
-        QString text;
-        text.reserve(bytes);
-        while (text.size() < bytes)
-            text += source;
-        text.truncate(bytes);
-        return call.reply(
-            Status::Ok, completionBody(call.index, chat.model, text, chat.promptTokens));
-    }
-    call.log("200, firehose stream");
-    call.startStream();
-    DemoExchange::Firehose f { ChunkFormat(call.index, chat.model), 0, 0, 0, 0, {}, 0, {} };
-    f.totalBytes = bytes;
-    f.totalChunks = chunks;
-    const QByteArray source = firehoseText().toLatin1();
-    f.textLength = source.size();
-    const qint64 longest = bytes / chunks + 1;
-    while (f.loop.size() < f.textLength + longest)
-        f.loop += source;
-    f.tail = f.format.stop();
-    if (chat.includeUsage)
-        f.tail += f.format.usage(chat.promptTokens, tokensOf(bytes));
-    f.tail += ChunkFormat::done();
-    // The role chunk goes first, as in every stream.
-    responder.writeBody(httpChunk(f.format.role()));
-    startExchange(std::move(responder))->playFirehose(std::move(f));
 }
 
 } // namespace capwatch::demo

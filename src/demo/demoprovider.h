@@ -70,6 +70,7 @@
 // in 1.5s. ...","type":"requests","param":null,"code":"rate_limit_exceeded"}} with retry-after
 // (whole seconds, rounded up) comes before anything else is checked.
 
+#include "recordedrequest.h"
 #include "tokenwindow.h"
 
 #include <QByteArray>
@@ -120,29 +121,6 @@ struct DemoOptions
     bool refuseStreamOptions = false;
     /// reset: policy seconds from the first chat request until the cap frees (scaled).
     double resetAfterSeconds = 180;
-};
-
-/// One request as the demo provider received it, for tests that check what a client sent.
-struct RecordedRequest
-{
-    QByteArray method; ///< "GET", "POST", ...
-    QByteArray path; ///< the URL path, e.g. "/v1/chat/completions"
-    /// In the order received. The Authorization value is masked as "Bearer ***" (or "***" for
-    /// another scheme): the key itself is never kept.
-    QList<std::pair<QByteArray, QByteArray>> headers;
-    /// keyHash() of the Bearer key the request carried (empty: none): so that a test can tell
-    /// which key reached which provider (DemoProvider::sawKey()) without the key being kept.
-    QByteArray keyHash;
-    QByteArray body; ///< cut at DemoProvider::kRecordedBodyLimit bytes
-    bool bodyCut = false; ///< true if body was longer and was cut
-
-    /// The body parsed; an empty object if it is not a JSON object.
-    QJsonObject json() const;
-    /// Content of the last {"role":"user"} message (text parts of an array content joined), or
-    /// a null QString if there is none.
-    QString lastUserMessage() const;
-    /// The value of the first header of that name (case-insensitive), or a null QByteArray.
-    QByteArray header(QByteArrayView name) const;
 };
 
 class DemoExchange;

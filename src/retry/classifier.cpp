@@ -3,6 +3,7 @@
 #include "errortexts.h"
 #include "httpdate.h"
 #include "phrases.h"
+#include "textinfo.h"
 #include "textscan.h"
 
 #include <algorithm>
@@ -110,43 +111,6 @@ std::optional<SourcedWait> waitFromResetHeaders(const Headers &headers)
         return std::nullopt;
     return SourcedWait { saturatedMillis(*largest * 1000.0), WaitSource::RateLimitReset };
 }
-
-/// One error text as the text rules see it: lower-cased, its phrases found in one pass, and
-/// its numbers and wait phrase worked out once, when first asked for.
-class TextInfo
-{
-public:
-    /// Takes the text and lower-cases it in place (no copy of a 1 MiB text).
-    explicit TextInfo(std::string &&text)
-        : m_lower(std::move(text))
-    {
-        lowerInPlace(m_lower);
-        m_hits = scanPhrases(m_lower);
-    }
-    const std::string &lower() const { return m_lower; }
-    const PhraseHits &hits() const { return m_hits; }
-    const std::vector<NumberToken> &numbers() const
-    {
-        if (!m_numbers)
-            m_numbers = findNumbers(m_lower);
-        return *m_numbers;
-    }
-    const std::optional<WaitHint> &waitHint(std::chrono::system_clock::time_point now) const
-    {
-        if (!m_hintDone) {
-            m_hint = findWaitHint(m_lower, now, &m_hits);
-            m_hintDone = true;
-        }
-        return m_hint;
-    }
-
-private:
-    std::string m_lower;
-    PhraseHits m_hits;
-    mutable std::optional<std::vector<NumberToken>> m_numbers;
-    mutable std::optional<WaitHint> m_hint;
-    mutable bool m_hintDone = false;
-};
 
 /// The response as the text rules see it: its error texts and codes (6.2).
 struct Texts
@@ -615,92 +579,6 @@ std::optional<WaitSource> waitSourceNamed(std::string_view name)
             return s;
     }
     return std::nullopt;
-}
-
-std::string_view statusText(int status)
-{
-    switch (status) {
-    case 200:
-        return "OK";
-    case 201:
-        return "Created";
-    case 202:
-        return "Accepted";
-    case 204:
-        return "No Content";
-    case 301:
-        return "Moved Permanently";
-    case 302:
-        return "Found";
-    case 304:
-        return "Not Modified";
-    case 307:
-        return "Temporary Redirect";
-    case 308:
-        return "Permanent Redirect";
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 402:
-        return "Payment Required";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 405:
-        return "Method Not Allowed";
-    case 406:
-        return "Not Acceptable";
-    case 408:
-        return "Request Timeout";
-    case 409:
-        return "Conflict";
-    case 410:
-        return "Gone";
-    case 411:
-        return "Length Required";
-    case 413:
-        return "Content Too Large";
-    case 414:
-        return "URI Too Long";
-    case 415:
-        return "Unsupported Media Type";
-    case 418:
-        return "I'm a teapot";
-    case 421:
-        return "Misdirected Request";
-    case 422:
-        return "Unprocessable Entity";
-    case 425:
-        return "Too Early";
-    case 426:
-        return "Upgrade Required";
-    case 428:
-        return "Precondition Required";
-    case 429:
-        return "Too Many Requests";
-    case 431:
-        return "Request Header Fields Too Large";
-    case 451:
-        return "Unavailable For Legal Reasons";
-    case 500:
-        return "Internal Server Error";
-    case 501:
-        return "Not Implemented";
-    case 502:
-        return "Bad Gateway";
-    case 503:
-        return "Service Unavailable";
-    case 504:
-        return "Gateway Timeout";
-    case 505:
-        return "HTTP Version Not Supported";
-    case 529:
-        return "Site Overloaded";
-    default:
-        return "";
-    }
 }
 
 } // namespace capwatch::retry

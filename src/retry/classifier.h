@@ -4,6 +4,7 @@
 // figures of a token-limit 422, and how long to wait before the next attempt.
 
 #include "constants.h"
+#include "statustext.h" // statusText(), which the texts of a classification name
 
 #include <chrono>
 #include <optional>
@@ -120,7 +121,5 @@ std::optional<Category> categoryNamed(std::string_view name);
 /// The wait source of a name (`retry-after`); empty for any other text, an empty one included.
 std::optional<WaitSource> waitSourceNamed(std::string_view name);
 bool isRetryable(Category category);
-/// The reason phrase of an HTTP status ("Unprocessable Entity"), or empty when unknown.
-std::string_view statusText(int status);
 
 } // namespace capwatch::retry

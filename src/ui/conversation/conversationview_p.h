@@ -1,6 +1,7 @@
 #pragma once
 
-// What conversationview.cpp and conversationview_cards.cpp (the error and parked cards) share.
+// What conversationview.cpp, conversationview_actions.cpp (a turn's links) and
+// conversationview_cards.cpp (the error and parked cards) share.
 
 #include "ui/conversation/conversationstyle.h"
 #include "ui/conversation/conversationview.h"

@@ -1,0 +1,47 @@
+#pragma once
+
+// The names of the settings file's profile sections and keys (docs/interfaces.md
+// "capwatch.conf") and the rules for a profile id and a header name, shared by the reader of the
+// file (profilereader.cpp), its writer and the profiles' own checks (profiles.cpp).
+
+#include "profiles.h"
+
+#include <QLatin1StringView>
+#include <QString>
+#include <optional>
+
+namespace capwatch::session::profilekeys {
+
+inline const QString kProfilesGroup = QStringLiteral("profiles");
+inline const QString kProfilePrefix = QStringLiteral("profile.");
+inline const QString kHeaderPrefix = QStringLiteral("header.");
+
+/// A number of the policy as the file spells it, with its bounds and its default.
+struct NumberKey
+{
+    QLatin1StringView key;
+    retry::Bounds bounds;
+    std::optional<int> PolicyOverrides::*field;
+    qint64 defaultValue;
+    bool seconds;
+};
+
+inline const NumberKey kNumberKeys[] = {
+    { QLatin1StringView("max_wait"), retry::kWaitCapBounds, &PolicyOverrides::waitCapS,
+        retry::kWaitCap.count() / 1000, true },
+    { QLatin1StringView("budget"), retry::kBudgetBounds, &PolicyOverrides::budgetS,
+        retry::kRetryBudget.count() / 1000, true },
+    { QLatin1StringView("max_attempts"), retry::kAttemptsBounds, &PolicyOverrides::maxAttempts,
+        retry::kMaxAttempts, false },
+    { QLatin1StringView("backoff_base"), retry::kBackoffBaseBounds, &PolicyOverrides::backoffBaseS,
+        retry::kBackoffBase.count() / 1000, true },
+    { QLatin1StringView("header_timeout"), retry::kHeaderTimeoutBounds,
+        &PolicyOverrides::headerTimeoutS, retry::kRetryHeaderTimeout.count() / 1000, true },
+};
+
+/// An HTTP header name: one or more token characters (RFC 9110).
+bool isHeaderName(const QString &name);
+/// Letters, digits, '-' and '_', at least one.
+bool isProfileId(const QString &id);
+
+} // namespace capwatch::session::profilekeys
