@@ -66,6 +66,7 @@ MainWindow::MainWindow(
     // profile gave "via <profile>".
     m_profiles->attachSession();
     m_presenter = new ConversationPresenter(m_session, m_conversation, this);
+    m_presenter->setObjectName(u"conversationPresenter"_s);
     connect(m_presenter, &ConversationPresenter::sendEnded, this, &MainWindow::restorePrompt);
     connect(m_presenter, &ConversationPresenter::conversationReplaced, this,
         &MainWindow::restorePrompt);
@@ -113,12 +114,13 @@ void MainWindow::buildUi()
     m_banner = new DemoBanner(central);
     connect(m_banner, &DemoBanner::configureRequested, this, &MainWindow::openSettings);
     outer->addWidget(m_banner);
-    m_historyBanner = new HistoryBanner(central);
+    m_historyBanner = new HistoryBanner(central); // names itself "historyBanner"
     outer->addWidget(m_historyBanner);
 
     auto *splitter = new QSplitter(Qt::Horizontal, central);
     splitter->setChildrenCollapsible(false);
     m_sidebar = new HistorySidebar(splitter);
+    m_sidebar->setObjectName(u"historySidebar"_s);
     m_sidebar->hide(); // until attachHistory()
     splitter->addWidget(m_sidebar);
     auto *left = new QWidget(splitter);
@@ -126,6 +128,7 @@ void MainWindow::buildUi()
     const int pad = fontMetrics().height() / 2;
     leftLayout->setContentsMargins(pad, pad, pad / 2, pad);
     m_conversation = new ConversationView(left);
+    m_conversation->setObjectName(u"conversation"_s);
     leftLayout->addWidget(m_conversation, 1);
     connect(m_conversation, &ConversationView::externalLinkActivated, this,
         [](const QUrl &url) { QDesktopServices::openUrl(url); });
@@ -139,12 +142,14 @@ void MainWindow::buildUi()
     });
     leftLayout->addWidget(m_message);
     m_gauge = new ContextGauge(left);
+    m_gauge->setObjectName(u"contextGauge"_s);
     leftLayout->addWidget(m_gauge);
     m_profiles = new WindowProfiles(this, m_settings, left);
     leftLayout->addWidget(m_profiles->row());
     m_promptBox = new PromptBox(left);
     leftLayout->addWidget(m_promptBox);
     m_requestOptions = new RequestOptionsRow(m_settings, left);
+    m_requestOptions->setObjectName(u"requestOptions"_s);
     leftLayout->addWidget(m_requestOptions);
     connect(m_promptBox, &PromptBox::sendRequested, this, &MainWindow::sendPrompt);
     connect(m_promptBox, &PromptBox::stopRequested, this, &MainWindow::cancelSend);
@@ -189,12 +194,15 @@ QWidget *MainWindow::buildRightColumn(QWidget *parent)
     panelFrame->setFrameShape(QFrame::StyledPanel);
     auto *panelLayout = new QVBoxLayout(panelFrame);
     m_panel = new RetryPanel(panelFrame);
+    m_panel->setObjectName(u"retryPanel"_s);
     m_panel->setSession(m_session);
     panelLayout->addWidget(m_panel);
     rightLayout->addWidget(panelFrame);
 
     m_tabs = new QTabWidget(right);
+    m_tabs->setObjectName(u"retryTabs"_s);
     m_timeline = new TimelineWidget(m_tabs);
+    m_timeline->setObjectName(u"timeline"_s);
     m_timeline->setLog(m_session->retryLog());
     m_logModel = new RetryLogModel(this);
     m_logModel->setLog(m_session->retryLog());
