@@ -7,6 +7,7 @@
 #include "demolocalprovider.h"
 #include "ui/settings/settings.h"
 #include "ui/window/mainwindow.h"
+#include "windowwidgets.h"
 
 #include <QList>
 #include <QPlainTextEdit>
@@ -45,13 +46,13 @@ struct DemoWindow
     }
     void send(const QString &text)
     {
-        window->promptEditor()->setPlainText(text);
+        widgets::promptEditor(*window)->setPlainText(text);
         window->sendPrompt();
     }
     void type(const QString &text)
     {
-        window->promptEditor()->setFocus();
-        window->promptEditor()->setPlainText(text);
+        widgets::promptEditor(*window)->setFocus();
+        widgets::promptEditor(*window)->setPlainText(text);
     }
     /// No cap in the way: for tests about what is sent, not about waiting.
     void uncapped()

@@ -3,6 +3,7 @@
 
 #include "../support/demolocalprovider.h"
 #include "../support/historyfixture.h"
+#include "../support/windowwidgets.h"
 #include "demo/demoprovider.h"
 #include "history/historywriter.h"
 #include "ui/conversation/conversationpresenter.h"
@@ -35,17 +36,18 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 
 namespace {
 
 bool waitForState(MainWindow &w, RetryPanel::State state, int timeoutMs = 30000)
 {
-    return QTest::qWaitFor([&] { return w.retryPanel()->state() == state; }, timeoutMs);
+    return QTest::qWaitFor([&] { return retryPanel(w)->state() == state; }, timeoutMs);
 }
 
 void send(MainWindow &w, const QString &prompt)
 {
-    w.promptEditor()->setPlainText(prompt);
+    promptEditor(w)->setPlainText(prompt);
     w.sendPrompt();
 }
 
@@ -133,14 +135,14 @@ int historyShots(
     writer.open(path);
     w.resize(1440, 900);
     w.show();
-    HistorySidebar *sidebar = w.historySidebar();
+    HistorySidebar *sidebar = historySidebar(w);
     if (!QTest::qWaitFor([&] { return sidebar->model()->rowCount() == 6; }, 10000))
         return 1;
     // The real one, restored: transcript, timeline and log as they were.
     w.windowHistory()->openConversation(
         sidebar->model()->index(0).data(ConversationListModel::IdRole).toUuid());
     if (!QTest::qWaitFor(
-            [&] { return w.conversation()->turnCount() > 0 && !w.presenter()->filling(); }, 10000))
+            [&] { return conversation(w)->turnCount() > 0 && !presenter(w)->filling(); }, 10000))
         return 1;
     QTest::qWait(100);
     if (!save(&w, outDir + u"/main-window-history"_s + suffix + u".png"_s))
@@ -201,7 +203,7 @@ int parkingShots(const QTemporaryDir &dir, const QString &outDir, const QString 
             return 1;
     }
     WindowParking *parking = w.windowParking();
-    w.tabs()->setCurrentWidget(parking->queueView());
+    tabs(w)->setCurrentWidget(parking->queueView());
     ParkedQueueModel *queue = parking->queueModel();
     if (!QTest::qWaitFor([&] { return queue->rowCount() == 3; }, 10000))
         return 1;
@@ -238,7 +240,7 @@ int contextShots(const QTemporaryDir &dir, const QString &outDir, const QString 
         }
         QTest::qWait(1100); // a tick of "resets in"
         // The panel's last part: scrolled into view, as a user would.
-        if (auto *area = w.retryPanel()->findChild<QScrollArea *>())
+        if (auto *area = retryPanel(w)->findChild<QScrollArea *>())
             area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
         QTest::qWait(100);
         if (!save(&w, outDir + u"/main-window-provider-window"_s + suffix + u".png"_s))
@@ -256,7 +258,7 @@ int contextShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     o.contextWindow = 2000;
     o.limit = 1'000'000'000;
     demo->setOptions(o);
-    w.maxTokensBox()->setValue(1500); // a long answer asked for leaves room for a few turns
+    maxTokensBox(w)->setValue(1500); // a long answer asked for leaves room for a few turns
     const QString filler = QCoreApplication::translate("screenshots",
         "Here is the next part of the design document, with its open questions and risks. ");
     const char *topics[] = {
@@ -273,10 +275,10 @@ int contextShots(const QTemporaryDir &dir, const QString &outDir, const QString 
         send(w, QCoreApplication::translate("screenshots", topic) + u' ' + filler.repeated(2));
         if (!QTest::qWaitFor([&] { return !w.session()->busy(); }, 60000))
             return 1;
-        if (w.presenter()->trimCard() >= 0)
+        if (presenter(w)->trimCard() >= 0)
             break;
     }
-    if (w.presenter()->trimCard() < 0)
+    if (presenter(w)->trimCard() < 0)
         return 1;
     QTest::qWait(100);
     if (!save(&w, outDir + u"/main-window-trim-offer"_s + suffix + u".png"_s))
@@ -374,7 +376,7 @@ int profileShots(const QTemporaryDir &dir, const QString &outDir, const QString 
             "screenshots", "Summarise the design review in five bullet points."));
     if (!waitForState(w, RetryPanel::State::GaveUp, 60000))
         return 1;
-    if (!w.presenter()->fallbackOffer().offered) {
+    if (!presenter(w)->fallbackOffer().offered) {
         std::fprintf(stderr, "no fallback offered by the session: its card is shown as offered\n");
         session::FallbackOffer offer;
         offer.send = w.session()->currentSend();
@@ -397,7 +399,7 @@ int profileShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     QTest::qWait(200);
     if (!save(&w, outDir + u"/main-window-fallback"_s + suffix + u".png"_s))
         return 1;
-    if (!save(w.timeline(), outDir + u"/timeline-fallback"_s + suffix + u".png"_s))
+    if (!save(timeline(w), outDir + u"/timeline-fallback"_s + suffix + u".png"_s))
         return 1;
     w.close();
     return 0;
@@ -450,7 +452,7 @@ int main(int argc, char *argv[])
     if (!waitForState(w, RetryPanel::State::Waiting))
         return 1;
     // Let the countdown run a little, so the bars show movement.
-    if (!QTest::qWaitFor([&] { return w.retryPanel()->shownCountdownS() < 41; }, 10000))
+    if (!QTest::qWaitFor([&] { return retryPanel(w)->shownCountdownS() < 41; }, 10000))
         return 1;
     if (!save(&w, outDir + u"/main-window-retrying"_s + suffix + u".png"_s))
         return 1;
@@ -464,14 +466,14 @@ int main(int argc, char *argv[])
     send(w, u"Try once more, please."_s);
     if (!waitForState(w, RetryPanel::State::Succeeded, 60000))
         return 1;
-    w.tabs()->setCurrentIndex(0);
+    tabs(w)->setCurrentIndex(0);
     if (!save(&w, outDir + u"/main-window-timeline"_s + suffix + u".png"_s))
         return 1;
-    QWidget *timeline = w.tabs()->currentWidget();
+    QWidget *timeline = tabs(w)->currentWidget();
     timeline->resize(900, 420);
     if (!save(timeline, outDir + u"/timeline"_s + suffix + u".png"_s))
         return 1;
-    w.tabs()->setCurrentIndex(1);
+    tabs(w)->setCurrentIndex(1);
     if (!save(&w, outDir + u"/main-window-log"_s + suffix + u".png"_s))
         return 1;
 

@@ -5,6 +5,7 @@
 
 #include "demo/demoprovider.h"
 #include "support/demolocalprovider.h"
+#include "support/windowwidgets.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/profiles/windowprofiles.h"
@@ -33,6 +34,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 
 namespace {
 
@@ -121,7 +123,7 @@ void TestAccessibility::tabOrderFollowsReadingOrder()
 {
     // From the prompt, Tab goes through its buttons and options, the right-hand column, then on
     // from the top: the demo banner's button and the conversation, and back to the prompt.
-    QPlainTextEdit *prompt = m_window->promptEditor();
+    QPlainTextEdit *prompt = promptEditor(*m_window);
     m_window->activateWindow();
     const auto tabAround = [this, prompt]() -> QStringList {
         prompt->setFocus();
@@ -147,14 +149,14 @@ void TestAccessibility::tabOrderFollowsReadingOrder()
     QCOMPARE(QApplication::focusWidget(), prompt); // all the way around
 
     // The request options, opened, come right after their button.
-    QTest::mouseClick(m_window->requestOptionsButton(), Qt::LeftButton);
+    QTest::mouseClick(requestOptionsButton(*m_window), Qt::LeftButton);
     QCOMPARE(tabAround(),
         (QStringList { u"QPushButton Send"_s, u"QToolButton Request options"_s,
             u"QPlainTextEdit System prompt"_s, u"QSpinBox Max tokens"_s,
             u"QDoubleSpinBox Temperature"_s, u"QTabBar Timeline"_s, u"QScrollArea Retry cycle"_s,
             u"QPushButton Configure a provider…"_s,
             u"capwatch::ui::ConversationView Conversation"_s }));
-    QTest::mouseClick(m_window->requestOptionsButton(), Qt::LeftButton);
+    QTest::mouseClick(requestOptionsButton(*m_window), Qt::LeftButton);
 }
 
 void TestAccessibility::everyControlHasAName()
@@ -171,8 +173,8 @@ void TestAccessibility::everyControlHasAName()
 
 void TestAccessibility::keyControlsAreDescribed()
 {
-    QList<QWidget *> controls { m_window->promptEditor(), m_window->conversation(),
-        m_window->retryPanel(), m_window->tabs() };
+    QList<QWidget *> controls { promptEditor(*m_window), conversation(*m_window),
+        retryPanel(*m_window), tabs(*m_window) };
     for (QPushButton *b : m_window->findChildren<QPushButton *>())
         controls.append(b);
     for (QWidget *w : controls) {
@@ -180,12 +182,12 @@ void TestAccessibility::keyControlsAreDescribed()
         QVERIFY(iface);
         const QString name = iface->text(QAccessible::Name);
         QVERIFY2(!name.isEmpty(), w->metaObject()->className());
-        if (w != m_window->tabs())
+        if (w != tabs(*m_window))
             QVERIFY2(!w->accessibleDescription().isEmpty(), qPrintable(name));
     }
     // The panel's live figures are named for what they are, not just their numbers.
     QStringList names;
-    for (QWidget *w : m_window->retryPanel()->findChildren<QWidget *>())
+    for (QWidget *w : retryPanel(*m_window)->findChildren<QWidget *>())
         names << w->accessibleName();
     for (const QString &expected : { u"Send state"_s, u"Attempt"_s, u"Tokens used and limit"_s,
              u"Next retry in"_s, u"Retry budget left"_s, u"Where the wait came from"_s })
@@ -194,7 +196,7 @@ void TestAccessibility::keyControlsAreDescribed()
 
 void TestAccessibility::keyboardFlow()
 {
-    QPlainTextEdit *prompt = m_window->promptEditor();
+    QPlainTextEdit *prompt = promptEditor(*m_window);
     m_window->activateWindow();
     prompt->setFocus();
     QTRY_VERIFY(prompt->hasFocus());
@@ -212,16 +214,16 @@ void TestAccessibility::keyboardFlow()
     o.scenario = u"headline"_s;
     m_demo.provider()->setOptions(o);
     QTest::keyClick(prompt, Qt::Key_Return, Qt::ControlModifier);
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*m_window)->state(), RetryPanel::State::Waiting, 10000);
     QTest::keyClick(m_window.get(), Qt::Key_Escape);
-    QCOMPARE(m_window->retryPanel()->state(), RetryPanel::State::Cancelled);
+    QCOMPARE(retryPanel(*m_window)->state(), RetryPanel::State::Cancelled);
     QCOMPARE(prompt->toPlainText(), u"Hello from the keyboard"_s);
 
     // Mnemonics switch the tabs: Alt+L for the retry log, Alt+T for the timeline.
     QTest::keyClick(m_window.get(), Qt::Key_L, Qt::AltModifier);
-    QCOMPARE(m_window->tabs()->currentIndex(), 1);
+    QCOMPARE(tabs(*m_window)->currentIndex(), 1);
     QTest::keyClick(m_window.get(), Qt::Key_T, Qt::AltModifier);
-    QCOMPARE(m_window->tabs()->currentIndex(), 0);
+    QCOMPARE(tabs(*m_window)->currentIndex(), 0);
 }
 
 void TestAccessibility::panelChangesAreAnnounced()
@@ -231,11 +233,11 @@ void TestAccessibility::panelChangesAreAnnounced()
     o.scenario = u"capped"_s;
     o.headlineFirst = m_demo.provider()->chatRequests() + 1; // the next request meets the cap once
     m_demo.provider()->setOptions(o);
-    m_window->promptEditor()->setPlainText(u"Announce it"_s);
+    promptEditor(*m_window)->setPlainText(u"Announce it"_s);
     m_window->sendPrompt();
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*m_window)->state(), RetryPanel::State::Succeeded, 10000);
     QWidget *stateLabel = nullptr;
-    for (QWidget *w : m_window->retryPanel()->findChildren<QWidget *>()) {
+    for (QWidget *w : retryPanel(*m_window)->findChildren<QWidget *>()) {
         if (w->accessibleName() == u"Send state")
             stateLabel = w;
     }
@@ -302,7 +304,7 @@ void TestAccessibility::profileComboIsReachableAndNamed()
     window.activateWindow();
     QTRY_VERIFY(window.isActiveWindow());
 
-    QComboBox *combo = window.profileCombo();
+    QComboBox *combo = profileCombo(window);
     QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(combo);
     QVERIFY(iface);
     // Qt's combo box reports its current item as the name; the widget's is ours, and so is the
@@ -316,14 +318,14 @@ void TestAccessibility::profileComboIsReachableAndNamed()
     QVERIFY(label->text().contains(u'&')); // its mnemonic
 
     // Tab from the prompt: Send, then the profile.
-    window.promptEditor()->setFocus();
-    QTest::keyClick(window.promptEditor(), Qt::Key_Tab);
-    QCOMPARE(QApplication::focusWidget(), window.sendButton());
-    QTest::keyClick(window.sendButton(), Qt::Key_Tab);
+    promptEditor(window)->setFocus();
+    QTest::keyClick(promptEditor(window), Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), sendButton(window));
+    QTest::keyClick(sendButton(window), Qt::Key_Tab);
     QCOMPARE(QApplication::focusWidget(), combo);
     // Ctrl+Shift+P from anywhere.
-    window.promptEditor()->setFocus();
-    QTest::keyClick(window.promptEditor(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    promptEditor(window)->setFocus();
+    QTest::keyClick(promptEditor(window), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
     QTRY_COMPARE(QApplication::focusWidget(), combo);
     // The keyboard switches it.
     QTest::keyClick(combo, Qt::Key_Down);

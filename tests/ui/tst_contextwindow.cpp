@@ -8,6 +8,7 @@
 #include "demo/demoprovider.h"
 #include "support/demowindow.h"
 #include "support/viewlinks.h"
+#include "support/windowwidgets.h"
 #include "ui/conversation/contextgauge.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/conversationview.h"
@@ -26,6 +27,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 using Action = ConversationView::Action;
 
 namespace {
@@ -49,13 +51,13 @@ struct ContextWindow
         o.scenario = u"context"_s;
         o.contextWindow = kContextWindow;
         w.demo.provider()->setOptions(o);
-        w.window->maxTokensBox()->setValue(100);
+        maxTokensBox(*w.window)->setValue(100);
     }
     MainWindow &window() { return *w.window; }
     session::ChatSession *session() { return w.window->session(); }
-    ConversationView *view() { return w.window->conversation(); }
-    ConversationPresenter *presenter() { return w.window->presenter(); }
-    ContextGauge *gauge() { return w.window->contextGauge(); }
+    ConversationView *view() { return conversation(*w.window); }
+    ConversationPresenter *presenter() { return testing::widgets::presenter(*w.window); }
+    ContextGauge *gauge() { return contextGauge(*w.window); }
     /// Sends `prompt` and waits for its end.
     bool send(const QString &prompt)
     {
@@ -248,7 +250,7 @@ void TestContextWindow::automaticTrimResendsAfterTheError()
     QVERIFY(!turnsIn(c.lastRequestPrompts()).contains(1));
     QVERIFY(c.view()->leftOutNote().contains(u" left out automatically"_s));
     // Resent through the window: the answered prompt is not left in the editor to go twice.
-    QVERIFY(c.window().promptEditor()->toPlainText().isEmpty());
+    QVERIFY(promptEditor(c.window())->toPlainText().isEmpty());
 }
 
 void TestContextWindow::gaugeOffersTrim()

@@ -7,6 +7,7 @@
 #include "support/demowindow.h"
 #include "support/historyfixture.h"
 #include "support/sanitizers.h"
+#include "support/windowwidgets.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/history/conversationlistmodel.h"
 #include "ui/history/historysidebar.h"
@@ -29,6 +30,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 
 namespace {
 
@@ -52,7 +54,7 @@ QString laneText(const TimelineLane &lane)
 QStringList lanesOf(const MainWindow &window)
 {
     QStringList out;
-    for (const TimelineLane &lane : window.timeline()->lanes())
+    for (const TimelineLane &lane : timeline(window)->lanes())
         out << laneText(lane);
     return out;
 }
@@ -87,7 +89,7 @@ struct HistoryWindow
         writer.open(path);
     }
     MainWindow &window() { return *w.window; }
-    HistorySidebar &sidebar() { return *w.window->historySidebar(); }
+    HistorySidebar &sidebar() { return *historySidebar(*w.window); }
     void sendAndWait(const QString &prompt)
     {
         w.send(prompt);
@@ -141,7 +143,7 @@ void TestHistoryRestore::theWholeLoop()
         auto first = std::make_unique<HistoryWindow>(ini(), path);
         first->w.headlineOnceThen(u"capped"_s); // the first prompt meets the cap once
         first->sendAndWait(u"How do token caps work?"_s);
-        QCOMPARE(first->window().retryPanel()->state(), RetryPanel::State::Succeeded);
+        QCOMPARE(retryPanel(first->window())->state(), RetryPanel::State::Succeeded);
         first->sendAndWait(u"And what is a headline limit?"_s);
         QCOMPARE(first->w.demo.provider()->chatRequests(), 3);
         id = first->window().session()->conversationId();
@@ -150,8 +152,8 @@ void TestHistoryRestore::theWholeLoop()
         QTRY_COMPARE(first->sidebar().model()->rowCount(), 1);
         QTRY_VERIFY(
             first->sidebar().model()->index(0).data(ConversationListModel::IsOpenRole).toBool());
-        shownText = withoutUsage(first->window().conversation()->toPlainText());
-        shownMarkdown = first->window().conversation()->toMarkdown();
+        shownText = withoutUsage(conversation(first->window())->toPlainText());
+        shownMarkdown = conversation(first->window())->toMarkdown();
         log = QString::fromUtf8(
             first->window().session()->retryLog()->serialize(net::LogFormat::JsonLines));
         lanes = lanesOf(first->window());
@@ -165,27 +167,27 @@ void TestHistoryRestore::theWholeLoop()
     QCOMPARE(row.data(ConversationListModel::IdRole).toUuid(), id);
     QVERIFY(row.data(ConversationListModel::HasRetriesRole).toBool());
     QVERIFY(!row.data(ConversationListModel::HasUnansweredRole).toBool());
-    QVERIFY(second.window().conversation()->toPlainText().trimmed().isEmpty());
+    QVERIFY(conversation(second.window())->toPlainText().trimmed().isEmpty());
 
-    QSignalSpy filled(second.window().presenter(), &ConversationPresenter::restoreFilled);
+    QSignalSpy filled(presenter(second.window()), &ConversationPresenter::restoreFilled);
     second.window().windowHistory()->openConversation(id);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
     QCOMPARE(second.window().session()->conversationId(), id);
-    QCOMPARE(second.window().conversation()->toPlainText(), shownText);
-    QCOMPARE(second.window().conversation()->toMarkdown(), shownMarkdown);
+    QCOMPARE(conversation(second.window())->toPlainText(), shownText);
+    QCOMPARE(conversation(second.window())->toMarkdown(), shownMarkdown);
     QCOMPARE(QString::fromUtf8(
                  second.window().session()->retryLog()->serialize(net::LogFormat::JsonLines)),
         log);
     QCOMPARE(lanesOf(second.window()), lanes);
     // The last exchange can be asked again or edited, as after the live send.
-    ConversationView *view = second.window().conversation();
+    ConversationView *view = conversation(second.window());
     QCOMPARE(view->turnActions(view->lastAssistantTurn()),
         (QList<ConversationView::Action> {
             ConversationView::Action::Copy, ConversationView::Action::Regenerate }));
     QCOMPARE(view->turnActions(view->lastUserTurn()),
         QList<ConversationView::Action> { ConversationView::Action::Edit });
     QVERIFY(second.window().session()->failedPrompt().isEmpty());
-    QVERIFY(second.window().retryNowButton()->isHidden());
+    QVERIFY(retryNowButton(second.window())->isHidden());
 
     // The exports are of the restored conversation.
     QTemporaryDir out;
@@ -211,8 +213,8 @@ void TestHistoryRestore::theWholeLoop()
     QCOMPARE(context.at(4), u"user: One more?"_s);
     // Its send goes on in the same conversation, on a lane of its own.
     QCOMPARE(second.window().session()->conversationId(), id);
-    QCOMPARE(second.window().timeline()->lanes().size(), 3);
-    QCOMPARE(second.window().timeline()->lanes().constLast().request, 3);
+    QCOMPARE(timeline(second.window())->lanes().size(), 3);
+    QCOMPARE(timeline(second.window())->lanes().constLast().request, 3);
 }
 
 void TestHistoryRestore::replacedExchangeIsNotRestored_data()
@@ -238,27 +240,27 @@ void TestHistoryRestore::replacedExchangeIsNotRestored()
         auto first = std::make_unique<HistoryWindow>(ini(), path);
         first->w.uncapped();
         first->sendAndWait(u"First"_s);
-        ConversationPresenter *presenter = first->window().presenter();
+        ConversationPresenter *presenter = testing::widgets::presenter(first->window());
         if (action == u"retry") {
             first->w.setScenario(u"validation"_s); // fails at once, with an error card
             first->sendAndWait(u"Second"_s);
-            QVERIFY(first->window().retryNowButton()->isVisible());
+            QVERIFY(retryNowButton(first->window())->isVisible());
             first->w.setScenario(u"capped"_s);
-            QTest::mouseClick(first->window().retryNowButton(), Qt::LeftButton);
+            QTest::mouseClick(retryNowButton(first->window()), Qt::LeftButton);
         } else {
             first->sendAndWait(u"Secnd"_s);
             if (action == u"regenerate") {
                 Q_EMIT presenter->regenerateRequested(); // the answer's "Regenerate" link
             } else {
                 Q_EMIT presenter->editRequested(); // the prompt's "Edit and resend" link
-                QCOMPARE(first->window().promptEditor()->toPlainText(), u"Secnd"_s);
+                QCOMPARE(promptEditor(first->window())->toPlainText(), u"Secnd"_s);
                 first->w.send(u"Second"_s);
             }
         }
         QTRY_VERIFY_WITH_TIMEOUT(!first->window().session()->busy(), 15000);
-        QCOMPARE(first->window().retryPanel()->state(), RetryPanel::State::Succeeded);
+        QCOMPARE(retryPanel(first->window())->state(), RetryPanel::State::Succeeded);
         id = first->window().session()->conversationId();
-        ConversationView *view = first->window().conversation();
+        ConversationView *view = conversation(first->window());
         shownText = withoutUsage(view->toPlainText());
         shownMarkdown = view->toMarkdown();
         shownTurns = turnsOf(view);
@@ -272,10 +274,10 @@ void TestHistoryRestore::replacedExchangeIsNotRestored()
     }
 
     HistoryWindow second(ini(), path);
-    QSignalSpy filled(second.window().presenter(), &ConversationPresenter::restoreFilled);
+    QSignalSpy filled(presenter(second.window()), &ConversationPresenter::restoreFilled);
     second.window().windowHistory()->openConversation(id);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
-    ConversationView *view = second.window().conversation();
+    ConversationView *view = conversation(second.window());
     QCOMPARE(turnsOf(view), shownTurns);
     if (action != u"retry") { // a failed send's error card is restored only when it is the last
         QCOMPARE(view->toPlainText(), shownText);
@@ -286,7 +288,7 @@ void TestHistoryRestore::replacedExchangeIsNotRestored()
         log);
     QCOMPARE(view->turnActions(view->lastUserTurn()),
         QList<ConversationView::Action> { ConversationView::Action::Edit });
-    QVERIFY(second.window().retryNowButton()->isHidden());
+    QVERIFY(retryNowButton(second.window())->isHidden());
 
     second.w.uncapped();
     second.sendAndWait(u"Third"_s);
@@ -302,16 +304,16 @@ void TestHistoryRestore::newConversationClears()
     w.sendAndWait(u"The first conversation"_s);
     const QUuid first = w.window().session()->conversationId();
     QTRY_COMPARE(w.sidebar().model()->rowCount(), 1);
-    QVERIFY(w.window().conversation()->turnCount() > 0);
-    QVERIFY(!w.window().timeline()->lanes().isEmpty());
+    QVERIFY(conversation(w.window())->turnCount() > 0);
+    QVERIFY(!timeline(w.window())->lanes().isEmpty());
 
     QTest::keyClick(&w.window(), Qt::Key_N, Qt::ControlModifier);
-    QCOMPARE(w.window().conversation()->turnCount(), 0);
-    QVERIFY(w.window().conversation()->toPlainText().trimmed().isEmpty());
+    QCOMPARE(conversation(w.window())->turnCount(), 0);
+    QVERIFY(conversation(w.window())->toPlainText().trimmed().isEmpty());
     QCOMPARE(w.window().session()->retryLog()->records().size(), 0);
-    QVERIFY(w.window().timeline()->lanes().isEmpty());
-    QCOMPARE(w.window().retryPanel()->state(), RetryPanel::State::Idle);
-    QVERIFY(w.window().promptEditor()->hasFocus());
+    QVERIFY(timeline(w.window())->lanes().isEmpty());
+    QCOMPARE(retryPanel(w.window())->state(), RetryPanel::State::Idle);
+    QVERIFY(promptEditor(w.window())->hasFocus());
     QVERIFY(w.window().session()->conversationId().isNull());
 
     w.sendAndWait(u"The second conversation"_s);
@@ -321,7 +323,7 @@ void TestHistoryRestore::newConversationClears()
     QTRY_COMPARE(
         w.sidebar().model()->index(0).data(ConversationListModel::IdRole).toUuid(), second);
     QVERIFY(w.sidebar().model()->index(0).data(ConversationListModel::IsOpenRole).toBool());
-    QCOMPARE(w.window().conversation()->turnCount(), 2);
+    QCOMPARE(conversation(w.window())->turnCount(), 2);
 }
 
 void TestHistoryRestore::longConversationFillsInPieces()
@@ -355,7 +357,7 @@ void TestHistoryRestore::longConversationFillsInPieces()
     }
     HistoryWindow w(ini(), path);
     QTRY_COMPARE(w.sidebar().model()->rowCount(), 2);
-    ConversationPresenter *presenter = w.window().presenter();
+    ConversationPresenter *presenter = testing::widgets::presenter(w.window());
     QSignalSpy filled(presenter, &ConversationPresenter::restoreFilled);
 
     // The longest the event loop went without turning, measured from outside, as
@@ -379,8 +381,8 @@ void TestHistoryRestore::longConversationFillsInPieces()
     qInfo("2,000 messages: filled in %lld ms, longest piece %.2f ms, longest event-loop gap "
           "%.2f ms (read included)",
         totalMs, double(presenter->longestFillPieceNs()) / 1e6, double(longestGapNs) / 1e6);
-    QCOMPARE(w.window().conversation()->turnCount(), 2 * kExchanges);
-    QVERIFY(w.window().conversation()->toPlainText().contains(u"Answer 999: a cap counts"_s));
+    QCOMPARE(conversation(w.window())->turnCount(), 2 * kExchanges);
+    QVERIFY(conversation(w.window())->toPlainText().contains(u"Answer 999: a cap counts"_s));
     // A frame is 16 ms; the bound is generous for a loaded CI machine (and wider under ASan).
     QVERIFY2(presenter->longestFillPieceNs() < capwatch::testing::runawayBoundMs(50) * 1'000'000,
         qPrintable(QString::number(presenter->longestFillPieceNs())));
@@ -391,9 +393,9 @@ void TestHistoryRestore::longConversationFillsInPieces()
     w.window().windowHistory()->openConversation(shortId);
     QTRY_COMPARE_WITH_TIMEOUT(w.window().session()->conversationId(), shortId, 10000);
     QTRY_VERIFY(!presenter->filling());
-    QCOMPARE(w.window().conversation()->turnCount(), 2);
-    QVERIFY(w.window().conversation()->toPlainText().contains(u"A short one"_s));
-    QVERIFY(!w.window().conversation()->toPlainText().contains(u"Question 999"_s));
+    QCOMPARE(conversation(w.window())->turnCount(), 2);
+    QVERIFY(conversation(w.window())->toPlainText().contains(u"A short one"_s));
+    QVERIFY(!conversation(w.window())->toPlainText().contains(u"Question 999"_s));
 }
 
 void TestHistoryRestore::openThatFailsSaysWhy()
@@ -411,15 +413,15 @@ void TestHistoryRestore::openThatFailsSaysWhy()
     QSignalSpy failed(w.window().session(), &session::ChatSession::restoreFailed);
     w.window().windowHistory()->openConversation(ids.first());
     QTRY_COMPARE(failed.size(), 1);
-    QVERIFY(w.window().inlineMessage()->isVisible());
+    QVERIFY(inlineMessage(w.window())->isVisible());
     QVERIFY2(w.window().inlineMessageText().startsWith(u"The conversation could not be opened: "_s),
         qPrintable(w.window().inlineMessageText()));
     QVERIFY(w.window().windowHistory()->currentConversation().isNull());
     // The next open that works takes the message away.
-    QSignalSpy filled(w.window().presenter(), &ConversationPresenter::restoreFilled);
+    QSignalSpy filled(presenter(w.window()), &ConversationPresenter::restoreFilled);
     w.window().windowHistory()->openConversation(ids.at(1));
     QTRY_COMPARE(filled.size(), 1);
-    QVERIFY(w.window().inlineMessage()->isHidden());
+    QVERIFY(inlineMessage(w.window())->isHidden());
 }
 
 void TestHistoryRestore::restoredAnswersAreMarkedAgainstTheirOwnProfile()
@@ -485,14 +487,14 @@ void TestHistoryRestore::restoredAnswersAreMarkedAgainstTheirOwnProfile()
     window.attachHistory(&writer, false);
     writer.open(path);
     window.show();
-    QTRY_COMPARE(window.historySidebar()->model()->rowCount(), 2);
-    ConversationPresenter *presenter = window.presenter();
+    QTRY_COMPARE(historySidebar(window)->model()->rowCount(), 2);
+    ConversationPresenter *presenter = testing::widgets::presenter(window);
     QSignalSpy filled(presenter, &ConversationPresenter::restoreFilled);
 
     window.windowHistory()->openConversation(a);
     QTRY_COMPARE(filled.size(), 1);
     QCOMPARE(window.windowProfiles()->currentId(), u"paid"_s);
-    QString text = window.conversation()->toPlainText();
+    QString text = conversation(window)->toPlainText();
     QVERIFY2(text.contains(u"Answer to A question"_s), qPrintable(text));
     QVERIFY2(!text.contains(u"via "_s), qPrintable(text)); // Paid key's own answer
 
@@ -502,7 +504,7 @@ void TestHistoryRestore::restoredAnswersAreMarkedAgainstTheirOwnProfile()
     QTRY_COMPARE(filled.size(), 2);
     QCOMPARE(window.windowProfiles()->currentId(), u"free"_s);
     QCOMPARE(presenter->profileName(), u"Free tier"_s);
-    text = window.conversation()->toPlainText();
+    text = conversation(window)->toPlainText();
     QVERIFY2(text.contains(u"Answer to B after"_s), qPrintable(text));
     QVERIFY2(!text.contains(u"via Free tier"_s), qPrintable(text));
     QCOMPARE(text.count(u"via Paid key"_s), 1);

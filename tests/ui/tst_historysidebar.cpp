@@ -6,6 +6,7 @@
 #include "support/demowindow.h"
 #include "support/historyfixture.h"
 #include "support/historywriting.h"
+#include "support/windowwidgets.h"
 #include "ui/history/conversationlistmodel.h"
 #include "ui/history/historybanner.h"
 #include "ui/history/historysettingsdialog.h"
@@ -31,6 +32,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 using testing::flushed;
 
 namespace {
@@ -376,7 +378,7 @@ void TestHistorySidebar::recoveredDatabaseBanner()
     testing::DemoWindow w(ini());
     w.window->attachHistory(&writer, false);
     writer.open(path);
-    HistoryBanner *banner = w.window->historyBanner();
+    HistoryBanner *banner = historyBanner(*w.window);
     QTRY_VERIFY(banner->isVisible());
     const QString moved = banner->movedTo();
     QVERIFY2(moved.contains(u".corrupt-"_s), qPrintable(moved));
@@ -386,12 +388,12 @@ void TestHistorySidebar::recoveredDatabaseBanner()
     QVERIFY(banner->shownText().endsWith(u"and a new one was started."_s));
     QVERIFY(banner->copyButton()->isVisible());
     // The window still works: the new database lists what is stored in it.
-    QVERIFY(w.window->historySidebar()->isEnabled());
+    QVERIFY(historySidebar(*w.window)->isEnabled());
     history::Conversation c;
     c.title = u"After the recovery"_s;
     const QUuid id = writer.addConversation(c);
-    w.window->historySidebar()->conversationStored(id);
-    QTRY_COMPARE(w.window->historySidebar()->model()->rowCount(), 1);
+    historySidebar(*w.window)->conversationStored(id);
+    QTRY_COMPARE(historySidebar(*w.window)->model()->rowCount(), 1);
     w.uncapped();
     w.send(u"Still chatting?"_s);
     QTRY_VERIFY_WITH_TIMEOUT(!w.window->session()->busy(), 10000);
@@ -412,7 +414,7 @@ void TestHistorySidebar::privateRunKeepsNothing()
     QVERIFY(label->isVisible());
     QCOMPARE(label->text(), u"Private: nothing is kept"_s);
     QCOMPARE(w.window->windowTitle(), u"capwatch (private)"_s);
-    QVERIFY(!w.window->historyBanner()->isVisible());
+    QVERIFY(!historyBanner(*w.window)->isVisible());
     history::Conversation c;
     c.title = u"Only in memory"_s;
     writer.addConversation(c);
@@ -520,7 +522,7 @@ void TestHistorySidebar::retentionAtStartUp()
     w.settings.setHistoryRetentionDays(30);
     w.window->attachHistory(&writer, false);
     writer.open(path);
-    ConversationListModel *model = w.window->historySidebar()->model();
+    ConversationListModel *model = historySidebar(*w.window)->model();
     QTRY_COMPARE(model->pagesRead(), 1);
     QCOMPARE(model->rowCount(), 1); // never listed, then removed: deleted before the first read
     QCOMPARE(model->index(0).data(ConversationListModel::IdRole).toUuid(), recent);
@@ -549,7 +551,7 @@ void TestHistorySidebar::clearHistoryAfterConfirmation()
     testing::DemoWindow w(ini());
     w.window->attachHistory(&writer, false);
     writer.open(path);
-    QTRY_COMPARE(w.window->historySidebar()->model()->rowCount(), 20);
+    QTRY_COMPARE(historySidebar(*w.window)->model()->rowCount(), 20);
     w.window->windowHistory()->openSettings();
     HistorySettingsDialog *dialog = w.window->windowHistory()->settingsDialog();
     QVERIFY(dialog);
@@ -566,7 +568,7 @@ void TestHistorySidebar::clearHistoryAfterConfirmation()
     box = dialog->clearConfirmation();
     QVERIFY(box);
     buttonWithRole(box, QMessageBox::DestructiveRole)->click();
-    QTRY_COMPARE(w.window->historySidebar()->model()->rowCount(), 0);
+    QTRY_COMPARE(historySidebar(*w.window)->model()->rowCount(), 0);
     QVERIFY(flushed(writer));
     QCOMPARE(storedCount(path), 0);
     dialog->reject();
@@ -580,7 +582,7 @@ void TestHistorySidebar::sidebarOpensAndStarts()
     testing::DemoWindow w(ini());
     w.window->attachHistory(&writer, false);
     writer.open(path);
-    HistorySidebar *sidebar = w.window->historySidebar();
+    HistorySidebar *sidebar = historySidebar(*w.window);
     QVERIFY(sidebar->isVisible());
     QTRY_COMPARE(sidebar->model()->rowCount(), 4);
     QSignalSpy open(w.window->windowHistory(), &WindowHistory::openRequested);

@@ -6,6 +6,7 @@
 #include "support/demowindow.h"
 #include "support/fakekeychain.h"
 #include "support/viewlinks.h"
+#include "support/windowwidgets.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/profiles/keychain.h"
@@ -47,6 +48,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 using capwatch::testing::clickLink;
 
 namespace {
@@ -154,10 +156,10 @@ void TestMainWindow::panelFollowsARetryToSuccess()
 {
     Window w(ini());
     w.headlineOnceThen(u"capped"_s);
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.type(u"How do token caps work?"_s);
     QTest::keyClick(
-        w.window->promptEditor(), Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter sends
+        promptEditor(*w.window), Qt::Key_Return, Qt::ControlModifier); // Ctrl+Enter sends
 
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QCOMPARE(panel->attemptText(), u"2 of 5"_s);
@@ -177,18 +179,18 @@ void TestMainWindow::panelFollowsARetryToSuccess()
     QCOMPARE(panel->attemptText(), u"2 of 5"_s);
     QCOMPARE(panel->budgetText(), u"60.0 s of 120 s"_s); // the budget stays where the wait left it
     QCOMPARE(w.demo.provider()->chatRequests(), 2);
-    ConversationView *c = w.window->conversation();
+    ConversationView *c = conversation(*w.window);
     QVERIFY(c->toMarkdown().contains(u"How do token caps work?"_s));
     QVERIFY(c->toMarkdown().contains(u"demo"_s, Qt::CaseInsensitive)); // the answer arrived
-    QVERIFY(w.window->promptEditor()->toPlainText().isEmpty());
-    QVERIFY(!w.window->retryNowButton()->isVisible());
+    QVERIFY(promptEditor(*w.window)->toPlainText().isEmpty());
+    QVERIFY(!retryNowButton(*w.window)->isVisible());
 }
 
 void TestMainWindow::headlineGivesUpAndKeepsThePrompt()
 {
     Window w(ini(), 0.01);
     w.setScenario(u"headline"_s);
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.type(u"Please answer"_s);
     w.window->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::GaveUp, 15000);
@@ -196,15 +198,15 @@ void TestMainWindow::headlineGivesUpAndKeepsThePrompt()
         qPrintable(panel->stateText()));
     QCOMPARE(panel->attemptText(), u"3 of 5"_s);
     QCOMPARE(panel->budgetText(), u"0.0 s of 120 s"_s);
-    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
-    QVERIFY(w.window->retryNowButton()->isVisible());
-    const QString md = w.window->conversation()->toMarkdown();
+    QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Please answer"_s);
+    QVERIFY(retryNowButton(*w.window)->isVisible());
+    const QString md = conversation(*w.window)->toMarkdown();
     QVERIFY(md.contains(u"gave up: budget_exhausted"_s));
     QVERIFY(md.contains(u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s));
 
     // Retry now sends the same prompt again.
     w.setScenario(u"capped"_s);
-    QTest::mouseClick(w.window->retryNowButton(), Qt::LeftButton);
+    QTest::mouseClick(retryNowButton(*w.window), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(w.demo.provider()->chatRequests(), 4);
 }
@@ -213,7 +215,7 @@ void TestMainWindow::retryNowResendsTheFailedPrompt()
 {
     Window w(ini(), 0.01);
     w.setScenario(u"headline"_s);
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.type(u"Please answer"_s);
     w.window->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::GaveUp, 15000);
@@ -221,7 +223,7 @@ void TestMainWindow::retryNowResendsTheFailedPrompt()
 
     w.setScenario(u"capped"_s);
     w.uncapped();
-    QTest::mouseClick(w.window->retryNowButton(), Qt::LeftButton);
+    QTest::mouseClick(retryNowButton(*w.window), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
 
     // The provider got the failed prompt again, alone: the failed send left no history.
@@ -231,10 +233,10 @@ void TestMainWindow::retryNowResendsTheFailedPrompt()
     for (const demo::RecordedRequest &r : sent)
         QVERIFY2(!r.lastUserMessage().trimmed().isEmpty(), r.body.constData());
     // The transcript shows the prompt twice (sent, failed; sent again), never an empty bubble.
-    QCOMPARE(promptsShown(w.window->conversation()),
+    QCOMPARE(promptsShown(conversation(*w.window)),
         (QStringList { u"Please answer"_s, u"Please answer"_s }));
-    const int answer = w.window->conversation()->lastAssistantTurn();
-    const QString answered = w.window->conversation()->assistantText(answer);
+    const int answer = conversation(*w.window)->lastAssistantTurn();
+    const QString answered = conversation(*w.window)->assistantText(answer);
     QVERIFY(answered.startsWith(u"Hello from the capwatch demo provider!"_s));
 
     // The next request carries, as context, exactly the question the model saw and its answer.
@@ -251,7 +253,7 @@ void TestMainWindow::escapeCancelsDuringAWait()
 {
     Window w(ini());
     w.setScenario(u"headline"_s);
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.type(u"Cancel me"_s);
     w.window->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
@@ -262,7 +264,7 @@ void TestMainWindow::escapeCancelsDuringAWait()
     QVERIFY(!requests.wait(1500)); // longer than the 1.2 s wait: it never fires
     QCOMPARE(w.demo.provider()->chatRequests(), 1);
     QCOMPARE(panel->shownBudgetLeftS(), budget);
-    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Cancel me"_s);
+    QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Cancel me"_s);
     QCOMPARE(w.window->session()->retryLog()->records().last().event,
         net::RetryRecord::Event::Cancelled);
 }
@@ -271,11 +273,11 @@ void TestMainWindow::cancelledPromptTakesTypingAtItsEnd()
 {
     Window w(ini());
     w.setScenario(u"headline"_s);
-    QPlainTextEdit *prompt = w.window->promptEditor();
+    QPlainTextEdit *prompt = promptEditor(*w.window);
     prompt->setFocus();
     QTest::keyClicks(prompt, u"Msg 7"_s);
     QTest::keyClick(prompt, Qt::Key_Return, Qt::ControlModifier);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Waiting, 10000);
     QTest::keyClick(w.window.get(), Qt::Key_Escape);
     QCOMPARE(prompt->toPlainText(), u"Msg 7"_s);
 
@@ -284,7 +286,7 @@ void TestMainWindow::cancelledPromptTakesTypingAtItsEnd()
     w.uncapped();
     QTest::keyClicks(prompt, u" more"_s);
     QTest::keyClick(prompt, Qt::Key_Return, Qt::ControlModifier);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(w.chats().constLast().lastUserMessage(), u"Msg 7 more"_s);
 }
 
@@ -294,7 +296,7 @@ void TestMainWindow::exportsWriteWhatWasShown()
     w.headlineOnceThen(u"capped"_s);
     w.type(u"# Export this"_s);
     w.window->sendPrompt();
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
 
     QTemporaryDir dir;
     const QString jsonl = dir.filePath(u"log.jsonl"_s);
@@ -371,7 +373,7 @@ void loggedSend(Window &w)
     w.headlineOnceThen(u"capped"_s);
     w.type(u"Log me"_s);
     w.window->sendPrompt();
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
 }
 
 QAction *actionWithShortcut(QWidget *window, const QKeySequence &shortcut)
@@ -526,16 +528,16 @@ void TestMainWindow::noModelNothingSent()
     QVERIFY(!window.session()->usingDemo());
     QVERIFY2(
         window.statusText().contains(u" | Model: not set | "_s), qPrintable(window.statusText()));
-    QVERIFY(window.inlineMessage()->isHidden());
+    QVERIFY(inlineMessage(window)->isHidden());
 
-    QPlainTextEdit *prompt = window.promptEditor();
+    QPlainTextEdit *prompt = promptEditor(window);
     prompt->setFocus();
     QTest::keyClicks(prompt, u"Keep me"_s);
     QTest::keyClick(prompt, Qt::Key_Return, Qt::ControlModifier);
     // Nothing went out; the message says why, the provider settings are open, the prompt stays.
     QVERIFY(!window.session()->busy());
     QVERIFY(window.session()->retryLog()->records().isEmpty());
-    QVERIFY(!window.inlineMessage()->isHidden());
+    QVERIFY(!inlineMessage(window)->isHidden());
     QCOMPARE(window.inlineMessageText(),
         u"No model is set for https://llm.example.invalid/v1/chat/completions, so nothing was "
         "sent. Enter the model's name in the provider settings; your prompt stays in the editor."_s);
@@ -543,7 +545,7 @@ void TestMainWindow::noModelNothingSent()
     QVERIFY(dialog);
     QTRY_VERIFY(dialog->isVisible());
     QCOMPARE(prompt->toPlainText(), u"Keep me"_s);
-    QCOMPARE(window.conversation()->turnCount(), 0);
+    QCOMPARE(conversation(window)->turnCount(), 0);
     dialog->reject();
 }
 
@@ -564,9 +566,9 @@ void TestMainWindow::loopbackEndpointDefaultsToTheDemoModel()
     QVERIFY(!window.session()->usingDemo());
     QVERIFY2(window.statusText().contains(u" | Model: capwatch-demo | "_s),
         qPrintable(window.statusText()));
-    window.promptEditor()->setPlainText(u"hello"_s);
+    promptEditor(window)->setPlainText(u"hello"_s);
     window.sendPrompt();
-    QTRY_COMPARE_WITH_TIMEOUT(window.retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(window)->state(), RetryPanel::State::Succeeded, 10000);
     const QList<demo::RecordedRequest> sent = Window::chatRequests(provider);
     QCOMPARE(sent.size(), 1);
     QCOMPARE(sent.at(0).json().value(u"model").toString(), u"capwatch-demo"_s);
@@ -612,10 +614,10 @@ void TestMainWindow::keyStatusAgreesWithTheErrorCard()
     window.show();
     QVERIFY(window.statusText().endsWith(u" | "_s + status));
 
-    window.promptEditor()->setPlainText(u"hello"_s);
+    promptEditor(window)->setPlainText(u"hello"_s);
     window.sendPrompt();
-    QTRY_COMPARE_WITH_TIMEOUT(window.retryPanel()->state(), RetryPanel::State::GaveUp, 10000);
-    const QString card = window.conversation()->toMarkdown();
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(window)->state(), RetryPanel::State::GaveUp, 10000);
+    const QString card = conversation(window)->toMarkdown();
     QVERIFY2(card.contains(u"\n  "_s + auth + u'\n'), qPrintable(card));
     QVERIFY(window.statusText().endsWith(u" | "_s + status));
     qunsetenv("CAPWATCH_TEST_LOOPBACK_KEY");
@@ -720,10 +722,9 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         MainWindow window(s, LaunchOptions {});
         window.show();
         QVERIFY(!window.session()->usingDemo());
-        window.promptEditor()->setPlainText(u"hello"_s);
+        promptEditor(window)->setPlainText(u"hello"_s);
         window.sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(
-            window.retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(retryPanel(window)->state(), RetryPanel::State::Succeeded, 10000);
         QCOMPARE(authorization, QByteArray("Bearer sk-env-secret-456"));
         QVERIFY(!window.windowTitle().contains(u"sk-"_s));
         QVERIFY(!window.statusText().contains(u"sk-"_s));
@@ -759,7 +760,7 @@ void TestMainWindow::dialogsNeverHoldARetry()
     // while both are still open (no nested event loop holds the window's timers).
     Window w(ini());
     w.headlineOnceThen(u"capped"_s);
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.type(u"Behind a dialog"_s);
     w.window->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
@@ -786,7 +787,7 @@ void TestMainWindow::statusLineFollowsTheSend()
 {
     Window w(ini());
     w.headlineOnceThen(u"capped"_s);
-    ConversationView *view = w.window->conversation();
+    ConversationView *view = conversation(*w.window);
     w.type(u"Are you there?"_s);
     w.window->sendPrompt();
     // At once, under the prompt: the send waits for the provider.
@@ -804,7 +805,7 @@ void TestMainWindow::statusLineFollowsTheSend()
         retrying.match(view->statusLine()).captured(1).toInt() < first - 5, 5000);
 
     // Gone once the answer comes, and not in the export.
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     QVERIFY(view->statusLine().isEmpty());
     QVERIFY(!view->document()->toPlainText().contains(u"Retrying in"_s));
     QVERIFY(!view->document()->toPlainText().contains(u"Waiting for"_s));
@@ -817,8 +818,8 @@ void TestMainWindow::copyAnAnswer()
     w.uncapped();
     w.type(u"Copy me"_s);
     w.window->sendPrompt();
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
-    ConversationView *view = w.window->conversation();
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
+    ConversationView *view = conversation(*w.window);
     QTRY_VERIFY(view->document()->toPlainText().contains(u"Copy  ·  Regenerate"_s));
     QApplication::clipboard()->clear();
     QVERIFY(clickLink(view, u"Copy"_s));
@@ -841,15 +842,15 @@ void answeredExchanges(Window &w, std::initializer_list<QString> prompts)
         w.type(prompt);
         w.window->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
-            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+            retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     }
 }
 
 void TestMainWindow::regenerateResendsTheSameHistory()
 {
     Window w(ini(), 0.01);
-    RetryPanel *panel = w.window->retryPanel();
-    ConversationView *view = w.window->conversation();
+    RetryPanel *panel = retryPanel(*w.window);
+    ConversationView *view = conversation(*w.window);
     answeredExchanges(w, { u"First"_s, u"Second"_s });
     if (QTest::currentTestFailed())
         return;
@@ -889,8 +890,8 @@ void TestMainWindow::regenerateResendsTheSameHistory()
 void TestMainWindow::editAndResendReplacesTheLastPrompt()
 {
     Window w(ini(), 0.01);
-    RetryPanel *panel = w.window->retryPanel();
-    ConversationView *view = w.window->conversation();
+    RetryPanel *panel = retryPanel(*w.window);
+    ConversationView *view = conversation(*w.window);
     answeredExchanges(w, { u"First"_s, u"Secnd"_s });
     if (QTest::currentTestFailed())
         return;
@@ -900,7 +901,7 @@ void TestMainWindow::editAndResendReplacesTheLastPrompt()
     // Edit: the last prompt comes back into the editor, the draft waits.
     QVERIFY(clickLink(view, u"Edit and resend"_s));
     QTRY_VERIFY(w.window->session()->editing());
-    QPlainTextEdit *prompt = w.window->promptEditor();
+    QPlainTextEdit *prompt = promptEditor(*w.window);
     QCOMPARE(prompt->toPlainText(), u"Secnd"_s);
     QCOMPARE(w.window->inlineMessageText(),
         u"Editing your last prompt: sending it replaces that prompt and its answer."_s);
@@ -908,7 +909,7 @@ void TestMainWindow::editAndResendReplacesTheLastPrompt()
     QTest::keyClick(w.window.get(), Qt::Key_Escape);
     QVERIFY(!w.window->session()->editing());
     QCOMPARE(prompt->toPlainText(), u"a draft"_s);
-    QVERIFY(w.window->inlineMessage()->isHidden());
+    QVERIFY(inlineMessage(*w.window)->isHidden());
     QCOMPARE(promptsShown(view), (QStringList { u"First"_s, u"Secnd"_s }));
 
     QVERIFY(clickLink(view, u"Edit and resend"_s));
@@ -927,7 +928,7 @@ void TestMainWindow::editAndResendReplacesTheLastPrompt()
         (QStringList { u"user: First"_s, u"assistant: "_s + answer1, u"user: Second"_s }));
     QCOMPARE(promptsShown(view), (QStringList { u"First"_s, u"Second"_s }));
     QCOMPARE(view->turnCount(), 4);
-    QVERIFY(w.window->inlineMessage()->isHidden());
+    QVERIFY(inlineMessage(*w.window)->isHidden());
     QVERIFY(!w.window->session()->editing());
 }
 
@@ -938,27 +939,27 @@ void TestMainWindow::requestOptionsAreSentAndRemembered()
         Window w(path, 0.01);
         w.uncapped();
         // Collapsed and at the provider's defaults: nothing extra is sent.
-        QVERIFY(!w.window->systemPromptEditor()->isVisible());
+        QVERIFY(!systemPromptEditor(*w.window)->isVisible());
         w.type(u"Plain"_s);
         w.window->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
-            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+            retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
         QTRY_COMPARE(w.chats().size(), 1);
         QJsonObject body = w.chats().at(0).json();
         QVERIFY(!body.contains(u"max_tokens"));
         QVERIFY(!body.contains(u"temperature"));
         QCOMPARE(messagesOf(w.chats().at(0)), QStringList { u"user: Plain"_s });
 
-        QTest::mouseClick(w.window->requestOptionsButton(), Qt::LeftButton);
-        QVERIFY(w.window->systemPromptEditor()->isVisible());
-        QTest::keyClicks(w.window->systemPromptEditor(), u"Be brief."_s);
-        w.window->maxTokensBox()->setValue(256);
-        w.window->temperatureBox()->setValue(0.7);
-        QCOMPARE(w.window->temperatureBox()->text(), u"0.7"_s);
+        QTest::mouseClick(requestOptionsButton(*w.window), Qt::LeftButton);
+        QVERIFY(systemPromptEditor(*w.window)->isVisible());
+        QTest::keyClicks(systemPromptEditor(*w.window), u"Be brief."_s);
+        maxTokensBox(*w.window)->setValue(256);
+        temperatureBox(*w.window)->setValue(0.7);
+        QCOMPARE(temperatureBox(*w.window)->text(), u"0.7"_s);
         w.type(u"Options"_s);
         w.window->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
-            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+            retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
         QTRY_COMPARE(w.chats().size(), 2);
         body = w.chats().at(1).json();
         QCOMPARE(body.value(u"max_tokens").toInt(), 256);
@@ -971,15 +972,15 @@ void TestMainWindow::requestOptionsAreSentAndRemembered()
     }
     // Remembered: a new window opens with them.
     Window again(path, 0.01);
-    QVERIFY(again.window->systemPromptEditor()->isVisible());
-    QCOMPARE(again.window->systemPromptEditor()->toPlainText(), u"Be brief."_s);
-    QCOMPARE(again.window->maxTokensBox()->value(), 256);
-    QCOMPARE(again.window->temperatureBox()->value(), 0.7);
+    QVERIFY(systemPromptEditor(*again.window)->isVisible());
+    QCOMPARE(systemPromptEditor(*again.window)->toPlainText(), u"Be brief."_s);
+    QCOMPARE(maxTokensBox(*again.window)->value(), 256);
+    QCOMPARE(temperatureBox(*again.window)->value(), 0.7);
     // Back to the defaults: the lowest value reads "Default".
-    again.window->temperatureBox()->setValue(again.window->temperatureBox()->minimum());
-    again.window->maxTokensBox()->setValue(0);
-    QCOMPARE(again.window->temperatureBox()->text(), u"Default"_s);
-    QCOMPARE(again.window->maxTokensBox()->text(), u"Default"_s);
+    temperatureBox(*again.window)->setValue(temperatureBox(*again.window)->minimum());
+    maxTokensBox(*again.window)->setValue(0);
+    QCOMPARE(temperatureBox(*again.window)->text(), u"Default"_s);
+    QCOMPARE(maxTokensBox(*again.window)->text(), u"Default"_s);
     QCOMPARE(again.settings.requestOptions().temperature, -1.0);
     QCOMPARE(again.settings.requestOptions().maxTokens, 0);
 }
@@ -997,8 +998,8 @@ void TestMainWindow::minimumSize()
     w.window->resize(640, 480);
     QTRY_COMPARE(w.window->size(), QSize(640, 480));
     // At 640x480 the prompt and its buttons still have room.
-    QVERIFY(w.window->promptEditor()->height() >= w.window->fontMetrics().height() * 2);
-    QVERIFY(w.window->promptEditor()->width() >= w.window->fontMetrics().averageCharWidth() * 20);
+    QVERIFY(promptEditor(*w.window)->height() >= w.window->fontMetrics().height() * 2);
+    QVERIFY(promptEditor(*w.window)->width() >= w.window->fontMetrics().averageCharWidth() * 20);
 }
 
 void TestMainWindow::initialSplit()
@@ -1020,8 +1021,8 @@ void TestMainWindow::initialSplit()
     QVERIFY2(
         leftShare > 0.44 && leftShare < 0.47, qPrintable(u"%1 : %2"_s.arg(sizes[0]).arg(sizes[1])));
     // The buttons got their texts after that measure all the same.
-    QVERIFY(!w.window->retryNowButton()->text().isEmpty());
-    QVERIFY(!w.window->promptEditor()->placeholderText().isEmpty());
+    QVERIFY(!retryNowButton(*w.window)->text().isEmpty());
+    QVERIFY(!promptEditor(*w.window)->placeholderText().isEmpty());
 }
 
 void TestMainWindow::screenshots()
@@ -1048,9 +1049,9 @@ void TestMainWindow::screenshots()
             w.headlineOnceThen(u"capped"_s);
             w.type(u"How do token caps work?"_s);
             w.window->sendPrompt();
-            QTRY_VERIFY_WITH_TIMEOUT(w.window->conversation()->statusLine().contains(u' '), 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(conversation(*w.window)->statusLine().contains(u' '), 10000);
             QTRY_COMPARE_WITH_TIMEOUT(
-                w.window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
+                retryPanel(*w.window)->state(), RetryPanel::State::Waiting, 10000);
             QTest::qWait(300); // a moment of the countdown, for the picture only
             shot(w.window.get(), u"window-640x480-waiting"_s);
             w.window->resize(1100, 720);
@@ -1063,17 +1064,17 @@ void TestMainWindow::screenshots()
             Window w(ini(), 0.01);
             w.uncapped();
             w.window->resize(1100, 720);
-            QTest::mouseClick(w.window->requestOptionsButton(), Qt::LeftButton);
-            w.window->systemPromptEditor()->setPlainText(u"Answer in one paragraph."_s);
-            w.window->maxTokensBox()->setValue(512);
-            w.window->temperatureBox()->setValue(0.7);
+            QTest::mouseClick(requestOptionsButton(*w.window), Qt::LeftButton);
+            systemPromptEditor(*w.window)->setPlainText(u"Answer in one paragraph."_s);
+            maxTokensBox(*w.window)->setValue(512);
+            temperatureBox(*w.window)->setValue(0.7);
             w.type(u"# What is a token cap?"_s);
             w.window->sendPrompt();
             QTRY_COMPARE_WITH_TIMEOUT(
-                w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
-            QTRY_VERIFY(w.window->conversation()->isSettled());
+                retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
+            QTRY_VERIFY(conversation(*w.window)->isSettled());
             shot(w.window.get(), u"window-answered"_s);
-            QVERIFY(clickLink(w.window->conversation(), u"Edit and resend"_s));
+            QVERIFY(clickLink(conversation(*w.window), u"Edit and resend"_s));
             shot(w.window.get(), u"window-editing"_s);
         }
         {
@@ -1084,7 +1085,7 @@ void TestMainWindow::screenshots()
             MainWindow window(settings, o);
             window.resize(1100, 720);
             window.show();
-            window.promptEditor()->setPlainText(u"Hello"_s);
+            promptEditor(window)->setPlainText(u"Hello"_s);
             window.sendPrompt();
             if (auto *dialog = window.findChild<QDialog *>(u"settingsDialog"_s))
                 dialog->reject();

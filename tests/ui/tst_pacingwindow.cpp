@@ -5,6 +5,7 @@
 
 #include "session/chatsession.h"
 #include "support/demowindow.h"
+#include "support/windowwidgets.h"
 #include "ui/panel/retrypanel.h"
 
 #include <QSignalSpy>
@@ -13,6 +14,7 @@
 
 using namespace capwatch;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 
 namespace {
 
@@ -53,12 +55,12 @@ void TestPacingWindow::twentyQuickSendsAreNotRefused()
 {
     QTemporaryDir dir;
     testing::DemoWindow w(dir.filePath(u"capwatch.conf"_s), kScale);
-    QSignalSpy states(w.window->retryPanel(), &ui::RetryPanel::stateChanged);
+    QSignalSpy states(retryPanel(*w.window), &ui::RetryPanel::stateChanged);
     QString pacingText;
-    QObject::connect(w.window->retryPanel(), &ui::RetryPanel::stateChanged, w.window.get(),
+    QObject::connect(retryPanel(*w.window), &ui::RetryPanel::stateChanged, w.window.get(),
         [&](ui::RetryPanel::State state) {
             if (state == ui::RetryPanel::State::Pacing)
-                pacingText = w.window->retryPanel()->stateText();
+                pacingText = retryPanel(*w.window)->stateText();
         });
     QVERIFY(sendQuickly(w, 20));
 

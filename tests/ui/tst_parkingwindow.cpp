@@ -11,6 +11,7 @@
 #include "support/demowindow.h"
 #include "support/historywriting.h"
 #include "support/viewlinks.h"
+#include "support/windowwidgets.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/history/conversationlistmodel.h"
@@ -41,6 +42,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 using capwatch::testing::clickLink;
 using session::ParkingChoice;
 using Action = ConversationView::Action;
@@ -65,13 +67,13 @@ struct ParkingWindow
         w.window->session()->setParkingChoice(choice);
     }
     MainWindow &window() { return *w.window; }
-    ConversationView *view() { return w.window->conversation(); }
-    ConversationPresenter *presenter() { return w.window->presenter(); }
-    RetryPanel *panel() { return w.window->retryPanel(); }
+    ConversationView *view() { return conversation(*w.window); }
+    ConversationPresenter *presenter() { return testing::widgets::presenter(*w.window); }
+    RetryPanel *panel() { return retryPanel(*w.window); }
     session::ParkingLot *lot() { return w.window->windowParking()->lot(); }
     ParkedQueueModel *queue() { return w.window->windowParking()->queueModel(); }
     ParkedQueueView *queueView() { return w.window->windowParking()->queueView(); }
-    QString queueTab() { return w.window->tabs()->tabText(w.window->tabs()->indexOf(queueView())); }
+    QString queueTab() { return tabs(*w.window)->tabText(tabs(*w.window)->indexOf(queueView())); }
     /// Sends `prompt` and waits until it gave up (three attempts, 120 s of policy waits).
     bool sendUntilGaveUp(const QString &prompt)
     {
@@ -191,7 +193,7 @@ struct ProfileParkingWindow
     }
     void send(const QString &text)
     {
-        window->promptEditor()->setPlainText(text);
+        promptEditor(*window)->setPlainText(text);
         window->sendPrompt();
     }
 
@@ -383,7 +385,7 @@ void TestParkingWindow::askOffersSendAtTheReset()
     QCOMPARE(p.link(card, Action::RetryNow), u"Retry now"_s);
     QVERIFY(p.cardText(card).contains(u"The send failed: budget exhausted"_s));
     QVERIFY(p.cardText(card).contains(sendAt));
-    QCOMPARE(p.window().promptEditor()->toPlainText(), u"Summarise the log"_s);
+    QCOMPARE(promptEditor(p.window())->toPlainText(), u"Summarise the log"_s);
     QCOMPARE(p.lot()->count(), 0); // offered, not parked
 
     // The button counts down with the one tick of the window.
@@ -405,7 +407,7 @@ void TestParkingWindow::tooFarSaysWhy()
     QVERIFY(p.view()->errorCard(card).links.isEmpty());
     QCOMPARE(p.lot()->count(), 0);
     // The prompt box's Retry now is there as after any failure.
-    QTRY_VERIFY(p.window().retryNowButton()->isVisible());
+    QTRY_VERIFY(retryNowButton(p.window())->isVisible());
 }
 
 void TestParkingWindow::sendAtParks()
@@ -432,8 +434,8 @@ void TestParkingWindow::sendAtParks()
     QCOMPARE(p.link(card, Action::EditParked), u"Edit"_s);
     QCOMPARE(p.link(card, Action::CancelPark), u"Cancel"_s);
     QCOMPARE(p.link(card, Action::RetryNow), QString());
-    QVERIFY(p.window().promptEditor()->toPlainText().isEmpty());
-    QTRY_VERIFY(!p.window().retryNowButton()->isVisible());
+    QVERIFY(promptEditor(p.window())->toPlainText().isEmpty());
+    QTRY_VERIFY(!retryNowButton(p.window())->isVisible());
 
     // One row in the Queue, and its count on the tab.
     QCOMPARE(p.queue()->rowCount(), 1);
@@ -502,8 +504,8 @@ void TestParkingWindow::cancelGivesBackTheFailedCard()
     QCOMPARE(p.queue()->rowCount(), 0);
     QCOMPARE(p.queueTab(), u"&Queue"_s);
     QCOMPARE(p.panel()->state(), RetryPanel::State::GaveUp);
-    QTRY_COMPARE(p.window().promptEditor()->toPlainText(), u"Cancel me"_s);
-    QTRY_VERIFY(p.window().retryNowButton()->isVisible());
+    QTRY_COMPARE(promptEditor(p.window())->toPlainText(), u"Cancel me"_s);
+    QTRY_VERIFY(retryNowButton(p.window())->isVisible());
 
     // The card's Retry now sends it again.
     QVERIFY(p.click(u"Retry now"_s));
@@ -517,11 +519,11 @@ void TestParkingWindow::editPutsThePromptInTheEditor()
     ParkingWindow p(ini(), 600, ParkingChoice::Ask);
     QVERIFY(p.sendUntilGaveUp(u"Edit me"_s));
     QVERIFY(p.click(p.link(p.failedCard(), Action::SendAt)));
-    QVERIFY(p.window().promptEditor()->toPlainText().isEmpty());
+    QVERIFY(promptEditor(p.window())->toPlainText().isEmpty());
 
     const QDateTime due = p.lot()->sends().constFirst().dueAt;
     QVERIFY(p.click(u"Edit"_s));
-    QCOMPARE(p.window().promptEditor()->toPlainText(), u"Edit me"_s);
+    QCOMPARE(promptEditor(p.window())->toPlainText(), u"Edit me"_s);
     QCOMPARE(p.lot()->count(), 0);
     QVERIFY(!p.window().session()->isParked());
     QCOMPARE(p.parkedCard(), -1);
@@ -530,7 +532,7 @@ void TestParkingWindow::editPutsThePromptInTheEditor()
     QSignalSpy requests(p.w.demo.provider(), &demo::DemoProvider::chatRequestReceived);
     QVERIFY(!requests.wait(int(p.lot()->wallNow().msecsTo(due)) + 1500));
     QCOMPARE(p.chats().size(), 3);
-    QTRY_COMPARE(p.window().promptEditor()->toPlainText(), u"Edit me"_s);
+    QTRY_COMPARE(promptEditor(p.window())->toPlainText(), u"Edit me"_s);
 }
 
 void TestParkingWindow::automaticParksAtOnce()
@@ -589,7 +591,7 @@ void TestParkingWindow::goesOutAtTheResetAndAnswersInPlace()
     QCOMPARE(p.lot()->count(), 0);
     QCOMPARE(p.queueTab(), u"&Queue"_s);
     QCOMPARE(p.chats().at(3).lastUserMessage(), u"Answer after the reset"_s);
-    QVERIFY(p.window().promptEditor()->toPlainText().isEmpty());
+    QVERIFY(promptEditor(p.window())->toPlainText().isEmpty());
 }
 
 void TestParkingWindow::waitsForItsProvider()
@@ -696,7 +698,7 @@ void TestParkingWindow::queueListsTwoConversations()
 
     // The Queue tab from the keyboard: Enter on the first row opens its conversation, with its
     // parked card.
-    QTabWidget *tabs = p.window().tabs();
+    QTabWidget *tabs = testing::widgets::tabs(p.window());
     tabs->setCurrentWidget(p.queueView());
     QTableView *table = p.queueView()->table();
     QVERIFY(table->isVisible());
@@ -743,7 +745,7 @@ void TestParkingWindow::anotherConversationsSendEndsWithTheHook()
     DesktopNotifier *notifier = p.window().windowParking()->notifier();
     notifier->setEnabled(false); // told, never shown on the desktop of whoever runs the test
     QSignalSpy notified(notifier, &DesktopNotifier::notified);
-    HistorySidebar *sidebar = p.window().historySidebar();
+    HistorySidebar *sidebar = historySidebar(p.window());
 
     QVERIFY(p.sendUntilGaveUp(u"Answer me while I look elsewhere"_s));
     QTRY_COMPARE(p.lot()->count(), 1);
@@ -808,9 +810,9 @@ void TestParkingWindow::answerFromTheLotsSessionIsShown()
         p.cardText(p.failedCard())
             .contains(u"Sending now that the limit reset; the answer shows here when it comes."_s));
     QVERIFY(p.view()->errorCard(p.failedCard()).links.isEmpty());
-    QVERIFY(!p.window().retryNowButton()->isVisible()); // it would send it twice
+    QVERIFY(!retryNowButton(p.window())->isVisible()); // it would send it twice
     // Nothing else is sent in it meanwhile: two sessions would interleave its messages.
-    QTRY_VERIFY(!p.window().sendButton()->isEnabled());
+    QTRY_VERIFY(!sendButton(p.window())->isEnabled());
     QVERIFY(p.window().windowParking()->shownSentElsewhere());
 
     // It ends: the conversation is read again, with its answer in the card's place.
@@ -822,7 +824,7 @@ void TestParkingWindow::answerFromTheLotsSessionIsShown()
     QCOMPARE(p.view()->lastItem(), p.view()->lastAssistantTurn());
     QCOMPARE(promptsShown(p.view()), QStringList { u"Show me the answer when it comes"_s });
     QCOMPARE(p.chats().size(), 4); // sent once, by the lot's session
-    QTRY_VERIFY(p.window().sendButton()->isEnabled());
+    QTRY_VERIFY(sendButton(p.window())->isEnabled());
 }
 
 void TestParkingWindow::lotSendsWithItsConversationsProfile()
@@ -974,8 +976,8 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     QVERIFY(p.openHistory(writer, path));
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 5000);
     session::ChatSession *chat = p.window->session();
-    ConversationPresenter *presenter = p.window->presenter();
-    ConversationView *view = p.window->conversation();
+    ConversationPresenter *presenter = testing::widgets::presenter(*p.window);
+    ConversationView *view = testing::widgets::conversation(*p.window);
     ParkedQueueModel *queue = p.window->windowParking()->queueModel();
     QCOMPARE(queue->rowCount(), 1);
     const auto sendNow = [&] { return clickLink(view, u"Send now"_s); };

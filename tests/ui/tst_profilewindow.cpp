@@ -9,6 +9,7 @@
 #include "demo/demoprovider.h"
 #include "support/demowindow.h"
 #include "support/viewlinks.h"
+#include "support/windowwidgets.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/panel/retrypanel.h"
@@ -34,6 +35,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 using capwatch::testing::clickLink;
 
 namespace {
@@ -97,7 +99,7 @@ struct ProfileWindow
     }
     void send(const QString &text)
     {
-        window->promptEditor()->setPlainText(text);
+        promptEditor(*window)->setPlainText(text);
         window->sendPrompt();
     }
     /// The embedded demo starts when a send first goes to it.
@@ -160,7 +162,7 @@ void TestProfileWindow::initTestCase()
 void TestProfileWindow::comboListsTheProfiles()
 {
     ProfileWindow w(ini());
-    QComboBox *combo = w.window->profileCombo();
+    QComboBox *combo = profileCombo(*w.window);
     QCOMPARE(combo->objectName(), u"profileCombo"_s);
     QCOMPARE(combo->count(), 2);
     QCOMPARE(combo->itemText(0), u"Free tier"_s);
@@ -173,24 +175,24 @@ void TestProfileWindow::comboListsTheProfiles()
         qPrintable(w.window->statusText()));
 
     // Ctrl+Shift+P reaches it from the prompt.
-    w.window->promptEditor()->setFocus();
-    QTRY_VERIFY(w.window->promptEditor()->hasFocus());
-    QTest::keyClick(w.window->promptEditor(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    promptEditor(*w.window)->setFocus();
+    QTRY_VERIFY(promptEditor(*w.window)->hasFocus());
+    QTest::keyClick(promptEditor(*w.window), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
     QTRY_VERIFY(combo->hasFocus());
     // And Tab does, from the prompt's buttons (Stop and Retry now are hidden while idle).
-    w.window->sendButton()->setFocus();
-    QTRY_VERIFY(w.window->sendButton()->hasFocus());
-    QTest::keyClick(w.window->sendButton(), Qt::Key_Tab);
+    sendButton(*w.window)->setFocus();
+    QTRY_VERIFY(sendButton(*w.window)->hasFocus());
+    QTest::keyClick(sendButton(*w.window), Qt::Key_Tab);
     QTRY_VERIFY(combo->hasFocus());
 }
 
 void TestProfileWindow::idleNumbersAreTheProfiles()
 {
     ProfileWindow w(ini());
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     QCOMPARE(panel->limits().maxAttempts, 3);
     QCOMPARE(panel->budgetText(), u"12.0 s of 12 s"_s);
-    TimelineWidget *timeline = w.window->timeline();
+    TimelineWidget *timeline = testing::widgets::timeline(*w.window);
     QCOMPARE(timeline->budgetS(), 12.0);
     QCOMPARE(timeline->capS(), 5.0);
     // The axis ends at 12 s: anything beyond is drawn at its end.
@@ -208,7 +210,7 @@ void TestProfileWindow::cappedSendShowsTheProfilesNumbers()
 {
     ProfileWindow w(ini());
     w.setScenario(u"headline"_s); // 422 asking 18 min, every time
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.send(u"Please answer"_s);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QCOMPARE(panel->attemptText(), u"2 of 3"_s);
@@ -218,12 +220,12 @@ void TestProfileWindow::cappedSendShowsTheProfilesNumbers()
     QCOMPARE(panel->attemptText(), u"3 of 3"_s);
     QVERIFY2(
         panel->stateText().contains(u"all 3 attempts failed"_s), qPrintable(panel->stateText()));
-    const QString md = w.window->conversation()->toMarkdown();
+    const QString md = conversation(*w.window)->toMarkdown();
     QVERIFY2(md.contains(u"all 3 attempts failed"_s), qPrintable(md));
     QCOMPARE(w.freeChats(), 3);
     QCOMPARE(w.paidChats(), 0);
     // The timeline's lane waited 5 and 5 on the 12 s axis.
-    const QList<TimelineLane> &lanes = w.window->timeline()->lanes();
+    const QList<TimelineLane> &lanes = timeline(*w.window)->lanes();
     QCOMPARE(lanes.size(), 1);
     QCOMPARE(lanes[0].endS(), 10.0);
 }
@@ -231,7 +233,7 @@ void TestProfileWindow::cappedSendShowsTheProfilesNumbers()
 void TestProfileWindow::comboSwitchesTheNextSend()
 {
     ProfileWindow w(ini());
-    QComboBox *combo = w.window->profileCombo();
+    QComboBox *combo = profileCombo(*w.window);
     QSignalSpy changed(w.window->windowProfiles(), &WindowProfiles::profileChanged);
     // As a user picks it: the keyboard on the combo.
     combo->setFocus();
@@ -245,11 +247,11 @@ void TestProfileWindow::comboSwitchesTheNextSend()
         qPrintable(w.window->statusText()));
 
     w.send(u"Hello there"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(w.paidChats(), 1);
     QCOMPARE(w.freeChats(), 0);
     // The profile's own answer is not marked.
-    QVERIFY(!w.window->conversation()->toMarkdown().contains(u"via Paid key"_s));
+    QVERIFY(!conversation(*w.window)->toMarkdown().contains(u"via Paid key"_s));
 
     // Back to the free tier: the next send goes to the embedded demo.
     combo->setFocus();
@@ -260,7 +262,7 @@ void TestProfileWindow::comboSwitchesTheNextSend()
     o.limit = 1'000'000'000;
     w.hook.provider()->setOptions(o);
     w.send(u"And again"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(w.freeChats(), 1);
     QCOMPARE(w.paidChats(), 1);
 }
@@ -270,15 +272,15 @@ void TestProfileWindow::fallbackCardOffersTheSwitch()
     ProfileWindow w(ini());
     w.setScenario(u"headline"_s);
     w.send(u"Please answer"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
-    ConversationPresenter *presenter = w.window->presenter();
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 15000);
+    ConversationPresenter *presenter = testing::widgets::presenter(*w.window);
     QVERIFY(presenter->fallbackOffer().offered);
     QVERIFY(presenter->fallbackCard() >= 0);
-    const QString card = w.window->conversation()->errorCardText(presenter->fallbackCard());
+    const QString card = conversation(*w.window)->errorCardText(presenter->fallbackCard());
     QVERIFY2(card.contains(u"Send to Paid key instead"_s), qPrintable(card));
     QVERIFY2(card.contains(u"Retry now"_s), qPrintable(card));
     QSignalSpy asked(presenter, &ConversationPresenter::sendToFallbackRequested);
-    QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
+    QVERIFY(clickLink(conversation(*w.window), u"Send to Paid key instead"_s));
     QCOMPARE(asked.size(), 1);
 }
 
@@ -287,25 +289,25 @@ void TestProfileWindow::fallbackAnswersAndIsMarked()
     ProfileWindow w(ini());
     w.setScenario(u"headline"_s);
     w.send(u"Please answer"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
-    ConversationPresenter *presenter = w.window->presenter();
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 15000);
+    ConversationPresenter *presenter = testing::widgets::presenter(*w.window);
     QVERIFY(presenter->fallbackOffer().offered);
     const int freeBefore = w.freeChats();
-    QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QVERIFY(clickLink(conversation(*w.window), u"Send to Paid key instead"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(w.paidChats(), 1);
     QCOMPARE(w.freeChats(), freeBefore);
     QCOMPARE(
         testing::DemoWindow::chatRequests(w.paid).first().lastUserMessage(), u"Please answer"_s);
     // The answer is marked with the profile that gave it.
-    const QString md = w.window->conversation()->toMarkdown();
-    QVERIFY2(w.window->conversation()->toPlainText().contains(u"via Paid key"_s), qPrintable(md));
+    const QString md = conversation(*w.window)->toMarkdown();
+    QVERIFY2(conversation(*w.window)->toPlainText().contains(u"via Paid key"_s), qPrintable(md));
     // The timeline shows the switch after the capped lane.
-    const QList<TimelineLane> &lanes = w.window->timeline()->lanes();
+    const QList<TimelineLane> &lanes = timeline(*w.window)->lanes();
     QVERIFY(lanes.size() >= 2);
     QCOMPARE(lanes[0].fallbackTo, u"Paid key"_s);
-    QVERIFY2(w.window->timeline()->accessibleDescription().contains(u"went to Paid key instead"_s),
-        qPrintable(w.window->timeline()->accessibleDescription()));
+    QVERIFY2(timeline(*w.window)->accessibleDescription().contains(u"went to Paid key instead"_s),
+        qPrintable(timeline(*w.window)->accessibleDescription()));
     QCOMPARE(lanes.last().outcome, TimelineLane::Outcome::Succeeded);
 }
 
@@ -330,17 +332,17 @@ void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
         ini());
     w.setScenario(u"headline"_s);
     w.send(u"Please answer"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 15000);
     session::ChatSession *chat = w.window->session();
-    ConversationPresenter *presenter = w.window->presenter();
+    ConversationPresenter *presenter = testing::widgets::presenter(*w.window);
     QVERIFY(presenter->fallbackOffer().offered);
     QVERIFY(!presenter->fallbackOffer().automatic);
     QVERIFY(chat->fallbackNeedsPlainHttpConsent());
     const quint64 sendBefore = chat->currentSend();
     const qsizetype recordsBefore = chat->retryLog()->records().size();
-    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+    QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Please answer"_s);
 
-    QVERIFY(clickLink(w.window->conversation(), u"Send to LAN box instead"_s));
+    QVERIFY(clickLink(conversation(*w.window), u"Send to LAN box instead"_s));
     QPointer<QMessageBox> box = w.window->findChild<QMessageBox *>(u"plainHttpWarning"_s);
     QVERIFY(box);
     QTRY_VERIFY(box->isVisible());
@@ -352,9 +354,9 @@ void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
     QVERIFY(!chat->busy());
     QCOMPARE(chat->currentSend(), sendBefore);
     QCOMPARE(chat->retryLog()->records().size(), recordsBefore);
-    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+    QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Please answer"_s);
     // Asked again while it is open: the same box, not a second one.
-    QVERIFY(clickLink(w.window->conversation(), u"Send to LAN box instead"_s));
+    QVERIFY(clickLink(conversation(*w.window), u"Send to LAN box instead"_s));
     QCOMPARE(w.window->findChildren<QMessageBox *>(u"plainHttpWarning"_s).size(), 1);
 
     auto *cancel = box->findChild<QPushButton *>(u"cancel"_s);
@@ -366,7 +368,7 @@ void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
     QCOMPARE(chat->retryLog()->records().size(), recordsBefore);
     for (const net::RetryRecord &r : chat->retryLog()->records())
         QVERIFY(r.event != net::RetryRecord::Event::Fallback);
-    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Please answer"_s);
+    QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Please answer"_s);
     QCOMPARE(chat->failedPrompt(), u"Please answer"_s);
     // Still offered, and still unconsented: the next click asks again.
     QVERIFY(chat->fallbackOffer().offered);
@@ -421,25 +423,25 @@ void TestProfileWindow::fallbacksSendShowsItsOwnNumbers()
         ini(), forceDemo);
     w.setScenario(u"headline"_s);
     w.send(u"Please answer"_s);
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::GaveUp, 15000);
     QCOMPARE(panel->attemptText(), u"3 of 3"_s); // the Free tier's numbers
-    QVERIFY(w.window->presenter()->fallbackOffer().offered);
-    QCOMPARE(w.window->presenter()->fallbackOffer().toProfile, u"Paid key"_s);
+    QVERIFY(presenter(*w.window)->fallbackOffer().offered);
+    QCOMPARE(presenter(*w.window)->fallbackOffer().toProfile, u"Paid key"_s);
 
     QSignalSpy started(w.window->session(), &session::ChatSession::sendStarted);
-    QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
+    QVERIFY(clickLink(conversation(*w.window), u"Send to Paid key instead"_s));
     QCOMPARE(started.size(), 1);
     // From the send's start on: the Paid key's attempts and budget, in the panel and the timeline.
     QCOMPARE(panel->limits().maxAttempts, attempts);
-    QCOMPARE(w.window->timeline()->limits().maxAttempts, attempts);
-    QCOMPARE(w.window->timeline()->budgetS(), double(budgetS));
+    QCOMPARE(timeline(*w.window)->limits().maxAttempts, attempts);
+    QCOMPARE(timeline(*w.window)->budgetS(), double(budgetS));
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(w.paidChats(), 1);
     QCOMPARE(panel->attemptText(), u"1 of %1"_s.arg(attempts));
     QVERIFY2(panel->budgetText().endsWith(u" s of %1 s"_s.arg(budgetS)),
         qPrintable(panel->budgetText()));
-    QCOMPARE(w.window->timeline()->limits().maxAttempts, attempts);
+    QCOMPARE(timeline(*w.window)->limits().maxAttempts, attempts);
 }
 
 void TestProfileWindow::settingsDuringAFallbacksSend_data()
@@ -473,13 +475,13 @@ void TestProfileWindow::settingsDuringAFallbacksSend()
     w.window->windowProfiles()->setProfiles(stored);
     QCOMPARE(w.window->session()->endpoint().port(), int(capped.port()));
     w.send(u"Please answer"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 15000);
-    QVERIFY(w.window->presenter()->fallbackOffer().offered);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 15000);
+    QVERIFY(presenter(*w.window)->fallbackOffer().offered);
     // The Paid key keeps its send waiting: a 422 asking 18 min, capped at its wait cap.
     demo::DemoOptions o = w.paid.options();
     o.scenario = u"headline"_s;
     w.paid.setOptions(o);
-    QVERIFY(clickLink(w.window->conversation(), u"Send to Paid key instead"_s));
+    QVERIFY(clickLink(conversation(*w.window), u"Send to Paid key instead"_s));
     session::ChatSession *chat = w.window->session();
     QVERIFY(chat->busy() && chat->sentToFallback());
 
@@ -503,7 +505,7 @@ void TestProfileWindow::settingsDuringAFallbacksSend()
     QVERIFY(buttons);
     QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
     QTRY_VERIFY(!w.window->findChild<SettingsDialog *>(u"settingsDialog"_s)); // accepted
-    const QString text = w.window->conversation()->toPlainText();
+    const QString text = conversation(*w.window)->toPlainText();
     const QString fallbackNotice
         = u"The settings of the fallback profile Paid key changed, so the send in progress was "
           u"stopped."_s;

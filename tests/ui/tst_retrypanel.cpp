@@ -8,6 +8,7 @@
 #include "net/retrylog.h"
 #include "session/send.h"
 #include "support/demowindow.h"
+#include "support/windowwidgets.h"
 #include "ui/panel/categorycolors.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/settings/settings.h"
@@ -35,6 +36,7 @@ Q_DECLARE_METATYPE(std::optional<capwatch::history::ProviderWindowRecord>)
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 
 namespace {
 
@@ -228,7 +230,7 @@ void TestRetryPanel::legibleInASmallWindow()
     w.window->resize(size);
     w.window->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.send(u"Small window"_s);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QCoreApplication::sendPostedEvents(); // pending layout requests
@@ -264,7 +266,7 @@ void TestRetryPanel::tokensOfARefusedAttemptClearOnSuccess()
     Window w(ini());
     w.headlineOnceThen(u"capped"_s);
     w.window->show();
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     QProgressBar *bar = tokensBar(panel);
     QVERIFY(bar);
     const QColor ordinary = bar->palette().color(QPalette::Highlight);
@@ -295,7 +297,7 @@ void TestRetryPanel::cancelledWaitShowsThePartThatRan()
     Window w(ini());
     w.setScenario(u"headline"_s);
     w.window->show();
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.send(u"Cancel me part-way"_s);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(panel->shownCountdownS() <= 45, 5000);
@@ -321,7 +323,7 @@ void TestRetryPanel::cancelledWaitShowsThePartThatRan()
         u"provider asked 18 min; capped to 60 s; cancelled after %1 s"_s.arg(ranText));
 
     // The timeline: the wait ends where the cancel came; the lane waited that long.
-    const TimelineLane &lane = w.window->timeline()->lanes().last();
+    const TimelineLane &lane = timeline(*w.window)->lanes().last();
     QCOMPARE(lane.outcome, TimelineLane::Outcome::Cancelled);
     const TimelineSegment &wait = lane.segments.last();
     QCOMPARE(wait.kind, TimelineSegment::Kind::Wait);
@@ -330,7 +332,7 @@ void TestRetryPanel::cancelledWaitShowsThePartThatRan()
     QVERIFY(wait.isCut());
     // In words, to the tenth of a second the panel shows.
     QCOMPARE(wait.label, u"message %1 s of 60 s"_s.arg(ranText));
-    TimelineWidget *timeline = w.window->timeline();
+    TimelineWidget *timeline = testing::widgets::timeline(*w.window);
     const QRect row = timeline->laneRect(0);
     const QString tip = timeline->toolTipAt(QPoint(timeline->width() - 20, row.center().y()));
     QVERIFY2(tip.contains(u"attempts: 1 · waited %1 s"_s.arg(ranText)), qPrintable(tip));
@@ -343,7 +345,7 @@ void TestRetryPanel::timelineRowsAtTheTopOfALargeWindow()
     w.window->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
     appendTwoSends(w.window->session()->retryLog());
-    TimelineWidget *timeline = w.window->timeline();
+    TimelineWidget *timeline = testing::widgets::timeline(*w.window);
     QVERIFY(timeline->height() > 600);
     const int line = timeline->fontMetrics().height();
     QCOMPARE(timeline->laneRect(0).top(), timeline->lanesArea().top());
@@ -361,7 +363,7 @@ void TestRetryPanel::timelineLegendWholeInTheDefaultWindow()
     Window w(ini()); // no saved geometry: the default size
     w.window->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
-    TimelineWidget *timeline = w.window->timeline();
+    TimelineWidget *timeline = testing::widgets::timeline(*w.window);
     const QList<QRect> items = timeline->legendItemRects();
     QCOMPARE(items.size(), legendCategories().size());
     for (const QRect &item : items)
@@ -722,17 +724,17 @@ void TestRetryPanel::screenshots()
         QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
         w.send(u"How do token caps work?"_s);
         QTRY_COMPARE_WITH_TIMEOUT(
-            w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+            retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
         w.setScenario(u"headline"_s);
         w.send(u"Hello"_s);
         QTRY_COMPARE_WITH_TIMEOUT(
-            w.window->retryPanel()->state(), RetryPanel::State::Waiting, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(w.window->retryPanel()->shownCountdownS() <= 45, 5000);
+            retryPanel(*w.window)->state(), RetryPanel::State::Waiting, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(retryPanel(*w.window)->shownCountdownS() <= 45, 5000);
         const QString name
             = size.isValid() ? u"%1x%2"_s.arg(size.width()).arg(size.height()) : u"default"_s;
         w.window->cancelSend();
         QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-%1-%2.png"_s.arg(name, lang))));
-        w.window->tabs()->setCurrentIndex(1);
+        tabs(*w.window)->setCurrentIndex(1);
         QVERIFY(
             w.window->grab().save(QDir(dir).filePath(u"window-%1-%2-log.png"_s.arg(name, lang))));
     }
@@ -761,7 +763,7 @@ void TestRetryPanel::screenshots()
             : u"Insufficient Balance"_s;
         log->append(r);
     }
-    Driver failedSend(w.window->retryPanel()); // the panel's view of a failed send
+    Driver failedSend(retryPanel(*w.window)); // the panel's view of a failed send
     failedSend.start(2);
     Q_EMIT failedSend.client.attemptStarted(2, 1, 5);
     net::AttemptFailure f;
@@ -775,7 +777,7 @@ void TestRetryPanel::screenshots()
     summary.attempts = 1;
     Q_EMIT failedSend.client.gaveUp(2, summary);
     QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1.png"_s.arg(lang))));
-    w.window->tabs()->setCurrentIndex(1);
+    tabs(*w.window)->setCurrentIndex(1);
     QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-rev2-%1-log.png"_s.arg(lang))));
     failedSend.send.reset();
 

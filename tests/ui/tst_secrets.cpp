@@ -8,6 +8,7 @@
 #include "net/retrylog.h"
 #include "support/clirunner.h"
 #include "support/sendsteps.h"
+#include "support/windowwidgets.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/settings/settings.h"
@@ -36,6 +37,7 @@
 using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 
 Q_LOGGING_CATEGORY(lcTest, "capwatch.test")
 
@@ -255,14 +257,7 @@ struct Window
             [this] { ++sends; });
     }
     QMessageBox *warning() const { return window->findChild<QMessageBox *>(u"plainHttpWarning"_s); }
-    QPushButton *sendButton() const
-    {
-        for (QPushButton *b : window->findChildren<QPushButton *>()) {
-            if (b->text() == u"&Send")
-                return b;
-        }
-        return nullptr;
-    }
+    QPushButton *sendButton() const { return testing::widgets::sendButton(*window); }
     bool idle() const { return !window->session()->busy(); }
 
     Settings settings;
@@ -315,7 +310,7 @@ void TestSecrets::plainHttpWarning()
     QVERIFY(!w.window->session()->usingDemo());
     QPushButton *send = w.sendButton();
     QVERIFY(send);
-    w.window->promptEditor()->setPlainText(u"Over plain HTTP"_s);
+    promptEditor(*w.window)->setPlainText(u"Over plain HTTP"_s);
 
     // Send: the warning, and nothing sent.
     QTest::mouseClick(send, Qt::LeftButton);
@@ -345,7 +340,7 @@ void TestSecrets::plainHttpWarning()
     QTRY_VERIFY(!box); // deleted once closed
     QCOMPARE(w.sends, 0);
     QVERIFY(w.window->session()->retryLog()->records().isEmpty());
-    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Over plain HTTP"_s);
+    QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Over plain HTTP"_s);
 
     // Send again: asked again (a cancel is not remembered); Cancel clicked: nothing sent.
     QTest::mouseClick(send, Qt::LeftButton);
@@ -354,7 +349,7 @@ void TestSecrets::plainHttpWarning()
     QTest::mouseClick(box->findChild<QPushButton *>(u"cancel"_s), Qt::LeftButton);
     QTRY_VERIFY(!box);
     QCOMPARE(w.sends, 0);
-    QCOMPARE(w.window->promptEditor()->toPlainText(), u"Over plain HTTP"_s);
+    QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Over plain HTTP"_s);
 
     // Send anyway: the send proceeds (and fails: the host does not exist).
     QTest::mouseClick(send, Qt::LeftButton);
@@ -363,21 +358,21 @@ void TestSecrets::plainHttpWarning()
     testing::SendSteps steps(w.window->session());
     QTest::mouseClick(box->findChild<QPushButton *>(u"sendAnyway"_s), Qt::LeftButton);
     QCOMPARE(w.sends, 1);
-    QVERIFY(w.window->promptEditor()->toPlainText().isEmpty());
+    QVERIFY(promptEditor(*w.window)->toPlainText().isEmpty());
     QTRY_COMPARE_WITH_TIMEOUT(steps.attempts().size(), 1, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(w.idle(), 30000);
-    QCOMPARE(w.window->retryPanel()->state(), RetryPanel::State::GaveUp);
+    QCOMPARE(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp);
     QTRY_VERIFY(!box);
 
     // A third send to the same endpoint is not asked about again.
     QCOMPARE(
-        w.window->promptEditor()->toPlainText(), u"Over plain HTTP"_s); // the failed prompt is back
+        promptEditor(*w.window)->toPlainText(), u"Over plain HTTP"_s); // the failed prompt is back
     QTest::mouseClick(send, Qt::LeftButton);
     QVERIFY(!w.warning());
     QCOMPARE(w.sends, 2);
     QTRY_VERIFY_WITH_TIMEOUT(w.idle(), 30000);
     // Nor is "Retry now".
-    QTest::mouseClick(w.window->retryNowButton(), Qt::LeftButton);
+    QTest::mouseClick(retryNowButton(*w.window), Qt::LeftButton);
     QVERIFY(!w.warning());
     QCOMPARE(w.sends, 3);
     w.window->cancelSend();
@@ -421,12 +416,12 @@ void TestSecrets::plainHttpAsksOnlyWhenAKeyWouldTravelInClear()
     if (!keySet)
         qunsetenv(kKeyVariable.toLatin1().constData());
     Window w(ini(), endpoint, source, keyFile);
-    w.window->promptEditor()->setPlainText(u"hello"_s);
+    promptEditor(*w.window)->setPlainText(u"hello"_s);
     QTest::mouseClick(w.sendButton(), Qt::LeftButton);
     QCOMPARE(bool(w.warning()), asks);
     QCOMPARE(w.sends, asks ? 0 : 1);
     if (asks) {
-        QCOMPARE(w.window->promptEditor()->toPlainText(), u"hello"_s);
+        QCOMPARE(promptEditor(*w.window)->toPlainText(), u"hello"_s);
         QTest::keyClick(w.warning(), Qt::Key_Escape);
         QCOMPARE(w.sends, 0);
     }
@@ -637,12 +632,11 @@ void TestSecrets::keyNeverInTheAccessibleTree()
         [&](int, const QByteArray &a) { authorizations.append(a); });
     {
         Window w(ini(), provider.baseUrl().toString());
-        w.window->promptEditor()->setPlainText(u"hello"_s);
+        promptEditor(*w.window)->setPlainText(u"hello"_s);
         w.window->sendPrompt();
-        QTRY_COMPARE_WITH_TIMEOUT(
-            w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 10000);
         QCOMPARE(authorizations, QList<QByteArray> { bearer(kKey) });
-        QVERIFY(w.window->conversation()->toMarkdown().contains(u"auth: "_s + kKeyVariable));
+        QVERIFY(conversation(*w.window)->toMarkdown().contains(u"auth: "_s + kKeyVariable));
         int seen = 0;
         const QString leak = keyInAccessibleTree(w.window.get(), &seen);
         QVERIFY2(leak.isEmpty(), qPrintable(leak));
@@ -652,7 +646,7 @@ void TestSecrets::keyNeverInTheAccessibleTree()
     // The plain-HTTP warning.
     {
         Window w(ini(), u"http://capwatch-test.invalid/v1"_s);
-        w.window->promptEditor()->setPlainText(u"hello"_s);
+        promptEditor(*w.window)->setPlainText(u"hello"_s);
         w.window->sendPrompt();
         QVERIFY(w.warning());
         int seen = 0;
@@ -770,16 +764,16 @@ void TestSecrets::keyNeverInExports()
     QVERIFY2(writer, qPrintable(error));
     w.window->session()->retryLog()->addWriter(std::move(writer));
 
-    w.window->promptEditor()->setPlainText(u"first"_s);
+    promptEditor(*w.window)->setPlainText(u"first"_s);
     w.window->sendPrompt();
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::Succeeded, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(authorizations, (QList<QByteArray> { bearer(kOldKey), bearer(kNewKey) }));
     // Then the provider refuses the new key too; the reloaded one is the same: given up.
     o.acceptedKey = "some-other-key";
     provider.setOptions(o);
-    w.window->promptEditor()->setPlainText(u"second"_s);
+    promptEditor(*w.window)->setPlainText(u"second"_s);
     w.window->sendPrompt();
-    QTRY_COMPARE_WITH_TIMEOUT(w.window->retryPanel()->state(), RetryPanel::State::GaveUp, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 10000);
     QCOMPARE(authorizations.size(), 3);
 
     const QString jsonl = dir.filePath(u"log.jsonl"_s);

@@ -12,6 +12,7 @@
 #include "support/demolocalprovider.h"
 #include "support/fakekeychain.h"
 #include "support/loopbackserver.h"
+#include "support/windowwidgets.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/profiles/keychain.h"
@@ -59,6 +60,7 @@ using namespace capwatch;
 using namespace capwatch::ui;
 using capwatch::testing::FakeKeychain;
 using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
 using capwatch::testing::httpResponse;
 using capwatch::testing::LoopbackServer;
 
@@ -190,9 +192,9 @@ struct Window
     }
     void send(const QString &prompt)
     {
-        window->promptEditor()->setFocus();
-        window->promptEditor()->setPlainText(prompt);
-        QTest::keyClick(window->promptEditor(), Qt::Key_Return, Qt::ControlModifier);
+        promptEditor(*window)->setFocus();
+        promptEditor(*window)->setPlainText(prompt);
+        QTest::keyClick(promptEditor(*window), Qt::Key_Return, Qt::ControlModifier);
     }
 
     Settings settings;
@@ -1498,7 +1500,7 @@ void TestSettingsDialog::parkingChoiceKeepsTheSendGoing()
     demo::DemoOptions demo = w.demo.provider()->options();
     demo.scenario = u"headline"_s;
     w.demo.provider()->setOptions(demo);
-    RetryPanel *panel = w.window->retryPanel();
+    RetryPanel *panel = retryPanel(*w.window);
     w.send(u"Park it later"_s);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     SettingsDialog *dialog = w.openSettings();
@@ -1510,7 +1512,7 @@ void TestSettingsDialog::parkingChoiceKeepsTheSendGoing()
     QTRY_VERIFY(!w.dialogOpen());
     QCOMPARE(panel->state(), RetryPanel::State::Waiting);
     QCOMPARE(w.window->session()->parkingChoice(), session::ParkingChoice::GiveUp);
-    QVERIFY(!w.window->conversation()->toMarkdown().contains(u"was stopped"_s));
+    QVERIFY(!conversation(*w.window)->toMarkdown().contains(u"was stopped"_s));
 
     // The profile in use changed (its policy): the send stops and says why.
     dialog = w.openSettings();
@@ -1520,7 +1522,7 @@ void TestSettingsDialog::parkingChoiceKeepsTheSendGoing()
     clickOk(dialog);
     QTRY_VERIFY(!w.dialogOpen());
     QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
-    QCOMPARE(w.window->conversation()->toMarkdown().count(
+    QCOMPARE(conversation(*w.window)->toMarkdown().count(
                  u"The provider settings changed, so the send in progress was stopped."_s),
         1);
 }

@@ -6,6 +6,7 @@
 #include "session/retrytexts.h"
 #include "support/clirunner.h"
 #include "support/demolocalprovider.h"
+#include "support/windowwidgets.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/uilanguage.h"
@@ -27,6 +28,7 @@ using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using namespace capwatch::testing::widgets;
 
 class TestTranslations final : public QObject
 {
@@ -152,7 +154,7 @@ void TestTranslations::windowSpeaksTheLanguage()
     for (QPushButton *b : window.findChildren<QPushButton *>())
         buttons << b->text();
     QVERIFY2(buttons.contains(send), qPrintable(buttons.join(u" | "_s)));
-    QVERIFY(!window.retryPanel()->stateText().startsWith(u"Ready"_s));
+    QVERIFY(!retryPanel(window)->stateText().startsWith(u"Ready"_s));
     QCoreApplication::removeTranslator(&translator);
 }
 

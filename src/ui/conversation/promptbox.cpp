@@ -9,6 +9,8 @@
 
 namespace capwatch::ui {
 
+using namespace Qt::StringLiterals;
+
 PromptBox::PromptBox(QWidget *parent)
     : QWidget(parent)
     , m_editor(new QPlainTextEdit(this))
@@ -16,6 +18,10 @@ PromptBox::PromptBox(QWidget *parent)
     , m_stopButton(new QPushButton(this))
     , m_retryNowButton(new QPushButton(this))
 {
+    m_editor->setObjectName(u"promptEditor"_s);
+    m_sendButton->setObjectName(u"sendButton"_s);
+    m_stopButton->setObjectName(u"stopButton"_s);
+    m_retryNowButton->setObjectName(u"retryNowButton"_s);
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     m_editor->setTabChangesFocus(true);

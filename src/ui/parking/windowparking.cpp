@@ -25,9 +25,10 @@ namespace capwatch::ui {
 using session::ChatSession;
 using session::ParkingLot;
 
-WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
+WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo, const Parts &parts)
     : QObject(window)
     , m_window(window)
+    , m_parts(parts)
     , m_session(window->session())
     , m_demo(demo)
     , m_lot(new ParkingLot(this))
@@ -36,10 +37,10 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
 {
     m_session->setParkingLot(m_lot);
     m_model->setLot(m_lot);
-    ConversationPresenter *presenter = window->presenter();
+    ConversationPresenter *presenter = parts.presenter;
     presenter->setParkingLot(m_lot);
 
-    QTabWidget *tabs = window->tabs();
+    QTabWidget *tabs = parts.tabs;
     m_view = new ParkedQueueView(m_model, tabs);
     tabs->addTab(m_view, QString());
     m_view->installEventFilter(this); // its LanguageChange: the tab's text
@@ -108,7 +109,7 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo)
 void WindowParking::tell(
     const QUuid &conversation, const QString &title, bool answered, bool parkedAgain)
 {
-    if (HistorySidebar *sidebar = m_window->historySidebar(); sidebar && !conversation.isNull())
+    if (HistorySidebar *sidebar = m_parts.sidebar; sidebar && !conversation.isNull())
         sidebar->markUnread(conversation);
     m_told = conversation;
     const QString text = answered ? tr("The parked send was answered.")
@@ -119,7 +120,7 @@ void WindowParking::tell(
 
 void WindowParking::markParked()
 {
-    HistorySidebar *sidebar = m_window->historySidebar();
+    HistorySidebar *sidebar = m_parts.sidebar;
     if (!sidebar)
         return;
     QSet<QUuid> now;
@@ -225,7 +226,7 @@ void WindowParking::stop()
 
 void WindowParking::onTick()
 {
-    m_window->presenter()->refreshParking();
+    m_parts.presenter->refreshParking();
     m_model->tick();
     updatePanel();
     updateTicking();
@@ -244,8 +245,8 @@ void WindowParking::onLotChanged()
 void WindowParking::onParkedChanged(bool parked)
 {
     // Parked, the prompt waits in its card, not in the editor as after a failure.
-    if (parked && m_window->promptEditor()->toPlainText() == m_session->failedPrompt())
-        m_window->promptEditor()->clear();
+    if (parked && m_parts.editor->toPlainText() == m_session->failedPrompt())
+        m_parts.editor->clear();
     // After the lot's turn: a prompt that went out makes the window busy, one taken out is the
     // failed prompt again (Retry now).
     QTimer::singleShot(0, m_window, &MainWindow::restorePrompt);
@@ -255,7 +256,7 @@ void WindowParking::onParkedChanged(bool parked)
 
 void WindowParking::editPrompt(const QString &prompt)
 {
-    QPlainTextEdit *editor = m_window->promptEditor();
+    QPlainTextEdit *editor = m_parts.editor;
     editor->setPlainText(prompt);
     editor->moveCursor(QTextCursor::End);
     editor->setFocus();
@@ -304,8 +305,8 @@ void WindowParking::reloadWhenIdle(const QUuid &conversation)
 
 void WindowParking::updatePanel()
 {
-    RetryPanel *panel = m_window->retryPanel();
-    const std::optional<history::ParkedSend> parked = m_window->presenter()->shownParked();
+    RetryPanel *panel = m_parts.panel;
+    const std::optional<history::ParkedSend> parked = m_parts.presenter->shownParked();
     if (!m_session->isParked() || !parked) {
         panel->clearParked();
         return;
@@ -315,7 +316,7 @@ void WindowParking::updatePanel()
 
 void WindowParking::updateTicking()
 {
-    const bool needed = m_lot->count() > 0 || m_window->presenter()->showsCountdown();
+    const bool needed = m_lot->count() > 0 || m_parts.presenter->showsCountdown();
     if (needed && !m_tick.isActive())
         m_tick.start();
     else if (!needed)
@@ -324,7 +325,7 @@ void WindowParking::updateTicking()
 
 void WindowParking::updateTabText()
 {
-    QTabWidget *tabs = m_window->tabs();
+    QTabWidget *tabs = m_parts.tabs;
     const int index = tabs->indexOf(m_view);
     const int count = m_lot->count();
     tabs->setTabText(index, count > 0 ? tr("&Queue (%1)").arg(count) : tr("&Queue"));

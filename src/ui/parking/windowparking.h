@@ -19,12 +19,18 @@
 #include <QUuid>
 #include <memory>
 
+class QPlainTextEdit;
+class QTabWidget;
+
 namespace capwatch::ui {
 
+class ConversationPresenter;
 class DesktopNotifier;
+class HistorySidebar;
 class MainWindow;
 class ParkedQueueModel;
 class ParkedQueueView;
+class RetryPanel;
 
 class WindowParking final : public QObject
 {
@@ -32,9 +38,19 @@ class WindowParking final : public QObject
     Q_DISABLE_COPY_MOVE(WindowParking)
 
 public:
+    /// The window's parts this works with, all of the window's, none null.
+    struct Parts
+    {
+        ConversationPresenter *presenter;
+        RetryPanel *panel;
+        QTabWidget *tabs; ///< gets the Queue tab
+        QPlainTextEdit *editor; ///< the prompt editor
+        HistorySidebar *sidebar;
+    };
+
     /// After the window's presenter, panel and tabs exist: attaches the window's session to a
     /// new lot and adds the Queue tab. `demo` is what the window's session was wired with.
-    WindowParking(MainWindow *window, session::LocalProvider *demo);
+    WindowParking(MainWindow *window, session::LocalProvider *demo, const Parts &parts);
 
     session::ParkingLot *lot() const { return m_lot; }
     ParkedQueueModel *queueModel() const { return m_model; }
@@ -98,6 +114,7 @@ private:
     void markParked();
 
     MainWindow *m_window;
+    Parts m_parts;
     session::ChatSession *m_session;
     session::LocalProvider *m_demo;
     session::ParkingLot *m_lot;

@@ -80,18 +80,18 @@ void WindowProfiles::attachSession()
         [this](const session::RestoredConversation &conversation) {
             // The profile stored with it; missing or unknown: the default profile.
             QString id = conversation.profile;
-            if (HistorySidebar *sidebar = m_window->historySidebar(); id.isEmpty() && sidebar)
-                id = sidebar->model()->profileOf(conversation.id);
+            if (id.isEmpty() && m_sidebar)
+                id = m_sidebar->model()->profileOf(conversation.id);
             setProfile(id, false);
         });
     // The numbers the send runs under, its SendPolicy's: a fallback's send has the fallback's
     // (under --demo too, where the fallback is the demo profile's), the next send the profile's.
     connect(chat, &ChatSession::sendStarted, this, [this, chat] {
         const retry::PolicyLimits limits = chat->sendState().limits;
-        m_window->retryPanel()->setLimits(limits);
-        m_window->timeline()->setLimits(limits);
-        if (ConversationPresenter *presenter = m_window->presenter())
-            presenter->setLimits(limits);
+        m_panel->setLimits(limits);
+        m_timeline->setLimits(limits);
+        if (m_presenter)
+            m_presenter->setLimits(limits);
     });
 }
 
@@ -130,14 +130,16 @@ void MainWindow::sendToFallback()
         });
         return;
     }
-    if (promptEditor()->toPlainText() == prompt)
-        promptEditor()->clear();
+    if (m_promptBox->editor()->toPlainText() == prompt)
+        m_promptBox->editor()->clear();
     startSend(prompt, [this] { m_session->sendToFallback(m_requestOptions->sendOptions()); });
 }
 
-QComboBox *MainWindow::profileCombo() const
+void WindowProfiles::setViews(RetryPanel *panel, TimelineWidget *timeline, HistorySidebar *sidebar)
 {
-    return m_profiles->combo();
+    m_panel = panel;
+    m_timeline = timeline;
+    m_sidebar = sidebar;
 }
 
 const session::ProviderProfile &WindowProfiles::current() const
@@ -205,19 +207,19 @@ void WindowProfiles::fillCombo()
 void WindowProfiles::applied()
 {
     const session::ProviderChoice choice = m_window->chosenProvider();
-    m_window->retryPanel()->setLimits(choice.limits);
-    m_window->timeline()->setLimits(choice.limits);
-    if (ConversationPresenter *presenter = m_window->presenter()) {
-        presenter->setLimits(choice.limits);
-        presenter->setProfileName(choice.profileName);
+    m_panel->setLimits(choice.limits);
+    m_timeline->setLimits(choice.limits);
+    if (m_presenter) {
+        m_presenter->setLimits(choice.limits);
+        m_presenter->setProfileName(choice.profileName);
     }
-    if (HistorySidebar *sidebar = m_window->historySidebar()) {
+    if (m_sidebar) {
         QHash<QString, QString> names;
         for (const session::ProviderProfile &p : m_profiles.profiles)
             names.insert(p.id, p.name);
         const session::ProviderProfile *fallbackDefault
             = m_profiles.find(m_profiles.defaultProfile);
-        sidebar->model()->setProfileNames(
+        m_sidebar->model()->setProfileNames(
             names, fallbackDefault ? fallbackDefault->name : QString());
     }
 }

@@ -19,8 +19,12 @@ class QWidget;
 
 namespace capwatch::ui {
 
+class ConversationPresenter;
+class HistorySidebar;
 class MainWindow;
+class RetryPanel;
 class Settings;
+class TimelineWidget;
 struct LaunchOptions;
 
 class WindowProfiles final : public QObject
@@ -31,6 +35,13 @@ class WindowProfiles final : public QObject
 public:
     /// Builds the row (label and combo) as a child of `parent`; MainWindow places it.
     WindowProfiles(MainWindow *window, Settings &settings, QWidget *parent);
+
+    /// The views that show the profile's numbers and names, once the window built them (before
+    /// the first applied()).
+    void setViews(RetryPanel *panel, TimelineWidget *timeline, HistorySidebar *sidebar);
+    /// The window's presenter, once it exists (after attachSession()); until then applied()
+    /// has no card to give the numbers to.
+    void setPresenter(ConversationPresenter *presenter) { m_presenter = presenter; }
 
     QWidget *row() const { return m_row; }
     QComboBox *combo() const { return m_combo; }
@@ -73,6 +84,10 @@ private:
 
     MainWindow *m_window;
     Settings &m_settings;
+    RetryPanel *m_panel = nullptr;
+    TimelineWidget *m_timeline = nullptr;
+    HistorySidebar *m_sidebar = nullptr;
+    ConversationPresenter *m_presenter = nullptr;
     session::ProfileSet m_profiles;
     QString m_current;
     bool m_filling = false;

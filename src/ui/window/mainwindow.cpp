@@ -58,7 +58,8 @@ MainWindow::MainWindow(
     connect(m_menus, &WindowMenus::settingsRequested, this, &MainWindow::openSettings);
     m_history = new WindowHistory(
         this, settings, m_session, m_menus, m_sidebar, m_historyBanner, m_message);
-    connect(m_history, &WindowHistory::newRequested, this, [this] { promptEditor()->setFocus(); });
+    connect(m_history, &WindowHistory::newRequested, this,
+        [this] { m_promptBox->editor()->setFocus(); });
     retranslate();
 
     // Before the presenter connects: a restored conversation's profile is applied (and the
@@ -66,6 +67,8 @@ MainWindow::MainWindow(
     // profile gave "via <profile>".
     m_profiles->attachSession();
     m_presenter = new ConversationPresenter(m_session, m_conversation, this);
+    m_presenter->setObjectName(u"conversationPresenter"_s);
+    m_profiles->setPresenter(m_presenter);
     connect(m_presenter, &ConversationPresenter::sendEnded, this, &MainWindow::restorePrompt);
     connect(m_presenter, &ConversationPresenter::conversationReplaced, this,
         &MainWindow::restorePrompt);
@@ -74,11 +77,20 @@ MainWindow::MainWindow(
     connect(m_presenter, &ConversationPresenter::editRequested, this, &MainWindow::editLastPrompt);
     connect(m_presenter, &ConversationPresenter::answerCopied, this,
         [this] { statusBar()->showMessage(tr("Answer copied"), 4000); });
-    m_parking = new WindowParking(this, demo);
+    m_parking = new WindowParking(this, demo,
+        { .presenter = m_presenter,
+            .panel = m_panel,
+            .tabs = m_tabs,
+            .editor = m_promptBox->editor(),
+            .sidebar = m_sidebar });
     connect(m_profiles, &WindowProfiles::profileChanged, this, &MainWindow::applyProvider);
     connect(m_presenter, &ConversationPresenter::sendToFallbackRequested, this,
         &MainWindow::sendToFallback);
-    m_context->attach();
+    m_context->attach({ .editor = m_promptBox->editor(),
+        .options = m_requestOptions,
+        .gauge = m_gauge,
+        .panel = m_panel,
+        .presenter = m_presenter });
     // The timeline's live wait follows the session's one ticker.
     connect(m_session, &ChatSession::sendStateChanged, m_timeline, &TimelineWidget::showSend);
 
@@ -93,7 +105,7 @@ MainWindow::MainWindow(
 
     if (!options.prompt.isEmpty()) {
         QTimer::singleShot(0, this, [this] {
-            promptEditor()->setPlainText(m_options.prompt);
+            m_promptBox->editor()->setPlainText(m_options.prompt);
             sendPrompt();
         });
     }
@@ -113,12 +125,13 @@ void MainWindow::buildUi()
     m_banner = new DemoBanner(central);
     connect(m_banner, &DemoBanner::configureRequested, this, &MainWindow::openSettings);
     outer->addWidget(m_banner);
-    m_historyBanner = new HistoryBanner(central);
+    m_historyBanner = new HistoryBanner(central); // names itself "historyBanner"
     outer->addWidget(m_historyBanner);
 
     auto *splitter = new QSplitter(Qt::Horizontal, central);
     splitter->setChildrenCollapsible(false);
     m_sidebar = new HistorySidebar(splitter);
+    m_sidebar->setObjectName(u"historySidebar"_s);
     m_sidebar->hide(); // until attachHistory()
     splitter->addWidget(m_sidebar);
     auto *left = new QWidget(splitter);
@@ -126,6 +139,7 @@ void MainWindow::buildUi()
     const int pad = fontMetrics().height() / 2;
     leftLayout->setContentsMargins(pad, pad, pad / 2, pad);
     m_conversation = new ConversationView(left);
+    m_conversation->setObjectName(u"conversation"_s);
     leftLayout->addWidget(m_conversation, 1);
     connect(m_conversation, &ConversationView::externalLinkActivated, this,
         [](const QUrl &url) { QDesktopServices::openUrl(url); });
@@ -139,12 +153,14 @@ void MainWindow::buildUi()
     });
     leftLayout->addWidget(m_message);
     m_gauge = new ContextGauge(left);
+    m_gauge->setObjectName(u"contextGauge"_s);
     leftLayout->addWidget(m_gauge);
     m_profiles = new WindowProfiles(this, m_settings, left);
     leftLayout->addWidget(m_profiles->row());
     m_promptBox = new PromptBox(left);
     leftLayout->addWidget(m_promptBox);
     m_requestOptions = new RequestOptionsRow(m_settings, left);
+    m_requestOptions->setObjectName(u"requestOptions"_s);
     leftLayout->addWidget(m_requestOptions);
     connect(m_promptBox, &PromptBox::sendRequested, this, &MainWindow::sendPrompt);
     connect(m_promptBox, &PromptBox::stopRequested, this, &MainWindow::cancelSend);
@@ -152,6 +168,7 @@ void MainWindow::buildUi()
 
     splitter->addWidget(left);
     splitter->addWidget(buildRightColumn(splitter));
+    m_profiles->setViews(m_panel, m_timeline, m_sidebar);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
     splitter->setStretchFactor(2, 2);
@@ -168,14 +185,15 @@ void MainWindow::buildUi()
 
     // From the prompt on in reading order: its buttons and options, the right-hand column, then
     // around to the top (the demo banner, the conversation, a message) and back to the prompt.
-    const QList<QWidget *> order { promptEditor(), m_promptBox->sendButton(),
-        m_promptBox->stopButton(), retryNowButton(), m_profiles->combo(), requestOptionsButton(),
-        systemPromptEditor(), maxTokensBox(), temperatureBox(), m_tabs, m_timeline, m_logView,
-        m_banner->button(), m_sidebar->newButton(), m_sidebar->searchField(), m_sidebar->view(),
-        m_conversation, m_message->button(), m_message->closeButton(), promptEditor() };
+    const QList<QWidget *> order { m_promptBox->editor(), m_promptBox->sendButton(),
+        m_promptBox->stopButton(), m_promptBox->retryNowButton(), m_profiles->combo(),
+        m_requestOptions->toggle(), m_requestOptions->systemPrompt(), m_requestOptions->maxTokens(),
+        m_requestOptions->temperature(), m_tabs, m_timeline, m_logView, m_banner->button(),
+        m_sidebar->newButton(), m_sidebar->searchField(), m_sidebar->view(), m_conversation,
+        m_message->button(), m_message->closeButton(), m_promptBox->editor() };
     for (qsizetype i = 0; i + 1 < order.size(); ++i)
         setTabOrder(order[i], order[i + 1]);
-    promptEditor()->setFocus();
+    m_promptBox->editor()->setFocus();
     updateButtons();
 }
 
@@ -189,12 +207,15 @@ QWidget *MainWindow::buildRightColumn(QWidget *parent)
     panelFrame->setFrameShape(QFrame::StyledPanel);
     auto *panelLayout = new QVBoxLayout(panelFrame);
     m_panel = new RetryPanel(panelFrame);
+    m_panel->setObjectName(u"retryPanel"_s);
     m_panel->setSession(m_session);
     panelLayout->addWidget(m_panel);
     rightLayout->addWidget(panelFrame);
 
     m_tabs = new QTabWidget(right);
+    m_tabs->setObjectName(u"retryTabs"_s);
     m_timeline = new TimelineWidget(m_tabs);
+    m_timeline->setObjectName(u"timeline"_s);
     m_timeline->setLog(m_session->retryLog());
     m_logModel = new RetryLogModel(this);
     m_logModel->setLog(m_session->retryLog());
@@ -265,7 +286,7 @@ void MainWindow::applyProvider()
 
 void MainWindow::sendPrompt()
 {
-    const QString text = promptEditor()->toPlainText();
+    const QString text = m_promptBox->editor()->toPlainText();
     if (text.trimmed().isEmpty() || m_session->busy())
         return;
     // Else the prompt stays in the editor meanwhile.
@@ -276,7 +297,7 @@ void MainWindow::sendPrompt()
         m_presenter->dropLastExchange();
     if (m_message->action() == PromptMessage::Action::CancelEdit)
         m_message->dismiss();
-    promptEditor()->clear();
+    m_promptBox->editor()->clear();
     startSend(text, [this, text] { m_session->send(text, m_requestOptions->sendOptions()); });
 }
 
@@ -288,8 +309,8 @@ void MainWindow::retryNow()
     if (!modelIsSet() || !plainHttpAllowed(&MainWindow::retryNow))
         return;
     // The failed prompt is the one in the editor unless the user typed something else.
-    if (promptEditor()->toPlainText() == prompt)
-        promptEditor()->clear();
+    if (m_promptBox->editor()->toPlainText() == prompt)
+        m_promptBox->editor()->clear();
     startSend(prompt, [this] { m_session->retryFailed(m_requestOptions->sendOptions()); });
 }
 
@@ -312,10 +333,10 @@ void MainWindow::editLastPrompt()
     if (m_session->busy() || !m_presenter->hasLastPrompt() || !m_session->hasLastExchange())
         return;
     if (!m_session->editing())
-        m_draftBeforeEdit = promptEditor()->toPlainText();
+        m_draftBeforeEdit = m_promptBox->editor()->toPlainText();
     m_session->beginEdit();
     m_promptBox->setText(m_session->lastPrompt());
-    promptEditor()->setFocus();
+    m_promptBox->editor()->setFocus();
     m_message->showMessage(PromptMessage::Kind::Information,
         tr("Editing your last prompt: sending it replaces that prompt and its answer."),
         PromptMessage::Action::CancelEdit);
@@ -413,7 +434,7 @@ void MainWindow::restorePrompt()
 {
     // Nothing typed is lost: the failed prompt returns only into an empty editor, with the
     // cursor at its end, where typing goes on.
-    if (promptEditor()->toPlainText().trimmed().isEmpty() && !m_session->isParked())
+    if (m_promptBox->editor()->toPlainText().trimmed().isEmpty() && !m_session->isParked())
         m_promptBox->setText(m_session->failedPrompt());
     updateButtons();
 }

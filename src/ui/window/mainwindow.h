@@ -19,17 +19,9 @@
 #include <QPointer>
 #include <functional>
 
-class QComboBox;
-class QDoubleSpinBox;
-class QFrame;
-class QLabel;
 class QMessageBox;
-class QPlainTextEdit;
-class QPushButton;
-class QSpinBox;
 class QTabWidget;
 class QTableView;
-class QToolButton;
 
 namespace capwatch::history {
 class HistoryWriter;
@@ -99,8 +91,6 @@ public:
     /// call the window keeps no history and shows no sidebar.
     void attachHistory(history::HistoryWriter *writer, bool privateRun);
     WindowHistory *windowHistory() const { return m_history; }
-    HistorySidebar *historySidebar() const { return m_sidebar; }
-    HistoryBanner *historyBanner() const { return m_historyBanner; }
 
     /// The conversation this window displays.
     session::ChatSession *session() const { return m_session; }
@@ -121,30 +111,16 @@ public:
     /// The conversation's provider profile: the combo above the prompt, the default profile of
     /// a new conversation, the stored one of a restored conversation (issue 17).
     WindowProfiles *windowProfiles() const { return m_profiles; }
-    QComboBox *profileCombo() const;
     /// Puts the failed prompt back into an empty editor (not a parked one: that waits in its
     /// card) and sets the prompt's buttons: after a send ends, is parked or is taken out.
     void restorePrompt();
     /// Send, Stop and Retry now as the session and its parked sends allow.
     void updateButtons();
 
-    // Widgets, for tests and the screenshot script to click and type.
-    RetryPanel *retryPanel() const { return m_panel; }
-    ConversationView *conversation() const { return m_conversation; }
-    ConversationPresenter *presenter() const { return m_presenter; }
-    ContextGauge *contextGauge() const { return m_gauge; }
-    RequestOptionsRow *requestOptions() const { return m_requestOptions; }
-    TimelineWidget *timeline() const { return m_timeline; }
-    QTabWidget *tabs() const { return m_tabs; }
-    QPlainTextEdit *promptEditor() const { return m_promptBox->editor(); }
-    QPushButton *retryNowButton() const { return m_promptBox->retryNowButton(); }
-    QPushButton *sendButton() const { return m_promptBox->sendButton(); }
-    QToolButton *requestOptionsButton() const { return m_requestOptions->toggle(); }
-    QPlainTextEdit *systemPromptEditor() const { return m_requestOptions->systemPrompt(); }
-    QSpinBox *maxTokensBox() const { return m_requestOptions->maxTokens(); }
-    QDoubleSpinBox *temperatureBox() const { return m_requestOptions->temperature(); }
-    /// The inline message above the prompt (hidden when there is none) and its text.
-    QFrame *inlineMessage() const { return m_message; }
+    // No widget getters: tests find the widgets by objectName (tests/support/windowwidgets.h),
+    // and the window's helpers are handed the widgets they work with when it builds them.
+
+    /// The text of the inline message above the prompt (empty when there is none).
     QString inlineMessageText() const { return m_message->shownText(); }
     QString statusText() const { return m_status->text(); }
 

@@ -2,6 +2,7 @@
 
 #include "ui/conversation/contextgauge.h"
 #include "ui/conversation/conversationpresenter.h"
+#include "ui/conversation/requestoptionsrow.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/settingsdialog.h"
@@ -34,21 +35,21 @@ WindowContext::WindowContext(MainWindow *window, Settings &settings)
     connect(&m_debounce, &QTimer::timeout, this, &WindowContext::updateGauge);
 }
 
-void WindowContext::attach()
+void WindowContext::attach(const Parts &parts)
 {
+    m_parts = parts;
     ChatSession *session = m_window->session();
-    ContextGauge *gauge = m_window->contextGauge();
     const auto later = [this] { m_debounce.start(); };
-    connect(m_window->promptEditor(), &QPlainTextEdit::textChanged, this, later);
-    connect(m_window->systemPromptEditor(), &QPlainTextEdit::textChanged, this, later);
-    connect(m_window->maxTokensBox(), &QSpinBox::valueChanged, this, later);
+    connect(parts.editor, &QPlainTextEdit::textChanged, this, later);
+    connect(parts.options->systemPrompt(), &QPlainTextEdit::textChanged, this, later);
+    connect(parts.options->maxTokens(), &QSpinBox::valueChanged, this, later);
     const auto now = [this] { updateGauge(); };
     connect(session, &ChatSession::leftOutChanged, this, now);
     connect(session, &ChatSession::succeeded, this, now);
     connect(session, &ChatSession::gaveUp, this, now);
     connect(session, &ChatSession::cancelled, this, now);
     connect(session, &ChatSession::conversationChanged, this, now);
-    connect(m_window->presenter(), &ConversationPresenter::restoreFilled, this, now);
+    connect(parts.presenter, &ConversationPresenter::restoreFilled, this, now);
     connect(session, &ChatSession::providerChanged, this, [this] {
         updateGauge();
         updateProviderWindow();
@@ -64,15 +65,14 @@ void WindowContext::attach()
                 updateProviderWindow();
         });
     connect(m_memory, &session::ProviderMemory::loaded, this, &WindowContext::updateProviderWindow);
-    connect(gauge, &ContextGauge::trimRequested, this, [this, session] {
+    connect(parts.gauge, &ContextGauge::trimRequested, this, [this, session] {
         const session::TrimOffer offer
-            = session->trimOfferFor(prompt(), m_window->requestOptions()->sendOptions());
+            = session->trimOfferFor(prompt(), m_parts.options->sendOptions());
         if (offer.offered && !session->busy())
-            m_window->presenter()->trimTo(offer.plan.leftOut);
+            m_parts.presenter->trimTo(offer.plan.leftOut);
     });
-    connect(m_window->retryPanel(), &RetryPanel::sendNowRequested, session,
-        [session] { session->sendNow(); });
-    connect(m_window->presenter(), &ConversationPresenter::trimAndResendRequested, m_window,
+    connect(parts.panel, &RetryPanel::sendNowRequested, session, [session] { session->sendNow(); });
+    connect(parts.presenter, &ConversationPresenter::trimAndResendRequested, m_window,
         &MainWindow::trimAndResend);
     // Automatic trimming after a context error: resent through the window, so that the editor,
     // the buttons and the conversation follow it as they follow Trim and resend.
@@ -97,7 +97,7 @@ QString WindowContext::prompt() const
 {
     ChatSession *session = m_window->session();
     // Editing replaces the last exchange: the editor's text is then the prompt either way.
-    const QString typed = m_window->promptEditor()->toPlainText();
+    const QString typed = m_parts.editor->toPlainText();
     return typed.isEmpty() ? session->failedPrompt() : typed;
 }
 
@@ -105,20 +105,20 @@ void WindowContext::updateGauge()
 {
     m_debounce.stop();
     ChatSession *session = m_window->session();
-    const session::SendOptions options = m_window->requestOptions()->sendOptions();
+    const session::SendOptions options = m_parts.options->sendOptions();
     const session::ContextGauge gauge = session->contextGauge(prompt(), options);
     bool canTrim = false;
     if (!gauge.fits) {
         const session::TrimOffer offer = session->trimOfferFor(prompt(), options);
         canTrim = offer.offered && !session->busy();
     }
-    m_window->contextGauge()->setGauge(gauge, canTrim);
+    m_parts.gauge->setGauge(gauge, canTrim);
 }
 
 void WindowContext::updateProviderWindow()
 {
     ChatSession *session = m_window->session();
-    m_window->retryPanel()->setProviderWindow(m_memory->window(session->lane(), session->model()));
+    m_parts.panel->setProviderWindow(m_memory->window(session->lane(), session->model()));
 }
 
 // --- MainWindow's part of it, here to keep mainwindow.cpp the wiring of its pages ---
@@ -135,8 +135,8 @@ void MainWindow::trimAndResend()
         return;
     if (!modelIsSet() || !plainHttpAllowed(&MainWindow::trimAndResend))
         return;
-    if (promptEditor()->toPlainText() == prompt)
-        promptEditor()->clear();
+    if (m_promptBox->editor()->toPlainText() == prompt)
+        m_promptBox->editor()->clear();
     startSend(prompt, [this] { m_session->trimAndResend(m_requestOptions->sendOptions()); });
 }
 

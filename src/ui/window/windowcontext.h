@@ -11,13 +11,19 @@
 #include <QObject>
 #include <QTimer>
 
+class QPlainTextEdit;
+
 namespace capwatch::history {
 class HistoryWriter;
 }
 
 namespace capwatch::ui {
 
+class ContextGauge;
+class ConversationPresenter;
 class MainWindow;
+class RequestOptionsRow;
+class RetryPanel;
 class Settings;
 
 class WindowContext final : public QObject
@@ -30,9 +36,19 @@ public:
     /// from `settings`.
     WindowContext(MainWindow *window, Settings &settings);
 
+    /// The window's parts this works with, all of the window's, none null.
+    struct Parts
+    {
+        QPlainTextEdit *editor; ///< the prompt editor
+        RequestOptionsRow *options;
+        ContextGauge *gauge;
+        RetryPanel *panel;
+        ConversationPresenter *presenter;
+    };
+
     session::ProviderMemory *memory() const { return m_memory; }
-    /// After the window's widgets, presenter and parking exist: connects them.
-    void attach();
+    /// After the window's widgets, presenter and parking exist: keeps `parts` and connects them.
+    void attach(const Parts &parts);
     /// The window's history: the memory stores its window reports there and reads the stored
     /// ones (a new window paces on what the last one saw).
     void setHistory(history::HistoryWriter *writer);
@@ -46,6 +62,7 @@ private:
     QString prompt() const;
 
     MainWindow *m_window;
+    Parts m_parts {};
     session::ProviderMemory *m_memory;
     QTimer m_debounce; ///< typing: the gauge follows once the keys pause
 };
