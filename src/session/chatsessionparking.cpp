@@ -87,7 +87,7 @@ RetryRecord ChatSession::parkRecord(const Send &ended, RetryRecord::Event event)
     }
     // An `unparked` record names the profile the prompt is taken out by (and sent with): this
     // session's, which is its conversation's own (a session of the lot's too, made for that
-    // profile: WindowParking::makeSession()). So does one with nothing to copy.
+    // profile: ParkingLot::makeSession()). So does one with nothing to copy.
     if (!copied || event == RetryRecord::Event::Unparked)
         r.profile = m_choice.profileName;
     r.request = int(request);

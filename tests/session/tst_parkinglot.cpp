@@ -170,6 +170,7 @@ private Q_SLOTS:
     void resetInThreeMinutesIsParkedAndAnswered();
     void askOffersTheResetAndParksOnlyWhenTold();
     void sendNowGoesBeforeTheReset();
+    void goesWithTheModelItWasParkedWith();
     void cancelLeavesTheFailedPrompt();
     void interruptedStaysParkedStopTakesItOut();
     void aPromptSentMeanwhileKeepsTheOrder();
@@ -324,6 +325,28 @@ void TestParkingLot::sendNowGoesBeforeTheReset()
     QCOMPARE(w.lot.sends().constFirst().parksInARow, 2);
     w.session.cancel(); // nothing in flight: a no-op
     QVERIFY(w.lot.cancel(w.lot.sends().constFirst().id));
+}
+
+void TestParkingLot::goesWithTheModelItWasParkedWith()
+{
+    // docs/parking.md: a parked send goes with the model it was parked with, whatever model is
+    // chosen when it goes out.
+    testing::ThreadedDemo demo(scenario(u"reset"_s, 600));
+    Window w(demo, nullptr);
+    QSignalSpy parked(&w.session, &ChatSession::parkedChanged);
+    w.session.send(u"With the model of then"_s, {});
+    QVERIFY(parked.wait(10000));
+    const history::ParkedSend p = w.lot.sends().constFirst();
+    QVERIFY(!p.model.isEmpty());
+    ProviderChoice other = demoChoice();
+    other.model = u"another-model"_s;
+    w.session.setProvider(other);
+    QCOMPARE(w.session.model(), u"another-model"_s);
+    testing::SendSteps steps(&w.session);
+    QVERIFY(w.lot.sendNow(p.id));
+    QTRY_VERIFY_WITH_TIMEOUT(!steps.attempts().isEmpty(), 2000);
+    QCOMPARE(w.session.sendState().model, p.model);
+    w.session.stop();
 }
 
 void TestParkingLot::cancelLeavesTheFailedPrompt()
