@@ -11,15 +11,18 @@ ProviderResolver::ProviderResolver(
     , m_legacy(std::move(legacy))
 { }
 
+const ProviderProfile &ProviderResolver::find(const ProfileSet &profiles, const QString &id)
+{
+    if (const ProviderProfile *p = id.isEmpty() ? nullptr : profiles.find(id))
+        return *p;
+    if (const ProviderProfile *p = profiles.find(profiles.defaultProfile))
+        return *p;
+    return profiles.demo();
+}
+
 const ProviderProfile &ProviderResolver::profile(const QString &id) const
 {
-    if (m_flags.forceDemo)
-        return m_profiles.demo();
-    if (const ProviderProfile *p = id.isEmpty() ? nullptr : m_profiles.find(id))
-        return *p;
-    if (const ProviderProfile *p = m_profiles.find(m_profiles.defaultProfile))
-        return *p;
-    return m_profiles.demo();
+    return m_flags.forceDemo ? m_profiles.demo() : find(m_profiles, id);
 }
 
 ProviderChoice ProviderResolver::choice(const QString &id) const

@@ -34,6 +34,9 @@ public:
     /// The profile `id` names; missing or unknown: the default profile, else the demo (--demo:
     /// the demo).
     const ProviderProfile &profile(const QString &id) const;
+    /// The profile `id` names among `profiles`; missing or unknown: the default one, else the
+    /// demo (what profile() reads without the run's flags).
+    static const ProviderProfile &find(const ProfileSet &profiles, const QString &id);
     /// What a conversation of profile `id` talks to, with this run's flags.
     ProviderChoice choice(const QString &id) const;
     /// The fallback of profile `id`: none when this run's --endpoint replaced its provider, or it

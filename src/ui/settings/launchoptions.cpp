@@ -12,12 +12,7 @@ namespace capwatch::ui {
 const session::ProviderProfile &chosenProfile(
     const session::ProfileSet &profiles, const QString &profileId)
 {
-    if (const session::ProviderProfile *p
-        = profileId.isEmpty() ? nullptr : profiles.find(profileId))
-        return *p;
-    if (const session::ProviderProfile *p = profiles.find(profiles.defaultProfile))
-        return *p;
-    return profiles.demo();
+    return session::ProviderResolver::find(profiles, profileId);
 }
 
 namespace {
