@@ -80,6 +80,7 @@ void HistoryWriter::enqueueWrite(std::function<bool(HistoryStore &)> write)
 
 void HistoryWriter::open(const QString &path, const OpenOptions &options)
 {
+    m_openQueued = true;
     enqueue([this, path, options](HistoryStore &store) {
         const OpenResult result = store.open(path, options);
         QMetaObject::invokeMethod(
@@ -89,6 +90,7 @@ void HistoryWriter::open(const QString &path, const OpenOptions &options)
 
 void HistoryWriter::openInMemory()
 {
+    m_openQueued = true;
     enqueue([this](HistoryStore &store) {
         const OpenResult result = store.openInMemory();
         QMetaObject::invokeMethod(
@@ -98,6 +100,7 @@ void HistoryWriter::openInMemory()
 
 void HistoryWriter::close()
 {
+    m_openQueued = false;
     enqueue([this](HistoryStore &store) {
         store.close();
         QMetaObject::invokeMethod(

@@ -32,6 +32,9 @@ public:
     /// opened() tells how it went (banner material: moved aside, newer version, ...).
     void open(const QString &path, const OpenOptions &options = {});
     void openInMemory();
+    /// True once open() or openInMemory() was called (and close() not since): a read() queued
+    /// now runs on the opened store. Before it, a read finds no database.
+    bool openQueued() const { return m_openQueued; }
     /// After the queued writes; closed() when done. Later writes fail (writeFailed()).
     void close();
 
@@ -98,6 +101,7 @@ private:
     void report(const QString &error); ///< from the worker thread
 
     QThread m_thread;
+    bool m_openQueued = false; ///< openQueued(); used on the writer's own thread
     QObject *m_context = nullptr; ///< lives on m_thread: the target of the queued drain calls
     HistoryStore m_store; ///< used on m_thread only
     mutable QMutex m_mutex;

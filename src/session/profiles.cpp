@@ -192,12 +192,6 @@ bool isReservedHeader(QByteArrayView name)
     return net::isReservedHeaderName(name); // the request's own list: one rule everywhere
 }
 
-QString defaultSettingsPath()
-{
-    return QSettings(QSettings::IniFormat, QSettings::UserScope, u"capwatch"_s, u"capwatch"_s)
-        .fileName();
-}
-
 namespace {
 
 QString boolText(bool b)

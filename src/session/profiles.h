@@ -138,11 +138,7 @@ QStringList retriedCategoryNames(const retry::PolicyLimits &limits);
 /// (Authorization, Content-Type, Accept, Host, ...; a User-Agent may replace capwatch's).
 bool isReservedHeader(QByteArrayView name);
 
-/// The settings file capwatch and capwatch-cli share when none is named:
-/// `QSettings(IniFormat, UserScope, "capwatch", "capwatch")`, that is
-/// `$XDG_CONFIG_HOME/capwatch/capwatch.conf` (`~/.config/capwatch/capwatch.conf`), the file
-/// ui::Settings uses.
-QString defaultSettingsPath();
+// defaultSettingsPath(), the file the profiles are read from when none is named: settingsfile.h.
 
 /// A fresh keychain entry for a profile: `profile/` and a random UUID (never one in use).
 QString newKeychainEntry();

@@ -115,13 +115,28 @@ void ProviderMemory::writeSetting(const QString &key, const QString &name, const
 
 void ProviderMemory::setHistory(history::HistoryWriter *writer)
 {
+    if (m_writer)
+        disconnect(m_writer, &history::HistoryWriter::opened, this, nullptr);
     m_writer = writer;
     if (!writer) {
         m_loaded = true;
         return;
     }
     m_loaded = false;
-    writer->read(
+    // The window attaches its history before it opens it: the stored reports are read once the
+    // database is open, never from a store that has none (that read found nothing at all).
+    if (writer->openQueued())
+        readStored();
+    else
+        connect(writer, &history::HistoryWriter::opened, this, &ProviderMemory::readStored,
+            Qt::SingleShotConnection);
+}
+
+void ProviderMemory::readStored()
+{
+    if (!m_writer)
+        return;
+    m_writer->read(
         this, [](history::HistoryStore &store) { return store.providerWindows(); },
         [this](QList<history::ProviderWindowRecord> stored) {
             for (const history::ProviderWindowRecord &w : stored) {

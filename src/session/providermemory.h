@@ -81,6 +81,8 @@ Q_SIGNALS:
     void estimatesChanged(const QString &provider, const QString &model);
 
 private:
+    /// Reads the stored reports through the writer's queue (the database is open by then).
+    void readStored();
     static QString keyOf(const QString &provider, const QString &model);
     /// The settings group of a key: `providers/<percent-encoded key>`.
     static QString groupOf(const QString &key);

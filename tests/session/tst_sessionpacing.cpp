@@ -121,6 +121,7 @@ private Q_SLOTS:
     void aResetBeyondAMinuteIsNotWaitedFor();
     void cancelDuringPacing();
     void theWindowReportOutlivesTheProcess();
+    void theWindowReportIsReadWhenTheHistoryOpensLater();
     void theRatioIsLearnedAndKept();
     void aConversationOverTheContextIsTrimmedAndAnswered();
     void automaticTrimmingSaysWhatWasLeftOut();
@@ -284,6 +285,39 @@ void TestSessionPacing::theWindowReportOutlivesTheProcess()
         const retry::PaceDecision d = retry::decidePacing(input);
         QVERIFY2(d.pace, d.reason.c_str());
     }
+}
+
+void TestSessionPacing::theWindowReportIsReadWhenTheHistoryOpensLater()
+{
+    // The window attaches its history before it opens it (its sidebar fills on opened()): the
+    // stored reports must be read from the opened database, not from none (issue 25, point 2).
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    const QDateTime receivedAt = QDateTime::currentDateTimeUtc();
+    {
+        history::HistoryWriter writer;
+        writer.open(path);
+        history::ProviderWindowRecord w;
+        w.provider = u"demo"_s;
+        w.model = u"capwatch-demo"_s;
+        w.receivedAt = receivedAt;
+        w.remainingTokens = 250;
+        w.limitTokens = 6000;
+        w.tokensResetAt = receivedAt.addSecs(3600);
+        writer.saveProviderWindow(w);
+    }
+    history::HistoryWriter writer;
+    ProviderMemory memory;
+    QSignalSpy loaded(&memory, &ProviderMemory::loaded);
+    memory.setHistory(&writer); // before open(), as MainWindow::attachHistory() does
+    QVERIFY(!writer.openQueued());
+    writer.open(path);
+    QVERIFY(loaded.wait(5000));
+    QVERIFY(memory.isLoaded());
+    const auto w = memory.window(u"demo"_s, u"capwatch-demo"_s);
+    QVERIFY2(w, "the stored report was not read");
+    QCOMPARE(w->remainingTokens, std::optional<qint64>(250));
+    QCOMPARE(w->limitTokens, std::optional<qint64>(6000));
 }
 
 void TestSessionPacing::theRatioIsLearnedAndKept()

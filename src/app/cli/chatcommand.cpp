@@ -9,6 +9,7 @@
 #include "retry/sendpolicy.h"
 #include "session/chatsession.h"
 #include "session/sendtexts.h"
+#include "session/settingsfile.h"
 #include "session/storedrecords.h"
 #include "signalwatcher.h"
 #include "waitforreset.h"
@@ -353,7 +354,7 @@ int runChat(const QStringList &args)
     chat.setHistory(history.get()); // a new conversation for this run's one send
     // What the window and earlier runs learned of the provider: its last window report (with
     // the history), the characters a token and context windows (the window's settings file).
-    QSettings learned(u"capwatch"_s, u"capwatch"_s);
+    QSettings learned(session::defaultSettingsPath(), QSettings::IniFormat);
     session::ProviderMemory memory;
     memory.setSettings(keepsHistory ? &learned : nullptr);
     chat.setProviderMemory(&memory);

@@ -3,6 +3,7 @@
 #include "net/chatrequest.h"
 #include "retry/finalerror.h"
 #include "retry/policylimits.h"
+#include "session/settingsfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

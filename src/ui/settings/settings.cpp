@@ -1,5 +1,7 @@
 #include "ui/settings/settings.h"
 
+#include "session/settingsfile.h"
+
 #include <QCoreApplication>
 
 namespace capwatch::ui {
@@ -73,7 +75,7 @@ QString ProviderSettings::keySourceText() const
 }
 
 Settings::Settings()
-    : m_settings(std::make_unique<QSettings>())
+    : Settings(session::defaultSettingsPath())
 { }
 
 Settings::Settings(const QString &iniPath)

@@ -49,7 +49,7 @@ struct RequestOptions
 class Settings final
 {
 public:
-    /// Uses QSettings' default location (organisation "capwatch", application "capwatch").
+    /// The file capwatch-cli reads too: session::defaultSettingsPath() (capwatch.conf).
     Settings();
     /// For tests: a settings file of its own.
     explicit Settings(const QString &iniPath);
