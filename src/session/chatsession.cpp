@@ -1,5 +1,6 @@
 #include "chatsession.h"
 
+#include "backgroundsends.h"
 #include "history/historystore.h"
 #include "sessionlogging.h"
 
@@ -15,13 +16,97 @@ ChatSession::ChatSession(QObject *parent)
     , m_client(new net::ChatClient(this))
     , m_log(new net::RetryLog(this))
 {
+    wireClient();
+    // Each record as it is logged, so a kill in the middle of a retry cycle loses at most one.
+    connect(m_log, &net::RetryLog::recordAppended, this, &ChatSession::storeRecord);
+}
+
+void ChatSession::wireClient()
+{
+    m_client->setParent(this);
     m_client->setRetryLog(m_log);
+    m_client->setTimeScale(m_timeScale);
     // What the responses say of the provider feeds the memory (pacing, context windows); the
     // steps of a send reach the views through its Send (adopt()).
     connect(m_client, &net::ChatClient::providerReported, this, &ChatSession::onProviderReported);
     connect(m_client, &net::ChatClient::contextOverflowed, this, &ChatSession::onContextOverflow);
-    // Each record as it is logged, so a kill in the middle of a retry cycle loses at most one.
-    connect(m_log, &net::RetryLog::recordAppended, this, &ChatSession::storeRecord);
+}
+
+void ChatSession::setCarrier(BackgroundSends *carrier)
+{
+    m_carrier = carrier;
+}
+
+void ChatSession::leaveSend()
+{
+    if (!busy())
+        return;
+    if (m_carrier) {
+        if (std::unique_ptr<ChatSession> carried = carryOff()) {
+            m_carrier->carry(std::move(carried));
+            return;
+        }
+    }
+    cancel();
+}
+
+std::unique_ptr<ChatSession> ChatSession::carryOff()
+{
+    if (!busy() || !m_current || !m_writer || m_conversation.isNull()
+        || (m_lot && m_lot->runsIn(this)))
+        return nullptr;
+    auto carried = std::make_unique<ChatSession>();
+    ChatSession &c = *carried;
+    // Wired as this one.
+    c.m_timeScale = m_timeScale;
+    c.m_client->setTimeScale(m_timeScale);
+    c.m_local = m_local;
+    c.m_keychain = m_keychain;
+    c.m_keepTranscript = m_keepTranscript;
+    c.m_wallClock = m_wallClock;
+    c.m_parkingChoice = m_parkingChoice;
+    c.m_memory = m_memory;
+    c.m_pacingEnabled = m_pacingEnabled;
+    c.m_autoTrim = m_autoTrim;
+    c.m_resendsAfterTrim = true; // nobody shows it to resend a trimmed prompt by hand
+    c.m_fallback = m_fallback;
+    c.m_autoFallback = m_autoFallback;
+    c.m_plainHttpConsent = m_plainHttpConsent;
+    c.setProvider(m_choice); // the demo's users are counted: each session stops it once
+    c.driveFromLot(m_lot); // parks as this one would; it shows nothing the lot releases into
+    c.m_writer = m_writer;
+
+    // The client with the send in flight goes with it; this session takes the new one, which
+    // talks to its provider as set (setProvider() above applied it).
+    disconnect(m_client, nullptr, this, nullptr);
+    disconnect(c.m_client, nullptr, &c, nullptr);
+    std::swap(m_client, c.m_client);
+    wireClient();
+    c.wireClient();
+    c.m_clientOnFallback = std::exchange(m_clientOnFallback, false);
+    c.m_fallbackStartedLocal = std::exchange(m_fallbackStartedLocal, false);
+
+    // The send and the conversation it belongs to.
+    Send *send = m_current;
+    m_current = nullptr;
+    disconnect(send, nullptr, this, nullptr);
+    send->setParent(&c);
+    c.adopt(send);
+    c.m_history = std::exchange(m_history, {});
+    c.m_conversation = std::exchange(m_conversation, {});
+    c.m_conversationProfile = std::exchange(m_conversationProfile, {});
+    c.m_lastStoredMessage = std::exchange(m_lastStoredMessage, {});
+    c.m_lastStoredPrompt = std::exchange(m_lastStoredPrompt, {});
+    c.m_lastStoredAnswer = std::exchange(m_lastStoredAnswer, {});
+    c.m_leftOut = std::exchange(m_leftOut, 0);
+    c.m_sessionContextWindow = m_sessionContextWindow;
+    m_failedPrompt.clear();
+    m_hasLastExchange = false;
+    m_editing = false;
+    ++m_view;
+    qCInfo(lcSession) << "send" << send->id() << "goes on in its own conversation"
+                      << c.m_conversation.toString(QUuid::WithoutBraces);
+    return carried;
 }
 
 void ChatSession::adopt(Send *send)

@@ -4,6 +4,7 @@
 // flight and the one wait ticker every view listens to. The window and capwatch-cli both drive
 // their sends through it and only display what it emits, so they cannot drift apart.
 
+#include "backgroundsends.h"
 #include "history/historywriter.h"
 #include "localprovider.h"
 #include "net/chatclient.h"
@@ -135,6 +136,17 @@ public:
     /// emits restoreFailed(). A send, newConversation() or a later openConversation() before the
     /// answer comes wins: this one is then dropped.
     void openConversation(const QUuid &id);
+    /// Where a send in flight goes on when this session shows another conversation
+    /// (newConversation(), a restore): switching conversations never cancels a send (issue 25,
+    /// point 4). Not owned; null (the default, capwatch-cli): the send is cancelled.
+    void setCarrier(BackgroundSends *carrier);
+    BackgroundSends *carrier() const { return m_carrier; }
+    /// Hands the send in flight, with the conversation it belongs to, to a new session wired as
+    /// this one (its client, its Send, its transcript and stored rows): it goes on there, stores
+    /// its answer and records there, and this session is left idle and empty, with a new client.
+    /// Null (nothing moved) when nothing is in flight, the conversation is not stored, or the
+    /// send is a parked one the lot released here (the lot sends that one again).
+    std::unique_ptr<ChatSession> carryOff();
 
     // --- parking (docs/parking.md) ---
     /// The wall clock parking reads (UTC). Tests move it to play a suspend; default: now.
@@ -317,6 +329,12 @@ private:
     void applyRestore(const QUuid &id, Loaded loaded);
     bool keyWouldBeSent() const;
     net::Credential loadNow() const;
+    /// Connects the client's reports to this session and gives it this session's log and scale.
+    void wireClient();
+    /// Before another conversation is shown: the send in flight goes to the carrier, or is
+    /// cancelled when there is none (or it cannot go on elsewhere).
+    void leaveSend();
+    QPointer<BackgroundSends> m_carrier;
 
     ParkOffer parkOfferFor(const Send &ended, const net::SendSummary &summary) const;
     net::RetryRecord parkRecord(const Send &ended, net::RetryRecord::Event event) const;

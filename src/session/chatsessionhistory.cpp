@@ -55,8 +55,8 @@ void ChatSession::newConversation()
 {
     ++m_restoreToken; // a restore still being read is dropped
     m_restorePending = false;
+    leaveSend(); // it goes on in its own conversation (or is cancelled without a carrier)
     m_lastStoredMessage = {};
-    cancel();
     dropLastSend(); // its state belongs to the conversation shown before
     m_history.clear();
     clearLeftOut();
@@ -124,7 +124,7 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
         Q_EMIT restoreFailed(id, u"no such conversation in the history"_s);
         return;
     }
-    cancel();
+    leaveSend(); // it goes on in its own conversation (or is cancelled without a carrier)
     dropLastSend(); // its state belongs to the conversation shown before
     clearLeftOut();
     m_editing = false;

@@ -231,6 +231,12 @@ ChatSession *ParkingLot::runnerOf(const QUuid &id) const
     return e && e->running ? e->runner.data() : nullptr;
 }
 
+bool ParkingLot::runsIn(const ChatSession *session) const
+{
+    return std::any_of(m_parked.cbegin(), m_parked.cend(),
+        [session](const std::unique_ptr<Entry> &e) { return e->running && e->runner == session; });
+}
+
 bool ParkingLot::waitsForProvider(const QUuid &id) const
 {
     const Entry *e = entry(id);

@@ -76,6 +76,8 @@ public:
     /// The session its send is in flight in (the window's, or one of the lot's own); null when
     /// it is not running.
     ChatSession *runnerOf(const QUuid &id) const;
+    /// A parked send it released runs in `session` now.
+    bool runsIn(const ChatSession *session) const;
     /// Due (its reset passed) and waiting for its provider's previous send to end.
     bool isQueued(const QUuid &id) const;
     /// Due, but the provider of its conversation's profile (or, in the session showing it, the

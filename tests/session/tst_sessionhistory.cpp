@@ -5,6 +5,7 @@
 
 #include "history/historystore.h"
 #include "history/historywriter.h"
+#include "session/backgroundsends.h"
 #include "session/chatsession.h"
 #include "session/storedrecords.h"
 #include "support/demolocalprovider.h"
@@ -87,6 +88,8 @@ private Q_SLOTS:
     void cancelledAnswerIsStoredCutOff();
     void cancelDuringAWaitStoresNoAnswer();
     void newConversationClears();
+    void aSendGoesOnInItsOwnConversation_data();
+    void aSendGoesOnInItsOwnConversation();
     void unknownConversationFails();
     void noWriterWritesNoFile();
     void keyNeverInTheDatabase();
@@ -564,6 +567,87 @@ void TestSessionHistory::newConversationClears()
     QCOMPARE(store.conversationCount(), 2);
     QCOMPARE(store.messageCount(first), 2);
     QCOMPARE(store.messageCount(second), 2);
+}
+
+void TestSessionHistory::aSendGoesOnInItsOwnConversation_data()
+{
+    QTest::addColumn<bool>("open"); // open a stored conversation, or start a new one
+    QTest::newRow("new conversation") << false;
+    QTest::newRow("open another") << true;
+}
+
+void TestSessionHistory::aSendGoesOnInItsOwnConversation()
+{
+    // Issue 25, point 4: with a carrier (the window's), showing another conversation hands the
+    // send in flight over; it is answered and stored in its own conversation, and this session
+    // is idle at once, with nothing of it (no failed prompt, no cancel).
+    QFETCH(bool, open);
+    history::HistoryWriter writer;
+    openWriter(writer);
+    Fixture f(u"rate-limited"_s, &writer); // 429, 429 (retry-after 2 s), then the answer
+    BackgroundSends carrier;
+    f.session.setCarrier(&carrier);
+    QSignalSpy succeeded(&f.session, &ChatSession::succeeded);
+    QSignalSpy cancelled(&f.session, &ChatSession::cancelled);
+    QSignalSpy restored(&f.session, &ChatSession::conversationRestored);
+    QSignalSpy ended(&carrier, &BackgroundSends::ended);
+
+    QUuid other;
+    if (open) {
+        f.session.send(u"The other conversation"_s, {});
+        QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 1, 10000);
+        other = f.session.conversationId();
+        f.session.newConversation();
+    }
+    f.session.send(u"Goes on elsewhere"_s, {});
+    const QUuid first = f.session.conversationId();
+    QVERIFY(!first.isNull() && first != other);
+    QVERIFY(f.session.busy());
+    if (open) {
+        f.session.openConversation(other);
+        QTRY_COMPARE_WITH_TIMEOUT(restored.count(), 1, 10000);
+        QCOMPARE(f.session.conversationId(), other);
+    } else {
+        f.session.newConversation();
+        QVERIFY(f.session.conversationId().isNull());
+    }
+    QVERIFY(!f.session.busy());
+    QVERIFY(f.session.failedPrompt().isEmpty());
+    QCOMPARE(cancelled.count(), 0);
+    QCOMPARE(carrier.count(), 1);
+    QCOMPARE(carrier.conversations(), QList<QUuid> { first });
+
+    QVERIFY(ended.wait(10000));
+    QCOMPARE(ended.first().at(0).toUuid(), first);
+    QCOMPARE(ended.first().at(1).value<net::SendSummary::Outcome>(),
+        net::SendSummary::Outcome::Succeeded);
+    QCOMPARE(carrier.count(), 0);
+    QCOMPARE(succeeded.count(), open ? 1 : 0); // nothing of it reached this session
+    QCOMPARE(cancelled.count(), 0);
+    QVERIFY(flushed(writer));
+
+    history::HistoryStore store;
+    QVERIFY(store.open(path()).persistent());
+    const QList<history::Message> messages = store.messages(first);
+    QCOMPARE(messages.size(), 2);
+    QCOMPARE(messages.at(0).text, u"Goes on elsewhere"_s);
+    QCOMPARE(messages.at(1).role, history::Role::Assistant);
+    QCOMPARE(messages.at(1).state, history::MessageState::Complete);
+    QVERIFY(!messages.at(1).text.isEmpty());
+    const QList<history::Send> sends = store.sends(first);
+    QCOMPARE(sends.size(), 1);
+    QCOMPARE(sends.at(0).outcome, history::SendOutcome::Succeeded);
+    QCOMPARE(sends.at(0).attempts, 3);
+    // Every attempt's records went with it, the ones logged after the hand-over too.
+    const QList<history::StoredRetryRecord> records = store.retryRecords(first);
+    QCOMPARE(records.constLast().record.event, u"succeeded"_s);
+    QVERIFY(records.size() >= 6);
+    if (open)
+        QCOMPARE(store.messageCount(other), 2); // the other one got nothing of it
+
+    // The session sends on with its own client, in the conversation it shows.
+    f.session.send(u"Here again"_s, {});
+    QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), open ? 2 : 1, 10000);
 }
 
 void TestSessionHistory::unknownConversationFails()

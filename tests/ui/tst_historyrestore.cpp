@@ -13,6 +13,7 @@
 #include "ui/history/historysidebar.h"
 #include "ui/history/windowhistory.h"
 #include "ui/panel/retrypanel.h"
+#include "ui/parking/windowparking.h"
 #include "ui/profiles/windowprofiles.h"
 #include "ui/timeline/timelinewidget.h"
 
@@ -82,8 +83,8 @@ QStringList turnsOf(const ConversationView *view)
 /// A window on `path` with its history open.
 struct HistoryWindow
 {
-    HistoryWindow(const QString &ini, const QString &path)
-        : w(ini, 0.01)
+    HistoryWindow(const QString &ini, const QString &path, double scale = 0.01)
+        : w(ini, scale)
     {
         w.window->attachHistory(&writer, false);
         writer.open(path);
@@ -115,6 +116,8 @@ private Q_SLOTS:
     void longConversationFillsInPieces();
     void openThatFailsSaysWhy();
     void restoredAnswersAreMarkedAgainstTheirOwnProfile();
+    void aWaitingSendIsAnsweredInItsOwnConversation();
+    void comingBackToACarriedSendShowsAndStopsIt();
 
 private:
     QString db() { return m_dir.filePath(u"history-%1.sqlite"_s.arg(++m_n)); }
@@ -511,6 +514,109 @@ void TestHistoryRestore::restoredAnswersAreMarkedAgainstTheirOwnProfile()
     const qsizetype mark = text.indexOf(u"via Paid key"_s);
     QVERIFY(text.indexOf(u"Answer to B capped"_s) < mark);
     QVERIFY(mark < text.indexOf(u"B after"_s));
+}
+
+namespace {
+
+/// Two stored conversations, B answered, then a send in A that waits to retry (the headline 422:
+/// a 60 s wait, 3 s of wall time at 0.05). Returns A and B.
+std::pair<QUuid, QUuid> sendWaitingInA(HistoryWindow &w)
+{
+    w.w.uncapped();
+    w.sendAndWait(u"B: another conversation"_s);
+    const QUuid b = w.window().session()->conversationId();
+    w.window().windowHistory()->newConversation();
+    w.w.setScenario(u"headline"_s);
+    w.w.send(u"A: the question that waits"_s);
+    const QUuid a = w.window().session()->conversationId();
+    [&] {
+        QVERIFY(!a.isNull() && !b.isNull() && a != b);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            retryPanel(w.window())->state(), RetryPanel::State::Waiting, 10000);
+    }();
+    return { a, b };
+}
+
+bool rowSays(HistorySidebar &sidebar, const QUuid &id, int role)
+{
+    const int row = sidebar.model()->rowOf(id);
+    return row >= 0 && sidebar.model()->index(row).data(role).toBool();
+}
+
+} // namespace
+
+void TestHistoryRestore::aWaitingSendIsAnsweredInItsOwnConversation()
+{
+    // Issue 25, point 4: opening another conversation while a send waits to retry never cancels
+    // it, and its prompt never lands in the conversation just opened.
+    HistoryWindow w(ini(), db(), 0.05);
+    const auto [a, b] = sendWaitingInA(w);
+    QSignalSpy filled(presenter(w.window()), &ConversationPresenter::restoreFilled);
+    session::BackgroundSends *carried = w.window().windowParking()->carried();
+
+    w.window().windowHistory()->openConversation(b);
+    QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
+    QCOMPARE(w.window().session()->conversationId(), b);
+    QVERIFY(!w.window().session()->busy());
+    QVERIFY(w.window().session()->failedPrompt().isEmpty());
+    QVERIFY(promptEditor(w.window())->toPlainText().isEmpty()); // the prompt stayed in A
+    QVERIFY(sendButton(w.window())->isEnabled()); // B is free to send
+    QVERIFY(carried->of(a));
+    QVERIFY(carried->of(a)->busy());
+    QTRY_VERIFY(rowSays(w.sidebar(), a, ConversationListModel::IsSendingRole));
+    QVERIFY(!rowSays(w.sidebar(), b, ConversationListModel::IsSendingRole));
+
+    // The provider lets the next attempt through: the answer lands in A, not in the window.
+    w.w.setScenario(u"capped"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(carried->count(), 0, 20000);
+    QTRY_VERIFY(!rowSays(w.sidebar(), a, ConversationListModel::IsSendingRole));
+    QVERIFY(rowSays(w.sidebar(), a, ConversationListModel::IsUnreadRole));
+    QCOMPARE(w.window().session()->conversationId(), b);
+    QCOMPARE(conversation(w.window())->turnCount(), 2); // B's own exchange only
+    QVERIFY(!conversation(w.window())->toPlainText().contains(u"A: the question"_s));
+
+    w.window().windowHistory()->openConversation(a);
+    QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 2, 10000);
+    QCOMPARE(conversation(w.window())->turnCount(), 2);
+    QVERIFY(conversation(w.window())->toPlainText().contains(u"A: the question that waits"_s));
+    QVERIFY(w.window().session()->hasLastExchange()); // answered: it can be regenerated
+    QVERIFY(w.window().session()->failedPrompt().isEmpty());
+    // Its whole cycle is in its own log: the refusals, the waits, the answer.
+    const QList<net::RetryRecord> &records = w.window().session()->retryLog()->records();
+    QVERIFY(std::any_of(records.cbegin(), records.cend(), [](const net::RetryRecord &r) {
+        return r.event == net::RetryRecord::Event::RetryScheduled;
+    }));
+    QCOMPARE(records.constLast().event, net::RetryRecord::Event::Succeeded);
+}
+
+void TestHistoryRestore::comingBackToACarriedSendShowsAndStopsIt()
+{
+    HistoryWindow w(ini(), db(), 0.05);
+    const auto [a, b] = sendWaitingInA(w);
+    QSignalSpy filled(presenter(w.window()), &ConversationPresenter::restoreFilled);
+    session::BackgroundSends *carried = w.window().windowParking()->carried();
+    w.window().windowHistory()->openConversation(b);
+    QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
+    QVERIFY(carried->of(a));
+
+    // Back in A while its send still waits: the window sends nothing there (two sessions would
+    // interleave its messages), the panel counts its wait down, and Stop stops it.
+    w.window().windowHistory()->openConversation(a);
+    QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 2, 10000);
+    QVERIFY(carried->of(a));
+    QTRY_VERIFY(stopButton(w.window())->isEnabled());
+    QVERIFY(!sendButton(w.window())->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(w.window())->state(), RetryPanel::State::Waiting, 10000);
+    QVERIFY(retryPanel(w.window())->attemptText().contains(u"of"_s));
+
+    QTest::mouseClick(stopButton(w.window()), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(carried->count(), 0, 10000);
+    // Read back once it ended: its prompt is the failed one, for Retry now, in A alone.
+    QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 3, 10000);
+    QCOMPARE(w.window().session()->conversationId(), a);
+    QCOMPARE(w.window().session()->failedPrompt(), u"A: the question that waits"_s);
+    QTRY_VERIFY(sendButton(w.window())->isEnabled());
+    QVERIFY(!stopButton(w.window())->isEnabled());
 }
 
 QTEST_MAIN(TestHistoryRestore)

@@ -92,6 +92,20 @@ void ConversationDelegate::paint(
         painter->drawLine(c, QPointF(c.x() + size * 0.22, c.y()));
         right -= size + pad / 2;
     }
+    if (index.data(ConversationListModel::IsSendingRole).toBool()) {
+        // An arrow up: a send of it goes on while another conversation is shown.
+        const int size = fm.height() * 3 / 4;
+        const QRectF r(right - size, area.top() + (fm.height() - size) / 2.0, size, size);
+        const double width = std::max(1.5, size / 8.0);
+        painter->setPen(QPen(selected ? text : opt.palette.color(group, QPalette::Highlight), width,
+            Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        painter->setBrush(Qt::NoBrush);
+        const double x = std::floor(r.center().x()) + 0.5;
+        painter->drawLine(QPointF(x, r.bottom() - width), QPointF(x, r.top() + width));
+        painter->drawPolyline(QList<QPointF> { QPointF(x - size * 0.3, r.top() + size * 0.35),
+            QPointF(x, r.top() + width), QPointF(x + size * 0.3, r.top() + size * 0.35) });
+        right -= size + pad / 2;
+    }
     if (index.data(ConversationListModel::HasUnansweredRole).toBool()) {
         const QRect r(right - dot, markY, dot, dot);
         painter->setPen(QPen(categoryColor(retry::Category::Fatal, opt.palette), dot / 4.0));

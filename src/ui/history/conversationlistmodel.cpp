@@ -57,11 +57,14 @@ int ConversationListModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-QString ConversationListModel::marksText(bool retries, bool unanswered, bool parked, bool unread)
+QString ConversationListModel::marksText(
+    bool retries, bool unanswered, bool parked, bool unread, bool sending)
 {
     QStringList marks;
     if (unread)
         marks << tr("unread");
+    if (sending)
+        marks << tr("sending");
     if (parked)
         marks << tr("parked send");
     if (retries)
@@ -80,6 +83,7 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     const bool open = !m_open.isNull() && c.id == m_open;
     const bool unread = m_unread.contains(c.id);
     const bool parked = m_parked.value(c.id, c.hasParked);
+    const bool sending = m_sending.contains(c.id);
     const QString profileName = m_profileNames.value(c.profile, m_defaultProfileName);
     switch (role) {
     case Qt::DisplayRole:
@@ -103,19 +107,21 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
         return unread;
     case HasParkedRole:
         return parked;
+    case IsSendingRole:
+        return sending;
     case ProfileRole:
         return c.profile;
     case ProfileNameRole:
         return profileName;
     case Qt::ToolTipRole: {
-        const QString marks = marksText(c.hasRetries, c.hasUnanswered, parked, unread);
+        const QString marks = marksText(c.hasRetries, c.hasUnanswered, parked, unread, sending);
         QString tip = marks.isEmpty() ? title : title + u"\n"_s + marks;
         if (!profileName.isEmpty())
             tip += u"\n"_s + tr("Profile: %1").arg(profileName);
         return tip;
     }
     case Qt::AccessibleTextRole: {
-        const QString marks = marksText(c.hasRetries, c.hasUnanswered, parked, unread);
+        const QString marks = marksText(c.hasRetries, c.hasUnanswered, parked, unread, sending);
         const QString date = QLocale().toString(c.updated.toLocalTime(), QLocale::ShortFormat);
         QString text = marks.isEmpty() ? tr("%1, %2").arg(title, date)
                                        : tr("%1, %2, %3").arg(title, date, marks);
@@ -305,6 +311,17 @@ void ConversationListModel::setParked(const QUuid &id, bool parked)
     rowChanged(id, { HasParkedRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
 }
 
+void ConversationListModel::setSending(const QUuid &id, bool sending)
+{
+    if (id.isNull() || isSending(id) == sending)
+        return;
+    if (sending)
+        m_sending.insert(id);
+    else
+        m_sending.remove(id);
+    rowChanged(id, { IsSendingRole, Qt::ToolTipRole, Qt::AccessibleTextRole });
+}
+
 QHash<int, QByteArray> ConversationListModel::roleNames() const
 {
     QHash<int, QByteArray> names = QAbstractListModel::roleNames();
@@ -319,6 +336,7 @@ QHash<int, QByteArray> ConversationListModel::roleNames() const
     names.insert(IsOpenRole, "isOpen");
     names.insert(IsUnreadRole, "isUnread");
     names.insert(HasParkedRole, "hasParked");
+    names.insert(IsSendingRole, "isSending");
     return names;
 }
 

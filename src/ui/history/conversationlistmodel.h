@@ -40,6 +40,7 @@ public:
         HasParkedRole,
         ProfileRole, ///< the id of the conversation's profile (history::Conversation::profile)
         ProfileNameRole, ///< its name (setProfileNames()); empty when it has none
+        IsSendingRole, ///< a send of it goes on while another conversation is shown
     };
 
     explicit ConversationListModel(QObject *parent = nullptr);
@@ -71,6 +72,10 @@ public:
     /// Marks `id` as having a parked send (a clock), or not, until its row is read again.
     void setParked(const QUuid &id, bool parked);
     bool isParked(const QUuid &id) const;
+    /// Marks `id` as having a send in flight while another conversation is shown (an arrow),
+    /// or not (session::BackgroundSends).
+    void setSending(const QUuid &id, bool sending);
+    bool isSending(const QUuid &id) const { return m_sending.contains(id); }
 
     /// The names of the profiles by id (issue 17): a row shows its profile's name in its
     /// tooltip and accessible text. A conversation without one, or with an id not listed,
@@ -87,10 +92,10 @@ public:
     void fetchMore(const QModelIndex &parent = {}) override;
     QHash<int, QByteArray> roleNames() const override;
 
-    /// Accessible text and tooltip of a row's marks ("unread", "parked send", "had retries",
-    /// "unanswered send").
-    static QString marksText(
-        bool retries, bool unanswered, bool parked = false, bool unread = false);
+    /// Accessible text and tooltip of a row's marks ("unread", "sending", "parked send", "had
+    /// retries", "unanswered send").
+    static QString marksText(bool retries, bool unanswered, bool parked = false,
+        bool unread = false, bool sending = false);
 
 Q_SIGNALS:
     /// A page (the first one after setWriter() or reload() included) was added.
@@ -112,6 +117,7 @@ private:
     QUuid m_open;
     QSet<QUuid> m_unread; ///< in memory only, see above
     QHash<QUuid, bool> m_parked; ///< setParked() ahead of the store's hasParked
+    QSet<QUuid> m_sending; ///< setSending()
     QHash<QString, QString> m_profileNames;
     QString m_defaultProfileName;
 };

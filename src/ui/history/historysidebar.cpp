@@ -155,6 +155,11 @@ void HistorySidebar::markRead(const QUuid &id)
     m_model->markRead(id);
 }
 
+void HistorySidebar::setSending(const QUuid &id, bool sending)
+{
+    m_model->setSending(id, sending);
+}
+
 void HistorySidebar::setParked(const QUuid &id, bool parked)
 {
     m_model->setParked(id, parked);

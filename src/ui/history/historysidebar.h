@@ -57,6 +57,8 @@ public:
     void markRead(const QUuid &id);
     /// A clock on the conversation's row while it has a parked send ("parked send"): as the
     /// store says (Conversation::hasParked), or as set here until the row is read again.
+    /// ConversationListModel::setSending().
+    void setSending(const QUuid &id, bool sending);
     void setParked(const QUuid &id, bool parked);
 
     ConversationListModel *model() const { return m_model; }

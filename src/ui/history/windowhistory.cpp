@@ -103,6 +103,9 @@ void WindowHistory::openConversation(const QUuid &id)
 {
     if (id.isNull())
         return;
+    // Its send in flight shows as it is: read back, the conversation would lose it to a carrier.
+    if (id == m_session->conversationId() && m_session->busy())
+        return;
     m_current = id;
     m_sidebar->setOpenConversation(id);
     m_session->openConversation(id);

@@ -32,10 +32,15 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo, c
     , m_session(window->session())
     , m_demo(demo)
     , m_lot(new ParkingLot(this))
+    , m_carried(new session::BackgroundSends(this))
     , m_model(new ParkedQueueModel(this))
     , m_notifier(new DesktopNotifier(this))
 {
     m_session->setParkingLot(m_lot);
+    // Opening another conversation never cancels a send: it goes on here, in its own.
+    m_session->setCarrier(m_carried);
+    connect(m_carried, &session::BackgroundSends::changed, this, &WindowParking::onCarriedChanged);
+    connect(m_carried, &session::BackgroundSends::ended, this, &WindowParking::onCarriedEnded);
     m_model->setLot(m_lot);
     ConversationPresenter *presenter = parts.presenter;
     presenter->setParkingLot(m_lot);
@@ -211,6 +216,8 @@ session::ChatSession *WindowParking::shownSentElsewhere() const
     const QUuid shown = m_session->conversationId();
     if (shown.isNull())
         return nullptr;
+    if (ChatSession *carrier = m_carried->of(shown))
+        return carrier;
     for (const history::ParkedSend &p : m_lot->sendsOf(shown)) {
         if (ChatSession *runner = m_lot->runnerOf(p.id); runner && runner != m_session)
             return runner;
@@ -282,6 +289,54 @@ void WindowParking::onFinished(
     // was in flight): the window shows the conversation as read back, without its answer.
     if (shown && !ranHere && !parked.conversation.isNull())
         reloadWhenIdle(parked.conversation);
+}
+
+void WindowParking::onCarriedChanged()
+{
+    QTimer::singleShot(0, m_window, &MainWindow::updateButtons); // shownSentElsewhere()
+    const QList<QUuid> ids = m_carried->conversations();
+    const QSet<QUuid> now(ids.cbegin(), ids.cend());
+    if (HistorySidebar *sidebar = m_parts.sidebar) {
+        for (const QUuid &id : std::as_const(m_markedSending)) {
+            if (!now.contains(id))
+                sidebar->setSending(id, false);
+        }
+        for (const QUuid &id : now)
+            sidebar->setSending(id, true);
+    }
+    // The panel follows a carried send while its conversation is shown again.
+    for (const QUuid &id : now) {
+        ChatSession *carrier = m_carried->of(id);
+        if (m_markedSending.contains(id) || !carrier)
+            continue;
+        connect(carrier, &ChatSession::sendStateChanged, this,
+            [this, carrier](const session::SendState &state) {
+                if (carrier->conversationId() == m_session->conversationId() && !m_session->busy())
+                    m_parts.panel->render(state);
+            });
+    }
+    m_markedSending = now;
+}
+
+void WindowParking::onCarriedEnded(
+    const QUuid &conversation, net::SendSummary::Outcome outcome, bool parked)
+{
+    const bool shown = conversation == m_session->conversationId();
+    if (!shown || !m_window->isActiveWindow()) {
+        if (HistorySidebar *sidebar = m_parts.sidebar; sidebar && !shown)
+            sidebar->markUnread(conversation);
+        m_told = conversation;
+        const bool answered = outcome == net::SendSummary::Outcome::Succeeded;
+        const QString text = answered ? tr("The send was answered in its conversation.")
+            : parked ? tr("The send hit the limit and was parked until the provider's reset.")
+            : outcome == net::SendSummary::Outcome::Cancelled
+            ? tr("The send was stopped; its prompt is kept.")
+            : tr("The send failed; its prompt is kept.");
+        m_notifier->notify(tr("capwatch"), text);
+    }
+    // The window shows it as read back while the send went on: read it again, with its answer.
+    if (shown)
+        reloadWhenIdle(conversation);
 }
 
 void WindowParking::reloadWhenIdle(const QUuid &conversation)

@@ -8,6 +8,7 @@
 // a reload when the answer came in a session of the lot's own.
 
 #include "history/historywriter.h"
+#include "session/backgroundsends.h"
 #include "session/chatsession.h"
 #include "session/parkinglot.h"
 #include "session/providerresolver.h"
@@ -57,6 +58,8 @@ public:
     ParkedQueueView *queueView() const { return m_view; }
     /// Tells of a parked send that ended in the background (parkedSendEnded()).
     DesktopNotifier *notifier() const { return m_notifier; }
+    /// The sends that go on in a conversation the window stopped showing (issue 25, point 4).
+    session::BackgroundSends *carried() const { return m_carried; }
     /// The one tick, for tests: running while anything is parked or a card counts down.
     const QTimer &tick() const { return m_tick; }
 
@@ -73,8 +76,10 @@ public:
     /// session, or going out in a session of the lot's own (then Retry now would send it twice).
     bool holdsShown() const;
     /// The session sending the shown conversation's parked prompt when it is one of the lot's
-    /// own (the window opened the conversation while it was going out): the window then sends
-    /// nothing in it (two sessions would interleave its messages), and its Stop stops that one.
+    /// own (the window opened the conversation while it was going out), or carrying a send the
+    /// window left when it showed another conversation: the window then sends nothing in it
+    /// (two sessions would interleave its messages), its Stop stops that one, and the panel
+    /// shows that send.
     session::ChatSession *shownSentElsewhere() const;
     /// The window's Stop: the shown conversation's send, in the window's session or elsewhere.
     void stop();
@@ -112,12 +117,17 @@ private:
     void tell(const QUuid &conversation, const QString &title, bool answered, bool parkedAgain);
     /// The sidebar's parked marks follow the lot.
     void markParked();
+    /// The sidebar's sending marks follow the carried sends; the panel shows the shown one's.
+    void onCarriedChanged();
+    void onCarriedEnded(const QUuid &conversation, net::SendSummary::Outcome outcome, bool parked);
 
     MainWindow *m_window;
     Parts m_parts;
     session::ChatSession *m_session;
     session::LocalProvider *m_demo;
     session::ParkingLot *m_lot;
+    session::BackgroundSends *m_carried;
+    QSet<QUuid> m_markedSending; ///< conversations the sidebar shows as sending
     ParkedQueueModel *m_model;
     ParkedQueueView *m_view;
     QPointer<history::HistoryWriter> m_writer;
