@@ -686,6 +686,10 @@
         <source>%1, profile %2</source>
         <translation>%1, Profil %2</translation>
     </message>
+    <message>
+        <source>sending</source>
+        <translation>sendet</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationPresenter</name>
@@ -1521,6 +1525,10 @@
     <message>
         <source>Profile: %1</source>
         <translation>Profil: %1</translation>
+    </message>
+    <message>
+        <source>Endpoint: %1 (this run)</source>
+        <translation>Endpunkt: %1 (dieser Start)</translation>
     </message>
 </context>
 <context>
@@ -2798,6 +2806,17 @@
         <source>&amp;Provider and retries…</source>
         <translation>&amp;Anbieter und Wiederholungen…</translation>
     </message>
+    <message numerus="yes">
+        <source>Retry log exported to %1 (%n records)</source>
+        <translation>
+            <numerusform>Wiederholungsprotokoll nach %1 exportiert (%n Eintrag)</numerusform>
+            <numerusform>Wiederholungsprotokoll nach %1 exportiert (%n Einträge)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Conversation exported to %1</source>
+        <translation>Unterhaltung nach %1 exportiert</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::WindowParking</name>
@@ -2828,6 +2847,22 @@
     <message>
         <source>Sends parked until their provider&apos;s limit resets</source>
         <translation>Anfragen, die geparkt sind, bis das Limit ihres Anbieters zurückgesetzt wird</translation>
+    </message>
+    <message>
+        <source>The send was answered in its conversation.</source>
+        <translation>Die Anfrage wurde in ihrer Unterhaltung beantwortet.</translation>
+    </message>
+    <message>
+        <source>The send hit the limit and was parked until the provider&apos;s reset.</source>
+        <translation>Die Anfrage ist an das Limit gestoßen und bis zur Zurücksetzung beim Anbieter geparkt.</translation>
+    </message>
+    <message>
+        <source>The send was stopped; its prompt is kept.</source>
+        <translation>Die Anfrage wurde gestoppt; ihr Prompt bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>The send failed; its prompt is kept.</source>
+        <translation>Die Anfrage ist fehlgeschlagen; ihr Prompt bleibt erhalten.</translation>
     </message>
 </context>
 <context>

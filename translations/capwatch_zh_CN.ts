@@ -682,6 +682,10 @@
         <source>%1, profile %2</source>
         <translation>%1，配置 %2</translation>
     </message>
+    <message>
+        <source>sending</source>
+        <translation>发送中</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationPresenter</name>
@@ -1513,6 +1517,10 @@
     <message>
         <source>Profile: %1</source>
         <translation>配置：%1</translation>
+    </message>
+    <message>
+        <source>Endpoint: %1 (this run)</source>
+        <translation>端点：%1（本次运行）</translation>
     </message>
 </context>
 <context>
@@ -2787,6 +2795,16 @@
         <source>&amp;Provider and retries…</source>
         <translation>服务商和重试(&amp;P)…</translation>
     </message>
+    <message numerus="yes">
+        <source>Retry log exported to %1 (%n records)</source>
+        <translation>
+            <numerusform>重试日志已导出到 %1（%n 条记录）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Conversation exported to %1</source>
+        <translation>对话已导出到 %1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::WindowParking</name>
@@ -2817,6 +2835,22 @@
     <message>
         <source>Sends parked until their provider&apos;s limit resets</source>
         <translation>挂起至服务商额度重置的发送</translation>
+    </message>
+    <message>
+        <source>The send was answered in its conversation.</source>
+        <translation>该发送已在其对话中得到回答。</translation>
+    </message>
+    <message>
+        <source>The send hit the limit and was parked until the provider&apos;s reset.</source>
+        <translation>该发送达到上限，已挂起至服务商额度重置。</translation>
+    </message>
+    <message>
+        <source>The send was stopped; its prompt is kept.</source>
+        <translation>该发送已停止；其提示词已保留。</translation>
+    </message>
+    <message>
+        <source>The send failed; its prompt is kept.</source>
+        <translation>该发送失败；其提示词已保留。</translation>
     </message>
 </context>
 <context>

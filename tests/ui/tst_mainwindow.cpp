@@ -303,8 +303,14 @@ void TestMainWindow::exportsWriteWhatWasShown()
     const QString csv = dir.filePath(u"log.csv"_s);
     const QString md = dir.filePath(u"conversation.md"_s);
     QVERIFY(w.window->exportRetryLog(jsonl, net::LogFormat::JsonLines));
+    // The status bar says where it went (issue 25, point 13).
+    QVERIFY2(w.window->statusBar()->currentMessage().startsWith(
+                 u"Retry log exported to %1 ("_s.arg(QDir::toNativeSeparators(jsonl))),
+        qPrintable(w.window->statusBar()->currentMessage()));
     QVERIFY(w.window->exportRetryLog(csv, net::LogFormat::Csv));
     QVERIFY(w.window->exportConversation(md));
+    QCOMPARE(w.window->statusBar()->currentMessage(),
+        u"Conversation exported to %1"_s.arg(QDir::toNativeSeparators(md)));
     // QSaveFile leaves nothing behind: the folder holds the three exports and nothing else.
     QCOMPARE(QDir(dir.path())
                  .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),

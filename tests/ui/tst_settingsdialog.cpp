@@ -349,6 +349,8 @@ private Q_SLOTS:
     void parkingChoiceRoundTrip();
     void parkingChoiceByKeyboard();
     void parkingChoiceKeepsTheSendGoing();
+    void okKeepsTheRunsEndpoint();
+    void theBannerOpensANewProfileAndUsesIt();
     void pacingAndContextRoundTrip_data();
     void pacingAndContextRoundTrip();
     void pacingAndContextByKeyboard();
@@ -1378,6 +1380,76 @@ void TestSettingsDialog::parkingChoiceRoundTrip()
         : choice == int(session::ParkingChoice::GiveUp)                      ? u"parkGiveUp"_s
                                                                              : u"parkAsk"_s;
     QVERIFY(field<QRadioButton>(dialog, checked)->isChecked());
+}
+
+void TestSettingsDialog::okKeepsTheRunsEndpoint()
+{
+    // Issue 25, point 3: capwatch --endpoint URL --model M, then Settings -> OK (changing
+    // nothing, then only the parking choice): the window keeps talking to URL.
+    LaunchOptions options;
+    options.endpoint = m_provider->baseUrl().toString();
+    options.model = u"capwatch-demo"_s;
+    Window w(ini(), options);
+    const QString url = m_provider->baseUrl().toString() + u"/chat/completions"_s;
+    const auto checkRunEndpoint = [&] {
+        QVERIFY(!w.window->session()->usingDemo());
+        QCOMPARE(w.window->session()->endpoint(), m_provider->baseUrl());
+        QCOMPARE(w.window->session()->model(), u"capwatch-demo"_s);
+        QVERIFY2(w.window->statusText().startsWith(u"Endpoint: %1 (this run) | "_s.arg(url)),
+            qPrintable(w.window->statusText()));
+        QVERIFY2(
+            !w.window->statusText().contains(u"Profile:"_s), qPrintable(w.window->statusText()));
+        QVERIFY(w.window->findChild<QWidget *>(u"demoBanner"_s)->isHidden());
+    };
+    checkRunEndpoint();
+
+    SettingsDialog *dialog = w.openSettings();
+    QVERIFY(dialog);
+    clickOk(dialog);
+    QTRY_VERIFY(!w.dialogOpen());
+    checkRunEndpoint();
+
+    dialog = w.openSettings();
+    QVERIFY(dialog);
+    field<QRadioButton>(dialog, u"parkAutomatic"_s)->setChecked(true);
+    clickOk(dialog);
+    QTRY_VERIFY(!w.dialogOpen());
+    QCOMPARE(w.window->session()->parkingChoice(), session::ParkingChoice::Automatic);
+    checkRunEndpoint();
+
+    // The next prompt goes to the run's endpoint, not to the demo.
+    const int before = m_provider->chatRequests();
+    w.send(u"Still there?"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(m_provider->chatRequests(), before + 1, 10000);
+}
+
+void TestSettingsDialog::theBannerOpensANewProfileAndUsesIt()
+{
+    // Issue 25, point 13: "Configure a provider…" on the demo banner opens a new profile to fill
+    // in (not the demo's greyed-out one), and what is configured there is used at once.
+    Window w(ini());
+    QVERIFY(w.window->session()->usingDemo());
+    auto *banner = w.window->findChild<QWidget *>(u"demoBanner"_s);
+    QVERIFY(banner && banner->isVisible());
+    QPushButton *configure = banner->findChild<QPushButton *>();
+    QVERIFY(configure);
+    QTest::mouseClick(configure, Qt::LeftButton);
+    auto *dialog = w.window->findChild<SettingsDialog *>(u"settingsDialog"_s);
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->isVisible());
+    QVERIFY(dialog->currentProfile() != QString::fromUtf16(session::kDemoProfileId));
+    QVERIFY(field<QLineEdit>(dialog, u"endpoint"_s)->isEnabled());
+    QVERIFY(field<QLineEdit>(dialog, u"endpoint"_s)->text().isEmpty());
+    retype(field<QLineEdit>(dialog, u"profileName"_s), u"My server"_s);
+    retype(field<QLineEdit>(dialog, u"endpoint"_s), m_provider->baseUrl().toString());
+    modelBox(dialog)->setEditText(u"capwatch-demo"_s);
+    clickOk(dialog);
+    QTRY_VERIFY(!w.dialogOpen());
+    QTRY_VERIFY(!w.window->session()->usingDemo());
+    QCOMPARE(w.window->session()->endpoint(), m_provider->baseUrl());
+    QVERIFY(banner->isHidden());
+    QVERIFY2(w.window->statusText().startsWith(u"Profile: My server | "_s),
+        qPrintable(w.window->statusText()));
 }
 
 namespace {

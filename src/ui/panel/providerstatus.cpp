@@ -35,10 +35,12 @@ void ProviderStatus::retranslate()
 void ProviderStatus::update()
 {
     const QUrl endpoint = m_session->endpoint();
-    m_endpoint->setText(
-        tr("Endpoint: %1")
-            .arg(m_session->usingDemo() ? tr("embedded demo provider (%1)").arg(endpoint.toString())
-                                        : net::displayEndpoint(net::chatCompletionsUrl(endpoint))));
+    const QString shown = m_session->usingDemo()
+        ? tr("embedded demo provider (%1)").arg(endpoint.toString())
+        : net::displayEndpoint(net::chatCompletionsUrl(endpoint));
+    m_endpoint->setText(m_runEndpoint && !m_session->usingDemo()
+            ? tr("Endpoint: %1 (this run)").arg(shown)
+            : tr("Endpoint: %1").arg(shown));
     m_model->setText(m_session->model().isEmpty() ? tr("Model: not set")
                                                   : tr("Model: %1").arg(m_session->model()));
     updateKey();
@@ -48,6 +50,12 @@ void ProviderStatus::setProfileName(const QString &name)
 {
     m_profile->setText(name.isEmpty() ? QString() : tr("Profile: %1").arg(name));
     m_profile->setVisible(!name.isEmpty());
+}
+
+void ProviderStatus::setRunEndpoint(bool thisRun)
+{
+    m_runEndpoint = thisRun;
+    update();
 }
 
 void ProviderStatus::updateKey()

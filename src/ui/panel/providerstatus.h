@@ -27,6 +27,9 @@ public:
     /// The conversation's provider profile (issue 17), shown first: "Profile: Free tier".
     /// Empty: none shown (a provider of before profiles).
     void setProfileName(const QString &name);
+    /// The endpoint is this run's (--endpoint): "Endpoint: URL (this run)", and no profile
+    /// named (the profile's own endpoint is not the one talked to).
+    void setRunEndpoint(bool thisRun);
     /// The key alone: a key file or variable may have changed since.
     void updateKey();
     void retranslate();
@@ -41,6 +44,7 @@ private:
     QLabel *m_endpoint;
     QLabel *m_model;
     QLabel *m_key;
+    bool m_runEndpoint = false;
 };
 
 } // namespace capwatch::ui

@@ -54,6 +54,9 @@ public:
     /// The id of the profile selected.
     QString currentProfile() const;
     void selectProfile(const QString &id);
+    /// "Add": a new profile ("New provider"), selected, its name ready to type over. The demo
+    /// banner's "Configure a provider…" opens the dialog with one.
+    void addNewProfile() { addProfile(); }
     /// Keys typed for the keychain, by profile id (only profiles whose key source is the
     /// keychain; empty: keep the stored one).
     QHash<QString, QByteArray> keychainKeys() const;

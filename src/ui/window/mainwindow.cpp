@@ -55,7 +55,7 @@ MainWindow::MainWindow(
     // it did when the window set all its texts after building. See PromptBox::retranslate().
     m_promptBox->retranslate();
     m_menus = new WindowMenus(this, m_settings, m_session, m_conversation);
-    connect(m_menus, &WindowMenus::settingsRequested, this, &MainWindow::openSettings);
+    connect(m_menus, &WindowMenus::settingsRequested, this, [this] { openSettings(); });
     m_history = new WindowHistory(
         this, settings, m_session, m_menus, m_sidebar, m_historyBanner, m_message);
     connect(m_history, &WindowHistory::newRequested, this,
@@ -123,7 +123,8 @@ void MainWindow::buildUi()
     outer->setContentsMargins(0, 0, 0, 0);
     outer->setSpacing(0);
     m_banner = new DemoBanner(central);
-    connect(m_banner, &DemoBanner::configureRequested, this, &MainWindow::openSettings);
+    m_banner->setObjectName(u"demoBanner"_s);
+    connect(m_banner, &DemoBanner::configureRequested, this, [this] { openSettings(true); });
     outer->addWidget(m_banner);
     m_historyBanner = new HistoryBanner(central); // names itself "historyBanner"
     outer->addWidget(m_historyBanner);
@@ -273,7 +274,10 @@ void MainWindow::applyProvider()
     if (m_parking) // made after the first profile is applied, and applies it again
         m_parking->updateSessionSetup(
             providerResolver(m_settings, m_options, m_profiles->profiles()));
-    m_status->setProfileName(chosenProvider().profileName);
+    // This run's --endpoint is what is talked to, not its profile's: the status bar says so.
+    const bool runEndpoint = !m_options.forceDemo && !m_options.endpoint.isEmpty();
+    m_status->setProfileName(runEndpoint ? QString() : chosenProvider().profileName);
+    m_status->setRunEndpoint(runEndpoint);
     m_profiles->applied();
 
     if (!m_session->model().isEmpty() && m_message->action() == PromptMessage::Action::OpenSettings)

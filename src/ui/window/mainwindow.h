@@ -133,7 +133,9 @@ private:
     QWidget *buildRightColumn(QWidget *parent);
     void retranslate();
     void applyProvider();
-    void openSettings();
+    /// Settings; `newProfile`: with a new provider profile to fill in, used once accepted (the
+    /// demo banner's "Configure a provider…").
+    void openSettings(bool newProfile = false);
     /// Shows `prompt`'s turn (unless already shown), calls `send`, then shows it waiting.
     void startSend(
         const QString &prompt, const std::function<void()> &send, bool showPrompt = true);

@@ -2,6 +2,8 @@
 // page's profiles.
 
 #include "ui/conversation/conversationpresenter.h"
+#include "ui/profiles/providerspage.h"
+#include "ui/profiles/windowprofiles.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/window/mainwindow.h"
@@ -28,7 +30,7 @@ bool sendsDifferently(const session::ProviderProfile &before, const session::Pro
 
 } // namespace
 
-void MainWindow::openSettings()
+void MainWindow::openSettings(bool newProfile)
 {
     if (m_settingsDialog) {
         m_settingsDialog->raise();
@@ -64,41 +66,60 @@ void MainWindow::openSettings()
     dialog->setPacing(m_settings.pacingEnabled(), m_settings.autoTrim());
     if (!userWindow)
         dialog->setContextHint(current, memory->contextWindow(lane, model));
-    connect(dialog, &QDialog::accepted, this, [this, dialog, before, current, memory, lane, model] {
-        const session::ProfileSet chosen = dialog->profiles();
-        const session::ProviderProfile *was = before.find(current);
-        const session::ProviderProfile *now = chosen.find(current);
-        // The profile the send uses: deleted, or sending differently now. (Selecting another
-        // profile in the dialog does not move the send.)
-        // A fallback's send in flight uses the fallback profile (the one of `current`, as the
-        // send started), not `current`: only a change of that one stops it.
-        const bool onFallback = m_session->busy() && m_session->sentToFallback();
-        const QString sending = onFallback ? (was ? was->fallback : QString()) : current;
-        const session::ProviderProfile *sentWas = onFallback ? before.find(sending) : was;
-        const session::ProviderProfile *sentNow = onFallback ? chosen.find(sending) : now;
-        const bool changed = !sentWas || !sentNow || sendsDifferently(*sentWas, *sentNow)
-            || dialog->keychainKeys().contains(sending);
-        if (changed && m_session->busy()) {
-            // Its request (endpoint, model, key, policy) was fixed when it started: a wait that
-            // went on would retry with the old settings.
-            m_conversation->addNotice(onFallback
-                    ? tr("The settings of the fallback profile %1 changed, so the send in "
-                         "progress was stopped.")
-                          .arg(m_session->sendProfile())
-                    : tr("The provider settings changed, so the send in progress was stopped."));
-            m_session->cancel();
-        }
-        dialog->saveTo(m_settings); // the profiles, Retries' choices, pacing, automatic trimming
-        m_settings.sync();
-        m_options.forceDemo = false;
-        m_options.endpoint.clear();
-        m_options.model.clear();
-        // The context window set for the profile in use is also the provider memory's for the
-        // model talked to, as before profiles.
-        if (now && now->id == current && m_session->lane() == lane && m_session->model() == model)
-            memory->setUserContextWindow(lane, model, now->contextWindow);
-        applyProvider();
-    });
+    if (newProfile)
+        dialog->providersPage()->addNewProfile();
+    connect(dialog, &QDialog::accepted, this,
+        [this, dialog, before, current, memory, lane, model, newProfile] {
+            const session::ProfileSet chosen = dialog->profiles();
+            const session::ProviderProfile *was = before.find(current);
+            const session::ProviderProfile *now = chosen.find(current);
+            // The profile the send uses: deleted, or sending differently now. (Selecting another
+            // profile in the dialog does not move the send.)
+            // A fallback's send in flight uses the fallback profile (the one of `current`, as the
+            // send started), not `current`: only a change of that one stops it.
+            const bool onFallback = m_session->busy() && m_session->sentToFallback();
+            const QString sending = onFallback ? (was ? was->fallback : QString()) : current;
+            const session::ProviderProfile *sentWas = onFallback ? before.find(sending) : was;
+            const session::ProviderProfile *sentNow = onFallback ? chosen.find(sending) : now;
+            const bool changed = !sentWas || !sentNow || sendsDifferently(*sentWas, *sentNow)
+                || dialog->keychainKeys().contains(sending);
+            if (changed && m_session->busy()) {
+                // Its request (endpoint, model, key, policy) was fixed when it started: a wait that
+                // went on would retry with the old settings.
+                m_conversation->addNotice(onFallback
+                        ? tr("The settings of the fallback profile %1 changed, so the send in "
+                             "progress was stopped.")
+                              .arg(m_session->sendProfile())
+                        : tr(
+                            "The provider settings changed, so the send in progress was stopped."));
+                m_session->cancel();
+            }
+            dialog->saveTo(
+                m_settings); // the profiles, Retries' choices, pacing, automatic trimming
+            m_settings.sync();
+            // This run's --demo, --endpoint and --model stay until the user picks another provider
+            // (another default profile) or changes how the one in use sends: OK on what was there,
+            // or on the parking choice alone, keeps talking to what the run was started with.
+            // A provider configured from the demo banner is the one talked to from now on.
+            const QString made = dialog->currentProfile();
+            const session::ProviderProfile *configured
+                = newProfile && !before.find(made) ? chosen.find(made) : nullptr;
+            const bool picked = chosen.defaultProfile != before.defaultProfile
+                || (was && now && sendsDifferently(*was, *now)) || (was && !now) || configured;
+            if (picked) {
+                m_options.forceDemo = false;
+                m_options.endpoint.clear();
+                m_options.model.clear();
+            }
+            // The context window set for the profile in use is also the provider memory's for the
+            // model talked to, as before profiles.
+            if (now && now->id == current && m_session->lane() == lane
+                && m_session->model() == model)
+                memory->setUserContextWindow(lane, model, now->contextWindow);
+            applyProvider();
+            if (configured)
+                m_profiles->setProfile(configured->id);
+        });
     dialog->open();
 }
 

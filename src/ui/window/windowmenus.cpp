@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDateTime>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
@@ -142,7 +143,15 @@ QFileDialog *WindowMenus::saveDialog(
 
 bool WindowMenus::exportRetryLog(const QString &path, net::LogFormat format, QString *error)
 {
-    return m_session->retryLog()->exportTo(path, format, error);
+    if (!m_session->retryLog()->exportTo(path, format, error))
+        return false;
+    // Where it went, with the path: a file dialog's choice is easily forgotten.
+    m_window->statusBar()->showMessage(
+        tr("Retry log exported to %1 (%n records)", nullptr,
+            int(m_session->retryLog()->records().size()))
+            .arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())),
+        10000);
+    return true;
 }
 
 bool WindowMenus::exportConversation(const QString &path, QString *error)
@@ -159,6 +168,10 @@ bool WindowMenus::exportConversation(const QString &path, QString *error)
             *error = file.errorString();
         return false;
     }
+    m_window->statusBar()->showMessage(
+        tr("Conversation exported to %1")
+            .arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())),
+        10000);
     return true;
 }
 
