@@ -605,6 +605,14 @@
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
+    <message>
+        <source>Held for %1 s: the provider&apos;s token window is full, and capwatch sends when it has room so that the cap is never hit. Send now sends it anyway (and shows the retry cycle if the provider refuses).</source>
+        <translation>Für %1 s zurückgehalten: Das Token-Fenster des Anbieters ist voll, und capwatch sendet, sobald wieder Platz ist, damit die Obergrenze nie erreicht wird. „Jetzt senden“ sendet trotzdem (und zeigt den Wiederholungszyklus, falls der Anbieter ablehnt).</translation>
+    </message>
+    <message>
+        <source>Held for %1 s: the provider&apos;s request limit is reached, and capwatch sends when it has room so that the cap is never hit. Send now sends it anyway (and shows the retry cycle if the provider refuses).</source>
+        <translation>Für %1 s zurückgehalten: Das Anfragelimit des Anbieters ist erreicht, und capwatch sendet, sobald wieder Platz ist, damit die Obergrenze nie erreicht wird. „Jetzt senden“ sendet trotzdem (und zeigt den Wiederholungszyklus, falls der Anbieter ablehnt).</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -936,10 +944,6 @@
 <context>
     <name>capwatch::ui::DemoBanner</name>
     <message>
-        <source>You are chatting with capwatch&apos;s built-in demo provider. It allows 6,000 tokens a minute, so a few messages hit its cap and you can watch a real retry cycle, no account needed.</source>
-        <translation>Sie chatten mit dem integrierten Demo-Anbieter von capwatch. Er erlaubt 6.000 Tokens pro Minute, sodass schon wenige Nachrichten an seine Obergrenze stoßen und Sie einen echten Wiederholungszyklus beobachten können – ganz ohne Konto.</translation>
-    </message>
-    <message>
         <source>&amp;Configure a provider…</source>
         <translation>Anbieter &amp;konfigurieren…</translation>
     </message>
@@ -950,6 +954,10 @@
     <message>
         <source>Open the provider settings</source>
         <translation>Anbietereinstellungen öffnen</translation>
+    </message>
+    <message>
+        <source>You are chatting with capwatch&apos;s built-in demo provider, no account needed. It allows 6,000 tokens a minute: after a few quick messages capwatch holds the next one until the window has room, and Send now sends it anyway, into a real retry cycle.</source>
+        <translation>Sie chatten mit dem integrierten Demo-Anbieter von capwatch – ganz ohne Konto. Er erlaubt 6.000 Tokens pro Minute: Nach einigen schnellen Nachrichten hält capwatch die nächste zurück, bis im Fenster wieder Platz ist, und „Jetzt senden“ schickt sie trotzdem ab – in einen echten Wiederholungszyklus.</translation>
     </message>
 </context>
 <context>

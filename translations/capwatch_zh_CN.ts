@@ -602,6 +602,14 @@
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
+    <message>
+        <source>Held for %1 s: the provider&apos;s token window is full, and capwatch sends when it has room so that the cap is never hit. Send now sends it anyway (and shows the retry cycle if the provider refuses).</source>
+        <translation>已暂缓 %1 秒：服务商的 Token 窗口已满，capwatch 会在窗口腾出空间后再发送，从而绝不触及上限。“立即发送”会照常发出（若服务商拒绝，则显示重试过程）。</translation>
+    </message>
+    <message>
+        <source>Held for %1 s: the provider&apos;s request limit is reached, and capwatch sends when it has room so that the cap is never hit. Send now sends it anyway (and shows the retry cycle if the provider refuses).</source>
+        <translation>已暂缓 %1 秒：已达到服务商的请求数上限，capwatch 会在窗口腾出空间后再发送，从而绝不触及上限。“立即发送”会照常发出（若服务商拒绝，则显示重试过程）。</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -928,10 +936,6 @@
 <context>
     <name>capwatch::ui::DemoBanner</name>
     <message>
-        <source>You are chatting with capwatch&apos;s built-in demo provider. It allows 6,000 tokens a minute, so a few messages hit its cap and you can watch a real retry cycle, no account needed.</source>
-        <translation>您正在与 capwatch 的内置演示服务商聊天。它每分钟只允许使用 6000 个 Token，发送几条消息就会达到上限，您无需账户即可观察真实的重试过程。</translation>
-    </message>
-    <message>
         <source>&amp;Configure a provider…</source>
         <translation>配置服务商(&amp;C)…</translation>
     </message>
@@ -942,6 +946,10 @@
     <message>
         <source>Open the provider settings</source>
         <translation>打开服务商设置</translation>
+    </message>
+    <message>
+        <source>You are chatting with capwatch&apos;s built-in demo provider, no account needed. It allows 6,000 tokens a minute: after a few quick messages capwatch holds the next one until the window has room, and Send now sends it anyway, into a real retry cycle.</source>
+        <translation>您正在与 capwatch 的内置演示服务商聊天，无需账户。它每分钟允许 6000 个 Token：快速发送几条消息后，capwatch 会暂缓下一条，直到窗口腾出空间；点击“立即发送”则照常发出，您将看到真实的重试过程。</translation>
     </message>
 </context>
 <context>

@@ -33,24 +33,28 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
     QHttpServerResponder &responder = call.responder;
     const DemoOptions &o = call.options;
     const qint64 maxTokens = chat.maxTokens > 0 ? chat.maxTokens : kDefaultMaxTokens;
+    // As real providers count a request against a token window: its prompt and the most its
+    // answer may take (max_tokens), so what a client estimates the same way agrees with it.
+    const qint64 counted = chat.promptTokens + maxTokens;
     QString text;
     const double now = policyNowMs();
     syncWindowLimits();
     if (call.scenario == Scenario::Capped) {
-        const qint64 used = m_window.usedWith(now, maxTokens);
+        const qint64 used = m_window.usedWith(now, counted);
         if (used > o.limit) {
-            const auto seconds = std::max<qint64>(
-                1, qint64(std::ceil(m_window.msUntilFits(now, maxTokens) / 1000)));
+            const auto seconds
+                = std::max<qint64>(1, qint64(std::ceil(m_window.msUntilFits(now, counted) / 1000)));
             return call.reply(
                 Status::UnprocessableEntity, cappedBody(o.messageLanguage, used, o.limit, seconds));
         }
-        m_window.admit(now, maxTokens);
-        text = boundedAnswer(cappedAnswer(o.limit, o.windowSeconds, maxTokens, used), maxTokens);
+        m_window.admit(now, counted);
+        text = boundedAnswer(
+            cappedAnswer(o.limit, o.windowSeconds, chat.promptTokens, maxTokens, used), maxTokens);
     } else if (call.scenario == Scenario::Firehose) {
-        m_window.admit(now, maxTokens); // reported, not enforced
+        m_window.admit(now, counted); // reported, not enforced
         return answerFirehose(call, chat);
     } else {
-        m_window.admit(now, maxTokens);
+        m_window.admit(now, counted);
         text = boundedAnswer(scenarioAnswer(o.scenario, call.index), maxTokens);
     }
 

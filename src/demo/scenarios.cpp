@@ -9,7 +9,8 @@ namespace {
 
 constexpr std::array kScenarios {
     ScenarioInfo { Scenario::Capped, u"capped",
-        u"each request counts max_tokens (1000 if absent) against the cap per rolling window; "
+        u"each request counts its prompt tokens (characters / 4) and max_tokens (1000 if absent) "
+        u"against the cap per rolling window, as real providers do; "
         u"over it: 422 \"Token limit exceeded: used N, limit M. Retry in X sec.\"; over "
         u"--request-limit requests per window: 429" },
     ScenarioInfo { Scenario::Headline, u"headline",

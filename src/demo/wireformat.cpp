@@ -236,18 +236,21 @@ HeaderPairs rateLimitHeaders(const WindowState &state)
     };
 }
 
-QString cappedAnswer(qint64 limit, double windowSeconds, qint64 counted, qint64 used)
+QString cappedAnswer(
+    qint64 limit, double windowSeconds, qint64 promptTokens, qint64 maxTokens, qint64 used)
 {
     return QStringLiteral(
         "Hello from the capwatch demo provider! This answer comes from a small server on "
         "127.0.0.1 that plays an OpenAI-compatible provider with a token cap, so no account or "
         "key is needed. It allows %1 tokens per rolling %2-second window, and every request "
-        "counts its max_tokens against that cap: this one counted %3, so %4 of the %1 tokens in "
-        "the window are now used. Once the window is full, the next request gets a 422 \"Token "
-        "limit exceeded\" error that says when to retry, and capwatch waits and retries on its "
-        "own.")
-        .arg(QString::number(limit), QString::number(windowSeconds), QString::number(counted),
-            QString::number(used));
+        "counts its prompt and its max_tokens against that cap, as real providers do: this one "
+        "counted %3 (%4 + %5), so %6 of the %1 tokens in the window are now used. When the next "
+        "request would not fit, capwatch holds it until the window has room (Send now sends it "
+        "anyway); sent into a full window, it gets a 422 \"Token limit exceeded\" error that "
+        "says when to retry, and capwatch waits and retries on its own.")
+        .arg(QString::number(limit), QString::number(windowSeconds),
+            QString::number(promptTokens + maxTokens), QString::number(promptTokens),
+            QString::number(maxTokens), QString::number(used));
 }
 
 QString scenarioAnswer(const QString &scenario, int index)

@@ -91,7 +91,8 @@ struct WindowState
 HeaderPairs rateLimitHeaders(const WindowState &state);
 
 // The answers.
-QString cappedAnswer(qint64 limit, double windowSeconds, qint64 counted, qint64 used);
+QString cappedAnswer(
+    qint64 limit, double windowSeconds, qint64 promptTokens, qint64 maxTokens, qint64 used);
 QString scenarioAnswer(const QString &scenario, int index);
 QString dripAnswer();
 /// ASCII only, so the firehose may cut it at any byte.

@@ -189,10 +189,28 @@ QString SendTexts::pacing(const SendState &s)
         : tr("Pacing: sending in %1 s (the provider's request limit is reached)").arg(in);
 }
 
+QString SendTexts::pacingWhy(const SendState &s)
+{
+    if (s.phase != SendPhase::Pacing || !s.pace)
+        return {};
+    const QString in = QLocale().toString((s.waitLeft.count() + 999) / 1000);
+    return s.pace->tokensFull
+        ? tr("Held for %1 s: the provider's token window is full, and capwatch sends when it "
+             "has room so that the cap is never hit. Send now sends it anyway (and shows the "
+             "retry cycle if the provider refuses).")
+              .arg(in)
+        : tr("Held for %1 s: the provider's request limit is reached, and capwatch sends when "
+             "it has room so that the cap is never hit. Send now sends it anyway (and shows the "
+             "retry cycle if the provider refuses).")
+              .arg(in);
+}
+
 QString SendTexts::statusLine(const SendState &s)
 {
     if (s.phase == SendPhase::Silent)
         return phase(s);
+    if (s.phase == SendPhase::Pacing && s.pace)
+        return pacingWhy(s);
     if (s.phase != SendPhase::Waiting)
         return tr("Waiting for the provider…");
     const int seconds = int((s.waitLeft.count() + 999) / 1000);

@@ -46,6 +46,9 @@ public:
     static QString source(const SendState &s);
     /// While pacing: "Pacing: sending in 12 s (the provider's window is full)"; else empty.
     static QString pacing(const SendState &s);
+    /// While pacing, why the send is held and what Send now does (the card's line, the panel's
+    /// Send now tooltip); else empty.
+    static QString pacingWhy(const SendState &s);
     /// The line under a prompt whose answer has not begun: "Waiting for the provider…",
     /// "Retrying in 42 s: token limit".
     static QString statusLine(const SendState &s);

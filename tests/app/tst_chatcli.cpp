@@ -621,7 +621,7 @@ void TestChatCli::russianSecondsAreWaited()
     QCOMPARE(demo.provider.chatRequests(), 2);
     QVERIFY2(
         r.err.contains("capwatch: attempt 1 of 5 failed: 422 Unprocessable Entity, token_limit "
-                       "(used 1000, limit 500)\n"),
+                       "(used 1003, limit 500)\n"), // its prompt's 3 tokens and its 1,000
         r.err.constData());
     QVERIFY2(r.err.contains(
                  "capwatch: waiting 30 s (provider asked 30 s) before attempt 2 of 5; 90 s of "
@@ -909,8 +909,9 @@ int statusCount(const QByteArray &err, const QByteArray &status)
 
 void TestChatCli::twoRunsInARowArePaced()
 {
-    // One run fills the window (1000 of 1000 tokens), which resets 30 s (3 s scaled) later.
-    Demo demo(u"capped"_s, cappedWindow(1000, 30), kPacingScale);
+    // One run fills the window (1,003 of 1,003 tokens: its prompt's 3 and the 1,000 of its
+    // answer), which resets 30 s (3 s scaled) later.
+    Demo demo(u"capped"_s, cappedWindow(1003, 30), kPacingScale);
     QVERIFY(demo.ok);
     QTemporaryDir dir;
     const QStringList db { u"--history-database"_s, dir.filePath(u"history.sqlite"_s) };

@@ -41,6 +41,10 @@ int statusOf(QNetworkReply *reply)
     return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
 }
 
+/// What the capped window counts of chatBody()'s prompt: "Hello there", 11 characters / 4,
+/// rounded up. A request counts its prompt and its max_tokens, as real providers count it.
+constexpr qint64 kPrompt = 3;
+
 QJsonObject chatBody(qint64 maxTokens = -1, bool stream = false, bool includeUsage = false)
 {
     QJsonObject body { { u"model"_s, u"demo-model"_s },
@@ -553,8 +557,11 @@ private Q_SLOTS:
             // The answer explains the cap with this request's figures.
             QVERIFY2(content.contains(u"6000 tokens per rolling 60-second window"_s),
                 qPrintable(content));
-            const qint64 counted = maxTokens > 0 ? maxTokens : 1000;
-            QVERIFY2(content.contains(u"%1 of the 6000"_s.arg(counted)), qPrintable(content));
+            const qint64 counted = kPrompt + (maxTokens > 0 ? maxTokens : 1000);
+            QVERIFY2(content.contains(
+                         u"counted %1 (%2 + %3), so %1 of the 6000"_s.arg(counted).arg(kPrompt).arg(
+                             counted - kPrompt)),
+                qPrintable(content));
         }
         const QJsonObject usage = root.value(u"usage"_s).toObject();
         const qint64 prompt = usage.value(u"prompt_tokens"_s).toInteger();
@@ -648,7 +655,7 @@ private Q_SLOTS:
             content += delta;
         }
         QVERIFY2(content.contains(u"capwatch demo provider"_s), qPrintable(content));
-        QVERIFY(content.contains(u"1000 of the 6000 tokens"_s));
+        QVERIFY2(content.contains(u"1003 of the 6000 tokens"_s), qPrintable(content));
 
         // chunkDelayMs (20) * timeScale between pieces: a lower bound only, so a slow machine
         // cannot fail it.
@@ -676,13 +683,13 @@ private Q_SLOTS:
     void cappedWindow()
     {
         DemoOptions options = scenario(u"capped"_s);
-        options.limit = 2000;
+        options.limit = 2 * (kPrompt + 1000); // two requests fit, to the token
         options.windowSeconds = 10;
         options.timeScale = 0.05; // 1 policy second = 50 ms
         auto provider = start(options);
         QVERIFY(provider);
 
-        ReplyPtr first = post(*provider, chatBody()); // counts the default 1000
+        ReplyPtr first = post(*provider, chatBody()); // counts 3 + the default 1000
         AWAIT(first);
         QCOMPARE(statusOf(first.get()), 200);
         ReplyPtr second = post(*provider, chatBody(1000));
@@ -696,7 +703,7 @@ private Q_SLOTS:
             third->header(QNetworkRequest::ContentTypeHeader).toString(), u"application/json"_s);
         const QByteArray body = third->readAll();
         static const QRegularExpression pattern(
-            uR"(^\{"error":"Token limit exceeded: used 3000, limit 2000\. Retry in (\d+) sec\."\}$)"_s);
+            uR"(^\{"error":"Token limit exceeded: used 3009, limit 2006\. Retry in (\d+) sec\."\}$)"_s);
         const QRegularExpressionMatch match = pattern.match(QString::fromUtf8(body));
         QVERIFY2(match.hasMatch(), body.constData());
         const int retrySeconds = match.captured(1).toInt();
@@ -707,7 +714,7 @@ private Q_SLOTS:
         AWAIT(huge);
         QCOMPARE(statusOf(huge.get()), 422);
         QCOMPARE(huge->readAll(),
-            R"({"error":"Token limit exceeded: used 7000, limit 2000. Retry in 10 sec."})");
+            R"({"error":"Token limit exceeded: used 7009, limit 2006. Retry in 10 sec."})");
 
         // Retry when told (scaled), plus a little slack: the window has freed. Had the rejected
         // requests been recorded, it would still be full.
@@ -1392,9 +1399,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("body");
         QTest::newRow("en 30")
             << u"en"_s << 30.0
-            << u"{\"error\":\"Token limit exceeded: used 2000, limit 1000. Retry in 30 sec.\"}"_s;
+            << u"{\"error\":\"Token limit exceeded: used 2003, limit 1000. Retry in 30 sec.\"}"_s;
         const QString ru
-            = u"{\"error\":\"Превышен лимит completion-токенов: использовано 2000, лимит 1000. "
+            = u"{\"error\":\"Превышен лимит completion-токенов: использовано 2003, лимит 1000. "
               "Повторите попытку через %1.\"}"_s;
         QTest::newRow("ru 30") << u"ru"_s << 30.0 << ru.arg(u"30 секунд"_s);
         QTest::newRow("ru 1") << u"ru"_s << 1.0 << ru.arg(u"1 секунду"_s);
@@ -1405,7 +1412,7 @@ private Q_SLOTS:
         QTest::newRow("ru 111") << u"ru"_s << 111.0 << ru.arg(u"111 секунд"_s);
         QTest::newRow("zh 30")
             << u"zh"_s << 30.0
-            << u"{\"error\":\"超过令牌限额：已使用2000，上限1000。请在30秒后重试。\"}"_s;
+            << u"{\"error\":\"超过令牌限额：已使用2003，上限1000。请在30秒后重试。\"}"_s;
     }
 
     void cappedLanguages()
@@ -1433,7 +1440,7 @@ private Q_SLOTS:
     {
         // Two requests fill the cap; the third is told, in Russian, the seconds until it fits.
         DemoOptions options = scenario(u"capped"_s);
-        options.limit = 2000;
+        options.limit = 2 * (kPrompt + 1000);
         options.windowSeconds = 10;
         options.messageLanguage = u"ru"_s;
         auto provider = start(options);
@@ -1448,7 +1455,7 @@ private Q_SLOTS:
         QCOMPARE(statusOf(third.get()), 422);
         const QString body = QString::fromUtf8(third->readAll());
         static const QRegularExpression pattern(
-            u"^\\{\"error\":\"Превышен лимит completion-токенов: использовано 3000, лимит 2000\\. "
+            u"^\\{\"error\":\"Превышен лимит completion-токенов: использовано 3009, лимит 2006\\. "
             "Повторите попытку через (\\d+) (секунд|секунду|секунды)\\.\"\\}$"_s);
         const QRegularExpressionMatch match = pattern.match(body);
         QVERIFY2(match.hasMatch(), qPrintable(body));
@@ -1608,9 +1615,9 @@ private Q_SLOTS:
             conversation(
                 { { u"user"_s, 0 } })).replace(R"("content":"")", R"("content":" ")");
         QTest::newRow("capped, answered")
-            << u"capped"_s << json(chatBody(500)) << false << 200 << qint64(5500);
-        QTest::newRow("capped, streamed")
-            << u"capped"_s << json(chatBody(500, true, true)) << false << 200 << qint64(5500);
+            << u"capped"_s << json(chatBody(500)) << false << 200 << qint64(6000 - (kPrompt + 500));
+        QTest::newRow("capped, streamed") << u"capped"_s << json(chatBody(500, true, true)) << false
+                                          << 200 << qint64(6000 - (kPrompt + 500));
         QTest::newRow("capped, over the cap")
             << u"capped"_s << json(chatBody(7000)) << false << 422 << qint64(6000);
         QTest::newRow("capped, blank prompt")
@@ -1632,12 +1639,12 @@ private Q_SLOTS:
         QTest::newRow("context, too long")
             << u"context"_s << json(conversation({ { u"user"_s, 10'000 } })) << false << 400
             << qint64(6000);
-        QTest::newRow("context, answered")
-            << u"context"_s << json(chatBody(500)) << false << 200 << qint64(5500);
+        QTest::newRow("context, answered") << u"context"_s << json(chatBody(500)) << false << 200
+                                           << qint64(6000 - (kPrompt + 500));
         QTest::newRow("error-in-stream")
             << u"error-in-stream"_s << json(chatBody(10, true)) << false << 200 << qint64(6000);
-        QTest::newRow("drip, streamed")
-            << u"drip"_s << json(chatBody(10, true)) << false << 200 << qint64(5990);
+        QTest::newRow("drip, streamed") << u"drip"_s << json(chatBody(10, true)) << false << 200
+                                        << qint64(6000 - (kPrompt + 10));
     }
 
     void windowHeadersOnEveryResponse()
@@ -1701,7 +1708,7 @@ private Q_SLOTS:
         Window window;
         READ_WINDOW(first.get(), window);
         QCOMPARE(window.limitTokens, 3000);
-        QCOMPARE(window.remainingTokens, 2000);
+        QCOMPARE(window.remainingTokens, 3000 - (kPrompt + 1000));
         QCOMPARE(window.remainingRequests, 999);
         // Counted a moment ago: the whole window to go, rounded up to whole ms.
         QVERIFY2(window.resetTokensMs >= 9900 && window.resetTokensMs <= 10'000,
@@ -1712,7 +1719,7 @@ private Q_SLOTS:
         AWAIT(second);
         QCOMPARE(statusOf(second.get()), 200);
         READ_WINDOW(second.get(), window);
-        QCOMPARE(window.remainingTokens, 1000);
+        QCOMPARE(window.remainingTokens, 3000 - 2 * (kPrompt + 1000));
         QCOMPARE(window.remainingRequests, 998);
 
         // Over the cap: the 422 says what the window holds without the refused request, and
@@ -1721,10 +1728,10 @@ private Q_SLOTS:
         AWAIT(third);
         QCOMPARE(statusOf(third.get()), 422);
         const QByteArray refusal = third->readAll();
-        QVERIFY2(refusal.startsWith("{\"error\":\"Token limit exceeded: used 3500, limit 3000."),
+        QVERIFY2(refusal.startsWith("{\"error\":\"Token limit exceeded: used 3509, limit 3000."),
             refusal.constData());
         READ_WINDOW(third.get(), window);
-        QCOMPARE(window.remainingTokens, 1000);
+        QCOMPARE(window.remainingTokens, 3000 - 2 * (kPrompt + 1000));
         QCOMPARE(window.remainingRequests, 997); // a refused request is a request
         QVERIFY2(window.resetTokensMs > 5000 && window.resetTokensMs <= 10'000,
             qPrintable(QString::number(window.resetTokensMs)));
@@ -1738,7 +1745,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(later && later->isFinished(), 10000);
         QCOMPARE(statusOf(later.get()), 200);
         READ_WINDOW(later.get(), window);
-        QCOMPARE(window.remainingTokens, 2999);
+        QCOMPARE(window.remainingTokens, 3000 - (kPrompt + 1));
         QCOMPARE(window.remainingRequests, 999);
     }
 
@@ -1749,7 +1756,8 @@ private Q_SLOTS:
         options.requestLimit = 1;
         auto provider = start(options);
         QVERIFY(provider);
-        const qint64 expectedTokens[] = { 400, 0, 0 }; // floored at 0, never negative
+        // 603 counted a request (its prompt and 600), floored at 0, never negative.
+        const qint64 expectedTokens[] = { 1000 - (kPrompt + 600), 0, 0 };
         for (const qint64 tokensLeft : expectedTokens) {
             ReplyPtr reply = post(*provider, chatBody(600));
             AWAIT(reply);
@@ -1795,7 +1803,7 @@ private Q_SLOTS:
         Window window;
         READ_WINDOW(refused.get(), window);
         QCOMPARE(window.remainingRequests, 0);
-        QCOMPARE(window.remainingTokens, 6000 - 20); // the refused request counts no tokens
+        QCOMPARE(window.remainingTokens, 6000 - 2 * (kPrompt + 10)); // the refused one counts none
 
         // The client's classifier takes it for a rate limit with the provider's wait.
         capwatch::retry::Response response;

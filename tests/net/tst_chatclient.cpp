@@ -97,6 +97,10 @@ struct Trace
     }
 };
 
+/// What the demo's capped window counts of requestTo()'s prompt ("Tell me about token caps.":
+/// 25 characters / 4, rounded up): a request counts its prompt and its max_tokens.
+constexpr qint64 kPrompt = 7;
+
 ChatRequest requestTo(const DemoProvider &provider, std::optional<int> maxTokens = {})
 {
     ChatRequest r;
@@ -321,7 +325,7 @@ void TestChatClient::answersStreamedAndWhole()
 void TestChatClient::cappedWindowWaitsFromTheMessage()
 {
     DemoOptions o;
-    o.limit = 2000; // two requests of 1,000 tokens fill the 60 s window
+    o.limit = 2 * (kPrompt + 1000); // two requests of 1,007 tokens fill the 60 s window
     o.timeScale = 0.05; // the window lasts 3 s of wall time: long enough for three sends
     o.chunkDelayMs = 0;
     Fixture f(u"capped"_s, o);
@@ -342,8 +346,8 @@ void TestChatClient::cappedWindowWaitsFromTheMessage()
     const Trace::Step &failed = f.trace.steps.at(1);
     QCOMPARE(failed.failure.status, 422);
     QCOMPARE(failed.failure.category, retry::Category::TokenLimit);
-    QCOMPARE(failed.failure.used.value_or(0), 3000.0);
-    QCOMPARE(failed.failure.limit.value_or(0), 2000.0);
+    QCOMPARE(failed.failure.used.value_or(0), 3.0 * (kPrompt + 1000));
+    QCOMPARE(failed.failure.limit.value_or(0), 2.0 * (kPrompt + 1000));
     QCOMPARE(f.trace.steps.at(2).info.source, retry::WaitSource::Message);
 }
 
@@ -874,11 +878,11 @@ void TestChatClient::secondsInTheProvidersLanguageAreWaited_data()
     QTest::addColumn<QString>("language");
     QTest::addColumn<QString>("error");
     QTest::newRow("en") << u"en"_s
-                        << u"Token limit exceeded: used 1000, limit 500. Retry in 30 sec."_s;
+                        << u"Token limit exceeded: used 1007, limit 500. Retry in 30 sec."_s;
     QTest::newRow("ru")
         << u"ru"_s
-        << u"Превышен лимит completion-токенов: использовано 1000, лимит 500. Повторите попытку через 30 секунд."_s;
-    QTest::newRow("zh") << u"zh"_s << u"超过令牌限额：已使用1000，上限500。请在30秒后重试。"_s;
+        << u"Превышен лимит completion-токенов: использовано 1007, лимит 500. Повторите попытку через 30 секунд."_s;
+    QTest::newRow("zh") << u"zh"_s << u"超过令牌限额：已使用1007，上限500。请在30秒后重试。"_s;
 }
 
 void TestChatClient::secondsInTheProvidersLanguageAreWaited()
@@ -910,7 +914,7 @@ void TestChatClient::secondsInTheProvidersLanguageAreWaited()
     QCOMPARE(failed.what, u"failed"_s);
     QCOMPARE(failed.failure.status, 422);
     QCOMPARE(failed.failure.category, retry::Category::TokenLimit);
-    QCOMPARE(failed.failure.used.value_or(0), 1000.0);
+    QCOMPARE(failed.failure.used.value_or(0), double(kPrompt + 1000));
     QCOMPARE(failed.failure.limit.value_or(0), 500.0);
     QCOMPARE(failed.failure.errorText, error);
     const Trace::Step &wait = f.trace.steps.at(2);

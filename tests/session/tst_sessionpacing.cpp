@@ -76,12 +76,16 @@ struct Fixture
         return !ok.isEmpty();
     }
 
-    /// Five sends of 1000 tokens: the capped demo's window has 1000 left, less than a send's
-    /// estimate (its 1000 and the prompt's), so the next send is paced.
+    /// Five sends of 1,002 tokens ("fill N": 2 prompt tokens and the default 1,000 of the
+    /// answer, each in a conversation of its own so that no transcript adds to it): the capped
+    /// demo's window has 990 left, less than a send's estimate (its 1,000 and the prompt's), so
+    /// the next send is paced.
     void fill()
     {
-        for (int i = 0; i < 5; ++i)
+        for (int i = 0; i < 5; ++i) {
+            session.newConversation();
             QVERIFY(ask(u"fill %1"_s.arg(i)));
+        }
     }
 
     int records(net::RetryRecord::Event event, std::optional<int> status = {}) const
@@ -216,7 +220,7 @@ void TestSessionPacing::aResetBeyondAMinuteIsNotWaitedFor()
 {
     demo::DemoOptions o = capped();
     o.windowSeconds = 3000; // a full window resets in 50 min: far beyond a pacing wait
-    o.limit = 2000;
+    o.limit = 2500; // "one" (1,001) and "two" after it (its transcript too) fit; "three" not
     Fixture f(o);
     QVERIFY(f.ask(u"one"_s));
     QVERIFY(f.ask(u"two"_s));
@@ -260,7 +264,7 @@ void TestSessionPacing::theWindowReportOutlivesTheProcess()
         f.fill();
         const auto w = f.memory.window(f.session.lane(), f.session.model());
         QVERIFY(w);
-        QCOMPARE(w->remainingTokens, std::optional<qint64>(1000));
+        QCOMPARE(w->remainingTokens, std::optional<qint64>(6000 - 5 * 1002));
         QCOMPARE(w->limitTokens, std::optional<qint64>(6000));
         QVERIFY(w->tokensResetAt.isValid());
         resetAt = w->tokensResetAt;
@@ -276,7 +280,7 @@ void TestSessionPacing::theWindowReportOutlivesTheProcess()
     QVERIFY(loaded.wait(5000));
     const auto w = memory.window(u"demo"_s, u"capwatch-demo"_s);
     QVERIFY(w);
-    QCOMPARE(w->remainingTokens, std::optional<qint64>(1000));
+    QCOMPARE(w->remainingTokens, std::optional<qint64>(6000 - 5 * 1002));
     QCOMPARE(w->tokensResetAt, resetAt);
     const retry::PaceInput input
         = memory.paceInput(u"demo"_s, u"capwatch-demo"_s, 1010, true, kScale);

@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QListView>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
@@ -405,6 +406,48 @@ int profileShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     return 0;
 }
 
+/// The first run the demo banner describes (issue 25): a fresh window on the demo, quick
+/// questions until capwatch holds one (the window is full), then Send now, into a retry cycle.
+int firstRunShots(const QString &outDir, const QString &suffix)
+{
+    QTemporaryDir dir;
+    Settings settings(dir.filePath(u"first-run.ini"_s));
+    LaunchOptions options;
+    options.forceDemo = true;
+    options.timeScale = 0.05;
+    testing::DemoHook hook;
+    MainWindow w(settings, options, &hook);
+    w.resize(1440, 900);
+    w.show();
+    RetryPanel *panel = retryPanel(w);
+    for (int i = 1; i <= 7 && panel->state() != RetryPanel::State::Pacing; ++i) {
+        send(w, QCoreApplication::translate("screenshots", "Quick question %1").arg(i));
+        if (!QTest::qWaitFor(
+                [&] {
+                    return panel->state() == RetryPanel::State::Succeeded
+                        || panel->state() == RetryPanel::State::Pacing;
+                },
+                30000))
+            return 1;
+    }
+    if (panel->state() != RetryPanel::State::Pacing)
+        return 1;
+    QTest::qWait(300); // a few ticks of the countdown
+    if (!save(&w, outDir + u"/main-window-first-run-held"_s + suffix + u".png"_s))
+        return 1;
+    auto *sendNow = panel->findChild<QPushButton *>(u"sendNow"_s);
+    if (!sendNow)
+        return 1;
+    sendNow->click();
+    if (!waitForState(w, RetryPanel::State::Waiting))
+        return 1;
+    QTest::qWait(500);
+    if (!save(&w, outDir + u"/main-window-first-run-cycle"_s + suffix + u".png"_s))
+        return 1;
+    w.window()->close();
+    return 0;
+}
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
@@ -423,6 +466,10 @@ int main(int argc, char *argv[])
         QApplication::installTranslator(&translator);
     }
     QDir().mkpath(outDir);
+    if (firstRunShots(outDir, suffix) != 0) {
+        std::fprintf(stderr, "the first run did not hold a send within seven\n");
+        return 1;
+    }
     QTemporaryDir settingsDir;
     Settings settings(settingsDir.filePath(u"settings.ini"_s));
     LaunchOptions options;

@@ -328,12 +328,13 @@ void TestMainWindow::exportsWriteWhatWasShown()
         line.remove(time);
         line = steadyReset(line);
     }
+    // The demo counts the answered request's prompt ("# Export this": 4 tokens) and its 1,000.
     QCOMPARE(lines,
         (QStringList {
             uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null})"_s,
             uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.","reset_at":null,"window_tokens_left":6000,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
             uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null})"_s,
-            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":5000,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
+            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":4996,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
             QString() }));
     QCOMPARE(rowsWithoutTime(c.readAll()),
         (QStringList {
@@ -341,7 +342,7 @@ void TestMainWindow::exportsWriteWhatWasShown()
             u"1,attempt_started,1,,,,,,,,,,,,,,,1004,Demo,"_s,
             uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,6000,R,,Demo,)"_s,
             u"1,attempt_started,2,,,,,,,,,,,,,,,1004,Demo,"_s,
-            u"1,succeeded,2,200,success,,,,,,,,,,,5000,R,,Demo,"_s, QString() }));
+            u"1,succeeded,2,200,success,,,,,,,,,,,4996,R,,Demo,"_s, QString() }));
 
     // The Markdown: a header, then the turns, the prompt escaped so that it stays text.
     const QString conversation = QString::fromUtf8(m.readAll());
@@ -362,12 +363,11 @@ void TestMainWindow::exportsWriteWhatWasShown()
             "that plays an OpenAI-compatible provider with a token cap, so no account or key is "
             "needed. "
             "It allows 6000 tokens per rolling 60-second window, and every request counts its "
-            "max_tokens "
-            "against that cap: this one counted 1000, so 1000 of the 6000 tokens in the window are "
-            "now "
-            "used. Once the window is full, the next request gets a 422 \"Token limit exceeded\" "
-            "error "
-            "that says when to retry, and capwatch waits and retries on its own."_s,
+            "prompt and its max_tokens against that cap, as real providers do: this one counted "
+            "1004 (4 + 1000), so 1004 of the 6000 tokens in the window are now used. When the "
+            "next request would not fit, capwatch holds it until the window has room (Send now "
+            "sends it anyway); sent into a full window, it gets a 422 \"Token limit exceeded\" "
+            "error that says when to retry, and capwatch waits and retries on its own."_s,
             QString() }));
 }
 
@@ -391,12 +391,13 @@ QAction *actionWithShortcut(QWidget *window, const QKeySequence &shortcut)
     return nullptr;
 }
 
+/// The demo counts the answered request's prompt (2 tokens) and its 1,000: 4,998 of 6,000 left.
 const QStringList kLoggedRows {
     u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to"_s,
     u"1,attempt_started,1,,,,,,,,,,,,,,,1002,Demo,"_s,
     uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,6000,R,,Demo,)"_s,
     u"1,attempt_started,2,,,,,,,,,,,,,,,1002,Demo,"_s,
-    u"1,succeeded,2,200,success,,,,,,,,,,,5000,R,,Demo,"_s, QString()
+    u"1,succeeded,2,200,success,,,,,,,,,,,4998,R,,Demo,"_s, QString()
 };
 
 } // namespace

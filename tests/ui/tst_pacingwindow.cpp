@@ -6,8 +6,10 @@
 #include "session/chatsession.h"
 #include "support/demowindow.h"
 #include "support/windowwidgets.h"
+#include "ui/conversation/conversationview.h"
 #include "ui/panel/retrypanel.h"
 
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -49,6 +51,7 @@ class TestPacingWindow final : public QObject
 private Q_SLOTS:
     void twentyQuickSendsAreNotRefused();
     void withPacingOffTheyAreRefused();
+    void aFreshDemoKeepsTheBannersPromise();
 };
 
 void TestPacingWindow::twentyQuickSendsAreNotRefused()
@@ -86,6 +89,48 @@ void TestPacingWindow::withPacingOffTheyAreRefused()
     QCOMPARE(recordsWith(w, net::RetryRecord::Event::Paced), 0);
     QVERIFY(recordsWith(w, net::RetryRecord::Event::RetryScheduled) >= 1);
     QVERIFY(w.chats().size() > 10);
+}
+
+void TestPacingWindow::aFreshDemoKeepsTheBannersPromise()
+{
+    // Issue 25, point 5: a first run on the demo, quick sends. The banner says capwatch holds a
+    // send the window has no room for and that Send now sends it anyway, into a retry cycle.
+    // The demo counts a request as capwatch estimates it (prompt and max_tokens), so the held
+    // send really would have hit the cap: Send now meets the 422 and its cycle, not an answer.
+    QTemporaryDir dir;
+    testing::DemoWindow w(dir.filePath(u"capwatch.conf"_s), kScale);
+    auto *banner = w.window->findChild<QWidget *>(u"demoBanner"_s);
+    QVERIFY(banner && banner->isVisible());
+    ui::RetryPanel *panel = retryPanel(*w.window);
+    QSignalSpy answered(w.window->session(), &session::ChatSession::succeeded);
+    int sends = 0;
+    while (panel->state() != ui::RetryPanel::State::Pacing && sends < 7) {
+        ++sends;
+        w.send(u"Quick question %1"_s.arg(sends));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return answered.size() == sends || panel->state() == ui::RetryPanel::State::Pacing;
+            },
+            20'000));
+    }
+    QVERIFY2(panel->state() == ui::RetryPanel::State::Pacing,
+        qPrintable(u"not held after %1 quick sends"_s.arg(sends)));
+    QCOMPARE(w.chats().size(), sends - 1); // held: not sent
+    // The card and the button say why it is held and what Send now does.
+    const QString why = conversation(*w.window)->statusLine();
+    QVERIFY2(why.startsWith(u"Held for "_s) && why.contains(u"the cap is never hit"_s)
+            && why.contains(u"Send now sends it anyway"_s),
+        qPrintable(why));
+    auto *sendNow = panel->findChild<QPushButton *>(u"sendNow"_s);
+    QVERIFY(sendNow && sendNow->isVisible());
+    QVERIFY(sendNow->toolTip().contains(u"Send now sends it anyway"_s));
+
+    QTest::mouseClick(sendNow, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), ui::RetryPanel::State::Waiting, 10'000);
+    QCOMPARE(w.chats().size(), sends); // sent at once, and refused: the retry cycle runs
+    QCOMPARE(recordsWith(w, net::RetryRecord::Event::RetryScheduled), 1);
+    QCOMPARE(w.window->session()->retryLog()->records().constLast().status, 422);
+    w.window->session()->stop();
 }
 
 QTEST_MAIN(TestPacingWindow)

@@ -465,6 +465,7 @@ void RetryPanel::refreshPacing()
     m_sendNow->setVisible(pacing);
     if (!pacing)
         return;
+    m_sendNow->setToolTip(session::SendTexts::pacingWhy(m_state));
     // In the pacing colour: not a retry, a send held back until the window resets.
     m_countdownCaption->setText(tr("Sending in"));
     m_countdownLabel->setAccessibleName(m_countdownCaption->text());

@@ -43,9 +43,10 @@ void DemoBanner::changeEvent(QEvent *event)
 
 void DemoBanner::retranslate()
 {
-    m_text->setText(tr("You are chatting with capwatch's built-in demo provider. It allows "
-                       "6,000 tokens a minute, so a few messages hit its cap and you can "
-                       "watch a real retry cycle, no account needed."));
+    m_text->setText(tr("You are chatting with capwatch's built-in demo provider, no account "
+                       "needed. It allows 6,000 tokens a minute: after a few quick messages "
+                       "capwatch holds the next one until the window has room, and Send now "
+                       "sends it anyway, into a real retry cycle."));
     m_button->setText(tr("&Configure a provider…"));
     setAccessibleName(tr("Demo provider notice"));
     m_button->setAccessibleDescription(tr("Open the provider settings"));
