@@ -870,6 +870,10 @@
         <source>It goes out once you agree: Send now asks first.</source>
         <translation>Sie geht hinaus, sobald Sie zustimmen: „Jetzt senden“ fragt zuerst.</translation>
     </message>
+    <message>
+        <source>The provider&apos;s limit has reset: send the prompt now</source>
+        <translation>Das Limit des Anbieters ist zurückgesetzt: den Prompt jetzt senden</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationView</name>

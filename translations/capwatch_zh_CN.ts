@@ -863,6 +863,10 @@
         <source>It goes out once you agree: Send now asks first.</source>
         <translation>您同意后即会发出：“立即发送”会先询问。</translation>
     </message>
+    <message>
+        <source>The provider&apos;s limit has reset: send the prompt now</source>
+        <translation>服务商额度已重置：立即发送该提示词</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationView</name>

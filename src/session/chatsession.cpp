@@ -32,6 +32,20 @@ void ChatSession::wireClient()
     connect(m_client, &net::ChatClient::contextOverflowed, this, &ChatSession::onContextOverflow);
 }
 
+void ChatSession::renewClient()
+{
+    if (busy())
+        return;
+    restoreClient(); // a fallback's key source and limits, and a demo it started, go first
+    // A new client counts its sends from 1 (a conversation's sends are numbered from Send 1);
+    // the old one is deleted with whatever late result of an earlier send it may still get.
+    net::ChatClient *old = std::exchange(m_client, new net::ChatClient(this));
+    disconnect(old, nullptr, this, nullptr);
+    old->deleteLater();
+    wireClient();
+    applyToClient(m_choice);
+}
+
 void ChatSession::setCarrier(BackgroundSends *carrier)
 {
     m_carrier = carrier;

@@ -331,6 +331,9 @@ private:
     net::Credential loadNow() const;
     /// Connects the client's reports to this session and gives it this session's log and scale.
     void wireClient();
+    /// Another conversation is shown: a new client, whose sends are numbered from 1 (a restored
+    /// conversation's continue after its own). Idle only.
+    void renewClient();
     /// Before another conversation is shown: the send in flight goes to the carrier, or is
     /// cancelled when there is none (or it cannot go on elsewhere).
     void leaveSend();

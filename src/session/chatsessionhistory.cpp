@@ -58,6 +58,7 @@ void ChatSession::newConversation()
     leaveSend(); // it goes on in its own conversation (or is cancelled without a carrier)
     m_lastStoredMessage = {};
     dropLastSend(); // its state belongs to the conversation shown before
+    renewClient(); // its sends are numbered from Send 1
     m_history.clear();
     clearLeftOut();
     m_failedPrompt.clear();
@@ -126,6 +127,7 @@ void ChatSession::applyRestore(const QUuid &id, Loaded loaded)
     }
     leaveSend(); // it goes on in its own conversation (or is cancelled without a carrier)
     dropLastSend(); // its state belongs to the conversation shown before
+    renewClient(); // numbered after the restored conversation's own sends (continueAfter())
     clearLeftOut();
     m_editing = false;
     m_failedPrompt.clear();

@@ -305,6 +305,7 @@ void TestHistoryRestore::newConversationClears()
     QVERIFY(QTest::qWaitForWindowActive(&w.window()));
     w.w.uncapped();
     w.sendAndWait(u"The first conversation"_s);
+    w.sendAndWait(u"Its second send"_s);
     const QUuid first = w.window().session()->conversationId();
     QTRY_COMPARE(w.sidebar().model()->rowCount(), 1);
     QVERIFY(conversation(w.window())->turnCount() > 0);
@@ -322,6 +323,10 @@ void TestHistoryRestore::newConversationClears()
     w.sendAndWait(u"The second conversation"_s);
     const QUuid second = w.window().session()->conversationId();
     QVERIFY(!second.isNull() && second != first);
+    // Its sends are numbered from Send 1 (issue 25, point 10), not after the first one's.
+    QCOMPARE(timeline(w.window())->lanes().size(), 1);
+    QCOMPARE(timeline(w.window())->lanes().constLast().request, 1);
+    QCOMPARE(w.window().session()->retryLog()->records().constFirst().request, 1);
     QTRY_COMPARE(w.sidebar().model()->rowCount(), 2);
     QTRY_COMPARE(
         w.sidebar().model()->index(0).data(ConversationListModel::IdRole).toUuid(), second);

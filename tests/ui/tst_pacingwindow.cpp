@@ -99,6 +99,7 @@ void TestPacingWindow::aFreshDemoKeepsTheBannersPromise()
     // send really would have hit the cap: Send now meets the 422 and its cycle, not an answer.
     QTemporaryDir dir;
     testing::DemoWindow w(dir.filePath(u"capwatch.conf"_s), kScale);
+    QVERIFY(QTest::qWaitForWindowActive(w.window.get()));
     auto *banner = w.window->findChild<QWidget *>(u"demoBanner"_s);
     QVERIFY(banner && banner->isVisible());
     ui::RetryPanel *panel = retryPanel(*w.window);
@@ -125,8 +126,10 @@ void TestPacingWindow::aFreshDemoKeepsTheBannersPromise()
     QVERIFY(sendNow && sendNow->isVisible());
     QVERIFY(sendNow->toolTip().contains(u"Send now sends it anyway"_s));
 
+    sendNow->setFocus();
     QTest::mouseClick(sendNow, Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), ui::RetryPanel::State::Waiting, 10'000);
+    QTRY_VERIFY(promptEditor(*w.window)->hasFocus()); // Ctrl+Enter works without a click
     QCOMPARE(w.chats().size(), sends); // sent at once, and refused: the retry cycle runs
     QCOMPARE(recordsWith(w, net::RetryRecord::Event::RetryScheduled), 1);
     QCOMPARE(w.window->session()->retryLog()->records().constLast().status, 422);

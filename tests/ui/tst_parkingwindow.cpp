@@ -226,6 +226,7 @@ private Q_SLOTS:
     void askOffersSendAtTheReset();
     void tooFarSaysWhy();
     void sendAtParks();
+    void theFirstActionHasAShortcutAndFocusComesBack();
     void sendNowGoesBeforeTheReset();
     void cancelGivesBackTheFailedCard();
     void editPutsThePromptInTheEditor();
@@ -391,6 +392,35 @@ void TestParkingWindow::askOffersSendAtTheReset()
     // The button counts down with the one tick of the window.
     QVERIFY(p.window().windowParking()->tick().isActive());
     QTRY_VERIFY_WITH_TIMEOUT(p.link(card, Action::SendAt) != sendAt, 3000);
+    // Once the reset has passed, "Send at 13:47 (now)" would only be a late Retry now: the card
+    // offers Send now in its place (issue 25, point 15).
+    QTRY_COMPARE_WITH_TIMEOUT(p.link(card, Action::SendAt), QString(), 8000);
+    QCOMPARE(p.link(card, Action::RetryNow), u"Send now"_s);
+}
+
+void TestParkingWindow::theFirstActionHasAShortcutAndFocusComesBack()
+{
+    // Issue 25, point 15: the card's first action has a shortcut, named in its tooltip, and
+    // after it the prompt has the focus again, so Ctrl+Enter sends without a click.
+    ParkingWindow p(ini(), 600, ParkingChoice::Ask);
+    QVERIFY(QTest::qWaitForWindowActive(&p.window()));
+    QVERIFY(p.sendUntilGaveUp(u"Park me by keyboard"_s));
+    const int card = p.failedCard();
+    const QList<ConversationView::CardLink> links = p.view()->errorCard(card).links;
+    QVERIFY(!links.isEmpty());
+    QCOMPARE(links.first().action, Action::SendAt);
+    QVERIFY2(links.first().toolTip.endsWith(u"(Ctrl+Shift+Return)"_s),
+        qPrintable(links.first().toolTip));
+    p.view()->setFocus();
+    QVERIFY(!promptEditor(p.window())->hasFocus());
+    QTest::keyClick(p.view(), Qt::Key_Return, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_VERIFY(p.window().session()->isParked());
+    QCOMPARE(p.parkedCard(), card);
+    QTRY_VERIFY(promptEditor(p.window())->hasFocus());
+    // The parked card's first action (Send now) by the same keys.
+    QTest::keyClick(
+        promptEditor(p.window()), Qt::Key_Return, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!p.window().session()->isParked(), 5000);
 }
 
 void TestParkingWindow::tooFarSaysWhy()

@@ -9,6 +9,7 @@
 #include "ui/conversation/conversationview.h"
 
 #include <QElapsedTimer>
+#include <QKeySequence>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -54,6 +55,11 @@ public:
     void refreshParking();
     /// True while a card shows a figure that changes with time.
     bool showsCountdown() const;
+    /// The newest card's first link (Send at, Send now, Retry now, ...), as if clicked; false
+    /// when no card offers one. The window binds it to firstActionShortcut().
+    bool triggerFirstCardAction();
+    /// Ctrl+Shift+Enter (named in the first link's tooltip).
+    static QKeySequence firstActionShortcut();
     /// The card of the last failed send while it offers something (Send at, Retry now), and
     /// the parked card; -1 when there is none.
     int failedCard() const { return m_cardTurn; }
@@ -118,6 +124,8 @@ private:
     };
 
     void onAction(ConversationView::Action action, int turn);
+    /// `card` with the first link's tooltip naming firstActionShortcut().
+    static ConversationView::Card withShortcut(ConversationView::Card card);
     void onAnswerText(const QString &text);
     void onSucceeded(const net::SendSummary &summary);
     void onGaveUp(const net::SendSummary &summary);

@@ -41,6 +41,36 @@ std::optional<history::ParkedSend> ConversationPresenter::shownParked() const
     return std::nullopt;
 }
 
+ConversationView::Card ConversationPresenter::withShortcut(ConversationView::Card card)
+{
+    if (!card.links.isEmpty()) {
+        ConversationView::CardLink &first = card.links.first();
+        const QString keys = firstActionShortcut().toString(QKeySequence::NativeText);
+        first.toolTip = first.toolTip.isEmpty() ? keys : tr("%1 (%2)").arg(first.toolTip, keys);
+    }
+    return card;
+}
+
+QKeySequence ConversationPresenter::firstActionShortcut()
+{
+    return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return);
+}
+
+bool ConversationPresenter::triggerFirstCardAction()
+{
+    // The newest card first: a parked send's, else the failed send's.
+    for (const int turn : { m_parkedTurn, m_cardTurn }) {
+        if (turn < 0)
+            continue;
+        const QList<ConversationView::CardLink> links = m_view->errorCard(turn).links;
+        if (links.isEmpty())
+            continue;
+        onAction(links.first().action, turn);
+        return true;
+    }
+    return false;
+}
+
 bool ConversationPresenter::showsCountdown() const
 {
     if (m_parkedTurn >= 0)
@@ -221,7 +251,7 @@ void ConversationPresenter::refreshParking()
                     tr("Take it out of the queue: it stays a failed send you can retry") },
             };
         }
-        m_view->setErrorCard(m_parkedTurn, card);
+        m_view->setErrorCard(m_parkedTurn, withShortcut(card));
     }
     if (m_cardTurn >= 0 && m_cardTurn != m_parkedTurn) {
         ConversationView::Card card;
@@ -235,18 +265,23 @@ void ConversationPresenter::refreshParking()
         } else if (!m_session->busy() && !m_session->failedPrompt().isEmpty()
             && !m_session->isParked()) {
             const session::ParkOffer offer = m_session->parkOffer();
-            if (offer.parkable && m_session->parkingChoice() == ParkingChoice::Ask)
+            // Once its time has passed, "Send at 13:47 (now)" is only a late Retry now.
+            const bool resetPassed = offer.parkable && offer.dueAt.isValid() && offer.dueAt <= now;
+            if (offer.parkable && !resetPassed && m_session->parkingChoice() == ParkingChoice::Ask)
                 card.links.append({ Action::SendAt, session::ParkingTexts::sendAt(offer.dueAt, now),
                     tr("Park it: it goes out by itself when the provider's limit resets") });
             if (m_cardTurn == m_trimTurn)
                 addTrimOffer(card);
             if (m_cardTurn == m_fallbackTurn)
                 addFallbackOffer(card);
-            if (m_offersRetry || !card.links.isEmpty())
+            if (resetPassed)
+                card.links.append({ Action::RetryNow, tr("Send now"),
+                    tr("The provider's limit has reset: send the prompt now") });
+            else if (m_offersRetry || !card.links.isEmpty())
                 card.links.append(
                     { Action::RetryNow, tr("Retry now"), tr("Send the failed prompt again now") });
         }
-        m_view->setErrorCard(m_cardTurn, card);
+        m_view->setErrorCard(m_cardTurn, withShortcut(card));
     }
 }
 

@@ -59,7 +59,8 @@ bool PromptBox::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_editor && event->type() == QEvent::KeyPress) {
         const auto *key = static_cast<QKeyEvent *>(event);
         if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter)
-            && key->modifiers().testFlag(Qt::ControlModifier)) {
+            && key->modifiers().testFlag(Qt::ControlModifier)
+            && !key->modifiers().testFlag(Qt::ShiftModifier)) { // Ctrl+Shift+Enter: a card's
             Q_EMIT sendRequested();
             return true;
         }

@@ -93,6 +93,14 @@ MainWindow::MainWindow(
         .presenter = m_presenter });
     // The timeline's live wait follows the session's one ticker.
     connect(m_session, &ChatSession::sendStateChanged, m_timeline, &TimelineWidget::showSend);
+    // After an action on a card or the panel the prompt has the focus again, so Ctrl+Enter
+    // sends without a click (after the action: it may put text in the editor).
+    const auto backToPrompt = [this] {
+        QTimer::singleShot(0, m_promptBox->editor(),
+            [editor = m_promptBox->editor()] { editor->setFocus(Qt::OtherFocusReason); });
+    };
+    connect(m_conversation, &ConversationView::actionRequested, this, backToPrompt);
+    connect(m_panel, &RetryPanel::sendNowRequested, this, backToPrompt);
 
     applyProvider();
     // Below this the retry panel and the prompt stop being usable; 640x480 still fits it.
@@ -183,6 +191,15 @@ void MainWindow::buildUi()
     auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     escape->setContext(Qt::WindowShortcut);
     connect(escape, &QShortcut::activated, this, &MainWindow::cancelSend);
+    // The newest card's first action (Send at, Send now, Retry now...) from anywhere.
+    auto *firstAction = new QShortcut(ConversationPresenter::firstActionShortcut(), this);
+    firstAction->setContext(Qt::WindowShortcut);
+    connect(firstAction, &QShortcut::activated, this, [this] {
+        if (!m_presenter || !m_presenter->triggerFirstCardAction())
+            return;
+        QTimer::singleShot(0, m_promptBox->editor(),
+            [editor = m_promptBox->editor()] { editor->setFocus(Qt::ShortcutFocusReason); });
+    });
 
     // From the prompt on in reading order: its buttons and options, the right-hand column, then
     // around to the top (the demo banner, the conversation, a message) and back to the prompt.
