@@ -613,6 +613,10 @@
         <source>Held for %1 s: the provider&apos;s request limit is reached, and capwatch sends when it has room so that the cap is never hit. Send now sends it anyway (and shows the retry cycle if the provider refuses).</source>
         <translation>Für %1 s zurückgehalten: Das Anfragelimit des Anbieters ist erreicht, und capwatch sendet, sobald wieder Platz ist, damit die Obergrenze nie erreicht wird. „Jetzt senden“ sendet trotzdem (und zeigt den Wiederholungszyklus, falls der Anbieter ablehnt).</translation>
     </message>
+    <message>
+        <source>%1; not waited: the send gave up</source>
+        <translation>%1; nicht abgewartet: Die Anfrage wurde aufgegeben</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>

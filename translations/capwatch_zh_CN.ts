@@ -610,6 +610,10 @@
         <source>Held for %1 s: the provider&apos;s request limit is reached, and capwatch sends when it has room so that the cap is never hit. Send now sends it anyway (and shows the retry cycle if the provider refuses).</source>
         <translation>已暂缓 %1 秒：已达到服务商的请求数上限，capwatch 会在窗口腾出空间后再发送，从而绝不触及上限。“立即发送”会照常发出（若服务商拒绝，则显示重试过程）。</translation>
     </message>
+    <message>
+        <source>%1; not waited: the send gave up</source>
+        <translation>%1；未等待：该发送已放弃</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>

@@ -240,6 +240,8 @@ void Send::end(SendPhase phase, const net::SendSummary &summary)
     if (phase != SendPhase::Cancelled && summary.attempts > 0)
         m_state.attempt = summary.attempts;
     m_state.reason = summary.reason;
+    if (phase == SendPhase::GaveUp)
+        noteLastAsked();
     m_state.finalErrorText = summary.finalErrorText;
     m_state.cutWait = summary.cutWait;
     m_state.incomplete = summary.incomplete;
@@ -251,6 +253,25 @@ void Send::end(SendPhase phase, const net::SendSummary &summary)
             m_state.answerTokens = summary.usage->totalTokens;
     }
     Q_EMIT ended(m_state.send, summary);
+}
+
+void Send::noteLastAsked()
+{
+    // The refusal it gave up on, if no wait followed it: what that one asked for.
+    const retry::SendPolicy *policy = m_client ? m_client->policy() : nullptr;
+    if (!policy || !policy->lastError() || !m_state.lastFailure)
+        return;
+    const retry::Classification &c = *policy->lastError();
+    const int failed = m_state.lastFailure->attempt;
+    if ((m_state.lastWait && m_state.lastWait->failedAttempt >= failed) || !c.rawWait
+        || c.waitSource == retry::WaitSource::None)
+        return;
+    net::RetryInfo asked;
+    asked.failedAttempt = failed;
+    asked.rawWait = *c.rawWait;
+    asked.wait = c.wait.value_or(*c.rawWait);
+    asked.source = c.waitSource;
+    m_state.lastAsked = asked;
 }
 
 void Send::setOffers(const ParkOffer &park, const FallbackOffer &fallback)

@@ -140,6 +140,8 @@ private:
     void readLive();
     void onTick();
     void end(SendPhase phase, const net::SendSummary &summary);
+    /// On giving up: SendState::lastAsked from the policy's last classification.
+    void noteLastAsked();
     /// Something came from the provider (or an attempt began): the silence starts again.
     void heard();
     /// Once a (scaled) second while an attempt is out: Silent when nothing came for kSilentAfter.

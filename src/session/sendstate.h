@@ -82,6 +82,9 @@ struct SendState
     retry::WaitSource source = retry::WaitSource::None;
     /// The latest retry wait of the send, kept after it ran: "Wait came from" follows it.
     std::optional<net::RetryInfo> lastWait;
+    /// What the refusal the send gave up on asked to wait, when no wait followed it ("Retry in
+    /// 28 min" beyond the budget): "Wait came from" follows the latest refusal, not an older one.
+    std::optional<net::RetryInfo> lastAsked;
     /// The pacing plan of a paced send (wait > 0), kept after attempt 1 began.
     std::optional<net::PacePlan> pace;
     /// Pacing that ran, cut short by Send now or a cancel: the part that ran.

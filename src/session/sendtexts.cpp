@@ -166,6 +166,10 @@ QString SendTexts::source(const SendState &s)
 {
     // Pacing, and a send cancelled while it paced: the window's reset, outside the budget.
     const bool paced = s.pace && !s.lastWait && s.attempt == 0;
+    if (s.lastAsked) // the refusal it gave up on asked for more than was left
+        return tr("%1; not waited: the send gave up")
+            .arg(RetryTexts::waitSourceSentence(
+                s.lastAsked->source, s.lastAsked->rawWait, s.lastAsked->rawWait));
     if (!paced && !s.lastWait)
         return tr("–");
     const QString sentence = paced ? RetryTexts::paceSentence(s.pace->wait, s.pace->tokensFull)

@@ -31,6 +31,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
@@ -198,6 +199,8 @@ void TestMainWindow::headlineGivesUpAndKeepsThePrompt()
         qPrintable(panel->stateText()));
     QCOMPARE(panel->attemptText(), u"3 of 5"_s);
     QCOMPARE(panel->budgetText(), u"0.0 s of 120 s"_s);
+    // "Wait came from" follows the refusal it gave up on, not the wait before it (issue 25.7).
+    QCOMPARE(panel->sourceText(), u"provider asked 18 min; not waited: the send gave up"_s);
     QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Please answer"_s);
     QVERIFY(retryNowButton(*w.window)->isVisible());
     const QString md = conversation(*w.window)->toMarkdown();
@@ -209,6 +212,10 @@ void TestMainWindow::headlineGivesUpAndKeepsThePrompt()
     QTest::mouseClick(retryNowButton(*w.window), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(w.demo.provider()->chatRequests(), 4);
+    // After the answer: its usage, without an empty bar under it.
+    QVERIFY2(
+        panel->tokensText().endsWith(u"used by the answer"_s), qPrintable(panel->tokensText()));
+    QVERIFY(!panel->findChild<QProgressBar *>(u"tokensBar"_s)->isVisible());
 }
 
 void TestMainWindow::retryNowResendsTheFailedPrompt()

@@ -104,6 +104,7 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_attemptBar->setRange(0, m_limits.maxAttempts);
     m_budgetBar->setValue(1000);
     m_sendNow->setObjectName(u"sendNow"_s);
+    m_tokensBar->setObjectName(u"tokensBar"_s);
     m_sendNow->hide();
     connect(m_sendNow, &QPushButton::clicked, this, &RetryPanel::sendNowRequested);
     // The provider window part: a title of its own, as the panel's, one step smaller; its
@@ -363,6 +364,8 @@ void RetryPanel::refresh()
         m_tokensBar->setValue(int(std::min(1.0, *s.used / *s.limit) * 1000));
     else
         m_tokensBar->setValue(0);
+    // An answer's usage is a figure, not a share of a limit: no empty bar under it.
+    m_tokensBar->setVisible(!s.answerTokens);
     // Over the cap, the bar takes the token-limit colour, so the cause is visible at a glance.
     QPalette tokensPalette = palette();
     if (s.used && s.limit && *s.used >= *s.limit)
