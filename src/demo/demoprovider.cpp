@@ -350,6 +350,21 @@ HeaderPairs DemoProvider::windowHeaders()
     return rateLimitHeaders(state);
 }
 
+HeaderPairs DemoProvider::headlineWindowHeaders()
+{
+    const double now = policyNowMs();
+    syncWindowLimits();
+    WindowState state;
+    state.limitRequests = m_requestWindow.limit();
+    state.remainingRequests = m_requestWindow.remaining(now);
+    state.resetRequestsMs = m_requestWindow.msUntilEmpty(now);
+    // "used 60323, limit 60000. Retry in 18 min."
+    state.limitTokens = 60'000;
+    state.remainingTokens = 0;
+    state.resetTokensMs = 18 * 60 * 1000;
+    return rateLimitHeaders(state);
+}
+
 bool DemoProvider::refuseOverRequestLimit(const ChatCall &call)
 {
     const double now = policyNowMs();
@@ -393,14 +408,14 @@ bool DemoProvider::refuseBeforeBody(const ChatCall &call)
     // The headline 422 for the first requests of any scenario: one retry cycle, then the
     // scenario's own behaviour (demos, and tests of a cycle that ends in a long answer).
     if (call.index <= o.headlineFirst) {
-        call.reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage));
+        call.replyHeadline(headlineBody(o.messageLanguage));
         return true;
     }
     // Failures that come before the body is even looked at, as from a gateway in front of the
     // model.
     switch (call.scenario) {
     case Scenario::Headline:
-        call.reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage));
+        call.replyHeadline(headlineBody(o.messageLanguage));
         return true;
     case Scenario::Validation:
         call.reply(Status::UnprocessableEntity, validationBody());
@@ -438,7 +453,7 @@ bool DemoProvider::refuseBeforeBody(const ChatCall &call)
         // The one header that matters comes last, after 100 KB of others.
         HeaderPairs headers = fillerHeaders();
         headers.append({ QByteArrayLiteral("retry-after"), QByteArrayLiteral("1") });
-        call.reply(Status::UnprocessableEntity, headlineBody(o.messageLanguage), headers);
+        call.replyHeadline(headlineBody(o.messageLanguage), headers);
         return true;
     }
     case Scenario::RedirectLoop:

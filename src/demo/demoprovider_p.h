@@ -40,6 +40,13 @@ struct DemoProvider::ChatCall
         log(QByteArray::number(int(status)).constData());
         sendJson(responder, status, body, provider->windowHeaders() + headers);
     }
+    /// The headline 422, with the window its body names (not the demo's own token window).
+    void replyHeadline(const QByteArray &body, const wire::HeaderPairs &headers = {}) const
+    {
+        log(QByteArray::number(int(Status::UnprocessableEntity)).constData());
+        sendJson(responder, Status::UnprocessableEntity, body,
+            provider->headlineWindowHeaders() + headers);
+    }
     void startStream() const { writeStreamHeaders(responder, provider->windowHeaders()); }
     void dropConnection(const char *why) const
     {

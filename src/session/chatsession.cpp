@@ -448,6 +448,7 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
             : send->rows().send.isNull()  ? 0
                                           : kMaxStoredAnswerChars + 1);
     send->setModel(request.model);
+    send->setLane(route.lane.lane);
     route.lane.model = request.model;
     const net::PacePlan plan = pacePlanFor(request, route.lane);
     route.estimate = plan.estimatedTokens.value_or(0);

@@ -110,6 +110,7 @@ public:
 
     /// The model the request names (known once the request is built).
     void setModel(const QString &model) { m_state.model = model; }
+    void setLane(const QString &lane) { m_state.lane = lane; }
     /// What was offered when it ended; shown with its final state.
     void setOffers(const ParkOffer &park, const FallbackOffer &fallback);
     void setParkOffer(const ParkOffer &park) { m_state.park = park; }

@@ -69,6 +69,9 @@ struct SendState
     retry::PolicyLimits limits;
     QString profileName; ///< the profile it goes to
     QString model;
+    /// Where its provider's reports are filed ("demo", or the stored endpoint): the fallback's
+    /// after a send to it. The provider window shown beside it is this lane's and model's.
+    QString lane;
     bool viaFallback = false; ///< it went to the fallback profile
 
     /// The attempt out now; while waiting, the one the wait leads to; once ended, the last one

@@ -309,6 +309,10 @@ void TestProfileWindow::fallbackAnswersAndIsMarked()
     QVERIFY2(timeline(*w.window)->accessibleDescription().contains(u"went to Paid key instead"_s),
         qPrintable(timeline(*w.window)->accessibleDescription()));
     QCOMPARE(lanes.last().outcome, TimelineLane::Outcome::Succeeded);
+    // The panel's provider window is the one of the provider that answered (issue 25.8): the
+    // Paid key's limit of 1,000,000,000 tokens, not the capped demo's 6,000.
+    const QString window = retryPanel(*w.window)->providerWindowText();
+    QVERIFY2(window.contains(u"of 1,000,000,000"_s), qPrintable(window));
 }
 
 void TestProfileWindow::fallbackOverPlainHttpAsksFirst()

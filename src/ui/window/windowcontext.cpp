@@ -60,10 +60,14 @@ void WindowContext::attach(const Parts &parts)
                 updateGauge();
         });
     connect(m_memory, &session::ProviderMemory::windowChanged, this,
-        [this, session](const QString &provider, const QString &model) {
-            if (provider == session->lane() && model == session->model())
+        [this](const QString &provider, const QString &model) {
+            if (std::pair(provider, model) == shownWindow())
                 updateProviderWindow();
         });
+    // The window shown is the provider's the last send went to (a fallback's after a send to
+    // it), from the moment it starts; another conversation: the session's own again.
+    connect(session, &ChatSession::sendStarted, this, &WindowContext::updateProviderWindow);
+    connect(session, &ChatSession::conversationChanged, this, &WindowContext::updateProviderWindow);
     connect(m_memory, &session::ProviderMemory::loaded, this, &WindowContext::updateProviderWindow);
     connect(parts.gauge, &ContextGauge::trimRequested, this, [this, session] {
         const session::TrimOffer offer
@@ -115,10 +119,19 @@ void WindowContext::updateGauge()
     m_parts.gauge->setGauge(gauge, canTrim);
 }
 
-void WindowContext::updateProviderWindow()
+std::pair<QString, QString> WindowContext::shownWindow() const
 {
     ChatSession *session = m_window->session();
-    m_parts.panel->setProviderWindow(m_memory->window(session->lane(), session->model()));
+    const session::SendState sent = session->sendState();
+    if (sent.send != 0 && !sent.lane.isEmpty())
+        return { sent.lane, sent.model };
+    return { session->lane(), session->model() };
+}
+
+void WindowContext::updateProviderWindow()
+{
+    const auto [lane, model] = shownWindow();
+    m_parts.panel->setProviderWindow(m_memory->window(lane, model));
 }
 
 // --- MainWindow's part of it, here to keep mainwindow.cpp the wiring of its pages ---

@@ -10,6 +10,7 @@
 
 #include <QObject>
 #include <QTimer>
+#include <utility>
 
 class QPlainTextEdit;
 
@@ -60,6 +61,9 @@ public:
 private:
     /// What the prompt editor and the request options would send now.
     QString prompt() const;
+    /// The lane and model whose provider window the panel shows: the last send's (a fallback's
+    /// after a send to it), else the session's own.
+    std::pair<QString, QString> shownWindow() const;
 
     MainWindow *m_window;
     Parts m_parts {};
