@@ -3,11 +3,13 @@
 // each send delivered, as the provider recorded it.
 
 #include "demo/demoprovider.h"
+#include "history/historywriter.h"
 #include "support/demowindow.h"
 #include "support/fakekeychain.h"
 #include "support/viewlinks.h"
 #include "support/windowwidgets.h"
 #include "ui/conversation/conversationview.h"
+#include "ui/history/historysidebar.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/profiles/keychain.h"
 #include "ui/settings/settings.h"
@@ -36,6 +38,8 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QSplitter>
@@ -139,6 +143,7 @@ private Q_SLOTS:
     void requestOptionsAreSentAndRemembered();
     void minimumSize();
     void initialSplit();
+    void theDefaultSizeShowsEverything();
     void screenshots();
 
 private:
@@ -339,7 +344,7 @@ void TestMainWindow::exportsWriteWhatWasShown()
     QCOMPARE(lines,
         (QStringList {
             uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null})"_s,
-            uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.","reset_at":null,"window_tokens_left":6000,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
+            uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.","reset_at":null,"window_tokens_left":0,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
             uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null})"_s,
             uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":4996,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
             QString() }));
@@ -347,7 +352,7 @@ void TestMainWindow::exportsWriteWhatWasShown()
         (QStringList {
             u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to"_s,
             u"1,attempt_started,1,,,,,,,,,,,,,,,1004,Demo,"_s,
-            uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,6000,R,,Demo,)"_s,
+            uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,0,R,,Demo,)"_s,
             u"1,attempt_started,2,,,,,,,,,,,,,,,1004,Demo,"_s,
             u"1,succeeded,2,200,success,,,,,,,,,,,4996,R,,Demo,"_s, QString() }));
 
@@ -402,7 +407,7 @@ QAction *actionWithShortcut(QWidget *window, const QKeySequence &shortcut)
 const QStringList kLoggedRows {
     u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to"_s,
     u"1,attempt_started,1,,,,,,,,,,,,,,,1002,Demo,"_s,
-    uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,6000,R,,Demo,)"_s,
+    uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,0,R,,Demo,)"_s,
     u"1,attempt_started,2,,,,,,,,,,,,,,,1002,Demo,"_s,
     u"1,succeeded,2,200,success,,,,,,,,,,,4998,R,,Demo,"_s, QString()
 };
@@ -1037,6 +1042,55 @@ void TestMainWindow::initialSplit()
     // The buttons got their texts after that measure all the same.
     QVERIFY(!retryNowButton(*w.window)->text().isEmpty());
     QVERIFY(!promptEditor(*w.window)->placeholderText().isEmpty());
+}
+
+void TestMainWindow::theDefaultSizeShowsEverything()
+{
+    // Issue 25, point 14: at 1440x900 the retry panel shows all its rows without scrolling (the
+    // provider window part too), the captions are not wrapped, the sidebar is wide enough for
+    // titles, and the window remembers the split the user made.
+    const QString path = ini();
+    QTemporaryDir dir;
+    QList<int> chosen;
+    {
+        history::HistoryWriter writer;
+        Window w(path, 0.02, false);
+        w.window->attachHistory(&writer, true);
+        writer.openInMemory();
+        w.window->resize(1440, 900);
+        w.window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+        RetryPanel *panel = retryPanel(*w.window);
+        auto *scroll = panel->findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QTRY_VERIFY(!scroll->verticalScrollBar()->isVisible());
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+        // Every caption on one line ("Verbrauchte Tokens / Limit" wrapped in German).
+        for (QLabel *label : panel->findChildren<QLabel *>()) {
+            if (label->font().bold() && label->isVisible() && !label->text().isEmpty())
+                QVERIFY2(label->height() < label->fontMetrics().lineSpacing() * 2,
+                    qPrintable(label->text()));
+        }
+        HistorySidebar *sidebar = historySidebar(*w.window);
+        QTRY_VERIFY(sidebar->isVisible());
+        QTRY_VERIFY2(sidebar->width() >= w.window->fontMetrics().averageCharWidth() * 30,
+            qPrintable(QString::number(sidebar->width())));
+        auto *splitter = w.window->findChild<QSplitter *>();
+        QList<int> sizes = splitter->sizes();
+        sizes[1] += 100;
+        sizes[2] -= 100;
+        splitter->setSizes(sizes);
+        chosen = splitter->sizes();
+        w.window->close();
+    }
+    history::HistoryWriter writer;
+    Window again(path, 0.02, false);
+    again.window->attachHistory(&writer, true);
+    writer.openInMemory();
+    again.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(again.window.get()));
+    QCOMPARE(again.window->size(), QSize(1440, 900));
+    QTRY_COMPARE(again.window->findChild<QSplitter *>()->sizes(), chosen);
 }
 
 void TestMainWindow::screenshots()

@@ -16,6 +16,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace capwatch::ui {
 
@@ -153,6 +154,12 @@ void HistorySidebar::markUnread(const QUuid &id)
 void HistorySidebar::markRead(const QUuid &id)
 {
     m_model->markRead(id);
+}
+
+QSize HistorySidebar::sizeHint() const
+{
+    const QSize hint = QWidget::sizeHint();
+    return { std::max(hint.width(), fontMetrics().averageCharWidth() * 34), hint.height() };
 }
 
 void HistorySidebar::setSending(const QUuid &id, bool sending)

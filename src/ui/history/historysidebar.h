@@ -70,6 +70,9 @@ public:
     /// The open deletion confirmation, if any (tests press its buttons).
     QMessageBox *confirmation() const { return m_confirm; }
     bool searching() const;
+    /// Wide enough for a title of about thirty characters: shown once the history opens, the
+    /// sidebar gets this width from the window's splitter.
+    QSize sizeHint() const override;
 
 Q_SIGNALS:
     void conversationActivated(const QUuid &id);

@@ -12,7 +12,9 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
@@ -135,46 +137,86 @@ RetryPanel::RetryPanel(QWidget *parent)
     // As tall as the figures when there is room, never taller; shorter (scrolling) when not.
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
+    // Compact, so that every row shows without scrolling at the default size: each figure on
+    // one line (its caption, its bar, its value), the captions in a column as wide as the
+    // longest one, never wrapped (German's are long).
     auto *grid = new QGridLayout(m_content);
     const int gap = fontMetrics().height() / 2;
     grid->setVerticalSpacing(gap / 2);
     grid->setHorizontalSpacing(gap * 2);
-    grid->addWidget(m_title, 0, 0, 1, 2);
-    grid->addWidget(m_stateLabel, 1, 0, 1, 2);
+    grid->addWidget(m_title, 0, 0, 1, 3);
+    grid->addWidget(m_stateLabel, 1, 0, 1, 3);
     // Right under the state that names the wait it ends; hidden but while pacing.
-    grid->addWidget(m_sendNow, 2, 0, 1, 2, Qt::AlignLeft);
-    grid->setRowMinimumHeight(3, gap);
-    grid->addWidget(m_failureCaption, 4, 0);
-    grid->addWidget(m_failureLabel, 4, 1);
-    grid->setRowMinimumHeight(5, gap / 2);
-    int row = 6;
+    grid->addWidget(m_sendNow, 2, 0, 1, 3, Qt::AlignLeft);
+    grid->addWidget(m_failureCaption, 3, 0);
+    grid->addWidget(m_failureLabel, 3, 1, 1, 2);
+    int row = 4;
     for (const auto &[cap, value, progress] :
         { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
             std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
             std::tuple { m_countdownCaption, m_countdownLabel, m_countdownBar },
             std::tuple { m_budgetCaption, m_budgetLabel, m_budgetBar } }) {
         grid->addWidget(cap, row, 0);
-        grid->addWidget(value, row, 1);
-        grid->addWidget(progress, row + 1, 0, 1, 2);
-        grid->setRowMinimumHeight(row + 2, gap / 2);
-        row += 3;
+        grid->addWidget(progress, row, 1);
+        grid->addWidget(value, row, 2);
+        ++row;
     }
-    grid->addWidget(m_sourceCaption, row, 0, 1, 2);
-    grid->addWidget(m_sourceLabel, row + 1, 0, 1, 2);
-    row += 2;
-    grid->setRowMinimumHeight(row++, gap);
-    grid->addWidget(m_windowTitle, row++, 0, 1, 2);
-    grid->addWidget(m_windowNone, row++, 0, 1, 2);
-    grid->addWidget(m_windowTokensLabel, row++, 0, 1, 2);
-    grid->addWidget(m_windowTokensBar, row++, 0, 1, 2);
-    grid->addWidget(m_windowRequestsLabel, row++, 0, 1, 2);
-    grid->addWidget(m_windowRequestsBar, row++, 0, 1, 2);
-    grid->addWidget(m_windowResetLabel, row++, 0, 1, 2);
+    grid->addWidget(m_sourceCaption, row, 0, Qt::AlignTop);
+    grid->addWidget(m_sourceLabel, row++, 1, 1, 2);
+    grid->setRowMinimumHeight(row++, gap / 2);
+    grid->addWidget(m_windowTitle, row++, 0, 1, 3);
+    grid->addWidget(m_windowNone, row++, 0, 1, 3);
+    grid->addWidget(m_windowTokensLabel, row, 0);
+    grid->addWidget(m_windowTokensBar, row++, 1, 1, 2);
+    grid->addWidget(m_windowRequestsLabel, row, 0);
+    grid->addWidget(m_windowRequestsBar, row++, 1, 1, 2);
+    grid->addWidget(m_windowResetLabel, row++, 0, 1, 3);
     grid->setRowStretch(row, 1);
     grid->setColumnStretch(1, 1);
 
     retranslate();
     refresh();
+}
+
+void RetryPanel::fitCaptions()
+{
+    const std::initializer_list<QLabel *> captions { m_failureCaption, m_attemptCaption,
+        m_tokensCaption, m_countdownCaption, m_budgetCaption, m_sourceCaption };
+    int widest = 0;
+    for (const QLabel *cap : captions)
+        widest = std::max(widest, cap->fontMetrics().horizontalAdvance(cap->text()));
+    const int gap = fontMetrics().height();
+    // The caption, a bar of a few characters and a figure such as "100.0 s of 120 s".
+    const int needed = widest + fontMetrics().horizontalAdvance(m_budgetLabel->text()) + gap * 8;
+    const bool wrap = m_scroll->viewport()->width() < needed;
+    if (wrap == m_narrow)
+        return;
+    m_narrow = wrap;
+    for (QLabel *cap : captions)
+        cap->setWordWrap(wrap);
+    // Narrow, the figures say it all: their bars give way, so that no figure is cut off.
+    for (QProgressBar *b : { m_attemptBar, m_countdownBar, m_budgetBar })
+        b->setVisible(!wrap);
+    m_tokensBar->setVisible(!wrap && !m_state.answerTokens);
+}
+
+void RetryPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitCaptions();
+}
+
+QSize RetryPanel::sizeHint() const
+{
+    const QSize content = m_content->sizeHint();
+    const int scrollBar = m_scroll->verticalScrollBar()->sizeHint().width();
+    return { content.width() + scrollBar, content.height() + 2 * m_scroll->frameWidth() };
+}
+
+QSize RetryPanel::minimumSizeHint() const
+{
+    // A few rows, then it scrolls: a small window keeps room for the conversation.
+    return { m_scroll->minimumSizeHint().width(), fontMetrics().height() * 6 };
 }
 
 void RetryPanel::setSession(session::ChatSession *session)
@@ -365,7 +407,7 @@ void RetryPanel::refresh()
     else
         m_tokensBar->setValue(0);
     // An answer's usage is a figure, not a share of a limit: no empty bar under it.
-    m_tokensBar->setVisible(!s.answerTokens);
+    m_tokensBar->setVisible(!m_narrow && !s.answerTokens);
     // Over the cap, the bar takes the token-limit colour, so the cause is visible at a glance.
     QPalette tokensPalette = palette();
     if (s.used && s.limit && *s.used >= *s.limit)
@@ -416,8 +458,10 @@ void RetryPanel::refreshParked()
 
 void RetryPanel::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
         retranslate();
+        fitCaptions();
+    }
     QWidget::changeEvent(event);
 }
 
@@ -465,7 +509,10 @@ void RetryPanel::refreshPacing()
 {
     // After refreshParked(), which gave the state and the countdown their usual look.
     const bool pacing = m_state.phase == session::SendPhase::Pacing && m_state.pace;
-    m_sendNow->setVisible(pacing);
+    if (m_sendNow->isVisibleTo(this) != pacing) {
+        m_sendNow->setVisible(pacing);
+        updateGeometry(); // a row more or less: the window's layout gives the panel its height
+    }
     if (!pacing)
         return;
     m_sendNow->setToolTip(session::SendTexts::pacingWhy(m_state));
@@ -491,6 +538,8 @@ void RetryPanel::setProviderWindow(const std::optional<history::ProviderWindowRe
     const bool changed = window != m_window;
     m_window = window;
     refreshWindow();
+    if (changed)
+        updateGeometry();
     if (changed)
         announce(m_windowTokensLabel->isHidden() ? m_windowNone : m_windowTokensLabel);
 }

@@ -84,6 +84,11 @@ public:
     using AnnouncementObserver = void (*)(QAccessibleEvent *event);
     static void setAnnouncementObserver(AnnouncementObserver observer);
 
+    /// As tall as all its rows (the provider window and the wait's source included), so that
+    /// the window's layout gives it that when there is room; it scrolls only when there is not.
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
 Q_SIGNALS:
     void stateChanged(capwatch::session::SendPhase state);
     /// The panel's "Send now" while pacing was clicked (the window calls ChatSession::sendNow()).
@@ -91,8 +96,12 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// Captions on one line when the panel is wide enough for the longest of them beside a bar
+    /// and a figure; wrapped in a narrow panel, so that the figures stay in view.
+    void fitCaptions();
     void refresh();
     void retranslate();
     void announce(QWidget *what);
@@ -106,6 +115,7 @@ private:
     QPointer<session::ChatSession> m_session;
     /// The send shown: the session's, or a parked one (showParked()).
     session::SendState m_state;
+    bool m_narrow = false; ///< fitCaptions(): captions wrapped, the figures' bars hidden
     /// What the panel showed before showParked() put a parked send in its place.
     std::optional<session::SendState> m_beforePark;
     retry::PolicyLimits m_limits;

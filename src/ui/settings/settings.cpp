@@ -126,6 +126,16 @@ void Settings::setWindowGeometry(const QByteArray &geometry)
     m_settings->setValue(u"window/geometry"_s, geometry);
 }
 
+QByteArray Settings::windowSplitter() const
+{
+    return m_settings->value(u"window/splitter"_s).toByteArray();
+}
+
+void Settings::setWindowSplitter(const QByteArray &state)
+{
+    m_settings->setValue(u"window/splitter"_s, state);
+}
+
 QString Settings::lastExportDir() const
 {
     return m_settings->value(u"export/lastDir"_s).toString();

@@ -67,6 +67,9 @@ public:
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);
+    /// The main window's splitter (sidebar, conversation, retry column), QSplitter::saveState().
+    QByteArray windowSplitter() const;
+    void setWindowSplitter(const QByteArray &state);
 
     QString lastExportDir() const;
     void setLastExportDir(const QString &dir);

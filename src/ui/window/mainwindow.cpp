@@ -25,6 +25,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
@@ -106,10 +107,17 @@ MainWindow::MainWindow(
     // Below this the retry panel and the prompt stop being usable; 640x480 still fits it.
     setMinimumSize(std::min(640, fontMetrics().averageCharWidth() * 80),
         std::min(480, fontMetrics().height() * 26));
-    if (!settings.windowGeometry().isEmpty())
+    if (!settings.windowGeometry().isEmpty()) {
         restoreGeometry(settings.windowGeometry());
-    else
-        resize(fontMetrics().averageCharWidth() * 150, fontMetrics().height() * 42);
+    } else {
+        // Large enough to use: most of the screen (on 1440x900 about 1320x830), never more
+        // than the figures and a conversation need.
+        const QSize wanted(fontMetrics().averageCharWidth() * 190, fontMetrics().height() * 50);
+        const QSize room = screen() ? screen()->availableGeometry().size() * 0.92 : wanted;
+        resize(wanted.boundedTo(room));
+    }
+    if (!settings.windowSplitter().isEmpty())
+        m_splitter->restoreState(settings.windowSplitter());
 
     if (!options.prompt.isEmpty()) {
         QTimer::singleShot(0, this, [this] {
@@ -138,6 +146,7 @@ void MainWindow::buildUi()
     outer->addWidget(m_historyBanner);
 
     auto *splitter = new QSplitter(Qt::Horizontal, central);
+    m_splitter = splitter;
     splitter->setChildrenCollapsible(false);
     m_sidebar = new HistorySidebar(splitter);
     m_sidebar->setObjectName(u"historySidebar"_s);
@@ -473,14 +482,43 @@ void MainWindow::updateButtons()
 void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)
 {
     m_history->attach(writer, privateRun); // the sidebar shows with a history to list
+    fitSidebar();
     m_context->setHistory(writer);
     retranslate();
+}
+
+void MainWindow::fitSidebar()
+{
+    // The sidebar gets its width once (titles of about thirty characters), from the
+    // conversation and the retry column alike; a width the user chose is restored instead.
+    if (m_sidebarFitted || !m_sidebar->isVisibleTo(this) || !m_settings.windowSplitter().isEmpty())
+        return;
+    QList<int> sizes = m_splitter->sizes();
+    const int want = m_sidebar->sizeHint().width();
+    const int rest = sizes.value(1) + sizes.value(2);
+    if (sizes.size() != 3 || rest < want * 3)
+        return; // not laid out yet (or too small a window: the splitter's own split stays)
+    m_sidebarFitted = true;
+    const int give = want - sizes[0];
+    if (give <= 0)
+        return;
+    sizes[1] -= give * sizes[1] / rest;
+    sizes[2] = rest - give - sizes[1];
+    sizes[0] = want;
+    m_splitter->setSizes(sizes);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    QTimer::singleShot(0, this, &MainWindow::fitSidebar); // once the splitter has its sizes
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     m_session->cancel();
     m_settings.setWindowGeometry(saveGeometry());
+    m_settings.setWindowSplitter(m_splitter->saveState());
     m_settings.sync();
     QMainWindow::closeEvent(event);
 }

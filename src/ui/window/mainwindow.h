@@ -20,6 +20,7 @@
 #include <functional>
 
 class QMessageBox;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 
@@ -126,10 +127,13 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
     void buildUi();
+    /// The history sidebar's first width (MainWindow.cpp).
+    void fitSidebar();
     QWidget *buildRightColumn(QWidget *parent);
     void retranslate();
     void applyProvider();
@@ -156,6 +160,8 @@ private:
     QPointer<SettingsDialog> m_settingsDialog;
 
     DemoBanner *m_banner = nullptr;
+    QSplitter *m_splitter = nullptr;
+    bool m_sidebarFitted = false;
     ConversationView *m_conversation = nullptr;
     ConversationPresenter *m_presenter = nullptr;
     PromptMessage *m_message = nullptr;
