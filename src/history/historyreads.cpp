@@ -83,8 +83,15 @@ QList<Conversation> HistoryStore::readConversations(
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     q.prepare(u"SELECT c.id, c.uuid, c.title, c.endpoint, c.model, c.created_ms, c.updated_ms, "
-              "c.has_retries, EXISTS (SELECT 1 FROM sends s WHERE s.conversation_id = c.id AND "
-              "(s.outcome IS NULL OR s.outcome <> 'succeeded')), "
+              "c.has_retries, "
+              // Unanswered: a send that did not succeed, whose prompt no later send answered
+              // (a parked send or a fallback answers the same stored prompt) and was not
+              // replaced by an edit or a regenerate.
+              "EXISTS (SELECT 1 FROM sends s WHERE s.conversation_id = c.id AND "
+              "(s.outcome IS NULL OR s.outcome <> 'succeeded') AND NOT EXISTS (SELECT 1 FROM "
+              "sends t WHERE t.message_id = s.message_id AND t.outcome = 'succeeded') AND NOT "
+              "EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.state = "
+              "'replaced')), "
               "EXISTS (SELECT 1 FROM parked_sends p WHERE p.conversation_id = c.id), c.profile "
               "FROM conversations c"_s
         + (where.isEmpty() ? QString() : u" WHERE "_s + where)

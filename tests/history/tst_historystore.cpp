@@ -817,6 +817,37 @@ void TestHistoryStore::marksRetriesAndUnansweredSends()
     QCOMPARE(store.conversation(unanswered.conversation.id)->hasUnanswered, true);
     QVERIFY(store.finishSend(pending.id, SendOutcome::Cancelled, EndReason::Cancelled, 1, 0));
     QCOMPARE(store.conversation(unanswered.conversation.id)->hasUnanswered, true);
+
+    // Answered later (issue 25, point 10): a prompt that gave up capped, then went out again
+    // from the parking lot (or to the fallback) with the same stored message and succeeded.
+    Filled later = fill(store, kBase.addSecs(30), u"answered later"_s, 0);
+    Message prompt = messageOf(later.conversation.id, Role::User, u"parked prompt"_s, kBase);
+    QVERIFY(store.addMessage(prompt));
+    Send capped;
+    capped.conversation = later.conversation.id;
+    capped.message = prompt.id;
+    QVERIFY(store.addSend(capped));
+    QVERIFY(store.finishSend(capped.id, SendOutcome::GaveUp, EndReason::BudgetExhausted, 3, 0));
+    QCOMPARE(store.conversation(later.conversation.id)->hasUnanswered, true);
+    Send released;
+    released.conversation = later.conversation.id;
+    released.message = prompt.id;
+    QVERIFY(store.addSend(released));
+    QVERIFY(store.finishSend(released.id, SendOutcome::Succeeded, EndReason::None, 1, 0));
+    QCOMPARE(store.conversation(later.conversation.id)->hasUnanswered, false);
+
+    // A failed prompt replaced by an edit is not unanswered either.
+    Filled edited = fill(store, kBase.addSecs(40), u"edited"_s, 0);
+    Message first = messageOf(edited.conversation.id, Role::User, u"typo"_s, kBase);
+    QVERIFY(store.addMessage(first));
+    Send failed;
+    failed.conversation = edited.conversation.id;
+    failed.message = first.id;
+    QVERIFY(store.addSend(failed));
+    QVERIFY(store.finishSend(failed.id, SendOutcome::GaveUp, EndReason::NotRetryable, 1, 0));
+    QCOMPARE(store.conversation(edited.conversation.id)->hasUnanswered, true);
+    QVERIFY(store.replaceMessage(first.id));
+    QCOMPARE(store.conversation(edited.conversation.id)->hasUnanswered, false);
 }
 
 void TestHistoryStore::searchFindsOldMessage()
