@@ -336,7 +336,7 @@ void DemoProvider::syncWindowLimits()
     m_requestWindow.setLimits(m_options.requestLimit, windowMs);
 }
 
-HeaderPairs DemoProvider::windowHeaders()
+WindowState DemoProvider::windowState()
 {
     const double now = policyNowMs();
     syncWindowLimits();
@@ -347,17 +347,17 @@ HeaderPairs DemoProvider::windowHeaders()
     state.limitTokens = m_window.limit();
     state.remainingTokens = m_window.remaining(now);
     state.resetTokensMs = m_window.msUntilEmpty(now);
-    return rateLimitHeaders(state);
+    return state;
+}
+
+HeaderPairs DemoProvider::windowHeaders()
+{
+    return rateLimitHeaders(windowState());
 }
 
 HeaderPairs DemoProvider::headlineWindowHeaders()
 {
-    const double now = policyNowMs();
-    syncWindowLimits();
-    WindowState state;
-    state.limitRequests = m_requestWindow.limit();
-    state.remainingRequests = m_requestWindow.remaining(now);
-    state.resetRequestsMs = m_requestWindow.msUntilEmpty(now);
+    WindowState state = windowState();
     // "used 60323, limit 60000. Retry in 18 min."
     state.limitTokens = 60'000;
     state.remainingTokens = 0;

@@ -93,6 +93,10 @@ class QHttpServerRequest;
 class QHttpServerResponder;
 class QTcpServer;
 
+namespace capwatch::demo::wire {
+struct WindowState;
+}
+
 namespace capwatch::demo {
 
 struct DemoOptions
@@ -197,6 +201,8 @@ private:
     bool refuseOverRequestLimit(const ChatCall &call);
     /// The windows take the options' limits (which may change while listening).
     void syncWindowLimits();
+    /// The windows as they stand now.
+    wire::WindowState windowState();
     /// The x-ratelimit-* headers of the window as it stands now.
     QList<std::pair<QByteArray, QByteArray>> windowHeaders();
     /// The headline 422's window, as its body tells it: 60,000 tokens, none left, for 18 min

@@ -290,7 +290,7 @@ void TestChatCli::headlineLogFilesExactly()
     const QByteArray cell = error.contains(',') ? QByteArray('"' + error + '"') : error;
     // reset_at null; the demo's window untouched (nothing answered), renewed; no estimate; no
     // profile, no fallback.
-    QVERIFY2(lines.at(2).trimmed().endsWith(QByteArray(",," + cell + ",,6000,0,,,")),
+    QVERIFY2(lines.at(2).trimmed().endsWith(QByteArray(",," + cell + ",,0,1080,,,")),
         lines.at(2).trimmed().constData());
     QVERIFY(lines.at(6).contains(",budget_exhausted,"));
 }

@@ -814,7 +814,7 @@ void TestChatClient::headlineLogExportsLiterally()
           "\"profile\":null,\"fallback_to\":null}";
     const QByteArray error422
         = "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\","
-          "\"reset_at\":null,\"window_tokens_left\":6000,\"window_reset_s\":0,"
+          "\"reset_at\":null,\"window_tokens_left\":0,\"window_reset_s\":1080,"
           "\"estimated_tokens\":null,\"profile\":null,\"fallback_to\":null}";
     const QByteArray scheduled
         = "\"request\":1,\"event\":\"retry_scheduled\",\"attempt\":%1,\"status\":422,"
@@ -846,7 +846,7 @@ void TestChatClient::headlineLogExportsLiterally()
     }
 
     const QByteArray quoted422
-        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,6000,0,,,";
+        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,0,1080,,,";
     const QList<QByteArray> expectedCsv {
         "1,attempt_started,1,,,,,,,,,,,,,,,,,",
         "1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,," + quoted422,
