@@ -355,13 +355,13 @@ HeaderPairs DemoProvider::windowHeaders()
     return rateLimitHeaders(windowState());
 }
 
-HeaderPairs DemoProvider::headlineWindowHeaders()
+HeaderPairs DemoProvider::headlineWindowHeaders(double resetMs)
 {
     WindowState state = windowState();
-    // "used 60323, limit 60000. Retry in 18 min."
+    // "used 60323, limit 60000. Retry in 18 min." (reset: the minutes it names)
     state.limitTokens = 60'000;
     state.remainingTokens = 0;
-    state.resetTokensMs = 18 * 60 * 1000;
+    state.resetTokensMs = resetMs;
     return rateLimitHeaders(state);
 }
 
@@ -506,7 +506,7 @@ bool DemoProvider::refuseAfterParse(const ChatCall &call, const DemoChatRequest 
         const double msLeft = m_resetFromMs + call.options.resetAfterSeconds * 1000 - now;
         if (msLeft <= 0)
             return false;
-        call.reply(Status::UnprocessableEntity, resetBody(call.options.messageLanguage, msLeft));
+        call.replyHeadline(resetBody(call.options.messageLanguage, msLeft), {}, msLeft);
         return true;
     }
     case Scenario::ErrorIn200:

@@ -205,9 +205,10 @@ private:
     wire::WindowState windowState();
     /// The x-ratelimit-* headers of the window as it stands now.
     QList<std::pair<QByteArray, QByteArray>> windowHeaders();
-    /// The headline 422's window, as its body tells it: 60,000 tokens, none left, for 18 min
-    /// (the requests part is the demo's own). A response never contradicts its own body.
-    QList<std::pair<QByteArray, QByteArray>> headlineWindowHeaders();
+    /// The window a fixed 422 tells of ("used 60323, limit 60000. Retry in ..."): 60,000
+    /// tokens, none left, for `resetMs` (the requests part is the demo's own). A response never
+    /// contradicts its own body.
+    QList<std::pair<QByteArray, QByteArray>> headlineWindowHeaders(double resetMs);
     void answer(const ChatCall &call, const DemoChatRequest &chat);
     void answerFirehose(const ChatCall &call, const DemoChatRequest &chat);
     double policyNowMs() const;

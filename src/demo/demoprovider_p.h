@@ -40,12 +40,14 @@ struct DemoProvider::ChatCall
         log(QByteArray::number(int(status)).constData());
         sendJson(responder, status, body, provider->windowHeaders() + headers);
     }
-    /// The headline 422, with the window its body names (not the demo's own token window).
-    void replyHeadline(const QByteArray &body, const wire::HeaderPairs &headers = {}) const
+    /// The headline 422 (or the reset scenario's), with the window its body names, not the
+    /// demo's own token window: reset in `resetMs` (the headline's 18 min by default).
+    void replyHeadline(const QByteArray &body, const wire::HeaderPairs &headers = {},
+        double resetMs = 18 * 60 * 1000) const
     {
         log(QByteArray::number(int(Status::UnprocessableEntity)).constData());
         sendJson(responder, Status::UnprocessableEntity, body,
-            provider->headlineWindowHeaders() + headers);
+            provider->headlineWindowHeaders(resetMs) + headers);
     }
     void startStream() const { writeStreamHeaders(responder, provider->windowHeaders()); }
     void dropConnection(const char *why) const

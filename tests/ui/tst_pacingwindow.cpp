@@ -98,7 +98,9 @@ void TestPacingWindow::aFreshDemoKeepsTheBannersPromise()
     // The demo counts a request as capwatch estimates it (prompt and max_tokens), so the held
     // send really would have hit the cap: Send now meets the 422 and its cycle, not an answer.
     QTemporaryDir dir;
-    testing::DemoWindow w(dir.filePath(u"capwatch.conf"_s), kScale);
+    // The demo's 60 s window takes 12 s of wall time here: held, the send stays held (and sent
+    // now, refused) however long a loaded machine takes between the hold and the click.
+    testing::DemoWindow w(dir.filePath(u"capwatch.conf"_s), 0.2);
     QVERIFY(QTest::qWaitForWindowActive(w.window.get()));
     auto *banner = w.window->findChild<QWidget *>(u"demoBanner"_s);
     QVERIFY(banner && banner->isVisible());
