@@ -38,6 +38,15 @@ bool writeFile(const QString &path, const QByteArray &text)
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
 }
 
+/// The capped demo, time-scaled, on loopback.
+bool listenCapped(demo::DemoProvider &provider)
+{
+    demo::DemoOptions o;
+    o.timeScale = kScale;
+    provider.setOptions(o);
+    return provider.listen();
+}
+
 } // namespace
 
 class TestDefaultPaths final : public QObject
@@ -82,10 +91,7 @@ void TestDefaultPaths::init()
 void TestDefaultPaths::aProfileSavedByTheWindowIsUsedByTheCli()
 {
     demo::DemoProvider provider;
-    demo::DemoOptions o;
-    o.timeScale = kScale;
-    provider.setOptions(o);
-    QVERIFY(provider.listen());
+    QVERIFY(listenCapped(provider));
 
     {
         ui::Settings settings; // the window's default file, as src/app/gui's main() makes it
@@ -152,10 +158,7 @@ void TestDefaultPaths::aWindowReportOfTheCliPacesTheWindowAfterARestart()
     // The CLI meets the provider's window (the capped demo reports it in headers) and stores
     // the report in the default history; the window, started after, knows it before any send.
     demo::DemoProvider provider;
-    demo::DemoOptions o;
-    o.timeScale = kScale;
-    provider.setOptions(o);
-    QVERIFY(provider.listen());
+    QVERIFY(listenCapped(provider));
     const testing::CliRun chat = runCli({ u"chat"_s, u"--endpoint"_s, provider.baseUrl().toString(),
         u"--model"_s, u"capwatch-demo"_s, u"--prompt"_s, u"Fill the window a little"_s,
         u"--time-scale"_s, QString::number(kScale) });
