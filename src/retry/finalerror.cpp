@@ -97,11 +97,13 @@ std::string finalErrorText(const FailureReport &r)
     }
     char waited[32];
     std::snprintf(waited, sizeof waited, "%.1f", static_cast<double>(r.waited.count()) / 1000.0);
-    const int retries = r.attempts > 0 ? r.attempts - 1 : 0;
+    // One vocabulary for a send everywhere (issue 25.6): the panel's "Attempt 3 of 5", the CLI's
+    // "attempt 3 of 5 failed", the timeline and the log count attempts, so this line does too.
+    const int made = std::max(1, r.attempts);
     // A budget of 0 s allows no retry at all, whatever the attempts (section 9).
-    const int allowed = r.budget > Millis(0) ? std::max(0, r.maxAttempts - 1) : 0;
-    out += "  retries: " + std::to_string(retries) + " of " + std::to_string(allowed)
-        + " used, waited " + waited + " s of the " + formatSeconds(r.budget) + " s budget; "
+    const int allowed = r.budget > Millis(0) ? std::max(1, r.maxAttempts) : 1;
+    out += "  attempts: " + std::to_string(made) + " of " + std::to_string(std::max(made, allowed))
+        + ", waited " + waited + " s of the " + formatSeconds(r.budget) + " s budget; "
         + (r.reason == EndReason::Cancelled ? std::string("cancelled")
                                             : "gave up: " + std::string(nameOf(r.reason)));
     return out;

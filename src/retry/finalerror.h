@@ -29,7 +29,7 @@ struct FailureReport
     /// the model accepts. Unknown ones are left out of the hint.
     std::optional<double> used;
     std::optional<double> limit;
-    /// The profile's numbers the send ran under (section 9): "retries: 2 of 2 used, waited 10.0 s
+    /// The profile's numbers the send ran under (section 9): "attempts: 3 of 3, waited 10.0 s
     /// of the 12 s budget".
     int maxAttempts = kMaxAttempts;
     Millis budget = kRetryBudget;

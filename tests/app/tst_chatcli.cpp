@@ -205,7 +205,7 @@ void TestChatCli::headlineExitsThreeWithFinalText()
           "  response: {\"error\":\""
         + error
         + "\"}\n"
-          "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted\n";
+          "  attempts: 3 of 5, waited 120.0 s of the 120 s budget; gave up: budget_exhausted\n";
     QVERIFY2(r.err.endsWith(expected), r.err.constData());
     QCOMPARE(r.err.count("(provider asked 18 min; capped to 60 s)"), 2);
     QCOMPARE(

@@ -124,7 +124,7 @@ void TestProfilesCli::policyFlagsChangeTheCycle()
             "capwatch: waiting 5 s (provider asked 18 min; capped to 5 s) before attempt 3 of 3; "
             "2 s of the 12 s budget left"));
     QCOMPARE(linesStarting(r.err, "capwatch: attempt 3 of 3 failed: 422").size(), 1);
-    QVERIFY2(r.err.endsWith("  retries: 2 of 2 used, waited 10.0 s of the 12 s budget; gave up: "
+    QVERIFY2(r.err.endsWith("  attempts: 3 of 3, waited 10.0 s of the 12 s budget; gave up: "
                             "attempts_exhausted\n"),
         r.err.constData());
 }

@@ -382,7 +382,7 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
     QCOMPARE(f.provider.chatRequests(), 3);
     QCOMPARE(f.trace.waitsMs(), (QList<qint64> { 60000, 60000 }));
     QVERIFY(f.trace.summary->finalErrorText.endsWith(
-        u"retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: budget_exhausted"_s));
+        u"attempts: 3 of 5, waited 120.0 s of the 120 s budget; gave up: budget_exhausted"_s));
     QVERIFY2(f.trace.summary->finalErrorText.contains(
                  u"\n  response: {\"error\":\"%1\"}\n"_s.arg(error)),
         qPrintable(f.trace.summary->finalErrorText));

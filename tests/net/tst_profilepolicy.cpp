@@ -148,7 +148,7 @@ void TestProfilePolicy::headlineWithAFiveSecondCap()
     QCOMPARE(m_client->policy()->limits(), headlineProfile());
 
     // The final text with the profile's numbers.
-    QVERIFY2(s.finalErrorText.endsWith(u"\n  retries: 2 of 2 used, waited 10.0 s of the 12 s "
+    QVERIFY2(s.finalErrorText.endsWith(u"\n  attempts: 3 of 3, waited 10.0 s of the 12 s "
                                        u"budget; gave up: attempts_exhausted"_s),
         qPrintable(s.finalErrorText));
 
@@ -187,7 +187,7 @@ void TestProfilePolicy::zeroBudgetIsOneAttempt()
     QCOMPARE(run.summary().attempts, 1);
     QCOMPARE(run.scheduled.size(), 0);
     QCOMPARE(provider.demo.chatRequests(), 1);
-    QVERIFY2(run.summary().finalErrorText.endsWith(u"retries: 0 of 0 used, waited 0.0 s of the 0 s "
+    QVERIFY2(run.summary().finalErrorText.endsWith(u"attempts: 1 of 1, waited 0.0 s of the 0 s "
                                                    u"budget; gave up: budget_exhausted"_s),
         qPrintable(run.summary().finalErrorText));
     QCOMPARE(m_log->records().size(), 2);

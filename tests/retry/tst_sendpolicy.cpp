@@ -337,7 +337,7 @@ void TestSendPolicy::finalErrorTextOfTheHeadline()
                        "  status: 422 Unprocessable Entity\n"
                        "  response: {\"error\":\"Token limit exceeded: used 60323, limit "
                        "60000. Retry in 18 min.\"}\n"
-                       "  retries: 2 of 4 used, waited 120.0 s of the 120 s budget; gave up: "
+                       "  attempts: 3 of 5, waited 120.0 s of the 120 s budget; gave up: "
                        "budget_exhausted"));
 }
 
@@ -408,7 +408,7 @@ void TestSendPolicy::finalErrorHint()
                              u"  status: 400 Bad Request\n"
                              u"  response: {}\n"_s
         + (hint.isEmpty() ? QString() : hint + u'\n')
-        + u"  retries: 0 of 4 used, waited 0.0 s of the 120 s budget; gave up: not_retryable"_s;
+        + u"  attempts: 1 of 5, waited 0.0 s of the 120 s budget; gave up: not_retryable"_s;
     QCOMPARE(QString::fromStdString(finalErrorText(r)), expected);
 
     // No response, no hint: the line belongs after `response:`.
@@ -735,7 +735,7 @@ void TestSendPolicy::finalErrorTextUsesTheProfileNumbers()
     r.maxAttempts = 3;
     r.budget = 12s;
     const QString text = QString::fromStdString(finalErrorText(r));
-    QVERIFY2(text.endsWith(u"\n  retries: 2 of 2 used, waited 10.0 s of the 12 s budget; gave up: "
+    QVERIFY2(text.endsWith(u"\n  attempts: 3 of 3, waited 10.0 s of the 12 s budget; gave up: "
                            u"attempts_exhausted"_s),
         qPrintable(text));
 
@@ -745,7 +745,7 @@ void TestSendPolicy::finalErrorTextUsesTheProfileNumbers()
     r.maxAttempts = 5;
     r.reason = EndReason::BudgetExhausted;
     const QString none = QString::fromStdString(finalErrorText(r));
-    QVERIFY2(none.endsWith(u"\n  retries: 0 of 0 used, waited 0.0 s of the 0 s budget; gave up: "
+    QVERIFY2(none.endsWith(u"\n  attempts: 1 of 1, waited 0.0 s of the 0 s budget; gave up: "
                            u"budget_exhausted"_s),
         qPrintable(none));
 }
