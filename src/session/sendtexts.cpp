@@ -137,6 +137,46 @@ QString SendTexts::failure(const SendState &s)
         : name;
 }
 
+QString SendTexts::failedLead(const SendState &s)
+{
+    const QString category = s.failureCategory();
+    const QString why = RetryTexts::reasonSentence(s.reason, s.limits, category);
+    if (s.reason == retry::EndReason::AuthUnchanged || category == u"auth")
+        return tr("The provider rejected the key: check the profile's key in Settings.");
+    if (category == u"billing") {
+        return s.fallback.offered
+            ? tr("Out of credit at this provider: send it to %1, or top up the account.")
+                  .arg(s.fallback.toProfile)
+            : tr("Out of credit at this provider: top up the account, then retry.");
+    }
+    if (category == u"too_large")
+        return tr("The request is larger than the model accepts: trim the conversation or "
+                  "shorten the prompt.");
+    if (category == u"token_limit" || category == u"rate_limit") {
+        // When it resets: the park offer's time, which is the provider's figure.
+        const bool tokens = category == u"token_limit";
+        if (s.park.dueAt.isValid()) {
+            // "14:09", "14:09 tomorrow": the day too when it is not today's.
+            const QString at = ParkingTexts::clockTime(
+                s.park.dueAt, s.now.isValid() ? s.now : QDateTime::currentDateTimeUtc());
+            return tokens ? tr("Capped until %1: %2.").arg(at, why)
+                          : tr("Rate-limited until %1: %2.").arg(at, why);
+        }
+        return tokens ? tr("Capped at this provider: %1.").arg(why)
+                      : tr("Rate-limited at this provider: %1.").arg(why);
+    }
+    if (s.reason == retry::EndReason::Timeout)
+        return tr("The provider did not answer in time: try again later.");
+    if (s.lastFailure && s.lastFailure->status == 0)
+        return tr("The provider could not be reached: %1.").arg(why);
+    if (category == u"transient")
+        return tr("The provider is overloaded or failing: %1.").arg(why);
+    if (s.reason == retry::EndReason::NotRetryable)
+        return tr("The provider refused the request, and waiting will not change that: see "
+                  "Details.");
+    return why.isEmpty() ? tr("The send failed.") : tr("The send failed: %1.").arg(why);
+}
+
 QString SendTexts::tokens(const SendState &s)
 {
     if (s.answerTokens)

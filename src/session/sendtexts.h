@@ -56,6 +56,12 @@ public:
     /// sending in 12 s"; empty when it is not in flight.
     static QString statusBar(const SendState &s);
 
+    /// The failed card's first line: one sentence on what happened and what comes next ("Out of
+    /// credit at this provider: top up the account, then retry.", "Capped until 14:09: all 3
+    /// attempts failed.", "The request is larger than the model accepts: trim the conversation
+    /// or shorten the prompt."). The raw failure (section 5's text) goes under Details.
+    static QString failedLead(const SendState &s);
+
     // capwatch-cli's progress lines on stderr, without the "capwatch: " prefix.
     /// "attempt 1 of 5 failed: 422 Unprocessable Entity, token_limit (used 60323, limit 60000)".
     static QString attemptFailedLine(const SendState &s);

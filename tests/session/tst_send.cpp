@@ -120,6 +120,8 @@ private Q_SLOTS:
     void offersRideWithTheEnd();
     void anAttemptThatHearsNothingIsSilent();
     void aSteadyStreamIsNeverSilent();
+    void theFailedCardLeadsWithWhatHappened_data();
+    void theFailedCardLeadsWithWhatHappened();
 };
 
 void TestSend::initTestCase()
@@ -391,6 +393,84 @@ void TestSend::aSteadyStreamIsNeverSilent()
         QVERIFY(send->state().phase != SendPhase::Silent);
     }
     QCOMPARE(send->state().phase, SendPhase::Streaming);
+}
+
+void TestSend::theFailedCardLeadsWithWhatHappened_data()
+{
+    // issue 25.11: one sentence on what happened and what comes next, by the category of the
+    // refusal it gave up on, never the raw failure.
+    QTest::addColumn<QString>("category");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("reason");
+    QTest::addColumn<bool>("resetKnown");
+    QTest::addColumn<bool>("fallback");
+    QTest::addColumn<QString>("lead");
+    using R = retry::EndReason;
+    QTest::newRow("capped, reset known")
+        << u"token_limit"_s << 422 << int(R::BudgetExhausted) << true << false
+        << u"Capped until 14:09: budget exhausted (the 120 s of "
+           "waiting are used up)."_s;
+    QTest::newRow("capped, no reset")
+        << u"token_limit"_s << 422 << int(R::AttemptsExhausted) << false << false
+        << u"Capped at this provider: all 5 attempts failed."_s;
+    QTest::newRow("rate limited") << u"rate_limit"_s << 429 << int(R::AttemptsExhausted) << false
+                                  << false
+                                  << u"Rate-limited at this provider: all 5 attempts failed."_s;
+    QTest::newRow("out of credit") << u"billing"_s << 402 << int(R::NotRetryable) << false << false
+                                   << u"Out of credit at this provider: top up the account, then "
+                                      "retry."_s;
+    QTest::newRow("out of credit, fallback")
+        << u"billing"_s << 429 << int(R::NotRetryable) << false << true
+        << u"Out of credit at this provider: send it to "
+           "Paid key, or top up the account."_s;
+    QTest::newRow("too large") << u"too_large"_s << 400 << int(R::NotRetryable) << false << false
+                               << u"The request is larger than the model accepts: trim the "
+                                  "conversation or shorten the prompt."_s;
+    QTest::newRow("key rejected") << u"auth"_s << 401 << int(R::AuthUnchanged) << false << false
+                                  << u"The provider rejected the key: check the profile's key "
+                                     "in Settings."_s;
+    QTest::newRow("unreachable") << u"transient"_s << 0 << int(R::AttemptsExhausted) << false
+                                 << false
+                                 << u"The provider could not be reached: all 5 attempts "
+                                    "failed."_s;
+    QTest::newRow("overloaded") << u"transient"_s << 503 << int(R::BudgetExhausted) << false
+                                << false
+                                << u"The provider is overloaded or failing: budget exhausted "
+                                   "(the 120 s of waiting are used up)."_s;
+    QTest::newRow("refused") << u"fatal"_s << 400 << int(R::NotRetryable) << false << false
+                             << u"The provider refused the request, and waiting will not "
+                                "change that: see Details."_s;
+    QTest::newRow("timed out") << u"transient"_s << 0 << int(R::Timeout) << false << false
+                               << u"The provider did not answer in time: try again later."_s;
+}
+
+void TestSend::theFailedCardLeadsWithWhatHappened()
+{
+    QFETCH(QString, category);
+    QFETCH(int, status);
+    QFETCH(int, reason);
+    QFETCH(bool, resetKnown);
+    QFETCH(bool, fallback);
+    SendState s;
+    s.phase = SendPhase::GaveUp;
+    s.reason = retry::EndReason(reason);
+    net::AttemptFailure failure;
+    failure.attempt = 5;
+    failure.status = status;
+    const std::optional<retry::Category> parsed = retry::categoryNamed(category.toStdString());
+    QVERIFY(parsed);
+    failure.category = *parsed;
+    s.lastFailure = failure;
+    // The same day as `now`, in local time: "14:09".
+    s.now = QDateTime(QDate(2026, 12, 4), QTime(13, 51)).toUTC();
+    if (resetKnown)
+        s.park.dueAt = QDateTime(QDate(2026, 12, 4), QTime(14, 9)).toUTC();
+    if (fallback) {
+        s.fallback.offered = true;
+        s.fallback.toProfile = u"Paid key"_s;
+    }
+    QTEST(SendTexts::failedLead(s), "lead");
+    QVERIFY(!SendTexts::failedLead(s).contains(u"HTTP"_s)); // the raw part is under Details
 }
 
 QTEST_GUILESS_MAIN(TestSend)

@@ -469,8 +469,10 @@ void TestConversationView::errorBodyIsLiteral()
     ConversationView view;
     const QString body
         = u"<html><script>alert(1)</script><b>Bad gateway</b></html>\n{\"error\": \"**x**\"}"_s;
-    view.addErrorTurn(u"HTTP 502 <b>Bad Gateway</b>"_s, body);
+    const int card = view.addErrorTurn(u"HTTP 502 <b>Bad Gateway</b>"_s, body);
     QCOMPARE(view.turnCount(), 1);
+    QVERIFY(!view.document()->toPlainText().contains(u"<script>"_s)); // folded under Details
+    view.setErrorDetailsShown(card, true);
     const QString plain = view.document()->toPlainText();
     QVERIFY2(plain.contains(body), qPrintable(plain));
     QVERIFY(plain.contains(u"HTTP 502 <b>Bad Gateway</b>"_s));
@@ -978,9 +980,24 @@ void TestConversationView::errorCardAboutParking()
         u"status: 422\nresponse: Token limit exceeded. Retry in 16 min."_s);
     view.addNotice(u"after the card"_s); // the card is rewritten in place, wherever it is
     const QString body = u"status: 422\nresponse: Token limit exceeded. Retry in 16 min."_s;
-    // The error's body box ends with the (empty) block Qt keeps after a frame.
-    QCOMPARE(
-        view.errorCardText(card), u"Error\nThe send failed: budget exhausted\n"_s + body + u'\n');
+    // The lead sentence first; the raw failure folded under Details (issue 25.11).
+    const QString details = u"\u25b8 Details"_s;
+    QCOMPARE(view.errorCardText(card), u"Error\nThe send failed: budget exhausted\n"_s + details);
+    QVERIFY(!view.errorDetailsShown(card));
+    QSignalSpy asked(&view, &ConversationView::actionRequested);
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:details/%1"_s.arg(card)));
+    QVERIFY(view.errorDetailsShown(card));
+    // Unfolded: the box ends with the (empty) block Qt keeps after a frame.
+    QCOMPARE(view.errorCardText(card),
+        u"Error\nThe send failed: budget exhausted\n\u25be Hide details  \u00b7  Copy details\n"_s
+            + body + u'\n');
+    QApplication::clipboard()->clear();
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:copy-details/%1"_s.arg(card)));
+    QCOMPARE(QApplication::clipboard()->text(), body);
+    Q_EMIT view.anchorClicked(QUrl(u"capwatch-action:details/%1"_s.arg(card)));
+    QVERIFY(!view.errorDetailsShown(card));
+    QCOMPARE(view.errorCardText(card), u"Error\nThe send failed: budget exhausted\n"_s + details);
+    QCOMPARE(asked.size(), 0); // the view's own links ask nobody
 
     // The failed card's offer: a line and links under the error, which stays.
     Card offer;
@@ -988,8 +1005,9 @@ void TestConversationView::errorCardAboutParking()
         { Action::RetryNow, u"Retry now"_s, {} } };
     view.setErrorCard(card, offer);
     QCOMPARE(view.errorCardText(card),
-        u"Error\nThe send failed: budget exhausted\n"_s + body
-            + u"\nSend at 06:14 (in 16 min)  \u00b7  Retry now"_s);
+        u"Error\nThe send failed: budget exhausted\nSend at 06:14 (in 16 min)  \u00b7  Retry now  "
+        u"\u00b7  "_s
+            + details);
     QCOMPARE(fragmentWith(view.document(), u"Send at"_s).format.anchorHref(),
         u"capwatch-action:send-at/%1"_s.arg(card));
     QCOMPARE(fragmentWith(view.document(), u"Send at"_s).format.toolTip(), u"park it"_s);
@@ -1017,7 +1035,8 @@ void TestConversationView::errorCardAboutParking()
     view.setErrorCard(card, parked);
     QCOMPARE(view.errorCardText(card),
         u"Parked\nParked until 06:14, in 15:42\nIt goes out by itself (park 1 of 3)\n"
-        u"Send now  \u00b7  Edit  \u00b7  Cancel"_s);
+        u"Send now  \u00b7  Edit  \u00b7  Cancel  \u00b7  "_s
+            + details);
     QCOMPARE(view.errorCard(card), parked);
     const QTextFrame *frame = view.document()->rootFrame()->childFrames().at(1);
     QVERIFY(frame->childFrames().isEmpty()); // the error's body box is gone with it
@@ -1053,10 +1072,9 @@ void TestConversationView::errorCardAboutParking()
     failed.links = { { Action::RetryNow, u"Retry now"_s, {} } };
     view.setErrorCard(card, failed);
     QCOMPARE(view.errorCardText(card),
-        u"Error\nThe send failed: budget exhausted\n"_s + body + u"\nRetry now"_s);
+        u"Error\nThe send failed: budget exhausted\nRetry now  \u00b7  "_s + details);
     view.setErrorCard(card, {});
-    QCOMPARE(
-        view.errorCardText(card), u"Error\nThe send failed: budget exhausted\n"_s + body + u'\n');
+    QCOMPARE(view.errorCardText(card), u"Error\nThe send failed: budget exhausted\n"_s + details);
     QCOMPARE(view.toMarkdown().count(u"Token limit exceeded"_s), 1); // the export keeps the error
 }
 
@@ -1184,7 +1202,7 @@ void TestConversationView::trimAndResendLink()
         { Action::RetryNow, u"Retry now"_s, {} } };
     view.setErrorCard(card, offer);
     QVERIFY(view.errorCardText(card).endsWith(
-        u"context window.\nTrim and resend  \u00b7  Retry now"_s));
+        u"context window.\nTrim and resend  \u00b7  Retry now  \u00b7  \u25b8 Details"_s));
     QCOMPARE(fragmentWith(view.document(), u"Trim and resend"_s).format.anchorHref(),
         u"capwatch-action:trim-and-resend/%1"_s.arg(card));
     QSignalSpy spy(&view, &ConversationView::actionRequested);

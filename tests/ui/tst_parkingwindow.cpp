@@ -384,7 +384,9 @@ void TestParkingWindow::askOffersSendAtTheReset()
     QCOMPARE(m.captured(1), offer.dueAt.toLocalTime().toString(u"HH:mm"_s));
     QVERIFY(m.captured(2).toInt() >= 1 && m.captured(2).toInt() <= 5);
     QCOMPARE(p.link(card, Action::RetryNow), u"Retry now"_s);
-    QVERIFY(p.cardText(card).contains(u"The send failed: budget exhausted"_s));
+    // The lead says what happened and until when (issue 25.11).
+    QVERIFY2(p.cardText(card).contains(u"Capped until %1: budget exhausted"_s.arg(m.captured(1))),
+        qPrintable(p.cardText(card)));
     QVERIFY(p.cardText(card).contains(sendAt));
     QCOMPARE(promptEditor(p.window())->toPlainText(), u"Summarise the log"_s);
     QCOMPARE(p.lot()->count(), 0); // offered, not parked
@@ -431,8 +433,18 @@ void TestParkingWindow::tooFarSaysWhy()
     QVERIFY(p.sendUntilGaveUp(u"Wait a day?"_s));
     QCOMPARE(p.window().session()->parkOffer().refusal, retry::ParkRefusal::TooFar);
     const int card = p.failedCard();
-    QVERIFY(p.cardText(card).endsWith(
-        u"Not parked: the limit resets in 24 h 58 min, more than 24 h away"_s));
+    QVERIFY2(
+        p.cardText(card).endsWith(
+            u"Not parked: the limit resets in 24 h 58 min, more than 24 h away\n\u25b8 Details"_s),
+        qPrintable(p.cardText(card)));
+    // The lead names the reset as the card's other times do (under the test's time scale, a
+    // scaled wall time).
+    const QDateTime resetAt = p.window().session()->parkOffer().dueAt;
+    QVERIFY(resetAt.isValid());
+    const QString until
+        = session::ParkingTexts::clockTime(resetAt, QDateTime::currentDateTimeUtc());
+    QVERIFY2(
+        p.cardText(card).contains(u"Capped until %1: "_s.arg(until)), qPrintable(p.cardText(card)));
     QCOMPARE(p.link(card, Action::SendAt), QString());
     QVERIFY(p.view()->errorCard(card).links.isEmpty());
     QCOMPARE(p.lot()->count(), 0);
@@ -528,7 +540,8 @@ void TestParkingWindow::cancelGivesBackTheFailedCard()
     QCOMPARE(p.parkedCard(), -1);
     QCOMPARE(p.failedCard(), card);
     const QString text = p.cardText(card);
-    QVERIFY2(text.startsWith(u"Error\nThe send failed: budget exhausted"_s), qPrintable(text));
+    QVERIFY2(text.startsWith(u"Error\nCapped until "_s), qPrintable(text));
+    QVERIFY2(text.contains(u": budget exhausted"_s), qPrintable(text));
     QCOMPARE(p.link(card, Action::RetryNow), u"Retry now"_s);
     QCOMPARE(p.link(card, Action::SendAt), QString()); // parked once: one click back, not a loop
     QCOMPARE(p.queue()->rowCount(), 0);
@@ -674,7 +687,7 @@ void TestParkingWindow::aPromptSentMeanwhileGoesFirst()
     // At its reset it goes out after that exchange: shown there again, its card says so.
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 0, 10000);
     QTRY_COMPARE_WITH_TIMEOUT(p.panel()->state(), RetryPanel::State::Succeeded, 5000);
-    QCOMPARE(p.cardText(card), u"Parked\nSent again: see below"_s);
+    QCOMPARE(p.cardText(card), u"Parked\nSent again: see below\n\u25b8 Details"_s);
     QCOMPARE(promptsShown(p.view()),
         (QStringList { u"First, parked"_s, u"Meanwhile, this"_s, u"First, parked"_s }));
     QCOMPARE(p.view()->lastItem(), p.view()->lastAssistantTurn());

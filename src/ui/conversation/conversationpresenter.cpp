@@ -134,6 +134,10 @@ void ConversationPresenter::onAction(ConversationView::Action action, int turn)
         if (turn == m_fallbackTurn && m_fallback.offered)
             Q_EMIT sendToFallbackRequested();
         break;
+    case ConversationView::Action::Details:
+    case ConversationView::Action::CopyDetails:
+        break; // the view's own links: it folds and copies, and never asks
+
     case ConversationView::Action::TrimAndResend:
         if (turn == m_trimTurn && m_trim.offered) {
             m_autoTrimmed = false;
@@ -189,16 +193,35 @@ void ConversationPresenter::onSucceeded(const net::SendSummary &summary)
 void ConversationPresenter::onGaveUp(const net::SendSummary &summary)
 {
     endTurn(summary.incomplete || m_assistantTurn >= 0);
-    // The category of the failure it ended on: its gave_up record's.
-    QString category;
-    const QList<net::RetryRecord> &records = m_session->retryLog()->records();
-    if (!records.isEmpty() && records.constLast().category)
-        category = QString::fromLatin1(retry::nameOf(*records.constLast().category));
-    setFailedCard(m_view->addErrorTurn(tr("The send failed: %1")
-                                           .arg(session::RetryTexts::reasonSentence(
-                                               summary.reason, sentLimits(summary), category)),
-        summary.finalErrorText));
+    // One sentence on what happened and what comes next; the raw failure under Details.
+    session::SendState ended = m_session->sendState();
+    ended.limits = sentLimits(summary);
+    setFailedCard(
+        m_view->addErrorTurn(session::SendTexts::failedLead(ended), summary.finalErrorText));
     Q_EMIT sendEnded();
+}
+
+session::SendState ConversationPresenter::restoredEnd(const history::Send &last) const
+{
+    // What the history kept of a send that ended failed: its reason, and the category and
+    // status of its last refusal (the newest record that has one, in the session's log).
+    session::SendState s;
+    s.phase = session::SendPhase::GaveUp;
+    s.reason = last.reason;
+    s.limits = m_limits;
+    s.attempt = last.attempts;
+    const QList<net::RetryRecord> &records = m_session->retryLog()->records();
+    for (auto it = records.crbegin(); it != records.crend(); ++it) {
+        if (!it->category)
+            continue;
+        net::AttemptFailure failure;
+        failure.attempt = it->attempt;
+        failure.status = it->status.value_or(0);
+        failure.category = *it->category;
+        s.lastFailure = failure;
+        break;
+    }
+    return s;
 }
 
 void ConversationPresenter::onCancelled()
@@ -310,9 +333,8 @@ void ConversationPresenter::endFill()
         if (last.outcome == history::SendOutcome::Cancelled && !m_session->isParked()) {
             m_view->addNotice(tr("Cancelled. Your prompt is back in the editor."));
         } else { // gave up, or still running when the program that sent it ended
-            setFailedCard(m_view->addErrorTurn(
-                tr("The send failed: %1").arg(session::RetryTexts::reasonSentence(last.reason)),
-                {}));
+            setFailedCard(
+                m_view->addErrorTurn(session::SendTexts::failedLead(restoredEnd(last)), {}));
             if (m_session->isParked())
                 enterParked(m_cardTurn);
             else

@@ -170,6 +170,8 @@ private:
     QString answeringProfile() const;
     /// The limits the send of `summary` ran under, as far as the window and `summary` tell.
     retry::PolicyLimits sentLimits(const net::SendSummary &summary) const;
+    /// A restored conversation's last send that failed, as far as the history tells it.
+    session::SendState restoredEnd(const history::Send &last) const;
 
     session::ChatSession *m_session;
     ConversationView *m_view;

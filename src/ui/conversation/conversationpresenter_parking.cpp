@@ -213,6 +213,8 @@ void ConversationPresenter::onParkAction(Action action)
     case Action::Edit:
     case Action::TrimAndResend:
     case Action::SendToFallback:
+    case Action::Details:
+    case Action::CopyDetails:
         break;
     }
 }

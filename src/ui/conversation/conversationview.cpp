@@ -8,8 +8,10 @@
 #include "ui/conversation/transcripttext.h"
 #include "ui/window/uilogging.h"
 
+#include <QClipboard>
 #include <QElapsedTimer>
 #include <QEvent>
+#include <QGuiApplication>
 #include <QMimeData>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -78,8 +80,19 @@ ConversationView::ConversationView(QWidget *parent)
             const QString name = parts.value(0);
             for (const Action action : kActions) {
                 const Item *target = item(turn);
-                if (ok && name == actionName(action) && target && target->actions.contains(action))
+                if (!ok || name != actionName(action) || !target)
+                    continue;
+                if (action == Action::Details || action == Action::CopyDetails) {
+                    // The card's own links: the view folds and copies, nobody else is asked.
+                    if (target->kind != Kind::Error || target->text.isEmpty())
+                        continue;
+                    if (action == Action::Details)
+                        setErrorDetailsShown(turn, !target->detailsShown);
+                    else
+                        QGuiApplication::clipboard()->setText(target->text);
+                } else if (target->actions.contains(action)) {
                     Q_EMIT actionRequested(action, turn);
+                }
             }
         }
     });

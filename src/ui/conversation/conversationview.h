@@ -39,6 +39,10 @@ public:
         TrimAndResend,
         /// send the failed prompt to the profile's fallback (issue 17; a capped send's card)
         SendToFallback,
+        /// show or hide a failed card's raw failure (the view's own: never emitted)
+        Details,
+        /// copy a failed card's raw failure to the clipboard (the view's own: never emitted)
+        CopyDetails,
     };
     Q_ENUM(Action)
 
@@ -73,8 +77,13 @@ public:
     void appendAssistantText(int turn, const QString &delta);
     // Renders the answer as Markdown (if it is not too large) and marks it when cut off.
     void finishAssistantTurn(int turn, bool incomplete);
-    // A provider failure; the body is shown as plain text in a monospace box. Returns its id.
+    // A provider failure: `title` is its lead sentence; the body (the raw failure) is folded
+    // under the card's Details link, shown as plain text in a monospace box when unfolded, and
+    // Copy details copies it. Returns its id.
     int addErrorTurn(const QString &title, const QString &body);
+    // Unfolds or folds an error turn's raw failure (its Details link does the same).
+    void setErrorDetailsShown(int turn, bool shown);
+    [[nodiscard]] bool errorDetailsShown(int turn) const;
     // A small, muted line such as "Cancelled".
     void addNotice(const QString &text);
     // What an error turn's card shows about parking; its error stays as added. Only the lines
@@ -182,6 +191,7 @@ private:
         // Error turns: their frame, and what it shows about parking.
         QPointer<QTextFrame> frame;
         Card card;
+        bool detailsShown = false; // error turns: the raw failure unfolded
         qsizetype flushed = 0; // characters of text already in the document
         qsizetype lineLength = 0; // characters since the last line break shown
         qsizetype runLength = 0; // characters since the last space shown

@@ -39,6 +39,10 @@ QString actionName(ConversationView::Action action)
         return u"trim-and-resend"_s;
     case ConversationView::Action::SendToFallback:
         return u"send-to-fallback"_s;
+    case ConversationView::Action::Details:
+        return u"details"_s;
+    case ConversationView::Action::CopyDetails:
+        return u"copy-details"_s;
     }
     return {};
 }
@@ -143,6 +147,8 @@ void ConversationView::renderActions(Item &item)
         case Action::CancelPark:
         case Action::TrimAndResend:
         case Action::SendToFallback:
+        case Action::Details:
+        case Action::CopyDetails:
             break; // a card's links: insertCardLinks(), never set here
         }
         cursor.insertText(text, link);

@@ -41,27 +41,29 @@ void ConversationView::fillErrorCard(QTextCursor &cursor, const Item &item)
 {
     const Style s = styleFor(*this);
     const Card &card = item.card;
-    // The block Qt keeps after the error's body box: the first line below it, if there is one.
-    bool reuseBlock = false;
     const auto nextBlock = [&](int blockRole, int charRole) {
-        if (reuseBlock) {
-            cursor.setBlockFormat(blockFormat(blockRole, s, false));
-            cursor.setBlockCharFormat(charFormat(charRole, s));
-            reuseBlock = false;
-        } else {
-            cursor.insertBlock(blockFormat(blockRole, s, false), charFormat(charRole, s));
-        }
+        cursor.insertBlock(blockFormat(blockRole, s, false), charFormat(charRole, s));
     };
     if (card.parked) {
         if (!card.headline.isEmpty()) {
             nextBlock(CardHeadlineBlock, CardHeadlineChar);
             cursor.insertText(card.headline, charFormat(CardHeadlineChar, s));
         }
-    } else {
-        if (!item.title.isEmpty()) {
-            nextBlock(ErrorTitleBlock, ErrorTitleChar);
-            cursor.insertText(item.title, charFormat(ErrorTitleChar, s));
-        }
+    } else if (!item.title.isEmpty()) {
+        nextBlock(ErrorTitleBlock, ErrorTitleChar);
+        cursor.insertText(item.title, charFormat(ErrorTitleChar, s));
+    }
+    if (!card.line.isEmpty()) {
+        nextBlock(CardLineBlock, CardLineChar);
+        cursor.insertText(card.line, charFormat(CardLineChar, s));
+    }
+    // The lead and what to do first; the raw failure (endpoint, status, body, end reason) only
+    // when unfolded, below the links that fold it.
+    if (!card.links.isEmpty() || !item.text.isEmpty()) {
+        nextBlock(CardLinkBlock, ActionChar);
+        insertCardLinks(cursor, item);
+    }
+    if (item.detailsShown) {
         const QStringView shownBody = withoutTrailingNewlines(item.text);
         if (!shownBody.isEmpty()) {
             QTextFrame *box = cursor.insertFrame(frameFormat(ErrorBodyFrame, s));
@@ -78,16 +80,7 @@ void ConversationView::fillErrorCard(QTextCursor &cursor, const Item &item)
             }
             cursor.setPosition(box->lastPosition() + 1);
             cursor.setBlockFormat(blockFormat(FrameEndBlock, s, false));
-            reuseBlock = true;
         }
-    }
-    if (!card.line.isEmpty()) {
-        nextBlock(CardLineBlock, CardLineChar);
-        cursor.insertText(card.line, charFormat(CardLineChar, s));
-    }
-    if (!card.links.isEmpty()) {
-        nextBlock(CardLinkBlock, ActionChar);
-        insertCardLinks(cursor, item);
     }
 }
 
@@ -96,7 +89,18 @@ void ConversationView::insertCardLinks(QTextCursor &cursor, const Item &item)
     const Style s = styleFor(*this);
     const QString separator = u"  \u00b7  "_s;
     bool first = true;
-    for (const CardLink &l : item.card.links) {
+    QList<CardLink> links = item.card.links;
+    if (!item.text.isEmpty()) {
+        // U+25B8 / U+25BE: the disclosure triangles of a folded and an unfolded part.
+        links.append({ Action::Details,
+            item.detailsShown ? u"\u25be "_s + tr("Hide details") : u"\u25b8 "_s + tr("Details"),
+            tr("The provider's answer as received, with the endpoint, the status and the "
+               "attempts") });
+        if (item.detailsShown)
+            links.append({ Action::CopyDetails, tr("Copy details"),
+                tr("Copy the provider's answer and the attempts as plain text") });
+    }
+    for (const CardLink &l : std::as_const(links)) {
         if (!first)
             cursor.insertText(separator, charFormat(CaptionChar, s));
         first = false;
@@ -104,6 +108,22 @@ void ConversationView::insertCardLinks(QTextCursor &cursor, const Item &item)
         link.setToolTip(l.toolTip);
         cursor.insertText(l.text, link);
     }
+}
+
+void ConversationView::setErrorDetailsShown(int turn, bool shown)
+{
+    Item *target = item(turn);
+    if (!target || target->kind != Kind::Error || !target->frame || target->text.isEmpty()
+        || target->detailsShown == shown)
+        return;
+    target->detailsShown = shown;
+    rebuildErrorCard(*target);
+}
+
+bool ConversationView::errorDetailsShown(int turn) const
+{
+    const Item *target = item(turn);
+    return target && target->kind == Kind::Error && target->detailsShown;
 }
 
 void ConversationView::setErrorCard(int turn, const Card &card)

@@ -28,6 +28,7 @@ inline constexpr ConversationView::Action kActions[]
           ConversationView::Action::Edit, ConversationView::Action::RetryNow,
           ConversationView::Action::SendAt, ConversationView::Action::SendNow,
           ConversationView::Action::EditParked, ConversationView::Action::CancelPark,
-          ConversationView::Action::TrimAndResend, ConversationView::Action::SendToFallback };
+          ConversationView::Action::TrimAndResend, ConversationView::Action::SendToFallback,
+          ConversationView::Action::Details, ConversationView::Action::CopyDetails };
 
 } // namespace capwatch::ui
