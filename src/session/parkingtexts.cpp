@@ -3,6 +3,7 @@
 #include "retry/constants.h"
 
 #include <QLocale>
+#include <QStringList>
 #include <algorithm>
 
 namespace capwatch::session {
@@ -86,6 +87,35 @@ QString ParkingTexts::sendAt(const QDateTime &dueAt, const QDateTime &now)
 QString ParkingTexts::parkedUntil(const QDateTime &dueAt, const QDateTime &now)
 {
     return tr("Parked until %1, in %2").arg(clockTime(dueAt, now), countdown(dueAt, now));
+}
+
+QString ParkingTexts::quitQuestion(
+    int parked, const QDateTime &firstDue, int inFlight, const QDateTime &now)
+{
+    QStringList parts;
+    const QString at = firstDue.isValid() ? clockTime(firstDue, now) : QString();
+    if (parked == 1) {
+        parts << (at.isEmpty()
+                ? tr("1 send is parked: it goes out at the next start of capwatch.")
+                : tr("1 send is parked: it goes out at the next start of capwatch, at %1 or "
+                     "later.")
+                      .arg(at));
+    } else if (parked > 1) {
+        parts << (at.isEmpty()
+                ? tr("%n sends are parked: they go out at the next start of capwatch.", nullptr,
+                    parked)
+                : tr("%n sends are parked: they go out at the next start of capwatch, the "
+                     "first at %1 or later.",
+                    nullptr, parked)
+                      .arg(at));
+    }
+    if (inFlight == 1)
+        parts << tr("1 send is in flight: quitting stops it; its prompt stays in the history.");
+    else if (inFlight > 1)
+        parts << tr("%n sends are in flight: quitting stops them; their prompts stay in the "
+                    "history.",
+            nullptr, inFlight);
+    return parts.join(u' ');
 }
 
 QString ParkingTexts::parkOf(int parksInARow)

@@ -42,6 +42,12 @@ public:
     static QString parkedUntil(const QDateTime &dueAt, const QDateTime &now);
     /// "park 1 of 3".
     static QString parkOf(int parksInARow);
+    /// What quitting now does to the sends that are not done, for the question asked then:
+    /// "2 sends are parked: they go out at the next start of capwatch, the first at 06:14 or
+    /// later." and/or "1 send is in flight: quitting stops it; its prompt stays in the
+    /// history." Empty when there is nothing to say.
+    static QString quitQuestion(
+        int parked, const QDateTime &firstDue, int inFlight, const QDateTime &now);
     /// The panel's line: "Parked until 06:14 · in 15:42 · park 1 of 3", or what it waits for.
     static QString panelLine(
         const history::ParkedSend &parked, ParkedState state, const QDateTime &now);

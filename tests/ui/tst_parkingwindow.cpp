@@ -25,6 +25,7 @@
 #include "ui/window/desktopnotifier.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
@@ -226,6 +227,7 @@ private Q_SLOTS:
     void askOffersSendAtTheReset();
     void tooFarSaysWhy();
     void sendAtParks();
+    void quittingWithAParkedSendSaysWhenItGoes();
     void theFirstActionHasAShortcutAndFocusComesBack();
     void sendNowGoesBeforeTheReset();
     void cancelGivesBackTheFailedCard();
@@ -450,6 +452,58 @@ void TestParkingWindow::tooFarSaysWhy()
     QCOMPARE(p.lot()->count(), 0);
     // The prompt box's Retry now is there as after any failure.
     QTRY_VERIFY(retryNowButton(p.window())->isVisible());
+}
+
+void TestParkingWindow::quittingWithAParkedSendSaysWhenItGoes()
+{
+    // issue 25.13: quitting with a send parked says that it goes out at the next start, and
+    // quits only on Quit; "Don't ask again" is kept.
+    ParkingWindow p(ini(), 600, ParkingChoice::Automatic);
+    p.window().show();
+    QVERIFY(p.sendUntilGaveUp(u"Park me"_s));
+    QTRY_COMPARE(p.lot()->count(), 1);
+    const QDateTime due = p.lot()->sends().constFirst().dueAt;
+    const auto question = [&p] { return p.window().findChild<QMessageBox *>(u"quitQuestion"_s); };
+
+    QVERIFY(!p.window().close()); // asked, not closed
+    QVERIFY(p.window().isVisible());
+    QTRY_VERIFY(question() && question()->isVisible());
+    QCOMPARE(question()->informativeText(),
+        u"1 send is parked: it goes out at the next start of capwatch, at %1 or later."_s.arg(
+            session::ParkingTexts::clockTime(due, p.lot()->wallNow())));
+    QCOMPARE(question()->windowModality(), Qt::WindowModal); // not a nested event loop
+    question()->button(QMessageBox::Cancel)->click();
+    QTRY_VERIFY(!question());
+    QVERIFY(p.window().isVisible());
+    QCOMPARE(p.lot()->count(), 1);
+
+    QVERIFY(!p.window().close());
+    QTRY_VERIFY(question() && question()->isVisible());
+    question()->checkBox()->setChecked(true);
+    QPushButton *quit = nullptr;
+    for (QAbstractButton *b : question()->buttons()) {
+        if (question()->buttonRole(b) == QMessageBox::AcceptRole)
+            quit = qobject_cast<QPushButton *>(b);
+    }
+    QVERIFY(quit);
+    QCOMPARE(quit->text(), u"&Quit"_s);
+    quit->click();
+    QTRY_VERIFY(!p.window().isVisible());
+    QVERIFY(!p.w.settings.askBeforeQuit());
+    // Stored, not cancelled: the lot goes on with it at the next start.
+    QCOMPARE(p.lot()->count(), 1);
+
+    // Asked no more.
+    p.window().show();
+    QVERIFY(p.window().close());
+
+    // More than one, and sends in flight, are counted in words too.
+    const QDateTime now = QDateTime(QDate(2026, 12, 4), QTime(13, 0)).toUTC();
+    QCOMPARE(session::ParkingTexts::quitQuestion(
+                 2, QDateTime(QDate(2026, 12, 4), QTime(14, 9)).toUTC(), 1, now),
+        u"2 sends are parked: they go out at the next start of capwatch, the first at 14:09 or "
+        u"later. 1 send is in flight: quitting stops it; its prompt stays in the history."_s);
+    QCOMPARE(session::ParkingTexts::quitQuestion(0, {}, 0, now), QString());
 }
 
 void TestParkingWindow::sendAtParks()

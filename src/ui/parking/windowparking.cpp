@@ -225,6 +225,24 @@ session::ChatSession *WindowParking::shownSentElsewhere() const
     return nullptr;
 }
 
+QString WindowParking::quitQuestion() const
+{
+    int parked = 0;
+    int inFlight = m_carried->count() + (m_session->busy() ? 1 : 0);
+    QDateTime firstDue;
+    for (const history::ParkedSend &p : m_lot->sends()) {
+        if (m_lot->isRunning(p.id)) {
+            if (m_lot->runnerOf(p.id) != m_session) // the window's own is counted as busy
+                ++inFlight;
+            continue;
+        }
+        ++parked;
+        if (!firstDue.isValid() || p.dueAt < firstDue)
+            firstDue = p.dueAt;
+    }
+    return session::ParkingTexts::quitQuestion(parked, firstDue, inFlight, m_lot->wallNow());
+}
+
 void WindowParking::stop()
 {
     ChatSession *elsewhere = shownSentElsewhere();

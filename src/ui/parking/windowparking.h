@@ -83,6 +83,9 @@ public:
     session::ChatSession *shownSentElsewhere() const;
     /// The window's Stop: the shown conversation's send, in the window's session or elsewhere.
     void stop();
+    /// What quitting now would do to sends not done (parked ones, ones in flight anywhere);
+    /// empty when nothing (issue 25.13).
+    QString quitQuestion() const;
 
 Q_SIGNALS:
     /// A parked send ended while the window was not active, or in another conversation than

@@ -178,6 +178,16 @@ bool Settings::pacingEnabled() const
     return m_settings->value(u"retries/pacing"_s, true).toBool();
 }
 
+bool Settings::askBeforeQuit() const
+{
+    return m_settings->value(u"window/ask_before_quit"_s, true).toBool();
+}
+
+void Settings::setAskBeforeQuit(bool ask)
+{
+    m_settings->setValue(u"window/ask_before_quit"_s, ask);
+}
+
 void Settings::setPacingEnabled(bool enabled)
 {
     m_settings->setValue(u"retries/pacing"_s, enabled);

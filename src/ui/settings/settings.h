@@ -89,6 +89,10 @@ public:
     /// true.
     bool pacingEnabled() const;
     void setPacingEnabled(bool enabled);
+    /// Whether quitting with sends parked or in flight asks first (`window/ask_before_quit`,
+    /// default true; the question's "Don't ask again" clears it).
+    bool askBeforeQuit() const;
+    void setAskBeforeQuit(bool ask);
     /// Settings → Retries: leave out the oldest turns by itself when a conversation outgrows the
     /// model's context (section 8.2). `context/autoTrim`, default false.
     bool autoTrim() const;

@@ -16,6 +16,7 @@
 #include "ui/window/demobanner.h"
 #include "ui/window/windowcontext.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDesktopServices>
 #include <QDoubleSpinBox>
@@ -508,6 +509,35 @@ void MainWindow::fitSidebar()
     m_splitter->setSizes(sizes);
 }
 
+void MainWindow::askToQuit(const QString &question)
+{
+    if (m_quitQuestion) {
+        m_quitQuestion->setInformativeText(question);
+        m_quitQuestion->raise();
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Quit capwatch"),
+        tr("Quit while sends are not done?"), QMessageBox::NoButton, this);
+    box->setObjectName(u"quitQuestion"_s);
+    box->setInformativeText(question);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    QPushButton *quit = box->addButton(tr("&Quit"), QMessageBox::AcceptRole);
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(quit);
+    box->setCheckBox(new QCheckBox(tr("Don't ask again"), box));
+    connect(box, &QMessageBox::buttonClicked, this, [this, box, quit](QAbstractButton *button) {
+        if (button != quit)
+            return;
+        if (box->checkBox()->isChecked())
+            m_settings.setAskBeforeQuit(false);
+        m_quitConfirmed = true;
+        QTimer::singleShot(0, this, &QWidget::close); // after the question is gone
+    });
+    m_quitQuestion = box;
+    box->open();
+}
+
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
@@ -516,6 +546,15 @@ void MainWindow::showEvent(QShowEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Sends not done: say what quitting does to them, and quit only when the user says so. The
+    // question is window-modal and asynchronous (no nested event loop): Quit closes again.
+    if (!m_quitConfirmed && m_settings.askBeforeQuit()) {
+        if (const QString question = m_parking->quitQuestion(); !question.isEmpty()) {
+            event->ignore();
+            askToQuit(question);
+            return;
+        }
+    }
     m_session->cancel();
     m_settings.setWindowGeometry(saveGeometry());
     m_settings.setWindowSplitter(m_splitter->saveState());

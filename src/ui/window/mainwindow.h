@@ -131,6 +131,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    /// The question closeEvent() asks when sends are not done (window-modal, asynchronous).
+    void askToQuit(const QString &question);
     void buildUi();
     /// The history sidebar's first width (MainWindow.cpp).
     void fitSidebar();
@@ -157,6 +159,8 @@ private:
     WindowContext *m_context;
     QString m_draftBeforeEdit;
     QPointer<QMessageBox> m_plainHttpWarning;
+    QPointer<QMessageBox> m_quitQuestion;
+    bool m_quitConfirmed = false; ///< the question was answered with Quit
     QPointer<SettingsDialog> m_settingsDialog;
 
     DemoBanner *m_banner = nullptr;
