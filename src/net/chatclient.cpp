@@ -116,6 +116,7 @@ quint64 ChatClient::send(const ChatRequest &request, const PacePlan &pace)
     m_incomplete = false;
     m_cutWait.reset();
     m_pace = pace;
+    m_pacedRan.reset();
     m_pacing = false;
     m_streamUsageRetried = false;
     m_lastWindow = {};
@@ -174,6 +175,8 @@ void ChatClient::startPacing()
 
 void ChatClient::endPacing()
 {
+    // What attempt 1's record says was paced: all of it, or the part before Send now.
+    m_pacedRan = m_pace.wait - paceLeft();
     m_waitTimer.stop();
     m_pacing = false;
     loadCredentialAndStart();
@@ -244,6 +247,10 @@ void ChatClient::logAttemptStarted(int n)
 {
     if (m_log) {
         RetryRecord rec = logRecord(RetryRecord::Event::AttemptStarted, n);
+        // After pacing, the time it actually waited (policy time): less than the `paced`
+        // record's plan when Send now cut it short (issue 25.9).
+        if (n == 1 && m_pacedRan)
+            rec.waitMs = m_pacedRan->count();
         rec.estimatedTokens = m_pace.estimatedTokens;
         rec.windowTokensLeft = m_pace.windowTokensLeft;
         rec.windowResetS = m_pace.windowResetS;

@@ -241,6 +241,7 @@ private:
     bool m_incomplete = false;
     std::optional<retry::Millis> m_cutWait;
     PacePlan m_pace;
+    std::optional<retry::Millis> m_pacedRan; ///< the pacing wait that ran before attempt 1
     bool m_pacing = false;
     /// Endpoints (displayEndpoint()) that refused stream_options with a 400: sent without it.
     QSet<QString> m_refusesStreamUsage;

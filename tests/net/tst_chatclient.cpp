@@ -1113,7 +1113,9 @@ void TestChatClient::pacingWaitsBeforeAttemptOne()
     QCOMPARE(a.value(u"estimated_tokens").toInteger(), 1007);
     QCOMPARE(a.value(u"window_tokens_left").toInteger(), 40);
     QCOMPARE(a.value(u"window_reset_s").toInteger(), 30);
-    QVERIFY(a.value(u"wait_s").isNull());
+    // The pacing wait that ran: all of it (policy time, within a tick of the wall clock).
+    QVERIFY2(a.value(u"wait_s").toDouble() >= 29.9 && a.value(u"wait_s").toDouble() <= 30.0,
+        qPrintable(QString::number(a.value(u"wait_s").toDouble())));
 }
 
 void TestChatClient::pacingLeavesTheBudgetWhole()
@@ -1193,6 +1195,10 @@ void TestChatClient::sendNowEndsPacing()
     QVERIFY(!f.client.sendNow()); // not pacing any more
     QCOMPARE(
         eventsOf(f.log, 1), (QStringList { u"paced"_s, u"attempt_started"_s, u"succeeded"_s }));
+    // The paced record keeps the plan; attempt 1's says what ran before Send now (issue 25.9).
+    QCOMPARE(json(f.log.records().at(0)).value(u"wait_s").toInteger(), 300);
+    const double ran = json(f.log.records().at(1)).value(u"wait_s").toDouble(-1);
+    QVERIFY2(ran >= 0 && ran < 250, qPrintable(QString::number(ran)));
     // The stopped timer does not start a second attempt later.
     QSignalSpy requests(&f.provider, &DemoProvider::chatRequestReceived);
     QVERIFY(!requests.wait(500));

@@ -37,9 +37,11 @@ public:
         , m_time(std::move(start))
     { }
 
-    Send &started(int attempt)
+    /// `pacedMs`: attempt 1 after pacing, which ran this long (ChatClient logs it as wait_s).
+    Send &started(int attempt, std::optional<qint64> pacedMs = {})
     {
         RetryRecord r = base(RetryRecord::Event::AttemptStarted, attempt);
+        r.waitMs = pacedMs;
         m_out.append(r);
         return *this;
     }
@@ -333,6 +335,7 @@ private Q_SLOTS:
     void parkedAgainAfterACancel();
     void pacedLane();
     void pacedThenCancelled();
+    void pacedThenSentNow();
     void profileAxisAndTheFallbackSwitch();
     void screenshot();
 };
@@ -1246,6 +1249,21 @@ void TestTimeline::pacedThenCancelled()
     compareSegments(lanes.first(), { { Pace, 0, 0, 0, u"paced"_s } });
     QCOMPARE(lanes.first().segments.first().label, u"paced 4.2 s of 12 s"_s);
     QCOMPARE(lanes.first().attemptCount(), 0);
+}
+
+void TestTimeline::pacedThenSentNow()
+{
+    // issue 25.9: Send now cut the pacing short; the label says what ran, not the plan.
+    QList<RetryRecord> records;
+    Send(records, 1, kStart).paced(58.251).started(1, 4200).succeeded(1);
+    QList<TimelineLane> lanes = layoutTimeline(records);
+    QCOMPARE(lanes.size(), 1);
+    QCOMPARE(lanes.first().segments.first().label, u"paced 4.2 s of 58.251 s"_s);
+    // Paced in full: the plan's figure alone.
+    records.clear();
+    Send(records, 1, kStart).paced(12).started(1, 12000).succeeded(1);
+    lanes = layoutTimeline(records);
+    QCOMPARE(lanes.first().segments.first().label, u"paced 12 s"_s);
 }
 
 void TestTimeline::profileAxisAndTheFallbackSwitch()

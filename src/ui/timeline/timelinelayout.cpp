@@ -153,6 +153,12 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         lane->budgetS = double(*r.waitedTotalMs + *r.budgetLeftMs) / 1000.0;
     switch (r.event) {
     case RetryRecord::Event::AttemptStarted: {
+        if (r.attempt == 1 && r.waitMs && lane->segments.size() == 1
+            && lane->segments.first().kind == TimelineSegment::Kind::Paced) {
+            // After pacing: what it actually waited ("paced 4.2 s of 58 s" after Send now).
+            TimelineSegment &pace = lane->segments.first();
+            pace.label = session::RetryTexts::pacedLabel(pace.scheduledS, seconds(*r.waitMs));
+        }
         TimelineSegment s;
         s.kind = TimelineSegment::Kind::Attempt;
         s.attempt = r.attempt;
