@@ -178,8 +178,9 @@ QList<Message> HistoryStore::readMessages(
     QList<Message> out;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(u"SELECT m.uuid, c.uuid, m.role, m.text, m.state, m.created_ms, m.ended_ms, "
-              "m.profile FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE "_s
+    q.prepare(
+        u"SELECT m.uuid, c.uuid, m.role, m.text, m.state, m.created_ms, m.ended_ms, "
+        "m.profile, m.prompt_tokens, m.completion_tokens FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE "_s
         + where + u" ORDER BY m.id LIMIT ? OFFSET ?"_s);
     int i = 0;
     for (const QVariant &v : values)
@@ -198,6 +199,10 @@ QList<Message> HistoryStore::readMessages(
         m.created = timeOf(q.value(5));
         m.ended = timeOf(q.value(6));
         m.profile = q.value(7).toString();
+        if (!q.value(8).isNull())
+            m.promptTokens = q.value(8).toLongLong();
+        if (!q.value(9).isNull())
+            m.completionTokens = q.value(9).toLongLong();
         out.append(m);
     }
     return out;

@@ -98,6 +98,9 @@ public:
     /// Sets the final text and state of a message stored Pending (or replaces a stored one).
     bool finishMessage(
         const QUuid &id, const QString &text, MessageState state, const QDateTime &ended = {});
+    /// What an answer used, as its provider reported it; an unset figure is stored as NULL.
+    bool setMessageUsage(const QUuid &id, std::optional<qint64> promptTokens,
+        std::optional<qint64> completionTokens);
     /// Marks a stored message Replaced; its text, times and send stay as they are.
     bool replaceMessage(const QUuid &id);
     bool addSend(Send &send);

@@ -81,6 +81,10 @@ struct Message
     /// An answer: the name of the profile that gave it (schema v4); empty for a prompt or when
     /// stored before profiles.
     QString profile;
+    /// An answer: what it used, as the provider reported it (schema v5); unset when it did not
+    /// say, or stored before.
+    std::optional<qint64> promptTokens;
+    std::optional<qint64> completionTokens;
 
     bool operator==(const Message &) const = default;
 };

@@ -149,6 +149,14 @@ void HistoryWriter::finishMessage(
                      HistoryStore &store) { return store.finishMessage(id, text, state, ended); });
 }
 
+void HistoryWriter::setMessageUsage(
+    const QUuid &id, std::optional<qint64> promptTokens, std::optional<qint64> completionTokens)
+{
+    enqueueWrite([id, promptTokens, completionTokens](HistoryStore &store) {
+        return store.setMessageUsage(id, promptTokens, completionTokens);
+    });
+}
+
 void HistoryWriter::replaceMessage(const QUuid &id)
 {
     enqueueWrite([id](HistoryStore &store) { return store.replaceMessage(id); });

@@ -43,6 +43,8 @@ public:
     QUuid addMessage(Message message);
     void finishMessage(
         const QUuid &id, const QString &text, MessageState state, QDateTime ended = {});
+    void setMessageUsage(const QUuid &id, std::optional<qint64> promptTokens,
+        std::optional<qint64> completionTokens);
     /// The message is not restored any more (HistoryStore::replaceMessage()).
     void replaceMessage(const QUuid &id);
     QUuid addSend(Send send);

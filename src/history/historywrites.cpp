@@ -182,6 +182,25 @@ bool HistoryStore::finishMessage(
     });
 }
 
+bool HistoryStore::setMessageUsage(
+    const QUuid &id, std::optional<qint64> promptTokens, std::optional<qint64> completionTokens)
+{
+    const auto orNull = [](std::optional<qint64> v) { return v ? QVariant(*v) : QVariant(); };
+    return write([&] {
+        QSqlQuery q(m_db);
+        q.prepare(u"UPDATE messages SET prompt_tokens = ?, completion_tokens = ? WHERE uuid = ? "
+                  "RETURNING id"_s);
+        q.bindValue(0, orNull(promptTokens));
+        q.bindValue(1, orNull(completionTokens));
+        q.bindValue(2, uuidText(id));
+        if (!run(&q, u"message usage"_s))
+            return false;
+        const bool found = q.next();
+        q.finish();
+        return found || fail(u"message usage"_s, u"no such message"_s);
+    });
+}
+
 bool HistoryStore::replaceMessage(const QUuid &id)
 {
     return write([&] {

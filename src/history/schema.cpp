@@ -171,6 +171,18 @@ bool version4(QSqlDatabase &db, QString *error)
         error);
 }
 
+// What an answer used, as its provider reported it (issue 25.10): a restored answer keeps its
+// "120 prompt + 45 completion tokens" line. NULL when not reported or stored before.
+bool version5(QSqlDatabase &db, QString *error)
+{
+    return execAll(db,
+        {
+            u"ALTER TABLE messages ADD COLUMN prompt_tokens INTEGER"_s,
+            u"ALTER TABLE messages ADD COLUMN completion_tokens INTEGER"_s,
+        },
+        error);
+}
+
 } // namespace
 
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
@@ -189,7 +201,7 @@ bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
 const std::vector<Migration> &schemaMigrations()
 {
     static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 },
-        { 3, version3 }, { 4, version4 } };
+        { 3, version3 }, { 4, version4 }, { 5, version5 } };
     return migrations;
 }
 

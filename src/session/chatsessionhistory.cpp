@@ -309,6 +309,14 @@ void ChatSession::storeSendEnd(const net::SendSummary &summary)
         answer = m_writer->addMessage(m);
         m_lastStoredMessage = answer;
     }
+    // What the answer used, when the provider said: a restored answer shows it again.
+    if (const std::optional<net::Usage> &usage = summary.usage;
+        usage && !answer.isNull() && (usage->promptTokens >= 0 || usage->completionTokens >= 0)) {
+        const auto known
+            = [](qint64 v) { return v >= 0 ? std::optional<qint64>(v) : std::optional<qint64>(); };
+        m_writer->setMessageUsage(
+            answer, known(usage->promptTokens), known(usage->completionTokens));
+    }
     if (succeeded && m_keepTranscript) { // the last exchange, until another send starts
         m_lastStoredPrompt = prompt;
         m_lastStoredAnswer = answer;

@@ -323,6 +323,7 @@ private Q_SLOTS:
     void marksRetriesAndUnansweredSends();
     void searchFindsOldMessage();
     void replacedMessageRoundTrips();
+    void answerUsageRoundTrips();
     void searchTakesAnyInput_data();
     void searchTakesAnyInput();
     void retentionDeletesOnlyOld();
@@ -457,10 +458,10 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
-    QCOMPARE(r.version, 4);
-    QCOMPARE(HistoryStore::latestVersion(), 4);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 4"_s));
-    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 4);
+    QCOMPARE(r.version, HistoryStore::latestVersion());
+    QCOMPARE(HistoryStore::latestVersion(), 5);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 5"_s));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
                  "'parked_sends'"_s)
@@ -490,7 +491,7 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(store.parkedSends(), (QList<ParkedSend> { asRead(p, before) }));
     QVERIFY(store.conversation(before.conversation.id)->hasParked);
     store.close();
-    QCOMPARE(store.open(dbPath()).fromVersion, 4);
+    QCOMPARE(store.open(dbPath()).fromVersion, HistoryStore::latestVersion());
     QCOMPARE(store.parkedSends().size(), 1);
 }
 
@@ -925,6 +926,37 @@ void TestHistoryStore::replacedMessageRoundTrips()
     QVERIFY(!store.lastError().isEmpty());
 }
 
+void TestHistoryStore::answerUsageRoundTrips()
+{
+    // issue 25.10: what an answer used is stored with it (schema 5); a file of schema 4 is
+    // migrated and its answers have none.
+    Filled before;
+    {
+        HistoryStore old;
+        QCOMPARE(old.open(dbPath(), upTo(4)).status, OpenResult::Status::Created);
+        before = fill(old, kBase, u"before usage"_s, 1);
+    }
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.fromVersion, 4);
+    QCOMPARE(r.version, 5);
+    QCOMPARE(store.message(before.answer.id), before.answer); // no usage: unset
+    QVERIFY(!before.answer.promptTokens && !before.answer.completionTokens);
+
+    const Filled f = fill(store, kBase.addSecs(60), u"the quokka"_s, 1);
+    QVERIFY(store.setMessageUsage(f.answer.id, 120, 45));
+    Message expected = f.answer;
+    expected.promptTokens = 120;
+    expected.completionTokens = 45;
+    QCOMPARE(store.message(f.answer.id), expected);
+    QCOMPARE(store.messages(f.conversation.id).at(1), expected);
+    // One figure unknown: NULL, read back unset.
+    QVERIFY(store.setMessageUsage(f.answer.id, std::nullopt, 45));
+    QVERIFY(!store.message(f.answer.id)->promptTokens);
+    QCOMPARE(store.message(f.answer.id)->completionTokens, std::optional<qint64>(45));
+    QVERIFY(!store.setMessageUsage(QUuid::createUuid(), 1, 1));
+}
+
 void TestHistoryStore::searchTakesAnyInput_data()
 {
     QTest::addColumn<QString>("text");
@@ -1315,10 +1347,10 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 2);
-    QCOMPARE(r.version, 4);
+    QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 2 to 4"_s), qPrintable(r.message()));
-    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 4);
+        r.message().contains(u"migrated from schema version 2 to 5"_s), qPrintable(r.message()));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
                  "'provider_windows'"_s)
@@ -1362,7 +1394,7 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     QVERIFY2(store.addRetryRecord(before.send.id, pacedAt(kBase.addSecs(10), 2)),
         qPrintable(store.lastError()));
     store.close();
-    QCOMPARE(store.open(dbPath()).fromVersion, 4);
+    QCOMPARE(store.open(dbPath()).fromVersion, HistoryStore::latestVersion());
     QCOMPARE(store.providerWindows(), QList<ProviderWindowRecord> { w });
     QCOMPARE(
         store.retryRecords(before.conversation.id).back().record, pacedAt(kBase.addSecs(10), 2));
@@ -1394,10 +1426,10 @@ void TestHistoryStore::migratesVersion3ToProfiles()
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 3);
-    QCOMPARE(r.version, 4);
+    QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 3 to 4"_s), qPrintable(r.message()));
-    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), 4);
+        r.message().contains(u"migrated from schema version 3 to 5"_s), qPrintable(r.message()));
+    QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     for (const auto &[table, columns] : { std::pair { u"conversations"_s, 1 },
              std::pair { u"messages"_s, 1 }, std::pair { u"retry_records"_s, 2 } })
         QCOMPARE(rawValue(dbPath(),
@@ -1437,7 +1469,7 @@ void TestHistoryStore::migratesVersion3ToProfiles()
     fallback.fallbackTo = u"Paid tier"_s;
     QVERIFY2(store.addRetryRecord(before.send.id, fallback), qPrintable(store.lastError()));
     store.close();
-    QCOMPARE(store.open(dbPath()).fromVersion, 4);
+    QCOMPARE(store.open(dbPath()).fromVersion, HistoryStore::latestVersion());
     QCOMPARE(store.conversation(before.conversation.id)->profile, u"free-tier"_s);
     QCOMPARE(store.retryRecords(before.conversation.id).back().record, fallback);
 }
@@ -1454,7 +1486,7 @@ void TestHistoryStore::migratesVersion1ToProfilesInOneOpen()
     HistoryStore store;
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.fromVersion, 1);
-    QCOMPARE(r.version, 4);
+    QCOMPARE(r.version, HistoryStore::latestVersion());
     QCOMPARE(store.conversation(before.conversation.id)->profile, QString());
     QCOMPARE(store.messages(before.conversation.id).size(), 2);
     QCOMPARE(store.retryRecords(before.conversation.id).size(), 1);

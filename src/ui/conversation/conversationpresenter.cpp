@@ -302,9 +302,17 @@ void ConversationPresenter::addRestored(const history::Message &message)
     // Pending: the process died mid-answer; it is as cut off as a cancelled one.
     m_view->finishAssistantTurn(turn, !complete);
     m_view->setTurnActions(turn, { ConversationView::Action::Copy });
-    // Given by another profile than the conversation's (a fallback's answer): marked so.
-    if (!message.profile.isEmpty() && message.profile != m_profileName)
-        m_view->setTurnUsage(turn, withProfile({}, message.profile));
+    // What it used, as stored (issue 25.10), and the profile that gave it when that is not the
+    // conversation's (a fallback's answer): the line it had when it arrived.
+    std::optional<net::Usage> usage;
+    if (message.promptTokens || message.completionTokens) {
+        usage.emplace();
+        usage->promptTokens = message.promptTokens.value_or(-1);
+        usage->completionTokens = message.completionTokens.value_or(-1);
+    }
+    const bool otherProfile = !message.profile.isEmpty() && message.profile != m_profileName;
+    m_view->setTurnUsage(
+        turn, withProfile(usageText(usage), otherProfile ? message.profile : QString()));
     if (complete) {
         m_lastExchange = { m_userTurn, turn };
         if (m_userTurn >= 0)
