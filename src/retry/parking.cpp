@@ -71,7 +71,13 @@ ParkDecision decidePark(const ParkInput &in)
     ParkDecision d;
     d.resetAt = in.failedAt;
     const std::string_view ended = nameOf(in.endReason);
-    if (in.endReason != EndReason::BudgetExhausted && in.endReason != EndReason::AttemptsExhausted)
+    if (in.duringCycle) {
+        // Before the end: only when waiting out the whole budget still ends before the reset.
+        if (in.rawWait <= in.reachable)
+            return refuse(d, ParkRefusal::NotCapped,
+                "Not parked yet: the retries can still reach the reset.");
+    } else if (in.endReason != EndReason::BudgetExhausted
+        && in.endReason != EndReason::AttemptsExhausted)
         return refuse(d, ParkRefusal::NotCapped,
             "Not parked: the send ended with " + std::string(ended.empty() ? "no failure" : ended)
                 + ", not with its retries used up.");

@@ -41,6 +41,10 @@ struct ParkInput
     Millis rawWait { 0 }; ///< uncapped: "Retry in 18 min" is 1,080,000 ms, not the 60 s cap
     WallTime failedAt {}; ///< when that failure arrived
     int parkedInARow = 0; ///< parks of this send so far, each ended capped again
+    /// Asked while the send still waits to retry (issue 25.12): it has not ended, and may park
+    /// when the reset lies beyond `reachable`, the policy time its waits can still cover.
+    bool duringCycle = false;
+    Millis reachable { 0 };
 };
 
 struct ParkDecision

@@ -153,6 +153,22 @@ void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summar
         send->deleteLater(); // superseded while it ran
         return;
     }
+    if (m_parkWhenEnded && summary.outcome == net::SendSummary::Outcome::Cancelled) {
+        // parkNow(): the user stopped the cycle to send at the reset. It ends as given up (its
+        // prompt is the failed one) with the offer made during the wait, and is parked at once.
+        const ParkOffer early = *std::exchange(m_parkWhenEnded, std::nullopt);
+        net::SendSummary stopped = summary;
+        stopped.outcome = net::SendSummary::Outcome::GaveUp;
+        finish(send, stopped);
+        send->setOffers(early, {});
+        send->publish();
+        Q_EMIT gaveUp(id, stopped);
+        if (current(id))
+            park();
+        Q_EMIT parkOffered(send->state().park);
+        return;
+    }
+    m_parkWhenEnded.reset();
     finish(send, summary);
     send->publish();
     switch (summary.outcome) {

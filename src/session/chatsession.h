@@ -182,6 +182,11 @@ public:
     /// hands it to the lot. False when it is not parkable. With ParkingChoice::Automatic the
     /// session calls it itself when the send ends.
     bool park();
+    /// While the send waits to retry and its provider's reset lies beyond what its budget can
+    /// reach (SendState::earlyPark, issue 25.12): stops the cycle (logged `cancelled`, the part of
+    /// the wait that ran) and parks the prompt until that reset, as park() does after a give-up.
+    /// The views see it end as given up, then parked. False when not offered.
+    bool parkNow();
     /// True between park() and sendParked(), runParked() or cancelPark().
     bool isParked() const { return m_current && m_current->state().isParked(); }
     /// Sends the parked prompt again, after logging `unparked` with `why` (SentNow or
@@ -383,6 +388,8 @@ private:
 
     WallClock m_wallClock;
     ParkingChoice m_parkingChoice = ParkingChoice::Ask;
+    /// parkNow() cancelled the cycle to park with this offer: its end parks it.
+    std::optional<ParkOffer> m_parkWhenEnded;
     QPointer<ParkingLot> m_lot;
     bool m_restorePending = false; ///< an openConversation() not answered yet
     QUuid m_lastStoredMessage; ///< the conversation's last stored message, stored or restored

@@ -152,6 +152,16 @@ bool ChatSession::park()
     return true;
 }
 
+bool ChatSession::parkNow()
+{
+    if (!m_current || !m_current->state().waiting() || !m_current->state().earlyPark.parkable)
+        return false;
+    m_parkWhenEnded = m_current->state().earlyPark;
+    m_client->cancel(); // ends the send at once: onEnded() parks it
+    m_parkWhenEnded.reset();
+    return isParked();
+}
+
 quint64 ChatSession::sendParked(RetryRecord::Unpark why, const SendOptions &options)
 {
     Send *const e = ended();

@@ -2,6 +2,7 @@
 
 #include "net/chatclient.h"
 #include "parkedoptions.h"
+#include "retry/parking.h"
 #include "retry/sendpolicy.h"
 
 #include <algorithm>
@@ -61,6 +62,7 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
         heard();
         m_state.wait = m_state.rawWait = m_state.waitLeft = retry::Millis(0);
         m_state.source = retry::WaitSource::None;
+        m_state.earlyPark = {};
         readLive();
         publish();
     });
@@ -112,6 +114,7 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
             m_state.source = info.source;
             m_state.lastWait = info;
             m_state.budgetLeft = info.budgetLeft;
+            offerEarlyPark(info);
             readLive();
             m_tick.start();
             publish();
@@ -272,6 +275,39 @@ void Send::noteLastAsked()
     asked.wait = c.wait.value_or(*c.rawWait);
     asked.source = c.waitSource;
     m_state.lastAsked = asked;
+}
+
+void Send::offerEarlyPark(const net::RetryInfo &info)
+{
+    m_state.earlyPark = {};
+    if (!m_state.lastFailure || !info.firesAt.isValid())
+        return;
+    // The wall clock and the time scale as the client took them for this wait.
+    const QDateTime failedAt = info.firesAt.addMSecs(-info.wallWaitMs);
+    const double scale
+        = info.wait.count() > 0 ? double(info.wallWaitMs) / double(info.wait.count()) : 1.0;
+    retry::ParkInput in;
+    in.duringCycle = true;
+    // This wait, and what the budget and the attempts left after the next one can still wait.
+    const int retriesLeft = std::max(0, m_state.limits.maxAttempts - info.nextAttempt);
+    in.reachable = info.wait
+        + std::min(info.budgetLeft, retry::Millis(m_state.limits.waitCap.count() * retriesLeft));
+    in.category = m_state.lastFailure->category;
+    in.waitSource = info.source;
+    in.rawWait = info.rawWait;
+    in.failedAt = retry::WallTime { retry::Millis(failedAt.toMSecsSinceEpoch()) };
+    in.parkedInARow = m_parksInARow;
+    const retry::ParkDecision d = retry::decidePark(in);
+    if (!d.park)
+        return;
+    ParkOffer &o = m_state.earlyPark;
+    o.send = m_state.send;
+    o.parkable = true;
+    o.refusal = retry::ParkRefusal::None;
+    o.resetIn = d.resetIn;
+    o.parksInARow = m_parksInARow;
+    o.reason = QString::fromStdString(d.reason);
+    o.dueAt = failedAt.addMSecs(qint64(double(d.resetIn.count()) * scale));
 }
 
 void Send::setOffers(const ParkOffer &park, const FallbackOffer &fallback)

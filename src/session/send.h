@@ -143,6 +143,8 @@ private:
     void end(SendPhase phase, const net::SendSummary &summary);
     /// On giving up: SendState::lastAsked from the policy's last classification.
     void noteLastAsked();
+    /// On a retry scheduled: SendState::earlyPark, when the reset is out of the budget's reach.
+    void offerEarlyPark(const net::RetryInfo &info);
     /// Something came from the provider (or an attempt began): the silence starts again.
     void heard();
     /// Once a (scaled) second while an attempt is out: Silent when nothing came for kSilentAfter.

@@ -110,6 +110,10 @@ struct SendState
     std::optional<retry::Millis> cutWait; ///< a cancel cut a wait: the part that ran
     bool incomplete = false; ///< an answer began and was cut off
 
+    /// While waiting (issue 25.12): the provider's reset lies beyond what the retry budget can
+    /// still reach, so the send can be parked now ("Send at 14:09") instead of spending its
+    /// waits in vain; `parkable` false when not. Cleared when the next attempt starts.
+    ParkOffer earlyPark;
     // What was offered when it ended (each `offered` false when none).
     ParkOffer park;
     FallbackOffer fallback;

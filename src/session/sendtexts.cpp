@@ -177,6 +177,16 @@ QString SendTexts::failedLead(const SendState &s)
     return why.isEmpty() ? tr("The send failed.") : tr("The send failed: %1.").arg(why);
 }
 
+QString SendTexts::earlyParkWhy(const SendState &s)
+{
+    if (!s.waiting() || !s.earlyPark.parkable)
+        return {};
+    const QDateTime now = s.now.isValid() ? s.now : QDateTime::currentDateTimeUtc();
+    return tr("The provider's cap resets at %1, later than the retries can reach: the retries "
+              "go on unless you park it now, to be sent by itself at the reset.")
+        .arg(ParkingTexts::clockTime(s.earlyPark.dueAt, now));
+}
+
 QString SendTexts::tokens(const SendState &s)
 {
     if (s.answerTokens)

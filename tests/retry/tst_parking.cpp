@@ -67,6 +67,7 @@ private Q_SLOTS:
     void reasons_data();
     void reasons();
     void names();
+    void duringTheCycle();
     void endToEnd_data();
     void endToEnd();
 };
@@ -147,6 +148,38 @@ void TestParking::decide()
     QCOMPARE(d.resetIn.count(), resetInMs);
     QCOMPARE((d.resetAt - kFailedAt).count(), resetInMs);
     QVERIFY(!d.reason.empty());
+}
+
+void TestParking::duringTheCycle()
+{
+    // issue 25.12: before the send ended, parking is offered only when the reset is later than
+    // what its waits can still reach; the other rules hold as after a give-up.
+    ParkInput in { EndReason::None, Category::TokenLimit, WaitSource::Message, Millis(1'080'000),
+        kFailedAt, 0 };
+    in.duringCycle = true;
+    in.reachable = Millis(120'000);
+    ParkDecision d = decidePark(in);
+    QVERIFY(d.park);
+    QCOMPARE(d.resetIn, Millis(1'080'000));
+    // Reachable by the retries: the cycle goes on, nothing offered.
+    in.reachable = Millis(1'080'000);
+    d = decidePark(in);
+    QVERIFY(!d.park);
+    QCOMPARE(d.refusal, ParkRefusal::NotCapped);
+    // Not a limit, no provider's figure, too far: as after the end.
+    in.reachable = Millis(120'000);
+    in.category = Category::Transient;
+    QCOMPARE(decidePark(in).refusal, ParkRefusal::NotLimited);
+    in.category = Category::RateLimit;
+    in.waitSource = WaitSource::Backoff;
+    QCOMPARE(decidePark(in).refusal, ParkRefusal::NoProviderWait);
+    in.waitSource = WaitSource::RetryAfter;
+    in.rawWait = Millis(2 * kDay);
+    QCOMPARE(decidePark(in).refusal, ParkRefusal::TooFar);
+    // Not during the cycle, an unended send is never parked.
+    in.rawWait = Millis(1'080'000);
+    in.duringCycle = false;
+    QCOMPARE(decidePark(in).refusal, ParkRefusal::NotCapped);
 }
 
 void TestParking::reasons_data()

@@ -228,6 +228,8 @@ private Q_SLOTS:
     void tooFarSaysWhy();
     void sendAtParks();
     void quittingWithAParkedSendSaysWhenItGoes();
+    void sendAtIsOfferedDuringTheCycle();
+    void aResetWithinReachIsNotOfferedEarly();
     void theFirstActionHasAShortcutAndFocusComesBack();
     void sendNowGoesBeforeTheReset();
     void cancelGivesBackTheFailedCard();
@@ -504,6 +506,59 @@ void TestParkingWindow::quittingWithAParkedSendSaysWhenItGoes()
         u"2 sends are parked: they go out at the next start of capwatch, the first at 14:09 or "
         u"later. 1 send is in flight: quitting stops it; its prompt stays in the history."_s);
     QCOMPARE(session::ParkingTexts::quitQuestion(0, {}, 0, now), QString());
+}
+
+void TestParkingWindow::sendAtIsOfferedDuringTheCycle()
+{
+    // issue 25.12: "Retry in 10 min" is beyond the 120 s budget: the panel and the line under
+    // the prompt offer Send at at once, during the first wait; the cycle runs on meanwhile.
+    ParkingWindow p(ini(), 600, ParkingChoice::Ask);
+    p.w.send(u"Park me early"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(p.panel()->state(), RetryPanel::State::Waiting, 5000);
+    QCOMPARE(p.w.demo.provider()->chatRequests(), 1);
+    const auto *sendAt = p.window().findChild<QPushButton *>(u"sendAt"_s);
+    QVERIFY(sendAt);
+    QTRY_VERIFY(sendAt->isVisibleTo(p.panel()));
+    const session::SendState state = p.window().session()->sendState();
+    QVERIFY(state.earlyPark.parkable);
+    static const QRegularExpression form(u"^Send at (\\d\\d:\\d\\d) \\(in \\d+ s\\)$"_s);
+    QVERIFY2(form.match(sendAt->text()).hasMatch(), qPrintable(sendAt->text()));
+    QCOMPARE(form.match(sendAt->text()).captured(1),
+        state.earlyPark.dueAt.toLocalTime().toString(u"HH:mm"_s));
+    QVERIFY(sendAt->toolTip().contains(u"later than the retries can reach"_s));
+    const QList<ConversationView::CardLink> links = p.view()->statusLinks();
+    QCOMPARE(links.size(), 1);
+    QCOMPARE(links.first().action, Action::SendAt);
+    QVERIFY(p.view()->statusLine().startsWith(u"Retrying in "_s));
+
+    // Clicked on the line under the prompt: the cycle stops and the send is parked until the
+    // reset, as Send at on a failed card parks it.
+    QVERIFY(p.click(links.first().text));
+    QTRY_COMPARE(p.lot()->count(), 1);
+    QVERIFY(!p.window().session()->busy());
+    QVERIFY(p.window().session()->isParked());
+    QVERIFY(p.parkedCard() >= 0);
+    QVERIFY(p.cardText(p.parkedCard()).startsWith(u"Parked\nParked until"_s));
+    QVERIFY(!sendAt->isVisibleTo(p.panel()));
+    QVERIFY(promptEditor(p.window())->toPlainText().isEmpty());
+    // No attempt more was made: the one refusal, then the park.
+    QTest::qWait(200);
+    QCOMPARE(p.w.demo.provider()->chatRequests(), 1);
+    const QList<net::RetryRecord> &records = p.window().session()->retryLog()->records();
+    QCOMPARE(records.last().event, net::RetryRecord::Event::Parked);
+    QCOMPARE(records.at(records.size() - 2).event, net::RetryRecord::Event::Cancelled);
+}
+
+void TestParkingWindow::aResetWithinReachIsNotOfferedEarly()
+{
+    // "Retry in 1 min" is within the budget: no early offer, the cycle answers by itself.
+    ParkingWindow p(ini(), 40, ParkingChoice::Ask);
+    p.w.send(u"Wait for it"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(p.panel()->state(), RetryPanel::State::Waiting, 5000);
+    QVERIFY(!p.window().session()->sendState().earlyPark.parkable);
+    QVERIFY(!p.window().findChild<QPushButton *>(u"sendAt"_s)->isVisibleTo(p.panel()));
+    QVERIFY(p.view()->statusLinks().isEmpty());
+    QVERIFY(!p.window().session()->parkNow());
 }
 
 void TestParkingWindow::sendAtParks()

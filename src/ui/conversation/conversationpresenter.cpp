@@ -1,5 +1,6 @@
 #include "ui/conversation/conversationpresenter.h"
 
+#include "session/parkingtexts.h"
 #include "session/retrytexts.h"
 #include "session/sendtexts.h"
 #include "ui/window/uilogging.h"
@@ -121,7 +122,9 @@ void ConversationPresenter::onAction(ConversationView::Action action, int turn)
         break;
     case ConversationView::Action::RetryNow:
     case ConversationView::Action::SendAt:
-        if (turn == m_cardTurn)
+        if (turn == 0 && action == ConversationView::Action::SendAt)
+            m_session->parkNow(); // the status line's, during the cycle
+        else if (turn == m_cardTurn)
             onParkAction(action);
         break;
     case ConversationView::Action::SendNow:
@@ -235,7 +238,14 @@ void ConversationPresenter::onProgress(const session::SendState &state)
 {
     if (!m_session->busy() || m_assistantTurn >= 0)
         return;
-    m_view->setStatusLine(session::SendTexts::statusLine(state));
+    // While a retry waits for a reset out of the budget's reach: Send at, at once (25.12).
+    QList<ConversationView::CardLink> links;
+    if (state.waiting() && state.earlyPark.parkable) {
+        links.append({ ConversationView::Action::SendAt,
+            session::ParkingTexts::sendAt(state.earlyPark.dueAt, QDateTime::currentDateTimeUtc()),
+            session::SendTexts::earlyParkWhy(state) });
+    }
+    m_view->setStatusLine(session::SendTexts::statusLine(state), links);
 }
 
 } // namespace capwatch::ui

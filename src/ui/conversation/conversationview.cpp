@@ -79,6 +79,12 @@ ConversationView::ConversationView(QWidget *parent)
             const int turn = parts.value(1).toInt(&ok);
             const QString name = parts.value(0);
             for (const Action action : kActions) {
+                if (ok && turn == 0 && name == actionName(action)) { // the status line's
+                    if (std::any_of(m_statusLinks.cbegin(), m_statusLinks.cend(),
+                            [action](const CardLink &l) { return l.action == action; }))
+                        Q_EMIT actionRequested(action, 0);
+                    continue;
+                }
                 const Item *target = item(turn);
                 if (!ok || name != actionName(action) || !target)
                     continue;
@@ -307,9 +313,9 @@ QString ConversationView::userText(int turn) const
     return found && found->kind == Kind::User ? found->text : QString();
 }
 
-void ConversationView::setStatusLine(const QString &text)
+void ConversationView::setStatusLine(const QString &text, const QList<CardLink> &links)
 {
-    if (text == m_statusText)
+    if (text == m_statusText && links == m_statusLinks)
         return;
     QTextCursor cursor(document());
     cursor.beginEditBlock();
@@ -318,6 +324,7 @@ void ConversationView::setStatusLine(const QString &text)
         m_statusStart = QTextCursor();
     }
     m_statusText = text;
+    m_statusLinks = text.isEmpty() ? QList<CardLink>() : links;
     if (!text.isEmpty()) {
         const Style s = styleFor(*this);
         cursor = endSpacer(*document(), s, &m_statusSpacerInserted);
@@ -325,6 +332,12 @@ void ConversationView::setStatusLine(const QString &text)
         m_statusStart.setKeepPositionOnInsert(true);
         cursor.insertBlock(blockFormat(StatusBlock, s, true), charFormat(StatusChar, s));
         cursor.insertText(text, charFormat(StatusChar, s));
+        for (const CardLink &l : std::as_const(m_statusLinks)) {
+            cursor.insertText(u"  \u00b7  "_s, charFormat(StatusChar, s));
+            QTextCharFormat link = actionLinkFormat(s, l.action, 0); // 0: the status line
+            link.setToolTip(l.toolTip);
+            cursor.insertText(l.text, link);
+        }
     }
     cursor.endEditBlock();
 }
@@ -353,6 +366,7 @@ void ConversationView::clearConversation()
     m_flushTimer.stop();
     m_pending.clear();
     m_statusText.clear();
+    m_statusLinks.clear();
     m_statusStart = QTextCursor();
     m_noteStart = QTextCursor();
     m_noteText.clear();

@@ -125,7 +125,10 @@ public:
 
     // A quiet line below the last message for what a send waits for ("Waiting for the
     // provider…"): not a turn, not exported, removed by an empty text or by the next item.
-    void setStatusLine(const QString &text);
+    // `links` follow the text ("Send at 14:09 (in 18 min)" while a retry waits for a reset out
+    // of its budget's reach, issue 25.12); they are asked for with turn 0.
+    void setStatusLine(const QString &text, const QList<CardLink> &links = {});
+    [[nodiscard]] QList<CardLink> statusLinks() const { return m_statusLinks; }
     [[nodiscard]] QString statusLine() const { return m_statusText; }
 
     // Backslash-escapes plain text so that Markdown shows it literally, line breaks kept.
@@ -238,6 +241,7 @@ private:
     int m_imageCount = 0;
     bool m_stickToBottom = true;
     QString m_statusText;
+    QList<CardLink> m_statusLinks;
     QTextCursor m_statusStart; // the status line's spacer block, while it is shown
     bool m_statusSpacerInserted = false;
     QString m_noteText;

@@ -1,6 +1,7 @@
 #include "ui/panel/retrypanel.h"
 
 #include "retry/constants.h"
+#include "session/parkingtexts.h"
 #include "session/retrytexts.h"
 #include "session/sendtexts.h"
 #include "ui/panel/categorycolors.h"
@@ -8,6 +9,7 @@
 #include <QAccessible>
 #include <QEvent>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
@@ -73,6 +75,7 @@ RetryPanel::RetryPanel(QWidget *parent)
     , m_sourceCaption(caption(m_content))
     , m_sourceLabel(new QLabel(m_content))
     , m_sendNow(new QPushButton(m_content))
+    , m_sendAt(new QPushButton(m_content))
     , m_windowTitle(new QLabel(m_content))
     , m_windowNone(new QLabel(m_content))
     , m_windowTokensLabel(new QLabel(m_content))
@@ -109,6 +112,9 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_tokensBar->setObjectName(u"tokensBar"_s);
     m_sendNow->hide();
     connect(m_sendNow, &QPushButton::clicked, this, &RetryPanel::sendNowRequested);
+    m_sendAt->setObjectName(u"sendAt"_s);
+    m_sendAt->hide();
+    connect(m_sendAt, &QPushButton::clicked, this, &RetryPanel::sendAtRequested);
     // The provider window part: a title of its own, as the panel's, one step smaller; its
     // figures in the panel's small-print size so the part stays compact.
     QFont windowTitleFont = m_title->font();
@@ -147,7 +153,13 @@ RetryPanel::RetryPanel(QWidget *parent)
     grid->addWidget(m_title, 0, 0, 1, 3);
     grid->addWidget(m_stateLabel, 1, 0, 1, 3);
     // Right under the state that names the wait it ends; hidden but while pacing.
-    grid->addWidget(m_sendNow, 2, 0, 1, 3, Qt::AlignLeft);
+    // Send now while pacing; Send at while a retry waits for a reset out of the budget's reach.
+    auto *offers = new QHBoxLayout;
+    offers->setContentsMargins(0, 0, 0, 0);
+    offers->addWidget(m_sendNow);
+    offers->addWidget(m_sendAt);
+    offers->addStretch();
+    grid->addLayout(offers, 2, 0, 1, 3);
     grid->addWidget(m_failureCaption, 3, 0);
     grid->addWidget(m_failureLabel, 3, 1, 1, 2);
     int row = 4;
@@ -430,6 +442,7 @@ void RetryPanel::refresh()
     m_budgetBar->setAccessibleDescription(budgetText());
     refreshParked();
     refreshPacing();
+    refreshSendAt();
 }
 
 void RetryPanel::refreshParked()
@@ -503,6 +516,23 @@ void RetryPanel::retranslate()
     m_windowResetLabel->setAccessibleName(tr("Provider window reset"));
     refresh();
     refreshWindow();
+}
+
+void RetryPanel::refreshSendAt()
+{
+    // Offered at once, during the cycle, when the reset is later than the budget can reach;
+    // the cycle itself goes on as the policy says unless it is clicked.
+    const bool offered = m_state.waiting() && m_state.earlyPark.parkable;
+    if (m_sendAt->isVisibleTo(this) != offered) {
+        m_sendAt->setVisible(offered);
+        updateGeometry();
+    }
+    if (!offered)
+        return;
+    const QDateTime now = m_wallClock ? m_wallClock() : QDateTime::currentDateTimeUtc();
+    m_sendAt->setText(session::ParkingTexts::sendAt(m_state.earlyPark.dueAt, now));
+    m_sendAt->setToolTip(session::SendTexts::earlyParkWhy(m_state));
+    m_sendAt->setAccessibleDescription(m_sendAt->toolTip());
 }
 
 void RetryPanel::refreshPacing()

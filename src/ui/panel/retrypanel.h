@@ -93,6 +93,9 @@ Q_SIGNALS:
     void stateChanged(capwatch::session::SendPhase state);
     /// The panel's "Send now" while pacing was clicked (the window calls ChatSession::sendNow()).
     void sendNowRequested();
+    /// The panel's "Send at 14:09" while a retry waits for a reset its budget cannot reach (the
+    /// window calls ChatSession::parkNow(), issue 25.12).
+    void sendAtRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -109,6 +112,7 @@ private:
     /// `state` as it ended: a parked state without its park.
     static session::SendState endOf(const session::SendState &state);
     void refreshPacing();
+    void refreshSendAt();
     void refreshWindow();
     QString windowResetText(const QDateTime &now) const;
 
@@ -144,6 +148,7 @@ private:
     QLabel *m_sourceCaption;
     QLabel *m_sourceLabel;
     QPushButton *m_sendNow;
+    QPushButton *m_sendAt; ///< while waiting for a reset out of the budget's reach
     QLabel *m_windowTitle;
     QLabel *m_windowNone;
     QLabel *m_windowTokensLabel;

@@ -103,6 +103,7 @@ MainWindow::MainWindow(
     };
     connect(m_conversation, &ConversationView::actionRequested, this, backToPrompt);
     connect(m_panel, &RetryPanel::sendNowRequested, this, backToPrompt);
+    connect(m_panel, &RetryPanel::sendAtRequested, this, backToPrompt);
 
     applyProvider();
     // Below this the retry panel and the prompt stop being usable; 640x480 still fits it.

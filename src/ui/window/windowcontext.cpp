@@ -76,6 +76,7 @@ void WindowContext::attach(const Parts &parts)
             m_parts.presenter->trimTo(offer.plan.leftOut);
     });
     connect(parts.panel, &RetryPanel::sendNowRequested, session, [session] { session->sendNow(); });
+    connect(parts.panel, &RetryPanel::sendAtRequested, session, [session] { session->parkNow(); });
     connect(parts.presenter, &ConversationPresenter::trimAndResendRequested, m_window,
         &MainWindow::trimAndResend);
     // Automatic trimming after a context error: resent through the window, so that the editor,
