@@ -153,6 +153,39 @@
         <source>Waiting for your consent to send the key unencrypted to %1</source>
         <translation>Wartet auf Ihre Zustimmung, den Schlüssel unverschlüsselt an %1 zu senden</translation>
     </message>
+    <message>
+        <source>1 send is parked: it goes out at the next start of capwatch.</source>
+        <translation>1 Anfrage ist geparkt: Sie geht beim nächsten Start von capwatch hinaus.</translation>
+    </message>
+    <message>
+        <source>1 send is parked: it goes out at the next start of capwatch, at %1 or later.</source>
+        <translation>1 Anfrage ist geparkt: Sie geht beim nächsten Start von capwatch hinaus, um %1 oder später.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sends are parked: they go out at the next start of capwatch.</source>
+        <translation>
+            <numerusform>%n Anfragen sind geparkt: Sie gehen beim nächsten Start von capwatch hinaus.</numerusform>
+            <numerusform>%n Anfragen sind geparkt: Sie gehen beim nächsten Start von capwatch hinaus.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sends are parked: they go out at the next start of capwatch, the first at %1 or later.</source>
+        <translation>
+            <numerusform>%n Anfragen sind geparkt: Sie gehen beim nächsten Start von capwatch hinaus, die erste um %1 oder später.</numerusform>
+            <numerusform>%n Anfragen sind geparkt: Sie gehen beim nächsten Start von capwatch hinaus, die erste um %1 oder später.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 send is in flight: quitting stops it; its prompt stays in the history.</source>
+        <translation>1 Anfrage läuft noch: Beenden stoppt sie; ihr Prompt bleibt im Verlauf.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sends are in flight: quitting stops them; their prompts stay in the history.</source>
+        <translation>
+            <numerusform>%n Anfragen laufen noch: Beenden stoppt sie; ihre Prompts bleiben im Verlauf.</numerusform>
+            <numerusform>%n Anfragen laufen noch: Beenden stoppt sie; ihre Prompts bleiben im Verlauf.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>capwatch::session::RetryTexts</name>
@@ -617,6 +650,66 @@
         <source>%1; not waited: the send gave up</source>
         <translation>%1; nicht abgewartet: Die Anfrage wurde aufgegeben</translation>
     </message>
+    <message>
+        <source>The provider rejected the key: check the profile&apos;s key in Settings.</source>
+        <translation>Der Anbieter hat den Schlüssel abgelehnt: Prüfen Sie den Schlüssel des Profils in den Einstellungen.</translation>
+    </message>
+    <message>
+        <source>Out of credit at this provider: send it to %1, or top up the account.</source>
+        <translation>Kein Guthaben mehr bei diesem Anbieter: An %1 senden oder das Konto aufladen.</translation>
+    </message>
+    <message>
+        <source>Out of credit at this provider: top up the account, then retry.</source>
+        <translation>Kein Guthaben mehr bei diesem Anbieter: Laden Sie das Konto auf und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>The request is larger than the model accepts: trim the conversation or shorten the prompt.</source>
+        <translation>Die Anfrage ist größer, als das Modell annimmt: Kürzen Sie die Unterhaltung oder den Prompt.</translation>
+    </message>
+    <message>
+        <source>Capped until %1: %2.</source>
+        <translation>Limit erreicht bis %1: %2.</translation>
+    </message>
+    <message>
+        <source>Rate-limited until %1: %2.</source>
+        <translation>Ratenbegrenzt bis %1: %2.</translation>
+    </message>
+    <message>
+        <source>Capped at this provider: %1.</source>
+        <translation>Limit bei diesem Anbieter erreicht: %1.</translation>
+    </message>
+    <message>
+        <source>Rate-limited at this provider: %1.</source>
+        <translation>Ratenbegrenzt bei diesem Anbieter: %1.</translation>
+    </message>
+    <message>
+        <source>The provider did not answer in time: try again later.</source>
+        <translation>Der Anbieter hat nicht rechtzeitig geantwortet: Versuchen Sie es später erneut.</translation>
+    </message>
+    <message>
+        <source>The provider could not be reached: %1.</source>
+        <translation>Der Anbieter war nicht erreichbar: %1.</translation>
+    </message>
+    <message>
+        <source>The provider is overloaded or failing: %1.</source>
+        <translation>Der Anbieter ist überlastet oder gestört: %1.</translation>
+    </message>
+    <message>
+        <source>The provider refused the request, and waiting will not change that: see Details.</source>
+        <translation>Der Anbieter hat die Anfrage abgelehnt, und Warten ändert daran nichts: siehe Details.</translation>
+    </message>
+    <message>
+        <source>The send failed.</source>
+        <translation>Das Senden ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>The send failed: %1.</source>
+        <translation>Das Senden ist fehlgeschlagen: %1.</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s cap resets at %1, later than the retries can reach: the retries go on unless you park it now, to be sent by itself at the reset.</source>
+        <translation>Das Limit des Anbieters wird um %1 zurückgesetzt, später, als die Wiederholungen reichen: Sie laufen weiter, es sei denn, Sie parken die Anfrage jetzt; dann geht sie beim Zurücksetzen von selbst hinaus.</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -705,10 +798,6 @@
 </context>
 <context>
     <name>capwatch::ui::ConversationPresenter</name>
-    <message>
-        <source>The send failed: %1</source>
-        <translation>Anfrage fehlgeschlagen: %1</translation>
-    </message>
     <message>
         <source>Cancelled. Your prompt is back in the editor.</source>
         <translation>Abgebrochen. Ihr Prompt steht wieder im Eingabefeld.</translation>
@@ -947,6 +1036,26 @@
     <message>
         <source>Parked</source>
         <translation>Geparkt</translation>
+    </message>
+    <message>
+        <source>Hide details</source>
+        <translation>Details ausblenden</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s answer as received, with the endpoint, the status and the attempts</source>
+        <translation>Die Antwort des Anbieters wie empfangen, mit Endpunkt, Status und Versuchen</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>Details kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the provider&apos;s answer and the attempts as plain text</source>
+        <translation>Die Antwort des Anbieters und die Versuche als Text kopieren</translation>
     </message>
 </context>
 <context>
@@ -1216,6 +1325,22 @@
     <message>
         <source>The settings of the fallback profile %1 changed, so the send in progress was stopped.</source>
         <translation>Die Einstellungen des Ausweichprofils %1 haben sich geändert, deshalb wurde das laufende Senden gestoppt.</translation>
+    </message>
+    <message>
+        <source>Quit capwatch</source>
+        <translation>capwatch beenden</translation>
+    </message>
+    <message>
+        <source>Quit while sends are not done?</source>
+        <translation>Beenden, obwohl Anfragen nicht fertig sind?</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>Don&apos;t ask again</source>
+        <translation>Nicht mehr fragen</translation>
     </message>
 </context>
 <context>

@@ -152,6 +152,36 @@
         <source>Waiting for your consent to send the key unencrypted to %1</source>
         <translation>正在等待您同意将密钥以未加密方式发送到 %1</translation>
     </message>
+    <message>
+        <source>1 send is parked: it goes out at the next start of capwatch.</source>
+        <translation>1 条请求已暂存：将在下次启动 capwatch 时发出。</translation>
+    </message>
+    <message>
+        <source>1 send is parked: it goes out at the next start of capwatch, at %1 or later.</source>
+        <translation>1 条请求已暂存：将在下次启动 capwatch 时、%1 或之后发出。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sends are parked: they go out at the next start of capwatch.</source>
+        <translation>
+            <numerusform>%n 条请求已暂存：将在下次启动 capwatch 时发出。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sends are parked: they go out at the next start of capwatch, the first at %1 or later.</source>
+        <translation>
+            <numerusform>%n 条请求已暂存：将在下次启动 capwatch 时发出，第一条在 %1 或之后。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 send is in flight: quitting stops it; its prompt stays in the history.</source>
+        <translation>1 条请求正在进行：退出会停止它；其提示保留在历史记录中。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sends are in flight: quitting stops them; their prompts stay in the history.</source>
+        <translation>
+            <numerusform>%n 条请求正在进行：退出会停止它们；其提示保留在历史记录中。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>capwatch::session::RetryTexts</name>
@@ -614,6 +644,66 @@
         <source>%1; not waited: the send gave up</source>
         <translation>%1；未等待：该发送已放弃</translation>
     </message>
+    <message>
+        <source>The provider rejected the key: check the profile&apos;s key in Settings.</source>
+        <translation>提供方拒绝了密钥：请在设置中检查该配置的密钥。</translation>
+    </message>
+    <message>
+        <source>Out of credit at this provider: send it to %1, or top up the account.</source>
+        <translation>此提供方余额不足：改发给 %1，或为账户充值。</translation>
+    </message>
+    <message>
+        <source>Out of credit at this provider: top up the account, then retry.</source>
+        <translation>此提供方余额不足：请为账户充值后重试。</translation>
+    </message>
+    <message>
+        <source>The request is larger than the model accepts: trim the conversation or shorten the prompt.</source>
+        <translation>请求超出了模型可接受的长度：请精简对话或缩短提示。</translation>
+    </message>
+    <message>
+        <source>Capped until %1: %2.</source>
+        <translation>已达上限，直到 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Rate-limited until %1: %2.</source>
+        <translation>已被限速，直到 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Capped at this provider: %1.</source>
+        <translation>已达此提供方的上限：%1。</translation>
+    </message>
+    <message>
+        <source>Rate-limited at this provider: %1.</source>
+        <translation>已被此提供方限速：%1。</translation>
+    </message>
+    <message>
+        <source>The provider did not answer in time: try again later.</source>
+        <translation>提供方未及时响应：请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The provider could not be reached: %1.</source>
+        <translation>无法连接提供方：%1。</translation>
+    </message>
+    <message>
+        <source>The provider is overloaded or failing: %1.</source>
+        <translation>提供方过载或出错：%1。</translation>
+    </message>
+    <message>
+        <source>The provider refused the request, and waiting will not change that: see Details.</source>
+        <translation>提供方拒绝了请求，等待也无济于事：请查看详情。</translation>
+    </message>
+    <message>
+        <source>The send failed.</source>
+        <translation>发送失败。</translation>
+    </message>
+    <message>
+        <source>The send failed: %1.</source>
+        <translation>发送失败：%1。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s cap resets at %1, later than the retries can reach: the retries go on unless you park it now, to be sent by itself at the reset.</source>
+        <translation>提供方的上限将在 %1 重置，晚于重试所能等到的时间：除非现在暂存，否则重试会继续；暂存后将在重置时自动发出。</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -701,10 +791,6 @@
 </context>
 <context>
     <name>capwatch::ui::ConversationPresenter</name>
-    <message>
-        <source>The send failed: %1</source>
-        <translation>发送失败：%1</translation>
-    </message>
     <message>
         <source>Cancelled. Your prompt is back in the editor.</source>
         <translation>已取消。您的提示词已放回输入框。</translation>
@@ -939,6 +1025,26 @@
     <message>
         <source>Parked</source>
         <translation>已挂起</translation>
+    </message>
+    <message>
+        <source>Hide details</source>
+        <translation>隐藏详情</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s answer as received, with the endpoint, the status and the attempts</source>
+        <translation>提供方的原始响应，含端点、状态和尝试次数</translation>
+    </message>
+    <message>
+        <source>Copy details</source>
+        <translation>复制详情</translation>
+    </message>
+    <message>
+        <source>Copy the provider&apos;s answer and the attempts as plain text</source>
+        <translation>以纯文本复制提供方的响应和尝试记录</translation>
     </message>
 </context>
 <context>
@@ -1208,6 +1314,22 @@
     <message>
         <source>The settings of the fallback profile %1 changed, so the send in progress was stopped.</source>
         <translation>备用配置 %1 的设置已更改，因此已停止正在进行的发送。</translation>
+    </message>
+    <message>
+        <source>Quit capwatch</source>
+        <translation>退出 capwatch</translation>
+    </message>
+    <message>
+        <source>Quit while sends are not done?</source>
+        <translation>仍有请求未完成，确定退出？</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Don&apos;t ask again</source>
+        <translation>不再询问</translation>
     </message>
 </context>
 <context>
