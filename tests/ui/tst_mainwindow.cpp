@@ -144,6 +144,8 @@ private Q_SLOTS:
     void minimumSize();
     void initialSplit();
     void theDefaultSizeShowsEverything();
+    void theMinimumSizeNeverScrollsThePanelSideways_data();
+    void theMinimumSizeNeverScrollsThePanelSideways();
     void screenshots();
 
 private:
@@ -1095,6 +1097,51 @@ void TestMainWindow::theDefaultSizeShowsEverything()
     QVERIFY(QTest::qWaitForWindowExposed(again.window.get()));
     QCOMPARE(again.window->size(), QSize(1440, 900));
     QTRY_COMPARE(again.window->findChild<QSplitter *>()->sizes(), chosen);
+}
+
+void TestMainWindow::theMinimumSizeNeverScrollsThePanelSideways_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << u"en"_s;
+    QTest::newRow("de") << u"de"_s;
+    QTest::newRow("zh_CN") << u"zh_CN"_s;
+}
+
+void TestMainWindow::theMinimumSizeNeverScrollsThePanelSideways()
+{
+    // Issue 25, point 14: at the smallest size the retry panel may scroll down, never sideways
+    // (German's long captions and "120,0 s von 120 s" cut its figures off), in a retry cycle.
+    QFETCH(QString, language);
+    QTranslator translator;
+    if (language != u"en") {
+        QVERIFY(
+            translator.load(QStringLiteral(CAPWATCH_QM_DIR "/capwatch_") + language + u".qm"_s));
+        QApplication::installTranslator(&translator);
+    }
+    const auto uninstall
+        = qScopeGuard([&translator] { QApplication::removeTranslator(&translator); });
+    Window w(ini(), 0.02, false);
+    w.headlineOnceThen(u"capped"_s);
+    w.window->resize(w.window->minimumSize());
+    w.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+    w.type(u"Are you there?"_s);
+    w.window->sendPrompt();
+    RetryPanel *panel = retryPanel(*w.window);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
+    auto *scroll = panel->findChild<QScrollArea *>();
+    QVERIFY(scroll);
+    QTest::qWait(50); // a layout pass
+    QVERIFY2(scroll->horizontalScrollBar()->maximum() == 0,
+        qPrintable(u"content %1 px in a viewport of %2 px"_s.arg(scroll->widget()->width())
+                       .arg(scroll->viewport()->width())));
+    // Every figure whole: inside the viewport.
+    for (QLabel *label : scroll->widget()->findChildren<QLabel *>()) {
+        if (!label->isVisible() || label->text().isEmpty())
+            continue;
+        const QRect r(label->mapTo(scroll->viewport(), QPoint(0, 0)), label->size());
+        QVERIFY2(r.right() <= scroll->viewport()->width(), qPrintable(label->text()));
+    }
 }
 
 void TestMainWindow::screenshots()

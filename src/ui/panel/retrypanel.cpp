@@ -9,7 +9,6 @@
 #include <QAccessible>
 #include <QEvent>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
@@ -153,38 +152,39 @@ RetryPanel::RetryPanel(QWidget *parent)
     grid->addWidget(m_title, 0, 0, 1, 3);
     grid->addWidget(m_stateLabel, 1, 0, 1, 3);
     // Right under the state that names the wait it ends; hidden but while pacing.
-    // Send now while pacing; Send at while a retry waits for a reset out of the budget's reach.
-    auto *offers = new QHBoxLayout;
-    offers->setContentsMargins(0, 0, 0, 0);
-    offers->addWidget(m_sendNow);
-    offers->addWidget(m_sendAt);
-    offers->addStretch();
-    grid->addLayout(offers, 2, 0, 1, 3);
-    grid->addWidget(m_failureCaption, 3, 0);
-    grid->addWidget(m_failureLabel, 3, 1, 1, 2);
-    int row = 4;
+    // Send now while pacing; Send at while a retry waits for a reset out of the budget's reach
+    // (never both: one cell).
+    grid->addWidget(m_sendNow, 2, 0, 1, 3, Qt::AlignLeft);
+    grid->addWidget(m_sendAt, 2, 0, 1, 3, Qt::AlignLeft);
+    // Each row with a caption has a second row below it, empty (no height, no spacing) unless
+    // the panel is narrow: then every part takes the whole width, the figure or bar under its
+    // caption (fitCaptions()), so that no column's minimum adds to another's.
+    m_grid = grid;
+    int row = 3;
+    const auto pair = [&](QWidget *caption, QWidget *second, int column, Qt::Alignment align = {}) {
+        m_placements.append({ caption, row, 0, 1, row, align });
+        m_placements.append({ second, row, column, 3 - column, row + 1, {} });
+        row += 2;
+    };
+    pair(m_failureCaption, m_failureLabel, 1);
     for (const auto &[cap, value, progress] :
         { std::tuple { m_attemptCaption, m_attemptLabel, m_attemptBar },
             std::tuple { m_tokensCaption, m_tokensLabel, m_tokensBar },
             std::tuple { m_countdownCaption, m_countdownLabel, m_countdownBar },
             std::tuple { m_budgetCaption, m_budgetLabel, m_budgetBar } }) {
-        grid->addWidget(cap, row, 0);
-        grid->addWidget(progress, row, 1);
-        grid->addWidget(value, row, 2);
-        ++row;
+        grid->addWidget(progress, row, 1); // hidden when narrow
+        pair(cap, value, 2);
     }
-    grid->addWidget(m_sourceCaption, row, 0, Qt::AlignTop);
-    grid->addWidget(m_sourceLabel, row++, 1, 1, 2);
+    pair(m_sourceCaption, m_sourceLabel, 1, Qt::AlignTop);
     grid->setRowMinimumHeight(row++, gap / 2);
     grid->addWidget(m_windowTitle, row++, 0, 1, 3);
     grid->addWidget(m_windowNone, row++, 0, 1, 3);
-    grid->addWidget(m_windowTokensLabel, row, 0);
-    grid->addWidget(m_windowTokensBar, row++, 1, 1, 2);
-    grid->addWidget(m_windowRequestsLabel, row, 0);
-    grid->addWidget(m_windowRequestsBar, row++, 1, 1, 2);
+    pair(m_windowTokensLabel, m_windowTokensBar, 1);
+    pair(m_windowRequestsLabel, m_windowRequestsBar, 1);
     grid->addWidget(m_windowResetLabel, row++, 0, 1, 3);
     grid->setRowStretch(row, 1);
     grid->setColumnStretch(1, 1);
+    placeRows();
 
     retranslate();
     refresh();
@@ -206,10 +206,24 @@ void RetryPanel::fitCaptions()
     m_narrow = wrap;
     for (QLabel *cap : captions)
         cap->setWordWrap(wrap);
+    placeRows();
     // Narrow, the figures say it all: their bars give way, so that no figure is cut off.
     for (QProgressBar *b : { m_attemptBar, m_countdownBar, m_budgetBar })
         b->setVisible(!wrap);
     m_tokensBar->setVisible(!wrap && !m_state.answerTokens);
+}
+
+void RetryPanel::placeRows()
+{
+    for (const Placement &p : std::as_const(m_placements)) {
+        m_grid->removeWidget(p.widget);
+        if (m_narrow)
+            m_grid->addWidget(p.widget, p.narrowRow, 0, 1, 3, p.align);
+        else
+            m_grid->addWidget(p.widget, p.row, p.column, 1, p.columnSpan, p.align);
+    }
+    // Narrow, one column: no spacing for columns that hold nothing side by side.
+    m_grid->setHorizontalSpacing(m_narrow ? 0 : 2 * (fontMetrics().height() / 2));
 }
 
 void RetryPanel::resizeEvent(QResizeEvent *event)

@@ -13,6 +13,7 @@
 #include <optional>
 
 class QAccessibleEvent;
+class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -120,6 +121,21 @@ private:
     /// The send shown: the session's, or a parked one (showParked()).
     session::SendState m_state;
     bool m_narrow = false; ///< fitCaptions(): captions wrapped, the figures' bars hidden
+    /// Where a part of a captioned row goes: wide, in its cell; narrow, across the whole width,
+    /// a caption's figure or bar on the row below it, so that a long caption (German's) and a
+    /// long figure never share a line and no column's minimum adds to another's.
+    struct Placement
+    {
+        QWidget *widget;
+        int row;
+        int column;
+        int columnSpan;
+        int narrowRow;
+        Qt::Alignment align;
+    };
+    QList<Placement> m_placements;
+    QGridLayout *m_grid = nullptr;
+    void placeRows();
     /// What the panel showed before showParked() put a parked send in its place.
     std::optional<session::SendState> m_beforePark;
     retry::PolicyLimits m_limits;
