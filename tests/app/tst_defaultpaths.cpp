@@ -9,13 +9,17 @@
 #include "session/settingsfile.h"
 #include "session/storedrecords.h"
 #include "support/clirunner.h"
+#include "support/windowwidgets.h"
+#include "ui/panel/retrypanel.h"
 #include "ui/settings/settings.h"
 #include "ui/window/mainwindow.h"
 
 #include <QFile>
+#include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -38,11 +42,15 @@ bool writeFile(const QString &path, const QByteArray &text)
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
 }
 
+/// Where pacing is seen across the two programs: the demo's minute lasts 6 s of wall time, long
+/// enough for one program to end and the other to start and read the report inside it.
+constexpr double kPacingScale = 0.1;
+
 /// The capped demo, time-scaled, on loopback.
-bool listenCapped(demo::DemoProvider &provider)
+bool listenCapped(demo::DemoProvider &provider, double scale = kScale)
 {
     demo::DemoOptions o;
-    o.timeScale = kScale;
+    o.timeScale = scale;
     provider.setOptions(o);
     return provider.listen();
 }
@@ -58,6 +66,8 @@ private Q_SLOTS:
     void aProfileSavedByTheWindowIsUsedByTheCli();
     void anEarlierIniIsMergedOnceAndKept();
     void aWindowReportOfTheCliPacesTheWindowAfterARestart();
+    void aFullWindowLeftByTheCliHoldsTheWindowsFirstSend();
+    void aFullWindowLeftByTheWindowHoldsTheClisSend();
 
 private:
     QString configDir() const { return m_dir->filePath(u"config/capwatch"_s); }
@@ -184,6 +194,67 @@ void TestDefaultPaths::aWindowReportOfTheCliPacesTheWindowAfterARestart()
     QVERIFY(w->limitTokens.has_value());
     QVERIFY(w->remainingTokens.has_value());
     QVERIFY(*w->remainingTokens < *w->limitTokens); // the CLI's send was counted
+}
+
+void TestDefaultPaths::aFullWindowLeftByTheCliHoldsTheWindowsFirstSend()
+{
+    // The CLI's send leaves the provider's window nearly full (5,500 of 6,000 tokens counted);
+    // the window, started after on the same default history, holds its first send (pacing)
+    // instead of sending it into the full window.
+    demo::DemoProvider provider;
+    QVERIFY(listenCapped(provider, kPacingScale));
+    const testing::CliRun chat = runCli({ u"chat"_s, u"--endpoint"_s, provider.baseUrl().toString(),
+        u"--model"_s, u"capwatch-demo"_s, u"--prompt"_s, u"Fill the window"_s, u"--max-tokens"_s,
+        u"5500"_s, u"--time-scale"_s, QString::number(kPacingScale) });
+    QVERIFY2(chat.exitCode == 0, chat.err.constData());
+
+    ui::Settings settings;
+    ui::LaunchOptions options;
+    options.endpoint = provider.baseUrl().toString();
+    options.model = u"capwatch-demo"_s;
+    options.timeScale = kPacingScale;
+    history::HistoryWriter writer;
+    ui::MainWindow window(settings, options);
+    window.attachHistory(&writer, false);
+    QSignalSpy loaded(window.providerMemory(), &session::ProviderMemory::loaded);
+    writer.open(session::defaultHistoryPath());
+    QVERIFY(loaded.wait(10000));
+    testing::widgets::promptEditor(window)->setPlainText(u"And now from the window"_s);
+    window.sendPrompt();
+    QTRY_COMPARE_WITH_TIMEOUT(
+        window.session()->sendState().phase, session::SendPhase::Pacing, 3000);
+    QCOMPARE(provider.chatRequests(), 1); // only the CLI's: the window's waits
+    window.session()->cancel();
+}
+
+void TestDefaultPaths::aFullWindowLeftByTheWindowHoldsTheClisSend()
+{
+    // The other way round: the window's send fills the provider's window; capwatch-cli, run
+    // after the window closed, reads the report from the default history and paces.
+    demo::DemoProvider provider;
+    QVERIFY(listenCapped(provider, kPacingScale));
+    {
+        ui::Settings settings;
+        ui::LaunchOptions options;
+        options.endpoint = provider.baseUrl().toString();
+        options.model = u"capwatch-demo"_s;
+        options.timeScale = kPacingScale;
+        history::HistoryWriter writer;
+        ui::MainWindow window(settings, options);
+        window.attachHistory(&writer, false);
+        writer.open(session::defaultHistoryPath());
+        testing::widgets::maxTokensBox(window)->setValue(5500);
+        testing::widgets::promptEditor(window)->setPlainText(u"Fill the window"_s);
+        window.sendPrompt();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            testing::widgets::retryPanel(window)->state(), ui::RetryPanel::State::Succeeded, 10000);
+        writer.close(); // what was queued is written, as when the window closes
+    }
+    const testing::CliRun chat = runCli({ u"chat"_s, u"--endpoint"_s, provider.baseUrl().toString(),
+        u"--model"_s, u"capwatch-demo"_s, u"--prompt"_s, u"And now from the CLI"_s,
+        u"--max-tokens"_s, u"1000"_s, u"--time-scale"_s, QString::number(kPacingScale) });
+    QVERIFY2(chat.err.contains("pacing: sending in"), chat.err.constData());
+    QVERIFY2(chat.exitCode == 0, chat.err.constData());
 }
 
 QTEST_MAIN(TestDefaultPaths)
