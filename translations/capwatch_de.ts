@@ -2325,6 +2325,14 @@
         <comment>what is left of the provider&apos;s limit</comment>
         <translation>%1 von %2</translation>
     </message>
+    <message>
+        <source>Send at the provider&apos;s reset</source>
+        <translation>Beim Zurücksetzen des Anbieters senden</translation>
+    </message>
+    <message>
+        <source>Stops retrying and parks the send until the provider&apos;s reset, when it goes out by itself</source>
+        <translation>Beendet die Wiederholungen und parkt die Anfrage bis zum Zurücksetzen des Anbieters; dann geht sie von selbst hinaus</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SearchResultsModel</name>

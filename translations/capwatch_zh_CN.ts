@@ -2313,6 +2313,14 @@
         <comment>what is left of the provider&apos;s limit</comment>
         <translation>%1 / %2</translation>
     </message>
+    <message>
+        <source>Send at the provider&apos;s reset</source>
+        <translation>在提供方重置时发送</translation>
+    </message>
+    <message>
+        <source>Stops retrying and parks the send until the provider&apos;s reset, when it goes out by itself</source>
+        <translation>停止重试并暂存该请求，直到提供方重置时自动发出</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SearchResultsModel</name>

@@ -521,6 +521,10 @@ void RetryPanel::retranslate()
     m_sendNow->setAccessibleName(tr("Send now"));
     m_sendNow->setAccessibleDescription(
         tr("Sends without waiting for the provider's window to reset"));
+    m_sendAt->setAccessibleName(tr("Send at the provider's reset"));
+    m_sendAt->setAccessibleDescription(
+        tr("Stops retrying and parks the send until the provider's reset, when it goes out by "
+           "itself"));
     m_windowTitle->setText(tr("Provider window"));
     m_windowNone->setAccessibleName(tr("Provider window"));
     m_windowTokensLabel->setAccessibleName(tr("Tokens left in the provider's window"));
@@ -546,7 +550,6 @@ void RetryPanel::refreshSendAt()
     const QDateTime now = m_wallClock ? m_wallClock() : QDateTime::currentDateTimeUtc();
     m_sendAt->setText(session::ParkingTexts::sendAt(m_state.earlyPark.dueAt, now));
     m_sendAt->setToolTip(session::SendTexts::earlyParkWhy(m_state));
-    m_sendAt->setAccessibleDescription(m_sendAt->toolTip());
 }
 
 void RetryPanel::refreshPacing()
