@@ -1259,6 +1259,7 @@ void TestTimeline::pacedThenSentNow()
     QList<TimelineLane> lanes = layoutTimeline(records);
     QCOMPARE(lanes.size(), 1);
     QCOMPARE(lanes.first().segments.first().label, u"paced 4.2 s of 58.251 s"_s);
+    QCOMPARE(lanes.first().segments.first().ranS, 4.2); // the short figure, where room is short
     // Paced in full: the plan's figure alone.
     records.clear();
     Send(records, 1, kStart).paced(12).started(1, 12000).succeeded(1);

@@ -157,7 +157,8 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
             && lane->segments.first().kind == TimelineSegment::Kind::Paced) {
             // After pacing: what it actually waited ("paced 4.2 s of 58 s" after Send now).
             TimelineSegment &pace = lane->segments.first();
-            pace.label = session::RetryTexts::pacedLabel(pace.scheduledS, seconds(*r.waitMs));
+            pace.ranS = std::clamp(seconds(*r.waitMs), 0.0, pace.scheduledS);
+            pace.label = session::RetryTexts::pacedLabel(pace.scheduledS, pace.ranS);
         }
         TimelineSegment s;
         s.kind = TimelineSegment::Kind::Attempt;
@@ -233,7 +234,8 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
             && lane->segments.first().kind == TimelineSegment::Kind::Paced && r.waitMs) {
             // Cancelled while it paced: as far as the pacing wait ran.
             TimelineSegment &pace = lane->segments.first();
-            pace.label = session::RetryTexts::pacedLabel(pace.scheduledS, seconds(*r.waitMs));
+            pace.ranS = std::clamp(seconds(*r.waitMs), 0.0, pace.scheduledS);
+            pace.label = session::RetryTexts::pacedLabel(pace.scheduledS, pace.ranS);
         }
         lane->outcome = TimelineLane::Outcome::Cancelled;
         lane->reason = r.reason;

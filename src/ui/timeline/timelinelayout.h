@@ -41,6 +41,9 @@ struct TimelineSegment
     double endS = 0;
     /// Waits: the wait scheduled (capped); more than endS - startS when a cancel cut it short.
     double scheduledS = 0;
+    /// Paced: the part of the pacing wait that ran, once known (attempt 1 began, or a cancel
+    /// ended it); -1 before. Less than scheduledS after Send now.
+    double ranS = -1;
     bool isCut() const { return kind == Kind::Wait && endS - startS < scheduledS - 0.0005; }
     /// Attempts: the outcome category; none while the attempt runs or when the send was
     /// cancelled during it (`cancelled`). Waits: the category of the failure before them.

@@ -332,7 +332,8 @@ void TimelineWidget::updateAccessibleDescription()
         description += u' '
             + tr("Before its first attempt it waited %1 for the provider's window, outside the "
                  "budget.")
-                  .arg(session::RetryTexts::seconds(paced->scheduledS));
+                  .arg(session::RetryTexts::seconds(
+                      paced->ranS >= 0 ? paced->ranS : paced->scheduledS));
     // A parked send is news however far up its lane is.
     for (const TimelineLane &lane : std::as_const(m_lanes)) {
         if (&lane != &last && lane.outcome == TimelineLane::Outcome::Parked)

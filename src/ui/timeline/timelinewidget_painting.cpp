@@ -369,7 +369,9 @@ void TimelineWidget::paintLane(
         if (room > f.fmSmall.horizontalAdvance(u"…"_s) * 2) {
             QString label = s->label;
             if (f.fmSmall.horizontalAdvance(label) > room) {
-                const QString figures = session::RetryTexts::seconds(s->scheduledS);
+                // The time it really paced: what ran before Send now, else the plan.
+                const QString figures
+                    = session::RetryTexts::seconds(s->ranS >= 0 ? s->ranS : s->scheduledS);
                 label = f.fmSmall.horizontalAdvance(figures) <= room
                     ? figures
                     : f.fmSmall.elidedText(s->label, Qt::ElideRight, room);
