@@ -6,6 +6,7 @@
 #include "net/chatclient.h"
 #include "net/retrylog.h"
 #include "support/loopbackserver.h"
+#include "support/timingalone.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -424,6 +425,7 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
 
 void TestChatClient::retriesFireOnTimeNeverEarly()
 {
+    CAPWATCH_TIMING_RUNS_ALONE();
     // Many short waits: each retry starts no earlier than its scheduled (scaled) wait and at
     // most 50 ms after it.
     DemoOptions o;

@@ -13,6 +13,7 @@
 #include "support/demolocalprovider.h"
 #include "support/historywriting.h"
 #include "support/sendsteps.h"
+#include "support/timingalone.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -846,6 +847,7 @@ void TestParkingLot::resetInTwentyFiveHoursIsNotParked()
 
 void TestParkingLot::suspendReleasesWithinTwoSeconds()
 {
+    CAPWATCH_TIMING_RUNS_ALONE();
     // Parked for an hour of wall time; the machine sleeps for that hour: the monotonic timer
     // (an hour away) stopped meanwhile, the wall clock did not.
     testing::ThreadedDemo demo(scenario(u"capped"_s));
@@ -894,6 +896,7 @@ void TestParkingLot::unstoredParkStaysWithItsConversation()
 
 void TestParkingLot::releasedOnTimeOverAHundredParks()
 {
+    CAPWATCH_TIMING_RUNS_ALONE();
     // The figure of docs/performance.md: 100 parks due 50-250 ms ahead, each sent; how late
     // after its due time the request went out (its attempt 1 started), never early.
     testing::ThreadedDemo demo(scenario(u"capped"_s));
