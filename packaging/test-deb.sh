@@ -125,12 +125,14 @@ check_options() {
 }
 cli_page=$(page capwatch-cli | sed 's/\\-/-/g')
 # The fewest options each --help lists today (--help included); more are fine.
-declare -A min_options=([explain]=6 [chat]=13 [demo]=10 [history]=8)
-for command in explain chat demo history; do
+declare -A min_options=([explain]=6 [chat]=13 [demo]=10 [history]=8 [profiles]=3)
+for command in explain chat demo history profiles; do
     grep -q "^\.SS \"$command\"" <<<"$cli_page" || fail "capwatch-cli.1 has no section for $command"
     help=$("$cli" "$command" --help) || fail "capwatch-cli $command --help failed"
     check_options "capwatch-cli $command" "$cli_page" "${min_options[$command]}" "$help"
 done
+# `profiles` has one subcommand, which its synopsis names.
+grep -q -- 'capwatch-cli profiles\\fR list ' <<<"$cli_page" || fail "capwatch-cli.1 does not name profiles list"
 for text in OPENAI_COMPAT_API_KEY QT_LOGGING_RULES '^\.SH "EXIT STATUS"' '^\.SH "EXAMPLES"' '^\\fB130\\fR$'; do
     grep -q -- "$text" <<<"$cli_page" || fail "capwatch-cli.1 lacks $text"
 done

@@ -840,19 +840,22 @@ private Q_SLOTS:
 
     void resetCountsDownBeforeTheReset()
     {
-        // Between the first request and the reset the time left falls: 180 s at 0.01 is 1.8 s.
+        // Between the first request and the reset the time left falls: 180 s at 0.03 is 5.4 s.
+        // The second request goes 130 policy s after the first (3.9 s) and must arrive before
+        // the reset: 1.5 s of slack, which a loaded or sanitized machine's late timer and slow
+        // round trip keep (at 0.01 it was 0.5 s, and a loaded machine missed it).
         DemoOptions options = scenario(u"reset"_s);
         options.resetAfterSeconds = 180;
-        options.timeScale = 0.01;
+        options.timeScale = 0.03;
         auto provider = start(options);
         QVERIFY(provider);
         ReplyPtr first = post(*provider, chatBody(10));
         AWAIT(first);
         QCOMPARE(first->readAll(),
             R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 3 min."})");
-        // 130 policy s later (1.3 s): under a minute left, named in seconds.
+        // 130 policy s later (3.9 s): under a minute left, named in seconds.
         ReplyPtr later;
-        QTimer::singleShot(1300, this, [&] { later = post(*provider, chatBody(10)); });
+        QTimer::singleShot(3900, this, [&] { later = post(*provider, chatBody(10)); });
         QTRY_VERIFY_WITH_TIMEOUT(later && later->isFinished(), 10000);
         QCOMPARE(statusOf(later.get()), 422);
         static const QRegularExpression pattern(

@@ -6,6 +6,8 @@
 #include "net/chatclient.h"
 #include "net/retrylog.h"
 #include "support/loopbackserver.h"
+#include "support/sanitizers.h"
+#include "support/timingalone.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -424,8 +426,12 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
 
 void TestChatClient::retriesFireOnTimeNeverEarly()
 {
-    // Many short waits: each retry starts no earlier than its scheduled (scaled) wait and at
-    // most 50 ms after it.
+    CAPWATCH_TIMING_RUNS_ALONE();
+    // Many short waits: each retry starts no earlier than its scheduled (scaled) wait and not
+    // much after it. "Not much" is 250 ms (1 s under AddressSanitizer): a timer on a machine
+    // whose cores are busy with other work fires 100 ms late and more (seen under ASan), and
+    // this test proves "never early" and "not a whole wait late" (each wait is 1.2 s here);
+    // how late timers really fire is bench_retrytiming's figure, on a quiet machine.
     DemoOptions o;
     o.timeScale = 0.02;
     Fixture f(u"headline"_s, o);
@@ -442,7 +448,8 @@ void TestChatClient::retriesFireOnTimeNeverEarly()
         qInfo("wait %lld ms scheduled, retry after %lld ms", qlonglong(s.info.wallWaitMs),
             qlonglong(gap));
         QVERIFY2(gap >= s.info.wallWaitMs, "a retry fired early");
-        QVERIFY2(gap <= s.info.wallWaitMs + 50, "a retry fired more than 50 ms late");
+        QVERIFY2(gap <= s.info.wallWaitMs + capwatch::testing::runawayBoundMs(250),
+            "a retry fired more than 250 ms late");
         ++checked;
     }
     QCOMPARE(checked, 2);

@@ -214,7 +214,13 @@ void TestProfilePolicy::everyRecordCarriesTheProfileItWasSentWith()
     m_client->setProfileName(QString());
     m_client->send(provider.request());
     QVERIFY(next.wait());
-    for (const RetryRecord &r : m_log->records()) {
+    QCOMPARE(next.succeeded.size(), 1);
+    // The loop below checks every record: there must be some (at least the attempt and its end).
+    const QList<RetryRecord> &records = m_log->records();
+    QVERIFY2(records.size() >= 2, qPrintable(QString::number(records.size())));
+    QCOMPARE(records.constFirst().event, RetryRecord::Event::AttemptStarted);
+    QCOMPARE(records.constLast().event, RetryRecord::Event::Succeeded);
+    for (const RetryRecord &r : records) {
         QVERIFY(r.profile.isEmpty());
         QVERIFY(toJsonLine(r).endsWith(R"("profile":null,"fallback_to":null})"));
     }

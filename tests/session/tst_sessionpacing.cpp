@@ -282,13 +282,22 @@ void TestSessionPacing::theWindowReportOutlivesTheProcess()
     QVERIFY(w);
     QCOMPARE(w->remainingTokens, std::optional<qint64>(6000 - 5 * 1002));
     QCOMPARE(w->tokensResetAt, resetAt);
+    QVERIFY(w->receivedAt < resetAt);
+    // Read on the memory's own clock, not the wall's: the reset is 0.6 s of wall time after
+    // the first send, which a loaded machine may pass before this line (the check would then
+    // be skipped). Read the moment the report came, the window is still ahead: it paces.
+    QDateTime readAt = w->receivedAt;
+    memory.setWallClock([&readAt] { return readAt; });
     const retry::PaceInput input
         = memory.paceInput(u"demo"_s, u"capwatch-demo"_s, 1010, true, kScale);
-    if (QDateTime::currentDateTimeUtc() < resetAt) { // still ahead: it paces
-        QVERIFY(input.tokensResetLeft && input.tokensResetLeft->count() > 0);
-        const retry::PaceDecision d = retry::decidePacing(input);
-        QVERIFY2(d.pace, d.reason.c_str());
-    }
+    QVERIFY(input.tokensResetLeft && input.tokensResetLeft->count() > 0);
+    const retry::PaceDecision d = retry::decidePacing(input);
+    QVERIFY2(d.pace, d.reason.c_str());
+    // Read after its reset, the report no longer holds a send back.
+    readAt = resetAt.addMSecs(1);
+    const retry::PaceDecision after
+        = retry::decidePacing(memory.paceInput(u"demo"_s, u"capwatch-demo"_s, 1010, true, kScale));
+    QVERIFY2(!after.pace, after.reason.c_str());
 }
 
 void TestSessionPacing::theWindowReportIsReadWhenTheHistoryOpensLater()

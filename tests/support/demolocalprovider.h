@@ -83,6 +83,11 @@ public:
         }
         return out;
     }
+    /// When each of chats() reached the provider (wall time, UTC), in the same order.
+    QList<QDateTime> chatArrivals() const
+    {
+        return m_thread ? m_thread->chatArrivals() : QList<QDateTime>();
+    }
 
 private:
     demo::DemoOptions m_options;

@@ -6,6 +6,7 @@
 
 #include "demo/demoprovider.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QMutex>
 #include <QMutexLocker>
@@ -50,6 +51,17 @@ public:
         if (m_provider)
             m_provider->clearRecordedRequests();
         m_finalRecords.clear();
+        const QMutexLocker arrivals(&m_arrivalsMutex);
+        m_arrivals.clear();
+    }
+
+    /// The wall time (UTC) each chat request reached the provider, taken on the provider's
+    /// thread as it arrived, in the order of recordedRequests()' chat requests: "not before" is
+    /// measured where it counts, not when the test hears of the answer.
+    QList<QDateTime> chatArrivals() const
+    {
+        const QMutexLocker lock(&m_arrivalsMutex);
+        return m_arrivals;
     }
 
 protected:
@@ -57,6 +69,10 @@ protected:
     {
         demo::DemoProvider provider;
         provider.setOptions(m_options);
+        QObject::connect(&provider, &demo::DemoProvider::chatRequestReceived, &provider, [this] {
+            const QMutexLocker lock(&m_arrivalsMutex);
+            m_arrivals.append(QDateTime::currentDateTimeUtc());
+        });
         if (provider.listen())
             m_url = provider.baseUrl();
         {
@@ -74,6 +90,8 @@ private:
     mutable QMutex m_providerMutex; // guards m_provider and m_finalRecords
     demo::DemoProvider *m_provider = nullptr; // lives on this thread's stack while it runs
     QList<demo::RecordedRequest> m_finalRecords;
+    mutable QMutex m_arrivalsMutex; // guards m_arrivals, written on the provider's thread
+    QList<QDateTime> m_arrivals;
     demo::DemoOptions m_options;
     QSemaphore m_ready;
     QUrl m_url;

@@ -10,6 +10,7 @@
 #include "session/parkingtexts.h"
 #include "support/demowindow.h"
 #include "support/historywriting.h"
+#include "support/loopbackserver.h"
 #include "support/viewlinks.h"
 #include "support/windowwidgets.h"
 #include "ui/conversation/conversationpresenter.h"
@@ -30,10 +31,12 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
+#include <QNetworkProxy>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -1173,6 +1176,15 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
         // Send now asks at the first click, due or not yet.
         QVERIFY(sendNow());
     }
+    // From here on every request to a host that is not this machine goes through a proxy,
+    // which holds it: it sees what would have reached the LAN host (Qt never sends loopback
+    // requests, the demo's, through a proxy).
+    testing::LoopbackServer proxy(QByteArray {});
+    QVERIFY(proxy.listen());
+    QNetworkProxy::setApplicationProxy(
+        QNetworkProxy(QNetworkProxy::HttpProxy, u"127.0.0.1"_s, proxy.port()));
+    const auto restore = qScopeGuard(
+        [] { QNetworkProxy::setApplicationProxy(QNetworkProxy(QNetworkProxy::NoProxy)); });
     QPointer<QMessageBox> box = p.window->findChild<QMessageBox *>(u"plainHttpWarning"_s);
     QVERIFY(box);
     QTRY_VERIFY(box->isVisible());
@@ -1188,6 +1200,7 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     QVERIFY(!chat->busy());
     QVERIFY(!p.lot()->isRunning(parkedId));
     QCOMPARE(p.lot()->waitsForConsent(parkedId), due);
+    QCOMPARE(proxy.connections(), 0); // Cancel sent nothing
 
     // Asked again, Send anyway: it goes out, to its own endpoint.
     QVERIFY(sendNow());
@@ -1202,6 +1215,13 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     QVERIFY(chat->busy());
     QCOMPARE(chat->lane(), session::ParkingLot::laneOf(lan));
     QVERIFY(testing::DemoWindow::chatRequests(p.work).isEmpty());
+    // The parked prompt reached its own endpoint, with the profile's key.
+    QTRY_COMPARE_WITH_TIMEOUT(proxy.heads().size(), 1, 10000);
+    QVERIFY2(proxy.heads().constFirst().startsWith(
+                 "POST http://192.0.2.10:8000/v1/chat/completions HTTP/1.1\r\n"),
+        proxy.heads().constFirst().constData());
+    QVERIFY(proxy.heads().constFirst().contains("Authorization: Bearer sk-lan-0123456789"));
+    QVERIFY(proxy.bodies().constFirst().contains("Over plain HTTP"));
     chat->stop();
     qunsetenv("CAPWATCH_TEST_LAN_KEY");
 }

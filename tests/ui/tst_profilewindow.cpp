@@ -472,6 +472,10 @@ void TestProfileWindow::settingsDuringAFallbacksSend()
     set.profiles[0].endpoint = capped.baseUrl();
     set.profiles[0].model = u"capwatch-demo"_s;
     set.profiles[0].keyVariable.clear();
+    // The fallback's send keeps waiting for 10 attempts (9 waits of 1.2 s here), so that it
+    // still runs after the dialog on a loaded machine.
+    set.profiles[1].overrides.maxAttempts = 10;
+    set.profiles[1].overrides.budgetS = 3600;
     w.settings.setProfiles(set);
     const session::ProfileSet stored = w.settings.profiles();
     QCOMPARE(stored.defaultProfile, u"free"_s);
@@ -519,6 +523,13 @@ void TestProfileWindow::settingsDuringAFallbacksSend()
         QTRY_VERIFY(!chat->busy());
     } else {
         QVERIFY2(!text.contains(fallbackNotice), qPrintable(text));
+        // Nothing changed: the fallback's send runs on, its next attempt reaches the Paid key
+        // (a 60 s wait takes 1.2 s here).
+        QVERIFY(chat->busy() && chat->sentToFallback());
+        const int sentSoFar = w.paidChats();
+        QTRY_VERIFY_WITH_TIMEOUT(w.paidChats() > sentSoFar, 10000);
+        QVERIFY(chat->busy() && chat->sentToFallback());
+        chat->stop();
     }
 }
 
