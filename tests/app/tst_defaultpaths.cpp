@@ -55,6 +55,31 @@ bool listenCapped(demo::DemoProvider &provider, double scale = kScale)
     return provider.listen();
 }
 
+ui::LaunchOptions optionsFor(const demo::DemoProvider &provider, double scale)
+{
+    ui::LaunchOptions options;
+    options.endpoint = provider.baseUrl().toString();
+    options.model = u"capwatch-demo"_s;
+    options.timeScale = scale;
+    return options;
+}
+
+/// The window as src/app/gui's main() sets it up on the default paths: ui::Settings on its
+/// default file, a HistoryWriter attached before open() opens the default database.
+struct WindowOnDefaults
+{
+    WindowOnDefaults(const demo::DemoProvider &provider, double scale)
+        : window(settings, optionsFor(provider, scale))
+    {
+        window.attachHistory(&writer, false);
+    }
+    void open() { writer.open(session::defaultHistoryPath()); }
+
+    ui::Settings settings;
+    history::HistoryWriter writer; // outlives the window: it writes what the window queued
+    ui::MainWindow window;
+};
+
 } // namespace
 
 class TestDefaultPaths final : public QObject
@@ -177,16 +202,10 @@ void TestDefaultPaths::aWindowReportOfTheCliPacesTheWindowAfterARestart()
 
     // No SQL warning at the window's start (it read from a database not open yet).
     QTest::failOnWarning(QRegularExpression(u"database not open|Driver not loaded"_s));
-    ui::Settings settings;
-    ui::LaunchOptions options;
-    options.endpoint = provider.baseUrl().toString();
-    options.model = u"capwatch-demo"_s;
-    options.timeScale = kScale;
-    history::HistoryWriter writer;
-    ui::MainWindow window(settings, options);
-    window.attachHistory(&writer, false); // before open(), as src/app/gui's main() does
+    WindowOnDefaults gui(provider, kScale);
+    ui::MainWindow &window = gui.window;
     QSignalSpy loaded(window.providerMemory(), &session::ProviderMemory::loaded);
-    writer.open(session::defaultHistoryPath());
+    gui.open();
     QVERIFY(loaded.wait(10000));
     const auto w
         = window.providerMemory()->window(window.session()->lane(), window.session()->model());
@@ -208,16 +227,10 @@ void TestDefaultPaths::aFullWindowLeftByTheCliHoldsTheWindowsFirstSend()
         u"5500"_s, u"--time-scale"_s, QString::number(kPacingScale) });
     QVERIFY2(chat.exitCode == 0, chat.err.constData());
 
-    ui::Settings settings;
-    ui::LaunchOptions options;
-    options.endpoint = provider.baseUrl().toString();
-    options.model = u"capwatch-demo"_s;
-    options.timeScale = kPacingScale;
-    history::HistoryWriter writer;
-    ui::MainWindow window(settings, options);
-    window.attachHistory(&writer, false);
+    WindowOnDefaults w(provider, kPacingScale);
+    ui::MainWindow &window = w.window;
     QSignalSpy loaded(window.providerMemory(), &session::ProviderMemory::loaded);
-    writer.open(session::defaultHistoryPath());
+    w.open();
     QVERIFY(loaded.wait(10000));
     testing::widgets::promptEditor(window)->setPlainText(u"And now from the window"_s);
     window.sendPrompt();
@@ -234,21 +247,15 @@ void TestDefaultPaths::aFullWindowLeftByTheWindowHoldsTheClisSend()
     demo::DemoProvider provider;
     QVERIFY(listenCapped(provider, kPacingScale));
     {
-        ui::Settings settings;
-        ui::LaunchOptions options;
-        options.endpoint = provider.baseUrl().toString();
-        options.model = u"capwatch-demo"_s;
-        options.timeScale = kPacingScale;
-        history::HistoryWriter writer;
-        ui::MainWindow window(settings, options);
-        window.attachHistory(&writer, false);
-        writer.open(session::defaultHistoryPath());
+        WindowOnDefaults w(provider, kPacingScale);
+        ui::MainWindow &window = w.window;
+        w.open();
         testing::widgets::maxTokensBox(window)->setValue(5500);
         testing::widgets::promptEditor(window)->setPlainText(u"Fill the window"_s);
         window.sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
             testing::widgets::retryPanel(window)->state(), ui::RetryPanel::State::Succeeded, 10000);
-        writer.close(); // what was queued is written, as when the window closes
+        w.writer.close(); // what was queued is written, as when the window closes
     }
     const testing::CliRun chat = runCli({ u"chat"_s, u"--endpoint"_s, provider.baseUrl().toString(),
         u"--model"_s, u"capwatch-demo"_s, u"--prompt"_s, u"And now from the CLI"_s,
