@@ -137,6 +137,9 @@ private Q_SLOTS:
     void waitForResetParksAndSendsAtTheReset();
     void waitForResetBeyondMaxGivesUp();
     void sigintWhileParkedExits130();
+    void sigintWhilePacingExits130();
+    void privateWritesNoSettingsFileEither();
+    void aKeychainProfileExits4();
     void waitForResetParksAgainUpToThreeTimes();
     void waitForResetSaysWhyNotParked();
     void waitForResetInTheHelp();
@@ -970,6 +973,73 @@ void TestChatCli::withoutPacingQuickRunsGet422s()
     }
     QVERIFY2(refused >= 1, qPrintable(QString::number(refused)));
     QVERIFY(demo.provider.chatRequests() > 8);
+}
+
+void TestChatCli::sigintWhilePacingExits130()
+{
+    // issue 26.5: Ctrl+C while the send is held for the provider's window exits 130, and the
+    // held send never goes out. A first run fills the demo's window (5,500 of its 6,000 tokens
+    // counted) and leaves the report in this run's history; the second paces.
+    QTemporaryDir dir;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, dir.filePath(u"data"_s));
+    env.insert(u"XDG_CONFIG_HOME"_s, dir.filePath(u"config"_s));
+    Demo demo(u"capped"_s, {}, 0.1); // the demo's minute is 6 s of wall time
+    QVERIFY(demo.ok);
+    const Run fill = runCli(demo.chat({ u"--max-tokens"_s, u"5500"_s }), {}, env);
+    QVERIFY2(fill.exitCode == 0, fill.err.constData());
+    const QString log = dir.filePath(u"log.jsonl"_s);
+    const Run r = runCli(
+        demo.chat({ u"--max-tokens"_s, u"1000"_s, u"--log"_s, log }), {}, env, [&](QProcess &p) {
+            QTRY_VERIFY_WITH_TIMEOUT(!readJsonLines(log).isEmpty(), 5000); // the paced record
+            ::kill(pid_t(p.processId()), SIGINT);
+        });
+    QCOMPARE(r.exitCode, 130);
+    QVERIFY2(r.err.contains("pacing: sending in"), r.err.constData());
+    const QList<QJsonObject> records = readJsonLines(log);
+    QCOMPARE(eventsOf(records), (QStringList { u"paced"_s, u"cancelled cancelled"_s }));
+    QCOMPARE(demo.provider.chatRequests(), 1); // the first run's only
+}
+
+void TestChatCli::privateWritesNoSettingsFileEither()
+{
+    // issue 26.5: --private stores no history and learns nothing into the settings file: on
+    // fresh default paths, nothing is written at all. Without it, the same run writes both.
+    QTemporaryDir dir;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_DATA_HOME"_s, dir.filePath(u"data"_s));
+    env.insert(u"XDG_CONFIG_HOME"_s, dir.filePath(u"config"_s));
+    const QString settings = dir.filePath(u"config/capwatch/capwatch.conf"_s);
+    Demo demo(u"capped"_s);
+    QVERIFY(demo.ok);
+    const Run secret = runCli(demo.chat({ u"--private"_s }), {}, env);
+    QVERIFY2(secret.exitCode == 0, secret.err.constData());
+    QVERIFY(!QFile::exists(settings));
+    QVERIFY(!QFile::exists(dir.filePath(u"data/capwatch"_s)));
+    const Run open = runCli(demo.chat(), {}, env);
+    QVERIFY2(open.exitCode == 0, open.err.constData());
+    QVERIFY(QFile::exists(settings)); // the learned ratio: what --private keeps away
+    QVERIFY(QFile::exists(dir.filePath(u"data/capwatch"_s)));
+}
+
+void TestChatCli::aKeychainProfileExits4()
+{
+    // issue 26.5: a profile whose key is in the system keychain cannot be used by capwatch-cli
+    // (it links no keychain): a configuration error, exit 4, before anything is sent.
+    QTemporaryDir dir;
+    Demo demo(u"capped"_s);
+    QVERIFY(demo.ok);
+    const QString config = dir.filePath(u"capwatch.conf"_s);
+    QFile f(config);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("[profiles]\ndefault=work\n[profile.work]\nname=Work\nendpoint="
+        + demo.provider.baseUrl().toString().toUtf8() + "\nmodel=capwatch-demo\nkey=keychain\n");
+    f.close();
+    const Run r = runCli({ u"chat"_s, u"--config"_s, config, u"--profile"_s, u"work"_s,
+        u"--prompt"_s, u"Hello"_s, u"--private"_s });
+    QCOMPARE(r.exitCode, 4);
+    QVERIFY2(r.err.contains("keeps its key in the system keychain"), r.err.constData());
+    QCOMPARE(demo.provider.chatRequests(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestChatCli)
