@@ -719,8 +719,8 @@ private Q_SLOTS:
         // Retry when told (scaled), plus a little slack: the window has freed. Had the rejected
         // requests been recorded, it would still be full.
         ReplyPtr retried;
-        QTimer::singleShot(int(retrySeconds * 1000 * options.timeScale) + 30, this,
-            [&] { retried = post(*provider, chatBody(1000)); });
+        QTimer::singleShot(int(retrySeconds * 1000 * options.timeScale) + 30, Qt::PreciseTimer,
+            this, [&] { retried = post(*provider, chatBody(1000)); });
         QTRY_VERIFY_WITH_TIMEOUT(retried && retried->isFinished(), 10000);
         QCOMPARE(statusOf(retried.get()), 200);
         QCOMPARE(provider->chatRequests(), 5);
@@ -827,8 +827,8 @@ private Q_SLOTS:
         // Once the time has passed (scaled, plus slack), the cap is gone for good.
         const int resetWallMs = int(resetAfter * 1000 * timeScale);
         ReplyPtr answered;
-        QTimer::singleShot(std::max<qint64>(0, resetWallMs + 30 - sinceFirst.elapsed()), this,
-            [&] { answered = post(*provider, chatBody(10)); });
+        QTimer::singleShot(std::max<qint64>(0, resetWallMs + 30 - sinceFirst.elapsed()),
+            Qt::PreciseTimer, this, [&] { answered = post(*provider, chatBody(10)); });
         QTRY_VERIFY_WITH_TIMEOUT(answered && answered->isFinished(), 10000);
         QCOMPARE(statusOf(answered.get()), 200);
         QVERIFY(!jsonObject(answered->readAll()).value(u"choices"_s).toArray().isEmpty());
@@ -855,7 +855,11 @@ private Q_SLOTS:
             R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 3 min."})");
         // 130 policy s later (3.9 s): under a minute left, named in seconds.
         ReplyPtr later;
-        QTimer::singleShot(3900, this, [&] { later = post(*provider, chatBody(10)); });
+        // Precise timers here and wherever a request must not arrive before a time: a coarse one
+        // may fire up to 5 % early (here 195 ms, 6.5 policy s, and the provider then still had
+        // more than 50 s left: seen with both cores busy).
+        QTimer::singleShot(
+            3900, Qt::PreciseTimer, this, [&] { later = post(*provider, chatBody(10)); });
         QTRY_VERIFY_WITH_TIMEOUT(later && later->isFinished(), 10000);
         QCOMPARE(statusOf(later.get()), 422);
         static const QRegularExpression pattern(
@@ -1747,7 +1751,7 @@ private Q_SLOTS:
         // After the resets (scaled, plus slack) the window is back to its initial state.
         const qint64 waitMs = std::max(window.resetTokensMs, window.resetRequestsMs);
         ReplyPtr later;
-        QTimer::singleShot(int(double(waitMs) * options.timeScale) + 30, this,
+        QTimer::singleShot(int(double(waitMs) * options.timeScale) + 30, Qt::PreciseTimer, this,
             [&] { later = post(*provider, chatBody(1)); });
         QTRY_VERIFY_WITH_TIMEOUT(later && later->isFinished(), 10000);
         QCOMPARE(statusOf(later.get()), 200);
@@ -1824,7 +1828,7 @@ private Q_SLOTS:
 
         // Once the oldest request has left, one more is admitted.
         ReplyPtr later;
-        QTimer::singleShot(int(double(againMs) * options.timeScale) + 30, this,
+        QTimer::singleShot(int(double(againMs) * options.timeScale) + 30, Qt::PreciseTimer, this,
             [&] { later = post(*provider, chatBody(10)); });
         QTRY_VERIFY_WITH_TIMEOUT(later && later->isFinished(), 10000);
         QCOMPARE(statusOf(later.get()), 200);
