@@ -4,6 +4,7 @@
 // the key never reaches the file. Read back with a HistoryStore, as `capwatch-cli history` will.
 
 #include "history/historystore.h"
+#include "session/chatsession.h"
 #include "session/storedrecords.h"
 #include "support/clirunner.h"
 #include "support/demothread.h"
@@ -42,6 +43,7 @@ class TestChatHistory final : public QObject
 private Q_SLOTS:
     void init();
     void chatStoresItsSend();
+    void anAnswerOverAMillionCharactersIsStoredCut();
     void privateWritesNoFile();
     void killNineInTheMiddleOfARetryCycle();
     void interruptStoresTheCancel();
@@ -65,6 +67,35 @@ void TestChatHistory::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
+}
+
+void TestChatHistory::anAnswerOverAMillionCharactersIsStoredCut()
+{
+    // issue 26.5: the CLI prints the whole answer, and the history keeps its first 1,000,000
+    // characters (kMaxStoredAnswerChars), marked cut off.
+    demo::DemoOptions o = scenario(u"firehose"_s);
+    o.answerBytes = 1'200'000;
+    o.answerChunks = 300;
+    testing::DemoThread demo(o);
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    testing::CliOptions options;
+    options.environment = environment();
+    const testing::CliRun run = testing::runCli(
+        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"A very long one"_s },
+        options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.out.size(), 1'200'000);
+
+    history::HistoryStore store;
+    QCOMPARE(store.open(database()).status, history::OpenResult::Status::Opened);
+    const history::ConversationPage page = store.conversations(10);
+    QCOMPARE(page.conversations.size(), 1);
+    const QList<history::Message> messages = store.messages(page.conversations.first().id);
+    QCOMPARE(messages.size(), 2);
+    QCOMPARE(messages.at(1).text.size(), session::kMaxStoredAnswerChars);
+    QCOMPARE(messages.at(1).state, history::MessageState::CutOff);
+    QVERIFY(run.out.startsWith(messages.at(1).text.toUtf8()));
 }
 
 void TestChatHistory::chatStoresItsSend()
