@@ -687,11 +687,9 @@ void TestParkingLot::plainHttpWaitsForTheConsent()
     QVERIFY(s.busy());
     // What reached the host: the parked prompt, with the key.
     QTRY_COMPARE_WITH_TIMEOUT(proxy.heads().size(), 1, 10000);
-    QVERIFY2(proxy.heads().constFirst().startsWith(
-                 "POST http://192.0.2.1/v1/chat/completions HTTP/1.1\r\n"),
-        proxy.heads().constFirst().constData());
-    QVERIFY(proxy.heads().constFirst().contains("Authorization: Bearer sk-plain-0123456789"));
-    QVERIFY(proxy.bodies().constFirst().contains("Not without consent"));
+    const QByteArray differs = proxy.firstRequestDiffers(
+        "http://192.0.2.1/v1/chat/completions", "sk-plain-0123456789", "Not without consent");
+    QVERIFY2(differs.isEmpty(), differs.constData());
     QCOMPARE(proxy.connections(), 1);
     s.stop();
     qunsetenv("CAPWATCH_TEST_PLAIN_KEY");
@@ -734,11 +732,9 @@ void TestParkingLot::theLotTellsItWaitsForTheConsent()
     QVERIFY(s.busy());
     // Sent: the request reached the host, with its key.
     QTRY_COMPARE_WITH_TIMEOUT(proxy.heads().size(), 1, 10000);
-    QVERIFY2(proxy.heads().constFirst().startsWith(
-                 "POST http://192.0.2.1/v1/chat/completions HTTP/1.1\r\n"),
-        proxy.heads().constFirst().constData());
-    QVERIFY(proxy.heads().constFirst().contains("Authorization: Bearer sk-plain-0123456789"));
-    QVERIFY(proxy.bodies().constFirst().contains("Not without consent"));
+    const QByteArray differs = proxy.firstRequestDiffers(
+        "http://192.0.2.1/v1/chat/completions", "sk-plain-0123456789", "Not without consent");
+    QVERIFY2(differs.isEmpty(), differs.constData());
     s.stop();
     qunsetenv("CAPWATCH_TEST_PLAIN_KEY");
 }

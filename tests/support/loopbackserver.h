@@ -54,6 +54,23 @@ public:
     const QList<QByteArray> &heads() const { return m_heads; }
     const QList<QByteArray> &bodies() const { return m_bodies; }
     int connections() const { return m_connections; }
+    /// As a proxy: what is wrong with the first request it passed on, which should be a POST to
+    /// `target` (an absolute URL) with `key` as its bearer and `words` in its body; empty when
+    /// nothing is (or "no request" before one came).
+    QByteArray firstRequestDiffers(
+        const QByteArray &target, const QByteArray &key, const QByteArray &words) const
+    {
+        if (m_heads.isEmpty())
+            return "no request";
+        const QByteArray &head = m_heads.constFirst();
+        if (!head.startsWith(QByteArray("POST " + target + " HTTP/1.1\r\n")))
+            return "another request line: " + head;
+        if (!head.contains(QByteArray("Authorization: Bearer " + key)))
+            return "not its key: " + head;
+        if (!m_bodies.constFirst().contains(words))
+            return "not its prompt: " + m_bodies.constFirst().left(300);
+        return {};
+    }
 
 private:
     void serve(QTcpSocket *socket)
