@@ -45,7 +45,7 @@ void BackgroundSends::onEnded(ChatSession *session, net::SendSummary::Outcome ou
         if (!s || it == m_sessions.end() || s->busy())
             return;
         const QUuid conversation = s->conversationId();
-        const bool parked = s->isParked();
+        const bool parked = s->sendState().isParked();
         std::unique_ptr<ChatSession> done = std::move(*it);
         m_sessions.erase(it);
         done.release()->deleteLater(); // it may still be inside its own signal

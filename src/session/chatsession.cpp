@@ -1,9 +1,12 @@
 #include "chatsession.h"
 
 #include "backgroundsends.h"
+#include "chatsession_p.h"
 #include "history/historystore.h"
 #include "sessionlogging.h"
 
+#include <QTimer>
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -15,10 +18,25 @@ ChatSession::ChatSession(QObject *parent)
     : QObject(parent)
     , m_client(new net::ChatClient(this))
     , m_log(new net::RetryLog(this))
+    , m_stored(new StoredConversation(this))
 {
     wireClient();
     // Each record as it is logged, so a kill in the middle of a retry cycle loses at most one.
-    connect(m_log, &net::RetryLog::recordAppended, this, &ChatSession::storeRecord);
+    connect(m_log, &net::RetryLog::recordAppended, this, [this](int row) {
+        if (m_current && row >= 0 && row < m_log->records().size())
+            m_stored->addRecord(*m_current, m_log->records().at(row));
+    });
+    connect(m_stored, &StoredConversation::stored, this, &ChatSession::conversationStored);
+    connect(m_stored, &StoredConversation::updated, this, &ChatSession::conversationUpdated);
+}
+
+ChatSession::~ChatSession()
+{
+    if (m_lot)
+        m_lot->detach(this);
+    m_client->cancel();
+    if (m_current && std::exchange(m_current->route().holdsLocal, false))
+        m_link.stopLocal();
 }
 
 void ChatSession::wireClient()
@@ -26,10 +44,23 @@ void ChatSession::wireClient()
     m_client->setParent(this);
     m_client->setRetryLog(m_log);
     m_client->setTimeScale(m_timeScale);
-    // What the responses say of the provider feeds the memory (pacing, context windows); the
-    // steps of a send reach the views through its Send (adopt()).
-    connect(m_client, &net::ChatClient::providerReported, this, &ChatSession::onProviderReported);
-    connect(m_client, &net::ChatClient::contextOverflowed, this, &ChatSession::onContextOverflow);
+    // What the responses say of the provider feeds the memory (pacing, context windows), filed
+    // under the provider the request went to, even if another was chosen since. The steps of a
+    // send reach the views through its Send (adopt()).
+    connect(m_client, &net::ChatClient::providerReported, this,
+        [this](quint64 send, const net::ProviderReport &report) {
+            if (current(send))
+                m_planner.report(m_current->route().lane, report);
+        });
+    connect(m_client, &net::ChatClient::contextOverflowed, this,
+        [this](quint64 send, const net::ContextOverflow &overflow) {
+            if (!current(send))
+                return;
+            Send::Route &route = m_current->route();
+            m_planner.learnContextWindow(route.lane, overflow.contextWindow);
+            route.overflowWindow = overflow.contextWindow;
+            route.overflowExcess = std::max<qint64>(0, overflow.requested - route.estimate);
+        });
 }
 
 void ChatSession::renewClient()
@@ -43,320 +74,96 @@ void ChatSession::renewClient()
     disconnect(old, nullptr, this, nullptr);
     old->deleteLater();
     wireClient();
-    applyToClient(m_choice);
+    applyToClient(m_link.choice());
 }
 
-void ChatSession::setCarrier(BackgroundSends *carrier)
+void ChatSession::applyToClient(const ProviderChoice &choice)
 {
-    m_carrier = carrier;
+    m_client->setCredentialProvider(m_link.credentialsFor(choice));
+    m_client->setPolicyLimits(choice.limits);
+    m_client->setProfileName(choice.profileName);
 }
 
-void ChatSession::leaveSend()
+void ChatSession::restoreClient()
 {
-    if (!busy())
+    if (!m_current || !std::exchange(m_current->route().onFallbackClient, false))
         return;
-    if (m_carrier) {
-        if (std::unique_ptr<ChatSession> carried = carryOff()) {
-            m_carrier->carry(std::move(carried));
-            return;
-        }
-    }
-    cancel();
-}
-
-std::unique_ptr<ChatSession> ChatSession::carryOff()
-{
-    if (!busy() || !m_current || !m_writer || m_conversation.isNull()
-        || (m_lot && m_lot->runsIn(this)))
-        return nullptr;
-    auto carried = std::make_unique<ChatSession>();
-    ChatSession &c = *carried;
-    // Wired as this one.
-    c.m_timeScale = m_timeScale;
-    c.m_client->setTimeScale(m_timeScale);
-    c.m_local = m_local;
-    c.m_keychain = m_keychain;
-    c.m_keepTranscript = m_keepTranscript;
-    c.m_wallClock = m_wallClock;
-    c.m_parkingChoice = m_parkingChoice;
-    c.m_memory = m_memory;
-    c.m_pacingEnabled = m_pacingEnabled;
-    c.m_autoTrim = m_autoTrim;
-    c.m_resendsAfterTrim = true; // nobody shows it to resend a trimmed prompt by hand
-    c.m_fallback = m_fallback;
-    c.m_autoFallback = m_autoFallback;
-    c.m_plainHttpConsent = m_plainHttpConsent;
-    c.setProvider(m_choice); // the demo's users are counted: each session stops it once
-    c.driveFromLot(m_lot); // parks as this one would; it shows nothing the lot releases into
-    c.m_writer = m_writer;
-
-    // The client with the send in flight goes with it; this session takes the new one, which
-    // talks to its provider as set (setProvider() above applied it).
-    disconnect(m_client, nullptr, this, nullptr);
-    disconnect(c.m_client, nullptr, &c, nullptr);
-    std::swap(m_client, c.m_client);
-    wireClient();
-    c.wireClient();
-    c.m_clientOnFallback = std::exchange(m_clientOnFallback, false);
-    c.m_fallbackStartedLocal = std::exchange(m_fallbackStartedLocal, false);
-
-    // The send and the conversation it belongs to.
-    Send *send = m_current;
-    m_current = nullptr;
-    disconnect(send, nullptr, this, nullptr);
-    send->setParent(&c);
-    c.adopt(send);
-    c.m_history = std::exchange(m_history, {});
-    c.m_conversation = std::exchange(m_conversation, {});
-    c.m_conversationProfile = std::exchange(m_conversationProfile, {});
-    c.m_lastStoredMessage = std::exchange(m_lastStoredMessage, {});
-    c.m_lastStoredPrompt = std::exchange(m_lastStoredPrompt, {});
-    c.m_lastStoredAnswer = std::exchange(m_lastStoredAnswer, {});
-    c.m_leftOut = std::exchange(m_leftOut, 0);
-    c.m_sessionContextWindow = m_sessionContextWindow;
-    m_failedPrompt.clear();
-    m_hasLastExchange = false;
-    m_editing = false;
-    ++m_view;
-    qCInfo(lcSession) << "send" << send->id() << "goes on in its own conversation"
-                      << c.m_conversation.toString(QUuid::WithoutBraces);
-    return carried;
-}
-
-void ChatSession::adopt(Send *send)
-{
-    if (m_current && !m_current->state().running())
-        m_current->deleteLater(); // one in flight ends by itself (the latest send wins)
-    m_current = send;
-    // The latest send wins: nothing of an earlier one reaches the views.
-    connect(send, &Send::changed, this, [this, send](const SendState &state) {
-        if (send == m_current)
-            Q_EMIT sendStateChanged(state);
-    });
-    connect(send, &Send::started, this, [this, send](quint64 id) {
-        if (send == m_current)
-            Q_EMIT sendStarted(id);
-    });
-    connect(send, &Send::text, this, [this, send](quint64 id, const QString &text) {
-        if (send != m_current || !current(id))
-            return;
-        keepAnswerText(text);
-        Q_EMIT answerText(id, text);
-    });
-    connect(send, &Send::ended, this,
-        [this, send](quint64 id, const net::SendSummary &summary) { onEnded(send, id, summary); });
-}
-
-void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summary)
-{
-    if (send != m_current || !current(id)) {
-        send->deleteLater(); // superseded while it ran
-        return;
-    }
-    if (m_parkWhenEnded && summary.outcome == net::SendSummary::Outcome::Cancelled) {
-        // parkNow(): the user stopped the cycle to send at the reset. It ends as given up (its
-        // prompt is the failed one) with the offer made during the wait, and is parked at once.
-        const ParkOffer early = *std::exchange(m_parkWhenEnded, std::nullopt);
-        net::SendSummary stopped = summary;
-        stopped.outcome = net::SendSummary::Outcome::GaveUp;
-        finish(send, stopped);
-        send->setOffers(early, {});
-        send->publish();
-        Q_EMIT gaveUp(id, stopped);
-        if (current(id))
-            park();
-        Q_EMIT parkOffered(send->state().park);
-        return;
-    }
-    m_parkWhenEnded.reset();
-    finish(send, summary);
-    send->publish();
-    switch (summary.outcome) {
-    case net::SendSummary::Outcome::Succeeded:
-        Q_EMIT succeeded(id, summary);
-        return;
-    case net::SendSummary::Outcome::Cancelled:
-        Q_EMIT cancelled(id, summary);
-        return;
-    case net::SendSummary::Outcome::GaveUp:
-        break;
-    }
-    // `send` keeps its offers whatever a handler of gaveUp() starts meanwhile (a Send that is
-    // replaced is deleted later, never at once).
-    Q_EMIT gaveUp(id, summary);
-    // Before parkOffered(): an automatic fallback goes now, and is not also parked.
-    offerFallback(send, id);
-    // In a lot, a parked send that ends capped again goes back in, whatever the choice: it was
-    // parked by the user or the setting already (up to kMaxParksInARow). Without one
-    // (capwatch-cli) the caller decides on the offer.
-    const bool again = send->parksInARow() > 0 && m_lot;
-    if (current(id) && send->state().park.parkable
-        && (again || m_parkingChoice == ParkingChoice::Automatic))
-        park();
-    // Also when another send began: the lot waits for this one's end.
-    Q_EMIT parkOffered(send->state().park);
-    offerTrim(send, id);
-}
-
-Send *ChatSession::ended() const
-{
-    if (!m_current || !(m_current->state().ended() || m_current->state().isParked()))
-        return nullptr;
-    return m_current;
-}
-
-ChatSession::~ChatSession()
-{
-    if (m_lot)
-        m_lot->detach(this);
-    m_client->cancel();
-    if ((m_demo || m_fallbackStartedLocal) && m_local)
-        m_local->stop();
+    applyToClient(m_link.choice());
+    if (std::exchange(m_current->route().holdsLocal, false))
+        m_link.stopLocal();
 }
 
 void ChatSession::configure(const SessionSetup &setup)
 {
     setTimeScale(setup.timeScale);
-    setLocalProvider(setup.localProvider);
-    setKeychain(setup.keychain);
-    setProviderMemory(setup.memory);
+    m_link.setLocalProvider(setup.localProvider);
+    m_link.setKeychain(setup.keychain);
+    m_planner.setProviderMemory(setup.memory);
+    m_planner.setPacingEnabled(setup.pacing);
+    m_planner.setAutoTrim(setup.autoTrim);
     setParkingChoice(setup.parkingChoice);
-    setPacingEnabled(setup.pacing);
-    setAutoTrim(setup.autoTrim);
 }
 
 void ChatSession::setTimeScale(double scale)
 {
     m_timeScale = scale;
     m_client->setTimeScale(scale);
-}
-
-void ChatSession::setLocalProvider(LocalProvider *provider)
-{
-    m_local = provider;
-}
-
-void ChatSession::setKeychain(KeychainFactory make)
-{
-    m_keychain = std::move(make);
-}
-
-void ChatSession::setKeepTranscript(bool keep)
-{
-    m_keepTranscript = keep;
+    m_link.setTimeScale(scale);
+    m_planner.setTimeScale(scale);
 }
 
 void ChatSession::setProvider(const ProviderChoice &choice)
 {
-    m_choice = choice;
-    if (choice.demo && !m_demo) {
-        m_demo = true;
-        if (const std::optional<ProviderChoice> fallback = sendFallback();
-            std::exchange(m_fallbackStartedLocal, false) && fallback) {
-            // A demo fallback's send runs on the local provider it started: the session's now.
-            m_endpoint = fallback->endpoint;
-        } else {
-            QString error = u"no local provider"_s;
-            m_endpoint = m_local ? m_local->start(m_timeScale, &error) : QUrl();
-            if (!m_endpoint.isValid())
-                qCWarning(lcSession) << "the demo provider could not start:" << error;
-        }
-    } else if (!choice.demo && m_demo) {
+    const std::optional<ProviderChoice> went
+        = m_current ? m_current->route().fallback : std::nullopt;
+    QUrl heldDemo;
+    if (choice.demo && !m_link.usingDemo()) {
+        // A demo fallback's send runs on the local provider it started: the session's now.
+        if (went && went->demo && m_current && std::exchange(m_current->route().holdsLocal, false))
+            heldDemo = went->endpoint;
+    } else if (!choice.demo && m_link.usingDemo()) {
         // Stopping the local provider ends a send to it; a fallback's send elsewhere goes on.
-        if (!fallbackSendRunning() || sendFallback().value_or(ProviderChoice {}).demo)
+        if (!fallbackSendRunning() || (went && went->demo))
             m_client->cancel();
-        if (m_local)
-            m_local->stop();
-        m_demo = false;
     }
-
-    if (!m_demo)
-        m_endpoint = choice.endpoint;
+    m_link.choose(choice, heldDemo);
     // A fallback's send in flight goes on: the client keeps the key source, limits and profile
     // name that send began with, and finish() puts this choice in (restoreClient()).
     if (!fallbackSendRunning()) {
         restoreClient();
         applyToClient(choice);
     }
-    if (m_writer && !m_conversation.isNull() && choice.profile != m_conversationProfile) {
-        m_conversationProfile = choice.profile; // `updated` stays: it is not a new message
-        m_writer->setConversationProfile(m_conversation, choice.profile);
-    }
-    // The demo serves capwatch-demo; any other endpoint needs a model named (net's one rule).
-    const QString named = choice.model.trimmed();
-    m_model = !named.isEmpty() ? named
-        : m_demo               ? QString::fromUtf16(net::kDemoModel)
-                               : net::defaultModelFor(m_endpoint);
+    m_stored->setProfile(choice.profile);
     Q_EMIT providerChanged();
 }
 
-net::Credential ChatSession::loadNow() const
+void ChatSession::setFallback(std::optional<ProviderChoice> fallback, bool automatic)
 {
-    net::Credential loaded;
-    if (const std::shared_ptr<net::CredentialProvider> credentials = m_client->credentialProvider())
-        credentials->load([&loaded](const net::Credential &c) { loaded = c; });
-    return loaded;
-}
-
-KeyStatus ChatSession::keyStatus() const
-{
-    // The keychain answers later and may ask to be unlocked: it is named, not read.
-    if (!m_demo && m_choice.keySource == ProviderChoice::KeySource::Keychain)
-        return { KeyStatus::Kind::Named, m_choice.keySourceText };
-    const net::Credential loaded = loadNow();
-    const QString source = m_demo ? loaded.source : m_choice.keySourceText;
-    switch (net::keyUse(loaded, net::chatCompletionsUrl(m_endpoint))) {
-    case net::KeyUse::Key:
-        return { KeyStatus::Kind::Key, source };
-    case net::KeyUse::NotNeeded:
-        return { KeyStatus::Kind::NotNeeded, source };
-    case net::KeyUse::Missing:
-        break;
+    m_link.setFallback(std::move(fallback), automatic);
+    if (!m_link.fallback() && m_current) {
+        FallbackOffer offer = m_current->state().fallback;
+        offer.offered = false;
+        m_current->setFallbackOffer(offer);
     }
-    return { KeyStatus::Kind::Missing, source };
-}
-
-bool ChatSession::keyWouldBeSent() const
-{
-    if (m_demo)
-        return false;
-    // A configured keychain counts as a key: it answers later and may ask to be unlocked.
-    if (m_choice.keySource == ProviderChoice::KeySource::Keychain)
-        return true;
-    const std::shared_ptr<net::CredentialProvider> credentials = m_client->credentialProvider();
-    if (!credentials)
-        return false;
-    // The environment and key file answer at once; should one ever answer later, assume a key.
-    auto hasKey = std::make_shared<std::optional<bool>>();
-    credentials->load([hasKey](const net::Credential &c) { *hasKey = !c.key.isEmpty(); });
-    return hasKey->value_or(true);
-}
-
-bool ChatSession::needsPlainHttpConsent() const
-{
-    const QUrl target = net::chatCompletionsUrl(m_endpoint);
-    if (!target.isValid() || target.scheme() != u"http" || net::isLoopback(target))
-        return false;
-    return !m_plainHttpConsent.contains(net::displayEndpoint(target)) && keyWouldBeSent();
-}
-
-void ChatSession::allowPlainHttp()
-{
-    m_plainHttpConsent.insert(net::displayEndpoint(net::chatCompletionsUrl(m_endpoint)));
-}
-
-bool ChatSession::consentsToPlainHttp(const ProviderChoice &c) const
-{
-    const ProviderChoice &own = m_choice;
-    const bool same = own.demo == c.demo && own.endpoint == c.endpoint
-        && own.keySource == c.keySource && own.keyVariable == c.keyVariable
-        && own.keyFile == c.keyFile && own.keychainEntry == c.keychainEntry;
-    return same && !needsPlainHttpConsent();
 }
 
 bool ChatSession::busy() const
 {
     return m_client->busy();
+}
+
+SendState ChatSession::sendState() const
+{
+    if (m_current)
+        return m_current->state();
+    // Before any send: the numbers and the profile of the next one.
+    SendState s;
+    s.limits = m_client->policyLimits();
+    s.budgetLeft = s.limits.budget;
+    s.profile = m_link.choice().profile;
+    s.profileName = m_link.choice().profileName;
+    s.model = m_link.model();
+    return s;
 }
 
 QString ChatSession::lastPrompt() const
@@ -385,7 +192,7 @@ quint64 ChatSession::send(const QString &prompt, const SendOptions &options)
     cancel(); // the latest send wins
     if (sendReplacesLastExchange()) { // the edited prompt takes the place of the last one
         m_history.resize(m_history.size() - 2);
-        storeReplacedExchange();
+        m_stored->replaceLastExchange();
     }
     m_editing = false;
     return startSend(prompt, options, Launch());
@@ -393,7 +200,7 @@ quint64 ChatSession::send(const QString &prompt, const SendOptions &options)
 
 quint64 ChatSession::retryFailed(const SendOptions &options)
 {
-    if (m_failedPrompt.isEmpty() || busy() || isParked())
+    if (m_failedPrompt.isEmpty() || busy() || sendState().isParked())
         return 0;
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
     return startSend(prompt, options, Launch());
@@ -407,14 +214,14 @@ quint64 ChatSession::regenerate(const SendOptions &options)
     // The same conversation again, without the answer.
     const QString prompt = m_history.at(m_history.size() - 2).content;
     m_history.resize(m_history.size() - 2);
-    storeReplacedExchange(); // its prompt is stored again, with the new send
+    m_stored->replaceLastExchange(); // its prompt is stored again, with the new send
     return startSend(prompt, options, Launch());
 }
 
-quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options, Launch launch)
+quint64 ChatSession::startSend(
+    const QString &prompt, const SendOptions &options, const Launch &launch)
 {
     ++m_restoreToken; // a send wins over a restore still being read
-    m_restorePending = false;
     m_hasLastExchange = false;
     m_failedPrompt.clear();
     // After a context error, the provider's own count and window: the next send (the resend of
@@ -426,28 +233,30 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
         named = std::exchange(m_current->route().resendWindow, std::nullopt);
     }
     // Where this send goes: the fallback's endpoint, model and headers for sendToFallback()'s
-    // one send, else the session's own provider (the client back from a fallback's first).
+    // one send (the client holds its key source and limits by now), else the session's own
+    // provider (the client back from a fallback's first).
     const std::optional<ProviderChoice> &target = launch.fallback;
     if (!target)
         restoreClient();
-    const ProviderChoice &to = target ? *target : m_choice;
-    // Made with the client's limits for this send (the fallback's are applied by now). A new
-    // prompt while one is parked: that one stays in the lot (its card, the queue) and goes at
-    // its reset; the session's send is the new one from now on, with no offer yet.
+    const ProviderChoice &to = target ? *target : m_link.choice();
+    // A new prompt while one is parked: that one stays in the lot (its card, the queue) and goes
+    // at its reset; the session's send is the new one from now on, with no offer yet.
     Send *send = new Send(m_client, prompt, options, to, target.has_value(), this);
     send->setParksInARow(launch.parksInARow);
     adopt(send);
     Send::Route &route = send->route();
     route.fallback = target;
+    route.onFallbackClient = target.has_value();
+    route.holdsLocal = launch.holdsLocal;
     // Paced and trimmed by the lane, model and context window of where the send goes.
-    route.lane = target ? laneOf(*target) : ownLane(launch.model);
+    route.lane = target ? ProviderLink::laneOf(*target) : m_link.ownLane(launch.model);
     setLeftOut(m_leftOut); // an edit or a regenerate may have taken turns away
-    trimBeforeSend(prompt, options, route.lane, excess.value_or(0), named);
+    trimBeforeSend(*send, excess.value_or(0), named);
     net::ChatRequest request;
-    request.endpoint = target ? target->endpoint : m_endpoint;
+    request.endpoint = target ? target->endpoint : m_link.endpoint();
     // A parked send goes with the model it was parked with, whatever is chosen now.
-    request.model = target ? target->model : launch.model.isEmpty() ? m_model : launch.model;
-    request.stream = target ? target->demo || target->stream : m_demo || m_choice.stream;
+    request.model = target ? target->model : launch.model.isEmpty() ? m_link.model() : launch.model;
+    request.stream = target ? target->demo || target->stream : m_link.usingDemo() || to.stream;
     request.extraHeaders = to.extraHeaders;
     if (options.systemPrompt)
         request.messages.append({ u"system"_s, *options.systemPrompt });
@@ -456,8 +265,13 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     request.messages.append({ u"user"_s, prompt });
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
-    storeSendStart(prompt,
-        launch.storedPrompt); // queued before the request goes out (on the next turn of the loop)
+    history::Conversation header; // a new stored conversation's
+    header.endpoint
+        = history::HistoryStore::storableEndpoint(m_link.endpoint().toString(QUrl::RemoveUserInfo));
+    header.model = m_link.model();
+    header.profile = m_link.profileId();
+    // Queued before the request goes out (on the next turn of the loop).
+    m_stored->startSend(*send, prompt, launch.storedPrompt, header);
     // The whole answer for the transcript; else, bounded, what the history stores of it (the
     // CLI streams on), or nothing.
     send->setAnswerLimit(m_keepTranscript ? -1
@@ -466,12 +280,47 @@ quint64 ChatSession::startSend(const QString &prompt, const SendOptions &options
     send->setModel(request.model);
     send->setLane(route.lane.lane);
     route.lane.model = request.model;
-    const net::PacePlan plan = pacePlanFor(request, route.lane);
+    const net::PacePlan plan = m_planner.pacePlan(request, route.lane);
     route.estimate = plan.estimatedTokens.value_or(0);
     const quint64 id = m_client->send(request, plan);
     if (!send->rows().send.isNull())
         send->rows().request = id;
     return id;
+}
+
+void ChatSession::adopt(Send *send)
+{
+    if (m_current && !m_current->state().running())
+        m_current->deleteLater(); // one in flight ends by itself (the latest send wins)
+    m_current = send;
+    // The latest send wins: nothing of an earlier one reaches the views.
+    connect(send, &Send::changed, this, [this, send](const SendState &state) {
+        if (send == m_current)
+            Q_EMIT sendStateChanged(state);
+    });
+    connect(send, &Send::started, this, [this, send](quint64 id) {
+        if (send == m_current)
+            Q_EMIT sendStarted(id);
+    });
+    connect(send, &Send::text, this, [this, send](quint64 id, const QString &text) {
+        if (send != m_current || !current(id))
+            return;
+        // The Send keeps the text itself (bounded as startSend() said); the history's answer
+        // row is made at its first text.
+        const Send::Rows &rows = send->rows();
+        if (rows.open && !rows.send.isNull() && rows.answer.isNull() && !text.isEmpty())
+            m_stored->startAnswer(*send);
+        Q_EMIT answerText(id, text);
+    });
+    connect(send, &Send::ended, this,
+        [this, send](quint64 id, const net::SendSummary &summary) { onEnded(send, id, summary); });
+}
+
+Send *ChatSession::ended() const
+{
+    if (!m_current || !(m_current->state().ended() || m_current->state().isParked()))
+        return nullptr;
+    return m_current;
 }
 
 void ChatSession::cancel()
@@ -489,42 +338,210 @@ void ChatSession::stop()
         stopped->setStoppedByUser(false);
 }
 
-void ChatSession::finish(Send *ended, const net::SendSummary &summary)
+bool ChatSession::sendNow()
 {
-    storeSendEnd(summary);
-    ParkOffer park = parkOfferFor(*ended, summary);
-    const bool viaFallback = ended->state().viaFallback;
-    if (viaFallback && park.parkable) {
-        // Parked, it would go to the session's own provider at the fallback's reset.
-        park.parkable = false;
-        park.refusal = retry::ParkRefusal::NotCapped;
-        park.reason = u"Not parked: the send went to the fallback profile."_s;
-    }
-    ended->setOffers(park, fallbackOfferFor(summary, *ended));
-    if (summary.outcome == net::SendSummary::Outcome::Succeeded) {
-        if (m_keepTranscript) {
-            m_history.append({ u"user"_s, ended->prompt() });
-            m_history.append({ u"assistant"_s, ended->answer() });
-            m_hasLastExchange = true;
-        }
-    } else {
-        m_failedPrompt = ended->prompt();
-    }
-    if (viaFallback)
-        restoreClient(); // later sends go to the session's own provider
+    if (!m_client->pacing())
+        return false;
+    qCInfo(lcSession) << "send" << currentSend() << "sent now, without waiting for the window";
+    return m_client->sendNow();
 }
 
-SendState ChatSession::sendState() const
+ContextPlanner::Turns ChatSession::turns() const
 {
+    // While editing, the next send replaces the last exchange: it is not part of that request.
+    const int exchanges = int(m_history.size() / 2) - (sendReplacesLastExchange() ? 1 : 0);
+    return { m_history, exchanges, m_leftOut };
+}
+
+ContextGauge ChatSession::contextGauge(const QString &prompt, const SendOptions &options) const
+{
+    // The next send goes to the session's own provider.
+    return m_planner.gauge(turns(), prompt, options, m_link.ownLane());
+}
+
+TrimOffer ChatSession::trimOfferFor(const QString &prompt, const SendOptions &options) const
+{
+    return m_planner.trimOffer(turns(), prompt, options, m_link.ownLane(), 0);
+}
+
+void ChatSession::setLeftOut(int turns)
+{
+    const int all = int(m_history.size() / 2);
+    // The last turn always goes: it is what the prompt answers.
+    const int clamped = std::clamp(turns, 0, std::max(0, all - 1));
+    if (clamped == m_leftOut)
+        return;
+    m_leftOut = clamped;
+    qCInfo(lcSession) << "oldest turns left out of requests:" << m_leftOut;
+    Q_EMIT leftOutChanged(m_leftOut, m_planner.leftOutTokens(this->turns(), m_link.ownLane()));
+}
+
+// --- history ---
+
+void ChatSession::setHistory(history::HistoryWriter *writer)
+{
+    if (writer == m_stored->writer())
+        return;
+    // The send in flight and the conversation belong to the old database (or to none).
     if (m_current)
-        return m_current->state();
-    // Before any send: the numbers and the profile of the next one.
-    SendState s;
-    s.limits = m_client->policyLimits();
-    s.budgetLeft = s.limits.budget;
-    s.profileName = m_choice.profileName;
-    s.model = m_model;
-    return s;
+        m_current->rows() = {};
+    m_stored->setWriter(writer);
+}
+
+void ChatSession::leaveSend()
+{
+    if (!busy())
+        return;
+    if (m_carrier) {
+        if (std::unique_ptr<ChatSession> carried = carryOff()) {
+            m_carrier->carry(std::move(carried));
+            return;
+        }
+    }
+    cancel();
+}
+
+std::unique_ptr<ChatSession> ChatSession::carryOff()
+{
+    if (!busy() || !m_current || !m_stored->writer() || m_stored->id().isNull()
+        || (m_lot && m_lot->runsIn(this)))
+        return nullptr;
+    auto carried = std::make_unique<ChatSession>();
+    ChatSession &c = *carried;
+    // Wired as this one.
+    c.setTimeScale(m_timeScale);
+    c.m_keepTranscript = m_keepTranscript;
+    c.m_wallClock = m_wallClock;
+    c.m_parkingChoice = m_parkingChoice;
+    c.m_planner.copySetupFrom(m_planner);
+    c.m_planner.setResendsAfterTrim(true); // nobody shows it to resend a trimmed prompt by hand
+    c.m_link.copySetupFrom(m_link);
+    c.setProvider(m_link.choice()); // the demo's users are counted: each session stops it once
+    c.driveFromLot(m_lot); // parks as this one would; it shows nothing the lot releases into
+
+    // The client with the send in flight goes with it; this session takes the new one, which
+    // talks to its provider as set (setProvider() above applied it).
+    disconnect(m_client, nullptr, this, nullptr);
+    disconnect(c.m_client, nullptr, &c, nullptr);
+    std::swap(m_client, c.m_client);
+    wireClient();
+    c.wireClient();
+
+    // The send and the conversation it belongs to.
+    Send *send = m_current;
+    m_current = nullptr;
+    disconnect(send, nullptr, this, nullptr);
+    send->setParent(&c);
+    c.adopt(send);
+    c.m_stored->takeFrom(*m_stored);
+    c.m_history = std::exchange(m_history, {});
+    c.m_leftOut = std::exchange(m_leftOut, 0);
+    m_failedPrompt.clear();
+    m_hasLastExchange = false;
+    m_editing = false;
+    ++m_view;
+    qCInfo(lcSession) << "send" << send->id() << "goes on in its own conversation"
+                      << c.conversationId().toString(QUuid::WithoutBraces);
+    return carried;
+}
+
+void ChatSession::forgetConversation()
+{
+    leaveSend(); // it goes on in its own conversation (or is cancelled without a carrier)
+    if (m_current) // its state belongs to the conversation shown before
+        m_current->deleteLater();
+    m_current = nullptr;
+    renewClient(); // its sends are numbered from Send 1
+    if (m_leftOut != 0) {
+        m_leftOut = 0;
+        Q_EMIT leftOutChanged(0, 0);
+    }
+    m_history.clear();
+    m_failedPrompt.clear();
+    m_hasLastExchange = false;
+    m_editing = false;
+    m_stored->show({}, {}, {});
+    ++m_view;
+}
+
+void ChatSession::newConversation()
+{
+    ++m_restoreToken; // a restore still being read is dropped
+    forgetConversation();
+    m_log->clear();
+    Q_EMIT conversationChanged(QUuid());
+}
+
+void ChatSession::openConversation(const QUuid &id)
+{
+    const quint64 token = ++m_restoreToken;
+    const bool reading = m_stored->load(id, this, [this, id, token](StoredConversation::Loaded l) {
+        if (token == m_restoreToken)
+            applyRestore(id, std::move(l));
+    });
+    if (!reading) {
+        QTimer::singleShot(0, this, [this, id, token] {
+            if (token == m_restoreToken)
+                Q_EMIT restoreFailed(id, u"history is off (--private)"_s);
+        });
+    }
+}
+
+void ChatSession::applyRestore(const QUuid &id, StoredConversation::Loaded loaded)
+{
+    if (!loaded.conversation) {
+        Q_EMIT restoreFailed(id, u"no such conversation in the history"_s);
+        return;
+    }
+    forgetConversation();
+    // The context sent from now on: each user message answered in full, with its answer. An
+    // answer cut off (or never finished) is shown but not sent, as for a failed send live; the
+    // last prompt without a full answer is the one "Retry now" sends.
+    std::pair<QUuid, QUuid> lastExchange; // what Regenerate or Edit and resend would replace
+    const QList<history::Message> &messages = loaded.messages;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const history::Message &m = messages.at(i);
+        if (m.role != history::Role::User)
+            continue;
+        const bool answered = i + 1 < messages.size()
+            && messages.at(i + 1).role == history::Role::Assistant
+            && messages.at(i + 1).state == history::MessageState::Complete;
+        if (answered) {
+            m_history.append({ u"user"_s, m.text });
+            m_history.append({ u"assistant"_s, messages.at(i + 1).text });
+            m_hasLastExchange = i + 2 == messages.size();
+            if (m_hasLastExchange)
+                lastExchange = { m.id, messages.at(i + 1).id };
+            m_failedPrompt.clear();
+            ++i;
+        } else {
+            m_hasLastExchange = false;
+            m_failedPrompt = m.text;
+        }
+    }
+    m_stored->show(id, loaded.conversation->profile,
+        messages.isEmpty() ? QUuid() : messages.constLast().id, lastExchange);
+    if (m_lot) { // a parked send of this conversation is this session's parked prompt
+        const QList<history::ParkedSend> parked = m_lot->sendsOf(id);
+        if (!parked.isEmpty() && !m_lot->isRunning(parked.constLast().id))
+            adoptParked(parked.constLast());
+    }
+    quint64 highest = 0;
+    for (const net::RetryRecord &r : std::as_const(loaded.records))
+        highest = std::max(highest, quint64(std::max(0, r.request)));
+    m_log->replace(std::move(loaded.records));
+    m_client->continueAfter(highest); // new lanes never share a restored lane's number
+
+    RestoredConversation restored;
+    restored.id = id;
+    restored.title = loaded.conversation->title;
+    restored.endpoint = loaded.conversation->endpoint;
+    restored.model = loaded.conversation->model;
+    restored.profile = loaded.conversation->profile;
+    restored.messages = std::move(loaded.messages);
+    restored.sends = std::move(loaded.sends);
+    Q_EMIT conversationChanged(id);
+    Q_EMIT conversationRestored(restored);
 }
 
 } // namespace capwatch::session

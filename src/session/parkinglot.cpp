@@ -95,10 +95,10 @@ std::unique_ptr<ChatSession> ParkingLot::makeSession(const QString &profile) con
     // (ChatSession::runParked()) until their conversation is shown and asks.
     const bool consented = std::any_of(
         m_sessions.cbegin(), m_sessions.cend(), [&choice](const QPointer<ChatSession> &shown) {
-            return shown && shown->consentsToPlainHttp(choice);
+            return shown && shown->provider().consentsToPlainHttp(choice);
         });
     if (consented)
-        s->allowPlainHttp();
+        s->provider().allowPlainHttp();
     return s;
 }
 
@@ -273,7 +273,7 @@ QUuid ParkingLot::park(history::ParkedSend parked, ChatSession *origin)
     e->parked = std::move(parked);
     // The profile its send went to, which is its conversation's (ChatSession::setProvider()
     // stores it with the conversation).
-    e->profile = origin ? origin->profileId() : QString();
+    e->profile = origin ? origin->provider().profileId() : QString();
     e->fromOrigin = origin != nullptr;
     e->origin = origin;
     e->originView = origin ? origin->viewToken() : 0;
@@ -441,11 +441,11 @@ bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
     std::unique_ptr<ChatSession> own = makeSession(e.profile);
     if (!own)
         return false;
-    if (own->lane() != e.parked.provider) {
+    if (own->provider().lane() != e.parked.provider) {
         retire(std::move(own));
         return waitForProvider();
     }
-    if (own->needsPlainHttpConsent()) {
+    if (own->provider().needsPlainHttpConsent()) {
         // Its key would go over plain HTTP and no consent covers it: it waits for one, without
         // its conversation read every second (nor, read back overdue, holding up the others).
         retire(std::move(own));
@@ -504,7 +504,8 @@ bool ParkingLot::runIn(Entry &e, ChatSession *session, RetryRecord::Unpark why)
     if (send == 0) {
         // On its own provider but without the consent to plain HTTP (ChatSession::runParked()):
         // it waits for that, which the window asks for when the user sends it now.
-        const bool consent = session->lane() == parked.provider && session->needsPlainHttpConsent();
+        const bool consent = session->provider().lane() == parked.provider
+            && session->provider().needsPlainHttpConsent();
         const bool news = e.waitsForConsent != consent || e.waitsForProvider == consent;
         e.waitsForConsent = consent;
         e.waitsForProvider = !consent;
@@ -536,7 +537,7 @@ void ParkingLot::ended(ChatSession *session, quint64 send, Outcome outcome)
         QTimer::singleShot(0, this, &ParkingLot::check);
         return;
     }
-    if (outcome == Outcome::Cancelled && !session->stoppedByUser()) {
+    if (outcome == Outcome::Cancelled && !session->sendState().stoppedByUser) {
         // Cancelled by a provider change, a switch of conversation or quitting, not by the
         // user's Stop: still parked (and still stored), it goes again, where it can.
         qCInfo(lcSession) << "parking: a parked send was interrupted; it stays parked";

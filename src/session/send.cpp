@@ -20,6 +20,7 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
     m_state.limits = client->policyLimits();
     m_state.budgetLeft = m_state.limits.budget;
     m_state.profileName = to.profileName;
+    m_state.profile = to.profile;
     m_state.viaFallback = viaFallback;
 
     using net::ChatClient;

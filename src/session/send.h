@@ -24,16 +24,6 @@ class ChatClient;
 
 namespace capwatch::session {
 
-/// Where a send goes, as pacing and trimming read the provider memory: the lane its provider's
-/// reports are filed under ("demo" for the embedded demo), its model and the context window its
-/// profile sets.
-struct SendLane
-{
-    QString lane;
-    QString model;
-    std::optional<qint64> contextWindow;
-};
-
 class Send final : public QObject
 {
     Q_OBJECT
@@ -71,7 +61,9 @@ public:
     void setParksInARow(int parks) { m_parksInARow = parks; }
     /// While the user's Stop cancels it (ChatSession::stop()): not a provider change.
     bool stoppedByUser() const { return m_stoppedByUser; }
-    void setStoppedByUser(bool stopped) { m_stoppedByUser = stopped; }
+    void setStoppedByUser(bool stopped) { m_stoppedByUser = m_state.stoppedByUser = stopped; }
+    /// Parked as soon as it ends cancelled, with this offer (the user's Send at during a wait).
+    std::optional<ParkOffer> &parkWhenEnded() { return m_parkWhenEnded; }
     /// Published at least once: views have seen it.
     bool shown() const { return m_shown; }
 
@@ -104,6 +96,11 @@ public:
         /// (the resend) plans with them, and only it.
         std::optional<qint64> resendExcess;
         std::optional<qint64> resendWindow;
+        /// The client holds the fallback's key source, limits and profile name for it, until
+        /// the session restores its own.
+        bool onFallbackClient = false;
+        /// A send to a demo fallback holds one start() of the local provider until then.
+        bool holdsLocal = false;
     };
     Route &route() { return m_route; }
     const Route &route() const { return m_route; }
@@ -171,6 +168,7 @@ private:
     QTimer m_silence; ///< checks the silence while an attempt is out
     QElapsedTimer m_heard; ///< since anything last came (wall time)
     SendPhase m_beforeSilence = SendPhase::Sending; ///< the phase that comes back with a word
+    std::optional<ParkOffer> m_parkWhenEnded;
 };
 
 } // namespace capwatch::session

@@ -67,7 +67,8 @@ struct SendState
     SendPhase phase = SendPhase::Idle;
     /// The numbers of the policy the send runs under (its profile's, a fallback's own).
     retry::PolicyLimits limits;
-    QString profileName; ///< the profile it goes to
+    QString profile; ///< the id of the profile it goes to
+    QString profileName; ///< its name
     QString model;
     /// Where its provider's reports are filed ("demo", or the stored endpoint): the fallback's
     /// after a send to it. The provider window shown beside it is this lane's and model's.
@@ -109,6 +110,7 @@ struct SendState
     QString finalErrorText; ///< section 5's text, for failures
     std::optional<retry::Millis> cutWait; ///< a cancel cut a wait: the part that ran
     bool incomplete = false; ///< an answer began and was cut off
+    bool stoppedByUser = false; ///< while the user's Stop cancels it (not a provider change)
 
     /// While waiting (issue 25.12): the provider's reset lies beyond what the retry budget can
     /// still reach, so the send can be parked now ("Send at 14:09") instead of spending its

@@ -20,6 +20,16 @@
 
 namespace capwatch::session {
 
+/// Where a send goes, as pacing and trimming read the provider memory: the lane its provider's
+/// reports are filed under ("demo" for the embedded demo), its model and the context window its
+/// profile sets.
+struct SendLane
+{
+    QString lane;
+    QString model;
+    std::optional<qint64> contextWindow;
+};
+
 /// What the session talks to, as chosen: the demo, or an endpoint and where its key comes from.
 struct ProviderChoice
 {

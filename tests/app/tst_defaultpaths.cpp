@@ -207,8 +207,8 @@ void TestDefaultPaths::aWindowReportOfTheCliPacesTheWindowAfterARestart()
     QSignalSpy loaded(window.providerMemory(), &session::ProviderMemory::loaded);
     gui.open();
     QVERIFY(loaded.wait(10000));
-    const auto w
-        = window.providerMemory()->window(window.session()->lane(), window.session()->model());
+    const auto w = window.providerMemory()->window(
+        window.session()->provider().lane(), window.session()->provider().model());
     QVERIFY2(w, "the window does not know the report the CLI stored");
     QVERIFY(w->limitTokens.has_value());
     QVERIFY(w->remainingTokens.has_value());

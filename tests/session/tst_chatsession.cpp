@@ -36,7 +36,7 @@ struct Fixture
         : demo(scenario(name))
     {
         session.setTimeScale(scale);
-        session.setLocalProvider(&demo);
+        session.provider().setLocalProvider(&demo);
         ProviderChoice choice;
         choice.demo = true;
         session.setProvider(choice);
@@ -67,12 +67,12 @@ private Q_SLOTS:
 void TestChatSession::usesTheDemoThroughTheHook()
 {
     Fixture f(u"capped"_s);
-    QVERIFY(f.session.usingDemo());
-    QVERIFY(f.session.endpoint().isValid());
-    QCOMPARE(f.session.endpoint().host(), u"127.0.0.1"_s);
-    QCOMPARE(f.session.model(), u"capwatch-demo"_s);
-    QCOMPARE(f.session.keyStatus().kind, KeyStatus::Kind::NotNeeded);
-    QVERIFY(!f.session.needsPlainHttpConsent());
+    QVERIFY(f.session.provider().usingDemo());
+    QVERIFY(f.session.provider().endpoint().isValid());
+    QCOMPARE(f.session.provider().endpoint().host(), u"127.0.0.1"_s);
+    QCOMPARE(f.session.provider().model(), u"capwatch-demo"_s);
+    QCOMPARE(f.session.provider().keyStatus().kind, KeyStatus::Kind::NotNeeded);
+    QVERIFY(!f.session.provider().needsPlainHttpConsent());
 
     // Leaving the demo lets it go; the endpoint and model are then the chosen ones.
     ProviderChoice other;
@@ -82,10 +82,10 @@ void TestChatSession::usesTheDemoThroughTheHook()
     other.keyVariable = u"CAPWATCH_TEST_UNSET_VARIABLE"_s;
     other.keySourceText = u"CAPWATCH_TEST_UNSET_VARIABLE"_s;
     f.session.setProvider(other);
-    QVERIFY(!f.session.usingDemo());
-    QCOMPARE(f.session.endpoint(), other.endpoint);
-    QCOMPARE(f.session.model(), u"some-model"_s);
-    const KeyStatus key = f.session.keyStatus();
+    QVERIFY(!f.session.provider().usingDemo());
+    QCOMPARE(f.session.provider().endpoint(), other.endpoint);
+    QCOMPARE(f.session.provider().model(), u"some-model"_s);
+    const KeyStatus key = f.session.provider().keyStatus();
     QCOMPARE(key.kind, KeyStatus::Kind::Missing);
     QCOMPARE(key.source, u"CAPWATCH_TEST_UNSET_VARIABLE"_s);
 }
@@ -336,7 +336,7 @@ void TestChatSession::keychainFactoryGetsTheProfilesEntry()
     // Each profile's key has its own keychain entry: the factory is asked for that one.
     ChatSession session;
     QStringList asked;
-    session.setKeychain([&asked](const QString &entry) {
+    session.provider().setKeychain([&asked](const QString &entry) {
         asked.append(entry);
         return std::shared_ptr<net::CredentialProvider>();
     });
@@ -349,7 +349,7 @@ void TestChatSession::keychainFactoryGetsTheProfilesEntry()
     paid.keychainEntry = u"profile/paid"_s;
     session.setProvider(paid);
     QCOMPARE(asked, QStringList { u"profile/paid"_s });
-    QCOMPARE(session.keyStatus().kind, KeyStatus::Kind::Named);
+    QCOMPARE(session.provider().keyStatus().kind, KeyStatus::Kind::Named);
 }
 
 void TestChatSession::sendRunsUnderTheProfilesLimits()
@@ -373,7 +373,7 @@ void TestChatSession::sendRunsUnderTheProfilesLimits()
     QCOMPARE(steps.attempts().size(), 1);
     const auto summary = gaveUp.first().at(1).value<net::SendSummary>();
     QCOMPARE(summary.reason, retry::EndReason::AttemptsExhausted);
-    QCOMPARE(f.session.sendProfile(), u"Demo"_s);
+    QCOMPARE(f.session.sendState().profileName, u"Demo"_s);
     const SendState last = steps.states().last();
     QCOMPARE(last.limits.maxAttempts, 1);
     QCOMPARE(last.profileName, u"Demo"_s);

@@ -86,7 +86,7 @@ session::SessionSetup setupOf(
 void setUp(ChatSession &s, session::LocalProvider &demo, history::HistoryWriter *writer)
 {
     s.setTimeScale(kScale);
-    s.setLocalProvider(&demo);
+    s.provider().setLocalProvider(&demo);
     s.setProvider(demoChoice());
     s.setHistory(writer);
 }
@@ -233,7 +233,7 @@ void TestParkingLot::resetInThreeMinutesIsParkedAndAnswered()
     w.session.send(u"Wait for the reset"_s, {});
     QVERIFY(parked.wait(10000));
     const double policyMsSinceSend = double(sinceSend.nsecsElapsed()) / 1e6 / kScale;
-    QVERIFY(w.session.isParked());
+    QVERIFY(w.session.sendState().isParked());
     QCOMPARE(w.lot.count(), 1);
     const history::ParkedSend p = w.lot.sends().constFirst();
     QCOMPARE(p.prompt, u"Wait for the reset"_s);
@@ -273,7 +273,7 @@ void TestParkingLot::resetInThreeMinutesIsParkedAndAnswered()
         net::SendSummary::Outcome::Succeeded);
     QCOMPARE(finished.first().at(2).toBool(), false);
     QCOMPARE(w.lot.count(), 0);
-    QVERIFY(!w.session.isParked());
+    QVERIFY(!w.session.sendState().isParked());
     QVERIFY(w.session.failedPrompt().isEmpty());
     QCOMPARE(w.session.history().size(), 2); // the prompt and its answer, once
 
@@ -337,7 +337,7 @@ void TestParkingLot::askOffersTheResetAndParksOnlyWhenTold()
         qPrintable(QString::number(now.msecsTo(offer.dueAt))));
     QTest::qWait(50);
     QCOMPARE(w.lot.count(), 0); // Ask: nothing parked until the user says so
-    QVERIFY(!w.session.isParked());
+    QVERIFY(!w.session.sendState().isParked());
 
     QVERIFY(w.session.park());
     QCOMPARE(w.lot.count(), 1);
@@ -387,7 +387,7 @@ void TestParkingLot::goesWithTheModelItWasParkedWith()
     ProviderChoice other = demoChoice();
     other.model = u"another-model"_s;
     w.session.setProvider(other);
-    QCOMPARE(w.session.model(), u"another-model"_s);
+    QCOMPARE(w.session.provider().model(), u"another-model"_s);
     testing::SendSteps steps(&w.session);
     QVERIFY(w.lot.sendNow(p.id));
     QTRY_VERIFY_WITH_TIMEOUT(!steps.attempts().isEmpty(), 2000);
@@ -407,7 +407,7 @@ void TestParkingLot::cancelLeavesTheFailedPrompt()
     QVERIFY(w.lot.cancel(id));
     QCOMPARE(w.lot.count(), 0);
     QVERIFY(!changed.isEmpty());
-    QVERIFY(!w.session.isParked());
+    QVERIFY(!w.session.sendState().isParked());
     QCOMPARE(w.session.failedPrompt(), u"Never mind"_s);
     QCOMPARE(lastOf(*w.session.retryLog(), Event::Unparked)->unpark, Unpark::Cancelled);
     QVERIFY(!w.lot.cancel(id));
@@ -451,7 +451,7 @@ void TestParkingLot::interruptedStaysParkedStopTakesItOut()
     w.session.openConversation(conversation);
     QSignalSpy restored(&w.session, &ChatSession::conversationRestored);
     QVERIFY(restored.wait(5000));
-    QVERIFY(w.session.isParked());
+    QVERIFY(w.session.sendState().isParked());
     const QUuid again = w.lot.sends().constFirst().id;
     steps.clear();
     QVERIFY(w.lot.sendNow(again));
@@ -667,11 +667,11 @@ void TestParkingLot::plainHttpWaitsForTheConsent()
     ChatSession s;
     const ProviderChoice plain = plainHttpChoice();
     s.setProvider(plain);
-    QVERIFY(s.needsPlainHttpConsent());
+    QVERIFY(s.provider().needsPlainHttpConsent());
     history::ParkedSend p;
     p.id = QUuid::createUuid();
     p.provider = ParkingLot::laneOf(plain);
-    QCOMPARE(p.provider, s.lane());
+    QCOMPARE(p.provider, s.provider().lane());
     p.prompt = u"Not without consent"_s;
     p.parkedAt = QDateTime::currentDateTimeUtc();
     p.dueAt = p.parkedAt;
@@ -682,7 +682,7 @@ void TestParkingLot::plainHttpWaitsForTheConsent()
         [] { QNetworkProxy::setApplicationProxy(QNetworkProxy(QNetworkProxy::NoProxy)); });
     QCOMPARE(s.runParked(p, Unpark::ResetReached), quint64(0));
     QVERIFY(!s.busy());
-    s.allowPlainHttp();
+    s.provider().allowPlainHttp();
     QVERIFY(s.runParked(p, Unpark::ResetReached) != 0);
     QVERIFY(s.busy());
     // What reached the host: the parked prompt, with the key.
@@ -725,7 +725,7 @@ void TestParkingLot::theLotTellsItWaitsForTheConsent()
     QVERIFY(!changed.isEmpty()); // the queue and the card hear of it
     QCOMPARE(proxy.connections(), 0); // nothing left for the host
 
-    s.allowPlainHttp();
+    s.provider().allowPlainHttp();
     QVERIFY(lot.sendNow(id));
     QTRY_VERIFY_WITH_TIMEOUT(lot.isRunning(id), 5000);
     QVERIFY(!lot.waitsForConsent(id));
@@ -911,7 +911,7 @@ void TestParkingLot::reparkingStopsAfterThree()
     QCOMPARE(countOf(*w.session.retryLog(), Event::Unparked), 3);
     QCOMPARE(countOf(*w.session.retryLog(), Event::GaveUp), 4);
     QCOMPARE(w.lot.count(), 0);
-    QVERIFY(!w.session.isParked());
+    QVERIFY(!w.session.sendState().isParked());
     QCOMPARE(w.session.failedPrompt(), u"Three times and no more"_s);
 }
 

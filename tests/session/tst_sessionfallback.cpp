@@ -237,9 +237,9 @@ void TestSessionFallback::cappedSendIsOfferedTheFallback()
         QVERIFY(offer.reason == retry::EndReason::BudgetExhausted
             || offer.reason == retry::EndReason::AttemptsExhausted);
     QTRY_COMPARE(order, (QStringList { u"gaveUp"_s, u"fallbackOffered"_s, u"parkOffered"_s }));
-    QCOMPARE(m_session->fallbackOffer().offered, true);
-    QCOMPARE(m_session->sendProfile(), u"Free tier"_s);
-    QVERIFY(!m_session->sentToFallback());
+    QCOMPARE(m_session->sendState().fallback.offered, true);
+    QCOMPARE(m_session->sendState().profileName, u"Free tier"_s);
+    QVERIFY(!m_session->sendState().viaFallback);
     QVERIFY(m_b->seen.isEmpty()); // nothing went to B by itself
     QVERIFY(onlyKey(m_a->seen, "key-A"));
 }
@@ -257,9 +257,9 @@ void TestSessionFallback::fallbackAnswersWithItsOwnKeyAndIsRecorded()
     QSignalSpy answer(m_session.get(), &ChatSession::answerText);
     const quint64 id = m_session->sendToFallback({});
     QVERIFY(id != 0);
-    QVERIFY(m_session->sentToFallback());
-    QCOMPARE(m_session->sendProfile(), u"Paid tier"_s);
-    QVERIFY(!m_session->fallbackOffer().offered); // taken: a second call sends nothing
+    QVERIFY(m_session->sendState().viaFallback);
+    QCOMPARE(m_session->sendState().profileName, u"Paid tier"_s);
+    QVERIFY(!m_session->sendState().fallback.offered); // taken: a second call sends nothing
     QCOMPARE(m_session->sendToFallback({}), quint64(0));
     QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
     QVERIFY(!answer.isEmpty());
@@ -302,8 +302,8 @@ void TestSessionFallback::fallbackAnswersWithItsOwnKeyAndIsRecorded()
     QSignalSpy gaveUp(m_session.get(), &ChatSession::gaveUp);
     m_session->send(u"again"_s, {});
     QTRY_COMPARE_WITH_TIMEOUT(gaveUp.size(), 1, 20000);
-    QVERIFY(!m_session->sentToFallback());
-    QCOMPARE(m_session->sendProfile(), u"Free tier"_s);
+    QVERIFY(!m_session->sendState().viaFallback);
+    QCOMPARE(m_session->sendState().profileName, u"Free tier"_s);
     QCOMPARE(m_b->server.chatRequests(), 1);
     QCOMPARE(m_a->server.chatRequests(), requestsToA + 2);
     QVERIFY(onlyKey(m_a->seen, "key-A"));
@@ -313,7 +313,7 @@ void TestSessionFallback::fallbackAnswersWithItsOwnKeyAndIsRecorded()
 void TestSessionFallback::automaticFallbackSendsWithoutACall()
 {
     setUp(u"headline"_s, u"capped"_s, true);
-    QVERIFY(!m_session->fallbackNeedsPlainHttpConsent()); // http, but to this machine
+    QVERIFY(!m_session->provider().fallbackNeedsPlainHttpConsent()); // http, but to this machine
     QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
     QSignalSpy parked(m_session.get(), &ChatSession::parkedChanged);
     m_session->setParkingChoice(ParkingChoice::Automatic); // not also parked
@@ -324,13 +324,13 @@ void TestSessionFallback::automaticFallbackSendsWithoutACall()
     QVERIFY(offer.offered);
     QVERIFY(offer.automatic);
     QCOMPARE(busyWhenOffered, quint64(1)); // the fallback's send had already started
-    QVERIFY(m_session->sentToFallback());
+    QVERIFY(m_session->sendState().viaFallback);
     QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
     QCOMPARE(m_b->server.chatRequests(), 1);
     QVERIFY(onlyKey(m_b->seen, "key-B"));
     QVERIFY(onlyKey(m_a->seen, "key-A"));
     QVERIFY(parked.isEmpty());
-    QVERIFY(!m_session->isParked());
+    QVERIFY(!m_session->sendState().isParked());
 }
 
 void TestSessionFallback::fallbackThatEndsCappedOffersNothingFurther()
@@ -347,7 +347,7 @@ void TestSessionFallback::fallbackThatEndsCappedOffersNothingFurther()
     QCOMPARE(second.fromProfile, u"Paid tier"_s);
     QCOMPARE(second.category, u"token_limit"_s);
     QCOMPARE(m_session->sendToFallback({}), quint64(0));
-    QVERIFY(!m_session->parkOffer().parkable); // parked, it would go back to A
+    QVERIFY(!m_session->sendState().park.parkable); // parked, it would go back to A
     QCOMPARE(m_b->server.chatRequests(), 3); // B's own 3 attempts
     QVERIFY(onlyKey(m_b->seen, "key-B"));
     QVERIFY(onlyKey(m_a->seen, "key-A"));
@@ -582,16 +582,16 @@ void TestSessionFallback::automaticFallbackOverPlainHttpIsOfferedNotSent()
     ProviderChoice lan = m_profileB;
     lan.endpoint = QUrl(u"http://192.0.2.20:8000/v1"_s);
     m_session->setFallback(lan, true);
-    QVERIFY(m_session->fallbackNeedsPlainHttpConsent());
+    QVERIFY(m_session->provider().fallbackNeedsPlainHttpConsent());
     QSignalSpy started(m_session.get(), &ChatSession::sendStarted);
     const FallbackOffer offer = sendUntilGaveUp(u"over the LAN"_s);
     QVERIFY(offer.offered);
     QVERIFY(!offer.automatic); // offered, so the window shows "Send to Paid tier instead"
     QCOMPARE(offer.toProfile, u"Paid tier"_s);
     QVERIFY(!m_session->busy());
-    QVERIFY(!m_session->sentToFallback());
+    QVERIFY(!m_session->sendState().viaFallback);
     QCOMPARE(started.size(), 1); // the capped send only
-    QVERIFY(m_session->fallbackOffer().offered);
+    QVERIFY(m_session->sendState().fallback.offered);
     // No caller skips the question: the session itself refuses until it is allowed.
     QCOMPARE(m_session->sendToFallback({}), quint64(0));
     QVERIFY(!m_session->busy());
@@ -600,23 +600,23 @@ void TestSessionFallback::automaticFallbackOverPlainHttpIsOfferedNotSent()
         QVERIFY(r.event != Event::Fallback);
     QVERIFY(onlyKey(m_a->seen, "key-A"));
 
-    m_session->allowFallbackPlainHttp();
-    QVERIFY(!m_session->fallbackNeedsPlainHttpConsent());
+    m_session->provider().allowFallbackPlainHttp();
+    QVERIFY(!m_session->provider().fallbackNeedsPlainHttpConsent());
     // The consent is for that endpoint: another plain-HTTP host asks again; one without a key
     // does not.
     lan.endpoint = QUrl(u"http://192.0.2.21:8000/v1"_s);
     m_session->setFallback(lan, true);
-    QVERIFY(m_session->fallbackNeedsPlainHttpConsent());
+    QVERIFY(m_session->provider().fallbackNeedsPlainHttpConsent());
     lan.keyVariable = u"CAPWATCH_TEST_NO_SUCH_KEY"_s;
     m_session->setFallback(lan, true);
-    QVERIFY(!m_session->fallbackNeedsPlainHttpConsent());
+    QVERIFY(!m_session->provider().fallbackNeedsPlainHttpConsent());
 }
 
 void TestSessionFallback::fallbackIsPacedByItsOwnLane()
 {
     setUp(u"headline"_s, u"capped"_s);
     ProviderMemory memory;
-    m_session->setProviderMemory(&memory);
+    m_session->context().setProviderMemory(&memory);
     QVERIFY(sendUntilGaveUp(u"paced at the fallback"_s).offered);
     QVERIFY(!memory.window(laneOf(m_b->server.baseUrl()), u"gpt-paid"_s));
     // Then B's lane says: no tokens left, reset in 40 s (0.8 s on the wall at this scale).
@@ -655,13 +655,13 @@ void TestSessionFallback::fallbackIsPacedByItsOwnLane()
     QCOMPARE(paced, 1); // the capped send on A was not paced by B's window
     // B's own answer is filed under B's lane, not A's.
     QVERIFY(memory.window(laneOf(m_b->server.baseUrl()), u"gpt-paid"_s));
-    m_session->setProviderMemory(nullptr);
+    m_session->context().setProviderMemory(nullptr);
 }
 
 void TestSessionFallback::fallbackIsTrimmedByItsOwnContextWindow()
 {
     setUp(u"capped"_s, u"capped"_s);
-    m_session->setAutoTrim(true);
+    m_session->context().setAutoTrim(true);
     historyThenCapped();
     // A sets no context window: its request is not trimmed. B's window holds less than the
     // whole conversation, more than the last turns with the prompt.
@@ -707,7 +707,7 @@ void TestSessionFallback::trimAfterTheFallbacksContextErrorResendsToIt()
     m_session = std::make_unique<ChatSession>();
     m_session->setTimeScale(kScale);
     m_session->setProvider(m_profileA);
-    m_session->setAutoTrim(true);
+    m_session->context().setAutoTrim(true);
     historyThenCapped();
     const ContextGauge own = m_session->contextGauge(u"short"_s, shortAnswers());
     QVERIFY(own.tokens > 900);
@@ -733,8 +733,8 @@ void TestSessionFallback::trimAfterTheFallbacksContextErrorResendsToIt()
     // The trimmed prompt went to B again (one hop kept), never back to the capped profile.
     QCOMPARE(m_b->server.chatRequests(), 2);
     QCOMPARE(m_c->server.chatRequests(), toCapped);
-    QVERIFY(m_session->sentToFallback());
-    QCOMPARE(m_session->sendProfile(), u"Paid tier"_s);
+    QVERIFY(m_session->sendState().viaFallback);
+    QCOMPARE(m_session->sendState().profileName, u"Paid tier"_s);
     QVERIFY(onlyKey(m_b->seen, "key-B"));
     QVERIFY(onlyKey(m_c->seen, "key-A"));
     const QJsonArray messages
@@ -750,31 +750,31 @@ void TestSessionFallback::setProviderDuringTheFallbacksSendKeepsIt()
     QVERIFY(sendUntilGaveUp(u"kept"_s).offered);
     QSignalSpy succeeded(m_session.get(), &ChatSession::succeeded);
     QSignalSpy cancelled(m_session.get(), &ChatSession::cancelled);
-    QVERIFY(!m_session->fallbackSendRunning());
+    QVERIFY(!(m_session->busy() && m_session->sendState().viaFallback));
     QVERIFY(m_session->sendToFallback({}) != 0);
-    QVERIFY(m_session->fallbackSendRunning());
-    QCOMPARE(m_session->sendProfileId(), u"b"_s);
+    QVERIFY((m_session->busy() && m_session->sendState().viaFallback));
+    QCOMPARE(m_session->sendState().profile, u"b"_s);
     // Settings OK (or a retranslate) applies the own profile again, here with other numbers.
     ProviderChoice a = m_profileA;
     a.limits.maxAttempts = 4;
     m_session->setProvider(a);
     QVERIFY(m_session->busy());
-    QVERIFY(m_session->fallbackSendRunning());
+    QVERIFY((m_session->busy() && m_session->sendState().viaFallback));
     QCOMPARE(m_session->sendState().limits.maxAttempts, 3); // still B's send
     QTRY_COMPARE_WITH_TIMEOUT(succeeded.size(), 1, 20000);
     QVERIFY(cancelled.isEmpty());
-    QCOMPARE(m_session->sendProfile(), u"Paid tier"_s);
+    QCOMPARE(m_session->sendState().profileName, u"Paid tier"_s);
     QCOMPARE(m_b->server.chatRequests(), 1);
     QVERIFY(onlyKey(m_b->seen, "key-B"));
     QCOMPARE(m_session->history().size(), 2);
-    QVERIFY(!m_session->fallbackSendRunning());
+    QVERIFY(!(m_session->busy() && m_session->sendState().viaFallback));
 
     // Then the own client holds the choice set meanwhile: A, key-A, its new numbers.
     QSignalSpy gaveUp(m_session.get(), &ChatSession::gaveUp);
     QVERIFY(m_session->send(u"again"_s, {}) != 0);
     QCOMPARE(m_session->sendState().limits.maxAttempts, 4);
     QTRY_COMPARE_WITH_TIMEOUT(gaveUp.size(), 1, 20000);
-    QCOMPARE(m_session->sendProfile(), u"Free tier"_s);
+    QCOMPARE(m_session->sendState().profileName, u"Free tier"_s);
     QCOMPARE(m_b->server.chatRequests(), 1);
     QVERIFY(onlyKey(m_a->seen, "key-A"));
 }

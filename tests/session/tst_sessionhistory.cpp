@@ -49,7 +49,7 @@ struct Fixture
         : demo(scenario(name))
     {
         session.setTimeScale(kScale);
-        session.setLocalProvider(&demo);
+        session.provider().setLocalProvider(&demo);
         ProviderChoice choice;
         choice.demo = true;
         session.setProvider(choice);
@@ -255,7 +255,8 @@ void TestSessionHistory::wholeRetryCycleIsStored()
     QVERIFY(c);
     QCOMPARE(c->title, u"How do caps work?"_s);
     QCOMPARE(c->model, u"capwatch-demo"_s);
-    QCOMPARE(c->endpoint, history::HistoryStore::storableEndpoint(f.session.endpoint().toString()));
+    QCOMPARE(c->endpoint,
+        history::HistoryStore::storableEndpoint(f.session.provider().endpoint().toString()));
     QVERIFY(c->hasRetries);
     QVERIFY(!c->hasUnanswered);
 
@@ -707,7 +708,7 @@ void TestSessionHistory::keyNeverInTheDatabase()
     choice.keySourceText = keyFile;
     session.setProvider(choice);
     session.setHistory(&writer);
-    QCOMPARE(session.keyStatus().kind, KeyStatus::Kind::Key);
+    QCOMPARE(session.provider().keyStatus().kind, KeyStatus::Kind::Key);
     QSignalSpy succeeded(&session, &ChatSession::succeeded);
     session.send(u"With a key"_s, {});
     QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 1, 10000);

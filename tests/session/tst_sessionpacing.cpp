@@ -54,8 +54,8 @@ struct Fixture
         : demo(options)
     {
         session.setTimeScale(kScale);
-        session.setLocalProvider(&demo);
-        session.setProviderMemory(&memory);
+        session.provider().setLocalProvider(&demo);
+        session.context().setProviderMemory(&memory);
         ProviderChoice choice;
         choice.demo = true;
         session.setProvider(choice);
@@ -187,7 +187,7 @@ void TestSessionPacing::twentyQuickSendsArePacedNotRefused()
 void TestSessionPacing::withoutPacingTheyAreRefused()
 {
     Fixture f(capped());
-    f.session.setPacingEnabled(false);
+    f.session.context().setPacingEnabled(false);
     testing::SendSteps steps(&f.session);
     for (int i = 1; i <= 10; ++i)
         QVERIFY(f.ask(u"Quick question %1"_s.arg(i)));
@@ -262,7 +262,7 @@ void TestSessionPacing::theWindowReportOutlivesTheProcess()
         f.memory.setHistory(&writer);
         QTRY_VERIFY(f.memory.isLoaded());
         f.fill();
-        const auto w = f.memory.window(f.session.lane(), f.session.model());
+        const auto w = f.memory.window(f.session.provider().lane(), f.session.provider().model());
         QVERIFY(w);
         QCOMPARE(w->remainingTokens, std::optional<qint64>(6000 - 5 * 1002));
         QCOMPARE(w->limitTokens, std::optional<qint64>(6000));
@@ -400,7 +400,7 @@ void TestSessionPacing::aConversationOverTheContextIsTrimmedAndAnswered()
 void TestSessionPacing::automaticTrimmingSaysWhatWasLeftOut()
 {
     Fixture f(context(2000));
-    f.session.setAutoTrim(true);
+    f.session.context().setAutoTrim(true);
     SendOptions options;
     options.maxTokens = 200;
     QSignalSpy offers(&f.session, &ChatSession::trimOffered);
@@ -442,7 +442,7 @@ void TestSessionPacing::theProvidersWindowOverrulesALargerSetting()
     QVERIFY(f.session.trimAndResend(options) != 0);
     QVERIFY(ok.wait(10'000));
     // An offer is about the send that made it: none is left after the next send.
-    QVERIFY(!f.session.trimOffer().offered);
+    QVERIFY(!f.session.sendState().trim.offered);
 }
 
 void TestSessionPacing::leftOutTurnsComeBackWithANewConversation()
@@ -480,8 +480,8 @@ void TestSessionPacing::aDemoFallbackReportsUnderTheDemoLane()
     ProviderMemory memory;
     ChatSession session;
     session.setTimeScale(kScale);
-    session.setLocalProvider(&local);
-    session.setProviderMemory(&memory);
+    session.provider().setLocalProvider(&local);
+    session.context().setProviderMemory(&memory);
     ProviderChoice choice;
     choice.endpoint = own.baseUrl();
     choice.model = u"gpt-test"_s;
@@ -498,8 +498,8 @@ void TestSessionPacing::aDemoFallbackReportsUnderTheDemoLane()
     QSignalSpy ok(&session, &ChatSession::succeeded);
     QVERIFY(session.send(u"to the demo instead"_s, {}) != 0);
     QTRY_COMPARE_WITH_TIMEOUT(ok.size(), 1, 20000);
-    QVERIFY(session.sentToFallback());
-    QCOMPARE(session.sendProfile(), u"Demo"_s);
+    QVERIFY(session.sendState().viaFallback);
+    QCOMPARE(session.sendState().profileName, u"Demo"_s);
     QCOMPARE(own.chatRequests(), 2); // the capped profile's 2 attempts, not the answer
     // One lane for the embedded demo, whatever port it ran on: the next run paces by it.
     QVERIFY(memory.window(u"demo"_s, QString::fromUtf16(net::kDemoModel)));

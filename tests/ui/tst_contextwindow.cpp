@@ -149,7 +149,7 @@ void TestContextWindow::trimAndResendAfterTheContextError()
     const int card = c.presenter()->trimCard();
     QVERIFY2(card >= 0, "no context error after 12 turns");
     QVERIFY(sent >= 3);
-    const session::TrimOffer offer = c.session()->trimOffer();
+    const session::TrimOffer offer = c.session()->sendState().trim;
     QVERIFY(offer.offered);
     QCOMPARE(offer.contextWindow, kContextWindow);
     const int leftOut = offer.plan.leftOut;
@@ -209,10 +209,10 @@ void TestContextWindow::automaticTrimSaysSo()
 {
     ContextWindow c(ini());
     c.w.settings.setAutoTrim(true);
-    c.session()->setAutoTrim(true);
+    c.session()->context().setAutoTrim(true);
     // The model's window as set in Settings: known before any error.
     c.window().providerMemory()->setUserContextWindow(
-        c.session()->lane(), c.session()->model(), kContextWindow);
+        c.session()->provider().lane(), c.session()->provider().model(), kContextWindow);
     QTRY_VERIFY(c.gauge()->text().contains(u" of 2,000 tokens"_s));
 
     for (int n = 1; n <= 8; ++n)
@@ -234,7 +234,7 @@ void TestContextWindow::automaticTrimResendsAfterTheError()
 {
     ContextWindow c(ini());
     c.w.settings.setAutoTrim(true);
-    c.session()->setAutoTrim(true);
+    c.session()->context().setAutoTrim(true);
     // The window unknown: the first request too large is refused, then trimmed and sent again.
     int sent = 0;
     while (c.session()->leftOut() == 0 && sent < 12)
@@ -257,7 +257,7 @@ void TestContextWindow::gaugeOffersTrim()
 {
     ContextWindow c(ini());
     c.window().providerMemory()->setUserContextWindow(
-        c.session()->lane(), c.session()->model(), kContextWindow);
+        c.session()->provider().lane(), c.session()->provider().model(), kContextWindow);
     for (int n = 1; n <= 3; ++n)
         QVERIFY(c.send(turnPrompt(n)));
     QTRY_VERIFY(c.gauge()->text().startsWith(u"Context: "_s));

@@ -532,7 +532,7 @@ void TestMainWindow::settingsPersistAcrossRestarts()
     // A window started with those settings talks to that provider, not the demo.
     LaunchOptions o;
     MainWindow window(again, o);
-    QVERIFY(!window.session()->usingDemo());
+    QVERIFY(!window.session()->provider().usingDemo());
     QVERIFY(window.statusText().contains(u"https://api.example.com/v1/chat/completions"_s));
     QVERIFY(window.statusText().contains(u"DeepSeek-V4-Flash"_s));
     QVERIFY(window.statusText().contains(u"key file /home/me/.config/key"_s));
@@ -546,7 +546,7 @@ void TestMainWindow::noModelNothingSent()
     o.timeScale = kScale;
     MainWindow window(settings, o);
     window.show();
-    QVERIFY(!window.session()->usingDemo());
+    QVERIFY(!window.session()->provider().usingDemo());
     QVERIFY2(
         window.statusText().contains(u" | Model: not set | "_s), qPrintable(window.statusText()));
     QVERIFY(inlineMessage(window)->isHidden());
@@ -584,7 +584,7 @@ void TestMainWindow::loopbackEndpointDefaultsToTheDemoModel()
     o.timeScale = kScale;
     MainWindow window(settings, o);
     window.show();
-    QVERIFY(!window.session()->usingDemo());
+    QVERIFY(!window.session()->provider().usingDemo());
     QVERIFY2(window.statusText().contains(u" | Model: capwatch-demo | "_s),
         qPrintable(window.statusText()));
     promptEditor(window)->setPlainText(u"hello"_s);
@@ -697,14 +697,14 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
         QTRY_VERIFY(!window.findChild<SettingsDialog *>(u"settingsDialog"_s)); // accepted
         // The conversation keeps its profile until the combo above the prompt switches it.
-        QVERIFY(window.session()->usingDemo());
+        QVERIFY(window.session()->provider().usingDemo());
         auto *combo = window.findChild<QComboBox *>(u"profileCombo"_s);
         QVERIFY(combo);
         QCOMPARE(combo->count(), 2);
         combo->setCurrentIndex(1);
         Q_EMIT combo->activated(1);
-        QVERIFY(!window.session()->usingDemo());
-        QCOMPARE(window.session()->endpoint(), QUrl(u"https://api.example.com/v1"_s));
+        QVERIFY(!window.session()->provider().usingDemo());
+        QCOMPARE(window.session()->provider().endpoint(), QUrl(u"https://api.example.com/v1"_s));
         QVERIFY(!window.statusText().contains(u"sk-"_s));
         window.close();
     }
@@ -742,7 +742,7 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         Settings s(envPath);
         MainWindow window(s, LaunchOptions {});
         window.show();
-        QVERIFY(!window.session()->usingDemo());
+        QVERIFY(!window.session()->provider().usingDemo());
         promptEditor(window)->setPlainText(u"hello"_s);
         window.sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(retryPanel(window)->state(), RetryPanel::State::Succeeded, 10000);
@@ -765,7 +765,8 @@ void TestMainWindow::demoBannerOnFirstRun()
     testing::DemoHook demo;
     MainWindow window(fresh, o, &demo);
     window.show();
-    QVERIFY(window.session()->usingDemo()); // nothing configured: the demo starts by itself
+    QVERIFY(
+        window.session()->provider().usingDemo()); // nothing configured: the demo starts by itself
     QVERIFY(window.statusText().contains(u"embedded demo provider"_s));
     QPushButton *configure = nullptr;
     for (QPushButton *b : window.findChildren<QPushButton *>()) {

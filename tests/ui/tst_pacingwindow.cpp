@@ -84,7 +84,7 @@ void TestPacingWindow::withPacingOffTheyAreRefused()
         settings.sync();
     }
     testing::DemoWindow w(ini, kScale);
-    QVERIFY(!w.window->session()->pacingEnabled());
+    QVERIFY(!w.window->session()->context().pacingEnabled());
     QVERIFY(sendQuickly(w, 10));
     QCOMPARE(recordsWith(w, net::RetryRecord::Event::Paced), 0);
     QVERIFY(recordsWith(w, net::RetryRecord::Event::RetryScheduled) >= 1);

@@ -377,7 +377,7 @@ void TestParkingWindow::askOffersSendAtTheReset()
     QVERIFY(card >= 0);
 
     // The provider's figure ("Retry in 8 min" at the third attempt) runs 0.01 times as long.
-    const session::ParkOffer offer = p.window().session()->parkOffer();
+    const session::ParkOffer offer = p.window().session()->sendState().park;
     QVERIFY(offer.parkable);
     QCOMPARE(offer.resetIn, retry::Millis(8 * 60 * 1000));
     const qint64 dueInMs = p.lot()->wallNow().msecsTo(offer.dueAt);
@@ -423,13 +423,13 @@ void TestParkingWindow::theFirstActionHasAShortcutAndFocusComesBack()
     p.view()->setFocus();
     QVERIFY(!promptEditor(p.window())->hasFocus());
     QTest::keyClick(p.view(), Qt::Key_Return, Qt::ControlModifier | Qt::ShiftModifier);
-    QTRY_VERIFY(p.window().session()->isParked());
+    QTRY_VERIFY(p.window().session()->sendState().isParked());
     QCOMPARE(p.parkedCard(), card);
     QTRY_VERIFY(promptEditor(p.window())->hasFocus());
     // The parked card's first action (Send now) by the same keys.
     QTest::keyClick(
         promptEditor(p.window()), Qt::Key_Return, Qt::ControlModifier | Qt::ShiftModifier);
-    QTRY_VERIFY_WITH_TIMEOUT(!p.window().session()->isParked(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!p.window().session()->sendState().isParked(), 5000);
 }
 
 void TestParkingWindow::tooFarSaysWhy()
@@ -438,7 +438,7 @@ void TestParkingWindow::tooFarSaysWhy()
     // "Retry in 1498 min", more than a day away.
     ParkingWindow p(ini(), 25 * 3600, ParkingChoice::Ask);
     QVERIFY(p.sendUntilGaveUp(u"Wait a day?"_s));
-    QCOMPARE(p.window().session()->parkOffer().refusal, retry::ParkRefusal::TooFar);
+    QCOMPARE(p.window().session()->sendState().park.refusal, retry::ParkRefusal::TooFar);
     const int card = p.failedCard();
     QVERIFY2(
         p.cardText(card).endsWith(
@@ -446,7 +446,7 @@ void TestParkingWindow::tooFarSaysWhy()
         qPrintable(p.cardText(card)));
     // The lead names the reset as the card's other times do (under the test's time scale, a
     // scaled wall time).
-    const QDateTime resetAt = p.window().session()->parkOffer().dueAt;
+    const QDateTime resetAt = p.window().session()->sendState().park.dueAt;
     QVERIFY(resetAt.isValid());
     const QString until
         = session::ParkingTexts::clockTime(resetAt, QDateTime::currentDateTimeUtc());
@@ -539,7 +539,7 @@ void TestParkingWindow::sendAtIsOfferedDuringTheCycle()
     QVERIFY(p.click(links.first().text));
     QTRY_COMPARE(p.lot()->count(), 1);
     QVERIFY(!p.window().session()->busy());
-    QVERIFY(p.window().session()->isParked());
+    QVERIFY(p.window().session()->sendState().isParked());
     QVERIFY(p.parkedCard() >= 0);
     QVERIFY(p.cardText(p.parkedCard()).startsWith(u"Parked\nParked until"_s));
     QVERIFY(!sendAt->isVisibleTo(p.panel()));
@@ -570,12 +570,12 @@ void TestParkingWindow::sendAtParks()
     QAbstractItemModelTester tester(p.queue());
     QVERIFY(p.sendUntilGaveUp(u"Park me"_s));
     const int card = p.failedCard();
-    const QDateTime due = p.window().session()->parkOffer().dueAt;
+    const QDateTime due = p.window().session()->sendState().park.dueAt;
     QVERIFY(p.click(p.link(card, Action::SendAt)));
 
     // The same card, parked: the countdown and its links; the prompt left the editor.
     QCOMPARE(p.parkedCard(), card);
-    QVERIFY(p.window().session()->isParked());
+    QVERIFY(p.window().session()->sendState().isParked());
     const QString text = p.cardText(card);
     QVERIFY2(text.startsWith(u"Parked\n"_s), qPrintable(text));
     static const QRegularExpression headline(u"Parked until (\\d\\d:\\d\\d), in 0:0(\\d)"_s);
@@ -680,7 +680,7 @@ void TestParkingWindow::editPutsThePromptInTheEditor()
     QVERIFY(p.click(u"Edit"_s));
     QCOMPARE(promptEditor(p.window())->toPlainText(), u"Edit me"_s);
     QCOMPARE(p.lot()->count(), 0);
-    QVERIFY(!p.window().session()->isParked());
+    QVERIFY(!p.window().session()->sendState().isParked());
     QCOMPARE(p.parkedCard(), -1);
     QVERIFY(p.cardText(p.failedCard()).startsWith(u"Error\n"_s));
     // Nothing stays parked: past its due time, nothing goes out by itself.
@@ -867,7 +867,7 @@ void TestParkingWindow::queueListsTwoConversations()
     QCOMPARE(promptsShown(p.view()), QStringList { u"First conversation's question"_s });
     QVERIFY(p.cardText(p.parkedCard()).contains(u"Parked until "_s));
     QCOMPARE(p.panel()->state(), RetryPanel::State::Parked);
-    QVERIFY(p.window().session()->isParked());
+    QVERIFY(p.window().session()->sendState().isParked());
 
     // Cancel the other conversation's send from the Queue: the row goes, this one stays.
     p.queueView()->selectSend(
@@ -1053,7 +1053,8 @@ void TestParkingWindow::lotSendsToItsProfilesEndpoint()
     const QUuid parked = p.lot()->sends().constFirst().id;
     p.window->windowHistory()->newConversation();
     p.window->windowProfiles()->setProfile(u"home"_s);
-    QCOMPARE(p.window->session()->lane(), session::ParkingLot::laneOf(p.window->chosenProvider()));
+    QCOMPARE(p.window->session()->provider().lane(),
+        session::ParkingLot::laneOf(p.window->chosenProvider()));
 
     QVERIFY(ended.wait(15000));
     QVERIFY(!p.lot()->waitsForProvider(parked));
@@ -1171,7 +1172,7 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
             QVERIFY2(view->errorCardText(presenter->parkedCard()).contains(u"Parked until"_s),
                 qPrintable(view->errorCardText(presenter->parkedCard())));
         }
-        QVERIFY(chat->needsPlainHttpConsent());
+        QVERIFY(chat->provider().needsPlainHttpConsent());
         QVERIFY(!chat->busy());
         // Send now asks at the first click, due or not yet.
         QVERIFY(sendNow());
@@ -1213,7 +1214,7 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     QTRY_VERIFY_WITH_TIMEOUT(p.lot()->isRunning(parkedId), 5000);
     QVERIFY(!p.lot()->waitsForConsent(parkedId));
     QVERIFY(chat->busy());
-    QCOMPARE(chat->lane(), session::ParkingLot::laneOf(lan));
+    QCOMPARE(chat->provider().lane(), session::ParkingLot::laneOf(lan));
     QVERIFY(testing::DemoWindow::chatRequests(p.work).isEmpty());
     // The parked prompt reached its own endpoint, with the profile's key.
     QTRY_COMPARE_WITH_TIMEOUT(proxy.heads().size(), 1, 10000);

@@ -241,8 +241,8 @@ void TestProfileWindow::comboSwitchesTheNextSend()
     QCOMPARE(combo->currentText(), u"Paid key"_s);
     QCOMPARE(changed.size(), 1);
     QCOMPARE(w.window->windowProfiles()->currentId(), u"paid"_s);
-    QCOMPARE(w.window->session()->endpoint().port(), int(w.paid.port()));
-    QVERIFY(!w.window->session()->usingDemo());
+    QCOMPARE(w.window->session()->provider().endpoint().port(), int(w.paid.port()));
+    QVERIFY(!w.window->session()->provider().usingDemo());
     QVERIFY2(w.window->statusText().startsWith(u"Profile: Paid key | "_s),
         qPrintable(w.window->statusText()));
 
@@ -341,7 +341,7 @@ void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
     ConversationPresenter *presenter = testing::widgets::presenter(*w.window);
     QVERIFY(presenter->fallbackOffer().offered);
     QVERIFY(!presenter->fallbackOffer().automatic);
-    QVERIFY(chat->fallbackNeedsPlainHttpConsent());
+    QVERIFY(chat->provider().fallbackNeedsPlainHttpConsent());
     const quint64 sendBefore = chat->currentSend();
     const qsizetype recordsBefore = chat->retryLog()->records().size();
     QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Please answer"_s);
@@ -375,8 +375,8 @@ void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
     QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Please answer"_s);
     QCOMPARE(chat->failedPrompt(), u"Please answer"_s);
     // Still offered, and still unconsented: the next click asks again.
-    QVERIFY(chat->fallbackOffer().offered);
-    QVERIFY(chat->fallbackNeedsPlainHttpConsent());
+    QVERIFY(chat->sendState().fallback.offered);
+    QVERIFY(chat->provider().fallbackNeedsPlainHttpConsent());
     QCOMPARE(w.paidChats(), 0);
     qunsetenv("CAPWATCH_TST_LAN_KEY");
 }
@@ -481,7 +481,7 @@ void TestProfileWindow::settingsDuringAFallbacksSend()
     QCOMPARE(stored.defaultProfile, u"free"_s);
     QCOMPARE(stored.find(u"free"_s)->fallback, u"paid"_s);
     w.window->windowProfiles()->setProfiles(stored);
-    QCOMPARE(w.window->session()->endpoint().port(), int(capped.port()));
+    QCOMPARE(w.window->session()->provider().endpoint().port(), int(capped.port()));
     w.send(u"Please answer"_s);
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 15000);
     QVERIFY(presenter(*w.window)->fallbackOffer().offered);
@@ -491,7 +491,7 @@ void TestProfileWindow::settingsDuringAFallbacksSend()
     w.paid.setOptions(o);
     QVERIFY(clickLink(conversation(*w.window), u"Send to Paid key instead"_s));
     session::ChatSession *chat = w.window->session();
-    QVERIFY(chat->busy() && chat->sentToFallback());
+    QVERIFY(chat->busy() && chat->sendState().viaFallback);
 
     QAction *settingsAction = nullptr;
     for (QAction *a : w.window->findChildren<QAction *>()) {
@@ -525,10 +525,10 @@ void TestProfileWindow::settingsDuringAFallbacksSend()
         QVERIFY2(!text.contains(fallbackNotice), qPrintable(text));
         // Nothing changed: the fallback's send runs on, its next attempt reaches the Paid key
         // (a 60 s wait takes 1.2 s here).
-        QVERIFY(chat->busy() && chat->sentToFallback());
+        QVERIFY(chat->busy() && chat->sendState().viaFallback);
         const int sentSoFar = w.paidChats();
         QTRY_VERIFY_WITH_TIMEOUT(w.paidChats() > sentSoFar, 10000);
-        QVERIFY(chat->busy() && chat->sentToFallback());
+        QVERIFY(chat->busy() && chat->sendState().viaFallback);
         chat->stop();
     }
 }

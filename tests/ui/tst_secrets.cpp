@@ -307,7 +307,7 @@ void TestSecrets::init()
 void TestSecrets::plainHttpWarning()
 {
     Window w(ini(), u"http://capwatch-test.invalid/v1"_s);
-    QVERIFY(!w.window->session()->usingDemo());
+    QVERIFY(!w.window->session()->provider().usingDemo());
     QPushButton *send = w.sendButton();
     QVERIFY(send);
     promptEditor(*w.window)->setPlainText(u"Over plain HTTP"_s);

@@ -406,7 +406,7 @@ void TestSettingsDialog::opensWithTheProfileInUse()
 {
     // First run: the demo is in use, and selected; OK on it changes nothing in use.
     Window w(ini());
-    QVERIFY(w.window->session()->usingDemo());
+    QVERIFY(w.window->session()->provider().usingDemo());
     SettingsDialog *dialog = w.openSettings();
     QVERIFY(dialog);
     QCOMPARE(dialog->currentProfile(), QString::fromUtf16(session::kDemoProfileId));
@@ -415,7 +415,7 @@ void TestSettingsDialog::opensWithTheProfileInUse()
     const QString status = w.window->statusText();
     clickOk(dialog);
     QTRY_VERIFY(!w.dialogOpen());
-    QVERIFY(w.window->session()->usingDemo());
+    QVERIFY(w.window->session()->provider().usingDemo());
     QCOMPARE(w.window->statusText(), status);
 }
 
@@ -1392,9 +1392,9 @@ void TestSettingsDialog::okKeepsTheRunsEndpoint()
     Window w(ini(), options);
     const QString url = m_provider->baseUrl().toString() + u"/chat/completions"_s;
     const auto checkRunEndpoint = [&] {
-        QVERIFY(!w.window->session()->usingDemo());
-        QCOMPARE(w.window->session()->endpoint(), m_provider->baseUrl());
-        QCOMPARE(w.window->session()->model(), u"capwatch-demo"_s);
+        QVERIFY(!w.window->session()->provider().usingDemo());
+        QCOMPARE(w.window->session()->provider().endpoint(), m_provider->baseUrl());
+        QCOMPARE(w.window->session()->provider().model(), u"capwatch-demo"_s);
         QVERIFY2(w.window->statusText().startsWith(u"Endpoint: %1 (this run) | "_s.arg(url)),
             qPrintable(w.window->statusText()));
         QVERIFY2(
@@ -1428,7 +1428,7 @@ void TestSettingsDialog::theBannerOpensANewProfileAndUsesIt()
     // Issue 25, point 13: "Configure a provider…" on the demo banner opens a new profile to fill
     // in (not the demo's greyed-out one), and what is configured there is used at once.
     Window w(ini());
-    QVERIFY(w.window->session()->usingDemo());
+    QVERIFY(w.window->session()->provider().usingDemo());
     auto *banner = w.window->findChild<QWidget *>(u"demoBanner"_s);
     QVERIFY(banner && banner->isVisible());
     QPushButton *configure = banner->findChild<QPushButton *>();
@@ -1445,8 +1445,8 @@ void TestSettingsDialog::theBannerOpensANewProfileAndUsesIt()
     modelBox(dialog)->setEditText(u"capwatch-demo"_s);
     clickOk(dialog);
     QTRY_VERIFY(!w.dialogOpen());
-    QTRY_VERIFY(!w.window->session()->usingDemo());
-    QCOMPARE(w.window->session()->endpoint(), m_provider->baseUrl());
+    QTRY_VERIFY(!w.window->session()->provider().usingDemo());
+    QCOMPARE(w.window->session()->provider().endpoint(), m_provider->baseUrl());
     QVERIFY(banner->isHidden());
     QVERIFY2(w.window->statusText().startsWith(u"Profile: My server | "_s),
         qPrintable(w.window->statusText()));

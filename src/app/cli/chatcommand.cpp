@@ -348,7 +348,7 @@ int runChat(const QStringList &args)
     if (useDemo || (fallback && fallback->builtInDemo))
         localDemo = std::make_unique<app::DemoLocalProvider>();
     session::ChatSession chat;
-    chat.setLocalProvider(localDemo.get());
+    chat.provider().setLocalProvider(localDemo.get());
     chat.setKeepTranscript(false);
     chat.setTimeScale(scale);
     chat.setHistory(history.get()); // a new conversation for this run's one send
@@ -357,8 +357,8 @@ int runChat(const QStringList &args)
     QSettings learned(session::defaultSettingsPath(), QSettings::IniFormat);
     session::ProviderMemory memory;
     memory.setSettings(keepsHistory ? &learned : nullptr);
-    chat.setProviderMemory(&memory);
-    chat.setPacingEnabled(!parser.isSet(u"no-pacing"_s));
+    chat.context().setProviderMemory(&memory);
+    chat.context().setPacingEnabled(!parser.isSet(u"no-pacing"_s));
     if (parser.isSet(u"log"_s)) {
         QString error;
         auto writer = net::RetryLogWriter::open(parser.value(u"log"_s), &error);
@@ -423,12 +423,12 @@ int runChat(const QStringList &args)
         }
         chat.setFallback(fallbackChoice, profile->autoFallback);
         // As for the profile's own endpoint below: a terminal run warns instead of asking.
-        if (chat.fallbackNeedsPlainHttpConsent()) {
+        if (chat.provider().fallbackNeedsPlainHttpConsent()) {
             writeErr(u"capwatch: warning: the fallback's key goes to %1 over plain HTTP, readable "
                      "by anyone on the way\n"_s
                          .arg(net::chatCompletionsUrl(fallbackChoice->endpoint).host())
                          .toUtf8());
-            chat.allowFallbackPlainHttp();
+            chat.provider().allowFallbackPlainHttp();
         }
     }
 
@@ -599,7 +599,7 @@ int runChat(const QStringList &args)
 
     SignalWatcher watcher;
     QObject::connect(&watcher, &SignalWatcher::interrupted, &context, [&](int) {
-        if (chat.isParked()) {
+        if (chat.sendState().isParked()) {
             resetWait.stop();
             chat.cancelPark();
             writeErr((u"capwatch: "_s

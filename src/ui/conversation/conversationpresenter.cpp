@@ -348,12 +348,12 @@ void ConversationPresenter::endFill()
     }
     if (!m_session->failedPrompt().isEmpty() && !m_restored.sends.isEmpty()) {
         const history::Send &last = m_restored.sends.constLast();
-        if (last.outcome == history::SendOutcome::Cancelled && !m_session->isParked()) {
+        if (last.outcome == history::SendOutcome::Cancelled && !m_session->sendState().isParked()) {
             m_view->addNotice(tr("Cancelled. Your prompt is back in the editor."));
         } else { // gave up, or still running when the program that sent it ended
             setFailedCard(
                 m_view->addErrorTurn(session::SendTexts::failedLead(restoredEnd(last)), {}));
-            if (m_session->isParked())
+            if (m_session->sendState().isParked())
                 enterParked(m_cardTurn);
             else
                 refreshParking(); // one sending at the reset in a session of the lot's own

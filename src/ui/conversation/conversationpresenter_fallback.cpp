@@ -18,8 +18,8 @@ QString ConversationPresenter::withProfile(const QString &usage, const QString &
 
 QString ConversationPresenter::answeringProfile() const
 {
-    const QString sent = m_session->sendProfile();
-    if (m_session->sentToFallback())
+    const QString sent = m_session->sendState().profileName;
+    if (m_session->sendState().viaFallback)
         return sent.isEmpty() ? m_fallback.toProfile : sent;
     return !sent.isEmpty() && !m_profileName.isEmpty() && sent != m_profileName ? sent : QString();
 }
@@ -81,7 +81,7 @@ void ConversationPresenter::clearFallback()
 {
     m_fallbackTurn = -1;
     // The offer stays for answeringProfile() while the fallback's send runs.
-    if (!m_session->sentToFallback())
+    if (!m_session->sendState().viaFallback)
         m_fallback = {};
 }
 

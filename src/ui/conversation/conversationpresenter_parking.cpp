@@ -126,7 +126,7 @@ void ConversationPresenter::enterParked(int card)
 {
     if (card < 0)
         return;
-    const session::ParkOffer offer = m_session->parkOffer();
+    const session::ParkOffer offer = m_session->sendState().park;
     if (m_parkClicked)
         m_parkedLine = tr("It goes out by itself when the provider's limit resets.");
     else if (offer.parksInARow > 0)
@@ -221,7 +221,7 @@ void ConversationPresenter::onParkAction(Action action)
 
 void ConversationPresenter::refreshParking()
 {
-    if (m_unparking && !m_session->busy() && !m_session->isParked())
+    if (m_unparking && !m_session->busy() && !m_session->sendState().isParked())
         parkCancelled(); // taken out another way than through the lot
     const QDateTime now = m_lot ? m_lot->wallNow() : QDateTime::currentDateTimeUtc();
     if (m_parkedTurn >= 0) {
@@ -230,7 +230,7 @@ void ConversationPresenter::refreshParking()
             = parked ? session::parkedState(*m_lot, *parked) : session::ParkedState::Waiting;
         ConversationView::Card card;
         card.parked = true;
-        const QDateTime due = parked ? parked->dueAt : m_session->parkOffer().dueAt;
+        const QDateTime due = parked ? parked->dueAt : m_session->sendState().park.dueAt;
         const QString waiting
             = parked ? session::ParkingTexts::waitingFor(*parked, state) : QString();
         card.headline = waiting.isEmpty() ? session::ParkingTexts::parkedUntil(due, now) : waiting;
@@ -265,8 +265,8 @@ void ConversationPresenter::refreshParking()
             card.line = tr("Sending now that the limit reset; the answer shows here when it "
                            "comes.");
         } else if (!m_session->busy() && !m_session->failedPrompt().isEmpty()
-            && !m_session->isParked()) {
-            const session::ParkOffer offer = m_session->parkOffer();
+            && !m_session->sendState().isParked()) {
+            const session::ParkOffer offer = m_session->sendState().park;
             // Once its time has passed, "Send at 13:47 (now)" is only a late Retry now.
             const bool resetPassed = offer.parkable && offer.dueAt.isValid() && offer.dueAt <= now;
             if (offer.parkable && !resetPassed && m_session->parkingChoice() == ParkingChoice::Ask)

@@ -34,15 +34,16 @@ void ProviderStatus::retranslate()
 
 void ProviderStatus::update()
 {
-    const QUrl endpoint = m_session->endpoint();
-    const QString shown = m_session->usingDemo()
+    const QUrl endpoint = m_session->provider().endpoint();
+    const QString shown = m_session->provider().usingDemo()
         ? tr("embedded demo provider (%1)").arg(endpoint.toString())
         : net::displayEndpoint(net::chatCompletionsUrl(endpoint));
-    m_endpoint->setText(m_runEndpoint && !m_session->usingDemo()
+    m_endpoint->setText(m_runEndpoint && !m_session->provider().usingDemo()
             ? tr("Endpoint: %1 (this run)").arg(shown)
             : tr("Endpoint: %1").arg(shown));
-    m_model->setText(m_session->model().isEmpty() ? tr("Model: not set")
-                                                  : tr("Model: %1").arg(m_session->model()));
+    m_model->setText(m_session->provider().model().isEmpty()
+            ? tr("Model: not set")
+            : tr("Model: %1").arg(m_session->provider().model()));
     updateKey();
 }
 
@@ -65,7 +66,7 @@ void ProviderStatus::updateKey()
 
 QString ProviderStatus::keyText() const
 {
-    const session::KeyStatus key = m_session->keyStatus();
+    const session::KeyStatus key = m_session->provider().keyStatus();
     switch (key.kind) {
     case session::KeyStatus::Kind::Named:
     case session::KeyStatus::Kind::Key:

@@ -162,8 +162,8 @@ void WindowParking::updateSessionSetup(const session::ProviderResolver &provider
         = [context = m_window](const QString &entry) { return Keychain::provider(context, entry); };
     setup.memory = m_window->providerMemory();
     setup.parkingChoice = m_session->parkingChoice();
-    setup.pacing = m_session->pacingEnabled();
-    setup.autoTrim = m_session->autoTrim();
+    setup.pacing = m_session->context().pacingEnabled();
+    setup.autoTrim = m_session->context().autoTrim();
     setup.providers = providers;
     m_lot->setSessionSetup(std::move(setup));
 }
@@ -177,7 +177,8 @@ bool WindowParking::sendNow(const QUuid &id)
     // provider shown, whose key would go over plain HTTP: asked for that endpoint first, due
     // or not yet, and sent on "Send anyway".
     const bool shown = parked->conversation == m_session->conversationId();
-    if (shown && m_session->lane() == parked->provider && m_session->needsPlainHttpConsent()) {
+    if (shown && m_session->provider().lane() == parked->provider
+        && m_session->provider().needsPlainHttpConsent()) {
         m_window->whenPlainHttpAllowed(
             [lot = QPointer<ParkingLot>(m_lot), session = QPointer<ChatSession>(m_session), id,
                 conversation = parked->conversation] {
@@ -380,7 +381,7 @@ void WindowParking::updatePanel()
 {
     RetryPanel *panel = m_parts.panel;
     const std::optional<history::ParkedSend> parked = m_parts.presenter->shownParked();
-    if (!m_session->isParked() || !parked) {
+    if (!m_session->sendState().isParked() || !parked) {
         panel->clearParked();
         return;
     }

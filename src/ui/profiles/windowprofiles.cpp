@@ -107,12 +107,12 @@ session::ProviderChoice MainWindow::chosenProvider() const
 void MainWindow::sendToFallback()
 {
     const QString prompt = m_session->failedPrompt();
-    if (prompt.isEmpty() || m_session->busy() || !m_session->fallbackOffer().offered)
+    if (prompt.isEmpty() || m_session->busy() || !m_session->sendState().fallback.offered)
         return;
     // The fallback's own endpoint and key: asked as for a send to the session's own provider
     // (plainHttpAllowed()), naming the fallback's endpoint. Until "Send anyway" nothing is sent
     // and the prompt stays where it is; "Send anyway" comes back here.
-    if (m_session->fallbackNeedsPlainHttpConsent()) {
+    if (m_session->provider().fallbackNeedsPlainHttpConsent()) {
         if (m_plainHttpWarning) {
             m_plainHttpWarning->raise();
             m_plainHttpWarning->activateWindow();
@@ -125,7 +125,7 @@ void MainWindow::sendToFallback()
             // again.
             const session::ProviderProfile *now = fallbackProfile(*m_profiles, m_options);
             if (now && net::chatCompletionsUrl(now->endpoint) == target)
-                m_session->allowFallbackPlainHttp();
+                m_session->provider().allowFallbackPlainHttp();
             sendToFallback();
         });
         return;

@@ -84,17 +84,17 @@ void applySettings(session::ChatSession &session, const Settings &settings,
     std::optional<session::ProviderChoice> fallback = providers.fallback(profileId, &automatic);
     session.setFallback(std::move(fallback), automatic);
     session.setParkingChoice(settings.parkingChoice());
-    session.setPacingEnabled(settings.pacingEnabled());
-    session.setAutoTrim(settings.autoTrim());
+    session.context().setPacingEnabled(settings.pacingEnabled());
+    session.context().setAutoTrim(settings.autoTrim());
 }
 
 void wireSession(session::ChatSession &session, const LaunchOptions &options,
     session::LocalProvider *demo, QObject *keychainContext, session::ProviderMemory *memory)
 {
-    session.setProviderMemory(memory);
+    session.context().setProviderMemory(memory);
     session.setTimeScale(options.timeScale);
-    session.setLocalProvider(demo);
-    session.setKeychain([keychainContext](const QString &entry) {
+    session.provider().setLocalProvider(demo);
+    session.provider().setKeychain([keychainContext](const QString &entry) {
         return Keychain::provider(keychainContext, entry);
     });
 }

@@ -308,9 +308,10 @@ void MainWindow::applyProvider()
     m_status->setRunEndpoint(runEndpoint);
     m_profiles->applied();
 
-    if (!m_session->model().isEmpty() && m_message->action() == PromptMessage::Action::OpenSettings)
+    if (!m_session->provider().model().isEmpty()
+        && m_message->action() == PromptMessage::Action::OpenSettings)
         m_message->dismiss();
-    m_banner->setVisible(m_session->usingDemo());
+    m_banner->setVisible(m_session->provider().usingDemo());
     m_banner->restyle(palette());
     m_status->update();
     updateButtons(); // the profile combo: disabled while --demo or --endpoint wins
@@ -386,13 +387,14 @@ void MainWindow::cancelEdit()
 
 bool MainWindow::modelIsSet()
 {
-    if (!m_session->model().isEmpty())
+    if (!m_session->provider().model().isEmpty())
         return true;
-    const QString endpoint = net::displayEndpoint(net::chatCompletionsUrl(m_session->endpoint()));
+    const QString endpoint
+        = net::displayEndpoint(net::chatCompletionsUrl(m_session->provider().endpoint()));
     m_message->showMessage(PromptMessage::Kind::Warning,
         tr("No model is set for %1, so nothing was sent. Enter the model's name in the "
            "provider settings; your prompt stays in the editor.")
-            .arg(endpoint.isEmpty() ? m_session->endpoint().toString() : endpoint),
+            .arg(endpoint.isEmpty() ? m_session->provider().endpoint().toString() : endpoint),
         PromptMessage::Action::OpenSettings);
     openSettings();
     return false;
@@ -419,19 +421,19 @@ bool MainWindow::plainHttpAllowed(void (MainWindow::*resume)())
 
 bool MainWindow::plainHttpAllowed(const std::function<void()> &resume)
 {
-    if (!m_session->needsPlainHttpConsent())
+    if (!m_session->provider().needsPlainHttpConsent())
         return true;
     if (m_plainHttpWarning) {
         m_plainHttpWarning->raise();
         m_plainHttpWarning->activateWindow();
         return false;
     }
-    const QUrl target = net::chatCompletionsUrl(m_session->endpoint());
+    const QUrl target = net::chatCompletionsUrl(m_session->provider().endpoint());
     m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, resume, target] {
         // For the endpoint it named: another provider chosen meanwhile asks on its own send.
-        if (net::chatCompletionsUrl(m_session->endpoint()) != target)
+        if (net::chatCompletionsUrl(m_session->provider().endpoint()) != target)
             return;
-        m_session->allowPlainHttp();
+        m_session->provider().allowPlainHttp();
         resume();
     });
     return false;
@@ -466,7 +468,8 @@ void MainWindow::restorePrompt()
 {
     // Nothing typed is lost: the failed prompt returns only into an empty editor, with the
     // cursor at its end, where typing goes on.
-    if (m_promptBox->editor()->toPlainText().trimmed().isEmpty() && !m_session->isParked())
+    if (m_promptBox->editor()->toPlainText().trimmed().isEmpty()
+        && !m_session->sendState().isParked())
         m_promptBox->setText(m_session->failedPrompt());
     updateButtons();
 }
@@ -474,7 +477,7 @@ void MainWindow::restorePrompt()
 void MainWindow::updateButtons()
 {
     // A parked prompt waits in its card, or goes out in a session of the lot's: not to retry.
-    const bool parked = m_session->isParked() || (m_parking && m_parking->holdsShown());
+    const bool parked = m_session->sendState().isParked() || (m_parking && m_parking->holdsShown());
     const bool busy = m_session->busy() || (m_parking && m_parking->shownSentElsewhere());
     m_promptBox->setBusy(busy, !m_session->failedPrompt().isEmpty() && !parked);
     // The profile changes for the next send, not the one in flight.

@@ -42,7 +42,7 @@ void MainWindow::openSettings(bool newProfile)
     session::ProfileSet profiles = m_settings.profiles();
     const session::ProviderChoice inUse = chosenProvider();
     QString current = inUse.profile;
-    if (m_session->usingDemo() || (current.isEmpty() && inUse.demo))
+    if (m_session->provider().usingDemo() || (current.isEmpty() && inUse.demo))
         current = profiles.demo().id;
     if (!profiles.find(current))
         current = profiles.defaultProfile;
@@ -50,8 +50,8 @@ void MainWindow::openSettings(bool newProfile)
     // provider memory's, so that one shows when the profile has none yet. What a context error
     // named is a hint.
     session::ProviderMemory *memory = providerMemory();
-    const QString lane = m_session->lane();
-    const QString model = m_session->model();
+    const QString lane = m_session->provider().lane();
+    const QString model = m_session->provider().model();
     const std::optional<qint64> userWindow = memory->userContextWindow(lane, model);
     if (session::ProviderProfile *p = profiles.find(current); p && !p->contextWindow)
         p->contextWindow = userWindow;
@@ -77,7 +77,7 @@ void MainWindow::openSettings(bool newProfile)
             // profile in the dialog does not move the send.)
             // A fallback's send in flight uses the fallback profile (the one of `current`, as the
             // send started), not `current`: only a change of that one stops it.
-            const bool onFallback = m_session->busy() && m_session->sentToFallback();
+            const bool onFallback = m_session->busy() && m_session->sendState().viaFallback;
             const QString sending = onFallback ? (was ? was->fallback : QString()) : current;
             const session::ProviderProfile *sentWas = onFallback ? before.find(sending) : was;
             const session::ProviderProfile *sentNow = onFallback ? chosen.find(sending) : now;
@@ -89,7 +89,7 @@ void MainWindow::openSettings(bool newProfile)
                 m_conversation->addNotice(onFallback
                         ? tr("The settings of the fallback profile %1 changed, so the send in "
                              "progress was stopped.")
-                              .arg(m_session->sendProfile())
+                              .arg(m_session->sendState().profileName)
                         : tr(
                             "The provider settings changed, so the send in progress was stopped."));
                 m_session->cancel();
@@ -113,8 +113,8 @@ void MainWindow::openSettings(bool newProfile)
             }
             // The context window set for the profile in use is also the provider memory's for the
             // model talked to, as before profiles.
-            if (now && now->id == current && m_session->lane() == lane
-                && m_session->model() == model)
+            if (now && now->id == current && m_session->provider().lane() == lane
+                && m_session->provider().model() == model)
                 memory->setUserContextWindow(lane, model, now->contextWindow);
             applyProvider();
             if (configured)

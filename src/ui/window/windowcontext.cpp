@@ -56,7 +56,7 @@ void WindowContext::attach(const Parts &parts)
     });
     connect(m_memory, &session::ProviderMemory::estimatesChanged, this,
         [this, session](const QString &provider, const QString &model) {
-            if (provider == session->lane() && model == session->model())
+            if (provider == session->provider().lane() && model == session->provider().model())
                 updateGauge();
         });
     connect(m_memory, &session::ProviderMemory::windowChanged, this,
@@ -81,7 +81,7 @@ void WindowContext::attach(const Parts &parts)
         &MainWindow::trimAndResend);
     // Automatic trimming after a context error: resent through the window, so that the editor,
     // the buttons and the conversation follow it as they follow Trim and resend.
-    session->setResendsAfterTrim(false);
+    session->context().setResendsAfterTrim(false);
     connect(session, &ChatSession::trimOffered, m_window,
         [window = m_window](const session::TrimOffer &offer) {
             if (offer.automatic && offer.send != 0)
@@ -126,7 +126,7 @@ std::pair<QString, QString> WindowContext::shownWindow() const
     const session::SendState sent = session->sendState();
     if (sent.send != 0 && !sent.lane.isEmpty())
         return { sent.lane, sent.model };
-    return { session->lane(), session->model() };
+    return { session->provider().lane(), session->provider().model() };
 }
 
 void WindowContext::updateProviderWindow()
@@ -145,7 +145,7 @@ session::ProviderMemory *MainWindow::providerMemory() const
 void MainWindow::trimAndResend()
 {
     const QString prompt = m_session->failedPrompt();
-    if (prompt.isEmpty() || m_session->busy() || !m_session->trimOffer().offered)
+    if (prompt.isEmpty() || m_session->busy() || !m_session->sendState().trim.offered)
         return;
     if (!modelIsSet() || !plainHttpAllowed(&MainWindow::trimAndResend))
         return;

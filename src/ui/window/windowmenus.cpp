@@ -177,9 +177,9 @@ bool WindowMenus::exportConversation(const QString &path, QString *error)
 
 QString WindowMenus::conversationMarkdown() const
 {
-    const QUrl base = m_session->endpoint();
+    const QUrl base = m_session->provider().endpoint();
     const QString endpoint = net::displayEndpoint(net::chatCompletionsUrl(base));
-    const QString model = m_session->model();
+    const QString model = m_session->provider().model();
     const auto fact = [](const QString &name, const QString &value) -> QString {
         return u"- "_s + name + u": "_s + ConversationView::escapeMarkdown(value) + u'\n';
     };

@@ -1,0 +1,18 @@
+#pragma once
+
+// What ChatSession's own files share and nobody else sees.
+
+#include "chatsession.h"
+
+namespace capwatch::session {
+
+struct ChatSession::Launch
+{
+    std::optional<ProviderChoice> fallback; ///< prepared (prepareFallback()); else its own
+    bool holdsLocal = false; ///< the fallback's demo was started for it
+    QUuid storedPrompt; ///< its user message is stored already (the same prompt again)
+    QString model; ///< a parked send goes with the model it was parked with
+    int parksInARow = 0; ///< a parked send out again: one more than when it was parked
+};
+
+} // namespace capwatch::session
