@@ -123,13 +123,15 @@ void ChatSession::setProvider(const ProviderChoice &choice)
             heldDemo = went->endpoint;
     } else if (!choice.demo && m_link.usingDemo()) {
         // Stopping the local provider ends a send to it; a fallback's send elsewhere goes on.
-        if (!fallbackSendRunning() || (went && went->demo))
+        const bool onFallback = busy() && m_current && m_current->route().onFallbackClient;
+        if (!onFallback || (went && went->demo))
             m_client->cancel();
     }
     m_link.choose(choice, heldDemo);
+    const bool fallbackSendRunning = busy() && m_current && m_current->route().onFallbackClient;
     // A fallback's send in flight goes on: the client keeps the key source, limits and profile
     // name that send began with, and finish() puts this choice in (restoreClient()).
-    if (!fallbackSendRunning()) {
+    if (!fallbackSendRunning) {
         restoreClient();
         applyToClient(choice);
     }
@@ -388,6 +390,11 @@ void ChatSession::setHistory(history::HistoryWriter *writer)
     m_stored->setWriter(writer);
 }
 
+void ChatSession::setCarrier(BackgroundSends *carrier)
+{
+    m_carrier = carrier;
+}
+
 void ChatSession::leaveSend()
 {
     if (!busy())
@@ -411,7 +418,6 @@ std::unique_ptr<ChatSession> ChatSession::carryOff()
     // Wired as this one.
     c.setTimeScale(m_timeScale);
     c.m_keepTranscript = m_keepTranscript;
-    c.m_wallClock = m_wallClock;
     c.m_parkingChoice = m_parkingChoice;
     c.m_planner.copySetupFrom(m_planner);
     c.m_planner.setResendsAfterTrim(true); // nobody shows it to resend a trimmed prompt by hand

@@ -1,31 +1,26 @@
 #pragma once
 
 // One conversation without a widget: its transcript, its stored rows, edit and regenerate, the
-// turns left out of requests, and its sends. Each send is a session::Send that publishes one
-// SendState; the session starts them, keeps the latest, and makes the offers that follow its
-// end (park, fallback, trim). What it talks to is its ProviderLink, how a request measures
-// against the context and the provider's window its ContextPlanner. The window and capwatch-cli
-// both drive their sends through it and only render what it publishes.
+// turns left out of requests, and its sends. Each send is a session::Send publishing one
+// SendState; the session starts them, keeps the latest and makes the offers that follow an end
+// (park, fallback, trim). It talks to its ProviderLink and measures requests with its
+// ContextPlanner. The window and capwatch-cli drive sends through it and render what it publishes.
 
-#include "backgroundsends.h"
 #include "contextplanner.h"
 #include "net/chatclient.h"
-#include "net/retrylog.h"
-#include "parkinglot.h"
 #include "providerlink.h"
-#include "providermemory.h"
 #include "send.h"
 #include "sendstate.h"
-#include "sessionsetup.h"
-#include "sessiontypes.h"
 #include "storedconversation.h"
 
 #include <QObject>
 #include <QPointer>
-#include <functional>
 #include <memory>
 
 namespace capwatch::session {
+
+class BackgroundSends;
+class ParkingLot;
 
 class ChatSession final : public QObject
 {
@@ -40,18 +35,15 @@ public:
     void configure(const SessionSetup &setup);
     /// 0 < scale <= 1: every wait and timeout runs `scale` times as long on the wall clock.
     void setTimeScale(double scale);
-    /// False for a one-turn session (capwatch-cli chat): the answer streams through and nothing
-    /// of it is kept, however long it is. True by default.
+    /// False for a one-turn session (capwatch-cli chat): the answer streams through, unkept.
     void setKeepTranscript(bool keep) { m_keepTranscript = keep; }
     ProviderLink &provider() { return m_link; }
     const ProviderLink &provider() const { return m_link; }
     ContextPlanner &context() { return m_planner; }
     const ContextPlanner &context() const { return m_planner; }
-    /// Talks to `choice` from the next send on. Leaving the demo cancels a send to it; a send to
-    /// the fallback goes on with the key source and limits it began with.
+    /// Talks to `choice` from the next send on (a send to the demo ends when it is left).
     void setProvider(const ProviderChoice &choice);
-    /// Where a send that ended capped may go (FallbackOffer); nullopt: none. Kept across
-    /// setProvider(). `automatic`: the session sends there by itself.
+    /// Where a send that ended capped may go (nullopt: nowhere); `automatic`: sent there at once.
     void setFallback(std::optional<ProviderChoice> fallback, bool automatic);
     net::RetryLog *retryLog() const { return m_log; }
 
@@ -90,58 +82,43 @@ public:
     ContextGauge contextGauge(const QString &prompt, const SendOptions &options) const;
     /// The plan for a send of `prompt` now (also when nothing needs leaving out).
     TrimOffer trimOfferFor(const QString &prompt, const SendOptions &options) const;
-    /// Leaves the oldest `turns` earlier turns out of every request from now on (they stay in
-    /// the transcript and the history). Clamped to all but the last turn.
+    /// Leaves the oldest `turns` earlier turns (all but the last at most) out of every request.
     void setLeftOut(int turns);
     int leftOut() const { return m_leftOut; }
-    /// Applies the trim offer's plan and sends the failed prompt again (to the fallback again
-    /// after a send to it). 0 when there is no offer or a send is in flight.
+    /// Applies the trim offer's plan and sends the failed prompt again; 0 when not offered.
     quint64 trimAndResend(const SendOptions &options);
-    /// Sends the failed prompt to the fallback as offered: logs `fallback`, then a fresh cycle
-    /// with the fallback's endpoint, key and limits (one hop). 0 when nothing is offered, a send
-    /// is in flight, or the fallback needs the consent to plain HTTP first.
+    /// Sends the failed prompt to the fallback as offered (one hop); 0 when not offered, or the
+    /// fallback needs the consent to plain HTTP first.
     quint64 sendToFallback(const SendOptions &options);
 
     // --- history (docs/session.md: what is stored when) ---
     /// Where the conversation is stored; null (the default) stores nothing. Not owned.
     void setHistory(history::HistoryWriter *writer);
-    history::HistoryWriter *historyWriter() const { return m_stored->writer(); }
     /// Null until the conversation's first send is stored.
     QUuid conversationId() const { return m_stored->id(); }
     /// Starts an empty conversation; the send in flight goes on in its own (setCarrier()).
     void newConversation();
-    /// Loads conversation `id` through the writer's queue, then shows it; restoreFailed() when
-    /// it is unknown or there is no writer. A later send or switch wins over it.
+    /// Shows stored conversation `id` once read (restoreFailed() when it cannot be); a later
+    /// send or switch wins over it.
     void openConversation(const QUuid &id);
-    /// Where a send in flight goes on when another conversation is shown (not owned); null: it
-    /// is cancelled.
-    void setCarrier(BackgroundSends *carrier) { m_carrier = carrier; }
-    /// The send in flight with its conversation, in a new session wired as this one; null when
-    /// nothing is in flight, it is not stored, or the lot released it here.
-    std::unique_ptr<ChatSession> carryOff();
+    /// Where a send goes on when another conversation is shown (not owned); null: cancelled.
+    void setCarrier(BackgroundSends *carrier);
 
     // --- parking (docs/parking.md) ---
-    /// The wall clock parking reads (UTC). Tests move it to play a suspend; default: now.
-    using WallClock = std::function<QDateTime()>;
-    void setWallClock(WallClock clock) { m_wallClock = std::move(clock); }
-    QDateTime wallNow() const;
     void setParkingChoice(ParkingChoice choice) { m_parkingChoice = choice; }
     ParkingChoice parkingChoice() const { return m_parkingChoice; }
     /// Where park() puts a send (attaches it); null: park() only logs, the caller waits itself.
     void setParkingLot(ParkingLot *lot);
     /// The lot's own session for a parked send: driven, not attached (leaveLot() forgets it).
-    void driveFromLot(ParkingLot *lot) { m_lot = lot; }
-    void leaveLot() { m_lot = nullptr; }
+    void driveFromLot(ParkingLot *lot);
+    void leaveLot();
     /// Moves on with every conversation shown: an unstored parked send belongs to one of them.
     quint64 viewToken() const { return m_view; }
-    /// Parks the failed prompt as offered (logs `parked`, hands it to the lot). False when not
-    /// parkable.
+    /// Parks the failed prompt as offered (logs `parked`, hands it to the lot).
     bool park();
-    /// While waiting, when the reset lies beyond the budget's reach (SendState::earlyPark): stops
-    /// the cycle and parks the prompt until that reset. False when not offered.
+    /// Stops the cycle and parks the prompt until the reset, as SendState::earlyPark offers.
     bool parkNow();
-    /// Sends the parked prompt again after logging `unparked` with `why`: a fresh cycle whose
-    /// parks carry over. 0 when nothing is parked or a send is in flight.
+    /// Logs `unparked` with `why` and sends the parked prompt again (its parks carry over).
     quint64 sendParked(net::RetryRecord::Unpark why, const SendOptions &options);
     /// Logs `unparked` with Cancelled; the prompt stays the failed one (Retry now).
     void cancelPark();
@@ -155,12 +132,11 @@ Q_SIGNALS:
     void sendStateChanged(const capwatch::session::SendState &state);
     void sendStarted(quint64 send); ///< after its first sendStateChanged()
     void answerText(quint64 send, const QString &text);
-    // The current send ended; its state, with the offers, was published just before.
+    /// The current send ended (its state, with the offers, was published just before).
     void succeeded(quint64 send, const capwatch::net::SendSummary &summary);
     void gaveUp(quint64 send, const capwatch::net::SendSummary &summary);
     void cancelled(quint64 send, const capwatch::net::SendSummary &summary);
-    /// After gaveUp(), in this order: the fallback (sent already when automatic), the park
-    /// (taken when sendState().isParked()), the trim (and before a send trimmed by itself).
+    /// After gaveUp(), in this order: the fallback (sent when automatic), the park, the trim.
     void fallbackOffered(const capwatch::session::FallbackOffer &offer);
     void parkOffered(const capwatch::session::ParkOffer &offer);
     void trimOffered(const capwatch::session::TrimOffer &offer);
@@ -187,15 +163,15 @@ private:
     quint64 startFallbackSend(
         const QString &prompt, const SendOptions &options, const Launch &launch);
     void restoreClient(); ///< the client back to the own provider after a fallback's send
-    bool fallbackSendRunning() const;
     void applyToClient(const ProviderChoice &choice);
     void wireClient();
     void renewClient(); ///< another conversation is shown: sends are numbered from 1 again
     void leaveSend(); ///< to the carrier, or cancelled
+    /// The send in flight and its conversation, in a new session; null when it cannot go.
+    std::unique_ptr<ChatSession> carryOff();
     void applyRestore(const QUuid &id, StoredConversation::Loaded loaded);
     void forgetConversation();
     ContextPlanner::Turns turns() const;
-    net::RetryRecord parkRecord(const Send &ended, net::RetryRecord::Event event) const;
     void appendEndedRecord(const net::RetryRecord &record, const QUuid &storedSend);
     void unparkLastSend(bool cancelled);
     void adoptParked(const history::ParkedSend &parked);
@@ -216,7 +192,6 @@ private:
     quint64 m_restoreToken = 0; ///< the latest openConversation() (or what overrode it)
     quint64 m_view = 0;
     QPointer<BackgroundSends> m_carrier;
-    WallClock m_wallClock;
     ParkingChoice m_parkingChoice = ParkingChoice::Ask;
     QPointer<ParkingLot> m_lot;
 };

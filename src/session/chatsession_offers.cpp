@@ -54,6 +54,40 @@ RetryRecord lastRecordOf(const net::RetryLog &log, quint64 request, bool *found 
     return {};
 }
 
+/// A `parked` or `unparked` record of `ended`, from the last record `log` has of it (its
+/// gave_up names the failure it was parked on). `profile`: of the session that takes it out.
+RetryRecord parkRecord(const net::RetryLog &log, const Send &ended, RetryRecord::Event event,
+    const QString &profile, const QDateTime &now)
+{
+    const quint64 request = ended.request();
+    bool copied = false;
+    RetryRecord r = lastRecordOf(log, request, &copied);
+    // An `unparked` record names the profile the prompt is taken out by (and sent with): this
+    // session's, which is its conversation's own (a session of the lot's too, made for that
+    // profile). So does one with nothing to copy.
+    if (!copied || event == RetryRecord::Event::Unparked)
+        r.profile = profile;
+    r.request = int(request);
+    r.attempt = std::max(r.attempt, ended.attemptsMade());
+    r.event = event;
+    r.time = now;
+    r.waitMs.reset();
+    r.waitedTotalMs.reset();
+    r.budgetLeftMs.reset();
+    r.rawWaitMs = qint64(ended.state().park.resetIn.count());
+    r.resetAt = ended.state().park.dueAt;
+    r.unpark = RetryRecord::Unpark::None;
+    if (event == RetryRecord::Event::Unparked)
+        r.reason = retry::EndReason::None;
+    return r;
+}
+
+/// The wall clock parking reads (UTC).
+QDateTime wallNow()
+{
+    return QDateTime::currentDateTimeUtc();
+}
+
 } // namespace
 
 void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summary)
@@ -161,11 +195,6 @@ void ChatSession::finish(Send *ended, const net::SendSummary &summary)
     }
     if (viaFallback)
         restoreClient(); // later sends go to the session's own provider
-}
-
-bool ChatSession::fallbackSendRunning() const
-{
-    return busy() && m_current && m_current->route().onFallbackClient;
 }
 
 // --- the fallback ---
@@ -310,9 +339,14 @@ void ChatSession::offerTrim(Send *ended, quint64 send)
 
 // --- parking (docs/parking.md) ---
 
-QDateTime ChatSession::wallNow() const
+void ChatSession::driveFromLot(ParkingLot *lot)
 {
-    return m_wallClock ? m_wallClock() : QDateTime::currentDateTimeUtc();
+    m_lot = lot;
+}
+
+void ChatSession::leaveLot()
+{
+    m_lot = nullptr;
 }
 
 void ChatSession::setParkingLot(ParkingLot *lot)
@@ -324,32 +358,6 @@ void ChatSession::setParkingLot(ParkingLot *lot)
     m_lot = lot;
     if (m_lot)
         m_lot->attach(this);
-}
-
-RetryRecord ChatSession::parkRecord(const Send &ended, RetryRecord::Event event) const
-{
-    const quint64 request = ended.request();
-    // The last record of the send that ended (its gave_up) names the failure it was parked on.
-    bool copied = false;
-    RetryRecord r = lastRecordOf(*m_log, request, &copied);
-    // An `unparked` record names the profile the prompt is taken out by (and sent with): this
-    // session's, which is its conversation's own (a session of the lot's too, made for that
-    // profile). So does one with nothing to copy.
-    if (!copied || event == RetryRecord::Event::Unparked)
-        r.profile = m_link.choice().profileName;
-    r.request = int(request);
-    r.attempt = std::max(r.attempt, ended.attemptsMade());
-    r.event = event;
-    r.time = wallNow();
-    r.waitMs.reset();
-    r.waitedTotalMs.reset();
-    r.budgetLeftMs.reset();
-    r.rawWaitMs = qint64(ended.state().park.resetIn.count());
-    r.resetAt = ended.state().park.dueAt;
-    r.unpark = RetryRecord::Unpark::None;
-    if (event == RetryRecord::Event::Unparked)
-        r.reason = retry::EndReason::None;
-    return r;
 }
 
 void ChatSession::appendEndedRecord(const RetryRecord &record, const QUuid &storedSend)
@@ -365,7 +373,8 @@ bool ChatSession::park()
         || m_failedPrompt.isEmpty())
         return false;
     const ParkOffer &offer = e->state().park;
-    const RetryRecord record = parkRecord(*e, RetryRecord::Event::Parked);
+    const RetryRecord record = parkRecord(
+        *m_log, *e, RetryRecord::Event::Parked, m_link.choice().profileName, wallNow());
     history::ParkedSend p;
     p.conversation = m_stored->id();
     p.message = e->rows().prompt;
@@ -413,7 +422,8 @@ quint64 ChatSession::sendParked(RetryRecord::Unpark why, const SendOptions &opti
     Send *const e = ended();
     if (!e || !e->state().isParked() || busy() || m_failedPrompt.isEmpty())
         return 0;
-    RetryRecord r = parkRecord(*e, RetryRecord::Event::Unparked);
+    RetryRecord r = parkRecord(
+        *m_log, *e, RetryRecord::Event::Unparked, m_link.choice().profileName, wallNow());
     r.unpark = why;
     appendEndedRecord(r, e->rows().send);
     Launch launch;
@@ -431,7 +441,8 @@ void ChatSession::cancelPark()
     Send *const e = ended();
     if (!e || !e->state().isParked())
         return;
-    RetryRecord r = parkRecord(*e, RetryRecord::Event::Unparked);
+    RetryRecord r = parkRecord(
+        *m_log, *e, RetryRecord::Event::Unparked, m_link.choice().profileName, wallNow());
     r.unpark = RetryRecord::Unpark::Cancelled;
     appendEndedRecord(r, e->rows().send);
     unparkLastSend(true);
@@ -494,7 +505,8 @@ void ChatSession::logUnparked(const history::ParkedSend &parked, RetryRecord::Un
         appendEndedRecord(r, parked.send);
         return;
     }
-    RetryRecord r = parkRecord(*e, RetryRecord::Event::Unparked);
+    RetryRecord r = parkRecord(
+        *m_log, *e, RetryRecord::Event::Unparked, m_link.choice().profileName, wallNow());
     r.unpark = why;
     appendEndedRecord(r, e->rows().send);
     unparkLastSend(why == RetryRecord::Unpark::Cancelled);

@@ -2,7 +2,9 @@
 
 // What ChatSession's own files share and nobody else sees.
 
+#include "backgroundsends.h"
 #include "chatsession.h"
+#include "parkinglot.h"
 
 namespace capwatch::session {
 

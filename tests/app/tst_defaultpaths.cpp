@@ -6,6 +6,7 @@
 
 #include "demo/demoprovider.h"
 #include "history/historywriter.h"
+#include "session/providermemory.h"
 #include "session/settingsfile.h"
 #include "session/storedrecords.h"
 #include "support/clirunner.h"

@@ -6,6 +6,7 @@
 // and says so; the gauge above the prompt tells how full the next request is and offers Trim….
 
 #include "demo/demoprovider.h"
+#include "session/providermemory.h"
 #include "support/demowindow.h"
 #include "support/viewlinks.h"
 #include "support/windowwidgets.h"

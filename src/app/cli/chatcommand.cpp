@@ -8,6 +8,7 @@
 #include "retry/finalerror.h"
 #include "retry/sendpolicy.h"
 #include "session/chatsession.h"
+#include "session/providermemory.h"
 #include "session/sendtexts.h"
 #include "session/settingsfile.h"
 #include "session/storedrecords.h"
