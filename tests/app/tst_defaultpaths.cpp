@@ -234,7 +234,7 @@ void TestDefaultPaths::aFullWindowLeftByTheCliHoldsTheWindowsFirstSend()
     w.open();
     QVERIFY(loaded.wait(10000));
     testing::widgets::promptEditor(window)->setPlainText(u"And now from the window"_s);
-    window.sendPrompt();
+    window.controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(
         window.session()->sendState().phase, session::SendPhase::Pacing, 3000);
     QCOMPARE(provider.chatRequests(), 1); // only the CLI's: the window's waits
@@ -253,7 +253,7 @@ void TestDefaultPaths::aFullWindowLeftByTheWindowHoldsTheClisSend()
         w.open();
         testing::widgets::maxTokensBox(window)->setValue(5500);
         testing::widgets::promptEditor(window)->setPlainText(u"Fill the window"_s);
-        window.sendPrompt();
+        window.controller()->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
             testing::widgets::retryPanel(window)->state(), ui::RetryPanel::State::Succeeded, 10000);
         w.writer.close(); // what was queued is written, as when the window closes

@@ -47,7 +47,7 @@ struct DemoWindow
     void send(const QString &text)
     {
         widgets::promptEditor(*window)->setPlainText(text);
-        window->sendPrompt();
+        window->controller()->sendPrompt();
     }
     void type(const QString &text)
     {

@@ -49,7 +49,7 @@ bool waitForState(MainWindow &w, RetryPanel::State state, int timeoutMs = 30000)
 void send(MainWindow &w, const QString &prompt)
 {
     promptEditor(w)->setPlainText(prompt);
-    w.sendPrompt();
+    w.controller()->sendPrompt();
 }
 
 bool save(QWidget *widget, const QString &path)
@@ -391,7 +391,7 @@ int profileShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     QTest::qWait(200);
     if (!save(&w, outDir + u"/main-window-fallback-offer"_s + suffix + u".png"_s))
         return 1;
-    w.sendToFallback();
+    w.controller()->sendToFallback();
     if (!waitForState(w, RetryPanel::State::Succeeded, 20000)) {
         std::fprintf(stderr, "the fallback's send did not answer: no fallback answer shot\n");
         w.close();

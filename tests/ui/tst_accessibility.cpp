@@ -234,7 +234,7 @@ void TestAccessibility::panelChangesAreAnnounced()
     o.headlineFirst = m_demo.provider()->chatRequests() + 1; // the next request meets the cap once
     m_demo.provider()->setOptions(o);
     promptEditor(*m_window)->setPlainText(u"Announce it"_s);
-    m_window->sendPrompt();
+    m_window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*m_window)->state(), RetryPanel::State::Succeeded, 10000);
     QWidget *stateLabel = nullptr;
     for (QWidget *w : retryPanel(*m_window)->findChildren<QWidget *>()) {

@@ -200,7 +200,7 @@ void TestMainWindow::headlineGivesUpAndKeepsThePrompt()
     w.setScenario(u"headline"_s);
     RetryPanel *panel = retryPanel(*w.window);
     w.type(u"Please answer"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::GaveUp, 15000);
     QVERIFY2(panel->stateText().startsWith(u"Gave up: budget exhausted"_s),
         qPrintable(panel->stateText()));
@@ -231,7 +231,7 @@ void TestMainWindow::retryNowResendsTheFailedPrompt()
     w.setScenario(u"headline"_s);
     RetryPanel *panel = retryPanel(*w.window);
     w.type(u"Please answer"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::GaveUp, 15000);
     QCOMPARE(w.chats().size(), 3); // the budget ran out after the third attempt
 
@@ -255,7 +255,7 @@ void TestMainWindow::retryNowResendsTheFailedPrompt()
 
     // The next request carries, as context, exactly the question the model saw and its answer.
     w.type(u"And then?"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QTRY_COMPARE(w.chats().size(), 5);
     QCOMPARE(messagesOf(w.chats().at(4)),
@@ -269,7 +269,7 @@ void TestMainWindow::escapeCancelsDuringAWait()
     w.setScenario(u"headline"_s);
     RetryPanel *panel = retryPanel(*w.window);
     w.type(u"Cancel me"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QTest::keyClick(w.window.get(), Qt::Key_Escape);
     QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
@@ -309,7 +309,7 @@ void TestMainWindow::exportsWriteWhatWasShown()
     Window w(ini(), 0.01);
     w.headlineOnceThen(u"capped"_s);
     w.type(u"# Export this"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
 
     QTemporaryDir dir;
@@ -392,7 +392,7 @@ void loggedSend(Window &w)
 {
     w.headlineOnceThen(u"capped"_s);
     w.type(u"Log me"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
 }
 
@@ -588,7 +588,7 @@ void TestMainWindow::loopbackEndpointDefaultsToTheDemoModel()
     QVERIFY2(window.statusText().contains(u" | Model: capwatch-demo | "_s),
         qPrintable(window.statusText()));
     promptEditor(window)->setPlainText(u"hello"_s);
-    window.sendPrompt();
+    window.controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(window)->state(), RetryPanel::State::Succeeded, 10000);
     const QList<demo::RecordedRequest> sent = Window::chatRequests(provider);
     QCOMPARE(sent.size(), 1);
@@ -636,7 +636,7 @@ void TestMainWindow::keyStatusAgreesWithTheErrorCard()
     QVERIFY(window.statusText().endsWith(u" | "_s + status));
 
     promptEditor(window)->setPlainText(u"hello"_s);
-    window.sendPrompt();
+    window.controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(window)->state(), RetryPanel::State::GaveUp, 10000);
     const QString card = conversation(window)->toMarkdown();
     QVERIFY2(card.contains(u"\n  "_s + auth + u'\n'), qPrintable(card));
@@ -744,7 +744,7 @@ void TestMainWindow::keyNeverReachesTheSettingsFile()
         window.show();
         QVERIFY(!window.session()->provider().usingDemo());
         promptEditor(window)->setPlainText(u"hello"_s);
-        window.sendPrompt();
+        window.controller()->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(retryPanel(window)->state(), RetryPanel::State::Succeeded, 10000);
         QCOMPARE(authorization, QByteArray("Bearer sk-env-secret-456"));
         QVERIFY(!window.windowTitle().contains(u"sk-"_s));
@@ -784,7 +784,7 @@ void TestMainWindow::dialogsNeverHoldARetry()
     w.headlineOnceThen(u"capped"_s);
     RetryPanel *panel = retryPanel(*w.window);
     w.type(u"Behind a dialog"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QAction *settingsAction = nullptr;
     for (QAction *a : w.window->findChildren<QAction *>()) {
@@ -811,7 +811,7 @@ void TestMainWindow::statusLineFollowsTheSend()
     w.headlineOnceThen(u"capped"_s);
     ConversationView *view = conversation(*w.window);
     w.type(u"Are you there?"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     // At once, under the prompt: the send waits for the provider.
     QCOMPARE(view->statusLine(), u"Waiting for the provider…"_s);
     QVERIFY(
@@ -843,7 +843,7 @@ void TestMainWindow::copyAnAnswer()
     Window w(ini(), 0.01);
     w.uncapped();
     w.type(u"Copy me"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     ConversationView *view = conversation(*w.window);
     QTRY_VERIFY(view->document()->toPlainText().contains(u"Copy  ·  Regenerate"_s));
@@ -866,7 +866,7 @@ void answeredExchanges(Window &w, std::initializer_list<QString> prompts)
     w.uncapped();
     for (const QString &prompt : prompts) {
         w.type(prompt);
-        w.window->sendPrompt();
+        w.window->controller()->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
             retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     }
@@ -905,7 +905,7 @@ void TestMainWindow::regenerateResendsTheSameHistory()
 
     // The next request carries the regenerated answer as context.
     w.type(u"Third"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Succeeded, 10000);
     QTRY_COMPARE(w.chats().size(), 4);
     QCOMPARE(messagesOf(w.chats().at(3)),
@@ -967,7 +967,7 @@ void TestMainWindow::requestOptionsAreSentAndRemembered()
         // Collapsed and at the provider's defaults: nothing extra is sent.
         QVERIFY(!systemPromptEditor(*w.window)->isVisible());
         w.type(u"Plain"_s);
-        w.window->sendPrompt();
+        w.window->controller()->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
             retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
         QTRY_COMPARE(w.chats().size(), 1);
@@ -983,7 +983,7 @@ void TestMainWindow::requestOptionsAreSentAndRemembered()
         temperatureBox(*w.window)->setValue(0.7);
         QCOMPARE(temperatureBox(*w.window)->text(), u"0.7"_s);
         w.type(u"Options"_s);
-        w.window->sendPrompt();
+        w.window->controller()->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(
             retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
         QTRY_COMPARE(w.chats().size(), 2);
@@ -1127,7 +1127,7 @@ void TestMainWindow::theMinimumSizeNeverScrollsThePanelSideways()
     w.window->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
     w.type(u"Are you there?"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     RetryPanel *panel = retryPanel(*w.window);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     auto *scroll = panel->findChild<QScrollArea *>();
@@ -1168,7 +1168,7 @@ void TestMainWindow::screenshots()
             w.window->resize(640, 480);
             w.headlineOnceThen(u"capped"_s);
             w.type(u"How do token caps work?"_s);
-            w.window->sendPrompt();
+            w.window->controller()->sendPrompt();
             QTRY_VERIFY_WITH_TIMEOUT(conversation(*w.window)->statusLine().contains(u' '), 10000);
             QTRY_COMPARE_WITH_TIMEOUT(
                 retryPanel(*w.window)->state(), RetryPanel::State::Waiting, 10000);
@@ -1177,7 +1177,7 @@ void TestMainWindow::screenshots()
             w.window->resize(1100, 720);
             QTest::qWait(50);
             shot(w.window.get(), u"window-waiting"_s);
-            w.window->cancelSend();
+            w.window->controller()->cancelSend();
         }
         {
             // Answered: the actions under the answer, the request options open.
@@ -1189,7 +1189,7 @@ void TestMainWindow::screenshots()
             maxTokensBox(*w.window)->setValue(512);
             temperatureBox(*w.window)->setValue(0.7);
             w.type(u"# What is a token cap?"_s);
-            w.window->sendPrompt();
+            w.window->controller()->sendPrompt();
             QTRY_COMPARE_WITH_TIMEOUT(
                 retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
             QTRY_VERIFY(conversation(*w.window)->isSettled());
@@ -1206,7 +1206,7 @@ void TestMainWindow::screenshots()
             window.resize(1100, 720);
             window.show();
             promptEditor(window)->setPlainText(u"Hello"_s);
-            window.sendPrompt();
+            window.controller()->sendPrompt();
             if (auto *dialog = window.findChild<QDialog *>(u"settingsDialog"_s))
                 dialog->reject();
             QTRY_VERIFY(!window.findChild<QDialog *>(u"settingsDialog"_s));

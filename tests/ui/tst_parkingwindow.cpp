@@ -198,7 +198,7 @@ struct ProfileParkingWindow
     void send(const QString &text)
     {
         promptEditor(*window)->setPlainText(text);
-        window->sendPrompt();
+        window->controller()->sendPrompt();
     }
 
     Settings settings;

@@ -100,7 +100,7 @@ struct ProfileWindow
     void send(const QString &text)
     {
         promptEditor(*window)->setPlainText(text);
-        window->sendPrompt();
+        window->controller()->sendPrompt();
     }
     /// The embedded demo starts when a send first goes to it.
     int freeChats() const

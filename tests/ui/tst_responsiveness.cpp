@@ -81,7 +81,7 @@ void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
     tick.start();
 
     promptEditor(window)->setPlainText(u"Stream me the longest answer you have."_s);
-    window.sendPrompt();
+    window.controller()->sendPrompt();
     // Waited for in an event loop, not with QTRY_*: those sleep 10 ms between polls, on this
     // very thread, and every sleep would count as a stall.
     QEventLoop loop;

@@ -256,7 +256,7 @@ void TestRetryPanel::legibleInASmallWindow()
             QVERIFY2(!inPanel(l, panel).intersects(inPanel(labels.at(j), panel)),
                 QByteArray(what + " overlaps " + labels.at(j)->text().toUtf8()).constData());
     }
-    w.window->cancelSend();
+    w.window->controller()->cancelSend();
 }
 
 void TestRetryPanel::tokensOfARefusedAttemptClearOnSuccess()
@@ -301,7 +301,7 @@ void TestRetryPanel::cancelledWaitShowsThePartThatRan()
     w.send(u"Cancel me part-way"_s);
     QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(panel->shownCountdownS() <= 45, 5000);
-    w.window->cancelSend();
+    w.window->controller()->cancelSend();
     QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
 
     const net::RetryRecord &last = w.window->session()->retryLog()->records().last();
@@ -732,7 +732,7 @@ void TestRetryPanel::screenshots()
         QTRY_VERIFY_WITH_TIMEOUT(retryPanel(*w.window)->shownCountdownS() <= 45, 5000);
         const QString name
             = size.isValid() ? u"%1x%2"_s.arg(size.width()).arg(size.height()) : u"default"_s;
-        w.window->cancelSend();
+        w.window->controller()->cancelSend();
         QVERIFY(w.window->grab().save(QDir(dir).filePath(u"window-%1-%2.png"_s.arg(name, lang))));
         tabs(*w.window)->setCurrentIndex(1);
         QVERIFY(

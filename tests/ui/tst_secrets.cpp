@@ -331,7 +331,7 @@ void TestSecrets::plainHttpWarning()
     QVERIFY(w.window->session()->retryLog()->records().isEmpty());
 
     // Sending again while it is open does not stack a second one.
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QCOMPARE(w.window->findChildren<QMessageBox *>().size(), 1);
 
     // Esc cancels: still nothing sent, the prompt still in the editor.
@@ -375,7 +375,7 @@ void TestSecrets::plainHttpWarning()
     QTest::mouseClick(retryNowButton(*w.window), Qt::LeftButton);
     QVERIFY(!w.warning());
     QCOMPARE(w.sends, 3);
-    w.window->cancelSend();
+    w.window->controller()->cancelSend();
 }
 
 void TestSecrets::plainHttpAsksOnlyWhenAKeyWouldTravelInClear_data()
@@ -425,7 +425,7 @@ void TestSecrets::plainHttpAsksOnlyWhenAKeyWouldTravelInClear()
         QTest::keyClick(w.warning(), Qt::Key_Escape);
         QCOMPARE(w.sends, 0);
     }
-    w.window->cancelSend();
+    w.window->controller()->cancelSend();
 }
 
 void TestSecrets::keyNeverInAnyLog()
@@ -633,7 +633,7 @@ void TestSecrets::keyNeverInTheAccessibleTree()
     {
         Window w(ini(), provider.baseUrl().toString());
         promptEditor(*w.window)->setPlainText(u"hello"_s);
-        w.window->sendPrompt();
+        w.window->controller()->sendPrompt();
         QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 10000);
         QCOMPARE(authorizations, QList<QByteArray> { bearer(kKey) });
         QVERIFY(conversation(*w.window)->toMarkdown().contains(u"auth: "_s + kKeyVariable));
@@ -647,7 +647,7 @@ void TestSecrets::keyNeverInTheAccessibleTree()
     {
         Window w(ini(), u"http://capwatch-test.invalid/v1"_s);
         promptEditor(*w.window)->setPlainText(u"hello"_s);
-        w.window->sendPrompt();
+        w.window->controller()->sendPrompt();
         QVERIFY(w.warning());
         int seen = 0;
         QString leak = keyInAccessibleTree(w.warning(), &seen);
@@ -765,14 +765,14 @@ void TestSecrets::keyNeverInExports()
     w.window->session()->retryLog()->addWriter(std::move(writer));
 
     promptEditor(*w.window)->setPlainText(u"first"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 10000);
     QCOMPARE(authorizations, (QList<QByteArray> { bearer(kOldKey), bearer(kNewKey) }));
     // Then the provider refuses the new key too; the reloaded one is the same: given up.
     o.acceptedKey = "some-other-key";
     provider.setOptions(o);
     promptEditor(*w.window)->setPlainText(u"second"_s);
-    w.window->sendPrompt();
+    w.window->controller()->sendPrompt();
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 10000);
     QCOMPARE(authorizations.size(), 3);
 

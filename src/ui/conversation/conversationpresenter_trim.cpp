@@ -52,8 +52,8 @@ void ConversationPresenter::trimTo(int turns)
 void ConversationPresenter::onTrimOffered(const session::TrimOffer &offer)
 {
     if (offer.automatic) { // applied: the note says how
-        // After a context error the window sends the prompt again (MainWindow::trimAndResend()):
-        // it shows again below the card, as after the card's Trim and resend.
+        // After a context error the controller sends the prompt again (its trimAndResend()): it
+        // shows again below the card, as after the card's Trim and resend.
         m_autoTrimmed = true;
         refreshLeftOut();
         return;

@@ -1,6 +1,7 @@
 #include "ui/parking/windowparking.h"
 
 #include "session/parkingtexts.h"
+#include "ui/conversation/conversationcontroller.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/history/historysidebar.h"
 #include "ui/history/windowhistory.h"
@@ -82,7 +83,6 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo, c
         }
     });
     connect(presenter, &ConversationPresenter::restoreFilled, this, &WindowParking::updateTicking);
-    connect(presenter, &ConversationPresenter::retryNowRequested, window, &MainWindow::retryNow);
     connect(
         presenter, &ConversationPresenter::sendParkedNowRequested, this, &WindowParking::sendNow);
     connect(
@@ -179,7 +179,7 @@ bool WindowParking::sendNow(const QUuid &id)
     const bool shown = parked->conversation == m_session->conversationId();
     if (shown && m_session->provider().lane() == parked->provider
         && m_session->provider().needsPlainHttpConsent()) {
-        m_window->whenPlainHttpAllowed(
+        m_parts.controller->whenPlainHttpAllowed(
             [lot = QPointer<ParkingLot>(m_lot), session = QPointer<ChatSession>(m_session), id,
                 conversation = parked->conversation] {
                 // Still the conversation it was asked for (a notification may open another).
@@ -260,7 +260,8 @@ void WindowParking::onTick()
 
 void WindowParking::onLotChanged()
 {
-    QTimer::singleShot(0, m_window, &MainWindow::updateButtons); // shownSentElsewhere()
+    QTimer::singleShot(
+        0, m_parts.controller, &ConversationController::updateButtons); // shownSentElsewhere()
     markParked();
     fetchTitles();
     updateTabText();
@@ -275,7 +276,7 @@ void WindowParking::onParkedChanged(bool parked)
         m_parts.editor->clear();
     // After the lot's turn: a prompt that went out makes the window busy, one taken out is the
     // failed prompt again (Retry now).
-    QTimer::singleShot(0, m_window, &MainWindow::restorePrompt);
+    QTimer::singleShot(0, m_parts.controller, &ConversationController::restorePrompt);
     updatePanel();
     updateTicking();
 }
@@ -312,7 +313,8 @@ void WindowParking::onFinished(
 
 void WindowParking::onCarriedChanged()
 {
-    QTimer::singleShot(0, m_window, &MainWindow::updateButtons); // shownSentElsewhere()
+    QTimer::singleShot(
+        0, m_parts.controller, &ConversationController::updateButtons); // shownSentElsewhere()
     const QList<QUuid> ids = m_carried->conversations();
     const QSet<QUuid> now(ids.cbegin(), ids.cend());
     if (HistorySidebar *sidebar = m_parts.sidebar) {

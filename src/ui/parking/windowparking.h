@@ -25,6 +25,7 @@ class QTabWidget;
 
 namespace capwatch::ui {
 
+class ConversationController;
 class ConversationPresenter;
 class DesktopNotifier;
 class HistorySidebar;
@@ -47,6 +48,7 @@ public:
         QTabWidget *tabs; ///< gets the Queue tab
         QPlainTextEdit *editor; ///< the prompt editor
         HistorySidebar *sidebar;
+        ConversationController *controller; ///< the actions on the conversation shown
     };
 
     /// After the window's presenter, panel and tabs exist: attaches the window's session to a

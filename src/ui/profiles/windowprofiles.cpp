@@ -25,20 +25,6 @@ namespace capwatch::ui {
 using namespace Qt::StringLiterals;
 using session::ChatSession;
 
-namespace {
-
-/// The profile the session's fallback was made from, as applySettings() chose it: the fallback
-/// of the conversation's profile, of the demo's under --demo.
-const session::ProviderProfile *fallbackProfile(
-    const WindowProfiles &profiles, const LaunchOptions &options)
-{
-    const session::ProfileSet &set = profiles.profiles();
-    const session::ProviderProfile &from = options.forceDemo ? set.demo() : profiles.current();
-    return from.fallback.isEmpty() ? nullptr : set.find(from.fallback);
-}
-
-} // namespace
-
 WindowProfiles::WindowProfiles(MainWindow *window, Settings &settings, QWidget *parent)
     : QObject(window)
     , m_window(window)
@@ -104,42 +90,20 @@ session::ProviderChoice MainWindow::chosenProvider() const
     return providerChoice(m_settings, m_options, m_profiles->profiles(), m_profiles->currentId());
 }
 
-void MainWindow::sendToFallback()
-{
-    const QString prompt = m_session->failedPrompt();
-    if (prompt.isEmpty() || m_session->busy() || !m_session->sendState().fallback.offered)
-        return;
-    // The fallback's own endpoint and key: asked as for a send to the session's own provider
-    // (plainHttpAllowed()), naming the fallback's endpoint. Until "Send anyway" nothing is sent
-    // and the prompt stays where it is; "Send anyway" comes back here.
-    if (m_session->provider().fallbackNeedsPlainHttpConsent()) {
-        if (m_plainHttpWarning) {
-            m_plainHttpWarning->raise();
-            m_plainHttpWarning->activateWindow();
-            return;
-        }
-        const session::ProviderProfile *fallback = fallbackProfile(*m_profiles, m_options);
-        const QUrl target = fallback ? net::chatCompletionsUrl(fallback->endpoint) : QUrl();
-        m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, target] {
-            // The consent is for the endpoint asked about: a fallback changed meanwhile asks
-            // again.
-            const session::ProviderProfile *now = fallbackProfile(*m_profiles, m_options);
-            if (now && net::chatCompletionsUrl(now->endpoint) == target)
-                m_session->provider().allowFallbackPlainHttp();
-            sendToFallback();
-        });
-        return;
-    }
-    if (m_promptBox->editor()->toPlainText() == prompt)
-        m_promptBox->editor()->clear();
-    startSend(prompt, [this] { m_session->sendToFallback(m_requestOptions->sendOptions()); });
-}
-
 void WindowProfiles::setViews(RetryPanel *panel, TimelineWidget *timeline, HistorySidebar *sidebar)
 {
     m_panel = panel;
     m_timeline = timeline;
     m_sidebar = sidebar;
+}
+
+const session::ProviderProfile *WindowProfiles::fallback() const
+{
+    // As applySettings() chose it: the fallback of the conversation's profile, of the demo's
+    // under --demo.
+    const session::ProviderProfile &from
+        = m_window->launchOptions().forceDemo ? m_profiles.demo() : current();
+    return from.fallback.isEmpty() ? nullptr : m_profiles.find(from.fallback);
 }
 
 const session::ProviderProfile &WindowProfiles::current() const

@@ -52,6 +52,8 @@ public:
     /// The id of the conversation's profile (what its next send goes to).
     QString currentId() const { return m_current; }
     const session::ProviderProfile &current() const;
+    /// The profile the session's fallback was made from; null when it has none.
+    const session::ProviderProfile *fallback() const;
     /// False when this run's --demo or --endpoint replaced the profile: the combo is disabled.
     bool switchable() const;
 

@@ -1,6 +1,7 @@
 #include "ui/window/mainwindow.h"
 
 #include "ui/conversation/contextgauge.h"
+#include "ui/conversation/conversationcontroller.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/history/historybanner.h"
 #include "ui/history/historysidebar.h"
@@ -71,12 +72,19 @@ MainWindow::MainWindow(
     m_presenter = new ConversationPresenter(m_session, m_conversation, this);
     m_presenter->setObjectName(u"conversationPresenter"_s);
     m_profiles->setPresenter(m_presenter);
-    connect(m_presenter, &ConversationPresenter::sendEnded, this, &MainWindow::restorePrompt);
-    connect(m_presenter, &ConversationPresenter::conversationReplaced, this,
-        &MainWindow::restorePrompt);
-    connect(m_presenter, &ConversationPresenter::regenerateRequested, this,
-        &MainWindow::regenerateLast);
-    connect(m_presenter, &ConversationPresenter::editRequested, this, &MainWindow::editLastPrompt);
+    // The actions on the conversation shown.
+    m_controller = new ConversationController({ .session = m_session,
+                                                  .presenter = m_presenter,
+                                                  .prompt = m_promptBox,
+                                                  .message = m_message,
+                                                  .options = m_requestOptions,
+                                                  .status = m_status,
+                                                  .profiles = m_profiles,
+                                                  .panel = m_panel },
+        this);
+    m_controller->setObjectName(u"conversationController"_s);
+    connect(
+        m_controller, &ConversationController::settingsRequested, this, [this] { openSettings(); });
     connect(m_presenter, &ConversationPresenter::answerCopied, this,
         [this] { statusBar()->showMessage(tr("Answer copied"), 4000); });
     m_parking = new WindowParking(this, demo,
@@ -84,10 +92,11 @@ MainWindow::MainWindow(
             .panel = m_panel,
             .tabs = m_tabs,
             .editor = m_promptBox->editor(),
-            .sidebar = m_sidebar });
+            .sidebar = m_sidebar,
+            .controller = m_controller });
+    m_controller->setParking(m_parking);
     connect(m_profiles, &WindowProfiles::profileChanged, this, &MainWindow::applyProvider);
-    connect(m_presenter, &ConversationPresenter::sendToFallbackRequested, this,
-        &MainWindow::sendToFallback);
+    wireShortcuts();
     m_context->attach({ .editor = m_promptBox->editor(),
         .options = m_requestOptions,
         .gauge = m_gauge,
@@ -124,7 +133,7 @@ MainWindow::MainWindow(
     if (!options.prompt.isEmpty()) {
         QTimer::singleShot(0, this, [this] {
             m_promptBox->editor()->setPlainText(m_options.prompt);
-            sendPrompt();
+            m_controller->sendPrompt();
         });
     }
 }
@@ -164,13 +173,6 @@ void MainWindow::buildUi()
     connect(m_conversation, &ConversationView::externalLinkActivated, this,
         [](const QUrl &url) { QDesktopServices::openUrl(url); });
     m_message = new PromptMessage(left);
-    connect(m_message, &PromptMessage::actionTriggered, this, &MainWindow::onMessageAction);
-    connect(m_message, &PromptMessage::closeRequested, this, [this](PromptMessage::Action action) {
-        if (action == PromptMessage::Action::CancelEdit)
-            cancelEdit();
-        else
-            m_message->dismiss();
-    });
     leftLayout->addWidget(m_message);
     m_gauge = new ContextGauge(left);
     m_gauge->setObjectName(u"contextGauge"_s);
@@ -182,9 +184,6 @@ void MainWindow::buildUi()
     m_requestOptions = new RequestOptionsRow(m_settings, left);
     m_requestOptions->setObjectName(u"requestOptions"_s);
     leftLayout->addWidget(m_requestOptions);
-    connect(m_promptBox, &PromptBox::sendRequested, this, &MainWindow::sendPrompt);
-    connect(m_promptBox, &PromptBox::stopRequested, this, &MainWindow::cancelSend);
-    connect(m_promptBox, &PromptBox::retryRequested, this, &MainWindow::retryNow);
 
     splitter->addWidget(left);
     splitter->addWidget(buildRightColumn(splitter));
@@ -198,20 +197,6 @@ void MainWindow::buildUi()
     m_status = new ProviderStatus(m_session, statusBar());
     new SendStatus(m_session, statusBar());
 
-    // Esc cancels from anywhere in the window; Ctrl+Enter is handled by the prompt editor.
-    auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    escape->setContext(Qt::WindowShortcut);
-    connect(escape, &QShortcut::activated, this, &MainWindow::cancelSend);
-    // The newest card's first action (Send at, Send now, Retry now...) from anywhere.
-    auto *firstAction = new QShortcut(ConversationPresenter::firstActionShortcut(), this);
-    firstAction->setContext(Qt::WindowShortcut);
-    connect(firstAction, &QShortcut::activated, this, [this] {
-        if (!m_presenter || !m_presenter->triggerFirstCardAction())
-            return;
-        QTimer::singleShot(0, m_promptBox->editor(),
-            [editor = m_promptBox->editor()] { editor->setFocus(Qt::ShortcutFocusReason); });
-    });
-
     // From the prompt on in reading order: its buttons and options, the right-hand column, then
     // around to the top (the demo banner, the conversation, a message) and back to the prompt.
     const QList<QWidget *> order { m_promptBox->editor(), m_promptBox->sendButton(),
@@ -223,7 +208,24 @@ void MainWindow::buildUi()
     for (qsizetype i = 0; i + 1 < order.size(); ++i)
         setTabOrder(order[i], order[i + 1]);
     m_promptBox->editor()->setFocus();
-    updateButtons();
+}
+
+void MainWindow::wireShortcuts()
+{
+    // Esc cancels from anywhere in the window; Ctrl+Enter is handled by the prompt editor.
+    auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    escape->setContext(Qt::WindowShortcut);
+    connect(escape, &QShortcut::activated, m_controller, &ConversationController::cancelSend);
+    // The newest card's first action (Send at, Send now, Retry now...) from anywhere.
+    auto *firstAction = new QShortcut(ConversationPresenter::firstActionShortcut(), this);
+    firstAction->setContext(Qt::WindowShortcut);
+    connect(firstAction, &QShortcut::activated, this, [this] {
+        if (!m_presenter->triggerFirstCardAction())
+            return;
+        QTimer::singleShot(0, m_promptBox->editor(),
+            [editor = m_promptBox->editor()] { editor->setFocus(Qt::ShortcutFocusReason); });
+    });
+    m_controller->updateButtons();
 }
 
 QWidget *MainWindow::buildRightColumn(QWidget *parent)
@@ -314,174 +316,8 @@ void MainWindow::applyProvider()
     m_banner->setVisible(m_session->provider().usingDemo());
     m_banner->restyle(palette());
     m_status->update();
-    updateButtons(); // the profile combo: disabled while --demo or --endpoint wins
-}
-
-void MainWindow::sendPrompt()
-{
-    const QString text = m_promptBox->editor()->toPlainText();
-    if (text.trimmed().isEmpty() || m_session->busy())
-        return;
-    // Else the prompt stays in the editor meanwhile.
-    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::sendPrompt))
-        return;
-    // The edited prompt takes the place of the last one, and its answer goes with it.
-    if (m_session->sendReplacesLastExchange())
-        m_presenter->dropLastExchange();
-    if (m_message->action() == PromptMessage::Action::CancelEdit)
-        m_message->dismiss();
-    m_promptBox->editor()->clear();
-    startSend(text, [this, text] { m_session->send(text, m_requestOptions->sendOptions()); });
-}
-
-void MainWindow::retryNow()
-{
-    const QString prompt = m_session->failedPrompt();
-    if (prompt.isEmpty() || m_session->busy())
-        return;
-    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::retryNow))
-        return;
-    // The failed prompt is the one in the editor unless the user typed something else.
-    if (m_promptBox->editor()->toPlainText() == prompt)
-        m_promptBox->editor()->clear();
-    startSend(prompt, [this] { m_session->retryFailed(m_requestOptions->sendOptions()); });
-}
-
-void MainWindow::regenerateLast()
-{
-    if (m_session->busy() || !m_presenter->hasLastAnswer() || !m_session->hasLastExchange())
-        return;
-    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::regenerateLast))
-        return;
-    if (m_session->editing())
-        cancelEdit();
-    // The same conversation again, without the answer: the prompt's turn stays where it is.
-    m_presenter->dropLastAnswer();
-    startSend(
-        {}, [this] { m_session->regenerate(m_requestOptions->sendOptions()); }, false);
-}
-
-void MainWindow::editLastPrompt()
-{
-    if (m_session->busy() || !m_presenter->hasLastPrompt() || !m_session->hasLastExchange())
-        return;
-    if (!m_session->editing())
-        m_draftBeforeEdit = m_promptBox->editor()->toPlainText();
-    m_session->beginEdit();
-    m_promptBox->setText(m_session->lastPrompt());
-    m_promptBox->editor()->setFocus();
-    m_message->showMessage(PromptMessage::Kind::Information,
-        tr("Editing your last prompt: sending it replaces that prompt and its answer."),
-        PromptMessage::Action::CancelEdit);
-}
-
-void MainWindow::cancelEdit()
-{
-    if (!m_session->editing())
-        return;
-    m_session->endEdit();
-    m_promptBox->setText(m_draftBeforeEdit);
-    m_draftBeforeEdit.clear();
-    m_message->dismiss();
-}
-
-bool MainWindow::modelIsSet()
-{
-    if (!m_session->provider().model().isEmpty())
-        return true;
-    const QString endpoint
-        = net::displayEndpoint(net::chatCompletionsUrl(m_session->provider().endpoint()));
-    m_message->showMessage(PromptMessage::Kind::Warning,
-        tr("No model is set for %1, so nothing was sent. Enter the model's name in the "
-           "provider settings; your prompt stays in the editor.")
-            .arg(endpoint.isEmpty() ? m_session->provider().endpoint().toString() : endpoint),
-        PromptMessage::Action::OpenSettings);
-    openSettings();
-    return false;
-}
-
-void MainWindow::onMessageAction(PromptMessage::Action action)
-{
-    switch (action) {
-    case PromptMessage::Action::OpenSettings:
-        openSettings();
-        break;
-    case PromptMessage::Action::CancelEdit:
-        cancelEdit();
-        break;
-    case PromptMessage::Action::None:
-        break;
-    }
-}
-
-bool MainWindow::plainHttpAllowed(void (MainWindow::*resume)())
-{
-    return plainHttpAllowed([this, resume] { (this->*resume)(); });
-}
-
-bool MainWindow::plainHttpAllowed(const std::function<void()> &resume)
-{
-    if (!m_session->provider().needsPlainHttpConsent())
-        return true;
-    if (m_plainHttpWarning) {
-        m_plainHttpWarning->raise();
-        m_plainHttpWarning->activateWindow();
-        return false;
-    }
-    const QUrl target = net::chatCompletionsUrl(m_session->provider().endpoint());
-    m_plainHttpWarning = PlainHttpWarning::ask(this, target, [this, resume, target] {
-        // For the endpoint it named: another provider chosen meanwhile asks on its own send.
-        if (net::chatCompletionsUrl(m_session->provider().endpoint()) != target)
-            return;
-        m_session->provider().allowPlainHttp();
-        resume();
-    });
-    return false;
-}
-
-void MainWindow::whenPlainHttpAllowed(const std::function<void()> &then)
-{
-    if (plainHttpAllowed(then))
-        then();
-}
-
-void MainWindow::startSend(
-    const QString &prompt, const std::function<void()> &send, bool showPrompt)
-{
-    m_presenter->showSend(prompt, showPrompt);
-    m_status->updateKey(); // a key file or variable may have changed since
-    send();
-    m_presenter->sendShown();
-    updateButtons();
-}
-
-void MainWindow::cancelSend()
-{
-    if (!m_session->busy() && m_session->editing()) {
-        cancelEdit();
-        return;
-    }
-    m_parking ? m_parking->stop() : m_session->stop(); // a parked send going out is taken out
-}
-
-void MainWindow::restorePrompt()
-{
-    // Nothing typed is lost: the failed prompt returns only into an empty editor, with the
-    // cursor at its end, where typing goes on.
-    if (m_promptBox->editor()->toPlainText().trimmed().isEmpty()
-        && !m_session->sendState().isParked())
-        m_promptBox->setText(m_session->failedPrompt());
-    updateButtons();
-}
-
-void MainWindow::updateButtons()
-{
-    // A parked prompt waits in its card, or goes out in a session of the lot's: not to retry.
-    const bool parked = m_session->sendState().isParked() || (m_parking && m_parking->holdsShown());
-    const bool busy = m_session->busy() || (m_parking && m_parking->shownSentElsewhere());
-    m_promptBox->setBusy(busy, !m_session->failedPrompt().isEmpty() && !parked);
-    // The profile changes for the next send, not the one in flight.
-    m_profiles->combo()->setEnabled(!busy && m_profiles->switchable());
+    if (m_controller) // the profile combo: disabled while --demo or --endpoint wins
+        m_controller->updateButtons();
 }
 
 void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)

@@ -6,6 +6,7 @@
 
 #include "net/retrylog.h"
 #include "session/chatsession.h"
+#include "ui/conversation/conversationcontroller.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/conversation/promptbox.h"
 #include "ui/conversation/promptmessage.h"
@@ -56,24 +57,6 @@ public:
         session::LocalProvider *demo = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Sends the prompt editor's text (Ctrl+Enter).
-    void sendPrompt();
-    /// Sends the last failed prompt again ("Retry now").
-    void retryNow();
-    /// Leaves out the oldest turns a context error's card offers to and sends the failed prompt
-    /// again ("Trim and resend").
-    void trimAndResend();
-    /// Sends the capped prompt to the profile's fallback ("Send to <fallback> instead").
-    void sendToFallback();
-    /// Cancels the send in flight (Esc), or leaves editing the last prompt.
-    void cancelSend();
-    /// Asks again for the last answer: the same conversation without that answer.
-    void regenerateLast();
-    /// Puts the last prompt back in the editor; sending it replaces that prompt and its answer.
-    void editLastPrompt();
-    /// Stops editing the last prompt; the editor gets back what it held before.
-    void cancelEdit();
-
     bool exportRetryLog(const QString &path, net::LogFormat format, QString *error = nullptr)
     {
         return m_menus->exportRetryLog(path, format, error);
@@ -105,18 +88,11 @@ public:
     /// What the window's session talks to now.
     /// The profile of the conversation shown, with this run's flags (windowprofiles.cpp).
     session::ProviderChoice chosenProvider() const;
-    /// Calls `then` once the key of the provider shown may go over plain HTTP: at once when no
-    /// consent is needed (or it was given in this run), else after "Send anyway" in the warning
-    /// it asks with (without blocking; cancelled: never). A parked send's Send now (parking).
-    void whenPlainHttpAllowed(const std::function<void()> &then);
     /// The conversation's provider profile: the combo above the prompt, the default profile of
     /// a new conversation, the stored one of a restored conversation (issue 17).
     WindowProfiles *windowProfiles() const { return m_profiles; }
-    /// Puts the failed prompt back into an empty editor (not a parked one: that waits in its
-    /// card) and sets the prompt's buttons: after a send ends, is parked or is taken out.
-    void restorePrompt();
-    /// Send, Stop and Retry now as the session and its parked sends allow.
-    void updateButtons();
+    /// The actions on the conversation shown: send, stop, retry, fallback, trim, edit.
+    ConversationController *controller() const { return m_controller; }
 
     // No widget getters: tests find the widgets by objectName (tests/support/windowwidgets.h),
     // and the window's helpers are handed the widgets they work with when it builds them.
@@ -142,23 +118,12 @@ private:
     /// Settings; `newProfile`: with a new provider profile to fill in, used once accepted (the
     /// demo banner's "Configure a provider…").
     void openSettings(bool newProfile = false);
-    /// Shows `prompt`'s turn (unless already shown), calls `send`, then shows it waiting.
-    void startSend(
-        const QString &prompt, const std::function<void()> &send, bool showPrompt = true);
-    /// False (and says why, opening the provider settings) when no model is set.
-    bool modelIsSet();
-    /// False when the user must first agree to send the key unencrypted: asks (without
-    /// blocking) and, on "Send anyway", calls `resume` again.
-    bool plainHttpAllowed(void (MainWindow::*resume)());
-    bool plainHttpAllowed(const std::function<void()> &resume);
-    void onMessageAction(PromptMessage::Action action);
+    void wireShortcuts();
 
     Settings &m_settings;
     LaunchOptions m_options;
     session::ChatSession *m_session;
     WindowContext *m_context;
-    QString m_draftBeforeEdit;
-    QPointer<QMessageBox> m_plainHttpWarning;
     QPointer<QMessageBox> m_quitQuestion;
     bool m_quitConfirmed = false; ///< the question was answered with Quit
     QPointer<SettingsDialog> m_settingsDialog;
@@ -168,6 +133,7 @@ private:
     bool m_sidebarFitted = false;
     ConversationView *m_conversation = nullptr;
     ConversationPresenter *m_presenter = nullptr;
+    ConversationController *m_controller = nullptr;
     PromptMessage *m_message = nullptr;
     PromptBox *m_promptBox = nullptr;
     RequestOptionsRow *m_requestOptions = nullptr;

@@ -75,19 +75,6 @@ void WindowContext::attach(const Parts &parts)
         if (offer.offered && !session->busy())
             m_parts.presenter->trimTo(offer.plan.leftOut);
     });
-    connect(parts.panel, &RetryPanel::sendNowRequested, session, [session] { session->sendNow(); });
-    connect(parts.panel, &RetryPanel::sendAtRequested, session, [session] { session->parkNow(); });
-    connect(parts.presenter, &ConversationPresenter::trimAndResendRequested, m_window,
-        &MainWindow::trimAndResend);
-    // Automatic trimming after a context error: resent through the window, so that the editor,
-    // the buttons and the conversation follow it as they follow Trim and resend.
-    session->context().setResendsAfterTrim(false);
-    connect(session, &ChatSession::trimOffered, m_window,
-        [window = m_window](const session::TrimOffer &offer) {
-            if (offer.automatic && offer.send != 0)
-                QMetaObject::invokeMethod(
-                    window, [window] { window->trimAndResend(); }, Qt::QueuedConnection);
-        });
     updateGauge();
     updateProviderWindow();
 }
@@ -140,18 +127,6 @@ void WindowContext::updateProviderWindow()
 session::ProviderMemory *MainWindow::providerMemory() const
 {
     return m_context->memory();
-}
-
-void MainWindow::trimAndResend()
-{
-    const QString prompt = m_session->failedPrompt();
-    if (prompt.isEmpty() || m_session->busy() || !m_session->sendState().trim.offered)
-        return;
-    if (!modelIsSet() || !plainHttpAllowed(&MainWindow::trimAndResend))
-        return;
-    if (m_promptBox->editor()->toPlainText() == prompt)
-        m_promptBox->editor()->clear();
-    startSend(prompt, [this] { m_session->trimAndResend(m_requestOptions->sendOptions()); });
 }
 
 } // namespace capwatch::ui

@@ -1,0 +1,291 @@
+#include "ui/conversation/conversationcontroller.h"
+
+#include "net/chatrequest.h"
+#include "session/chatsession.h"
+#include "session/profiles.h"
+#include "ui/conversation/conversationpresenter.h"
+#include "ui/conversation/promptbox.h"
+#include "ui/conversation/requestoptionsrow.h"
+#include "ui/panel/providerstatus.h"
+#include "ui/panel/retrypanel.h"
+#include "ui/parking/windowparking.h"
+#include "ui/profiles/plainhttpwarning.h"
+#include "ui/profiles/windowprofiles.h"
+
+#include <QComboBox>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+
+namespace capwatch::ui {
+
+using session::ChatSession;
+
+ConversationController::ConversationController(const Parts &parts, QWidget *window)
+    : QObject(window)
+    , m_parts(parts)
+    , m_window(window)
+{
+    ChatSession *session = parts.session;
+    PromptBox *prompt = parts.prompt;
+    connect(prompt, &PromptBox::sendRequested, this, &ConversationController::sendPrompt);
+    connect(prompt, &PromptBox::stopRequested, this, &ConversationController::cancelSend);
+    connect(prompt, &PromptBox::retryRequested, this, &ConversationController::retryNow);
+    connect(parts.message, &PromptMessage::actionTriggered, this,
+        &ConversationController::onMessageAction);
+    connect(
+        parts.message, &PromptMessage::closeRequested, this, [this](PromptMessage::Action action) {
+            if (action == PromptMessage::Action::CancelEdit)
+                cancelEdit();
+            else
+                m_parts.message->dismiss();
+        });
+
+    ConversationPresenter *presenter = parts.presenter;
+    connect(
+        presenter, &ConversationPresenter::sendEnded, this, &ConversationController::restorePrompt);
+    connect(presenter, &ConversationPresenter::conversationReplaced, this,
+        &ConversationController::restorePrompt);
+    connect(presenter, &ConversationPresenter::regenerateRequested, this,
+        &ConversationController::regenerateLast);
+    connect(presenter, &ConversationPresenter::editRequested, this,
+        &ConversationController::editLastPrompt);
+    connect(presenter, &ConversationPresenter::sendToFallbackRequested, this,
+        &ConversationController::sendToFallback);
+    connect(presenter, &ConversationPresenter::trimAndResendRequested, this,
+        &ConversationController::trimAndResend);
+    connect(presenter, &ConversationPresenter::retryNowRequested, this,
+        &ConversationController::retryNow);
+
+    connect(parts.panel, &RetryPanel::sendNowRequested, session, [session] { session->sendNow(); });
+    connect(parts.panel, &RetryPanel::sendAtRequested, session, [session] { session->parkNow(); });
+    // Automatic trimming after a context error: resent here, so that the editor, the buttons and
+    // the conversation follow it as they follow Trim and resend.
+    session->context().setResendsAfterTrim(false);
+    connect(session, &ChatSession::trimOffered, this, [this](const session::TrimOffer &offer) {
+        if (offer.automatic && offer.send != 0)
+            QMetaObject::invokeMethod(
+                this, &ConversationController::trimAndResend, Qt::QueuedConnection);
+    });
+}
+
+void ConversationController::setParking(WindowParking *parking)
+{
+    m_parking = parking;
+}
+
+void ConversationController::sendPrompt()
+{
+    ChatSession *session = m_parts.session;
+    const QString text = m_parts.prompt->editor()->toPlainText();
+    if (text.trimmed().isEmpty() || session->busy())
+        return;
+    // Else the prompt stays in the editor meanwhile.
+    if (!modelIsSet() || !plainHttpAllowed([this] { sendPrompt(); }))
+        return;
+    // The edited prompt takes the place of the last one, and its answer goes with it.
+    if (session->sendReplacesLastExchange())
+        m_parts.presenter->dropLastExchange();
+    if (m_parts.message->action() == PromptMessage::Action::CancelEdit)
+        m_parts.message->dismiss();
+    m_parts.prompt->editor()->clear();
+    startSend(text, [this, text] { m_parts.session->send(text, m_parts.options->sendOptions()); });
+}
+
+void ConversationController::takeFromEditor(const QString &prompt)
+{
+    // The failed prompt is the one in the editor unless the user typed something else.
+    if (m_parts.prompt->editor()->toPlainText() == prompt)
+        m_parts.prompt->editor()->clear();
+}
+
+void ConversationController::retryNow()
+{
+    const QString prompt = m_parts.session->failedPrompt();
+    if (prompt.isEmpty() || m_parts.session->busy())
+        return;
+    if (!modelIsSet() || !plainHttpAllowed([this] { retryNow(); }))
+        return;
+    takeFromEditor(prompt);
+    startSend(prompt, [this] { m_parts.session->retryFailed(m_parts.options->sendOptions()); });
+}
+
+void ConversationController::trimAndResend()
+{
+    ChatSession *session = m_parts.session;
+    const QString prompt = session->failedPrompt();
+    if (prompt.isEmpty() || session->busy() || !session->sendState().trim.offered)
+        return;
+    if (!modelIsSet() || !plainHttpAllowed([this] { trimAndResend(); }))
+        return;
+    takeFromEditor(prompt);
+    startSend(prompt, [this] { m_parts.session->trimAndResend(m_parts.options->sendOptions()); });
+}
+
+void ConversationController::sendToFallback()
+{
+    ChatSession *session = m_parts.session;
+    const QString prompt = session->failedPrompt();
+    if (prompt.isEmpty() || session->busy() || !session->sendState().fallback.offered)
+        return;
+    // The fallback's own endpoint and key: asked as for a send to the session's own provider,
+    // naming the fallback's endpoint. Until "Send anyway" nothing is sent and the prompt stays
+    // where it is; "Send anyway" comes back here.
+    if (session->provider().fallbackNeedsPlainHttpConsent()) {
+        if (m_plainHttpWarning) {
+            m_plainHttpWarning->raise();
+            m_plainHttpWarning->activateWindow();
+            return;
+        }
+        const session::ProviderProfile *fallback = m_parts.profiles->fallback();
+        const QUrl target = fallback ? net::chatCompletionsUrl(fallback->endpoint) : QUrl();
+        m_plainHttpWarning = PlainHttpWarning::ask(m_window, target, [this, target] {
+            // The consent is for the endpoint asked about: a fallback changed meanwhile asks
+            // again.
+            const session::ProviderProfile *now = m_parts.profiles->fallback();
+            if (now && net::chatCompletionsUrl(now->endpoint) == target)
+                m_parts.session->provider().allowFallbackPlainHttp();
+            sendToFallback();
+        });
+        return;
+    }
+    takeFromEditor(prompt);
+    startSend(prompt, [this] { m_parts.session->sendToFallback(m_parts.options->sendOptions()); });
+}
+
+void ConversationController::regenerateLast()
+{
+    ChatSession *session = m_parts.session;
+    if (session->busy() || !m_parts.presenter->hasLastAnswer() || !session->hasLastExchange())
+        return;
+    if (!modelIsSet() || !plainHttpAllowed([this] { regenerateLast(); }))
+        return;
+    if (session->editing())
+        cancelEdit();
+    // The same conversation again, without the answer: the prompt's turn stays where it is.
+    m_parts.presenter->dropLastAnswer();
+    startSend(
+        {}, [this] { m_parts.session->regenerate(m_parts.options->sendOptions()); }, false);
+}
+
+void ConversationController::editLastPrompt()
+{
+    ChatSession *session = m_parts.session;
+    if (session->busy() || !m_parts.presenter->hasLastPrompt() || !session->hasLastExchange())
+        return;
+    if (!session->editing())
+        m_draftBeforeEdit = m_parts.prompt->editor()->toPlainText();
+    session->beginEdit();
+    m_parts.prompt->setText(session->lastPrompt());
+    m_parts.prompt->editor()->setFocus();
+    m_parts.message->showMessage(PromptMessage::Kind::Information,
+        tr("Editing your last prompt: sending it replaces that prompt and its answer."),
+        PromptMessage::Action::CancelEdit);
+}
+
+void ConversationController::cancelEdit()
+{
+    if (!m_parts.session->editing())
+        return;
+    m_parts.session->endEdit();
+    m_parts.prompt->setText(m_draftBeforeEdit);
+    m_draftBeforeEdit.clear();
+    m_parts.message->dismiss();
+}
+
+void ConversationController::cancelSend()
+{
+    if (!m_parts.session->busy() && m_parts.session->editing()) {
+        cancelEdit();
+        return;
+    }
+    // A parked send going out is taken out of the lot.
+    m_parking ? m_parking->stop() : m_parts.session->stop();
+}
+
+bool ConversationController::modelIsSet()
+{
+    const session::ProviderLink &provider = m_parts.session->provider();
+    if (!provider.model().isEmpty())
+        return true;
+    const QString endpoint = net::displayEndpoint(net::chatCompletionsUrl(provider.endpoint()));
+    m_parts.message->showMessage(PromptMessage::Kind::Warning,
+        tr("No model is set for %1, so nothing was sent. Enter the model's name in the "
+           "provider settings; your prompt stays in the editor.")
+            .arg(endpoint.isEmpty() ? provider.endpoint().toString() : endpoint),
+        PromptMessage::Action::OpenSettings);
+    Q_EMIT settingsRequested();
+    return false;
+}
+
+void ConversationController::onMessageAction(PromptMessage::Action action)
+{
+    switch (action) {
+    case PromptMessage::Action::OpenSettings:
+        Q_EMIT settingsRequested();
+        break;
+    case PromptMessage::Action::CancelEdit:
+        cancelEdit();
+        break;
+    case PromptMessage::Action::None:
+        break;
+    }
+}
+
+bool ConversationController::plainHttpAllowed(const std::function<void()> &resume)
+{
+    if (!m_parts.session->provider().needsPlainHttpConsent())
+        return true;
+    if (m_plainHttpWarning) {
+        m_plainHttpWarning->raise();
+        m_plainHttpWarning->activateWindow();
+        return false;
+    }
+    const QUrl target = net::chatCompletionsUrl(m_parts.session->provider().endpoint());
+    m_plainHttpWarning = PlainHttpWarning::ask(m_window, target, [this, resume, target] {
+        // For the endpoint it named: another provider chosen meanwhile asks on its own send.
+        if (net::chatCompletionsUrl(m_parts.session->provider().endpoint()) != target)
+            return;
+        m_parts.session->provider().allowPlainHttp();
+        resume();
+    });
+    return false;
+}
+
+void ConversationController::whenPlainHttpAllowed(const std::function<void()> &then)
+{
+    if (plainHttpAllowed(then))
+        then();
+}
+
+void ConversationController::startSend(
+    const QString &prompt, const std::function<void()> &send, bool showPrompt)
+{
+    m_parts.presenter->showSend(prompt, showPrompt);
+    m_parts.status->updateKey(); // a key file or variable may have changed since
+    send();
+    m_parts.presenter->sendShown();
+    updateButtons();
+}
+
+void ConversationController::restorePrompt()
+{
+    // Nothing typed is lost: the failed prompt returns only into an empty editor, with the
+    // cursor at its end, where typing goes on.
+    if (m_parts.prompt->editor()->toPlainText().trimmed().isEmpty()
+        && !m_parts.session->sendState().isParked())
+        m_parts.prompt->setText(m_parts.session->failedPrompt());
+    updateButtons();
+}
+
+void ConversationController::updateButtons()
+{
+    ChatSession *session = m_parts.session;
+    // A parked prompt waits in its card, or goes out in a session of the lot's: not to retry.
+    const bool parked = session->sendState().isParked() || (m_parking && m_parking->holdsShown());
+    const bool busy = session->busy() || (m_parking && m_parking->shownSentElsewhere());
+    m_parts.prompt->setBusy(busy, !session->failedPrompt().isEmpty() && !parked);
+    // The profile changes for the next send, not the one in flight.
+    m_parts.profiles->combo()->setEnabled(!busy && m_parts.profiles->switchable());
+}
+
+} // namespace capwatch::ui
