@@ -45,9 +45,6 @@ void WindowContext::attach(const Parts &parts)
     connect(parts.options->maxTokens(), &QSpinBox::valueChanged, this, later);
     const auto now = [this] { updateGauge(); };
     connect(session, &ChatSession::leftOutChanged, this, now);
-    connect(session, &ChatSession::succeeded, this, now);
-    connect(session, &ChatSession::gaveUp, this, now);
-    connect(session, &ChatSession::cancelled, this, now);
     connect(session, &ChatSession::conversationChanged, this, now);
     connect(parts.presenter, &ConversationPresenter::restoreFilled, this, now);
     connect(session, &ChatSession::providerChanged, this, [this] {
@@ -64,10 +61,25 @@ void WindowContext::attach(const Parts &parts)
             if (std::pair(provider, model) == shownWindow())
                 updateProviderWindow();
         });
-    // The window shown is the provider's the last send went to (a fallback's after a send to
-    // it), from the moment it starts; another conversation: the session's own again.
-    connect(session, &ChatSession::sendStarted, this, &WindowContext::updateProviderWindow);
-    connect(session, &ChatSession::conversationChanged, this, &WindowContext::updateProviderWindow);
+    // From the send's one state: the gauge once it ended (its answer joined the transcript, or
+    // its prompt is the failed one), and the window shown is the provider's the last send went to
+    // (a fallback's after a send to it) from the moment it starts; another conversation: the
+    // session's own again. Only a change of send or of its end counts, never a tick.
+    connect(session, &ChatSession::sendStateChanged, this, [this](const session::SendState &s) {
+        const std::pair<quint64, bool> seen { s.send, s.ended() };
+        if (seen == m_seen)
+            return;
+        const bool newSend = seen.first != m_seen.first;
+        m_seen = seen;
+        if (seen.second)
+            updateGauge();
+        if (newSend)
+            updateProviderWindow();
+    });
+    connect(session, &ChatSession::conversationChanged, this, [this] {
+        m_seen = { 0, false }; // its sends are numbered from 1 again
+        updateProviderWindow();
+    });
     connect(m_memory, &session::ProviderMemory::loaded, this, &WindowContext::updateProviderWindow);
     connect(parts.gauge, &ContextGauge::trimRequested, this, [this, session] {
         const session::TrimOffer offer

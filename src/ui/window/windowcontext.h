@@ -69,6 +69,7 @@ private:
     Parts m_parts {};
     session::ProviderMemory *m_memory;
     QTimer m_debounce; ///< typing: the gauge follows once the keys pause
+    std::pair<quint64, bool> m_seen { 0, false }; ///< the send last rendered, and whether it ended
 };
 
 } // namespace capwatch::ui
