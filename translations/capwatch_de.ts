@@ -710,6 +710,14 @@
         <source>The provider&apos;s cap resets at %1, later than the retries can reach: the retries go on unless you park it now, to be sent by itself at the reset.</source>
         <translation>Das Limit des Anbieters wird um %1 zurückgesetzt, später, als die Wiederholungen reichen: Sie laufen weiter, es sei denn, Sie parken die Anfrage jetzt; dann geht sie beim Zurücksetzen von selbst hinaus.</translation>
     </message>
+    <message>
+        <source>pacing: sending in %1 s, when the provider&apos;s window resets (it has %2 tokens left, this request needs about %3)</source>
+        <translation>Drosselung: Senden in %1 s, wenn das Kontingentfenster des Anbieters zurückgesetzt wird (noch %2 Tokens übrig, diese Anfrage braucht etwa %3)</translation>
+    </message>
+    <message>
+        <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
+        <translation>Drosselung: Senden in %1 s, wenn das Anfragelimit des Anbieters zurückgesetzt wird</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -751,6 +759,17 @@
     <message>
         <source>Context</source>
         <translation>Kontext</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ConversationController</name>
+    <message>
+        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
+        <translation>Sie bearbeiten Ihren letzten Prompt: Beim Senden ersetzt er diesen Prompt und seine Antwort.</translation>
+    </message>
+    <message>
+        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
+        <translation>Für %1 ist kein Modell festgelegt, daher wurde nichts gesendet. Geben Sie den Namen des Modells in den Anbietereinstellungen ein; Ihr Prompt bleibt im Eingabefeld.</translation>
     </message>
 </context>
 <context>
@@ -1305,14 +1324,6 @@
     <message>
         <source>The provider settings changed, so the send in progress was stopped.</source>
         <translation>Die Anbietereinstellungen wurden geändert, daher wurde die laufende Anfrage beendet.</translation>
-    </message>
-    <message>
-        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
-        <translation>Sie bearbeiten Ihren letzten Prompt: Beim Senden ersetzt er diesen Prompt und seine Antwort.</translation>
-    </message>
-    <message>
-        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
-        <translation>Für %1 ist kein Modell festgelegt, daher wurde nichts gesendet. Geben Sie den Namen des Modells in den Anbietereinstellungen ein; Ihr Prompt bleibt im Eingabefeld.</translation>
     </message>
     <message>
         <source>Answer copied</source>
@@ -3294,14 +3305,6 @@
     <message>
         <source>Send at once even when the provider&apos;s last report says its window is full (by default the send waits, up to 60 s, for the window to reset).</source>
         <translation>Sofort senden, auch wenn das Kontingentfenster laut letzter Meldung des Anbieters ausgeschöpft ist (standardmäßig wartet die Anfrage bis zu 60 s auf die Zurücksetzung des Fensters).</translation>
-    </message>
-    <message>
-        <source>pacing: sending in %1 s, when the provider&apos;s window resets (it has %2 tokens left, this request needs about %3)</source>
-        <translation>Drosselung: Senden in %1 s, wenn das Kontingentfenster des Anbieters zurückgesetzt wird (noch %2 Tokens übrig, diese Anfrage braucht etwa %3)</translation>
-    </message>
-    <message>
-        <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
-        <translation>Drosselung: Senden in %1 s, wenn das Anfragelimit des Anbieters zurückgesetzt wird</translation>
     </message>
     <message>
         <source>A provider profile of the settings file, by id or name: its endpoint, model, key source, headers, context window and retry numbers (the flags given here win). &apos;demo&apos; runs the embedded demo provider in-process.</source>

@@ -704,6 +704,14 @@
         <source>The provider&apos;s cap resets at %1, later than the retries can reach: the retries go on unless you park it now, to be sent by itself at the reset.</source>
         <translation>提供方的上限将在 %1 重置，晚于重试所能等到的时间：除非现在暂存，否则重试会继续；暂存后将在重置时自动发出。</translation>
     </message>
+    <message>
+        <source>pacing: sending in %1 s, when the provider&apos;s window resets (it has %2 tokens left, this request needs about %3)</source>
+        <translation>节流：%1 秒后发送，届时服务商的额度窗口将重置（剩余 %2 Token，本次请求约需 %3）</translation>
+    </message>
+    <message>
+        <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
+        <translation>节流：%1 秒后发送，届时服务商的请求数上限将重置</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -744,6 +752,17 @@
     <message>
         <source>Context</source>
         <translation>上下文</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ConversationController</name>
+    <message>
+        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
+        <translation>正在编辑上一条提示词：发送后将替换该提示词及其回答。</translation>
+    </message>
+    <message>
+        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
+        <translation>%1 未设置模型，因此没有发送任何内容。请在服务商设置中输入模型名称；您的提示词仍保留在输入框中。</translation>
     </message>
 </context>
 <context>
@@ -1294,14 +1313,6 @@
     <message>
         <source>The provider settings changed, so the send in progress was stopped.</source>
         <translation>服务商设置已更改，正在进行的发送已停止。</translation>
-    </message>
-    <message>
-        <source>Editing your last prompt: sending it replaces that prompt and its answer.</source>
-        <translation>正在编辑上一条提示词：发送后将替换该提示词及其回答。</translation>
-    </message>
-    <message>
-        <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
-        <translation>%1 未设置模型，因此没有发送任何内容。请在服务商设置中输入模型名称；您的提示词仍保留在输入框中。</translation>
     </message>
     <message>
         <source>Answer copied</source>
@@ -3279,14 +3290,6 @@
     <message>
         <source>Send at once even when the provider&apos;s last report says its window is full (by default the send waits, up to 60 s, for the window to reset).</source>
         <translation>即使服务商最近一次报告表明额度窗口已满，也立即发送（默认情况下，发送会等待额度窗口重置，最多 60 秒）。</translation>
-    </message>
-    <message>
-        <source>pacing: sending in %1 s, when the provider&apos;s window resets (it has %2 tokens left, this request needs about %3)</source>
-        <translation>节流：%1 秒后发送，届时服务商的额度窗口将重置（剩余 %2 Token，本次请求约需 %3）</translation>
-    </message>
-    <message>
-        <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
-        <translation>节流：%1 秒后发送，届时服务商的请求数上限将重置</translation>
     </message>
     <message>
         <source>A provider profile of the settings file, by id or name: its endpoint, model, key source, headers, context window and retry numbers (the flags given here win). &apos;demo&apos; runs the embedded demo provider in-process.</source>

@@ -322,6 +322,21 @@ QString SendTexts::waitingLine(const SendState &s)
             RetryTexts::seconds(double(s.limits.budget.count()) / 1000.0));
 }
 
+QString SendTexts::pacingLine(const SendState &s)
+{
+    if (s.phase != SendPhase::Pacing || !s.pace)
+        return {};
+    const net::PacePlan &plan = *s.pace;
+    const qint64 in = (plan.wait.count() + 999) / 1000;
+    return plan.tokensFull
+        ? tr("pacing: sending in %1 s, when the provider's window resets (it has %2 tokens left, "
+             "this request needs about %3)")
+              .arg(in)
+              .arg(plan.windowTokensLeft.value_or(0))
+              .arg(plan.estimatedTokens.value_or(0))
+        : tr("pacing: sending in %1 s, when the provider's request limit resets").arg(in);
+}
+
 QString SendTexts::answeredLine(const SendState &s)
 {
     QString line = tr("answered on attempt %1 of %2").arg(s.attempt).arg(s.limits.maxAttempts);

@@ -71,6 +71,9 @@ public:
     /// "waiting 60 s (provider asked 18 min; capped to 60 s) before attempt 2 of 5; 60 s of the
     /// 120 s budget left".
     static QString waitingLine(const SendState &s);
+    /// While pacing: "pacing: sending in 12 s, when the provider's window resets (it has 800
+    /// tokens left, this request needs about 2400)"; else empty.
+    static QString pacingLine(const SendState &s);
     /// "answered on attempt 3 of 5 (412 tokens)".
     static QString answeredLine(const SendState &s);
 };

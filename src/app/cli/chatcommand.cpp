@@ -29,13 +29,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-/// A pacing wait in whole seconds, rounded up ("30 s" for 29.943 s): it is a countdown to a
-/// reset, not a figure of the policy.
-QString wholeSeconds(retry::Millis ms)
-{
-    return QString::number((ms.count() + 999) / 1000);
-}
-
 /// One of the policy flags: its name, bounds and where it goes.
 struct PolicyFlag
 {
@@ -474,21 +467,7 @@ int runChat(const QStringList &args)
             }
             if (s.phase == session::SendPhase::Pacing && s.pace && !shownPace) {
                 shownPace = true;
-                const net::PacePlan &plan = *s.pace;
-                writeErr((u"capwatch: "_s
-                    + (plan.tokensFull
-                            ? QCoreApplication::translate("cli",
-                                "pacing: sending in %1 s, when the provider's window resets (it "
-                                "has %2 tokens left, this request needs about %3)")
-                                  .arg(wholeSeconds(plan.wait))
-                                  .arg(plan.windowTokensLeft.value_or(0))
-                                  .arg(plan.estimatedTokens.value_or(0))
-                            : QCoreApplication::translate("cli",
-                                "pacing: sending in %1 s, when the provider's request limit "
-                                "resets")
-                                  .arg(wholeSeconds(plan.wait)))
-                    + u'\n')
-                             .toUtf8());
+                writeErr((u"capwatch: "_s + session::SendTexts::pacingLine(s) + u'\n').toUtf8());
             }
             if (s.phase == session::SendPhase::Waiting && s.lastWait
                 && s.lastWait->nextAttempt != shownWait) {
