@@ -103,6 +103,7 @@ void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summar
         net::SendSummary stopped = summary;
         stopped.outcome = net::SendSummary::Outcome::GaveUp;
         finish(send, stopped);
+        send->setEndPhase(SendPhase::GaveUp);
         send->setOffers(*early, {});
         send->publish();
         Q_EMIT gaveUp(id, stopped);

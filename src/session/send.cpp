@@ -249,6 +249,7 @@ void Send::end(SendPhase phase, const net::SendSummary &summary)
     m_state.finalErrorText = summary.finalErrorText;
     m_state.cutWait = summary.cutWait;
     m_state.incomplete = summary.incomplete;
+    m_state.usage = summary.usage;
     if (phase == SendPhase::Succeeded) {
         // The figures of a refused attempt no longer describe the send: the answer got through.
         m_state.used.reset();

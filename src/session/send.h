@@ -117,6 +117,8 @@ public:
     /// (nullopt: its end again).
     void setParked(const std::optional<history::ParkedSend> &parked,
         ParkedState state = ParkedState::Waiting, const QDateTime &now = {});
+    /// Shows it ended as `phase` after all (a cycle the user stopped to park it ends given up).
+    void setEndPhase(SendPhase phase) { m_state.phase = m_endPhase = phase; }
     /// Tells the views its state now (after the setters above).
     void publish();
 

@@ -104,6 +104,7 @@ struct SendState
     retry::Millis silentFor { 0 };
     /// What the answer used, when the provider said (Succeeded).
     std::optional<qint64> answerTokens;
+    std::optional<net::Usage> usage; ///< the whole usage the provider reported, once ended
 
     // How it ended (Succeeded, GaveUp, Cancelled).
     retry::EndReason reason = retry::EndReason::None;

@@ -30,14 +30,9 @@ ConversationPresenter::ConversationPresenter(
 {
     connect(m_session, &ChatSession::answerText, this,
         [this](quint64, const QString &text) { onAnswerText(text); });
-    connect(m_session, &ChatSession::succeeded, this,
-        [this](quint64, const net::SendSummary &summary) { onSucceeded(summary); });
     connect(m_session, &ChatSession::trimOffered, this, &ConversationPresenter::onTrimOffered);
     connect(
         m_session, &ChatSession::leftOutChanged, this, &ConversationPresenter::onLeftOutChanged);
-    connect(m_session, &ChatSession::gaveUp, this,
-        [this](quint64, const net::SendSummary &summary) { onGaveUp(summary); });
-    connect(m_session, &ChatSession::cancelled, this, &ConversationPresenter::onCancelled);
     connect(m_session, &ChatSession::sendStateChanged, this, &ConversationPresenter::onProgress);
     connect(m_view, &ConversationView::actionRequested, this, &ConversationPresenter::onAction);
     connect(m_session, &ChatSession::conversationRestored, this, &ConversationPresenter::restore);
@@ -45,10 +40,6 @@ ConversationPresenter::ConversationPresenter(
     connect(
         m_session, &ChatSession::fallbackOffered, this, &ConversationPresenter::onFallbackOffered);
     connect(m_session, &ChatSession::parkedChanged, this, &ConversationPresenter::onParkedChanged);
-    connect(m_session, &ChatSession::sendStarted, this, [this] {
-        if (m_unparking)
-            parkedWentOut();
-    });
     connect(m_session, &ChatSession::conversationChanged, this, [this](const QUuid &id) {
         if (!id.isNull())
             return; // a restore: conversationRestored() follows
@@ -178,7 +169,7 @@ int ConversationPresenter::endTurn(bool incomplete)
     return turn;
 }
 
-void ConversationPresenter::onSucceeded(const net::SendSummary &summary)
+void ConversationPresenter::onSucceeded(const session::SendState &state)
 {
     const int answerTurn = endTurn(false);
     // The last exchange can be asked again or edited, until another send starts.
@@ -187,20 +178,22 @@ void ConversationPresenter::onSucceeded(const net::SendSummary &summary)
     if (answerTurn >= 0) {
         m_view->setTurnActions(
             answerTurn, { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
-        m_view->setTurnUsage(answerTurn, withProfile(usageText(summary.usage), answeringProfile()));
+        m_view->setTurnUsage(answerTurn, withProfile(usageText(state.usage), answeringProfile()));
     }
     m_view->setTurnActions(m_userTurn, { ConversationView::Action::Edit });
     Q_EMIT sendEnded();
 }
 
-void ConversationPresenter::onGaveUp(const net::SendSummary &summary)
+void ConversationPresenter::onGaveUp(const session::SendState &state)
 {
-    endTurn(summary.incomplete || m_assistantTurn >= 0);
+    endTurn(state.incomplete || m_assistantTurn >= 0);
     // One sentence on what happened and what comes next; the raw failure under Details.
-    session::SendState ended = m_session->sendState();
-    ended.limits = sentLimits(summary);
+    session::SendState ended = state;
+    // A send out of attempts made all it had: its own count, a fallback's included.
+    if (state.reason == retry::EndReason::AttemptsExhausted && state.attempt > 0)
+        ended.limits.maxAttempts = state.attempt;
     setFailedCard(
-        m_view->addErrorTurn(session::SendTexts::failedLead(ended), summary.finalErrorText));
+        m_view->addErrorTurn(session::SendTexts::failedLead(ended), state.finalErrorText));
     Q_EMIT sendEnded();
 }
 
@@ -236,6 +229,25 @@ void ConversationPresenter::onCancelled()
 
 void ConversationPresenter::onProgress(const session::SendState &state)
 {
+    // A send seen running is shown ending once: its end as it came (a parked send taken out of
+    // the lot shows its old end again, and that is no new end).
+    if (state.send != m_seen.send)
+        m_seen = { state.send, false, false };
+    if (state.running() && !m_seen.running) {
+        m_seen.running = true;
+        if (m_unparking)
+            parkedWentOut(); // the parked prompt went out in this session
+    }
+    if (state.ended() && m_seen.running && !m_seen.ended) {
+        m_seen.ended = true;
+        if (state.phase == session::SendPhase::Succeeded)
+            onSucceeded(state);
+        else if (state.phase == session::SendPhase::GaveUp)
+            onGaveUp(state);
+        else
+            onCancelled();
+        return;
+    }
     if (!m_session->busy() || m_assistantTurn >= 0)
         return;
     // While a retry waits for a reset out of the budget's reach: Send at, at once (25.12).
@@ -264,6 +276,7 @@ void ConversationPresenter::clearView()
     m_fallback = {};
     m_answered.clear();
     m_autoTrimmed = false;
+    m_seen = {};
     m_userTurn = -1;
     m_assistantTurn = -1;
     m_lastExchange = {};

@@ -127,8 +127,8 @@ private:
     /// `card` with the first link's tooltip naming firstActionShortcut().
     static ConversationView::Card withShortcut(ConversationView::Card card);
     void onAnswerText(const QString &text);
-    void onSucceeded(const net::SendSummary &summary);
-    void onGaveUp(const net::SendSummary &summary);
+    void onSucceeded(const session::SendState &state);
+    void onGaveUp(const session::SendState &state);
     void onCancelled();
     void onProgress(const session::SendState &state);
     /// Ends the answer in progress; returns its turn (or -1).
@@ -168,8 +168,7 @@ private:
     void clearFallback();
     /// The profile that gave the answer when it is not the conversation's; else empty.
     QString answeringProfile() const;
-    /// The limits the send of `summary` ran under, as far as the window and `summary` tell.
-    retry::PolicyLimits sentLimits(const net::SendSummary &summary) const;
+
     /// A restored conversation's last send that failed, as far as the history tells it.
     session::SendState restoredEnd(const history::Send &last) const;
 
@@ -193,6 +192,14 @@ private:
     bool m_parkClicked = false; ///< Send at was clicked: parked by the user, not the setting
     bool m_offersRetry = false; ///< the failed card's Retry now (a parking card's only)
     bool m_unparking = false; ///< parkedChanged(false) came: sent, or taken out?
+    /// The send last rendered: seen running, its end shown.
+    struct Seen
+    {
+        quint64 send = 0;
+        bool running = false;
+        bool ended = false;
+    };
+    Seen m_seen;
 
     std::vector<Exchange> m_answered; ///< the answered exchanges shown, oldest first
     session::TrimOffer m_trim; ///< the offer of the last send's context error

@@ -24,18 +24,6 @@ QString ConversationPresenter::answeringProfile() const
     return !sent.isEmpty() && !m_profileName.isEmpty() && sent != m_profileName ? sent : QString();
 }
 
-retry::PolicyLimits ConversationPresenter::sentLimits(const net::SendSummary &summary) const
-{
-    // The numbers the send ran under (its SendPolicy's, a fallback's its own); the window's only
-    // before the session reports any.
-    retry::PolicyLimits limits
-        = m_session->currentSend() != 0 ? m_session->sendState().limits : m_limits;
-    // A send out of attempts made all it had: its own count, a fallback's included.
-    if (summary.reason == retry::EndReason::AttemptsExhausted && summary.attempts > 0)
-        limits.maxAttempts = summary.attempts;
-    return limits;
-}
-
 void ConversationPresenter::onFallbackOffered(const session::FallbackOffer &offer)
 {
     if (!offer.offered)
