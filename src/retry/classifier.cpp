@@ -328,7 +328,7 @@ bool decideTooLarge(Classification &c, int status, const Response &r, const Text
     c.rule = because->rule;
     if (matched && matched->text) {
         const TextInfo &text = *matched->text;
-        const UsedLimit ul = tooLargeFigures(text.lower(), text.numbers(), &text.hits());
+        const UsedLimit ul = tooLargeFigures(text.lower(), text.numbers(), &text.hits(), status);
         c.used = ul.used;
         c.limit = ul.limit;
     }

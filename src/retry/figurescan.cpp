@@ -193,7 +193,7 @@ RequestedLimit findRequestedLimit(
 }
 
 UsedLimit tooLargeFigures(
-    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits, int status)
 {
     const RequestedLimit rl = findRequestedLimit(s, numbers, hits);
     UsedLimit out;
@@ -225,7 +225,8 @@ UsedLimit tooLargeFigures(
     };
     const auto candidate = [&](std::size_t n) {
         return n != out.usedIndex && n != out.limitIndex && numbers[n].value >= minFigure
-            && !inIdentifier(numbers[n].begin) && !afterExcessWord(numbers[n].begin);
+            && numbers[n].value != status && !inIdentifier(numbers[n].begin)
+            && !afterExcessWord(numbers[n].begin);
     };
     if (!out.used && !out.limit) {
         std::size_t first = SIZE_MAX;

@@ -2,6 +2,7 @@
 
 #include "rulesparser.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -56,13 +57,14 @@ Rules::Rules(RuleSet set)
 void Rules::buildTable()
 {
     PhraseTable &t = m_table;
-    const auto add = [&t](std::string_view text, bool wholeWord) {
+    std::vector<bool> wholeWords;
+    const auto add = [&t, &wholeWords](std::string_view text, bool wholeWord) {
         // withAdditions() keeps the total within kMaxPhrases; text has two bytes or more
         // (rulesparser.cpp).
         if (t.phrases.size() >= kMaxPhrases || text.size() < 2)
             return std::uint16_t(0);
         t.phrases.push_back(text);
-        t.wholeWord.push_back(wholeWord);
+        wholeWords.push_back(wholeWord);
         return std::uint16_t(t.phrases.size() - 1);
     };
     const auto group = [&](PhraseGroup g, const std::vector<RuleText> &list) {
@@ -95,16 +97,32 @@ void Rules::buildTable()
     }
     t.groupBegin[std::size_t(PhraseGroup::Count)] = t.phrases.size();
 
+    // One probe per distinct text (and boundary), grouped by the first two bytes.
+    std::vector<std::vector<PhraseProbe>> buckets;
     t.bucketOf.assign(65536, 0);
     for (std::size_t i = 0; i < t.phrases.size(); ++i) {
         const std::string_view p = t.phrases[i];
         const unsigned key
             = (unsigned(static_cast<unsigned char>(p[0])) << 8) | static_cast<unsigned char>(p[1]);
         if (t.bucketOf[key] == 0) {
-            t.buckets.emplace_back();
-            t.bucketOf[key] = static_cast<std::uint16_t>(t.buckets.size());
+            buckets.emplace_back();
+            t.bucketOf[key] = static_cast<std::uint16_t>(buckets.size());
         }
-        t.buckets[t.bucketOf[key] - 1u].push_back(static_cast<std::uint16_t>(i));
+        std::vector<PhraseProbe> &bucket = buckets[t.bucketOf[key] - 1u];
+        const auto same = std::find_if(bucket.begin(), bucket.end(), [&](const PhraseProbe &probe) {
+            return probe.text == p && probe.wholeWord == wholeWords[i];
+        });
+        if (same != bucket.end())
+            same->bits.push_back(static_cast<std::uint16_t>(i));
+        else
+            bucket.push_back({ p, static_cast<std::uint16_t>(i), wholeWords[i],
+                { static_cast<std::uint16_t>(i) } });
+    }
+    t.bucketBegin.push_back(0);
+    for (std::vector<PhraseProbe> &bucket : buckets) {
+        for (PhraseProbe &probe : bucket)
+            t.probes.push_back(std::move(probe));
+        t.bucketBegin.push_back(static_cast<std::uint32_t>(t.probes.size()));
     }
 }
 

@@ -48,15 +48,26 @@ inline PhraseGroup phraseGroupOf(RuleCategory category)
 /// At most this many phrases, words and keywords are looked for (one bit each per text).
 inline constexpr std::size_t kMaxPhrases = 1024;
 
+/// One text the one-pass scan looks for; every table entry with this text (and boundary) gets
+/// its bit when it is found (`token` is a keyword, a token word and a family word).
+struct PhraseProbe
+{
+    std::string_view text;
+    std::uint16_t firstBit = 0; ///< bits.front(), kept here: the scan's first look
+    bool wholeWord = false; ///< found only where it stands alone (family words)
+    std::vector<std::uint16_t> bits;
+};
+
 /// Every phrase by its first two bytes, so that a text is scanned once for all of them.
 struct PhraseTable
 {
-    std::vector<std::string_view> phrases;
-    std::vector<bool> wholeWord; ///< found only where it stands alone (family words)
+    std::vector<std::string_view> phrases; ///< by bit
     std::array<std::size_t, std::size_t(PhraseGroup::Count) + 1> groupBegin {};
-    /// Phrases by their first two bytes: 0 for none, else 1 + an index into `buckets`.
+    /// The probes of each first-two-bytes key: `probes[bucketBegin[k] .. bucketBegin[k + 1])`
+    /// where k = bucketOf[key] - 1; bucketOf is 0 for a key no phrase starts with.
     std::vector<std::uint16_t> bucketOf;
-    std::vector<std::vector<std::uint16_t>> buckets;
+    std::vector<std::uint32_t> bucketBegin;
+    std::vector<PhraseProbe> probes;
 };
 
 class Rules final

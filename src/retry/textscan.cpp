@@ -120,26 +120,35 @@ PhraseHits scanPhrases(std::string_view text, const Rules &rules)
     PhraseHits out;
     out.rules = &rules;
     const std::size_t n = text.size();
+    const char *const data = text.data();
     for (std::size_t i = 0; i + 1 < n; ++i) {
-        const unsigned key = (unsigned(static_cast<unsigned char>(text[i])) << 8)
-            | static_cast<unsigned char>(text[i + 1]);
+        const unsigned key = (unsigned(static_cast<unsigned char>(data[i])) << 8)
+            | static_cast<unsigned char>(data[i + 1]);
         const std::uint16_t bucket = t.bucketOf[key];
         if (bucket == 0)
             continue;
-        for (const std::uint16_t index : t.buckets[bucket - 1u]) {
-            std::uint64_t &word = out.bits[index / 64];
-            const std::uint64_t bit = std::uint64_t(1) << (index % 64);
-            if (word & bit)
+        const PhraseProbe *probe = t.probes.data() + t.bucketBegin[bucket - 1u];
+        const PhraseProbe *const end = t.probes.data() + t.bucketBegin[bucket];
+        for (; probe != end; ++probe) {
+            const std::uint16_t first = probe->firstBit;
+            if ((out.bits[first / 64] >> (first % 64)) & 1u)
+                continue; // found before: its bits are all set
+            const std::string_view phrase = probe->text;
+            // The first two bytes are the bucket's.
+            if (phrase.size() > n - i)
                 continue;
-            const std::string_view phrase = t.phrases[index];
-            if (!startsWith(text, i, phrase))
+            std::size_t k = 2;
+            while (k < phrase.size() && data[i + k] == phrase[k])
+                ++k;
+            if (k != phrase.size())
                 continue;
             // A family word stands alone: `max` is not in `max_tokens`, `request` not in
             // `requested`.
-            if (t.wholeWord[index]
+            if (probe->wholeWord
                 && (wordCharBefore(text, i) || wordCharAt(text, i + phrase.size())))
                 continue;
-            word |= bit;
+            for (const std::uint16_t bit : probe->bits)
+                out.bits[bit / 64] |= std::uint64_t(1) << (bit % 64);
         }
     }
     return out;

@@ -113,8 +113,10 @@ RequestedLimit findRequestedLimit(std::string_view text, const std::vector<Numbe
 
 /// 6.3: the figures of a too_large text: requested and limit after their words, the rest from
 /// the numbers of at least 100.
+/// Revision 3: numbers inside an identifier, after an excess word (`by`) or equal to `status`
+/// (the response's own status, echoed as `<400>`) are no figures either.
 UsedLimit tooLargeFigures(std::string_view text, const std::vector<NumberToken> &numbers,
-    const PhraseHits *hits = nullptr);
+    const PhraseHits *hits = nullptr, int status = 0);
 
 /// 6.5: the text speaks of tokens (`token`, `tpm`, `tpd`, `токен`, `令牌`).
 bool speaksOfTokens(std::string_view text);

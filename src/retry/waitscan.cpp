@@ -76,7 +76,28 @@ std::size_t matchChineseUnit(std::string_view s, std::size_t at, std::string_vie
     return startsWith(s, at, word) ? at + word.size() : npos;
 }
 
-using UnitMatcher = std::size_t (*)(std::string_view, std::size_t, std::string_view);
+/// How a unit of a pattern is matched: English (optional plural `s`, no letter after),
+/// Russian (no Cyrillic letter after) or Chinese (anything after).
+enum class UnitMatcher
+{
+    English,
+    Russian,
+    Chinese
+};
+
+inline std::size_t matchUnit(
+    UnitMatcher m, std::string_view s, std::size_t at, std::string_view word)
+{
+    switch (m) {
+    case UnitMatcher::English:
+        return matchEnglishUnit(s, at, word);
+    case UnitMatcher::Russian:
+        return matchRussianUnit(s, at, word);
+    case UnitMatcher::Chinese:
+        return matchChineseUnit(s, at, word);
+    }
+    return npos;
+}
 
 struct UnitPattern
 {
@@ -90,7 +111,10 @@ std::size_t matchUnits(
     std::string_view s, std::size_t at, const UnitPattern &p, double *unitSeconds)
 {
     for (const RuleUnit &unit : p.units) {
-        const std::size_t end = p.match(s, at, unit.word);
+        // Most units are not here: their first byte says so without a call.
+        if (at >= s.size() || unit.word.empty() || s[at] != unit.word[0])
+            continue;
+        const std::size_t end = matchUnit(p.match, s, at, unit.word);
         if (end != npos) {
             *unitSeconds = unit.seconds;
             return end;
@@ -155,13 +179,13 @@ constexpr std::size_t kValueUnitPatternCount = 7;
 std::array<UnitPattern, kValueUnitPatternCount> valueUnitPatterns(const Rules &r)
 {
     return {
-        unitPattern(3, r, UnitList::Minute, matchEnglishUnit),
-        unitPattern(4, r, UnitList::Second, matchEnglishUnit),
-        unitPattern(5, r, UnitList::Min, matchEnglishUnit),
-        unitPattern(6, r, UnitList::Sec, matchEnglishUnit),
-        unitPattern(7, r, UnitList::Hour, matchEnglishUnit),
-        unitPattern(9, r, UnitList::Russian, matchRussianUnit),
-        unitPattern(10, r, UnitList::Chinese, matchChineseUnit),
+        unitPattern(3, r, UnitList::Minute, UnitMatcher::English),
+        unitPattern(4, r, UnitList::Second, UnitMatcher::English),
+        unitPattern(5, r, UnitList::Min, UnitMatcher::English),
+        unitPattern(6, r, UnitList::Sec, UnitMatcher::English),
+        unitPattern(7, r, UnitList::Hour, UnitMatcher::English),
+        unitPattern(9, r, UnitList::Russian, UnitMatcher::Russian),
+        unitPattern(10, r, UnitList::Chinese, UnitMatcher::Chinese),
     };
 }
 
@@ -406,10 +430,10 @@ std::optional<WaitHint> findWaitHint(std::string_view s,
     const Rules &rules = rulesOf(hits);
     const RuleSet &set = rules.set();
     if (auto h = findLeadPhrase(s, set.wordList(WordList::RetryIn),
-            unitPattern(1, rules, UnitList::RetryIn, matchEnglishUnit), hits))
+            unitPattern(1, rules, UnitList::RetryIn, UnitMatcher::English), hits))
         return h;
     if (auto h = findLeadPhrase(s, set.wordList(WordList::RetryAfter),
-            unitPattern(2, rules, UnitList::RetryAfter, matchEnglishUnit), hits))
+            unitPattern(2, rules, UnitList::RetryAfter, UnitMatcher::English), hits))
         return h;
     const auto valueUnits = findValueUnitPatterns(s, rules);
     for (const auto &h : valueUnits) {
