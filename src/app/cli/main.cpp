@@ -3,10 +3,12 @@
 #include "chatcommand.h"
 #include "clicommon.h"
 #include "common/manpage.h"
+#include "common/userrules.h"
 #include "democommand.h"
 #include "explaincommand.h"
 #include "historycommand.h"
 #include "profilescommand.h"
+#include "rulescommand.h"
 #include "version.h"
 
 #include <QCoreApplication>
@@ -20,7 +22,7 @@ namespace {
 
 QList<CommandSpec> commands()
 {
-    return { explainSpec(), chatSpec(), demoSpec(), historySpec(), profilesSpec() };
+    return { explainSpec(), chatSpec(), demoSpec(), historySpec(), profilesSpec(), rulesSpec() };
 }
 
 QString description()
@@ -197,7 +199,8 @@ int main(int argc, char *argv[])
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2)
         return argumentError(QString(),
-            QStringLiteral("a command is required (explain, chat, demo, history, profiles)"));
+            QStringLiteral(
+                "a command is required (explain, chat, demo, history, profiles, rules)"));
     const QString command = args.at(1);
     if (command == u"--help" || command == u"-h" || command == u"help") {
         writeOut(usage().toUtf8());
@@ -215,13 +218,22 @@ int main(int argc, char *argv[])
     args.removeAt(1);
     if (command == u"explain")
         return runExplain(args);
-    if (command == u"chat")
+    if (command == u"chat") {
+        // The user's rules files, read once for this send (explain reads them itself, with
+        // its --rules).
+        QStringList errors;
+        for (const capwatch::app::RulesLoadError &e : capwatch::app::installUserRules())
+            errors << e.text();
+        reportRulesErrors(errors);
         return runChat(args);
+    }
     if (command == u"demo")
         return runDemo(args);
     if (command == u"history")
         return runHistory(args);
     if (command == u"profiles")
         return runProfiles(args);
+    if (command == u"rules")
+        return runRules(args);
     return argumentError(QString(), QStringLiteral("unknown command '%1'").arg(command));
 }
