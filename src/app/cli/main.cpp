@@ -134,7 +134,8 @@ QString manPage()
         QStringLiteral("Where chat --profile and profiles list find the settings file without "
                        "--config: $XDG_CONFIG_HOME/capwatch/capwatch.conf, by default under "
                        "~/.config; the file the desktop client keeps its settings and provider "
-                       "profiles in."));
+                       "profiles in. The user's classification rules are read from "
+                       "$XDG_CONFIG_HOME/capwatch/rules.d/*.json (chat, explain, rules list)."));
     page.item(QStringLiteral("XDG_DATA_HOME"),
         QStringLiteral("Where history finds the window's database without --database: "
                        "$XDG_DATA_HOME/capwatch/history.sqlite, by default under "
@@ -163,6 +164,10 @@ QString manPage()
                                 "shorter budget, to its fallback when it ends capped:"),
         QStringLiteral("capwatch-cli chat --profile free-tier --budget 30 --fallback \\\n"
                        "    --prompt \"Hello\""));
+    page.example(QStringLiteral("Check a rules file, then put it in force and see where each rule "
+                                "comes from:"),
+        QStringLiteral("capwatch-cli rules check acme.json && \\\n"
+                       "    cp acme.json ~/.config/capwatch/rules.d/ && capwatch-cli rules list"));
     page.example(QStringLiteral("List the profiles (never a key):"),
         QStringLiteral("capwatch-cli profiles list"));
     page.example(QStringLiteral("Export every retry of November as CSV, for a spreadsheet:"),
