@@ -38,7 +38,7 @@ inline std::string explainViolation(int exitCode, const QByteArray &out, const Q
     if (json.is_discarded() || !json.is_object())
         return "output is not a JSON object";
     static const char *const keys[] = { "category", "retryable", "used", "limit", "wait_s",
-        "raw_wait_s", "wait_source", "reason" };
+        "raw_wait_s", "wait_source", "reason", "rule" };
     std::size_t k = 0;
     for (const auto &item : json.items()) {
         if (k >= std::size(keys) || item.key() != keys[k])
@@ -97,6 +97,9 @@ inline std::string explainViolation(int exitCode, const QByteArray &out, const Q
         return "a rate limit with only one of used and limit";
     if (!json["reason"].is_string() || json["reason"].get<std::string>().empty())
         return "no reason";
+    // Issue 28: the rule that decided, built-in or a user's file and line.
+    if (!json["rule"].is_string() || json["rule"].get<std::string>().empty())
+        return "no rule";
     return {};
 }
 

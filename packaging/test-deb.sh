@@ -125,14 +125,18 @@ check_options() {
 }
 cli_page=$(page capwatch-cli | sed 's/\\-/-/g')
 # The fewest options each --help lists today (--help included); more are fine.
-declare -A min_options=([explain]=6 [chat]=13 [demo]=10 [history]=8 [profiles]=3)
-for command in explain chat demo history profiles; do
+declare -A min_options=([explain]=8 [chat]=13 [demo]=10 [history]=8 [profiles]=3 [rules]=2)
+for command in explain chat demo history profiles rules; do
     grep -q "^\.SS \"$command\"" <<<"$cli_page" || fail "capwatch-cli.1 has no section for $command"
     help=$("$cli" "$command" --help) || fail "capwatch-cli $command --help failed"
     check_options "capwatch-cli $command" "$cli_page" "${min_options[$command]}" "$help"
 done
 # `profiles` has one subcommand, which its synopsis names.
 grep -q -- 'capwatch-cli profiles\\fR list ' <<<"$cli_page" || fail "capwatch-cli.1 does not name profiles list"
+# `rules` has two, check and list.
+for sub in check list; do
+    grep -q -- "capwatch-cli rules\\\\fR $sub" <<<"$cli_page" || fail "capwatch-cli.1 does not name rules $sub"
+done
 for text in OPENAI_COMPAT_API_KEY QT_LOGGING_RULES '^\.SH "EXIT STATUS"' '^\.SH "EXAMPLES"' '^\\fB130\\fR$'; do
     grep -q -- "$text" <<<"$cli_page" || fail "capwatch-cli.1 lacks $text"
 done

@@ -3346,6 +3346,22 @@
         <source>Print a JSON array, one object a profile.</source>
         <translation>Ein JSON-Array ausgeben, ein Objekt je Profil.</translation>
     </message>
+    <message>
+        <source>The endpoint the response came from: rules scoped to an endpoint apply only to its responses.</source>
+        <translation>Der Endpunkt, von dem die Antwort kam: Regeln, die auf einen Endpunkt beschränkt sind, gelten nur für seine Antworten.</translation>
+    </message>
+    <message>
+        <source>Also use this rules file for this run, after those of ~/.config/capwatch/rules.d. Repeatable. A file with a problem is reported and left out.</source>
+        <translation>Für diesen Lauf zusätzlich diese Regeldatei verwenden, nach denen aus ~/.config/capwatch/rules.d. Wiederholbar. Eine fehlerhafte Datei wird gemeldet und ausgelassen.</translation>
+    </message>
+    <message>
+        <source>Check a rules file, or list the classification rules in force and where each came from.</source>
+        <translation>Eine Regeldatei prüfen oder die geltenden Klassifizierungsregeln mit ihrer Herkunft auflisten.</translation>
+    </message>
+    <message>
+        <source>list: also a rules file of this run, after those of ~/.config/capwatch/rules.d. Repeatable.</source>
+        <translation>list: zusätzlich eine Regeldatei für diesen Lauf, nach denen aus ~/.config/capwatch/rules.d. Wiederholbar.</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

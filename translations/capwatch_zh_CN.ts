@@ -3331,6 +3331,22 @@
         <source>Print a JSON array, one object a profile.</source>
         <translation>输出一个 JSON 数组，每个配置一个对象。</translation>
     </message>
+    <message>
+        <source>The endpoint the response came from: rules scoped to an endpoint apply only to its responses.</source>
+        <translation>响应来自的端点：限定于某个端点的规则只适用于它的响应。</translation>
+    </message>
+    <message>
+        <source>Also use this rules file for this run, after those of ~/.config/capwatch/rules.d. Repeatable. A file with a problem is reported and left out.</source>
+        <translation>本次运行另外使用此规则文件，排在 ~/.config/capwatch/rules.d 中的文件之后。可重复。有问题的文件会被报告并略过。</translation>
+    </message>
+    <message>
+        <source>Check a rules file, or list the classification rules in force and where each came from.</source>
+        <translation>检查规则文件，或列出生效的分类规则及每条规则的来源。</translation>
+    </message>
+    <message>
+        <source>list: also a rules file of this run, after those of ~/.config/capwatch/rules.d. Repeatable.</source>
+        <translation>list：本次运行另外的规则文件，排在 ~/.config/capwatch/rules.d 中的文件之后。可重复。</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -105,6 +105,7 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
     response.body = std::string_view(result.body.constData(), std::size_t(result.body.size()));
     response.network = result.network;
     response.networkError = result.errorText.toStdString();
+    response.endpoint = m_request.endpoint.toString(QUrl::RemoveUserInfo).toStdString();
     const Decision d = m_policy->attemptFailed(response);
     const retry::Classification &c = *m_policy->lastError();
 

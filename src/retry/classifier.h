@@ -4,6 +4,7 @@
 // figures of a token-limit 422, and how long to wait before the next attempt.
 
 #include "constants.h"
+#include "rules.h"
 #include "statustext.h" // statusText(), which the texts of a classification name
 
 #include <chrono>
@@ -79,6 +80,9 @@ struct Response
     std::string_view body;
     NetworkFailure network = NetworkFailure::None;
     std::string networkError; ///< the network layer's message, for the user
+    /// The endpoint the request went to (its URL): rules scoped to an endpoint apply only to
+    /// its responses (docs/rules.md). Empty: only unscoped rules apply.
+    std::string endpoint;
 };
 
 struct Classification
@@ -97,6 +101,10 @@ struct Classification
     /// network error. Empty when there is none.
     std::string errorText;
     std::string reason; ///< one human sentence
+    /// The rule that decided the category, as `explain` prints it and the window shows it:
+    /// `builtin:too_large.phrase "prompt is too long"`, `builtin:auth.status 401`,
+    /// `rules.d/acme.json:7` (a user's file and line), `builtin:fatal` when no rule matched.
+    std::string rule;
 };
 
 /// Classifies one attempt. `retryIndex` (1-based) is the retry the backoff is computed for;
@@ -104,8 +112,12 @@ struct Classification
 /// A 2xx is `success` unless it carries an error (section 6.6): with a `content-type` of
 /// `text/event-stream` the body is read as an event stream and its first data event is checked,
 /// otherwise the whole body; such an error is classified with its effective status.
+/// The rules are Rules::active() (the built-in ones plus what the program installed at start);
+/// the second form takes them.
 Classification classify(
     const Response &response, int retryIndex, std::chrono::system_clock::time_point now);
+Classification classify(const Response &response, int retryIndex,
+    std::chrono::system_clock::time_point now, const Rules &rules);
 
 /// Backoff of the k-th retry: 5, 10, 20, 40, then capped at 60 s.
 Millis backoffFor(int retryIndex);

@@ -1,7 +1,6 @@
 #include "errortexts.h"
 
 #include "jsonscan.h"
-#include "phrases.h"
 #include "textscan.h"
 
 #include <cstdint>
@@ -18,6 +17,7 @@ enum class Frame : std::uint8_t
     Metadata, ///< the object at `error.metadata`
     Details, ///< the array at `error.details`
     DetailItem, ///< an object inside `error.details`
+    TopArray, ///< a top-level array, before its first element
     Other, ///< anywhere else
 };
 
@@ -48,8 +48,13 @@ public:
     }
     void startObject() override
     {
-        if (m_stack.empty()) {
+        if (m_stack.empty() || m_stack.back() == Frame::TopArray) {
+            // The body, or the first element of a body that is an array.
             m_out.shape = ErrorFields::Shape::Object;
+            if (!m_stack.empty()) {
+                m_stack.back() = Frame::Other;
+                m_out.inArray = true;
+            }
             m_stack.push_back(Frame::Top);
             return;
         }
@@ -69,7 +74,7 @@ public:
     {
         if (m_stack.empty()) {
             m_out.shape = ErrorFields::Shape::Other;
-            m_stack.push_back(Frame::Other);
+            m_stack.push_back(Frame::TopArray);
             return;
         }
         valueStarts(Value::Other);
@@ -94,6 +99,8 @@ public:
         valueStarts(Value::Other);
         if (std::optional<JsonScalar> *scalar = scalarSlot())
             *scalar = JsonScalar { std::string(decimal), JsonScalar::Kind::Integer };
+        else if (m_stack.back() == Frame::Error && m_out.errorIntegers.size() < 32)
+            m_out.errorIntegers.emplace_back(m_key, std::string(decimal));
     }
 
 private:
@@ -125,6 +132,7 @@ private:
                 m_out.errorMessage.reset();
                 m_out.metadataRaw.reset();
                 m_out.errorCode.reset();
+                m_out.errorIntegers.clear();
                 m_out.errorStatus.reset();
                 m_out.errorType.reset();
                 m_out.retryDelays.clear();
@@ -150,6 +158,9 @@ private:
         case Frame::Metadata:
             if (m_key == "raw")
                 m_out.metadataRaw.reset();
+            break;
+        case Frame::TopArray:
+            m_stack.back() = Frame::Other; // an array whose first element is no object
             break;
         case Frame::Details:
         case Frame::DetailItem:
@@ -227,7 +238,8 @@ bool looksLikeObject(std::string_view s)
     return false;
 }
 
-void addOwnTexts(ErrorFields &f, std::vector<std::string> &texts, bool decodeNested)
+void addOwnTexts(
+    ErrorFields &f, std::vector<std::string> &texts, std::vector<bool> &encoded, bool decodeNested)
 {
     for (std::optional<std::string> *t :
         { &f.error, &f.errorMessage, &f.message, &f.detail, &f.metadataRaw }) {
@@ -240,8 +252,12 @@ void addOwnTexts(ErrorFields &f, std::vector<std::string> &texts, bool decodeNes
                 inner.reset();
         }
         texts.push_back(std::move(**t));
-        if (inner)
-            addOwnTexts(*inner, texts, false);
+        encoded.push_back(false);
+        if (inner) {
+            const std::size_t at = texts.size() - 1;
+            addOwnTexts(*inner, texts, encoded, false);
+            encoded[at] = texts.size() > at + 1;
+        }
     }
 }
 
@@ -323,15 +339,17 @@ ErrorTexts textsFromFields(ErrorFields &&f, std::string_view body)
     ErrorTexts out;
     switch (f.shape) {
     case ErrorFields::Shape::Object:
-        out.jsonObject = true;
-        out.hasStrictText = f.error || f.errorMessage; // addOwnTexts() puts it first
+        // The strict 422 rule (section 2) still needs the body itself to be the object.
+        out.jsonObject = !f.inArray;
+        out.hasStrictText = !f.inArray && (f.error || f.errorMessage); // put first below
         for (const std::optional<JsonScalar> *c :
             { &f.errorCode, &f.errorType, &f.code, &f.type, &f.errorTypeTop }) {
             if (c->has_value())
                 out.codes.push_back(asciiLower((*c)->text));
         }
         out.retryDelays = std::move(f.retryDelays);
-        addOwnTexts(f, out.texts, true);
+        out.errorIntegers = std::move(f.errorIntegers);
+        addOwnTexts(f, out.texts, out.encodesObject, true);
         break;
     case ErrorFields::Shape::String:
         out.texts.push_back(std::move(*f.bodyString));
@@ -343,6 +361,7 @@ ErrorTexts textsFromFields(ErrorFields &&f, std::string_view body)
             out.texts.emplace_back(body);
         break;
     }
+    out.encodesObject.resize(out.texts.size(), false);
     return out;
 }
 
@@ -356,20 +375,20 @@ std::optional<int> statusInFields(const ErrorFields &f)
     return std::nullopt;
 }
 
-int statusWithoutField(const std::vector<std::string> &texts)
+int statusWithoutField(const std::vector<std::string> &texts, const Rules &rules)
 {
     for (const std::string &t : texts) {
-        if (saysOverloaded(scanPhrases(lowerCase(t))))
-            return phrases::kEmbeddedOverloadedStatus;
+        if (saysOverloaded(scanPhrases(lowerCase(t), rules)))
+            return rules.set().embeddedOverloadedStatus;
     }
-    return phrases::kEmbeddedDefaultStatus;
+    return rules.set().embeddedDefaultStatus;
 }
 
-int effectiveStatus(const ErrorFields &f, const std::vector<std::string> &texts)
+int effectiveStatus(const ErrorFields &f, const std::vector<std::string> &texts, const Rules &rules)
 {
     if (const auto s = statusInFields(f))
         return *s;
-    return statusWithoutField(texts);
+    return statusWithoutField(texts, rules);
 }
 
 std::optional<std::string> firstStreamEventData(std::string_view s)

@@ -5,9 +5,12 @@
 // flat and fast). Also the pieces of section 6.6 that read a body: the effective status of an
 // error inside a 2xx, and the first data event of an event stream.
 
+#include "rules.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace capwatch::retry {
@@ -36,6 +39,7 @@ struct ErrorFields
         Other
     };
     Shape shape = Shape::NotJson;
+    bool inArray = false; ///< the object is the first element of an array body
     std::optional<std::string> error; ///< `error` when it is a string
     std::optional<std::string> errorMessage; ///< `error.message` when a string
     std::optional<std::string> message; ///< top-level `message` when a string
@@ -52,9 +56,13 @@ struct ErrorFields
     std::optional<JsonScalar> type; ///< top-level `type`
     std::optional<JsonScalar> errorTypeTop; ///< top-level `error_type`
     std::vector<std::string> retryDelays; ///< `retryDelay` strings of `error.details[]` objects
+    /// Integer members of `error` (name, decimal), at most 32: llama.cpp's `n_prompt_tokens`.
+    std::vector<std::pair<std::string, std::string>> errorIntegers;
 };
 
-/// Reads the fields of `json`; shape NotJson when it does not parse (strictly, in full).
+/// Reads the fields of `json`; shape NotJson when it does not parse (strictly, in full). A JSON
+/// array is read as its first element when that is an object (Google's stream endpoints answer
+/// `[{"error": ...}]`; revision 3), else its shape is Other.
 ErrorFields readErrorFields(std::string_view json);
 
 struct ErrorTexts
@@ -67,9 +75,13 @@ struct ErrorTexts
     /// `detail`, `error.metadata.raw` (each followed by the texts of a JSON object it encodes,
     /// one level deep); or the JSON-string body; or the plain-text UTF-8 body.
     std::vector<std::string> texts;
+    /// Per text: it is itself a JSON object whose error texts follow it (a double-encoded
+    /// upstream error): the rules read those, not its JSON (revision 3).
+    std::vector<bool> encodesObject;
     /// `error.code`, `error.type`, `code`, `type`, `error_type`, lower-cased (ASCII).
     std::vector<std::string> codes;
     std::vector<std::string> retryDelays; ///< `error.details[].retryDelay`, in order
+    std::vector<std::pair<std::string, std::string>> errorIntegers; ///< see ErrorFields
 };
 
 /// The error texts and codes of a response body. The caller enforces the size limit.
@@ -83,11 +95,13 @@ bool isValidUtf8(std::string_view bytes);
 /// Section 6.6: the first integer from 400 to 599 (or string of three such digits) among
 /// `status`, `error.code`, `error.status`, `code`; else 500 when an error text says
 /// `overloaded`, else 400.
-int effectiveStatus(const ErrorFields &fields, const std::vector<std::string> &texts);
+int effectiveStatus(const ErrorFields &fields, const std::vector<std::string> &texts,
+    const Rules &rules = Rules::builtinRules());
 /// The status part of effectiveStatus(): nullopt when no member holds one.
 std::optional<int> statusInFields(const ErrorFields &fields);
 /// The fallback part: 500 when an error text says `overloaded`, else 400.
-int statusWithoutField(const std::vector<std::string> &texts);
+int statusWithoutField(
+    const std::vector<std::string> &texts, const Rules &rules = Rules::builtinRules());
 
 /// The data of the first event of an event stream that has data (`data:` lines joined with
 /// `\n`), or nullopt when the stream has none. The end of the text ends a pending event.

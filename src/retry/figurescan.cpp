@@ -1,4 +1,3 @@
-#include "phrases.h"
 #include "textscan.h"
 #include "textscan_p.h"
 
@@ -15,20 +14,16 @@ using namespace detail;
 
 namespace {
 
-using phrases::Boundary;
-using phrases::Word;
-
 // --- used / limit -----------------------------------------------------------------------------
 
 /// Skips any run of the separators.
-std::size_t skipSeparators(
-    std::string_view s, std::size_t i, std::span<const std::string_view> seps)
+std::size_t skipSeparators(std::string_view s, std::size_t i, const std::vector<RuleText> &seps)
 {
     for (bool more = true; more;) {
         more = false;
-        for (const std::string_view sep : seps) {
-            if (startsWith(s, i, sep)) {
-                i += sep.size();
+        for (const RuleText &sep : seps) {
+            if (startsWith(s, i, sep.text)) {
+                i += sep.text.size();
                 more = true;
             }
         }
@@ -65,20 +60,21 @@ struct WordNumber
 /// The number that directly follows one of `words` (after an optional tail such as ` of`, then
 /// any run of `seps`), at the earliest word in the text.
 WordNumber numberAfterWords(std::string_view s, const std::vector<NumberToken> &numbers,
-    std::span<const Word> words, std::span<const std::string_view> seps,
-    std::span<const std::string_view> tails, const PhraseHits *hits, PhraseGroup group)
+    const std::vector<RuleText> &words, const std::vector<RuleText> &seps,
+    const std::vector<RuleText> &tails, const PhraseHits *hits, PhraseGroup group)
 {
     WordNumber best;
     for (std::size_t k = 0; k < words.size(); ++k) {
         if (!mayHave(hits, group, k))
             continue;
-        const Word &w = words[k];
+        const RuleText &w = words[k];
         for (std::size_t at = findFrom(s, w.text); at != npos && at < best.wordAt;
              at = findFrom(s, w.text, at + 1)) {
             if (!wordAt(s, at, w.text.size(), w.boundary))
                 continue;
             std::size_t i = at + w.text.size();
-            for (const std::string_view tail : tails) {
+            for (const RuleText &tailWord : tails) {
+                const std::string_view tail = tailWord.text;
                 if (startsWith(s, i, tail) && !wordCharAt(s, i + tail.size())) {
                     i += tail.size();
                     break;
@@ -100,16 +96,18 @@ std::optional<std::pair<std::size_t, std::size_t>> slashForm(
 {
     std::optional<std::pair<std::size_t, std::size_t>> best;
     std::size_t bestAt = npos;
-    for (std::size_t k = 0; k < phrases::kSlashWords.size(); ++k) {
+    const RuleSet &set = rulesOf(hits).set();
+    const auto &slashWords = set.wordList(WordList::Slash);
+    for (std::size_t k = 0; k < slashWords.size(); ++k) {
         if (!mayHave(hits, PhraseGroup::SlashWords, k))
             continue;
-        const std::string_view w = phrases::kSlashWords[k];
+        const std::string_view w = slashWords[k].text;
         for (std::size_t at = findFrom(s, w); at != npos && at < bestAt;
              at = findFrom(s, w, at + 1)) {
             if (!wordAt(s, at, w.size(), Boundary::Word))
                 continue;
-            const std::size_t n = numberStartingAt(
-                s, numbers, skipSeparators(s, at + w.size(), phrases::kSlashSeparators));
+            const std::size_t n = numberStartingAt(s, numbers,
+                skipSeparators(s, at + w.size(), set.wordList(WordList::SlashSeparators)));
             if (n == SIZE_MAX || !startsWith(s, numbers[n].end, "/"))
                 continue;
             const std::size_t m = numberStartingAt(s, numbers, numbers[n].end + 1);
@@ -123,31 +121,23 @@ std::optional<std::pair<std::size_t, std::size_t>> slashForm(
     return best;
 }
 
-constexpr std::array<Word, phrases::kRequestedWords.size()> requestedWords()
-{
-    std::array<Word, phrases::kRequestedWords.size()> out {};
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = Word { phrases::kRequestedWords[i] };
-    return out;
-}
-constexpr auto kRequestedWordList = requestedWords();
-constexpr std::array kMustBeWord { Word { phrases::kMustBeAtMost } };
-
 } // namespace
 
 UsedLimit usedLimitByWords(
     std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
 {
     UsedLimit out;
+    const RuleSet &set = rulesOf(hits).set();
     if (const auto slash = slashForm(s, numbers, hits)) {
         out.usedIndex = slash->first;
         out.limitIndex = slash->second;
     } else {
-        out.usedIndex = numberAfterWords(s, numbers, phrases::kUsedWords,
-            phrases::kFigureSeparators, {}, hits, PhraseGroup::UsedWords)
+        const auto &separators = set.wordList(WordList::FigureSeparators);
+        out.usedIndex = numberAfterWords(
+            s, numbers, set.wordList(WordList::Used), separators, {}, hits, PhraseGroup::UsedWords)
                             .number;
-        out.limitIndex = numberAfterWords(s, numbers, phrases::kLimitWords,
-            phrases::kFigureSeparators, phrases::kLimitWordTails, hits, PhraseGroup::LimitWords)
+        out.limitIndex = numberAfterWords(s, numbers, set.wordList(WordList::Limit), separators,
+            set.wordList(WordList::LimitTails), hits, PhraseGroup::LimitWords)
                              .number;
     }
     if (out.usedIndex != SIZE_MAX) {
@@ -185,13 +175,15 @@ RequestedLimit findRequestedLimit(
     std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
 {
     RequestedLimit out;
-    out.requestedIndex = numberAfterWords(s, numbers, kRequestedWordList,
-        phrases::kRequestedSeparators, {}, hits, PhraseGroup::Requested)
+    const RuleSet &set = rulesOf(hits).set();
+    const auto &separators = set.wordList(WordList::FigureSeparators);
+    out.requestedIndex = numberAfterWords(s, numbers, set.wordList(WordList::Requested),
+        set.wordList(WordList::RequestedSeparators), {}, hits, PhraseGroup::Requested)
                              .number;
-    const WordNumber byWord = numberAfterWords(s, numbers, phrases::kLimitWords,
-        phrases::kFigureSeparators, phrases::kLimitWordTails, hits, PhraseGroup::LimitWords);
+    const WordNumber byWord = numberAfterWords(s, numbers, set.wordList(WordList::Limit),
+        separators, set.wordList(WordList::LimitTails), hits, PhraseGroup::LimitWords);
     const WordNumber mustBe = numberAfterWords(
-        s, numbers, kMustBeWord, phrases::kFigureSeparators, {}, hits, PhraseGroup::MustBe);
+        s, numbers, set.wordList(WordList::AtMost), separators, {}, hits, PhraseGroup::AtMost);
     out.limitIndex = (mustBe.wordAt < byWord.wordAt ? mustBe : byWord).number;
     if (out.requestedIndex != SIZE_MAX)
         out.requested = numbers[out.requestedIndex].value;
@@ -201,7 +193,7 @@ RequestedLimit findRequestedLimit(
 }
 
 UsedLimit tooLargeFigures(
-    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits)
+    std::string_view s, const std::vector<NumberToken> &numbers, const PhraseHits *hits, int status)
 {
     const RequestedLimit rl = findRequestedLimit(s, numbers, hits);
     UsedLimit out;
@@ -211,9 +203,30 @@ UsedLimit tooLargeFigures(
     out.limitIndex = rl.limitIndex;
     out.usedByWord = rl.requested.has_value();
     out.limitByWord = rl.limit.has_value();
+    const RuleSet &set = rulesOf(hits).set();
+    const double minFigure = set.tooLargeMinFigure;
+    // Revision 3: not a figure either, a number inside an identifier (`fea0-4639`) or right
+    // after an excess word (`exceeded by 19296 tokens`).
+    const auto inIdentifier = [&](std::size_t begin) {
+        return begin >= 2 && s[begin - 1] == '-' && isAsciiWordChar(s[begin - 2]);
+    };
+    const auto afterExcessWord = [&](std::size_t begin) {
+        std::size_t i = begin;
+        while (i > 0 && isSpace(s[i - 1]))
+            --i;
+        if (i == begin)
+            return false;
+        for (const RuleText &w : set.wordList(WordList::Excess)) {
+            const std::size_t len = w.text.size();
+            if (i >= len && s.compare(i - len, len, w.text) == 0 && !wordCharBefore(s, i - len))
+                return true;
+        }
+        return false;
+    };
     const auto candidate = [&](std::size_t n) {
-        return n != out.usedIndex && n != out.limitIndex
-            && numbers[n].value >= phrases::kTooLargeMinFigure;
+        return n != out.usedIndex && n != out.limitIndex && numbers[n].value >= minFigure
+            && numbers[n].value != status && !inIdentifier(numbers[n].begin)
+            && !afterExcessWord(numbers[n].begin);
     };
     if (!out.used && !out.limit) {
         std::size_t first = SIZE_MAX;

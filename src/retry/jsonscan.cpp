@@ -56,8 +56,12 @@ public:
         , m_h(h)
     { }
 
+    bool scan(std::size_t *errorOffset);
+
+private:
     bool run()
     {
+        m_h.setTokenOffsetSource(&m_token);
         if (m_s.starts_with("\xEF\xBB\xBF"))
             m_i = 3;
         else if (!m_s.empty() && static_cast<unsigned char>(m_s[0]) == 0xEF)
@@ -97,6 +101,7 @@ public:
                 }
                 [[fallthrough]];
             case State::ObjectKey:
+                m_token = m_i;
                 if (peek() != '"' || !string())
                     return false;
                 m_h.key(m_buffer);
@@ -142,6 +147,7 @@ private:
 
     template<typename State> bool value(State &st)
     {
+        m_token = m_i;
         if (m_i >= m_s.size())
             return false;
         const char c = m_s[m_i];
@@ -431,15 +437,25 @@ private:
     std::string_view m_s;
     JsonHandler &m_h;
     std::size_t m_i = 0;
+    std::size_t m_token = 0; ///< JsonHandler::tokenOffset()
     std::vector<char> m_stack;
     std::string m_buffer;
 };
 
 } // namespace
 
-bool scanJson(std::string_view text, JsonHandler &handler)
+bool Scanner::scan(std::size_t *errorOffset)
 {
-    return Scanner(text, handler).run();
+    const bool ok = run();
+    m_h.setTokenOffsetSource(nullptr);
+    if (!ok && errorOffset)
+        *errorOffset = std::min(m_i, m_s.size());
+    return ok;
+}
+
+bool scanJson(std::string_view text, JsonHandler &handler, std::size_t *errorOffset)
+{
+    return Scanner(text, handler).scan(errorOffset);
 }
 
 } // namespace capwatch::retry

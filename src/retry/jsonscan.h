@@ -7,6 +7,7 @@
 // between tokens for the end of the input (`{"error":"x"}\0junk` passes there); JSON has no
 // NUL outside strings, so such a body is not JSON here.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,10 +31,20 @@ public:
     virtual void endObject() = 0;
     virtual void startArray() = 0;
     virtual void endArray() = 0;
+
+    /// While scanJson() runs: the offset of the first byte of the value or key being reported
+    /// (a rules file names the line of each entry; a number's literal starts there).
+    std::size_t tokenOffset() const { return m_tokenOffset ? *m_tokenOffset : 0; }
+    /// Set by scanJson() to where it keeps that offset.
+    void setTokenOffsetSource(const std::size_t *source) { m_tokenOffset = source; }
+
+private:
+    const std::size_t *m_tokenOffset = nullptr;
 };
 
 /// Reads `text` as one JSON value (white space around it allowed), calling `handler` for each
-/// event. Returns false at the first error; the events before it have been delivered.
-bool scanJson(std::string_view text, JsonHandler &handler);
+/// event. Returns false at the first error; the events before it have been delivered, and
+/// `errorOffset` (when given) is where the scan stopped.
+bool scanJson(std::string_view text, JsonHandler &handler, std::size_t *errorOffset = nullptr);
 
 } // namespace capwatch::retry

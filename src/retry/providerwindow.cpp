@@ -2,7 +2,7 @@
 
 #include "errortexts.h"
 #include "jsonscan.h"
-#include "phrases.h"
+#include "rules.h"
 #include "textscan.h"
 
 #include <algorithm>
@@ -253,11 +253,10 @@ bool namesStreamUsage(std::string_view text)
         || lower.find("include_usage") != std::string::npos;
 }
 
-template<std::size_t N>
-bool containsAny(std::string_view lower, const std::array<std::string_view, N> &phrases)
+bool containsAny(std::string_view lower, const std::vector<RuleText> &phrases)
 {
     return std::any_of(phrases.begin(), phrases.end(),
-        [lower](std::string_view p) { return lower.find(p) != std::string_view::npos; });
+        [lower](const RuleText &p) { return lower.find(p.text) != std::string_view::npos; });
 }
 
 std::int64_t saturatedAdd(std::int64_t a, std::int64_t b)
@@ -548,9 +547,11 @@ std::optional<std::int64_t> contextWindowFrom(const Classification &classificati
         return std::nullopt;
     // The reason names the error code (`context_length_exceeded`) when that decided it.
     const std::string text = lowerCase(c.errorText);
-    const bool context = containsAny(text, phrases::kContextPhrases)
-        || containsAny(lowerCase(c.reason), phrases::kContextPhrases);
-    if (!context || containsAny(text, phrases::kRateWindowPhrases))
+    const std::shared_ptr<const Rules> rules = Rules::active();
+    const auto &contextWords = rules->set().wordList(WordList::Context);
+    const bool context
+        = containsAny(text, contextWords) || containsAny(lowerCase(c.reason), contextWords);
+    if (!context || containsAny(text, rules->set().wordList(WordList::RateWindow)))
         return std::nullopt;
     return static_cast<std::int64_t>(std::floor(*c.limit));
 }

@@ -187,9 +187,9 @@ struct TrimPlan
 TrimPlan planTrim(const TrimInput &input);
 
 /// The context window a too_large answer names: its `limit` (at least 1, rounded down) when its
-/// error text or the code in its reason speaks of the model's context (phrases::kContextPhrases:
+/// error text or the code in its reason speaks of the model's context (the rules' `words.context`:
 /// `context`, `prompt is too long`, `input token count`, ...) and the text not of a rate window
-/// (phrases::kRateWindowPhrases: `per min`, `tpm`, ...); nullopt for any other too_large (a
+/// (`words.rate_window`: `per min`, `tpm`, ...); nullopt for any other too_large (a
 /// request over a rate window, a body too large, one without a limit).
 std::optional<std::int64_t> contextWindowFrom(const Classification &classification);
 

@@ -4,11 +4,11 @@
 
 namespace capwatch::retry {
 
-TextInfo::TextInfo(std::string &&text)
+TextInfo::TextInfo(std::string &&text, const Rules &rules)
     : m_lower(std::move(text))
 {
     lowerInPlace(m_lower);
-    m_hits = scanPhrases(m_lower);
+    m_hits = scanPhrases(m_lower, rules);
 }
 
 const std::vector<NumberToken> &TextInfo::numbers() const

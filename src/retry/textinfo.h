@@ -17,8 +17,9 @@ namespace capwatch::retry {
 class TextInfo
 {
 public:
-    /// Takes the text and lower-cases it in place (no copy of a 1 MiB text).
-    explicit TextInfo(std::string &&text);
+    /// Takes the text and lower-cases it in place (no copy of a 1 MiB text); its phrases are
+    /// those of `rules`, which must outlive it.
+    TextInfo(std::string &&text, const Rules &rules);
 
     const std::string &lower() const { return m_lower; }
     const PhraseHits &hits() const { return m_hits; }

@@ -1,11 +1,9 @@
 #include "textscan.h"
 
-#include "phrases.h"
 #include "textscan_p.h"
 
+#include <algorithm>
 #include <array>
-#include <tuple>
-#include <type_traits>
 
 // Lower-casing, numbers and the fixed phrases. The wait patterns are in waitscan.cpp, the figures
 // (used, limit, requested) in figurescan.cpp.
@@ -13,55 +11,6 @@
 namespace capwatch::retry {
 
 using namespace detail;
-
-const PhraseTable &detail::phraseTable()
-{
-    static const PhraseTable table = [] {
-        PhraseTable t;
-        const auto words = [](const auto &list) {
-            std::array<std::string_view, std::tuple_size_v<std::decay_t<decltype(list)>>> out {};
-            for (std::size_t i = 0; i < out.size(); ++i)
-                out[i] = list[i].text;
-            return out;
-        };
-        const auto add = [&t](PhraseGroup g, const auto &list) {
-            t.groupBegin[std::size_t(g)] = t.phrases.size();
-            for (const std::string_view p : list)
-                t.phrases.push_back(p);
-        };
-        add(PhraseGroup::Keywords, phrases::kTokenLimitKeywords);
-        add(PhraseGroup::TooLarge, phrases::kTooLargePhrases);
-        add(PhraseGroup::Billing, phrases::kBillingPhrases);
-        add(PhraseGroup::TokenWords, phrases::kTokenWords);
-        add(PhraseGroup::Overloaded, std::array { phrases::kOverloadedWord });
-        add(PhraseGroup::Requested, phrases::kRequestedWords);
-        add(PhraseGroup::UsedWords, words(phrases::kUsedWords));
-        add(PhraseGroup::LimitWords, words(phrases::kLimitWords));
-        add(PhraseGroup::SlashWords, phrases::kSlashWords);
-        add(PhraseGroup::ResetLeads, phrases::kResetAtWords);
-        add(PhraseGroup::RetryWord, std::array { phrases::kRetryWord });
-        add(PhraseGroup::MustBe, std::array { phrases::kMustBeAtMost });
-        for (std::size_t i = 0; i < t.phrases.size(); ++i) {
-            const std::string_view p = t.phrases[i];
-            const unsigned key = (unsigned(static_cast<unsigned char>(p[0])) << 8)
-                | static_cast<unsigned char>(p[1]);
-            if (t.bucketOf[key] == 0) {
-                t.buckets.emplace_back();
-                t.bucketOf[key] = static_cast<std::uint8_t>(t.buckets.size());
-            }
-            t.buckets[t.bucketOf[key] - 1].push_back(static_cast<std::uint8_t>(i));
-        }
-        return t;
-    }();
-    return table;
-}
-
-// One bit per phrase.
-static_assert(phrases::kTokenLimitKeywords.size() + phrases::kTooLargePhrases.size()
-        + phrases::kBillingPhrases.size() + phrases::kTokenWords.size() + 1
-        + phrases::kRequestedWords.size() + phrases::kUsedWords.size() + phrases::kLimitWords.size()
-        + phrases::kSlashWords.size() + phrases::kResetAtWords.size() + 2
-    <= 128);
 
 std::string asciiLower(std::string_view text)
 {
@@ -165,22 +114,41 @@ std::vector<NumberToken> findNumbers(std::string_view s)
     return out;
 }
 
-PhraseHits scanPhrases(std::string_view text)
+PhraseHits scanPhrases(std::string_view text, const Rules &rules)
 {
-    const PhraseTable &t = phraseTable();
+    const PhraseTable &t = rules.table();
     PhraseHits out;
+    out.rules = &rules;
     const std::size_t n = text.size();
+    const char *const data = text.data();
     for (std::size_t i = 0; i + 1 < n; ++i) {
-        const unsigned key = (unsigned(static_cast<unsigned char>(text[i])) << 8)
-            | static_cast<unsigned char>(text[i + 1]);
-        const std::uint8_t bucket = t.bucketOf[key];
+        const unsigned key = (unsigned(static_cast<unsigned char>(data[i])) << 8)
+            | static_cast<unsigned char>(data[i + 1]);
+        const std::uint16_t bucket = t.bucketOf[key];
         if (bucket == 0)
             continue;
-        for (const std::uint8_t index : t.buckets[bucket - 1]) {
-            std::uint64_t &word = out.bits[index / 64];
-            const std::uint64_t bit = std::uint64_t(1) << (index % 64);
-            if (!(word & bit) && startsWith(text, i, t.phrases[index]))
-                word |= bit;
+        const PhraseProbe *probe = t.probes.data() + t.bucketBegin[bucket - 1u];
+        const PhraseProbe *const end = t.probes.data() + t.bucketBegin[bucket];
+        for (; probe != end; ++probe) {
+            const std::uint16_t first = probe->firstBit;
+            if ((out.bits[first / 64] >> (first % 64)) & 1u)
+                continue; // found before: its bits are all set
+            const std::string_view phrase = probe->text;
+            // The first two bytes are the bucket's.
+            if (phrase.size() > n - i)
+                continue;
+            std::size_t k = 2;
+            while (k < phrase.size() && data[i + k] == phrase[k])
+                ++k;
+            if (k != phrase.size())
+                continue;
+            // A family word stands alone: `max` is not in `max_tokens`, `request` not in
+            // `requested`.
+            if (probe->wholeWord
+                && (wordCharBefore(text, i) || wordCharAt(text, i + phrase.size())))
+                continue;
+            for (const std::uint16_t bit : probe->bits)
+                out.bits[bit / 64] |= std::uint64_t(1) << (bit % 64);
         }
     }
     return out;
@@ -189,34 +157,65 @@ PhraseHits scanPhrases(std::string_view text)
 std::vector<std::string_view> keywordsIn(const PhraseHits &hits)
 {
     std::vector<std::string_view> out;
-    for (std::size_t k = 0; k < phrases::kTokenLimitKeywords.size(); ++k) {
+    const auto &keywords = rulesOf(&hits).set().category(RuleCategory::TokenLimit).keywords;
+    for (std::size_t k = 0; k < keywords.size(); ++k) {
         if (hit(hits, PhraseGroup::Keywords, k))
-            out.push_back(phrases::kTokenLimitKeywords[k]);
+            out.push_back(keywords[k].text);
     }
     return out;
 }
 
-std::optional<std::string_view> tooLargePhraseIn(const PhraseHits &hits)
+const RuleText *firstKeywordIn(const PhraseHits &hits)
 {
-    for (std::size_t k = 0; k < phrases::kTooLargePhrases.size(); ++k) {
-        if (hit(hits, PhraseGroup::TooLarge, k))
-            return phrases::kTooLargePhrases[k];
+    const auto &keywords = rulesOf(&hits).set().category(RuleCategory::TokenLimit).keywords;
+    for (std::size_t k = 0; k < keywords.size(); ++k) {
+        if (hit(hits, PhraseGroup::Keywords, k))
+            return &keywords[k];
     }
-    return std::nullopt;
+    return nullptr;
 }
 
-std::optional<std::string_view> billingPhraseIn(const PhraseHits &hits)
+const RuleText *phraseIn(const PhraseHits &hits, RuleCategory category, std::string_view endpoint)
 {
-    for (std::size_t k = 0; k < phrases::kBillingPhrases.size(); ++k) {
-        if (hit(hits, PhraseGroup::Billing, k))
-            return phrases::kBillingPhrases[k];
+    const auto &list = rulesOf(&hits).set().category(category).phrases;
+    const PhraseGroup group = phraseGroupOf(category);
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        if (hit(hits, group, k) && endpointMatches(list[k].endpoint, endpoint))
+            return &list[k];
     }
-    return std::nullopt;
+    return nullptr;
+}
+
+const RuleFamily *familyIn(
+    const PhraseHits &hits, RuleCategory category, int status, std::string_view endpoint)
+{
+    const Rules &rules = rulesOf(&hits);
+    const auto &families = rules.set().category(category).families;
+    const auto has = [](const std::vector<int> &list, int s) {
+        return std::find(list.begin(), list.end(), s) != list.end();
+    };
+    for (std::size_t f = 0; f < families.size(); ++f) {
+        const RuleFamily &family = families[f];
+        if (family.statuses.empty() ? (status < 400 || status > 599)
+                                    : !has(family.statuses, status))
+            continue;
+        if (has(family.notStatuses, status) || !endpointMatches(family.endpoint, endpoint))
+            continue;
+        const auto &groups = rules.familyWords(category, f);
+        const bool all = std::all_of(groups.begin(), groups.end(), [&](const auto &words) {
+            return std::any_of(words.begin(), words.end(),
+                [&](std::uint16_t index) { return hitIndex(hits, index); });
+        });
+        if (all)
+            return &family;
+    }
+    return nullptr;
 }
 
 bool speaksOfTokens(const PhraseHits &hits)
 {
-    for (std::size_t k = 0; k < phrases::kTokenWords.size(); ++k) {
+    const std::size_t n = rulesOf(&hits).set().wordList(WordList::Token).size();
+    for (std::size_t k = 0; k < n; ++k) {
         if (hit(hits, PhraseGroup::TokenWords, k))
             return true;
     }
@@ -225,12 +224,18 @@ bool speaksOfTokens(const PhraseHits &hits)
 
 bool saysOverloaded(const PhraseHits &hits)
 {
-    return hit(hits, PhraseGroup::Overloaded, 0);
+    const std::size_t n = rulesOf(&hits).set().wordList(WordList::Overloaded).size();
+    for (std::size_t k = 0; k < n; ++k) {
+        if (hit(hits, PhraseGroup::Overloaded, k))
+            return true;
+    }
+    return false;
 }
 
 bool mayNameRequested(const PhraseHits &hits)
 {
-    for (std::size_t k = 0; k < phrases::kRequestedWords.size(); ++k) {
+    const std::size_t n = rulesOf(&hits).set().wordList(WordList::Requested).size();
+    for (std::size_t k = 0; k < n; ++k) {
         if (hit(hits, PhraseGroup::Requested, k))
             return true;
     }

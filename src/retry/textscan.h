@@ -6,6 +6,7 @@
 // UTF-8, and any bytes are safe.
 
 #include "constants.h"
+#include "rules.h"
 
 #include <array>
 #include <chrono>
@@ -29,21 +30,27 @@ struct NumberToken
 /// characters do not; thousands grouped with `,`, U+00A0 or U+202F), in order of appearance.
 std::vector<NumberToken> findNumbers(std::string_view text);
 
-/// Which of the policy's fixed phrases occur in a text: the token-limit keywords, the too_large
-/// and billing phrases, the token words of 6.5, `overloaded`, and the words `requested` and
-/// `given` of 6.3 rule 4. All of them are found in one pass over the text.
+/// Which of the phrases of the rules occur in a text: the token-limit keywords, the phrases and
+/// family words of each category, the token words of 6.5, `overloaded`, the words `requested`
+/// and `given` of 6.3 rule 4, and the words the figure and wait scans look for. All of them are
+/// found in one pass over the text.
 struct PhraseHits
 {
-    std::array<std::uint64_t, 2> bits {};
+    std::array<std::uint64_t, kMaxPhrases / 64> bits {};
+    const Rules *rules = nullptr; ///< whose phrase table the bits index; null: the built-in rules
 };
-PhraseHits scanPhrases(std::string_view text);
+PhraseHits scanPhrases(std::string_view text, const Rules &rules = Rules::builtinRules());
 
 /// Which token-limit keywords (section 2 step 6 and 6.1) occur, in table order.
 std::vector<std::string_view> keywordsIn(const PhraseHits &hits);
-/// The first too_large phrase (6.3 rule 3), in table order, that occurs.
-std::optional<std::string_view> tooLargePhraseIn(const PhraseHits &hits);
-/// The first billing phrase (6.4 rule 3), in table order, that occurs.
-std::optional<std::string_view> billingPhraseIn(const PhraseHits &hits);
+/// The first keyword rule that occurs (what decided a token_limit).
+const RuleText *firstKeywordIn(const PhraseHits &hits);
+/// The first phrase of `category` (in table order) that occurs and applies to `endpoint`.
+const RuleText *phraseIn(const PhraseHits &hits, RuleCategory category, std::string_view endpoint);
+/// The first family of `category` that applies at `status` and `endpoint` and whose every group
+/// has a word in the text.
+const RuleFamily *familyIn(
+    const PhraseHits &hits, RuleCategory category, int status, std::string_view endpoint);
 /// 6.5: the text speaks of tokens (`token`, `tpm`, `tpd`, `токен`, `令牌`).
 bool speaksOfTokens(const PhraseHits &hits);
 /// 6.6: the text says `overloaded`.
@@ -106,8 +113,10 @@ RequestedLimit findRequestedLimit(std::string_view text, const std::vector<Numbe
 
 /// 6.3: the figures of a too_large text: requested and limit after their words, the rest from
 /// the numbers of at least 100.
+/// Revision 3: numbers inside an identifier, after an excess word (`by`) or equal to `status`
+/// (the response's own status, echoed as `<400>`) are no figures either.
 UsedLimit tooLargeFigures(std::string_view text, const std::vector<NumberToken> &numbers,
-    const PhraseHits *hits = nullptr);
+    const PhraseHits *hits = nullptr, int status = 0);
 
 /// 6.5: the text speaks of tokens (`token`, `tpm`, `tpd`, `токен`, `令牌`).
 bool speaksOfTokens(std::string_view text);
@@ -126,7 +135,8 @@ std::optional<double> parseDecimal(std::string_view text);
 
 /// A compact duration in full (`21s`, `0.5s`, `1m30s`, `644ms`, `2h`, `6m0s`), in seconds;
 /// nullopt for anything else. Lower-case units only.
-std::optional<double> parseCompactDuration(std::string_view text);
+std::optional<double> parseCompactDuration(
+    std::string_view text, const Rules &rules = Rules::builtinRules());
 
 /// An RFC 3339 date-time with `Z` or an offset at the start of `text` (lower-cased: `t`/`z`
 /// accepted, a space for the `T` too). Returns the instant and the length matched.

@@ -4,6 +4,7 @@
 // that textscan.cpp, waitscan.cpp and figurescan.cpp share. The helpers are inline here, so
 // that the scanner being spread over three files adds no call on its hot paths.
 
+#include "rules.h"
 #include "textscan.h"
 
 #include <array>
@@ -146,41 +147,22 @@ inline double valueOf(std::string_view s)
     return intPart + frac;
 }
 
-// --- the fixed phrases, all found in one pass (scanPhrases()) ----------------------------------
+// --- the phrases of the rules, all found in one pass (scanPhrases()) ---------------------------
 
-enum class PhraseGroup
+/// The rules a scan runs under: those of `hits`, else the built-in ones.
+inline const Rules &rulesOf(const PhraseHits *hits)
 {
-    Keywords,
-    TooLarge,
-    Billing,
-    TokenWords,
-    Overloaded,
-    Requested,
-    // Only to skip searches for words a text does not have:
-    UsedWords,
-    LimitWords,
-    SlashWords,
-    ResetLeads,
-    RetryWord,
-    MustBe,
-    Count
-};
-
-struct PhraseTable
-{
-    std::vector<std::string_view> phrases;
-    std::array<std::size_t, std::size_t(PhraseGroup::Count)> groupBegin {};
-    /// Phrases by their first two bytes: 0 for none, else 1 + an index into `buckets`.
-    std::array<std::uint8_t, 65536> bucketOf {};
-    std::vector<std::vector<std::uint8_t>> buckets;
-};
-
-/// Built once, on first use (textscan.cpp).
-const PhraseTable &phraseTable();
+    return hits && hits->rules ? *hits->rules : Rules::builtinRules();
+}
 
 inline bool hit(const PhraseHits &hits, PhraseGroup group, std::size_t k)
 {
-    const std::size_t bit = phraseTable().groupBegin[std::size_t(group)] + k;
+    const std::size_t bit = rulesOf(&hits).table().groupBegin[std::size_t(group)] + k;
+    return (hits.bits[bit / 64] >> (bit % 64)) & 1u;
+}
+
+inline bool hitIndex(const PhraseHits &hits, std::size_t bit)
+{
     return (hits.bits[bit / 64] >> (bit % 64)) & 1u;
 }
 

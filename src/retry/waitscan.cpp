@@ -1,4 +1,3 @@
-#include "phrases.h"
 #include "textscan.h"
 #include "textscan_p.h"
 
@@ -15,8 +14,6 @@ namespace capwatch::retry {
 using namespace detail;
 
 namespace {
-
-using phrases::Unit;
 
 /// The optional space between a wait value and its unit: white space, U+00A0 and U+202F.
 std::size_t skipWaitSpace(std::string_view s, std::size_t i)
@@ -79,12 +76,33 @@ std::size_t matchChineseUnit(std::string_view s, std::size_t at, std::string_vie
     return startsWith(s, at, word) ? at + word.size() : npos;
 }
 
-using UnitMatcher = std::size_t (*)(std::string_view, std::size_t, std::string_view);
+/// How a unit of a pattern is matched: English (optional plural `s`, no letter after),
+/// Russian (no Cyrillic letter after) or Chinese (anything after).
+enum class UnitMatcher
+{
+    English,
+    Russian,
+    Chinese
+};
+
+inline std::size_t matchUnit(
+    UnitMatcher m, std::string_view s, std::size_t at, std::string_view word)
+{
+    switch (m) {
+    case UnitMatcher::English:
+        return matchEnglishUnit(s, at, word);
+    case UnitMatcher::Russian:
+        return matchRussianUnit(s, at, word);
+    case UnitMatcher::Chinese:
+        return matchChineseUnit(s, at, word);
+    }
+    return npos;
+}
 
 struct UnitPattern
 {
     int pattern;
-    std::span<const Unit> units;
+    std::span<const RuleUnit> units;
     UnitMatcher match;
 };
 
@@ -92,8 +110,11 @@ struct UnitPattern
 std::size_t matchUnits(
     std::string_view s, std::size_t at, const UnitPattern &p, double *unitSeconds)
 {
-    for (const Unit &unit : p.units) {
-        const std::size_t end = p.match(s, at, unit.word);
+    for (const RuleUnit &unit : p.units) {
+        // Most units are not here: their first byte says so without a call.
+        if (at >= s.size() || unit.word.empty() || s[at] != unit.word[0])
+            continue;
+        const std::size_t end = matchUnit(p.match, s, at, unit.word);
         if (end != npos) {
             *unitSeconds = unit.seconds;
             return end;
@@ -118,8 +139,9 @@ std::size_t matchValueUnit(std::string_view s, std::size_t i, const UnitPattern 
 
 /// Compact duration parts (`1m30s`, `644ms`) from i; returns the end, or npos when there is no
 /// part or a number without its unit.
-std::size_t scanCompact(std::string_view s, std::size_t i, double *seconds)
+std::size_t scanCompact(std::string_view s, std::size_t i, double *seconds, const Rules &rules)
 {
+    const std::vector<RuleUnit> &units = rules.set().unitList(UnitList::Compact);
     std::size_t j = i;
     double total = 0;
     int parts = 0;
@@ -127,7 +149,7 @@ std::size_t scanCompact(std::string_view s, std::size_t i, double *seconds)
         const std::size_t numEnd = scanDecimal(s, j);
         const double value = valueOf(s.substr(j, numEnd - j));
         std::size_t unitEnd = npos;
-        for (const Unit &unit : phrases::kCompactUnits) {
+        for (const RuleUnit &unit : units) {
             if (startsWith(s, numEnd, unit.word)) {
                 total += value * unit.seconds;
                 unitEnd = numEnd + unit.word.size();
@@ -147,50 +169,73 @@ std::size_t scanCompact(std::string_view s, std::size_t i, double *seconds)
 
 // --- wait patterns ----------------------------------------------------------------------------
 
-constexpr UnitPattern kRetryIn { 1, phrases::kRetryInUnits, matchEnglishUnit };
-constexpr UnitPattern kRetryAfter { 2, phrases::kRetryAfterUnits, matchEnglishUnit };
+UnitPattern unitPattern(int pattern, const Rules &rules, UnitList list, UnitMatcher match)
+{
+    return UnitPattern { pattern, rules.set().unitList(list), match };
+}
 
 /// Patterns 3 to 7, then 9 and 10: plain `X unit` forms, found in one pass over the text.
-constexpr std::array kValueUnitPatterns {
-    UnitPattern { 3, phrases::kMinuteUnits, matchEnglishUnit },
-    UnitPattern { 4, phrases::kSecondUnits, matchEnglishUnit },
-    UnitPattern { 5, phrases::kMinUnits, matchEnglishUnit },
-    UnitPattern { 6, phrases::kSecUnits, matchEnglishUnit },
-    UnitPattern { 7, phrases::kHourUnits, matchEnglishUnit },
-    UnitPattern { 9, phrases::kRussianUnits, matchRussianUnit },
-    UnitPattern { 10, phrases::kChineseUnits, matchChineseUnit },
-};
-
-/// `retry in X minute(s)` / `retry after X second(s)`: the lead words, then X and the unit.
-std::optional<WaitHint> findLeadPhrase(
-    std::string_view s, std::string_view second, const UnitPattern &p, const PhraseHits *hits)
+constexpr std::size_t kValueUnitPatternCount = 7;
+std::array<UnitPattern, kValueUnitPatternCount> valueUnitPatterns(const Rules &r)
 {
-    const std::string_view first = phrases::kRetryWord;
-    if (!mayHave(hits, PhraseGroup::RetryWord, 0))
-        return std::nullopt;
-    for (std::size_t at = findFrom(s, first); at != npos; at = findFrom(s, first, at + 1)) {
-        std::size_t i = at + first.size();
-        const std::size_t afterFirst = skipSpaces(s, i);
-        if (afterFirst == i || !startsWith(s, afterFirst, second))
+    return {
+        unitPattern(3, r, UnitList::Minute, UnitMatcher::English),
+        unitPattern(4, r, UnitList::Second, UnitMatcher::English),
+        unitPattern(5, r, UnitList::Min, UnitMatcher::English),
+        unitPattern(6, r, UnitList::Sec, UnitMatcher::English),
+        unitPattern(7, r, UnitList::Hour, UnitMatcher::English),
+        unitPattern(9, r, UnitList::Russian, UnitMatcher::Russian),
+        unitPattern(10, r, UnitList::Chinese, UnitMatcher::Chinese),
+    };
+}
+
+/// `retry in X minute(s)` / `retry after X second(s)`: a lead word (`retry`), one of `seconds`
+/// (`in`, `after`), then X and the unit.
+std::optional<WaitHint> findLeadPhrase(std::string_view s, const std::vector<RuleText> &seconds,
+    const UnitPattern &p, const PhraseHits *hits)
+{
+    const auto &firsts = rulesOf(hits).set().wordList(WordList::Retry);
+    std::optional<WaitHint> best;
+    for (std::size_t k = 0; k < firsts.size(); ++k) {
+        if (!mayHave(hits, PhraseGroup::RetryWord, k))
             continue;
-        i = afterFirst + second.size();
-        const std::size_t valueAt = skipSpaces(s, i);
-        if (valueAt == i)
-            continue;
-        double seconds = 0;
-        const std::size_t end = matchValueUnit(s, valueAt, p, &seconds);
-        if (end != npos)
-            return WaitHint { toMillis(seconds), p.pattern, at, end };
+        const std::string_view first = firsts[k].text;
+        for (std::size_t at = findFrom(s, first); at != npos && (!best || at < best->begin);
+             at = findFrom(s, first, at + 1)) {
+            const std::size_t i = at + first.size();
+            const std::size_t afterFirst = skipSpaces(s, i);
+            if (afterFirst == i)
+                continue;
+            bool found = false;
+            for (const RuleText &second : seconds) {
+                if (!startsWith(s, afterFirst, second.text))
+                    continue;
+                const std::size_t j = afterFirst + second.text.size();
+                const std::size_t valueAt = skipSpaces(s, j);
+                if (valueAt == j)
+                    continue;
+                double sec = 0;
+                const std::size_t end = matchValueUnit(s, valueAt, p, &sec);
+                if (end != npos) {
+                    best = WaitHint { toMillis(sec), p.pattern, at, end };
+                    found = true;
+                    break;
+                }
+            }
+            if (found)
+                break;
+        }
     }
-    return std::nullopt;
+    return best;
 }
 
 /// Every `X unit` pattern in one pass: each value is read once and checked against every
 /// unit. A 1 MiB text is scanned once, not seven times. Returns the leftmost match of each.
-std::array<std::optional<WaitHint>, kValueUnitPatterns.size()> findValueUnitPatterns(
-    std::string_view s)
+std::array<std::optional<WaitHint>, kValueUnitPatternCount> findValueUnitPatterns(
+    std::string_view s, const Rules &rules)
 {
-    std::array<std::optional<WaitHint>, kValueUnitPatterns.size()> found;
+    const auto kValueUnitPatterns = valueUnitPatterns(rules);
+    std::array<std::optional<WaitHint>, kValueUnitPatternCount> found;
     std::size_t i = 0;
     while (i < s.size()) {
         if (!isDigit(s[i]) || !numberMayStartAt(s, i)) {
@@ -228,10 +273,11 @@ std::array<std::optional<WaitHint>, kValueUnitPatterns.size()> findValueUnitPatt
 }
 
 /// Pattern 8: `in` or `after`, white space, then a compact duration not followed by a letter.
-std::optional<WaitHint> findCompact(std::string_view s)
+std::optional<WaitHint> findCompact(std::string_view s, const Rules &rules)
 {
     std::optional<WaitHint> best;
-    for (const std::string_view lead : phrases::kCompactLeadWords) {
+    for (const RuleText &leadWord : rules.set().wordList(WordList::CompactLeads)) {
+        const std::string_view lead = leadWord.text;
         for (std::size_t at = findFrom(s, lead); at != npos && (!best || at < best->begin);
              at = findFrom(s, lead, at + 1)) {
             if (wordCharBefore(s, at))
@@ -241,7 +287,7 @@ std::optional<WaitHint> findCompact(std::string_view s)
             if (start == kwEnd)
                 continue;
             double seconds = 0;
-            const std::size_t end = scanCompact(s, start, &seconds);
+            const std::size_t end = scanCompact(s, start, &seconds, rules);
             if (end == npos || letterAt(s, end))
                 continue;
             best = WaitHint { toMillis(seconds), 8, at, end };
@@ -257,10 +303,11 @@ std::optional<WaitHint> findResetTime(
 {
     std::optional<WaitHint> best;
     std::int64_t whenMs = 0;
-    for (std::size_t k = 0; k < phrases::kResetAtWords.size(); ++k) {
+    const auto &leads = rulesOf(hits).set().wordList(WordList::ResetAt);
+    for (std::size_t k = 0; k < leads.size(); ++k) {
         if (!mayHave(hits, PhraseGroup::ResetLeads, k))
             continue;
-        const std::string_view lead = phrases::kResetAtWords[k];
+        const std::string_view lead = leads[k].text;
         for (std::size_t at = findFrom(s, lead); at != npos && (!best || at < best->begin);
              at = findFrom(s, lead, at + 1)) {
             if (wordCharBefore(s, at))
@@ -288,10 +335,10 @@ std::optional<WaitHint> findResetTime(
 
 } // namespace
 
-std::optional<double> parseCompactDuration(std::string_view text)
+std::optional<double> parseCompactDuration(std::string_view text, const Rules &rules)
 {
     double seconds = 0;
-    if (scanCompact(text, 0, &seconds) != text.size())
+    if (scanCompact(text, 0, &seconds, rules) != text.size())
         return std::nullopt;
     return seconds;
 }
@@ -380,16 +427,20 @@ std::optional<DateTimeMatch> parseRfc3339(std::string_view s)
 std::optional<WaitHint> findWaitHint(std::string_view s,
     std::optional<std::chrono::system_clock::time_point> now, const PhraseHits *hits)
 {
-    if (auto h = findLeadPhrase(s, phrases::kRetryInWord, kRetryIn, hits))
+    const Rules &rules = rulesOf(hits);
+    const RuleSet &set = rules.set();
+    if (auto h = findLeadPhrase(s, set.wordList(WordList::RetryIn),
+            unitPattern(1, rules, UnitList::RetryIn, UnitMatcher::English), hits))
         return h;
-    if (auto h = findLeadPhrase(s, phrases::kRetryAfterWord, kRetryAfter, hits))
+    if (auto h = findLeadPhrase(s, set.wordList(WordList::RetryAfter),
+            unitPattern(2, rules, UnitList::RetryAfter, UnitMatcher::English), hits))
         return h;
-    const auto valueUnits = findValueUnitPatterns(s);
+    const auto valueUnits = findValueUnitPatterns(s, rules);
     for (const auto &h : valueUnits) {
         if (h && h->pattern < 8)
             return h;
     }
-    if (auto h = findCompact(s))
+    if (auto h = findCompact(s, rules))
         return h;
     for (const auto &h : valueUnits) {
         if (h)

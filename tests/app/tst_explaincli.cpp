@@ -81,7 +81,8 @@ void TestExplainCli::russianHeadline()
     QCOMPARE(r.out,
         QByteArray(R"({"category":"token_limit","retryable":true,"used":60323,"limit":60000,)"
                    R"("wait_s":60,"raw_wait_s":1080,"wait_source":"message",)"
-                   R"("reason":"422 with 3 numbers and keywords превыш, лимит, токен"})"
+                   R"("reason":"422 with 3 numbers and keywords превыш, лимит, токен",)"
+                   R"("rule":"builtin:token_limit.keyword \"превыш\""})"
                    "\n"));
 }
 

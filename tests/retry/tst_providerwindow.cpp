@@ -721,7 +721,7 @@ void TestProviderWindow::contextWindow_data()
         << 400
         << QByteArray(
                R"({"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":4096}})")
-        << qint64(-1); // no figures in the text: nothing to remember
+        << qint64(4096); // revision 3: the figures of n_prompt_tokens and n_ctx (docs/rules.md)
     QTest::newRow("context window phrase")
         << 400
         << QByteArray(

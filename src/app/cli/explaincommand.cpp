@@ -1,5 +1,6 @@
 #include "explaincommand.h"
 
+#include "common/userrules.h"
 #include "retry/classifier.h"
 
 #include <QCommandLineParser>
@@ -37,7 +38,7 @@ CommandSpec explainSpec()
             "cli", "Classify one provider response without sending anything."),
         QStringLiteral(
             "explain --status N [--header 'Name: value']... [--body TEXT | --body-file PATH] "
-            "[--retry-index K]"),
+            "[--retry-index K] [--endpoint URL] [--rules FILE]..."),
         {
             QCommandLineOption(QStringLiteral("status"),
                 QCoreApplication::translate("cli", "HTTP status of the response (100-999)."),
@@ -60,6 +61,17 @@ CommandSpec explainSpec()
                 QCoreApplication::translate(
                     "cli", "Which retry the backoff is computed for (default 1)."),
                 QStringLiteral("K"), QStringLiteral("1")),
+            QCommandLineOption(QStringLiteral("endpoint"),
+                QCoreApplication::translate("cli",
+                    "The endpoint the response came from: rules scoped to an endpoint apply "
+                    "only to its responses."),
+                QStringLiteral("URL")),
+            QCommandLineOption(QStringLiteral("rules"),
+                QCoreApplication::translate("cli",
+                    "Also use this rules file for this run, after those of "
+                    "~/.config/capwatch/rules.d. Repeatable. A file with a problem is reported "
+                    "and left out."),
+                QStringLiteral("FILE")),
         },
         {},
         {},
@@ -115,8 +127,18 @@ int runExplain(const QStringList &args, QIODevice *input, QIODevice *output, QIO
     }
     response.body = std::string_view(body.constData(), static_cast<std::size_t>(body.size()));
 
+    response.endpoint = parser.value(QStringLiteral("endpoint")).toStdString();
+
+    // The user's rules files and --rules: a file with a problem is reported and left out, the
+    // response is classified with the others (explain still answers, exit 0).
+    const app::UserRulesLoad rules = app::loadUserRules(parser.values(QStringLiteral("rules")));
+    for (const app::RulesLoadError &e : rules.errors)
+        errors->write((QStringLiteral("capwatch-cli: rules: ") + e.text()
+            + QStringLiteral(" (the file is left out)\n"))
+                          .toUtf8());
+
     const retry::Classification c
-        = retry::classify(response, *retryIndex, std::chrono::system_clock::now());
+        = retry::classify(response, *retryIndex, std::chrono::system_clock::now(), *rules.rules);
     nlohmann::ordered_json out;
     out["category"] = std::string(retry::nameOf(c.category));
     out["retryable"] = c.retryable;
@@ -128,6 +150,7 @@ int runExplain(const QStringList &args, QIODevice *input, QIODevice *output, QIO
         ? nlohmann::ordered_json(nullptr)
         : nlohmann::ordered_json(std::string(retry::nameOf(c.waitSource)));
     out["reason"] = c.reason;
+    out["rule"] = c.rule;
     // Replace invalid UTF-8 rather than throw: the reason never holds provider bytes, but be safe.
     output->write(QByteArray::fromStdString(
         out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));

@@ -3,10 +3,12 @@
 #include "chatcommand.h"
 #include "clicommon.h"
 #include "common/manpage.h"
+#include "common/userrules.h"
 #include "democommand.h"
 #include "explaincommand.h"
 #include "historycommand.h"
 #include "profilescommand.h"
+#include "rulescommand.h"
 #include "version.h"
 
 #include <QCoreApplication>
@@ -20,7 +22,7 @@ namespace {
 
 QList<CommandSpec> commands()
 {
-    return { explainSpec(), chatSpec(), demoSpec(), historySpec(), profilesSpec() };
+    return { explainSpec(), chatSpec(), demoSpec(), historySpec(), profilesSpec(), rulesSpec() };
 }
 
 QString description()
@@ -132,7 +134,8 @@ QString manPage()
         QStringLiteral("Where chat --profile and profiles list find the settings file without "
                        "--config: $XDG_CONFIG_HOME/capwatch/capwatch.conf, by default under "
                        "~/.config; the file the desktop client keeps its settings and provider "
-                       "profiles in."));
+                       "profiles in. The user's classification rules are read from "
+                       "$XDG_CONFIG_HOME/capwatch/rules.d/*.json (chat, explain, rules list)."));
     page.item(QStringLiteral("XDG_DATA_HOME"),
         QStringLiteral("Where history finds the window's database without --database: "
                        "$XDG_DATA_HOME/capwatch/history.sqlite, by default under "
@@ -161,6 +164,10 @@ QString manPage()
                                 "shorter budget, to its fallback when it ends capped:"),
         QStringLiteral("capwatch-cli chat --profile free-tier --budget 30 --fallback \\\n"
                        "    --prompt \"Hello\""));
+    page.example(QStringLiteral("Check a rules file, then put it in force and see where each rule "
+                                "comes from:"),
+        QStringLiteral("capwatch-cli rules check acme.json && \\\n"
+                       "    cp acme.json ~/.config/capwatch/rules.d/ && capwatch-cli rules list"));
     page.example(QStringLiteral("List the profiles (never a key):"),
         QStringLiteral("capwatch-cli profiles list"));
     page.example(QStringLiteral("Export every retry of November as CSV, for a spreadsheet:"),
@@ -197,7 +204,8 @@ int main(int argc, char *argv[])
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2)
         return argumentError(QString(),
-            QStringLiteral("a command is required (explain, chat, demo, history, profiles)"));
+            QStringLiteral(
+                "a command is required (explain, chat, demo, history, profiles, rules)"));
     const QString command = args.at(1);
     if (command == u"--help" || command == u"-h" || command == u"help") {
         writeOut(usage().toUtf8());
@@ -215,13 +223,22 @@ int main(int argc, char *argv[])
     args.removeAt(1);
     if (command == u"explain")
         return runExplain(args);
-    if (command == u"chat")
+    if (command == u"chat") {
+        // The user's rules files, read once for this send (explain reads them itself, with
+        // its --rules).
+        QStringList errors;
+        for (const capwatch::app::RulesLoadError &e : capwatch::app::installUserRules())
+            errors << e.text();
+        reportRulesErrors(errors);
         return runChat(args);
+    }
     if (command == u"demo")
         return runDemo(args);
     if (command == u"history")
         return runHistory(args);
     if (command == u"profiles")
         return runProfiles(args);
+    if (command == u"rules")
+        return runRules(args);
     return argumentError(QString(), QStringLiteral("unknown command '%1'").arg(command));
 }

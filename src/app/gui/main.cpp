@@ -1,6 +1,7 @@
 // capwatch: the desktop client.
 
 #include "common/startupprobe.h"
+#include "common/userrules.h"
 #include "demolocalprovider.h"
 #include "history/historywriter.h"
 #include "options.h"
@@ -145,6 +146,11 @@ int main(int argc, char *argv[])
     if (!ok || !(options.timeScale > 0) || options.timeScale > 1)
         return fail(
             QApplication::translate("main", "--time-scale takes a number F with 0 < F <= 1"));
+
+    // The user's rules files (rules.d), in force for every send of this window. A file left out
+    // is reported here; the window is to say so once as well (issue 28: the merger wires it).
+    for (const capwatch::app::RulesLoadError &e : capwatch::app::installUserRules())
+        std::fprintf(stderr, "capwatch: rules: %s (the file is left out)\n", qPrintable(e.text()));
 
     capwatch::ui::Settings settings;
     capwatch::app::DemoLocalProvider demo; // outlives the window, whose session may use it

@@ -1,0 +1,10 @@
+# Writes INPUT (resources/rules/builtin.json, already checked) as a C++ string into OUTPUT.
+file(READ "${INPUT}" text)
+string(FIND "${text}" ")capwatch_rules\"" clash)
+if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${INPUT} holds the raw-string delimiter )capwatch_rules\"")
+endif()
+set(content "// Generated from resources/rules/builtin.json by embedrules.cmake. Do not edit.\n\n#include \"retry/rules.h\"\n\nnamespace capwatch::retry {\n\nstd::string_view builtinRulesJson()\n{\n    return R\"capwatch_rules(${text})capwatch_rules\";\n}\n\n} // namespace capwatch::retry\n")
+file(WRITE "${OUTPUT}.tmp" "${content}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUTPUT}.tmp")
