@@ -718,6 +718,10 @@
         <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
         <translation>Drosselung: Senden in %1 s, wenn das Anfragelimit des Anbieters zurückgesetzt wird</translation>
     </message>
+    <message>
+        <source>Decided by %1</source>
+        <translation>Entschieden von %1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -770,6 +774,14 @@
     <message>
         <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
         <translation>Für %1 ist kein Modell festgelegt, daher wurde nichts gesendet. Geben Sie den Namen des Modells in den Anbietereinstellungen ein; Ihr Prompt bleibt im Eingabefeld.</translation>
+    </message>
+    <message>
+        <source>No rules file was made: %1</source>
+        <translation>Es wurde keine Regeldatei angelegt: %1</translation>
+    </message>
+    <message>
+        <source>A rules file with this answer&apos;s text was made: %1. Put its words under the kind of failure they mean; capwatch reads it from its next start.</source>
+        <translation>Eine Regeldatei mit dem Text dieser Antwort wurde angelegt: %1. Ordnen Sie die Wörter der Fehlerart zu, die sie bedeuten; capwatch liest die Datei beim nächsten Start.</translation>
     </message>
 </context>
 <context>
@@ -1076,6 +1088,18 @@
         <source>Copy the provider&apos;s answer and the attempts as plain text</source>
         <translation>Die Antwort des Anbieters und die Versuche als Text kopieren</translation>
     </message>
+    <message>
+        <source>Make a rules file with this answer&apos;s text, to be read as another kind of failure from the next start on</source>
+        <translation>Eine Regeldatei mit dem Text dieser Antwort anlegen, damit sie ab dem nächsten Start als andere Fehlerart gelesen wird</translation>
+    </message>
+    <message>
+        <source>Wrong? Add a rule…</source>
+        <translation>Falsch? Regel hinzufügen …</translation>
+    </message>
+    <message>
+        <source>How rules work</source>
+        <translation>Wie Regeln funktionieren</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::DemoBanner</name>
@@ -1352,6 +1376,13 @@
     <message>
         <source>Don&apos;t ask again</source>
         <translation>Nicht mehr fragen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rules file(s) left out: %1. capwatch reads failures with its built-in rules and your other files.</source>
+        <translation>
+            <numerusform>%n Regeldatei ausgelassen: %1. capwatch liest Fehler mit den eingebauten Regeln und Ihren anderen Dateien.</numerusform>
+            <numerusform>%n Regeldateien ausgelassen: %1. capwatch liest Fehler mit den eingebauten Regeln und Ihren anderen Dateien.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

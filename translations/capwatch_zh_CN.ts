@@ -712,6 +712,10 @@
         <source>pacing: sending in %1 s, when the provider&apos;s request limit resets</source>
         <translation>节流：%1 秒后发送，届时服务商的请求数上限将重置</translation>
     </message>
+    <message>
+        <source>Decided by %1</source>
+        <translation>判定规则：%1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -763,6 +767,14 @@
     <message>
         <source>No model is set for %1, so nothing was sent. Enter the model&apos;s name in the provider settings; your prompt stays in the editor.</source>
         <translation>%1 未设置模型，因此没有发送任何内容。请在服务商设置中输入模型名称；您的提示词仍保留在输入框中。</translation>
+    </message>
+    <message>
+        <source>No rules file was made: %1</source>
+        <translation>未能创建规则文件：%1</translation>
+    </message>
+    <message>
+        <source>A rules file with this answer&apos;s text was made: %1. Put its words under the kind of failure they mean; capwatch reads it from its next start.</source>
+        <translation>已用此回复的文本创建规则文件：%1。请把其中的词语放到它们所代表的失败类别下；capwatch 下次启动时读取该文件。</translation>
     </message>
 </context>
 <context>
@@ -1065,6 +1077,18 @@
         <source>Copy the provider&apos;s answer and the attempts as plain text</source>
         <translation>以纯文本复制提供方的响应和尝试记录</translation>
     </message>
+    <message>
+        <source>Make a rules file with this answer&apos;s text, to be read as another kind of failure from the next start on</source>
+        <translation>用此回复的文本创建规则文件，从下次启动起将其识别为另一种失败</translation>
+    </message>
+    <message>
+        <source>Wrong? Add a rule…</source>
+        <translation>判断有误？添加规则…</translation>
+    </message>
+    <message>
+        <source>How rules work</source>
+        <translation>规则说明</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::DemoBanner</name>
@@ -1341,6 +1365,12 @@
     <message>
         <source>Don&apos;t ask again</source>
         <translation>不再询问</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rules file(s) left out: %1. capwatch reads failures with its built-in rules and your other files.</source>
+        <translation>
+            <numerusform>已跳过 %n 个规则文件：%1。capwatch 使用内置规则和您的其他文件识别失败。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

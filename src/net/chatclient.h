@@ -42,6 +42,9 @@ struct AttemptFailure
     std::optional<double> used;
     std::optional<double> limit;
     QString errorText; ///< the provider's error text, or the network error
+    /// The classification rule that decided `category` (docs/rules.md): `builtin:too_large.phrase
+    /// "prompt is too long"`, `rules.d/acme.json:7`; empty when no response was classified.
+    QString rule;
 };
 
 struct RetryInfo

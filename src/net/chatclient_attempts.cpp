@@ -116,6 +116,7 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
     f.used = c.used;
     f.limit = c.limit;
     f.errorText = QString::fromUtf8(c.errorText);
+    f.rule = QString::fromStdString(c.rule);
     if (f.errorText.isEmpty())
         f.errorText = result.status > 0 ? QString::fromUtf8(result.body) : result.errorText;
     m_lastFailure = f;

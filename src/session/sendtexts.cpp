@@ -322,6 +322,13 @@ QString SendTexts::waitingLine(const SendState &s)
             RetryTexts::seconds(double(s.limits.budget.count()) / 1000.0));
 }
 
+QString SendTexts::decidedBy(const SendState &s)
+{
+    if (!s.lastFailure || s.lastFailure->rule.isEmpty())
+        return {};
+    return tr("Decided by %1").arg(s.lastFailure->rule);
+}
+
 QString SendTexts::pacingLine(const SendState &s)
 {
     if (s.phase != SendPhase::Pacing || !s.pace)

@@ -61,6 +61,9 @@ public:
     /// attempts failed.", "The request is larger than the model accepts: trim the conversation
     /// or shorten the prompt."). The raw failure (section 5's text) goes under Details.
     static QString failedLead(const SendState &s);
+    /// The rule that read the latest failure: "Decided by rules.d/acme.json:7"; empty when no
+    /// rule decided (a network failure, a broken stream).
+    static QString decidedBy(const SendState &s);
     /// While a retry waits for a reset its budget cannot reach (SendState::earlyPark): why
     /// "Send at 14:09" is offered and what it does; else empty.
     static QString earlyParkWhy(const SendState &s);

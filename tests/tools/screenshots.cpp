@@ -542,6 +542,21 @@ int main(int argc, char *argv[])
             return 1;
         if (!save(&v, outDir + u"/main-window-too-large"_s + suffix + u".png"_s))
             return 1;
+        // Its Details unfolded: the raw failure, the rule that read it, and the way to correct
+        // a misreading ("Wrong? Add a rule…").
+        ui::ConversationView *view = testing::widgets::conversation(v);
+        int card = -1;
+        for (int turn = view->turnCount() + 8; turn > 0 && card < 0; --turn) {
+            if (!view->errorCardText(turn).isEmpty())
+                card = turn;
+        }
+        if (card < 0)
+            return 1;
+        view->setErrorDetailsShown(card, true);
+        view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum());
+        if (!save(&v, outDir + u"/main-window-failure-details"_s + suffix + u".png"_s))
+            return 1;
+        view->setErrorDetailsShown(card, false);
         o.scenario = u"billing"_s;
         rev2->setOptions(o);
         send(v, u"Try again with a shorter question?"_s);

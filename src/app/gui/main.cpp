@@ -149,8 +149,11 @@ int main(int argc, char *argv[])
 
     // The user's rules files (rules.d), in force for every send of this window. A file left out
     // is reported here; the window is to say so once as well (issue 28: the merger wires it).
-    for (const capwatch::app::RulesLoadError &e : capwatch::app::installUserRules())
+    QStringList rulesProblems; // shown once by the window too
+    for (const capwatch::app::RulesLoadError &e : capwatch::app::installUserRules()) {
         std::fprintf(stderr, "capwatch: rules: %s (the file is left out)\n", qPrintable(e.text()));
+        rulesProblems.append(e.text());
+    }
 
     capwatch::ui::Settings settings;
     capwatch::app::DemoLocalProvider demo; // outlives the window, whose session may use it
@@ -159,6 +162,7 @@ int main(int argc, char *argv[])
     const bool privateRun = parser.isSet(cmdline.privateRun);
     capwatch::ui::MainWindow window(settings, options, &demo);
     window.attachHistory(&history, privateRun);
+    window.showRulesProblems(rulesProblems);
     // Opened on the writer's thread: the window shows at once; the list fills when it is open.
     if (privateRun)
         history.openInMemory();

@@ -6,6 +6,7 @@
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/promptbox.h"
 #include "ui/conversation/requestoptionsrow.h"
+#include "ui/conversation/rulesdraft.h"
 #include "ui/panel/providerstatus.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/parking/windowparking.h"
@@ -13,6 +14,8 @@
 #include "ui/profiles/windowprofiles.h"
 
 #include <QComboBox>
+#include <QDesktopServices>
+#include <QDir>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 
@@ -55,6 +58,8 @@ ConversationController::ConversationController(const Parts &parts, QWidget *wind
         &ConversationController::trimAndResend);
     connect(presenter, &ConversationPresenter::retryNowRequested, this,
         &ConversationController::retryNow);
+    connect(presenter, &ConversationPresenter::addRuleRequested, this,
+        &ConversationController::addRule);
 
     connect(parts.panel, &RetryPanel::sendNowRequested, session, [session] { session->sendNow(); });
     connect(parts.panel, &RetryPanel::sendAtRequested, session, [session] { session->parkNow(); });
@@ -200,6 +205,24 @@ void ConversationController::cancelSend()
     }
     // A parked send going out is taken out of the lot.
     m_parking ? m_parking->stop() : m_parts.session->stop();
+}
+
+QString ConversationController::addRule(const QString &errorText, const QString &rule)
+{
+    QString error;
+    const QString path = RulesDraft::write(errorText, rule, QDateTime::currentDateTime(), &error);
+    if (path.isEmpty()) {
+        m_parts.message->showMessage(PromptMessage::Kind::Warning,
+            tr("No rules file was made: %1").arg(error), PromptMessage::Action::None);
+        return {};
+    }
+    m_parts.message->showMessage(PromptMessage::Kind::Information,
+        tr("A rules file with this answer's text was made: %1. Put its words under the kind of "
+           "failure they mean; capwatch reads it from its next start.")
+            .arg(QDir::toNativeSeparators(path)),
+        PromptMessage::Action::None);
+    QDesktopServices::openUrl(QUrl::fromLocalFile(path));
+    return path;
 }
 
 bool ConversationController::modelIsSet()

@@ -81,6 +81,9 @@ public:
     void restorePrompt();
     /// Send, Stop and Retry now as the session and its parked sends allow.
     void updateButtons();
+    /// "Wrong? Add a rule…": drafts a rules file with `errorText` in the user's rules.d, says
+    /// where, and opens it. Returns its path (empty when it could not be written).
+    QString addRule(const QString &errorText, const QString &rule);
 
 Q_SIGNALS:
     /// The provider settings should open: no model is set, or the message above the prompt

@@ -131,6 +131,10 @@ void ConversationPresenter::onAction(ConversationView::Action action, int turn)
     case ConversationView::Action::Details:
     case ConversationView::Action::CopyDetails:
         break; // the view's own links: it folds and copies, and never asks
+    case ConversationView::Action::AddRule:
+        if (const auto it = m_ruleFailures.constFind(turn); it != m_ruleFailures.cend())
+            Q_EMIT addRuleRequested(it->first, it->second);
+        break;
 
     case ConversationView::Action::TrimAndResend:
         if (turn == m_trimTurn && m_trim.offered) {
@@ -192,8 +196,11 @@ void ConversationPresenter::onGaveUp(const session::SendState &state)
     // A send out of attempts made all it had: its own count, a fallback's included.
     if (state.reason == retry::EndReason::AttemptsExhausted && state.attempt > 0)
         ended.limits.maxAttempts = state.attempt;
-    setFailedCard(
-        m_view->addErrorTurn(session::SendTexts::failedLead(ended), state.finalErrorText));
+    const int card = m_view->addErrorTurn(session::SendTexts::failedLead(ended),
+        state.finalErrorText, session::SendTexts::decidedBy(state));
+    if (state.lastFailure)
+        m_ruleFailures.insert(card, { state.lastFailure->errorText, state.lastFailure->rule });
+    setFailedCard(card);
     Q_EMIT sendEnded();
 }
 
@@ -277,6 +284,7 @@ void ConversationPresenter::clearView()
     m_answered.clear();
     m_autoTrimmed = false;
     m_seen = {};
+    m_ruleFailures.clear();
     m_userTurn = -1;
     m_assistantTurn = -1;
     m_lastExchange = {};

@@ -9,6 +9,7 @@
 #include "ui/conversation/conversationview.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QKeySequence>
 #include <QObject>
 #include <QPointer>
@@ -94,6 +95,9 @@ public:
     static QString usageText(const std::optional<net::Usage> &usage);
 
 Q_SIGNALS:
+    /// "Wrong? Add a rule…" under a failed card: the provider's error text of its failure and
+    /// the rule that read it.
+    void addRuleRequested(const QString &errorText, const QString &rule);
     /// The "Send to <fallback> instead" of a capped send's card.
     void sendToFallbackRequested();
     /// The Trim and resend of a context error's card.
@@ -200,6 +204,8 @@ private:
         bool ended = false;
     };
     Seen m_seen;
+    /// The failed cards whose failure a rule read: its error text and that rule.
+    QHash<int, std::pair<QString, QString>> m_ruleFailures;
 
     std::vector<Exchange> m_answered; ///< the answered exchanges shown, oldest first
     session::TrimOffer m_trim; ///< the offer of the last send's context error

@@ -215,6 +215,7 @@ void ConversationPresenter::onParkAction(Action action)
     case Action::SendToFallback:
     case Action::Details:
     case Action::CopyDetails:
+    case Action::AddRule:
         break;
     }
 }

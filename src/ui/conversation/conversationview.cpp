@@ -96,6 +96,9 @@ ConversationView::ConversationView(QWidget *parent)
                         setErrorDetailsShown(turn, !target->detailsShown);
                     else
                         QGuiApplication::clipboard()->setText(target->text);
+                } else if (action == Action::AddRule) {
+                    if (target->kind == Kind::Error && !target->decidedBy.isEmpty())
+                        Q_EMIT actionRequested(action, turn);
                 } else if (target->actions.contains(action)) {
                     Q_EMIT actionRequested(action, turn);
                 }

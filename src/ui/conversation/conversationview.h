@@ -43,6 +43,9 @@ public:
         Details,
         /// copy a failed card's raw failure to the clipboard (the view's own: never emitted)
         CopyDetails,
+        /// under a failed card's unfolded details: the rule that read the failure is wrong, make
+        /// a rules file to correct it (emitted for a card added with a rule)
+        AddRule,
     };
     Q_ENUM(Action)
 
@@ -80,7 +83,9 @@ public:
     // A provider failure: `title` is its lead sentence; the body (the raw failure) is folded
     // under the card's Details link, shown as plain text in a monospace box when unfolded, and
     // Copy details copies it. Returns its id.
-    int addErrorTurn(const QString &title, const QString &body);
+    // `decidedBy`: which classification rule read the failure ("Decided by rules.d/a.json:7"),
+    // shown under the details with "Wrong? Add a rule…" (AddRule) and a link to the rules' docs.
+    int addErrorTurn(const QString &title, const QString &body, const QString &decidedBy = {});
     // Unfolds or folds an error turn's raw failure (its Details link does the same).
     void setErrorDetailsShown(int turn, bool shown);
     [[nodiscard]] bool errorDetailsShown(int turn) const;
@@ -195,6 +200,7 @@ private:
         QPointer<QTextFrame> frame;
         Card card;
         bool detailsShown = false; // error turns: the raw failure unfolded
+        QString decidedBy; // error turns: the rule that read the failure
         qsizetype flushed = 0; // characters of text already in the document
         qsizetype lineLength = 0; // characters since the last line break shown
         qsizetype runLength = 0; // characters since the last space shown

@@ -43,6 +43,8 @@ QString actionName(ConversationView::Action action)
         return u"details"_s;
     case ConversationView::Action::CopyDetails:
         return u"copy-details"_s;
+    case ConversationView::Action::AddRule:
+        return u"add-rule"_s;
     }
     return {};
 }
@@ -149,6 +151,7 @@ void ConversationView::renderActions(Item &item)
         case Action::SendToFallback:
         case Action::Details:
         case Action::CopyDetails:
+        case Action::AddRule:
             break; // a card's links: insertCardLinks(), never set here
         }
         cursor.insertText(text, link);

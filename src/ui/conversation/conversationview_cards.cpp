@@ -20,11 +20,13 @@ namespace capwatch::ui {
 
 using namespace transcript;
 
-int ConversationView::addErrorTurn(const QString &title, const QString &body)
+int ConversationView::addErrorTurn(
+    const QString &title, const QString &body, const QString &decidedBy)
 {
     Item &item = appendItem(Kind::Error);
     item.title = title;
     item.text = body;
+    item.decidedBy = body.isEmpty() ? QString() : decidedBy;
 
     const Style s = styleFor(*this);
     QTextCursor cursor = startItem(item);
@@ -80,6 +82,23 @@ void ConversationView::fillErrorCard(QTextCursor &cursor, const Item &item)
             }
             cursor.setPosition(box->lastPosition() + 1);
             cursor.setBlockFormat(blockFormat(FrameEndBlock, s, false));
+        }
+        if (!item.decidedBy.isEmpty()) {
+            // Which rule read it, and the way to correct a misreading the day it is met.
+            nextBlock(CardLinkBlock, NoticeChar);
+            cursor.insertText(item.decidedBy, charFormat(NoticeChar, s));
+            const QString separator = u"  \u00b7  "_s;
+            cursor.insertText(separator, charFormat(CaptionChar, s));
+            QTextCharFormat add = actionLinkFormat(s, Action::AddRule, item.id);
+            add.setToolTip(tr("Make a rules file with this answer's text, to be read as another "
+                              "kind of failure from the next start on"));
+            cursor.insertText(tr("Wrong? Add a rule…"), add);
+            cursor.insertText(separator, charFormat(CaptionChar, s));
+            QTextCharFormat help = charFormat(ActionChar, s);
+            help.setAnchor(true);
+            help.setAnchorHref(kRulesDocs);
+            help.setToolTip(kRulesDocs);
+            cursor.insertText(tr("How rules work"), help);
         }
     }
 }

@@ -23,12 +23,16 @@ QString actionName(ConversationView::Action action);
 QTextCharFormat actionLinkFormat(
     const transcript::Style &s, ConversationView::Action action, int itemId);
 
-inline constexpr ConversationView::Action kActions[]
-    = { ConversationView::Action::Copy, ConversationView::Action::Regenerate,
-          ConversationView::Action::Edit, ConversationView::Action::RetryNow,
-          ConversationView::Action::SendAt, ConversationView::Action::SendNow,
-          ConversationView::Action::EditParked, ConversationView::Action::CancelPark,
-          ConversationView::Action::TrimAndResend, ConversationView::Action::SendToFallback,
-          ConversationView::Action::Details, ConversationView::Action::CopyDetails };
+/// Where "How rules work" under a failed card's details leads.
+inline const QString kRulesDocs
+    = QStringLiteral("https://github.com/capwatch/capwatch/blob/main/docs/rules.md");
+
+inline constexpr ConversationView::Action kActions[] = { ConversationView::Action::Copy,
+    ConversationView::Action::Regenerate, ConversationView::Action::Edit,
+    ConversationView::Action::RetryNow, ConversationView::Action::SendAt,
+    ConversationView::Action::SendNow, ConversationView::Action::EditParked,
+    ConversationView::Action::CancelPark, ConversationView::Action::TrimAndResend,
+    ConversationView::Action::SendToFallback, ConversationView::Action::Details,
+    ConversationView::Action::CopyDetails, ConversationView::Action::AddRule };
 
 } // namespace capwatch::ui

@@ -112,6 +112,7 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_sendNow->hide();
     connect(m_sendNow, &QPushButton::clicked, this, &RetryPanel::sendNowRequested);
     m_sendAt->setObjectName(u"sendAt"_s);
+    m_failureLabel->setObjectName(u"failureValue"_s);
     m_sendAt->hide();
     connect(m_sendAt, &QPushButton::clicked, this, &RetryPanel::sendAtRequested);
     // The provider window part: a title of its own, as the panel's, one step smaller; its
@@ -420,6 +421,8 @@ void RetryPanel::refresh()
     m_attemptBar->setRange(0, s.limits.maxAttempts);
     m_stateLabel->setText(stateText());
     m_failureLabel->setText(failureText());
+    // Which classification rule read it (docs/rules.md); the failed card has it under Details.
+    m_failureLabel->setToolTip(session::SendTexts::decidedBy(s));
     QPalette failurePalette = palette();
     if (s.lastFailure)
         failurePalette.setColor(

@@ -320,6 +320,18 @@ void MainWindow::applyProvider()
         m_controller->updateButtons();
 }
 
+void MainWindow::showRulesProblems(const QStringList &problems)
+{
+    if (problems.isEmpty())
+        return;
+    m_message->showMessage(PromptMessage::Kind::Warning,
+        tr("%n rules file(s) left out: %1. capwatch reads failures with its built-in rules and "
+           "your other files.",
+            nullptr, int(problems.size()))
+            .arg(problems.join(u"; "_s)),
+        PromptMessage::Action::None);
+}
+
 void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)
 {
     m_history->attach(writer, privateRun); // the sidebar shows with a history to list

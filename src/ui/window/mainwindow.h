@@ -97,6 +97,10 @@ public:
     // No widget getters: tests find the widgets by objectName (tests/support/windowwidgets.h),
     // and the window's helpers are handed the widgets they work with when it builds them.
 
+    /// Says once, above the prompt, which rules files were left out at start (each
+    /// `FILE:LINE: what is wrong`, docs/rules.md); the built-in rules and the others are used.
+    void showRulesProblems(const QStringList &problems);
+
     /// The text of the inline message above the prompt (empty when there is none).
     QString inlineMessageText() const { return m_message->shownText(); }
     QString statusText() const { return m_status->text(); }
