@@ -8,13 +8,13 @@
 #include "history/historywriter.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/history/conversationlistmodel.h"
+#include "ui/history/historycontroller.h"
 #include "ui/history/historysidebar.h"
-#include "ui/history/windowhistory.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/parking/parkedqueuemodel.h"
 #include "ui/parking/parkedqueueview.h"
-#include "ui/parking/windowparking.h"
-#include "ui/profiles/windowprofiles.h"
+#include "ui/parking/parkingcontroller.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/timeline/timelinewidget.h"
@@ -140,7 +140,7 @@ int historyShots(
     if (!QTest::qWaitFor([&] { return sidebar->model()->rowCount() == 6; }, 10000))
         return 1;
     // The real one, restored: transcript, timeline and log as they were.
-    w.windowHistory()->openConversation(
+    w.historyController()->openConversation(
         sidebar->model()->index(0).data(ConversationListModel::IdRole).toUuid());
     if (!QTest::qWaitFor(
             [&] { return conversation(w)->turnCount() > 0 && !presenter(w)->filling(); }, 10000))
@@ -177,7 +177,7 @@ int parkingShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     o.scenario = u"reset"_s;
     o.resetAfterSeconds = 5 * 3600;
     demo->setOptions(o);
-    if (!QTest::qWaitFor([&] { return w.windowHistory()->isOpen(); }, 10000))
+    if (!QTest::qWaitFor([&] { return w.historyController()->isOpen(); }, 10000))
         return 1;
 
     // Asked (the default): the card offers Send at beside Retry now; sent at the reset.
@@ -198,12 +198,12 @@ int parkingShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     for (const char *prompt :
         { QT_TRANSLATE_NOOP("screenshots", "Summarise yesterday's incident report for the team"),
             QT_TRANSLATE_NOOP("screenshots", "Draft three subject lines for the launch email") }) {
-        w.windowHistory()->newConversation();
+        w.historyController()->newConversation();
         send(w, QCoreApplication::translate("screenshots", prompt));
         if (!waitForState(w, RetryPanel::State::Parked, 60000))
             return 1;
     }
-    WindowParking *parking = w.windowParking();
+    ParkingController *parking = w.parkingController();
     tabs(w)->setCurrentWidget(parking->queueView());
     ParkedQueueModel *queue = parking->queueModel();
     if (!QTest::qWaitFor([&] { return queue->rowCount() == 3; }, 10000))
@@ -365,7 +365,7 @@ int profileShots(const QTemporaryDir &dir, const QString &outDir, const QString 
     session::ProfileSet set;
     set.profiles = { free, paidProfile };
     set.defaultProfile = free.id;
-    w.windowProfiles()->setProfiles(set);
+    w.profileController()->setProfiles(set);
     w.resize(1440, 900);
     w.show();
     demo::DemoOptions o = hook.provider()->options();

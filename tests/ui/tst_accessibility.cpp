@@ -8,7 +8,7 @@
 #include "support/windowwidgets.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/panel/retrypanel.h"
-#include "ui/profiles/windowprofiles.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/window/mainwindow.h"
@@ -298,7 +298,7 @@ void TestAccessibility::profileComboIsReachableAndNamed()
     session::ProfileSet set;
     set.profiles = { session::ProfileSet().demo(), paid };
     set.defaultProfile = set.profiles.first().id;
-    window.windowProfiles()->setProfiles(set);
+    window.profileController()->setProfiles(set);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.activateWindow();
@@ -313,7 +313,7 @@ void TestAccessibility::profileComboIsReachableAndNamed()
     QVERIFY(!iface->text(QAccessible::Name).isEmpty());
     QVERIFY2(iface->text(QAccessible::Description).contains(u"next send"_s),
         qPrintable(iface->text(QAccessible::Description)));
-    QLabel *label = window.windowProfiles()->label();
+    QLabel *label = window.profileController()->label();
     QCOMPARE(label->buddy(), combo);
     QVERIFY(label->text().contains(u'&')); // its mnemonic
 
@@ -329,7 +329,7 @@ void TestAccessibility::profileComboIsReachableAndNamed()
     QTRY_COMPARE(QApplication::focusWidget(), combo);
     // The keyboard switches it.
     QTest::keyClick(combo, Qt::Key_Down);
-    QCOMPARE(window.windowProfiles()->currentId(), u"paid"_s);
+    QCOMPARE(window.profileController()->currentId(), u"paid"_s);
     QVERIFY(window.statusText().startsWith(u"Profile: Paid key | "_s));
 }
 

@@ -10,11 +10,11 @@
 #include "support/windowwidgets.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/history/conversationlistmodel.h"
+#include "ui/history/historycontroller.h"
 #include "ui/history/historysidebar.h"
-#include "ui/history/windowhistory.h"
 #include "ui/panel/retrypanel.h"
-#include "ui/parking/windowparking.h"
-#include "ui/profiles/windowprofiles.h"
+#include "ui/parking/parkingcontroller.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/timeline/timelinewidget.h"
 
 #include <QElapsedTimer>
@@ -175,7 +175,7 @@ void TestHistoryRestore::theWholeLoop()
     QVERIFY(conversation(second.window())->toPlainText().trimmed().isEmpty());
 
     QSignalSpy filled(presenter(second.window()), &ConversationPresenter::restoreFilled);
-    second.window().windowHistory()->openConversation(id);
+    second.window().historyController()->openConversation(id);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
     QCOMPARE(second.window().session()->conversationId(), id);
     QCOMPARE(conversation(second.window())->toPlainText(), shownText);
@@ -280,7 +280,7 @@ void TestHistoryRestore::replacedExchangeIsNotRestored()
 
     HistoryWindow second(ini(), path);
     QSignalSpy filled(presenter(second.window()), &ConversationPresenter::restoreFilled);
-    second.window().windowHistory()->openConversation(id);
+    second.window().historyController()->openConversation(id);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
     ConversationView *view = conversation(second.window());
     QCOMPARE(turnsOf(view), shownTurns);
@@ -384,7 +384,7 @@ void TestHistoryRestore::longConversationFillsInPieces()
     total.start();
     sinceTick.start();
     probe.start();
-    w.window().windowHistory()->openConversation(longId);
+    w.window().historyController()->openConversation(longId);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 60000);
     probe.stop();
     const qint64 totalMs = total.elapsed();
@@ -398,9 +398,9 @@ void TestHistoryRestore::longConversationFillsInPieces()
         qPrintable(QString::number(presenter->longestFillPieceNs())));
 
     // Latest wins: a short conversation opened while the long one still fills replaces it.
-    w.window().windowHistory()->openConversation(longId);
+    w.window().historyController()->openConversation(longId);
     QTRY_VERIFY_WITH_TIMEOUT(presenter->filling(), 10000);
-    w.window().windowHistory()->openConversation(shortId);
+    w.window().historyController()->openConversation(shortId);
     QTRY_COMPARE_WITH_TIMEOUT(w.window().session()->conversationId(), shortId, 10000);
     QTRY_VERIFY(!presenter->filling());
     QCOMPARE(conversation(w.window())->turnCount(), 2);
@@ -421,15 +421,15 @@ void TestHistoryRestore::openThatFailsSaysWhy()
         QVERIFY(store.deleteConversation(ids.first()));
     }
     QSignalSpy failed(w.window().session(), &session::ChatSession::restoreFailed);
-    w.window().windowHistory()->openConversation(ids.first());
+    w.window().historyController()->openConversation(ids.first());
     QTRY_COMPARE(failed.size(), 1);
     QVERIFY(inlineMessage(w.window())->isVisible());
     QVERIFY2(w.window().inlineMessageText().startsWith(u"The conversation could not be opened: "_s),
         qPrintable(w.window().inlineMessageText()));
-    QVERIFY(w.window().windowHistory()->currentConversation().isNull());
+    QVERIFY(w.window().historyController()->currentConversation().isNull());
     // The next open that works takes the message away.
     QSignalSpy filled(presenter(w.window()), &ConversationPresenter::restoreFilled);
-    w.window().windowHistory()->openConversation(ids.at(1));
+    w.window().historyController()->openConversation(ids.at(1));
     QTRY_COMPARE(filled.size(), 1);
     QVERIFY(inlineMessage(w.window())->isHidden());
 }
@@ -493,7 +493,7 @@ void TestHistoryRestore::restoredAnswersAreMarkedAgainstTheirOwnProfile()
     LaunchOptions options;
     options.timeScale = 0.01;
     MainWindow window(settings, options);
-    window.windowProfiles()->setProfiles(profiles);
+    window.profileController()->setProfiles(profiles);
     window.attachHistory(&writer, false);
     writer.open(path);
     window.show();
@@ -501,18 +501,18 @@ void TestHistoryRestore::restoredAnswersAreMarkedAgainstTheirOwnProfile()
     ConversationPresenter *presenter = testing::widgets::presenter(window);
     QSignalSpy filled(presenter, &ConversationPresenter::restoreFilled);
 
-    window.windowHistory()->openConversation(a);
+    window.historyController()->openConversation(a);
     QTRY_COMPARE(filled.size(), 1);
-    QCOMPARE(window.windowProfiles()->currentId(), u"paid"_s);
+    QCOMPARE(window.profileController()->currentId(), u"paid"_s);
     QString text = conversation(window)->toPlainText();
     QVERIFY2(text.contains(u"Answer to A question"_s), qPrintable(text));
     QVERIFY2(!text.contains(u"via "_s), qPrintable(text)); // Paid key's own answer
 
     // B opened while A (Paid key) is shown: its own answers are Free tier's, the fallback's
     // answer is marked.
-    window.windowHistory()->openConversation(b);
+    window.historyController()->openConversation(b);
     QTRY_COMPARE(filled.size(), 2);
-    QCOMPARE(window.windowProfiles()->currentId(), u"free"_s);
+    QCOMPARE(window.profileController()->currentId(), u"free"_s);
     QCOMPARE(presenter->profileName(), u"Free tier"_s);
     text = conversation(window)->toPlainText();
     QVERIFY2(text.contains(u"Answer to B after"_s), qPrintable(text));
@@ -532,7 +532,7 @@ std::pair<QUuid, QUuid> sendWaitingInA(HistoryWindow &w)
     w.w.uncapped();
     w.sendAndWait(u"B: another conversation"_s);
     const QUuid b = w.window().session()->conversationId();
-    w.window().windowHistory()->newConversation();
+    w.window().historyController()->newConversation();
     w.w.setScenario(u"headline"_s);
     w.w.send(u"A: the question that waits"_s);
     const QUuid a = w.window().session()->conversationId();
@@ -559,9 +559,9 @@ void TestHistoryRestore::aWaitingSendIsAnsweredInItsOwnConversation()
     HistoryWindow w(ini(), db(), 0.05);
     const auto [a, b] = sendWaitingInA(w);
     QSignalSpy filled(presenter(w.window()), &ConversationPresenter::restoreFilled);
-    session::BackgroundSends *carried = w.window().windowParking()->carried();
+    session::BackgroundSends *carried = w.window().parkingController()->carried();
 
-    w.window().windowHistory()->openConversation(b);
+    w.window().historyController()->openConversation(b);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
     QCOMPARE(w.window().session()->conversationId(), b);
     QVERIFY(!w.window().session()->busy());
@@ -582,7 +582,7 @@ void TestHistoryRestore::aWaitingSendIsAnsweredInItsOwnConversation()
     QCOMPARE(conversation(w.window())->turnCount(), 2); // B's own exchange only
     QVERIFY(!conversation(w.window())->toPlainText().contains(u"A: the question"_s));
 
-    w.window().windowHistory()->openConversation(a);
+    w.window().historyController()->openConversation(a);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 2, 10000);
     QCOMPARE(conversation(w.window())->turnCount(), 2);
     QVERIFY(conversation(w.window())->toPlainText().contains(u"A: the question that waits"_s));
@@ -601,14 +601,14 @@ void TestHistoryRestore::comingBackToACarriedSendShowsAndStopsIt()
     HistoryWindow w(ini(), db(), 0.05);
     const auto [a, b] = sendWaitingInA(w);
     QSignalSpy filled(presenter(w.window()), &ConversationPresenter::restoreFilled);
-    session::BackgroundSends *carried = w.window().windowParking()->carried();
-    w.window().windowHistory()->openConversation(b);
+    session::BackgroundSends *carried = w.window().parkingController()->carried();
+    w.window().historyController()->openConversation(b);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 10000);
     QVERIFY(carried->of(a));
 
     // Back in A while its send still waits: the window sends nothing there (two sessions would
     // interleave its messages), the panel counts its wait down, and Stop stops it.
-    w.window().windowHistory()->openConversation(a);
+    w.window().historyController()->openConversation(a);
     QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 2, 10000);
     QVERIFY(carried->of(a));
     QTRY_VERIFY(stopButton(w.window())->isEnabled());

@@ -9,10 +9,10 @@
 #include "support/windowwidgets.h"
 #include "ui/history/conversationlistmodel.h"
 #include "ui/history/historybanner.h"
+#include "ui/history/historycontroller.h"
 #include "ui/history/historysettingsdialog.h"
 #include "ui/history/historysidebar.h"
 #include "ui/history/searchresultsmodel.h"
-#include "ui/history/windowhistory.h"
 #include "ui/panel/categorycolors.h"
 
 #include <QAbstractItemModelTester>
@@ -408,8 +408,8 @@ void TestHistorySidebar::privateRunKeepsNothing()
     testing::DemoWindow w(ini());
     w.window->attachHistory(&writer, true);
     writer.openInMemory();
-    QTRY_VERIFY(w.window->windowHistory()->isOpen());
-    QLabel *label = w.window->windowHistory()->privateLabel();
+    QTRY_VERIFY(w.window->historyController()->isOpen());
+    QLabel *label = w.window->historyController()->privateLabel();
     QVERIFY(label);
     QVERIFY(label->isVisible());
     QCOMPARE(label->text(), u"Private: nothing is kept"_s);
@@ -422,8 +422,8 @@ void TestHistorySidebar::privateRunKeepsNothing()
     QVERIFY(!QFileInfo::exists(defaultPath));
     QVERIFY(!QFileInfo::exists(QFileInfo(defaultPath).absolutePath()));
     // Settings → History has nothing to do.
-    w.window->windowHistory()->openSettings();
-    HistorySettingsDialog *dialog = w.window->windowHistory()->settingsDialog();
+    w.window->historyController()->openSettings();
+    HistorySettingsDialog *dialog = w.window->historyController()->settingsDialog();
     QVERIFY(dialog);
     QVERIFY(!dialog->clearButton()->isEnabled());
     QVERIFY(!dialog->deleteOldButton()->isEnabled());
@@ -454,7 +454,7 @@ void TestHistorySidebar::exportAllRetryLogs()
     testing::DemoWindow w(ini());
     w.window->attachHistory(&writer, false);
     writer.open(path);
-    QTRY_VERIFY(w.window->windowHistory()->isOpen());
+    QTRY_VERIFY(w.window->historyController()->isOpen());
 
     ExportAllDialog range(nullptr, QDate(2025, 3, 10));
     range.fromEdit()->setDate(QDate(2025, 3, 1));
@@ -463,9 +463,9 @@ void TestHistorySidebar::exportAllRetryLogs()
     QCOMPARE(ExportAllDialog(nullptr, QDate(2025, 3, 10)).fromEdit()->date(), QDate(2025, 2, 9));
 
     const QString id = inside.toString(QUuid::WithoutBraces);
-    QSignalSpy finished(w.window->windowHistory(), &WindowHistory::exportFinished);
+    QSignalSpy finished(w.window->historyController(), &HistoryController::exportFinished);
     const QString csvPath = m_dir.filePath(u"all.csv"_s);
-    w.window->windowHistory()->exportAllRetryLogs(
+    w.window->historyController()->exportAllRetryLogs(
         csvPath, net::LogFormat::Csv, range.since(), range.until());
     QVERIFY(finished.wait(5000));
     auto result = finished.takeFirst().at(0).value<ExportAllResult>();
@@ -485,7 +485,7 @@ void TestHistorySidebar::exportAllRetryLogs()
             + id.toUtf8() + '\r');
 
     const QString jsonPath = m_dir.filePath(u"all.jsonl"_s);
-    w.window->windowHistory()->exportAllRetryLogs(
+    w.window->historyController()->exportAllRetryLogs(
         jsonPath, net::LogFormat::JsonLines, range.since(), range.until());
     QVERIFY(finished.wait(5000));
     QFile json(jsonPath);
@@ -530,8 +530,8 @@ void TestHistorySidebar::retentionAtStartUp()
     QCOMPARE(storedCount(path), 1);
 
     // Changed in Settings → History: applied at once.
-    w.window->windowHistory()->openSettings();
-    HistorySettingsDialog *dialog = w.window->windowHistory()->settingsDialog();
+    w.window->historyController()->openSettings();
+    HistorySettingsDialog *dialog = w.window->historyController()->settingsDialog();
     QVERIFY(dialog);
     QVERIFY(dialog->deleteOldButton()->isChecked());
     QCOMPARE(dialog->daysBox()->value(), 30);
@@ -552,8 +552,8 @@ void TestHistorySidebar::clearHistoryAfterConfirmation()
     w.window->attachHistory(&writer, false);
     writer.open(path);
     QTRY_COMPARE(historySidebar(*w.window)->model()->rowCount(), 20);
-    w.window->windowHistory()->openSettings();
-    HistorySettingsDialog *dialog = w.window->windowHistory()->settingsDialog();
+    w.window->historyController()->openSettings();
+    HistorySettingsDialog *dialog = w.window->historyController()->settingsDialog();
     QVERIFY(dialog);
     QVERIFY(dialog->keepAllButton()->isChecked());
 
@@ -585,18 +585,18 @@ void TestHistorySidebar::sidebarOpensAndStarts()
     HistorySidebar *sidebar = historySidebar(*w.window);
     QVERIFY(sidebar->isVisible());
     QTRY_COMPARE(sidebar->model()->rowCount(), 4);
-    QSignalSpy open(w.window->windowHistory(), &WindowHistory::openRequested);
-    QSignalSpy fresh(w.window->windowHistory(), &WindowHistory::newRequested);
+    QSignalSpy open(w.window->historyController(), &HistoryController::openRequested);
+    QSignalSpy fresh(w.window->historyController(), &HistoryController::newRequested);
     sidebar->view()->setFocus();
     sidebar->view()->setCurrentIndex(sidebar->model()->index(2));
     QTest::keyClick(sidebar->view(), Qt::Key_Return);
     QCOMPARE(open.size(), 1);
     QCOMPARE(open.at(0).at(0).toUuid(), ids.at(1));
-    QCOMPARE(w.window->windowHistory()->currentConversation(), ids.at(1));
+    QCOMPARE(w.window->historyController()->currentConversation(), ids.at(1));
     QVERIFY(sidebar->model()->index(2).data(ConversationListModel::IsOpenRole).toBool());
     QTest::keyClick(w.window.get(), Qt::Key_N, Qt::ControlModifier);
     QCOMPARE(fresh.size(), 1);
-    QVERIFY(w.window->windowHistory()->currentConversation().isNull());
+    QVERIFY(w.window->historyController()->currentConversation().isNull());
     QVERIFY(!sidebar->model()->index(2).data(ConversationListModel::IsOpenRole).toBool());
     // The marks' words, for the tooltip and screen readers.
     QCOMPARE(ConversationListModel::marksText(true, true), u"had retries, unanswered send"_s);

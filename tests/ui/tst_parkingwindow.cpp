@@ -16,13 +16,13 @@
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/history/conversationlistmodel.h"
+#include "ui/history/historycontroller.h"
 #include "ui/history/historysidebar.h"
-#include "ui/history/windowhistory.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/parking/parkedqueuemodel.h"
 #include "ui/parking/parkedqueueview.h"
-#include "ui/parking/windowparking.h"
-#include "ui/profiles/windowprofiles.h"
+#include "ui/parking/parkingcontroller.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/window/desktopnotifier.h"
 
 #include <QAbstractItemModelTester>
@@ -74,9 +74,9 @@ struct ParkingWindow
     ConversationView *view() { return conversation(*w.window); }
     ConversationPresenter *presenter() { return testing::widgets::presenter(*w.window); }
     RetryPanel *panel() { return retryPanel(*w.window); }
-    session::ParkingLot *lot() { return w.window->windowParking()->lot(); }
-    ParkedQueueModel *queue() { return w.window->windowParking()->queueModel(); }
-    ParkedQueueView *queueView() { return w.window->windowParking()->queueView(); }
+    session::ParkingLot *lot() { return w.window->parkingController()->lot(); }
+    ParkedQueueModel *queue() { return w.window->parkingController()->queueModel(); }
+    ParkedQueueView *queueView() { return w.window->parkingController()->queueView(); }
     QString queueTab() { return tabs(*w.window)->tabText(tabs(*w.window)->indexOf(queueView())); }
     /// Sends `prompt` and waits until it gave up (three attempts, 120 s of policy waits).
     bool sendUntilGaveUp(const QString &prompt)
@@ -177,7 +177,7 @@ struct ProfileParkingWindow
         LaunchOptions options;
         options.timeScale = kScale;
         window = std::make_unique<MainWindow>(settings, options, &hook);
-        window->windowProfiles()->setProfiles(set);
+        window->profileController()->setProfiles(set);
         window->show();
     }
     ~ProfileParkingWindow()
@@ -185,14 +185,14 @@ struct ProfileParkingWindow
         qunsetenv("CAPWATCH_TEST_WORK_KEY");
         qunsetenv("CAPWATCH_TEST_HOME_KEY");
     }
-    session::ParkingLot *lot() { return window->windowParking()->lot(); }
+    session::ParkingLot *lot() { return window->parkingController()->lot(); }
     /// The window's history in `path`, opened; the desktop notifier off.
     bool openHistory(history::HistoryWriter &writer, const QString &path)
     {
         window->attachHistory(&writer, false);
-        QSignalSpy opened(window->windowHistory(), &WindowHistory::opened);
+        QSignalSpy opened(window->historyController(), &HistoryController::opened);
         writer.open(path);
-        window->windowParking()->notifier()->setEnabled(false);
+        window->parkingController()->notifier()->setEnabled(false);
         return opened.wait(5000);
     }
     void send(const QString &text)
@@ -399,7 +399,7 @@ void TestParkingWindow::askOffersSendAtTheReset()
     QCOMPARE(p.lot()->count(), 0); // offered, not parked
 
     // The button counts down with the one tick of the window.
-    QVERIFY(p.window().windowParking()->tick().isActive());
+    QVERIFY(p.window().parkingController()->tick().isActive());
     QTRY_VERIFY_WITH_TIMEOUT(p.link(card, Action::SendAt) != sendAt, 3000);
     // Once the reset has passed, "Send at 13:47 (now)" would only be a late Retry now: the card
     // offers Send now in its place (issue 25, point 15).
@@ -819,14 +819,14 @@ void TestParkingWindow::queueListsTwoConversations()
     QAbstractItemModelTester tester(p.queue());
     p.window().attachHistory(&writer, false);
     writer.open(path);
-    QSignalSpy opened(p.window().windowHistory(), &WindowHistory::opened);
+    QSignalSpy opened(p.window().historyController(), &HistoryController::opened);
     QVERIFY(opened.wait(5000));
 
     QVERIFY(p.sendUntilGaveUp(u"First conversation's question"_s));
     QTRY_COMPARE(p.lot()->count(), 1);
     const QUuid first = p.window().session()->conversationId();
     QVERIFY(!first.isNull());
-    p.window().windowHistory()->newConversation();
+    p.window().historyController()->newConversation();
     QVERIFY(p.sendUntilGaveUp(u"Second one, about caps"_s));
     QTRY_COMPARE(p.lot()->count(), 2);
     const QUuid second = p.window().session()->conversationId();
@@ -894,10 +894,10 @@ void TestParkingWindow::anotherConversationsSendEndsWithTheHook()
     ParkingWindow p(ini(), 300, ParkingChoice::Automatic);
     p.window().attachHistory(&writer, false);
     writer.open(path);
-    QSignalSpy opened(p.window().windowHistory(), &WindowHistory::opened);
+    QSignalSpy opened(p.window().historyController(), &HistoryController::opened);
     QVERIFY(opened.wait(5000));
-    QSignalSpy ended(p.window().windowParking(), &WindowParking::parkedSendEnded);
-    DesktopNotifier *notifier = p.window().windowParking()->notifier();
+    QSignalSpy ended(p.window().parkingController(), &ParkingController::parkedSendEnded);
+    DesktopNotifier *notifier = p.window().parkingController()->notifier();
     notifier->setEnabled(false); // told, never shown on the desktop of whoever runs the test
     QSignalSpy notified(notifier, &DesktopNotifier::notified);
     HistorySidebar *sidebar = historySidebar(p.window());
@@ -906,7 +906,7 @@ void TestParkingWindow::anotherConversationsSendEndsWithTheHook()
     QTRY_COMPARE(p.lot()->count(), 1);
     const QUuid first = p.window().session()->conversationId();
     QTRY_VERIFY(sidebar->model()->isParked(first)); // the sidebar's parked mark follows the lot
-    p.window().windowHistory()->newConversation();
+    p.window().historyController()->newConversation();
 
     // At the reset the lot sends it in a session of its own; the window hears that it ended.
     QVERIFY(ended.wait(15000));
@@ -930,7 +930,7 @@ void TestParkingWindow::anotherConversationsSendEndsWithTheHook()
     QCOMPARE(p.view()->turnCount(), 0);
 
     // Opened, the conversation shows the answer that came meanwhile.
-    p.window().windowHistory()->openConversation(first);
+    p.window().historyController()->openConversation(first);
     QTRY_VERIFY(p.view()->lastAssistantTurn() >= 0 && !p.presenter()->filling());
     QVERIFY(p.view()
                 ->assistantText(p.view()->lastAssistantTurn())
@@ -948,17 +948,17 @@ void TestParkingWindow::answerFromTheLotsSessionIsShown()
     p.w.demo.provider()->setOptions(o);
     p.window().attachHistory(&writer, false);
     writer.open(path);
-    QSignalSpy opened(p.window().windowHistory(), &WindowHistory::opened);
+    QSignalSpy opened(p.window().historyController(), &HistoryController::opened);
     QVERIFY(opened.wait(5000));
 
     QVERIFY(p.sendUntilGaveUp(u"Show me the answer when it comes"_s));
     QTRY_COMPARE(p.lot()->count(), 1);
     const QUuid first = p.window().session()->conversationId();
     const QUuid parked = p.lot()->sends().constFirst().id;
-    p.window().windowHistory()->newConversation();
+    p.window().historyController()->newConversation();
     // At the reset it goes out in a session of the lot's own; the window opens it meanwhile.
     QTRY_VERIFY_WITH_TIMEOUT(p.lot()->isRunning(parked) && p.chats().size() == 4, 10000);
-    p.window().windowHistory()->openConversation(first);
+    p.window().historyController()->openConversation(first);
     QTRY_VERIFY(p.window().session()->conversationId() == first && !p.presenter()->filling());
     QVERIFY(p.lot()->isRunning(parked));
     QVERIFY(
@@ -968,7 +968,7 @@ void TestParkingWindow::answerFromTheLotsSessionIsShown()
     QVERIFY(!retryNowButton(p.window())->isVisible()); // it would send it twice
     // Nothing else is sent in it meanwhile: two sessions would interleave its messages.
     QTRY_VERIFY(!sendButton(p.window())->isEnabled());
-    QVERIFY(p.window().windowParking()->shownSentElsewhere());
+    QVERIFY(p.window().parkingController()->shownSentElsewhere());
 
     // It ends: the conversation is read again, with its answer in the card's place.
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 0, 15000);
@@ -990,7 +990,7 @@ void TestParkingWindow::lotSendsWithItsConversationsProfile()
     history::HistoryWriter writer;
     ProfileParkingWindow p(ini(), true);
     QVERIFY(p.openHistory(writer, path));
-    QSignalSpy ended(p.window->windowParking(), &WindowParking::parkedSendEnded);
+    QSignalSpy ended(p.window->parkingController(), &ParkingController::parkedSendEnded);
 
     p.send(u"Parked with Work's key"_s);
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 15000);
@@ -1001,8 +1001,8 @@ void TestParkingWindow::lotSendsWithItsConversationsProfile()
     QVERIFY(!p.work.sawKey(kHomeKey));
 
     // Y: a new conversation, switched to Personal.
-    p.window->windowHistory()->newConversation();
-    p.window->windowProfiles()->setProfile(u"home"_s);
+    p.window->historyController()->newConversation();
+    p.window->profileController()->setProfile(u"home"_s);
     QCOMPARE(p.window->chosenProvider().profileName, u"Personal"_s);
 
     QVERIFY(ended.wait(15000));
@@ -1045,14 +1045,14 @@ void TestParkingWindow::lotSendsToItsProfilesEndpoint()
     history::HistoryWriter writer;
     ProfileParkingWindow p(ini(), false);
     QVERIFY(p.openHistory(writer, path));
-    QSignalSpy ended(p.window->windowParking(), &WindowParking::parkedSendEnded);
+    QSignalSpy ended(p.window->parkingController(), &ParkingController::parkedSendEnded);
 
     p.send(u"Only to Work's endpoint"_s);
     QTRY_COMPARE_WITH_TIMEOUT(p.lot()->count(), 1, 15000);
     const QUuid x = p.window->session()->conversationId();
     const QUuid parked = p.lot()->sends().constFirst().id;
-    p.window->windowHistory()->newConversation();
-    p.window->windowProfiles()->setProfile(u"home"_s);
+    p.window->historyController()->newConversation();
+    p.window->profileController()->setProfile(u"home"_s);
     QCOMPARE(p.window->session()->provider().lane(),
         session::ParkingLot::laneOf(p.window->chosenProvider()));
 
@@ -1088,10 +1088,10 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     qputenv("CAPWATCH_TEST_LAN_KEY", "sk-lan-0123456789");
     const QString path = db();
     ProfileParkingWindow p(ini(), true);
-    session::ProfileSet set = p.window->windowProfiles()->profiles();
+    session::ProfileSet set = p.window->profileController()->profiles();
     set.profiles.append(keyedProfile(
         u"lan"_s, u"LAN box"_s, QUrl(u"http://192.0.2.10:8000/v1"_s), u"CAPWATCH_TEST_LAN_KEY"_s));
-    p.window->windowProfiles()->setProfiles(set);
+    p.window->profileController()->setProfiles(set);
     const session::ProviderChoice lan = set.find(u"lan"_s)->choice();
     QCOMPARE(lan.profileName, u"LAN box"_s);
 
@@ -1134,7 +1134,7 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
     session::ChatSession *chat = p.window->session();
     ConversationPresenter *presenter = testing::widgets::presenter(*p.window);
     ConversationView *view = testing::widgets::conversation(*p.window);
-    ParkedQueueModel *queue = p.window->windowParking()->queueModel();
+    ParkedQueueModel *queue = p.window->parkingController()->queueModel();
     QCOMPARE(queue->rowCount(), 1);
     const auto sendNow = [&] { return clickLink(view, u"Send now"_s); };
     if (fromQueue) {
@@ -1146,13 +1146,13 @@ void TestParkingWindow::sendNowAsksForThePlainHttpConsent()
             int(session::ParkedState::WaitsForConsent));
         QTest::qWait(1200); // a check of the lot's came meanwhile: still waiting, not sending
         QVERIFY(!p.lot()->isRunning(parkedId));
-        ParkedQueueView *queueView = p.window->windowParking()->queueView();
+        ParkedQueueView *queueView = p.window->parkingController()->queueView();
         queueView->table()->selectRow(0);
         QVERIFY(queueView->sendNowButton()->isEnabled());
         queueView->sendNowButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(chat->conversationId(), conversation, 5000);
     } else {
-        p.window->windowHistory()->openConversation(conversation);
+        p.window->historyController()->openConversation(conversation);
         QTRY_COMPARE_WITH_TIMEOUT(chat->conversationId(), conversation, 5000);
         QTRY_VERIFY_WITH_TIMEOUT(presenter->parkedCard() >= 0, 5000);
         if (due) {

@@ -13,8 +13,8 @@
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/panel/retrypanel.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/profiles/providerspage.h"
-#include "ui/profiles/windowprofiles.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/timeline/timelinewidget.h"
 #include "ui/window/mainwindow.h"
@@ -88,7 +88,7 @@ struct ProfileWindow
         options.timeScale = kScale;
         options.forceDemo = forceDemo;
         window = std::make_unique<MainWindow>(settings, options, &hook);
-        window->windowProfiles()->setProfiles(make(paid.baseUrl()));
+        window->profileController()->setProfiles(make(paid.baseUrl()));
         window->show();
     }
     void setScenario(const QString &scenario)
@@ -169,8 +169,8 @@ void TestProfileWindow::comboListsTheProfiles()
     QCOMPARE(combo->itemText(1), u"Paid key"_s);
     QCOMPARE(combo->currentText(), u"Free tier"_s); // the default profile
     QCOMPARE(combo->accessibleName(), u"Provider profile"_s);
-    QCOMPARE(w.window->windowProfiles()->label()->buddy(), combo);
-    QVERIFY(w.window->windowProfiles()->label()->text().contains(u'&'));
+    QCOMPARE(w.window->profileController()->label()->buddy(), combo);
+    QVERIFY(w.window->profileController()->label()->text().contains(u'&'));
     QVERIFY2(w.window->statusText().startsWith(u"Profile: Free tier | "_s),
         qPrintable(w.window->statusText()));
 
@@ -201,7 +201,7 @@ void TestProfileWindow::idleNumbersAreTheProfiles()
     QVERIFY(timeline->accessibleDescription().contains(u"12 s"_s));
 
     // The other profile has the defaults.
-    w.window->windowProfiles()->setProfile(u"paid"_s);
+    w.window->profileController()->setProfile(u"paid"_s);
     QCOMPARE(panel->budgetText(), u"120.0 s of 120 s"_s);
     QCOMPARE(timeline->budgetS(), 120.0);
 }
@@ -234,13 +234,13 @@ void TestProfileWindow::comboSwitchesTheNextSend()
 {
     ProfileWindow w(ini());
     QComboBox *combo = profileCombo(*w.window);
-    QSignalSpy changed(w.window->windowProfiles(), &WindowProfiles::profileChanged);
+    QSignalSpy changed(w.window->profileController(), &ProfileController::profileChanged);
     // As a user picks it: the keyboard on the combo.
     combo->setFocus();
     QTest::keyClick(combo, Qt::Key_Down);
     QCOMPARE(combo->currentText(), u"Paid key"_s);
     QCOMPARE(changed.size(), 1);
-    QCOMPARE(w.window->windowProfiles()->currentId(), u"paid"_s);
+    QCOMPARE(w.window->profileController()->currentId(), u"paid"_s);
     QCOMPARE(w.window->session()->provider().endpoint().port(), int(w.paid.port()));
     QVERIFY(!w.window->session()->provider().usingDemo());
     QVERIFY2(w.window->statusText().startsWith(u"Profile: Paid key | "_s),
@@ -256,7 +256,7 @@ void TestProfileWindow::comboSwitchesTheNextSend()
     // Back to the free tier: the next send goes to the embedded demo.
     combo->setFocus();
     QTest::keyClick(combo, Qt::Key_Up);
-    QCOMPARE(w.window->windowProfiles()->currentId(), u"free"_s);
+    QCOMPARE(w.window->profileController()->currentId(), u"free"_s);
     w.setScenario(u"capped"_s);
     demo::DemoOptions o = w.hook.provider()->options();
     o.limit = 1'000'000'000;
@@ -480,7 +480,7 @@ void TestProfileWindow::settingsDuringAFallbacksSend()
     const session::ProfileSet stored = w.settings.profiles();
     QCOMPARE(stored.defaultProfile, u"free"_s);
     QCOMPARE(stored.find(u"free"_s)->fallback, u"paid"_s);
-    w.window->windowProfiles()->setProfiles(stored);
+    w.window->profileController()->setProfiles(stored);
     QCOMPARE(w.window->session()->provider().endpoint().port(), int(capped.port()));
     w.send(u"Please answer"_s);
     QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::GaveUp, 15000);

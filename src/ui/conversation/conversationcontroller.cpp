@@ -9,9 +9,9 @@
 #include "ui/conversation/rulesdraft.h"
 #include "ui/panel/providerstatus.h"
 #include "ui/panel/retrypanel.h"
-#include "ui/parking/windowparking.h"
+#include "ui/parking/parkingcontroller.h"
 #include "ui/profiles/plainhttpwarning.h"
-#include "ui/profiles/windowprofiles.h"
+#include "ui/profiles/profilecontroller.h"
 
 #include <QComboBox>
 #include <QDesktopServices>
@@ -73,7 +73,7 @@ ConversationController::ConversationController(const Parts &parts, QWidget *wind
     });
 }
 
-void ConversationController::setParking(WindowParking *parking)
+void ConversationController::setParking(ParkingController *parking)
 {
     m_parking = parking;
 }

@@ -28,8 +28,8 @@ class PromptBox;
 class ProviderStatus;
 class RequestOptionsRow;
 class RetryPanel;
-class WindowParking;
-class WindowProfiles;
+class ParkingController;
+class ProfileController;
 
 class ConversationController final : public QObject
 {
@@ -46,7 +46,7 @@ public:
         PromptMessage *message;
         RequestOptionsRow *options;
         ProviderStatus *status;
-        WindowProfiles *profiles;
+        ProfileController *profiles;
         RetryPanel *panel;
     };
     /// `window`: the parent of the questions it asks.
@@ -54,7 +54,7 @@ public:
     /// The parked sends of every conversation (made after this): Stop takes a parked send going
     /// out out of the lot, and the buttons follow a send of the shown conversation that goes
     /// out in a session of the lot's.
-    void setParking(WindowParking *parking);
+    void setParking(ParkingController *parking);
 
     /// Sends the prompt editor's text (Ctrl+Enter).
     void sendPrompt();
@@ -105,7 +105,7 @@ private:
 
     Parts m_parts;
     QWidget *m_window;
-    QPointer<WindowParking> m_parking;
+    QPointer<ParkingController> m_parking;
     QString m_draftBeforeEdit;
     QPointer<QMessageBox> m_plainHttpWarning;
 };

@@ -1,21 +1,21 @@
 #include "ui/window/mainwindow.h"
 
+#include "ui/conversation/contextcontroller.h"
 #include "ui/conversation/contextgauge.h"
 #include "ui/conversation/conversationcontroller.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/history/historybanner.h"
+#include "ui/history/historycontroller.h"
 #include "ui/history/historysidebar.h"
-#include "ui/history/windowhistory.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/panel/sendstatus.h"
-#include "ui/parking/windowparking.h"
+#include "ui/parking/parkingcontroller.h"
 #include "ui/profiles/plainhttpwarning.h"
-#include "ui/profiles/windowprofiles.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/timeline/retrylogmodel.h"
 #include "ui/timeline/timelinewidget.h"
 #include "ui/window/demobanner.h"
-#include "ui/window/windowcontext.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -49,7 +49,7 @@ MainWindow::MainWindow(
     , m_settings(settings)
     , m_options(options)
     , m_session(new ChatSession(this))
-    , m_context(new WindowContext(this, settings))
+    , m_context(new ContextController(m_session, settings, this))
 {
     wireSession(*m_session, options, demo, this, m_context->memory());
     buildUi();
@@ -57,18 +57,20 @@ MainWindow::MainWindow(
     // buttons still blank, and the splitter's first split (at show) still uses that measure, as
     // it did when the window set all its texts after building. See PromptBox::retranslate().
     m_promptBox->retranslate();
-    m_menus = new WindowMenus(this, m_settings, m_session, m_conversation);
-    connect(m_menus, &WindowMenus::settingsRequested, this, [this] { openSettings(); });
-    m_history = new WindowHistory(
+    m_menus = new MainMenus(this, m_settings, m_session, m_conversation);
+    connect(m_menus, &MainMenus::settingsRequested, this, [this] { openSettings(); });
+    m_history = new HistoryController(
         this, settings, m_session, m_menus, m_sidebar, m_historyBanner, m_message);
-    connect(m_history, &WindowHistory::newRequested, this,
+    connect(m_history, &HistoryController::newRequested, this,
         [this] { m_promptBox->editor()->setFocus(); });
+    m_profiles->setHistory(m_history);
+    m_menus->setProfiles(m_profiles);
     retranslate();
 
     // Before the presenter connects: a restored conversation's profile is applied (and the
     // presenter told its name) before the presenter fills in its answers and marks those another
     // profile gave "via <profile>".
-    m_profiles->attachSession();
+    m_profiles->attachSession(m_session);
     m_presenter = new ConversationPresenter(m_session, m_conversation, this);
     m_presenter->setObjectName(u"conversationPresenter"_s);
     m_profiles->setPresenter(m_presenter);
@@ -87,15 +89,19 @@ MainWindow::MainWindow(
         m_controller, &ConversationController::settingsRequested, this, [this] { openSettings(); });
     connect(m_presenter, &ConversationPresenter::answerCopied, this,
         [this] { statusBar()->showMessage(tr("Answer copied"), 4000); });
-    m_parking = new WindowParking(this, demo,
+    m_parking = new ParkingController(this, demo,
         { .presenter = m_presenter,
             .panel = m_panel,
             .tabs = m_tabs,
             .editor = m_promptBox->editor(),
             .sidebar = m_sidebar,
-            .controller = m_controller });
+            .controller = m_controller,
+            .session = m_session,
+            .history = m_history,
+            .memory = m_context->memory(),
+            .timeScale = m_options.timeScale });
     m_controller->setParking(m_parking);
-    connect(m_profiles, &WindowProfiles::profileChanged, this, &MainWindow::applyProvider);
+    connect(m_profiles, &ProfileController::profileChanged, this, &MainWindow::applyProvider);
     wireShortcuts();
     m_context->attach({ .editor = m_promptBox->editor(),
         .options = m_requestOptions,
@@ -177,7 +183,7 @@ void MainWindow::buildUi()
     m_gauge = new ContextGauge(left);
     m_gauge->setObjectName(u"contextGauge"_s);
     leftLayout->addWidget(m_gauge);
-    m_profiles = new WindowProfiles(this, m_settings, left);
+    m_profiles = new ProfileController(this, m_settings, m_options, left);
     leftLayout->addWidget(m_profiles->row());
     m_promptBox = new PromptBox(left);
     leftLayout->addWidget(m_promptBox);
@@ -318,6 +324,18 @@ void MainWindow::applyProvider()
     m_status->update();
     if (m_controller) // the profile combo: disabled while --demo or --endpoint wins
         m_controller->updateButtons();
+}
+
+session::ProviderMemory *MainWindow::providerMemory() const
+{
+    return m_context->memory();
+}
+
+session::ProviderChoice MainWindow::chosenProvider() const
+{
+    if (!m_profiles)
+        return providerChoice(m_settings, m_options);
+    return m_profiles->chosen();
 }
 
 void MainWindow::showRulesProblems(const QStringList &problems)

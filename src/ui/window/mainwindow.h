@@ -14,7 +14,7 @@
 #include "ui/panel/providerstatus.h"
 #include "ui/settings/launchoptions.h"
 #include "ui/settings/settings.h"
-#include "ui/window/windowmenus.h"
+#include "ui/window/mainmenus.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -40,10 +40,10 @@ class RetryLogModel;
 class RetryPanel;
 class SettingsDialog;
 class TimelineWidget;
-class WindowHistory;
-class WindowContext;
-class WindowParking;
-class WindowProfiles;
+class HistoryController;
+class ContextController;
+class ParkingController;
+class ProfileController;
 
 class MainWindow final : public QMainWindow
 {
@@ -74,23 +74,23 @@ public:
     /// `privateRun` (--private): the writer is in memory, and the window says so. Without a
     /// call the window keeps no history and shows no sidebar.
     void attachHistory(history::HistoryWriter *writer, bool privateRun);
-    WindowHistory *windowHistory() const { return m_history; }
+    HistoryController *historyController() const { return m_history; }
 
     /// The conversation this window displays.
     session::ChatSession *session() const { return m_session; }
     /// The parked sends of every conversation, the Queue tab (docs/parking.md).
-    WindowParking *windowParking() const { return m_parking; }
+    ParkingController *parkingController() const { return m_parking; }
     /// The provider's window and the model's context: the panel's part, the gauge, trimming.
-    WindowContext *windowContext() const { return m_context; }
+    ContextController *contextController() const { return m_context; }
     /// What the window learned of its providers, shared by its session and the lot's.
     session::ProviderMemory *providerMemory() const;
     const LaunchOptions &launchOptions() const { return m_options; }
     /// What the window's session talks to now.
-    /// The profile of the conversation shown, with this run's flags (windowprofiles.cpp).
+    /// The profile of the conversation shown, with this run's flags (profilecontroller.cpp).
     session::ProviderChoice chosenProvider() const;
     /// The conversation's provider profile: the combo above the prompt, the default profile of
     /// a new conversation, the stored one of a restored conversation (issue 17).
-    WindowProfiles *windowProfiles() const { return m_profiles; }
+    ProfileController *profileController() const { return m_profiles; }
     /// The actions on the conversation shown: send, stop, retry, fallback, trim, edit.
     ConversationController *controller() const { return m_controller; }
 
@@ -127,7 +127,7 @@ private:
     Settings &m_settings;
     LaunchOptions m_options;
     session::ChatSession *m_session;
-    WindowContext *m_context;
+    ContextController *m_context;
     QPointer<QMessageBox> m_quitQuestion;
     bool m_quitConfirmed = false; ///< the question was answered with Quit
     QPointer<SettingsDialog> m_settingsDialog;
@@ -148,12 +148,12 @@ private:
     QTableView *m_logView = nullptr;
     RetryLogModel *m_logModel = nullptr;
     ProviderStatus *m_status = nullptr;
-    WindowMenus *m_menus = nullptr;
+    MainMenus *m_menus = nullptr;
     HistorySidebar *m_sidebar = nullptr;
     HistoryBanner *m_historyBanner = nullptr;
-    WindowHistory *m_history = nullptr;
-    WindowParking *m_parking = nullptr;
-    WindowProfiles *m_profiles = nullptr;
+    HistoryController *m_history = nullptr;
+    ParkingController *m_parking = nullptr;
+    ProfileController *m_profiles = nullptr;
 };
 
 } // namespace capwatch::ui

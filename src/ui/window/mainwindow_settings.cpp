@@ -1,13 +1,13 @@
 // MainWindow: Settings (its dialog, and what an accepted one changes). Issue 17: the Providers
 // page's profiles.
 
+#include "ui/conversation/contextcontroller.h"
 #include "ui/conversation/conversationpresenter.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/profiles/providerspage.h"
-#include "ui/profiles/windowprofiles.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/window/mainwindow.h"
-#include "ui/window/windowcontext.h"
 
 namespace capwatch::ui {
 

@@ -17,24 +17,35 @@ class QComboBox;
 class QLabel;
 class QWidget;
 
+namespace capwatch::session {
+class ChatSession;
+}
+
 namespace capwatch::ui {
 
 class ConversationPresenter;
+class HistoryController;
 class HistorySidebar;
-class MainWindow;
 class RetryPanel;
 class Settings;
 class TimelineWidget;
 struct LaunchOptions;
 
-class WindowProfiles final : public QObject
+class ProfileController final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(WindowProfiles)
+    Q_DISABLE_COPY_MOVE(ProfileController)
 
 public:
-    /// Builds the row (label and combo) as a child of `parent`; MainWindow places it.
-    WindowProfiles(MainWindow *window, Settings &settings, QWidget *parent);
+    /// Builds the row (label and combo) as a child of `rowParent`; the window places it.
+    /// `options`: this run's flags, as the window keeps them (not copied: Settings may turn off
+    /// --demo).
+    ProfileController(
+        QObject *parent, Settings &settings, const LaunchOptions &options, QWidget *rowParent);
+    /// The history the conversation's profile is stored in (once it exists).
+    void setHistory(HistoryController *history);
+    /// What the conversation shown talks to: its profile, with this run's flags.
+    session::ProviderChoice chosen() const;
 
     /// The views that show the profile's numbers and names, once the window built them (before
     /// the first applied()).
@@ -71,7 +82,7 @@ public:
     /// Follows the window's session: a new conversation starts with the default profile, a
     /// restored one gets its own back. After the history exists and before the presenter
     /// connects, so a restored conversation's profile is applied before its answers are shown.
-    void attachSession();
+    void attachSession(session::ChatSession *session);
     /// After the window applied the profile to its session (MainWindow::applyProvider()): the
     /// panel's, the timeline's and the card's numbers, the sidebar's names.
     void applied();
@@ -84,7 +95,9 @@ private:
     void fillCombo();
     void onConversationChanged(const QUuid &id);
 
-    MainWindow *m_window;
+    const LaunchOptions &m_options;
+    session::ChatSession *m_session = nullptr;
+    QPointer<HistoryController> m_history;
     Settings &m_settings;
     RetryPanel *m_panel = nullptr;
     TimelineWidget *m_timeline = nullptr;

@@ -1,4 +1,4 @@
-#include "ui/history/windowhistory.h"
+#include "ui/history/historycontroller.h"
 
 #include "session/chatsession.h"
 #include "ui/conversation/promptmessage.h"
@@ -6,7 +6,7 @@
 #include "ui/history/historysettingsdialog.h"
 #include "ui/history/historysidebar.h"
 #include "ui/settings/settings.h"
-#include "ui/window/windowmenus.h"
+#include "ui/window/mainmenus.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -18,8 +18,9 @@ namespace capwatch::ui {
 
 using namespace Qt::StringLiterals;
 
-WindowHistory::WindowHistory(QMainWindow *window, Settings &settings, session::ChatSession *session,
-    WindowMenus *menus, HistorySidebar *sidebar, HistoryBanner *banner, PromptMessage *message)
+HistoryController::HistoryController(QMainWindow *window, Settings &settings,
+    session::ChatSession *session, MainMenus *menus, HistorySidebar *sidebar, HistoryBanner *banner,
+    PromptMessage *message)
     : QObject(window)
     , m_window(window)
     , m_settings(settings)
@@ -38,8 +39,8 @@ WindowHistory::WindowHistory(QMainWindow *window, Settings &settings, session::C
     });
     connect(m_session, &ChatSession::conversationUpdated, m_sidebar,
         &HistorySidebar::conversationUpdated);
-    connect(
-        m_session, &ChatSession::conversationChanged, this, &WindowHistory::onConversationChanged);
+    connect(m_session, &ChatSession::conversationChanged, this,
+        &HistoryController::onConversationChanged);
     connect(m_session, &ChatSession::restoreFailed, this,
         [this](const QUuid &id, const QString &reason) {
             if (id != m_current)
@@ -51,19 +52,20 @@ WindowHistory::WindowHistory(QMainWindow *window, Settings &settings, session::C
             m_current = m_session->conversationId();
             m_sidebar->setOpenConversation(m_current);
         });
-    connect(
-        m_sidebar, &HistorySidebar::conversationActivated, this, &WindowHistory::openConversation);
+    connect(m_sidebar, &HistorySidebar::conversationActivated, this,
+        &HistoryController::openConversation);
     connect(m_sidebar, &HistorySidebar::newConversationRequested, this,
-        &WindowHistory::newConversation);
+        &HistoryController::newConversation);
     connect(m_sidebar, &HistorySidebar::conversationDeleted, this, [this](const QUuid &id) {
         if (id == m_current)
             newConversation();
     });
-    connect(m_menus, &WindowMenus::exportAllRequested, this, &WindowHistory::exportAllInteractive);
-    connect(m_menus, &WindowMenus::historySettingsRequested, this, &WindowHistory::openSettings);
+    connect(
+        m_menus, &MainMenus::exportAllRequested, this, &HistoryController::exportAllInteractive);
+    connect(m_menus, &MainMenus::historySettingsRequested, this, &HistoryController::openSettings);
 }
 
-void WindowHistory::attach(history::HistoryWriter *writer, bool privateRun)
+void HistoryController::attach(history::HistoryWriter *writer, bool privateRun)
 {
     m_writer = writer;
     m_private = privateRun;
@@ -76,10 +78,10 @@ void WindowHistory::attach(history::HistoryWriter *writer, bool privateRun)
     }
     retranslate();
     if (writer)
-        connect(writer, &history::HistoryWriter::opened, this, &WindowHistory::onOpened);
+        connect(writer, &history::HistoryWriter::opened, this, &HistoryController::onOpened);
 }
 
-void WindowHistory::onOpened(const history::OpenResult &result)
+void HistoryController::onOpened(const history::OpenResult &result)
 {
     m_open = true;
     // A private run is in memory by choice: the status bar says so, not a warning.
@@ -92,14 +94,14 @@ void WindowHistory::onOpened(const history::OpenResult &result)
     Q_EMIT opened(result);
 }
 
-void WindowHistory::applyRetention()
+void HistoryController::applyRetention()
 {
     const int days = m_settings.historyRetentionDays();
     if (m_writer && days > 0)
         m_writer->deleteOlderThan(days);
 }
 
-void WindowHistory::openConversation(const QUuid &id)
+void HistoryController::openConversation(const QUuid &id)
 {
     if (id.isNull())
         return;
@@ -112,7 +114,7 @@ void WindowHistory::openConversation(const QUuid &id)
     Q_EMIT openRequested(id);
 }
 
-void WindowHistory::newConversation()
+void HistoryController::newConversation()
 {
     m_current = QUuid();
     m_sidebar->setOpenConversation({});
@@ -120,7 +122,7 @@ void WindowHistory::newConversation()
     Q_EMIT newRequested();
 }
 
-void WindowHistory::onConversationChanged(const QUuid &id)
+void HistoryController::onConversationChanged(const QUuid &id)
 {
     m_current = id;
     m_sidebar->setOpenConversation(id);
@@ -129,7 +131,7 @@ void WindowHistory::onConversationChanged(const QUuid &id)
         m_message->dismiss();
 }
 
-void WindowHistory::exportAllRetryLogs(
+void HistoryController::exportAllRetryLogs(
     const QString &path, net::LogFormat format, const QDateTime &since, const QDateTime &until)
 {
     if (!m_writer) {
@@ -146,7 +148,7 @@ void WindowHistory::exportAllRetryLogs(
         [this](ExportAllResult result) { Q_EMIT exportFinished(result); });
 }
 
-void WindowHistory::exportAllInteractive()
+void HistoryController::exportAllInteractive()
 {
     auto *range = new ExportAllDialog(m_window);
     range->setObjectName(u"exportAllDialog"_s);
@@ -163,10 +165,10 @@ void WindowHistory::exportAllInteractive()
                 if (path.isEmpty())
                     return;
                 bool csv = false;
-                path = WindowMenus::retryLogPath(dialog, path, csvFilter, &csv);
+                path = MainMenus::retryLogPath(dialog, path, csvFilter, &csv);
                 m_settings.setLastExportDir(QFileInfo(path).absolutePath());
                 auto *once = new QObject(this);
-                connect(this, &WindowHistory::exportFinished, once,
+                connect(this, &HistoryController::exportFinished, once,
                     [this, once](const ExportAllResult &result) {
                         once->deleteLater();
                         if (result.ok)
@@ -185,7 +187,7 @@ void WindowHistory::exportAllInteractive()
     range->open();
 }
 
-void WindowHistory::openSettings()
+void HistoryController::openSettings()
 {
     if (m_settingsDialog) {
         m_settingsDialog->raise();
@@ -197,7 +199,7 @@ void WindowHistory::openSettings()
     dialog->setObjectName(u"historySettingsDialog"_s);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
-    connect(dialog, &HistorySettingsDialog::clearRequested, this, &WindowHistory::clearHistory);
+    connect(dialog, &HistorySettingsDialog::clearRequested, this, &HistoryController::clearHistory);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const int days = dialog->retentionDays();
         const bool changed = days != m_settings.historyRetentionDays();
@@ -211,7 +213,7 @@ void WindowHistory::openSettings()
     dialog->open();
 }
 
-void WindowHistory::clearHistory()
+void HistoryController::clearHistory()
 {
     if (!m_writer || m_private)
         return;
@@ -221,7 +223,7 @@ void WindowHistory::clearHistory()
     m_window->statusBar()->showMessage(tr("History cleared"), 4000);
 }
 
-void WindowHistory::retranslate()
+void HistoryController::retranslate()
 {
     if (m_privateLabel) {
         m_privateLabel->setText(tr("Private: nothing is kept"));

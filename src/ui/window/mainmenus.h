@@ -20,16 +20,19 @@ class ChatSession;
 namespace capwatch::ui {
 
 class ConversationView;
+class ProfileController;
 class Settings;
 
-class WindowMenus final : public QObject
+class MainMenus final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(WindowMenus)
+    Q_DISABLE_COPY_MOVE(MainMenus)
 
 public:
-    WindowMenus(QMainWindow *window, Settings &settings, session::ChatSession *session,
+    MainMenus(QMainWindow *window, Settings &settings, session::ChatSession *session,
         ConversationView *conversation);
+    /// The conversation's profile, whose retry numbers Help → About tells (else the policy's).
+    void setProfiles(ProfileController *profiles) { m_profiles = profiles; }
 
     bool exportRetryLog(const QString &path, net::LogFormat format, QString *error = nullptr);
     bool exportConversation(const QString &path, QString *error = nullptr);
@@ -60,6 +63,7 @@ private:
     void showAbout();
 
     QMainWindow *m_window;
+    ProfileController *m_profiles = nullptr;
     Settings &m_settings;
     session::ChatSession *m_session;
     ConversationView *m_conversation;

@@ -1,17 +1,16 @@
-#include "ui/parking/windowparking.h"
+#include "ui/parking/parkingcontroller.h"
 
 #include "session/parkingtexts.h"
 #include "ui/conversation/conversationcontroller.h"
 #include "ui/conversation/conversationpresenter.h"
+#include "ui/history/historycontroller.h"
 #include "ui/history/historysidebar.h"
-#include "ui/history/windowhistory.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/parking/parkedqueuemodel.h"
 #include "ui/parking/parkedqueueview.h"
 #include "ui/profiles/keychain.h"
-#include "ui/profiles/windowprofiles.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/window/desktopnotifier.h"
-#include "ui/window/mainwindow.h"
 
 #include <QEvent>
 #include <QPlainTextEdit>
@@ -26,11 +25,12 @@ namespace capwatch::ui {
 using session::ChatSession;
 using session::ParkingLot;
 
-WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo, const Parts &parts)
+ParkingController::ParkingController(
+    QWidget *window, session::LocalProvider *demo, const Parts &parts)
     : QObject(window)
     , m_window(window)
     , m_parts(parts)
-    , m_session(window->session())
+    , m_session(parts.session)
     , m_demo(demo)
     , m_lot(new ParkingLot(this))
     , m_carried(new session::BackgroundSends(this))
@@ -40,8 +40,9 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo, c
     m_session->setParkingLot(m_lot);
     // Opening another conversation never cancels a send: it goes on here, in its own.
     m_session->setCarrier(m_carried);
-    connect(m_carried, &session::BackgroundSends::changed, this, &WindowParking::onCarriedChanged);
-    connect(m_carried, &session::BackgroundSends::ended, this, &WindowParking::onCarriedEnded);
+    connect(
+        m_carried, &session::BackgroundSends::changed, this, &ParkingController::onCarriedChanged);
+    connect(m_carried, &session::BackgroundSends::ended, this, &ParkingController::onCarriedEnded);
     m_model->setLot(m_lot);
     ConversationPresenter *presenter = parts.presenter;
     presenter->setParkingLot(m_lot);
@@ -62,16 +63,16 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo, c
 
     // Once a second, from the wall clock: every countdown at once, and only while one shows.
     m_tick.setInterval(1000);
-    connect(&m_tick, &QTimer::timeout, this, &WindowParking::onTick);
+    connect(&m_tick, &QTimer::timeout, this, &ParkingController::onTick);
 
-    connect(m_lot, &ParkingLot::changed, this, &WindowParking::onLotChanged);
+    connect(m_lot, &ParkingLot::changed, this, &ParkingController::onLotChanged);
     connect(m_lot, &ParkingLot::released, this, [this](const history::ParkedSend &parked) {
         if (m_session->busy() && m_session->conversationId() == parked.conversation)
             m_runsHere.insert(parked.id);
     });
-    connect(m_lot, &ParkingLot::finished, this, &WindowParking::onFinished);
-    connect(m_session, &ChatSession::parkedChanged, this, &WindowParking::onParkedChanged);
-    connect(m_session, &ChatSession::parkOffered, this, &WindowParking::updateTicking);
+    connect(m_lot, &ParkingLot::finished, this, &ParkingController::onFinished);
+    connect(m_session, &ChatSession::parkedChanged, this, &ParkingController::onParkedChanged);
+    connect(m_session, &ChatSession::parkOffered, this, &ParkingController::updateTicking);
     connect(m_session, &ChatSession::conversationRestored, this, [this] {
         updatePanel();
         updateTicking();
@@ -82,26 +83,27 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo, c
                 sendNow(asked);
         }
     });
-    connect(presenter, &ConversationPresenter::restoreFilled, this, &WindowParking::updateTicking);
     connect(
-        presenter, &ConversationPresenter::sendParkedNowRequested, this, &WindowParking::sendNow);
-    connect(
-        presenter, &ConversationPresenter::editParkedRequested, this, &WindowParking::editPrompt);
+        presenter, &ConversationPresenter::restoreFilled, this, &ParkingController::updateTicking);
+    connect(presenter, &ConversationPresenter::sendParkedNowRequested, this,
+        &ParkingController::sendNow);
+    connect(presenter, &ConversationPresenter::editParkedRequested, this,
+        &ParkingController::editPrompt);
 
     // Parked sends are stored with the history the window uses, and read back when it opens;
     // a private run keeps them in memory only, as its conversations.
-    WindowHistory *history = window->windowHistory();
-    connect(history, &WindowHistory::opened, this, [this, history] {
+    HistoryController *history = parts.history;
+    connect(history, &HistoryController::opened, this, [this, history] {
         m_writer = history->isPrivate() ? nullptr : history->writer();
         m_titlesAsked.clear();
         m_lot->setHistory(m_writer);
     });
 
-    connect(m_view, &ParkedQueueView::openRequested, this, &WindowParking::openConversation);
-    connect(m_view, &ParkedQueueView::sendNowRequested, this, &WindowParking::sendNow);
-    connect(m_view, &ParkedQueueView::cancelRequested, this, &WindowParking::cancel);
+    connect(m_view, &ParkedQueueView::openRequested, this, &ParkingController::openConversation);
+    connect(m_view, &ParkedQueueView::sendNowRequested, this, &ParkingController::sendNow);
+    connect(m_view, &ParkedQueueView::cancelRequested, this, &ParkingController::cancel);
 
-    connect(this, &WindowParking::parkedSendEnded, this, &WindowParking::tell);
+    connect(this, &ParkingController::parkedSendEnded, this, &ParkingController::tell);
     connect(m_notifier, &DesktopNotifier::messageClicked, this, [this] {
         m_window->showNormal();
         m_window->raise();
@@ -111,7 +113,7 @@ WindowParking::WindowParking(MainWindow *window, session::LocalProvider *demo, c
     updateTabText();
 }
 
-void WindowParking::tell(
+void ParkingController::tell(
     const QUuid &conversation, const QString &title, bool answered, bool parkedAgain)
 {
     if (HistorySidebar *sidebar = m_parts.sidebar; sidebar && !conversation.isNull())
@@ -123,7 +125,7 @@ void WindowParking::tell(
     m_notifier->notify(title.isEmpty() ? tr("capwatch") : title, text);
 }
 
-void WindowParking::markParked()
+void ParkingController::markParked()
 {
     HistorySidebar *sidebar = m_parts.sidebar;
     if (!sidebar)
@@ -150,17 +152,17 @@ void WindowParking::markParked()
     m_markedParked = now;
 }
 
-void WindowParking::updateSessionSetup(const session::ProviderResolver &providers)
+void ParkingController::updateSessionSetup(const session::ProviderResolver &providers)
 {
     // A session the lot makes for a parked send of a conversation the window does not show is
     // wired as the window's own: this run's time scale, the demo, the keychain, what the window
     // learned of its providers, and the window's Retries settings as they are now.
     session::SessionSetup setup;
-    setup.timeScale = m_window->launchOptions().timeScale;
+    setup.timeScale = m_parts.timeScale;
     setup.localProvider = m_demo;
     setup.keychain
         = [context = m_window](const QString &entry) { return Keychain::provider(context, entry); };
-    setup.memory = m_window->providerMemory();
+    setup.memory = m_parts.memory;
     setup.parkingChoice = m_session->parkingChoice();
     setup.pacing = m_session->context().pacingEnabled();
     setup.autoTrim = m_session->context().autoTrim();
@@ -168,7 +170,7 @@ void WindowParking::updateSessionSetup(const session::ProviderResolver &provider
     m_lot->setSessionSetup(std::move(setup));
 }
 
-bool WindowParking::sendNow(const QUuid &id)
+bool ParkingController::sendNow(const QUuid &id)
 {
     const std::optional<history::ParkedSend> parked = m_lot->find(id);
     if (!parked)
@@ -200,19 +202,19 @@ bool WindowParking::sendNow(const QUuid &id)
     return m_lot->sendNow(id);
 }
 
-void WindowParking::openConversation(const QUuid &conversation)
+void ParkingController::openConversation(const QUuid &conversation)
 {
     if (!conversation.isNull() && conversation != m_session->conversationId())
-        m_window->windowHistory()->openConversation(conversation);
+        m_parts.history->openConversation(conversation);
 }
 
-bool WindowParking::holdsShown() const
+bool ParkingController::holdsShown() const
 {
     const QUuid shown = m_session->conversationId();
     return !shown.isNull() && !m_lot->sendsOf(shown).isEmpty();
 }
 
-session::ChatSession *WindowParking::shownSentElsewhere() const
+session::ChatSession *ParkingController::shownSentElsewhere() const
 {
     const QUuid shown = m_session->conversationId();
     if (shown.isNull())
@@ -226,7 +228,7 @@ session::ChatSession *WindowParking::shownSentElsewhere() const
     return nullptr;
 }
 
-QString WindowParking::quitQuestion() const
+QString ParkingController::quitQuestion() const
 {
     int parked = 0;
     int inFlight = m_carried->count() + (m_session->busy() ? 1 : 0);
@@ -244,13 +246,13 @@ QString WindowParking::quitQuestion() const
     return session::ParkingTexts::quitQuestion(parked, firstDue, inFlight, m_lot->wallNow());
 }
 
-void WindowParking::stop()
+void ParkingController::stop()
 {
     ChatSession *elsewhere = shownSentElsewhere();
     (elsewhere ? elsewhere : m_session)->stop();
 }
 
-void WindowParking::onTick()
+void ParkingController::onTick()
 {
     m_parts.presenter->refreshParking();
     m_model->tick();
@@ -258,7 +260,7 @@ void WindowParking::onTick()
     updateTicking();
 }
 
-void WindowParking::onLotChanged()
+void ParkingController::onLotChanged()
 {
     QTimer::singleShot(
         0, m_parts.controller, &ConversationController::updateButtons); // shownSentElsewhere()
@@ -269,7 +271,7 @@ void WindowParking::onLotChanged()
     updateTicking();
 }
 
-void WindowParking::onParkedChanged(bool parked)
+void ParkingController::onParkedChanged(bool parked)
 {
     // Parked, the prompt waits in its card, not in the editor as after a failure.
     if (parked && m_parts.editor->toPlainText() == m_session->failedPrompt())
@@ -281,7 +283,7 @@ void WindowParking::onParkedChanged(bool parked)
     updateTicking();
 }
 
-void WindowParking::editPrompt(const QString &prompt)
+void ParkingController::editPrompt(const QString &prompt)
 {
     QPlainTextEdit *editor = m_parts.editor;
     editor->setPlainText(prompt);
@@ -289,7 +291,7 @@ void WindowParking::editPrompt(const QString &prompt)
     editor->setFocus();
 }
 
-void WindowParking::onFinished(
+void ParkingController::onFinished(
     const history::ParkedSend &parked, net::SendSummary::Outcome outcome, bool parkedAgain)
 {
     const bool ranHere = m_runsHere.remove(parked.id);
@@ -311,7 +313,7 @@ void WindowParking::onFinished(
         reloadWhenIdle(parked.conversation);
 }
 
-void WindowParking::onCarriedChanged()
+void ParkingController::onCarriedChanged()
 {
     QTimer::singleShot(
         0, m_parts.controller, &ConversationController::updateButtons); // shownSentElsewhere()
@@ -339,7 +341,7 @@ void WindowParking::onCarriedChanged()
     m_markedSending = now;
 }
 
-void WindowParking::onCarriedEnded(
+void ParkingController::onCarriedEnded(
     const QUuid &conversation, net::SendSummary::Outcome outcome, bool parked)
 {
     const bool shown = conversation == m_session->conversationId();
@@ -360,12 +362,12 @@ void WindowParking::onCarriedEnded(
         reloadWhenIdle(conversation);
 }
 
-void WindowParking::reloadWhenIdle(const QUuid &conversation)
+void ParkingController::reloadWhenIdle(const QUuid &conversation)
 {
     if (m_session->conversationId() != conversation)
         return;
     if (!m_session->busy()) {
-        m_window->windowHistory()->openConversation(conversation);
+        m_parts.history->openConversation(conversation);
         return;
     }
     auto *once = new QObject(this);
@@ -379,7 +381,7 @@ void WindowParking::reloadWhenIdle(const QUuid &conversation)
     connect(m_session, &ChatSession::conversationChanged, once, [once] { once->deleteLater(); });
 }
 
-void WindowParking::updatePanel()
+void ParkingController::updatePanel()
 {
     RetryPanel *panel = m_parts.panel;
     const std::optional<history::ParkedSend> parked = m_parts.presenter->shownParked();
@@ -390,7 +392,7 @@ void WindowParking::updatePanel()
     panel->showParked(*parked, session::parkedState(*m_lot, *parked), m_lot->wallNow());
 }
 
-void WindowParking::updateTicking()
+void ParkingController::updateTicking()
 {
     const bool needed = m_lot->count() > 0 || m_parts.presenter->showsCountdown();
     if (needed && !m_tick.isActive())
@@ -399,7 +401,7 @@ void WindowParking::updateTicking()
         m_tick.stop();
 }
 
-void WindowParking::updateTabText()
+void ParkingController::updateTabText()
 {
     QTabWidget *tabs = m_parts.tabs;
     const int index = tabs->indexOf(m_view);
@@ -408,7 +410,7 @@ void WindowParking::updateTabText()
     tabs->setTabToolTip(index, tr("Sends parked until their provider's limit resets"));
 }
 
-void WindowParking::fetchTitles()
+void ParkingController::fetchTitles()
 {
     if (!m_writer)
         return;
@@ -429,7 +431,7 @@ void WindowParking::fetchTitles()
     }
 }
 
-bool WindowParking::eventFilter(QObject *watched, QEvent *event)
+bool ParkingController::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_view && event->type() == QEvent::LanguageChange)
         updateTabText();

@@ -1,16 +1,16 @@
-#include "ui/profiles/windowprofiles.h"
+#include "ui/profiles/profilecontroller.h"
 
 #include "history/historywriter.h"
 #include "net/chatrequest.h"
+#include "session/chatsession.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/history/conversationlistmodel.h"
+#include "ui/history/historycontroller.h"
 #include "ui/history/historysidebar.h"
-#include "ui/history/windowhistory.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/profiles/plainhttpwarning.h"
 #include "ui/settings/launchoptions.h"
 #include "ui/timeline/timelinewidget.h"
-#include "ui/window/mainwindow.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -25,11 +25,12 @@ namespace capwatch::ui {
 using namespace Qt::StringLiterals;
 using session::ChatSession;
 
-WindowProfiles::WindowProfiles(MainWindow *window, Settings &settings, QWidget *parent)
-    : QObject(window)
-    , m_window(window)
+ProfileController::ProfileController(
+    QObject *parent, Settings &settings, const LaunchOptions &options, QWidget *rowParent)
+    : QObject(parent)
+    , m_options(options)
     , m_settings(settings)
-    , m_row(new QWidget(parent))
+    , m_row(new QWidget(rowParent))
     , m_label(new QLabel(m_row))
     , m_combo(new QComboBox(m_row))
 {
@@ -42,7 +43,7 @@ WindowProfiles::WindowProfiles(MainWindow *window, Settings &settings, QWidget *
     m_combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_combo->setFocusPolicy(Qt::StrongFocus);
     // Ctrl+Shift+P from anywhere in the window; the label's mnemonic too.
-    auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), window);
+    auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), m_row);
     shortcut->setContext(Qt::WindowShortcut);
     connect(shortcut, &QShortcut::activated, m_combo,
         [this] { m_combo->setFocus(Qt::ShortcutFocusReason); });
@@ -58,10 +59,11 @@ WindowProfiles::WindowProfiles(MainWindow *window, Settings &settings, QWidget *
     fillCombo();
 }
 
-void WindowProfiles::attachSession()
+void ProfileController::attachSession(session::ChatSession *chat)
 {
-    ChatSession *chat = m_window->session();
-    connect(chat, &ChatSession::conversationChanged, this, &WindowProfiles::onConversationChanged);
+    m_session = chat;
+    connect(
+        chat, &ChatSession::conversationChanged, this, &ProfileController::onConversationChanged);
     connect(chat, &ChatSession::conversationRestored, this,
         [this](const session::RestoredConversation &conversation) {
             // The profile stored with it; missing or unknown: the default profile.
@@ -81,43 +83,44 @@ void WindowProfiles::attachSession()
     });
 }
 
-// --- MainWindow's part of it, here to keep mainwindow.cpp the wiring of its pages ---
-
-session::ProviderChoice MainWindow::chosenProvider() const
+void ProfileController::setHistory(HistoryController *history)
 {
-    if (!m_profiles)
-        return providerChoice(m_settings, m_options);
-    return providerChoice(m_settings, m_options, m_profiles->profiles(), m_profiles->currentId());
+    m_history = history;
 }
 
-void WindowProfiles::setViews(RetryPanel *panel, TimelineWidget *timeline, HistorySidebar *sidebar)
+session::ProviderChoice ProfileController::chosen() const
+{
+    return providerChoice(m_settings, m_options, m_profiles, m_current);
+}
+
+void ProfileController::setViews(
+    RetryPanel *panel, TimelineWidget *timeline, HistorySidebar *sidebar)
 {
     m_panel = panel;
     m_timeline = timeline;
     m_sidebar = sidebar;
 }
 
-const session::ProviderProfile *WindowProfiles::fallback() const
+const session::ProviderProfile *ProfileController::fallback() const
 {
     // As applySettings() chose it: the fallback of the conversation's profile, of the demo's
     // under --demo.
-    const session::ProviderProfile &from
-        = m_window->launchOptions().forceDemo ? m_profiles.demo() : current();
+    const session::ProviderProfile &from = m_options.forceDemo ? m_profiles.demo() : current();
     return from.fallback.isEmpty() ? nullptr : m_profiles.find(from.fallback);
 }
 
-const session::ProviderProfile &WindowProfiles::current() const
+const session::ProviderProfile &ProfileController::current() const
 {
     return chosenProfile(m_profiles, m_current);
 }
 
-bool WindowProfiles::switchable() const
+bool ProfileController::switchable() const
 {
-    const LaunchOptions &options = m_window->launchOptions();
+    const LaunchOptions &options = m_options;
     return !options.forceDemo && options.endpoint.isEmpty();
 }
 
-void WindowProfiles::reload()
+void ProfileController::reload()
 {
     if (!m_given)
         m_profiles = m_settings.profiles();
@@ -125,7 +128,7 @@ void WindowProfiles::reload()
     fillCombo();
 }
 
-void WindowProfiles::setProfiles(const session::ProfileSet &profiles)
+void ProfileController::setProfiles(const session::ProfileSet &profiles)
 {
     m_given = true;
     m_profiles = profiles;
@@ -134,20 +137,20 @@ void WindowProfiles::setProfiles(const session::ProfileSet &profiles)
     Q_EMIT profileChanged(m_current);
 }
 
-void WindowProfiles::setProfile(const QString &id, bool store)
+void ProfileController::setProfile(const QString &id, bool store)
 {
     m_current = chosenProfile(m_profiles, id).id;
     fillCombo();
     if (store) {
-        const QUuid conversation = m_window->session()->conversationId();
-        WindowHistory *history = m_window->windowHistory();
+        const QUuid conversation = m_session ? m_session->conversationId() : QUuid();
+        HistoryController *history = m_history;
         if (!conversation.isNull() && history && history->writer())
             history->writer()->setConversationProfile(conversation, m_current);
     }
     Q_EMIT profileChanged(m_current);
 }
 
-void WindowProfiles::onConversationChanged(const QUuid &id)
+void ProfileController::onConversationChanged(const QUuid &id)
 {
     // A restore: conversationRestored() follows with its profile.
     if (!id.isNull())
@@ -155,7 +158,7 @@ void WindowProfiles::onConversationChanged(const QUuid &id)
     setProfile(m_profiles.defaultProfile, false);
 }
 
-void WindowProfiles::fillCombo()
+void ProfileController::fillCombo()
 {
     m_filling = true;
     m_combo->clear();
@@ -168,9 +171,9 @@ void WindowProfiles::fillCombo()
     m_combo->setAccessibleDescription(tr("The next send goes to %1").arg(current().name));
 }
 
-void WindowProfiles::applied()
+void ProfileController::applied()
 {
-    const session::ProviderChoice choice = m_window->chosenProvider();
+    const session::ProviderChoice choice = chosen();
     m_panel->setLimits(choice.limits);
     m_timeline->setLimits(choice.limits);
     if (m_presenter) {
@@ -188,7 +191,7 @@ void WindowProfiles::applied()
     }
 }
 
-void WindowProfiles::retranslate()
+void ProfileController::retranslate()
 {
     m_label->setText(tr("Prof&ile:"));
     m_combo->setAccessibleName(tr("Provider profile"));

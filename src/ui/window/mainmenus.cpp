@@ -1,10 +1,10 @@
-#include "ui/window/windowmenus.h"
+#include "ui/window/mainmenus.h"
 
 #include "retry/constants.h"
 #include "session/chatsession.h"
 #include "ui/conversation/conversationview.h"
+#include "ui/profiles/profilecontroller.h"
 #include "ui/settings/settings.h"
-#include "ui/window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -23,7 +23,7 @@ namespace capwatch::ui {
 
 using namespace Qt::StringLiterals;
 
-WindowMenus::WindowMenus(QMainWindow *window, Settings &settings, session::ChatSession *session,
+MainMenus::MainMenus(QMainWindow *window, Settings &settings, session::ChatSession *session,
     ConversationView *conversation)
     : QObject(window)
     , m_window(window)
@@ -43,22 +43,22 @@ WindowMenus::WindowMenus(QMainWindow *window, Settings &settings, session::ChatS
     , m_helpMenu(window->menuBar()->addMenu(QString()))
 {
     m_exportLogAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    connect(m_exportLogAction, &QAction::triggered, this, &WindowMenus::exportRetryLogInteractive);
+    connect(m_exportLogAction, &QAction::triggered, this, &MainMenus::exportRetryLogInteractive);
     m_copyLogAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    connect(m_copyLogAction, &QAction::triggered, this, &WindowMenus::copyRetryLog);
+    connect(m_copyLogAction, &QAction::triggered, this, &MainMenus::copyRetryLog);
     m_exportConversationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     connect(m_exportConversationAction, &QAction::triggered, this,
-        &WindowMenus::exportConversationInteractive);
+        &MainMenus::exportConversationInteractive);
     m_exportAllAction->setObjectName(u"exportAllAction"_s);
-    connect(m_exportAllAction, &QAction::triggered, this, &WindowMenus::exportAllRequested);
+    connect(m_exportAllAction, &QAction::triggered, this, &MainMenus::exportAllRequested);
     m_historySettingsAction->setObjectName(u"historySettingsAction"_s);
     connect(
-        m_historySettingsAction, &QAction::triggered, this, &WindowMenus::historySettingsRequested);
+        m_historySettingsAction, &QAction::triggered, this, &MainMenus::historySettingsRequested);
     m_quitAction->setShortcut(QKeySequence::Quit);
     connect(m_quitAction, &QAction::triggered, window, &QWidget::close);
     m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
-    connect(m_settingsAction, &QAction::triggered, this, &WindowMenus::settingsRequested);
-    connect(m_aboutAction, &QAction::triggered, this, &WindowMenus::showAbout);
+    connect(m_settingsAction, &QAction::triggered, this, &MainMenus::settingsRequested);
+    connect(m_aboutAction, &QAction::triggered, this, &MainMenus::showAbout);
 
     m_fileMenu->addAction(m_exportLogAction);
     m_fileMenu->addAction(m_copyLogAction);
@@ -71,7 +71,7 @@ WindowMenus::WindowMenus(QMainWindow *window, Settings &settings, session::ChatS
     m_helpMenu->addAction(m_aboutAction);
 }
 
-void WindowMenus::retranslate()
+void MainMenus::retranslate()
 {
     m_exportLogAction->setText(tr("&Export retry log…"));
     m_copyLogAction->setText(tr("&Copy retry log as text"));
@@ -86,12 +86,12 @@ void WindowMenus::retranslate()
     m_helpMenu->setTitle(tr("&Help"));
 }
 
-void WindowMenus::showAbout()
+void MainMenus::showAbout()
 {
     // The numbers of the conversation's profile (issue 17), else the policy's defaults.
     retry::PolicyLimits limits;
-    if (auto *window = qobject_cast<MainWindow *>(m_window))
-        limits = window->chosenProvider().limits;
+    if (m_profiles)
+        limits = m_profiles->chosen().limits;
     auto *box = new QMessageBox(QMessageBox::Information, tr("About capwatch"),
         tr("<p><b>capwatch</b> %1</p><p>A chat client for OpenAI-compatible providers "
            "with strict token caps. It retries token-limit errors by a strict, "
@@ -107,7 +107,7 @@ void WindowMenus::showAbout()
     box->open();
 }
 
-void WindowMenus::showWarning(const QString &title, const QString &text)
+void MainMenus::showWarning(const QString &title, const QString &text)
 {
     auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, m_window);
     box->setObjectName(u"warningBox"_s);
@@ -115,7 +115,7 @@ void WindowMenus::showWarning(const QString &title, const QString &text)
     box->open();
 }
 
-QString WindowMenus::retryLogPath(
+QString MainMenus::retryLogPath(
     const QFileDialog *dialog, QString path, const QString &csvFilter, bool *csv)
 {
     *csv = path.endsWith(u".csv", Qt::CaseInsensitive)
@@ -127,7 +127,7 @@ QString WindowMenus::retryLogPath(
     return path;
 }
 
-QFileDialog *WindowMenus::saveDialog(
+QFileDialog *MainMenus::saveDialog(
     const QString &title, const QString &fileName, const QStringList &filters)
 {
     const QString dir = m_settings.lastExportDir();
@@ -141,7 +141,7 @@ QFileDialog *WindowMenus::saveDialog(
     return dialog;
 }
 
-bool WindowMenus::exportRetryLog(const QString &path, net::LogFormat format, QString *error)
+bool MainMenus::exportRetryLog(const QString &path, net::LogFormat format, QString *error)
 {
     if (!m_session->retryLog()->exportTo(path, format, error))
         return false;
@@ -154,7 +154,7 @@ bool WindowMenus::exportRetryLog(const QString &path, net::LogFormat format, QSt
     return true;
 }
 
-bool WindowMenus::exportConversation(const QString &path, QString *error)
+bool MainMenus::exportConversation(const QString &path, QString *error)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -175,7 +175,7 @@ bool WindowMenus::exportConversation(const QString &path, QString *error)
     return true;
 }
 
-QString WindowMenus::conversationMarkdown() const
+QString MainMenus::conversationMarkdown() const
 {
     const QUrl base = m_session->provider().endpoint();
     const QString endpoint = net::displayEndpoint(net::chatCompletionsUrl(base));
@@ -192,12 +192,12 @@ QString WindowMenus::conversationMarkdown() const
     return turns.isEmpty() ? header : header + u'\n' + turns;
 }
 
-QString WindowMenus::retryLogText() const
+QString MainMenus::retryLogText() const
 {
     return QString::fromUtf8(m_session->retryLog()->serialize(net::LogFormat::Csv));
 }
 
-void WindowMenus::exportRetryLogInteractive()
+void MainMenus::exportRetryLogInteractive()
 {
     const QString jsonFilter = tr("JSON Lines (*.jsonl)");
     const QString csvFilter = tr("CSV (*.csv)");
@@ -217,7 +217,7 @@ void WindowMenus::exportRetryLogInteractive()
     dialog->open();
 }
 
-void WindowMenus::exportConversationInteractive()
+void MainMenus::exportConversationInteractive()
 {
     QFileDialog *dialog = saveDialog(
         tr("Export conversation"), u"capwatch-conversation.md"_s, { tr("Markdown (*.md)") });
@@ -236,7 +236,7 @@ void WindowMenus::exportConversationInteractive()
     dialog->open();
 }
 
-void WindowMenus::copyRetryLog()
+void MainMenus::copyRetryLog()
 {
     QApplication::clipboard()->setText(retryLogText());
     m_window->statusBar()->showMessage(

@@ -27,17 +27,17 @@ namespace capwatch::ui {
 
 class ConversationController;
 class ConversationPresenter;
+class HistoryController;
 class DesktopNotifier;
 class HistorySidebar;
-class MainWindow;
 class ParkedQueueModel;
 class ParkedQueueView;
 class RetryPanel;
 
-class WindowParking final : public QObject
+class ParkingController final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(WindowParking)
+    Q_DISABLE_COPY_MOVE(ParkingController)
 
 public:
     /// The window's parts this works with, all of the window's, none null.
@@ -49,11 +49,16 @@ public:
         QPlainTextEdit *editor; ///< the prompt editor
         HistorySidebar *sidebar;
         ConversationController *controller; ///< the actions on the conversation shown
+        session::ChatSession *session; ///< the window's
+        HistoryController *history; ///< opens a parked send's conversation
+        session::ProviderMemory *memory; ///< what the window learned of its providers
+        double timeScale = 1.0; ///< this run's --time-scale
     };
 
     /// After the window's presenter, panel and tabs exist: attaches the window's session to a
-    /// new lot and adds the Queue tab. `demo` is what the window's session was wired with.
-    WindowParking(MainWindow *window, session::LocalProvider *demo, const Parts &parts);
+    /// new lot and adds the Queue tab. `demo` is what the window's session was wired with;
+    /// `window` is raised when a notification is clicked and parents the keychain's questions.
+    ParkingController(QWidget *window, session::LocalProvider *demo, const Parts &parts);
 
     session::ParkingLot *lot() const { return m_lot; }
     ParkedQueueModel *queueModel() const { return m_model; }
@@ -126,7 +131,7 @@ private:
     void onCarriedChanged();
     void onCarriedEnded(const QUuid &conversation, net::SendSummary::Outcome outcome, bool parked);
 
-    MainWindow *m_window;
+    QWidget *m_window;
     Parts m_parts;
     session::ChatSession *m_session;
     session::LocalProvider *m_demo;

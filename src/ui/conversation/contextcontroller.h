@@ -1,10 +1,10 @@
 #pragma once
 
-// The window side of the provider's window and the model's context (docs/retry-policy.md
-// section 8): the window's one ProviderMemory (shared by its session and the parking lot's),
-// the panel's "Provider window" part kept on the last report of the provider and model talked
-// to, the panel's Send now while pacing, the context gauge above the prompt (debounced while
-// typing) and its Trim…, and the card's Trim and resend.
+// The provider's window and the model's context beside the conversation shown
+// (docs/retry-policy.md section 8): the window's one ProviderMemory (shared by its session and
+// the parking lot's), the retry panel's "Provider window" part kept on the last report of the
+// provider and model talked to, and the context gauge above the prompt (debounced while typing)
+// with its Trim…. The actions (Send now, Trim and resend) are the ConversationController's.
 
 #include "session/providermemory.h"
 
@@ -14,6 +14,10 @@
 
 class QPlainTextEdit;
 
+namespace capwatch::session {
+class ChatSession;
+}
+
 namespace capwatch::history {
 class HistoryWriter;
 }
@@ -22,20 +26,19 @@ namespace capwatch::ui {
 
 class ContextGauge;
 class ConversationPresenter;
-class MainWindow;
 class RequestOptionsRow;
 class RetryPanel;
 class Settings;
 
-class WindowContext final : public QObject
+class ContextController final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(WindowContext)
+    Q_DISABLE_COPY_MOVE(ContextController)
 
 public:
     /// Before the window's session is wired: the memory reads its ratios and context windows
     /// from `settings`.
-    WindowContext(MainWindow *window, Settings &settings);
+    ContextController(session::ChatSession *session, Settings &settings, QObject *parent);
 
     /// The window's parts this works with, all of the window's, none null.
     struct Parts
@@ -65,7 +68,7 @@ private:
     /// after a send to it), else the session's own.
     std::pair<QString, QString> shownWindow() const;
 
-    MainWindow *m_window;
+    session::ChatSession *m_session;
     Parts m_parts {};
     session::ProviderMemory *m_memory;
     QTimer m_debounce; ///< typing: the gauge follows once the keys pause

@@ -1,12 +1,12 @@
-#include "ui/window/windowcontext.h"
+#include "ui/conversation/contextcontroller.h"
 
+#include "session/chatsession.h"
 #include "ui/conversation/contextgauge.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/requestoptionsrow.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/settingsdialog.h"
-#include "ui/window/mainwindow.h"
 
 #include <QPlainTextEdit>
 #include <QSpinBox>
@@ -24,21 +24,22 @@ constexpr int kGaugeDebounceMs = 150;
 
 } // namespace
 
-WindowContext::WindowContext(MainWindow *window, Settings &settings)
-    : QObject(window)
-    , m_window(window)
+ContextController::ContextController(
+    session::ChatSession *session, Settings &settings, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
     , m_memory(new session::ProviderMemory(this))
 {
     m_memory->setSettings(settings.store());
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kGaugeDebounceMs);
-    connect(&m_debounce, &QTimer::timeout, this, &WindowContext::updateGauge);
+    connect(&m_debounce, &QTimer::timeout, this, &ContextController::updateGauge);
 }
 
-void WindowContext::attach(const Parts &parts)
+void ContextController::attach(const Parts &parts)
 {
     m_parts = parts;
-    ChatSession *session = m_window->session();
+    ChatSession *session = m_session;
     const auto later = [this] { m_debounce.start(); };
     connect(parts.editor, &QPlainTextEdit::textChanged, this, later);
     connect(parts.options->systemPrompt(), &QPlainTextEdit::textChanged, this, later);
@@ -80,7 +81,8 @@ void WindowContext::attach(const Parts &parts)
         m_seen = { 0, false }; // its sends are numbered from 1 again
         updateProviderWindow();
     });
-    connect(m_memory, &session::ProviderMemory::loaded, this, &WindowContext::updateProviderWindow);
+    connect(
+        m_memory, &session::ProviderMemory::loaded, this, &ContextController::updateProviderWindow);
     connect(parts.gauge, &ContextGauge::trimRequested, this, [this, session] {
         const session::TrimOffer offer
             = session->trimOfferFor(prompt(), m_parts.options->sendOptions());
@@ -91,24 +93,24 @@ void WindowContext::attach(const Parts &parts)
     updateProviderWindow();
 }
 
-void WindowContext::setHistory(history::HistoryWriter *writer)
+void ContextController::setHistory(history::HistoryWriter *writer)
 {
     m_memory->setHistory(writer);
     updateProviderWindow();
 }
 
-QString WindowContext::prompt() const
+QString ContextController::prompt() const
 {
-    ChatSession *session = m_window->session();
+    ChatSession *session = m_session;
     // Editing replaces the last exchange: the editor's text is then the prompt either way.
     const QString typed = m_parts.editor->toPlainText();
     return typed.isEmpty() ? session->failedPrompt() : typed;
 }
 
-void WindowContext::updateGauge()
+void ContextController::updateGauge()
 {
     m_debounce.stop();
-    ChatSession *session = m_window->session();
+    ChatSession *session = m_session;
     const session::SendOptions options = m_parts.options->sendOptions();
     const session::ContextGauge gauge = session->contextGauge(prompt(), options);
     bool canTrim = false;
@@ -119,26 +121,19 @@ void WindowContext::updateGauge()
     m_parts.gauge->setGauge(gauge, canTrim);
 }
 
-std::pair<QString, QString> WindowContext::shownWindow() const
+std::pair<QString, QString> ContextController::shownWindow() const
 {
-    ChatSession *session = m_window->session();
+    ChatSession *session = m_session;
     const session::SendState sent = session->sendState();
     if (sent.send != 0 && !sent.lane.isEmpty())
         return { sent.lane, sent.model };
     return { session->provider().lane(), session->provider().model() };
 }
 
-void WindowContext::updateProviderWindow()
+void ContextController::updateProviderWindow()
 {
     const auto [lane, model] = shownWindow();
     m_parts.panel->setProviderWindow(m_memory->window(lane, model));
-}
-
-// --- MainWindow's part of it, here to keep mainwindow.cpp the wiring of its pages ---
-
-session::ProviderMemory *MainWindow::providerMemory() const
-{
-    return m_context->memory();
 }
 
 } // namespace capwatch::ui

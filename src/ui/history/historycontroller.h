@@ -31,16 +31,16 @@ class HistoryBanner;
 class HistorySidebar;
 class PromptMessage;
 class Settings;
-class WindowMenus;
+class MainMenus;
 
-class WindowHistory final : public QObject
+class HistoryController final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(WindowHistory)
+    Q_DISABLE_COPY_MOVE(HistoryController)
 
 public:
-    WindowHistory(QMainWindow *window, Settings &settings, session::ChatSession *session,
-        WindowMenus *menus, HistorySidebar *sidebar, HistoryBanner *banner, PromptMessage *message);
+    HistoryController(QMainWindow *window, Settings &settings, session::ChatSession *session,
+        MainMenus *menus, HistorySidebar *sidebar, HistoryBanner *banner, PromptMessage *message);
 
     /// Uses `writer` (not owned; it outlives the window) once it reports opened(): call it before
     /// the writer's open(). `privateRun`: --private, the writer opened in memory.
@@ -81,7 +81,7 @@ private:
     QMainWindow *m_window;
     Settings &m_settings;
     session::ChatSession *m_session;
-    WindowMenus *m_menus;
+    MainMenus *m_menus;
     HistorySidebar *m_sidebar;
     HistoryBanner *m_banner;
     PromptMessage *m_message;
