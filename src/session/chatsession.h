@@ -10,11 +10,11 @@
 #include "net/chatclient.h"
 #include "providerlink.h"
 #include "send.h"
-#include "sendstate.h"
 #include "storedconversation.h"
 
 #include <QObject>
 #include <QPointer>
+#include <functional>
 #include <memory>
 
 namespace capwatch::session {
@@ -160,8 +160,8 @@ private:
     void offerFallback(Send *ended, quint64 send);
     void offerTrim(Send *ended, quint64 send);
     void trimBeforeSend(const Send &send, qint64 excess, std::optional<qint64> named);
-    quint64 startFallbackSend(
-        const QString &prompt, const SendOptions &options, const Launch &launch);
+    quint64 startFallbackSend(const QString &prompt, const SendOptions &options, const QUuid &reuse,
+        const std::function<void()> &beforeStart = {});
     void restoreClient(); ///< the client back to the own provider after a fallback's send
     void applyToClient(const ProviderChoice &choice);
     void wireClient();

@@ -221,9 +221,19 @@ void ChatSession::offerFallback(Send *ended, quint64 send)
     Q_EMIT fallbackOffered(offer);
 }
 
-quint64 ChatSession::startFallbackSend(
-    const QString &prompt, const SendOptions &options, const Launch &launch)
+quint64 ChatSession::startFallbackSend(const QString &prompt, const SendOptions &options,
+    const QUuid &reuse, const std::function<void()> &beforeStart)
 {
+    // No caller skips the question: the key goes over plain HTTP only once it was allowed.
+    if (m_link.fallbackNeedsPlainHttpConsent())
+        return 0;
+    Launch launch;
+    launch.fallback = m_link.prepareFallback(launch.holdsLocal);
+    if (!launch.fallback)
+        return 0;
+    launch.storedPrompt = reuse;
+    if (beforeStart)
+        beforeStart();
     // A fresh cycle with the fallback's own key source, limits and profile name: swapped in
     // before the send, so no credential of the capped profile is loaded for it.
     applyToClient(*launch.fallback);
@@ -234,35 +244,33 @@ quint64 ChatSession::sendToFallback(const SendOptions &options)
 {
     Send *const e = ended();
     if (!m_link.fallback() || !e || !e->state().fallback.offered || busy()
-        || m_failedPrompt.isEmpty() || e->state().isParked()
-        || m_link.fallbackNeedsPlainHttpConsent())
+        || m_failedPrompt.isEmpty() || e->state().isParked())
         return 0;
-    // No caller skips the question: the key goes over plain HTTP only once it was allowed.
-    Launch launch;
-    launch.fallback = m_link.prepareFallback(launch.holdsLocal);
-    if (!launch.fallback)
-        return 0;
-    launch.storedPrompt = e->rows().prompt; // the same prompt: one more send of its message
-    const FallbackOffer &offered = e->state().fallback;
-    // The capped send's `fallback` record, after its gave_up: its request and attempt, the
-    // failure it ended on, its reason; stored with that send.
-    RetryRecord r = lastRecordOf(*m_log, e->request());
-    r.request = int(e->request());
-    r.attempt = std::max(r.attempt, e->attemptsMade());
-    r.event = RetryRecord::Event::Fallback;
-    r.time = wallNow();
-    r.waitMs.reset();
-    r.rawWaitMs.reset();
-    r.waitedTotalMs.reset();
-    r.budgetLeftMs.reset();
-    r.resetAt = {};
-    r.unpark = RetryRecord::Unpark::None;
-    r.reason = offered.reason;
-    r.profile = offered.fromProfile;
-    r.fallbackTo = m_link.fallback()->profileName;
-    appendEndedRecord(r, e->rows().send);
+    const FallbackOffer offered = e->state().fallback;
+    const quint64 request = e->request();
+    const int attempts = e->attemptsMade();
+    const QUuid storedSend = e->rows().send;
+    const QString to = m_link.fallback()->profileName;
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
-    return startFallbackSend(prompt, options, launch);
+    // The same prompt: one more send of its stored message, after the capped send's `fallback`
+    // record (its request and attempt, the failure it ended on, its reason; stored with it).
+    return startFallbackSend(prompt, options, e->rows().prompt, [&] {
+        RetryRecord r = lastRecordOf(*m_log, request);
+        r.request = int(request);
+        r.attempt = std::max(r.attempt, attempts);
+        r.event = RetryRecord::Event::Fallback;
+        r.time = wallNow();
+        r.waitMs.reset();
+        r.rawWaitMs.reset();
+        r.waitedTotalMs.reset();
+        r.budgetLeftMs.reset();
+        r.resetAt = {};
+        r.unpark = RetryRecord::Unpark::None;
+        r.reason = offered.reason;
+        r.profile = offered.fromProfile;
+        r.fallbackTo = to;
+        appendEndedRecord(r, storedSend);
+    });
 }
 
 // --- trimming (docs/retry-policy.md section 8.2) ---
@@ -280,17 +288,12 @@ quint64 ChatSession::trimAndResend(const SendOptions &options)
     if (!e->state().viaFallback)
         return retryFailed(options);
     const std::optional<ProviderChoice> &went = e->route().fallback;
-    if (!m_link.fallback() || !went || m_link.fallback()->profile != went->profile
-        || m_link.fallbackNeedsPlainHttpConsent())
-        return 0;
-    Launch launch;
-    launch.fallback = m_link.prepareFallback(launch.holdsLocal);
-    if (!launch.fallback)
+    if (!m_link.fallback() || !went || m_link.fallback()->profile != went->profile)
         return 0;
     qCInfo(lcSession).noquote() << u"the trimmed prompt goes to the fallback %1 again"_s.arg(
         went->profileName);
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
-    return startFallbackSend(prompt, options, launch);
+    return startFallbackSend(prompt, options, {});
 }
 
 void ChatSession::trimBeforeSend(const Send &send, qint64 excess, std::optional<qint64> named)
