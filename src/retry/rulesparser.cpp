@@ -19,6 +19,8 @@ constexpr std::size_t kMaxTextBytes = 200;
 constexpr std::size_t kMaxKeys = 64; ///< a rules file's objects have a handful of keys
 
 /// A JSON value with the line it starts on: what the checks below need to name a line.
+struct Member;
+
 struct Node
 {
     enum class Kind
@@ -36,8 +38,16 @@ struct Node
     double number = 0;
     bool integral = false;
     std::string string;
-    std::vector<std::pair<std::string, Node>> members; ///< in file order
+    std::vector<Member> members; ///< in file order
     std::vector<Node> items;
+};
+
+/// An object's member. Not a std::pair: a pair of an incomplete Node inside Node's own
+/// definition does not compile with clang's standard library checks (the fuzz build).
+struct Member
+{
+    std::string key;
+    Node value;
 };
 
 /// Builds Nodes from scanJson()'s events. Stops (and says why) at a duplicate key or past
@@ -177,7 +187,7 @@ private:
         }
         Node &parent = m_stack.back();
         if (parent.kind == Node::Kind::Object)
-            parent.members.emplace_back(std::move(m_key), std::move(n));
+            parent.members.push_back({ std::move(m_key), std::move(n) });
         else
             parent.items.push_back(std::move(n));
         m_key.clear();
