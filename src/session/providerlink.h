@@ -38,7 +38,6 @@ public:
     /// What serves the demo when it is chosen (not owned; may be null: the demo then has no
     /// endpoint, as when it cannot start).
     void setLocalProvider(LocalProvider *provider) { m_local = provider; }
-    LocalProvider *localProvider() const { return m_local; }
     /// Makes the credential provider for ProviderChoice::KeySource::Keychain.
     void setKeychain(KeychainFactory make) { m_keychain = std::move(make); }
     /// The demo, when it is started, runs every wait `scale` times as long.
