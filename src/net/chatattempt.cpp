@@ -338,6 +338,14 @@ void ChatAttempt::onFinished()
         } else if (error != QNetworkReply::NoError) {
             r.kind = AttemptResult::Kind::StreamBroken;
             r.errorText = u"the connection closed mid-answer: %1"_s.arg(m_reply->errorString());
+        } else if (const qint64 announced = announcedBodyBytes(); m_bufferSeen < announced) {
+            // Qt 6.4 finishes a reply without an error when the connection closes with nothing
+            // left to read, even short of its Content-Length (a race with the close): the body
+            // was cut all the same.
+            r.kind = AttemptResult::Kind::StreamBroken;
+            r.errorText = u"the connection closed mid-answer: %1 of %2 bytes arrived"_s
+                              .arg(m_bufferSeen)
+                              .arg(announced);
         } else if (const auto embedded = retry::errorInSuccessBody(
                        std::string_view(m_buffer.constData(), std::size_t(m_buffer.size())))) {
             // Section 6.6: a whole 2xx body without choices that carries an error.
@@ -376,6 +384,17 @@ void ChatAttempt::onFinished()
         }
     }
     finish(std::move(r));
+}
+
+qint64 ChatAttempt::announcedBodyBytes() const
+{
+    // Only an identity body is comparable: a compressed one is announced in compressed bytes and
+    // arrives inflated.
+    if (!m_reply || !m_reply->rawHeader("content-encoding").isEmpty())
+        return -1;
+    bool ok = false;
+    const qint64 length = m_reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&ok);
+    return ok ? length : -1;
 }
 
 AttemptResult ChatAttempt::embeddedFailure(const retry::EmbeddedError &embedded) const

@@ -79,6 +79,8 @@ private:
     void readStream();
     void consumeStream(QByteArrayView bytes);
     void finish(AttemptResult result);
+    /// The Content-Length of an identity-encoded body, or -1.
+    qint64 announcedBodyBytes() const;
     /// The failed attempt an error inside a 2xx makes (section 6.6).
     AttemptResult embeddedFailure(const retry::EmbeddedError &embedded) const;
     void armIdle();
