@@ -343,9 +343,9 @@ void ChatAttempt::onFinished()
             // left to read, even short of its Content-Length (a race with the close): the body
             // was cut all the same.
             r.kind = AttemptResult::Kind::StreamBroken;
-            r.errorText = u"the connection closed mid-answer: %1 of %2 bytes arrived"_s
-                              .arg(m_bufferSeen)
-                              .arg(announced);
+            r.errorText
+                = u"the connection closed mid-answer: %1 of %2 bytes arrived"_s.arg(m_bufferSeen)
+                      .arg(announced);
         } else if (const auto embedded = retry::errorInSuccessBody(
                        std::string_view(m_buffer.constData(), std::size_t(m_buffer.size())))) {
             // Section 6.6: a whole 2xx body without choices that carries an error.
