@@ -481,14 +481,19 @@ void ChatSession::newConversation()
 void ChatSession::openConversation(const QUuid &id)
 {
     const quint64 token = ++m_restoreToken;
+    m_opening = token;
     const bool reading = m_stored->load(id, this, [this, id, token](StoredConversation::Loaded l) {
-        if (token == m_restoreToken)
-            applyRestore(id, std::move(l));
+        if (token != m_restoreToken)
+            return;
+        m_opening = 0;
+        applyRestore(id, std::move(l));
     });
     if (!reading) {
         QTimer::singleShot(0, this, [this, id, token] {
-            if (token == m_restoreToken)
-                Q_EMIT restoreFailed(id, u"history is off (--private)"_s);
+            if (token != m_restoreToken)
+                return;
+            m_opening = 0;
+            Q_EMIT restoreFailed(id, u"history is off (--private)"_s);
         });
     }
 }

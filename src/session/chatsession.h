@@ -49,6 +49,9 @@ public:
 
     // --- the conversation ---
     bool busy() const;
+    /// Sending, editing the last exchange or opening another conversation: a parked send is not
+    /// released into it meanwhile (runParked() refuses; the lot tries again on its next check).
+    bool occupied() const { return busy() || m_editing || opening(); }
     quint64 currentSend() const { return m_current ? m_current->id() : 0; }
     /// The state of the send in flight (or ended last, or parked); before any, of the next one.
     SendState sendState() const;
@@ -101,6 +104,8 @@ public:
     /// Shows stored conversation `id` once read (restoreFailed() when it cannot be); a later
     /// send or switch wins over it.
     void openConversation(const QUuid &id);
+    /// An openConversation() is being read, and no send or other conversation won over it yet.
+    bool opening() const { return m_opening != 0 && m_opening == m_restoreToken; }
     /// Where a send goes on when another conversation is shown (not owned); null: cancelled.
     void setCarrier(BackgroundSends *carrier);
 
@@ -123,6 +128,7 @@ public:
     /// Logs `unparked` with Cancelled; the prompt stays the failed one (Retry now).
     void cancelPark();
     /// The lot's way in: sends `parked` of the conversation shown here with its stored options.
+    /// 0 while occupied(), for another conversation, provider, or without the plain-HTTP consent.
     quint64 runParked(const history::ParkedSend &parked, net::RetryRecord::Unpark why);
     /// Logs `unparked` with `why` for a parked send of the conversation shown, without sending.
     void logUnparked(const history::ParkedSend &parked, net::RetryRecord::Unpark why);
@@ -190,6 +196,7 @@ private:
     int m_leftOut = 0; ///< oldest exchanges of m_history not sent
     QPointer<Send> m_current; ///< in flight, or ended last, or parked
     quint64 m_restoreToken = 0; ///< the latest openConversation() (or what overrode it)
+    quint64 m_opening = 0; ///< the token of the openConversation() being read; 0: none
     quint64 m_view = 0;
     QPointer<BackgroundSends> m_carrier;
     ParkingChoice m_parkingChoice = ParkingChoice::Ask;

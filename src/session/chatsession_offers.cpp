@@ -478,7 +478,9 @@ void ChatSession::adoptParked(const history::ParkedSend &parked)
 
 quint64 ChatSession::runParked(const history::ParkedSend &parked, RetryRecord::Unpark why)
 {
-    if (busy() || parked.conversation != m_stored->id())
+    // Not into a send, an edit of the last exchange or an opening of another conversation: the
+    // send would replace what the user is doing (a send wins over a restore being read).
+    if (occupied() || parked.conversation != m_stored->id())
         return 0;
     // Its key is for its own provider: a parked send never goes anywhere else.
     if (parked.provider != m_link.lane()) {

@@ -419,8 +419,10 @@ void ParkingLot::check()
 bool ParkingLot::release(Entry &e, RetryRecord::Unpark why)
 {
     if (ChatSession *s = showing(e)) {
-        if (s->busy())
-            return false; // after the send it is busy with (ended() checks again)
+        // After the send it is busy with (ended() checks again), or the edit or the opening of
+        // another conversation it is in the middle of (the recheck, within a second).
+        if (s->occupied())
+            return false;
         return runIn(e, s, why);
     }
     if (!m_setup || e.parked.conversation.isNull())

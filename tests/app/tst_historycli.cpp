@@ -1,7 +1,7 @@
 // capwatch-cli history (issue 14, point 6): list, show and export against a database built here
 // with HistoryStore in a temporary folder; the output compared with literal lines. A missing
 // database is an empty history and is not created; a newer or damaged one exits 4 and keeps its
-// bytes; bad arguments exit 2.
+// bytes; an older one is read in an upgraded copy and keeps its bytes too; bad arguments exit 2.
 
 #include "history/historystore.h"
 #include "support/clirunner.h"
@@ -60,6 +60,80 @@ bool rawExec(const QString &path, const QString &sql)
     }
     QSqlDatabase::removeDatabase(u"raw"_s);
     return ok;
+}
+
+/// The first value `sql` reads from the database at `path`, opened read-only.
+QVariant rawValue(const QString &path, const QString &sql)
+{
+    QVariant value;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"rawRead"_s);
+        db.setDatabaseName(path);
+        db.setConnectOptions(u"QSQLITE_OPEN_READONLY"_s);
+        if (db.open()) {
+            QSqlQuery q(db);
+            if (q.exec(sql) && q.next())
+                value = q.value(0);
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(u"rawRead"_s);
+    return value;
+}
+
+/// One conversation in a file of schema version 1, as the first capwatch with a history left
+/// it: rows with that version's columns only (no profiles, no usage, no window columns), an
+/// answered prompt whose send was retried once.
+bool fillVersion1(const QString &path)
+{
+    {
+        HistoryStore store;
+        OpenOptions v1;
+        v1.migrations.assign(schemaMigrations().cbegin(), schemaMigrations().cbegin() + 1);
+        if (store.open(path, v1).status != OpenResult::Status::Created)
+            return false;
+    }
+    const auto ms
+        = [](const QString &iso) { return QString::number(utc(iso).toMSecsSinceEpoch()); };
+    const QString conversation
+        = u"(SELECT id FROM conversations WHERE uuid = '44444444-dddd-4ddd-8ddd-000000000004')"_s;
+    const QString send
+        = u"(SELECT id FROM sends WHERE uuid = '44444444-0000-4000-8000-00000000000c')"_s;
+    const QString stepOf
+        = u"INSERT INTO retry_records (send_id, time_ms, request, event, attempt, "
+          "status, category, wait_ms, wait_source, waited_total_ms, "
+          "budget_left_ms) VALUES (%1, %2, 1, '%3', %4, %5, %6, %7, %8, %9, %10)"_s;
+    const QStringList statements {
+        u"INSERT INTO conversations (uuid, title, endpoint, model, created_ms, updated_ms, "
+        "has_retries) VALUES ('44444444-dddd-4ddd-8ddd-000000000004', 'From version one', "
+        "'http://127.0.0.1:8080/v1', 'old-model', %1, %2, 1)"_s.arg(
+            ms(u"2026-10-01T08:00:00Z"_s), ms(u"2026-10-01T08:00:07Z"_s)),
+        u"INSERT INTO messages (uuid, conversation_id, role, text, state, created_ms, ended_ms) "
+        "VALUES ('44444444-0000-4000-8000-00000000000a', %1, 'user', 'An old question', "
+        "'complete', %2, %2)"_s.arg(conversation, ms(u"2026-10-01T08:00:01Z"_s)),
+        u"INSERT INTO messages (uuid, conversation_id, role, text, state, created_ms, ended_ms) "
+        "VALUES ('44444444-0000-4000-8000-00000000000b', %1, 'assistant', 'An old answer', "
+        "'complete', %2, %3)"_s.arg(
+            conversation, ms(u"2026-10-01T08:00:06Z"_s), ms(u"2026-10-01T08:00:07Z"_s)),
+        u"INSERT INTO sends (uuid, conversation_id, message_id, outcome, attempts, waited_ms, "
+        "started_ms, ended_ms) VALUES ('44444444-0000-4000-8000-00000000000c', %1, (SELECT id "
+        "FROM messages WHERE uuid = '44444444-0000-4000-8000-00000000000a'), 'succeeded', 2, "
+        "5000, %2, %3)"_s.arg(
+            conversation, ms(u"2026-10-01T08:00:01Z"_s), ms(u"2026-10-01T08:00:07Z"_s)),
+        stepOf.arg(send, ms(u"2026-10-01T08:00:01.000Z"_s), u"attempt_started"_s, u"1"_s, u"NULL"_s,
+            u"NULL"_s, u"NULL"_s, u"NULL"_s, u"NULL"_s, u"NULL"_s),
+        stepOf.arg(send, ms(u"2026-10-01T08:00:01.400Z"_s), u"retry_scheduled"_s, u"1"_s, u"429"_s,
+            u"'rate_limit'"_s, u"5000"_s, u"'retry-after'"_s, u"5000"_s, u"115000"_s),
+        stepOf.arg(send, ms(u"2026-10-01T08:00:06.400Z"_s), u"attempt_started"_s, u"2"_s, u"NULL"_s,
+            u"NULL"_s, u"NULL"_s, u"NULL"_s, u"NULL"_s, u"NULL"_s),
+        stepOf.arg(send, ms(u"2026-10-01T08:00:07.000Z"_s), u"succeeded"_s, u"2"_s, u"200"_s,
+            u"'success'"_s, u"NULL"_s, u"NULL"_s, u"NULL"_s, u"NULL"_s),
+    };
+    for (const QString &sql : statements) {
+        if (!rawExec(path, sql))
+            return false;
+    }
+    return true;
 }
 
 RetryRecord record(const QString &time, const QString &event, int attempt)
@@ -215,6 +289,7 @@ private Q_SLOTS:
     void badArguments_data();
     void badArguments();
     void newerVersionRefusedUntouched();
+    void olderVersionReadInACopy();
     void damagedFileLeftInPlace();
     void noDatabase();
     void defaultLocation();
@@ -599,6 +674,65 @@ void TestHistoryCli::newerVersionRefusedUntouched()
     }
     QCOMPARE(sha256(path), before);
     QCOMPARE(entries(dir.path()), files);
+}
+
+void TestHistoryCli::olderVersionReadInACopy()
+{
+    // A file of an older schema is upgraded in a copy, read there: its rows show, and the
+    // user's file keeps its bytes and its version (a newer capwatch may still want it as it is).
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    QVERIFY(fillVersion1(path));
+    QCOMPARE(rawValue(path, u"PRAGMA user_version"_s).toInt(), 1);
+    QVERIFY(HistoryStore::latestVersion() > 1);
+    const QByteArray before = sha256(path);
+    const QStringList files = entries(dir.path());
+
+    const testing::CliRun list = run({ u"list"_s, u"--database"_s, path });
+    QCOMPARE(list.err, QByteArray());
+    QCOMPARE(list.exitCode, 0);
+    QCOMPARE(lines(list.out),
+        QStringList({
+            u"ID        UPDATED           MARKS  MODEL      TITLE"_s,
+            u"44444444  2026-10-01 08:00  R-     old-model  From version one"_s,
+        }));
+    const testing::CliRun show = run({ u"show"_s, u"44444444"_s, u"--database"_s, path });
+    QCOMPARE(show.err, QByteArray());
+    QCOMPARE(show.exitCode, 0);
+    QCOMPARE(lines(show.out),
+        QStringList({
+            u"Title:     From version one"_s,
+            u"ID:        44444444-dddd-4ddd-8ddd-000000000004"_s,
+            u"Endpoint:  http://127.0.0.1:8080/v1"_s,
+            u"Model:     old-model"_s,
+            u"Created:   2026-10-01 08:00:00"_s,
+            u"Updated:   2026-10-01 08:00:07"_s,
+            u""_s,
+            u"[user, 2026-10-01 08:00:01]"_s,
+            u"An old question"_s,
+            u""_s,
+            u"[assistant, 2026-10-01 08:00:06]"_s,
+            u"An old answer"_s,
+            u""_s,
+            u"Sends:"_s,
+            u"  2026-10-01 08:00:01  succeeded, 2 attempts, waited 5 s"_s,
+            u""_s,
+            u"Retry log:"_s,
+            u"  2026-10-01 08:00:01.000  request 1, attempt 1: attempt_started"_s,
+            u"  2026-10-01 08:00:01.400  request 1, attempt 1: retry_scheduled, status 429, "
+            "rate_limit, wait 5 s (retry-after), waited 5 s, 115 s of the budget left"_s,
+            u"  2026-10-01 08:00:06.400  request 1, attempt 2: attempt_started"_s,
+            u"  2026-10-01 08:00:07.000  request 1, attempt 2: succeeded, status 200, success"_s,
+        }));
+    const testing::CliRun jsonl
+        = run({ u"show"_s, u"44444444"_s, u"--format"_s, u"jsonl"_s, u"--database"_s, path });
+    QCOMPARE(jsonl.exitCode, 0);
+    QCOMPARE(lines(jsonl.out).size(), 4);
+
+    // The user's file as it was: the same bytes, still version 1, nothing left beside it.
+    QCOMPARE(sha256(path), before);
+    QCOMPARE(entries(dir.path()), files);
+    QCOMPARE(rawValue(path, u"PRAGMA user_version"_s).toInt(), 1);
 }
 
 void TestHistoryCli::damagedFileLeftInPlace()

@@ -1,10 +1,12 @@
 // capwatch-cli and provider profiles (issue 17), run as processes against in-process demo
 // providers: the policy flags change the cycle, bad values exit 2 naming what is wrong, --profile
 // takes a profile of a settings file (its errors named by file, line and key), the fallback of a
-// capped send, and `profiles list`, which never prints a key.
+// capped send (warned of when it is plain HTTP to another host, never parked), and `profiles
+// list`, which never prints a key.
 
 #include "demo/demoprovider.h"
 #include "support/clirunner.h"
+#include "support/loopbackserver.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -99,6 +101,8 @@ private Q_SLOTS:
     void demoProfileRunsInProcess();
     void fallbackAfterACappedSend();
     void withoutFallbackTheGiveUpStands();
+    void plainHttpFallbackIsWarnedOf();
+    void fallbacksSendIsNotParked();
     void profilesListNeverPrintsAKey();
     void profilesListJson();
     void profilesListReportsIssues();
@@ -380,6 +384,90 @@ void TestProfilesCli::withoutFallbackTheGiveUpStands()
     const Run noFallback = runCli(chatWithProfile(config, u"second"_s, { u"--fallback"_s }));
     QCOMPARE(noFallback.exitCode, 2);
     QVERIFY(noFallback.err.contains("--fallback: profile 'second' names no fallback"));
+}
+
+void TestProfilesCli::plainHttpFallbackIsWarnedOf()
+{
+    // The fallback "LAN box" is plain HTTP to a host that is not this machine (TEST-NET-1), with
+    // a key: the run warns at its start, naming the fallback's host (the capped profile is on
+    // loopback: no warning of its own), and the capped send then goes there with its key. What
+    // reaches that host is seen by a proxy here: capwatch-cli takes http_proxy from the
+    // environment, and never sends a loopback request through it.
+    Demo first(u"headline"_s);
+    QVERIFY(first.ok);
+    capwatch::testing::LoopbackServer proxy(capwatch::testing::httpResponse("200 OK",
+        R"({"id":"lan-1","object":"chat.completion","model":"lan-model","choices":[{"index":0,)"
+        R"("message":{"role":"assistant","content":"Answered on the LAN"},)"
+        R"("finish_reason":"stop"}]})"));
+    QVERIFY(proxy.listen());
+    QTemporaryDir dir;
+    const QString config = writeConfig(dir,
+        "[profiles]\norder=first, lan\n"
+        "[profile.first]\nname=First\nendpoint="
+            + first.url().toUtf8()
+            + "\nkey=none\nbudget=0\nfallback=lan\n"
+              "[profile.lan]\nname=LAN box\nendpoint=http://192.0.2.10:8000/v1\n"
+              "key=env:LAN_KEY\nmodel=lan-model\nstream=false\nmax_attempts=1\n");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"LAN_KEY"_s, u"sk-lan-0123456789"_s);
+    for (const QString &name : { u"http_proxy"_s, u"HTTP_PROXY"_s, u"no_proxy"_s, u"NO_PROXY"_s })
+        env.remove(name);
+    env.insert(u"http_proxy"_s, u"http://127.0.0.1:%1"_s.arg(proxy.port()));
+    const Run r = runCli(chatWithProfile(config, u"first"_s, { u"--fallback"_s }), env);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(linesStarting(r.err, "capwatch: warning:"),
+        QList<QByteArray> { "capwatch: warning: the fallback's key goes to 192.0.2.10 over plain "
+                            "HTTP, readable by anyone on the way" });
+    QVERIFY2(r.err.startsWith("capwatch: warning: the fallback's key goes to 192.0.2.10 "),
+        r.err.constData()); // at the start, before the send
+    QVERIFY2(r.err.contains(
+                 "capwatch: fallback: sending to LAN box instead (First ended budget_exhausted)\n"),
+        r.err.constData());
+    QVERIFY2(r.err.contains("capwatch: answered on attempt 1 of 1 by the fallback LAN box\n"),
+        r.err.constData());
+    QVERIFY2(r.out.startsWith("Answered on the LAN"), r.out.constData());
+    QCOMPARE(first.provider.chatRequests(), 1);
+    QCOMPARE(proxy.heads().size(), 1);
+    const QByteArray differs = proxy.firstRequestDiffers(
+        "http://192.0.2.10:8000/v1/chat/completions", "sk-lan-0123456789", "Hello there");
+    QVERIFY2(differs.isEmpty(), differs.constData());
+}
+
+void TestProfilesCli::fallbacksSendIsNotParked()
+{
+    // --wait-for-reset and a capped send that went to the fallback, which ends capped too, told
+    // "Retry in 18 min.": parked, it would go to the capped profile at the fallback's reset. It
+    // is not parked, and the run says why; the capped send went to the fallback, so it is not
+    // parked either.
+    Demo first(u"headline"_s);
+    Demo second(u"headline"_s);
+    QVERIFY(first.ok && second.ok);
+    QTemporaryDir dir;
+    const QString log = dir.filePath(u"log.jsonl"_s);
+    const QString config = writeConfig(dir,
+        "[profiles]\norder=first, second\n"
+        "[profile.first]\nname=First\nendpoint="
+            + first.url().toUtf8()
+            + "\nkey=none\nbudget=0\nfallback=second\n"
+              "[profile.second]\nname=Second\nendpoint="
+            + second.url().toUtf8() + "\nkey=none\nbudget=0\n");
+    const Run r = runCli(chatWithProfile(
+        config, u"first"_s, { u"--fallback"_s, u"--wait-for-reset"_s, u"--log"_s, log }));
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(
+                 "capwatch: fallback: sending to Second instead (First ended budget_exhausted)\n"),
+        r.err.constData());
+    QVERIFY2(r.err.endsWith("gave up: budget_exhausted\n"
+                            "capwatch: not parked: the send went to the fallback profile.\n"),
+        r.err.constData());
+    QVERIFY2(!r.err.contains("capwatch: parked"), r.err.constData());
+    QCOMPARE(first.provider.chatRequests(), 1);
+    QCOMPARE(second.provider.chatRequests(), 1);
+    QFile file(log);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray records = file.readAll();
+    QVERIFY2(records.contains("\"event\":\"fallback\""), records.constData());
+    QVERIFY2(!records.contains("parked"), records.constData());
 }
 
 void TestProfilesCli::profilesListNeverPrintsAKey()

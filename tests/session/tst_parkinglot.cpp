@@ -2,7 +2,8 @@
 // its own thread, time-scaled. A send that gave up on "Retry in 3 min" is parked and answered
 // after the reset; Ask, Send now, Cancel; parked sends survive a restart and a kill -9 and go
 // out after it, one by one when their reset passed meanwhile; one provider's parked sends go
-// out one after another; re-parking stops after three; a 25 h reset is not parked; a suspend
+// out one after another; none goes into a session that is sending, editing or opening another
+// conversation; re-parking stops after three; a 25 h reset is not parked; a suspend
 // (the wall clock jumps, the monotonic one does not) releases within 2 s; and the figure: how
 // soon after its reset a parked send goes out, over 100 parks.
 
@@ -20,6 +21,7 @@
 #include <QNetworkProxy>
 #include <QProcess>
 #include <QScopeGuard>
+#include <QSemaphore>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -137,6 +139,33 @@ bool routedThrough(testing::LoopbackServer &proxy)
     return true;
 }
 
+/// A send parked on the demo and due now, of the conversation a session without a history
+/// shows (none).
+history::ParkedSend dueNow(const QString &prompt)
+{
+    history::ParkedSend p;
+    p.prompt = prompt;
+    p.provider = u"demo"_s;
+    p.options = u"{}"_s;
+    p.parkedAt = QDateTime::currentDateTimeUtc().addSecs(-60);
+    p.dueAt = QDateTime::currentDateTimeUtc();
+    p.resetAt = p.dueAt;
+    return p;
+}
+
+/// The lot reads its wall clock at every look at its sends (at park(), then once a second), at
+/// most twice a look: this many more reads, and it looked again at least three times.
+constexpr int kThreeLooks = 6;
+
+/// A wall clock for the lot that counts its reads in `reads`.
+ParkingLot::WallClock countingClock(int &reads)
+{
+    return [&reads] {
+        ++reads;
+        return QDateTime::currentDateTimeUtc();
+    };
+}
+
 /// A window's worth: a session on the demo, the lot it parks in, and sessions made for parked
 /// sends of conversations it does not show.
 struct Window
@@ -198,6 +227,9 @@ private Q_SLOTS:
     void profileChosenMeanwhileIsTheOneSentWith();
     void plainHttpWaitsForTheConsent();
     void theLotTellsItWaitsForTheConsent();
+    void notReleasedIntoASend();
+    void notReleasedIntoAnEdit();
+    void notReleasedIntoAnOpening();
     void resetsPassedWhileClosedGoOneByOne();
     void oneProviderOneAtATime();
     void reparkingStopsAfterThree();
@@ -771,6 +803,148 @@ void TestParkingLot::survivesAKill()
     QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
         net::SendSummary::Outcome::Succeeded);
     QCOMPARE(demo.chats().size(), 1);
+}
+
+void TestParkingLot::notReleasedIntoASend()
+{
+    // docs/parking.md, "Not in the middle of something": a due parked send of the conversation
+    // shown is not released into the session while it sends; it goes once that send ended.
+    testing::ThreadedDemo demo(scenario(u"hang"_s)); // each request held until it is cancelled
+    Window w(demo, nullptr);
+    w.session.setTimeScale(1.0); // no header timeout ends the held send during the test
+    int reads = 0;
+    w.lot.setWallClock(countingClock(reads));
+    w.session.send(u"Busy with this"_s, {});
+    QTRY_COMPARE_WITH_TIMEOUT(demo.chats().size(), 1, 10000);
+    QVERIFY(w.session.busy());
+
+    QSignalSpy released(&w.lot, &ParkingLot::released);
+    const QUuid id = w.lot.park(dueNow(u"Parked meanwhile"_s));
+    const int afterPark = reads;
+    QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty() || reads >= afterPark + kThreeLooks, 10000);
+    QVERIFY(released.isEmpty());
+    QVERIFY(!w.lot.isRunning(id));
+    QVERIFY(!w.lot.waitsForProvider(id)); // it waits for the send, not for its provider
+    QCOMPARE(demo.chats().size(), 1);
+    QVERIFY(w.session.busy()); // with its own send still
+
+    w.session.stop(); // the user's Stop of their own send: the session is free
+    QTRY_COMPARE_WITH_TIMEOUT(demo.chats().size(), 2, 10000);
+    QCOMPARE(demo.chats().constLast().lastUserMessage(), u"Parked meanwhile"_s);
+    QCOMPARE(released.size(), 1);
+    QCOMPARE(released.first().at(0).value<history::ParkedSend>().id, id);
+    QVERIFY(w.lot.isRunning(id));
+    w.session.stop();
+}
+
+void TestParkingLot::notReleasedIntoAnEdit()
+{
+    // Not while the last exchange is being edited (Edit and resend): sent then, it would take
+    // the edit's place. Once the edit is over (here: cancelled), the next look sends it.
+    testing::ThreadedDemo demo(scenario(u"capped"_s));
+    Window w(demo, nullptr);
+    int reads = 0;
+    w.lot.setWallClock(countingClock(reads));
+    QSignalSpy answered(&w.session, &ChatSession::succeeded);
+    w.session.send(u"First question"_s, {});
+    QVERIFY(answered.wait(10000));
+    QVERIFY(w.session.beginEdit());
+
+    QSignalSpy released(&w.lot, &ParkingLot::released);
+    const QUuid id = w.lot.park(dueNow(u"Parked meanwhile"_s));
+    const int afterPark = reads;
+    QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty() || reads >= afterPark + kThreeLooks, 10000);
+    QVERIFY(released.isEmpty());
+    QVERIFY(!w.lot.isRunning(id));
+    QVERIFY(!w.lot.waitsForProvider(id));
+    QCOMPARE(demo.chats().size(), 1);
+    QVERIFY(w.session.editing());
+    QVERIFY(w.session.sendReplacesLastExchange());
+
+    w.session.endEdit(); // Cancel editing: nothing else tells the lot, its next look sends it
+    QTRY_COMPARE_WITH_TIMEOUT(answered.size(), 2, 10000);
+    QCOMPARE(released.size(), 1);
+    const QList<demo::RecordedRequest> chats = demo.chats();
+    QCOMPARE(chats.size(), 2);
+    QCOMPARE(chats.constLast().lastUserMessage(), u"Parked meanwhile"_s);
+    QVERIFY(chats.constLast().body.contains("First question")); // after the exchange, kept
+    QCOMPARE(w.session.history().size(), 4);
+    QCOMPARE(w.session.history().at(2).content, u"Parked meanwhile"_s);
+}
+
+void TestParkingLot::notReleasedIntoAnOpening()
+{
+    // Not while another conversation is being opened: a send would win over that restore and
+    // drop it. Once the other conversation shows, the parked send goes in a session of the
+    // lot's, since its own conversation is not shown any more.
+    testing::ThreadedDemo demo(scenario(u"capped"_s));
+    history::HistoryWriter writer;
+    QVERIFY(openedAt(writer, path()));
+    Window w(demo, &writer);
+    QSignalSpy readBack(&w.lot, &ParkingLot::restored);
+    QVERIFY(readBack.wait(5000) || readBack.size() == 1);
+    int reads = 0;
+    w.lot.setWallClock(countingClock(reads));
+    QSignalSpy answered(&w.session, &ChatSession::succeeded);
+    w.session.send(u"In the first conversation"_s, {});
+    QVERIFY(answered.wait(10000));
+    const QUuid first = w.session.conversationId();
+    QVERIFY(!first.isNull());
+    history::Conversation c;
+    c.endpoint = u"http://127.0.0.1/v1"_s;
+    c.model = u"capwatch-demo"_s;
+    const QUuid other = writer.addConversation(c);
+    history::Message inOther;
+    inOther.conversation = other;
+    inOther.text = u"In the other conversation"_s;
+    writer.addMessage(inOther);
+    history::Message prompt; // the parked prompt, stored in the first conversation
+    prompt.conversation = first;
+    prompt.text = u"Parked meanwhile"_s;
+    history::ParkedSend p = dueNow(prompt.text);
+    p.conversation = first;
+    p.message = writer.addMessage(prompt);
+
+    // The history's thread held: the other conversation is being read until the test says.
+    QSemaphore gate;
+    auto letGo = qScopeGuard([&gate] { gate.release(); }); // never left stuck by a failure
+    writer.read(
+        this,
+        [&gate](history::HistoryStore &) {
+            gate.acquire();
+            return 0;
+        },
+        [](int) {});
+    QSignalSpy restored(&w.session, &ChatSession::conversationRestored);
+    w.session.openConversation(other);
+    QVERIFY(w.session.opening());
+
+    QSignalSpy released(&w.lot, &ParkingLot::released);
+    QSignalSpy finished(&w.lot, &ParkingLot::finished);
+    const QUuid id = w.lot.park(p);
+    const int afterPark = reads;
+    QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty() || reads >= afterPark + kThreeLooks, 10000);
+    QVERIFY(released.isEmpty());
+    QVERIFY(!w.lot.isRunning(id));
+    QVERIFY(!w.lot.waitsForProvider(id));
+    QCOMPARE(demo.chats().size(), 1);
+    QCOMPARE(w.session.conversationId(), first); // still shown while the other is read
+
+    letGo.dismiss();
+    gate.release();
+    QVERIFY(restored.wait(10000));
+    QCOMPARE(restored.first().at(0).value<RestoredConversation>().id, other);
+    QCOMPARE(w.session.conversationId(), other); // the opening was not dropped
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+    QCOMPARE(finished.first().at(0).value<history::ParkedSend>().id, id);
+    QCOMPARE(finished.first().at(1).value<net::SendSummary::Outcome>(),
+        net::SendSummary::Outcome::Succeeded);
+    QCOMPARE(released.size(), 1);
+    const QList<demo::RecordedRequest> chats = demo.chats();
+    QCOMPARE(chats.size(), 2);
+    QCOMPARE(chats.constLast().lastUserMessage(), u"Parked meanwhile"_s);
+    QCOMPARE(w.session.conversationId(), other);
+    QVERIFY(w.session.history().isEmpty()); // the other's prompt has no answer: nothing sent
 }
 
 void TestParkingLot::resetsPassedWhileClosedGoOneByOne()

@@ -1,7 +1,8 @@
 // The window with provider profiles (issue 17), offscreen, time-scaled: a profile's numbers in
 // the retry panel, the timeline and the failed card; the profile combo switching where the next
 // send goes; the fallback of a capped send offered on its card, answered by the second profile,
-// marked with it, and drawn as a switch in the timeline.
+// marked with it, and drawn as a switch in the timeline; an automatic fallback said in the
+// conversation.
 //
 // Two providers: the embedded demo ("Free tier", capped, 3 attempts, 5 s per wait, 12 s budget)
 // and a second DemoProvider started here ("Paid key", uncapped), each asserting what it got.
@@ -142,6 +143,7 @@ private Q_SLOTS:
     void fallbackCardOffersTheSwitch();
     void fallbackAnswersAndIsMarked();
     void fallbackOverPlainHttpAsksFirst();
+    void automaticFallbackSaysSo();
     void fallbacksSendShowsItsOwnNumbers_data();
     void fallbacksSendShowsItsOwnNumbers();
     void settingsDuringAFallbacksSend_data();
@@ -379,6 +381,29 @@ void TestProfileWindow::fallbackOverPlainHttpAsksFirst()
     QVERIFY(chat->provider().fallbackNeedsPlainHttpConsent());
     QCOMPARE(w.paidChats(), 0);
     qunsetenv("CAPWATCH_TST_LAN_KEY");
+}
+
+void TestProfileWindow::automaticFallbackSaysSo()
+{
+    // The Free tier's fallback is automatic: its capped send goes to the Paid key without a
+    // question, and the conversation says so, naming both profiles, before the answer comes.
+    ProfileWindow w(ini(), true);
+    w.setScenario(u"headline"_s);
+    w.send(u"Please answer"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(retryPanel(*w.window)->state(), RetryPanel::State::Succeeded, 15000);
+    QCOMPARE(w.freeChats(), 3);
+    QCOMPARE(w.paidChats(), 1);
+    QCOMPARE(
+        testing::DemoWindow::chatRequests(w.paid).first().lastUserMessage(), u"Please answer"_s);
+    ConversationView *view = conversation(*w.window);
+    QVERIFY(view->isVisible());
+    const QString text = view->toPlainText();
+    const QString notice = u"Free tier was capped; sent to Paid key instead"_s;
+    QVERIFY2(text.contains(notice), qPrintable(text));
+    QCOMPARE(text.count(notice), 1);
+    QVERIFY2(text.indexOf(notice) < text.lastIndexOf(u"via Paid key"_s), qPrintable(text));
+    // Nothing to click: it went by itself.
+    QVERIFY2(!text.contains(u"Send to Paid key instead"_s), qPrintable(text));
 }
 
 void TestProfileWindow::fallbacksSendShowsItsOwnNumbers_data()
