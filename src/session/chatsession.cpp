@@ -154,6 +154,16 @@ bool ChatSession::busy() const
     return m_client->busy();
 }
 
+bool ChatSession::occupied() const
+{
+    return busy() || m_editing || opening();
+}
+
+bool ChatSession::opening() const
+{
+    return m_opening != 0 && m_opening == m_restoreToken;
+}
+
 SendState ChatSession::sendState() const
 {
     if (m_current)

@@ -49,21 +49,17 @@ public:
 
     // --- the conversation ---
     bool busy() const;
-    /// Sending, editing the last exchange or opening another conversation: a parked send is not
-    /// released into it meanwhile (runParked() refuses; the lot tries again on its next check).
-    bool occupied() const { return busy() || m_editing || opening(); }
+    /// Sending, editing the last exchange or opening(): no parked send is released into it.
+    bool occupied() const;
     quint64 currentSend() const { return m_current ? m_current->id() : 0; }
     /// The state of the send in flight (or ended last, or parked); before any, of the next one.
     SendState sendState() const;
-    /// The messages of the answered exchanges, sent before every prompt.
-    const QList<net::ChatMessage> &history() const { return m_history; }
-    /// The prompt of the last send that failed or was cancelled, until another send starts.
-    QString failedPrompt() const { return m_failedPrompt; }
+    const QList<net::ChatMessage> &history() const { return m_history; } ///< answered exchanges
+    QString failedPrompt() const { return m_failedPrompt; } ///< of a failed or cancelled send
     /// An answered exchange that nothing came after: it can be asked again or edited.
     bool hasLastExchange() const { return m_hasLastExchange; }
     QString lastPrompt() const;
-    /// While editing, the next send() replaces the last exchange.
-    bool editing() const { return m_editing; }
+    bool editing() const { return m_editing; } ///< the next send() replaces the last exchange
     bool beginEdit();
     void endEdit() { m_editing = false; }
     bool sendReplacesLastExchange() const;
@@ -97,15 +93,13 @@ public:
     // --- history (docs/session.md: what is stored when) ---
     /// Where the conversation is stored; null (the default) stores nothing. Not owned.
     void setHistory(history::HistoryWriter *writer);
-    /// Null until the conversation's first send is stored.
-    QUuid conversationId() const { return m_stored->id(); }
+    QUuid conversationId() const { return m_stored->id(); } ///< null until first stored
     /// Starts an empty conversation; the send in flight goes on in its own (setCarrier()).
     void newConversation();
-    /// Shows stored conversation `id` once read (restoreFailed() when it cannot be); a later
-    /// send or switch wins over it.
+    /// Shows stored conversation `id` once read (restoreFailed() if it cannot be); opening()
+    /// until then, unless a later send or switch won over it.
     void openConversation(const QUuid &id);
-    /// An openConversation() is being read, and no send or other conversation won over it yet.
-    bool opening() const { return m_opening != 0 && m_opening == m_restoreToken; }
+    bool opening() const;
     /// Where a send goes on when another conversation is shown (not owned); null: cancelled.
     void setCarrier(BackgroundSends *carrier);
 
@@ -125,10 +119,9 @@ public:
     bool parkNow();
     /// Logs `unparked` with `why` and sends the parked prompt again (its parks carry over).
     quint64 sendParked(net::RetryRecord::Unpark why, const SendOptions &options);
-    /// Logs `unparked` with Cancelled; the prompt stays the failed one (Retry now).
-    void cancelPark();
-    /// The lot's way in: sends `parked` of the conversation shown here with its stored options.
-    /// 0 while occupied(), for another conversation, provider, or without the plain-HTTP consent.
+    void cancelPark(); ///< logs `unparked` (Cancelled); the prompt stays the failed one
+    /// The lot's way in: sends `parked` of the conversation shown here with its stored options
+    /// (0: occupied(), another conversation or provider, or no plain-HTTP consent).
     quint64 runParked(const history::ParkedSend &parked, net::RetryRecord::Unpark why);
     /// Logs `unparked` with `why` for a parked send of the conversation shown, without sending.
     void logUnparked(const history::ParkedSend &parked, net::RetryRecord::Unpark why);
@@ -196,7 +189,7 @@ private:
     int m_leftOut = 0; ///< oldest exchanges of m_history not sent
     QPointer<Send> m_current; ///< in flight, or ended last, or parked
     quint64 m_restoreToken = 0; ///< the latest openConversation() (or what overrode it)
-    quint64 m_opening = 0; ///< the token of the openConversation() being read; 0: none
+    quint64 m_opening = 0; ///< the openConversation() being read; 0: none
     quint64 m_view = 0;
     QPointer<BackgroundSends> m_carrier;
     ParkingChoice m_parkingChoice = ParkingChoice::Ask;
