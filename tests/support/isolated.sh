@@ -12,4 +12,14 @@ mkdir -p -- "$dir/home" "$dir/config" "$dir/data" "$dir/cache"
 mkdir -m 700 -- "$dir/runtime"
 export HOME=$dir/home XDG_CONFIG_HOME=$dir/config XDG_DATA_HOME=$dir/data \
     XDG_CACHE_HOME=$dir/cache XDG_RUNTIME_DIR=$dir/runtime
+# The tests assert capwatch's English texts, so its messages are English (LC_MESSAGES; LANGUAGE
+# and LC_ALL would override that), whatever the desktop's language. Everything else stays the
+# user's: number and date formats (LANG, LC_*) and the time zone (TZ), which the suite must hold
+# in any setting. A test of the translations asks for its language itself.
+if [ -n "${LC_ALL:-}" ]; then
+    export LANG=$LC_ALL
+    unset LC_ALL
+fi
+unset LANGUAGE
+export LC_MESSAGES=C.UTF-8
 exec "$@"

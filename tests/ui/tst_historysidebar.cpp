@@ -433,7 +433,8 @@ void TestHistorySidebar::privateRunKeepsNothing()
 void TestHistorySidebar::exportAllRetryLogs()
 {
     const QString path = db();
-    const QDateTime inRange = QDateTime(QDate(2025, 3, 10), QTime(12, 0), Qt::UTC);
+    // Local noon: the export range is in the user's local days (any time zone).
+    const QDateTime inRange = QDateTime(QDate(2025, 3, 10), QTime(12, 0));
     QUuid inside;
     {
         history::HistoryStore store;
@@ -479,9 +480,11 @@ void TestHistorySidebar::exportAllRetryLogs()
         "time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,"
         "waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,"
         "estimated_tokens,profile,fallback_to,conversation\r");
+    // Exports write UTC, whatever the time zone.
+    const QByteArray utc = inRange.toUTC().toString(Qt::ISODateWithMs).toUtf8();
+    QVERIFY(utc.endsWith('Z'));
     QCOMPARE(lines.at(2),
-        "2025-03-10T12:00:00.000Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,"
-        "message,0,120,,,,,,,,,"
+        utc + ",1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,0,120,,,,,,,,,"
             + id.toUtf8() + '\r');
 
     const QString jsonPath = m_dir.filePath(u"all.jsonl"_s);
@@ -493,12 +496,13 @@ void TestHistorySidebar::exportAllRetryLogs()
     const QList<QByteArray> jsonLines = json.readAll().split('\n');
     QCOMPARE(jsonLines.size(), 3);
     QCOMPARE(jsonLines.at(0),
-        R"({"time":"2025-03-10T12:00:00.000Z","request":1,"event":"attempt_started","attempt":1,)"
-        R"("status":null,"category":null,"used":null,"limit":null,"wait_s":null,)"
-        R"("raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,)"
-        R"("reason":null,"error":null,"reset_at":null,)"
-        R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,)"
-        R"("fallback_to":null,"conversation":")"
+        R"({"time":")" + utc
+            + R"(","request":1,"event":"attempt_started","attempt":1,)"
+              R"("status":null,"category":null,"used":null,"limit":null,"wait_s":null,)"
+              R"("raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,)"
+              R"("reason":null,"error":null,"reset_at":null,)"
+              R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,)"
+              R"("fallback_to":null,"conversation":")"
             + id.toUtf8() + "\"}");
 }
 

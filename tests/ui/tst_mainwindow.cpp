@@ -1025,14 +1025,25 @@ void TestMainWindow::minimumSize()
     QTRY_COMPARE(w.window->size(), QSize(640, 480));
     // At 640x480 the prompt and its buttons still have room.
     QVERIFY(promptEditor(*w.window)->height() >= w.window->fontMetrics().height() * 2);
-    QVERIFY(promptEditor(*w.window)->width() >= w.window->fontMetrics().averageCharWidth() * 20);
+    // Twenty characters of a prompt: measured in text, since a CJK font's "average character" is
+    // an ideograph, twice a Latin letter.
+    const QFontMetrics metrics(promptEditor(*w.window)->font());
+    QVERIFY(promptEditor(*w.window)->width() >= metrics.horizontalAdvance(QString(20, u'n')));
 }
 
 void TestMainWindow::initialSplit()
 {
     // The conversation column starts as it did before the window was split into widgets
     // (4eea005: 654 of 1436 px, 45.5 %). Measured with the prompt's button texts already set it
-    // came out 696 px (48.5 %).
+    // came out 696 px (48.5 %). The split follows the columns' size hints, so it is measured in
+    // the font it was made for, DejaVu Sans (capwatch's set-up installs it): under a zh_CN
+    // locale fontconfig's default is a CJK face, whose metrics give the panel 897 of 1436 px.
+    const QFont before = QApplication::font();
+    QFont dejavu = before;
+    dejavu.setFamilies({ u"DejaVu Sans"_s });
+    QApplication::setFont(dejavu);
+    const auto restore = qScopeGuard([&before] { QApplication::setFont(before); });
+    QCOMPARE(QFontInfo(dejavu).family(), u"DejaVu Sans"_s);
     Window w(ini(), 0.02, false);
     w.window->resize(1440, 900);
     w.window->show();
