@@ -376,10 +376,14 @@ void TestParkingWindow::askOffersSendAtTheReset()
     const int card = p.failedCard();
     QVERIFY(card >= 0);
 
-    // The provider's figure ("Retry in 8 min" at the third attempt) runs 0.01 times as long.
+    // The provider's figure ("Retry in 8 min" at the third attempt, 120 policy seconds after
+    // the first said 10) runs 0.01 times as long. A retry timer that fires late (AddressSanitizer
+    // on a loaded machine) lets the demo's clock pass the minute: it then says 7 min.
     const session::ParkOffer offer = p.window().session()->sendState().park;
     QVERIFY(offer.parkable);
-    QCOMPARE(offer.resetIn, retry::Millis(8 * 60 * 1000));
+    QVERIFY2(offer.resetIn == retry::Millis(8 * 60 * 1000)
+            || offer.resetIn == retry::Millis(7 * 60 * 1000),
+        qPrintable(QString::number(offer.resetIn.count())));
     const qint64 dueInMs = p.lot()->wallNow().msecsTo(offer.dueAt);
     QVERIFY2(dueInMs > 0 && dueInMs <= 4800, qPrintable(QString::number(dueInMs)));
 
