@@ -242,8 +242,15 @@ void DemoProvider::record(const QHttpServerRequest &request)
         m_recorded.pop_front();
 }
 
+void DemoProvider::setPolicyClock(std::function<double()> nowMs)
+{
+    m_policyClock = std::move(nowMs);
+}
+
 double DemoProvider::policyNowMs() const
 {
+    if (m_policyClock)
+        return m_policyClock();
     return double(m_clock.nsecsElapsed()) / 1e6 / m_options.timeScale;
 }
 

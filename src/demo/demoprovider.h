@@ -84,6 +84,7 @@
 #include <QUrl>
 #include <QtGlobal>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <utility>
@@ -150,6 +151,10 @@ public:
     /// window already recorded is in policy time.
     void setOptions(const DemoOptions &options);
     const DemoOptions &options() const;
+    /// The time the windows and the reset count in, in policy ms: by default the wall clock
+    /// since listen(), divided by timeScale. A test passes its own (a frozen time it moves on)
+    /// to assert the window's arithmetic without racing the wall clock; empty: the default.
+    void setPolicyClock(std::function<double()> nowMs);
 
     /// Listens on 127.0.0.1 only (0: any free port). False + errorString() on failure (invalid
     /// options, port in use, already listening).
@@ -220,6 +225,7 @@ private:
     std::unique_ptr<QHttpServer> m_server;
     QTcpServer *m_tcpServer = nullptr; // owned by m_server
     QElapsedTimer m_clock;
+    std::function<double()> m_policyClock; // empty: m_clock scaled
     TokenWindow m_window; // tokens, policy ms: enforced in capped, reported everywhere
     TokenWindow m_requestWindow; // chat requests, policy ms: enforced in capped
     double m_resetFromMs = -1; // reset: policy ms of the first request, -1 before it
