@@ -30,12 +30,6 @@ QString seconds(retry::Millis ms)
     return QString::fromStdString(retry::formatSeconds(ms));
 }
 
-/// A key can only travel in a header if it is printable ASCII without spaces.
-bool isHeaderSafe(const QByteArray &key)
-{
-    return std::all_of(key.begin(), key.end(), [](char c) { return c > 0x20 && c < 0x7f; });
-}
-
 } // namespace
 
 ChatClient::ChatClient(QObject *parent)

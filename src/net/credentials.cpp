@@ -3,8 +3,14 @@
 #include "chatrequest.h"
 
 #include <QFile>
+#include <algorithm>
 
 namespace capwatch::net {
+
+bool isHeaderSafe(const QByteArray &key)
+{
+    return std::all_of(key.begin(), key.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+}
 
 KeyUse keyUse(const Credential &credential, const QUrl &target)
 {

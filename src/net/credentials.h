@@ -18,6 +18,9 @@ struct Credential
     QString error; ///< non-empty when loading failed; says why, never quotes the key
 };
 
+/// Whether a key can travel in a header: printable ASCII without spaces.
+bool isHeaderSafe(const QByteArray &key);
+
 /// What a send to `target` authenticates with, given the credential loaded for it.
 enum class KeyUse
 {

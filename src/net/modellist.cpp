@@ -1,6 +1,7 @@
 #include "modellist.h"
 
 #include "chatrequest.h"
+#include "credentials.h"
 #include "logging.h"
 #include "retry/classifier.h"
 #include "version.h"
@@ -20,11 +21,6 @@ namespace {
 
 /// An error text of the provider's, as far as it is shown in a reason.
 constexpr qsizetype kMaxReasonTextChars = 200;
-
-bool isHeaderSafe(const QByteArray &key)
-{
-    return std::all_of(key.begin(), key.end(), [](char c) { return c > 0x20 && c < 0x7f; });
-}
 
 /// An id as a list shows it: not empty, without control characters (a garbled list is worse
 /// than a shorter one).

@@ -1,5 +1,7 @@
 #include "jsonscan.h"
 
+#include "textscan_p.h"
+
 #include <algorithm>
 #include <charconv>
 #include <system_error>
@@ -12,10 +14,6 @@ namespace {
 constexpr bool isWs(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-constexpr bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
 }
 
 int hexValue(char c)
@@ -172,7 +170,7 @@ private:
             m_h.string(m_buffer);
             return true;
         }
-        if (c == '-' || isDigit(c))
+        if (c == '-' || detail::isDigit(c))
             return number();
         if (m_s.substr(m_i).starts_with("true")) {
             m_i += 4;
@@ -200,8 +198,8 @@ private:
             ++m_i;
         if (peek() == '0') {
             ++m_i;
-        } else if (isDigit(peek())) {
-            while (isDigit(peek()))
+        } else if (detail::isDigit(peek())) {
+            while (detail::isDigit(peek()))
                 ++m_i;
         } else {
             return false;
@@ -210,9 +208,9 @@ private:
         bool integral = true;
         if (peek() == '.') {
             ++m_i;
-            if (!isDigit(peek()))
+            if (!detail::isDigit(peek()))
                 return false;
-            while (isDigit(peek()))
+            while (detail::isDigit(peek()))
                 ++m_i;
             integral = false;
         }
@@ -220,9 +218,9 @@ private:
             ++m_i;
             if (peek() == '+' || peek() == '-')
                 ++m_i;
-            if (!isDigit(peek()))
+            if (!detail::isDigit(peek()))
                 return false;
-            while (isDigit(peek()))
+            while (detail::isDigit(peek()))
                 ++m_i;
             integral = false;
         }
@@ -267,13 +265,13 @@ private:
         std::size_t i = literal.starts_with('-') ? 1 : 0;
         long long magnitude = 0;
         bool significant = false;
-        for (; i < literal.size() && isDigit(literal[i]); ++i) {
+        for (; i < literal.size() && detail::isDigit(literal[i]); ++i) {
             significant = significant || literal[i] != '0';
             if (significant)
                 ++magnitude;
         }
         if (i < literal.size() && literal[i] == '.') {
-            for (++i; i < literal.size() && isDigit(literal[i]); ++i) {
+            for (++i; i < literal.size() && detail::isDigit(literal[i]); ++i) {
                 if (significant)
                     continue;
                 if (literal[i] != '0')

@@ -4,6 +4,7 @@
 #include "jsonscan.h"
 #include "rules.h"
 #include "textscan.h"
+#include "textscan_p.h"
 
 #include <algorithm>
 #include <array>
@@ -32,11 +33,6 @@ std::string_view trimmedBlanks(std::string_view s)
     while (!s.empty() && blank(s.back()))
         s.remove_suffix(1);
     return s;
-}
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
 }
 
 /// A duration being added up exactly: whole picoseconds, and whether a fraction of one is left.
@@ -100,14 +96,14 @@ struct DecimalParts
 std::optional<DecimalParts> decimalAt(std::string_view s)
 {
     std::size_t i = 0;
-    while (i < s.size() && isDigit(s[i]))
+    while (i < s.size() && detail::isDigit(s[i]))
         ++i;
     if (i == 0)
         return std::nullopt;
     DecimalParts p { s.substr(0, i), {}, i };
     if (i < s.size() && s[i] == '.') {
         std::size_t j = i + 1;
-        while (j < s.size() && isDigit(s[j]))
+        while (j < s.size() && detail::isDigit(s[j]))
             ++j;
         if (j == i + 1)
             return std::nullopt;
@@ -146,7 +142,7 @@ std::optional<std::int64_t> parseCount(std::string_view text)
         return std::nullopt;
     std::int64_t n = 0;
     for (const char c : t) {
-        if (!isDigit(c))
+        if (!detail::isDigit(c))
             return std::nullopt;
         n = n * 10 + (c - '0');
         if (n > kMaxCount)

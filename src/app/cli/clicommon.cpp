@@ -19,6 +19,11 @@ void writeErr(const QByteArray &bytes)
     std::fflush(stderr);
 }
 
+std::string utf8(const QString &s)
+{
+    return s.toStdString();
+}
+
 namespace {
 
 void writeTo(QIODevice *device, const QByteArray &bytes, bool toStderr)

@@ -11,6 +11,7 @@
 #include <QStringList>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace capwatch::cli {
@@ -56,6 +57,9 @@ int argumentError(const QString &command, const QString &message, QIODevice *err
 
 void writeOut(const QByteArray &bytes);
 void writeErr(const QByteArray &bytes);
+
+/// A text for a JSON value: its UTF-8 bytes.
+std::string utf8(const QString &s);
 
 // The JSON numbers of `explain` are those of the retry log.
 using net::figureJson;

@@ -204,11 +204,6 @@ QString marks(const history::Conversation &c)
     return QString(c.hasRetries ? u'R' : u'-') + QString(c.hasUnanswered ? u'U' : u'-');
 }
 
-std::string utf8(const QString &s)
-{
-    return s.toStdString();
-}
-
 QByteArray jsonLine(const nlohmann::ordered_json &value)
 {
     return QByteArray::fromStdString(

@@ -18,11 +18,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string utf8(const QString &s)
-{
-    return s.toStdString();
-}
-
 QString seconds(retry::Millis ms)
 {
     return QString::fromStdString(retry::formatSeconds(ms));

@@ -49,16 +49,16 @@ QString parkingChoiceName(session::ParkingChoice choice)
 
 session::ProviderChoice::KeySource ProviderSettings::choiceKeySource() const
 {
-    using Source = session::ProviderChoice::KeySource;
+    using ChoiceSource = session::ProviderChoice::KeySource;
     switch (keySource) {
     case KeySource::KeyFile:
-        return Source::KeyFile;
+        return ChoiceSource::KeyFile;
     case KeySource::Keychain:
-        return Source::Keychain;
+        return ChoiceSource::Keychain;
     case KeySource::Environment:
         break;
     }
-    return Source::Environment;
+    return ChoiceSource::Environment;
 }
 
 QString ProviderSettings::keySourceText() const

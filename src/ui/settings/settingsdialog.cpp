@@ -415,7 +415,7 @@ void SettingsDialog::tryAccept()
     // fails leaves the previous key sources in use and says why, here, where another can be
     // chosen. Each profile has its own entry: a typed key is stored there; a profile newly on
     // the keychain without a typed key must find one there.
-    using Source = session::ProviderChoice::KeySource;
+    using ChoiceSource = session::ProviderChoice::KeySource;
     const session::ProfileSet set = profiles();
     const QHash<QString, QByteArray> typed = keychainKeys();
     m_steps.clear();
@@ -424,13 +424,13 @@ void SettingsDialog::tryAccept()
     // deleted or taken off the keychain here.
     QList<KeychainStep> writes;
     for (const session::ProviderProfile &p : set.profiles) {
-        if (p.builtInDemo || p.keySource != Source::Keychain)
+        if (p.builtInDemo || p.keySource != ChoiceSource::Keychain)
             continue;
         const session::ProviderProfile *before = m_initial.find(p.id);
         // A profile on another entry than before (a new one, or one that took a deleted
         // profile's id) is newly on the keychain too: its entry must hold a key.
         const bool newlyKeychain = !before || before->id != p.id || before->builtInDemo
-            || before->keySource != Source::Keychain
+            || before->keySource != ChoiceSource::Keychain
             || before->keychainEntry() != p.keychainEntry();
         const QByteArray key = typed.value(p.id);
         if (!key.isEmpty())

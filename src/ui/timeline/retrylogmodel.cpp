@@ -18,7 +18,7 @@ using net::RetryRecord;
 namespace {
 
 /// Seconds from milliseconds, up to three decimals, grouped as the locale groups numbers.
-QString seconds(qint64 ms)
+QString secondsText(qint64 ms)
 {
     return QLocale().toString(double(ms) / 1000.0, 'f', QLocale::FloatingPointShortest);
 }
@@ -33,7 +33,7 @@ QString tokens(double value)
 
 QVariant optionalSeconds(const std::optional<qint64> &ms)
 {
-    return ms ? QVariant(seconds(*ms)) : QVariant();
+    return ms ? QVariant(secondsText(*ms)) : QVariant();
 }
 
 QVariant optionalTokens(const std::optional<double> &value)

@@ -36,7 +36,7 @@ TimelineSegment *finishedAttempt(TimelineLane &lane, int attempt)
     return findAttempt(lane, attempt);
 }
 
-double seconds(qint64 ms)
+double toSeconds(qint64 ms)
 {
     return double(ms) / 1000.0;
 }
@@ -157,7 +157,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
             && lane->segments.first().kind == TimelineSegment::Kind::Paced) {
             // After pacing: what it actually waited ("paced 4.2 s of 58 s" after Send now).
             TimelineSegment &pace = lane->segments.first();
-            pace.ranS = std::clamp(seconds(*r.waitMs), 0.0, pace.scheduledS);
+            pace.ranS = std::clamp(toSeconds(*r.waitMs), 0.0, pace.scheduledS);
             pace.label = session::RetryTexts::pacedLabel(pace.scheduledS, pace.ranS);
         }
         TimelineSegment s;
@@ -180,11 +180,11 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         s.kind = TimelineSegment::Kind::Wait;
         s.attempt = r.attempt;
         s.startS = lane->endS();
-        const double waitS = seconds(r.waitMs.value_or(0));
+        const double waitS = toSeconds(r.waitMs.value_or(0));
         s.endS = s.startS + waitS;
         s.category = r.category;
         s.waitSource = r.waitSource;
-        s.rawWaitS = r.rawWaitMs ? seconds(*r.rawWaitMs) : waitS;
+        s.rawWaitS = r.rawWaitMs ? toSeconds(*r.rawWaitMs) : waitS;
         s.scheduledS = waitS;
         s.label = session::RetryTexts::waitLabel(s.waitSource, waitS, s.rawWaitS);
         s.status = r.status;
@@ -224,7 +224,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
             // Cancelled during the wait: the record says how much of it ran; that is what the
             // lane shows (and what "waited" adds up).
             TimelineSegment &w = lane->segments.last();
-            const double ranS = std::clamp(seconds(*r.waitMs), 0.0, w.scheduledS);
+            const double ranS = std::clamp(toSeconds(*r.waitMs), 0.0, w.scheduledS);
             if (ranS < w.scheduledS) {
                 w.endS = w.startS + ranS;
                 w.label
@@ -234,7 +234,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
             && lane->segments.first().kind == TimelineSegment::Kind::Paced && r.waitMs) {
             // Cancelled while it paced: as far as the pacing wait ran.
             TimelineSegment &pace = lane->segments.first();
-            pace.ranS = std::clamp(seconds(*r.waitMs), 0.0, pace.scheduledS);
+            pace.ranS = std::clamp(toSeconds(*r.waitMs), 0.0, pace.scheduledS);
             pace.label = session::RetryTexts::pacedLabel(pace.scheduledS, pace.ranS);
         }
         lane->outcome = TimelineLane::Outcome::Cancelled;
@@ -271,7 +271,7 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
             break;
         TimelineSegment s;
         s.kind = TimelineSegment::Kind::Paced;
-        s.scheduledS = seconds(r.waitMs.value_or(0));
+        s.scheduledS = toSeconds(r.waitMs.value_or(0));
         s.waitSource = r.waitSource;
         s.label = session::RetryTexts::pacedLabel(s.scheduledS);
         s.row = row;
