@@ -433,11 +433,11 @@ void TestFaults::answerOf200MegabytesInBoundedMemory()
 
 void TestFaults::soakOfAThousandSends()
 {
-    // 1,000 sends, each 429, 429 (retry-after 2 s, waited 10 ms at this scale), then an answer:
+    // 1,000 sends, each 429, 429 (retry-after 2 s, waited 2 ms at this scale), then an answer:
     // 3,000 requests and 2,000 waits. The resident set after the first 100 and after all 1,000
     // must be the same, give or take noise. No retry log in memory: it keeps every record by
     // design (the window shows and exports it), which is not what is measured here.
-    constexpr double kSoakScale = 0.005;
+    constexpr double kSoakScale = 0.001;
     constexpr int kSends = 1000;
     constexpr int kWarmUp = 100;
     const auto provider = startDemo(u"rate-limited"_s, kSoakScale);
