@@ -256,8 +256,9 @@ void ChatClient::logAttemptStarted(int n)
 void ChatClient::sendAttempt()
 {
     m_lastWindow = {};
-    m_attempt = new ChatAttempt(m_nam, buildNetworkRequest(m_request, m_key),
-        buildRequestBody(m_request), m_clock.toWall(kIdleTimeout), this);
+    m_attempt
+        = new ChatAttempt(m_nam, buildNetworkRequest(m_request, m_key), buildRequestBody(m_request),
+            std::max(m_clock.toWall(kIdleTimeout), kMinNetworkTimeoutWallMs), this);
     ChatAttempt *attempt = m_attempt;
     const quint64 id = m_sendId;
     connect(attempt, &ChatAttempt::headersReceived, this, [this, attempt, id](int status) {
@@ -276,8 +277,10 @@ void ChatClient::sendAttempt()
         if (attempt == m_attempt)
             onAttemptFinished(result);
     });
+    m_attemptWall.start();
     if (const auto deadline = m_policy->headerDeadline())
-        m_headerTimer.start(int(m_clock.toWall(*deadline - m_clock.now())));
+        m_headerTimer.start(
+            int(std::max(m_clock.toWall(*deadline - m_clock.now()), kMinNetworkTimeoutWallMs)));
     attempt->start();
 }
 
@@ -411,6 +414,10 @@ void ChatClient::onHeaderTimeout()
         return;
     if (const auto deadline = m_policy->headerDeadline(); deadline && m_clock.now() < *deadline) {
         m_headerTimer.start(int(m_clock.toWall(*deadline - m_clock.now())));
+        return;
+    }
+    if (const qint64 waited = m_attemptWall.elapsed(); waited < kMinNetworkTimeoutWallMs) {
+        m_headerTimer.start(int(kMinNetworkTimeoutWallMs - waited));
         return;
     }
     dropAttempt();

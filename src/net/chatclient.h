@@ -14,6 +14,7 @@
 #include "scaledclock.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -33,6 +34,11 @@ struct AttemptResult;
 /// Policy seconds without a byte before an attempt is abandoned (a stalled first request or an
 /// idle stream). Retries also have the policy's header timeout (60 s unless a profile says).
 inline constexpr retry::Millis kIdleTimeout { 120'000 };
+
+/// The least wall time either network timeout (idle, headers) lasts, whatever the time scale:
+/// `--time-scale` shortens the policy's waits, but a silence shorter than this measures how busy
+/// the machine is, not the provider (a sanitized test beside three others stalls for 100 ms).
+inline constexpr qint64 kMinNetworkTimeoutWallMs = 1000;
 
 struct AttemptFailure
 {
@@ -232,6 +238,7 @@ private:
     ChatAttempt *m_attempt = nullptr;
     QTimer m_waitTimer;
     QTimer m_headerTimer;
+    QElapsedTimer m_attemptWall; ///< since the attempt's request went out
     qint64 m_waitDeadlineNs = 0; ///< steady clock, wall
     bool m_active = false;
     // The last attempt that ended, for the final error text and the log.

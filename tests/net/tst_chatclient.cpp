@@ -245,6 +245,7 @@ private Q_SLOTS:
     void keyRotatedInKeyFileIsPickedUpOnce();
     void unchangedKeyEndsWithAuthUnchanged();
     void hungRetryIsAbandoned();
+    void networkTimeoutsLastASecondAtLeast();
     void cancelDuringWait();
     void cancelDuringRequest();
     void droppedStreamKeepsPartialAnswer();
@@ -577,10 +578,28 @@ void TestChatClient::hungRetryIsAbandoned()
     QCOMPARE(f.trace.summary->reason, retry::EndReason::Timeout);
     QCOMPARE(f.trace.summary->attempts, 2);
     QCOMPARE(f.provider.chatRequests(), 2);
-    // 120 s idle + 5 s backoff + 60 s header timeout, scaled: about 1.85 s.
-    QVERIFY2(t.elapsed() >= 1800 && t.elapsed() < 6000, qPrintable(QString::number(t.elapsed())));
+    // 120 s idle (1.2 s) + 5 s backoff (50 ms) + the 60 s header timeout, whose 600 ms scaled
+    // are raised to the 1 s floor of a network timeout (kMinNetworkTimeoutWallMs): about 2.25 s.
+    QVERIFY2(t.elapsed() >= 2200 && t.elapsed() < 7000, qPrintable(QString::number(t.elapsed())));
     QVERIFY(f.trace.summary->networkError);
     QTRY_COMPARE(f.provider.openResponses(), 0); // nothing left dangling
+}
+
+void TestChatClient::networkTimeoutsLastASecondAtLeast()
+{
+    // At --time-scale 0.001 the idle timeout would be 120 ms and a retry's header timeout 60 ms:
+    // a busy machine's pause, not a silent provider. Each lasts 1 s of wall time at least.
+    DemoOptions options;
+    options.timeScale = 0.001;
+    Fixture f(u"hang"_s, options);
+    QVERIFY(f.listening);
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(f.runToEnd(requestTo(f.provider)));
+    QCOMPARE(f.trace.summary->reason, retry::EndReason::Timeout);
+    QCOMPARE(f.trace.summary->attempts, 2);
+    QVERIFY2(t.elapsed() >= 2000 && t.elapsed() < 6000, qPrintable(QString::number(t.elapsed())));
+    QTRY_COMPARE(f.provider.openResponses(), 0);
 }
 
 void TestChatClient::cancelDuringWait()
