@@ -258,7 +258,7 @@ void ChatClient::sendAttempt()
     m_lastWindow = {};
     m_attempt
         = new ChatAttempt(m_nam, buildNetworkRequest(m_request, m_key), buildRequestBody(m_request),
-            std::max(m_clock.toWall(kIdleTimeout), kMinNetworkTimeoutWallMs), this);
+            std::max(m_clock.toWall(kIdleTimeout), kMinIdleTimeoutWallMs), this);
     ChatAttempt *attempt = m_attempt;
     const quint64 id = m_sendId;
     connect(attempt, &ChatAttempt::headersReceived, this, [this, attempt, id](int status) {
@@ -280,7 +280,7 @@ void ChatClient::sendAttempt()
     m_attemptWall.start();
     if (const auto deadline = m_policy->headerDeadline())
         m_headerTimer.start(
-            int(std::max(m_clock.toWall(*deadline - m_clock.now()), kMinNetworkTimeoutWallMs)));
+            int(std::max(m_clock.toWall(*deadline - m_clock.now()), kMinHeaderTimeoutWallMs)));
     attempt->start();
 }
 
@@ -416,8 +416,8 @@ void ChatClient::onHeaderTimeout()
         m_headerTimer.start(int(m_clock.toWall(*deadline - m_clock.now())));
         return;
     }
-    if (const qint64 waited = m_attemptWall.elapsed(); waited < kMinNetworkTimeoutWallMs) {
-        m_headerTimer.start(int(kMinNetworkTimeoutWallMs - waited));
+    if (const qint64 waited = m_attemptWall.elapsed(); waited < kMinHeaderTimeoutWallMs) {
+        m_headerTimer.start(int(kMinHeaderTimeoutWallMs - waited));
         return;
     }
     dropAttempt();

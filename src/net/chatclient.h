@@ -35,10 +35,13 @@ struct AttemptResult;
 /// idle stream). Retries also have the policy's header timeout (60 s unless a profile says).
 inline constexpr retry::Millis kIdleTimeout { 120'000 };
 
-/// The least wall time either network timeout (idle, headers) lasts, whatever the time scale:
-/// `--time-scale` shortens the policy's waits, but a silence shorter than this measures how busy
-/// the machine is, not the provider (a sanitized test beside three others stalls for 100 ms).
-inline constexpr qint64 kMinNetworkTimeoutWallMs = 1000;
+/// The least wall time the network timeouts last, whatever the time scale: `--time-scale`
+/// shortens the policy's waits, but a silence shorter than this measures how busy the machine
+/// is, not the provider (a sanitized test beside three others stalls for 100 ms). The idle
+/// timeout's floor is twice the header timeout's, as its default is: where both are raised to
+/// their floors, a hung retry still ends by its header timeout first, as it does unscaled.
+inline constexpr qint64 kMinHeaderTimeoutWallMs = 1000;
+inline constexpr qint64 kMinIdleTimeoutWallMs = 2000;
 
 struct AttemptFailure
 {
