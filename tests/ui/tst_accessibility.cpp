@@ -125,7 +125,7 @@ void TestAccessibility::tabOrderFollowsReadingOrder()
     // from the top: the demo banner's button and the conversation, and back to the prompt.
     QPlainTextEdit *prompt = promptEditor(*m_window);
     m_window->activateWindow();
-    const auto tabAround = [this, prompt]() -> QStringList {
+    const auto tabAround = [prompt]() -> QStringList {
         prompt->setFocus();
         QStringList visited;
         for (int i = 0; i < 30; ++i) {
