@@ -77,6 +77,7 @@ private:
     void onFinished();
     void onIdleCheck();
     void readStream();
+    void drainNextPiece();
     void consumeStream(QByteArrayView bytes);
     void finish(AttemptResult result);
     /// The Content-Length of an identity-encoded body, or -1.
@@ -100,6 +101,8 @@ private:
     bool m_done = false; ///< [DONE] seen
     bool m_sawDataEvent = false; ///< a stream's first data event has been looked at
     bool m_finished = false;
+    bool m_drainQueued = false; ///< the next piece of what Qt buffered is due in a queued call
+    bool m_finishWhenDrained = false; ///< the reply finished with pieces still to decode
     SseParser m_parser;
     QList<SseEvent> m_events;
     QByteArray m_buffer; ///< error body or non-streamed answer

@@ -472,7 +472,9 @@ void ConversationView::flushTurn(Item &item, bool final)
     QElapsedTimer box;
     box.start();
     bool shownAny = false;
+    qint64 pieceNs = 0; // what the last piece took: the next one on the same line takes longer
     while (!item.truncated && item.flushed < limit) {
+        const qint64 pieceStart = box.nsecsElapsed();
         qsizetype end = std::min(limit, item.flushed + kFlushPiece);
         // Never show half of a surrogate pair; its other half may still be on the way.
         if ((!(final || item.finished) || end < item.text.size())
@@ -499,7 +501,9 @@ void ConversationView::flushTurn(Item &item, bool final)
             truncateTurn(item); // a line too long to lay out live
             break;
         }
-        if (!final && box.nsecsElapsed() >= kFlushTimeBoxNs)
+        pieceNs = box.nsecsElapsed() - pieceStart;
+        // Stop before a piece that would overrun the box, not after it.
+        if (!final && box.nsecsElapsed() + pieceNs >= kFlushTimeBoxNs)
             break;
     }
     if (shownAny)

@@ -6,12 +6,14 @@ namespace {
 
 // QTextDocument lays a block (one line of an answer) out as a whole on every edit, so appending
 // to a line costs time in proportion to its length: about 13 ms for 64 KiB of prose on a 2-core
-// machine. Wrapping a run without spaces is quadratic on top: 56 ms for 32 KiB, 215 ms for
-// 64 KiB. Breaking lines of our own would change the answer (and what is copied from
-// it), so a line is shown live up to these lengths and the rest of such an answer waits for the
+// machine, 2.5-4 ms for 16 KiB (issue 27: a tick of the live view must stay within a frame, and
+// the longest GUI-thread stall under 8 ms). Wrapping a run without spaces is quadratic on top:
+// 56 ms for 32 KiB, 215 ms for 64 KiB, about 3.5 ms for 8 KiB. Breaking lines of our own would
+// change the answer (and what is copied from it), so a line is shown live up to these lengths
+// (16 KiB is some 2,500 words without a line break) and the rest of such an answer waits for the
 // finish (Markdown) or the export; a notice says so.
-constexpr qsizetype kLineDisplayLimit = 64 * 1024;
-constexpr qsizetype kRunDisplayLimit = 16 * 1024;
+constexpr qsizetype kLineDisplayLimit = 16 * 1024;
+constexpr qsizetype kRunDisplayLimit = 8 * 1024;
 // Text inserted once (a prompt, an error body) is laid out once; only a run without any space
 // this long, which no reader takes for a sentence, is broken for display.
 constexpr qsizetype kHardLineLimit = 4096;
