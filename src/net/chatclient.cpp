@@ -279,8 +279,7 @@ void ChatClient::sendAttempt()
     });
     m_attemptWall.start();
     if (const auto deadline = m_policy->headerDeadline())
-        m_headerTimer.start(
-            int(std::max(m_clock.toWall(*deadline - m_clock.now()), kMinHeaderTimeoutWallMs)));
+        m_headerTimer.start(int(m_clock.toWall(*deadline - m_clock.now())));
     attempt->start();
 }
 
@@ -416,6 +415,7 @@ void ChatClient::onHeaderTimeout()
         m_headerTimer.start(int(m_clock.toWall(*deadline - m_clock.now())));
         return;
     }
+    // Past the (scaled) deadline, but not yet past the floor of a header timeout.
     if (const qint64 waited = m_attemptWall.elapsed(); waited < kMinHeaderTimeoutWallMs) {
         m_headerTimer.start(int(kMinHeaderTimeoutWallMs - waited));
         return;
