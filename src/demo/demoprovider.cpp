@@ -40,13 +40,17 @@ QByteArray methodName(QHttpServerRequest::Method method)
 
 DemoProvider::DemoProvider(QObject *parent)
     : QObject(parent)
-    , m_server(new QHttpServer)
     , m_window(m_options.limit, m_options.windowSeconds * 1000)
     , m_requestWindow(m_options.requestLimit, m_options.windowSeconds * 1000)
 {
+    m_clock.start();
+}
+
+void DemoProvider::buildServer()
+{
     // Clients send it their keys: Qt HTTP Server's request dumps must never print them.
     keepRequestHeadersOutOfLogs();
-    m_clock.start();
+    m_server = std::make_unique<QHttpServer>();
     m_server->route(QStringLiteral("/v1/chat/completions"),
         [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
             handleChat(request, std::move(responder));
@@ -128,6 +132,14 @@ const DemoOptions &DemoProvider::options() const
 
 bool DemoProvider::listen(quint16 port)
 {
+    if (!reserve(port))
+        return false;
+    serve();
+    return true;
+}
+
+bool DemoProvider::reserve(quint16 port)
+{
     if (m_tcpServer) {
         m_errorString = QStringLiteral("The demo provider is already listening.");
         return false;
@@ -135,14 +147,15 @@ bool DemoProvider::listen(quint16 port)
     m_errorString = validate(m_options);
     if (!m_errorString.isEmpty())
         return false;
-    auto tcpServer = std::make_unique<QTcpServer>();
+    // A child until serve() hands it to the HTTP server.
+    auto tcpServer = std::make_unique<QTcpServer>(this);
     if (!tcpServer->listen(QHostAddress::LocalHost, port)) {
         m_errorString = QStringLiteral("Cannot listen on 127.0.0.1:%1: %2")
                             .arg(QString::number(port), tcpServer->errorString());
         return false;
     }
+    tcpServer->pauseAccepting();
     m_tcpServer = tcpServer.release();
-    m_server->bind(m_tcpServer); // takes ownership
     m_clock.restart();
     m_window.clear();
     m_requestWindow.clear();
@@ -150,6 +163,20 @@ bool DemoProvider::listen(quint16 port)
     qCInfo(lcDemo, "demo provider listening on http://127.0.0.1:%u/v1, scenario %ls",
         unsigned(m_tcpServer->serverPort()), qUtf16Printable(m_options.scenario));
     return true;
+}
+
+void DemoProvider::serve()
+{
+    if (!m_tcpServer || m_server)
+        return;
+    buildServer();
+    m_server->bind(m_tcpServer); // takes ownership
+    m_tcpServer->resumeAccepting();
+}
+
+bool DemoProvider::isServing() const
+{
+    return m_server != nullptr;
 }
 
 bool DemoProvider::isListening() const

@@ -157,8 +157,17 @@ public:
     void setPolicyClock(std::function<double()> nowMs);
 
     /// Listens on 127.0.0.1 only (0: any free port). False + errorString() on failure (invalid
-    /// options, port in use, already listening).
+    /// options, port in use, already listening). The same as reserve() then serve().
     bool listen(quint16 port = 0);
+    /// Takes the port, as listen() does, and accepts no connection yet: one that comes waits in
+    /// the port's backlog until serve(). The HTTP server is not built before serve(): Qt HTTP
+    /// Server loads the TLS backend (OpenSSL, 4.4 MiB resident) when it is built, which a window
+    /// that starts with the demo has no need of before its first paint.
+    bool reserve(quint16 port = 0);
+    /// Builds the HTTP server on the reserved port and accepts the connections that waited.
+    /// Nothing without a reserve(); nothing the second time.
+    void serve();
+    bool isServing() const;
     bool isListening() const;
     QString errorString() const;
     quint16 port() const;
@@ -190,6 +199,7 @@ private:
     struct ChatCall;
 
     static QString validate(const DemoOptions &options);
+    void buildServer();
     void record(const QHttpServerRequest &request);
     void handleModels(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void handleMissing(const QHttpServerRequest &request, QHttpServerResponder &&responder);

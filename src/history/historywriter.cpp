@@ -17,6 +17,7 @@ HistoryWriter::HistoryWriter(QObject *parent)
 
 HistoryWriter::~HistoryWriter()
 {
+    release();
     enqueue([this](HistoryStore &store) {
         store.close();
         m_thread.quit();
@@ -29,7 +30,25 @@ void HistoryWriter::enqueue(Job job)
 {
     QMutexLocker lock(&m_mutex);
     m_queue.push_back(std::move(job));
-    if (m_drainPosted)
+    if (m_drainPosted || m_held)
+        return;
+    m_drainPosted = true;
+    lock.unlock();
+    QMetaObject::invokeMethod(
+        m_context, [this] { drain(); }, Qt::QueuedConnection);
+}
+
+void HistoryWriter::hold()
+{
+    QMutexLocker lock(&m_mutex);
+    m_held = true;
+}
+
+void HistoryWriter::release()
+{
+    QMutexLocker lock(&m_mutex);
+    m_held = false;
+    if (m_drainPosted || m_queue.empty())
         return;
     m_drainPosted = true;
     lock.unlock();

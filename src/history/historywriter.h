@@ -37,6 +37,11 @@ public:
     bool openQueued() const { return m_openQueued; }
     /// After the queued writes; closed() when done. Later writes fail (writeFailed()).
     void close();
+    /// Until release(), calls queue their work in order and none of it runs: a window holds
+    /// its history until its first paint, so opening the database (the SQL driver, SQLite,
+    /// 1.4 MiB resident) does not come before it. The destructor releases a held writer.
+    void hold();
+    void release();
 
     // Each write returns at once; the id returned is the row's, already made.
     QUuid addConversation(Conversation conversation);
@@ -110,6 +115,7 @@ private:
     std::deque<Job> m_queue;
     int m_running = 0;
     bool m_drainPosted = false;
+    bool m_held = false;
 };
 
 } // namespace capwatch::history

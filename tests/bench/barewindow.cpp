@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QPushButton>
+#include <QScreen>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QWidget>
@@ -21,9 +22,11 @@ int main(int argc, char *argv[])
     layout->addWidget(new QLineEdit);
     layout->addWidget(new QPushButton(QStringLiteral("Send")));
     window.setCentralWidget(central);
-    // The size capwatch opens at.
-    window.resize(
-        window.fontMetrics().averageCharWidth() * 150, window.fontMetrics().height() * 42);
+    // The size capwatch opens at on a first run (MainWindow's constructor): the same backing
+    // store, so the same memory for the window's pixels.
+    const QSize wanted(
+        window.fontMetrics().averageCharWidth() * 190, window.fontMetrics().height() * 50);
+    window.resize(wanted.boundedTo(window.screen()->availableGeometry().size() * 0.92));
     window.show();
     capwatch::app::armStartupProbe(&window);
     return QApplication::exec();

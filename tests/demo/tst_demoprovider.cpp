@@ -375,6 +375,31 @@ private Q_SLOTS:
         QCOMPARE(scenarioNamed(u"no-such-scenario"), std::nullopt);
     }
 
+    void aReservedPortHoldsRequestsUntilServed()
+    {
+        DemoProvider provider;
+        provider.setOptions(scenario(u"capped"_s));
+        QVERIFY(provider.reserve());
+        QVERIFY(provider.isListening());
+        QVERIFY(!provider.isServing());
+        QVERIFY(provider.port() != 0);
+        const QUrl url = provider.baseUrl();
+        ReplyPtr early = get(provider, u"/models"_s);
+        // Nothing answers a request that comes before serve(); it is not refused either.
+        QTest::qWait(300);
+        QVERIFY(!early->isFinished());
+        provider.serve();
+        QVERIFY(provider.isServing());
+        QCOMPARE(provider.baseUrl(), url); // the URL given out at reserve() stays right
+        AWAIT(early);
+        QCOMPARE(statusOf(early.get()), 200);
+        ReplyPtr later = get(provider, u"/models"_s);
+        AWAIT(later);
+        QCOMPARE(statusOf(later.get()), 200);
+        provider.serve(); // a second time: nothing
+        QVERIFY(!provider.reserve()); // already listening
+    }
+
     void models()
     {
         auto provider = start(scenario(u"capped"_s));

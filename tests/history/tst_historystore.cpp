@@ -342,6 +342,7 @@ private Q_SLOTS:
     void profileColumnsRoundTrip();
     void setConversationProfileKeepsUpdated();
     void writerSetsConversationProfile();
+    void aHeldWriterRunsNothingUntilReleased();
     void retryRecordWindowColumnsRoundTrip_data();
     void retryRecordWindowColumnsRoundTrip();
     void providerWindowReplacesItsOwnRowOnly();
@@ -1587,6 +1588,27 @@ void TestHistoryStore::writerSetsConversationProfile()
     QVERIFY(store.open(dbPath()).persistent());
     QCOMPARE(store.conversation(id)->profile, u"paid"_s);
     QCOMPARE(store.conversation(id)->updated, kBase);
+}
+
+void TestHistoryStore::aHeldWriterRunsNothingUntilReleased()
+{
+    HistoryWriter writer;
+    writer.hold();
+    QSignalSpy opened(&writer, &HistoryWriter::opened);
+    writer.open(dbPath());
+    const QUuid id = writer.addConversation(conversationAt(kBase));
+    QSignalSpy flushed(&writer, &HistoryWriter::flushed);
+    writer.flush();
+    QVERIFY(!flushed.wait(300)); // held: not even the open has run
+    QCOMPARE(opened.size(), 0);
+    QVERIFY(!QFileInfo::exists(dbPath()));
+    QCOMPARE(writer.pending(), 3);
+    writer.release();
+    QVERIFY(flushed.wait(10000));
+    QCOMPARE(opened.size(), 1); // in the order they were queued
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    QVERIFY(store.conversation(id).has_value());
 }
 
 void TestHistoryStore::retryRecordWindowColumnsRoundTrip_data()

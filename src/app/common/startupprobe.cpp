@@ -3,9 +3,11 @@
 #include <QByteArray>
 #include <QEvent>
 #include <QFile>
+#include <QList>
 #include <QObject>
 #include <QTimer>
 #include <QWidget>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -26,6 +28,26 @@ long long residentKiB()
     return -1;
 }
 
+/// The shared objects mapped into this process (file names, sorted): what loaded before the
+/// first paint.
+QByteArray sharedObjects()
+{
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    if (!maps.open(QIODevice::ReadOnly))
+        return {};
+    QList<QByteArray> names;
+    for (const QByteArray &line : maps.readAll().split('\n')) {
+        const qsizetype slash = line.lastIndexOf('/');
+        if (slash < 0 || !line.contains(".so"))
+            continue;
+        const QByteArray name = line.mid(slash + 1);
+        if (!names.contains(name))
+            names.append(name);
+    }
+    std::sort(names.begin(), names.end());
+    return names.join(' ');
+}
+
 class FirstPaint final : public QObject
 {
 public:
@@ -39,6 +61,7 @@ protected:
             // Once this paint is done and flushed to the window: the next turn of the loop.
             QTimer::singleShot(0, [] {
                 std::fprintf(stderr, "startup-probe: shown rss_kib=%lld\n", residentKiB());
+                std::fprintf(stderr, "startup-probe: loaded %s\n", sharedObjects().constData());
                 std::fflush(stderr);
                 std::_Exit(0); // the teardown is not startup
             });

@@ -18,12 +18,24 @@ QUrl DemoLocalProvider::start(double timeScale, QString *error)
     demo::DemoOptions o;
     o.timeScale = timeScale;
     m_provider->setOptions(o);
-    if (m_provider->listen()) {
+    if (m_held ? m_provider->reserve() : m_provider->listen()) {
         m_users = 1;
         return m_provider->baseUrl();
     }
     *error = m_provider->errorString();
     return {};
+}
+
+void DemoLocalProvider::hold()
+{
+    m_held = true;
+}
+
+void DemoLocalProvider::release()
+{
+    m_held = false;
+    if (m_provider)
+        m_provider->serve();
 }
 
 void DemoLocalProvider::stop()

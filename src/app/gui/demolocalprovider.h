@@ -22,8 +22,15 @@ public:
     QUrl start(double timeScale, QString *error) override;
     void stop() override;
 
+    /// Until release(), a start() takes the demo's port and gives its URL at once, and the
+    /// server behind it is built at release(): the window holds it until its first paint. A
+    /// request that comes first waits for it in the port's backlog.
+    void hold();
+    void release();
+
 private:
     std::unique_ptr<demo::DemoProvider> m_provider;
+    bool m_held = false;
     int m_users = 0; ///< sessions that started it and did not stop it yet
 };
 

@@ -1,5 +1,6 @@
 // capwatch: the desktop client.
 
+#include "afterfirstpaint.h"
 #include "common/startupprobe.h"
 #include "common/userrules.h"
 #include "demolocalprovider.h"
@@ -123,7 +124,6 @@ int main(int argc, char *argv[])
     QApplication::setApplicationVersion(QString::fromLatin1(capwatch::kVersion));
     QApplication::setApplicationDisplayName(u"capwatch"_s);
     QApplication::setDesktopFileName(u"io.github.capwatch.capwatch"_s);
-    QApplication::setWindowIcon(QIcon(u":/icons/capwatch.svg"_s));
     QLoggingCategory::setFilterRules(u"capwatch.*.info=false"_s);
     setUpLanguage(app, QApplication::arguments());
 
@@ -156,19 +156,34 @@ int main(int argc, char *argv[])
     }
 
     capwatch::ui::Settings settings;
-    capwatch::app::DemoLocalProvider demo; // outlives the window, whose session may use it
-    // Outlives the window too: its destructor writes what the window queued last.
+    // Both outlive the window, whose session may use them; the history writer's destructor
+    // writes what the window queued last. Both are held until the window's first paint: the
+    // window asks for them while it is built (the demo's URL, the conversation list), gets the
+    // answers it needs at once (the URL is the reserved port's), and the SQL driver, SQLite and
+    // Qt HTTP Server's TLS backend load after it shows (docs/performance.md, "Startup").
+    capwatch::app::DemoLocalProvider demo;
+    demo.hold();
     capwatch::history::HistoryWriter history;
+    history.hold();
     const bool privateRun = parser.isSet(cmdline.privateRun);
     capwatch::ui::MainWindow window(settings, options, &demo);
     window.attachHistory(&history, privateRun);
     window.showRulesProblems(rulesProblems);
-    // Opened on the writer's thread: the window shows at once; the list fills when it is open.
+    // Opened on the writer's thread: the list fills when it is open.
     if (privateRun)
         history.openInMemory();
     else
         history.open(capwatch::session::defaultHistoryPath());
     window.show();
+    capwatch::app::afterFirstPaint(&window, [&demo, &history] {
+        demo.release();
+        history.release();
+        // The icon too: an SVG loads Qt SVG and its icon engine (0.4 MiB), and the window
+        // manager takes the new icon of a window already shown.
+        QApplication::setWindowIcon(QIcon(u":/icons/capwatch.svg"_s));
+    });
+    // Armed last: the event filter installed last sees the first paint first, so the probe
+    // measures the window before what follows the paint.
     capwatch::app::armStartupProbe(&window);
     return QApplication::exec();
 }
