@@ -105,6 +105,13 @@ void ProviderMemory::writeSetting(const QString &key, const QString &name, const
 {
     if (!m_settings)
         return;
+    if (!m_settings->fileName().isEmpty()) {
+        // Off the GUI thread (SettingsFileWriter); m_settings itself stays clean, so it has
+        // nothing to write at the next turn of the event loop.
+        m_fileWriter.write(
+            m_settings->fileName(), m_settings->format(), groupOf(key) + u'/' + name, value);
+        return;
+    }
     m_settings->beginGroup(groupOf(key));
     if (value.isValid())
         m_settings->setValue(name, value);

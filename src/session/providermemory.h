@@ -9,6 +9,7 @@
 #include "history/historytypes.h"
 #include "net/chatclient.h"
 #include "retry/providerwindow.h"
+#include "settingsfilewriter.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -91,6 +92,7 @@ private:
     void writeSetting(const QString &key, const QString &name, const QVariant &value);
 
     QSettings *m_settings = nullptr;
+    SettingsFileWriter m_fileWriter; ///< writes what is learned into m_settings's file
     QPointer<history::HistoryWriter> m_writer;
     std::function<QDateTime()> m_clock;
     bool m_loaded = true;
