@@ -4,6 +4,7 @@
 #include "textscan.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace capwatch::retry {
 
@@ -261,6 +262,15 @@ void addOwnTexts(
     }
 }
 
+/// The first `c` in `s[from, to)`, or `to`.
+std::size_t findByte(std::string_view s, char c, std::size_t from, std::size_t to)
+{
+    if (from >= to)
+        return to; // memchr is not for an empty range (its pointer may be null)
+    const void *hit = std::memchr(s.data() + from, c, to - from);
+    return hit ? std::size_t(static_cast<const char *>(hit) - s.data()) : to;
+}
+
 std::optional<int> statusIn(const std::optional<JsonScalar> &v)
 {
     if (!v)
@@ -398,14 +408,18 @@ std::optional<std::string> firstStreamEventData(std::string_view s)
     std::string data;
     bool hasData = false;
     std::size_t i = 0;
+    // Lines end at `\n`, `\r` or both, found with memchr (a byte loop was 5% of classifying a
+    // 1 MiB stream whose first event is one line). The next `\n` is kept: a stream of `\r`
+    // lines does not search for it again at each line.
+    std::size_t newline = findByte(s, '\n', 0, s.size());
     while (i < s.size()) {
-        std::size_t e = i;
-        while (e < s.size() && s[e] != '\n' && s[e] != '\r')
-            ++e;
+        if (newline < i)
+            newline = findByte(s, '\n', i, s.size());
+        const std::size_t e = findByte(s, '\r', i, newline);
         const std::string_view line = s.substr(i, e - i);
-        if (e < s.size())
-            e += (s[e] == '\r' && e + 1 < s.size() && s[e + 1] == '\n') ? 2 : 1;
         i = e;
+        if (i < s.size())
+            i += (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ? 2 : 1;
         if (line.empty()) {
             if (hasData)
                 return data;

@@ -29,9 +29,37 @@ std::string lowerCase(std::string_view text)
     return out;
 }
 
+namespace {
+
+/// The first byte at or after i that lowerInPlace() may change (`A`-`Z`, or 0xD0, the lead byte
+/// of `А`-`Я` and `Ё`), or s.size(). Most of a text has none: 16 bytes are tested at once with
+/// SSE2.
+std::size_t nextToLower(std::string_view s, std::size_t i)
+{
+#if defined(__SSE2__)
+    const __m128i beforeA = _mm_set1_epi8('A' - 1);
+    const __m128i afterZ = _mm_set1_epi8('Z' + 1);
+    const __m128i cyrillicLead = _mm_set1_epi8(static_cast<char>(0xD0));
+    for (; i + 16 <= s.size(); i += 16) {
+        const __m128i v = load16(s.data() + i);
+        const unsigned found = maskOf(
+            _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(v, beforeA), _mm_cmplt_epi8(v, afterZ)),
+                _mm_cmpeq_epi8(v, cyrillicLead)));
+        if (found != 0)
+            return i + std::size_t(std::countr_zero(found));
+    }
+#endif
+    while (
+        i < s.size() && !(s[i] >= 'A' && s[i] <= 'Z') && static_cast<unsigned char>(s[i]) != 0xD0)
+        ++i;
+    return i;
+}
+
+} // namespace
+
 void lowerInPlace(std::string &out)
 {
-    for (std::size_t i = 0; i < out.size(); ++i) {
+    for (std::size_t i = nextToLower(out, 0); i < out.size(); i = nextToLower(out, i + 1)) {
         const auto c = static_cast<unsigned char>(out[i]);
         if (c >= 'A' && c <= 'Z') {
             out[i] = static_cast<char>(c - 'A' + 'a');
@@ -72,9 +100,8 @@ std::vector<NumberToken> findNumbers(std::string_view s)
     // untouched: a text dense with numbers then never copies the list as it grows.
     if (s.size() > 4096)
         out.reserve(s.size() / 2 + 1);
-    std::size_t i = 0;
-    while (i < s.size()) {
-        if (!isDigit(s[i]) || !numberMayStartAt(s, i)) {
+    for (std::size_t i = nextDigit(s, 0); i < s.size(); i = nextDigit(s, i)) {
+        if (!numberMayStartAt(s, i)) {
             ++i;
             continue;
         }

@@ -236,9 +236,8 @@ std::array<std::optional<WaitHint>, kValueUnitPatternCount> findValueUnitPattern
 {
     const auto kValueUnitPatterns = valueUnitPatterns(rules);
     std::array<std::optional<WaitHint>, kValueUnitPatternCount> found;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        if (!isDigit(s[i]) || !numberMayStartAt(s, i)) {
+    for (std::size_t i = nextDigit(s, 0); i < s.size(); i = nextDigit(s, i)) {
+        if (!numberMayStartAt(s, i)) {
             ++i;
             continue;
         }
