@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <system_error>
 #include <vector>
 
@@ -298,8 +299,10 @@ private:
     bool string()
     {
         ++m_i;
+        const std::size_t begin = m_i;
         m_buffer.clear();
         const std::size_t n = m_s.size();
+        bool reserved = false;
         for (;;) {
             // A run of plain characters (ASCII and valid UTF-8), appended at once.
             const std::size_t runBegin = m_i;
@@ -330,12 +333,38 @@ private:
             if (c < 0x20)
                 return false;
             if (c == '\\') {
+                // Decoded, the string is no longer than it is here: room for that at once, so
+                // that a long text with escapes is not copied as it grows (a 1 MiB one was
+                // copied into 2 MiB, fresh pages each time).
+                if (!reserved)
+                    m_buffer.reserve(closingQuote(begin) - begin);
+                reserved = true;
                 if (!escape())
                     return false;
                 continue;
             }
             return false; // invalid UTF-8
         }
+    }
+
+    /// The offset of the quote that ends the string whose text starts at `begin`, or the end
+    /// of the input: the first quote after an even run of backslashes (an odd one escapes it).
+    std::size_t closingQuote(std::size_t begin) const
+    {
+        for (std::size_t from = begin; from < m_s.size();) {
+            const void *hit = std::memchr(m_s.data() + from, '"', m_s.size() - from);
+            if (!hit)
+                break;
+            const auto quote
+                = static_cast<std::size_t>(static_cast<const char *>(hit) - m_s.data());
+            std::size_t run = quote;
+            while (run > begin && m_s[run - 1] == '\\')
+                --run;
+            if ((quote - run) % 2 == 0)
+                return quote;
+            from = quote + 1;
+        }
+        return m_s.size();
     }
 
     /// The first byte at or after i that is not plain ASCII inside a string (a control
