@@ -31,53 +31,57 @@ std::string lowerCase(std::string_view text)
 
 namespace {
 
-/// The first byte at or after i that lowerInPlace() may change (`A`-`Z`, or 0xD0, the lead byte
-/// of `А`-`Я` and `Ё`), or s.size(). Most of a text has none: 16 bytes are tested at once with
-/// SSE2.
-std::size_t nextToLower(std::string_view s, std::size_t i)
+/// Whether the 16 bytes at i hold nothing lowerInPlace() changes (no `A`-`Z`, and no 0xD0, the
+/// lead byte of `А`-`Я` and `Ё`). False without SSE2, and for fewer than 16 bytes.
+bool nothingToLower(std::string_view s, std::size_t i)
 {
 #if defined(__SSE2__)
-    const __m128i beforeA = _mm_set1_epi8('A' - 1);
-    const __m128i afterZ = _mm_set1_epi8('Z' + 1);
-    const __m128i cyrillicLead = _mm_set1_epi8(static_cast<char>(0xD0));
-    for (; i + 16 <= s.size(); i += 16) {
-        const __m128i v = load16(s.data() + i);
-        const unsigned found = maskOf(
-            _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi8(v, beforeA), _mm_cmplt_epi8(v, afterZ)),
-                _mm_cmpeq_epi8(v, cyrillicLead)));
-        if (found != 0)
-            return i + std::size_t(std::countr_zero(found));
-    }
+    if (i + 16 > s.size())
+        return false;
+    const __m128i v = load16(s.data() + i);
+    const __m128i upper = _mm_and_si128(
+        _mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1)));
+    const __m128i cyrillicLead = _mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0xD0)));
+    return maskOf(_mm_or_si128(upper, cyrillicLead)) == 0;
+#else
+    (void)s;
+    (void)i;
+    return false;
 #endif
-    while (
-        i < s.size() && !(s[i] >= 'A' && s[i] <= 'Z') && static_cast<unsigned char>(s[i]) != 0xD0)
-        ++i;
-    return i;
 }
 
 } // namespace
 
 void lowerInPlace(std::string &out)
 {
-    for (std::size_t i = nextToLower(out, 0); i < out.size(); i = nextToLower(out, i + 1)) {
-        const auto c = static_cast<unsigned char>(out[i]);
-        if (c >= 'A' && c <= 'Z') {
-            out[i] = static_cast<char>(c - 'A' + 'a');
-        } else if (c == 0xD0 && i + 1 < out.size()) {
-            // U+0410..U+042F (D0 90..D0 AF) become U+0430..U+044F; U+0401 Ё becomes U+0451 ё.
-            // Both stay two bytes long.
-            const auto n = static_cast<unsigned char>(out[i + 1]);
-            if (n >= 0x90 && n <= 0x9F) {
-                out[i + 1] = static_cast<char>(n + 0x20);
-            } else if (n >= 0xA0 && n <= 0xAF) {
-                out[i] = static_cast<char>(0xD1);
-                out[i + 1] = static_cast<char>(n - 0x20);
-            } else if (n == 0x81) {
-                out[i] = static_cast<char>(0xD1);
-                out[i + 1] = static_cast<char>(0x91);
+    std::size_t i = 0;
+    while (i < out.size()) {
+        // 16 bytes with nothing to change are passed over at once (most of an English text);
+        // the others byte by byte (a Russian text has a 0xD0 in almost every 16 bytes).
+        if (nothingToLower(out, i)) {
+            i += 16;
+            continue;
+        }
+        for (const std::size_t stop = std::min(out.size(), i + 16); i < stop; ++i) {
+            const auto c = static_cast<unsigned char>(out[i]);
+            if (c >= 'A' && c <= 'Z') {
+                out[i] = static_cast<char>(c - 'A' + 'a');
+            } else if (c == 0xD0 && i + 1 < out.size()) {
+                // U+0410..U+042F (D0 90..D0 AF) become U+0430..U+044F; U+0401 Ё becomes
+                // U+0451 ё. Both stay two bytes long.
+                const auto n = static_cast<unsigned char>(out[i + 1]);
+                if (n >= 0x90 && n <= 0x9F) {
+                    out[i + 1] = static_cast<char>(n + 0x20);
+                } else if (n >= 0xA0 && n <= 0xAF) {
+                    out[i] = static_cast<char>(0xD1);
+                    out[i + 1] = static_cast<char>(n - 0x20);
+                } else if (n == 0x81) {
+                    out[i] = static_cast<char>(0xD1);
+                    out[i + 1] = static_cast<char>(0x91);
+                }
+                if ((n & 0xC0) == 0x80)
+                    ++i;
             }
-            if ((n & 0xC0) == 0x80)
-                ++i;
         }
     }
 }
