@@ -68,6 +68,8 @@ private Q_SLOTS:
     void errorInSuccessBody();
     void errorInStreamEvent_data();
     void errorInStreamEvent();
+    void jsonStringsAtEveryOffset();
+    void streamLineEnds();
 
 private:
     static void languageRows();
@@ -1209,6 +1211,40 @@ void TestClassifier::errorInStreamEvent()
     QCOMPARE(e ? e->status : 0, status);
     if (e)
         QCOMPARE(QByteArray::fromStdString(e->body), data);
+}
+
+void TestClassifier::jsonStringsAtEveryOffset()
+{
+    // The reader passes over up to 16 plain bytes of a string at once, and reserves room at its
+    // first escape: whatever falls on a block's edge, the text read is the same.
+    // The string ends at a quote after two backslashes (an escaped backslash).
+    const std::string tail = R"(a\"b\\c\u00e9 Ж done\\)";
+    const std::string decoded = "a\"b\\c\u00e9 \u0416 done\\";
+    for (std::size_t pad = 0; pad <= 40; ++pad) {
+        const std::string text(pad, 'x');
+        const std::string body = R"({"error":")" + text + tail + R"("})";
+        const auto fields = readErrorFields(body);
+        QVERIFY(fields.error);
+        QCOMPARE(*fields.error, text + decoded);
+        // Broken the same way at every offset: a control character, a string whose last quote
+        // is escaped.
+        const std::string control = R"({"error":")" + text + "\x01" + tail + R"("})";
+        QCOMPARE(readErrorFields(control).shape, ErrorFields::Shape::NotJson);
+        const std::string unclosed = R"({"error":")" + text + R"(\")";
+        QCOMPARE(readErrorFields(unclosed).shape, ErrorFields::Shape::NotJson);
+    }
+}
+
+void TestClassifier::streamLineEnds()
+{
+    // Lines end at \n, \r or \r\n; an event ends at an empty line or the end of the text.
+    QCOMPARE(firstStreamEventData("data: a\rdata: b\r\rdata: c\n\n"), std::string("a\nb"));
+    QCOMPARE(firstStreamEventData("data: a\r\ndata: b\r\n\r\n"), std::string("a\nb"));
+    QCOMPARE(firstStreamEventData(": x\rdata: a\n\rdata: b"), std::string("a"));
+    QCOMPARE(firstStreamEventData("\r\r\n\ndata:a\rdata: b"), std::string("a\nb"));
+    QCOMPARE(firstStreamEventData("data: a"), std::string("a"));
+    QVERIFY(!firstStreamEventData(""));
+    QVERIFY(!firstStreamEventData("\r\n\r: comment\n"));
 }
 
 QTEST_GUILESS_MAIN(TestClassifier)

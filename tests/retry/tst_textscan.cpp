@@ -29,6 +29,8 @@ private Q_SLOTS:
     void compactDurations();
     void rfc3339();
     void tokenWords();
+    void sameResultAtEveryOffset_data();
+    void sameResultAtEveryOffset();
 };
 
 void TestTextScan::numbers_data()
@@ -415,6 +417,68 @@ void TestTextScan::tokenWords()
         = findKeywords("令牌超过限额 превышен лимит токенов token limit exceeded 超出 限制 上限");
     QCOMPARE(kws.size(), std::size_t(12));
     QVERIFY(findKeywords("超长").empty()); // a too_large phrase, not a token-limit keyword
+}
+
+void TestTextScan::sameResultAtEveryOffset_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::newRow("Russian") << u"ПРЕВЫШЕН ЛИМИТ ТОКЕНОВ: Использовано 12 345 из 10 000. Ёж"_s;
+    QTest::newRow("retry in") << u"Token limit exceeded: used 60323, limit 60000. Retry in 2 MIN"_s;
+    QTest::newRow("retry after") << u"rate limit reached: retry after 30 seconds"_s;
+    QTest::newRow("compact") << u"Limit 5, used 7. Please try again in 1m30.5s"_s;
+    QTest::newRow("slash") << u"(actual/limit): 65605/16000 tokens"_s;
+    QTest::newRow("Chinese") << u"令牌超过限额：已使用12，限额3，请在2.5秒后重试。"_s;
+    QTest::newRow("reset at") << u"quota exceeded, reset at 2026-12-07T08:00:00Z"_s;
+    QTest::newRow("requested") << u"maximum context length is 4,097 tokens, you requested 4268"_s;
+    QTest::newRow("hours") << u"try again in 2 hours or in 3h"_s;
+}
+
+void TestTextScan::sameResultAtEveryOffset()
+{
+    // The scanners test up to 16 bytes at once where they can: whatever falls on a block's
+    // edge, the result moves with the text and nothing else changes.
+    QFETCH(QString, text);
+    const auto now = std::chrono::system_clock::time_point(std::chrono::seconds(1'795'982'400));
+    const std::string raw = text.toStdString();
+    const std::string lower = lowerCase(raw);
+    const auto numbers = findNumbers(lower);
+    const PhraseHits hits = scanPhrases(lower);
+    const auto hint = findWaitHint(lower, now, &hits);
+    const UsedLimit ul = extractUsedLimit(lower, numbers, 0, 0, &hits);
+    const RequestedLimit rl = findRequestedLimit(lower, numbers, &hits);
+    for (std::size_t pad = 1; pad <= 40; ++pad) {
+        const std::string before(pad, ' ');
+        const std::string after(pad % 17, ' ');
+        const std::string moved = lowerCase(before + raw + after);
+        QCOMPARE(moved, before + lower + after);
+        const auto movedNumbers = findNumbers(moved);
+        QCOMPARE(movedNumbers.size(), numbers.size());
+        for (std::size_t n = 0; n < numbers.size(); ++n) {
+            QCOMPARE(movedNumbers[n].begin, numbers[n].begin + pad);
+            QCOMPARE(movedNumbers[n].end, numbers[n].end + pad);
+            QCOMPARE(movedNumbers[n].value, numbers[n].value);
+        }
+        const PhraseHits movedHits = scanPhrases(moved);
+        QVERIFY(movedHits.bits == hits.bits);
+        for (const PhraseHits *h : { &movedHits, static_cast<const PhraseHits *>(nullptr) }) {
+            const auto movedHint = findWaitHint(moved, now, h);
+            QCOMPARE(movedHint.has_value(), hint.has_value());
+            if (hint) {
+                QCOMPARE(movedHint->pattern, hint->pattern);
+                QCOMPARE(movedHint->raw.count(), hint->raw.count());
+                QCOMPARE(movedHint->begin, hint->begin + pad);
+                QCOMPARE(movedHint->end, hint->end + pad);
+            }
+            const UsedLimit movedUl = extractUsedLimit(moved, movedNumbers, 0, 0, h);
+            QCOMPARE(movedUl.used, ul.used);
+            QCOMPARE(movedUl.limit, ul.limit);
+            QCOMPARE(movedUl.usedByWord, ul.usedByWord);
+            QCOMPARE(movedUl.limitByWord, ul.limitByWord);
+            const RequestedLimit movedRl = findRequestedLimit(moved, movedNumbers, h);
+            QCOMPARE(movedRl.requested, rl.requested);
+            QCOMPARE(movedRl.limit, rl.limit);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTextScan)
