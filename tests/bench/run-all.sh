@@ -32,4 +32,4 @@ echo "## retry timing"
 echo
 
 echo "## classification"
-"$build/tests/bench_classifier" 2>&1 | grep -E "RESULT|msecs per iteration|ns/byte"
+"$build/tests/bench_classifier" 2>&1 | grep -E "RESULT|msecs per iteration|classify"
