@@ -149,8 +149,8 @@ inline std::size_t findFrom(std::string_view s, std::string_view what, std::size
     return npos;
 }
 
-/// The first ASCII digit at or after i, or s.size(). Dense text has a byte or two between
-/// digits and a long one none: 16 bytes are tested at once with SSE2.
+/// The first ASCII digit at or after i, or s.size(). Most of a text is no digit: 16 bytes are
+/// tested at once with SSE2.
 inline std::size_t nextDigit(std::string_view s, std::size_t i)
 {
 #if defined(__SSE2__)

@@ -190,8 +190,9 @@ std::array<UnitPattern, kValueUnitPatternCount> valueUnitPatterns(const Rules &r
 }
 
 /// Whether one of the pattern's units occurs anywhere in the text: without one it cannot match,
-/// and the text is not searched for its lead words (a pass of SSE2 compares costs a tenth of
-/// that search on a 1 MiB text with a lead word every 60 bytes).
+/// and the text is not searched for its lead words. Looking for a unit that is not there takes
+/// 0.03 ms on 1 MiB; just finding the 17,000 `retry` of a 1 MiB text with one every 60 bytes
+/// takes 0.11 ms, before any of them is tested.
 bool mayHaveUnit(std::string_view s, const UnitPattern &p)
 {
     return std::any_of(p.units.begin(), p.units.end(),
