@@ -100,6 +100,12 @@ void TestTextScan::waitHints_data()
     QTest::newRow("1 beats 3 placed earlier")
         << u"used 5 minutes. retry in 2 minutes"_s << 1 << qint64(120'000);
     QTest::newRow("2 retry after seconds") << u"retry after 30 seconds"_s << 2 << qint64(30'000);
+    QTest::newRow("1 beats 2 placed earlier")
+        << u"retry after 30 seconds, or retry in 2 minutes"_s << 1 << qint64(120'000);
+    QTest::newRow("2 when 1 has no unit")
+        << u"retry in 5 sec; retry after 3 seconds"_s << 2 << qint64(3'000);
+    QTest::newRow("2 at its first match")
+        << u"retry after x, retry after 4 seconds, retry after 5 seconds"_s << 2 << qint64(4'000);
     QTest::newRow("2 beats 4 placed earlier")
         << u"took 9 seconds; retry after 3 second"_s << 2 << qint64(3'000);
     QTest::newRow("3 minute") << u"come back in 1 minute"_s << 3 << qint64(60'000);
