@@ -148,9 +148,9 @@ public:
     [[nodiscard]] int turnCount() const;
 
     // True once everything received is on screen (a long answer is shown a budget at a time,
-    // even after it finished arriving); a line too long to show live is "on screen" as far as
-    // it is shown.
-    [[nodiscard]] bool isSettled() const { return m_pending.isEmpty(); }
+    // even after it finished arriving, and a long finished answer is rendered as Markdown a piece
+    // at a time); a line too long to show live is "on screen" as far as it is shown.
+    [[nodiscard]] bool isSettled() const { return m_pending.isEmpty() && m_rendering.isEmpty(); }
     // For tests: how many streaming edits the document has seen.
     [[nodiscard]] int flushCount() const;
 
@@ -208,6 +208,10 @@ private:
         bool finished = false;
         bool incomplete = false;
         bool truncated = false; // reached a display limit: nothing more is shown live
+        // A finished answer rendered as Markdown a piece at a time: the characters of text
+        // rendered so far (-1: none pending), and where the plain text still to replace begins.
+        qsizetype rendered = -1;
+        QTextCursor renderEdge;
     };
 
     [[nodiscard]] Item *item(int id);
@@ -236,11 +240,23 @@ private:
     void flushTurn(Item &item, bool final);
     void completeTurn(Item &item);
     void renderMarkdown(Item &item);
+    // The next piece of a long answer's Markdown (see renderMarkdown()); the last one completes
+    // the turn.
+    void renderMarkdownPiece(Item &item);
+    void renderPendingMarkdown();
+    // Puts what `scratch` holds at `cursor` (in place of its selection) with the fix-ups a
+    // rendered fragment needs; `cursor` ends after it.
+    void insertRendered(QTextCursor &cursor, const QTextDocument &scratch, int pieceStart);
+    void removeTooLongNotice(Item &item, QTextCursor &cursor);
+    // An image of an answer, decoded and cached under a short name of ours: that name.
+    QString cachedImage(const QUrl &source);
     void restyle();
 
     std::vector<Item> m_items;
     QList<int> m_pending; // assistant turns with text not yet shown
     QTimer m_flushTimer;
+    QList<int> m_rendering; // finished answers with Markdown pieces still to render
+    QTimer m_renderTimer;
     int m_nextId = 1; // ids are never reused, and grow along m_items
     int m_turnCount = 0;
     int m_flushCount = 0;

@@ -32,4 +32,15 @@ namespace capwatch::ui::transcript {
 [[nodiscard]] qsizetype displayableEnd(
     QStringView text, qsizetype from, qsizetype to, qsizetype &lineLength, qsizetype &runLength);
 
+// Where the next piece of a long answer's Markdown may end, so that the pieces rendered one by one
+// read as the whole would: just after a blank line at least `piece` characters after `from`,
+// outside a fenced code block, before a line that starts with neither a space nor a tab (an
+// indented line would be read as code, or lose the list item it continues), and with no code
+// block or table on either side (frames, whose neighbours Qt makes). The end of the text when
+// there is no such place. `from` is the start of the text or such a place.
+[[nodiscard]] qsizetype markdownPieceEnd(QStringView text, qsizetype from, qsizetype piece);
+
+// The block breaks QTextCursor::insertText() makes of `text` ("\r\n" is one).
+[[nodiscard]] int blockBreaks(QStringView text);
+
 } // namespace capwatch::ui::transcript
