@@ -3,12 +3,15 @@
 # answer from capwatch-cli's embedded demo provider (scenario `firehose`: 20,000,000 bytes of
 # answer text in 90,000 SSE chunks, sent as fast as the socket takes it).
 #
-#   tests/bench/stream-bench.sh [CAPWATCH_CLI [RUNS]]
+#   tests/bench/stream-bench.sh [CAPWATCH_CLI [RUNS [BASELINE_CLI]]]
 #
 # CAPWATCH_CLI defaults to build/release/src/app/capwatch-cli under the repository root; RUNS
-# defaults to 3. Clients: capwatch-cli chat, curl (raw SSE bytes, a floor), and the official
-# `openai` npm package v6 when node and npm exist (installed once into tests/bench/.node/).
-# Prints a markdown table of medians and the capwatch/SDK ratios. Not part of the test suite.
+# defaults to 3. Clients: capwatch-cli chat with history on (a new database each run) and with
+# --private, curl (raw SSE bytes, a floor), and the official `openai` npm package v6 when node
+# and npm exist (installed once into tests/bench/.node/). BASELINE_CLI, another build, is run
+# the same two ways in the same rounds, for a before/after side by side. Prints a markdown table
+# of medians and spreads, and the ratios. STREAM_BENCH_SDK=0 leaves the SDK out. Not part of the
+# test suite.
 set -euo pipefail
 
 readonly ANSWER_BYTES=20000000
@@ -27,17 +30,26 @@ die() {
 cli_arg=${1:-build/release/src/app/capwatch-cli}
 runs=${2:-3}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
+base_arg=${3:-}
 
 # A relative path is taken from the current directory, then from the repository root.
-if [[ $cli_arg == /* ]]; then
-    cli=$cli_arg
-elif [[ -e $cli_arg ]]; then
-    cli="$PWD/$cli_arg"
-else
-    cli="$repo_root/$cli_arg"
-fi
+resolve() {
+    if [[ $1 == /* ]]; then
+        echo "$1"
+    elif [[ -e $1 ]]; then
+        echo "$PWD/$1"
+    else
+        echo "$repo_root/$1"
+    fi
+}
+cli=$(resolve "$cli_arg")
 [[ -x $cli ]] || die "no executable capwatch-cli at '$cli'; build it first, e.g.
   cmake --preset release && cmake --build --preset release --target capwatch-cli"
+base=""
+if [[ -n $base_arg ]]; then
+    base=$(resolve "$base_arg")
+    [[ -x $base ]] || die "no executable baseline capwatch-cli at '$base'"
+fi
 
 if [[ ! -x /usr/bin/time ]]; then
     echo "stream-bench: /usr/bin/time (GNU time) is missing; install it with:" >&2
@@ -63,7 +75,9 @@ trap 'exit 143' TERM
 # --- the openai SDK (optional) ---------------------------------------------------------------
 sdk=0
 sdk_note=""
-if command -v node > /dev/null && command -v npm > /dev/null; then
+if [[ ${STREAM_BENCH_SDK:-1} == 0 ]]; then
+    sdk_note="STREAM_BENCH_SDK=0; SDK column skipped"
+elif command -v node > /dev/null && command -v npm > /dev/null; then
     sdk_version=""
     if [[ -f $node_dir/node_modules/openai/package.json ]]; then
         sdk_version=$(node -p "require('$node_dir/node_modules/openai/package.json').version" 2> /dev/null || true)
@@ -137,21 +151,35 @@ check_bytes() { # NAME GOT: record GOT and flag it if it is not the expected ans
 }
 
 body='{"model":"capwatch-demo","stream":true,"messages":[{"role":"user","content":"bench"}]}'
-clients=(capwatch curl)
+clients=(capwatch private)
+[[ -n $base ]] && clients+=(base base-private)
+clients+=(curl)
 ((sdk)) && clients+=(sdk)
 
-echo "stream-bench: $cli against $url, $runs run(s) per client" >&2
+# chat NAME BINARY [FLAGS...]: one capwatch-cli chat run, its answer checked. With history on it
+# stores into a new database each run, so the figure is the cost of storing this answer, not of
+# a database grown by earlier runs (opening one reads it whole: PRAGMA quick_check, about 1 s per
+# 100 MB), and no window report of an earlier run paces it.
+chat() {
+    local name=$1 binary=$2
+    shift 2
+    rm -f "$work/history.sqlite"*
+    if measure "$name" "$work/capwatch.out" "$binary" chat --endpoint "$url" --prompt bench "$@"; then
+        check_bytes "$name" "$(stat -c %s "$work/capwatch.out")"
+    else
+        failed=1
+    fi
+    rm -f "$work/capwatch.out" "$work/history.sqlite"*
+}
+
+echo "stream-bench: $cli${base:+ and $base} against $url, $runs run(s) per client" >&2
 for ((run = 1; run <= runs; run++)); do
     for client in "${clients[@]}"; do
         case $client in
-        capwatch)
-            if measure capwatch "$work/capwatch.out" "$cli" chat --endpoint "$url" --prompt bench; then
-                check_bytes capwatch "$(stat -c %s "$work/capwatch.out")"
-            else
-                failed=1
-            fi
-            rm -f "$work/capwatch.out"
-            ;;
+        capwatch) chat capwatch "$cli" --history-database "$work/history.sqlite" ;;
+        private) chat private "$cli" --private ;;
+        base) chat base "$base" --history-database "$work/history.sqlite" ;;
+        base-private) chat base-private "$base" --private ;;
         curl)
             # Raw SSE bytes as received (-w prints them); a floor for any client, not an answer size.
             if measure curl "$work/curl.out" curl -sSN --fail -X POST "$url/chat/completions" \
@@ -181,13 +209,21 @@ median() { # FILE COLUMN: median of a column of numbers
         END { if (NR == 0) exit 1; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+spread() { # FILE COLUMN SCALE: "min-max" of a column, divided by SCALE
+    cut -d ' ' -f "$2" "$1" | sort -g | awk -v s="$3" 'NR == 1 { lo = $1 } { hi = $1 }
+        END { printf (s == 1 ? "%.2f-%.2f" : "%.1f-%.1f"), lo / s, hi / s }'
+}
+
 declare -A wall rss
 echo
-echo "| client | runs | median wall s | median peak RSS MiB | answer bytes |"
+echo "| client | runs | median wall s (min-max) | median peak RSS MiB (min-max) | answer bytes |"
 echo "| --- | --: | --: | --: | --: |"
 for client in "${clients[@]}"; do
     case $client in
-    capwatch) label="capwatch-cli chat" ;;
+    capwatch) label="capwatch-cli chat, history on" ;;
+    private) label="capwatch-cli chat --private" ;;
+    base) label="baseline capwatch-cli chat, history on" ;;
+    base-private) label="baseline capwatch-cli chat --private" ;;
     curl) label="curl -N (raw SSE bytes)" ;;
     sdk) label="openai SDK $sdk_version (node $(node --version))" ;;
     esac
@@ -205,9 +241,21 @@ for client in "${clients[@]}"; do
     else
         bytes=$(sort -u "$work/$client.bytes" 2> /dev/null | paste -sd / -)
     fi
-    printf '| %s | %d | %.2f | %s | %s |\n' "$label" "$n" "${wall[$client]}" "${rss[$client]}" "${bytes:--}"
+    printf '| %s | %d | %.2f (%s) | %s (%s) | %s |\n' "$label" "$n" "${wall[$client]}" \
+        "$(spread "$times" 1 1)" "${rss[$client]}" "$(spread "$times" 2 1024)" "${bytes:--}"
 done
 echo
+
+# ratio LABEL A B: the medians of client A over client B, wall and peak RSS
+ratio() {
+    [[ -n ${wall[$2]:-} && -n ${wall[$3]:-} ]] || return 0
+    awk -v l="$1" -v aw="${wall[$2]}" -v bw="${wall[$3]}" -v ar="${rss[$2]}" -v br="${rss[$3]}" \
+        'BEGIN { printf "%-34s wall %s, peak RSS %.2f\n", l ":", (bw > 0 ? sprintf("%.2f", aw / bw) : "n/a"), ar / br }'
+}
+ratio "capwatch (history on)/curl" capwatch curl
+ratio "capwatch (history on)/--private" capwatch private
+ratio "baseline (history on)/curl" base curl
+ratio "baseline (history on)/--private" base base-private
 
 if [[ -n ${wall[capwatch]:-} && -n ${wall[sdk]:-} ]]; then
     awk -v cw="${wall[capwatch]}" -v sw="${wall[sdk]}" -v cr="${rss[capwatch]}" -v sr="${rss[sdk]}" 'BEGIN {
