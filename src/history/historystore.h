@@ -95,9 +95,12 @@ public:
     bool deleteConversation(const QUuid &id);
     /// The first user message of an untitled conversation names it (titleFor()).
     bool addMessage(Message &message);
-    /// Sets the final text and state of a message stored Pending (or replaces a stored one).
-    bool finishMessage(
-        const QUuid &id, const QString &text, MessageState state, const QDateTime &ended = {});
+    /// Sets the final text and state of a message stored Pending (or replaces a stored one), and
+    /// its usage when given: one write of the row, which SQLite rewrites whole on any change of
+    /// it (the usage as a second write of a 1,000,000-character answer: 1 MB more in the log,
+    /// 3.5 ms, and 5 ms more for the checkpoint at close).
+    bool finishMessage(const QUuid &id, const QString &text, MessageState state,
+        const QDateTime &ended = {}, const std::optional<MessageUsage> &usage = {});
     /// What an answer used, as its provider reported it; an unset figure is stored as NULL.
     bool setMessageUsage(const QUuid &id, std::optional<qint64> promptTokens,
         std::optional<qint64> completionTokens);

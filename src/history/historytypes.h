@@ -89,6 +89,13 @@ struct Message
     bool operator==(const Message &) const = default;
 };
 
+/// What an answer used, as its provider reported it; an unset figure is stored as NULL.
+struct MessageUsage
+{
+    std::optional<qint64> promptTokens;
+    std::optional<qint64> completionTokens;
+};
+
 /// One per user message: how its retry cycle ended.
 struct Send
 {

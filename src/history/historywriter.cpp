@@ -159,13 +159,14 @@ QUuid HistoryWriter::addMessage(Message message)
     return id;
 }
 
-void HistoryWriter::finishMessage(
-    const QUuid &id, const QString &text, MessageState state, QDateTime ended)
+void HistoryWriter::finishMessage(const QUuid &id, QString text, MessageState state,
+    QDateTime ended, std::optional<MessageUsage> usage)
 {
     if (!ended.isValid())
         ended = QDateTime::currentDateTimeUtc();
-    enqueueWrite([id, text, state, ended](
-                     HistoryStore &store) { return store.finishMessage(id, text, state, ended); });
+    enqueueWrite([id, text = std::move(text), state, ended, usage](HistoryStore &store) {
+        return store.finishMessage(id, text, state, ended, usage);
+    });
 }
 
 void HistoryWriter::setMessageUsage(

@@ -46,8 +46,9 @@ public:
     // Each write returns at once; the id returned is the row's, already made.
     QUuid addConversation(Conversation conversation);
     QUuid addMessage(Message message);
-    void finishMessage(
-        const QUuid &id, const QString &text, MessageState state, QDateTime ended = {});
+    /// HistoryStore::finishMessage(); `text` is shared with the worker, not copied.
+    void finishMessage(const QUuid &id, QString text, MessageState state, QDateTime ended = {},
+        std::optional<MessageUsage> usage = {});
     void setMessageUsage(const QUuid &id, std::optional<qint64> promptTokens,
         std::optional<qint64> completionTokens);
     /// The message is not restored any more (HistoryStore::replaceMessage()).

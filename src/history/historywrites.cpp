@@ -159,19 +159,28 @@ bool HistoryStore::addMessage(Message &m)
     });
 }
 
-bool HistoryStore::finishMessage(
-    const QUuid &id, const QString &text, MessageState state, const QDateTime &ended)
+bool HistoryStore::finishMessage(const QUuid &id, const QString &text, MessageState state,
+    const QDateTime &ended, const std::optional<MessageUsage> &usage)
 {
     const QDateTime when = ended.isValid() ? ended : nowUtc();
+    const auto orNull = [](std::optional<qint64> v) { return v ? QVariant(*v) : QVariant(); };
     return write([&] {
         QSqlQuery q(m_db);
-        q.prepare(u"UPDATE messages SET text = ?, state = ?, ended_ms = ? WHERE uuid = ? "
+        q.prepare(usage
+                ? u"UPDATE messages SET text = ?, state = ?, ended_ms = ?, prompt_tokens = ?, "
+                  "completion_tokens = ? WHERE uuid = ? RETURNING conversation_id"_s
+                : u"UPDATE messages SET text = ?, state = ?, ended_ms = ? WHERE uuid = ? "
                   "RETURNING conversation_id"_s);
-        q.bindValue(0, nonNull(text));
-        q.bindValue(1, nameOf(state));
+        int at = 0;
+        q.bindValue(at++, nonNull(text));
+        q.bindValue(at++, nameOf(state));
         q.bindValue(
-            2, state == MessageState::Pending ? QVariant() : QVariant(when.toMSecsSinceEpoch()));
-        q.bindValue(3, uuidText(id));
+            at++, state == MessageState::Pending ? QVariant() : QVariant(when.toMSecsSinceEpoch()));
+        if (usage) {
+            q.bindValue(at++, orNull(usage->promptTokens));
+            q.bindValue(at++, orNull(usage->completionTokens));
+        }
+        q.bindValue(at, uuidText(id));
         if (!run(&q, u"finish message"_s))
             return false;
         if (!q.next())

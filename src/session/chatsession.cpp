@@ -288,7 +288,7 @@ quint64 ChatSession::startSend(
     // CLI streams on), or nothing.
     send->setAnswerLimit(m_keepTranscript ? -1
             : send->rows().send.isNull()  ? 0
-                                          : kMaxStoredAnswerChars + 1);
+                                          : kMaxStoredAnswerChars);
     send->setModel(request.model);
     send->setLane(route.lane.lane);
     route.lane.model = request.model;

@@ -83,10 +83,18 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
             publish();
         }
         m_heard.start(); // a clock read a piece: no timer restarted per piece
-        if (m_answerLimit < 0)
+        if (m_answerLimit < 0) {
             m_answer += text;
-        else if (m_answer.size() < m_answerLimit)
-            m_answer += text.left(m_answerLimit - m_answer.size());
+        } else if (!text.isEmpty()) {
+            qsizetype take = std::min(text.size(), m_answerLimit - m_answer.size());
+            if (take < text.size()) {
+                m_answerCut = true;
+                if (take > 0 && text.at(take - 1).isHighSurrogate()) // never half a character
+                    --take;
+            }
+            if (take > 0)
+                m_answer += QStringView(text).first(take);
+        }
         Q_EMIT this->text(send, text);
     });
     connect(client, &ChatClient::attemptFailed, this,

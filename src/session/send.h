@@ -47,9 +47,12 @@ public:
     const SendOptions &options() const { return m_options; }
     /// The answer so far, as much of it as setAnswerLimit() keeps.
     const QString &answer() const { return m_answer; }
-    /// The most characters of the answer kept (-1, the default: all of it; 0: none). What
-    /// capwatch-cli holds of an answer it streams through is bounded by what the history stores.
+    /// The most characters of the answer kept (-1, the default: all of it; 0: none), never half
+    /// a character. What capwatch-cli holds of an answer it streams through is what the history
+    /// stores of it, exactly, so that the stored text is this one, shared and not copied.
     void setAnswerLimit(qsizetype chars) { m_answerLimit = chars; }
+    /// More of the answer came than setAnswerLimit() keeps.
+    bool answerCut() const { return m_answerCut; }
     /// The profile id it went to.
     QString profileId() const { return m_profileId; }
     /// Its number in the retry log: its id, or a parked send's stored one (fromParked()).
@@ -155,6 +158,7 @@ private:
     QString m_profileId;
     QString m_answer;
     qsizetype m_answerLimit = -1;
+    bool m_answerCut = false;
     bool m_bound = false; ///< the client's sendStarted() of this send came
     quint64 m_request = 0; ///< fromParked(): the stored log number
     int m_attemptsMade = 0;

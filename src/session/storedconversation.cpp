@@ -175,9 +175,19 @@ void StoredConversation::endSend(Send &send, const net::SendSummary &summary, bo
     if (!m_writer || rows.send.isNull() || !open)
         return;
     const bool succeeded = summary.outcome == net::SendSummary::Outcome::Succeeded;
+    // What the answer used, when the provider said: a restored answer shows it again.
+    std::optional<history::MessageUsage> usage;
+    if (const std::optional<net::Usage> &u = summary.usage;
+        u && (u->promptTokens >= 0 || u->completionTokens >= 0)) {
+        const auto known
+            = [](qint64 v) { return v >= 0 ? std::optional<qint64>(v) : std::optional<qint64>(); };
+        usage = history::MessageUsage { known(u->promptTokens), known(u->completionTokens) };
+    }
+    // The stored text is the Send's, shared with the writer, not copied: capwatch-cli's Send
+    // keeps exactly what is stored (setAnswerLimit()); a window's keeps it all and is cut here.
     QString text = send.answer();
-    const bool tooLong = text.size() > kMaxStoredAnswerChars;
-    if (tooLong) {
+    const bool tooLong = send.answerCut() || text.size() > kMaxStoredAnswerChars;
+    if (text.size() > kMaxStoredAnswerChars) {
         qsizetype keep = kMaxStoredAnswerChars;
         if (text.at(keep - 1).isHighSurrogate()) // never half a character
             --keep;
@@ -186,7 +196,8 @@ void StoredConversation::endSend(Send &send, const net::SendSummary &summary, bo
     const history::MessageState state
         = succeeded && !tooLong ? history::MessageState::Complete : history::MessageState::CutOff;
     if (!answer.isNull()) {
-        m_writer->finishMessage(answer, text, state);
+        // Text, state and usage in one write: SQLite rewrites the whole row for any of them.
+        m_writer->finishMessage(answer, std::move(text), state, {}, usage);
     } else if (succeeded) { // an empty answer is still the answer
         history::Message m;
         m.conversation = m_id;
@@ -196,14 +207,8 @@ void StoredConversation::endSend(Send &send, const net::SendSummary &summary, bo
         m.profile = send.state().profileName;
         answer = m_writer->addMessage(m);
         m_lastMessage = answer;
-    }
-    // What the answer used, when the provider said: a restored answer shows it again.
-    if (const std::optional<net::Usage> &usage = summary.usage;
-        usage && !answer.isNull() && (usage->promptTokens >= 0 || usage->completionTokens >= 0)) {
-        const auto known
-            = [](qint64 v) { return v >= 0 ? std::optional<qint64>(v) : std::optional<qint64>(); };
-        m_writer->setMessageUsage(
-            answer, known(usage->promptTokens), known(usage->completionTokens));
+        if (usage)
+            m_writer->setMessageUsage(answer, usage->promptTokens, usage->completionTokens);
     }
     if (succeeded && lastExchange) { // the last exchange, until another send starts
         m_lastPrompt = rows.prompt;
