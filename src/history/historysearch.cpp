@@ -1,5 +1,6 @@
 #include "historystore.h"
 #include "historystore_p.h"
+#include "schema.h"
 
 #include <QHash>
 #include <QSet>
@@ -68,7 +69,7 @@ QList<SearchHit> HistoryStore::search(const QString &text, int limit)
             return hits;
         QStringList conditions { u"m.state <> 'replaced'"_s }; // not shown when opened
         for (qsizetype i = 0; i < words.size(); ++i)
-            conditions.append(u"m.text LIKE ? ESCAPE '\\'"_s);
+            conditions.append(u"substr(m.text, 1, %1) LIKE ? ESCAPE '\\'"_s.arg(kSearchedChars));
         q.prepare(u"SELECT m.id, m.conversation_id FROM messages m WHERE "_s
             + conditions.join(u" AND "_s) + u" ORDER BY m.id DESC"_s);
         for (qsizetype i = 0; i < words.size(); ++i)
@@ -92,8 +93,10 @@ QList<SearchHit> HistoryStore::search(const QString &text, int limit)
     const QHash<qint64, QString> snippets
         = m_hasFts ? ftsSnippets(match, found) : QHash<qint64, QString>();
     QSqlQuery details(m_db);
-    details.prepare(u"SELECT c.uuid, c.title, m.uuid, m.text FROM messages m "
-                    "JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?"_s);
+    // The text only for a LIKE snippet, and only what was searched.
+    details.prepare(u"SELECT c.uuid, c.title, m.uuid, %1 FROM messages m "
+                    "JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?"_s.arg(
+                        m_hasFts ? u"''"_s : u"substr(m.text, 1, %1)"_s.arg(kSearchedChars)));
     for (const qint64 message : std::as_const(found)) {
         details.bindValue(0, message);
         if (!run(&details, u"search"_s) || !details.next())

@@ -20,12 +20,17 @@ struct Migration
     std::function<bool(QSqlDatabase &db, QString *error)> apply;
 };
 
+/// What search looks at: the first this many characters (Unicode code points, as SQLite's
+/// substr() counts) of a message; the rest is stored, restored and exported whole.
+inline constexpr int kSearchedChars = 65536;
+
 /// Runs the statements in order; the first that fails stops it.
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error);
 
 /// The migrations of this version of capwatch, in order: v1, the first schema; v2, parked sends
 /// (issue 15); v3, provider windows and the retry log's window columns (issue 16); v4, provider
-/// profiles (issue 17). A later one is one more function appended here.
+/// profiles (issue 17); v5, an answer's token usage; v6, search indexes the first
+/// kSearchedChars characters of a message. A later one is one more function appended here.
 const std::vector<Migration> &schemaMigrations();
 
 } // namespace capwatch::history

@@ -96,6 +96,19 @@ void TestChatHistory::anAnswerOverAMillionCharactersIsStoredCut()
     QCOMPARE(messages.at(1).text.size(), session::kMaxStoredAnswerChars);
     QCOMPARE(messages.at(1).state, history::MessageState::CutOff);
     QVERIFY(run.out.startsWith(messages.at(1).text.toUtf8()));
+    // Search finds it by a word of its first KiB (it looks at the first 65,536 characters).
+    const QList<history::SearchHit> hits = store.search(u"firehose"_s);
+    QCOMPARE(hits.size(), 1);
+    QCOMPARE(hits.front().message, messages.at(1).id);
+    QVERIFY2(hits.front().snippet.contains(u"[firehose]"_s), qPrintable(hits.front().snippet));
+    store.close();
+    // Restored whole: `history show` prints the stored 1,000,000 characters.
+    const testing::CliRun show = testing::runCli(
+        { u"history"_s, u"show"_s, page.conversations.first().id.toString(QUuid::WithoutBraces) },
+        options);
+    QVERIFY2(show.exitCode == 0, show.err.constData());
+    const QByteArray whole = '\n' + messages.at(1).text.toUtf8() + '\n';
+    QVERIFY(show.out.contains(whole));
 }
 
 void TestChatHistory::chatStoresItsSend()

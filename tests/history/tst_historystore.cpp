@@ -11,6 +11,7 @@
 
 #include "history/historystore.h"
 #include "history/historywriter.h"
+#include "history/schema.h"
 #include "support/files.h"
 #include "support/sanitizers.h"
 
@@ -161,6 +162,46 @@ Filled fill(HistoryStore &store, const QDateTime &when, const QString &words, in
     store.addMessage(f.answer);
     store.finishSend(f.send.id, SendOutcome::Succeeded, EndReason::None, records + 1, 0, when);
     return f;
+}
+
+/// `chars` characters of prose (a word a number) in which `early` comes in the first KiB, `late`
+/// right after kSearchedChars characters and `edge` ends just before that limit; a character
+/// outside the Basic Multilingual Plane (two UTF-16 units, one SQLite character) comes first.
+QString longText(qsizetype chars, const QString &early, const QString &edge, const QString &late)
+{
+    QString text = u"\U0001F600 opening "_s + early + u' ';
+    for (int n = 0; text.size() < kSearchedChars - 200; ++n)
+        text += u"filler%1 "_s.arg(n % 1000);
+    // SQLite counts the emoji as one character, QString as two.
+    const qsizetype limitAt = kSearchedChars + 1;
+    text += QString(limitAt - text.size() - edge.size() - 2, u'x') + u' ' + edge + u' ';
+    text += late + u' ';
+    while (text.size() < chars)
+        text += u"tail words go on "_s;
+    text.truncate(chars);
+    return text;
+}
+
+/// FTS5's own check of its index against what it indexes (the content view): "ok" or the error.
+QString ftsCheck(const QString &path)
+{
+    static int n = 0;
+    const QString name = u"ftscheck-%1"_s.arg(++n);
+    QString verdict = u"not run"_s;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, name);
+        db.setDatabaseName(path);
+        if (db.open()) {
+            QSqlQuery q(db);
+            verdict = q.exec(u"INSERT INTO messages_fts(messages_fts, rank) "
+                             "VALUES ('integrity-check', 1)"_s)
+                ? u"ok"_s
+                : q.lastError().text();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return verdict;
 }
 
 /// The first `version` migrations: a file as the build of that version left it.
@@ -326,6 +367,8 @@ private Q_SLOTS:
     void answerUsageRoundTrips();
     void searchTakesAnyInput_data();
     void searchTakesAnyInput();
+    void longAnswerStoredWholeSearchedByItsStart();
+    void migratesVersion5ToBoundedSearch();
     void retentionDeletesOnlyOld();
     void renameDeleteAndClear();
     void exportsRecordsInRange();
@@ -460,8 +503,8 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
     QCOMPARE(r.version, HistoryStore::latestVersion());
-    QCOMPARE(HistoryStore::latestVersion(), 5);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 5"_s));
+    QCOMPARE(HistoryStore::latestVersion(), 6);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 6"_s));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -940,7 +983,7 @@ void TestHistoryStore::answerUsageRoundTrips()
     HistoryStore store;
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.fromVersion, 4);
-    QCOMPARE(r.version, 5);
+    QCOMPARE(r.version, 6);
     QCOMPARE(store.message(before.answer.id), before.answer); // no usage: unset
     QVERIFY(!before.answer.promptTokens && !before.answer.completionTokens);
 
@@ -956,6 +999,109 @@ void TestHistoryStore::answerUsageRoundTrips()
     QVERIFY(!store.message(f.answer.id)->promptTokens);
     QCOMPARE(store.message(f.answer.id)->completionTokens, std::optional<qint64>(45));
     QVERIFY(!store.setMessageUsage(QUuid::createUuid(), 1, 1));
+}
+
+void TestHistoryStore::longAnswerStoredWholeSearchedByItsStart()
+{
+    // Search looks at the first kSearchedChars characters of a message (docs/history.md);
+    // the whole text is stored and read back, however long.
+    HistoryStore store;
+    QVERIFY(store.open(dbPath()).persistent());
+    const Filled f = fill(store, kBase, u"the long one"_s, 0);
+    Message pending = messageOf(
+        f.conversation.id, Role::Assistant, {}, kBase.addSecs(1), MessageState::Pending);
+    QVERIFY(store.addMessage(pending));
+    const QString text = longText(1'000'000, u"wombat"_s, u"numbat"_s, u"bilby"_s);
+    QCOMPARE(text.size(), 1'000'000);
+    // Text, state and usage in one write, as a send's end stores them.
+    QVERIFY2(store.finishMessage(pending.id, text, MessageState::CutOff, kBase.addSecs(2),
+                 MessageUsage { 12, 250'000 }),
+        qPrintable(store.lastError()));
+
+    const std::optional<Message> read = store.message(pending.id);
+    QVERIFY(read);
+    QCOMPARE(read->text.size(), text.size());
+    QVERIFY(read->text == text);
+    QCOMPARE(read->state, MessageState::CutOff);
+    QCOMPARE(read->ended, kBase.addSecs(2));
+    QCOMPARE(read->promptTokens, std::optional<qint64>(12));
+    QCOMPARE(read->completionTokens, std::optional<qint64>(250'000));
+    QVERIFY(store.messages(f.conversation.id).at(2).text == text);
+
+    // Found by a word of its first KiB, with a snippet, and by one that ends at the limit.
+    const QList<SearchHit> early = store.search(u"wombat"_s);
+    QCOMPARE(early.size(), 1);
+    QCOMPARE(early.front().message, pending.id);
+    QVERIFY2(early.front().snippet.contains(u"[wombat]"_s), qPrintable(early.front().snippet));
+    QCOMPARE(store.search(u"numbat"_s).size(), 1);
+    // Not by a word after it, which is still stored.
+    QVERIFY(text.contains(u" bilby "_s));
+    QCOMPARE(store.search(u"bilby"_s).size(), 0);
+    QCOMPARE(ftsCheck(dbPath()), u"ok"_s);
+
+    // Written again (a regenerated answer) and deleted, the index stays in step with the text.
+    QVERIFY(store.finishMessage(
+        pending.id, u"a short answer about a bilby"_s, MessageState::Complete, kBase.addSecs(3)));
+    QCOMPARE(store.search(u"wombat"_s).size(), 0);
+    QCOMPARE(store.search(u"bilby"_s).size(), 1);
+    QCOMPARE(ftsCheck(dbPath()), u"ok"_s);
+    QVERIFY(store.finishMessage(pending.id, text, MessageState::CutOff, kBase.addSecs(4)));
+    QVERIFY(store.deleteConversation(f.conversation.id));
+    QCOMPARE(store.search(u"wombat"_s).size(), 0);
+    QCOMPARE(ftsCheck(dbPath()), u"ok"_s);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+}
+
+void TestHistoryStore::migratesVersion5ToBoundedSearch()
+{
+    // A version-5 file indexed every message whole. Migrated, every message is as it was, search
+    // finds in ordinary messages what it found before, and a long one by its first
+    // kSearchedChars characters only.
+    const QString text = longText(300'000, u"wombat"_s, u"numbat"_s, u"bilby"_s);
+    Filled ordinary;
+    Filled longOne;
+    QList<SearchHit> before;
+    {
+        HistoryStore old;
+        QCOMPARE(old.open(dbPath(), upTo(5)).status, OpenResult::Status::Created);
+        ordinary = fill(old, kBase, u"the quokka at sunrise"_s, 1);
+        longOne = fill(old, kBase.addSecs(60), u"the quokka at noon"_s, 0);
+        Message answer
+            = messageOf(longOne.conversation.id, Role::Assistant, text, kBase.addSecs(61));
+        QVERIFY(old.addMessage(answer));
+        QCOMPARE(old.search(u"bilby"_s).size(), 1); // before: the whole text
+        before = old.search(u"quokka"_s);
+        QCOMPARE(before.size(), 2);
+    }
+    const QByteArray messagesBefore = rawValue(
+        dbPath(), u"SELECT group_concat(uuid || state || text, '|') FROM messages ORDER BY id"_s)
+                                          .toByteArray();
+
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.status, OpenResult::Status::Opened);
+    QCOMPARE(r.fromVersion, 5);
+    QCOMPARE(r.version, 6);
+    QCOMPARE(rawValue(dbPath(),
+                 u"SELECT group_concat(uuid || state || text, '|') FROM messages ORDER BY id"_s)
+                 .toByteArray(),
+        messagesBefore);
+    QVERIFY(store.messages(longOne.conversation.id).last().text == text);
+    const QList<SearchHit> after = store.search(u"quokka"_s);
+    QCOMPARE(after.size(), before.size());
+    for (qsizetype i = 0; i < after.size(); ++i) {
+        QCOMPARE(after.at(i).conversation, before.at(i).conversation);
+        QCOMPARE(after.at(i).message, before.at(i).message);
+        QCOMPARE(after.at(i).snippet, before.at(i).snippet);
+    }
+    QCOMPARE(store.search(u"wombat"_s).size(), 1);
+    QCOMPARE(store.search(u"bilby"_s).size(), 0);
+    QCOMPARE(ftsCheck(dbPath()), u"ok"_s);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    // Deleting the long one removes what the old index held of it too.
+    QVERIFY(store.deleteConversation(longOne.conversation.id));
+    QCOMPARE(store.search(u"wombat"_s).size(), 0);
+    QCOMPARE(ftsCheck(dbPath()), u"ok"_s);
 }
 
 void TestHistoryStore::searchTakesAnyInput_data()
@@ -1350,7 +1496,7 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     QCOMPARE(r.fromVersion, 2);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 2 to 5"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 2 to 6"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1429,7 +1575,7 @@ void TestHistoryStore::migratesVersion3ToProfiles()
     QCOMPARE(r.fromVersion, 3);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 3 to 5"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 3 to 6"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     for (const auto &[table, columns] : { std::pair { u"conversations"_s, 1 },
              std::pair { u"messages"_s, 1 }, std::pair { u"retry_records"_s, 2 } })
