@@ -98,8 +98,10 @@ public:
     /// Sets the final text and state of a message stored Pending (or replaces a stored one), and
     /// its usage when given: one write of the row, which SQLite rewrites whole on any change of
     /// it (the usage as a second write of a 1,000,000-character answer: 1 MB more in the log,
-    /// 3.5 ms, and 5 ms more for the checkpoint at close).
-    bool finishMessage(const QUuid &id, const QString &text, MessageState state,
+    /// 3.5 ms, and 5 ms more for the checkpoint at close). The text goes to SQLite as UTF-8, and
+    /// `text` is let go before the write: moved in with no other holder, a long answer is in
+    /// memory once as UTF-8 (1 MB) instead of as UTF-16 (2 MB) beside SQLite's UTF-8 of it.
+    bool finishMessage(const QUuid &id, QString text, MessageState state,
         const QDateTime &ended = {}, const std::optional<MessageUsage> &usage = {});
     /// What an answer used, as its provider reported it; an unset figure is stored as NULL.
     bool setMessageUsage(const QUuid &id, std::optional<qint64> promptTokens,

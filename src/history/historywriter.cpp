@@ -164,8 +164,9 @@ void HistoryWriter::finishMessage(const QUuid &id, QString text, MessageState st
 {
     if (!ended.isValid())
         ended = QDateTime::currentDateTimeUtc();
-    enqueueWrite([id, text = std::move(text), state, ended, usage](HistoryStore &store) {
-        return store.finishMessage(id, text, state, ended, usage);
+    // Moved on to the store, which lets it go before the write (HistoryStore::finishMessage()).
+    enqueueWrite([id, text = std::move(text), state, ended, usage](HistoryStore &store) mutable {
+        return store.finishMessage(id, std::move(text), state, ended, usage);
     });
 }
 

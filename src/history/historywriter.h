@@ -46,7 +46,8 @@ public:
     // Each write returns at once; the id returned is the row's, already made.
     QUuid addConversation(Conversation conversation);
     QUuid addMessage(Message message);
-    /// HistoryStore::finishMessage(); `text` is shared with the worker, not copied.
+    /// HistoryStore::finishMessage(); `text` is shared with the worker, not copied, and let go
+    /// there before the write.
     void finishMessage(const QUuid &id, QString text, MessageState state, QDateTime ended = {},
         std::optional<MessageUsage> usage = {});
     void setMessageUsage(const QUuid &id, std::optional<qint64> promptTokens,

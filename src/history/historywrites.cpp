@@ -159,20 +159,27 @@ bool HistoryStore::addMessage(Message &m)
     });
 }
 
-bool HistoryStore::finishMessage(const QUuid &id, const QString &text, MessageState state,
+bool HistoryStore::finishMessage(const QUuid &id, QString text, MessageState state,
     const QDateTime &ended, const std::optional<MessageUsage> &usage)
 {
     const QDateTime when = ended.isValid() ? ended : nowUtc();
     const auto orNull = [](std::optional<qint64> v) { return v ? QVariant(*v) : QVariant(); };
+    // Bound as bytes (a blob) and made text again by the CAST, in the database's encoding,
+    // UTF-8: SQLite does not translate it from UTF-16 (a second copy, in a 4 MB buffer for a
+    // 1,000,000-character answer). Never null: the column is NOT NULL.
+    QByteArray utf8 = text.toUtf8();
+    if (utf8.isNull())
+        utf8 = QByteArray("");
+    text = QString();
     return write([&] {
         QSqlQuery q(m_db);
-        q.prepare(usage
-                ? u"UPDATE messages SET text = ?, state = ?, ended_ms = ?, prompt_tokens = ?, "
-                  "completion_tokens = ? WHERE uuid = ? RETURNING conversation_id"_s
-                : u"UPDATE messages SET text = ?, state = ?, ended_ms = ? WHERE uuid = ? "
-                  "RETURNING conversation_id"_s);
+        q.prepare(usage ? u"UPDATE messages SET text = CAST(? AS TEXT), state = ?, ended_ms = ?, "
+                          "prompt_tokens = ?, completion_tokens = ? WHERE uuid = ? "
+                          "RETURNING conversation_id"_s
+                        : u"UPDATE messages SET text = CAST(? AS TEXT), state = ?, ended_ms = ? "
+                          "WHERE uuid = ? RETURNING conversation_id"_s);
         int at = 0;
-        q.bindValue(at++, nonNull(text));
+        q.bindValue(at++, utf8);
         q.bindValue(at++, nameOf(state));
         q.bindValue(
             at++, state == MessageState::Pending ? QVariant() : QVariant(when.toMSecsSinceEpoch()));

@@ -144,6 +144,8 @@ void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summar
 void ChatSession::finish(Send *ended, const net::SendSummary &summary)
 {
     m_stored->endSend(*ended, summary, m_keepTranscript);
+    if (!m_keepTranscript)
+        ended->dropAnswer(); // the history's writer holds it now; nothing else here needs it
     const bool gaveUp = summary.outcome == net::SendSummary::Outcome::GaveUp;
     // The park: the policy decides from the refusal the send gave up on (docs/parking.md).
     ParkOffer park;

@@ -53,6 +53,9 @@ public:
     void setAnswerLimit(qsizetype chars) { m_answerLimit = chars; }
     /// More of the answer came than setAnswerLimit() keeps.
     bool answerCut() const { return m_answerCut; }
+    /// Lets the answer go once nothing here needs it (capwatch-cli, once it is handed to the
+    /// history, whose writer then holds its one copy).
+    void dropAnswer() { m_answer = QString(); }
     /// The profile id it went to.
     QString profileId() const { return m_profileId; }
     /// Its number in the retry log: its id, or a parked send's stored one (fromParked()).

@@ -1026,6 +1026,13 @@ void TestHistoryStore::longAnswerStoredWholeSearchedByItsStart()
     QCOMPARE(read->ended, kBase.addSecs(2));
     QCOMPARE(read->promptTokens, std::optional<qint64>(12));
     QCOMPARE(read->completionTokens, std::optional<qint64>(250'000));
+    // Written as UTF-8 bytes, stored as text (what LIKE, FTS5 and older builds read).
+    QCOMPARE(
+        rawValue(dbPath(),
+            u"SELECT typeof(text) || ' ' || length(text) FROM messages WHERE uuid = '%1'"_s.arg(
+                pending.id.toString(QUuid::WithoutBraces)))
+            .toString(),
+        u"text 999999"_s); // the emoji is one character to SQLite, two UTF-16 units
     QVERIFY(store.messages(f.conversation.id).at(2).text == text);
 
     // Found by a word of its first KiB, with a snippet, and by one that ends at the limit.
