@@ -6,8 +6,8 @@
 #   tests/bench/stream-bench.sh [CAPWATCH_CLI [RUNS [BASELINE_CLI]]]
 #
 # CAPWATCH_CLI defaults to build/release/src/app/capwatch-cli under the repository root; RUNS
-# defaults to 3. Clients: capwatch-cli chat with history on (a new database each run) and with
-# --private, curl (raw SSE bytes, a floor), and the official `openai` npm package v6 when node
+# defaults to 3. Clients: capwatch-cli chat with history on (a copy of a small database each
+# run) and with --private, curl (raw SSE bytes, a floor), and the official `openai` npm package v6 when node
 # and npm exist (installed once into tests/bench/.node/). BASELINE_CLI, another build, is run
 # the same two ways in the same rounds, for a before/after side by side. Prints a markdown table
 # of medians and spreads, and the ratios. STREAM_BENCH_SDK=0 leaves the SDK out. Not part of the
@@ -156,15 +156,30 @@ clients=(capwatch private)
 clients+=(curl)
 ((sdk)) && clients+=(sdk)
 
-# chat NAME BINARY [FLAGS...]: one capwatch-cli chat run, its answer checked. With history on it
-# stores into a new database each run, so the figure is the cost of storing this answer, not of
-# a database grown by earlier runs (opening one reads it whole: PRAGMA quick_check, about 1 s per
-# 100 MB), and no window report of an earlier run paces it.
+# seed BINARY DB: a small database as that build makes it, for the history runs to start from:
+# one conversation whose one send failed at once (nothing listens on port 9), no long answer and
+# no window report (which would make a run wait for pacing).
+seed() {
+    "$1" chat --endpoint http://127.0.0.1:9/v1 --prompt seed --max-attempts 1 \
+        --history-database "$2" > /dev/null 2>&1 || true
+    [[ -s $2 ]] || die "could not make the seed database $2 with $1"
+}
+seed "$cli" "$work/seed.sqlite"
+[[ -n $base ]] && seed "$base" "$work/seed-base.sqlite"
+
+# chat NAME BINARY [SEED]: one capwatch-cli chat run, its answer checked. With a SEED it stores
+# into a copy of it, made before each run, so every run stores its answer into the same small
+# database: the figure is the cost of storing this answer, not of a database grown by earlier
+# runs (opening one reads it whole, PRAGMA quick_check, about 1 s per 100 MB). Without, --private.
 chat() {
-    local name=$1 binary=$2
-    shift 2
+    local name=$1 binary=$2 seed=${3:-}
+    local flags=(--private)
     rm -f "$work/history.sqlite"*
-    if measure "$name" "$work/capwatch.out" "$binary" chat --endpoint "$url" --prompt bench "$@"; then
+    if [[ -n $seed ]]; then
+        cp "$seed" "$work/history.sqlite"
+        flags=(--history-database "$work/history.sqlite")
+    fi
+    if measure "$name" "$work/capwatch.out" "$binary" chat --endpoint "$url" --prompt bench "${flags[@]}"; then
         check_bytes "$name" "$(stat -c %s "$work/capwatch.out")"
     else
         failed=1
@@ -176,10 +191,10 @@ echo "stream-bench: $cli${base:+ and $base} against $url, $runs run(s) per clien
 for ((run = 1; run <= runs; run++)); do
     for client in "${clients[@]}"; do
         case $client in
-        capwatch) chat capwatch "$cli" --history-database "$work/history.sqlite" ;;
-        private) chat private "$cli" --private ;;
-        base) chat base "$base" --history-database "$work/history.sqlite" ;;
-        base-private) chat base-private "$base" --private ;;
+        capwatch) chat capwatch "$cli" "$work/seed.sqlite" ;;
+        private) chat private "$cli" ;;
+        base) chat base "$base" "$work/seed-base.sqlite" ;;
+        base-private) chat base-private "$base" ;;
         curl)
             # Raw SSE bytes as received (-w prints them); a floor for any client, not an answer size.
             if measure curl "$work/curl.out" curl -sSN --fail -X POST "$url/chat/completions" \
