@@ -115,6 +115,8 @@ private Q_SLOTS:
     void transitions_data();
     void transitions();
     void everyStepIsPublishedOnceAndTextIsNot();
+    void keepsTheAnswerUpToItsLimit_data();
+    void keepsTheAnswerUpToItsLimit();
     void anotherSendsStepsNeverReachIt();
     void parkedAndBackOut();
     void offersRideWithTheEnd();
@@ -259,6 +261,56 @@ void TestSend::everyStepIsPublishedOnceAndTextIsNot()
     send.setAnswerLimit(5010); // what the history keeps: the rest streams through
     Q_EMIT client.answerText(kId, u"0123456789ABCDEF"_s);
     QCOMPARE(send.answer().size(), 5010);
+}
+
+void TestSend::keepsTheAnswerUpToItsLimit_data()
+{
+    // What capwatch-cli's history stores of an answer is what its Send keeps: at most the limit,
+    // never half a character (a surrogate pair stays whole or goes), and whether more came.
+    QTest::addColumn<qsizetype>("limit");
+    QTest::addColumn<QStringList>("pieces");
+    QTest::addColumn<QString>("kept");
+    QTest::addColumn<bool>("cut");
+    const QString smile = u"\U0001F600"_s; // two UTF-16 units
+    QTest::newRow("no limit") << qsizetype(-1) << QStringList { u"abc"_s, u"def"_s } << u"abcdef"_s
+                              << false;
+    QTest::newRow("under it") << qsizetype(6) << QStringList { u"abc"_s, u"de"_s } << u"abcde"_s
+                              << false;
+    QTest::newRow("exactly it") << qsizetype(6) << QStringList { u"abc"_s, u"def"_s } << u"abcdef"_s
+                                << false;
+    QTest::newRow("a piece crosses it")
+        << qsizetype(4) << QStringList { u"abc"_s, u"def"_s } << u"abcd"_s << true;
+    QTest::newRow("a piece after it")
+        << qsizetype(3) << QStringList { u"abc"_s, u"d"_s } << u"abc"_s << true;
+    QTest::newRow("an empty piece after it")
+        << qsizetype(3) << QStringList { u"abc"_s, QString() } << u"abc"_s << false;
+    QTest::newRow("a pair across it")
+        << qsizetype(4) << QStringList { u"abc"_s + smile + u"d"_s } << u"abc"_s << true;
+    QTest::newRow("a pair just inside it")
+        << qsizetype(5) << QStringList { u"abc"_s + smile + u"d"_s } << u"abc"_s + smile << true;
+    QTest::newRow("nothing kept") << qsizetype(0) << QStringList { u"abc"_s } << QString() << true;
+}
+
+void TestSend::keepsTheAnswerUpToItsLimit()
+{
+    QFETCH(qsizetype, limit);
+    QFETCH(QStringList, pieces);
+    QFETCH(QString, kept);
+    QFETCH(bool, cut);
+    net::ChatClient client;
+    Send send(&client, u"p"_s, {}, ProviderChoice {}, false);
+    send.setAnswerLimit(limit);
+    QSignalSpy text(&send, &Send::text);
+    Q_EMIT client.sendStarted(kId);
+    play(client, u"attempt 1"_s);
+    Q_EMIT client.answerStarted(kId, 200);
+    for (const QString &piece : std::as_const(pieces))
+        Q_EMIT client.answerText(kId, piece);
+    QCOMPARE(send.answer(), kept);
+    QCOMPARE(send.answerCut(), cut);
+    QCOMPARE(text.size(), pieces.size()); // every piece streams on, kept or not
+    send.dropAnswer();
+    QVERIFY(send.answer().isEmpty());
 }
 
 void TestSend::anotherSendsStepsNeverReachIt()
