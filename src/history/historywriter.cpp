@@ -160,12 +160,15 @@ QUuid HistoryWriter::addMessage(Message message)
 }
 
 void HistoryWriter::finishMessage(const QUuid &id, QString text, MessageState state,
-    QDateTime ended, std::optional<MessageUsage> usage)
+    QDateTime ended, std::optional<MessageUsage> usage, qsizetype storedChars)
 {
     if (!ended.isValid())
         ended = QDateTime::currentDateTimeUtc();
     // Moved on to the store, which lets it go before the write (HistoryStore::finishMessage()).
-    enqueueWrite([id, text = std::move(text), state, ended, usage](HistoryStore &store) mutable {
+    enqueueWrite([id, text = std::move(text), state, ended, usage, storedChars](
+                     HistoryStore &store) mutable {
+        if (storedChars >= 0 && storedChars < text.size())
+            text.truncate(storedChars); // a copy of that much, here, if the caller still has it
         return store.finishMessage(id, std::move(text), state, ended, usage);
     });
 }

@@ -184,21 +184,24 @@ void StoredConversation::endSend(Send &send, const net::SendSummary &summary, bo
         usage = history::MessageUsage { known(u->promptTokens), known(u->completionTokens) };
     }
     // The stored text is the Send's, shared with the writer, not copied: capwatch-cli's Send
-    // keeps exactly what is stored (setAnswerLimit()); a window's keeps it all and is cut here.
+    // keeps exactly what is stored (setAnswerLimit()); a window's keeps it all, and the writer
+    // cuts it on its own thread.
     QString text = send.answer();
     const bool tooLong = send.answerCut() || text.size() > kMaxStoredAnswerChars;
+    qsizetype keep = -1;
     if (text.size() > kMaxStoredAnswerChars) {
-        qsizetype keep = kMaxStoredAnswerChars;
+        keep = kMaxStoredAnswerChars;
         if (text.at(keep - 1).isHighSurrogate()) // never half a character
             --keep;
-        text.truncate(keep);
     }
     const history::MessageState state
         = succeeded && !tooLong ? history::MessageState::Complete : history::MessageState::CutOff;
     if (!answer.isNull()) {
         // Text, state and usage in one write: SQLite rewrites the whole row for any of them.
-        m_writer->finishMessage(answer, std::move(text), state, {}, usage);
+        m_writer->finishMessage(answer, std::move(text), state, {}, usage, keep);
     } else if (succeeded) { // an empty answer is still the answer
+        if (keep >= 0)
+            text.truncate(keep); // no row was made while it streamed: a new one, cut here
         history::Message m;
         m.conversation = m_id;
         m.role = history::Role::Assistant;

@@ -86,6 +86,7 @@ private Q_SLOTS:
     void replacedExchangeIsNotRestored_data();
     void replacedExchangeIsNotRestored();
     void cancelledAnswerIsStoredCutOff();
+    void aWindowsLongAnswerIsStoredCutAndKeptWhole();
     void cancelDuringAWaitStoresNoAnswer();
     void newConversationClears();
     void aSendGoesOnInItsOwnConversation_data();
@@ -466,6 +467,40 @@ void TestSessionHistory::replacedExchangeIsNotRestored()
     QCOMPARE(stored, replaced + 2);
     QCOMPARE(kept, transcript + QStringList({ u"Three"_s, u"A"_s }));
     QCOMPARE(store.sends(id).size(), 5);
+}
+
+void TestSessionHistory::aWindowsLongAnswerIsStoredCutAndKeptWhole()
+{
+    // The window's session keeps the whole answer (its transcript); the history stores the
+    // first 1,000,000 characters, cut on the writer's thread, and says it is cut off.
+    history::HistoryWriter writer;
+    openWriter(writer);
+    demo::DemoOptions o = scenario(u"firehose"_s);
+    o.answerBytes = 1'200'000;
+    o.answerChunks = 200;
+    testing::ThreadedDemo demo(o);
+    ChatSession session;
+    session.setTimeScale(kScale);
+    session.provider().setLocalProvider(&demo);
+    ProviderChoice choice;
+    choice.demo = true;
+    session.setProvider(choice);
+    session.setHistory(&writer);
+    QSignalSpy succeeded(&session, &ChatSession::succeeded);
+    session.send(u"All of it"_s, {});
+    QVERIFY(succeeded.wait(30000));
+    QVERIFY(flushed(writer));
+    QCOMPARE(session.history().size(), 2);
+    const QString whole = session.history().constLast().content;
+    QCOMPARE(whole.size(), 1'200'000);
+
+    history::HistoryStore store;
+    QVERIFY(store.open(path()).persistent());
+    const QList<history::Message> messages = store.messages(session.conversationId());
+    QCOMPARE(messages.size(), 2);
+    QCOMPARE(messages.at(1).state, history::MessageState::CutOff);
+    QCOMPARE(messages.at(1).text.size(), 1'000'000);
+    QCOMPARE(messages.at(1).text, whole.left(1'000'000));
 }
 
 void TestSessionHistory::cancelledAnswerIsStoredCutOff()
