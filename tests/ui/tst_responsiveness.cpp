@@ -1,22 +1,38 @@
-// The GUI thread never blocks: during a full retry cycle followed by a 20 MB streamed answer
-// shown in the window, a 1 ms timer on the GUI thread keeps ticking. The longest gap between
-// its ticks is printed; the test only asserts a generous bound.
+// The GUI thread never blocks, in the real window with its history attached (as src/app/gui's
+// main() sets it up), against a provider in a process of its own: a 1 ms timer on the GUI thread
+// keeps ticking, and the longest gap between its ticks is printed, with every gap of 8 ms or
+// more (docs/performance.md, "GUI under load"). Three scenarios: a retry cycle followed by a
+// 20 MB streamed answer; opening a 2,000-message conversation; and a parked send going out at
+// its provider's reset, in the background, while another conversation is shown. The test only
+// asserts a bound a loaded CI machine holds; the figures are what counts.
 
+#include "history/historystore.h"
+#include "history/historywriter.h"
+#include "session/chatsession.h"
+#include "session/parkinglot.h"
 #include "support/clirunner.h"
 #include "support/sanitizers.h"
 #include "support/windowwidgets.h"
+#include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/conversationview.h"
+#include "ui/history/historycontroller.h"
 #include "ui/panel/retrypanel.h"
+#include "ui/parking/parkingcontroller.h"
 #include "ui/settings/settings.h"
+#include "ui/window/desktopnotifier.h"
 #include "ui/window/mainwindow.h"
 
+#include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <functional>
 
+using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
 using namespace capwatch::testing::widgets;
@@ -27,6 +43,166 @@ namespace {
 // many), so the bound is wider there; a real block (a sleep, a nested loop waiting on the
 // network) would still show as seconds.
 constexpr qint64 kStallBoundMs = capwatch::testing::kUnderAsan ? 1000 : 100;
+/// What is printed: a gap of half a frame or more.
+constexpr qint64 kReportedGapMs = 8;
+
+/// The GUI thread's gaps, seen by a precise 1 ms timer on it. With each gap it names the last
+/// event delivered before the tick that ended it (its receiver's class and the event's type): where
+/// to look first. An event delivered inside another one's handler (a paint inside a layout, say)
+/// is named instead of the outer one.
+class StallMeter final : public QObject
+{
+public:
+    explicit StallMeter(std::function<QString()> state = {})
+        : m_state(std::move(state))
+    {
+        m_tick.setTimerType(Qt::PreciseTimer);
+        m_tick.setInterval(1);
+        QObject::connect(&m_tick, &QTimer::timeout, &m_tick, [this] { onTick(); });
+    }
+    void start()
+    {
+        m_clock.start();
+        m_last = -1;
+        qApp->installEventFilter(this);
+        m_tick.start();
+    }
+    void stop()
+    {
+        m_tick.stop();
+        qApp->removeEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched != &m_tick) { // kept as two plain values: this runs for every event
+            m_lastClass = watched->metaObject()->className();
+            m_lastType = int(event->type());
+        }
+        return false;
+    }
+
+public:
+    qint64 longestMs() const { return m_longest; }
+    qint64 elapsedMs() const { return m_clock.elapsed(); }
+    int reported() const { return m_reported; }
+
+private:
+    void onTick()
+    {
+        const qint64 now = m_clock.elapsed();
+        if (m_last >= 0) {
+            const qint64 gap = now - m_last;
+            m_longest = std::max(m_longest, gap);
+            if (gap >= kReportedGapMs) {
+                ++m_reported;
+                qInfo("gap of %lld ms ending at %lld ms, after a %s event %d%s", qlonglong(gap),
+                    qlonglong(now), m_lastClass, m_lastType,
+                    m_state ? qPrintable(u", "_s + m_state()) : "");
+            }
+        }
+        m_last = now;
+    }
+
+    std::function<QString()> m_state;
+    QTimer m_tick;
+    QElapsedTimer m_clock;
+    qint64 m_last = -1;
+    qint64 m_longest = 0;
+    int m_reported = 0;
+    const char *m_lastClass = "(none)";
+    int m_lastType = 0;
+};
+
+/// Runs the event loop until `done` holds or `timeoutMs` passed. Not with QTRY_*: those sleep
+/// 10 ms between polls, on this very thread, and every sleep would count as a stall.
+bool spinUntil(const std::function<bool()> &done, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done() || clock.elapsed() > timeoutMs)
+            loop.quit();
+    });
+    poll.start(5);
+    if (!done())
+        loop.exec();
+    return done();
+}
+
+/// A demo provider in a process of its own; its base URL.
+QString startDemo(testing::CliProcess &demo)
+{
+    if (!demo.waitForLine(10000))
+        return {};
+    const QByteArray line = demo.process().readLine();
+    return line.startsWith("listening on ") ? QString::fromUtf8(line.mid(13).trimmed()) : QString();
+}
+
+/// The window as src/app/gui's main() makes it: its history attached, then opened.
+struct RealWindow
+{
+    RealWindow(const QTemporaryDir &dir, const QString &url, double scale)
+        : settings(dir.filePath(u"settings.ini"_s))
+    {
+        LaunchOptions options;
+        options.endpoint = url;
+        options.model = u"capwatch-demo"_s;
+        options.timeScale = scale;
+        window = std::make_unique<MainWindow>(settings, options);
+        window->attachHistory(&writer, false);
+        window->parkingController()->notifier()->setEnabled(false);
+    }
+    bool openAndShow(const QString &path)
+    {
+        QSignalSpy opened(window->historyController(), &HistoryController::opened);
+        writer.open(path);
+        window->resize(1280, 800);
+        window->show();
+        return QTest::qWaitForWindowExposed(window.get())
+            && (!opened.isEmpty() || opened.wait(10000));
+    }
+    void send(const QString &prompt)
+    {
+        promptEditor(*window)->setPlainText(prompt);
+        window->controller()->sendPrompt();
+    }
+
+    Settings settings;
+    history::HistoryWriter writer; ///< outlives the window: it writes what the window queued
+    std::unique_ptr<MainWindow> window;
+};
+
+/// A conversation of `exchanges` prompts and answers, stored; its id.
+QUuid storeLongConversation(const QString &path, int exchanges)
+{
+    history::HistoryStore store;
+    if (!store.open(path).persistent() || !store.begin())
+        return {};
+    history::Conversation c;
+    c.title = u"A long one"_s;
+    c.endpoint = u"http://127.0.0.1:8000/v1"_s;
+    c.model = u"capwatch-demo"_s;
+    if (!store.addConversation(c))
+        return {};
+    for (int i = 0; i < exchanges; ++i) {
+        history::Message user;
+        user.conversation = c.id;
+        user.text = u"Question %1 about **token caps** and how a window counts them"_s.arg(i);
+        history::Message answer;
+        answer.conversation = c.id;
+        answer.role = history::Role::Assistant;
+        answer.text
+            = u"Answer %1: a cap counts the prompt *and* the answer.\n\n- one\n- two\n\n"
+              u"A paragraph more, so that an answer takes a few lines of the view."_s.arg(i);
+        if (!store.addMessage(user) || !store.addMessage(answer))
+            return {};
+    }
+    return store.commit() ? c.id : QUuid();
+}
 
 } // namespace
 
@@ -36,77 +212,114 @@ class TestResponsiveness final : public QObject
 
 private Q_SLOTS:
     void longestStallDuringRetryAndBigAnswer();
+    void longestStallOpeningALongConversation();
+    void longestStallWhileAParkedSendGoesOut();
 };
 
 void TestResponsiveness::longestStallDuringRetryAndBigAnswer()
 {
-    // The provider runs in its own process, as a real one would: only capwatch's own work is
-    // on this GUI thread.
-    capwatch::testing::CliProcess demo({ u"demo"_s, u"--scenario"_s, u"firehose"_s,
-        u"--headline-first"_s, u"1"_s, u"--time-scale"_s, u"0.01"_s });
-    QVERIFY(demo.waitForLine(10000));
-    const QByteArray line = demo.process().readLine();
-    QVERIFY(line.startsWith("listening on "));
-    const QString url = QString::fromUtf8(line.mid(13).trimmed());
-
+    testing::CliProcess demo({ u"demo"_s, u"--scenario"_s, u"firehose"_s, u"--headline-first"_s,
+        u"1"_s, u"--time-scale"_s, u"0.01"_s });
+    const QString url = startDemo(demo);
+    QVERIFY(!url.isEmpty());
     QTemporaryDir dir;
-    Settings settings(dir.filePath(u"settings.ini"_s));
-    LaunchOptions options;
-    options.endpoint = url;
-    options.model = u"capwatch-demo"_s;
-    options.timeScale = 0.01;
-    MainWindow window(settings, options);
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    RealWindow w(dir, url, 0.01);
+    QVERIFY(w.openAndShow(dir.filePath(u"history.sqlite"_s)));
     // Found once: a search of the window on every poll would add to the stalls measured.
-    RetryPanel *panel = retryPanel(window);
+    RetryPanel *panel = retryPanel(*w.window);
 
-    QElapsedTimer clock;
-    qint64 last = -1;
-    qint64 longest = 0;
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    tick.setInterval(1);
-    connect(&tick, &QTimer::timeout, this, [&] {
-        const qint64 now = clock.elapsed();
-        if (last >= 0 && now - last >= 16)
-            qInfo("stall of %lld ms ending at %lld ms, panel state %d", qlonglong(now - last),
-                qlonglong(now), int(panel->state()));
-        if (last >= 0)
-            longest = std::max(longest, now - last);
-        last = now;
-    });
-    clock.start();
-    tick.start();
+    StallMeter meter([panel] { return u"panel state %1"_s.arg(int(panel->state())); });
+    meter.start();
+    w.send(u"Stream me the longest answer you have."_s);
+    QVERIFY(spinUntil([panel] { return panel->state() == RetryPanel::State::Succeeded; }, 120'000));
+    meter.stop();
 
-    promptEditor(window)->setPlainText(u"Stream me the longest answer you have."_s);
-    window.controller()->sendPrompt();
-    // Waited for in an event loop, not with QTRY_*: those sleep 10 ms between polls, on this
-    // very thread, and every sleep would count as a stall.
-    QEventLoop loop;
-    QTimer poll;
-    connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (panel->state() == RetryPanel::State::Succeeded || clock.elapsed() > 120'000)
-            loop.quit();
-    });
-    poll.start(5);
-    loop.exec();
-    poll.stop();
-    tick.stop();
-    QCOMPARE(panel->state(), RetryPanel::State::Succeeded);
-    const qint64 total = clock.elapsed();
-
-    QCOMPARE(window.session()->retryLog()->records().size(),
+    QCOMPARE(w.window->session()->retryLog()->records().size(),
         4); // started, retry_scheduled, started, succeeded
-    QVERIFY(conversation(window)->toMarkdown().size() > 20'000'000); // the whole answer is shown
-    qInfo("retry cycle + 20 MB streamed answer: %lld ms in all, longest GUI-thread stall %lld ms",
-        qlonglong(total), qlonglong(longest));
-    QVERIFY2(
-        longest < kStallBoundMs, qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(longest)));
+    QVERIFY(conversation(*w.window)->toMarkdown().size() > 20'000'000); // all of it is shown
+    qInfo("retry cycle + 20 MB streamed answer: %lld ms in all, longest GUI-thread stall %lld ms, "
+          "%d gaps of %lld ms or more",
+        meter.elapsedMs(), meter.longestMs(), meter.reported(), kReportedGapMs);
+    QVERIFY2(meter.longestMs() < kStallBoundMs,
+        qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(meter.longestMs())));
 
     demo.process().terminate();
     QVERIFY(demo.waitForFinished(10000));
+}
+
+void TestResponsiveness::longestStallOpeningALongConversation()
+{
+    testing::CliProcess demo({ u"demo"_s, u"--time-scale"_s, u"0.01"_s });
+    const QString url = startDemo(demo);
+    QVERIFY(!url.isEmpty());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    const QUuid longId = storeLongConversation(path, 1000); // 2,000 messages
+    QVERIFY(!longId.isNull());
+    RealWindow w(dir, url, 0.01);
+    QVERIFY(w.openAndShow(path));
+    ConversationPresenter *presenter = testing::widgets::presenter(*w.window);
+    QSignalSpy filled(presenter, &ConversationPresenter::restoreFilled);
+
+    StallMeter meter;
+    meter.start();
+    w.window->historyController()->openConversation(longId);
+    QVERIFY(spinUntil([&filled] { return !filled.isEmpty(); }, 60'000));
+    // A little more: what follows the fill (the scroll to the end, a paint of it).
+    spinUntil([] { return false; }, 300);
+    meter.stop();
+
+    QCOMPARE(conversation(*w.window)->turnCount(), 2000);
+    qInfo("opening a 2,000-message conversation: %lld ms in all, longest GUI-thread stall %lld ms, "
+          "%d gaps of %lld ms or more",
+        meter.elapsedMs(), meter.longestMs(), meter.reported(), kReportedGapMs);
+    QVERIFY2(meter.longestMs() < kStallBoundMs,
+        qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(meter.longestMs())));
+}
+
+void TestResponsiveness::longestStallWhileAParkedSendGoesOut()
+{
+    // The cap frees 600 policy seconds (6 s of wall time) after the first request; the send gives
+    // up after its three attempts (0, 60, 120 s) and is parked at once, until the reset.
+    testing::CliProcess demo({ u"demo"_s, u"--scenario"_s, u"reset"_s, u"--reset-after"_s, u"600"_s,
+        u"--time-scale"_s, u"0.01"_s });
+    const QString url = startDemo(demo);
+    QVERIFY(!url.isEmpty());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"history.sqlite"_s);
+    const QUuid longId = storeLongConversation(path, 1000);
+    QVERIFY(!longId.isNull());
+    RealWindow w(dir, url, 0.01);
+    w.settings.setParkingChoice(session::ParkingChoice::Automatic);
+    w.window->session()->setParkingChoice(session::ParkingChoice::Automatic);
+    QVERIFY(w.openAndShow(path));
+    session::ParkingLot *lot = w.window->parkingController()->lot();
+    QSignalSpy ended(w.window->parkingController(), &ParkingController::parkedSendEnded);
+    ConversationPresenter *presenter = testing::widgets::presenter(*w.window);
+    QSignalSpy filled(presenter, &ConversationPresenter::restoreFilled);
+
+    w.send(u"Answer me while I read the long one."_s);
+    QVERIFY(spinUntil([lot] { return lot->count() == 1; }, 30'000));
+    const QUuid parkedIn = w.window->session()->conversationId();
+
+    // The user opens and reads another conversation; the parked one goes out meanwhile.
+    StallMeter meter;
+    meter.start();
+    w.window->historyController()->openConversation(longId);
+    QVERIFY(spinUntil([&filled] { return !filled.isEmpty(); }, 60'000));
+    QVERIFY(ended.isEmpty()); // the reset is still to come: the two did not overlap by chance
+    QVERIFY(spinUntil([&ended] { return !ended.isEmpty(); }, 30'000));
+    spinUntil([] { return false; }, 300); // the sidebar's marks, the notice
+    meter.stop();
+
+    QCOMPARE(ended.constFirst().at(0).toUuid(), parkedIn);
+    QCOMPARE(ended.constFirst().at(2).toBool(), true); // answered
+    QCOMPARE(w.window->session()->conversationId(), longId); // the view stayed where it was
+    qInfo("a 2,000-message conversation opened, then a parked send going out in another: %lld ms "
+          "in all, longest GUI-thread stall %lld ms, %d gaps of %lld ms or more",
+        meter.elapsedMs(), meter.longestMs(), meter.reported(), kReportedGapMs);
+    QVERIFY2(meter.longestMs() < kStallBoundMs,
+        qPrintable(u"the GUI thread stalled for %1 ms"_s.arg(meter.longestMs())));
 }
 
 QTEST_MAIN(TestResponsiveness)
