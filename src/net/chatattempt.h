@@ -78,6 +78,8 @@ private:
     void onIdleCheck();
     void readStream();
     void drainNextPiece();
+    /// Stream bytes not decoded yet: in m_pending, or still in the reply.
+    [[nodiscard]] bool streamLeft() const;
     void consumeStream(QByteArrayView bytes);
     void finish(AttemptResult result);
     /// The Content-Length of an identity-encoded body, or -1.
@@ -102,6 +104,8 @@ private:
     bool m_sawDataEvent = false; ///< a stream's first data event has been looked at
     bool m_finished = false;
     bool m_drainQueued = false; ///< the next piece of what Qt buffered is due in a queued call
+    QByteArray m_pending; ///< what Qt buffered, read at once, decoded a piece at a time
+    qsizetype m_pendingAt = 0; ///< where in m_pending the next piece starts
     bool m_finishWhenDrained = false; ///< the reply finished with pieces still to decode
     SseParser m_parser;
     QList<SseEvent> m_events;
