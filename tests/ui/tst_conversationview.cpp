@@ -1249,6 +1249,10 @@ void TestConversationView::trimAndResendLink()
     QCOMPARE(spy.size(), 1);
 }
 
+namespace {
+QString longMarkdown(qsizetype atLeast);
+}
+
 void TestConversationView::screenshots()
 {
     const QString dir = qEnvironmentVariable("CAPWATCH_SHOT_DIR");
@@ -1280,6 +1284,7 @@ void TestConversationView::screenshots()
         fill(view);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_VERIFY(view.isSettled()); // a long answer's Markdown goes in a piece at a time
         view.verticalScrollBar()->setValue(0);
         const QString top
             = QDir(dir).filePath(dark ? u"conversation-dark.png"_s : u"conversation.png"_s);
@@ -1290,6 +1295,21 @@ void TestConversationView::screenshots()
         QVERIFY(view.grab().save(bottom));
         qInfo("wrote %s and %s", qPrintable(top), qPrintable(bottom));
     }
+
+    // A long answer rendered in pieces, where two pieces meet (about 3 KiB in).
+    ConversationView view;
+    view.resize(700, 500);
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, longMarkdown(24 * 1024));
+    view.finishAssistantTurn(turn, false);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.isSettled());
+    view.scrollToAnchor(QString());
+    view.verticalScrollBar()->setValue(view.verticalScrollBar()->maximum() / 8);
+    const QString pieces = QDir(dir).filePath(u"conversation-long.png"_s);
+    QVERIFY(view.grab().save(pieces));
+    qInfo("wrote %s", qPrintable(pieces));
 }
 
 namespace {
