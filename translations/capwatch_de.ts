@@ -1183,6 +1183,56 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::HistoryController</name>
+    <message>
+        <source>The conversation could not be opened: %1</source>
+        <translation>Die Unterhaltung konnte nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>History is off.</source>
+        <translation>Der Verlauf ist ausgeschaltet.</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export all retry logs</source>
+        <translation>Alle Wiederholungsprotokolle exportieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n retry records</source>
+        <translation>
+            <numerusform>%n Wiederholungseintrag exportiert</numerusform>
+            <numerusform>%n Wiederholungseinträge exportiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The retry logs were not written: %1</source>
+        <translation>Die Wiederholungsprotokolle wurden nicht geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>History cleared</source>
+        <translation>Verlauf geleert</translation>
+    </message>
+    <message>
+        <source>Private: nothing is kept</source>
+        <translation>Privat: Es wird nichts gespeichert</translation>
+    </message>
+    <message>
+        <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
+        <translation>Mit --private gestartet: Die Unterhaltungen dieses Starts werden nur im Arbeitsspeicher gehalten und sind verloren, sobald capwatch beendet wird.</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::HistorySettingsDialog</name>
     <message>
         <source>&amp;Keep everything</source>
@@ -1317,6 +1367,131 @@
     <message>
         <source>the window is closing</source>
         <translation>das Fenster wird geschlossen</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::MainMenus</name>
+    <message>
+        <source>&amp;Export retry log…</source>
+        <translation>Wiederholungsprotokoll &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy retry log as text</source>
+        <translation>Wiederholungsprotokoll als Text &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Export &amp;conversation as Markdown…</source>
+        <translation>&amp;Unterhaltung als Markdown exportieren…</translation>
+    </message>
+    <message>
+        <source>Export &amp;all retry logs…</source>
+        <translation>&amp;Alle Wiederholungsprotokolle exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>&amp;Verlauf…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Provider and retries…</source>
+        <translation>&amp;Anbieter und Wiederholungen…</translation>
+    </message>
+    <message>
+        <source>&amp;About capwatch</source>
+        <translation>Ü&amp;ber capwatch</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>About capwatch</source>
+        <translation>Über capwatch</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;Ein Chat-Client für OpenAI-kompatible Anbieter mit strikten Token-Obergrenzen. Er wiederholt Token-Limit-Fehler nach einer strikten, nachvollziehbaren Richtlinie: höchstens %2 Versuche, Wartezeiten von höchstens %3 s, insgesamt %4 s.&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retry log exported to %1 (%n records)</source>
+        <translation>
+            <numerusform>Wiederholungsprotokoll nach %1 exportiert (%n Eintrag)</numerusform>
+            <numerusform>Wiederholungsprotokoll nach %1 exportiert (%n Einträge)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Conversation exported to %1</source>
+        <translation>Unterhaltung nach %1 exportiert</translation>
+    </message>
+    <message>
+        <source>capwatch conversation</source>
+        <translation>capwatch-Unterhaltung</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Datum</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>nicht festgelegt</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export retry log</source>
+        <translation>Wiederholungsprotokoll exportieren</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>The retry log was not written: %1</source>
+        <translation>Das Wiederholungsprotokoll wurde nicht geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>Export conversation</source>
+        <translation>Unterhaltung exportieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The conversation was not written: %1</source>
+        <translation>Die Unterhaltung wurde nicht geschrieben: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retry log copied (%n records)</source>
+        <translation>
+            <numerusform>Wiederholungsprotokoll kopiert (%n Eintrag)</numerusform>
+            <numerusform>Wiederholungsprotokoll kopiert (%n Einträge)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1472,6 +1647,53 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::ParkingController</name>
+    <message>
+        <source>The parked send was answered.</source>
+        <translation>Die geparkte Anfrage wurde beantwortet.</translation>
+    </message>
+    <message>
+        <source>The parked send hit the limit again and waits for the next reset.</source>
+        <translation>Die geparkte Anfrage ist erneut an das Limit gestoßen und wartet auf die nächste Zurücksetzung.</translation>
+    </message>
+    <message>
+        <source>The parked send failed; its prompt is kept.</source>
+        <translation>Die geparkte Anfrage ist fehlgeschlagen; ihr Prompt bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>capwatch</source>
+        <translation>capwatch</translation>
+    </message>
+    <message>
+        <source>The send was answered in its conversation.</source>
+        <translation>Die Anfrage wurde in ihrer Unterhaltung beantwortet.</translation>
+    </message>
+    <message>
+        <source>The send hit the limit and was parked until the provider&apos;s reset.</source>
+        <translation>Die Anfrage ist an das Limit gestoßen und bis zur Zurücksetzung beim Anbieter geparkt.</translation>
+    </message>
+    <message>
+        <source>The send was stopped; its prompt is kept.</source>
+        <translation>Die Anfrage wurde gestoppt; ihr Prompt bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>The send failed; its prompt is kept.</source>
+        <translation>Die Anfrage ist fehlgeschlagen; ihr Prompt bleibt erhalten.</translation>
+    </message>
+    <message>
+        <source>&amp;Queue (%1)</source>
+        <translation>Wa&amp;rteschlange (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>Wa&amp;rteschlange</translation>
+    </message>
+    <message>
+        <source>Sends parked until their provider&apos;s limit resets</source>
+        <translation>Anfragen, die geparkt sind, bis das Limit ihres Anbieters zurückgesetzt wird</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::PlainHttpWarning</name>
     <message>
         <source>Send the key unencrypted?</source>
@@ -1595,6 +1817,25 @@
     <message>
         <source>Wait and retry on server errors and network failures</source>
         <translation>Bei Serverfehlern und Netzwerkausfällen warten und erneut versuchen</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ProfileController</name>
+    <message>
+        <source>The next send goes to %1</source>
+        <translation>Die nächste Anfrage geht an %1</translation>
+    </message>
+    <message>
+        <source>Prof&amp;ile:</source>
+        <translation>Prof&amp;il:</translation>
+    </message>
+    <message>
+        <source>Provider profile</source>
+        <translation>Anbieterprofil</translation>
+    </message>
+    <message>
+        <source>The provider profile of this conversation: its next send goes there (Ctrl+Shift+P)</source>
+        <translation>Das Anbieterprofil dieser Unterhaltung: Die nächste Anfrage geht dorthin (Strg+Umschalt+P)</translation>
     </message>
 </context>
 <context>
@@ -2832,247 +3073,6 @@
     <message>
         <source>Send %1 was capped and went to %2 instead.</source>
         <translation>Anfrage %1 war am Limit und ging stattdessen an %2.</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::WindowHistory</name>
-    <message>
-        <source>History is off.</source>
-        <translation>Der Verlauf ist ausgeschaltet.</translation>
-    </message>
-    <message>
-        <source>JSON Lines (*.jsonl)</source>
-        <translation>JSON Lines (*.jsonl)</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export all retry logs</source>
-        <translation>Alle Wiederholungsprotokolle exportieren</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n retry records</source>
-        <translation>
-            <numerusform>%n Wiederholungseintrag exportiert</numerusform>
-            <numerusform>%n Wiederholungseinträge exportiert</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>Export fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>The retry logs were not written: %1</source>
-        <translation>Die Wiederholungsprotokolle wurden nicht geschrieben: %1</translation>
-    </message>
-    <message>
-        <source>History cleared</source>
-        <translation>Verlauf geleert</translation>
-    </message>
-    <message>
-        <source>Private: nothing is kept</source>
-        <translation>Privat: Es wird nichts gespeichert</translation>
-    </message>
-    <message>
-        <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
-        <translation>Mit --private gestartet: Die Unterhaltungen dieses Starts werden nur im Arbeitsspeicher gehalten und sind verloren, sobald capwatch beendet wird.</translation>
-    </message>
-    <message>
-        <source>The conversation could not be opened: %1</source>
-        <translation>Die Unterhaltung konnte nicht geöffnet werden: %1</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::WindowMenus</name>
-    <message>
-        <source>About capwatch</source>
-        <translation>Über capwatch</translation>
-    </message>
-    <message>
-        <source>&amp;Export retry log…</source>
-        <translation>Wiederholungsprotokoll &amp;exportieren…</translation>
-    </message>
-    <message>
-        <source>&amp;Copy retry log as text</source>
-        <translation>Wiederholungsprotokoll als Text &amp;kopieren</translation>
-    </message>
-    <message>
-        <source>Export &amp;conversation as Markdown…</source>
-        <translation>&amp;Unterhaltung als Markdown exportieren…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Beenden</translation>
-    </message>
-    <message>
-        <source>&amp;About capwatch</source>
-        <translation>Ü&amp;ber capwatch</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;Datei</translation>
-    </message>
-    <message>
-        <source>&amp;Settings</source>
-        <translation>&amp;Einstellungen</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Hilfe</translation>
-    </message>
-    <message>
-        <source>Endpoint</source>
-        <translation>Endpunkt</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>Modell</translation>
-    </message>
-    <message>
-        <source>JSON Lines (*.jsonl)</source>
-        <translation>JSON Lines (*.jsonl)</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export retry log</source>
-        <translation>Wiederholungsprotokoll exportieren</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>Export fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>The retry log was not written: %1</source>
-        <translation>Das Wiederholungsprotokoll wurde nicht geschrieben: %1</translation>
-    </message>
-    <message>
-        <source>Export conversation</source>
-        <translation>Unterhaltung exportieren</translation>
-    </message>
-    <message>
-        <source>Markdown (*.md)</source>
-        <translation>Markdown (*.md)</translation>
-    </message>
-    <message>
-        <source>The conversation was not written: %1</source>
-        <translation>Die Unterhaltung wurde nicht geschrieben: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retry log copied (%n records)</source>
-        <translation>
-            <numerusform>Wiederholungsprotokoll kopiert (%n Eintrag)</numerusform>
-            <numerusform>Wiederholungsprotokoll kopiert (%n Einträge)</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>capwatch conversation</source>
-        <translation>capwatch-Unterhaltung</translation>
-    </message>
-    <message>
-        <source>Date</source>
-        <translation>Datum</translation>
-    </message>
-    <message>
-        <source>not set</source>
-        <translation>nicht festgelegt</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;Ein Chat-Client für OpenAI-kompatible Anbieter mit strikten Token-Obergrenzen. Er wiederholt Token-Limit-Fehler nach einer strikten, nachvollziehbaren Richtlinie: höchstens %2 Versuche, Wartezeiten von höchstens %3 s, insgesamt %4 s.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Export &amp;all retry logs…</source>
-        <translation>&amp;Alle Wiederholungsprotokolle exportieren…</translation>
-    </message>
-    <message>
-        <source>&amp;History…</source>
-        <translation>&amp;Verlauf…</translation>
-    </message>
-    <message>
-        <source>&amp;Provider and retries…</source>
-        <translation>&amp;Anbieter und Wiederholungen…</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retry log exported to %1 (%n records)</source>
-        <translation>
-            <numerusform>Wiederholungsprotokoll nach %1 exportiert (%n Eintrag)</numerusform>
-            <numerusform>Wiederholungsprotokoll nach %1 exportiert (%n Einträge)</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Conversation exported to %1</source>
-        <translation>Unterhaltung nach %1 exportiert</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::WindowParking</name>
-    <message>
-        <source>The parked send was answered.</source>
-        <translation>Die geparkte Anfrage wurde beantwortet.</translation>
-    </message>
-    <message>
-        <source>The parked send hit the limit again and waits for the next reset.</source>
-        <translation>Die geparkte Anfrage ist erneut an das Limit gestoßen und wartet auf die nächste Zurücksetzung.</translation>
-    </message>
-    <message>
-        <source>The parked send failed; its prompt is kept.</source>
-        <translation>Die geparkte Anfrage ist fehlgeschlagen; ihr Prompt bleibt erhalten.</translation>
-    </message>
-    <message>
-        <source>capwatch</source>
-        <translation>capwatch</translation>
-    </message>
-    <message>
-        <source>&amp;Queue (%1)</source>
-        <translation>Wa&amp;rteschlange (%1)</translation>
-    </message>
-    <message>
-        <source>&amp;Queue</source>
-        <translation>Wa&amp;rteschlange</translation>
-    </message>
-    <message>
-        <source>Sends parked until their provider&apos;s limit resets</source>
-        <translation>Anfragen, die geparkt sind, bis das Limit ihres Anbieters zurückgesetzt wird</translation>
-    </message>
-    <message>
-        <source>The send was answered in its conversation.</source>
-        <translation>Die Anfrage wurde in ihrer Unterhaltung beantwortet.</translation>
-    </message>
-    <message>
-        <source>The send hit the limit and was parked until the provider&apos;s reset.</source>
-        <translation>Die Anfrage ist an das Limit gestoßen und bis zur Zurücksetzung beim Anbieter geparkt.</translation>
-    </message>
-    <message>
-        <source>The send was stopped; its prompt is kept.</source>
-        <translation>Die Anfrage wurde gestoppt; ihr Prompt bleibt erhalten.</translation>
-    </message>
-    <message>
-        <source>The send failed; its prompt is kept.</source>
-        <translation>Die Anfrage ist fehlgeschlagen; ihr Prompt bleibt erhalten.</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::WindowProfiles</name>
-    <message>
-        <source>The next send goes to %1</source>
-        <translation>Die nächste Anfrage geht an %1</translation>
-    </message>
-    <message>
-        <source>Prof&amp;ile:</source>
-        <translation>Prof&amp;il:</translation>
-    </message>
-    <message>
-        <source>Provider profile</source>
-        <translation>Anbieterprofil</translation>
-    </message>
-    <message>
-        <source>The provider profile of this conversation: its next send goes there (Ctrl+Shift+P)</source>
-        <translation>Das Anbieterprofil dieser Unterhaltung: Die nächste Anfrage geht dorthin (Strg+Umschalt+P)</translation>
     </message>
 </context>
 <context>

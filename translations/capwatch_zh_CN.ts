@@ -1172,6 +1172,55 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::HistoryController</name>
+    <message>
+        <source>The conversation could not be opened: %1</source>
+        <translation>无法打开对话：%1</translation>
+    </message>
+    <message>
+        <source>History is off.</source>
+        <translation>历史记录已停用。</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export all retry logs</source>
+        <translation>导出所有重试日志</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n retry records</source>
+        <translation>
+            <numerusform>已导出 %n 条重试记录</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>The retry logs were not written: %1</source>
+        <translation>未能写入重试日志：%1</translation>
+    </message>
+    <message>
+        <source>History cleared</source>
+        <translation>已清除历史记录</translation>
+    </message>
+    <message>
+        <source>Private: nothing is kept</source>
+        <translation>隐私模式：不保存任何内容</translation>
+    </message>
+    <message>
+        <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
+        <translation>以 --private 启动：本次运行的对话仅保存在内存中，退出 capwatch 后即会消失。</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::HistorySettingsDialog</name>
     <message>
         <source>&amp;Keep everything</source>
@@ -1306,6 +1355,129 @@
     <message>
         <source>the window is closing</source>
         <translation>窗口正在关闭</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::MainMenus</name>
+    <message>
+        <source>&amp;Export retry log…</source>
+        <translation>导出重试日志(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy retry log as text</source>
+        <translation>将重试日志复制为文本(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;conversation as Markdown…</source>
+        <translation>将对话导出为 Markdown(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;all retry logs…</source>
+        <translation>导出所有重试日志(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>历史记录(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Provider and retries…</source>
+        <translation>服务商和重试(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;About capwatch</source>
+        <translation>关于 capwatch(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>About capwatch</source>
+        <translation>关于 capwatch</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;一款面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端。它按照严格且可见的策略重试 Token 上限错误：最多尝试 %2 次，每次等待不超过 %3 秒，总计不超过 %4 秒。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retry log exported to %1 (%n records)</source>
+        <translation>
+            <numerusform>重试日志已导出到 %1（%n 条记录）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Conversation exported to %1</source>
+        <translation>对话已导出到 %1</translation>
+    </message>
+    <message>
+        <source>capwatch conversation</source>
+        <translation>capwatch 对话</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export retry log</source>
+        <translation>导出重试日志</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>The retry log was not written: %1</source>
+        <translation>未能写入重试日志：%1</translation>
+    </message>
+    <message>
+        <source>Export conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The conversation was not written: %1</source>
+        <translation>未能写入对话：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Retry log copied (%n records)</source>
+        <translation>
+            <numerusform>已复制重试日志（%n 条记录）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1460,6 +1632,53 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::ParkingController</name>
+    <message>
+        <source>The parked send was answered.</source>
+        <translation>已挂起的发送已得到回答。</translation>
+    </message>
+    <message>
+        <source>The parked send hit the limit again and waits for the next reset.</source>
+        <translation>已挂起的发送再次达到上限，正在等待下一次额度重置。</translation>
+    </message>
+    <message>
+        <source>The parked send failed; its prompt is kept.</source>
+        <translation>已挂起的发送失败；其提示词已保留。</translation>
+    </message>
+    <message>
+        <source>capwatch</source>
+        <translation>capwatch</translation>
+    </message>
+    <message>
+        <source>The send was answered in its conversation.</source>
+        <translation>该发送已在其对话中得到回答。</translation>
+    </message>
+    <message>
+        <source>The send hit the limit and was parked until the provider&apos;s reset.</source>
+        <translation>该发送达到上限，已挂起至服务商额度重置。</translation>
+    </message>
+    <message>
+        <source>The send was stopped; its prompt is kept.</source>
+        <translation>该发送已停止；其提示词已保留。</translation>
+    </message>
+    <message>
+        <source>The send failed; its prompt is kept.</source>
+        <translation>该发送失败；其提示词已保留。</translation>
+    </message>
+    <message>
+        <source>&amp;Queue (%1)</source>
+        <translation>队列（%1）(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Sends parked until their provider&apos;s limit resets</source>
+        <translation>挂起至服务商额度重置的发送</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::PlainHttpWarning</name>
     <message>
         <source>Send the key unencrypted?</source>
@@ -1583,6 +1802,25 @@
     <message>
         <source>Wait and retry on server errors and network failures</source>
         <translation>遇到服务器错误和网络故障时，等待后重试</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ProfileController</name>
+    <message>
+        <source>The next send goes to %1</source>
+        <translation>下一次发送将发往 %1</translation>
+    </message>
+    <message>
+        <source>Prof&amp;ile:</source>
+        <translation>配置(&amp;Z)：</translation>
+    </message>
+    <message>
+        <source>Provider profile</source>
+        <translation>服务商配置</translation>
+    </message>
+    <message>
+        <source>The provider profile of this conversation: its next send goes there (Ctrl+Shift+P)</source>
+        <translation>此对话的服务商配置：下一次发送将发往这里（Ctrl+Shift+P）</translation>
     </message>
 </context>
 <context>
@@ -2819,244 +3057,6 @@
     <message>
         <source>Send %1 was capped and went to %2 instead.</source>
         <translation>第 %1 次发送已达上限，已改为发送到 %2。</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::WindowHistory</name>
-    <message>
-        <source>History is off.</source>
-        <translation>历史记录已停用。</translation>
-    </message>
-    <message>
-        <source>JSON Lines (*.jsonl)</source>
-        <translation>JSON Lines (*.jsonl)</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export all retry logs</source>
-        <translation>导出所有重试日志</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n retry records</source>
-        <translation>
-            <numerusform>已导出 %n 条重试记录</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>The retry logs were not written: %1</source>
-        <translation>未能写入重试日志：%1</translation>
-    </message>
-    <message>
-        <source>History cleared</source>
-        <translation>已清除历史记录</translation>
-    </message>
-    <message>
-        <source>Private: nothing is kept</source>
-        <translation>隐私模式：不保存任何内容</translation>
-    </message>
-    <message>
-        <source>Started with --private: this run&apos;s conversations are kept in memory only and are gone when capwatch quits.</source>
-        <translation>以 --private 启动：本次运行的对话仅保存在内存中，退出 capwatch 后即会消失。</translation>
-    </message>
-    <message>
-        <source>The conversation could not be opened: %1</source>
-        <translation>无法打开对话：%1</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::WindowMenus</name>
-    <message>
-        <source>About capwatch</source>
-        <translation>关于 capwatch</translation>
-    </message>
-    <message>
-        <source>&amp;Export retry log…</source>
-        <translation>导出重试日志(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>&amp;Copy retry log as text</source>
-        <translation>将重试日志复制为文本(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Export &amp;conversation as Markdown…</source>
-        <translation>将对话导出为 Markdown(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;About capwatch</source>
-        <translation>关于 capwatch(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Settings</source>
-        <translation>设置(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Endpoint</source>
-        <translation>端点</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>JSON Lines (*.jsonl)</source>
-        <translation>JSON Lines (*.jsonl)</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export retry log</source>
-        <translation>导出重试日志</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>The retry log was not written: %1</source>
-        <translation>未能写入重试日志：%1</translation>
-    </message>
-    <message>
-        <source>Export conversation</source>
-        <translation>导出对话</translation>
-    </message>
-    <message>
-        <source>Markdown (*.md)</source>
-        <translation>Markdown (*.md)</translation>
-    </message>
-    <message>
-        <source>The conversation was not written: %1</source>
-        <translation>未能写入对话：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retry log copied (%n records)</source>
-        <translation>
-            <numerusform>已复制重试日志（%n 条记录）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>capwatch conversation</source>
-        <translation>capwatch 对话</translation>
-    </message>
-    <message>
-        <source>Date</source>
-        <translation>日期</translation>
-    </message>
-    <message>
-        <source>not set</source>
-        <translation>未设置</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;A chat client for OpenAI-compatible providers with strict token caps. It retries token-limit errors by a strict, visible policy: at most %2 attempts, waits of at most %3 s, %4 s in all.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;capwatch&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;一款面向设有严格 Token 上限的 OpenAI 兼容服务商的聊天客户端。它按照严格且可见的策略重试 Token 上限错误：最多尝试 %2 次，每次等待不超过 %3 秒，总计不超过 %4 秒。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Export &amp;all retry logs…</source>
-        <translation>导出所有重试日志(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;History…</source>
-        <translation>历史记录(&amp;H)…</translation>
-    </message>
-    <message>
-        <source>&amp;Provider and retries…</source>
-        <translation>服务商和重试(&amp;P)…</translation>
-    </message>
-    <message numerus="yes">
-        <source>Retry log exported to %1 (%n records)</source>
-        <translation>
-            <numerusform>重试日志已导出到 %1（%n 条记录）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Conversation exported to %1</source>
-        <translation>对话已导出到 %1</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::WindowParking</name>
-    <message>
-        <source>The parked send was answered.</source>
-        <translation>已挂起的发送已得到回答。</translation>
-    </message>
-    <message>
-        <source>The parked send hit the limit again and waits for the next reset.</source>
-        <translation>已挂起的发送再次达到上限，正在等待下一次额度重置。</translation>
-    </message>
-    <message>
-        <source>The parked send failed; its prompt is kept.</source>
-        <translation>已挂起的发送失败；其提示词已保留。</translation>
-    </message>
-    <message>
-        <source>capwatch</source>
-        <translation>capwatch</translation>
-    </message>
-    <message>
-        <source>&amp;Queue (%1)</source>
-        <translation>队列（%1）(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Queue</source>
-        <translation>队列(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>Sends parked until their provider&apos;s limit resets</source>
-        <translation>挂起至服务商额度重置的发送</translation>
-    </message>
-    <message>
-        <source>The send was answered in its conversation.</source>
-        <translation>该发送已在其对话中得到回答。</translation>
-    </message>
-    <message>
-        <source>The send hit the limit and was parked until the provider&apos;s reset.</source>
-        <translation>该发送达到上限，已挂起至服务商额度重置。</translation>
-    </message>
-    <message>
-        <source>The send was stopped; its prompt is kept.</source>
-        <translation>该发送已停止；其提示词已保留。</translation>
-    </message>
-    <message>
-        <source>The send failed; its prompt is kept.</source>
-        <translation>该发送失败；其提示词已保留。</translation>
-    </message>
-</context>
-<context>
-    <name>capwatch::ui::WindowProfiles</name>
-    <message>
-        <source>The next send goes to %1</source>
-        <translation>下一次发送将发往 %1</translation>
-    </message>
-    <message>
-        <source>Prof&amp;ile:</source>
-        <translation>配置(&amp;Z)：</translation>
-    </message>
-    <message>
-        <source>Provider profile</source>
-        <translation>服务商配置</translation>
-    </message>
-    <message>
-        <source>The provider profile of this conversation: its next send goes there (Ctrl+Shift+P)</source>
-        <translation>此对话的服务商配置：下一次发送将发往这里（Ctrl+Shift+P）</translation>
     </message>
 </context>
 <context>
