@@ -30,7 +30,12 @@ void HistoryWriter::enqueue(Job job)
 {
     QMutexLocker lock(&m_mutex);
     m_queue.push_back(std::move(job));
-    if (m_drainPosted || m_held)
+    postDrain(lock);
+}
+
+void HistoryWriter::postDrain(QMutexLocker<QMutex> &lock)
+{
+    if (m_drainPosted || m_held || m_queue.empty())
         return;
     m_drainPosted = true;
     lock.unlock();
@@ -48,12 +53,7 @@ void HistoryWriter::release()
 {
     QMutexLocker lock(&m_mutex);
     m_held = false;
-    if (m_drainPosted || m_queue.empty())
-        return;
-    m_drainPosted = true;
-    lock.unlock();
-    QMetaObject::invokeMethod(
-        m_context, [this] { drain(); }, Qt::QueuedConnection);
+    postDrain(lock);
 }
 
 void HistoryWriter::drain()

@@ -106,6 +106,9 @@ Q_SIGNALS:
 private:
     using Job = std::function<void(HistoryStore &)>;
     void enqueue(Job job);
+    /// Posts a drain to the worker unless one is due, the writer is held or nothing is queued;
+    /// unlocks `lock` to post it.
+    void postDrain(QMutexLocker<QMutex> &lock);
     /// A write job: a failure is reported with writeFailed().
     void enqueueWrite(std::function<bool(HistoryStore &)> write);
     void drain(); ///< on the worker thread
