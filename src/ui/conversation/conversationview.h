@@ -239,6 +239,8 @@ private:
     void flushPending();
     void flushTurn(Item &item, bool final);
     void completeTurn(Item &item);
+    // A finished answer's Markdown: at once when short, else a piece at a time.
+    void startMarkdown(Item &item);
     void renderMarkdown(Item &item);
     // The next piece of a long answer's Markdown (see renderMarkdown()); the last one completes
     // the turn.
