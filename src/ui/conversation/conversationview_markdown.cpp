@@ -21,10 +21,8 @@ using namespace transcript;
 namespace {
 
 // Rendering an answer's Markdown costs about 0.8 ms a KiB (parse, style, insert, lay out: 8 KiB
-// 5.6 ms, 64 KiB 48 ms,
-// 256 KiB 250 ms), so a longer answer is rendered a piece of about this much at a time, one piece
-// an event (transcript::markdownPieceEnd() says where a piece may end); its plain text stays
-// shown where its Markdown is not yet.
+// 5.6 ms, 64 KiB 48 ms, 256 KiB 250 ms), so a longer answer is rendered a piece of about this much
+// at a time, one piece an event; its plain text stays shown where its Markdown is not yet.
 constexpr qsizetype kMarkdownPiece = 3 * 1024;
 // Every edit lays out again what follows it in the document, and a piece is an edit in front of
 // the plain text not yet replaced: 0.05 ms a KiB of it (17 ms a piece with 250 KiB still plain).
