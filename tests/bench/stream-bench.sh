@@ -17,8 +17,8 @@ set -euo pipefail
 readonly ANSWER_BYTES=20000000
 readonly CLIENT_TIMEOUT_S=300
 
-bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo_root=$(cd "$bench_dir/../.." && pwd)
+# shellcheck source=tests/bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # bench_dir, repo_root, resolve
 node_dir="$bench_dir/.node"
 
 die() {
@@ -32,16 +32,6 @@ runs=${2:-3}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, got '$runs'"
 base_arg=${3:-}
 
-# A relative path is taken from the current directory, then from the repository root.
-resolve() {
-    if [[ $1 == /* ]]; then
-        echo "$1"
-    elif [[ -e $1 ]]; then
-        echo "$PWD/$1"
-    else
-        echo "$repo_root/$1"
-    fi
-}
 cli=$(resolve "$cli_arg")
 [[ -x $cli ]] || die "no executable capwatch-cli at '$cli'; build it first, e.g.
   cmake --preset release && cmake --build --preset release --target capwatch-cli"

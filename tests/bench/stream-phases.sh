@@ -14,20 +14,11 @@
 # tens of ms from run to run on a busy machine, startup and tail far less. Not part of the suite.
 set -euo pipefail
 
-bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo_root=$(cd "$bench_dir/../.." && pwd)
+# shellcheck source=tests/bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # bench_dir, repo_root, resolve
 die() {
     echo "stream-phases: $*" >&2
     exit 1
-}
-resolve() { # a relative path from the current directory, then from the repository root
-    if [[ $1 == /* ]]; then
-        echo "$1"
-    elif [[ -e $1 ]]; then
-        echo "$PWD/$1"
-    else
-        echo "$repo_root/$1"
-    fi
 }
 
 cli=$(resolve "${1:-build/release/src/app/capwatch-cli}")
