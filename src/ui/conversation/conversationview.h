@@ -241,9 +241,7 @@ private:
     void completeTurn(Item &item);
     // A finished answer's Markdown: at once when short, else a piece at a time.
     void startMarkdown(Item &item);
-    void renderMarkdown(Item &item);
-    // The next piece of a long answer's Markdown (see renderMarkdown()); the last one completes
-    // the turn.
+    // The next piece of a finished answer's Markdown; the last one completes the turn.
     void renderMarkdownPiece(Item &item);
     void renderPendingMarkdown();
     // Puts what `scratch` holds at `cursor` (in place of its selection) with the fix-ups a

@@ -34,8 +34,7 @@ constexpr int kPlainKeptChars = 16 * 1024;
 
 void ConversationView::startMarkdown(Item &item)
 {
-    if (item.text.size() <= kMarkdownPiece || item.bodyStart.isNull()) {
-        renderMarkdown(item);
+    if (item.bodyStart.isNull()) {
         completeTurn(item);
         return;
     }
@@ -50,27 +49,8 @@ void ConversationView::startMarkdown(Item &item)
         tail.removeSelectedText();
     }
     m_rendering.append(item.id);
-    renderMarkdownPiece(item); // the first piece at once, the others an event each
-}
-
-void ConversationView::renderMarkdown(Item &item)
-{
-    if (item.bodyStart.isNull())
-        return;
-    GuardedDocument scratch({});
-    scratch.setDefaultFont(document()->defaultFont());
-    markdown::render(scratch, item.text, styleFor(*this),
-        [this](const QUrl &source) { return cachedImage(source); });
-
-    QTextCursor cursor(document());
-    cursor.beginEditBlock();
-    removeTooLongNotice(item, cursor);
-    cursor.setPosition(item.bodyStart.position());
-    cursor.setPosition(item.bodyEnd.position(), QTextCursor::KeepAnchor);
-    insertRendered(cursor, scratch, item.bodyStart.position());
-    item.bodyEnd.setPosition(cursor.position());
-    cursor.endEditBlock();
-    item.flushed = item.text.size();
+    // The first piece at once (a short answer is one piece), the others an event each.
+    renderMarkdownPiece(item);
 }
 
 void ConversationView::renderMarkdownPiece(Item &item)
