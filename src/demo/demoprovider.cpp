@@ -538,7 +538,10 @@ bool DemoProvider::refuseAfterParse(const ChatCall &call, const DemoChatRequest 
         const double now = policyNowMs();
         if (m_resetFromMs < 0)
             m_resetFromMs = now;
-        const double msLeft = m_resetFromMs + call.options.resetAfterSeconds * 1000 - now;
+        // Elapsed first: (from + wait) - now can come out a hair over the wait at the first
+        // request (9385.958677423489 + 30000 - itself is 30000.000000000004), and "31 sec" would
+        // be said where 30 was meant.
+        const double msLeft = call.options.resetAfterSeconds * 1000 - (now - m_resetFromMs);
         if (msLeft <= 0)
             return false;
         call.replyHeadline(resetBody(call.options.messageLanguage, msLeft), {}, msLeft);

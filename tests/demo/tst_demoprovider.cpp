@@ -894,6 +894,45 @@ private Q_SLOTS:
         QCOMPARE(refusalAt(5000 + 180'000), "answered");
     }
 
+    void theFirstRequestIsToldTheWholeWait_data()
+    {
+        QTest::addColumn<double>("firstAtMs");
+        QTest::addColumn<double>("resetAfter");
+        QTest::addColumn<QByteArray>("expected");
+        // Clock readings where (t + wait) - t is a hair over the wait in double arithmetic: the
+        // sanitizer CI run once hit one and was told "31 sec" for a 30 s reset.
+        QTest::newRow("30 sec at 9385.958677423489 ms")
+            << 9385.958677423489 << 30.0
+            << QByteArray(
+                   R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 30 sec."})");
+        QTest::newRow("30 sec at 45960.34657377336 ms")
+            << 45960.34657377336 << 30.0
+            << QByteArray(
+                   R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 30 sec."})");
+        QTest::newRow("3 min at 94782.74870593494 ms")
+            << 94782.74870593494 << 180.0
+            << QByteArray(
+                   R"({"error":"Token limit exceeded: used 60323, limit 60000. Retry in 3 min."})");
+    }
+
+    void theFirstRequestIsToldTheWholeWait()
+    {
+        QFETCH(double, firstAtMs);
+        QFETCH(double, resetAfter);
+        QFETCH(QByteArray, expected);
+        QVERIFY2(firstAtMs + resetAfter * 1000 - firstAtMs > resetAfter * 1000,
+            "the row no longer exposes the rounding it is about");
+        DemoOptions options = scenario(u"reset"_s);
+        options.resetAfterSeconds = resetAfter;
+        auto provider = start(options);
+        QVERIFY(provider);
+        provider->setPolicyClock([firstAtMs] { return firstAtMs; });
+        ReplyPtr reply = post(*provider, chatBody(10));
+        AWAIT(reply);
+        QCOMPARE(statusOf(reply.get()), 422);
+        QCOMPARE(reply->readAll(), expected);
+    }
+
     void validation()
     {
         auto provider = start(scenario(u"validation"_s));
