@@ -30,7 +30,7 @@ const QString kRecordColumns
     = u"r.time_ms, r.request, r.event, r.attempt, r.status, r.category, r.used, r.token_limit, "
       "r.wait_ms, r.raw_wait_ms, r.wait_source, r.waited_total_ms, r.budget_left_ms, r.reason, "
       "r.error, r.reset_at_ms, r.window_tokens_left, r.window_reset_s, r.estimated_tokens, "
-      "r.profile, r.fallback_to"_s;
+      "r.profile, r.fallback_to, r.answer_end"_s;
 
 RetryRecord readRecord(const QSqlQuery &q, int first)
 {
@@ -60,6 +60,7 @@ RetryRecord readRecord(const QSqlQuery &q, int first)
     r.estimatedTokens = integerOf(q.value(first + 18));
     r.profile = q.value(first + 19).toString();
     r.fallbackTo = q.value(first + 20).toString();
+    r.answerEnd = retry::answerEndFromName(q.value(first + 21).toString().toStdString());
     return r;
 }
 
@@ -180,7 +181,8 @@ QList<Message> HistoryStore::readMessages(
     q.setForwardOnly(true);
     q.prepare(
         u"SELECT m.uuid, c.uuid, m.role, m.text, m.state, m.created_ms, m.ended_ms, "
-        "m.profile, m.prompt_tokens, m.completion_tokens FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE "_s
+        "m.profile, m.prompt_tokens, m.completion_tokens, m.end_reason, m.seams FROM messages m "
+        "JOIN conversations c ON c.id = m.conversation_id WHERE "_s
         + where + u" ORDER BY m.id LIMIT ? OFFSET ?"_s);
     int i = 0;
     for (const QVariant &v : values)
@@ -203,6 +205,8 @@ QList<Message> HistoryStore::readMessages(
             m.promptTokens = q.value(8).toLongLong();
         if (!q.value(9).isNull())
             m.completionTokens = q.value(9).toLongLong();
+        m.end = retry::answerEndFromName(q.value(10).toString().toStdString());
+        m.seams = seamsFromText(q.value(11).toString());
         out.append(m);
     }
     return out;

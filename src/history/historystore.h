@@ -101,8 +101,10 @@ public:
     /// 3.5 ms, and 5 ms more for the checkpoint at close). The text goes to SQLite as UTF-8, and
     /// `text` is let go before the write: moved in with no other holder, a long answer is in
     /// memory once as UTF-8 (1 MB) instead of as UTF-16 (2 MB) beside SQLite's UTF-8 of it.
+    /// `ending`: how the answer ended and its seams (None and none: left NULL).
     bool finishMessage(const QUuid &id, QString text, MessageState state,
-        const QDateTime &ended = {}, const std::optional<MessageUsage> &usage = {});
+        const QDateTime &ended = {}, const std::optional<MessageUsage> &usage = {},
+        const AnswerEnding &ending = {});
     /// What an answer used, as its provider reported it; an unset figure is stored as NULL.
     bool setMessageUsage(const QUuid &id, std::optional<qint64> promptTokens,
         std::optional<qint64> completionTokens);

@@ -90,4 +90,33 @@ retry::EndReason endReasonFromName(const QString &name)
     return retry::endReasonNamed(name.toStdString()).value_or(retry::EndReason::None);
 }
 
+QString seamsText(const QList<qsizetype> &seams)
+{
+    if (seams.isEmpty())
+        return {};
+    QString out = u"["_s;
+    for (qsizetype i = 0; i < seams.size(); ++i) {
+        if (i > 0)
+            out += u',';
+        out += QString::number(seams[i]);
+    }
+    return out + u']';
+}
+
+QList<qsizetype> seamsFromText(const QString &text)
+{
+    QList<qsizetype> out;
+    QStringView rest = QStringView(text).trimmed();
+    if (!rest.startsWith(u'[') || !rest.endsWith(u']'))
+        return out;
+    rest = rest.mid(1, rest.size() - 2);
+    for (QStringView part : rest.split(u',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong n = part.trimmed().toLongLong(&ok);
+        if (ok && n >= 0 && (out.isEmpty() || n > out.last()))
+            out.append(qsizetype(n));
+    }
+    return out;
+}
+
 } // namespace capwatch::history

@@ -4,6 +4,7 @@
 // itself (QUuid::createUuid()), so the GUI thread knows an id before the row is written and two
 // processes never hand out the same one; the database's own integer keys stay inside the store.
 
+#include "retry/answerend.h"
 #include "retry/classifier.h"
 #include "retry/sendpolicy.h"
 
@@ -85,9 +86,25 @@ struct Message
     /// say, or stored before.
     std::optional<qint64> promptTokens;
     std::optional<qint64> completionTokens;
+    /// An answer: how it ended (schema v7); None for a prompt, a Pending answer or one stored
+    /// before.
+    retry::AnswerEnd end = retry::AnswerEnd::None;
+    /// An answer: the character offsets where a continuation was joined to it (schema v7).
+    QList<qsizetype> seams;
 
     bool operator==(const Message &) const = default;
 };
+
+/// How an answer ended and where continuations were joined to it (schema v7).
+struct AnswerEnding
+{
+    retry::AnswerEnd end = retry::AnswerEnd::None; ///< None: NULL (not known)
+    QList<qsizetype> seams; ///< character offsets, ascending; empty: NULL
+};
+/// The `seams` column: "[412,900]"; empty for none.
+QString seamsText(const QList<qsizetype> &seams);
+/// The reverse of seamsText(); offsets that are not ascending non-negative integers are left out.
+QList<qsizetype> seamsFromText(const QString &text);
 
 /// What an answer used, as its provider reported it; an unset figure is stored as NULL.
 struct MessageUsage
@@ -142,6 +159,7 @@ struct RetryRecord
     /// The profile columns (schema v4, net::RetryRecord): empty when stored before profiles.
     QString profile;
     QString fallbackTo;
+    retry::AnswerEnd answerEnd = retry::AnswerEnd::None; ///< schema v7; None: null
 
     bool operator==(const RetryRecord &) const = default;
 };

@@ -160,16 +160,16 @@ QUuid HistoryWriter::addMessage(Message message)
 }
 
 void HistoryWriter::finishMessage(const QUuid &id, QString text, MessageState state,
-    QDateTime ended, std::optional<MessageUsage> usage, qsizetype storedChars)
+    QDateTime ended, std::optional<MessageUsage> usage, qsizetype storedChars, AnswerEnding ending)
 {
     if (!ended.isValid())
         ended = QDateTime::currentDateTimeUtc();
     // Moved on to the store, which lets it go before the write (HistoryStore::finishMessage()).
-    enqueueWrite([id, text = std::move(text), state, ended, usage, storedChars](
-                     HistoryStore &store) mutable {
+    enqueueWrite([id, text = std::move(text), state, ended, usage, storedChars,
+                     ending = std::move(ending)](HistoryStore &store) mutable {
         if (storedChars >= 0 && storedChars < text.size())
             text.truncate(storedChars); // a copy of that much, here, if the caller still has it
-        return store.finishMessage(id, std::move(text), state, ended, usage);
+        return store.finishMessage(id, std::move(text), state, ended, usage, ending);
     });
 }
 

@@ -51,7 +51,8 @@ public:
     /// stored, cut on the worker's thread: a window's 20 MB answer is not copied on the GUI
     /// thread to store its first 1,000,000 characters (2 MB of fresh memory, 10 ms measured).
     void finishMessage(const QUuid &id, QString text, MessageState state, QDateTime ended = {},
-        std::optional<MessageUsage> usage = {}, qsizetype storedChars = -1);
+        std::optional<MessageUsage> usage = {}, qsizetype storedChars = -1,
+        AnswerEnding ending = {});
     void setMessageUsage(const QUuid &id, std::optional<qint64> promptTokens,
         std::optional<qint64> completionTokens);
     /// The message is not restored any more (HistoryStore::replaceMessage()).

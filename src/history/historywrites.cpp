@@ -143,6 +143,8 @@ bool HistoryStore::addMessage(Message &m)
                   "ended_ms) VALUES (?, ?, ?, ?, ?, ?, ?)"_s
                 : u"INSERT INTO messages (uuid, conversation_id, role, text, state, created_ms, "
                   "ended_ms, profile) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"_s);
+        // How an answer ended goes with it when it is stored at once (an empty answer).
+        const bool withEnding = m.end != retry::AnswerEnd::None || !m.seams.isEmpty();
         if (!q)
             return false;
         q->bindValue(0, uuidText(m.id));
@@ -154,13 +156,25 @@ bool HistoryStore::addMessage(Message &m)
         q->bindValue(6, msOrNull(m.ended));
         if (!m.profile.isEmpty())
             q->bindValue(7, m.profile);
-        return run(q, u"add message"_s)
-            && touch(conversation, m.created, m.role == Role::User ? titleFor(m.text) : QString());
+        if (!run(q, u"add message"_s))
+            return false;
+        if (withEnding) {
+            QSqlQuery *e
+                = prepared(u"UPDATE messages SET end_reason = ?, seams = ? WHERE uuid = ?"_s);
+            if (!e)
+                return false;
+            e->bindValue(0, textOrNull(nameText(retry::nameOf(m.end))));
+            e->bindValue(1, textOrNull(seamsText(m.seams)));
+            e->bindValue(2, uuidText(m.id));
+            if (!run(e, u"add message"_s))
+                return false;
+        }
+        return touch(conversation, m.created, m.role == Role::User ? titleFor(m.text) : QString());
     });
 }
 
 bool HistoryStore::finishMessage(const QUuid &id, QString text, MessageState state,
-    const QDateTime &ended, const std::optional<MessageUsage> &usage)
+    const QDateTime &ended, const std::optional<MessageUsage> &usage, const AnswerEnding &ending)
 {
     const QDateTime when = ended.isValid() ? ended : nowUtc();
     const auto orNull = [](std::optional<qint64> v) { return v ? QVariant(*v) : QVariant(); };
@@ -174,15 +188,17 @@ bool HistoryStore::finishMessage(const QUuid &id, QString text, MessageState sta
     return write([&] {
         QSqlQuery q(m_db);
         q.prepare(usage ? u"UPDATE messages SET text = CAST(? AS TEXT), state = ?, ended_ms = ?, "
-                          "prompt_tokens = ?, completion_tokens = ? WHERE uuid = ? "
-                          "RETURNING conversation_id"_s
-                        : u"UPDATE messages SET text = CAST(? AS TEXT), state = ?, ended_ms = ? "
-                          "WHERE uuid = ? RETURNING conversation_id"_s);
+                          "end_reason = ?, seams = ?, prompt_tokens = ?, completion_tokens = ? "
+                          "WHERE uuid = ? RETURNING conversation_id"_s
+                        : u"UPDATE messages SET text = CAST(? AS TEXT), state = ?, ended_ms = ?, "
+                          "end_reason = ?, seams = ? WHERE uuid = ? RETURNING conversation_id"_s);
         int at = 0;
         q.bindValue(at++, utf8);
         q.bindValue(at++, nameOf(state));
         q.bindValue(
             at++, state == MessageState::Pending ? QVariant() : QVariant(when.toMSecsSinceEpoch()));
+        q.bindValue(at++, textOrNull(nameText(retry::nameOf(ending.end))));
+        q.bindValue(at++, textOrNull(seamsText(ending.seams)));
         if (usage) {
             q.bindValue(at++, orNull(usage->promptTokens));
             q.bindValue(at++, orNull(usage->completionTokens));
@@ -309,8 +325,9 @@ bool HistoryStore::addRetryRecord(const QUuid &send, const RetryRecord &r)
             u"INSERT INTO retry_records (send_id, time_ms, request, event, attempt, status, "
             "category, used, token_limit, wait_ms, raw_wait_ms, wait_source, waited_total_ms, "
             "budget_left_ms, reason, error, reset_at_ms, window_tokens_left, window_reset_s, "
-            "estimated_tokens, profile, fallback_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+            "estimated_tokens, profile, fallback_to, answer_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, "
+            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
         if (!q)
             return false;
         q->bindValue(0, sendKey);
@@ -336,6 +353,7 @@ bool HistoryStore::addRetryRecord(const QUuid &send, const RetryRecord &r)
         q->bindValue(19, optional(r.estimatedTokens));
         q->bindValue(20, textOrNull(r.profile));
         q->bindValue(21, textOrNull(r.fallbackTo));
+        q->bindValue(22, textOrNull(nameText(retry::nameOf(r.answerEnd))));
         if (!run(q, u"add retry record"_s))
             return false;
         if (r.event != u"retry_scheduled"_s)

@@ -224,6 +224,21 @@ bool version6(QSqlDatabase &db, QString *error)
         error);
 }
 
+// How an answer ended and where it was continued (issue 29, docs/history.md): `end_reason` is
+// complete, cut_off, interrupted or empty (NULL for a prompt, a Pending answer and rows stored
+// before); `seams` the character offsets where a continuation was joined to the answer, a JSON
+// array ("[412]"), NULL when it never was. The retry log gains its `answer_end` column.
+bool version7(QSqlDatabase &db, QString *error)
+{
+    return execAll(db,
+        {
+            u"ALTER TABLE messages ADD COLUMN end_reason TEXT"_s,
+            u"ALTER TABLE messages ADD COLUMN seams TEXT"_s,
+            u"ALTER TABLE retry_records ADD COLUMN answer_end TEXT"_s,
+        },
+        error);
+}
+
 } // namespace
 
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
@@ -242,7 +257,7 @@ bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
 const std::vector<Migration> &schemaMigrations()
 {
     static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 },
-        { 3, version3 }, { 4, version4 }, { 5, version5 }, { 6, version6 } };
+        { 3, version3 }, { 4, version4 }, { 5, version5 }, { 6, version6 }, { 7, version7 } };
     return migrations;
 }
 

@@ -108,6 +108,9 @@ quint64 ChatClient::send(const ChatRequest &request, const PacePlan &pace)
     m_lastFailure.reset();
     m_usage.reset();
     m_incomplete = false;
+    m_brokenAnswer = false;
+    m_finishReason.clear();
+    m_answerChars = 0;
     m_cutWait.reset();
     m_pace = pace;
     m_pacedRan.reset();
@@ -270,8 +273,10 @@ void ChatClient::sendAttempt()
             Q_EMIT answerStarted(id, status);
     });
     connect(attempt, &ChatAttempt::textReceived, this, [this, attempt, id](const QString &text) {
-        if (attempt == m_attempt)
+        if (attempt == m_attempt) {
+            m_answerChars += text.size();
             Q_EMIT answerText(id, text);
+        }
     });
     connect(attempt, &ChatAttempt::finished, this, [this, attempt](const AttemptResult &result) {
         if (attempt == m_attempt)
@@ -475,6 +480,15 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
     s.status = m_lastStatus;
     s.networkError = m_lastWasNetwork;
     s.incomplete = m_incomplete;
+    s.finishReason = m_finishReason;
+    s.answerChars = m_answerChars;
+    // A cancel while the answer streams stops it as a dropped stream would: what came is kept.
+    const std::string finishReason = m_finishReason.toStdString();
+    s.answerEnd = retry::answerEndOf({ outcome == SendSummary::Outcome::Succeeded,
+        m_brokenAnswer || outcome == SendSummary::Outcome::Cancelled, finishReason,
+        m_answerChars });
+    if (s.answerEnd == retry::AnswerEnd::Interrupted && !m_brokenAnswer)
+        s.incomplete = true;
     s.usage = m_usage;
     s.errorText = m_lastError;
     s.cutWait = m_cutWait;
@@ -506,12 +520,24 @@ void ChatClient::endSend(SendSummary::Outcome outcome, EndReason reason)
         s.finalErrorText = QString::fromUtf8(retry::finalErrorText(report));
     }
 
+    if (m_log && s.answerEnd == retry::AnswerEnd::Interrupted) {
+        // Before the send's end: what stopped the answer, and how much of it came.
+        RetryRecord rec = logRecord(RetryRecord::Event::Interrupted, s.attempts);
+        if (m_lastStatus > 0)
+            rec.status = m_lastStatus;
+        rec.error = outcome == SendSummary::Outcome::Cancelled
+            ? u"cancelled after %1 characters of the answer"_s.arg(m_answerChars)
+            : u"%1 (after %2 characters of the answer)"_s.arg(m_lastError).arg(m_answerChars);
+        rec.answerEnd = s.answerEnd;
+        m_log->append(rec);
+    }
     if (m_log && outcome != SendSummary::Outcome::Succeeded) {
         RetryRecord rec
             = logRecord(outcome == SendSummary::Outcome::Cancelled ? RetryRecord::Event::Cancelled
                                                                    : RetryRecord::Event::GaveUp,
                 s.attempts);
         rec.reason = reason;
+        rec.answerEnd = s.answerEnd;
         if (outcome == SendSummary::Outcome::Cancelled) {
             // What the cancel left: the part of the wait that ran, and the waits really spent
             // (interfaces.md, the retry log).

@@ -8,6 +8,7 @@
 #include "chatrequest.h"
 #include "chatstream.h"
 #include "credentials.h"
+#include "retry/answerend.h"
 #include "retry/providerwindow.h"
 #include "retry/sendpolicy.h"
 #include "retrylog.h"
@@ -86,6 +87,12 @@ struct SendSummary
     int status = 0; ///< of the last attempt that ended; 0 if none
     bool networkError = false; ///< the send ended on a network or configuration problem
     bool incomplete = false; ///< an answer began and was cut off (the partial text was delivered)
+    /// How the answer ended (issue 29): None when none began. An interrupted one (the stream
+    /// broke, timed out or carried an error after content, or a cancel while it streamed) is
+    /// never sent again by the client.
+    retry::AnswerEnd answerEnd = retry::AnswerEnd::None;
+    QString finishReason; ///< the provider's, of the answer; empty when it gave none
+    qint64 answerChars = 0; ///< characters of answer text delivered by answerText()
     std::optional<Usage> usage;
     QString errorText;
     QString finalErrorText; ///< retry-policy section 5, for failures
@@ -252,6 +259,9 @@ private:
     std::optional<AttemptFailure> m_lastFailure;
     std::optional<Usage> m_usage;
     bool m_incomplete = false;
+    bool m_brokenAnswer = false; ///< an answer began, then broke or carried an error
+    QString m_finishReason;
+    qint64 m_answerChars = 0;
     std::optional<retry::Millis> m_cutWait;
     PacePlan m_pace;
     std::optional<retry::Millis> m_pacedRan; ///< the pacing wait that ran before attempt 1

@@ -63,6 +63,7 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
         return;
 
     if (result.kind == AttemptResult::Kind::Answered) {
+        m_finishReason = result.finishReason;
         m_policy->succeeded();
         qCInfo(lcRetry).noquote() << u"request %1: attempt %2 answered (%3)"_s.arg(m_sendId)
                                          .arg(m_policy->attempt())
@@ -71,6 +72,8 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
             RetryRecord rec = logRecord(RetryRecord::Event::Succeeded, m_policy->attempt());
             rec.status = result.status;
             rec.category = retry::Category::Success;
+            const std::string finish = m_finishReason.toStdString();
+            rec.answerEnd = retry::answerEndOf({ true, false, finish, m_answerChars });
             m_log->append(rec);
         }
         endSend(SendSummary::Outcome::Succeeded, EndReason::None);
@@ -81,6 +84,7 @@ void ChatClient::onAttemptFinished(const AttemptResult &attemptResult)
         || result.kind == AttemptResult::Kind::StreamError) {
         // An answer had begun: never retried, the partial text stays with the caller.
         m_incomplete = result.kind == AttemptResult::Kind::StreamBroken;
+        m_brokenAnswer = m_answerChars > 0;
         m_lastError = result.errorText;
         m_lastBody = result.body;
         retry::Classification c;

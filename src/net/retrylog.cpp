@@ -76,6 +76,7 @@ nlohmann::ordered_json toJson(
     o["estimated_tokens"] = countJson(r.estimatedTokens);
     o["profile"] = text(r.profile);
     o["fallback_to"] = text(r.fallbackTo);
+    o["answer_end"] = nameOrNull(retry::nameOf(r.answerEnd));
     for (const auto &[name, value] : extra)
         o[name.toStdString()] = text(value);
     return o;
@@ -121,6 +122,8 @@ QString RetryRecord::eventName(Event event)
         return u"paced"_s;
     case Event::Fallback:
         return u"fallback"_s;
+    case Event::Interrupted:
+        return u"interrupted"_s;
     }
     return {};
 }
@@ -151,9 +154,9 @@ RetryRecord::Unpark RetryRecord::unparkFromName(QStringView name)
 
 std::optional<RetryRecord::Event> RetryRecord::eventFromName(QStringView name)
 {
-    for (const Event e :
-        { Event::AttemptStarted, Event::RetryScheduled, Event::Succeeded, Event::GaveUp,
-            Event::Cancelled, Event::Parked, Event::Unparked, Event::Paced, Event::Fallback }) {
+    for (const Event e : { Event::AttemptStarted, Event::RetryScheduled, Event::Succeeded,
+             Event::GaveUp, Event::Cancelled, Event::Parked, Event::Unparked, Event::Paced,
+             Event::Fallback, Event::Interrupted }) {
         if (name == eventName(e))
             return e;
     }
@@ -165,7 +168,8 @@ QStringList retryLogColumns()
     return { u"time"_s, u"request"_s, u"event"_s, u"attempt"_s, u"status"_s, u"category"_s,
         u"used"_s, u"limit"_s, u"wait_s"_s, u"raw_wait_s"_s, u"wait_source"_s, u"waited_total_s"_s,
         u"budget_left_s"_s, u"reason"_s, u"error"_s, u"reset_at"_s, u"window_tokens_left"_s,
-        u"window_reset_s"_s, u"estimated_tokens"_s, u"profile"_s, u"fallback_to"_s };
+        u"window_reset_s"_s, u"estimated_tokens"_s, u"profile"_s, u"fallback_to"_s,
+        u"answer_end"_s };
 }
 
 QByteArray toJsonLine(const RetryRecord &record)

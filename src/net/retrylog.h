@@ -4,6 +4,7 @@
 // appended, record by record, to JSON Lines or CSV files. It never holds the API key, an
 // Authorization header or the prompt.
 
+#include "retry/answerend.h"
 #include "retry/classifier.h"
 #include "retry/sendpolicy.h"
 
@@ -40,7 +41,12 @@ struct RetryRecord
         /// A send that ended capped goes to the profile's fallback (issue 17): the record closes
         /// the capped send (its `reason` is that send's end reason, `profile` its profile) and
         /// `fallback_to` names the profile the prompt goes to next. One hop per send.
-        Fallback
+        Fallback,
+        /// An answer had begun and stopped before its end (issue 29): the stream dropped, timed
+        /// out or carried an error, or the user stopped it. `error` says what; the answer's
+        /// text so far is kept and never sent again by itself. Comes before the send's
+        /// `gave_up` or `cancelled`.
+        Interrupted
     };
     /// Why a parked send left the queue (the `reason` of an `unparked` record).
     enum class Unpark
@@ -85,6 +91,10 @@ struct RetryRecord
     QString profile;
     /// The `fallback_to` column, for `fallback`: the profile the prompt is sent to instead.
     QString fallbackTo;
+    /// The `answer_end` column (issue 29), on the records that end a send with an answer
+    /// (`succeeded`, `interrupted`, `gave_up`, `cancelled`): complete, cut_off, interrupted or
+    /// empty; None (null) when no answer began.
+    retry::AnswerEnd answerEnd = retry::AnswerEnd::None;
 
     static QString eventName(Event event);
     /// The reverse of eventName(); empty for a name this build does not know (a later event).

@@ -45,6 +45,7 @@ history::RetryRecord toStored(const net::RetryRecord &r)
     s.estimatedTokens = r.estimatedTokens;
     s.profile = r.profile;
     s.fallbackTo = r.fallbackTo;
+    s.answerEnd = r.answerEnd;
     return s;
 }
 
@@ -74,6 +75,7 @@ net::RetryRecord toLogRecord(const history::RetryRecord &s)
     r.estimatedTokens = s.estimatedTokens;
     r.profile = s.profile;
     r.fallbackTo = s.fallbackTo;
+    r.answerEnd = s.answerEnd;
     return r;
 }
 

@@ -365,6 +365,7 @@ private Q_SLOTS:
     void searchFindsOldMessage();
     void replacedMessageRoundTrips();
     void answerUsageRoundTrips();
+    void answerEndAndSeamsRoundTrip();
     void searchTakesAnyInput_data();
     void searchTakesAnyInput();
     void longAnswerStoredWholeSearchedByItsStart();
@@ -503,8 +504,8 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
     QCOMPARE(r.version, HistoryStore::latestVersion());
-    QCOMPARE(HistoryStore::latestVersion(), 6);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 6"_s));
+    QCOMPARE(HistoryStore::latestVersion(), 7);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 7"_s));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -983,7 +984,7 @@ void TestHistoryStore::answerUsageRoundTrips()
     HistoryStore store;
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.fromVersion, 4);
-    QCOMPARE(r.version, 6);
+    QCOMPARE(r.version, HistoryStore::latestVersion());
     QCOMPARE(store.message(before.answer.id), before.answer); // no usage: unset
     QVERIFY(!before.answer.promptTokens && !before.answer.completionTokens);
 
@@ -999,6 +1000,57 @@ void TestHistoryStore::answerUsageRoundTrips()
     QVERIFY(!store.message(f.answer.id)->promptTokens);
     QCOMPARE(store.message(f.answer.id)->completionTokens, std::optional<qint64>(45));
     QVERIFY(!store.setMessageUsage(QUuid::createUuid(), 1, 1));
+}
+
+void TestHistoryStore::answerEndAndSeamsRoundTrip()
+{
+    // issue 29: how an answer ended and where continuations were joined to it (schema 7); a file
+    // of schema 6 is migrated and its answers have neither.
+    Filled before;
+    {
+        HistoryStore old;
+        QCOMPARE(old.open(dbPath(), upTo(6)).status, OpenResult::Status::Created);
+        before = fill(old, kBase, u"before ends"_s, 1);
+    }
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.fromVersion, 6);
+    QCOMPARE(r.version, 7);
+    QCOMPARE(store.message(before.answer.id)->end, capwatch::retry::AnswerEnd::None);
+    QVERIFY(store.message(before.answer.id)->seams.isEmpty());
+
+    const Filled f = fill(store, kBase.addSecs(60), u"the quokka"_s, 0);
+    Message pending = messageOf(
+        f.conversation.id, Role::Assistant, {}, kBase.addSecs(61), MessageState::Pending);
+    QVERIFY(store.addMessage(pending));
+    QVERIFY(store.finishMessage(pending.id, u"cut here"_s, MessageState::CutOff, kBase.addSecs(62),
+        MessageUsage { 10, 4096 }, AnswerEnding { capwatch::retry::AnswerEnd::CutOff, {} }));
+    QCOMPARE(store.message(pending.id)->end, capwatch::retry::AnswerEnd::CutOff);
+    QVERIFY(store.message(pending.id)->seams.isEmpty());
+    // Continued: the same row, the joined text, complete now, with its seam.
+    QVERIFY(store.finishMessage(pending.id, u"cut here and the rest"_s, MessageState::Complete,
+        kBase.addSecs(63), {}, AnswerEnding { capwatch::retry::AnswerEnd::Complete, { 8 } }));
+    const std::optional<Message> m = store.message(pending.id);
+    QVERIFY(m);
+    QCOMPARE(m->text, u"cut here and the rest"_s);
+    QCOMPARE(m->end, capwatch::retry::AnswerEnd::Complete);
+    QCOMPARE(m->seams, QList<qsizetype> { 8 });
+    QCOMPARE(m->completionTokens, std::optional<qint64>(4096)); // kept: not given this time
+    const QList<Message> listed = store.messages(f.conversation.id);
+    const auto it = std::find_if(
+        listed.begin(), listed.end(), [&](const Message &x) { return x.id == pending.id; });
+    QVERIFY(it != listed.end());
+    QCOMPARE(*it, *m);
+    // An answer stored at once (an empty one) carries its end too.
+    Message empty = messageOf(f.conversation.id, Role::Assistant, {}, kBase.addSecs(64));
+    empty.end = capwatch::retry::AnswerEnd::Empty;
+    QVERIFY(store.addMessage(empty));
+    QCOMPARE(store.message(empty.id)->end, capwatch::retry::AnswerEnd::Empty);
+    // The seams column as text, and garbage in it read as none.
+    QCOMPARE(seamsText({ 3, 17 }), u"[3,17]"_s);
+    QCOMPARE(seamsFromText(u"[3,17]"_s), (QList<qsizetype> { 3, 17 }));
+    QCOMPARE(seamsFromText(u"[17,3,x,-1]"_s), QList<qsizetype> { 17 });
+    QVERIFY(seamsFromText(u"garbage"_s).isEmpty());
 }
 
 void TestHistoryStore::longAnswerStoredWholeSearchedByItsStart()
@@ -1088,7 +1140,7 @@ void TestHistoryStore::migratesVersion5ToBoundedSearch()
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 5);
-    QCOMPARE(r.version, 6);
+    QCOMPARE(r.version, HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT group_concat(uuid || state || text, '|') FROM messages ORDER BY id"_s)
                  .toByteArray(),
@@ -1503,7 +1555,7 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     QCOMPARE(r.fromVersion, 2);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 2 to 6"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 2 to 7"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1582,7 +1634,7 @@ void TestHistoryStore::migratesVersion3ToProfiles()
     QCOMPARE(r.fromVersion, 3);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 3 to 6"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 3 to 7"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     for (const auto &[table, columns] : { std::pair { u"conversations"_s, 1 },
              std::pair { u"messages"_s, 1 }, std::pair { u"retry_records"_s, 2 } })

@@ -398,7 +398,7 @@ void TestChatClient::headlineGivesUpWithBudgetExhausted()
         u"retry_scheduled"_s, u"attempt_started"_s, u"gave_up"_s };
     for (int i = 0; i < log.size(); ++i) {
         const QJsonObject o = json(log[i]);
-        QCOMPARE(o.keys().size(), 21);
+        QCOMPARE(o.keys().size(), 22);
         QCOMPARE(o.value(u"event").toString(), events[i]);
         QCOMPARE(o.value(u"request").toInt(), 1);
     }
@@ -854,11 +854,11 @@ void TestChatClient::headlineLogExportsLiterally()
           "\"raw_wait_s\":null,\"wait_source\":null,\"waited_total_s\":null,"
           "\"budget_left_s\":null,\"reason\":null,\"error\":null,\"reset_at\":null,"
           "\"window_tokens_left\":null,\"window_reset_s\":null,\"estimated_tokens\":null,"
-          "\"profile\":null,\"fallback_to\":null}";
+          "\"profile\":null,\"fallback_to\":null,\"answer_end\":null}";
     const QByteArray error422
         = "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\","
           "\"reset_at\":null,\"window_tokens_left\":0,\"window_reset_s\":1080,"
-          "\"estimated_tokens\":null,\"profile\":null,\"fallback_to\":null}";
+          "\"estimated_tokens\":null,\"profile\":null,\"fallback_to\":null,\"answer_end\":null}";
     const QByteArray scheduled
         = "\"request\":1,\"event\":\"retry_scheduled\",\"attempt\":%1,\"status\":422,"
           "\"category\":\"token_limit\",\"used\":60323,\"limit\":60000,\"wait_s\":60,"
@@ -889,13 +889,13 @@ void TestChatClient::headlineLogExportsLiterally()
     }
 
     const QByteArray quoted422
-        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,0,1080,,,";
+        = "\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,0,1080,,,,";
     const QList<QByteArray> expectedCsv {
-        "1,attempt_started,1,,,,,,,,,,,,,,,,,",
+        "1,attempt_started,1,,,,,,,,,,,,,,,,,,",
         "1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,," + quoted422,
-        "1,attempt_started,2,,,,,,,,,,,,,,,,,",
+        "1,attempt_started,2,,,,,,,,,,,,,,,,,,",
         "1,retry_scheduled,2,422,token_limit,60323,60000,60,1080,message,120,0,," + quoted422,
-        "1,attempt_started,3,,,,,,,,,,,,,,,,,",
+        "1,attempt_started,3,,,,,,,,,,,,,,,,,,",
         "1,gave_up,3,422,token_limit,60323,60000,,,,,,budget_exhausted," + quoted422,
     };
     const QByteArray csvText = read(csv);
@@ -904,7 +904,7 @@ void TestChatClient::headlineLogExportsLiterally()
     QCOMPARE(csvLines.takeFirst(),
         "time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,"
         "waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,"
-        "estimated_tokens,profile,fallback_to\r");
+        "estimated_tokens,profile,fallback_to,answer_end\r");
     QCOMPARE(csvLines.size(), expectedCsv.size());
     for (qsizetype i = 0; i < csvLines.size(); ++i) {
         QByteArray line = csvLines[i];

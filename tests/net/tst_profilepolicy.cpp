@@ -169,7 +169,8 @@ void TestProfilePolicy::headlineWithAFiveSecondCap()
     QCOMPARE(log[3].budgetLeftMs.value_or(-1), 2000);
     QCOMPARE(log[3].waitedTotalMs.value_or(-1), 10000);
     QCOMPARE(log[5].reason, retry::EndReason::AttemptsExhausted);
-    QVERIFY(toJsonLine(log[5]).endsWith(R"("profile":"Free tier","fallback_to":null})"));
+    QVERIFY(toJsonLine(log[5]).endsWith(
+        R"("profile":"Free tier","fallback_to":null,"answer_end":null})"));
 }
 
 void TestProfilePolicy::zeroBudgetIsOneAttempt()
@@ -222,7 +223,10 @@ void TestProfilePolicy::everyRecordCarriesTheProfileItWasSentWith()
     QCOMPARE(records.constLast().event, RetryRecord::Event::Succeeded);
     for (const RetryRecord &r : records) {
         QVERIFY(r.profile.isEmpty());
-        QVERIFY(toJsonLine(r).endsWith(R"("profile":null,"fallback_to":null})"));
+        // The send's last record says how its answer ended; the others carry no end.
+        QVERIFY(toJsonLine(r).endsWith(r.event == RetryRecord::Event::Succeeded
+                ? R"("profile":null,"fallback_to":null,"answer_end":"complete"})"
+                : R"("profile":null,"fallback_to":null,"answer_end":null})"));
     }
 }
 

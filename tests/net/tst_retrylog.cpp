@@ -93,14 +93,14 @@ const QByteArray kScheduledJsonLine
       "\"budget_left_s\":60,\"reason\":null,"
       "\"error\":\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\","
       "\"reset_at\":null,\"window_tokens_left\":null,\"window_reset_s\":null,"
-      "\"estimated_tokens\":null,\"profile\":null,\"fallback_to\":null}";
+      "\"estimated_tokens\":null,\"profile\":null,\"fallback_to\":null,\"answer_end\":null}";
 const QByteArray kCsvHeader
     = "time,request,event,attempt,status,category,used,limit,wait_s,"
       "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,"
-      "reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to";
+      "reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to,answer_end";
 const QByteArray kScheduledCsvRow
     = "2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,"
-      "60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,,,,,";
+      "60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.\",,,,,,,";
 
 } // namespace
 
@@ -123,6 +123,7 @@ private Q_SLOTS:
     void csvHeaderOnlyInAnEmptyFile();
     void exportIsAtomicAndComplete();
     void profileColumnsComeLast();
+    void answerEndColumnAndInterruptedEvent();
     void fallbackIsExact();
 };
 
@@ -136,7 +137,7 @@ void TestRetryLog::jsonLineIsExact()
             R"("budget_left_s":60,"reason":null,)"
             R"("error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",)"
             R"("reset_at":null,"window_tokens_left":null,"window_reset_s":null,)"
-            R"("estimated_tokens":null,"profile":null,"fallback_to":null})"));
+            R"("estimated_tokens":null,"profile":null,"fallback_to":null,"answer_end":null})"));
 }
 
 void TestRetryLog::nullsAndFractions()
@@ -155,22 +156,23 @@ void TestRetryLog::nullsAndFractions()
             R"("attempt":2,"status":null,"category":null,"used":1.5,"limit":null,)"
             R"("wait_s":0.084,"raw_wait_s":2.5,"wait_source":null,"waited_total_s":null,)"
             R"("budget_left_s":null,"reason":null,"error":null,"reset_at":null,)"
-            R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null})"));
+            R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"answer_end":null})"));
 }
 
 void TestRetryLog::csvIsExact()
 {
     QCOMPARE(csvHeader(),
-        QByteArray("time,request,event,attempt,status,category,used,limit,wait_s,"
-                   "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,"
-                   "window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to"));
+        QByteArray(
+            "time,request,event,attempt,status,category,used,limit,wait_s,"
+            "raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,"
+            "window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to,answer_end"));
     QCOMPARE(toCsvRow(scheduled()),
         QByteArray("2026-11-29T20:05:20.123Z,1,retry_scheduled,1,422,token_limit,60323,60000,60,"
                    "1080,message,60,60,,\"Token limit exceeded: used 60323, limit 60000. Retry in "
-                   "18 min.\",,,,,,"));
+                   "18 min.\",,,,,,,"));
     RetryRecord quoted = scheduled();
     quoted.error = u"say \"hi\"\nnext line"_s;
-    QVERIFY(toCsvRow(quoted).endsWith(",\"say \"\"hi\"\"\nnext line\",,,,,,"));
+    QVERIFY(toCsvRow(quoted).endsWith(",\"say \"\"hi\"\"\nnext line\",,,,,,,"));
 }
 
 void TestRetryLog::csvNeutralisesFormulas()
@@ -201,7 +203,7 @@ void TestRetryLog::parkedAndUnparkedAreExact()
             R"("wait_s":null,"raw_wait_s":960,"wait_source":"message","waited_total_s":120,)"
             R"("budget_left_s":0,"reason":"budget_exhausted","error":null,)"
             R"("reset_at":"2026-12-01T06:14:05.000Z",)"
-            R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null})"));
+            R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"answer_end":null})"));
     QCOMPARE(toJsonLine(unparked(RetryRecord::Unpark::ResetReached)),
         QByteArray(
             R"({"time":"2026-12-01T06:14:05.004Z","request":2,"event":"unparked",)"
@@ -209,13 +211,13 @@ void TestRetryLog::parkedAndUnparkedAreExact()
             R"("wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,)"
             R"("budget_left_s":null,"reason":"reset_reached","error":null,)"
             R"("reset_at":"2026-12-01T06:14:05.000Z",)"
-            R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null})"));
+            R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,"fallback_to":null,"answer_end":null})"));
     QCOMPARE(toCsvRow(parked()),
         QByteArray("2026-12-01T05:58:05.250Z,2,parked,3,422,token_limit,,,,960,message,120,0,"
-                   "budget_exhausted,,2026-12-01T06:14:05.000Z,,,,,"));
+                   "budget_exhausted,,2026-12-01T06:14:05.000Z,,,,,,"));
     QCOMPARE(toCsvRow(unparked(RetryRecord::Unpark::Cancelled)),
         QByteArray("2026-12-01T06:14:05.004Z,2,unparked,3,,,,,,,,,,cancelled,,"
-                   "2026-12-01T06:14:05.000Z,,,,,"));
+                   "2026-12-01T06:14:05.000Z,,,,,,"));
 
     // The end reason of an unparked record is not written: its reason is the unpark.
     RetryRecord sentNow = unparked(RetryRecord::Unpark::SentNow);
@@ -234,7 +236,7 @@ void TestRetryLog::parkedAndUnparkedAreExact()
     QCOMPARE(log.serialize(LogFormat::Csv),
         kCsvHeader + "\r\n" + toCsvRow(parked()) + "\r\n"
             + "2026-12-01T06:14:05.004Z,2,unparked,3,,,,,,,,,,reset_reached,,"
-              "2026-12-01T06:14:05.000Z,,,,,\r\n");
+              "2026-12-01T06:14:05.000Z,,,,,,\r\n");
 }
 
 void TestRetryLog::unparkNames()
@@ -258,22 +260,23 @@ void TestRetryLog::unparkNames()
 void TestRetryLog::pacedIsExact()
 {
     QCOMPARE(toJsonLine(paced()),
-        QByteArray(R"({"time":"2026-12-02T00:30:01.500Z","request":4,"event":"paced",)"
-                   R"("attempt":1,"status":null,"category":null,"used":null,"limit":null,)"
-                   R"("wait_s":12.5,"raw_wait_s":null,"wait_source":"ratelimit-reset",)"
-                   R"("waited_total_s":0,"budget_left_s":120,"reason":null,"error":null,)"
-                   R"("reset_at":null,"window_tokens_left":1200,"window_reset_s":12.5,)"
-                   R"("estimated_tokens":3400,"profile":null,"fallback_to":null})"));
+        QByteArray(
+            R"({"time":"2026-12-02T00:30:01.500Z","request":4,"event":"paced",)"
+            R"("attempt":1,"status":null,"category":null,"used":null,"limit":null,)"
+            R"("wait_s":12.5,"raw_wait_s":null,"wait_source":"ratelimit-reset",)"
+            R"("waited_total_s":0,"budget_left_s":120,"reason":null,"error":null,)"
+            R"("reset_at":null,"window_tokens_left":1200,"window_reset_s":12.5,)"
+            R"("estimated_tokens":3400,"profile":null,"fallback_to":null,"answer_end":null})"));
     QCOMPARE(toCsvRow(paced()),
         QByteArray("2026-12-02T00:30:01.500Z,4,paced,1,,,,,12.5,,ratelimit-reset,0,120,,,,1200,"
-                   "12.5,3400,,"));
+                   "12.5,3400,,,"));
     // The history export's extra column comes after the window columns.
     QCOMPARE(toCsvRow(paced(), u"paced"_s, { { u"conversation"_s, u"c-1"_s } }),
         toCsvRow(paced()) + ",c-1");
     QVERIFY(
         toJsonLine(paced(), u"paced"_s, { { u"conversation"_s, u"c-1"_s } })
             .endsWith(
-                R"("estimated_tokens":3400,"profile":null,"fallback_to":null,"conversation":"c-1"})"));
+                R"("estimated_tokens":3400,"profile":null,"fallback_to":null,"answer_end":null,"conversation":"c-1"})"));
     QCOMPARE(csvHeader({ u"conversation"_s }), kCsvHeader + ",conversation");
 }
 
@@ -287,26 +290,27 @@ void TestRetryLog::windowColumns_data()
 
     QTest::newRow("all null")
         << std::optional<qint64>() << std::optional<double>() << std::optional<qint64>()
-        << QByteArray(R"("window_tokens_left":null,"window_reset_s":null,)"
-                      R"("estimated_tokens":null,"profile":null,"fallback_to":null})")
-        << QByteArray(",,,,,");
+        << QByteArray(
+               R"("window_tokens_left":null,"window_reset_s":null,)"
+               R"("estimated_tokens":null,"profile":null,"fallback_to":null,"answer_end":null})")
+        << QByteArray(",,,,,,");
     QTest::newRow("zero left, whole reset")
         << std::optional<qint64>(0) << std::optional<double>(30.0) << std::optional<qint64>(1017)
         << QByteArray(
-               R"("window_tokens_left":0,"window_reset_s":30,"estimated_tokens":1017,"profile":null,"fallback_to":null})")
-        << QByteArray(",0,30,1017,,");
+               R"("window_tokens_left":0,"window_reset_s":30,"estimated_tokens":1017,"profile":null,"fallback_to":null,"answer_end":null})")
+        << QByteArray(",0,30,1017,,,");
     QTest::newRow("milliseconds")
         << std::optional<qint64>(59000) << std::optional<double>(0.02) << std::optional<qint64>()
         << QByteArray(
                R"("window_tokens_left":59000,)"
-               R"("window_reset_s":0.02,"estimated_tokens":null,"profile":null,"fallback_to":null})")
-        << QByteArray(",59000,0.02,,,");
+               R"("window_reset_s":0.02,"estimated_tokens":null,"profile":null,"fallback_to":null,"answer_end":null})")
+        << QByteArray(",59000,0.02,,,,");
     QTest::newRow("three decimals")
         << std::optional<qint64>() << std::optional<double>(3723.5004) << std::optional<qint64>(2)
         << QByteArray(
                R"("window_tokens_left":null,)"
-               R"("window_reset_s":3723.5,"estimated_tokens":2,"profile":null,"fallback_to":null})")
-        << QByteArray(",,3723.5,2,,");
+               R"("window_reset_s":3723.5,"estimated_tokens":2,"profile":null,"fallback_to":null,"answer_end":null})")
+        << QByteArray(",,3723.5,2,,,");
 }
 
 void TestRetryLog::windowColumns()
@@ -404,7 +408,7 @@ void TestRetryLog::exportIsAtomicAndComplete()
     QCOMPARE(read(csv),
         kCsvHeader + "\r\n" + kScheduledCsvRow + "\r\n"
             + "2026-11-29T20:05:20.123Z,1,gave_up,2,422,token_limit,60323,60000,,,,60,60,"
-              "budget_exhausted,'=cmd,,,,,,\r\n");
+              "budget_exhausted,'=cmd,,,,,,,\r\n");
     const QString jsonl = dir.filePath(u"export.jsonl"_s);
     QVERIFY2(log.exportTo(jsonl, LogFormat::JsonLines, &error), qPrintable(error));
     QCOMPARE(read(jsonl),
@@ -415,7 +419,7 @@ void TestRetryLog::exportIsAtomicAndComplete()
               "\"waited_total_s\":60,\"budget_left_s\":60,\"reason\":\"budget_exhausted\","
               "\"error\":\"=cmd\",\"reset_at\":null,\"window_tokens_left\":null,"
               "\"window_reset_s\":null,\"estimated_tokens\":null,\"profile\":null,\"fallback_to\":"
-              "null}\n");
+              "null,\"answer_end\":null}\n");
     // Nothing else was left in the folder (no temporary file of the atomic write).
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name),
         (QStringList { u"export.csv"_s, u"export.jsonl"_s }));
@@ -427,27 +431,47 @@ void TestRetryLog::exportIsAtomicAndComplete()
 void TestRetryLog::profileColumnsComeLast()
 {
     const QStringList columns = retryLogColumns();
-    QCOMPARE(columns.size(), 21);
+    QCOMPARE(columns.size(), 22);
     QCOMPARE(columns.indexOf(u"estimated_tokens"_s), 18);
     QCOMPARE(columns.indexOf(u"profile"_s), 19);
     QCOMPARE(columns.indexOf(u"fallback_to"_s), 20);
+    QCOMPARE(columns.indexOf(u"answer_end"_s), 21);
     RetryRecord r = scheduled();
     r.profile = u"Free tier"_s;
-    QVERIFY2(toJsonLine(r).endsWith(
-                 R"("estimated_tokens":null,"profile":"Free tier","fallback_to":null})"),
+    QVERIFY2(
+        toJsonLine(r).endsWith(
+            R"("estimated_tokens":null,"profile":"Free tier","fallback_to":null,"answer_end":null})"),
         toJsonLine(r).constData());
-    QVERIFY(toCsvRow(r).endsWith(",,,,,Free tier,"));
+    QVERIFY(toCsvRow(r).endsWith(",,,,,Free tier,,"));
     // A name a spreadsheet would run is neutralised as every other text cell; commas are quoted.
     r.profile = u"=cmd, paid"_s;
-    QVERIFY2(toCsvRow(r).endsWith(",\"'=cmd, paid\","), toCsvRow(r).constData());
+    QVERIFY2(toCsvRow(r).endsWith(",\"'=cmd, paid\",,"), toCsvRow(r).constData());
     // The history export's extra column stays after them.
     r.profile = u"Paid"_s;
-    QVERIFY(toJsonLine(r, u"retry_scheduled"_s, { { u"conversation"_s, u"c-1"_s } })
-                .endsWith(R"("profile":"Paid","fallback_to":null,"conversation":"c-1"})"));
+    QVERIFY(
+        toJsonLine(r, u"retry_scheduled"_s, { { u"conversation"_s, u"c-1"_s } })
+            .endsWith(
+                R"("profile":"Paid","fallback_to":null,"answer_end":null,"conversation":"c-1"})"));
     QCOMPARE(toCsvRow(r, u"retry_scheduled"_s, { { u"conversation"_s, u"c-1"_s } }),
         toCsvRow(r) + ",c-1");
     QVERIFY(csvHeader({ u"conversation"_s })
-                .endsWith(",estimated_tokens,profile,fallback_to,conversation"));
+                .endsWith(",estimated_tokens,profile,fallback_to,answer_end,conversation"));
+}
+
+void TestRetryLog::answerEndColumnAndInterruptedEvent()
+{
+    // Issue 29: the records that end a send say how its answer ended; `interrupted` is an event.
+    QCOMPARE(RetryRecord::eventName(RetryRecord::Event::Interrupted), u"interrupted"_s);
+    QCOMPARE(RetryRecord::eventFromName(u"interrupted"), RetryRecord::Event::Interrupted);
+    RetryRecord r = scheduled();
+    r.event = RetryRecord::Event::Interrupted;
+    r.answerEnd = capwatch::retry::AnswerEnd::Interrupted;
+    QVERIFY2(toJsonLine(r).endsWith(R"("fallback_to":null,"answer_end":"interrupted"})"),
+        toJsonLine(r).constData());
+    QVERIFY(toCsvRow(r).endsWith(",,interrupted"));
+    r.event = RetryRecord::Event::Succeeded;
+    r.answerEnd = capwatch::retry::AnswerEnd::CutOff;
+    QVERIFY(toJsonLine(r).endsWith(R"("answer_end":"cut_off"})"));
 }
 
 void TestRetryLog::fallbackIsExact()
@@ -466,15 +490,16 @@ void TestRetryLog::fallbackIsExact()
     r.profile = u"Free tier"_s;
     r.fallbackTo = u"Paid"_s;
     QCOMPARE(toJsonLine(r),
-        QByteArray(R"({"time":"2026-12-02T07:00:00.001Z","request":5,"event":"fallback",)"
-                   R"("attempt":3,"status":422,"category":"token_limit","used":null,"limit":null,)"
-                   R"("wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":10,)"
-                   R"("budget_left_s":2,"reason":"attempts_exhausted","error":null,)"
-                   R"("reset_at":null,"window_tokens_left":null,"window_reset_s":null,)"
-                   R"("estimated_tokens":null,"profile":"Free tier","fallback_to":"Paid"})"));
+        QByteArray(
+            R"({"time":"2026-12-02T07:00:00.001Z","request":5,"event":"fallback",)"
+            R"("attempt":3,"status":422,"category":"token_limit","used":null,"limit":null,)"
+            R"("wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":10,)"
+            R"("budget_left_s":2,"reason":"attempts_exhausted","error":null,)"
+            R"("reset_at":null,"window_tokens_left":null,"window_reset_s":null,)"
+            R"("estimated_tokens":null,"profile":"Free tier","fallback_to":"Paid","answer_end":null})"));
     QCOMPARE(toCsvRow(r),
         QByteArray("2026-12-02T07:00:00.001Z,5,fallback,3,422,token_limit,,,,,,10,2,"
-                   "attempts_exhausted,,,,,,Free tier,Paid"));
+                   "attempts_exhausted,,,,,,Free tier,Paid,"));
     QCOMPARE(RetryRecord::eventName(RetryRecord::Event::Fallback), u"fallback"_s);
     QCOMPARE(RetryRecord::eventFromName(u"fallback"), RetryRecord::Event::Fallback);
 

@@ -479,7 +479,7 @@ void TestHistorySidebar::exportAllRetryLogs()
     QCOMPARE(lines.at(0),
         "time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,"
         "waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,"
-        "estimated_tokens,profile,fallback_to,conversation\r");
+        "estimated_tokens,profile,fallback_to,answer_end,conversation\r");
     // Exports write UTC, whatever the time zone.
     const QByteArray utc = inRange.toUTC().toString(Qt::ISODateWithMs).toUtf8();
     QVERIFY(utc.endsWith('Z'));
@@ -502,7 +502,7 @@ void TestHistorySidebar::exportAllRetryLogs()
               R"("raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,)"
               R"("reason":null,"error":null,"reset_at":null,)"
               R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,"profile":null,)"
-              R"("fallback_to":null,"conversation":")"
+              R"("fallback_to":null,"answer_end":null,"conversation":")"
             + id.toUtf8() + "\"}");
 }
 

@@ -345,14 +345,14 @@ void TestMainWindow::exportsWriteWhatWasShown()
     // The demo counts the answered request's prompt ("# Export this": 4 tokens) and its 1,000.
     QCOMPARE(lines,
         (QStringList {
-            uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null})"_s,
-            uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.","reset_at":null,"window_tokens_left":0,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
-            uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null})"_s,
-            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":4996,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null})"_s,
+            uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null,"answer_end":null})"_s,
+            uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.","reset_at":null,"window_tokens_left":0,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null,"answer_end":null})"_s,
+            uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null,"answer_end":null})"_s,
+            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":4996,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null,"answer_end":null})"_s,
             QString() }));
     QCOMPARE(rowsWithoutTime(c.readAll()),
         (QStringList {
-            u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to"_s,
+            u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to,answer_end"_s,
             u"1,attempt_started,1,,,,,,,,,,,,,,,1004,Demo,"_s,
             uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,0,R,,Demo,)"_s,
             u"1,attempt_started,2,,,,,,,,,,,,,,,1004,Demo,"_s,
@@ -407,7 +407,7 @@ QAction *actionWithShortcut(QWidget *window, const QKeySequence &shortcut)
 
 /// The demo counts the answered request's prompt (2 tokens) and its 1,000: 4,998 of 6,000 left.
 const QStringList kLoggedRows {
-    u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to"_s,
+    u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to,answer_end"_s,
     u"1,attempt_started,1,,,,,,,,,,,,,,,1002,Demo,"_s,
     uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,0,R,,Demo,)"_s,
     u"1,attempt_started,2,,,,,,,,,,,,,,,1002,Demo,"_s,

@@ -433,7 +433,7 @@ void TestRetryLogModel::parkedAndUnparked()
         + R"(","error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",)"
           R"("reset_at":"2026-11-29T20:21:20.000Z",)"
           R"("window_tokens_left":null,"window_reset_s":null,"estimated_tokens":null,)"
-          R"("profile":null,"fallback_to":null})";
+          R"("profile":null,"fallback_to":null,"answer_end":null})";
     QVERIFY(log.serialize(LogFormat::JsonLines).contains(exported));
     QCOMPARE(Qt::Alignment(
                  model.index(1, RetryLogModel::ResetAtColumn).data(Qt::TextAlignmentRole).toInt())
