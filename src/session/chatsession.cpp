@@ -236,6 +236,11 @@ quint64 ChatSession::startSend(
     ++m_restoreToken; // a send wins over a restore still being read
     m_hasLastExchange = false;
     m_failedPrompt.clear();
+    m_autoContinuing = false;
+    // Continue goes on with the last answer; any other send leaves it behind.
+    const std::optional<Continuable> continuing
+        = launch.continuing ? m_continuable : std::optional<Continuable>();
+    m_continuable.reset();
     // After a context error, the provider's own count and window: the next send (the resend of
     // the prompt that overflowed) plans with them, and only it.
     std::optional<qint64> excess;
@@ -274,7 +279,15 @@ quint64 ChatSession::startSend(
         request.messages.append({ u"system"_s, *options.systemPrompt });
     // Left-out turns stay in the transcript and the history; only the request goes without them.
     request.messages += m_history.mid(qsizetype(m_leftOut) * 2);
-    request.messages.append({ u"user"_s, prompt });
+    if (!continuing || !continuing->inHistory)
+        request.messages.append({ u"user"_s, prompt });
+    if (continuing) {
+        // The answer so far as the assistant's turn (already there when it is the last
+        // exchange), then the instruction to go on from it.
+        if (!continuing->inHistory)
+            request.messages.append({ u"assistant"_s, continuing->text });
+        request.messages.append({ u"user"_s, QString::fromUtf16(kContinueInstruction) });
+    }
     request.maxTokens = options.maxTokens;
     request.temperature = options.temperature;
     history::Conversation header; // a new stored conversation's
@@ -283,12 +296,20 @@ quint64 ChatSession::startSend(
     header.model = m_link.model();
     header.profile = m_link.profileId();
     // Queued before the request goes out (on the next turn of the loop).
-    m_stored->startSend(*send, prompt, launch.storedPrompt, header);
+    if (continuing) {
+        send->continueFrom(continuing->text, continuing->seams, launch.continuationsInARow);
+        m_continuingSend = send;
+        m_continuingFrom = *continuing;
+        m_stored->startContinuation(*send, continuing->promptRow, continuing->answerRow);
+    } else {
+        m_stored->startSend(*send, prompt, launch.storedPrompt, header);
+    }
     // The whole answer for the transcript; else, bounded, what the history stores of it (the
     // CLI streams on), or nothing.
-    send->setAnswerLimit(m_keepTranscript ? -1
-            : send->rows().send.isNull()  ? 0
-                                          : kMaxStoredAnswerChars);
+    // An answer that may be continued by itself is kept whole: its continuation sends it.
+    send->setAnswerLimit(m_keepTranscript || options.autoContinue > 0 ? -1
+            : send->rows().send.isNull()                              ? 0
+                                                                      : kMaxStoredAnswerChars);
     send->setModel(request.model);
     send->setLane(route.lane.lane);
     route.lane.model = request.model;
@@ -348,6 +369,23 @@ void ChatSession::stop()
     m_client->cancel();
     if (stopped)
         stopped->setStoppedByUser(false);
+}
+
+bool ChatSession::canContinue() const
+{
+    return m_continuable && retry::continuable(m_continuable->end) && !busy() && !opening()
+        && !m_editing && !sendState().isParked();
+}
+
+quint64 ChatSession::continueAnswer(const SendOptions &options)
+{
+    if (!canContinue())
+        return 0;
+    Launch launch;
+    launch.continuing = true;
+    launch.continuationsInARow = m_continuable->inARow + 1;
+    const QString prompt = m_continuable->prompt; // a copy: startSend() lets it go
+    return startSend(prompt, options, launch);
 }
 
 bool ChatSession::sendNow()
@@ -476,6 +514,9 @@ void ChatSession::forgetConversation()
     m_failedPrompt.clear();
     m_hasLastExchange = false;
     m_editing = false;
+    m_continuable.reset();
+    m_continuingSend = nullptr;
+    m_autoContinuing = false;
     m_stored->show({}, {}, {});
     ++m_view;
 }
@@ -538,6 +579,27 @@ void ChatSession::applyRestore(const QUuid &id, StoredConversation::Loaded loade
         } else {
             m_hasLastExchange = false;
             m_failedPrompt = m.text;
+        }
+    }
+    // The last answer, cut off or interrupted, can be continued (an answer stored before
+    // schema 7 cut off with text: as interrupted).
+    if (messages.size() >= 2 && messages.constLast().role == history::Role::Assistant
+        && messages.at(messages.size() - 2).role == history::Role::User
+        && !messages.constLast().text.isEmpty()) {
+        const history::Message &a = messages.constLast();
+        const retry::AnswerEnd end = a.end != retry::AnswerEnd::None ? a.end
+            : a.state == history::MessageState::CutOff               ? retry::AnswerEnd::Interrupted
+                                                                     : retry::AnswerEnd::None;
+        if (retry::continuable(end)) {
+            Continuable c;
+            c.prompt = messages.at(messages.size() - 2).text;
+            c.text = a.text;
+            c.seams = a.seams;
+            c.end = end;
+            c.inHistory = a.state == history::MessageState::Complete;
+            c.promptRow = messages.at(messages.size() - 2).id;
+            c.answerRow = a.id;
+            m_continuable = c;
         }
     }
     m_stored->show(id, loaded.conversation->profile,

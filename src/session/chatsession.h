@@ -77,6 +77,25 @@ public:
     /// While the send waits for the provider's window: sends it now. False otherwise.
     bool sendNow();
 
+    // --- Continue (issue 29, docs/session.md) ---
+    /// The last answer of the conversation ended cut off or interrupted, and nothing is in
+    /// flight: continueAnswer() may go on with it.
+    bool canContinue() const;
+    /// How the last answer ended (None when there is none, or it is not the last message).
+    retry::AnswerEnd lastAnswerEnd() const
+    {
+        return m_continuable ? m_continuable->end : retry::AnswerEnd::None;
+    }
+    /// Asks the model to go on with the last answer: the conversation with that answer as the
+    /// assistant's turn and kContinueInstruction after it. What comes is joined to the same
+    /// answer after a seam (the words the model repeats at its start left out), stored in its
+    /// row; it is a send like any other (paced, retried, parked, counted). 0 when
+    /// !canContinue().
+    quint64 continueAnswer(const SendOptions &options);
+    /// The send that just ended cut off is continued by itself (SendOptions::autoContinue): true
+    /// from just before its succeeded() until that continuation starts.
+    bool autoContinuing() const { return m_autoContinuing; }
+
     // --- what the next request holds (docs/retry-policy.md section 8) ---
     ContextGauge contextGauge(const QString &prompt, const SendOptions &options) const;
     /// The plan for a send of `prompt` now (also when nothing needs leaving out).
@@ -174,6 +193,10 @@ private:
     void appendEndedRecord(const net::RetryRecord &record, const QUuid &storedSend);
     void unparkLastSend(bool cancelled);
     void adoptParked(const history::ParkedSend &parked);
+    /// After a send ended: the answer Continue would go on with, or none.
+    void noteContinuable(Send *ended, const net::SendSummary &summary);
+    /// After a send ended cut off: continues it by itself when its options say so.
+    bool autoContinue(Send *ended);
 
     net::ChatClient *m_client;
     net::RetryLog *m_log;
@@ -194,6 +217,22 @@ private:
     QPointer<BackgroundSends> m_carrier;
     ParkingChoice m_parkingChoice = ParkingChoice::Ask;
     QPointer<ParkingLot> m_lot;
+    /// The last answer, when it ended cut off or interrupted: what Continue goes on with.
+    struct Continuable
+    {
+        QString prompt; ///< the user message it answers
+        QString text; ///< all of it so far
+        QList<qsizetype> seams;
+        retry::AnswerEnd end = retry::AnswerEnd::None;
+        bool inHistory = false; ///< it is m_history's last exchange (cut off, but answered)
+        QUuid promptRow; ///< stored rows; null when not stored
+        QUuid answerRow;
+        int inARow = 0; ///< continuations of it so far
+    };
+    std::optional<Continuable> m_continuable;
+    QPointer<Send> m_continuingSend; ///< the continuation in flight, of m_continuingFrom
+    Continuable m_continuingFrom;
+    bool m_autoContinuing = false;
 };
 
 } // namespace capwatch::session

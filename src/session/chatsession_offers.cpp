@@ -116,7 +116,14 @@ void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summar
     send->publish();
     switch (summary.outcome) {
     case net::SendSummary::Outcome::Succeeded:
+        m_autoContinuing = autoContinue(send);
         Q_EMIT succeeded(id, summary);
+        if (std::exchange(m_autoContinuing, false) && current(id)
+            && continueAnswer(send->options()) != 0)
+            qCInfo(lcSession).noquote() << u"send %1 ended cut off: continued by itself (%2 of "
+                                           "at most %3)"_s.arg(id)
+                                               .arg(send->state().continuationsInARow + 1)
+                                               .arg(send->options().autoContinue);
         return;
     case net::SendSummary::Outcome::Cancelled:
         Q_EMIT cancelled(id, summary);
@@ -141,9 +148,50 @@ void ChatSession::onEnded(Send *send, quint64 id, const net::SendSummary &summar
     offerTrim(send, id);
 }
 
+bool ChatSession::autoContinue(Send *ended)
+{
+    // Cut off at the output limit, never interrupted (that is the user's call), at most
+    // autoContinue in a row, and only while each continuation adds something.
+    const SendState &s = ended->state();
+    const int most = std::min(ended->options().autoContinue, kMaxAutoContinues);
+    return s.answerEnd == retry::AnswerEnd::CutOff && s.continuationsInARow < most && m_continuable
+        && (!s.continuation || ended->continuationChars() > 0);
+}
+
+void ChatSession::noteContinuable(Send *ended, const net::SendSummary &summary)
+{
+    const SendState &s = ended->state();
+    const bool continuation = ended == m_continuingSend;
+    if (continuation && s.answerEnd == retry::AnswerEnd::None) {
+        m_continuable = m_continuingFrom; // failed before a word: the same answer, as it was
+        return;
+    }
+    // The whole answer is needed to go on from it (capwatch-cli keeps it only then).
+    if (!retry::continuable(s.answerEnd) || ended->answer().isEmpty() || ended->answerCut()) {
+        m_continuable.reset();
+        return;
+    }
+    Continuable c;
+    c.prompt = ended->prompt();
+    c.text = ended->answer();
+    c.seams = s.seams;
+    c.end = s.answerEnd;
+    const bool succeeded = summary.outcome == net::SendSummary::Outcome::Succeeded;
+    c.inHistory = m_keepTranscript && (succeeded || (continuation && m_continuingFrom.inHistory));
+    c.promptRow = ended->rows().prompt;
+    c.answerRow = ended->rows().answer;
+    c.inARow = continuation ? s.continuationsInARow : 0;
+    m_continuable = c;
+}
+
 void ChatSession::finish(Send *ended, const net::SendSummary &summary)
 {
     m_stored->endSend(*ended, summary, m_keepTranscript);
+    const bool continuation = ended == m_continuingSend;
+    const bool wasInHistory = continuation && m_continuingFrom.inHistory;
+    noteContinuable(ended, summary);
+    if (continuation)
+        m_continuingSend = nullptr;
     if (!m_keepTranscript)
         ended->dropAnswer(); // the history's writer holds it now; nothing else here needs it
     const bool gaveUp = summary.outcome == net::SendSummary::Outcome::GaveUp;
@@ -187,12 +235,23 @@ void ChatSession::finish(Send *ended, const net::SendSummary &summary)
     fallback.offered
         = m_link.fallback() && !viaFallback && endedCapped(summary, fallback.category, ranWith);
     ended->setOffers(park, fallback);
+    const bool joined = continuation && ended->state().answerEnd != retry::AnswerEnd::None;
     if (summary.outcome == net::SendSummary::Outcome::Succeeded) {
         if (m_keepTranscript) {
-            m_history.append({ u"user"_s, ended->prompt() });
-            m_history.append({ u"assistant"_s, ended->answer() });
+            if (wasInHistory && !m_history.isEmpty()) { // the continued answer is the last one
+                m_history.last().content = ended->answer();
+            } else {
+                m_history.append({ u"user"_s, ended->prompt() });
+                m_history.append({ u"assistant"_s, ended->answer() });
+            }
             m_hasLastExchange = true;
         }
+    } else if (wasInHistory) {
+        // A continuation of an answered exchange that did not end: the exchange stays answered,
+        // with what the continuation added.
+        if (joined && m_keepTranscript && !m_history.isEmpty())
+            m_history.last().content = ended->answer();
+        m_hasLastExchange = true;
     } else {
         m_failedPrompt = ended->prompt();
     }

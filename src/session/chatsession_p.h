@@ -15,6 +15,10 @@ struct ChatSession::Launch
     QUuid storedPrompt; ///< its user message is stored already (the same prompt again)
     QString model; ///< a parked send goes with the model it was parked with
     int parksInARow = 0; ///< a parked send out again: one more than when it was parked
+    /// Continue: the answer it goes on with (ChatSession::m_continuable), and which
+    /// continuation of it in a row this is.
+    bool continuing = false;
+    int continuationsInARow = 0;
 };
 
 } // namespace capwatch::session

@@ -293,6 +293,8 @@ QString RetryTexts::event(net::RetryRecord::Event event)
         return tr("Paced");
     case net::RetryRecord::Event::Fallback:
         return tr("Fallback");
+    case net::RetryRecord::Event::Interrupted:
+        return tr("Interrupted");
     }
     return {};
 }

@@ -83,19 +83,14 @@ Send::Send(net::ChatClient *client, const QString &prompt, const SendOptions &op
             publish();
         }
         m_heard.start(); // a clock read a piece: no timer restarted per piece
-        if (m_answerLimit < 0) {
-            m_answer += text;
-        } else if (!text.isEmpty()) {
-            qsizetype take = std::min(text.size(), m_answerLimit - m_answer.size());
-            if (take < text.size()) {
-                m_answerCut = true;
-                if (take > 0 && text.at(take - 1).isHighSurrogate()) // never half a character
-                    --take;
-            }
-            if (take > 0)
-                m_answer += QStringView(text).first(take);
+        if (m_seamPending) {
+            // Held until enough came to tell the repeat at the seam from new text.
+            m_seamBuffer += text;
+            if (m_seamBuffer.size() >= qsizetype(retry::kMaxSeamOverlap) + 64)
+                settleSeam();
+            return;
         }
-        Q_EMIT this->text(send, text);
+        takeText(text);
     });
     connect(client, &ChatClient::attemptFailed, this,
         [this](quint64 send, const net::AttemptFailure &failure) {
@@ -235,8 +230,53 @@ void Send::onTick()
     publish();
 }
 
+void Send::continueFrom(const QString &partial, const QList<qsizetype> &seams, int inARow)
+{
+    m_answer = partial;
+    m_continuedFrom = partial.size();
+    m_seamPending = true;
+    m_seamBuffer.clear();
+    m_state.continuation = true;
+    m_state.continuationsInARow = inARow;
+    m_state.seams = seams;
+    m_state.answerChars = partial.size();
+}
+
+void Send::takeText(const QString &text)
+{
+    if (m_answerLimit < 0) {
+        m_answer += text;
+    } else if (!text.isEmpty()) {
+        qsizetype take = std::min(text.size(), m_answerLimit - m_answer.size());
+        if (take < text.size()) {
+            m_answerCut = true;
+            if (take > 0 && text.at(take - 1).isHighSurrogate()) // never half a character
+                --take;
+        }
+        if (take > 0)
+            m_answer += QStringView(text).first(take);
+    }
+    Q_EMIT this->text(m_state.send, text);
+}
+
+void Send::settleSeam()
+{
+    if (!std::exchange(m_seamPending, false))
+        return;
+    // The partial answer's end is all the overlap can reach.
+    const QStringView before = QStringView(m_answer).first(m_continuedFrom);
+    const QStringView tail
+        = before.last(std::min(before.size(), qsizetype(retry::kMaxSeamOverlap)));
+    const std::size_t overlap = retry::seamOverlap({ tail.utf16(), std::size_t(tail.size()) },
+        { QStringView(m_seamBuffer).utf16(), std::size_t(m_seamBuffer.size()) });
+    const QString joined = std::exchange(m_seamBuffer, QString()).mid(qsizetype(overlap));
+    if (!joined.isEmpty())
+        takeText(joined);
+}
+
 void Send::end(SendPhase phase, const net::SendSummary &summary)
 {
+    settleSeam(); // a short continuation: all of it came
     m_tick.stop();
     m_silence.stop();
     m_state.silentFor = retry::Millis(0);
@@ -258,6 +298,22 @@ void Send::end(SendPhase phase, const net::SendSummary &summary)
     m_state.cutWait = summary.cutWait;
     m_state.incomplete = summary.incomplete;
     m_state.usage = summary.usage;
+    m_state.finishReason = summary.finishReason;
+    m_state.answerEnd = summary.answerEnd;
+    if (m_state.continuation) {
+        // The joined answer's end: a continuation that says nothing more ends it as its finish
+        // reason says; one that failed before any word leaves it as it was.
+        const qsizetype added = m_answer.size() - m_continuedFrom;
+        if (summary.answerEnd == retry::AnswerEnd::Empty)
+            m_state.answerEnd = retry::isOutputLimit(summary.finishReason.toStdString())
+                ? retry::AnswerEnd::CutOff
+                : retry::AnswerEnd::Complete;
+        if (added > 0 && summary.answerEnd != retry::AnswerEnd::None)
+            m_state.seams.append(m_continuedFrom);
+        m_state.answerChars = m_answer.size();
+    } else {
+        m_state.answerChars = summary.answerChars;
+    }
     if (phase == SendPhase::Succeeded) {
         // The figures of a refused attempt no longer describe the send: the answer got through.
         m_state.used.reset();

@@ -53,6 +53,16 @@ public:
     void setAnswerLimit(qsizetype chars) { m_answerLimit = chars; }
     /// More of the answer came than setAnswerLimit() keeps.
     bool answerCut() const { return m_answerCut; }
+    /// Makes it a continuation of `partial` (Continue, before it starts): its answer begins as
+    /// `partial`, whose seams are `seams`; what comes is joined after a new seam, without the
+    /// words the model repeats at its start (retry::seamOverlap()). text() tells only what is
+    /// joined. `inARow`: which continuation of the same answer it is, from 1.
+    void continueFrom(const QString &partial, const QList<qsizetype> &seams, int inARow);
+    /// The characters the continuation added after its seam (0 for a send that is none).
+    qsizetype continuationChars() const
+    {
+        return m_state.continuation ? m_answer.size() - m_continuedFrom : 0;
+    }
     /// Lets the answer go once nothing here needs it (capwatch-cli, once it is handed to the
     /// history, whose writer then holds its one copy).
     void dropAnswer() { m_answer = QString(); }
@@ -154,6 +164,10 @@ private:
     void heard();
     /// Once a (scaled) second while an attempt is out: Silent when nothing came for kSilentAfter.
     void checkSilence();
+    /// Keeps `text` of the answer (as much as setAnswerLimit() allows) and tells it.
+    void takeText(const QString &text);
+    /// Decides the overlap at the seam from what came so far and tells what is joined.
+    void settleSeam();
 
     QPointer<net::ChatClient> m_client;
     QString m_prompt;
@@ -162,6 +176,9 @@ private:
     QString m_answer;
     qsizetype m_answerLimit = -1;
     bool m_answerCut = false;
+    qsizetype m_continuedFrom = 0; ///< a continuation: where its seam is
+    bool m_seamPending = false; ///< a continuation's start is held until its overlap is known
+    QString m_seamBuffer;
     bool m_bound = false; ///< the client's sendStarted() of this send came
     quint64 m_request = 0; ///< fromParked(): the stored log number
     int m_attemptsMade = 0;

@@ -8,6 +8,7 @@
 
 #include "history/historytypes.h"
 #include "net/chatclient.h"
+#include "retry/answerend.h"
 #include "retry/classifier.h"
 #include "retry/constants.h"
 #include "retry/policylimits.h"
@@ -111,6 +112,19 @@ struct SendState
     QString finalErrorText; ///< section 5's text, for failures
     std::optional<retry::Millis> cutWait; ///< a cancel cut a wait: the part that ran
     bool incomplete = false; ///< an answer began and was cut off
+    /// How its answer ended (issue 29): complete, cut off at the output limit, interrupted,
+    /// empty; None while it runs or when no answer began. For a continuation: the joined
+    /// answer's.
+    retry::AnswerEnd answerEnd = retry::AnswerEnd::None;
+    QString finishReason; ///< the provider's, of the last response
+    /// It continues an earlier answer (Continue): its text joins that answer after a seam.
+    bool continuation = false;
+    /// Continuations of the same answer so far, this one included (0: not a continuation).
+    int continuationsInARow = 0;
+    /// The whole answer's characters (a continuation's: with the answer it continues).
+    qsizetype answerChars = 0;
+    /// Where continuations were joined to the answer (character offsets, ascending).
+    QList<qsizetype> seams;
     bool stoppedByUser = false; ///< while the user's Stop cancels it (not a provider change)
 
     /// While waiting (issue 25.12): the provider's reset lies beyond what the retry budget can

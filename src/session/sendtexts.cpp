@@ -352,4 +352,60 @@ QString SendTexts::answeredLine(const SendState &s)
     return line;
 }
 
+QString SendTexts::answerEnd(
+    retry::AnswerEnd end, std::optional<qint64> completionTokens, qsizetype chars)
+{
+    const QLocale locale;
+    const bool tokens = completionTokens && *completionTokens > 0;
+    switch (end) {
+    case retry::AnswerEnd::None:
+    case retry::AnswerEnd::Complete:
+        break;
+    case retry::AnswerEnd::CutOff:
+        return tokens
+            ? tr("Cut off at the output limit · %1 tokens").arg(locale.toString(*completionTokens))
+            : tr("Cut off at the output limit");
+    case retry::AnswerEnd::Interrupted:
+        return tr("Interrupted after %1 characters").arg(locale.toString(qint64(chars)));
+    case retry::AnswerEnd::Empty:
+        // Output tokens spent and no word shown: the model reasoned its budget away.
+        return tokens ? tr("Empty answer: the output budget (%1 tokens) went to reasoning")
+                            .arg(locale.toString(*completionTokens))
+                      : tr("Empty answer");
+    }
+    return {};
+}
+
+QString SendTexts::answerEnd(const SendState &s)
+{
+    std::optional<qint64> completion;
+    if (s.usage && s.usage->completionTokens >= 0)
+        completion = s.usage->completionTokens;
+    return answerEnd(s.answerEnd, completion, s.answerChars);
+}
+
+QString SendTexts::answerEndLine(const SendState &s)
+{
+    const std::optional<qint64> completion = s.usage && s.usage->completionTokens >= 0
+        ? std::optional<qint64>(s.usage->completionTokens)
+        : std::nullopt;
+    switch (s.answerEnd) {
+    case retry::AnswerEnd::None:
+    case retry::AnswerEnd::Complete:
+        break;
+    case retry::AnswerEnd::CutOff:
+        return completion
+            ? tr("the answer was cut off at the output limit (%1 tokens)").arg(*completion)
+            : tr("the answer was cut off at the output limit");
+    case retry::AnswerEnd::Interrupted:
+        return tr("the answer was interrupted after %1 characters").arg(s.answerChars);
+    case retry::AnswerEnd::Empty:
+        return completion && *completion > 0
+            ? tr("the answer is empty: its output budget (%1 tokens) went to reasoning")
+                  .arg(*completion)
+            : tr("the answer is empty");
+    }
+    return {};
+}
+
 } // namespace capwatch::session

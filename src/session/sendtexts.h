@@ -79,6 +79,19 @@ public:
     static QString pacingLine(const SendState &s);
     /// "answered on attempt 3 of 5 (412 tokens)".
     static QString answeredLine(const SendState &s);
+
+    /// How an answer ended, for the line under it (issue 29): "Cut off at the output limit ·
+    /// 4,096 tokens", "Interrupted after 1,234 characters", "Empty answer: the output budget
+    /// (256 tokens) went to reasoning"; empty for a complete answer (and for None).
+    /// `completionTokens`: of the last response, when the provider said.
+    static QString answerEnd(
+        retry::AnswerEnd end, std::optional<qint64> completionTokens, qsizetype chars);
+    /// The same for a send that ended (its usage, its whole answer).
+    static QString answerEnd(const SendState &s);
+    /// capwatch-cli's line for an answer that did not end complete: "the answer was cut off at
+    /// the output limit (4096 tokens)", "the answer was interrupted after 1234 characters: …";
+    /// empty for a complete one.
+    static QString answerEndLine(const SendState &s);
 };
 
 } // namespace capwatch::session

@@ -84,7 +84,19 @@ struct SendOptions
     std::optional<QString> systemPrompt;
     std::optional<int> maxTokens;
     std::optional<double> temperature;
+    /// An answer cut off at the output limit is continued by itself up to this many times in a
+    /// row (0: never; at most kMaxAutoContinues), as long as each continuation adds something.
+    /// An interrupted one never is: only Continue goes on from it.
+    int autoContinue = 0;
 };
+
+/// The most continuations in a row an answer gets by itself (SendOptions::autoContinue).
+inline constexpr int kMaxAutoContinues = 3;
+/// The instruction a continuation ends its request with, after the partial answer as the
+/// assistant's turn (docs/session.md, "Continue").
+inline constexpr char16_t kContinueInstruction[]
+    = u"Continue exactly where your previous answer stopped. Do not repeat anything you already "
+      u"wrote.";
 
 /// What a send now would authenticate with (net::keyUse, as the final error text's "auth:").
 struct KeyStatus

@@ -153,6 +153,23 @@ void StoredConversation::startSend(
     Q_EMIT updated(m_id);
 }
 
+void StoredConversation::startContinuation(Send &send, const QUuid &prompt, const QUuid &answer)
+{
+    Send::Rows &rows = send.rows();
+    m_lastPrompt = {};
+    m_lastAnswer = {};
+    if (!m_writer || m_id.isNull() || prompt.isNull() || answer.isNull())
+        return;
+    rows.prompt = prompt;
+    rows.answer = answer;
+    history::Send stored;
+    stored.conversation = m_id;
+    stored.message = prompt;
+    rows.send = m_writer->addSend(stored);
+    rows.open = true;
+    Q_EMIT updated(m_id);
+}
+
 void StoredConversation::startAnswer(Send &send)
 {
     // Pending until it ends: a process killed while it streams leaves a mark that it began.
@@ -196,9 +213,16 @@ void StoredConversation::endSend(Send &send, const net::SendSummary &summary, bo
     }
     const history::MessageState state
         = succeeded && !tooLong ? history::MessageState::Complete : history::MessageState::CutOff;
-    if (!answer.isNull()) {
-        // Text, state and usage in one write: SQLite rewrites the whole row for any of them.
-        m_writer->finishMessage(answer, std::move(text), state, {}, usage, keep);
+    // How it ended and its seams (issue 29). A continuation that failed before its first word
+    // leaves the answer it continues as it was.
+    const history::AnswerEnding ending { send.state().answerEnd, send.state().seams };
+    const bool untouched
+        = send.state().continuation && send.state().answerEnd == retry::AnswerEnd::None;
+    if (untouched) {
+        // nothing of the answer changed
+    } else if (!answer.isNull()) {
+        // Text, state, usage and end in one write: SQLite rewrites the whole row for any of them.
+        m_writer->finishMessage(answer, std::move(text), state, {}, usage, keep, ending);
     } else if (succeeded) { // an empty answer is still the answer
         if (keep >= 0)
             text.truncate(keep); // no row was made while it streamed: a new one, cut here
@@ -207,6 +231,7 @@ void StoredConversation::endSend(Send &send, const net::SendSummary &summary, bo
         m.role = history::Role::Assistant;
         m.text = text;
         m.state = state;
+        m.end = ending.end;
         m.profile = send.state().profileName;
         answer = m_writer->addMessage(m);
         m_lastMessage = answer;

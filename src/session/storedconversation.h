@@ -66,6 +66,9 @@ public:
     /// send; its rows go to Send::rows().
     void startSend(
         Send &send, const QString &prompt, const QUuid &reuse, const history::Conversation &header);
+    /// Before a continuation's request goes out (Continue): its send, of the stored `prompt`,
+    /// whose stored `answer` it goes on with; nothing new is stored for its prompt or answer.
+    void startContinuation(Send &send, const QUuid &prompt, const QUuid &answer);
     /// At the first text of its answer: the answer, Pending until the send ends.
     void startAnswer(Send &send);
     /// The send ended: its answer (at most kMaxStoredAnswerChars of it), usage and outcome.

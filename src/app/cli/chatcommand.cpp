@@ -1,7 +1,9 @@
 #include "chatcommand.h"
 
 #include "gui/demolocalprovider.h"
+#include "history/historystore.h"
 #include "history/historywriter.h"
+#include "historycommand.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
 #include "profilescommand.h"
@@ -77,7 +79,7 @@ CommandSpec chatSpec()
             "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
         u"chat (--endpoint URL | --profile NAME) [--config PATH] [--model NAME] [--prompt TEXT] "
         u"[--system TEXT] [--max-tokens N] "
-        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH] [--wait-for-reset[=MAX]] [--no-pacing] [--max-wait S] [--budget S] [--max-attempts N] [--backoff-base S] [--fallback]"_s,
+        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH] [--wait-for-reset[=MAX]] [--no-pacing] [--max-wait S] [--budget S] [--max-attempts N] [--backoff-base S] [--fallback] [--continue-cut-off[=N]] [--continue ID]"_s,
         {
             QCommandLineOption(u"endpoint"_s,
                 cliText(QT_TRANSLATE_NOOP(
@@ -166,6 +168,18 @@ CommandSpec chatSpec()
                 cliText(QT_TRANSLATE_NOOP("cli",
                     "Send at once even when the provider's last report says its window is full "
                     "(by default the send waits, up to 60 s, for the window to reset)."))),
+            // Its optional =N is taken out before parsing (takeContinueCutOff).
+            QCommandLineOption(u"continue-cut-off"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Also as --continue-cut-off=N (1 to 3, default 3): when the answer is cut off "
+                    "at the output limit, ask the model to go on from where it stopped, up to N "
+                    "times in a row; each continuation is joined to the same answer."))),
+            QCommandLineOption(u"continue"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Instead of a prompt: go on with the last answer of stored conversation ID "
+                    "(its UUID or first 8 hex digits), when it was cut off or interrupted; what "
+                    "comes is joined to it in the history.")),
+                u"ID"_s),
             // Its optional =MAX is taken out before parsing (takeWaitForReset).
             QCommandLineOption(u"wait-for-reset"_s,
                 cliText(QT_TRANSLATE_NOOP("cli",
@@ -178,11 +192,49 @@ CommandSpec chatSpec()
     };
 }
 
+namespace {
+
+/// --continue-cut-off[=N] out of `args` (as a plain flag, so the parser knows it), with its N.
+/// An option's value that happens to read so (--prompt --continue-cut-off=2) stays a value.
+QStringList takeContinueCutOff(const QStringList &args, const QList<QCommandLineOption> &options,
+    std::optional<QString> *value)
+{
+    static const QString kFlag = u"--continue-cut-off"_s;
+    QStringList takesValue;
+    for (const QCommandLineOption &o : options) {
+        if (o.valueName().isEmpty())
+            continue;
+        for (const QString &name : o.names())
+            takesValue << (name.size() == 1 ? u"-"_s : u"--"_s) + name;
+    }
+    QStringList out;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (i > 0 && arg == u"--") {
+            out << args.mid(i);
+            break;
+        }
+        if (i > 0 && arg.startsWith(kFlag + u'=')) {
+            *value = arg.mid(kFlag.size() + 1);
+            out << kFlag;
+            continue;
+        }
+        out << arg;
+        if (i > 0 && takesValue.contains(arg) && i + 1 < args.size())
+            out << args.at(++i);
+    }
+    return out;
+}
+
+} // namespace
+
 int runChat(const QStringList &args)
 {
     const CommandSpec spec = chatSpec();
     WaitForResetArgument waitArgument;
-    const QStringList parsedArgs = takeWaitForReset(args, spec.options, &waitArgument);
+    std::optional<QString> continueCutOffValue;
+    const QStringList parsedArgs = takeWaitForReset(
+        takeContinueCutOff(args, spec.options, &continueCutOffValue), spec.options, &waitArgument);
     if (!waitArgument.nextWord.isEmpty())
         return argumentError(spec.name,
             QCoreApplication::translate("cli",
@@ -314,6 +366,25 @@ int runChat(const QStringList &args)
     const bool keepsHistory = !parser.isSet(u"private"_s);
     if (!keepsHistory && parser.isSet(u"history-database"_s))
         return argumentError(spec.name, u"--private stores nothing: drop --history-database"_s);
+    // --continue-cut-off[=N]: continued by itself, up to N times in a row.
+    if (parser.isSet(u"continue-cut-off"_s) || continueCutOffValue) {
+        bool ok = true;
+        const int n = continueCutOffValue ? continueCutOffValue->toInt(&ok) : 3;
+        if (!ok || n < 1 || n > session::kMaxAutoContinues)
+            return argumentError(spec.name,
+                u"--continue-cut-off=N takes a whole number from 1 to %1, not '%2'"_s
+                    .arg(session::kMaxAutoContinues)
+                    .arg(continueCutOffValue.value_or(QString())));
+        options.autoContinue = n;
+    }
+    // --continue ID: the stored conversation's last answer, instead of a prompt.
+    const bool continuing = parser.isSet(u"continue"_s);
+    if (continuing && !keepsHistory)
+        return argumentError(spec.name,
+            u"--continue goes on with a stored answer: --private has none to go on with"_s);
+    if (continuing && parser.isSet(u"prompt"_s))
+        return argumentError(
+            spec.name, u"--continue goes on with the stored answer: drop --prompt"_s);
 
     // The send is stored as it happens, through the same writer (and so the same code) as the
     // window's. Made before the session, so it outlives it: its destructor writes whatever is
@@ -362,12 +433,12 @@ int runChat(const QStringList &args)
     }
 
     QString prompt = parser.value(u"prompt"_s);
-    if (!parser.isSet(u"prompt"_s)) {
+    if (!parser.isSet(u"prompt"_s) && !continuing) {
         QFile in;
         if (in.open(stdin, QIODevice::ReadOnly))
             prompt = QString::fromUtf8(in.readAll());
     }
-    if (prompt.trimmed().isEmpty())
+    if (prompt.trimmed().isEmpty() && !continuing)
         return argumentError(spec.name, u"no prompt: give --prompt or text on standard input"_s);
     if (parser.isSet(u"system"_s))
         options.systemPrompt = parser.value(u"system"_s);
@@ -477,23 +548,40 @@ int runChat(const QStringList &args)
         });
     QObject::connect(
         &chat, &session::ChatSession::succeeded, &context, [&](quint64, const net::SendSummary &) {
-            if (stdoutIsTty && !endsWithNewline)
+            const session::SendState &state = chat.sendState();
+            const bool goesOn = chat.autoContinuing(); // its continuation joins the same output
+            if (stdoutIsTty && !endsWithNewline && !goesOn)
                 writeOut("\n");
-            QString line = u"capwatch: "_s + session::SendTexts::answeredLine(chat.sendState());
+            QString line = u"capwatch: "_s + session::SendTexts::answeredLine(state);
             if (fallbackStarted)
                 line += u" by the fallback %1"_s.arg(fallbackChoice->profileName);
             writeErr((line + u'\n').toUtf8());
-            exitCode = ExitOk;
+            const QString ending = session::SendTexts::answerEndLine(state);
+            if (goesOn) {
+                writeErr(u"capwatch: %1; continuing (%2 of %3)\n"_s.arg(ending)
+                             .arg(state.continuationsInARow + 1)
+                             .arg(options.autoContinue)
+                             .toUtf8());
+                return;
+            }
+            if (!ending.isEmpty())
+                writeErr((u"capwatch: "_s + ending + u'\n').toUtf8());
+            exitCode = retry::continuable(state.answerEnd) ? ExitAnswerCutOff : ExitOk;
             QCoreApplication::quit();
         });
     QObject::connect(&chat, &session::ChatSession::gaveUp, &context,
         [&](quint64 send, const net::SendSummary &s) {
             if (stdoutIsTty && !endsWithNewline)
                 writeOut("\n");
-            if (s.incomplete)
-                writeErr(u"capwatch: the answer is incomplete: %1\n"_s.arg(s.errorText).toUtf8());
+            const session::SendState &state = chat.sendState();
+            if (state.answerEnd == retry::AnswerEnd::Interrupted)
+                writeErr(u"capwatch: %1: %2\n"_s
+                             .arg(session::SendTexts::answerEndLine(state), s.errorText)
+                             .toUtf8());
             writeErr((s.finalErrorText + u'\n').toUtf8());
-            exitCode = s.networkError ? ExitNetworkOrConfig : ExitProviderError;
+            exitCode = state.answerEnd == retry::AnswerEnd::Interrupted ? ExitAnswerCutOff
+                : s.networkError                                        ? ExitNetworkOrConfig
+                                                                        : ExitProviderError;
             if (fallback && !fallbackStarted) {
                 // The session offers the fallback right after this (fallbackOffered); when it
                 // did not start one by the next turn of the loop, this give-up is the end.
@@ -598,14 +686,54 @@ int runChat(const QStringList &args)
         history->open(parser.isSet(u"history-database"_s) ? parser.value(u"history-database"_s)
                                                           : session::defaultHistoryPath());
     memory.setHistory(history.get());
+    // --continue ID: the conversation is read back, and its last answer continued.
+    const QString continueId = parser.value(u"continue"_s);
+    QObject::connect(&chat, &session::ChatSession::conversationRestored, &context,
+        [&](const session::RestoredConversation &restored) {
+            if (!continuing)
+                return;
+            if (chat.continueAnswer(options) != 0)
+                return;
+            writeErr(u"capwatch-cli chat: error: --continue: the last answer of %1 was not cut "
+                     "off or interrupted: there is nothing to go on with\n"_s
+                         .arg(restored.id.toString(QUuid::WithoutBraces))
+                         .toUtf8());
+            exitCode = ExitBadArguments;
+            QCoreApplication::quit();
+        });
+    QObject::connect(&chat, &session::ChatSession::restoreFailed, &context,
+        [&](const QUuid &, const QString &reason) {
+            writeErr(u"capwatch-cli chat: error: --continue: %1\n"_s.arg(reason).toUtf8());
+            exitCode = ExitBadArguments;
+            QCoreApplication::quit();
+        });
+    const auto start = [&] {
+        if (!continuing) {
+            chat.send(prompt, options);
+            return;
+        }
+        history->read(
+            &context,
+            [continueId](
+                history::HistoryStore &store) { return resolveConversationId(&store, continueId); },
+            [&](const std::variant<history::Conversation, QString> &found) {
+                if (const QString *error = std::get_if<QString>(&found)) {
+                    writeErr(
+                        (u"capwatch-cli chat: error: --continue: "_s + *error + u'\n').toUtf8());
+                    exitCode = ExitBadArguments;
+                    QCoreApplication::quit();
+                    return;
+                }
+                chat.openConversation(std::get<history::Conversation>(found).id);
+            });
+    };
     // The stored window reports are read first (one turn of the history's queue), so that a
     // run right after another paces on what that one was told.
     if (memory.isLoaded())
-        chat.send(prompt, options);
+        start();
     else
         QObject::connect(
-            &memory, &session::ProviderMemory::loaded, &context,
-            [&] { chat.send(prompt, options); }, Qt::SingleShotConnection);
+            &memory, &session::ProviderMemory::loaded, &context, start, Qt::SingleShotConnection);
     QCoreApplication::exec();
     return exitCode;
 }

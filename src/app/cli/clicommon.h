@@ -23,6 +23,9 @@ enum ExitCode
     ExitBadArguments = 2,
     ExitProviderError = 3,
     ExitNetworkOrConfig = 4,
+    /// The answer came, but cut off at the output limit or interrupted (issue 29): what came
+    /// is on stdout (and stored), and `chat --continue ID` goes on with it.
+    ExitAnswerCutOff = 6,
     ExitCancelled = 130,
 };
 

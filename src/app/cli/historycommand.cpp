@@ -270,9 +270,12 @@ int runList(history::HistoryStore *store, int limit, bool json)
     return ExitOk;
 }
 
+} // namespace
+
 /// The conversation an ID names: a whole UUID, or a prefix of at least 8 hex digits that only
 /// one conversation's UUID starts with.
-std::variant<history::Conversation, int> resolve(history::HistoryStore *store, const QString &text)
+std::variant<history::Conversation, QString> resolveConversationId(
+    history::HistoryStore *store, const QString &text)
 {
     QString key = text.trimmed().toLower();
     if (key.startsWith(u'{'))
@@ -288,13 +291,10 @@ std::variant<history::Conversation, int> resolve(history::HistoryStore *store, c
             wellFormed = false;
     }
     if (!wellFormed || hexDigits < kShortIdLength)
-        return argumentError(kCommand,
-            u"'%1' is not a conversation ID: give its UUID or at least its first %2 hex digits"_s
-                .arg(text)
-                .arg(kShortIdLength));
-    const auto unknown = [&text] {
-        return argumentError(kCommand, u"no conversation has the ID '%1'"_s.arg(text));
-    };
+        return u"'%1' is not a conversation ID: give its UUID or at least its first %2 hex digits"_s
+            .arg(text)
+            .arg(kShortIdLength);
+    const auto unknown = [&text] { return u"no conversation has the ID '%1'"_s.arg(text); };
     if (!store)
         return unknown();
     if (const QUuid id = QUuid::fromString(key); !id.isNull() && key.size() == 36) {
@@ -321,12 +321,21 @@ std::variant<history::Conversation, int> resolve(history::HistoryStore *store, c
         QString list;
         for (const history::Conversation &c : matches)
             list += u"\n  "_s + fullId(c.id) + u"  "_s + c.title;
-        return argumentError(kCommand,
-            u"the ID '%1' matches %2 conversations; give more of it:%3"_s.arg(text)
-                .arg(matches.size())
-                .arg(list));
+        return u"the ID '%1' matches %2 conversations; give more of it:%3"_s.arg(text)
+            .arg(matches.size())
+            .arg(list);
     }
     return matches.constFirst();
+}
+
+namespace {
+
+std::variant<history::Conversation, int> resolve(history::HistoryStore *store, const QString &text)
+{
+    auto found = resolveConversationId(store, text);
+    if (QString *error = std::get_if<QString>(&found))
+        return argumentError(kCommand, *error);
+    return std::get<history::Conversation>(std::move(found));
 }
 
 QString roleLabel(const history::Message &m)

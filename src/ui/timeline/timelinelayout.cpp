@@ -278,6 +278,14 @@ void applyTimelineRecord(QList<TimelineLane> &lanes, const RetryRecord &r, int r
         lane->segments.append(s);
         break;
     }
+    case RetryRecord::Event::Interrupted:
+        // The answer of its last attempt began and stopped before its end (issue 29).
+        lane->interrupted = true;
+        if (TimelineSegment *a = finishedAttempt(*lane, r.attempt)) {
+            a->status = r.status;
+            a->row = row;
+        }
+        break;
     case RetryRecord::Event::Fallback:
         // Closes the capped send: the switch is drawn after its lane, the fallback's send gets
         // a lane of its own.

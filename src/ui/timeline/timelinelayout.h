@@ -117,6 +117,8 @@ struct TimelineLane
     /// The send ended capped and its prompt went to this profile instead (the `fallback`
     /// record, issue 17): the timeline draws the switch, "→ Paid key", after the lane.
     QString fallbackTo;
+    /// Its answer began and stopped before its end: an `interrupted` record (issue 29).
+    bool interrupted = false;
     /// The retry budget the send ran under, in seconds, when its records tell it (a wait's
     /// `waited_total_ms` + `budget_left_ms`); nullopt before its first wait.
     std::optional<double> budgetS;
