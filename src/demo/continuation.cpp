@@ -9,7 +9,7 @@ QString wholeAnswer(const QString &prompt)
     QString quoted = prompt.simplified();
     if (quoted.size() > kQuotedPromptChars)
         quoted = cutAtCharBoundary(quoted, kQuotedPromptChars).toString() + QStringLiteral("...");
-    // About 620 characters for a short prompt, at most 41 more for a long one: more than one
+    // 640 characters for "hi", at most 41 more for a long prompt: more than one
     // response of the default --max-answer (100 tokens, 400 characters) and less than two, so
     // the default answer needs exactly one continuation.
     return QStringLiteral(
