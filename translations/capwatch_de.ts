@@ -3393,6 +3393,18 @@
         <source>list: also a rules file of this run, after those of ~/.config/capwatch/rules.d. Repeatable.</source>
         <translation>list: zusätzlich eine Regeldatei für diesen Lauf, nach denen aus ~/.config/capwatch/rules.d. Wiederholbar.</translation>
     </message>
+    <message>
+        <source>Tokens of new text per answer in the length scenario; 0 gives empty answers (default: 100).</source>
+        <translation>Tokens neuen Textes je Antwort im Szenario length; 0 ergibt leere Antworten (Standard: 100).</translation>
+    </message>
+    <message>
+        <source>Bytes of an answer the drop scenario sends before it closes the connection (default: 680).</source>
+        <translation>Bytes einer Antwort, die das Szenario drop sendet, bevor es die Verbindung schließt (Standard: 680).</translation>
+    </message>
+    <message>
+        <source>How the drop scenario breaks a stream: close (the connection, default) or error (an error event after the first words).</source>
+        <translation>Wie das Szenario drop einen Stream abbricht: close (die Verbindung, Standard) oder error (ein Fehlerereignis nach den ersten Wörtern).</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -3377,6 +3377,18 @@
         <source>list: also a rules file of this run, after those of ~/.config/capwatch/rules.d. Repeatable.</source>
         <translation>list：本次运行另外的规则文件，排在 ~/.config/capwatch/rules.d 中的文件之后。可重复。</translation>
     </message>
+    <message>
+        <source>Tokens of new text per answer in the length scenario; 0 gives empty answers (default: 100).</source>
+        <translation>length 场景中每个回答的新文本 Token 数；0 给出空回答（默认：100）。</translation>
+    </message>
+    <message>
+        <source>Bytes of an answer the drop scenario sends before it closes the connection (default: 680).</source>
+        <translation>drop 场景在关闭连接前发送的回答字节数（默认：680）。</translation>
+    </message>
+    <message>
+        <source>How the drop scenario breaks a stream: close (the connection, default) or error (an error event after the first words).</source>
+        <translation>drop 场景中断流的方式：close（关闭连接，默认）或 error（在最初几个词之后发送一个错误事件）。</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

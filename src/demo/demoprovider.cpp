@@ -1,5 +1,6 @@
 #include "demoprovider.h"
 
+#include "continuation.h"
 #include "demoexchange.h"
 #include "demoprovider_p.h"
 #include "demorequest.h"
@@ -87,6 +88,16 @@ QStringList DemoProvider::messageLanguages()
     return { QStringLiteral("en"), QStringLiteral("ru"), QStringLiteral("zh") };
 }
 
+QString DemoProvider::wholeAnswer(const QString &prompt)
+{
+    return demo::wholeAnswer(prompt);
+}
+
+QString DemoProvider::continuationOverlap(const QString &partial)
+{
+    return demo::continuationOverlap(partial);
+}
+
 QString DemoProvider::validate(const DemoOptions &options)
 {
     // The provider's own words, like its error bodies: English (see wireformat.h).
@@ -110,6 +121,8 @@ QString DemoProvider::validate(const DemoOptions &options)
         return QStringLiteral("The context window must be positive.");
     if (!(options.resetAfterSeconds > 0))
         return QStringLiteral("The reset must come later than 0 s.");
+    if (options.maxAnswerTokens < 0 || options.dropAfterBytes < 0)
+        return QStringLiteral("The answer limit and the drop point must not be negative.");
     return {};
 }
 

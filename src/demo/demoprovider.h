@@ -44,6 +44,23 @@
 //                   left, "Retry in N min." (N sec. under a minute); then success, for good. From
 //                   the first request rather than from listen(): the first send sees the whole
 //                   wait, however long the user took to type it.
+//  length           answers wholeAnswer(prompt) in pieces of maxAnswerTokens tokens (4 characters
+//                   each; default 100): a response carries the next N tokens and finish_reason
+//                   "length" while more is left, and the one that reaches the end "stop". Usage
+//                   counts the response's own characters / 4. maxAnswerTokens 0: every answer is
+//                   empty, "length", usage completion_tokens = reasoning_tokens = max_tokens (256
+//                   when absent). Streamed or not, new answer or continuation alike.
+//  drop             a streamed first answer (wholeAnswer(prompt)) whose connection closes after
+//                   dropAfterBytes of its event stream (no terminating chunk, no [DONE]); with
+//                   DropWith::Error an error event follows its first content event and the stream
+//                   ends. A whole body is cut after dropAfterBytes. A continuation is answered in
+//                   full, "stop".
+// Continuations (length, drop; continuation.h): a request whose messages end with an assistant
+// message P, or with P and then a user message that starts with "Continue exactly where"
+// (trimmed), continues P. Its prompt is the nearest user message before P; its answer is
+// continuationOverlap(P) (P's tail from its third-last word, at most 64 characters) followed by
+// wholeAnswer(prompt) after its longest common prefix with P. The other scenarios answer a
+// continuation as any request.
 // messageLanguage ru or zh: capped, headline and reset (and headlineFirst) speak Russian or
 // Chinese, as the reporter's provider did: 422 {"error":"Превышен лимит completion-токенов:
 // использовано 60323, лимит 60000. Повторите попытку через 18 мин."}. Success bodies (streamed as
@@ -95,10 +112,18 @@ class QHttpServerResponder;
 class QTcpServer;
 
 namespace capwatch::demo::wire {
+struct Finish;
 struct WindowState;
-}
+} // namespace capwatch::demo::wire
 
 namespace capwatch::demo {
+
+/// drop: how a first (not continued) streamed answer is cut.
+enum class DropWith
+{
+    Close, ///< the connection closes after dropAfterBytes of the event stream
+    Error, ///< an error event follows the first content event, then the stream ends
+};
 
 struct DemoOptions
 {
@@ -126,6 +151,17 @@ struct DemoOptions
     bool refuseStreamOptions = false;
     /// reset: policy seconds from the first chat request until the cap frees (scaled).
     double resetAfterSeconds = 180;
+    /// length: the most tokens (4 characters each) of new text a response carries; the
+    /// response that reaches the end of the whole answer stops with "stop", every other one
+    /// with "length". The default makes the answer to a short prompt ("hi") need exactly one
+    /// continuation. 0: every answer is empty, its output budget spent on reasoning.
+    qint64 maxAnswerTokens = 100;
+    /// drop: the bytes of a first answer's event stream (or whole body) that go out before the
+    /// connection closes. The default lets the role chunk and two content chunks (six words)
+    /// through and cuts the third one, for a model name of up to about 40 characters (each
+    /// event repeats it) and a short prompt.
+    qint64 dropAfterBytes = 680;
+    DropWith dropWith = DropWith::Close;
 };
 
 class DemoExchange;
@@ -144,6 +180,13 @@ public:
     static QStringList scenarios();
     /// en, ru, zh.
     static QStringList messageLanguages();
+    /// The whole answer `length` and `drop` give to `prompt` (a request's last user message, or
+    /// a continuation's original prompt): what a client that continued a cut answer to the end
+    /// must hold. See continuation.h.
+    static QString wholeAnswer(const QString &prompt);
+    /// What a continuation of the answer so far, `partial`, repeats before the rest: the tail of
+    /// partial from its third-last word, at most 64 characters (continuation.h).
+    static QString continuationOverlap(const QString &partial);
 
     /// Call before listen(), which validates the options. Called while listening (a slot of
     /// chatRequestReceived may rotate acceptedKey), the new options apply from the request being
@@ -226,6 +269,16 @@ private:
     QList<std::pair<QByteArray, QByteArray>> headlineWindowHeaders(double resetMs);
     void answer(const ChatCall &call, const DemoChatRequest &chat);
     void answerFirehose(const ChatCall &call, const DemoChatRequest &chat);
+    /// length: the next piece of the whole answer, "length" until it reaches the end.
+    void answerLength(const ChatCall &call, const DemoChatRequest &chat);
+    /// drop: a first answer cut (or broken by an error event); a continuation in full.
+    void answerDrop(const ChatCall &call, const DemoChatRequest &chat);
+    /// A 200 with `text`, streamed (timed chunks, usage when asked, [DONE]) or whole.
+    void sendAnswer(const ChatCall &call, const DemoChatRequest &chat, const QString &text,
+        const wire::Finish &finish);
+    /// A 200 JSON body announced whole (Content-Length) of which `bytes` go out (at most all
+    /// but its last byte) before the connection closes.
+    void sendBodyCut(const ChatCall &call, const QByteArray &body, qsizetype bytes);
     double policyNowMs() const;
     DemoExchange *startExchange(QHttpServerResponder &&responder);
     void finishExchange(quint64 id, const char *why);

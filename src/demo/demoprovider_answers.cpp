@@ -2,6 +2,7 @@
 // answer or a scenario's, streamed or whole, dropped halfway, dripped a byte at a time, or the
 // firehose.
 
+#include "continuation.h"
 #include "demoexchange.h"
 #include "demoprovider.h"
 #include "demoprovider_p.h"
@@ -25,6 +26,9 @@ constexpr int kFirehoseDefaultChunks = 90'000;
 constexpr qsizetype kDropAfterPieces = 4;
 // drip: one byte of the body per policy second.
 constexpr int kDripIntervalMs = 1000;
+// length with maxAnswerTokens 0: the output budget a request without max_tokens spent on
+// reasoning, as a small reasoning budget of a real provider.
+constexpr qint64 kReasoningBudget = 256;
 
 } // namespace
 
@@ -53,6 +57,12 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
     } else if (call.scenario == Scenario::Firehose) {
         m_window.admit(now, counted); // reported, not enforced
         return answerFirehose(call, chat);
+    } else if (call.scenario == Scenario::Length) {
+        m_window.admit(now, counted);
+        return answerLength(call, chat);
+    } else if (call.scenario == Scenario::Drop) {
+        m_window.admit(now, counted);
+        return answerDrop(call, chat);
     } else {
         m_window.admit(now, counted);
         text = boundedAnswer(scenarioAnswer(o.scenario, call.index), maxTokens);
@@ -65,16 +75,7 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
         if (!drop)
             return call.reply(Status::Ok, body);
         // The non-streaming variant of the drop: the body announced, half of it sent, then cut.
-        call.log("200, body dropped halfway");
-        responder.writeStatusLine(Status::Ok);
-        responder.writeHeader(
-            QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
-        responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(body.size()));
-        for (const auto &[name, value] : windowHeaders())
-            responder.writeHeader(name, value);
-        startExchange(std::move(responder))
-            ->playTimed({ body.first(body.size() / 2) }, intervalMs, 1);
-        return;
+        return sendBodyCut(call, body, body.size() / 2);
     }
 
     const ChunkFormat format(call.index, chat.model);
@@ -119,6 +120,120 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
     call.log("200, stream");
     call.startStream();
     startExchange(std::move(responder))->playTimed(std::move(pieces), intervalMs, -1);
+}
+
+void DemoProvider::answerLength(const ChatCall &call, const DemoChatRequest &chat)
+{
+    const qint64 limit = call.options.maxAnswerTokens;
+    if (limit == 0) {
+        // What a reasoning model that spent its whole output budget thinking sends: no text,
+        // "length", and usage that says where the tokens went.
+        const qint64 budget = chat.maxTokens > 0 ? chat.maxTokens : kReasoningBudget;
+        return sendAnswer(call, chat, QString(), { "length", budget, budget });
+    }
+    const AnswerPart part
+        = answerPart(wholeAnswer(chat.prompt), chat.continuation ? &chat.partial : nullptr, limit);
+    sendAnswer(call, chat, part.content,
+        { part.complete ? "stop" : "length", tokensOf(part.content.size()), -1 });
+}
+
+void DemoProvider::answerDrop(const ChatCall &call, const DemoChatRequest &chat)
+{
+    QHttpServerResponder &responder = call.responder;
+    const DemoOptions &o = call.options;
+    if (chat.continuation) {
+        // Continue must be able to complete the answer: the rest, in full.
+        const AnswerPart part = answerPart(wholeAnswer(chat.prompt), &chat.partial, -1);
+        return sendAnswer(call, chat, part.content, { "stop", tokensOf(part.content.size()), -1 });
+    }
+    const QString text = wholeAnswer(chat.prompt);
+    const Finish finish { "stop", tokensOf(text.size()), -1 };
+    if (!chat.stream)
+        return sendBodyCut(call,
+            completionBody(call.index, chat.model, text, chat.promptTokens, finish),
+            o.dropAfterBytes);
+
+    const ChunkFormat format(call.index, chat.model);
+    const QStringList parts = deltas(text);
+    const int intervalMs = int(std::lround(o.chunkDelayMs * o.timeScale));
+    if (o.dropWith == DropWith::Error) {
+        // The first words, then the error a provider sends when generation fails, then the end
+        // of the body: no finish_reason, no [DONE].
+        call.log("200, stream broken by an error event");
+        call.startStream();
+        startExchange(std::move(responder))
+            ->playTimed(
+                { httpChunk(format.role()), httpChunk(format.content(parts.first())),
+                    httpChunk(ChunkFormat::event(midStreamErrorEvent())) + lastHttpChunk() },
+                intervalMs, -1);
+        return;
+    }
+    QList<QByteArray> events { format.role() };
+    for (const QString &delta : parts)
+        events.append(format.content(delta));
+    events.append(format.finish("stop"));
+    if (chat.includeUsage)
+        events.append(format.usage(chat.promptTokens, finish.completionTokens));
+    events.append(ChunkFormat::done());
+    qsizetype total = 0;
+    for (const QByteArray &event : std::as_const(events))
+        total += event.size();
+    // At most all but the last byte: the stream is always cut, whatever the option says.
+    qsizetype budget = std::min<qsizetype>(o.dropAfterBytes, total - 1);
+    QList<QByteArray> pieces;
+    for (const QByteArray &event : std::as_const(events)) {
+        if (budget <= 0)
+            break;
+        const QByteArray sent = event.first(std::min(event.size(), budget));
+        pieces.append(httpChunk(sent));
+        budget -= sent.size();
+    }
+    call.log("200, stream to be dropped");
+    call.startStream();
+    const qsizetype dropAt = pieces.size();
+    startExchange(std::move(responder))->playTimed(std::move(pieces), intervalMs, dropAt);
+}
+
+void DemoProvider::sendAnswer(
+    const ChatCall &call, const DemoChatRequest &chat, const QString &text, const Finish &finish)
+{
+    const DemoOptions &o = call.options;
+    if (!chat.stream)
+        return call.reply(
+            Status::Ok, completionBody(call.index, chat.model, text, chat.promptTokens, finish));
+    const ChunkFormat format(call.index, chat.model);
+    QList<QByteArray> pieces;
+    pieces.append(httpChunk(format.role()));
+    for (const QString &delta : deltas(text))
+        pieces.append(httpChunk(format.content(delta)));
+    pieces.append(httpChunk(format.finish(finish.reason)));
+    if (chat.includeUsage) {
+        const qint64 completion = finish.completionTokens >= 0 ? finish.completionTokens
+                                                               : tokensOf(text.toUtf8().size());
+        pieces.append(
+            httpChunk(format.usage(chat.promptTokens, completion, finish.reasoningTokens)));
+    }
+    pieces.append(httpChunk(ChunkFormat::done()) + lastHttpChunk());
+    call.log("200, stream");
+    call.startStream();
+    startExchange(std::move(call.responder))
+        ->playTimed(std::move(pieces), int(std::lround(o.chunkDelayMs * o.timeScale)), -1);
+}
+
+void DemoProvider::sendBodyCut(const ChatCall &call, const QByteArray &body, qsizetype bytes)
+{
+    QHttpServerResponder &responder = call.responder;
+    call.log("200, body cut");
+    responder.writeStatusLine(Status::Ok);
+    responder.writeHeader(QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
+    responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(body.size()));
+    for (const auto &[name, value] : windowHeaders())
+        responder.writeHeader(name, value);
+    const qsizetype sent = std::clamp<qsizetype>(bytes, 0, body.size() - 1);
+    const int intervalMs = int(std::lround(call.options.chunkDelayMs * call.options.timeScale));
+    startExchange(std::move(responder))
+        ->playTimed(sent > 0 ? QList<QByteArray> { body.first(sent) } : QList<QByteArray> {},
+            intervalMs, sent > 0 ? 1 : 0);
 }
 
 void DemoProvider::answerFirehose(const ChatCall &call, const DemoChatRequest &chat)

@@ -1,5 +1,6 @@
 #include "demorequest.h"
 
+#include "continuation.h"
 #include "wireformat.h"
 
 #include <QCryptographicHash>
@@ -22,6 +23,44 @@ QString contentText(const QJsonValue &content)
     }
     return text;
 }
+
+namespace {
+
+QString roleOf(const QJsonValue &message)
+{
+    return message.toObject().value(u"role").toString();
+}
+
+/// The prompt of the answer, and whether the request continues a cut one (demorequest.h).
+void readContinuation(const QJsonArray &messages, const QString &lastUser, DemoChatRequest &out)
+{
+    const qsizetype last = messages.size() - 1;
+    qsizetype partialAt = -1;
+    if (roleOf(messages.at(last)) == u"assistant") {
+        partialAt = last;
+    } else if (last >= 1 && roleOf(messages.at(last)) == u"user"
+        && roleOf(messages.at(last - 1)) == u"assistant"
+        && contentText(messages.at(last).toObject().value(u"content"))
+               .trimmed()
+               .startsWith(kContinuePrefix)) {
+        partialAt = last - 1;
+    }
+    out.continuation = partialAt >= 0;
+    if (!out.continuation) {
+        out.prompt = lastUser;
+        return;
+    }
+    out.partial = contentText(messages.at(partialAt).toObject().value(u"content"));
+    out.prompt.clear();
+    for (qsizetype i = partialAt - 1; i >= 0; --i) {
+        if (roleOf(messages.at(i)) == u"user") {
+            out.prompt = contentText(messages.at(i).toObject().value(u"content"));
+            break;
+        }
+    }
+}
+
+} // namespace
 
 InvalidRequest parseChatRequest(const QByteArray &body, DemoChatRequest &out)
 {
@@ -55,6 +94,7 @@ InvalidRequest parseChatRequest(const QByteArray &body, DemoChatRequest &out)
         return { QStringLiteral("The last user message is empty: its 'content' must contain "
                                 "text."),
             QStringLiteral("messages") };
+    readContinuation(messages.toArray(), lastUser, out);
     const QJsonValue model = root.value(u"model");
     if (!model.isString() || model.toString().trimmed().isEmpty())
         return { QStringLiteral("You must provide a model parameter."), QStringLiteral("model") };

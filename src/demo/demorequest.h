@@ -21,6 +21,14 @@ struct DemoChatRequest
     /// UTF-16 code units of the text of every message (any role), summed: the context
     /// scenario's estimate is ceil(promptChars / 4) (demoprovider.h).
     qsizetype promptChars = 0;
+    /// The prompt the answer is to: the last user message, or for a continuation the nearest
+    /// user message before its partial answer (empty when there is none).
+    QString prompt;
+    /// The request continues a cut answer (continuation.h): its messages end with an assistant
+    /// message (a prefilled turn), or with an assistant message and then a user message that
+    /// starts with kContinuePrefix once trimmed.
+    bool continuation = false;
+    QString partial; ///< a continuation's assistant message: the answer so far
 };
 
 struct InvalidRequest

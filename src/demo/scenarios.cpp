@@ -51,6 +51,15 @@ constexpr std::array kScenarios {
         u"from the first request until --reset-after S (default 180): 422 \"Token limit exceeded: "
         u"used 60323, limit 60000. Retry in N min.\" (N sec. under a minute) naming the time "
         u"left; then success" },
+    ScenarioInfo { Scenario::Length, u"length",
+        u"the whole answer in pieces of --max-answer N tokens (default 100, 4 characters each): "
+        u"every response but the one that reaches its end stops with finish_reason \"length\"; "
+        u"a continuation gets the rest, a few words back; --max-answer 0: an empty answer whose "
+        u"output budget went to reasoning" },
+    ScenarioInfo { Scenario::Drop, u"drop",
+        u"a streamed answer's connection closes after --drop-after N bytes of its event stream "
+        u"(default 680: a few words), or with --drop-with error an error event follows its first "
+        u"words; a whole body is cut too; a continuation is answered in full" },
 };
 
 } // namespace

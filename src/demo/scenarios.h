@@ -33,6 +33,8 @@ enum class Scenario
     Context,
     Billing,
     Reset,
+    Length,
+    Drop,
 };
 
 struct ScenarioInfo

@@ -101,6 +101,13 @@ QByteArray errorInStreamEvent()
         R"("type":"server_error","param":null,"code":null}})");
 }
 
+QByteArray midStreamErrorEvent()
+{
+    return QByteArrayLiteral(
+        R"({"error":{"message":"The server had an error while processing your request. Sorry )"
+        R"(about that!","type":"server_error","param":null,"code":null}})");
+}
+
 /// billing: DeepSeek's 402, byte for byte.
 QByteArray billingBody()
 {
@@ -402,21 +409,39 @@ QByteArray ChunkFormat::content(const QString &text) const
     return contentPrefix() + jsonString(text) + contentSuffix();
 }
 
-QByteArray ChunkFormat::stop() const
+QByteArray ChunkFormat::finish(QByteArrayView reason) const
 {
-    return event(head + R"("choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})");
+    return event(head + R"("choices":[{"index":0,"delta":{},"finish_reason":")"
+        + reason.toByteArray() + R"("}]})");
 }
 
-QByteArray ChunkFormat::usage(qint64 prompt, qint64 completion) const
+namespace {
+
+/// The members of a usage object, OpenAI's order: `"prompt_tokens":..}` without the `{`.
+QByteArray usageMembers(qint64 prompt, qint64 completion, qint64 reasoning)
 {
-    return event(head + R"("choices":[],"usage":{"prompt_tokens":)" + QByteArray::number(prompt)
-        + R"(,"completion_tokens":)" + QByteArray::number(completion) + R"(,"total_tokens":)"
-        + QByteArray::number(prompt + completion) + "}}");
+    QByteArray out = R"("prompt_tokens":)" + QByteArray::number(prompt) + R"(,"completion_tokens":)"
+        + QByteArray::number(completion) + R"(,"total_tokens":)"
+        + QByteArray::number(prompt + completion);
+    if (reasoning >= 0)
+        out += R"(,"completion_tokens_details":{"reasoning_tokens":)"
+            + QByteArray::number(reasoning) + '}';
+    return out + '}';
 }
 
-QByteArray completionBody(int index, const QString &model, const QString &text, qint64 prompt)
+} // namespace
+
+QByteArray ChunkFormat::usage(qint64 prompt, qint64 completion, qint64 reasoning) const
 {
-    const qint64 completion = tokensOf(text.toUtf8().size());
+    return event(
+        head + R"("choices":[],"usage":{)" + usageMembers(prompt, completion, reasoning) + '}');
+}
+
+QByteArray completionBody(
+    int index, const QString &model, const QString &text, qint64 prompt, const Finish &finish)
+{
+    const qint64 completion
+        = finish.completionTokens >= 0 ? finish.completionTokens : tokensOf(text.toUtf8().size());
     QByteArray body = QByteArrayLiteral(R"({"id":"chatcmpl-demo-)") + QByteArray::number(index)
         + QByteArrayLiteral(R"(","object":"chat.completion","created":)")
         + QByteArray::number(QDateTime::currentSecsSinceEpoch()) + QByteArrayLiteral(R"(,"model":)")
@@ -424,9 +449,8 @@ QByteArray completionBody(int index, const QString &model, const QString &text, 
         + QByteArrayLiteral(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)");
     body.reserve(body.size() + text.size() + 200);
     appendJsonString(body, text.toUtf8());
-    body += R"(},"finish_reason":"stop"}],"usage":{"prompt_tokens":)" + QByteArray::number(prompt)
-        + R"(,"completion_tokens":)" + QByteArray::number(completion) + R"(,"total_tokens":)"
-        + QByteArray::number(prompt + completion) + "}}";
+    body += R"(},"finish_reason":")" + finish.reason + R"("}],"usage":{)"
+        + usageMembers(prompt, completion, finish.reasoningTokens) + '}';
     return body;
 }
 

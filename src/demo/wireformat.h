@@ -54,6 +54,9 @@ QByteArray resetBody(const QString &language, double msLeft);
 QString russianSeconds(qint64 n);
 QByteArray errorIn200Body();
 QByteArray errorInStreamEvent();
+/// drop with --drop-with error: the error event that follows the first words of a stream
+/// (OpenAI's shape, type server_error).
+QByteArray midStreamErrorEvent();
 QByteArray billingBody();
 QByteArray rateLimitBody();
 QByteArray authBody();
@@ -108,6 +111,15 @@ QStringList deltas(const QString &text);
 QByteArray httpChunk(QByteArrayView data);
 QByteArray lastHttpChunk();
 
+/// How an answer ends: its finish_reason and the usage it reports.
+struct Finish
+{
+    QByteArray reason = QByteArrayLiteral("stop"); ///< "stop" or "length"
+    qint64 completionTokens = -1; ///< -1: tokensOf() the answer's UTF-8 bytes
+    /// >= 0: usage has "completion_tokens_details":{"reasoning_tokens":N}.
+    qint64 reasoningTokens = -1;
+};
+
 /// The parts of a chunk object every event shares, in OpenAI's member order.
 struct ChunkFormat
 {
@@ -120,12 +132,16 @@ struct ChunkFormat
     QByteArray contentPrefix() const;
     static QByteArray contentSuffix();
     QByteArray content(const QString &text) const;
-    QByteArray stop() const;
-    QByteArray usage(qint64 prompt, qint64 completion) const;
+    QByteArray stop() const { return finish("stop"); }
+    /// The last choice chunk: an empty delta and finish_reason `reason`.
+    QByteArray finish(QByteArrayView reason) const;
+    /// The usage chunk ("choices":[]); reasoning >= 0 adds completion_tokens_details.
+    QByteArray usage(qint64 prompt, qint64 completion, qint64 reasoning = -1) const;
     static QByteArray done() { return QByteArrayLiteral("data: [DONE]\n\n"); }
 };
 
 /// A whole (not streamed) chat.completion body.
-QByteArray completionBody(int index, const QString &model, const QString &text, qint64 prompt);
+QByteArray completionBody(
+    int index, const QString &model, const QString &text, qint64 prompt, const Finish &finish = {});
 
 } // namespace capwatch::demo::wire

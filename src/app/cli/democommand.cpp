@@ -26,7 +26,7 @@ CommandSpec demoSpec()
         u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] "
         u"[--headline-first N] "
         u"[--message-language LANG] [--context-window N] [--reset-after S] [--request-limit N] "
-        u"[--refuse-stream-options]"_s,
+        u"[--refuse-stream-options] [--max-answer N] [--drop-after N] [--drop-with error|close]"_s,
         {
             QCommandLineOption(u"port"_s,
                 cliText(
@@ -75,6 +75,21 @@ CommandSpec demoSpec()
                 cliText(QT_TRANSLATE_NOOP("cli",
                     "Answer a request with stream_options with a 400, as providers that do not "
                     "know it do."))),
+            QCommandLineOption(u"max-answer"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Tokens of new text per answer in the length scenario; 0 gives empty answers "
+                    "(default: 100).")),
+                u"N"_s, u"100"_s),
+            QCommandLineOption(u"drop-after"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Bytes of an answer the drop scenario sends before it closes the connection "
+                    "(default: 680).")),
+                u"N"_s, u"680"_s),
+            QCommandLineOption(u"drop-with"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "How the drop scenario breaks a stream: close (the connection, default) or "
+                    "error (an error event after the first words).")),
+                u"HOW"_s, u"close"_s),
         },
         cliText(QT_TRANSLATE_NOOP("cli", "Scenarios:")),
         scenarios,
@@ -127,6 +142,20 @@ int runDemo(const QStringList &args)
     if (!ok || options.requestLimit < 1)
         return argumentError(spec.name, u"--request-limit takes a positive whole number"_s);
     options.refuseStreamOptions = parser.isSet(u"refuse-stream-options"_s);
+    options.maxAnswerTokens = parser.value(u"max-answer"_s).toLongLong(&ok);
+    if (!ok || options.maxAnswerTokens < 0)
+        return argumentError(spec.name, u"--max-answer takes a whole number from 0"_s);
+    options.dropAfterBytes = parser.value(u"drop-after"_s).toLongLong(&ok);
+    if (!ok || options.dropAfterBytes < 0)
+        return argumentError(spec.name, u"--drop-after takes a whole number from 0"_s);
+    const QString dropWith = parser.value(u"drop-with"_s);
+    if (dropWith == u"close")
+        options.dropWith = demo::DropWith::Close;
+    else if (dropWith == u"error")
+        options.dropWith = demo::DropWith::Error;
+    else
+        return argumentError(
+            spec.name, u"unknown --drop-with '%1' (one of: close, error)"_s.arg(dropWith));
 
     demo::DemoProvider provider;
     provider.setOptions(options);
