@@ -40,9 +40,19 @@ QString continuationOverlap(const QString &partial)
     }
     QStringView tail = QStringView(partial).sliced(start);
     if (tail.size() > kOverlapMaxChars) {
-        tail = tail.last(kOverlapMaxChars);
-        if (tail.front().isLowSurrogate())
-            tail = tail.sliced(1);
+        // At most so many characters, from a word's start when one is within them (as a model
+        // repeats words, not halves of them).
+        QStringView last = tail.last(kOverlapMaxChars);
+        qsizetype wordStart = 0;
+        while (wordStart < last.size() && !last.at(wordStart).isSpace())
+            ++wordStart;
+        while (wordStart < last.size() && last.at(wordStart).isSpace())
+            ++wordStart;
+        if (wordStart < last.size())
+            last = last.sliced(wordStart);
+        if (last.front().isLowSurrogate())
+            last = last.sliced(1);
+        tail = last;
     }
     return tail.toString();
 }

@@ -26,8 +26,9 @@ QString wholeAnswer(const QString &prompt);
 
 /// What a continuation repeats of `partial` before going on: its tail from the start of its
 /// third-last word (words are separated by white space, QChar::isSpace), or all of it when it
-/// has fewer than three words; at most kOverlapMaxChars, its last ones, one fewer when the cut
-/// would split a surrogate pair. Always a suffix of `partial`.
+/// has fewer than three words; when that is longer than kOverlapMaxChars, from the first word
+/// start within its last kOverlapMaxChars (its last ones when a single word is that long, one
+/// fewer when the cut would split a surrogate pair). Always a suffix of `partial`.
 QString continuationOverlap(const QString &partial);
 
 /// The length of the longest common prefix of a and b, never ending inside a surrogate pair.
