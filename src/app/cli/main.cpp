@@ -121,9 +121,13 @@ QString manPage()
         QStringLiteral("The provider's error ended the send, after any retries (chat)."));
     page.item(QString::number(ExitNetworkOrConfig),
         QStringLiteral("Network or configuration error: unreachable endpoint, bad URL, no "
-                       "key; also an answer cut off mid-stream, which is printed as far as "
-                       "it arrived (chat); a history database made by a newer capwatch, or one "
+                       "key (chat); a history database made by a newer capwatch, or one "
                        "that cannot be read (history), which is left as it is."));
+    page.item(QString::number(ExitAnswerCutOff),
+        QStringLiteral("The answer came but stopped early: cut off at the provider's output "
+                       "limit, or interrupted (the stream dropped, timed out or carried an "
+                       "error after its first words). It is printed as far as it arrived and "
+                       "stored; chat --continue ID goes on with it (chat)."));
     page.item(QString::number(ExitCancelled), QStringLiteral("Cancelled with Ctrl+C (SIGINT)."));
 
     page.section(QStringLiteral("Environment"));
