@@ -109,6 +109,10 @@ private Q_SLOTS:
             id = store.conversations(10).conversations.at(0).id;
         }
         const QString shortId = id.toString(QUuid::WithoutBraces).left(8);
+        const CliRun shownCut = history({ u"show"_s, shortId });
+        QCOMPARE(shownCut.exitCode, 0);
+        QVERIFY2(
+            shownCut.out.contains(", cut off at the output limit]\n"), shownCut.out.constData());
 
         const CliRun rest = chat({ u"--endpoint"_s, url.toString(), u"--continue"_s, shortId });
         QVERIFY2(rest.exitCode == 0, rest.err.constData());
@@ -127,6 +131,15 @@ private Q_SLOTS:
             QCOMPARE(store.sends(id).size(), 2);
             QCOMPARE(store.conversations(10).conversations.size(), 1); // no new conversation
         }
+        const CliRun shownJoined = history({ u"show"_s, shortId });
+        QVERIFY2(shownJoined.out.contains(", continued once]\n"), shownJoined.out.constData());
+        QVERIFY(!shownJoined.out.contains("cut off at the output limit"));
+        // The export's records say how each answer ended.
+        const CliRun records = history({ u"show"_s, shortId, u"--format"_s, u"jsonl"_s });
+        QVERIFY2(records.out.contains(R"("event":"succeeded")")
+                && records.out.contains(R"("answer_end":"cut_off")")
+                && records.out.contains(R"("answer_end":"complete")"),
+            records.out.constData());
         // Complete now: nothing to go on with.
         const CliRun again = chat({ u"--endpoint"_s, url.toString(), u"--continue"_s, shortId });
         QCOMPARE(again.exitCode, 2);
@@ -220,6 +233,14 @@ private Q_SLOTS:
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
     QString database() const { return m_dir->filePath(u"data/capwatch/history.sqlite"_s); }
+    CliRun history(const QStringList &args) const
+    {
+        CliOptions options;
+        options.environment = QProcessEnvironment::systemEnvironment();
+        options.environment.insert(u"XDG_DATA_HOME"_s, m_dir->filePath(u"data"_s));
+        options.environment.insert(u"XDG_CONFIG_HOME"_s, m_dir->filePath(u"config"_s));
+        return runCli(QStringList { u"history"_s } + args, options);
+    }
     CliRun chat(const QStringList &args) const
     {
         CliOptions options;

@@ -251,17 +251,17 @@ const QString kJson[] = {
     uR"({"time":"2026-11-03T00:20:00.000Z","request":1,"event":"paced","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":0,"window_reset_s":12.5,"estimated_tokens":1387,"profile":null,"fallback_to":null,"answer_end":null,"conversation":"22222222-cccc-4ccc-8ccc-000000000003"})"_s,
 };
 const QString kCsv[] = {
-    u"2026-11-01T09:00:01.000Z,1,attempt_started,1,,,,,,,,,,,,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
+    u"2026-11-01T09:00:01.000Z,1,attempt_started,1,,,,,,,,,,,,,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
     u"2026-11-01T09:00:01.500Z,1,retry_scheduled,1,422,token_limit,60323,60000,18,1080,message,18,"
-    "102,,\"'=cmd, \"\"quoted\"\" text\",,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
-    u"2026-11-01T09:00:20.000Z,1,gave_up,5,,,,,,,,,,attempts_exhausted,,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
-    u"2026-11-02T00:00:00.000Z,1,attempt_started,1,,,,,,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
-    u"2026-11-02T00:00:01.250Z,1,succeeded,1,200,success,,,,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
+    "102,,\"'=cmd, \"\"quoted\"\" text\",,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
+    u"2026-11-01T09:00:20.000Z,1,gave_up,5,,,,,,,,,,attempts_exhausted,,,,,,,,,11111111-aaaa-4aaa-8aaa-000000000001"_s,
+    u"2026-11-02T00:00:00.000Z,1,attempt_started,1,,,,,,,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
+    u"2026-11-02T00:00:01.250Z,1,succeeded,1,200,success,,,,,,,,,,,,,,,,,11111111-bbbb-4bbb-8bbb-000000000002"_s,
     u"2026-11-03T00:00:00.000Z,1,parked,5,422,token_limit,,,,,,,,budget_exhausted,,"
-    "2026-11-03T00:16:00.000Z,,,,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
-    u"2026-11-03T00:10:00.000Z,1,unparked,5,,,,,,,,,,cancelled,,2026-11-03T00:16:00.000Z,,,,,,"
+    "2026-11-03T00:16:00.000Z,,,,,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
+    u"2026-11-03T00:10:00.000Z,1,unparked,5,,,,,,,,,,cancelled,,2026-11-03T00:16:00.000Z,,,,,,,"
     "22222222-cccc-4ccc-8ccc-000000000003"_s,
-    u"2026-11-03T00:20:00.000Z,1,paced,1,,,,,,,,,,,,,0,12.5,1387,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
+    u"2026-11-03T00:20:00.000Z,1,paced,1,,,,,,,,,,,,,0,12.5,1387,,,,22222222-cccc-4ccc-8ccc-000000000003"_s,
 };
 
 } // namespace

@@ -418,7 +418,26 @@ int runShow(history::HistoryStore *store, const QString &idText, const QString &
             ++replaced;
             continue;
         }
-        out.write(u"\n[%1, %2]\n"_s.arg(roleLabel(m), localTime(m.created, when)));
+        // How an answer ended and where it was continued (issue 29), after its time.
+        QString ending;
+        switch (m.end) {
+        case retry::AnswerEnd::CutOff:
+            ending = u", cut off at the output limit"_s;
+            break;
+        case retry::AnswerEnd::Interrupted:
+            ending = u", interrupted"_s;
+            break;
+        case retry::AnswerEnd::Empty:
+            ending = u", empty"_s;
+            break;
+        case retry::AnswerEnd::None:
+        case retry::AnswerEnd::Complete:
+            break;
+        }
+        if (!m.seams.isEmpty())
+            ending += m.seams.size() == 1 ? u", continued once"_s
+                                          : u", continued %1 times"_s.arg(m.seams.size());
+        out.write(u"\n[%1, %2%3]\n"_s.arg(roleLabel(m), localTime(m.created, when), ending));
         out.write(m.text.endsWith(u'\n') ? m.text : m.text + u'\n');
     }
     if (replaced > 0)
