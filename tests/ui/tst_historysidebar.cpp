@@ -484,7 +484,7 @@ void TestHistorySidebar::exportAllRetryLogs()
     const QByteArray utc = inRange.toUTC().toString(Qt::ISODateWithMs).toUtf8();
     QVERIFY(utc.endsWith('Z'));
     QCOMPARE(lines.at(2),
-        utc + ",1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,0,120,,,,,,,,,"
+        utc + ",1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,0,120,,,,,,,,,,"
             + id.toUtf8() + '\r');
 
     const QString jsonPath = m_dir.filePath(u"all.jsonl"_s);
