@@ -214,6 +214,8 @@ quint64 ChatSession::retryFailed(const SendOptions &options)
 {
     if (m_failedPrompt.isEmpty() || busy() || sendState().isParked())
         return 0;
+    if (m_failedContinuation) // a continuation that failed is continued again
+        return continueAnswer(options);
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
     return startSend(prompt, options, Launch());
 }
@@ -237,6 +239,7 @@ quint64 ChatSession::startSend(
     m_hasLastExchange = false;
     m_failedPrompt.clear();
     m_autoContinuing = false;
+    m_failedContinuation = false;
     // Continue goes on with the last answer; any other send leaves it behind.
     const std::optional<Continuable> continuing
         = launch.continuing ? m_continuable : std::optional<Continuable>();
@@ -517,6 +520,7 @@ void ChatSession::forgetConversation()
     m_continuable.reset();
     m_continuingSend = nullptr;
     m_autoContinuing = false;
+    m_failedContinuation = false;
     m_stored->show({}, {}, {});
     ++m_view;
 }

@@ -233,6 +233,11 @@ private:
     QPointer<Send> m_continuingSend; ///< the continuation in flight, of m_continuingFrom
     Continuable m_continuingFrom;
     bool m_autoContinuing = false;
+    /// The failed prompt is a continuation's that failed before its first word: Retry and a park
+    /// going out continue the answer again instead of asking the prompt anew.
+    bool m_failedContinuation = false;
+    /// A parked send out again is a continuation: its stored prompt is the continuable answer's.
+    bool parkedIsContinuation(const Send &parked) const;
 };
 
 } // namespace capwatch::session

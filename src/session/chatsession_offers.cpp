@@ -252,8 +252,13 @@ void ChatSession::finish(Send *ended, const net::SendSummary &summary)
         if (joined && m_keepTranscript && !m_history.isEmpty())
             m_history.last().content = ended->answer();
         m_hasLastExchange = true;
+        if (!joined) { // nothing came: it may be retried or parked, as a continuation again
+            m_failedPrompt = ended->prompt();
+            m_failedContinuation = true;
+        }
     } else {
         m_failedPrompt = ended->prompt();
+        m_failedContinuation = continuation && !joined;
     }
     if (viaFallback)
         restoreClient(); // later sends go to the session's own provider
@@ -495,10 +500,26 @@ quint64 ChatSession::sendParked(RetryRecord::Unpark why, const SendOptions &opti
     launch.parksInARow = e->parksInARow() + 1; // ends capped again: the next park counts one more
     launch.storedPrompt = e->rows().prompt; // the prompt is stored already
     launch.model = e->state().parked->model;
+    // A parked continuation goes on with its answer, not the prompt anew.
+    if (parkedIsContinuation(*e)) {
+        launch.continuing = true;
+        launch.continuationsInARow = m_continuable->inARow + 1;
+    }
     e->setParked(std::nullopt);
     Q_EMIT parkedChanged(false);
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt
     return startSend(prompt, options, launch);
+}
+
+bool ChatSession::parkedIsContinuation(const Send &parked) const
+{
+    if (!m_continuable || !retry::continuable(m_continuable->end)
+        || m_continuable->prompt != m_failedPrompt)
+        return false;
+    // Live: the continuation that failed was parked. Read back with its conversation: the
+    // parked prompt's stored row is the continuable answer's prompt.
+    return m_failedContinuation
+        || (!parked.rows().prompt.isNull() && parked.rows().prompt == m_continuable->promptRow);
 }
 
 void ChatSession::cancelPark()

@@ -9,6 +9,7 @@
 #include "session/chatsession.h"
 #include "session/sendtexts.h"
 #include "support/demolocalprovider.h"
+#include "support/demothread.h"
 #include "support/historywriting.h"
 
 #include <QJsonArray>
@@ -309,6 +310,55 @@ private Q_SLOTS:
         QCOMPARE(f.session.history().at(3).content,
             demo::DemoProvider::wholeAnswer(u"something else"_s));
         QCOMPARE(f.session.history().at(1).content.size(), 400); // still cut off
+    }
+
+    void aCappedContinuationIsParkedAndContinuesAtTheReset()
+    {
+        // A continuation is a send like any other: refused capped, it gives up when the reset is
+        // beyond its budget, is parked, and at the reset it goes out as a continuation again.
+        Fixture f(scenario(u"length"_s), nullptr);
+        f.session.setTimeScale(0.002); // the 600 s reset: 1.2 s; the 120 s budget: 0.24 s
+        QSignalSpy succeeded(&f.session, &ChatSession::succeeded);
+        QSignalSpy gaveUp(&f.session, &ChatSession::gaveUp);
+        f.session.send(kPrompt, {});
+        QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 1, 10000);
+        const QString partial = f.session.history().at(1).content;
+        QCOMPARE(f.session.lastAnswerEnd(), AnswerEnd::CutOff);
+
+        // The same model behind a provider that is capped until its reset.
+        demo::DemoOptions capped = scenario(u"reset"_s);
+        capped.resetAfterSeconds = 600;
+        capped.timeScale = 0.002;
+        testing::DemoThread resetDemo(capped);
+        const QUrl url = resetDemo.listen();
+        QVERIFY(url.isValid());
+        ProviderChoice choice;
+        choice.endpoint = url;
+        choice.model = u"capwatch-demo"_s;
+        choice.stream = true;
+        f.session.setProvider(choice);
+
+        QVERIFY(f.session.continueAnswer({}) != 0);
+        QTRY_COMPARE_WITH_TIMEOUT(gaveUp.count(), 1, 10000);
+        QCOMPARE(f.session.sendState().answerEnd, AnswerEnd::None); // no word came
+        QVERIFY(f.session.sendState().park.parkable);
+        QCOMPARE(f.session.history().at(1).content, partial); // the answer as it was
+        QVERIFY(f.session.park());
+        QTest::qWait(1300); // past the reset
+        QVERIFY(f.session.sendParked(net::RetryRecord::Unpark::ResetReached, {}) != 0);
+        QTRY_COMPARE_WITH_TIMEOUT(succeeded.count(), 2, 10000);
+        QVERIFY(f.session.sendState().continuation);
+        // Every request to the capped provider was the continuation's.
+        const QList<demo::RecordedRequest> chats = resetDemo.recordedRequests();
+        QVERIFY(chats.size() >= 2);
+        for (const demo::RecordedRequest &r : chats)
+            QCOMPARE(sentMessages(r),
+                (QStringList { u"user: "_s + kPrompt, u"assistant: "_s + partial,
+                    u"user: "_s + kInstruction }));
+        // One exchange, its answer the partial one and what the continuation added.
+        QCOMPARE(f.session.history().size(), 2);
+        QVERIFY(f.session.history().at(1).content.startsWith(partial));
+        QVERIFY(f.session.history().at(1).content.size() > partial.size());
     }
 
     void emptyAnswerSaysTheBudgetWentToReasoning()
