@@ -9,6 +9,7 @@
 #include "session/sessiontypes.h"
 #include "support/clirunner.h"
 #include "support/demothread.h"
+#include "support/sentmessages.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -28,15 +29,6 @@ demo::DemoOptions scenario(const QString &name)
     demo::DemoOptions o;
     o.scenario = name;
     return o;
-}
-
-QStringList sentMessages(const demo::RecordedRequest &request)
-{
-    QStringList out;
-    for (const QJsonValue &m : request.json().value(u"messages"_s).toArray())
-        out << m.toObject().value(u"role"_s).toString() + u": "_s
-                + m.toObject().value(u"content"_s).toString();
-    return out;
 }
 
 const QString kInstruction = QString::fromUtf16(session::kContinueInstruction);

@@ -11,6 +11,7 @@
 #include "support/demolocalprovider.h"
 #include "support/demothread.h"
 #include "support/historywriting.h"
+#include "support/sentmessages.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -23,6 +24,7 @@ using namespace capwatch::session;
 using namespace Qt::StringLiterals;
 using retry::AnswerEnd;
 using testing::flushed;
+using testing::sentMessages;
 
 Q_DECLARE_METATYPE(capwatch::retry::AnswerEnd)
 
@@ -53,16 +55,6 @@ demo::DemoOptions scenario(const QString &name, qint64 maxAnswerTokens = 100)
     o.scenario = name;
     o.maxAnswerTokens = maxAnswerTokens;
     return o;
-}
-
-/// The messages of a request the provider got, as "role: content".
-QStringList sentMessages(const demo::RecordedRequest &request)
-{
-    QStringList out;
-    for (const QJsonValue &m : request.json().value(u"messages"_s).toArray())
-        out << m.toObject().value(u"role"_s).toString() + u": "_s
-                + m.toObject().value(u"content"_s).toString();
-    return out;
 }
 
 const QString kInstruction = QString::fromUtf16(kContinueInstruction);

@@ -200,13 +200,7 @@ QStringList takeContinueCutOff(const QStringList &args, const QList<QCommandLine
     std::optional<QString> *value)
 {
     static const QString kFlag = u"--continue-cut-off"_s;
-    QStringList takesValue;
-    for (const QCommandLineOption &o : options) {
-        if (o.valueName().isEmpty())
-            continue;
-        for (const QString &name : o.names())
-            takesValue << (name.size() == 1 ? u"-"_s : u"--"_s) + name;
-    }
+    const QStringList takesValue = optionsTakingValue(options);
     QStringList out;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);

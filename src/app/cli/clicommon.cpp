@@ -7,10 +7,24 @@
 
 namespace capwatch::cli {
 
+using namespace Qt::StringLiterals;
+
 void writeOut(const QByteArray &bytes)
 {
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
     std::fflush(stdout);
+}
+
+QStringList optionsTakingValue(const QList<QCommandLineOption> &options)
+{
+    QStringList out;
+    for (const QCommandLineOption &o : options) {
+        if (o.valueName().isEmpty())
+            continue;
+        for (const QString &name : o.names())
+            out << (name.size() == 1 ? u"-"_s : u"--"_s) + name;
+    }
+    return out;
 }
 
 void writeErr(const QByteArray &bytes)

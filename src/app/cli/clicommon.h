@@ -57,6 +57,9 @@ std::optional<int> parseCommandWithArguments(const CommandSpec &spec, const QStr
 /// Writes `capwatch-cli <command>: error: <message>` and a hint to `err` (null: stderr);
 /// returns ExitBadArguments.
 int argumentError(const QString &command, const QString &message, QIODevice *err = nullptr);
+/// The spellings ("-o", "--out") of the options that take a value, which may come as the next
+/// argument: what a pass over the arguments before the parser must step over.
+QStringList optionsTakingValue(const QList<QCommandLineOption> &options);
 
 void writeOut(const QByteArray &bytes);
 void writeErr(const QByteArray &bytes);

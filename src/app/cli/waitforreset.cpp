@@ -36,13 +36,7 @@ QStringList takeWaitForReset(
     const QStringList &args, const QList<QCommandLineOption> &options, WaitForResetArgument *found)
 {
     // The options whose value may come as the next argument, as the parser takes it.
-    QStringList takesValue;
-    for (const QCommandLineOption &o : options) {
-        if (o.valueName().isEmpty())
-            continue;
-        for (const QString &name : o.names())
-            takesValue << (name.size() == 1 ? u"-"_s : u"--"_s) + name;
-    }
+    const QStringList takesValue = optionsTakingValue(options);
     QStringList out;
     out.reserve(args.size());
     for (qsizetype i = 0; i < args.size(); ++i) {
