@@ -13,6 +13,7 @@
 #include <QTextDocument>
 #include <QTextDocumentFragment>
 #include <QTextFrame>
+#include <algorithm>
 
 namespace capwatch::ui {
 
@@ -33,7 +34,8 @@ constexpr int kPlainKeptChars = 16 * 1024;
 
 /// Where the mark of a seam at `seam` goes in `text`: there, or when it begins a line, at the
 /// end of the text before it (a mark in front of "# " or "- " would unmake a heading or a list
-/// item); -1 for none: a fence line would no longer be one.
+/// item); after a fence line (which would be one no more) at the start of the next line when
+/// that begins with a letter; -1 for none.
 qsizetype seamMarkAt(QStringView text, qsizetype seam)
 {
     qsizetype at = seam;
@@ -43,7 +45,12 @@ qsizetype seamMarkAt(QStringView text, qsizetype seam)
         return at;
     const qsizetype lineStart = text.first(at).lastIndexOf(u'\n') + 1;
     const QStringView line = text.sliced(lineStart, at - lineStart).trimmed();
-    return line.startsWith(u"```") || line.startsWith(u"~~~") ? -1 : at;
+    if (!line.startsWith(u"```") && !line.startsWith(u"~~~"))
+        return at;
+    qsizetype next = seam;
+    while (next < text.size() && (text[next] == u'\n' || text[next] == u'\r'))
+        ++next;
+    return next < text.size() && text[next].isLetter() ? next : -1;
 }
 
 /// text[from, end) with the markers of the seams in it.
@@ -56,7 +63,7 @@ QString withSeamMarkers(
         if (seam <= 0 || seam >= text.size())
             continue;
         const qsizetype at = seamMarkAt(text, seam);
-        if (at < from || at >= end || (at == from && from > 0 && at != seam))
+        if (at < std::max(from, copied) || at >= end)
             continue;
         out += text.sliced(copied, at - copied);
         out += kSeamMarker;
