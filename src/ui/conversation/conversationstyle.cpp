@@ -135,8 +135,8 @@ QTextCharFormat charFormat(int role, const Style &s)
         f.setForeground(s.muted);
         break;
     case SeamChar:
-        // Quiet, but found: the link colour on a faint tint of it, in light and dark palettes.
-        f.setFontWeight(QFont::Bold);
+        // Quiet, but found: the link colour on a faint tint of it, in light and dark palettes;
+        // not bold, which reads as "!" at small sizes.
         f.setForeground(s.link);
         f.setBackground(blend(s.base, s.link, 0.16));
         break;
