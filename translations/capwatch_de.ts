@@ -2857,7 +2857,7 @@
         <translation>Antworten</translation>
     </message>
     <message>
-        <source>&amp;Continue answers cut off at the output limit by themselves:</source>
+        <source>Contin&amp;ue answers cut off at the output limit by themselves:</source>
         <translation>Am Ausgabelimit abgeschnittene Antworten selbsttätig &amp;fortsetzen:</translation>
     </message>
     <message>

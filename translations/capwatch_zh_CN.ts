@@ -2841,8 +2841,8 @@
         <translation>回答</translation>
     </message>
     <message>
-        <source>&amp;Continue answers cut off at the output limit by themselves:</source>
-        <translation>自动续写在输出上限处被截断的回答(&amp;C)：</translation>
+        <source>Contin&amp;ue answers cut off at the output limit by themselves:</source>
+        <translation>自动续写在输出上限处被截断的回答(&amp;U)：</translation>
     </message>
     <message>
         <source>Never</source>

@@ -254,7 +254,7 @@ SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QStrin
     answersBox->setObjectName(u"answers"_s);
     auto *answers = new QVBoxLayout(answersBox);
     const QString continueQuestion
-        = tr("&Continue answers cut off at the output limit by themselves:");
+        = tr("Contin&ue answers cut off at the output limit by themselves:");
     auto *continueLabel = new QLabel(continueQuestion, answersBox);
     continueLabel->setWordWrap(true);
     continueLabel->setBuddy(m_autoContinue);
