@@ -92,15 +92,15 @@ QStringList rowsWithoutTime(const QByteArray &csv)
     static const QRegularExpression time(
         u"^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z,"_s);
     // The window's reset counts down on the wall clock: window_reset_s, when set (before
-    // estimated_tokens, profile and fallback_to).
-    static const QRegularExpression resetS(u",[0-9.]+,(\\d*),([^,]*),([^,]*)$"_s);
+    // estimated_tokens, profile, fallback_to and answer_end).
+    static const QRegularExpression resetS(u",[0-9.]+,(\\d*),([^,]*),([^,]*),([^,]*)$"_s);
     QStringList rows = QString::fromUtf8(csv).split(u"\r\n"_s);
     for (qsizetype i = 1; i < rows.size(); ++i) {
         if (rows[i].isEmpty())
             continue;
         const QRegularExpressionMatch m = time.match(rows[i]);
         rows[i] = m.hasMatch() ? rows[i].mid(m.capturedLength()) : u"NO TIME: "_s + rows[i];
-        rows[i].replace(resetS, u",R,\\1,\\2,\\3"_s);
+        rows[i].replace(resetS, u",R,\\1,\\2,\\3,\\4"_s);
     }
     return rows;
 }
@@ -348,15 +348,15 @@ void TestMainWindow::exportsWriteWhatWasShown()
             uR"("request":1,"event":"attempt_started","attempt":1,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null,"answer_end":null})"_s,
             uR"("request":1,"event":"retry_scheduled","attempt":1,"status":422,"category":"token_limit","used":60323,"limit":60000,"wait_s":60,"raw_wait_s":1080,"wait_source":"message","waited_total_s":60,"budget_left_s":60,"reason":null,"error":"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.","reset_at":null,"window_tokens_left":0,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null,"answer_end":null})"_s,
             uR"("request":1,"event":"attempt_started","attempt":2,"status":null,"category":null,"used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":null,"window_reset_s":null,"estimated_tokens":1004,"profile":"Demo","fallback_to":null,"answer_end":null})"_s,
-            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":4996,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null,"answer_end":null})"_s,
+            uR"("request":1,"event":"succeeded","attempt":2,"status":200,"category":"success","used":null,"limit":null,"wait_s":null,"raw_wait_s":null,"wait_source":null,"waited_total_s":null,"budget_left_s":null,"reason":null,"error":null,"reset_at":null,"window_tokens_left":4996,"window_reset_s":R,"estimated_tokens":null,"profile":"Demo","fallback_to":null,"answer_end":"complete"})"_s,
             QString() }));
     QCOMPARE(rowsWithoutTime(c.readAll()),
         (QStringList {
             u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to,answer_end"_s,
-            u"1,attempt_started,1,,,,,,,,,,,,,,,1004,Demo,"_s,
-            uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,0,R,,Demo,)"_s,
-            u"1,attempt_started,2,,,,,,,,,,,,,,,1004,Demo,"_s,
-            u"1,succeeded,2,200,success,,,,,,,,,,,4996,R,,Demo,"_s, QString() }));
+            u"1,attempt_started,1,,,,,,,,,,,,,,,1004,Demo,,"_s,
+            uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,0,R,,Demo,,)"_s,
+            u"1,attempt_started,2,,,,,,,,,,,,,,,1004,Demo,,"_s,
+            u"1,succeeded,2,200,success,,,,,,,,,,,4996,R,,Demo,,complete"_s, QString() }));
 
     // The Markdown: a header, then the turns, the prompt escaped so that it stays text.
     const QString conversation = QString::fromUtf8(m.readAll());
@@ -408,10 +408,10 @@ QAction *actionWithShortcut(QWidget *window, const QKeySequence &shortcut)
 /// The demo counts the answered request's prompt (2 tokens) and its 1,000: 4,998 of 6,000 left.
 const QStringList kLoggedRows {
     u"time,request,event,attempt,status,category,used,limit,wait_s,raw_wait_s,wait_source,waited_total_s,budget_left_s,reason,error,reset_at,window_tokens_left,window_reset_s,estimated_tokens,profile,fallback_to,answer_end"_s,
-    u"1,attempt_started,1,,,,,,,,,,,,,,,1002,Demo,"_s,
-    uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,0,R,,Demo,)"_s,
-    u"1,attempt_started,2,,,,,,,,,,,,,,,1002,Demo,"_s,
-    u"1,succeeded,2,200,success,,,,,,,,,,,4998,R,,Demo,"_s, QString()
+    u"1,attempt_started,1,,,,,,,,,,,,,,,1002,Demo,,"_s,
+    uR"(1,retry_scheduled,1,422,token_limit,60323,60000,60,1080,message,60,60,,"Token limit exceeded: used 60323, limit 60000. Retry in 18 min.",,0,R,,Demo,,)"_s,
+    u"1,attempt_started,2,,,,,,,,,,,,,,,1002,Demo,,"_s,
+    u"1,succeeded,2,200,success,,,,,,,,,,,4998,R,,Demo,,complete"_s, QString()
 };
 
 } // namespace
