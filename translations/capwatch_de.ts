@@ -465,6 +465,10 @@
         <source>this profile does not retry rate limits</source>
         <translation>dieses Profil wiederholt bei Ratenlimits nicht</translation>
     </message>
+    <message>
+        <source>Interrupted</source>
+        <translation>Unterbrochen</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::session::SendTexts</name>
@@ -721,6 +725,46 @@
     <message>
         <source>Decided by %1</source>
         <translation>Entschieden von %1</translation>
+    </message>
+    <message>
+        <source>Cut off at the output limit · %1 tokens</source>
+        <translation>Am Ausgabelimit abgeschnitten · %1 Tokens</translation>
+    </message>
+    <message>
+        <source>Cut off at the output limit</source>
+        <translation>Am Ausgabelimit abgeschnitten</translation>
+    </message>
+    <message>
+        <source>Interrupted after %1 characters</source>
+        <translation>Nach %1 Zeichen unterbrochen</translation>
+    </message>
+    <message>
+        <source>Empty answer: the output budget (%1 tokens) went to reasoning</source>
+        <translation>Leere Antwort: das Ausgabebudget (%1 Tokens) ging an das Nachdenken</translation>
+    </message>
+    <message>
+        <source>Empty answer</source>
+        <translation>Leere Antwort</translation>
+    </message>
+    <message>
+        <source>the answer was cut off at the output limit (%1 tokens)</source>
+        <translation>die Antwort wurde am Ausgabelimit abgeschnitten (%1 Tokens)</translation>
+    </message>
+    <message>
+        <source>the answer was cut off at the output limit</source>
+        <translation>die Antwort wurde am Ausgabelimit abgeschnitten</translation>
+    </message>
+    <message>
+        <source>the answer was interrupted after %1 characters</source>
+        <translation>die Antwort wurde nach %1 Zeichen unterbrochen</translation>
+    </message>
+    <message>
+        <source>the answer is empty: its output budget (%1 tokens) went to reasoning</source>
+        <translation>die Antwort ist leer: ihr Ausgabebudget (%1 Tokens) ging an das Nachdenken</translation>
+    </message>
+    <message>
+        <source>the answer is empty</source>
+        <translation>die Antwort ist leer</translation>
     </message>
 </context>
 <context>
@@ -1099,6 +1143,18 @@
     <message>
         <source>How rules work</source>
         <translation>Wie Regeln funktionieren</translation>
+    </message>
+    <message>
+        <source>Continued here: the words after this mark came with Continue</source>
+        <translation>Hier fortgesetzt: die Wörter nach dieser Marke kamen mit „Fortsetzen“</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Ask the model to go on where this answer stopped; what it adds joins this answer</source>
+        <translation>Das Modell dort weitermachen lassen, wo diese Antwort aufhörte; was es ergänzt, wird an diese Antwort angefügt</translation>
     </message>
 </context>
 <context>
@@ -2452,6 +2508,30 @@
         <source>Fallback to</source>
         <translation>Ausweichen auf</translation>
     </message>
+    <message>
+        <source>complete</source>
+        <translation>vollständig</translation>
+    </message>
+    <message>
+        <source>cut off</source>
+        <translation>abgeschnitten</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>unterbrochen</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>leer</translation>
+    </message>
+    <message>
+        <source>The answer stopped after it began; what came is kept, and Continue goes on from it</source>
+        <translation>Die Antwort brach ab, nachdem sie begonnen hatte; was kam, bleibt erhalten, und „Fortsetzen“ macht dort weiter</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>Antwort</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryPanel</name>
@@ -2772,6 +2852,38 @@
         <source>The system keychain cannot be used for “%1”: %2. Your settings are unchanged: paste a key to store it, or choose another key source.</source>
         <translation>Der System-Schlüsselbund kann für „%1“ nicht verwendet werden: %2. Ihre Einstellungen sind unverändert: Fügen Sie einen Schlüssel zum Speichern ein oder wählen Sie eine andere Schlüsselquelle.</translation>
     </message>
+    <message>
+        <source>Answers</source>
+        <translation>Antworten</translation>
+    </message>
+    <message>
+        <source>Contin&amp;ue answers cut off at the output limit by themselves:</source>
+        <translation>Am Ausgabelimit abgeschnittene Antworten selbsttätig &amp;fortsetzen:</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>Nie</translation>
+    </message>
+    <message>
+        <source>Once</source>
+        <translation>Einmal</translation>
+    </message>
+    <message>
+        <source>Up to %1 times in a row</source>
+        <translation>Bis zu %1-mal hintereinander</translation>
+    </message>
+    <message>
+        <source>An interrupted answer is never continued by itself: Continue under it goes on with it.</source>
+        <translation>Eine unterbrochene Antwort wird nie selbsttätig fortgesetzt: „Fortsetzen“ unter ihr macht mit ihr weiter.</translation>
+    </message>
+    <message>
+        <source>Continue cut-off answers by themselves</source>
+        <translation>Abgeschnittene Antworten selbsttätig fortsetzen</translation>
+    </message>
+    <message>
+        <source>How many times in a row an answer cut off at the output limit is continued without asking; what comes joins the same answer</source>
+        <translation>Wie oft hintereinander eine am Ausgabelimit abgeschnittene Antwort ohne Nachfrage fortgesetzt wird; was kommt, wird an dieselbe Antwort angefügt</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SystemKeychain</name>
@@ -3073,6 +3185,22 @@
     <message>
         <source>Send %1 was capped and went to %2 instead.</source>
         <translation>Anfrage %1 war am Limit und ging stattdessen an %2.</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>unterbrochen</translation>
+    </message>
+    <message>
+        <source>interrupted: its answer stopped part-way and what came is kept; %1</source>
+        <translation>unterbrochen: die Antwort brach mittendrin ab, was kam, bleibt erhalten; %1</translation>
+    </message>
+    <message>
+        <source>Answer:</source>
+        <translation>Antwort:</translation>
+    </message>
+    <message>
+        <source>interrupted after it began; what came is kept</source>
+        <translation>nach ihrem Beginn unterbrochen; was kam, bleibt erhalten</translation>
     </message>
 </context>
 <context>
@@ -3404,6 +3532,14 @@
     <message>
         <source>How the drop scenario breaks a stream: close (the connection, default) or error (an error event after the first words).</source>
         <translation>Wie das Szenario drop einen Stream abbricht: close (die Verbindung, Standard) oder error (ein Fehlerereignis nach den ersten Wörtern).</translation>
+    </message>
+    <message>
+        <source>Also as --continue-cut-off=N (1 to 3, default 3): when the answer is cut off at the output limit, ask the model to go on from where it stopped, up to N times in a row; each continuation is joined to the same answer.</source>
+        <translation>Auch als --continue-cut-off=N (1 bis 3, Standard: 3): Wird die Antwort am Ausgabelimit abgeschnitten, das Modell bitten, dort weiterzumachen, wo es aufhörte, bis zu N-mal hintereinander; jede Fortsetzung wird an dieselbe Antwort angefügt.</translation>
+    </message>
+    <message>
+        <source>Instead of a prompt: go on with the last answer of stored conversation ID (its UUID or first 8 hex digits), when it was cut off or interrupted; what comes is joined to it in the history.</source>
+        <translation>Statt eines Prompts: die letzte Antwort der gespeicherten Unterhaltung ID (ihre UUID oder ihre ersten 8 Hex-Stellen) fortsetzen, wenn sie abgeschnitten oder unterbrochen wurde; was kommt, wird im Verlauf an sie angefügt.</translation>
     </message>
 </context>
 <context>

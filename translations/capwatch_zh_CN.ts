@@ -461,6 +461,10 @@
         <source>this profile does not retry rate limits</source>
         <translation>此服务商配置在遇到速率限制时不重试</translation>
     </message>
+    <message>
+        <source>Interrupted</source>
+        <translation>已中断</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::session::SendTexts</name>
@@ -715,6 +719,46 @@
     <message>
         <source>Decided by %1</source>
         <translation>判定规则：%1</translation>
+    </message>
+    <message>
+        <source>Cut off at the output limit · %1 tokens</source>
+        <translation>在输出上限处截断 · %1 个 token</translation>
+    </message>
+    <message>
+        <source>Cut off at the output limit</source>
+        <translation>在输出上限处截断</translation>
+    </message>
+    <message>
+        <source>Interrupted after %1 characters</source>
+        <translation>在 %1 个字符后中断</translation>
+    </message>
+    <message>
+        <source>Empty answer: the output budget (%1 tokens) went to reasoning</source>
+        <translation>空回答：输出预算（%1 个 token）都用在了推理上</translation>
+    </message>
+    <message>
+        <source>Empty answer</source>
+        <translation>空回答</translation>
+    </message>
+    <message>
+        <source>the answer was cut off at the output limit (%1 tokens)</source>
+        <translation>回答在输出上限处被截断（%1 个 token）</translation>
+    </message>
+    <message>
+        <source>the answer was cut off at the output limit</source>
+        <translation>回答在输出上限处被截断</translation>
+    </message>
+    <message>
+        <source>the answer was interrupted after %1 characters</source>
+        <translation>回答在 %1 个字符后中断</translation>
+    </message>
+    <message>
+        <source>the answer is empty: its output budget (%1 tokens) went to reasoning</source>
+        <translation>回答为空：其输出预算（%1 个 token）都用在了推理上</translation>
+    </message>
+    <message>
+        <source>the answer is empty</source>
+        <translation>回答为空</translation>
     </message>
 </context>
 <context>
@@ -1088,6 +1132,18 @@
     <message>
         <source>How rules work</source>
         <translation>规则说明</translation>
+    </message>
+    <message>
+        <source>Continued here: the words after this mark came with Continue</source>
+        <translation>从这里续写：此标记之后的文字来自“继续”</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Ask the model to go on where this answer stopped; what it adds joins this answer</source>
+        <translation>让模型从这个回答停下的地方接着写；新写的内容接在这个回答后面</translation>
     </message>
 </context>
 <context>
@@ -2436,6 +2492,30 @@
         <source>Fallback to</source>
         <translation>改发至</translation>
     </message>
+    <message>
+        <source>complete</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <source>cut off</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>The answer stopped after it began; what came is kept, and Continue goes on from it</source>
+        <translation>回答开始后中途停止；已收到的内容会保留，“继续”会从那里接着写</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::RetryPanel</name>
@@ -2756,6 +2836,38 @@
         <source>The system keychain cannot be used for “%1”: %2. Your settings are unchanged: paste a key to store it, or choose another key source.</source>
         <translation>无法为“%1”使用系统密钥环：%2。您的设置未更改：请粘贴密钥以存储，或选择其他密钥来源。</translation>
     </message>
+    <message>
+        <source>Answers</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Contin&amp;ue answers cut off at the output limit by themselves:</source>
+        <translation>自动续写在输出上限处被截断的回答(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <source>Once</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <source>Up to %1 times in a row</source>
+        <translation>最多连续 %1 次</translation>
+    </message>
+    <message>
+        <source>An interrupted answer is never continued by itself: Continue under it goes on with it.</source>
+        <translation>中断的回答从不自动续写：点击其下方的“继续”接着写。</translation>
+    </message>
+    <message>
+        <source>Continue cut-off answers by themselves</source>
+        <translation>自动续写被截断的回答</translation>
+    </message>
+    <message>
+        <source>How many times in a row an answer cut off at the output limit is continued without asking; what comes joins the same answer</source>
+        <translation>在输出上限处被截断的回答不经询问连续续写的次数；续写的内容接在同一个回答后面</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::SystemKeychain</name>
@@ -3057,6 +3169,22 @@
     <message>
         <source>Send %1 was capped and went to %2 instead.</source>
         <translation>第 %1 次发送已达上限，已改为发送到 %2。</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>interrupted: its answer stopped part-way and what came is kept; %1</source>
+        <translation>已中断：回答中途停止，已收到的内容会保留；%1</translation>
+    </message>
+    <message>
+        <source>Answer:</source>
+        <translation>回答：</translation>
+    </message>
+    <message>
+        <source>interrupted after it began; what came is kept</source>
+        <translation>开始后中断；已收到的内容会保留</translation>
     </message>
 </context>
 <context>
@@ -3388,6 +3516,14 @@
     <message>
         <source>How the drop scenario breaks a stream: close (the connection, default) or error (an error event after the first words).</source>
         <translation>drop 场景中断流的方式：close（关闭连接，默认）或 error（在最初几个词之后发送一个错误事件）。</translation>
+    </message>
+    <message>
+        <source>Also as --continue-cut-off=N (1 to 3, default 3): when the answer is cut off at the output limit, ask the model to go on from where it stopped, up to N times in a row; each continuation is joined to the same answer.</source>
+        <translation>也可写作 --continue-cut-off=N（1 到 3，默认 3）：回答在输出上限处被截断时，让模型从停下的地方接着写，最多连续 N 次；每次续写都接在同一个回答后面。</translation>
+    </message>
+    <message>
+        <source>Instead of a prompt: go on with the last answer of stored conversation ID (its UUID or first 8 hex digits), when it was cut off or interrupted; what comes is joined to it in the history.</source>
+        <translation>代替提示词：当已保存的对话 ID（其 UUID 或前 8 位十六进制数字）的最后一个回答被截断或中断时，接着写下去；续写的内容在历史记录中接在它后面。</translation>
     </message>
 </context>
 <context>

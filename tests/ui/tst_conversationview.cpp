@@ -2,6 +2,7 @@
 // loading, literal error bodies, export, and a 20 MB stream.
 
 #include "support/sanitizers.h"
+#include "ui/conversation/conversationdocument.h"
 #include "ui/conversation/conversationstyle.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/conversation/markdownsanitizer.h"
@@ -246,6 +247,10 @@ private Q_SLOTS:
     void copyLeavesOutLabels();
     void errorCardAboutParking();
     void usageUnderAnswer();
+    void continuedAnswerIsRenderedWhole_data();
+    void continuedAnswerIsRenderedWhole();
+    void continuedWhileItsPiecesRender();
+    void restoredSeamsAndEndLine();
     void leftOutTurnsGreyed();
     void trimAndResendLink();
     void screenshots();
@@ -1418,6 +1423,137 @@ void TestConversationView::longMarkdownIsRenderedInPieces()
         QCOMPARE(bool(piece.textList()), bool(b.textList()));
     }
     QCOMPARE(view.assistantText(turn), answer);
+}
+
+namespace {
+
+constexpr QChar kSeamMark(0x00a6);
+
+/// What the view shows of its only answer as rendered, without the seams' marks and the links.
+QString shownWithoutSeams(const ConversationView &view)
+{
+    QString shown = shownAnswer(view);
+    shown.remove(kSeamMark);
+    if (shown.endsWith(u"\nCopy"_s))
+        shown.chop(5);
+    return shown;
+}
+
+QString renderedAlone(const ConversationView &view, const QString &markdown)
+{
+    GuardedDocument whole({});
+    whole.setDefaultFont(view.document()->defaultFont());
+    markdown::render(
+        whole, markdown, transcript::styleFor(view), [](const QUrl &) { return QString(); });
+    return whole.toPlainText();
+}
+
+} // namespace
+
+void TestConversationView::continuedAnswerIsRenderedWhole_data()
+{
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("rest");
+    QTest::newRow("mid sentence") << u"Use **exponential"_s << u" backoff** and jitter.\n\nDone."_s;
+    QTest::newRow("in a code block")
+        << u"Try this:\n\n```py\nsleep(2 ** n"_s << u")\n```\n\nThat waits longer each time."_s;
+    QTest::newRow("after a fence")
+        << u"Try this:\n\n```py\nsleep(2 ** n)\n```\n"_s << u"\nThat waits longer each time."_s;
+    QTest::newRow("at a heading") << u"# Title\n\nSome text\n\n"_s << u"## Next\n\nMore text."_s;
+    QTest::newRow("in a list") << u"- one\n- tw"_s << u"o\n- three"_s;
+}
+
+void TestConversationView::continuedAnswerIsRenderedWhole()
+{
+    QFETCH(QString, first);
+    QFETCH(QString, rest);
+    ConversationView view;
+    view.resize(700, 600);
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, first);
+    view.finishAssistantTurn(turn, u"Cut off at the output limit · 20 tokens"_s);
+    view.setTurnActions(
+        turn, { ConversationView::Action::Copy, ConversationView::Action::Continue });
+    QTRY_VERIFY(view.isSettled());
+    QCOMPARE(view.turnEnd(turn), u"Cut off at the output limit · 20 tokens"_s);
+    QVERIFY(view.document()->toPlainText().contains(u"Cut off at the output limit · 20 tokens"_s));
+    QVERIFY(view.document()->toPlainText().contains(u"Continue"_s));
+
+    // Opened again: the end line and the links go while it streams; the rest follows a seam.
+    QVERIFY(view.continueAssistantTurn(turn));
+    QVERIFY(!view.continueAssistantTurn(turn)); // not while it streams
+    QCOMPARE(view.turnEnd(turn), QString());
+    QVERIFY(!view.document()->toPlainText().contains(u"Cut off"_s));
+    QVERIFY(!view.document()->toPlainText().contains(u"Continue"_s));
+    view.appendAssistantText(turn, rest);
+    QTRY_VERIFY(view.isSettled());
+    QCOMPARE(view.document()->toPlainText().count(kSeamMark), 1);
+    QVERIFY(view.document()->toPlainText().contains(rest.left(3)));
+    view.finishAssistantTurn(turn, QString());
+    view.setTurnActions(turn, { ConversationView::Action::Copy });
+    QTRY_VERIFY(view.isSettled());
+
+    // One answer, rendered as the joined Markdown would be on its own, its seam marked.
+    const QString joined = first + rest;
+    QCOMPARE(view.assistantText(turn), joined);
+    QCOMPARE(view.answerSeams(turn), QList<qsizetype> { first.size() });
+    QCOMPARE(view.document()->toPlainText().count(kSeamMark), 1);
+    QCOMPARE(shownWithoutSeams(view), renderedAlone(view, joined));
+    QCOMPARE(view.turnEnd(turn), QString());
+    // Copied and exported whole, without the mark.
+    const QString copied
+        = transcript::selectedText(*view.document(), 0, view.document()->characterCount() - 1);
+    QVERIFY(!copied.contains(kSeamMark));
+    QVERIFY(!view.toMarkdown().contains(kSeamMark));
+    QVERIFY(view.toMarkdown().contains(joined));
+}
+
+void TestConversationView::continuedWhileItsPiecesRender()
+{
+    ConversationView view;
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString answer = longMarkdown(48 * 1024);
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, answer);
+    QTRY_VERIFY(view.isSettled());
+    view.finishAssistantTurn(turn, u"Cut off at the output limit"_s);
+    QVERIFY(!view.isSettled()); // its pieces are still going in
+    QVERIFY(view.continueAssistantTurn(turn));
+    const QString rest = u"\n\nAnd that is **all**."_s;
+    view.appendAssistantText(turn, rest);
+    QTRY_VERIFY(view.isSettled());
+    view.finishAssistantTurn(turn, QString());
+    view.setTurnActions(turn, { ConversationView::Action::Copy });
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), capwatch::testing::runawayBoundMs(10000));
+    QCOMPARE(view.assistantText(turn), answer + rest);
+    QCOMPARE(shownWithoutSeams(view), renderedAlone(view, answer + rest));
+    QCOMPARE(view.document()->toPlainText().count(kSeamMark), 1);
+}
+
+void TestConversationView::restoredSeamsAndEndLine()
+{
+    // A restored answer: its seams given before it is finished, its end line with it.
+    ConversationView view;
+    const QString answer = u"First part, then the second part, then the third."_s;
+    const int turn = view.beginAssistantTurn();
+    view.appendAssistantText(turn, answer);
+    view.setAnswerSeams(turn, { 12, 33 });
+    view.finishAssistantTurn(turn, u"Interrupted after 50 characters"_s);
+    view.setTurnActions(
+        turn, { ConversationView::Action::Copy, ConversationView::Action::Continue });
+    QTRY_VERIFY(view.isSettled());
+    QCOMPARE(view.answerSeams(turn), (QList<qsizetype> { 12, 33 }));
+    QCOMPARE(view.document()->toPlainText().count(kSeamMark), 2);
+    QCOMPARE(shownWithoutSeams(view).section(u'\n', 0, 0), answer);
+    QVERIFY(view.document()->toPlainText().contains(u"Interrupted after 50 characters"_s));
+    QCOMPARE(view.turnActions(turn),
+        (QList<ConversationView::Action> {
+            ConversationView::Action::Copy, ConversationView::Action::Continue }));
+    const QString markdown = view.toMarkdown();
+    QVERIFY(markdown.contains(answer));
+    QVERIFY(markdown.contains(u"*Interrupted after 50 characters*"_s));
 }
 
 QTEST_MAIN(TestConversationView)

@@ -102,6 +102,7 @@ private Q_SLOTS:
     void pacedAndTheWindowColumns();
     void switchingAndDestroyingTheLog();
     void fallbackAndProfileColumns();
+    void interruptedAndTheAnswerEnd();
 };
 
 void TestRetryLogModel::initTestCase()
@@ -113,18 +114,16 @@ void TestRetryLogModel::initTestCase()
 void TestRetryLogModel::columnsAndHeaders()
 {
     RetryLogModel model;
-    // The profile columns of issue 17 come after estimated_tokens; the export's list names them
-    // once the net part of it has landed.
-    QStringList names = retryLogColumns();
-    if (names.size() == RetryLogModel::ProfileColumn)
-        names << u"profile"_s << u"fallback_to"_s;
+    // The profile columns of issue 17 come after estimated_tokens, then how the answer ended
+    // (issue 29): every column of the exported files, in their order.
+    const QStringList names = retryLogColumns();
     QCOMPARE(model.columnCount(), int(names.size()));
     QCOMPARE(model.rowCount(), 0);
     const QStringList labels { u"Time"_s, u"Send"_s, u"Event"_s, u"Attempt"_s, u"Status"_s,
         u"Category"_s, u"Used"_s, u"Limit"_s, u"Wait (s)"_s, u"Asked (s)"_s, u"Source"_s,
         u"Waited (s)"_s, u"Budget left (s)"_s, u"Reason"_s, u"Error"_s, u"Resets at"_s,
         u"Window tokens left"_s, u"Window reset (s)"_s, u"Estimated tokens"_s, u"Profile"_s,
-        u"Fallback to"_s };
+        u"Fallback to"_s, u"Answer"_s };
     QCOMPARE(labels.size(), model.columnCount());
     for (int c = 0; c < model.columnCount(); ++c) {
         QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), labels.at(c));
@@ -579,6 +578,40 @@ void TestRetryLogModel::fallbackAndProfileColumns()
     QCOMPARE(cell(1, RetryLogModel::ReasonColumn).toString(), u"attempts exhausted"_s);
     QVERIFY(
         cell(1, RetryLogModel::EventColumn, Qt::ToolTipRole).toString().contains(u"Paid key"_s));
+}
+
+void TestRetryLogModel::interruptedAndTheAnswerEnd()
+{
+    // An answer that began and stopped: the `interrupted` event before the send's end, which
+    // says how the answer ended in the answer_end column; the export keeps the name.
+    RetryLog log;
+    RetryRecord interrupted = gaveUp();
+    interrupted.event = RetryRecord::Event::Interrupted;
+    interrupted.reason = retry::EndReason::None;
+    log.append(interrupted);
+    RetryRecord ended = gaveUp();
+    ended.answerEnd = retry::AnswerEnd::Interrupted;
+    log.append(ended);
+    RetryRecord cutOff = gaveUp();
+    cutOff.event = RetryRecord::Event::Succeeded;
+    cutOff.answerEnd = retry::AnswerEnd::CutOff;
+    log.append(cutOff);
+    RetryLogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setLog(&log);
+    const auto cell = [&model](int row, int column, int role = Qt::DisplayRole) {
+        return model.data(model.index(row, column), role);
+    };
+    QCOMPARE(cell(0, RetryLogModel::EventColumn).toString(), u"Interrupted"_s);
+    QVERIFY(
+        cell(0, RetryLogModel::EventColumn, Qt::ToolTipRole).toString().contains(u"Continue"_s));
+    QVERIFY(cell(0, RetryLogModel::AnswerEndColumn).isNull());
+    QCOMPARE(cell(1, RetryLogModel::AnswerEndColumn).toString(), u"interrupted"_s);
+    QCOMPARE(cell(2, RetryLogModel::AnswerEndColumn).toString(), u"cut off"_s);
+    QCOMPARE(cell(2, RetryLogModel::AnswerEndColumn, Qt::ToolTipRole).toString(), u"cut_off"_s);
+    QCOMPARE(model.headerData(RetryLogModel::AnswerEndColumn, Qt::Horizontal, Qt::ToolTipRole)
+                 .toString(),
+        u"answer_end"_s);
 }
 
 QTEST_MAIN(TestRetryLogModel)

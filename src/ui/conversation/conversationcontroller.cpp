@@ -50,6 +50,8 @@ ConversationController::ConversationController(const Parts &parts, QWidget *wind
         &ConversationController::restorePrompt);
     connect(presenter, &ConversationPresenter::regenerateRequested, this,
         &ConversationController::regenerateLast);
+    connect(presenter, &ConversationPresenter::continueRequested, this,
+        &ConversationController::continueAnswer);
     connect(presenter, &ConversationPresenter::editRequested, this,
         &ConversationController::editLastPrompt);
     connect(presenter, &ConversationPresenter::sendToFallbackRequested, this,
@@ -170,6 +172,24 @@ void ConversationController::regenerateLast()
     m_parts.presenter->dropLastAnswer();
     startSend(
         {}, [this] { m_parts.session->regenerate(m_parts.options->sendOptions()); }, false);
+}
+
+void ConversationController::continueAnswer()
+{
+    ChatSession *session = m_parts.session;
+    if (session->busy() || !session->canContinue())
+        return;
+    if (!modelIsSet() || !plainHttpAllowed([this] { continueAnswer(); }))
+        return;
+    // An interrupted answer's prompt came back to the editor as a failed one: Continue answers
+    // it now.
+    takeFromEditor(session->failedPrompt());
+    m_parts.status->updateKey(); // a key file or variable may have changed since
+    // The presenter sees the send start as a continuation and opens the answer again.
+    if (session->continueAnswer(m_parts.options->sendOptions()) == 0)
+        return;
+    m_parts.presenter->sendShown();
+    updateButtons();
 }
 
 void ConversationController::editLastPrompt()

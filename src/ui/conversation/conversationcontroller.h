@@ -1,8 +1,8 @@
 #pragma once
 
 // The actions on the conversation shown, and the prompt between them: Send, Stop, Retry now,
-// Regenerate, Edit and resend, Send to the fallback, Trim and resend, Send now and Send at on a
-// waiting send, and the question before a key goes over plain HTTP. It keeps the prompt's
+// Regenerate, Continue, Edit and resend, Send to the fallback, Trim and resend, Send now and Send
+// at on a waiting send, and the question before a key goes over plain HTTP. It keeps the prompt's
 // buttons as the session and its parked sends allow. One per shown conversation, as Konsole's
 // SessionController is per session and view: the window lays out widgets and menus and hands
 // their signals here; the rules of a send are the session's, and its state is SendState.
@@ -68,6 +68,8 @@ public:
     void cancelSend();
     /// Asks again for the last answer: the same conversation without that answer.
     void regenerateLast();
+    /// Goes on with the last answer, cut off or interrupted: what comes joins that answer.
+    void continueAnswer();
     /// Puts the last prompt back in the editor; sending it replaces that prompt and its answer.
     void editLastPrompt();
     /// Stops editing the last prompt; the editor gets back what it held before.

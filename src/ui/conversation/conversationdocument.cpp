@@ -82,7 +82,7 @@ QString selectedText(const QTextDocument &doc, int from, int to)
             const QTextFragment fragment = it.fragment();
             const int charRole = fragment.charFormat().intProperty(kRoleProperty);
             if (charRole == CaptionChar || charRole == ErrorCaptionChar || charRole == ActionChar
-                || charRole == StatusChar || charRole == ParkedCaptionChar)
+                || charRole == StatusChar || charRole == ParkedCaptionChar || charRole == SeamChar)
                 continue;
             const int start = std::max(from, fragment.position());
             const int end = std::min(to, fragment.position() + fragment.length());

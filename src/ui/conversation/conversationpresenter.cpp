@@ -58,6 +58,17 @@ void ConversationPresenter::showSend(const QString &prompt, bool showPrompt)
     if (filling())
         fillPiece(true);
     retireLastExchange();
+    retireFailedCard();
+    m_assistantTurn = -1;
+    m_continuedTurn = -1;
+    clearTrim();
+    clearFallback(); // its preview goes; what a trim left out stays greyed
+    if (showPrompt)
+        m_userTurn = m_view->addUserTurn(prompt);
+}
+
+void ConversationPresenter::retireFailedCard()
+{
     // What the last failed card offered was for its prompt; a parked card stays as it is.
     if (m_cardTurn >= 0 && m_cardTurn != m_parkedTurn) {
         ConversationView::Card card;
@@ -65,11 +76,28 @@ void ConversationPresenter::showSend(const QString &prompt, bool showPrompt)
         m_view->setErrorCard(m_cardTurn, card);
     }
     m_cardTurn = -1;
-    m_assistantTurn = -1;
+}
+
+void ConversationPresenter::beginContinuation()
+{
+    // The restored turns come first, as before any send.
+    if (filling())
+        fillPiece(true);
+    const Exchange continued = m_endedAnswer;
+    if (continued.answer < 0)
+        return;
+    retireLastExchange();
+    retireFailedCard();
     clearTrim();
-    clearFallback(); // its preview goes; what a trim left out stays greyed
-    if (showPrompt)
-        m_userTurn = m_view->addUserTurn(prompt);
+    clearFallback();
+    m_continuedEnd = m_view->turnEnd(continued.answer);
+    m_view->setTurnActions(continued.answer, { ConversationView::Action::Copy });
+    if (!m_view->continueAssistantTurn(continued.answer))
+        return;
+    m_continuedTurn = continued.answer;
+    m_endedAnswer = continued;
+    m_userTurn = continued.user;
+    m_assistantTurn = -1;
 }
 
 void ConversationPresenter::sendShown()
@@ -79,6 +107,7 @@ void ConversationPresenter::sendShown()
 
 void ConversationPresenter::dropLastExchange()
 {
+    m_endedAnswer = {};
     if (m_lastExchange.user >= 0) {
         m_view->removeTurnsFrom(m_lastExchange.user);
         if (!m_answered.empty() && m_answered.back().user == m_lastExchange.user)
@@ -89,6 +118,7 @@ void ConversationPresenter::dropLastExchange()
 
 void ConversationPresenter::dropLastAnswer()
 {
+    m_endedAnswer = {};
     m_view->removeTurnsFrom(m_lastExchange.answer);
     m_view->setTurnActions(m_lastExchange.user, {});
     if (!m_answered.empty() && m_answered.back().user == m_lastExchange.user)
@@ -107,6 +137,10 @@ void ConversationPresenter::onAction(ConversationView::Action action, int turn)
     case ConversationView::Action::Regenerate:
         if (turn == m_lastExchange.answer)
             Q_EMIT regenerateRequested();
+        break;
+    case ConversationView::Action::Continue:
+        if (turn == m_endedAnswer.answer && m_session->canContinue())
+            Q_EMIT continueRequested();
         break;
     case ConversationView::Action::Edit:
         if (turn == m_lastExchange.user)
@@ -153,45 +187,89 @@ void ConversationPresenter::retireLastExchange()
     if (m_lastExchange.user >= 0)
         m_view->setTurnActions(m_lastExchange.user, {});
     m_lastExchange = {};
+    // Continue goes on with the last answer only.
+    if (m_endedAnswer.answer >= 0)
+        m_view->setTurnActions(m_endedAnswer.answer, { ConversationView::Action::Copy });
+    m_endedAnswer = {};
 }
 
 void ConversationPresenter::onAnswerText(const QString &text)
 {
-    if (m_assistantTurn < 0)
-        m_assistantTurn = m_view->beginAssistantTurn(); // the status line gives way
+    if (m_assistantTurn < 0 && m_continuedTurn < 0 && m_session->sendState().continuation)
+        beginContinuation();
+    if (m_assistantTurn < 0) {
+        if (m_continuedTurn >= 0) {
+            m_assistantTurn = m_continuedTurn; // it joins the answer it continues
+            m_view->setStatusLine({});
+        } else {
+            m_assistantTurn = m_view->beginAssistantTurn(); // the status line gives way
+        }
+    }
     m_view->appendAssistantText(m_assistantTurn, text);
 }
 
-int ConversationPresenter::endTurn(bool incomplete)
+int ConversationPresenter::endTurn(const QString &endLine)
 {
-    const int turn = m_assistantTurn;
+    const int turn = m_continuedTurn >= 0 ? m_continuedTurn : m_assistantTurn;
     m_view->setStatusLine({});
     if (turn >= 0) {
-        m_view->finishAssistantTurn(turn, incomplete);
+        m_view->finishAssistantTurn(turn, endLine);
         m_view->setTurnActions(turn, { ConversationView::Action::Copy });
     }
     m_assistantTurn = -1;
+    m_continuedTurn = -1;
     return turn;
+}
+
+QString ConversationPresenter::endLineOf(const session::SendState &state, bool incomplete) const
+{
+    // A continuation that failed before its first word leaves the answer as it was.
+    if (state.continuation && state.answerEnd == retry::AnswerEnd::None)
+        return m_continuedEnd;
+    if (state.answerEnd != retry::AnswerEnd::None)
+        return session::SendTexts::answerEnd(state);
+    return incomplete ? ConversationView::tr("(incomplete)") : QString();
+}
+
+void ConversationPresenter::showAnswerEnded(int turn, int user, const session::SendState &state)
+{
+    // Answered when the session says so: a send that succeeded, or a continuation of an
+    // answered exchange whatever its end. It can be asked again or edited until another send.
+    const bool answered = m_session->hasLastExchange();
+    if (answered) {
+        m_lastExchange = { user, turn };
+        if (m_answered.empty() || m_answered.back().user != user)
+            m_answered.push_back(m_lastExchange);
+        m_view->setTurnActions(user, { ConversationView::Action::Edit });
+    }
+    m_endedAnswer = turn >= 0 ? Exchange { user, turn } : Exchange {};
+    if (turn < 0)
+        return;
+    QList<ConversationView::Action> actions { ConversationView::Action::Copy };
+    if (answered)
+        actions.append(ConversationView::Action::Regenerate);
+    if (m_session->canContinue())
+        actions.append(ConversationView::Action::Continue);
+    m_view->setTurnActions(turn, actions);
+    if (answered)
+        m_view->setTurnUsage(turn, withProfile(usageText(state.usage), answeringProfile()));
 }
 
 void ConversationPresenter::onSucceeded(const session::SendState &state)
 {
-    const int answerTurn = endTurn(false);
-    // The last exchange can be asked again or edited, until another send starts.
-    m_lastExchange = { m_userTurn, answerTurn };
-    m_answered.push_back(m_lastExchange);
-    if (answerTurn >= 0) {
-        m_view->setTurnActions(
-            answerTurn, { ConversationView::Action::Copy, ConversationView::Action::Regenerate });
-        m_view->setTurnUsage(answerTurn, withProfile(usageText(state.usage), answeringProfile()));
-    }
-    m_view->setTurnActions(m_userTurn, { ConversationView::Action::Edit });
+    const int user = m_continuedTurn >= 0 ? m_endedAnswer.user : m_userTurn;
+    const int answerTurn = endTurn(endLineOf(state, false));
+    m_userTurn = user;
+    showAnswerEnded(answerTurn, user, state);
     Q_EMIT sendEnded();
 }
 
 void ConversationPresenter::onGaveUp(const session::SendState &state)
 {
-    endTurn(state.incomplete || m_assistantTurn >= 0);
+    const int user = m_continuedTurn >= 0 ? m_endedAnswer.user : m_userTurn;
+    const int answerTurn = endTurn(endLineOf(state, state.incomplete || m_assistantTurn >= 0));
+    m_userTurn = user;
+    showAnswerEnded(answerTurn, user, state);
     // One sentence on what happened and what comes next; the raw failure under Details.
     session::SendState ended = state;
     // A send out of attempts made all it had: its own count, a fallback's included.
@@ -228,9 +306,12 @@ session::SendState ConversationPresenter::restoredEnd(const history::Send &last)
     return s;
 }
 
-void ConversationPresenter::onCancelled()
+void ConversationPresenter::onCancelled(const session::SendState &state)
 {
-    endTurn(true);
+    const int user = m_continuedTurn >= 0 ? m_endedAnswer.user : m_userTurn;
+    const int answerTurn = endTurn(endLineOf(state, true));
+    m_userTurn = user;
+    showAnswerEnded(answerTurn, user, state);
     m_view->addNotice(tr("Cancelled. Your prompt is back in the editor."));
     Q_EMIT sendEnded();
 }
@@ -245,6 +326,8 @@ void ConversationPresenter::onProgress(const session::SendState &state)
         m_seen.running = true;
         if (m_unparking)
             parkedWentOut(); // the parked prompt went out in this session
+        else if (state.continuation && m_continuedTurn < 0)
+            beginContinuation(); // Continue, or the session's own after a cut-off answer
     }
     if (state.ended() && m_seen.running && !m_seen.ended) {
         m_seen.ended = true;
@@ -253,7 +336,7 @@ void ConversationPresenter::onProgress(const session::SendState &state)
         else if (state.phase == session::SendPhase::GaveUp)
             onGaveUp(state);
         else
-            onCancelled();
+            onCancelled(state);
         return;
     }
     if (!m_session->busy() || m_assistantTurn >= 0)
@@ -288,7 +371,9 @@ void ConversationPresenter::clearView()
     m_ruleFailures.clear();
     m_userTurn = -1;
     m_assistantTurn = -1;
+    m_continuedTurn = -1;
     m_lastExchange = {};
+    m_endedAnswer = {};
 }
 
 void ConversationPresenter::restore(const session::RestoredConversation &conversation)
@@ -331,9 +416,20 @@ void ConversationPresenter::addRestored(const history::Message &message)
     }
     const int turn = m_view->beginAssistantTurn();
     m_view->appendAssistantText(turn, message.text);
-    // Pending: the process died mid-answer; it is as cut off as a cancelled one.
-    m_view->finishAssistantTurn(turn, !complete);
+    m_view->setAnswerSeams(turn, message.seams);
+    // How it ended, as stored: an answer stored before that was told cut off with text is as
+    // interrupted as the session takes it; a pending one (the process died mid-answer) is as
+    // cut off as a cancelled one.
+    const retry::AnswerEnd end = message.end != retry::AnswerEnd::None ? message.end
+        : message.state == history::MessageState::CutOff ? retry::AnswerEnd::Interrupted
+                                                         : retry::AnswerEnd::None;
+    m_view->finishAssistantTurn(turn,
+        end != retry::AnswerEnd::None
+            ? session::SendTexts::answerEnd(end, message.completionTokens, message.text.size())
+            : !complete ? ConversationView::tr("(incomplete)")
+                        : QString());
     m_view->setTurnActions(turn, { ConversationView::Action::Copy });
+    m_endedAnswer = { m_userTurn, turn };
     // What it used, as stored (issue 25.10), and the profile that gave it when that is not the
     // conversation's (a fallback's answer): the line it had when it arrived.
     std::optional<net::Usage> usage;
@@ -367,6 +463,12 @@ void ConversationPresenter::endFill()
         m_view->setTurnActions(m_lastExchange.user, { ConversationView::Action::Edit });
     } else {
         m_lastExchange = {};
+    }
+    // The last answer, cut off or interrupted, can be continued.
+    if (m_endedAnswer.answer >= 0 && m_session->canContinue()) {
+        QList<ConversationView::Action> actions = m_view->turnActions(m_endedAnswer.answer);
+        actions.append(ConversationView::Action::Continue);
+        m_view->setTurnActions(m_endedAnswer.answer, actions);
     }
     if (!m_session->failedPrompt().isEmpty() && !m_restored.sends.isEmpty()) {
         const history::Send &last = m_restored.sends.constLast();

@@ -104,6 +104,8 @@ Q_SIGNALS:
     void trimAndResendRequested();
     /// The view's action on the last exchange: ask again, or edit its prompt.
     void regenerateRequested();
+    /// The Continue under the last answer, cut off or interrupted: go on with it.
+    void continueRequested();
     void editRequested();
     void answerCopied();
     /// The send's end is shown.
@@ -133,10 +135,20 @@ private:
     void onAnswerText(const QString &text);
     void onSucceeded(const session::SendState &state);
     void onGaveUp(const session::SendState &state);
-    void onCancelled();
+    void onCancelled(const session::SendState &state);
     void onProgress(const session::SendState &state);
-    /// Ends the answer in progress; returns its turn (or -1).
-    int endTurn(bool incomplete);
+    /// Ends the answer in progress (or the one a continuation went on with) with `endLine` under
+    /// it; returns its turn (or -1).
+    int endTurn(const QString &endLine);
+    /// The line under an answer of `state`'s send: how it ended, when it did not end complete.
+    QString endLineOf(const session::SendState &state, bool incomplete) const;
+    /// After a send ended: the answer's links (Continue while the session can go on with it)
+    /// and usage, and the exchange's when the session counts it answered.
+    void showAnswerEnded(int turn, int user, const session::SendState &state);
+    /// A continuation of the last answer started: that answer's turn takes what it adds.
+    void beginContinuation();
+    /// The last failed send's card stops offering what it offered for its prompt.
+    void retireFailedCard();
     /// The last exchange's actions go: it is not the last one any more.
     void retireLastExchange();
     /// Empties the view and drops an unfinished fill.
@@ -181,6 +193,11 @@ private:
     int m_userTurn = -1; ///< the prompt of the send in flight
     int m_assistantTurn = -1;
     Exchange m_lastExchange; ///< the last answered exchange, while nothing came after it
+    /// The last answer that ended (answered or not) and its prompt, while it is the last one:
+    /// what Continue goes on with.
+    Exchange m_endedAnswer;
+    int m_continuedTurn = -1; ///< the answer the continuation in flight goes on with
+    QString m_continuedEnd; ///< its end line before, kept when the continuation adds nothing
 
     session::RestoredConversation m_restored; ///< what the fill adds to the view
     qsizetype m_fillNext = 0; ///< its next message

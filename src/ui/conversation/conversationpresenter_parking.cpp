@@ -210,6 +210,7 @@ void ConversationPresenter::onParkAction(Action action)
         break;
     case Action::Copy:
     case Action::Regenerate:
+    case Action::Continue:
     case Action::Edit:
     case Action::TrimAndResend:
     case Action::SendToFallback:

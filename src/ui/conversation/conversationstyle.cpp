@@ -134,6 +134,12 @@ QTextCharFormat charFormat(int role, const Style &s)
         setRelativeSize(f, s.font, 0.85);
         f.setForeground(s.muted);
         break;
+    case SeamChar:
+        // Quiet, but found: the link colour on a faint tint of it, in light and dark palettes;
+        // not bold, which reads as "!" at small sizes.
+        f.setForeground(s.link);
+        f.setBackground(blend(s.base, s.link, 0.16));
+        break;
     case NoticeChar:
     case IncompleteChar:
     case StatusChar:

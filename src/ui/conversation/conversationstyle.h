@@ -66,6 +66,8 @@ enum Role : int
     CardLineChar,
     // the usage of an answer, on the line of its links
     UsageChar,
+    // where a continuation was joined to an answer (Continue): a thin mark, not its text
+    SeamChar,
 };
 
 struct Style

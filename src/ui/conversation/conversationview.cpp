@@ -193,12 +193,29 @@ void ConversationView::appendAssistantText(int turn, const QString &delta)
 
 void ConversationView::finishAssistantTurn(int turn, bool incomplete)
 {
+    finishAssistantTurn(turn, incomplete ? tr("(incomplete)") : QString());
+}
+
+void ConversationView::finishAssistantTurn(int turn, const QString &endLine)
+{
     Item *item = assistantItem(turn);
     if (!item || item->finished)
         return;
     item->finished = true;
-    item->incomplete = incomplete;
+    item->endLine = endLine;
+    // A seam after which nothing came is no seam.
+    while (!item->seams.isEmpty() && item->seams.constLast() >= item->text.size())
+        item->seams.removeLast();
+    item->seamsShown = std::min(item->seamsShown, item->seams.size());
 
+    if (item->reopened && item->reopenedWhole && item->text.size() == item->reopenedAt
+        && item->flushed >= item->text.size()) {
+        // Continued, and nothing came: the answer is shown as it was.
+        item->reopened = false;
+        m_pending.removeAll(turn);
+        completeTurn(*item);
+        return;
+    }
     if (!item->text.isEmpty() && item->text.size() <= kMarkdownLimit) {
         m_pending.removeAll(turn);
         if (m_pending.isEmpty())
@@ -211,6 +228,128 @@ void ConversationView::finishAssistantTurn(int turn, bool incomplete)
     flushTurn(*item, false);
 }
 
+QString ConversationView::turnEnd(int turn) const
+{
+    const Item *item = assistantItem(turn);
+    return item && item->finished ? item->endLine : QString();
+}
+
+void ConversationView::setAnswerSeams(int turn, const QList<qsizetype> &seams)
+{
+    Item *item = assistantItem(turn);
+    if (!item || item->finished)
+        return;
+    QList<qsizetype> ascending;
+    for (const qsizetype at : seams) {
+        if (at > 0 && (ascending.isEmpty() || at > ascending.constLast()))
+            ascending.append(at);
+    }
+    item->seams = ascending;
+    // Those already behind the text shown stay unmarked while it streams (the Markdown marks
+    // them all).
+    item->seamsShown = 0;
+    while (
+        item->seamsShown < item->seams.size() && item->seams.at(item->seamsShown) < item->flushed)
+        ++item->seamsShown;
+}
+
+QList<qsizetype> ConversationView::answerSeams(int turn) const
+{
+    const Item *item = assistantItem(turn);
+    return item ? item->seams : QList<qsizetype>();
+}
+
+bool ConversationView::continueAssistantTurn(int turn)
+{
+    Item *item = assistantItem(turn);
+    if (!item || !item->finished || item->text.isEmpty())
+        return false;
+    const Style s = styleFor(*this);
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    item->reopenedWhole = false;
+    if (item->rendered >= 0) {
+        // Its Markdown was still going in, a piece at a time: what is rendered stays, the plain
+        // text after it streams in again, then what the continuation adds.
+        m_rendering.removeAll(item->id);
+        if (m_rendering.isEmpty())
+            m_renderTimer.stop();
+        cursor.setPosition(item->renderEdge.position());
+        cursor.setPosition(item->bodyEnd.position(), QTextCursor::KeepAnchor);
+        cursor.removeSelectedText();
+        item->bodyEnd.setPosition(cursor.position());
+        item->flushed = item->rendered;
+        item->rendered = -1;
+        item->renderEdge = QTextCursor();
+        item->lineLength = 0;
+        item->runLength = 0;
+    } else if (!item->actionBlock.isNull()) {
+        // Complete: its links and end line go while it streams again.
+        int end = item->actionBlock.position();
+        if (item->actionLine) {
+            cursor.setPosition(end);
+            cursor.movePosition(QTextCursor::PreviousCharacter);
+            cursor.movePosition(QTextCursor::NextBlock, QTextCursor::KeepAnchor);
+            cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+            cursor.removeSelectedText();
+            end = cursor.position();
+        }
+        if (!item->endLine.isEmpty()) {
+            cursor.setPosition(end - 1 - int(item->endLine.size()));
+            cursor.setPosition(end, QTextCursor::KeepAnchor);
+            cursor.removeSelectedText();
+            end = cursor.position();
+        }
+        // The body begins in the block after its caption, which follows the spacer it starts at.
+        const QTextBlock caption = document()->findBlock(item->start.position() + 1);
+        item->bodyStart = QTextCursor(document());
+        item->bodyStart.setPosition(caption.position() + caption.length());
+        item->bodyStart.setKeepPositionOnInsert(true);
+        item->bodyEnd = QTextCursor(document());
+        item->bodyEnd.setPosition(end - int(item->noticeLength));
+        item->bodyEnd.setKeepPositionOnInsert(true);
+        item->actionBlock = QTextCursor();
+        item->actionLine = false;
+        item->reopenedWhole = item->flushed >= item->text.size();
+        item->lineLength = 0;
+        item->runLength = 0;
+        // Rendered Markdown may end in a code block or a table: what follows goes into a line of
+        // its own, not into the hairline Qt keeps after a frame.
+        cursor.setPosition(item->bodyEnd.position());
+        if (cursor.blockFormat().intProperty(kRoleProperty) == FrameEndBlock
+            || document()->characterAt(cursor.position() - 1) == QChar(0xfdd1)) {
+            cursor.insertBlock(blockFormat(BodyBlock, s, true), QTextCharFormat());
+            item->bodyEnd.setPosition(cursor.position());
+        }
+    }
+    cursor.endEditBlock();
+    item->finished = false;
+    item->endLine.clear();
+    item->reopened = true;
+    item->reopenedAt = item->text.size();
+    if (item->seams.isEmpty() || item->seams.constLast() < item->text.size())
+        item->seams.append(item->text.size());
+    // The marks of the text still to stream in again are drawn as it does.
+    item->seamsShown = 0;
+    while (
+        item->seamsShown < item->seams.size() && item->seams.at(item->seamsShown) < item->flushed)
+        ++item->seamsShown;
+    return true;
+}
+
+void ConversationView::insertSeam(QTextCursor &cursor)
+{
+    QTextCharFormat format = cursor.charFormat();
+    format.merge(charFormat(SeamChar, styleFor(*this)));
+    format.setToolTip(seamToolTip());
+    cursor.insertText(QString(kSeamGlyph), format);
+}
+
+QString seamToolTip()
+{
+    return ConversationView::tr("Continued here: the words after this mark came with Continue");
+}
+
 void ConversationView::completeTurn(Item &item)
 {
     if (item.bodyEnd.isNull())
@@ -219,20 +358,24 @@ void ConversationView::completeTurn(Item &item)
     QTextCursor cursor(document());
     cursor.setPosition(item.bodyEnd.position());
     cursor.beginEditBlock();
-    if (item.incomplete) {
+    const QString &end = item.endLine;
+    // The line that says how it ended, when it did not end complete.
+    if (!end.isEmpty()) {
+        cursor.setPosition(item.bodyEnd.position() + int(item.noticeLength));
         cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(IncompleteChar, s));
-        cursor.insertText(tr("(incomplete)"), charFormat(IncompleteChar, s));
+        cursor.insertText(end, charFormat(IncompleteChar, s));
     }
     // The end of the answer, after the "too long" notice if there is one: where its links go.
     // It stays there as later items are appended after it.
     item.actionBlock = QTextCursor(document());
     item.actionBlock.setPosition(item.bodyEnd.position() + int(item.noticeLength)
-        + (item.incomplete ? 1 + int(tr("(incomplete)").size()) : 0));
+        + (end.isEmpty() ? 0 : 1 + int(end.size())));
     item.actionBlock.setKeepPositionOnInsert(true);
     cursor.endEditBlock();
     // Every live cursor is adjusted on every edit; finished turns need only the links' one.
     item.bodyStart = QTextCursor();
     item.bodyEnd = QTextCursor();
+    item.reopened = false;
     renderActions(item);
 }
 
@@ -251,14 +394,14 @@ void ConversationView::addNotice(const QString &text)
 
 QString ConversationView::toMarkdown() const
 {
-    MarkdownExport out({ tr("You"), tr("Assistant"), tr("Error"), tr("(incomplete)") });
+    MarkdownExport out({ tr("You"), tr("Assistant"), tr("Error") });
     for (const Item &item : m_items) {
         switch (item.kind) {
         case Kind::User:
             out.addUser(item.text);
             break;
         case Kind::Assistant:
-            out.addAssistant(item.text, item.incomplete);
+            out.addAssistant(item.text, item.finished ? item.endLine : QString());
             break;
         case Kind::Error:
             out.addError(item.title, item.text);
@@ -488,6 +631,19 @@ void ConversationView::flushTurn(Item &item, bool final)
     while (!item.truncated && item.flushed < limit) {
         const qint64 pieceStart = box.nsecsElapsed();
         qsizetype end = std::min(limit, item.flushed + kFlushPiece);
+        // A continuation's text begins after a thin mark, once there is text after it.
+        if (item.seamsShown < item.seams.size()) {
+            const qsizetype seam = item.seams.at(item.seamsShown);
+            if (seam <= item.flushed) {
+                QTextCursor cursor(document());
+                cursor.setPosition(item.bodyEnd.position());
+                insertSeam(cursor);
+                item.bodyEnd.setPosition(cursor.position());
+                ++item.seamsShown;
+                continue;
+            }
+            end = std::min(end, seam);
+        }
         // Never show half of a surrogate pair; its other half may still be on the way.
         if ((!(final || item.finished) || end < item.text.size())
             && item.text.at(end - 1).isHighSurrogate())

@@ -23,12 +23,14 @@ class ConversationView final : public QTextBrowser
     Q_DISABLE_COPY_MOVE(ConversationView)
 
 public:
-    /// What a link under an answer (Copy, Regenerate), in a prompt's caption (Edit) or on a
-    /// failed send's card (the rest, docs/parking.md) asks for.
+    /// What a link under an answer (Copy, Regenerate, Continue), in a prompt's caption (Edit) or on
+    /// a failed send's card (the rest, docs/parking.md) asks for.
     enum class Action
     {
         Copy,
         Regenerate,
+        /// go on with an answer that was cut off or interrupted (the last one)
+        Continue,
         Edit,
         RetryNow, ///< send the failed prompt again now
         SendAt, ///< park it until its provider's reset
@@ -78,8 +80,23 @@ public:
     int beginAssistantTurn();
     // Streaming: deltas are buffered and shown at most every ~30 ms.
     void appendAssistantText(int turn, const QString &delta);
-    // Renders the answer as Markdown (if it is not too large) and marks it when cut off.
+    // Renders the answer as Markdown (if it is not too large) and marks it "(incomplete)" when
+    // cut off.
     void finishAssistantTurn(int turn, bool incomplete);
+    // The same with the line that says how it ended under it ("Cut off at the output limit ·
+    // 4,096 tokens"); empty: it ended complete, nothing is said.
+    void finishAssistantTurn(int turn, const QString &endLine);
+    // The line under a finished answer that says how it ended (empty: none).
+    [[nodiscard]] QString turnEnd(int turn) const;
+    // Where continuations were joined to an answer (character offsets into its text): each is
+    // shown as a thin mark in the answer, never in its text, its copy or its export. For an
+    // answer not yet finished (a restored one).
+    void setAnswerSeams(int turn, const QList<qsizetype> &seams);
+    [[nodiscard]] QList<qsizetype> answerSeams(int turn) const;
+    // Opens a finished answer again for more text (Continue): appendAssistantText() adds to it
+    // after a seam, its end line and links go until finishAssistantTurn() ends it again, and its
+    // Markdown is rendered again whole then. False when `turn` is no finished answer.
+    bool continueAssistantTurn(int turn);
     // A provider failure: `title` is its lead sentence; the body (the raw failure) is folded
     // under the card's Details link, shown as plain text in a monospace box when unfolded, and
     // Copy details copies it. Returns its id.
@@ -98,8 +115,8 @@ public:
     // The plain text of an error turn's card as shown: caption, error or headline, line, links.
     [[nodiscard]] QString errorCardText(int turn) const;
 
-    // The action links of a turn: Copy and Regenerate under an answer (shown once it is
-    // complete), Edit in a prompt's caption. Other combinations are ignored.
+    // The action links of a turn: Copy, Regenerate and Continue under an answer (shown once it
+    // is complete), Edit in a prompt's caption. Other combinations are ignored.
     void setTurnActions(int turn, const QList<Action> &actions);
     [[nodiscard]] QList<Action> turnActions(int turn) const;
     // Removes the turn and everything after it (Regenerate, Edit and resend).
@@ -206,7 +223,16 @@ private:
         qsizetype runLength = 0; // characters since the last space shown
         qsizetype noticeLength = 0; // characters of the "too long" notice after the body
         bool finished = false;
-        bool incomplete = false;
+        QString endLine; // how it ended, under it; empty: complete (or still streaming)
+        // Where continuations were joined (offsets into text), and how many are in the
+        // document as plain text streamed (the rendered Markdown marks them itself).
+        QList<qsizetype> seams;
+        qsizetype seamsShown = 0;
+        // Opened again by continueAssistantTurn(): its body is rendered again whole at its end,
+        // unless nothing came (`reopenedAt`: the text's size then) and it was shown whole.
+        bool reopened = false;
+        bool reopenedWhole = false;
+        qsizetype reopenedAt = 0;
         bool truncated = false; // reached a display limit: nothing more is shown live
         // A finished answer rendered as Markdown a piece at a time: the characters of text
         // rendered so far (-1: none pending), and where the plain text still to replace begins.
@@ -248,6 +274,10 @@ private:
     // rendered fragment needs; `cursor` ends after it.
     void insertRendered(QTextCursor &cursor, const QTextDocument &scratch, int pieceStart);
     void removeTooLongNotice(Item &item, QTextCursor &cursor);
+    // A continued answer's body again as the plain text it streamed as, for startMarkdown().
+    void resetReopenedBody(Item &item);
+    // The thin mark where a continuation was joined, at `cursor` (plain text streamed).
+    void insertSeam(QTextCursor &cursor);
     // An image of an answer, decoded and cached under a short name of ours: that name.
     QString cachedImage(const QUrl &source);
     void restyle();

@@ -1,6 +1,6 @@
-// ConversationView's actions: the links of a turn (Copy, Regenerate, Edit and resend) in the
-// caption of a prompt or on the line under a complete answer, with the answer's usage, and the
-// names and formats of the links the cards use too.
+// ConversationView's actions: the links of a turn (Copy, Regenerate, Continue, Edit and resend)
+// in the caption of a prompt or on the line under a complete answer, with the answer's usage, and
+// the names and formats of the links the cards use too.
 
 #include "ui/conversation/conversationstyle.h"
 #include "ui/conversation/conversationview.h"
@@ -23,6 +23,8 @@ QString actionName(ConversationView::Action action)
         return u"copy"_s;
     case ConversationView::Action::Regenerate:
         return u"regenerate"_s;
+    case ConversationView::Action::Continue:
+        return u"continue"_s;
     case ConversationView::Action::Edit:
         return u"edit"_s;
     case ConversationView::Action::RetryNow:
@@ -66,7 +68,7 @@ void ConversationView::setTurnActions(int turn, const QList<Action> &actions)
     for (const Action action : actions) {
         const bool fits = target->kind == Kind::User
             ? action == Action::Edit
-            : action == Action::Copy || action == Action::Regenerate;
+            : action == Action::Copy || action == Action::Regenerate || action == Action::Continue;
         if (fits && !allowed.contains(action))
             allowed.append(action);
     }
@@ -136,6 +138,11 @@ void ConversationView::renderActions(Item &item)
         case Action::Regenerate:
             text = tr("Regenerate");
             link.setToolTip(tr("Ask again for an answer to the same conversation"));
+            break;
+        case Action::Continue:
+            text = tr("Continue");
+            link.setToolTip(tr("Ask the model to go on where this answer stopped; what it adds "
+                               "joins this answer"));
             break;
         case Action::Edit:
             text = tr("Edit and resend");

@@ -4,6 +4,7 @@
 
 #include "ui/conversation/conversationstyle.h"
 #include "ui/conversation/conversationview.h"
+#include "ui/conversation/conversationview_p.h"
 #include "ui/conversation/markdownsanitizer.h"
 #include "ui/conversation/transcripttext.h"
 
@@ -12,6 +13,7 @@
 #include <QTextDocument>
 #include <QTextDocumentFragment>
 #include <QTextFrame>
+#include <algorithm>
 
 namespace capwatch::ui {
 
@@ -30,7 +32,88 @@ constexpr qsizetype kMarkdownPiece = 3 * 1024;
 // goes at once, and comes back rendered.
 constexpr int kPlainKeptChars = 16 * 1024;
 
+/// Where the mark of a seam at `seam` goes in `text`: there, or when it begins a line, at the
+/// end of the text before it (a mark in front of "# " or "- " would unmake a heading or a list
+/// item); after a fence line (which would be one no more) at the start of the next line when
+/// that begins with a letter; -1 for none.
+qsizetype seamMarkAt(QStringView text, qsizetype seam)
+{
+    qsizetype at = seam;
+    while (at > 0 && (text[at - 1] == u'\n' || text[at - 1] == u'\r'))
+        --at;
+    if (at == seam)
+        return at;
+    const qsizetype lineStart = text.first(at).lastIndexOf(u'\n') + 1;
+    const QStringView line = text.sliced(lineStart, at - lineStart).trimmed();
+    if (!line.startsWith(u"```") && !line.startsWith(u"~~~"))
+        return at;
+    qsizetype next = seam;
+    while (next < text.size() && (text[next] == u'\n' || text[next] == u'\r'))
+        ++next;
+    return next < text.size() && text[next].isLetter() ? next : -1;
+}
+
+/// text[from, end) with the markers of the seams in it.
+QString withSeamMarkers(
+    QStringView text, qsizetype from, qsizetype end, const QList<qsizetype> &seams)
+{
+    QString out;
+    qsizetype copied = from;
+    for (const qsizetype seam : seams) {
+        if (seam <= 0 || seam >= text.size())
+            continue;
+        const qsizetype at = seamMarkAt(text, seam);
+        if (at < std::max(from, copied) || at >= end)
+            continue;
+        out += text.sliced(copied, at - copied);
+        out += kSeamMarker;
+        copied = at;
+    }
+    if (copied == from)
+        return text.sliced(from, end - from).toString();
+    out += text.sliced(copied, end - copied);
+    return out;
+}
+
+/// The markers of seams in a rendered piece become their marks, in the format around them.
+void markSeams(QTextDocument &doc, const Style &s)
+{
+    QTextCursor cursor(&doc);
+    cursor.beginEditBlock();
+    for (cursor = doc.find(QString(kSeamMarker)); !cursor.isNull();
+         cursor = doc.find(QString(kSeamMarker), cursor)) {
+        QTextCharFormat format = cursor.charFormat();
+        format.merge(charFormat(SeamChar, s));
+        format.setToolTip(seamToolTip());
+        cursor.insertText(QString(kSeamGlyph), format);
+    }
+    cursor.endEditBlock();
+}
+
 } // namespace
+
+void ConversationView::resetReopenedBody(Item &item)
+{
+    // What the answer was rendered as before, the mark and what came after it go: the joined
+    // answer's Markdown is rendered whole, its plain text shown meanwhile (no more than the
+    // render keeps plain anyway).
+    const Style s = styleFor(*this);
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    cursor.setPosition(item.bodyStart.position());
+    cursor.setPosition(item.bodyEnd.position(), QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    cursor.setBlockFormat(blockFormat(BodyBlock, s, true));
+    cursor.setBlockCharFormat(QTextCharFormat());
+    QStringView plain
+        = QStringView(item.text).first(std::min<qsizetype>(item.text.size(), kPlainKeptChars));
+    if (!plain.isEmpty() && plain.back().isHighSurrogate())
+        plain.chop(1);
+    cursor.insertText(plain.toString(), QTextCharFormat());
+    item.bodyEnd.setPosition(cursor.position());
+    cursor.endEditBlock();
+    item.reopened = false;
+}
 
 void ConversationView::startMarkdown(Item &item)
 {
@@ -38,6 +121,8 @@ void ConversationView::startMarkdown(Item &item)
         completeTurn(item);
         return;
     }
+    if (item.reopened)
+        resetReopenedBody(item);
     item.rendered = 0;
     item.renderEdge = QTextCursor(document());
     item.renderEdge.setPosition(item.bodyStart.position());
@@ -61,8 +146,12 @@ void ConversationView::renderMarkdownPiece(Item &item)
     const bool last = end >= item.text.size();
     GuardedDocument scratch({});
     scratch.setDefaultFont(document()->defaultFont());
-    markdown::render(scratch, piece.toString(), styleFor(*this),
-        [this](const QUrl &source) { return cachedImage(source); });
+    const Style style = styleFor(*this);
+    markdown::render(scratch,
+        item.seams.isEmpty() ? piece.toString() : withSeamMarkers(item.text, from, end, item.seams),
+        style, [this](const QUrl &source) { return cachedImage(source); });
+    if (!item.seams.isEmpty())
+        markSeams(scratch, style);
 
     const int edge = item.renderEdge.position();
     QTextCursor cursor(document());

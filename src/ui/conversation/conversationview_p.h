@@ -23,16 +23,26 @@ QString actionName(ConversationView::Action action);
 QTextCharFormat actionLinkFormat(
     const transcript::Style &s, ConversationView::Action action, int itemId);
 
+/// What a seam between an answer and its continuation is shown as: a thin mark in the link
+/// colour on a faint tint (transcript::SeamChar), never part of the answer's text.
+inline constexpr QChar kSeamGlyph = QChar(0x00a6);
+/// Stands for a seam in the Markdown of an answer while it is parsed (then it becomes the glyph):
+/// a character of the private use area, so nothing Markdown reads.
+inline constexpr QChar kSeamMarker = QChar(0xe01e);
+/// The tooltip of a seam.
+QString seamToolTip();
+
 /// Where "How rules work" under a failed card's details leads.
 inline const QString kRulesDocs
     = QStringLiteral("https://github.com/capwatch/capwatch/blob/main/docs/rules.md");
 
-inline constexpr ConversationView::Action kActions[] = { ConversationView::Action::Copy,
-    ConversationView::Action::Regenerate, ConversationView::Action::Edit,
-    ConversationView::Action::RetryNow, ConversationView::Action::SendAt,
-    ConversationView::Action::SendNow, ConversationView::Action::EditParked,
-    ConversationView::Action::CancelPark, ConversationView::Action::TrimAndResend,
-    ConversationView::Action::SendToFallback, ConversationView::Action::Details,
-    ConversationView::Action::CopyDetails, ConversationView::Action::AddRule };
+inline constexpr ConversationView::Action kActions[]
+    = { ConversationView::Action::Copy, ConversationView::Action::Regenerate,
+          ConversationView::Action::Continue, ConversationView::Action::Edit,
+          ConversationView::Action::RetryNow, ConversationView::Action::SendAt,
+          ConversationView::Action::SendNow, ConversationView::Action::EditParked,
+          ConversationView::Action::CancelPark, ConversationView::Action::TrimAndResend,
+          ConversationView::Action::SendToFallback, ConversationView::Action::Details,
+          ConversationView::Action::CopyDetails, ConversationView::Action::AddRule };
 
 } // namespace capwatch::ui

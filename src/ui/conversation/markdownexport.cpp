@@ -134,7 +134,7 @@ void MarkdownExport::addUser(QStringView text)
     m_sections << u"## "_s + m_words.user << markdown::escape(withoutTrailingNewlines(text));
 }
 
-void MarkdownExport::addAssistant(QStringView answer, bool incomplete)
+void MarkdownExport::addAssistant(QStringView answer, const QString &endLine)
 {
     m_sections << u"## "_s + m_words.assistant;
     QString text = withoutTrailingNewlines(answer).toString();
@@ -143,8 +143,8 @@ void MarkdownExport::addAssistant(QStringView answer, bool incomplete)
         text += u'\n' + fence;
     if (!text.isEmpty())
         m_sections << text;
-    if (incomplete)
-        m_sections << u'*' + escapeMarkdownLine(m_words.incomplete) + u'*';
+    if (!endLine.isEmpty())
+        m_sections << u'*' + escapeMarkdownLine(endLine) + u'*';
 }
 
 void MarkdownExport::addError(QStringView title, QStringView body)

@@ -24,13 +24,15 @@ public:
         QString user; // the heading of a prompt
         QString assistant; // the heading of an answer
         QString error; // the heading of a provider failure
-        QString incomplete; // the mark under an answer that was cut off
     };
 
     explicit MarkdownExport(Words words);
 
     void addUser(QStringView text);
-    void addAssistant(QStringView answer, bool incomplete);
+    // `endLine`: how the answer ended when it did not end complete ("Cut off at the output limit
+    // · 4,096 tokens"), in italics under it; empty: nothing. A joined answer (Continue) is one
+    // answer: its seams are not marked.
+    void addAssistant(QStringView answer, const QString &endLine);
     void addError(QStringView title, QStringView body);
     void addNotice(QStringView text);
 

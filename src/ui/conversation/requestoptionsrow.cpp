@@ -99,6 +99,8 @@ session::SendOptions RequestOptionsRow::sendOptions() const
         send.maxTokens = o.maxTokens;
     if (o.temperature >= net::kMinTemperature)
         send.temperature = o.temperature;
+    // Settings → Retries: the window continues answers cut off at the output limit by itself.
+    send.autoContinue = m_settings.autoContinue();
     return send;
 }
 

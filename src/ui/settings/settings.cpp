@@ -3,6 +3,7 @@
 #include "session/settingsfile.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace capwatch::ui {
 
@@ -201,6 +202,18 @@ bool Settings::autoTrim() const
 void Settings::setAutoTrim(bool automatic)
 {
     m_settings->setValue(u"context/autoTrim"_s, automatic);
+}
+
+int Settings::autoContinue() const
+{
+    return std::clamp(
+        m_settings->value(u"request/autoContinue"_s, 0).toInt(), 0, session::kMaxAutoContinues);
+}
+
+void Settings::setAutoContinue(int times)
+{
+    m_settings->setValue(
+        u"request/autoContinue"_s, std::clamp(times, 0, session::kMaxAutoContinues));
 }
 
 RequestOptions Settings::requestOptions() const

@@ -101,6 +101,12 @@ public:
     /// windows there (group `providers`).
     QSettings *store() const { return m_settings.get(); }
 
+    /// Settings → Retries → Answers: an answer cut off at the output limit is continued by
+    /// itself up to this many times in a row (SendOptions::autoContinue, 0-3; 0: never, the
+    /// default). `request/autoContinue`; a value out of range is clamped.
+    int autoContinue() const;
+    void setAutoContinue(int times);
+
     RequestOptions requestOptions() const;
     void setRequestOptions(const RequestOptions &options);
 

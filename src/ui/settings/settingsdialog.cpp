@@ -8,6 +8,7 @@
 #include <QAccessible>
 #include <QButtonGroup>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QEvent>
@@ -25,6 +26,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace capwatch::ui {
@@ -184,6 +186,7 @@ SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QStrin
     , m_parkGiveUp(new QRadioButton(tr("&Give up"), this))
     , m_pacing(new QCheckBox(tr("Pa&ce sends so the provider's window is not exceeded"), this))
     , m_autoTrim(new QCheckBox(tr("&Leave out the oldest turns automatically"), this))
+    , m_autoContinue(new QComboBox(this))
     , m_message(new InlineMessage(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
@@ -246,8 +249,40 @@ SettingsDialog::SettingsDialog(const session::ProfileSet &profiles, const QStrin
     note->setObjectName(u"policyNote"_s);
     note->setWordWrap(true);
     retries->addWidget(note);
+    // Answers cut off at the output limit: continued by themselves, up to 3 times in a row.
+    auto *answersBox = new QGroupBox(tr("Answers"), retriesPage);
+    answersBox->setObjectName(u"answers"_s);
+    auto *answers = new QVBoxLayout(answersBox);
+    const QString continueQuestion
+        = tr("Contin&ue answers cut off at the output limit by themselves:");
+    auto *continueLabel = new QLabel(continueQuestion, answersBox);
+    continueLabel->setWordWrap(true);
+    continueLabel->setBuddy(m_autoContinue);
+    m_autoContinue->setObjectName(u"autoContinue"_s);
+    m_autoContinue->addItem(tr("Never"), 0);
+    m_autoContinue->addItem(tr("Once"), 1);
+    for (int times = 2; times <= session::kMaxAutoContinues; ++times)
+        m_autoContinue->addItem(tr("Up to %1 times in a row").arg(times), times);
+    m_autoContinue->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto *continueRow = new QHBoxLayout;
+    continueRow->addWidget(m_autoContinue);
+    continueRow->addStretch(1);
+    answers->addWidget(continueLabel);
+    answers->addLayout(continueRow);
+    auto *continueNote = new QLabel(tr("An interrupted answer is never continued by itself: "
+                                       "Continue under it goes on with it."),
+        answersBox);
+    continueNote->setObjectName(u"autoContinueNote"_s);
+    continueNote->setWordWrap(true);
+    answers->addWidget(continueNote);
+    m_autoContinue->setAccessibleName(tr("Continue cut-off answers by themselves"));
+    m_autoContinue->setAccessibleDescription(
+        tr("How many times in a row an answer cut off at the output limit is continued without "
+           "asking; what comes joins the same answer"));
+
     auto *retriesLayout = new QVBoxLayout(retriesPage);
     retriesLayout->addWidget(retriesBox);
+    retriesLayout->addWidget(answersBox);
     retriesLayout->addStretch(1);
     // A check box does not wrap: never narrower than its sentence.
     m_autoTrim->setMinimumWidth(m_autoTrim->sizeHint().width());
@@ -334,6 +369,16 @@ bool SettingsDialog::autoTrim() const
     return m_autoTrim->isChecked();
 }
 
+void SettingsDialog::setAutoContinue(int times)
+{
+    m_autoContinue->setCurrentIndex(std::clamp(times, 0, session::kMaxAutoContinues));
+}
+
+int SettingsDialog::autoContinue() const
+{
+    return m_autoContinue->currentData().toInt();
+}
+
 void SettingsDialog::setContextHint(const QString &profile, std::optional<qint64> learned)
 {
     m_providers->setContextHint(profile, learned);
@@ -357,6 +402,7 @@ void SettingsDialog::saveTo(Settings &settings) const
     settings.setParkingChoice(parkingChoice());
     settings.setPacingEnabled(pacingEnabled());
     settings.setAutoTrim(autoTrim());
+    settings.setAutoContinue(autoContinue());
 }
 
 QHash<QString, QByteArray> SettingsDialog::keychainKeys() const

@@ -8,6 +8,7 @@
 #include <optional>
 
 class QCheckBox;
+class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -57,9 +58,9 @@ private:
 /// Settings: Providers (the provider profiles, issue 17: each with its endpoint, model, key
 /// source, extra headers, context window, retry policy and fallback) and Retries (what a send
 /// whose provider's reset is beyond the retry budget does, docs/parking.md; pacing; automatic
-/// trimming). OK keeps the dialog open until the input is usable: a bad field of any profile,
-/// or a keychain that cannot store (or, newly chosen, read) a profile's key, is explained in the
-/// dialog and nothing is accepted.
+/// trimming; continuing answers cut off at the output limit by themselves). OK keeps the dialog
+/// open until the input is usable: a bad field of any profile, or a keychain that cannot store (or,
+/// newly chosen, read) a profile's key, is explained in the dialog and nothing is accepted.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -85,6 +86,10 @@ public:
     void setPacing(bool enabled, bool autoTrim);
     bool pacingEnabled() const;
     bool autoTrim() const;
+    /// Settings -> Retries -> Answers: how many times in a row an answer cut off at the output
+    /// limit is continued by itself (0-3; 0: never).
+    void setAutoContinue(int times);
+    int autoContinue() const;
     /// What a context error taught of `profile`'s context window: a hint line under its box
     /// (nullopt: none). The box itself is the profile's contextWindow.
     void setContextHint(const QString &profile, std::optional<qint64> learned);
@@ -128,6 +133,7 @@ private:
     QRadioButton *m_parkGiveUp;
     QCheckBox *m_pacing;
     QCheckBox *m_autoTrim;
+    QComboBox *m_autoContinue;
     InlineMessage *m_message;
     QDialogButtonBox *m_buttons;
     QList<KeychainStep> m_steps; ///< of the OK in progress

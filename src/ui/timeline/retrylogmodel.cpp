@@ -59,6 +59,24 @@ QVariant optionalText(const QString &text)
     return text.isEmpty() ? QVariant() : QVariant(text);
 }
 
+/// How an answer ended, in words; none for None.
+QVariant answerEndText(retry::AnswerEnd end)
+{
+    switch (end) {
+    case retry::AnswerEnd::Complete:
+        return RetryLogModel::tr("complete");
+    case retry::AnswerEnd::CutOff:
+        return RetryLogModel::tr("cut off");
+    case retry::AnswerEnd::Interrupted:
+        return RetryLogModel::tr("interrupted");
+    case retry::AnswerEnd::Empty:
+        return RetryLogModel::tr("empty");
+    case retry::AnswerEnd::None:
+        break;
+    }
+    return {};
+}
+
 /// The interfaces.md name (the empty one of a None is no text).
 QVariant name(std::string_view name)
 {
@@ -257,6 +275,8 @@ QVariant RetryLogModel::display(const RetryRecord &r, int column) const
         return optionalText(r.profile);
     case FallbackToColumn:
         return optionalText(r.fallbackTo);
+    case AnswerEndColumn:
+        return answerEndText(r.answerEnd);
     default:
         return {};
     }
@@ -289,7 +309,12 @@ QVariant RetryLogModel::toolTip(const RetryRecord &r, int column) const
         if (r.event == RetryRecord::Event::Fallback)
             return tr("The send ended capped; its prompt goes to the profile %1 instead")
                 .arg(r.fallbackTo);
+        if (r.event == RetryRecord::Event::Interrupted)
+            return tr("The answer stopped after it began; what came is kept, and Continue goes "
+                      "on from it");
         return {};
+    case AnswerEndColumn:
+        return name(retry::nameOf(r.answerEnd));
     case FallbackToColumn:
         return r.fallbackTo.isEmpty()
             ? QVariant()
@@ -317,7 +342,7 @@ QVariant RetryLogModel::headerData(int section, Qt::Orientation orientation, int
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::ToolTipRole) {
         // The name in exported files.
-        static const QStringList profileColumns { u"profile"_s, u"fallback_to"_s };
+        static const QStringList profileColumns { u"profile"_s, u"fallback_to"_s, u"answer_end"_s };
         const QStringList names = net::retryLogColumns();
         if (section < names.size())
             return names.at(section);
@@ -371,6 +396,8 @@ QVariant RetryLogModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Profile");
     case FallbackToColumn:
         return tr("Fallback to");
+    case AnswerEndColumn:
+        return tr("Answer");
     default:
         return {};
     }

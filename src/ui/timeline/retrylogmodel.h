@@ -47,6 +47,8 @@ public:
         /// (issue 17).
         ProfileColumn,
         FallbackToColumn,
+        /// How the send's answer ended, on the record that ends the send (issue 29).
+        AnswerEndColumn,
         ColumnCount
     };
     enum Role

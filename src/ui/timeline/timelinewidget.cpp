@@ -41,6 +41,18 @@ retry::PolicyLimits timeline::laneLimits(const TimelineLane &lane)
 
 QString timeline::outcomeText(const TimelineLane &lane, OutcomeWords words)
 {
+    // Its answer began and stopped before its end: what came is kept, Continue goes on with it.
+    if (lane.interrupted
+        && (lane.outcome == TimelineLane::Outcome::GaveUp
+            || lane.outcome == TimelineLane::Outcome::Cancelled)) {
+        if (words != OutcomeWords::Sentence)
+            return TimelineWidget::tr("interrupted");
+        TimelineLane ended = lane;
+        ended.interrupted = false;
+        return TimelineWidget::tr("interrupted: its answer stopped part-way and what came is "
+                                  "kept; %1")
+            .arg(outcomeText(ended, words));
+    }
     switch (lane.outcome) {
     case TimelineLane::Outcome::Succeeded:
         return TimelineWidget::tr("succeeded");
@@ -92,6 +104,15 @@ QString timeline::laneDetails(const TimelineLane &lane, double liveElapsedS)
         return details;
     // The switch to the fallback profile (issue 17): the next lane is its send.
     return TimelineWidget::tr("%1 · → %2").arg(details, lane.fallbackTo);
+}
+
+const TimelineSegment *timeline::lastAttempt(const TimelineLane &lane)
+{
+    for (auto it = lane.segments.crbegin(); it != lane.segments.crend(); ++it) {
+        if (it->kind == TimelineSegment::Kind::Attempt)
+            return &*it;
+    }
+    return nullptr;
 }
 
 QColor timeline::outcomeColor(const TimelineLane &lane, const QPalette &palette)
@@ -501,6 +522,8 @@ QString TimelineWidget::describeSegment(const TimelineLane &lane, const Timeline
             + u"</b>"_s);
         line(tr("Sent after:"),
             tr("%1 of scheduled waiting").arg(session::RetryTexts::seconds(s.startS)));
+        if (lane.interrupted && lastAttempt(lane) == &s)
+            line(tr("Answer:"), tr("interrupted after it began; what came is kept"));
         if (s.isRunning()) {
             line(tr("Status:"), tr("waiting for the response"));
         } else {

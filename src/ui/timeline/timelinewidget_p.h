@@ -44,6 +44,8 @@ QString outcomeText(const TimelineLane &lane, OutcomeWords words = OutcomeWords:
 /// The line under the outcome. `liveElapsedS` >= 0: how far the running wait has got.
 QString laneDetails(const TimelineLane &lane, double liveElapsedS = -1);
 QColor outcomeColor(const TimelineLane &lane, const QPalette &palette);
+/// The lane's last attempt, or null before its first.
+const TimelineSegment *lastAttempt(const TimelineLane &lane);
 /// The colour of a segment: its category's, or the neutral one while it runs or when cancelled.
 QColor segmentColor(const TimelineSegment &segment, const QPalette &palette);
 

@@ -293,6 +293,20 @@ void TimelineWidget::paintLane(
         p.drawText(m, Qt::AlignCenter, n);
     }
 
+    // Interrupted: its answer began on the last attempt and stopped. A short stroke out of that
+    // attempt's marker (the answer that came), cut by a slanted one.
+    if (const TimelineSegment *last = lastAttempt(lane); last && lane.interrupted) {
+        const QRectF m = gl.segments.at(qsizetype(last - lane.segments.constData()));
+        const QColor c = outcomeColor(lane, pal);
+        const double from = m.right() + g.lineW;
+        const double to = from + std::max(4.0, std::round(m.width() * 0.7));
+        const double half = m.height() * 0.42;
+        const double slant = std::max(2.0, std::round(m.height() * 0.18));
+        p.setPen(QPen(c, std::max(1.5, g.lineW * 1.5), Qt::SolidLine, Qt::FlatCap));
+        p.drawLine(QPointF(from, gl.cy), QPointF(to, gl.cy));
+        p.drawLine(QPointF(to - slant, gl.cy + half), QPointF(to + slant, gl.cy - half));
+    }
+
     // Parked: beyond the axis, where its hours would not fit, after a break mark; a quiet
     // dotted line leads there from where the send gave up.
     for (qsizetype i = 0; i < lane.segments.size(); ++i) {

@@ -64,6 +64,7 @@ void MainWindow::openSettings(bool newProfile)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
     dialog->setPacing(m_settings.pacingEnabled(), m_settings.autoTrim());
+    dialog->setAutoContinue(m_settings.autoContinue());
     if (!userWindow)
         dialog->setContextHint(current, memory->contextWindow(lane, model));
     if (newProfile)
@@ -94,8 +95,8 @@ void MainWindow::openSettings(bool newProfile)
                             "The provider settings changed, so the send in progress was stopped."));
                 m_session->cancel();
             }
-            dialog->saveTo(
-                m_settings); // the profiles, Retries' choices, pacing, automatic trimming
+            // The profiles, Retries' choices, pacing, automatic trimming and continuing.
+            dialog->saveTo(m_settings);
             m_settings.sync();
             // This run's --demo, --endpoint and --model stay until the user picks another provider
             // (another default profile) or changes how the one in use sends: OK on what was there,
