@@ -735,6 +735,10 @@
         <translation>Am Ausgabelimit abgeschnitten</translation>
     </message>
     <message>
+        <source>The answer was interrupted after %1 characters: what came is kept, and Continue asks for the rest.</source>
+        <translation>Die Antwort wurde nach %1 Zeichen unterbrochen: Was kam, bleibt erhalten, und „Fortsetzen“ fragt nach dem Rest.</translation>
+    </message>
+    <message>
         <source>Interrupted after %1 characters</source>
         <translation>Nach %1 Zeichen unterbrochen</translation>
     </message>

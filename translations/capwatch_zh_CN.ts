@@ -729,6 +729,10 @@
         <translation>在输出上限处截断</translation>
     </message>
     <message>
+        <source>The answer was interrupted after %1 characters: what came is kept, and Continue asks for the rest.</source>
+        <translation>回答在 %1 个字符后中断：已收到的内容会保留，“继续”会请求其余部分。</translation>
+    </message>
+    <message>
         <source>Interrupted after %1 characters</source>
         <translation>在 %1 个字符后中断</translation>
     </message>

@@ -141,6 +141,11 @@ QString SendTexts::failedLead(const SendState &s)
 {
     const QString category = s.failureCategory();
     const QString why = RetryTexts::reasonSentence(s.reason, s.limits, category);
+    // An answer that began and broke off is no refusal: what came is kept, Continue goes on.
+    if (s.answerEnd == retry::AnswerEnd::Interrupted)
+        return tr("The answer was interrupted after %1 characters: what came is kept, and "
+                  "Continue asks for the rest.")
+            .arg(QLocale().toString(qint64(s.answerChars)));
     if (s.reason == retry::EndReason::AuthUnchanged || category == u"auth")
         return tr("The provider rejected the key: check the profile's key in Settings.");
     if (category == u"billing") {

@@ -207,6 +207,10 @@ private Q_SLOTS:
         QCOMPARE(broken.answerChars, partial.size());
         QCOMPARE(SendTexts::answerEnd(broken),
             u"Interrupted after %1 characters"_s.arg(QLocale().toString(partial.size())));
+        // The failed card's lead says what happened, not a refusal.
+        QCOMPARE(SendTexts::failedLead(broken),
+            u"The answer was interrupted after %1 characters: what came is kept, and Continue "
+            "asks for the rest."_s.arg(QLocale().toString(partial.size())));
         // The log: `interrupted` before the give-up, both saying how the answer ended.
         QStringList events;
         for (const net::RetryRecord &r : f.session.retryLog()->records())

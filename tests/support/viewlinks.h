@@ -15,9 +15,12 @@ namespace capwatch::testing {
 /// Clicks the last link with this text in the conversation. False when there is none.
 inline bool clickLink(ui::ConversationView *view, const QString &text)
 {
+    // The last link with that text (the same words may stand in plain text after it).
     QTextCursor found = view->document()->find(
         text, view->document()->characterCount(), QTextDocument::FindBackward);
-    if (found.isNull() || !found.charFormat().isAnchor())
+    while (!found.isNull() && !found.charFormat().isAnchor())
+        found = view->document()->find(text, found.selectionStart(), QTextDocument::FindBackward);
+    if (found.isNull())
         return false;
     found.setPosition(found.selectionStart() + 1);
     view->setTextCursor(found);
