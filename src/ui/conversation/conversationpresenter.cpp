@@ -326,8 +326,9 @@ void ConversationPresenter::onProgress(const session::SendState &state)
         m_seen.running = true;
         if (m_unparking)
             parkedWentOut(); // the parked prompt went out in this session
-        else if (state.continuation && m_continuedTurn < 0)
-            beginContinuation(); // Continue, or the session's own after a cut-off answer
+        // Continue, the session's own after a cut-off answer, or a parked continuation out again.
+        if (state.continuation && m_continuedTurn < 0)
+            beginContinuation();
     }
     if (state.ended() && m_seen.running && !m_seen.ended) {
         m_seen.ended = true;
