@@ -32,7 +32,10 @@ What is kept (the rule, in order):
     under the last part of a "vendor/model" name) is folded onto it as aliases; equal means the
     same input and output prices and the same cached-input price, or none given by the newcomer.
     A model with other prices is kept as an entry of its own, its id the model's id if that is
-    free, else "provider/id".
+    free, else "provider/id". A name without a "vendor/" part that capwatch's lookup
+    (src/retry/pricetable.h: the name, then without a date suffix, ...) already resolves to
+    another provider's model of other prices is only taken with the provider in front: a cloud's
+    dated name never changes what the maker's own dated name costs.
   * Output: the entries sorted by id, their aliases sorted, one entry a line.
 
 Usage:
@@ -143,6 +146,28 @@ def literal_names(match):
     return names
 
 
+def without_date(name):
+    """`name` without a date suffix as capwatch's lookup removes it, or `name` itself:
+    -YYYY-MM-DD, -YYYYMMDD, @YYYYMMDD or -MMDD at the end, month 01-12, day 01-31."""
+    for pattern in (r"-\d{4}-(\d{2})-(\d{2})$", r"[-@]\d{4}(\d{2})(\d{2})$", r"-(\d{2})(\d{2})$"):
+        m = re.search(pattern, name)
+        if m and m.start() > 0 and 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
+            return name[:m.start()]
+    return name
+
+
+def resolve(owner, name):
+    """The id capwatch's lookup finds for `name` among the names claimed so far, or None."""
+    while name:
+        for candidate in (name, without_date(name)):
+            if candidate in owner:
+                return owner[candidate]
+        if "/" not in name:
+            return None
+        name = name.split("/", 1)[1]
+    return None
+
+
 def provider_order(providers):
     ids = [p["id"] for p in providers]
     known = [i for i in MAKERS + HOSTS if i in ids]
@@ -194,19 +219,33 @@ def make_table(providers, taken):
 
             target = None
             for n in names + prefixed + bases:
-                kept = entries.get(owner.get(n))
+                kept = entries.get(resolve(owner, n))
                 if kept is not None and same_price(kept, price):
                     target = kept
                     break
+
+            def free(n):
+                """Whether `n` may be a name of this model: unclaimed, and when it has no
+                "vendor/" part, not resolved by the lookup to another provider's model of other
+                prices."""
+                if n in owner:
+                    return False
+                if "/" in n:
+                    return True
+                found = entries.get(resolve(owner, n))
+                return (found is None or found is target or found["provider"] == pid
+                        or same_price(found, price))
+
             if target is None:
-                new_id = names[0] if names[0] not in owner else prefixed[0]
+                new_id = names[0] if free(names[0]) else prefixed[0]
                 if new_id in owner:
                     continue  # the same model twice under one provider: the first one counts
-                target = dict(price, id=new_id, aliases=set())
+                target = dict(price, id=new_id, aliases=set(), provider=pid)
                 entries[new_id] = target
                 owner[new_id] = new_id
             for n in names + prefixed:
-                claim(target, n)
+                if free(n):
+                    claim(target, n)
     return entries
 
 
