@@ -320,12 +320,13 @@ PriceTable PriceTable::parse(std::string_view json, std::string_view fileName)
         } catch (const Json::parse_error &e) {
             const std::size_t at = std::min<std::size_t>(e.byte, json.size());
             const auto line = 1 + std::count(json.begin(), json.begin() + std::ptrdiff_t(at), '\n');
-            table.m_error = pricefile::printable(
-                file + ":" + std::to_string(line) + ": not valid JSON (" + pricefile::reasonOf(e) + ")");
+            table.m_error = pricefile::printable(file + ":" + std::to_string(line)
+                + ": not valid JSON (" + pricefile::reasonOf(e) + ")");
             return table;
         } catch (const Json::out_of_range &e) {
             // 1e400: JSON, but no double holds it.
-            table.m_error = pricefile::printable(file + ": a number is too large (" + pricefile::reasonOf(e) + ")");
+            table.m_error = pricefile::printable(
+                file + ": a number is too large (" + pricefile::reasonOf(e) + ")");
             return table;
         }
         pricefile::Reader reader;

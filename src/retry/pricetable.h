@@ -9,7 +9,8 @@
 // "input_per_mtok": 0.15, "output_per_mtok": 0.6, "cached_input_per_mtok": 0.075}, ...]}.
 // A model may have a "currency" of its own; other keys are ignored. A file is taken whole or not
 // at all: anything wrong (not JSON, a wrong type, a negative, infinite or huge price, a name
-// given twice, more than kMaxPriceFileBytes) leaves the table empty and says why in error().
+// given twice, nesting deeper than 8 levels, more than kMaxPriceFileBytes) leaves the table
+// empty and says why in error().
 //
 // Looking a model up (find()), every name compared case-insensitively (ASCII):
 //  1. The name is trimmed of white space; an empty one, or one longer than kMaxModelNameBytes,
@@ -23,7 +24,8 @@
 //     AI's "claude-3-5-sonnet-v2@20241022"), or "-MMDD" ("gpt-4-0613"), with a month 01-12 and a
 //     day 01-31; only one is removed, and never the whole name.
 //  4. The overrides (setOverride()) are searched first, by the same rule, then the table: a
-//     profile's price for "gpt-4o-mini" is also the price of "openai/gpt-4o-mini-2024-07-18".
+//     profile's price for "gpt-4o-mini" is also the price of "openai/gpt-4o-mini-2024-07-18",
+//     even where the table has a price of its own for "azure/gpt-4o-mini".
 
 #include "retry/price.h"
 
