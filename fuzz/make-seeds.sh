@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Writes the fuzzers' seed corpora into DIR/classifier, DIR/sse and DIR/explain_args:
+# Writes the fuzzers' seed corpora into DIR/classifier, DIR/sse, DIR/explain_args and
+# DIR/pricetable:
 #   classifier    every case of tests/data/responses.jsonl in fuzz_classifier's input layout
 #                 (see fuzz/fuzz_classifier.cpp), plus each body on its own under a few statuses
 #   sse           fuzz/seeds/sse/* as they are, plus every response body
 #   explain_args  each case as a NUL-separated `capwatch-cli explain` argument list
+#   pricetable    fuzz/seeds/pricetable/* (a model name, a newline, a price file; see
+#                 fuzz/fuzz_pricetable.cpp), tests/data/prices/*, and a name with the first 40
+#                 models of resources/prices.json (the whole is larger than its -max_len)
 # Usage: fuzz/make-seeds.sh DIR (needs jq)
 set -euo pipefail
 
@@ -12,9 +16,12 @@ out=${1:?usage: make-seeds.sh DIR}
 corpus="$root/tests/data/responses.jsonl"
 command -v jq >/dev/null || { echo "make-seeds: jq is needed (apt-get install jq)" >&2; exit 1; }
 
-rm -rf "$out/classifier" "$out/sse" "$out/explain_args"
-mkdir -p "$out/classifier" "$out/sse" "$out/explain_args"
+rm -rf "$out/classifier" "$out/sse" "$out/explain_args" "$out/pricetable"
+mkdir -p "$out/classifier" "$out/sse" "$out/explain_args" "$out/pricetable"
 cp "$root"/fuzz/seeds/sse/* "$out/sse/"
+cp "$root"/fuzz/seeds/pricetable/* "$root"/tests/data/prices/* "$out/pricetable/"
+{ echo OpenAI/GPT-4o-Mini-2024-07-18; jq -c '.models |= .[0:40]' "$root/resources/prices.json"; } \
+    >"$out/pricetable/builtin-head.json"
 
 # VALUE as N little-endian bytes: FuzzedDataProvider reads integers from the end of the input,
 # most significant byte last.
@@ -171,4 +178,4 @@ printf -- '--status\0422\0--header\0Retry-After 5\0--body\0{}' >"$out/explain_ar
 printf -- '--status=429\0--header=retry-after-ms: 1500\0--body={}\0extra' >"$out/explain_args/stray"
 printf -- '--status\0422\0--body-file\0/nonexistent/x' >"$out/explain_args/bad-file"
 
-echo "make-seeds: $(ls "$out/classifier" | wc -l) classifier, $(ls "$out/sse" | wc -l) sse, $(ls "$out/explain_args" | wc -l) explain_args seeds in $out"
+echo "make-seeds: $(ls "$out/classifier" | wc -l) classifier, $(ls "$out/sse" | wc -l) sse, $(ls "$out/explain_args" | wc -l) explain_args, $(ls "$out/pricetable" | wc -l) pricetable seeds in $out"

@@ -1,0 +1,10 @@
+# Writes INPUT (resources/prices.json, already checked) as a C++ string into OUTPUT.
+file(READ "${INPUT}" text)
+string(FIND "${text}" ")capwatch_prices\"" clash)
+if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${INPUT} holds the raw-string delimiter )capwatch_prices\"")
+endif()
+set(content "// Generated from resources/prices.json by embedprices.cmake. Do not edit.\n\n#include \"retry/pricetable.h\"\n\n// The table is longer than the 65,536 characters a string literal must be allowed to have;\n// GCC and Clang take any length.\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n\nnamespace capwatch::retry {\n\nstd::string_view builtinPricesJson()\n{\n    return R\"capwatch_prices(${text})capwatch_prices\";\n}\n\n} // namespace capwatch::retry\n")
+file(WRITE "${OUTPUT}.tmp" "${content}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUTPUT}.tmp")
