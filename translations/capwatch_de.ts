@@ -3405,6 +3405,14 @@
         <source>How the drop scenario breaks a stream: close (the connection, default) or error (an error event after the first words).</source>
         <translation>Wie das Szenario drop einen Stream abbricht: close (die Verbindung, Standard) oder error (ein Fehlerereignis nach den ersten Wörtern).</translation>
     </message>
+    <message>
+        <source>Report what each answer cost in its usage, as OpenRouter does: &quot;cost&quot;, its tokens times X credits per million tokens (default: no cost).</source>
+        <translation>Meldet in der usage jeder Antwort, was sie gekostet hat, wie OpenRouter: &quot;cost&quot;, ihre Tokens mal X Credits je Million Tokens (Standard: keine Kosten).</translation>
+    </message>
+    <message>
+        <source>Requests the daily scenario answers per day of the demo&apos;s clock, which --time-scale shortens (default: 5).</source>
+        <translation>Anfragen, die das Szenario daily je Tag der Demo-Uhr beantwortet, den --time-scale verkürzt (Standard: 5).</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -3389,6 +3389,14 @@
         <source>How the drop scenario breaks a stream: close (the connection, default) or error (an error event after the first words).</source>
         <translation>drop 场景中断流的方式：close（关闭连接，默认）或 error（在最初几个词之后发送一个错误事件）。</translation>
     </message>
+    <message>
+        <source>Report what each answer cost in its usage, as OpenRouter does: &quot;cost&quot;, its tokens times X credits per million tokens (default: no cost).</source>
+        <translation>像 OpenRouter 一样在每个回答的 usage 中报告其费用：&quot;cost&quot;，即其 Token 数乘以每百万 Token X 点额度（默认：不报告费用）。</translation>
+    </message>
+    <message>
+        <source>Requests the daily scenario answers per day of the demo&apos;s clock, which --time-scale shortens (default: 5).</source>
+        <translation>daily 场景在演示时钟的每一天中回答的请求数，--time-scale 会缩短这一天（默认：5）。</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
