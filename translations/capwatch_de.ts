@@ -3545,6 +3545,14 @@
         <source>Instead of a prompt: go on with the last answer of stored conversation ID (its UUID or first 8 hex digits), when it was cut off or interrupted; what comes is joined to it in the history.</source>
         <translation>Statt eines Prompts: die letzte Antwort der gespeicherten Unterhaltung ID (ihre UUID oder ihre ersten 8 Hex-Stellen) fortsetzen, wenn sie abgeschnitten oder unterbrochen wurde; was kommt, wird im Verlauf an sie angefügt.</translation>
     </message>
+    <message>
+        <source>Report what each answer cost in its usage, as OpenRouter does: &quot;cost&quot;, its tokens times X credits per million tokens (default: no cost).</source>
+        <translation>Meldet in der usage jeder Antwort, was sie gekostet hat, wie OpenRouter: &quot;cost&quot;, ihre Tokens mal X Credits je Million Tokens (Standard: keine Kosten).</translation>
+    </message>
+    <message>
+        <source>Requests the daily scenario answers per day of the demo&apos;s clock, which --time-scale shortens (default: 5).</source>
+        <translation>Anfragen, die das Szenario daily je Tag der Demo-Uhr beantwortet, den --time-scale verkürzt (Standard: 5).</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -3529,6 +3529,14 @@
         <source>Instead of a prompt: go on with the last answer of stored conversation ID (its UUID or first 8 hex digits), when it was cut off or interrupted; what comes is joined to it in the history.</source>
         <translation>代替提示词：当已保存的对话 ID（其 UUID 或前 8 位十六进制数字）的最后一个回答被截断或中断时，接着写下去；续写的内容在历史记录中接在它后面。</translation>
     </message>
+    <message>
+        <source>Report what each answer cost in its usage, as OpenRouter does: &quot;cost&quot;, its tokens times X credits per million tokens (default: no cost).</source>
+        <translation>像 OpenRouter 一样在每个回答的 usage 中报告其费用：&quot;cost&quot;，即其 Token 数乘以每百万 Token X 点额度（默认：不报告费用）。</translation>
+    </message>
+    <message>
+        <source>Requests the daily scenario answers per day of the demo&apos;s clock, which --time-scale shortens (default: 5).</source>
+        <translation>daily 场景在演示时钟的每一天中回答的请求数，--time-scale 会缩短这一天（默认：5）。</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

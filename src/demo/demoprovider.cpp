@@ -123,6 +123,11 @@ QString DemoProvider::validate(const DemoOptions &options)
         return QStringLiteral("The reset must come later than 0 s.");
     if (options.maxAnswerTokens < 0 || options.dropAfterBytes < 0)
         return QStringLiteral("The answer limit and the drop point must not be negative.");
+    if (options.costPerMillionTokens
+        && !(std::isfinite(*options.costPerMillionTokens) && *options.costPerMillionTokens >= 0))
+        return QStringLiteral("The cost per million tokens must be a number from 0.");
+    if (options.requestsPerDay <= 0)
+        return QStringLiteral("The requests per day must be positive.");
     return {};
 }
 
@@ -173,6 +178,8 @@ bool DemoProvider::reserve(quint16 port)
     m_window.clear();
     m_requestWindow.clear();
     m_resetFromMs = -1;
+    m_day = 0;
+    m_answeredToday = 0;
     qCInfo(lcDemo, "demo provider listening on http://127.0.0.1:%u/v1, scenario %ls",
         unsigned(m_tcpServer->serverPort()), qUtf16Printable(m_options.scenario));
     return true;
@@ -558,6 +565,22 @@ bool DemoProvider::refuseAfterParse(const ChatCall &call, const DemoChatRequest 
         if (msLeft <= 0)
             return false;
         call.replyHeadline(resetBody(call.options.messageLanguage, msLeft), {}, msLeft);
+        return true;
+    }
+    case Scenario::Daily: {
+        // Days of the policy clock from listen(): at each boundary the count starts again, as
+        // OpenRouter's free-model count does at UTC midnight.
+        const auto day = qint64(std::floor(policyNowMs() / kDayMs));
+        if (day != m_day) {
+            m_day = day;
+            m_answeredToday = 0;
+        }
+        if (m_answeredToday < call.options.requestsPerDay) {
+            ++m_answeredToday;
+            return false;
+        }
+        // Only the words: no retry-after, and no x-ratelimit-* (call.windowHeaders()).
+        call.reply(Status::TooManyRequests, dailyLimitBody());
         return true;
     }
     case Scenario::ErrorIn200:

@@ -55,6 +55,16 @@
 //                   DropWith::Error an error event follows its first content event and the stream
 //                   ends. A whole body is cut after dropAfterBytes. A continuation is answered in
 //                   full, "stop".
+//  daily            answers requestsPerDay chat requests (default 5) per day of the policy clock
+//                   (kDayMs, 86,400 policy seconds, counted from listen(), scaled by timeScale);
+//                   over it, until the next day begins: OpenRouter's 429 {"error":{"message":
+//                   "Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free
+//                   model requests per day","code":429}}. No response of this scenario carries an
+//                   x-ratelimit-* header, nor retry-after: only the words say what happened.
+//                   Counted: the requests that get this far (valid ones, after any headlineFirst).
+// costPerMillionTokens (any scenario): the usage of every answer (a whole body's, or a stream's
+// usage chunk when include_usage is asked) ends with OpenRouter's "cost", (prompt_tokens +
+// completion_tokens) * rate / 1e6, a number of credits.
 // Continuations (length, drop; continuation.h): a request whose messages end with an assistant
 // message P, or with P and then a user message that starts with "Continue exactly where"
 // (trimmed), continues P. Its prompt is the nearest user message before P; its answer is
@@ -72,7 +82,7 @@
 // argument supplied: stream_options", param and code null), as providers that do not know it do.
 //
 // The window, as OpenAI reports it: every response of a chat request (success, every error,
-// streamed or not, the 400s above; not a dropped connection or a held `hang`) carries
+// streamed or not, the 400s above; not a dropped connection, a held `hang` or `daily`) carries
 // x-ratelimit-limit-requests, x-ratelimit-limit-tokens, x-ratelimit-remaining-requests,
 // x-ratelimit-remaining-tokens, x-ratelimit-reset-requests and x-ratelimit-reset-tokens.
 // remaining = limit - what the rolling window (windowSeconds) holds once this request was
@@ -104,6 +114,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 
 class QHttpServer;
@@ -162,6 +173,14 @@ struct DemoOptions
     /// event repeats it) and a short prompt.
     qint64 dropAfterBytes = 680;
     DropWith dropWith = DropWith::Close;
+    /// Set: every answer's usage has OpenRouter's "cost" (credits, USD), (prompt_tokens +
+    /// completion_tokens) * this / 1e6, streamed (in the usage chunk, when include_usage is
+    /// asked) or not. Unset (the default): no cost, as OpenAI. From 0, finite.
+    std::optional<double> costPerMillionTokens;
+    /// daily: the chat requests answered per day of the policy clock (kDayMs from listen(),
+    /// scaled by timeScale like every window); over it a 429 in OpenRouter's words, without any
+    /// header that says a limit or a reset.
+    qint64 requestsPerDay = 5;
 };
 
 class DemoExchange;
@@ -178,6 +197,9 @@ public:
 
     /// The names of scenarioTable(): capped, headline, rate-limited, ...
     static QStringList scenarios();
+    /// daily: the length of the demo's day in policy ms (a day of 86,400 policy seconds, which
+    /// --time-scale shortens on the wall clock as every window).
+    static constexpr double kDayMs = 86'400'000;
     /// en, ru, zh.
     static QStringList messageLanguages();
     /// The whole answer `length` and `drop` give to `prompt` (a request's last user message, or
@@ -292,6 +314,8 @@ private:
     TokenWindow m_window; // tokens, policy ms: enforced in capped, reported everywhere
     TokenWindow m_requestWindow; // chat requests, policy ms: enforced in capped
     double m_resetFromMs = -1; // reset: policy ms of the first request, -1 before it
+    qint64 m_day = 0; // daily: the day of the policy clock m_answeredToday counts in
+    qint64 m_answeredToday = 0; // daily: the chat requests answered in m_day
     QByteArray m_expiredKeyHash; // auth-expired: hash of the first key seen, never the key
     std::map<quint64, DemoExchange *> m_exchanges; // children; finished ones go by deleteLater
     quint64 m_nextExchangeId = 1;

@@ -71,14 +71,15 @@ void DemoProvider::answer(const ChatCall &call, const DemoChatRequest &chat)
     const int intervalMs = int(std::lround(o.chunkDelayMs * o.timeScale));
     const bool drop = call.scenario == Scenario::DropMidStream;
     if (!chat.stream) {
-        const QByteArray body = completionBody(call.index, chat.model, text, chat.promptTokens);
+        const QByteArray body = completionBody(
+            call.index, chat.model, text, chat.promptTokens, {}, o.costPerMillionTokens);
         if (!drop)
             return call.reply(Status::Ok, body);
         // The non-streaming variant of the drop: the body announced, half of it sent, then cut.
         return sendBodyCut(call, body, body.size() / 2);
     }
 
-    const ChunkFormat format(call.index, chat.model);
+    const ChunkFormat format(call.index, chat.model, o.costPerMillionTokens);
     if (call.scenario == Scenario::Drip) {
         // The whole stream, one byte at a time, a policy second apart.
         const QByteArray wire = format.content(dripAnswer()) + format.stop() + ChunkFormat::done();
@@ -150,10 +151,11 @@ void DemoProvider::answerDrop(const ChatCall &call, const DemoChatRequest &chat)
     const Finish finish { "stop", tokensOf(text.size()), -1 };
     if (!chat.stream)
         return sendBodyCut(call,
-            completionBody(call.index, chat.model, text, chat.promptTokens, finish),
+            completionBody(
+                call.index, chat.model, text, chat.promptTokens, finish, o.costPerMillionTokens),
             o.dropAfterBytes);
 
-    const ChunkFormat format(call.index, chat.model);
+    const ChunkFormat format(call.index, chat.model, o.costPerMillionTokens);
     const QStringList parts = deltas(text);
     const int intervalMs = int(std::lround(o.chunkDelayMs * o.timeScale));
     if (o.dropWith == DropWith::Error) {
@@ -199,9 +201,10 @@ void DemoProvider::sendAnswer(
 {
     const DemoOptions &o = call.options;
     if (!chat.stream)
-        return call.reply(
-            Status::Ok, completionBody(call.index, chat.model, text, chat.promptTokens, finish));
-    const ChunkFormat format(call.index, chat.model);
+        return call.reply(Status::Ok,
+            completionBody(
+                call.index, chat.model, text, chat.promptTokens, finish, o.costPerMillionTokens));
+    const ChunkFormat format(call.index, chat.model, o.costPerMillionTokens);
     QList<QByteArray> pieces;
     pieces.append(httpChunk(format.role()));
     for (const QString &delta : deltas(text))
@@ -227,7 +230,7 @@ void DemoProvider::sendBodyCut(const ChatCall &call, const QByteArray &body, qsi
     responder.writeStatusLine(Status::Ok);
     responder.writeHeader(QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json"));
     responder.writeHeader(QByteArrayLiteral("Content-Length"), QByteArray::number(body.size()));
-    for (const auto &[name, value] : windowHeaders())
+    for (const auto &[name, value] : call.windowHeaders())
         responder.writeHeader(name, value);
     const qsizetype sent = std::clamp<qsizetype>(bytes, 0, body.size() - 1);
     const int intervalMs = int(std::lround(call.options.chunkDelayMs * call.options.timeScale));
@@ -250,12 +253,14 @@ void DemoProvider::answerFirehose(const ChatCall &call, const DemoChatRequest &c
         while (text.size() < bytes)
             text += source;
         text.truncate(bytes);
-        return call.reply(
-            Status::Ok, completionBody(call.index, chat.model, text, chat.promptTokens));
+        return call.reply(Status::Ok,
+            completionBody(
+                call.index, chat.model, text, chat.promptTokens, {}, o.costPerMillionTokens));
     }
     call.log("200, firehose stream");
     call.startStream();
-    DemoExchange::Firehose f { ChunkFormat(call.index, chat.model), 0, 0, 0, 0, {}, 0, {} };
+    DemoExchange::Firehose f { ChunkFormat(call.index, chat.model, o.costPerMillionTokens), 0, 0, 0,
+        0, {}, 0, {} };
     f.totalBytes = bytes;
     f.totalChunks = chunks;
     const QByteArray source = firehoseText().toLatin1();

@@ -34,11 +34,17 @@ struct DemoProvider::ChatCall
     {
         qCInfo(lcDemo, "chat #%d [%ls] -> %s", index, qUtf16Printable(options.scenario), outcome);
     }
+    /// The window's x-ratelimit-* headers as they stand now; none in daily, whose responses say
+    /// nothing of a limit but the words of its 429.
+    wire::HeaderPairs windowHeaders() const
+    {
+        return scenario == Scenario::Daily ? wire::HeaderPairs {} : provider->windowHeaders();
+    }
     /// The window's headers first, then `headers` (huge-headers wants its retry-after last).
     void reply(Status status, const QByteArray &body, const wire::HeaderPairs &headers = {}) const
     {
         log(QByteArray::number(int(status)).constData());
-        sendJson(responder, status, body, provider->windowHeaders() + headers);
+        sendJson(responder, status, body, windowHeaders() + headers);
     }
     /// The headline 422 (or the reset scenario's), with the window its body names, not the
     /// demo's own token window: reset in `resetMs` (the headline's 18 min by default).
@@ -49,7 +55,7 @@ struct DemoProvider::ChatCall
         sendJson(responder, Status::UnprocessableEntity, body,
             provider->headlineWindowHeaders(resetMs) + headers);
     }
-    void startStream() const { writeStreamHeaders(responder, provider->windowHeaders()); }
+    void startStream() const { writeStreamHeaders(responder, windowHeaders()); }
     void dropConnection(const char *why) const
     {
         log(why);

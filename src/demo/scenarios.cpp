@@ -60,6 +60,11 @@ constexpr std::array kScenarios {
         u"a streamed answer's connection closes after --drop-after N bytes of its event stream "
         u"(default 680: a few words), or with --drop-with error an error event follows its first "
         u"words; a whole body is cut too; a continuation is answered in full" },
+    ScenarioInfo { Scenario::Daily, u"daily",
+        u"answers --requests-per-day N requests (default 5) per day of the demo's clock (86400 "
+        u"s from its start, run --time-scale times as long); over it: 429 \"Rate limit exceeded: "
+        u"free-models-per-day. ...\" (OpenRouter's words) until the next day; no response of it "
+        u"carries an x-ratelimit-* or retry-after header" },
 };
 
 } // namespace

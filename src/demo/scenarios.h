@@ -35,6 +35,7 @@ enum class Scenario
     Reset,
     Length,
     Drop,
+    Daily,
 };
 
 struct ScenarioInfo

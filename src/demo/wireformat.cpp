@@ -1,6 +1,7 @@
 #include "wireformat.h"
 
 #include <QDateTime>
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -199,6 +200,17 @@ QByteArray requestLimitBody(qint64 limit, qint64 used, double windowSeconds, qin
         {}, QByteArrayLiteral("requests"), QStringLiteral("rate_limit_exceeded"));
 }
 
+QByteArray dailyLimitBody()
+{
+    // OpenRouter's 429 once an account's free-model requests of the day are used, as users
+    // quote it (https://github.com/Gitlawb/openclaude/issues/936,
+    // https://github.com/Aider-AI/aider/issues/3936). Its metadata.headers (X-RateLimit-Limit,
+    // -Remaining, -Reset) are left out: the daily scenario tells nothing but the words.
+    return QByteArrayLiteral(R"({"error":{"message":"Rate limit exceeded: free-models-per-day. )"
+                             R"(Add 10 credits to unlock 1000 free model requests per day",)"
+                             R"("code":429}})");
+}
+
 QByteArray unrecognizedArgumentBody(const QString &name)
 {
     return errorBody(QStringLiteral("Unrecognized request argument supplied: %1").arg(name));
@@ -379,7 +391,8 @@ QStringList deltas(const QString &text)
     return out;
 }
 
-ChunkFormat::ChunkFormat(int index, const QString &model)
+ChunkFormat::ChunkFormat(int index, const QString &model, CostRate costPerMillionTokens)
+    : costPerMillionTokens(costPerMillionTokens)
 {
     head = QByteArrayLiteral(R"({"id":"chatcmpl-demo-)") + QByteArray::number(index)
         + QByteArrayLiteral(R"(","object":"chat.completion.chunk","created":)")
@@ -417,8 +430,9 @@ QByteArray ChunkFormat::finish(QByteArrayView reason) const
 
 namespace {
 
-/// The members of a usage object, OpenAI's order: `"prompt_tokens":..}` without the `{`.
-QByteArray usageMembers(qint64 prompt, qint64 completion, qint64 reasoning)
+/// The members of a usage object, OpenAI's order: `"prompt_tokens":..}` without the `{`; with a
+/// cost rate, OpenRouter's "cost" last.
+QByteArray usageMembers(qint64 prompt, qint64 completion, qint64 reasoning, CostRate rate)
 {
     QByteArray out = R"("prompt_tokens":)" + QByteArray::number(prompt) + R"(,"completion_tokens":)"
         + QByteArray::number(completion) + R"(,"total_tokens":)"
@@ -426,6 +440,14 @@ QByteArray usageMembers(qint64 prompt, qint64 completion, qint64 reasoning)
     if (reasoning >= 0)
         out += R"(,"completion_tokens_details":{"reasoning_tokens":)"
             + QByteArray::number(reasoning) + '}';
+    // OpenRouter's usage accounting (https://openrouter.ai/docs/use-cases/usage-accounting):
+    // "cost", a JSON number, "the total amount charged to your account" in credits, in the usage
+    // object of a whole response and of a stream's last chunk. The shortest text that reads back
+    // as the same double, so a client can check it to the last bit.
+    if (rate)
+        out += R"(,"cost":)"
+            + QByteArray::number(
+                costOf(prompt, completion, *rate), 'g', QLocale::FloatingPointShortest);
     return out + '}';
 }
 
@@ -433,12 +455,17 @@ QByteArray usageMembers(qint64 prompt, qint64 completion, qint64 reasoning)
 
 QByteArray ChunkFormat::usage(qint64 prompt, qint64 completion, qint64 reasoning) const
 {
-    return event(
-        head + R"("choices":[],"usage":{)" + usageMembers(prompt, completion, reasoning) + '}');
+    return event(head + R"("choices":[],"usage":{)"
+        + usageMembers(prompt, completion, reasoning, costPerMillionTokens) + '}');
 }
 
-QByteArray completionBody(
-    int index, const QString &model, const QString &text, qint64 prompt, const Finish &finish)
+double costOf(qint64 prompt, qint64 completion, double costPerMillionTokens)
+{
+    return double(prompt + completion) * costPerMillionTokens / 1e6;
+}
+
+QByteArray completionBody(int index, const QString &model, const QString &text, qint64 prompt,
+    const Finish &finish, CostRate costPerMillionTokens)
 {
     const qint64 completion
         = finish.completionTokens >= 0 ? finish.completionTokens : tokensOf(text.toUtf8().size());
@@ -450,7 +477,7 @@ QByteArray completionBody(
     body.reserve(body.size() + text.size() + 200);
     appendJsonString(body, text.toUtf8());
     body += R"(},"finish_reason":")" + finish.reason + R"("}],"usage":{)"
-        + usageMembers(prompt, completion, finish.reasoningTokens) + '}';
+        + usageMembers(prompt, completion, finish.reasoningTokens, costPerMillionTokens) + '}';
     return body;
 }
 

@@ -12,6 +12,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <utility>
 
 namespace capwatch::demo::wire {
@@ -66,6 +67,10 @@ QByteArray contextLengthBody(qint64 contextWindow, qint64 prompt, qint64 complet
 /// capped's 429 over the request limit, in OpenAI's words ("Rate limit reached for requests ...
 /// Please try again in 1.5s."): type `requests`, code `rate_limit_exceeded`.
 QByteArray requestLimitBody(qint64 limit, qint64 used, double windowSeconds, qint64 waitMs);
+/// daily over --requests-per-day: OpenRouter's 429 for a free model's daily requests, in its words
+/// ("Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests
+/// per day"), code 429, without the metadata that would name a limit or a reset.
+QByteArray dailyLimitBody();
 /// OpenAI's 400 for a request member it does not know: "Unrecognized request argument supplied:
 /// NAME", param and code null.
 QByteArray unrecognizedArgumentBody(const QString &name);
@@ -120,12 +125,18 @@ struct Finish
     qint64 reasoningTokens = -1;
 };
 
+/// What usage says an answer cost, as OpenRouter reports it: `"cost"`, a number of credits
+/// (USD), in the usage object, (prompt + completion tokens) * costPerMillionTokens / 1e6. Empty:
+/// no cost member, as OpenAI.
+using CostRate = std::optional<double>;
+
 /// The parts of a chunk object every event shares, in OpenAI's member order.
 struct ChunkFormat
 {
     QByteArray head; ///< `{"id":..,"object":..,"created":..,"model":..,`
+    CostRate costPerMillionTokens; ///< usage() adds "cost" when set
 
-    ChunkFormat(int index, const QString &model);
+    ChunkFormat(int index, const QString &model, CostRate costPerMillionTokens = {});
 
     static QByteArray event(const QByteArray &json) { return "data: " + json + "\n\n"; }
     QByteArray role() const;
@@ -135,13 +146,16 @@ struct ChunkFormat
     QByteArray stop() const { return finish("stop"); }
     /// The last choice chunk: an empty delta and finish_reason `reason`.
     QByteArray finish(QByteArrayView reason) const;
-    /// The usage chunk ("choices":[]); reasoning >= 0 adds completion_tokens_details.
+    /// The usage chunk ("choices":[]); reasoning >= 0 adds completion_tokens_details, a cost
+    /// rate "cost".
     QByteArray usage(qint64 prompt, qint64 completion, qint64 reasoning = -1) const;
     static QByteArray done() { return QByteArrayLiteral("data: [DONE]\n\n"); }
 };
 
-/// A whole (not streamed) chat.completion body.
-QByteArray completionBody(
-    int index, const QString &model, const QString &text, qint64 prompt, const Finish &finish = {});
+/// A whole (not streamed) chat.completion body; its usage has "cost" with a cost rate.
+QByteArray completionBody(int index, const QString &model, const QString &text, qint64 prompt,
+    const Finish &finish = {}, CostRate costPerMillionTokens = {});
+/// The cost "cost" says: (prompt + completion) * costPerMillionTokens / 1e6.
+double costOf(qint64 prompt, qint64 completion, double costPerMillionTokens);
 
 } // namespace capwatch::demo::wire

@@ -4,6 +4,7 @@
 #include "historylogging.h"
 #include "historystore.h"
 #include "historystore_p.h"
+#include "privatefiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -170,6 +171,35 @@ Probe probeAgain(const QString &path, int latest, bool checkIntegrity)
     return probe;
 }
 
+/// The sentence of the result's status, without what could not be made private.
+QString statusMessage(const OpenResult &r)
+{
+    using Status = OpenResult::Status;
+    switch (r.status) {
+    case Status::Opened:
+        if (r.fromVersion < r.version)
+            return u"History: %1 (migrated from schema version %2 to %3)"_s.arg(r.path)
+                .arg(r.fromVersion)
+                .arg(r.version);
+        return u"History: %1 (schema version %2)"_s.arg(r.path).arg(r.version);
+    case Status::Created:
+        return u"History: new database %1"_s.arg(r.path);
+    case Status::Recovered:
+        return u"History: the database %1 could not be used (%2); it was moved to %3 and a new "
+               "one was started"_s.arg(r.path, r.reason, r.movedTo);
+    case Status::NewerVersion:
+        return u"History: %1 was made by a newer capwatch (schema version %2; this one knows up "
+               "to %3); it is left untouched and history is kept in memory only for this run"_s
+                   .arg(r.path)
+                   .arg(r.fromVersion)
+                   .arg(r.version);
+    case Status::Unavailable:
+        return u"History: no database could be opened at %1 (%2); history is kept in memory "
+               "only for this run"_s.arg(r.path, r.reason);
+    }
+    return {};
+}
+
 } // namespace
 
 bool OpenResult::persistent() const
@@ -179,42 +209,38 @@ bool OpenResult::persistent() const
 
 QString OpenResult::message() const
 {
-    switch (status) {
-    case Status::Opened:
-        if (fromVersion < version)
-            return u"History: %1 (migrated from schema version %2 to %3)"_s.arg(path)
-                .arg(fromVersion)
-                .arg(version);
-        return u"History: %1 (schema version %2)"_s.arg(path).arg(version);
-    case Status::Created:
-        return u"History: new database %1"_s.arg(path);
-    case Status::Recovered:
-        return u"History: the database %1 could not be used (%2); it was moved to %3 and a new "
-               "one was started"_s.arg(path, reason, movedTo);
-    case Status::NewerVersion:
-        return u"History: %1 was made by a newer capwatch (schema version %2; this one knows up "
-               "to %3); it is left untouched and history is kept in memory only for this run"_s
-                   .arg(path)
-                   .arg(fromVersion)
-                   .arg(version);
-    case Status::Unavailable:
-        return u"History: no database could be opened at %1 (%2); history is kept in memory "
-               "only for this run"_s.arg(path, reason);
-    }
-    return {};
+    QString text = statusMessage(*this);
+    if (!privacyProblems.isEmpty())
+        text += u"; "_s + privacyProblems.join(u"; "_s);
+    return text;
 }
 
 OpenResult HistoryStore::open(const QString &path, const OpenOptions &options)
 {
     close();
+    // For this user only, before anything is read or made: the folder, then the files in it (a
+    // file moved aside keeps the mode it has now).
+    PrivateFiles privacy(path);
+    privacy.prepareFolder();
+    privacy.tightenFiles();
+    OpenResult result = openPrivately(path, options, privacy);
+    // The -wal and -shm SQLite made have the database's mode; any that were there are checked.
+    privacy.tightenFiles();
+    result.privacyProblems = privacy.problems();
+    if (!result.privacyProblems.isEmpty())
+        qCWarning(lcHistory).noquote() << result.message();
+    return result;
+}
+
+OpenResult HistoryStore::openPrivately(
+    const QString &path, const OpenOptions &options, PrivateFiles &privacy)
+{
     const std::vector<Migration> &migrations
         = options.migrations.empty() ? schemaMigrations() : options.migrations;
     const int latest = migrations.back().version;
     OpenResult result;
     result.path = path;
 
-    const QFileInfo info(path);
-    QDir().mkpath(info.absolutePath());
     Probe probe = probeAgain(path, latest, options.checkIntegrity);
     // Creating the file and moving a damaged one aside happen under a lock file, the file probed
     // again once it is held: two processes that both found it missing or damaged would otherwise
@@ -252,6 +278,8 @@ OpenResult HistoryStore::open(const QString &path, const OpenOptions &options)
         case Probe::State::Missing:
         case Probe::State::Usable: {
             const bool existed = probe.state == Probe::State::Usable;
+            // Made 0600 before SQLite makes it (with the umask's 0644) and its -wal and -shm.
+            privacy.createFile();
             if (openFile(path, migrations, &result)) {
                 result.status = existed && probe.version > 0 ? OpenResult::Status::Opened
                                                              : OpenResult::Status::Created;
@@ -305,6 +333,7 @@ OpenResult HistoryStore::open(const QString &path, const OpenOptions &options)
     }
     result.movedTo = movedTo;
     result.fromVersion = 0;
+    privacy.createFile();
     if (!openFile(path, migrations, &result)) {
         result.status = OpenResult::Status::Unavailable;
         result.reason = reason + u"; then: "_s + m_lastError;

@@ -14,11 +14,14 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
+#include <QStringList>
 #include <QVariantList>
 #include <functional>
 #include <memory>
 
 namespace capwatch::history {
+
+class PrivateFiles;
 
 struct OpenOptions
 {
@@ -45,6 +48,10 @@ struct OpenResult
     QString reason; ///< why it was moved, refused or unavailable (SQLite's words)
     int fromVersion = 0; ///< the file's schema version before opening
     int version = 0; ///< after opening
+    /// What could not be made private to this user (the folder 0700, the database, its -wal and
+    /// -shm 0600: a file of another user, a read-only file system), one sentence each. It never
+    /// stops the open; message() says it.
+    QStringList privacyProblems;
 
     /// History goes to disk (Opened, Created, Recovered). Otherwise the store keeps this run's
     /// history in memory only, so callers need no second code path.
@@ -68,6 +75,10 @@ public:
 
     /// Opens (creating, migrating or recovering) the database at `path`. Never throws; whatever
     /// the file, the store is usable afterwards (in memory when the result is not persistent).
+    /// For the current user only (issue 30): the folders it makes are 0700, the database is made
+    /// 0600 before SQLite opens it (so its -wal and -shm are too), and an existing database, its
+    /// -wal and -shm, and capwatch's own folder (not a folder the user named) are tightened
+    /// (PrivateFiles).
     OpenResult open(const QString &path, const OpenOptions &options = {});
     /// Nothing on disk (`--private`).
     OpenResult openInMemory();
@@ -175,6 +186,9 @@ public:
 private:
     struct Statements;
 
+    /// open() once the folder and the files there are private: probe, create, recover, migrate.
+    OpenResult openPrivately(
+        const QString &path, const OpenOptions &options, PrivateFiles &privacy);
     bool openFile(
         const QString &path, const std::vector<Migration> &migrations, OpenResult *result);
     void useMemory();

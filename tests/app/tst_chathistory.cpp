@@ -14,9 +14,11 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 using namespace capwatch;
@@ -26,6 +28,17 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QByteArray kKey = "sk-capwatch-cli-test-0d9e8f7a6b5c4d3e";
+
+/// The mode in octal as `ls -l` has it ("0600"), or "missing".
+QString modeOf(const QString &path)
+{
+    struct stat st
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return u"missing"_s;
+    return u"0"_s + QString::number(st.st_mode & 07777, 8);
+}
 
 demo::DemoOptions scenario(const QString &name)
 {
@@ -48,6 +61,7 @@ private Q_SLOTS:
     void killNineInTheMiddleOfARetryCycle();
     void interruptStoresTheCancel();
     void unusableDatabaseNeverStopsTheSend();
+    void theDatabaseIsForItsUserAlone();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -316,6 +330,58 @@ void TestChatHistory::unusableDatabaseNeverStopsTheSend()
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY(!run.out.isEmpty());
     QCOMPARE(run.err.count("capwatch: history: "), 1);
+}
+
+void TestChatHistory::theDatabaseIsForItsUserAlone()
+{
+    // issue 30: capwatch-cli on its default path, with a fresh XDG_DATA_HOME, under the usual
+    // umask 022 that would make a file 0644: the folders it makes are 0700 and the database 0600.
+    struct Umask
+    {
+        mode_t old = ::umask(022);
+        ~Umask() { ::umask(old); }
+    } umask022;
+    testing::DemoThread demo(scenario(u"capped"_s));
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    testing::CliOptions options;
+    options.environment = environment();
+    const QStringList chat { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"hi"_s };
+    const QString data = m_dir->filePath(u"data"_s);
+    QVERIFY(!QFileInfo::exists(data));
+    testing::CliRun run = testing::runCli(chat, options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(!run.err.contains("history"), run.err.constData());
+    QCOMPARE(modeOf(data), u"0700"_s);
+    QCOMPARE(modeOf(data + u"/capwatch"_s), u"0700"_s);
+    QCOMPARE(modeOf(database()), u"0600"_s);
+    // Its -wal and -shm went with the last connection; were they left, they would be 0600.
+    for (const QString &side : { u"-wal"_s, u"-shm"_s })
+        QVERIFY(QStringList({ u"missing"_s, u"0600"_s }).contains(modeOf(database() + side)));
+
+    // One of a capwatch from before: tightened by the next run, its conversation kept.
+    QVERIFY(::chmod(QFile::encodeName(data + u"/capwatch"_s).constData(), 0755) == 0);
+    QVERIFY(::chmod(QFile::encodeName(database()).constData(), 0644) == 0);
+    run = testing::runCli(chat, options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(!run.err.contains("history"), run.err.constData());
+    QCOMPARE(modeOf(data + u"/capwatch"_s), u"0700"_s);
+    QCOMPARE(modeOf(database()), u"0600"_s);
+    {
+        history::HistoryStore store;
+        QCOMPARE(store.open(database()).status, history::OpenResult::Status::Opened);
+        QCOMPARE(store.conversationCount(), 2);
+    }
+
+    // --history-database in a folder of the user's: the file is private, the folder untouched.
+    const QString named = m_dir->filePath(u"named"_s);
+    QVERIFY(QDir().mkdir(named));
+    QVERIFY(::chmod(QFile::encodeName(named).constData(), 0755) == 0);
+    run = testing::runCli(
+        chat + QStringList { u"--history-database"_s, named + u"/h.sqlite"_s }, options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(modeOf(named), u"0755"_s);
+    QCOMPARE(modeOf(named + u"/h.sqlite"_s), u"0600"_s);
 }
 
 QTEST_GUILESS_MAIN(TestChatHistory)

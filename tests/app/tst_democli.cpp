@@ -1,6 +1,7 @@
 // capwatch-cli demo, run as a process: --help lists every scenario of the one table, and the
-// flags of the cut-answer scenarios (--max-answer, --drop-after, --drop-with) reach the provider
-// or are refused as argument errors.
+// flags of the cut-answer scenarios (--max-answer, --drop-after, --drop-with) and of what a send
+// costs (--cost-per-mtok, --requests-per-day; issue 30) reach the provider or are refused as
+// argument errors.
 
 #include "demo/demoprovider.h"
 #include "demo/scenarios.h"
@@ -52,10 +53,12 @@ private Q_SLOTS:
         for (const capwatch::demo::ScenarioInfo &info : capwatch::demo::scenarioTable())
             QVERIFY2(help.contains(u"\n  "_s + info.name.toString() + u' '),
                 qPrintable(info.name.toString()));
-        for (const QString &flag : { u"--max-answer"_s, u"--drop-after"_s, u"--drop-with"_s })
+        for (const QString &flag : { u"--max-answer"_s, u"--drop-after"_s, u"--drop-with"_s,
+                 u"--cost-per-mtok"_s, u"--requests-per-day"_s })
             QVERIFY2(help.contains(flag), qPrintable(flag));
         QVERIFY(help.contains(u"length"_s));
         QVERIFY(help.contains(u"drop "_s));
+        QVERIFY(help.contains(u"\n  daily "_s));
     }
 
     void badValuesAreArgumentErrors_data()
@@ -65,6 +68,15 @@ private Q_SLOTS:
         QTest::newRow("--max-answer not a number") << QStringList { u"--max-answer"_s, u"x"_s };
         QTest::newRow("negative --drop-after") << QStringList { u"--drop-after"_s, u"-5"_s };
         QTest::newRow("unknown --drop-with") << QStringList { u"--drop-with"_s, u"maybe"_s };
+        QTest::newRow("negative --cost-per-mtok")
+            << QStringList { u"--cost-per-mtok"_s, u"-0.5"_s };
+        QTest::newRow("--cost-per-mtok not a number")
+            << QStringList { u"--cost-per-mtok"_s, u"cheap"_s };
+        QTest::newRow("--cost-per-mtok nan") << QStringList { u"--cost-per-mtok"_s, u"nan"_s };
+        QTest::newRow("--cost-per-mtok inf") << QStringList { u"--cost-per-mtok"_s, u"inf"_s };
+        QTest::newRow("--requests-per-day 0") << QStringList { u"--requests-per-day"_s, u"0"_s };
+        QTest::newRow("--requests-per-day not whole")
+            << QStringList { u"--requests-per-day"_s, u"2.5"_s };
     }
 
     void badValuesAreArgumentErrors()
@@ -98,6 +110,61 @@ private Q_SLOTS:
         demo.process().terminate();
         QVERIFY(demo.waitForFinished());
         QCOMPARE(demo.result().exitCode, 0);
+    }
+
+    void costPerMtok()
+    {
+        // --cost-per-mtok 2.5: the answer's usage says its cost, OpenRouter's "cost".
+        capwatch::testing::CliProcess demo({ u"demo"_s, u"--cost-per-mtok"_s, u"2.5"_s });
+        QVERIFY(demo.waitForLine());
+        const QByteArray line = demo.process().readLine().trimmed();
+        QNetworkAccessManager nam;
+        nam.setProxy(QNetworkProxy::NoProxy);
+        const auto reply = ask(nam, QString::fromUtf8(line.sliced(13)), u"hi"_s);
+        QVERIFY(reply->isFinished());
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+        const QJsonObject usage
+            = QJsonDocument::fromJson(reply->readAll()).object().value(u"usage"_s).toObject();
+        const qint64 tokens = usage.value(u"total_tokens"_s).toInteger(-1);
+        QVERIFY(tokens > 0);
+        QVERIFY(usage.value(u"cost"_s).isDouble());
+        QVERIFY(usage.value(u"cost"_s).toDouble() == double(tokens) * 2.5 / 1e6);
+    }
+
+    void noCostByDefault()
+    {
+        capwatch::testing::CliProcess demo({ u"demo"_s });
+        QVERIFY(demo.waitForLine());
+        const QByteArray line = demo.process().readLine().trimmed();
+        QNetworkAccessManager nam;
+        nam.setProxy(QNetworkProxy::NoProxy);
+        const auto reply = ask(nam, QString::fromUtf8(line.sliced(13)), u"hi"_s);
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+        const QJsonObject usage
+            = QJsonDocument::fromJson(reply->readAll()).object().value(u"usage"_s).toObject();
+        QVERIFY(usage.contains(u"total_tokens"_s));
+        QVERIFY(!usage.contains(u"cost"_s));
+    }
+
+    void dailyWithRequestsPerDay()
+    {
+        // --requests-per-day 2: two answers, then the 429 in words, no limit header.
+        capwatch::testing::CliProcess demo(
+            { u"demo"_s, u"--scenario"_s, u"daily"_s, u"--requests-per-day"_s, u"2"_s });
+        QVERIFY(demo.waitForLine());
+        const QString url = QString::fromUtf8(demo.process().readLine().trimmed().sliced(13));
+        QNetworkAccessManager nam;
+        nam.setProxy(QNetworkProxy::NoProxy);
+        for (int i = 0; i < 2; ++i) {
+            const auto reply = ask(nam, url, u"hi"_s, i == 1);
+            QCOMPARE(reply->error(), QNetworkReply::NoError);
+        }
+        const auto refused = ask(nam, url, u"hi"_s);
+        QVERIFY(refused->isFinished());
+        QCOMPARE(refused->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 429);
+        QVERIFY(refused->readAll().contains("Rate limit exceeded: free-models-per-day"));
+        QVERIFY(!refused->hasRawHeader("retry-after"));
+        QVERIFY(!refused->hasRawHeader("x-ratelimit-remaining-requests"));
     }
 
     void dropWithError()

@@ -352,7 +352,7 @@ private Q_SLOTS:
             u"auth-expired"_s, u"validation"_s, u"flaky"_s, u"hang"_s, u"drop-mid-stream"_s,
             u"firehose"_s, u"drip"_s, u"huge-error"_s, u"bad-utf8"_s, u"huge-headers"_s,
             u"redirect-loop"_s, u"error-in-200"_s, u"error-in-stream"_s, u"context"_s, u"billing"_s,
-            u"reset"_s, u"length"_s, u"drop"_s };
+            u"reset"_s, u"length"_s, u"drop"_s, u"daily"_s };
         QCOMPARE(DemoProvider::scenarios(), expected);
         QCOMPARE(DemoProvider::messageLanguages(), (QStringList { u"en"_s, u"ru"_s, u"zh"_s }));
     }

@@ -387,11 +387,13 @@ int runChat(const QStringList &args)
     QObject historyContext;
     if (keepsHistory) {
         history = std::make_unique<history::HistoryWriter>();
-        // A database that cannot be used never stops the send: it goes on in memory.
+        // A database that cannot be used never stops the send: it goes on in memory. Nor does
+        // one that could not be made private to this user, which is said too.
         QObject::connect(history.get(), &history::HistoryWriter::opened, &historyContext,
             [](const history::OpenResult &result) {
-                if (result.status != history::OpenResult::Status::Opened
-                    && result.status != history::OpenResult::Status::Created)
+                if ((result.status != history::OpenResult::Status::Opened
+                        && result.status != history::OpenResult::Status::Created)
+                    || !result.privacyProblems.isEmpty())
                     writeErr((u"capwatch: history: "_s + result.message() + u'\n').toUtf8());
             });
         QObject::connect(history.get(), &history::HistoryWriter::writeFailed, &historyContext,

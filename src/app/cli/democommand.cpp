@@ -6,6 +6,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <cmath>
 
 namespace capwatch::cli {
 
@@ -26,7 +27,8 @@ CommandSpec demoSpec()
         u"demo [--port P] [--scenario NAME] [--limit N] [--window S] [--time-scale F] "
         u"[--headline-first N] "
         u"[--message-language LANG] [--context-window N] [--reset-after S] [--request-limit N] "
-        u"[--refuse-stream-options] [--max-answer N] [--drop-after N] [--drop-with error|close]"_s,
+        u"[--refuse-stream-options] [--max-answer N] [--drop-after N] [--drop-with error|close] "
+        u"[--cost-per-mtok X] [--requests-per-day N]"_s,
         {
             QCommandLineOption(u"port"_s,
                 cliText(
@@ -90,6 +92,16 @@ CommandSpec demoSpec()
                     "How the drop scenario breaks a stream: close (the connection, default) or "
                     "error (an error event after the first words).")),
                 u"HOW"_s, u"close"_s),
+            QCommandLineOption(u"cost-per-mtok"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Report what each answer cost in its usage, as OpenRouter does: \"cost\", "
+                    "its tokens times X credits per million tokens (default: no cost).")),
+                u"X"_s),
+            QCommandLineOption(u"requests-per-day"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Requests the daily scenario answers per day of the demo's clock, which "
+                    "--time-scale shortens (default: 5).")),
+                u"N"_s, u"5"_s),
         },
         cliText(QT_TRANSLATE_NOOP("cli", "Scenarios:")),
         scenarios,
@@ -156,6 +168,16 @@ int runDemo(const QStringList &args)
     else
         return argumentError(
             spec.name, u"unknown --drop-with '%1' (one of: close, error)"_s.arg(dropWith));
+
+    if (parser.isSet(u"cost-per-mtok"_s)) {
+        const double cost = parser.value(u"cost-per-mtok"_s).toDouble(&ok);
+        if (!ok || !std::isfinite(cost) || cost < 0)
+            return argumentError(spec.name, u"--cost-per-mtok takes a number from 0"_s);
+        options.costPerMillionTokens = cost;
+    }
+    options.requestsPerDay = parser.value(u"requests-per-day"_s).toLongLong(&ok);
+    if (!ok || options.requestsPerDay < 1)
+        return argumentError(spec.name, u"--requests-per-day takes a positive whole number"_s);
 
     demo::DemoProvider provider;
     provider.setOptions(options);
