@@ -739,6 +739,10 @@
         <translation>Die Antwort wurde nach %1 Zeichen unterbrochen: Was kam, bleibt erhalten, und „Fortsetzen“ fragt nach dem Rest.</translation>
     </message>
     <message>
+        <source>answer interrupted</source>
+        <translation>Antwort unterbrochen</translation>
+    </message>
+    <message>
         <source>Interrupted after %1 characters</source>
         <translation>Nach %1 Zeichen unterbrochen</translation>
     </message>

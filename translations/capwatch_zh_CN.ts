@@ -733,6 +733,10 @@
         <translation>回答在 %1 个字符后中断：已收到的内容会保留，“继续”会请求其余部分。</translation>
     </message>
     <message>
+        <source>answer interrupted</source>
+        <translation>回答中断</translation>
+    </message>
+    <message>
         <source>Interrupted after %1 characters</source>
         <translation>在 %1 个字符后中断</translation>
     </message>

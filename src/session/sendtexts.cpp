@@ -64,6 +64,8 @@ QString SendTexts::phase(const SendState &s)
         return s.attempt == 2 ? tr("Answered after 1 retry")
                               : tr("Answered after %1 retries").arg(s.attempt - 1);
     case SendPhase::GaveUp:
+        if (s.answerEnd == retry::AnswerEnd::Interrupted) // not a refusal: the answer broke off
+            return answerEnd(s);
         return tr("Gave up: %1")
             .arg(RetryTexts::reasonSentence(s.reason, s.limits, s.failureCategory()));
     case SendPhase::Cancelled:
@@ -131,7 +133,10 @@ QString SendTexts::failure(const SendState &s)
 {
     if (!s.lastFailure)
         return tr("–");
-    const QString name = RetryTexts::category(s.lastFailure->category);
+    // The answer of an HTTP 200 broke off: that, not "fatal", is what failed.
+    const QString name = s.answerEnd == retry::AnswerEnd::Interrupted
+        ? tr("answer interrupted")
+        : RetryTexts::category(s.lastFailure->category);
     return s.lastFailure->status > 0
         ? tr("%1 (HTTP %2)").arg(name, QString::number(s.lastFailure->status))
         : name;

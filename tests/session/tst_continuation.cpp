@@ -207,7 +207,10 @@ private Q_SLOTS:
         QCOMPARE(broken.answerChars, partial.size());
         QCOMPARE(SendTexts::answerEnd(broken),
             u"Interrupted after %1 characters"_s.arg(QLocale().toString(partial.size())));
-        // The failed card's lead says what happened, not a refusal.
+        // The panel, the card and the status say what happened, not a refusal.
+        QCOMPARE(SendTexts::phase(broken), SendTexts::answerEnd(broken));
+        QVERIFY2(SendTexts::failure(broken).startsWith(u"answer interrupted"_s),
+            qPrintable(SendTexts::failure(broken)));
         QCOMPARE(SendTexts::failedLead(broken),
             u"The answer was interrupted after %1 characters: what came is kept, and Continue "
             "asks for the rest."_s.arg(QLocale().toString(partial.size())));
