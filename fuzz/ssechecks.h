@@ -66,6 +66,9 @@ inline std::string updateDifferences(const net::ChatStreamUpdate &a, const net::
         check(a.usage->promptTokens == b.usage->promptTokens, "promptTokens");
         check(a.usage->completionTokens == b.usage->completionTokens, "completionTokens");
         check(a.usage->totalTokens == b.usage->totalTokens, "totalTokens");
+        check(a.usage->cachedTokens == b.usage->cachedTokens, "cachedTokens");
+        check(a.usage->reasoningTokens == b.usage->reasoningTokens, "reasoningTokens");
+        check(a.usage->cost == b.usage->cost, "cost");
     }
     check(a.error.has_value() == b.error.has_value(), "error presence");
     if (a.error && b.error) {

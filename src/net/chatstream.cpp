@@ -162,15 +162,16 @@ std::atomic<quint64> g_generalDecodes { 0 };
 Usage usageOf(const retry::UsageReport &report)
 {
     return { report.promptTokens.value_or(-1), report.completionTokens.value_or(-1),
-        report.totalTokens.value_or(-1) };
+        report.totalTokens.value_or(-1), report.cachedTokens.value_or(-1),
+        report.reasoningTokens.value_or(-1), report.cost };
 }
 
 retry::UsageReport usageReportOf(const Usage &usage)
 {
     const auto figure
         = [](qint64 n) { return n >= 0 ? std::optional<std::int64_t>(n) : std::nullopt; };
-    return { figure(usage.promptTokens), figure(usage.completionTokens),
-        figure(usage.totalTokens) };
+    return { figure(usage.promptTokens), figure(usage.completionTokens), figure(usage.totalTokens),
+        figure(usage.cachedTokens), figure(usage.reasoningTokens), usage.cost };
 }
 
 StreamDecodeCounts streamDecodeCounts()

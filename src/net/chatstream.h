@@ -21,6 +21,9 @@ struct Usage
     qint64 promptTokens = -1; ///< -1: not reported
     qint64 completionTokens = -1;
     qint64 totalTokens = -1;
+    qint64 cachedTokens = -1; ///< usage.prompt_tokens_details.cached_tokens
+    qint64 reasoningTokens = -1; ///< usage.completion_tokens_details.reasoning_tokens
+    std::optional<double> cost; ///< usage.cost (OpenRouter): what the answer was billed
 };
 Usage usageOf(const retry::UsageReport &report);
 retry::UsageReport usageReportOf(const Usage &usage);

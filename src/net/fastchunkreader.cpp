@@ -265,32 +265,75 @@ private:
     bool usage(ChatStreamUpdate &update)
     {
         Usage u;
-        std::array<bool, 3> seen {};
+        std::array<bool, 6> seen {};
         const std::array<qint64 *, 3> figures { &u.promptTokens, &u.completionTokens,
             &u.totalTokens };
         const bool ok = object([&](QByteArrayView key) {
-            const int i = is(key, "prompt_tokens") ? 0
-                : is(key, "completion_tokens")     ? 1
-                : is(key, "total_tokens")          ? 2
-                                                   : -1;
+            const int i = is(key, "prompt_tokens")     ? 0
+                : is(key, "completion_tokens")         ? 1
+                : is(key, "total_tokens")              ? 2
+                : is(key, "prompt_tokens_details")     ? 3
+                : is(key, "completion_tokens_details") ? 4
+                : is(key, "cost")                      ? 5
+                                                       : -1;
             if (i < 0)
                 return skipValue(2);
-            qint64 *const figure = figures[size_t(i)];
             if (std::exchange(seen[size_t(i)], true))
                 return false;
-            if (at('-') || (m_p < m_end && *m_p >= '0' && *m_p <= '9')) {
-                std::optional<qint64> value;
-                // Fractional, negative or huge figures: retry::usageFrom() rules on them.
-                if (!number(&value) || !value || *value < 0 || *value > kMaxUsageFigure)
-                    return false;
-                *figure = *value;
-                return true;
-            }
-            return skipValue(2); // null, a string...: not reported
+            if (i == 3)
+                return details(&u.cachedTokens, "cached_tokens");
+            if (i == 4)
+                return details(&u.reasoningTokens, "reasoning_tokens");
+            if (i == 5)
+                return cost(&u.cost);
+            return figure(figures[size_t(i)], 2);
         });
         if (ok)
             update.usage = u;
         return ok;
+    }
+
+    /// A whole figure at m_p as retry::usageFrom() takes it into `out` (left -1 when the value
+    /// is not a number: null, a string...).
+    bool figure(qint64 *out, int depth)
+    {
+        if (at('-') || (m_p < m_end && *m_p >= '0' && *m_p <= '9')) {
+            std::optional<qint64> value;
+            // Fractional, negative or huge figures: retry::usageFrom() rules on them.
+            if (!number(&value) || !value || *value < 0 || *value > kMaxUsageFigure)
+                return false;
+            *out = *value;
+            return true;
+        }
+        return skipValue(depth); // null, a string...: not reported
+    }
+
+    /// A details object of usage at m_p, whose member `name` is the figure kept in `out`.
+    template<size_t N> bool details(qint64 *out, const char (&name)[N])
+    {
+        if (!at('{'))
+            return skipValue(2); // null, an array...: not reported
+        bool seenFigure = false;
+        return object([&](QByteArrayView key) {
+            if (!is(key, name))
+                return skipValue(3);
+            if (std::exchange(seenFigure, true))
+                return false;
+            return figure(out, 3);
+        });
+    }
+
+    /// OpenRouter's `cost` at m_p: a finite number not below 0, whole or not.
+    bool cost(std::optional<double> *out)
+    {
+        if (!at('-') && !(m_p < m_end && *m_p >= '0' && *m_p <= '9'))
+            return skipValue(2); // null, a string...: not reported
+        const char *const start = m_p;
+        std::optional<qint64> whole;
+        if (!number(&whole))
+            return false;
+        *out = retry::usageCost(std::string_view(start, size_t(m_p - start)));
+        return true;
     }
 
     /// A string value at m_p (on its opening quote), decoded as the general path does.

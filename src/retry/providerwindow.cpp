@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -162,6 +163,11 @@ std::optional<std::int64_t> countFromDecimal(std::string_view decimal)
 /// The members of `usage` that the report reads, by name.
 constexpr std::array<std::string_view, 3> kUsageMembers { "prompt_tokens", "completion_tokens",
     "total_tokens" };
+/// The objects in `usage` that hold a figure the report reads, and the figure's name in them.
+constexpr std::string_view kPromptDetails = "prompt_tokens_details";
+constexpr std::string_view kCompletionDetails = "completion_tokens_details";
+constexpr std::string_view kCachedTokens = "cached_tokens";
+constexpr std::string_view kReasoningTokens = "reasoning_tokens";
 
 std::optional<std::int64_t> *usageSlot(UsageReport &u, std::string_view member)
 {
@@ -174,34 +180,64 @@ std::optional<std::int64_t> *usageSlot(UsageReport &u, std::string_view member)
     return nullptr;
 }
 
+/// The figure a details object of `usage` holds: cached tokens in the prompt's, reasoning tokens
+/// in the completion's.
+std::optional<std::int64_t> *detailsSlot(UsageReport &u, std::string_view details)
+{
+    if (details == kPromptDetails)
+        return &u.cachedTokens;
+    if (details == kCompletionDetails)
+        return &u.reasoningTokens;
+    return nullptr;
+}
+
+std::string_view detailsMember(std::string_view details)
+{
+    return details == kPromptDetails ? kCachedTokens : kReasoningTokens;
+}
+
 /// Reads `usage` of a top-level object in one streaming pass. Later duplicate keys replace
 /// earlier ones, as nlohmann::json (and so usageFrom()) reads them.
 class UsageSax final : public JsonHandler
 {
 public:
-    explicit UsageSax(UsageReport &out)
+    UsageSax(UsageReport &out, std::string_view json)
         : m_out(out)
+        , m_json(json)
     { }
 
     void null() override { value(); }
     void boolean(bool) override { value(); }
-    void number() override { value(); }
+    void number() override
+    {
+        // A fraction or an exponent: only the cost takes one. The literal starts at the token.
+        if (std::optional<double> *cost = costSlot())
+            *cost = usageCost(m_json.substr(tokenOffset()));
+        else
+            value();
+    }
     void string(std::string &) override { value(); }
     void integer(std::string_view decimal) override
     {
-        if (std::optional<std::int64_t> *slot = value())
+        if (std::optional<double> *cost = costSlot())
+            *cost = usageCost(decimal);
+        else if (std::optional<std::int64_t> *slot = value())
             *slot = countFromDecimal(decimal);
     }
     void key(std::string &name) override
     {
         if (m_depth <= 2)
             m_key.swap(name);
+        else if (m_depth == 3)
+            m_innerKey.swap(name);
     }
     void startObject() override
     {
         value();
         if (m_depth == 1 && m_key == "usage")
             m_inUsage = true;
+        else if (m_depth == 2 && m_inUsage && detailsSlot(m_out, m_key))
+            m_details = m_key;
         ++m_depth;
     }
     void endObject() override { end(); }
@@ -213,6 +249,14 @@ public:
     void endArray() override { end(); }
 
 private:
+    /// The cost slot when the value at hand is usage's `cost` (emptied: a duplicate replaces).
+    std::optional<double> *costSlot()
+    {
+        if (m_depth != 2 || !m_inUsage || m_key != "cost")
+            return nullptr;
+        m_out.cost.reset();
+        return &m_out.cost;
+    }
     /// A value starts at the current key: what an earlier duplicate left is dropped. Returns
     /// the usage member it fills, if any.
     std::optional<std::int64_t> *value()
@@ -221,10 +265,18 @@ private:
             m_out = {};
             m_inUsage = false;
         } else if (m_depth == 2 && m_inUsage) {
-            if (std::optional<std::int64_t> *slot = usageSlot(m_out, m_key)) {
+            if (m_key == "cost") {
+                m_out.cost.reset();
+            } else if (std::optional<std::int64_t> *slot = usageSlot(m_out, m_key)) {
                 slot->reset();
                 return slot;
+            } else if (std::optional<std::int64_t> *details = detailsSlot(m_out, m_key)) {
+                details->reset(); // a later details object (or not an object) replaces it
             }
+        } else if (m_depth == 3 && !m_details.empty() && m_innerKey == detailsMember(m_details)) {
+            std::optional<std::int64_t> *slot = detailsSlot(m_out, m_details);
+            slot->reset();
+            return slot;
         }
         return nullptr;
     }
@@ -233,11 +285,19 @@ private:
         --m_depth;
         if (m_depth == 1)
             m_inUsage = false;
-        m_key.clear();
+        if (m_depth == 2)
+            m_details.clear();
+        if (m_depth == 2)
+            m_innerKey.clear();
+        else
+            m_key.clear();
     }
 
     UsageReport &m_out;
+    std::string_view m_json;
     std::string m_key;
+    std::string m_innerKey;
+    std::string m_details; ///< the details object of usage being read (its key), else empty
     int m_depth = 0;
     bool m_inUsage = false;
 };
@@ -328,7 +388,7 @@ UsageReport usageFromJson(std::string_view json)
     if (json.size() > kMaxClassifiedBodyBytes)
         return {};
     UsageReport out;
-    UsageSax sax(out);
+    UsageSax sax(out, json);
     if (!scanJson(json, sax))
         return {};
     return out;
@@ -342,23 +402,53 @@ UsageReport usageFrom(const nlohmann::json &object)
     const auto usage = object.find("usage");
     if (usage == object.end() || !usage->is_object())
         return out;
+    const auto count = [](const nlohmann::json &v) -> std::optional<std::int64_t> {
+        if (v.is_number_unsigned()) {
+            const auto n = v.get<std::uint64_t>();
+            if (n <= static_cast<std::uint64_t>(kMaxCount))
+                return static_cast<std::int64_t>(n);
+        } else if (v.is_number_integer()) {
+            const auto n = v.get<std::int64_t>();
+            if (n >= 0 && n <= kMaxCount)
+                return n;
+        }
+        return std::nullopt;
+    };
     for (const std::string_view member : kUsageMembers) {
         const auto it = usage->find(member);
-        if (it == usage->end())
+        if (it != usage->end())
+            *usageSlot(out, member) = count(*it);
+    }
+    for (const std::string_view details : { kPromptDetails, kCompletionDetails }) {
+        const auto it = usage->find(details);
+        if (it == usage->end() || !it->is_object())
             continue;
-        std::optional<std::int64_t> value;
-        if (it->is_number_unsigned()) {
-            const auto n = it->get<std::uint64_t>();
-            if (n <= static_cast<std::uint64_t>(kMaxCount))
-                value = static_cast<std::int64_t>(n);
-        } else if (it->is_number_integer()) {
-            const auto n = it->get<std::int64_t>();
-            if (n >= 0 && n <= kMaxCount)
-                value = n;
-        }
-        *usageSlot(out, member) = value;
+        const auto figure = it->find(detailsMember(details));
+        if (figure != it->end())
+            *detailsSlot(out, details) = count(*figure);
+    }
+    if (const auto cost = usage->find("cost"); cost != usage->end() && cost->is_number()) {
+        const double value = cost->get<double>();
+        if (std::isfinite(value) && value >= 0)
+            out.cost = value;
     }
     return out;
+}
+
+std::optional<double> usageCost(std::string_view literal)
+{
+    double value = 0;
+    const auto [end, ec] = std::from_chars(literal.data(), literal.data() + literal.size(), value);
+    (void)end;
+    // Valid JSON never overflows here (the readers reject a number too large for a double, as
+    // nlohmann::json does); out of range is an underflow, which reads as 0 there too.
+    if (ec == std::errc::result_out_of_range)
+        value = 0;
+    else if (ec != std::errc())
+        return std::nullopt;
+    if (!std::isfinite(value) || value < 0)
+        return std::nullopt;
+    return value;
 }
 
 bool refusesStreamUsage(int status, std::string_view body)

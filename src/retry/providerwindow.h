@@ -51,16 +51,26 @@ struct WindowReport
 };
 WindowReport windowReportFrom(const Headers &headers);
 
-/// The `usage` object of an answer: `prompt_tokens`, `completion_tokens`, `total_tokens`, each
+/// The `usage` object of an answer: `prompt_tokens`, `completion_tokens`, `total_tokens`,
+/// `prompt_tokens_details.cached_tokens` and `completion_tokens_details.reasoning_tokens`, each
 /// set only when it is a whole non-negative JSON number (not a string, not fractional, not
-/// negative, at most 2^53).
+/// negative, at most 2^53); and `cost` (OpenRouter's usage accounting: what the answer was
+/// billed, in the account's credits), set when it is a finite non-negative JSON number, whole or
+/// not.
 struct UsageReport
 {
     std::optional<std::int64_t> promptTokens;
     std::optional<std::int64_t> completionTokens;
     std::optional<std::int64_t> totalTokens;
+    std::optional<std::int64_t> cachedTokens;
+    std::optional<std::int64_t> reasoningTokens;
+    std::optional<double> cost;
 
-    bool empty() const { return !promptTokens && !completionTokens && !totalTokens; }
+    bool empty() const
+    {
+        return !promptTokens && !completionTokens && !totalTokens && !cachedTokens
+            && !reasoningTokens && !cost;
+    }
     bool operator==(const UsageReport &) const = default;
 };
 /// `json` is a whole response body or one stream event's data: a JSON object whose top-level
@@ -69,6 +79,9 @@ struct UsageReport
 UsageReport usageFromJson(std::string_view json);
 /// The same on a parsed value (the stream reader's chunk, the client's answer).
 UsageReport usageFrom(const nlohmann::json &object);
+/// A JSON number literal (valid JSON, read up to its end) as `usage.cost`: its value when finite
+/// and not negative (a value too small for a double reads as 0, as nlohmann::json reads it).
+std::optional<double> usageCost(std::string_view literal);
 
 /// True when a 400 body names the stream usage option (`stream_options` or `include_usage`,
 /// case-insensitively, in its error texts (retry-policy 6.2), or anywhere in a body that is not

@@ -40,6 +40,7 @@ QByteArrayList seedChunks()
         "\\\"q\\\" \\n\\t\\/ \xF0\x9F\x98\x80\"}}]}",
         R"({"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"},"finish_reason":"length"}]})",
         R"({"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":-1,"total_tokens":6},"error":null})",
+        R"({"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":2},"cost":0.000123}})",
         // (moc mistakes \" inside a raw string for the end of it, so the escapes are spelt out)
         "{\"choices\":[{\"delta\":{\"content\":\"x\",\"tool_calls\":[{\"index\":0,\"function\":"
         "{\"arguments\":\"{\\\"a\\\":[1,2.5e3,true,false,null]}\"}}]},\"logprobs\":{\"content\":"
@@ -58,6 +59,7 @@ private slots:
     void content();
     void usage_data();
     void usage();
+    void usageCostAndDetails();
     void streamError_data();
     void streamError();
     void malformed_data();
@@ -445,6 +447,28 @@ void TestChatStream::completionWithoutErrorPointer()
     QVERIFY(parseChatCompletion(R"({"choices":[{"message":{"content":"x"}}]})", nullptr));
 }
 
+void TestChatStream::usageCostAndDetails()
+{
+    // OpenRouter's last chunk: the cost it billed, and the details objects of OpenAI's usage. The
+    // three readers take the same figures, and the stream reader takes them without the DOM.
+    const QByteArray data
+        = R"({"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":2},"cost":0.000123}})";
+    const capwatch::net::StreamDecodeCounts before = capwatch::net::streamDecodeCounts();
+    const ChatStreamUpdate u = decodeStreamEvent(dataEvent(data));
+    QCOMPARE(capwatch::net::streamDecodeCounts().fast - before.fast, quint64(1));
+    QVERIFY(u.usage);
+    QCOMPARE(u.usage->cachedTokens, qint64(4));
+    QCOMPARE(u.usage->reasoningTokens, qint64(2));
+    QVERIFY(u.usage->cost);
+    QCOMPARE(*u.usage->cost, 0.000123);
+    const capwatch::retry::UsageReport report
+        = capwatch::retry::usageFromJson(std::string_view(data.constData(), size_t(data.size())));
+    QVERIFY(report == capwatch::net::usageReportOf(*u.usage));
+    const ChatStreamUpdate general = decodeStreamEventGeneral(dataEvent(data));
+    QVERIFY(general.usage);
+    QVERIFY(capwatch::net::usageReportOf(*general.usage) == report);
+}
+
 void TestChatStream::fastPathAgreesWithGeneral_data()
 {
     // decodeStreamEvent() reads the common shape without a DOM and hands anything else to the
@@ -580,6 +604,34 @@ void TestChatStream::fastPathAgreesWithGeneral_data()
         row("nesting " + QByteArray::number(depth),
             R"({"x":)" + deep + R"(,"choices":[{"index":0,"delta":{"content":"x"}}]})");
     }
+    // Usage's cost and the figures in its details objects (OpenRouter, OpenAI).
+    const auto usage = [](const QByteArray &members) -> QByteArray {
+        return R"({"choices":[],"usage":{"prompt_tokens":5,)" + members + "}}";
+    };
+    row("cost, a fraction", usage(R"("cost":0.0001234)"));
+    row("cost, whole", usage(R"("cost":3)"));
+    row("cost, an exponent", usage(R"("cost":1.5e-7)"));
+    row("cost, underflowing", usage(R"("cost":1e-400)"));
+    row("cost, too large", usage(R"("cost":1e400)"));
+    row("cost, negative", usage(R"("cost":-0.5)"));
+    row("cost, minus zero", usage(R"("cost":-0)"));
+    row("cost, a string", usage(R"("cost":"0.5")"));
+    row("cost, null", usage(R"("cost":null)"));
+    row("cost, twice", usage(R"("cost":1,"cost":2)"));
+    row("cost, 20 digits", usage(R"("cost":12345678901234567890)"));
+    row("cached tokens", usage(R"("prompt_tokens_details":{"cached_tokens":3,"audio_tokens":0})"));
+    row("reasoning tokens",
+        usage(
+            R"("completion_tokens_details":{"accepted_prediction_tokens":0,"reasoning_tokens":8})"));
+    row("details, null", usage(R"("prompt_tokens_details":null,"completion_tokens_details":[1])"));
+    row("details, a fraction", usage(R"("prompt_tokens_details":{"cached_tokens":1.5})"));
+    row("details, negative", usage(R"("completion_tokens_details":{"reasoning_tokens":-1})"));
+    row("details, nested", usage(R"("prompt_tokens_details":{"x":{"cached_tokens":2}})"));
+    row("details, twice",
+        usage(R"("prompt_tokens_details":{"cached_tokens":1},"prompt_tokens_details":{})"));
+    row("details, figure twice",
+        usage(R"("prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2})"));
+    row("details, a string figure", usage(R"("prompt_tokens_details":{"cached_tokens":"1"})"));
     row("[DONE]", "[DONE]");
     row("error event with a chunk", chunk(R"("x")"), "error");
     row("message event with a chunk", chunk(R"("x")"), "message");

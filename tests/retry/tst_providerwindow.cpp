@@ -286,6 +286,13 @@ void TestProviderWindow::usage_data()
     QTest::newRow("top-level array") << QByteArray(R"([{"usage":{"prompt_tokens":5}}])")
                                      << qint64(-1) << qint64(-1) << qint64(-1);
     QTest::newRow("empty") << QByteArray() << qint64(-1) << qint64(-1) << qint64(-1);
+    // Cost and the details objects: the streaming reader and the parsed form agree (below).
+    QTest::newRow("cost and details") << QByteArray(
+        R"({"usage":{"prompt_tokens":9,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":2},"cost":1.5e-6}})")
+                                      << qint64(9) << qint64(-1) << qint64(-1);
+    QTest::newRow("duplicate details") << QByteArray(
+        R"({"usage":{"prompt_tokens_details":{"cached_tokens":4},"prompt_tokens_details":{"x":[{"cached_tokens":1}]},"cost":2,"cost":"3"}})")
+                                       << qint64(-1) << qint64(-1) << qint64(-1);
     QTest::newRow("[DONE]") << QByteArray("[DONE]") << qint64(-1) << qint64(-1) << qint64(-1);
 }
 
@@ -299,7 +306,9 @@ void TestProviderWindow::usage()
     QCOMPARE(orNone(u.promptTokens), prompt);
     QCOMPARE(orNone(u.completionTokens), completion);
     QCOMPARE(orNone(u.totalTokens), total);
-    QCOMPARE(u.empty(), prompt < 0 && completion < 0 && total < 0);
+    QCOMPARE(u.empty(),
+        prompt < 0 && completion < 0 && total < 0 && !u.cost && !u.cachedTokens
+            && !u.reasoningTokens);
     // The parsed form reads the same.
     const nlohmann::json parsed = nlohmann::json::parse(str(json), nullptr, false);
     if (!parsed.is_discarded())
