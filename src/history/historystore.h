@@ -135,8 +135,12 @@ public:
     bool removeParkedSend(const QUuid &id);
     /// Deletes the conversations last updated before `now - days`; the number deleted, or -1.
     int deleteOlderThan(int days, const QDateTime &now = QDateTime::currentDateTimeUtc());
-    /// Deletes everything and rewrites the file (VACUUM) so no deleted text stays in it.
-    bool clear();
+    /// Deletes everything and rewrites the file (VACUUM) so no deleted text stays in it; the
+    /// usage ledger too only with `usage` (it outlives the conversations it counts).
+    bool clear(bool usage = false);
+    /// Appends one attempt to the usage ledger (schema v8), in its own transaction unless one is
+    /// open; the endpoint is stored as storableEndpoint() makes it, an invalid time as now.
+    bool addUsage(const UsageRecord &record);
 
     // --- reads --------------------------------------------------------------------------------
 
@@ -157,6 +161,12 @@ public:
     bool forEachRetryRecord(const QDateTime &since, const QDateTime &until,
         const std::function<bool(const StoredRetryRecord &)> &visit);
     qint64 retryRecordCount();
+    /// Every usage row with since <= time < until (an invalid bound: open), oldest first, one at
+    /// a time; `visit` returns false to stop. A database without the table (older than v8)
+    /// has none. False on a database error.
+    bool forEachUsage(const QDateTime &since, const QDateTime &until,
+        const std::function<bool(const UsageRecord &)> &visit);
+    qint64 usageCount();
     /// Every parked send of every conversation, the first due first (then by parkedAt, then as
     /// stored), with its prompt and title. A row that cannot be read (a bad id, its conversation
     /// or message missing) is left out with a warning; a database error gives an empty list and

@@ -119,4 +119,26 @@ QList<qsizetype> seamsFromText(const QString &text)
     return out;
 }
 
+QString costSourceName(CostSource source)
+{
+    switch (source) {
+    case CostSource::Provider:
+        return u"provider"_s;
+    case CostSource::PriceTable:
+        return u"price_table"_s;
+    case CostSource::Unknown:
+        break;
+    }
+    return u"unknown"_s;
+}
+
+CostSource costSourceFromName(QStringView name)
+{
+    if (name == u"provider")
+        return CostSource::Provider;
+    if (name == u"price_table")
+        return CostSource::PriceTable;
+    return CostSource::Unknown;
+}
+
 } // namespace capwatch::history

@@ -219,6 +219,46 @@ struct ProviderWindowRecord
     bool operator==(const ProviderWindowRecord &) const = default;
 };
 
+/// Where an attempt's cost comes from (the `cost_source` column): the provider said what it
+/// billed (`usage.cost`), the price table estimated it, or it is not known (cost NULL).
+enum class CostSource
+{
+    Unknown,
+    Provider,
+    PriceTable
+};
+QString costSourceName(CostSource source); ///< unknown, provider, price_table
+CostSource costSourceFromName(QStringView name); ///< Unknown for a name it does not know
+
+/// One attempt in the usage ledger (schema v8, docs/history.md): written when the attempt ended,
+/// kept when its conversation is deleted, cleared only on request.
+struct UsageRecord
+{
+    QDateTime time; ///< UTC, ms: when the attempt ended; invalid: now (when stored)
+    QString profile; ///< the profile's name; empty without one
+    QString endpoint; ///< "demo", or the endpoint as storableEndpoint() makes it
+    QString model;
+    QUuid conversation; ///< null: none stored; its UUID stays when it is deleted
+    QUuid send; ///< the stored send; null: none
+    int request = 0; ///< the retry log's number of its send
+    int attempt = 0;
+    std::optional<int> status; ///< null: no HTTP status (a network error)
+    QString category; ///< retry::Category's name of a refusal; empty: none (an answer)
+    std::optional<qint64> promptTokens;
+    std::optional<qint64> completionTokens;
+    std::optional<qint64> cachedTokens;
+    std::optional<qint64> reasoningTokens;
+    bool estimated = false; ///< the tokens are estimated, not reported
+    std::optional<double> cost; ///< null: unknown
+    CostSource costSource = CostSource::Unknown;
+    QString currency; ///< the price table's currency; empty for the provider's credits
+    qint64 waitedMs = 0; ///< the retry wait before this attempt
+    qint64 pacedMs = 0; ///< the pacing wait before it (attempt 1)
+    qint64 parkedMs = 0; ///< how long its send was parked before it went out again
+
+    bool operator==(const UsageRecord &) const = default;
+};
+
 /// Where the next page of the conversation list starts (keyset paging: a conversation created
 /// or updated meanwhile never shifts a later page). Default: the first page.
 struct PageCursor

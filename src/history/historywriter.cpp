@@ -258,9 +258,16 @@ void HistoryWriter::deleteOlderThan(int days)
         [days, now](HistoryStore &store) { return store.deleteOlderThan(days, now) >= 0; });
 }
 
-void HistoryWriter::clear()
+void HistoryWriter::clear(bool usage)
 {
-    enqueueWrite([](HistoryStore &store) { return store.clear(); });
+    enqueueWrite([usage](HistoryStore &store) { return store.clear(usage); });
+}
+
+void HistoryWriter::addUsage(UsageRecord record)
+{
+    if (!record.time.isValid())
+        record.time = QDateTime::currentDateTimeUtc();
+    enqueueWrite([record](HistoryStore &store) { return store.addUsage(record); });
 }
 
 } // namespace capwatch::history

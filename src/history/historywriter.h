@@ -72,7 +72,10 @@ public:
     void setConversationProfile(const QUuid &id, const QString &profile);
     void deleteConversation(const QUuid &id);
     void deleteOlderThan(int days);
-    void clear();
+    /// HistoryStore::clear(): the usage ledger too only with `usage`.
+    void clear(bool usage = false);
+    /// One attempt in the usage ledger (HistoryStore::addUsage()), its own write.
+    void addUsage(UsageRecord record);
 
     /// Runs `job(store)` on the worker after everything queued before it, then `done(result)` on
     /// this writer's thread, unless `context` is gone by then.

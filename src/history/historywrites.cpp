@@ -437,7 +437,7 @@ int HistoryStore::deleteOlderThan(int days, const QDateTime &now)
     return m_lastError.isEmpty() ? deleted : -1;
 }
 
-bool HistoryStore::clear()
+bool HistoryStore::clear(bool usage)
 {
     if (m_inTransaction)
         return fail(u"clear"_s, u"a transaction is open"_s);
@@ -446,6 +446,8 @@ bool HistoryStore::clear()
         QStringList statements { u"DELETE FROM provider_windows"_s, u"DELETE FROM parked_sends"_s,
             u"DELETE FROM retry_records"_s, u"DELETE FROM sends"_s, u"DELETE FROM messages"_s,
             u"DELETE FROM conversations"_s };
+        if (usage)
+            statements.append(u"DELETE FROM usage"_s);
         if (m_hasFts)
             statements.append(u"INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')"_s);
         QString error;

@@ -239,6 +239,41 @@ bool version7(QSqlDatabase &db, QString *error)
         error);
 }
 
+// The usage ledger (issue 30, docs/history.md): one row per attempt, written when it ended.
+// Not tied to a conversation by a key: deleting one leaves its rows, which keep its UUID as text;
+// clear() deletes them only when asked. Times as in version 1; cost REAL (NULL: unknown).
+bool version8(QSqlDatabase &db, QString *error)
+{
+    return execAll(db,
+        {
+            uR"(CREATE TABLE usage (
+            id INTEGER PRIMARY KEY,
+            time_ms INTEGER NOT NULL,
+            profile TEXT NOT NULL DEFAULT '',
+            endpoint TEXT NOT NULL DEFAULT '',
+            model TEXT NOT NULL DEFAULT '',
+            conversation_uuid TEXT NOT NULL DEFAULT '',
+            send_uuid TEXT NOT NULL DEFAULT '',
+            request INTEGER NOT NULL DEFAULT 0,
+            attempt INTEGER NOT NULL DEFAULT 0,
+            status INTEGER,
+            category TEXT,
+            prompt_tokens INTEGER,
+            completion_tokens INTEGER,
+            cached_tokens INTEGER,
+            reasoning_tokens INTEGER,
+            estimated INTEGER NOT NULL DEFAULT 0,
+            cost REAL,
+            cost_source TEXT NOT NULL DEFAULT 'unknown',
+            currency TEXT,
+            waited_ms INTEGER NOT NULL DEFAULT 0,
+            paced_ms INTEGER NOT NULL DEFAULT 0,
+            parked_ms INTEGER NOT NULL DEFAULT 0))"_s,
+            u"CREATE INDEX usage_by_time ON usage(time_ms)"_s,
+        },
+        error);
+}
+
 } // namespace
 
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
@@ -257,7 +292,8 @@ bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
 const std::vector<Migration> &schemaMigrations()
 {
     static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 },
-        { 3, version3 }, { 4, version4 }, { 5, version5 }, { 6, version6 }, { 7, version7 } };
+        { 3, version3 }, { 4, version4 }, { 5, version5 }, { 6, version6 }, { 7, version7 },
+        { 8, version8 } };
     return migrations;
 }
 

@@ -30,7 +30,8 @@ bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error);
 /// The migrations of this version of capwatch, in order: v1, the first schema; v2, parked sends
 /// (issue 15); v3, provider windows and the retry log's window columns (issue 16); v4, provider
 /// profiles (issue 17); v5, an answer's token usage; v6, search indexes the first
-/// kSearchedChars characters of a message. A later one is one more function appended here.
+/// kSearchedChars characters of a message; v7, how an answer ended; v8, the usage ledger. A
+/// later one is one more function appended here.
 const std::vector<Migration> &schemaMigrations();
 
 } // namespace capwatch::history

@@ -2,7 +2,8 @@
 // history database at DB, each its own transaction, and prints one line per committed write
 // ("m <uuid>", "r <request>") so the test knows exactly what was written before it killed or
 // joined this process. The first line says how the database was opened ("o opened", "o created",
-// "o recovered"). With `park` it first parks two sends of its prompt and removes the first
+// "o recovered"). After each record a usage row ("g <request>"). With `park` it first parks two
+// sends of its prompt and removes the first
 // ("p <uuid>", "u <uuid>", "p <uuid>"), so a test can kill it with one parked send stored.
 //
 //   historyhelper DB COUNT TAG [park]
@@ -120,6 +121,22 @@ int main(int argc, char **argv)
             return 1;
         }
         say(u"r "_s + QString::number(i));
+        UsageRecord usage;
+        usage.endpoint = c.endpoint;
+        usage.model = tag;
+        usage.conversation = c.id;
+        usage.send = send.id;
+        usage.request = i;
+        usage.attempt = 1;
+        usage.status = 422;
+        usage.category = u"token_limit"_s;
+        usage.promptTokens = 100 + i;
+        usage.estimated = true;
+        if (!store.addUsage(usage)) {
+            std::fprintf(stderr, "%s\n", qPrintable(store.lastError()));
+            return 1;
+        }
+        say(u"g "_s + QString::number(i));
     }
     return 0;
 }

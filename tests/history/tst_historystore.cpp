@@ -319,6 +319,7 @@ struct HelperLines
     QList<int> records;
     QList<QUuid> parked; ///< `park`: in the order parked
     QList<QUuid> unparked;
+    QList<int> usage; ///< the requests of the usage rows written
 };
 
 /// The complete lines of a helper's output (a line cut by the kill is not counted).
@@ -338,6 +339,8 @@ HelperLines parseHelper(const QByteArray &output)
             lines.records.append(line.mid(2).toInt());
         else if (line.startsWith("p "))
             lines.parked.append(QUuid::fromString(QString::fromLatin1(line.mid(2))));
+        else if (line.startsWith("g "))
+            lines.usage.append(line.mid(2).toInt());
         else if (line.startsWith("u "))
             lines.unparked.append(QUuid::fromString(QString::fromLatin1(line.mid(2))));
     }
@@ -400,6 +403,9 @@ private Q_SLOTS:
     void twoProcessesRecoverOnce();
     void killMidWayKeepsEveryReportedRecord();
     void killKeepsParkedSend();
+    void usageMigratesAndRoundTrips();
+    void usageOutlivesConversationsAndClearsOnRequest();
+    void killMidWayKeepsEveryUsageRow();
     void writerKeepsCallerFreeAndFlushes();
     void writerReportsFailures();
     void writerStoresParkedSends();
@@ -504,8 +510,8 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
     QCOMPARE(r.version, HistoryStore::latestVersion());
-    QCOMPARE(HistoryStore::latestVersion(), 7);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 7"_s));
+    QCOMPARE(HistoryStore::latestVersion(), 8);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 8"_s));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1015,7 +1021,7 @@ void TestHistoryStore::answerEndAndSeamsRoundTrip()
     HistoryStore store;
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.fromVersion, 6);
-    QCOMPARE(r.version, 7);
+    QCOMPARE(r.version, HistoryStore::latestVersion());
     QCOMPARE(store.message(before.answer.id)->end, capwatch::retry::AnswerEnd::None);
     QVERIFY(store.message(before.answer.id)->seams.isEmpty());
 
@@ -1555,7 +1561,7 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     QCOMPARE(r.fromVersion, 2);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 2 to 7"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 2 to 8"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1634,7 +1640,7 @@ void TestHistoryStore::migratesVersion3ToProfiles()
     QCOMPARE(r.fromVersion, 3);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 3 to 7"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 3 to 8"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     for (const auto &[table, columns] : { std::pair { u"conversations"_s, 1 },
              std::pair { u"messages"_s, 1 }, std::pair { u"retry_records"_s, 2 } })
@@ -2464,4 +2470,160 @@ void TestHistoryStore::writerStoresProviderWindows()
 }
 
 QTEST_GUILESS_MAIN(TestHistoryStore)
+namespace {
+
+UsageRecord usageOf(int request, const QDateTime &time)
+{
+    UsageRecord u;
+    u.time = time;
+    u.profile = u"work"_s;
+    u.endpoint = u"https://user:pw@api.example.com/v1?key=abc"_s;
+    u.model = u"gpt-4o-mini"_s;
+    u.conversation = QUuid::createUuid();
+    u.send = QUuid::createUuid();
+    u.request = request;
+    u.attempt = 2;
+    u.status = 200;
+    u.promptTokens = 120;
+    u.completionTokens = 45;
+    u.cachedTokens = 64;
+    u.reasoningTokens = 7;
+    u.cost = 0.000123456789;
+    u.costSource = CostSource::Provider;
+    u.waitedMs = 1500;
+    u.pacedMs = 250;
+    u.parkedMs = 60000;
+    return u;
+}
+
+QList<UsageRecord> allUsage(
+    HistoryStore &store, const QDateTime &since = {}, const QDateTime &until = {})
+{
+    QList<UsageRecord> out;
+    const bool ok = store.forEachUsage(since, until, [&out](const UsageRecord &u) {
+        out.append(u);
+        return true;
+    });
+    return ok ? out : QList<UsageRecord> {};
+}
+
+} // namespace
+
+void TestHistoryStore::usageMigratesAndRoundTrips()
+{
+    // The usage ledger (schema 8): a file of schema 7 is migrated with what it held, the new
+    // table empty; a row reads back as written, its endpoint without what can carry a key.
+    Filled before;
+    {
+        HistoryStore old;
+        QCOMPARE(old.open(dbPath(), upTo(7)).status, OpenResult::Status::Created);
+        before = fill(old, kBase, u"before the ledger"_s, 1);
+        QCOMPARE(old.usageCount(), 0); // no table: none, and no error
+        QVERIFY(allUsage(old).isEmpty());
+    }
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.fromVersion, 7);
+    QCOMPARE(r.version, 8);
+    QVERIFY(store.message(before.answer.id));
+    QCOMPARE(rawValue(dbPath(),
+                 u"SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
+                 "'usage_by_time'"_s)
+                 .toInt(),
+        1);
+    QCOMPARE(store.usageCount(), 0);
+
+    UsageRecord full = usageOf(1, kBase);
+    QVERIFY(store.addUsage(full));
+    UsageRecord refused;
+    refused.time = kBase.addSecs(10);
+    refused.endpoint = u"demo"_s;
+    refused.model = u"capwatch-demo"_s;
+    refused.request = 2;
+    refused.attempt = 1;
+    refused.status = 422;
+    refused.category = u"token_limit"_s;
+    refused.promptTokens = 30;
+    refused.completionTokens = 0;
+    refused.estimated = true;
+    refused.cost = 0.5;
+    refused.costSource = CostSource::PriceTable;
+    refused.currency = u"USD"_s;
+    QVERIFY(store.addUsage(refused));
+    UsageRecord dropped; // no status, nothing known
+    dropped.time = kBase.addSecs(20);
+    dropped.request = 3;
+    dropped.attempt = 1;
+    QVERIFY(store.addUsage(dropped));
+
+    const QList<UsageRecord> got = allUsage(store);
+    QCOMPARE(got.size(), 3);
+    UsageRecord expected = full;
+    expected.endpoint = u"https://api.example.com/v1"_s;
+    QCOMPARE(got.at(0), expected);
+    QCOMPARE(got.at(1), refused);
+    QCOMPARE(got.at(2), dropped);
+    QCOMPARE(rawValue(dbPath(), u"SELECT cost_source FROM usage WHERE request = 3"_s).toString(),
+        u"unknown"_s);
+    QVERIFY(rawValue(dbPath(), u"SELECT cost FROM usage WHERE request = 3"_s).isNull());
+    // The bounds: since inclusive, until exclusive.
+    QCOMPARE(allUsage(store, kBase.addSecs(10), kBase.addSecs(20)).size(), 1);
+    QCOMPARE(allUsage(store, kBase.addSecs(10)).size(), 2);
+    QCOMPARE(store.usageCount(), 3);
+}
+
+void TestHistoryStore::usageOutlivesConversationsAndClearsOnRequest()
+{
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Created);
+    const Filled f = fill(store, kBase, u"counted"_s, 1);
+    UsageRecord u = usageOf(1, kBase);
+    u.conversation = f.conversation.id;
+    QVERIFY(store.addUsage(u));
+    // Deleting the conversation, or retention, leaves its usage with its id.
+    QVERIFY(store.deleteConversation(f.conversation.id));
+    QCOMPARE(store.deleteOlderThan(1, kBase.addDays(30)), 0);
+    QList<UsageRecord> got = allUsage(store);
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(got.front().conversation, f.conversation.id);
+    // Clear history keeps the ledger unless asked.
+    fill(store, kBase.addSecs(5), u"more"_s, 1);
+    QVERIFY(store.clear());
+    QCOMPARE(store.conversationCount(), 0);
+    QCOMPARE(store.usageCount(), 1);
+    QVERIFY(store.clear(true));
+    QCOMPARE(store.usageCount(), 0);
+}
+
+void TestHistoryStore::killMidWayKeepsEveryUsageRow()
+{
+    // Each usage row is its own transaction: a kill -9 loses at most the one being written.
+    QProcess helper;
+    helper.start(helperPath(), { dbPath(), u"1000000"_s, u"killed"_s });
+    QVERIFY(helper.waitForStarted());
+    QByteArray output;
+    while (output.count("\ng ") < 200) {
+        QVERIFY2(helper.waitForReadyRead(30000), helper.readAllStandardError().constData());
+        output += helper.readAllStandardOutput();
+    }
+    helper.kill();
+    QVERIFY(helper.waitForFinished(30000));
+    QCOMPARE(helper.exitStatus(), QProcess::CrashExit);
+    const HelperLines reported = parseHelper(output + helper.readAllStandardOutput());
+    QVERIFY(reported.usage.size() >= 200);
+
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Opened);
+    QCOMPARE(store.integrityCheck(), u"ok"_s);
+    QList<int> stored;
+    for (const UsageRecord &u : allUsage(store))
+        stored.append(u.request);
+    QVERIFY(stored.size() >= reported.usage.size());
+    QVERIFY(stored.size() <= reported.usage.size() + 1);
+    QCOMPARE(stored.mid(0, reported.usage.size()), reported.usage);
+    // And they outlive the conversation they counted.
+    QVERIFY(store.deleteConversation(reported.conversation));
+    QCOMPARE(store.usageCount(), qint64(stored.size()));
+}
+
 #include "tst_historystore.moc"

@@ -1,0 +1,117 @@
+// The usage ledger (schema v8, docs/history.md): one row per attempt, appended when the attempt
+// ended, read by `capwatch-cli usage`.
+
+#include "historylogging.h"
+#include "historystore.h"
+#include "historystore_p.h"
+
+#include <limits>
+
+namespace capwatch::history {
+
+using namespace Qt::StringLiterals;
+using namespace detail;
+
+namespace {
+
+constexpr auto kUsageColumns
+    = "time_ms, profile, endpoint, model, conversation_uuid, send_uuid, request, attempt, "
+      "status, category, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, "
+      "estimated, cost, cost_source, currency, waited_ms, paced_ms, parked_ms";
+
+QString uuidOrEmpty(const QUuid &id)
+{
+    return id.isNull() ? u""_s : uuidText(id);
+}
+
+} // namespace
+
+bool HistoryStore::addUsage(const UsageRecord &record)
+{
+    QString endpoint = record.endpoint;
+    if (const QString storable = storableEndpoint(endpoint); !storable.isEmpty())
+        endpoint = storable;
+    const QDateTime time = record.time.isValid() ? record.time : nowUtc();
+    return write([&] {
+        QSqlQuery *q = prepared(u"INSERT INTO usage ("_s + QLatin1StringView(kUsageColumns)
+            + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+        if (!q)
+            return false;
+        q->bindValue(0, time.toMSecsSinceEpoch());
+        q->bindValue(1, nonNull(record.profile));
+        q->bindValue(2, nonNull(endpoint));
+        q->bindValue(3, nonNull(record.model));
+        q->bindValue(4, uuidOrEmpty(record.conversation));
+        q->bindValue(5, uuidOrEmpty(record.send));
+        q->bindValue(6, record.request);
+        q->bindValue(7, record.attempt);
+        q->bindValue(8, optional(record.status));
+        q->bindValue(9, textOrNull(record.category));
+        q->bindValue(10, optional(record.promptTokens));
+        q->bindValue(11, optional(record.completionTokens));
+        q->bindValue(12, optional(record.cachedTokens));
+        q->bindValue(13, optional(record.reasoningTokens));
+        q->bindValue(14, record.estimated ? 1 : 0);
+        q->bindValue(15, optional(record.cost));
+        q->bindValue(16, costSourceName(record.costSource));
+        q->bindValue(17, textOrNull(record.currency));
+        q->bindValue(18, record.waitedMs);
+        q->bindValue(19, record.pacedMs);
+        q->bindValue(20, record.parkedMs);
+        return run(q, u"add usage"_s);
+    });
+}
+
+bool HistoryStore::forEachUsage(const QDateTime &since, const QDateTime &until,
+    const std::function<bool(const UsageRecord &)> &visit)
+{
+    if (!m_db.tables().contains(u"usage"_s))
+        return true; // a database from before the ledger: no usage
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(u"SELECT "_s + QLatin1StringView(kUsageColumns)
+        + u" FROM usage WHERE time_ms >= ? AND time_ms < ? ORDER BY time_ms, id"_s);
+    q.bindValue(
+        0, since.isValid() ? since.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
+    q.bindValue(
+        1, until.isValid() ? until.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
+    if (!run(&q, u"read usage"_s))
+        return false;
+    while (q.next()) {
+        UsageRecord r;
+        r.time = timeOf(q.value(0));
+        r.profile = q.value(1).toString();
+        r.endpoint = q.value(2).toString();
+        r.model = q.value(3).toString();
+        r.conversation = QUuid::fromString(q.value(4).toString());
+        r.send = QUuid::fromString(q.value(5).toString());
+        r.request = int(integerOf(q.value(6)).value_or(0));
+        r.attempt = int(integerOf(q.value(7)).value_or(0));
+        if (const std::optional<qint64> status = integerOf(q.value(8)))
+            r.status = int(*status);
+        r.category = q.value(9).toString();
+        r.promptTokens = integerOf(q.value(10));
+        r.completionTokens = integerOf(q.value(11));
+        r.cachedTokens = integerOf(q.value(12));
+        r.reasoningTokens = integerOf(q.value(13));
+        r.estimated = integerOf(q.value(14)).value_or(0) != 0;
+        r.cost = realOf(q.value(15));
+        r.costSource = costSourceFromName(q.value(16).toString());
+        r.currency = q.value(17).toString();
+        r.waitedMs = integerOf(q.value(18)).value_or(0);
+        r.pacedMs = integerOf(q.value(19)).value_or(0);
+        r.parkedMs = integerOf(q.value(20)).value_or(0);
+        if (!visit(r))
+            break;
+    }
+    return true;
+}
+
+qint64 HistoryStore::usageCount()
+{
+    if (!m_db.tables().contains(u"usage"_s))
+        return 0;
+    return count(u"SELECT count(*) FROM usage"_s, {});
+}
+
+} // namespace capwatch::history
