@@ -23,8 +23,17 @@ ChatSession::ChatSession(QObject *parent)
     wireClient();
     // Each record as it is logged, so a kill in the middle of a retry cycle loses at most one.
     connect(m_log, &net::RetryLog::recordAppended, this, [this](int row) {
-        if (m_current && row >= 0 && row < m_log->records().size())
-            m_stored->addRecord(*m_current, m_log->records().at(row));
+        if (!m_current || row < 0 || row >= m_log->records().size())
+            return;
+        const net::RetryRecord &record = m_log->records().at(row);
+        m_stored->addRecord(*m_current, record);
+        // The attempt it ended, in the ledger: its own write, after the record.
+        const Send::Route &route = m_current->route();
+        const UsageLedger::SendFacts facts { m_current->state().profileName,
+            m_current->state().lane, m_current->state().model, route.requestChars,
+            m_planner.charsPerToken(route.lane) };
+        if (std::optional<history::UsageRecord> usage = m_ledger.record(record, facts))
+            m_stored->addUsage(*m_current, std::move(*usage));
     });
     connect(m_stored, &StoredConversation::stored, this, &ChatSession::conversationStored);
     connect(m_stored, &StoredConversation::updated, this, &ChatSession::conversationUpdated);
@@ -49,8 +58,15 @@ void ChatSession::wireClient()
     // send reach the views through its Send (adopt()).
     connect(m_client, &net::ChatClient::providerReported, this,
         [this](quint64 send, const net::ProviderReport &report) {
+            if (!current(send))
+                return;
+            m_planner.report(m_current->route().lane, report);
+            m_ledger.report(report);
+        });
+    connect(
+        m_client, &net::ChatClient::answerText, this, [this](quint64 send, const QString &text) {
             if (current(send))
-                m_planner.report(m_current->route().lane, report);
+                m_ledger.text(text.size());
         });
     connect(m_client, &net::ChatClient::contextOverflowed, this,
         [this](quint64 send, const net::ContextOverflow &overflow) {
@@ -318,6 +334,7 @@ quint64 ChatSession::startSend(
     route.lane.model = request.model;
     const net::PacePlan plan = m_planner.pacePlan(request, route.lane);
     route.estimate = plan.estimatedTokens.value_or(0);
+    route.requestChars = net::requestChars(request.messages);
     const quint64 id = m_client->send(request, plan);
     if (!send->rows().send.isNull())
         send->rows().request = id;

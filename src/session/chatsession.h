@@ -11,6 +11,7 @@
 #include "providerlink.h"
 #include "send.h"
 #include "storedconversation.h"
+#include "usageledger.h"
 
 #include <QObject>
 #include <QPointer>
@@ -203,6 +204,7 @@ private:
     StoredConversation *m_stored;
     ProviderLink m_link;
     ContextPlanner m_planner;
+    UsageLedger m_ledger; ///< the attempts of its sends, for the usage ledger
     double m_timeScale = 1.0;
     bool m_keepTranscript = true;
     QList<net::ChatMessage> m_history; ///< user and assistant, the answered exchanges

@@ -505,6 +505,9 @@ quint64 ChatSession::sendParked(RetryRecord::Unpark why, const SendOptions &opti
         launch.continuing = true;
         launch.continuationsInARow = m_continuable->inARow + 1;
     }
+    // Its first attempt counts the time it waited in the lot (the usage ledger).
+    m_ledger.setParkedBeforeNext(
+        std::max<qint64>(0, e->state().parked->parkedAt.msecsTo(wallNow())));
     e->setParked(std::nullopt);
     Q_EMIT parkedChanged(false);
     const QString prompt = m_failedPrompt; // a copy: startSend() clears the failed prompt

@@ -70,8 +70,10 @@ public:
     /// A context error named the model's window.
     void learnContextWindow(const SendLane &to, qint64 window);
 
-private:
+    /// The learned characters a token of `to`'s provider and model (the default before any).
     double charsPerToken(const SendLane &to) const;
+
+private:
     std::optional<qint64> knownContextWindow(const SendLane &to) const;
     qint64 fixedTokens(const QString &prompt, const SendOptions &options, const SendLane &to) const;
 

@@ -106,6 +106,9 @@ public:
         SendLane lane;
         std::optional<ProviderChoice> fallback;
         qint64 estimate = 0;
+        /// net::requestChars() of its request: an attempt the provider did not report is
+        /// estimated from it (the usage ledger).
+        qint64 requestChars = 0;
         std::optional<qint64> overflowExcess;
         std::optional<qint64> overflowWindow;
         /// The same figures once a trim was offered on them: the next send of the conversation

@@ -256,6 +256,15 @@ void StoredConversation::addRecord(const Send &send, const net::RetryRecord &rec
     Q_EMIT updated(m_id);
 }
 
+void StoredConversation::addUsage(const Send &send, history::UsageRecord usage)
+{
+    if (!m_writer)
+        return; // --private: no ledger either
+    usage.conversation = m_id;
+    usage.send = send.rows().send;
+    m_writer->addUsage(std::move(usage));
+}
+
 void StoredConversation::addEndedRecord(const QUuid &storedSend, const net::RetryRecord &record)
 {
     if (!m_writer || storedSend.isNull())

@@ -76,6 +76,8 @@ public:
     void endSend(Send &send, const net::SendSummary &summary, bool lastExchange);
     /// A record of `send`'s cycle while it runs (its own request's only).
     void addRecord(const Send &send, const net::RetryRecord &record);
+    /// One attempt of `send` in the usage ledger, with this conversation and the send's row.
+    void addUsage(const Send &send, history::UsageRecord usage);
     /// A record of a send that ended (parked, unparked, fallback), stored with it.
     void addEndedRecord(const QUuid &storedSend, const net::RetryRecord &record);
 
