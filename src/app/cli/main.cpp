@@ -9,6 +9,7 @@
 #include "historycommand.h"
 #include "profilescommand.h"
 #include "rulescommand.h"
+#include "usagecommand.h"
 #include "version.h"
 
 #include <QCoreApplication>
@@ -22,7 +23,8 @@ namespace {
 
 QList<CommandSpec> commands()
 {
-    return { explainSpec(), chatSpec(), demoSpec(), historySpec(), profilesSpec(), rulesSpec() };
+    return { explainSpec(), chatSpec(), demoSpec(), historySpec(), profilesSpec(), rulesSpec(),
+        usageSpec() };
 }
 
 QString description()
@@ -209,7 +211,7 @@ int main(int argc, char *argv[])
     if (args.size() < 2)
         return argumentError(QString(),
             QStringLiteral(
-                "a command is required (explain, chat, demo, history, profiles, rules)"));
+                "a command is required (explain, chat, demo, history, profiles, rules, usage)"));
     const QString command = args.at(1);
     if (command == u"--help" || command == u"-h" || command == u"help") {
         writeOut(usage().toUtf8());
@@ -240,6 +242,8 @@ int main(int argc, char *argv[])
         return runDemo(args);
     if (command == u"history")
         return runHistory(args);
+    if (command == u"usage")
+        return runUsage(args);
     if (command == u"profiles")
         return runProfiles(args);
     if (command == u"rules")
