@@ -1,0 +1,223 @@
+// capwatch-cli usage: the usage ledger as `chat` writes it, one row per attempt, summed. Sends
+// against the loopback demo provider: with its cost (OpenRouter's usage.cost) the totals are
+// billed and equal what the provider reported; with a model the price table knows, estimated at
+// the table's prices; a refused attempt counts with its category and its wait; --private leaves
+// no row (no database at all).
+
+#include "demo/wireformat.h"
+#include "history/historystore.h"
+#include "retry/pricetable.h"
+#include "support/clirunner.h"
+#include "support/demothread.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capwatch;
+using namespace capwatch::testing;
+using namespace Qt::StringLiterals;
+
+class TestUsageCli final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void providerCostIsBilledAndSumsWhatItReported();
+    void priceTableCostIsEstimated();
+    void refusalsCountWithTheirWait();
+    void privateLeavesNoRow();
+    void groupsAndCsvShape();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"XDG_DATA_HOME"_s, m_dir->filePath(u"data"_s));
+        env.insert(u"OPENAI_COMPAT_API_KEY"_s, u"sk-usage-test"_s);
+        return env;
+    }
+    QString database() const { return m_dir->filePath(u"data/capwatch/history.sqlite"_s); }
+    CliRun run(const QStringList &args) const
+    {
+        CliOptions options;
+        options.environment = environment();
+        return runCli(args, options);
+    }
+    QJsonObject usageJson(const QStringList &extra = {}) const
+    {
+        const CliRun r = run(QStringList { u"usage"_s, u"--format"_s, u"json"_s } + extra);
+        if (r.exitCode != 0)
+            qWarning("%s", r.err.constData());
+        return QJsonDocument::fromJson(r.out).object();
+    }
+    /// What the provider reported of every answer, as the history stored it with the answer.
+    std::pair<qint64, qint64> reportedTokens() const
+    {
+        history::HistoryStore store;
+        store.open(database());
+        qint64 prompt = 0;
+        qint64 completion = 0;
+        for (const history::Conversation &c : store.conversations(100).conversations)
+            for (const history::Message &m : store.messages(c.id)) {
+                prompt += m.promptTokens.value_or(0);
+                completion += m.completionTokens.value_or(0);
+            }
+        return { prompt, completion };
+    }
+};
+
+void TestUsageCli::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestUsageCli::providerCostIsBilledAndSumsWhatItReported()
+{
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    o.limit = 1'000'000;
+    o.costPerMillionTokens = 2.5;
+    DemoThread demo(o);
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    for (int i = 1; i <= 10; ++i) {
+        const CliRun r = run({ u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s,
+            u"Send number %1 of ten"_s.arg(i) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    const auto [prompt, completion] = reportedTokens();
+    QVERIFY(prompt > 0 && completion > 0);
+
+    const QJsonObject total = usageJson().value(u"total"_s).toObject();
+    QCOMPARE(total.value(u"sends"_s).toInteger(), 10);
+    QCOMPARE(total.value(u"attempts"_s).toInteger(), 10);
+    QCOMPARE(total.value(u"prompt_tokens"_s).toInteger(), prompt);
+    QCOMPARE(total.value(u"completion_tokens"_s).toInteger(), completion);
+    QCOMPARE(total.value(u"estimated_rows"_s).toInteger(), 0);
+    QCOMPARE(total.value(u"cost_estimated"_s).toDouble(), 0.0);
+    QCOMPARE(total.value(u"unpriced_attempts"_s).toInteger(), 0);
+    // Billed: the provider's figure of each answer, summed in the order they came.
+    double billed = 0;
+    history::HistoryStore store;
+    store.open(database());
+    store.forEachUsage({}, {}, [&billed](const history::UsageRecord &u) {
+        if (u.costSource == history::CostSource::Provider)
+            billed += demo::wire::costOf(*u.promptTokens, *u.completionTokens, 2.5);
+        return true;
+    });
+    QCOMPARE(total.value(u"cost_billed"_s).toDouble(), billed);
+    QVERIFY(billed > 0);
+}
+
+void TestUsageCli::priceTableCostIsEstimated()
+{
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    o.limit = 1'000'000;
+    DemoThread demo(o);
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    for (int i = 1; i <= 3; ++i) {
+        const CliRun r = run({ u"chat"_s, u"--endpoint"_s, url.toString(), u"--model"_s,
+            u"gpt-4o-mini"_s, u"--prompt"_s, u"Priced send %1"_s.arg(i) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    const std::optional<retry::Price> price = retry::builtinPrices().find("gpt-4o-mini");
+    QVERIFY(price);
+    double expected = 0;
+    history::HistoryStore store;
+    store.open(database());
+    QList<history::UsageRecord> rows;
+    store.forEachUsage({}, {}, [&rows](const history::UsageRecord &u) {
+        rows.append(u);
+        return true;
+    });
+    QCOMPARE(rows.size(), 3);
+    for (const history::UsageRecord &u : rows) {
+        QCOMPARE(u.costSource, history::CostSource::PriceTable);
+        QVERIFY(!u.estimated);
+        const retry::Cost c = retry::costOf(
+            *price, { *u.promptTokens, *u.completionTokens, u.cachedTokens.value_or(0) });
+        QCOMPARE(*u.cost, c.amount);
+        expected += c.amount;
+    }
+    const QJsonObject total = usageJson().value(u"total"_s).toObject();
+    QCOMPARE(total.value(u"attempts"_s).toInteger(), 3);
+    QCOMPARE(total.value(u"cost_billed"_s).toDouble(), 0.0);
+    QCOMPARE(total.value(u"cost_estimated"_s).toDouble(), expected);
+    QCOMPARE(total.value(u"currency"_s).toString(), QString::fromStdString(price->currency));
+}
+
+void TestUsageCli::refusalsCountWithTheirWait()
+{
+    // capped with a small cap: the headline 422s first, then the answer.
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    o.headlineFirst = 2;
+    o.timeScale = 0.01;
+    DemoThread demo(o);
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    const CliRun r = run({ u"chat"_s, u"--endpoint"_s, url.toString(), u"--time-scale"_s, u"0.01"_s,
+        u"--prompt"_s, u"Refused twice"_s });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject total = usageJson().value(u"total"_s).toObject();
+    QCOMPARE(total.value(u"sends"_s).toInteger(), 1);
+    QCOMPARE(total.value(u"attempts"_s).toInteger(), 3);
+    QCOMPARE(total.value(u"refusals"_s).toObject().value(u"token_limit"_s).toInteger(), 2);
+    QCOMPARE(total.value(u"estimated_rows"_s).toInteger(), 2);
+    QVERIFY(total.value(u"waited_s"_s).toDouble() > 0);
+}
+
+void TestUsageCli::privateLeavesNoRow()
+{
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    DemoThread demo(o);
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    const CliRun r = run({ u"chat"_s, u"--private"_s, u"--endpoint"_s, url.toString(),
+        u"--prompt"_s, u"Nothing kept"_s });
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(!QFile::exists(database()));
+    const QJsonObject total = usageJson().value(u"total"_s).toObject();
+    QCOMPARE(total.value(u"attempts"_s).toInteger(), 0);
+    QVERIFY(!QFile::exists(database())); // usage only reads
+}
+
+void TestUsageCli::groupsAndCsvShape()
+{
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    o.limit = 1'000'000;
+    DemoThread demo(o);
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    for (const QString &model : { u"gpt-4o-mini"_s, u"capwatch-demo"_s }) {
+        const CliRun r = run({ u"chat"_s, u"--endpoint"_s, url.toString(), u"--model"_s, model,
+            u"--prompt"_s, u"Grouped"_s });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    const QJsonArray groups = usageJson({ u"--by"_s, u"model"_s }).value(u"groups"_s).toArray();
+    QCOMPARE(groups.size(), 2);
+    QCOMPARE(groups.at(0).toObject().value(u"group"_s).toString(), u"capwatch-demo"_s);
+    QCOMPARE(groups.at(1).toObject().value(u"group"_s).toString(), u"gpt-4o-mini"_s);
+    const CliRun csv = run({ u"usage"_s, u"--by"_s, u"model"_s, u"--format"_s, u"csv"_s });
+    QCOMPARE(csv.exitCode, 0);
+    const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 4); // header, two models, total
+    QVERIFY(lines.at(0).startsWith("model,sends,attempts,prompt_tokens,completion_tokens,"));
+    QVERIFY(lines.at(3).startsWith("total,2,2,"));
+    const CliRun bad = run({ u"usage"_s, u"--by"_s, u"week"_s });
+    QCOMPARE(bad.exitCode, 2);
+}
+
+QTEST_GUILESS_MAIN(TestUsageCli)
+#include "tst_usagecli.moc"
