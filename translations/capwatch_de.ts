@@ -1342,6 +1342,10 @@
         <source>&amp;Clear history</source>
         <translation>Verlauf &amp;leeren</translation>
     </message>
+    <message>
+        <source>Also clear the &amp;usage ledger</source>
+        <translation>Auch das &amp;Nutzungsbuch leeren</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::HistorySidebar</name>
@@ -3368,6 +3372,26 @@
     <message>
         <source>List, show and export the conversations and retry logs capwatch keeps.</source>
         <translation>Die von capwatch gespeicherten Unterhaltungen und Wiederholungsprotokolle auflisten, anzeigen und exportieren.</translation>
+    </message>
+    <message>
+        <source>Sum the usage ledger: sends, attempts, tokens, cost, time lost to waits, refusals.</source>
+        <translation>Das Nutzungsbuch summieren: Sendungen, Versuche, Token, Kosten, durch Wartezeiten verlorene Zeit, Ablehnungen.</translation>
+    </message>
+    <message>
+        <source>Attempts from then on: 7d, 24h, 30d (that long ago) or YYYY-MM-DD (local midnight). Default: 30d.</source>
+        <translation>Versuche ab dann: 7d, 24h, 30d (so lange her) oder JJJJ-MM-TT (lokale Mitternacht). Standard: 30d.</translation>
+    </message>
+    <message>
+        <source>Attempts up to the end of DATE, YYYY-MM-DD (local time). Default: now.</source>
+        <translation>Versuche bis zum Ende von DATUM, JJJJ-MM-TT (Ortszeit). Standard: jetzt.</translation>
+    </message>
+    <message>
+        <source>Group by day (local), model, profile or conversation (default: day).</source>
+        <translation>Nach Tag (lokal), Modell, Profil oder Unterhaltung gruppieren (Standard: Tag).</translation>
+    </message>
+    <message>
+        <source>table (aligned, the default), json (one object: groups and total, exact numbers) or csv.</source>
+        <translation>table (ausgerichtet, Standard), json (ein Objekt: Gruppen und Summe, exakte Zahlen) oder csv.</translation>
     </message>
     <message>
         <source>The history database (default: the window&apos;s, history.sqlite in capwatch&apos;s data folder). It is only read: never created, migrated or moved.</source>

@@ -1330,6 +1330,10 @@
         <source>&amp;Clear history</source>
         <translation>清除历史记录(&amp;C)</translation>
     </message>
+    <message>
+        <source>Also clear the &amp;usage ledger</source>
+        <translation>同时清除用量账本(&amp;U)</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::HistorySidebar</name>
@@ -3352,6 +3356,26 @@
     <message>
         <source>List, show and export the conversations and retry logs capwatch keeps.</source>
         <translation>列出、显示和导出 capwatch 保存的对话和重试日志。</translation>
+    </message>
+    <message>
+        <source>Sum the usage ledger: sends, attempts, tokens, cost, time lost to waits, refusals.</source>
+        <translation>汇总用量账本：发送、尝试、令牌、费用、等待损失的时间、拒绝。</translation>
+    </message>
+    <message>
+        <source>Attempts from then on: 7d, 24h, 30d (that long ago) or YYYY-MM-DD (local midnight). Default: 30d.</source>
+        <translation>从此之后的尝试：7d、24h、30d（多久以前）或 YYYY-MM-DD（本地午夜）。默认：30d。</translation>
+    </message>
+    <message>
+        <source>Attempts up to the end of DATE, YYYY-MM-DD (local time). Default: now.</source>
+        <translation>截至 DATE 结束的尝试，YYYY-MM-DD（本地时间）。默认：现在。</translation>
+    </message>
+    <message>
+        <source>Group by day (local), model, profile or conversation (default: day).</source>
+        <translation>按日期（本地）、模型、配置或对话分组（默认：日期）。</translation>
+    </message>
+    <message>
+        <source>table (aligned, the default), json (one object: groups and total, exact numbers) or csv.</source>
+        <translation>table（对齐，默认）、json（一个对象：分组与合计，精确数字）或 csv。</translation>
     </message>
     <message>
         <source>The history database (default: the window&apos;s, history.sqlite in capwatch&apos;s data folder). It is only read: never created, migrated or moved.</source>

@@ -112,7 +112,7 @@ QString manPage()
     page.item(QString::number(ExitOk),
         QStringLiteral("Success: the answer was printed (chat), the "
                        "response was classified (explain), the history was listed, shown or "
-                       "exported (history; also when there is no history yet)."));
+                       "exported (history; also when there is no history yet), the usage was summed (usage)."));
     page.item(QString::number(ExitBadArguments),
         QStringLiteral("Bad arguments: unknown command or option, missing or malformed "
                        "value, unreadable file; an unknown or ambiguous conversation ID "
@@ -124,7 +124,7 @@ QString manPage()
     page.item(QString::number(ExitNetworkOrConfig),
         QStringLiteral("Network or configuration error: unreachable endpoint, bad URL, no "
                        "key (chat); a history database made by a newer capwatch, or one "
-                       "that cannot be read (history), which is left as it is."));
+                       "that cannot be read (history, usage), which is left as it is."));
     page.item(QString::number(ExitAnswerCutOff),
         QStringLiteral("The answer came but stopped early: cut off at the provider's output "
                        "limit, or interrupted (the stream dropped, timed out or carried an "

@@ -213,11 +213,11 @@ void HistoryController::openSettings()
     dialog->open();
 }
 
-void HistoryController::clearHistory()
+void HistoryController::clearHistory(bool usage)
 {
     if (!m_writer || m_private)
         return;
-    m_writer->clear();
+    m_writer->clear(usage);
     m_sidebar->reload();
     newConversation(); // the open conversation is gone with the rest
     m_window->statusBar()->showMessage(tr("History cleared"), 4000);

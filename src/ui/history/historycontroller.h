@@ -76,7 +76,7 @@ private:
     void onOpened(const history::OpenResult &result);
     void onConversationChanged(const QUuid &id);
     void applyRetention();
-    void clearHistory();
+    void clearHistory(bool usage);
 
     QMainWindow *m_window;
     Settings &m_settings;

@@ -1,5 +1,6 @@
 #include "ui/history/historysettingsdialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -80,12 +81,16 @@ void HistorySettingsDialog::confirmClear()
     box->addButton(tr("&Clear history"), QMessageBox::DestructiveRole);
     box->addButton(QMessageBox::Cancel);
     box->setDefaultButton(QMessageBox::Cancel);
+    // The ledger counts sends of conversations long deleted; it goes only when asked.
+    auto *usage = new QCheckBox(tr("Also clear the &usage ledger"), box);
+    usage->setObjectName(u"clearUsageBox"_s);
+    box->setCheckBox(usage);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setWindowModality(Qt::WindowModal);
     m_confirm = box;
     connect(box, &QMessageBox::buttonClicked, this, [this, box](QAbstractButton *button) {
         if (box->buttonRole(button) == QMessageBox::DestructiveRole)
-            Q_EMIT clearRequested();
+            Q_EMIT clearRequested(box->checkBox() && box->checkBox()->isChecked());
     });
     box->open();
 }

@@ -34,7 +34,8 @@ public:
 
 Q_SIGNALS:
     /// The user confirmed "Clear history".
-    void clearRequested();
+    /// `usage`: the usage ledger goes too (the confirmation's check box).
+    void clearRequested(bool usage);
 
 private:
     void confirmClear();
