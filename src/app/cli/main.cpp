@@ -112,7 +112,8 @@ QString manPage()
     page.item(QString::number(ExitOk),
         QStringLiteral("Success: the answer was printed (chat), the "
                        "response was classified (explain), the history was listed, shown or "
-                       "exported (history; also when there is no history yet), the usage was summed (usage)."));
+                       "exported (history; also when there is no history yet), the usage was "
+                       "summed (usage)."));
     page.item(QString::number(ExitBadArguments),
         QStringLiteral("Bad arguments: unknown command or option, missing or malformed "
                        "value, unreadable file; an unknown or ambiguous conversation ID "
