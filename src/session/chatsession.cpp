@@ -510,6 +510,12 @@ std::unique_ptr<ChatSession> ChatSession::carryOff()
     c.m_stored->takeFrom(*m_stored);
     c.m_history = std::exchange(m_history, {});
     c.m_leftOut = std::exchange(m_leftOut, 0);
+    // The attempt in flight and the waits before it go on into the ledger from there, and a
+    // continuation stays one.
+    c.m_ledger = std::exchange(m_ledger, UsageLedger());
+    c.m_continuingSend = std::exchange(m_continuingSend, nullptr);
+    c.m_continuingFrom = m_continuingFrom;
+    c.m_continuable = std::exchange(m_continuable, std::nullopt);
     m_failedPrompt.clear();
     m_hasLastExchange = false;
     m_editing = false;

@@ -673,6 +673,15 @@ void TestSessionHistory::aSendGoesOnInItsOwnConversation()
     const QList<history::Send> sends = store.sends(first);
     QCOMPARE(sends.size(), 1);
     QCOMPARE(sends.at(0).outcome, history::SendOutcome::Succeeded);
+    // Every attempt of it is in the usage ledger, the ones that ended after it went on in its own
+    // conversation too: 429, 429, the answer.
+    QList<std::optional<int>> statuses;
+    QVERIFY(store.forEachUsage({}, {}, [&](const history::UsageRecord &u) {
+        if (u.conversation == first)
+            statuses << u.status;
+        return true;
+    }));
+    QCOMPARE(statuses, (QList<std::optional<int>> { 429, 429, 200 }));
     QCOMPARE(sends.at(0).attempts, 3);
     // Every attempt's records went with it, the ones logged after the hand-over too.
     const QList<history::StoredRetryRecord> records = store.retryRecords(first);
