@@ -168,7 +168,7 @@ CommandSpec chatSpec()
                 cliText(QT_TRANSLATE_NOOP("cli",
                     "Send at once even when the provider's last report says its window is full "
                     "(by default the send waits, up to 60 s, for the window to reset)."))),
-            // Its optional =N is taken out before parsing (takeContinueCutOff).
+            // Its optional =N is taken out before parsing (takeEqualsValue).
             QCommandLineOption(u"continue-cut-off"_s,
                 cliText(QT_TRANSLATE_NOOP("cli",
                     "Also as --continue-cut-off=N (1 to 3, default 3): when the answer is cut off "
@@ -192,43 +192,14 @@ CommandSpec chatSpec()
     };
 }
 
-namespace {
-
-/// --continue-cut-off[=N] out of `args` (as a plain flag, so the parser knows it), with its N.
-/// An option's value that happens to read so (--prompt --continue-cut-off=2) stays a value.
-QStringList takeContinueCutOff(const QStringList &args, const QList<QCommandLineOption> &options,
-    std::optional<QString> *value)
-{
-    static const QString kFlag = u"--continue-cut-off"_s;
-    const QStringList takesValue = optionsTakingValue(options);
-    QStringList out;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &arg = args.at(i);
-        if (i > 0 && arg == u"--") {
-            out << args.mid(i);
-            break;
-        }
-        if (i > 0 && arg.startsWith(kFlag + u'=')) {
-            *value = arg.mid(kFlag.size() + 1);
-            out << kFlag;
-            continue;
-        }
-        out << arg;
-        if (i > 0 && takesValue.contains(arg) && i + 1 < args.size())
-            out << args.at(++i);
-    }
-    return out;
-}
-
-} // namespace
-
 int runChat(const QStringList &args)
 {
     const CommandSpec spec = chatSpec();
     WaitForResetArgument waitArgument;
     std::optional<QString> continueCutOffValue;
     const QStringList parsedArgs = takeWaitForReset(
-        takeContinueCutOff(args, spec.options, &continueCutOffValue), spec.options, &waitArgument);
+        takeEqualsValue(args, spec.options, u"--continue-cut-off"_s, &continueCutOffValue),
+        spec.options, &waitArgument);
     if (!waitArgument.nextWord.isEmpty())
         return argumentError(spec.name,
             QCoreApplication::translate("cli",

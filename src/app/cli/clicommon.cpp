@@ -27,6 +27,29 @@ QStringList optionsTakingValue(const QList<QCommandLineOption> &options)
     return out;
 }
 
+QStringList takeEqualsValue(const QStringList &args, const QList<QCommandLineOption> &options,
+    const QString &flag, std::optional<QString> *value)
+{
+    const QStringList takesValue = optionsTakingValue(options);
+    QStringList out;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (i > 0 && arg == u"--") { // the first is the program
+            out << args.mid(i);
+            break;
+        }
+        if (i > 0 && arg.startsWith(flag + u'=')) {
+            *value = arg.mid(flag.size() + 1);
+            out << flag;
+            continue;
+        }
+        out << arg;
+        if (i > 0 && takesValue.contains(arg) && i + 1 < args.size())
+            out << args.at(++i);
+    }
+    return out;
+}
+
 void writeErr(const QByteArray &bytes)
 {
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);

@@ -60,6 +60,12 @@ int argumentError(const QString &command, const QString &message, QIODevice *err
 /// The spellings ("-o", "--out") of the options that take a value, which may come as the next
 /// argument: what a pass over the arguments before the parser must step over.
 QStringList optionsTakingValue(const QList<QCommandLineOption> &options);
+/// `args` with `flag=VALUE` made a plain `flag` (so the parser, which knows it as a flag, takes
+/// it) and VALUE in `value`: a flag whose value is optional (--continue-cut-off[=N]). An option's
+/// value that happens to read so (--prompt --continue-cut-off=2) stays a value, as does anything
+/// after `--`.
+QStringList takeEqualsValue(const QStringList &args, const QList<QCommandLineOption> &options,
+    const QString &flag, std::optional<QString> *value);
 
 void writeOut(const QByteArray &bytes);
 void writeErr(const QByteArray &bytes);
