@@ -2,12 +2,11 @@
 // build time. Prints `FILE: what is wrong` and exits 1 when it is malformed or empty, so that the
 // build stops there.
 
+#include "checkedfile.h"
 #include "retry/pricetable.h"
 #include "retry/rules.h"
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 namespace capwatch::retry {
@@ -24,17 +23,12 @@ std::string_view builtinRulesJson()
 int main(int argc, char *argv[])
 {
     using namespace capwatch::retry;
-    if (argc != 2) {
-        std::fputs("usage: capwatch-prices-check PRICES_JSON\n", stderr);
-        return 2;
-    }
-    std::ifstream in(argv[1], std::ios::binary);
-    if (!in) {
-        std::fprintf(stderr, "%s: cannot be read\n", argv[1]);
-        return 1;
-    }
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const PriceTable table = PriceTable::parse(text, argv[1]);
+    int exitCode = 0;
+    const std::optional<std::string> text
+        = buildcheck::readCheckedFile(argc, argv, "capwatch-prices-check PRICES_JSON", &exitCode);
+    if (!text)
+        return exitCode;
+    const PriceTable table = PriceTable::parse(*text, argv[1]);
     if (!table.error().empty()) {
         std::fprintf(stderr, "%s\n", table.error().c_str());
         return 1;

@@ -1,12 +1,11 @@
 // capwatch-rules-check FILE: reads a built-in rules file as capwatch will, at build time. Prints
 // `FILE:LINE: what is wrong` and exits 1 when it is malformed, so that the build stops there.
 
+#include "checkedfile.h"
 #include "retry/rules.h"
 #include "retry/rulesparser.h"
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 namespace capwatch::retry {
@@ -22,17 +21,12 @@ std::string_view builtinRulesJson()
 int main(int argc, char *argv[])
 {
     using namespace capwatch::retry;
-    if (argc != 2) {
-        std::fputs("usage: capwatch-rules-check BUILTIN_RULES_JSON\n", stderr);
-        return 2;
-    }
-    std::ifstream in(argv[1], std::ios::binary);
-    if (!in) {
-        std::fprintf(stderr, "%s: cannot be read\n", argv[1]);
-        return 1;
-    }
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    ParsedRules parsed = parseRules(text, argv[1], RulesKind::Builtin);
+    int exitCode = 0;
+    const std::optional<std::string> text = buildcheck::readCheckedFile(
+        argc, argv, "capwatch-rules-check BUILTIN_RULES_JSON", &exitCode);
+    if (!text)
+        return exitCode;
+    ParsedRules parsed = parseRules(*text, argv[1], RulesKind::Builtin);
     if (!parsed.rules) {
         std::fprintf(stderr, "%s\n", parsed.problem.text().c_str());
         return 1;
