@@ -167,6 +167,12 @@ public:
     bool forEachUsage(const QDateTime &since, const QDateTime &until,
         const std::function<bool(const UsageRecord &)> &visit);
     qint64 usageCount();
+    /// The usage rows after row `afterId` that ended at `sinceMs` or later (UTC ms), oldest
+    /// first, at most `limit` of them: what the limits count, read again as other processes add.
+    QList<UsageTick> usageTicks(qint64 afterId, qint64 sinceMs, int limit = 100'000);
+    /// The largest usage row id (0 when none): smaller than one read before, the ledger was
+    /// cleared since.
+    qint64 usageMaxId();
     /// Every parked send of every conversation, the first due first (then by parkedAt, then as
     /// stored), with its prompt and title. A row that cannot be read (a bad id, its conversation
     /// or message missing) is left out with a warning; a database error gives an empty list and

@@ -259,6 +259,18 @@ struct UsageRecord
     bool operator==(const UsageRecord &) const = default;
 };
 
+/// One usage row as the spending and declared limits count it (HistoryStore::usageTicks()).
+struct UsageTick
+{
+    qint64 id = 0; ///< the row's, growing: a later read asks for the rows after the last one
+    qint64 timeMs = 0; ///< UTC, when the attempt ended
+    QString profile;
+    qint64 tokens = 0; ///< prompt + completion, reported or estimated
+    std::optional<double> cost;
+    CostSource costSource = CostSource::Unknown;
+    bool operator==(const UsageTick &) const = default;
+};
+
 /// Where the next page of the conversation list starts (keyset paging: a conversation created
 /// or updated meanwhile never shifts a later page). Default: the first page.
 struct PageCursor

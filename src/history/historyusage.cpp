@@ -107,6 +107,40 @@ bool HistoryStore::forEachUsage(const QDateTime &since, const QDateTime &until,
     return true;
 }
 
+QList<UsageTick> HistoryStore::usageTicks(qint64 afterId, qint64 sinceMs, int limit)
+{
+    QList<UsageTick> ticks;
+    if (!m_db.tables().contains(u"usage"_s))
+        return ticks;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(u"SELECT id, time_ms, profile, prompt_tokens, completion_tokens, cost, cost_source "
+              "FROM usage WHERE id > ? AND time_ms >= ? ORDER BY id LIMIT ?"_s);
+    q.bindValue(0, afterId);
+    q.bindValue(1, sinceMs);
+    q.bindValue(2, limit);
+    if (!run(&q, u"read usage ticks"_s))
+        return ticks;
+    while (q.next()) {
+        UsageTick t;
+        t.id = integerOf(q.value(0)).value_or(0);
+        t.timeMs = integerOf(q.value(1)).value_or(0);
+        t.profile = q.value(2).toString();
+        t.tokens = integerOf(q.value(3)).value_or(0) + integerOf(q.value(4)).value_or(0);
+        t.cost = realOf(q.value(5));
+        t.costSource = costSourceFromName(q.value(6).toString());
+        ticks.append(t);
+    }
+    return ticks;
+}
+
+qint64 HistoryStore::usageMaxId()
+{
+    if (!m_db.tables().contains(u"usage"_s))
+        return 0;
+    return count(u"SELECT coalesce(max(id), 0) FROM usage"_s, {});
+}
+
 qint64 HistoryStore::usageCount()
 {
     if (!m_db.tables().contains(u"usage"_s))

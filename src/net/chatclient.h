@@ -9,6 +9,7 @@
 #include "chatstream.h"
 #include "credentials.h"
 #include "retry/answerend.h"
+#include "retry/declaredlimits.h"
 #include "retry/providerwindow.h"
 #include "retry/sendpolicy.h"
 #include "retrylog.h"
@@ -109,6 +110,11 @@ struct PacePlan
     std::optional<qint64> estimatedTokens;
     std::optional<qint64> windowTokensLeft;
     std::optional<double> windowResetS;
+    /// The profile's declared limit that holds it (source DeclaredLimit), with its count so far
+    /// and its size: "Requests this minute: 2 of 2".
+    retry::DeclaredKind declared = retry::DeclaredKind::None;
+    std::int64_t declaredUsed = 0;
+    std::int64_t declaredLimit = 0;
 };
 
 /// What one attempt's response said about the provider's window and, for an answer, its usage.

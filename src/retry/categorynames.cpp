@@ -53,6 +53,8 @@ std::string_view nameOf(WaitSource source)
         return "backoff";
     case WaitSource::CredentialRefresh:
         return "credential-refresh";
+    case WaitSource::DeclaredLimit:
+        return "declared-limit";
     }
     return "";
 }
@@ -72,7 +74,7 @@ std::optional<WaitSource> waitSourceNamed(std::string_view name)
 {
     for (const WaitSource s : { WaitSource::RetryAfter, WaitSource::RetryAfterMs,
              WaitSource::RetryDelay, WaitSource::Message, WaitSource::RateLimitReset,
-             WaitSource::Backoff, WaitSource::CredentialRefresh }) {
+             WaitSource::Backoff, WaitSource::CredentialRefresh, WaitSource::DeclaredLimit }) {
         if (nameOf(s) == name)
             return s;
     }

@@ -40,7 +40,9 @@ enum class WaitSource
     Message,
     RateLimitReset,
     Backoff,
-    CredentialRefresh
+    CredentialRefresh,
+    /// A limit the profile declares for its provider (pacing only: "2 requests a minute").
+    DeclaredLimit
 };
 
 /// Section 6.6: an error carried by a 2xx response before any answer content.

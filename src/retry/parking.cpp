@@ -19,6 +19,7 @@ bool providerSaid(WaitSource source)
     case WaitSource::None:
     case WaitSource::Backoff:
     case WaitSource::CredentialRefresh:
+    case WaitSource::DeclaredLimit:
         return false;
     }
     return false;

@@ -3,6 +3,7 @@
 #include "backgroundsends.h"
 #include "chatsession_p.h"
 #include "history/historystore.h"
+#include "providermemory.h"
 #include "sessionlogging.h"
 
 #include <QTimer>
@@ -31,9 +32,13 @@ ChatSession::ChatSession(QObject *parent)
         const Send::Route &route = m_current->route();
         const UsageLedger::SendFacts facts { m_current->state().profileName,
             m_current->state().lane, m_current->state().model, route.requestChars,
-            m_planner.charsPerToken(route.lane) };
-        if (std::optional<history::UsageRecord> usage = m_ledger.record(record, facts))
-            m_stored->addUsage(*m_current, std::move(*usage));
+            m_planner.charsPerToken(route.lane), route.price };
+        if (std::optional<history::UsageRecord> usage = m_ledger.record(record, facts)) {
+            m_stored->addUsage(*m_current, *usage);
+            // The limits count it: read back after the write, or here without a history.
+            if (ProviderMemory *memory = m_planner.providerMemory())
+                memory->tally().noteAppended(*usage);
+        }
     });
     connect(m_stored, &StoredConversation::stored, this, &ChatSession::conversationStored);
     connect(m_stored, &StoredConversation::updated, this, &ChatSession::conversationUpdated);
@@ -332,9 +337,10 @@ quint64 ChatSession::startSend(
     send->setModel(request.model);
     send->setLane(route.lane.lane);
     route.lane.model = request.model;
-    const net::PacePlan plan = m_planner.pacePlan(request, route.lane);
+    const net::PacePlan plan = m_planner.pacePlan(request, route.lane, to);
     route.estimate = plan.estimatedTokens.value_or(0);
     route.requestChars = net::requestChars(request.messages);
+    route.price = to.priceOf(request.model);
     const quint64 id = m_client->send(request, plan);
     if (!send->rows().send.isNull())
         send->rows().request = id;
@@ -421,6 +427,47 @@ ContextPlanner::Turns ChatSession::turns() const
     // While editing, the next send replaces the last exchange: it is not part of that request.
     const int exchanges = int(m_history.size() / 2) - (sendReplacesLastExchange() ? 1 : 0);
     return { m_history, exchanges, m_leftOut };
+}
+
+LimitHold ChatSession::limitHold(const QString &prompt, const SendOptions &options) const
+{
+    LimitHold hold;
+    const ProviderChoice &to = m_link.choice();
+    hold.profileName = to.profileName;
+    ProviderMemory *memory = m_planner.providerMemory();
+    if (!memory || (to.spend.empty() && to.declared.empty()))
+        return hold;
+    const UsageTally &tally = memory->tally();
+    // The worst case: the whole request as it would go, and all of max_tokens.
+    const ContextGauge gauge = contextGauge(prompt, options);
+    hold.worstTokens = gauge.tokens;
+    const qint64 completion = options.maxTokens && *options.maxTokens > 0
+        ? qint64(*options.maxTokens)
+        : retry::kDefaultCompletionReserve;
+    const QString model = m_link.model();
+    if (const std::optional<retry::Price> price = to.priceOf(model)) {
+        const retry::Cost cost = retry::costOf(
+            *price, { std::max<qint64>(0, gauge.tokens - completion), completion, 0 });
+        hold.worstCost = cost.amount;
+        hold.currency = QString::fromStdString(cost.currency);
+    }
+    if (!to.spend.empty()) {
+        hold.check = retry::checkSpend(to.spend, tally.spendUsed(to.profileName),
+            { hold.worstTokens, hold.worstCost });
+        if (hold.check.crosses) {
+            hold.holds = true;
+            hold.spending = true;
+            hold.resetsAt = retry::isDaily(hold.check.limit) ? tally.dayEnds() : tally.monthEnds();
+            return hold;
+        }
+    }
+    const retry::DeclaredDecision declared = m_planner.declaredDecision(to, hold.worstTokens);
+    if (retry::isPerDay(declared.holds)) {
+        hold.holds = true;
+        hold.declared = declared;
+        hold.resetsAt = tally.dayEnds();
+    }
+    return hold;
 }
 
 ContextGauge ChatSession::contextGauge(const QString &prompt, const SendOptions &options) const

@@ -97,6 +97,12 @@ public:
     /// from just before its succeeded() until that continuation starts.
     bool autoContinuing() const { return m_autoContinuing; }
 
+    // --- the user's spending limits and the provider's declared ones (docs/session.md) ---
+    /// Whether a send of `prompt` now would cross a spending limit of the profile, or a daily
+    /// limit it declares for its provider (what the usage ledger counted so far, and the send's
+    /// worst case). A declared limit of a minute is not a hold: pacing waits for it.
+    LimitHold limitHold(const QString &prompt, const SendOptions &options) const;
+
     // --- what the next request holds (docs/retry-policy.md section 8) ---
     ContextGauge contextGauge(const QString &prompt, const SendOptions &options) const;
     /// The plan for a send of `prompt` now (also when nothing needs leaving out).

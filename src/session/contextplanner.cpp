@@ -118,7 +118,19 @@ TrimOffer ContextPlanner::trimOffer(const Turns &turns, const QString &prompt,
     return offer;
 }
 
-net::PacePlan ContextPlanner::pacePlan(const net::ChatRequest &request, const SendLane &to) const
+retry::DeclaredDecision ContextPlanner::declaredDecision(
+    const ProviderChoice &profile, qint64 estimatedTokens) const
+{
+    if (!m_memory || profile.declared.empty() || !m_pacingEnabled)
+        return {};
+    const UsageTally &tally = m_memory->tally();
+    return retry::decideDeclared(profile.declared,
+        tally.declaredUse(profile.profileName, m_timeScale), tally.now().toMSecsSinceEpoch(),
+        estimatedTokens);
+}
+
+net::PacePlan ContextPlanner::pacePlan(
+    const net::ChatRequest &request, const SendLane &to, const ProviderChoice &profile) const
 {
     net::PacePlan plan;
     std::optional<std::int64_t> maxTokens;
@@ -141,6 +153,19 @@ net::PacePlan ContextPlanner::pacePlan(const net::ChatRequest &request, const Se
         plan.wait = decision.wait;
         plan.source = decision.source;
         plan.tokensFull = decision.tokensFull;
+    }
+    // The profile's own word on its provider, counted from the ledger every process shares.
+    const retry::DeclaredDecision declared = declaredDecision(profile, estimate);
+    if (declared.holds != retry::DeclaredKind::None && declared.wait <= retry::kMaxPaceWait
+        && declared.wait > plan.wait) {
+        qCDebug(lcSession) << "pacing: declared" << retry::nameOf(declared.holds).data()
+                           << declared.used << "of" << declared.limit;
+        plan.wait = declared.wait;
+        plan.source = retry::WaitSource::DeclaredLimit;
+        plan.tokensFull = declared.holds == retry::DeclaredKind::TokensPerMinute;
+        plan.declared = declared.holds;
+        plan.declaredUsed = declared.used;
+        plan.declaredLimit = declared.limit;
     }
     return plan;
 }

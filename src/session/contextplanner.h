@@ -62,8 +62,15 @@ public:
     /// one is planned with).
     TrimOffer trimOffer(const Turns &turns, const QString &prompt, const SendOptions &options,
         const SendLane &to, qint64 excess, std::optional<qint64> named = {}) const;
-    /// How long `request` waits for its provider's window before attempt 1, and its estimate.
-    net::PacePlan pacePlan(const net::ChatRequest &request, const SendLane &to) const;
+    /// How long `request` waits before attempt 1, and its estimate: for its provider's window
+    /// (what the provider reported), and for the limits `profile` declares (counted from the
+    /// usage ledger), the longer of the two. A declared day that is full holds it past
+    /// retry::kMaxPaceWait: not paced (limitHold() tells before the send).
+    net::PacePlan pacePlan(
+        const net::ChatRequest &request, const SendLane &to, const ProviderChoice &profile) const;
+    /// What the declared limits of `profile` say of a request of `estimatedTokens` now.
+    retry::DeclaredDecision declaredDecision(
+        const ProviderChoice &profile, qint64 estimatedTokens) const;
 
     /// What a response said of its provider (filed under the lane the request went to).
     void report(const SendLane &to, const net::ProviderReport &report);

@@ -15,6 +15,11 @@ namespace capwatch::session::profilekeys {
 inline const QString kProfilesGroup = QStringLiteral("profiles");
 inline const QString kProfilePrefix = QStringLiteral("profile.");
 inline const QString kHeaderPrefix = QStringLiteral("header.");
+/// `price.<model>`: a profile's own price of a model.
+inline const QString kPricePrefix = QStringLiteral("price.");
+
+/// The largest count a spending limit or a declared provider limit may be.
+inline constexpr qint64 kMaxLimitCount = 1'000'000'000'000;
 
 /// A number of the policy as the file spells it, with its bounds and its default.
 struct NumberKey

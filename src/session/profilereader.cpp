@@ -10,6 +10,7 @@
 #include <QSettings>
 #include <QUrl>
 #include <algorithm>
+#include <cmath>
 
 namespace capwatch::session {
 
@@ -152,6 +153,11 @@ private:
     void readNumber(const QString &section, const NumberKey &n, const QString &text,
         PolicyOverrides &overrides);
     void readKey(const QString &section, const QString &text, ProviderProfile &p);
+    /// A spending limit or a declared provider limit; false when `key` is none of them.
+    bool readLimit(const QString &section, const QString &key, const QString &text,
+        ProviderProfile &p);
+    void readPrice(const QString &section, const QString &key, const QVariant &raw,
+        ProviderProfile &p);
 
     QSettings &m_settings;
     QString m_file;
@@ -205,10 +211,85 @@ void ProfileReader::readKey(const QString &section, const QString &text, Provide
     }
 }
 
+bool ProfileReader::readLimit(
+    const QString &section, const QString &key, const QString &text, ProviderProfile &p)
+{
+    struct Count
+    {
+        const char16_t *key;
+        std::optional<std::int64_t> *field;
+    };
+    const Count counts[] = {
+        { u"spend_tokens_day", &p.spend.tokensDay },
+        { u"spend_tokens_month", &p.spend.tokensMonth },
+        { u"provider_rpm", &p.declared.requestsPerMinute },
+        { u"provider_tpm", &p.declared.tokensPerMinute },
+        { u"provider_rpd", &p.declared.requestsPerDay },
+        { u"provider_tpd", &p.declared.tokensPerDay },
+    };
+    for (const Count &c : counts) {
+        if (key != QStringView(c.key))
+            continue;
+        bool ok = false;
+        const qint64 v = text.trimmed().toLongLong(&ok);
+        if (ok && v >= 1 && v <= kMaxLimitCount)
+            *c.field = v;
+        else
+            error(section, key,
+                u"'%1' is not a whole number from 1 to %2; no limit is set"_s.arg(
+                    text.trimmed(), QString::number(kMaxLimitCount)));
+        return true;
+    }
+    std::optional<double> *money = key == u"spend_cost_day" ? &p.spend.costDay
+        : key == u"spend_cost_month"                        ? &p.spend.costMonth
+                                                            : nullptr;
+    if (!money)
+        return false;
+    bool ok = false;
+    const double v = text.trimmed().toDouble(&ok);
+    if (ok && std::isfinite(v) && v > 0 && v <= retry::kMaxPricePerMTok)
+        *money = v;
+    else
+        error(section, key,
+            u"'%1' is not an amount above 0 (in the price table's currency); no limit is "
+            "set"_s.arg(text.trimmed()));
+    return true;
+}
+
+void ProfileReader::readPrice(
+    const QString &section, const QString &key, const QVariant &raw, ProviderProfile &p)
+{
+    const QString model = key.mid(kPricePrefix.size()).trimmed();
+    const QStringList figures = listOf(raw);
+    retry::Price price;
+    bool ok = !model.isEmpty() && (figures.size() == 2 || figures.size() == 3);
+    for (qsizetype i = 0; ok && i < figures.size(); ++i) {
+        const double v = figures.at(i).toDouble(&ok);
+        if (!ok)
+            break;
+        if (i == 0)
+            price.inputPerMTok = v;
+        else if (i == 1)
+            price.outputPerMTok = v;
+        else
+            price.cachedInputPerMTok = v;
+    }
+    if (!ok || !retry::isValidPrice(price)) {
+        error(section, key,
+            u"'%1' is not INPUT, OUTPUT[, CACHED] prices per million tokens (numbers from 0 to "
+            "%2); the price table's is used"_s.arg(textOf(raw).trimmed(),
+                QString::number(retry::kMaxPricePerMTok, 'f', 0)));
+        return;
+    }
+    p.prices.append({ model, price });
+}
+
 void ProfileReader::readProfile(const QString &section, ProviderProfile &p)
 {
     m_settings.beginGroup(section);
-    const QStringList keys = m_settings.childKeys();
+    // All keys, not only the child keys: a price's model name may hold a '/', which QSettings
+    // reads as a group ("price.openai/gpt-4o-mini").
+    const QStringList keys = m_settings.allKeys();
     m_settings.endGroup();
     for (const QString &key : keys) {
         const QVariant raw = value(section, key);
@@ -260,9 +341,15 @@ void ProfileReader::readProfile(const QString &section, ProviderProfile &p)
                 error(section, key, u"'%1' is not true or false; false is used"_s.arg(text));
             continue;
         }
+        if (readLimit(section, key, text, p))
+            continue;
+        if (key.startsWith(kPricePrefix)) {
+            readPrice(section, key, raw, p);
+            continue;
+        }
         if (p.builtInDemo) {
             warning(section, key,
-                u"the demo's provider is built in: only its policy and fallback are read; "
+                u"the demo's provider is built in: only its policy, limits, prices and fallback are read; "
                 "ignored"_s);
             continue;
         }

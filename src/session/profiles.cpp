@@ -2,6 +2,7 @@
 
 #include "net/chatrequest.h"
 #include "profilekeys.h"
+#include "retry/pricetable.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -74,6 +75,9 @@ ProviderChoice ProviderProfile::choice() const
     c.limits = limits();
     c.extraHeaders = extraHeaders;
     c.contextWindow = contextWindow;
+    c.spend = spend;
+    c.declared = declared;
+    c.prices = prices;
     return c;
 }
 
@@ -226,6 +230,30 @@ void writeProfile(QSettings &settings, const ProviderProfile &p)
                 : retried.size() == 1 ? QVariant(retried.first())
                                       : QVariant(retried));
     }
+    const auto writeCount = [&](QLatin1StringView key, const std::optional<std::int64_t> &v) {
+        if (v)
+            settings.setValue(QString(key), QString::number(*v));
+    };
+    const auto writeMoney = [&](QLatin1StringView key, const std::optional<double> &v) {
+        if (v)
+            settings.setValue(QString(key), QString::number(*v, 'g', 12));
+    };
+    writeCount(QLatin1StringView("spend_tokens_day"), p.spend.tokensDay);
+    writeCount(QLatin1StringView("spend_tokens_month"), p.spend.tokensMonth);
+    writeMoney(QLatin1StringView("spend_cost_day"), p.spend.costDay);
+    writeMoney(QLatin1StringView("spend_cost_month"), p.spend.costMonth);
+    writeCount(QLatin1StringView("provider_rpm"), p.declared.requestsPerMinute);
+    writeCount(QLatin1StringView("provider_tpm"), p.declared.tokensPerMinute);
+    writeCount(QLatin1StringView("provider_rpd"), p.declared.requestsPerDay);
+    writeCount(QLatin1StringView("provider_tpd"), p.declared.tokensPerDay);
+    for (const auto &[model, price] : p.prices) {
+        QStringList figures { QString::number(price.inputPerMTok, 'g', 12),
+            QString::number(price.outputPerMTok, 'g', 12) };
+        if (price.cachedInputPerMTok)
+            figures << QString::number(*price.cachedInputPerMTok, 'g', 12);
+        // One text, not a QStringList: QSettings would quote a list's commas differently.
+        settings.setValue(kPricePrefix + model, figures.join(u", "_s));
+    }
     if (!p.fallback.isEmpty())
         settings.setValue(u"fallback"_s, p.fallback);
     if (!p.fallback.isEmpty() || p.autoFallback)
@@ -322,6 +350,25 @@ ProfileProblem profileProblem(const ProviderProfile &profile, const ProfileSet &
                 tr("The fallback “%1” is not a profile.").arg(profile.fallback) };
     }
     return {};
+}
+
+} // namespace capwatch::session
+
+namespace capwatch::session {
+
+std::optional<retry::Price> ProviderChoice::priceOf(const QString &modelName) const
+{
+    const std::string name = modelName.trimmed().toStdString();
+    if (!prices.isEmpty()) {
+        // The profile's own prices by the table's rule of names (a date suffix or a "vendor/"
+        // prefix of the model still finds them), before the table's.
+        retry::PriceTable own;
+        for (const auto &[ownModel, price] : prices)
+            own.setOverride(ownModel.toStdString(), price);
+        if (std::optional<retry::Price> found = own.find(name))
+            return found;
+    }
+    return retry::builtinPrices().find(name);
 }
 
 } // namespace capwatch::session

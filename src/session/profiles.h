@@ -59,6 +59,12 @@ struct ProviderProfile
     QList<std::pair<QByteArray, QByteArray>> extraHeaders; ///< never Authorization
     std::optional<qint64> contextWindow;
     PolicyOverrides overrides;
+    /// `spend_tokens_day`, `spend_tokens_month`, `spend_cost_day`, `spend_cost_month`.
+    retry::SpendLimits spend;
+    /// `provider_rpm`, `provider_tpm`, `provider_rpd`, `provider_tpd`.
+    retry::DeclaredLimits declared;
+    /// `price.<model>=INPUT,OUTPUT[,CACHED]` per million tokens, in the price table's currency.
+    QList<std::pair<QString, retry::Price>> prices;
     QString fallback; ///< id of the fallback profile; empty: none
     bool autoFallback = false; ///< send to the fallback without asking
     /// The models GET /v1/models listed when the profile was last opened (cached in the file).

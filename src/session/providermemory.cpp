@@ -40,7 +40,9 @@ std::optional<retry::Millis> leftUntil(const QDateTime &at, const QDateTime &now
 
 ProviderMemory::ProviderMemory(QObject *parent)
     : QObject(parent)
-{ }
+{
+    connect(&m_tally, &UsageTally::loaded, this, &ProviderMemory::emitLoadedWhenDone);
+}
 
 ProviderMemory::~ProviderMemory() = default;
 
@@ -125,6 +127,7 @@ void ProviderMemory::setHistory(history::HistoryWriter *writer)
     if (m_writer)
         disconnect(m_writer, &history::HistoryWriter::opened, this, nullptr);
     m_writer = writer;
+    m_tally.setHistory(writer);
     if (!writer) {
         m_loaded = true;
         return;
@@ -137,6 +140,12 @@ void ProviderMemory::setHistory(history::HistoryWriter *writer)
     else
         connect(writer, &history::HistoryWriter::opened, this, &ProviderMemory::readStored,
             Qt::SingleShotConnection);
+}
+
+void ProviderMemory::emitLoadedWhenDone()
+{
+    if (isLoaded())
+        Q_EMIT loaded();
 }
 
 void ProviderMemory::readStored()
@@ -156,7 +165,7 @@ void ProviderMemory::readStored()
             m_loaded = true;
             for (const history::ProviderWindowRecord &w : stored)
                 Q_EMIT windowChanged(w.provider, w.model);
-            Q_EMIT loaded();
+            emitLoadedWhenDone();
         });
 }
 

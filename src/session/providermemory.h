@@ -10,6 +10,7 @@
 #include "net/chatclient.h"
 #include "retry/providerwindow.h"
 #include "settingsfilewriter.h"
+#include "usagetally.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -44,7 +45,10 @@ public:
     void setHistory(history::HistoryWriter *writer);
     /// True once the stored reports were read (at once without a writer). A send made before
     /// that paces only on what this process saw.
-    bool isLoaded() const { return m_loaded; }
+    bool isLoaded() const { return m_loaded && m_tally.isLoaded(); }
+    /// What the usage ledger says each profile used (spending and declared limits).
+    UsageTally &tally() { return m_tally; }
+    const UsageTally &tally() const { return m_tally; }
     /// The wall clock (UTC) the age of a report is read with; tests move it. Default: now.
     void setWallClock(std::function<QDateTime()> clock);
 
@@ -91,7 +95,10 @@ private:
     void readSettings();
     void writeSetting(const QString &key, const QString &name, const QVariant &value);
 
+    void emitLoadedWhenDone();
+
     QSettings *m_settings = nullptr;
+    UsageTally m_tally;
     SettingsFileWriter m_fileWriter; ///< writes what is learned into m_settings's file
     QPointer<history::HistoryWriter> m_writer;
     std::function<QDateTime()> m_clock;

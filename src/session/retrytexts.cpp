@@ -124,6 +124,8 @@ QString RetryTexts::waitSource(retry::WaitSource source)
         return tr("backoff");
     case retry::WaitSource::CredentialRefresh:
         return tr("new key");
+    case retry::WaitSource::DeclaredLimit:
+        return tr("declared limit");
     case retry::WaitSource::None:
         break;
     }
@@ -155,6 +157,8 @@ QString RetryTexts::waitSourceSentence(retry::WaitSource source, Millis waitMs, 
         return tr("backoff %1").arg(wait);
     case retry::WaitSource::CredentialRefresh:
         return tr("new key from the credential store: no wait");
+    case retry::WaitSource::DeclaredLimit:
+        return tr("the profile's declared limit: %1").arg(wait);
     case retry::WaitSource::None:
         break;
     }

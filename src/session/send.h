@@ -109,6 +109,8 @@ public:
         /// net::requestChars() of its request: an attempt the provider did not report is
         /// estimated from it (the usage ledger).
         qint64 requestChars = 0;
+        /// Its model's price where it goes (the profile's own, else the price table's).
+        std::optional<retry::Price> price;
         std::optional<qint64> overflowExcess;
         std::optional<qint64> overflowWindow;
         /// The same figures once a trim was offered on them: the next send of the conversation

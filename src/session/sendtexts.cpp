@@ -248,9 +248,86 @@ QString SendTexts::pacing(const SendState &s)
         return {};
     // Whole seconds, rounded up: "sending in 0 s" only once it sends.
     const QString in = QLocale().toString((s.waitLeft.count() + 999) / 1000);
+    if (s.pace->declared != retry::DeclaredKind::None)
+        return tr("Pacing: sending in %1 s (%2)")
+            .arg(in, declaredLimit(s.pace->declared, s.pace->declaredUsed, s.pace->declaredLimit));
     return s.pace->tokensFull
         ? tr("Pacing: sending in %1 s (the provider's window is full)").arg(in)
         : tr("Pacing: sending in %1 s (the provider's request limit is reached)").arg(in);
+}
+
+QString SendTexts::declaredLimit(
+    retry::DeclaredKind kind, qint64 used, qint64 limit, const QDateTime &resets)
+{
+    const QLocale locale;
+    const QString u = locale.toString(used);
+    const QString l = locale.toString(limit);
+    const QString at = resets.isValid() ? locale.toString(resets.toLocalTime().time(), u"HH:mm"_s)
+                                        : QString();
+    switch (kind) {
+    case retry::DeclaredKind::None:
+        break;
+    case retry::DeclaredKind::RequestsPerMinute:
+        return tr("Requests this minute: %1 of %2").arg(u, l);
+    case retry::DeclaredKind::TokensPerMinute:
+        return tr("Tokens this minute: %1 of %2").arg(u, l);
+    case retry::DeclaredKind::RequestsPerDay:
+        return at.isEmpty() ? tr("Requests today: %1 of %2").arg(u, l)
+                            : tr("Requests today: %1 of %2, resets %3").arg(u, l, at);
+    case retry::DeclaredKind::TokensPerDay:
+        return at.isEmpty() ? tr("Tokens today: %1 of %2").arg(u, l)
+                            : tr("Tokens today: %1 of %2, resets %3").arg(u, l, at);
+    }
+    return {};
+}
+
+QString SendTexts::money(double amount, const QString &currency)
+{
+    const QLocale locale;
+    // Enough digits to tell a send from nothing: 4 places under a cent, 2 from a unit on.
+    const int places = amount == 0 ? 2 : amount < 0.01 ? 4 : amount < 1 ? 3 : 2;
+    const QString figure = locale.toString(amount, 'f', places);
+    if (currency.isEmpty() || currency == u"USD")
+        return u"$"_s + figure;
+    return figure + u' ' + currency;
+}
+
+QString SendTexts::limitResets(const LimitHold &hold)
+{
+    if (!hold.resetsAt.isValid())
+        return {};
+    const QLocale locale;
+    const QDateTime at = hold.resetsAt.toLocalTime();
+    if (at.time() == QTime(0, 0) && at.date() == QDate::currentDate().addDays(1))
+        return locale.toString(at.time(), u"HH:mm"_s);
+    return locale.toString(at.date(), QLocale::ShortFormat) + u' '
+        + locale.toString(at.time(), u"HH:mm"_s);
+}
+
+QString SendTexts::limitHold(const LimitHold &hold)
+{
+    if (!hold.holds)
+        return {};
+    const QLocale locale;
+    if (!hold.spending)
+        return declaredLimit(
+            hold.declared.holds, hold.declared.used, hold.declared.limit, hold.resetsAt);
+    const retry::SpendCheck &c = hold.check;
+    if (retry::isMoney(c.limit)) {
+        const QString used = money(c.used, hold.currency);
+        const QString allowed = money(c.allowed, hold.currency);
+        const QString worst = money(c.worst, hold.currency);
+        return retry::isDaily(c.limit)
+            ? tr("Spent today: %1 of %2; this send may cost up to %3").arg(used, allowed, worst)
+            : tr("Spent this month: %1 of %2; this send may cost up to %3")
+                  .arg(used, allowed, worst);
+    }
+    const QString used = locale.toString(qint64(c.used));
+    const QString allowed = locale.toString(qint64(c.allowed));
+    const QString worst = locale.toString(qint64(c.worst));
+    return retry::isDaily(c.limit)
+        ? tr("Tokens today: %1 of %2; this send may use up to %3").arg(used, allowed, worst)
+        : tr("Tokens this month: %1 of %2; this send may use up to %3").arg(used, allowed, worst);
 }
 
 QString SendTexts::pacingWhy(const SendState &s)
@@ -258,6 +335,10 @@ QString SendTexts::pacingWhy(const SendState &s)
     if (s.phase != SendPhase::Pacing || !s.pace)
         return {};
     const QString in = QLocale().toString((s.waitLeft.count() + 999) / 1000);
+    if (s.pace->declared != retry::DeclaredKind::None)
+        return tr("Held for %1 s: %2, as this profile declares for its provider (Settings → "
+                  "Providers), and capwatch sends when it has room. Send now sends it anyway.")
+            .arg(in, declaredLimit(s.pace->declared, s.pace->declaredUsed, s.pace->declaredLimit));
     return s.pace->tokensFull
         ? tr("Held for %1 s: the provider's token window is full, and capwatch sends when it "
              "has room so that the cap is never hit. Send now sends it anyway (and shows the "
@@ -345,6 +426,10 @@ QString SendTexts::pacingLine(const SendState &s)
         return {};
     const net::PacePlan &plan = *s.pace;
     const qint64 in = (plan.wait.count() + 999) / 1000;
+    if (plan.declared != retry::DeclaredKind::None)
+        return tr("pacing: sending in %1 s (%2, the profile's declared limit)")
+            .arg(in)
+            .arg(declaredLimit(plan.declared, plan.declaredUsed, plan.declaredLimit));
     return plan.tokensFull
         ? tr("pacing: sending in %1 s, when the provider's window resets (it has %2 tokens left, "
              "this request needs about %3)")

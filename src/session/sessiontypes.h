@@ -6,9 +6,12 @@
 #include "history/historytypes.h"
 #include "retry/classifier.h"
 #include "retry/constants.h"
+#include "retry/declaredlimits.h"
 #include "retry/parking.h"
 #include "retry/policylimits.h"
+#include "retry/price.h"
 #include "retry/providerwindow.h"
+#include "retry/spendlimits.h"
 
 #include <QDateTime>
 #include <QList>
@@ -62,6 +65,15 @@ struct ProviderChoice
     QList<std::pair<QByteArray, QByteArray>> extraHeaders;
     /// The profile's context window, when set: it comes before a learned one (section 8.2).
     std::optional<qint64> contextWindow;
+    /// The user's own caps on what the profile spends (checked before each send).
+    retry::SpendLimits spend;
+    /// The limits the provider publishes but never states in a header (pacing honours them).
+    retry::DeclaredLimits declared;
+    /// The profile's own prices, by model name: they win over the price table's.
+    QList<std::pair<QString, retry::Price>> prices;
+
+    /// The price of `model`: the profile's own, else the price table's; none when unknown.
+    std::optional<retry::Price> priceOf(const QString &modelName) const;
 };
 
 /// The fallback of a send that ended capped (issue 17): which profile the prompt may go to
@@ -121,6 +133,22 @@ struct ContextGauge
     int leftOut = 0; ///< of them, the oldest left out of the request
     qint64 leftOutTokens = 0;
     bool fits = true; ///< false only when the window is known and tokens exceed it
+};
+
+/// A send checked before it goes against the profile's spending limits and the daily limits it
+/// declares for its provider (docs/session.md, "Spending limits"): held when it would cross one.
+struct LimitHold
+{
+    bool holds = false;
+    /// A spending limit of the user's (`check`); else a declared provider limit (`declared`).
+    bool spending = false;
+    retry::SpendCheck check;
+    retry::DeclaredDecision declared;
+    qint64 worstTokens = 0; ///< the estimated prompt plus max_tokens (or the reserve)
+    std::optional<double> worstCost; ///< priced; none when the model's price is unknown
+    QString currency; ///< of worstCost and the money limits ("USD")
+    QDateTime resetsAt; ///< local: when the period of the limit ends (00:00, the 1st)
+    QString profileName;
 };
 
 /// Trim and resend (section 8.2): which oldest turns a send leaves out to fit.

@@ -1,6 +1,5 @@
 #include "usageledger.h"
 
-#include "retry/pricetable.h"
 
 #include <cmath>
 
@@ -110,7 +109,7 @@ history::UsageRecord UsageLedger::rowOf(const net::RetryRecord &end, const SendF
     } else if (const bool answered = u.status && *u.status >= 200 && *u.status < 300; answered) {
         // A refusal is not billed by the providers capwatch knows; only an answer is priced.
         if (const std::optional<retry::Price> price
-            = retry::builtinPrices().find(u.model.toStdString())) {
+            = facts.price) {
             const retry::Cost cost = retry::costOf(*price,
                 { u.promptTokens.value_or(0), u.completionTokens.value_or(0),
                     u.cachedTokens.value_or(0) });

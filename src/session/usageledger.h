@@ -9,6 +9,7 @@
 #include "history/historytypes.h"
 #include "net/chatclient.h"
 #include "net/retrylog.h"
+#include "retry/price.h"
 
 #include <optional>
 
@@ -25,6 +26,8 @@ public:
         QString model;
         qint64 requestChars = 0; ///< net::requestChars() of its request
         double charsPerToken = 4.0; ///< the learned ratio of its provider and model
+        /// Its model's price (the profile's own, else the price table's); none: unknown.
+        std::optional<retry::Price> price;
     };
 
     /// The next send went out of the parking lot after waiting this long there.

@@ -2,6 +2,7 @@
 // migration of the single provider of before, and what a hand-edited file with a bad value gets:
 // an issue naming the file, the line and the key.
 
+#include "retry/pricetable.h"
 #include "session/profiles.h"
 
 #include <QFile>
@@ -144,6 +145,7 @@ private Q_SLOTS:
     void profileProblem();
     void choiceCarriesTheProfile();
     void keychainEntryGivenOnce();
+    void limitsAndPricesAreReadWrittenAndChecked();
 };
 
 void TestProfiles::roundTrip()
@@ -427,8 +429,8 @@ void TestProfiles::unknownKeysWarn()
     }
     QCOMPARE(texts,
         QStringList({ path
-                + u":4: [profile.demo] endpoint: the demo's provider is built in: only its policy "
-                  "and fallback are read; ignored"_s,
+                + u":4: [profile.demo] endpoint: the demo's provider is built in: only its policy, "
+                  "limits, prices and fallback are read; ignored"_s,
             path + u":8: [profile.p] max_wiat: unknown key; ignored"_s,
             path + u":2: [profiles] colour: unknown key; ignored"_s }));
     QVERIFY(set.demo().endpoint.isEmpty());
@@ -663,6 +665,82 @@ void TestProfiles::keychainEntryGivenOnce()
     QCOMPARE(demo.demo().keychainEntry(), QString());
     QCOMPARE(demo.issues.size(), 1);
     QCOMPARE(demo.issues.first().severity, ProfileIssue::Severity::Warning);
+}
+
+void TestProfiles::limitsAndPricesAreReadWrittenAndChecked()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir,
+        "[profile.demo]\n"
+        "spend_tokens_day=500\n"
+        "provider_rpm=2\n"
+        "\n"
+        "[profile.p]\n"
+        "name=P\n"
+        "endpoint=https://api.example.com/v1\n"
+        "spend_tokens_month=100000\n"
+        "spend_cost_day=1.5\n"
+        "spend_cost_month=20\n"
+        "provider_tpm=6000\n"
+        "provider_rpd=50\n"
+        "provider_tpd=abc\n"
+        "price.openai/gpt-4o-mini=0.1, 0.4, 0.05\n"
+        "price.my-model=2,8\n"
+        "price.bad=1\n");
+    const ProfileSet set = loadFile(path);
+    // The demo takes limits too; the bad values are named with their line and not applied.
+    const ProviderProfile &demo = set.demo();
+    QCOMPARE(demo.spend.tokensDay, std::optional<std::int64_t>(500));
+    QCOMPARE(demo.declared.requestsPerMinute, std::optional<std::int64_t>(2));
+    const ProviderProfile *p = set.find(u"p"_s);
+    QVERIFY(p);
+    QCOMPARE(p->spend.tokensMonth, std::optional<std::int64_t>(100000));
+    QCOMPARE(p->spend.costDay, std::optional<double>(1.5));
+    QCOMPARE(p->spend.costMonth, std::optional<double>(20));
+    QCOMPARE(p->declared.tokensPerMinute, std::optional<std::int64_t>(6000));
+    QCOMPARE(p->declared.requestsPerDay, std::optional<std::int64_t>(50));
+    QVERIFY(!p->declared.tokensPerDay);
+    QCOMPARE(p->prices.size(), 2);
+    QStringList texts;
+    for (const ProfileIssue &i : set.issues)
+        texts << i.text();
+    texts.sort(); // by line: the keys are read in the order QSettings lists them
+    QCOMPARE(texts.size(), 2);
+    QVERIFY2(texts.at(0).startsWith(path + u":13: [profile.p] provider_tpd: 'abc' is not a whole "
+                                           "number from 1"_s),
+        qPrintable(texts.at(0)));
+    QVERIFY2(texts.at(1).startsWith(path + u":16: [profile.p] price.bad: '1' is not INPUT, OUTPUT"_s),
+        qPrintable(texts.at(1)));
+
+    // The profile's price wins, by the price table's rule of names; else the table's.
+    const ProviderChoice choice = p->choice();
+    QCOMPARE(choice.spend, p->spend);
+    QCOMPARE(choice.declared, p->declared);
+    const std::optional<retry::Price> own = choice.priceOf(u"openai/gpt-4o-mini-2024-07-18"_s);
+    QVERIFY(own);
+    QCOMPARE(own->inputPerMTok, 0.1);
+    QCOMPARE(own->outputPerMTok, 0.4);
+    QCOMPARE(own->cachedInputPerMTok, std::optional<double>(0.05));
+    QCOMPARE(choice.priceOf(u"my-model"_s)->outputPerMTok, 8.0);
+    const std::optional<retry::Price> table = choice.priceOf(u"gpt-4o"_s);
+    QVERIFY(table);
+    QCOMPARE(table, retry::builtinPrices().find("gpt-4o"));
+    QVERIFY(!choice.priceOf(u"no-such-model-anywhere"_s));
+
+    // Written and read back the same.
+    ProfileSet clean = set;
+    clean.issues.clear();
+    const QString again = dir.filePath(u"again.conf"_s);
+    {
+        QSettings s(again, QSettings::IniFormat);
+        saveProfiles(s, clean);
+    }
+    const ProfileSet back = loadFile(again);
+    QVERIFY2(back.issues.isEmpty(), qPrintable(issuesText(back)));
+    QCOMPARE(back.find(u"p"_s)->spend, p->spend);
+    QCOMPARE(back.find(u"p"_s)->declared, p->declared);
+    QCOMPARE(back.find(u"p"_s)->prices, p->prices);
+    QCOMPARE(back.demo().spend, demo.spend);
 }
 
 QTEST_GUILESS_MAIN(TestProfiles)

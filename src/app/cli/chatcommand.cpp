@@ -79,7 +79,7 @@ CommandSpec chatSpec()
             "Send one prompt to an OpenAI-compatible endpoint, retrying by the capwatch policy.")),
         u"chat (--endpoint URL | --profile NAME) [--config PATH] [--model NAME] [--prompt TEXT] "
         u"[--system TEXT] [--max-tokens N] "
-        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH] [--wait-for-reset[=MAX]] [--no-pacing] [--max-wait S] [--budget S] [--max-attempts N] [--backoff-base S] [--fallback] [--continue-cut-off[=N]] [--continue ID]"_s,
+        "[--temperature T] [--api-key-env VAR] [--api-key-file PATH] [--no-stream] [--log PATH] [--time-scale F] [--private] [--history-database PATH] [--wait-for-reset[=MAX]] [--no-pacing] [--max-wait S] [--budget S] [--max-attempts N] [--backoff-base S] [--fallback] [--continue-cut-off[=N]] [--continue ID] [--ignore-spend-limit]"_s,
         {
             QCommandLineOption(u"endpoint"_s,
                 cliText(QT_TRANSLATE_NOOP(
@@ -168,6 +168,11 @@ CommandSpec chatSpec()
                 cliText(QT_TRANSLATE_NOOP("cli",
                     "Send at once even when the provider's last report says its window is full "
                     "(by default the send waits, up to 60 s, for the window to reset)."))),
+            QCommandLineOption(u"ignore-spend-limit"_s,
+                cliText(QT_TRANSLATE_NOOP("cli",
+                    "Send even when the send would cross a spending limit of the profile, or a "
+                    "daily limit it declares for its provider (by default it is not sent, and "
+                    "capwatch-cli exits 5)."))),
             // Its optional =N is taken out before parsing (takeEqualsValue).
             QCommandLineOption(u"continue-cut-off"_s,
                 cliText(QT_TRANSLATE_NOOP("cli",
@@ -674,8 +679,27 @@ int runChat(const QStringList &args)
             exitCode = ExitBadArguments;
             QCoreApplication::quit();
         });
+    const bool ignoreLimits = parser.isSet(u"ignore-spend-limit"_s);
     const auto start = [&] {
         if (!continuing) {
+            // The profile's spending limits, and the daily limits it declares, before anything
+            // goes: counted from the ledger every capwatch process appends to.
+            if (const session::LimitHold hold = chat.limitHold(prompt, options);
+                hold.holds && !ignoreLimits) {
+                writeErr((u"capwatch: "_s
+                    + QCoreApplication::translate("cli",
+                        "not sent: %1 (profile %2); the limit resets at %3. "
+                        "--ignore-spend-limit sends anyway")
+                          .arg(session::SendTexts::limitHold(hold), hold.profileName,
+                              session::SendTexts::limitResets(hold))
+                    + u'\n')
+                             .toUtf8());
+                exitCode = ExitLimitReached;
+                // Queued: without a history to read first this runs before the event loop.
+                QMetaObject::invokeMethod(
+                    QCoreApplication::instance(), &QCoreApplication::quit, Qt::QueuedConnection);
+                return;
+            }
             chat.send(prompt, options);
             return;
         }

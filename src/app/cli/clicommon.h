@@ -23,6 +23,9 @@ enum ExitCode
     ExitBadArguments = 2,
     ExitProviderError = 3,
     ExitNetworkOrConfig = 4,
+    /// A spending limit of the profile (or a daily limit it declares for its provider) would be
+    /// crossed: nothing was sent (chat; --ignore-spend-limit sends anyway).
+    ExitLimitReached = 5,
     /// The answer came, but cut off at the output limit or interrupted (issue 29): what came
     /// is on stdout (and stored), and `chat --continue ID` goes on with it.
     ExitAnswerCutOff = 6,

@@ -126,6 +126,13 @@ QString manPage()
         QStringLiteral("Network or configuration error: unreachable endpoint, bad URL, no "
                        "key (chat); a history database made by a newer capwatch, or one "
                        "that cannot be read (history, usage), which is left as it is."));
+    page.item(QString::number(ExitLimitReached),
+        QStringLiteral("Not sent: the send's worst case (its estimated prompt plus max_tokens) "
+                       "would cross a spending limit of the profile (spend_tokens_day, "
+                       "spend_tokens_month, spend_cost_day, spend_cost_month), or a daily "
+                       "limit the profile declares for its provider (provider_rpd, provider_tpd) "
+                       "is reached. No request was made; --ignore-spend-limit sends anyway "
+                       "(chat)."));
     page.item(QString::number(ExitAnswerCutOff),
         QStringLiteral("The answer came but stopped early: cut off at the provider's output "
                        "limit, or interrupted (the stream dropped, timed out or carried an "
