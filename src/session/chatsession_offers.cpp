@@ -5,6 +5,7 @@
 
 #include "chatsession.h"
 #include "chatsession_p.h"
+#include "history/historystore.h"
 #include "parkedoptions.h"
 #include "sessionlogging.h"
 #include "storedrecords.h"
@@ -551,6 +552,43 @@ void ChatSession::unparkLastSend(bool cancelled)
     e->setParked(std::nullopt);
     if (e->shown()) // one taken over from the lot was never shown: nothing to show again
         e->publish();
+}
+
+bool ChatSession::parkUntilLimitResets(
+    const QString &prompt, const SendOptions &options, const LimitHold &hold)
+{
+    if (!hold.holds || !hold.resetsAt.isValid() || busy() || !m_lot || prompt.trimmed().isEmpty())
+        return false;
+    ++m_restoreToken; // as a send: it wins over a restore still being read
+    m_hasLastExchange = false;
+    m_continuable.reset();
+    history::Conversation header;
+    header.endpoint
+        = history::HistoryStore::storableEndpoint(m_link.endpoint().toString(QUrl::RemoveUserInfo));
+    header.model = m_link.model();
+    header.profile = m_link.profileId();
+    history::ParkedSend p;
+    p.message = m_stored->storeHeldPrompt(prompt, header);
+    p.conversation = m_stored->id();
+    p.provider = m_link.lane();
+    p.model = m_link.model();
+    ParkedOptions o;
+    o.send = options;
+    p.options = o.toJson();
+    p.parkedAt = wallNow();
+    p.dueAt = hold.resetsAt.toUTC();
+    p.resetAt = p.dueAt;
+    p.parksInARow = 1;
+    p.prompt = prompt;
+    qCInfo(lcSession).noquote() << u"parked until %1, before any request: %2"_s.arg(
+        p.dueAt.toString(Qt::ISODate), QString::fromLatin1(hold.spending
+                ? retry::nameOf(hold.check.limit)
+                : retry::nameOf(hold.declared.holds)));
+    p.id = m_lot->park(p, this);
+    adoptParked(p);
+    m_current->publish();
+    Q_EMIT parkedChanged(true);
+    return true;
 }
 
 void ChatSession::adoptParked(const history::ParkedSend &parked)

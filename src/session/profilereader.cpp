@@ -240,6 +240,18 @@ bool ProfileReader::readLimit(
                     text.trimmed(), QString::number(kMaxLimitCount)));
         return true;
     }
+    if (key == u"limit_action") {
+        const QString t = text.trimmed().toLower();
+        if (t == u"ask")
+            p.limitAction = LimitAction::Ask;
+        else if (t == u"park")
+            p.limitAction = LimitAction::Park;
+        else if (t == u"refuse")
+            p.limitAction = LimitAction::Refuse;
+        else
+            error(section, key, u"'%1' is not ask, park or refuse; ask is used"_s.arg(text.trimmed()));
+        return true;
+    }
     std::optional<double> *money = key == u"spend_cost_day" ? &p.spend.costDay
         : key == u"spend_cost_month"                        ? &p.spend.costMonth
                                                             : nullptr;

@@ -77,6 +77,7 @@ ProviderChoice ProviderProfile::choice() const
     c.contextWindow = contextWindow;
     c.spend = spend;
     c.declared = declared;
+    c.limitAction = limitAction;
     c.prices = prices;
     return c;
 }
@@ -246,6 +247,9 @@ void writeProfile(QSettings &settings, const ProviderProfile &p)
     writeCount(QLatin1StringView("provider_tpm"), p.declared.tokensPerMinute);
     writeCount(QLatin1StringView("provider_rpd"), p.declared.requestsPerDay);
     writeCount(QLatin1StringView("provider_tpd"), p.declared.tokensPerDay);
+    if (p.limitAction != LimitAction::Ask)
+        settings.setValue(u"limit_action"_s,
+            p.limitAction == LimitAction::Park ? u"park"_s : u"refuse"_s);
     for (const auto &[model, price] : p.prices) {
         QStringList figures { QString::number(price.inputPerMTok, 'g', 12),
             QString::number(price.outputPerMTok, 'g', 12) };

@@ -63,6 +63,8 @@ struct ProviderProfile
     retry::SpendLimits spend;
     /// `provider_rpm`, `provider_tpm`, `provider_rpd`, `provider_tpd`.
     retry::DeclaredLimits declared;
+    /// `limit_action`: ask (the default), park or refuse.
+    LimitAction limitAction = LimitAction::Ask;
     /// `price.<model>=INPUT,OUTPUT[,CACHED]` per million tokens, in the price table's currency.
     QList<std::pair<QString, retry::Price>> prices;
     QString fallback; ///< id of the fallback profile; empty: none

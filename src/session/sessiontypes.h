@@ -33,6 +33,14 @@ struct SendLane
     std::optional<qint64> contextWindow;
 };
 
+/// What the window does with a send that would cross a spending limit (`limit_action`).
+enum class LimitAction
+{
+    Ask, ///< "Send anyway / Send when the limit resets / Cancel" (the default)
+    Park, ///< parked until the limit resets, without asking
+    Refuse, ///< not sent; the prompt stays in the editor
+};
+
 /// What the session talks to, as chosen: the demo, or an endpoint and where its key comes from.
 struct ProviderChoice
 {
@@ -69,6 +77,7 @@ struct ProviderChoice
     retry::SpendLimits spend;
     /// The limits the provider publishes but never states in a header (pacing honours them).
     retry::DeclaredLimits declared;
+    LimitAction limitAction = LimitAction::Ask;
     /// The profile's own prices, by model name: they win over the price table's.
     QList<std::pair<QString, retry::Price>> prices;
 

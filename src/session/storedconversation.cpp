@@ -153,6 +153,28 @@ void StoredConversation::startSend(
     Q_EMIT updated(m_id);
 }
 
+QUuid StoredConversation::storeHeldPrompt(
+    const QString &prompt, const history::Conversation &header)
+{
+    m_lastPrompt = {};
+    m_lastAnswer = {};
+    if (!m_writer)
+        return {};
+    if (m_id.isNull()) {
+        m_profile = header.profile;
+        m_id = m_writer->addConversation(header);
+        Q_EMIT stored(m_id);
+    }
+    history::Message message;
+    message.conversation = m_id;
+    message.role = history::Role::User;
+    message.text = prompt;
+    message.state = history::MessageState::Complete;
+    m_lastMessage = m_writer->addMessage(message);
+    Q_EMIT updated(m_id);
+    return m_lastMessage;
+}
+
 void StoredConversation::startContinuation(Send &send, const QUuid &prompt, const QUuid &answer)
 {
     Send::Rows &rows = send.rows();

@@ -66,6 +66,10 @@ public:
     /// send; its rows go to Send::rows().
     void startSend(
         Send &send, const QString &prompt, const QUuid &reuse, const history::Conversation &header);
+    /// A prompt held by a limit and parked before any request: the conversation (made from
+    /// `header` when it is not stored yet) and its user message, without a send. Returns the
+    /// message's id (null without a writer).
+    QUuid storeHeldPrompt(const QString &prompt, const history::Conversation &header);
     /// Before a continuation's request goes out (Continue): its send, of the stored `prompt`,
     /// whose stored `answer` it goes on with; nothing new is stored for its prompt or answer.
     void startContinuation(Send &send, const QUuid &prompt, const QUuid &answer);

@@ -681,6 +681,7 @@ void TestProfiles::limitsAndPricesAreReadWrittenAndChecked()
         "spend_tokens_month=100000\n"
         "spend_cost_day=1.5\n"
         "spend_cost_month=20\n"
+        "limit_action=park\n"
         "provider_tpm=6000\n"
         "provider_rpd=50\n"
         "provider_tpd=abc\n"
@@ -695,6 +696,8 @@ void TestProfiles::limitsAndPricesAreReadWrittenAndChecked()
     const ProviderProfile *p = set.find(u"p"_s);
     QVERIFY(p);
     QCOMPARE(p->spend.tokensMonth, std::optional<std::int64_t>(100000));
+    QCOMPARE(p->limitAction, LimitAction::Park);
+    QCOMPARE(demo.limitAction, LimitAction::Ask);
     QCOMPARE(p->spend.costDay, std::optional<double>(1.5));
     QCOMPARE(p->spend.costMonth, std::optional<double>(20));
     QCOMPARE(p->declared.tokensPerMinute, std::optional<std::int64_t>(6000));
@@ -706,10 +709,10 @@ void TestProfiles::limitsAndPricesAreReadWrittenAndChecked()
         texts << i.text();
     texts.sort(); // by line: the keys are read in the order QSettings lists them
     QCOMPARE(texts.size(), 2);
-    QVERIFY2(texts.at(0).startsWith(path + u":13: [profile.p] provider_tpd: 'abc' is not a whole "
+    QVERIFY2(texts.at(0).startsWith(path + u":14: [profile.p] provider_tpd: 'abc' is not a whole "
                                            "number from 1"_s),
         qPrintable(texts.at(0)));
-    QVERIFY2(texts.at(1).startsWith(path + u":16: [profile.p] price.bad: '1' is not INPUT, OUTPUT"_s),
+    QVERIFY2(texts.at(1).startsWith(path + u":17: [profile.p] price.bad: '1' is not INPUT, OUTPUT"_s),
         qPrintable(texts.at(1)));
 
     // The profile's price wins, by the price table's rule of names; else the table's.
@@ -740,6 +743,7 @@ void TestProfiles::limitsAndPricesAreReadWrittenAndChecked()
     QCOMPARE(back.find(u"p"_s)->spend, p->spend);
     QCOMPARE(back.find(u"p"_s)->declared, p->declared);
     QCOMPARE(back.find(u"p"_s)->prices, p->prices);
+    QCOMPARE(back.find(u"p"_s)->limitAction, LimitAction::Park);
     QCOMPARE(back.demo().spend, demo.spend);
 }
 
