@@ -147,12 +147,11 @@ void ChatClient::startPacing()
     m_pacing = true;
     const qint64 wallMs = m_clock.toWall(m_pace.wait);
     m_paceDeadlineNs = steadyNs() + wallMs * 1'000'000;
-    qCInfo(lcRetry).noquote()
-        << u"request %1: pacing %2 s before attempt 1 (%3)"_s.arg(m_sendId)
-               .arg(seconds(m_pace.wait))
-               .arg(m_pace.source == retry::WaitSource::DeclaredLimit
-                       ? u"a limit the profile declares is reached"_s
-                       : u"the provider's window is full"_s);
+    qCInfo(lcRetry).noquote() << u"request %1: pacing %2 s before attempt 1 (%3)"_s.arg(m_sendId)
+                                     .arg(seconds(m_pace.wait))
+                                     .arg(m_pace.source == retry::WaitSource::DeclaredLimit
+                                             ? u"a limit the profile declares is reached"_s
+                                             : u"the provider's window is full"_s);
     if (m_log) {
         RetryRecord rec = logRecord(RetryRecord::Event::Paced, 1);
         rec.waitMs = m_pace.wait.count();

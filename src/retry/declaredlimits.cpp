@@ -25,24 +25,25 @@ DeclaredDecision decideDeclared(const DeclaredLimits &limits, const DeclaredUse 
     std::int64_t nowMs, std::int64_t estimatedTokens)
 {
     DeclaredDecision best;
-    const auto consider = [&best](DeclaredKind kind, Millis wait, std::int64_t used,
-                              std::int64_t limit) {
-        if (wait.count() <= 0)
-            return;
-        if (best.holds == DeclaredKind::None || wait > best.wait)
-            best = { kind, wait, used, limit };
-    };
+    const auto consider
+        = [&best](DeclaredKind kind, Millis wait, std::int64_t used, std::int64_t limit) {
+              if (wait.count() <= 0)
+                  return;
+              if (best.holds == DeclaredKind::None || wait > best.wait)
+                  best = { kind, wait, used, limit };
+          };
     const std::int64_t since = nowMs - kDeclaredMinute.count();
     std::vector<DeclaredUse::Request> minute;
     for (const DeclaredUse::Request &r : use.lastMinute)
         if (r.atMs > since && r.atMs <= nowMs)
             minute.push_back(r);
     std::sort(minute.begin(), minute.end(),
-        [](const DeclaredUse::Request &a, const DeclaredUse::Request &b) { return a.atMs < b.atMs; });
+        [](const DeclaredUse::Request &a, const DeclaredUse::Request &b) {
+            return a.atMs < b.atMs;
+        });
     // The wait until request `i` of the minute (and all before it) is a minute old.
-    const auto ageOut = [&](std::size_t i) {
-        return Millis(minute[i].atMs + kDeclaredMinute.count() - nowMs);
-    };
+    const auto ageOut
+        = [&](std::size_t i) { return Millis(minute[i].atMs + kDeclaredMinute.count() - nowMs); };
     const std::int64_t estimate = std::max<std::int64_t>(0, estimatedTokens);
 
     if (limits.requestsPerMinute && *limits.requestsPerMinute > 0) {

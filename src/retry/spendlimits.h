@@ -76,7 +76,8 @@ struct SpendCheck
 
 /// Checks `worst` against what `limits` leave after `used`. A send crosses a limit when used +
 /// worst > limit, or when used >= limit already (also for a worst case of 0).
-SpendCheck checkSpend(const SpendLimits &limits, const SpendUsed &used, const SpendWorstCase &worst);
+SpendCheck checkSpend(
+    const SpendLimits &limits, const SpendUsed &used, const SpendWorstCase &worst);
 
 /// The warning thresholds, in percent: 50, 80 and 100.
 inline constexpr int kSpendThresholds[] = { 50, 80, 100 };

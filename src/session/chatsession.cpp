@@ -452,8 +452,8 @@ LimitHold ChatSession::limitHold(const QString &prompt, const SendOptions &optio
         hold.currency = QString::fromStdString(cost.currency);
     }
     if (!to.spend.empty()) {
-        hold.check = retry::checkSpend(to.spend, tally.spendUsed(to.profileName),
-            { hold.worstTokens, hold.worstCost });
+        hold.check = retry::checkSpend(
+            to.spend, tally.spendUsed(to.profileName), { hold.worstTokens, hold.worstCost });
         if (hold.check.crosses) {
             hold.holds = true;
             hold.spending = true;

@@ -105,8 +105,8 @@ public:
     /// "Send when the limit resets": parks `prompt` until `hold` resets, before any request
     /// (stored as the conversation's next user message, in the lot like any parked send; it
     /// goes out at the reset). False when nothing holds, a send is in flight or there is no lot.
-    bool parkUntilLimitResets(const QString &prompt, const SendOptions &options,
-        const LimitHold &hold);
+    bool parkUntilLimitResets(
+        const QString &prompt, const SendOptions &options, const LimitHold &hold);
 
     // --- what the next request holds (docs/retry-policy.md section 8) ---
     ContextGauge contextGauge(const QString &prompt, const SendOptions &options) const;

@@ -581,9 +581,9 @@ bool ChatSession::parkUntilLimitResets(
     p.parksInARow = 1;
     p.prompt = prompt;
     qCInfo(lcSession).noquote() << u"parked until %1, before any request: %2"_s.arg(
-        p.dueAt.toString(Qt::ISODate), QString::fromLatin1(hold.spending
-                ? retry::nameOf(hold.check.limit)
-                : retry::nameOf(hold.declared.holds)));
+        p.dueAt.toString(Qt::ISODate),
+        QString::fromLatin1(
+            hold.spending ? retry::nameOf(hold.check.limit) : retry::nameOf(hold.declared.holds)));
     p.id = m_lot->park(p, this);
     adoptParked(p);
     m_current->publish();

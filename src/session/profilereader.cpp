@@ -154,10 +154,10 @@ private:
         PolicyOverrides &overrides);
     void readKey(const QString &section, const QString &text, ProviderProfile &p);
     /// A spending limit or a declared provider limit; false when `key` is none of them.
-    bool readLimit(const QString &section, const QString &key, const QString &text,
-        ProviderProfile &p);
-    void readPrice(const QString &section, const QString &key, const QVariant &raw,
-        ProviderProfile &p);
+    bool readLimit(
+        const QString &section, const QString &key, const QString &text, ProviderProfile &p);
+    void readPrice(
+        const QString &section, const QString &key, const QVariant &raw, ProviderProfile &p);
 
     QSettings &m_settings;
     QString m_file;
@@ -249,7 +249,8 @@ bool ProfileReader::readLimit(
         else if (t == u"refuse")
             p.limitAction = LimitAction::Refuse;
         else
-            error(section, key, u"'%1' is not ask, park or refuse; ask is used"_s.arg(text.trimmed()));
+            error(section, key,
+                u"'%1' is not ask, park or refuse; ask is used"_s.arg(text.trimmed()));
         return true;
     }
     std::optional<double> *money = key == u"spend_cost_day" ? &p.spend.costDay
@@ -289,8 +290,8 @@ void ProfileReader::readPrice(
     if (!ok || !retry::isValidPrice(price)) {
         error(section, key,
             u"'%1' is not INPUT, OUTPUT[, CACHED] prices per million tokens (numbers from 0 to "
-            "%2); the price table's is used"_s.arg(textOf(raw).trimmed(),
-                QString::number(retry::kMaxPricePerMTok, 'f', 0)));
+            "%2); the price table's is used"_s.arg(
+                textOf(raw).trimmed(), QString::number(retry::kMaxPricePerMTok, 'f', 0)));
         return;
     }
     p.prices.append({ model, price });
@@ -361,7 +362,8 @@ void ProfileReader::readProfile(const QString &section, ProviderProfile &p)
         }
         if (p.builtInDemo) {
             warning(section, key,
-                u"the demo's provider is built in: only its policy, limits, prices and fallback are read; "
+                u"the demo's provider is built in: only its policy, limits, prices and fallback "
+                u"are read; "
                 "ignored"_s);
             continue;
         }

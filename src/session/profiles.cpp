@@ -248,8 +248,8 @@ void writeProfile(QSettings &settings, const ProviderProfile &p)
     writeCount(QLatin1StringView("provider_rpd"), p.declared.requestsPerDay);
     writeCount(QLatin1StringView("provider_tpd"), p.declared.tokensPerDay);
     if (p.limitAction != LimitAction::Ask)
-        settings.setValue(u"limit_action"_s,
-            p.limitAction == LimitAction::Park ? u"park"_s : u"refuse"_s);
+        settings.setValue(
+            u"limit_action"_s, p.limitAction == LimitAction::Park ? u"park"_s : u"refuse"_s);
     for (const auto &[model, price] : p.prices) {
         QStringList figures { QString::number(price.inputPerMTok, 'g', 12),
             QString::number(price.outputPerMTok, 'g', 12) };

@@ -262,8 +262,8 @@ QString SendTexts::declaredLimit(
     const QLocale locale;
     const QString u = locale.toString(used);
     const QString l = locale.toString(limit);
-    const QString at = resets.isValid() ? locale.toString(resets.toLocalTime().time(), u"HH:mm"_s)
-                                        : QString();
+    const QString at
+        = resets.isValid() ? locale.toString(resets.toLocalTime().time(), u"HH:mm"_s) : QString();
     switch (kind) {
     case retry::DeclaredKind::None:
         break;

@@ -1,6 +1,5 @@
 #include "usageledger.h"
 
-
 #include <cmath>
 
 namespace capwatch::session {
@@ -108,8 +107,7 @@ history::UsageRecord UsageLedger::rowOf(const net::RetryRecord &end, const SendF
         u.costSource = history::CostSource::Provider;
     } else if (const bool answered = u.status && *u.status >= 200 && *u.status < 300; answered) {
         // A refusal is not billed by the providers capwatch knows; only an answer is priced.
-        if (const std::optional<retry::Price> price
-            = facts.price) {
+        if (const std::optional<retry::Price> price = facts.price) {
             const retry::Cost cost = retry::costOf(*price,
                 { u.promptTokens.value_or(0), u.completionTokens.value_or(0),
                     u.cachedTokens.value_or(0) });

@@ -112,7 +112,8 @@ void UsageTally::noteAppended(const history::UsageRecord &row)
     }
     history::UsageTick t;
     t.id = --m_localId;
-    t.timeMs = (row.time.isValid() ? row.time : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch();
+    t.timeMs
+        = (row.time.isValid() ? row.time : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch();
     t.profile = row.profile;
     t.tokens = row.promptTokens.value_or(0) + row.completionTokens.value_or(0);
     t.cost = row.cost;

@@ -709,10 +709,12 @@ void TestProfiles::limitsAndPricesAreReadWrittenAndChecked()
         texts << i.text();
     texts.sort(); // by line: the keys are read in the order QSettings lists them
     QCOMPARE(texts.size(), 2);
-    QVERIFY2(texts.at(0).startsWith(path + u":14: [profile.p] provider_tpd: 'abc' is not a whole "
-                                           "number from 1"_s),
+    QVERIFY2(texts.at(0).startsWith(path
+                 + u":14: [profile.p] provider_tpd: 'abc' is not a whole "
+                   "number from 1"_s),
         qPrintable(texts.at(0)));
-    QVERIFY2(texts.at(1).startsWith(path + u":17: [profile.p] price.bad: '1' is not INPUT, OUTPUT"_s),
+    QVERIFY2(
+        texts.at(1).startsWith(path + u":17: [profile.p] price.bad: '1' is not INPUT, OUTPUT"_s),
         qPrintable(texts.at(1)));
 
     // The profile's price wins, by the price table's rule of names; else the table's.

@@ -3,7 +3,9 @@
 #include "net/chatrequest.h"
 #include "session/chatsession.h"
 #include "session/profiles.h"
+#include "session/sendtexts.h"
 #include "ui/conversation/conversationpresenter.h"
+#include "ui/conversation/limitquestion.h"
 #include "ui/conversation/promptbox.h"
 #include "ui/conversation/requestoptionsrow.h"
 #include "ui/conversation/rulesdraft.h"
@@ -87,7 +89,9 @@ void ConversationController::sendPrompt()
     if (text.trimmed().isEmpty() || session->busy())
         return;
     // Else the prompt stays in the editor meanwhile.
-    if (!modelIsSet() || !plainHttpAllowed([this] { sendPrompt(); }))
+    if (!modelIsSet() || !plainHttpAllowed([this] { sendPrompt(); })
+        || !limitAllowed(
+            text, [this] { sendPrompt(); }, true))
         return;
     // The edited prompt takes the place of the last one, and its answer goes with it.
     if (session->sendReplacesLastExchange())
@@ -110,7 +114,8 @@ void ConversationController::retryNow()
     const QString prompt = m_parts.session->failedPrompt();
     if (prompt.isEmpty() || m_parts.session->busy())
         return;
-    if (!modelIsSet() || !plainHttpAllowed([this] { retryNow(); }))
+    if (!modelIsSet() || !plainHttpAllowed([this] { retryNow(); })
+        || !limitAllowed(prompt, [this] { retryNow(); }))
         return;
     takeFromEditor(prompt);
     startSend(prompt, [this] { m_parts.session->retryFailed(m_parts.options->sendOptions()); });
@@ -164,7 +169,8 @@ void ConversationController::regenerateLast()
     ChatSession *session = m_parts.session;
     if (session->busy() || !m_parts.presenter->hasLastAnswer() || !session->hasLastExchange())
         return;
-    if (!modelIsSet() || !plainHttpAllowed([this] { regenerateLast(); }))
+    if (!modelIsSet() || !plainHttpAllowed([this] { regenerateLast(); })
+        || !limitAllowed(session->lastPrompt(), [this] { regenerateLast(); }))
         return;
     if (session->editing())
         cancelEdit();
@@ -179,7 +185,8 @@ void ConversationController::continueAnswer()
     ChatSession *session = m_parts.session;
     if (session->busy() || !session->canContinue())
         return;
-    if (!modelIsSet() || !plainHttpAllowed([this] { continueAnswer(); }))
+    if (!modelIsSet() || !plainHttpAllowed([this] { continueAnswer(); })
+        || !limitAllowed(session->lastPrompt(), [this] { continueAnswer(); }))
         return;
     // An interrupted answer's prompt came back to the editor as a failed one: Continue answers
     // it now.
@@ -292,6 +299,69 @@ bool ConversationController::plainHttpAllowed(const std::function<void()> &resum
         resume();
     });
     return false;
+}
+
+bool ConversationController::limitAllowed(
+    const QString &prompt, const std::function<void()> &resume, bool canPark)
+{
+    if (std::exchange(m_limitBypass, false))
+        return true;
+    const session::LimitHold hold
+        = m_parts.session->limitHold(prompt, m_parts.options->sendOptions());
+    if (!hold.holds)
+        return true;
+    if (m_limitQuestion) {
+        m_limitQuestion->raise();
+        m_limitQuestion->activateWindow();
+        return false;
+    }
+    const session::LimitAction action = m_parts.session->provider().choice().limitAction;
+    if (action == session::LimitAction::Park && canPark) {
+        parkUntilReset(prompt, hold);
+        return false;
+    }
+    if (action == session::LimitAction::Refuse
+        || (action == session::LimitAction::Park && !canPark)) {
+        // The prompt stays where it is: in the editor, or the failed one in its card.
+        m_parts.message->showMessage(PromptMessage::Kind::Warning,
+            tr("Not sent: %1 The limit resets at %2.")
+                .arg(LimitQuestion::text(hold), session::SendTexts::limitResets(hold)),
+            PromptMessage::Action::None);
+        return false;
+    }
+    m_limitQuestion = LimitQuestion::ask(
+        m_window, hold, canPark, [this, prompt, hold, resume](LimitQuestion::Answer answer) {
+            switch (answer) {
+            case LimitQuestion::Answer::SendAnyway:
+                m_limitBypass = true;
+                resume();
+                m_limitBypass = false; // not taken: nothing was sent (busy, no prompt)
+                break;
+            case LimitQuestion::Answer::SendAtReset:
+                parkUntilReset(prompt, hold);
+                break;
+            case LimitQuestion::Answer::Cancel:
+                break;
+            }
+        });
+    return false;
+}
+
+void ConversationController::parkUntilReset(const QString &prompt, const session::LimitHold &hold)
+{
+    ChatSession *session = m_parts.session;
+    if (prompt.trimmed().isEmpty() || session->busy())
+        return;
+    if (session->sendReplacesLastExchange())
+        session->endEdit(); // parked as a new prompt: the last exchange stays
+    takeFromEditor(prompt);
+    startSend(prompt, [this, prompt, hold] {
+        m_parts.session->parkUntilLimitResets(prompt, m_parts.options->sendOptions(), hold);
+    });
+    m_parts.message->showMessage(PromptMessage::Kind::Information,
+        tr("Parked until the limit resets at %1: %2.")
+            .arg(session::SendTexts::limitResets(hold), session::SendTexts::limitHold(hold)),
+        PromptMessage::Action::None);
 }
 
 void ConversationController::whenPlainHttpAllowed(const std::function<void()> &then)

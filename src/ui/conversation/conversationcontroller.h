@@ -7,6 +7,7 @@
 // SessionController is per session and view: the window lays out widgets and menus and hands
 // their signals here; the rules of a send are the session's, and its state is SendState.
 
+#include "session/sessiontypes.h"
 #include "ui/conversation/promptmessage.h"
 
 #include <QObject>
@@ -101,6 +102,15 @@ private:
     /// False when the user must first agree to send the key unencrypted: asks (without
     /// blocking) and, on "Send anyway", calls `resume`.
     bool plainHttpAllowed(const std::function<void()> &resume);
+    /// False when a send of `prompt` would cross a limit of the profile (session::LimitHold) and
+    /// the profile says to ask (asks, without blocking: "Send anyway" calls `resume`, which then
+    /// passes; "Send when the limit resets" parks a new prompt), to park (parks it at once) or to
+    /// refuse (says so above the prompt). `canPark`: a new prompt, which can be parked.
+    bool limitAllowed(
+        const QString &prompt, const std::function<void()> &resume, bool canPark = false);
+    /// Parks `prompt` until `hold` resets, before any request; shown as the conversation's next
+    /// turn, waiting in its card.
+    void parkUntilReset(const QString &prompt, const session::LimitHold &hold);
     void onMessageAction(PromptMessage::Action action);
     /// The prompt editor's text is `prompt` (the failed one it holds): it is cleared.
     void takeFromEditor(const QString &prompt);
@@ -110,6 +120,8 @@ private:
     QPointer<ParkingController> m_parking;
     QString m_draftBeforeEdit;
     QPointer<QMessageBox> m_plainHttpWarning;
+    QPointer<QMessageBox> m_limitQuestion;
+    bool m_limitBypass = false; ///< "Send anyway": the next limitAllowed() passes
 };
 
 } // namespace capwatch::ui

@@ -1,0 +1,235 @@
+// The profile's own limits in the real window, offscreen, on one settings file and one history:
+// a send that would cross a spending limit asks "Send anyway / Send when the limit resets /
+// Cancel" before any request, and the middle one parks it until 00:00 (stored, in the lot); a
+// profile that refuses says so and keeps the prompt; and a declared "2 requests a minute" counts
+// the sends two capwatch-cli processes made first (the ledger they share), so the window's third
+// send waits for the minute, asserted at the provider.
+
+#include "demo/demoprovider.h"
+#include "history/historywriter.h"
+#include "session/chatsession.h"
+#include "session/parkinglot.h"
+#include "session/providermemory.h"
+#include "support/clirunner.h"
+#include "support/demothread.h"
+#include "support/demowindow.h"
+#include "support/windowwidgets.h"
+#include "ui/conversation/conversationview.h"
+#include "ui/conversation/promptmessage.h"
+#include "ui/conversation/requestoptionsrow.h"
+#include "ui/parking/parkingcontroller.h"
+#include "ui/window/mainwindow.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capwatch;
+using namespace capwatch::ui;
+using namespace Qt::StringLiterals;
+using namespace capwatch::testing::widgets;
+
+namespace {
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+struct LimitWindow
+{
+    LimitWindow(const QString &ini, const QString &db)
+        : w(ini, 0.02)
+    {
+        w.window->attachHistory(&writer, false);
+        writer.open(db);
+        w.uncapped();
+    }
+    bool loaded()
+    {
+        return QTest::qWaitFor([this] { return w.window->providerMemory()->isLoaded(); }, 10000);
+    }
+    QMessageBox *question() { return w.window->findChild<QMessageBox *>(u"limitQuestion"_s); }
+
+    history::HistoryWriter writer; ///< declared first: it outlives the window and flushes last
+    testing::DemoWindow w;
+};
+
+QDateTime nextMidnightUtc()
+{
+    return QDate::currentDate().addDays(1).startOfDay().toUTC();
+}
+
+} // namespace
+
+class TestLimitsWindow final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void spendingLimitAsksAndParksUntilTheReset();
+    void sendAnywaySendsAndCancelKeepsThePrompt();
+    void aRefusingProfileSaysSoAndKeepsThePrompt();
+    void declaredMinuteCountsWhatTheCliSent();
+
+private:
+    QString path(const QString &name) { return m_dir.filePath(u"%1-%2"_s.arg(++m_n).arg(name)); }
+    QTemporaryDir m_dir;
+    int m_n = 0;
+};
+
+void TestLimitsWindow::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+void TestLimitsWindow::spendingLimitAsksAndParksUntilTheReset()
+{
+    const QString ini = path(u"capwatch.conf"_s);
+    writeFile(ini, "[profile.demo]\nspend_tokens_day=500\n");
+    LimitWindow l(ini, path(u"history.sqlite"_s));
+    QVERIFY(l.loaded());
+    // No max_tokens: the worst case counts the 1,000-token reserve.
+    l.w.send(u"Tell me about caps"_s);
+    QTRY_VERIFY(l.question());
+    QMessageBox *box = l.question();
+    QVERIFY2(box->text().contains(u"Tokens today: 0 of 500; this send may use up to"_s),
+        qPrintable(box->text()));
+    auto *atReset = box->findChild<QPushButton *>(u"sendAtReset"_s);
+    QVERIFY(atReset);
+    QCOMPARE(atReset->text().remove(u'&'), u"Send when the limit resets at 00:00"_s);
+    QVERIFY(!l.w.window->session()->busy());
+    QCOMPARE(l.w.chats().size(), 0);
+
+    atReset->click();
+    // Parked until midnight: nothing went to the provider, the prompt waits in the lot.
+    QTRY_VERIFY(l.w.window->session()->sendState().isParked());
+    const session::SendState state = l.w.window->session()->sendState();
+    QCOMPARE(state.parked->dueAt, nextMidnightUtc());
+    QCOMPARE(state.parked->prompt, u"Tell me about caps"_s);
+    session::ParkingLot *lot = l.w.window->parkingController()->lot();
+    QCOMPARE(lot->count(), 1);
+    QCOMPARE(lot->sends().first().dueAt, nextMidnightUtc());
+    QVERIFY(!lot->sends().first().message.isNull()); // its prompt is stored
+    QCOMPARE(l.w.chats().size(), 0);
+    QVERIFY(promptEditor(*l.w.window)->toPlainText().isEmpty());
+    QVERIFY(conversation(*l.w.window)->toPlainText().contains(u"Tell me about caps"_s));
+    QVERIFY(inlineMessage(*l.w.window)
+                ->shownText()
+                .startsWith(u"Parked until the limit resets at 00:00: Tokens today: 0 of 500"_s));
+}
+
+void TestLimitsWindow::sendAnywaySendsAndCancelKeepsThePrompt()
+{
+    const QString ini = path(u"capwatch.conf"_s);
+    writeFile(ini, "[profile.demo]\nspend_tokens_day=500\n");
+    LimitWindow l(ini, path(u"history.sqlite"_s));
+    QVERIFY(l.loaded());
+    l.w.send(u"first"_s);
+    QTRY_VERIFY(l.question());
+    l.question()->findChild<QPushButton *>(u"cancel"_s)->click();
+    QTRY_VERIFY(!l.question());
+    QCOMPARE(promptEditor(*l.w.window)->toPlainText(), u"first"_s); // nothing lost
+    QCOMPARE(l.w.chats().size(), 0);
+
+    l.w.window->controller()->sendPrompt();
+    QTRY_VERIFY(l.question());
+    l.question()->findChild<QPushButton *>(u"sendAnyway"_s)->click();
+    QTRY_COMPARE(l.w.chats().size(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!l.w.window->session()->busy(), 15000);
+    QVERIFY(!l.w.window->session()->sendState().isParked());
+}
+
+void TestLimitsWindow::aRefusingProfileSaysSoAndKeepsThePrompt()
+{
+    const QString ini = path(u"capwatch.conf"_s);
+    writeFile(ini, "[profile.demo]\nspend_tokens_day=500\nlimit_action=refuse\n");
+    LimitWindow l(ini, path(u"history.sqlite"_s));
+    QVERIFY(l.loaded());
+    l.w.send(u"refused"_s);
+    QVERIFY(!l.question());
+    QVERIFY2(
+        inlineMessage(*l.w.window)
+            ->shownText()
+            .startsWith(
+                u"Not sent: This send may cross the spending limit of Demo. Tokens today: 0 of "
+                "500"_s),
+        qPrintable(inlineMessage(*l.w.window)->shownText()));
+    QCOMPARE(promptEditor(*l.w.window)->toPlainText(), u"refused"_s);
+    QCOMPARE(l.w.chats().size(), 0);
+    // A send whose worst case fits (max_tokens 100) goes.
+    auto *options = l.w.window->findChild<RequestOptionsRow *>(u"requestOptions"_s);
+    QVERIFY(options);
+    options->maxTokens()->setValue(100);
+    l.w.send(u"small"_s);
+    QVERIFY(!l.question());
+    QTRY_COMPARE(l.w.chats().size(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!l.w.window->session()->busy(), 15000);
+}
+
+void TestLimitsWindow::declaredMinuteCountsWhatTheCliSent()
+{
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    o.limit = 1'000'000;
+    testing::DemoThread provider(o);
+    const QUrl url = provider.listen();
+    QVERIFY(url.isValid());
+    const QString config = path(u"config"_s);
+    const QString data = path(u"data"_s);
+    const QString ini = config + u"/capwatch/capwatch.conf"_s;
+    writeFile(ini,
+        "[profiles]\ndefault=capped\n\n[profile.capped]\nname=Capped\nkey=none\nendpoint="
+            + url.toString().toUtf8() + "\nprovider_rpm=2\n");
+    const QString db = data + u"/capwatch/history.sqlite"_s;
+    // At a time scale of 0.05 the declared minute is 3 s on the wall clock.
+    for (int i = 0; i < 2; ++i) {
+        testing::CliOptions c;
+        c.environment.insert(u"XDG_CONFIG_HOME"_s, config);
+        c.environment.insert(u"XDG_DATA_HOME"_s, data);
+        const testing::CliRun r = testing::runCli(
+            { u"chat"_s, u"--profile"_s, u"capped"_s, u"--time-scale"_s, u"0.05"_s,
+                u"--max-tokens"_s, u"20"_s, u"--prompt"_s, u"from the terminal"_s },
+            c);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    QCOMPARE(provider.chatArrivals().size(), 2);
+
+    // The window, on the same settings file and history, at the same scale.
+    Settings settings(ini);
+    LaunchOptions launch;
+    launch.timeScale = 0.05;
+    testing::DemoHook hook;
+    history::HistoryWriter writer;
+    MainWindow window(settings, launch, &hook);
+    window.attachHistory(&writer, false);
+    writer.open(db);
+    window.show();
+    QVERIFY(QTest::qWaitFor([&] { return window.providerMemory()->isLoaded(); }, 10000));
+    QCOMPARE(window.session()->provider().choice().profileName, u"Capped"_s);
+    promptEditor(window)->setPlainText(u"from the window"_s);
+    window.controller()->sendPrompt();
+    QTRY_VERIFY(window.session()->sendState().pacing() || provider.chatArrivals().size() == 3);
+    QVERIFY2(window.session()->sendState().pacing(), "the window's send went without waiting");
+    QVERIFY(window.session()->sendState().pace);
+    QCOMPARE(window.session()->sendState().pace->declared, retry::DeclaredKind::RequestsPerMinute);
+    QTRY_COMPARE_WITH_TIMEOUT(provider.chatArrivals().size(), 3, 15000);
+    const QList<QDateTime> at = provider.chatArrivals();
+    const qint64 gap = at.at(0).msecsTo(at.at(2));
+    QVERIFY2(gap >= 2500, qPrintable(u"the third came %1 ms after the first"_s.arg(gap)));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.session()->busy(), 15000);
+}
+
+QTEST_MAIN(TestLimitsWindow)
+#include "tst_limitswindow.moc"
