@@ -1,5 +1,6 @@
 #include "ui/window/mainwindow.h"
 
+#include "session/providermemory.h"
 #include "ui/conversation/contextcontroller.h"
 #include "ui/conversation/contextgauge.h"
 #include "ui/conversation/conversationcontroller.h"
@@ -9,6 +10,7 @@
 #include "ui/history/historysidebar.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/panel/sendstatus.h"
+#include "ui/panel/spendstatus.h"
 #include "ui/parking/parkingcontroller.h"
 #include "ui/profiles/plainhttpwarning.h"
 #include "ui/profiles/profilecontroller.h"
@@ -101,6 +103,14 @@ MainWindow::MainWindow(
             .memory = m_context->memory(),
             .timeScale = m_options.timeScale });
     m_controller->setParking(m_parking);
+    // Today's spend of the profile in use, against its spending limit; a limit passing 50, 80
+    // or 100 % in this run says so here and as a desktop notification.
+    auto *spend = new SpendStatus(m_session, &m_context->memory()->tally(), statusBar());
+    connect(spend, &SpendStatus::limitWarning, this,
+        [this](const QString &title, const QString &text, int) {
+            statusBar()->showMessage(title + u" · "_s + text, 15000);
+            m_parking->notifier()->notify(title, text);
+        });
     connect(m_profiles, &ProfileController::profileChanged, this, &MainWindow::applyProvider);
     wireShortcuts();
     m_context->attach({ .editor = m_promptBox->editor(),
