@@ -81,6 +81,7 @@ QList<Conversation> HistoryStore::readConversations(
     const QString &where, const QVariantList &values, int limit, QList<qint64> *keys)
 {
     QList<Conversation> out;
+    const bool hasUsage = m_db.tables().contains(u"usage"_s); // a database from before the ledger
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
     q.prepare(u"SELECT c.id, c.uuid, c.title, c.endpoint, c.model, c.created_ms, c.updated_ms, "
@@ -93,9 +94,13 @@ QList<Conversation> HistoryStore::readConversations(
               "sends t WHERE t.message_id = s.message_id AND t.outcome = 'succeeded') AND NOT "
               "EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.state = "
               "'replaced')), "
-              "EXISTS (SELECT 1 FROM parked_sends p WHERE p.conversation_id = c.id), c.profile "
-              "FROM conversations c"_s
-        + (where.isEmpty() ? QString() : u" WHERE "_s + where)
+              "EXISTS (SELECT 1 FROM parked_sends p WHERE p.conversation_id = c.id), c.profile"_s
+        // What the ledger counted for it (by its index on the conversation): billed, estimated.
+        + (hasUsage ? u", (SELECT total(u.cost) FROM usage u WHERE u.conversation_uuid = c.uuid "
+                      "AND u.cost_source = 'provider'), (SELECT total(u.cost) FROM usage u WHERE "
+                      "u.conversation_uuid = c.uuid AND u.cost_source <> 'provider')"_s
+                    : QString())
+        + u" FROM conversations c"_s + (where.isEmpty() ? QString() : u" WHERE "_s + where)
         + u" ORDER BY c.updated_ms DESC, c.id DESC LIMIT ?"_s);
     int i = 0;
     for (const QVariant &v : values)
@@ -117,6 +122,12 @@ QList<Conversation> HistoryStore::readConversations(
         c.hasUnanswered = q.value(8).toBool();
         c.hasParked = q.value(9).toBool();
         c.profile = q.value(10).toString();
+        if (hasUsage) {
+            c.cost.billed = q.value(11).toDouble();
+            c.cost.estimated = q.value(12).toDouble();
+            if (c.cost.estimated > 0)
+                c.cost.currency = u"USD"_s;
+        }
         out.append(c);
     }
     return out;

@@ -173,6 +173,9 @@ public:
     /// The largest usage row id (0 when none): smaller than one read before, the ledger was
     /// cleared since.
     qint64 usageMaxId();
+    /// The ledger's rows of `conversation` summed by the user message their send sent (rows of
+    /// no stored send are left out), and all of them under a null key.
+    QHash<QUuid, CostTotal> conversationCosts(const QUuid &conversation);
     /// Every parked send of every conversation, the first due first (then by parkedAt, then as
     /// stored), with its prompt and title. A row that cannot be read (a bad id, its conversation
     /// or message missing) is left out with a warning; a database error gives an empty list and

@@ -52,6 +52,23 @@ std::optional<retry::Category> categoryFromName(const QString &name);
 retry::WaitSource waitSourceFromName(const QString &name); ///< None for an unknown name
 retry::EndReason endReasonFromName(const QString &name); ///< None for an unknown name
 
+/// What the usage ledger counts for one prompt of a conversation (all its sends: the answer,
+/// refused attempts, continuations), or for a whole conversation.
+struct CostTotal
+{
+    double billed = 0; ///< the provider's usage.cost
+    double estimated = 0; ///< priced from the price table or the profile's prices
+    qint64 unpriced = 0; ///< answered attempts with no known price
+    qint64 attempts = 0;
+    qint64 tokens = 0; ///< prompt + completion, reported or estimated
+    QString currency; ///< of `estimated` ("USD"); empty when nothing was estimated
+
+    bool known() const { return billed > 0 || estimated > 0; }
+    double amount() const { return billed + estimated; }
+    CostTotal &operator+=(const CostTotal &other);
+    bool operator==(const CostTotal &) const = default;
+};
+
 struct Conversation
 {
     QUuid id; ///< null: the store makes one
@@ -66,6 +83,9 @@ struct Conversation
     /// The id of the provider profile the conversation belongs to (schema v4); empty: stored
     /// before profiles, or without one. Changed by HistoryStore::setConversationProfile().
     QString profile;
+    /// Read only: what the usage ledger counted for it (billed and estimated; the list's
+    /// tooltip). Rows stay when it is deleted.
+    CostTotal cost;
 
     bool operator==(const Conversation &) const = default;
 };

@@ -134,6 +134,55 @@ QList<UsageTick> HistoryStore::usageTicks(qint64 afterId, qint64 sinceMs, int li
     return ticks;
 }
 
+CostTotal &CostTotal::operator+=(const CostTotal &other)
+{
+    billed += other.billed;
+    estimated += other.estimated;
+    unpriced += other.unpriced;
+    attempts += other.attempts;
+    tokens += other.tokens;
+    if (currency.isEmpty())
+        currency = other.currency;
+    return *this;
+}
+
+QHash<QUuid, CostTotal> HistoryStore::conversationCosts(const QUuid &conversation)
+{
+    QHash<QUuid, CostTotal> costs;
+    if (!m_db.tables().contains(u"usage"_s))
+        return costs;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(
+        u"SELECT m.uuid, u.cost, u.cost_source, u.currency, u.prompt_tokens, "
+        "u.completion_tokens, u.status FROM usage u "
+        "LEFT JOIN sends s ON s.uuid = u.send_uuid LEFT JOIN messages m ON m.id = s.message_id "
+        "WHERE u.conversation_uuid = ?"_s);
+    q.bindValue(0, uuidText(conversation));
+    if (!run(&q, u"read conversation costs"_s))
+        return costs;
+    while (q.next()) {
+        CostTotal row;
+        row.attempts = 1;
+        row.tokens = integerOf(q.value(4)).value_or(0) + integerOf(q.value(5)).value_or(0);
+        const std::optional<double> cost = realOf(q.value(1));
+        const std::optional<qint64> status = integerOf(q.value(6));
+        if (cost && costSourceFromName(q.value(2).toString()) == CostSource::Provider) {
+            row.billed = *cost;
+        } else if (cost) {
+            row.estimated = *cost;
+            row.currency = q.value(3).toString();
+        } else if (status && *status >= 200 && *status < 300) {
+            row.unpriced = 1;
+        }
+        const QUuid prompt = QUuid::fromString(q.value(0).toString());
+        if (!prompt.isNull())
+            costs[prompt] += row;
+        costs[QUuid()] += row;
+    }
+    return costs;
+}
+
 qint64 HistoryStore::usageMaxId()
 {
     if (!m_db.tables().contains(u"usage"_s))

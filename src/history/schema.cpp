@@ -274,6 +274,14 @@ bool version8(QSqlDatabase &db, QString *error)
         error);
 }
 
+// A conversation's costs under its answers and in its header (issue 30): the ledger's rows of one
+// conversation, found without reading the whole ledger.
+bool version9(QSqlDatabase &db, QString *error)
+{
+    return execAll(
+        db, { u"CREATE INDEX usage_by_conversation ON usage(conversation_uuid)"_s }, error);
+}
+
 } // namespace
 
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
@@ -293,7 +301,7 @@ const std::vector<Migration> &schemaMigrations()
 {
     static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 },
         { 3, version3 }, { 4, version4 }, { 5, version5 }, { 6, version6 }, { 7, version7 },
-        { 8, version8 } };
+        { 8, version8 }, { 9, version9 } };
     return migrations;
 }
 

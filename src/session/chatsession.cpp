@@ -35,6 +35,7 @@ ChatSession::ChatSession(QObject *parent)
             m_planner.charsPerToken(route.lane), route.price };
         if (std::optional<history::UsageRecord> usage = m_ledger.record(record, facts)) {
             m_stored->addUsage(*m_current, *usage);
+            m_current->addCost(*usage);
             // The limits count it: read back after the write, or here without a history.
             if (ProviderMemory *memory = m_planner.providerMemory())
                 memory->tally().noteAppended(*usage);
@@ -697,6 +698,7 @@ void ChatSession::applyRestore(const QUuid &id, StoredConversation::Loaded loade
     restored.profile = loaded.conversation->profile;
     restored.messages = std::move(loaded.messages);
     restored.sends = std::move(loaded.sends);
+    restored.costs = std::move(loaded.costs);
     Q_EMIT conversationChanged(id);
     Q_EMIT conversationRestored(restored);
 }

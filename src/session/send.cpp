@@ -401,4 +401,20 @@ void Send::publish()
     Q_EMIT changed(m_state);
 }
 
+void Send::addCost(const history::UsageRecord &row)
+{
+    history::CostTotal c;
+    c.attempts = 1;
+    c.tokens = row.promptTokens.value_or(0) + row.completionTokens.value_or(0);
+    if (row.cost && row.costSource == history::CostSource::Provider) {
+        c.billed = *row.cost;
+    } else if (row.cost) {
+        c.estimated = *row.cost;
+        c.currency = row.currency;
+    } else if (row.status && *row.status >= 200 && *row.status < 300) {
+        c.unpriced = 1;
+    }
+    m_state.cost += c;
+}
+
 } // namespace capwatch::session

@@ -126,6 +126,9 @@ public:
     Route &route() { return m_route; }
     const Route &route() const { return m_route; }
 
+    /// One attempt of it in the usage ledger: counted in SendState::cost (shown with its next
+    /// state).
+    void addCost(const history::UsageRecord &row);
     /// The model the request names (known once the request is built).
     void setModel(const QString &model) { m_state.model = model; }
     void setLane(const QString &lane) { m_state.lane = lane; }

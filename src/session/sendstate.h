@@ -106,6 +106,8 @@ struct SendState
     /// What the answer used, when the provider said (Succeeded).
     std::optional<qint64> answerTokens;
     std::optional<net::Usage> usage; ///< the whole usage the provider reported, once ended
+    /// What the usage ledger counted for its attempts so far (billed or estimated).
+    history::CostTotal cost;
 
     // How it ended (Succeeded, GaveUp, Cancelled).
     retry::EndReason reason = retry::EndReason::None;

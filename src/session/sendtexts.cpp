@@ -292,6 +292,18 @@ QString SendTexts::money(double amount, const QString &currency)
     return figure + u' ' + currency;
 }
 
+QString SendTexts::cost(const history::CostTotal &total)
+{
+    if (!total.known())
+        return {};
+    const QString billed = money(total.billed, {});
+    const QString estimated = money(total.estimated, total.currency);
+    if (total.billed > 0 && total.estimated > 0)
+        return tr("%1 (%2 billed, %3 estimated)")
+            .arg(money(total.amount(), total.currency), billed, estimated);
+    return total.billed > 0 ? tr("%1 billed").arg(billed) : tr("%1 estimated").arg(estimated);
+}
+
 QString SendTexts::limitResets(const LimitHold &hold)
 {
     if (!hold.resetsAt.isValid())

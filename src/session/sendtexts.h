@@ -59,6 +59,10 @@ public:
     static QString limitHold(const LimitHold &hold);
     /// When the limit that holds it resets: "00:00", or the date of the 1st of next month.
     static QString limitResets(const LimitHold &hold);
+    /// What the ledger counted, saying where each part comes from: "$0.0012 billed", "$0.0012
+    /// estimated", "$0.0015 ($0.0012 billed, $0.0003 estimated)"; empty when no price is known
+    /// (only tokens are shown then).
+    static QString cost(const history::CostTotal &total);
     /// An amount of money: "$0.0042", "0.31 EUR"; the precision follows its size.
     static QString money(double amount, const QString &currency);
     /// The line under a prompt whose answer has not begun: "Waiting for the provider…",

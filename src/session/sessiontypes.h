@@ -14,6 +14,7 @@
 #include "retry/spendlimits.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -211,6 +212,9 @@ struct RestoredConversation
     QList<history::Message> messages;
     /// In order; a send's `message` is the user message it sent.
     QList<history::Send> sends;
+    /// What the usage ledger counted, by the user message whose sends spent it (the answer
+    /// after it shows it), and the whole conversation's under a null key.
+    QHash<QUuid, history::CostTotal> costs;
 };
 
 } // namespace capwatch::session

@@ -59,6 +59,7 @@ bool StoredConversation::load(
                 return m.state == history::MessageState::Replaced;
             });
             loaded.sends = store.sends(id);
+            loaded.costs = store.conversationCosts(id);
             const QList<history::StoredRetryRecord> stored = store.retryRecords(id);
             loaded.records.reserve(stored.size());
             for (const history::StoredRetryRecord &s : stored) {

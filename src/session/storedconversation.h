@@ -46,6 +46,7 @@ public:
         QList<history::Message> messages; ///< without the ones replaced
         QList<history::Send> sends;
         QList<net::RetryRecord> records;
+        QHash<QUuid, history::CostTotal> costs; ///< HistoryStore::conversationCosts()
     };
     /// Reads conversation `id` after every write queued before; `done` runs on `context`'s
     /// thread. False when there is no writer.

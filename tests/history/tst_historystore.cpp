@@ -404,6 +404,7 @@ private Q_SLOTS:
     void killMidWayKeepsEveryReportedRecord();
     void killKeepsParkedSend();
     void usageMigratesAndRoundTrips();
+    void ledgerCountsForLimitsAndCosts();
     void usageOutlivesConversationsAndClearsOnRequest();
     void killMidWayKeepsEveryUsageRow();
     void writerKeepsCallerFreeAndFlushes();
@@ -510,8 +511,8 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
     QCOMPARE(r.version, HistoryStore::latestVersion());
-    QCOMPARE(HistoryStore::latestVersion(), 8);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 8"_s));
+    QCOMPARE(HistoryStore::latestVersion(), 9);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 9"_s));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1561,7 +1562,7 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     QCOMPARE(r.fromVersion, 2);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 2 to 8"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 2 to 9"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1640,7 +1641,7 @@ void TestHistoryStore::migratesVersion3ToProfiles()
     QCOMPARE(r.fromVersion, 3);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 3 to 8"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 3 to 9"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     for (const auto &[table, columns] : { std::pair { u"conversations"_s, 1 },
              std::pair { u"messages"_s, 1 }, std::pair { u"retry_records"_s, 2 } })
@@ -2524,7 +2525,7 @@ void TestHistoryStore::usageMigratesAndRoundTrips()
     HistoryStore store;
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.fromVersion, 7);
-    QCOMPARE(r.version, 8);
+    QCOMPARE(r.version, 9);
     QVERIFY(store.message(before.answer.id));
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
@@ -2627,3 +2628,80 @@ void TestHistoryStore::killMidWayKeepsEveryUsageRow()
 }
 
 #include "tst_historystore.moc"
+
+void TestHistoryStore::ledgerCountsForLimitsAndCosts()
+{
+    // Schema 9: the ledger by conversation. What the limits read again as rows are added
+    // (usageTicks after the last id), and a conversation's costs by the prompt that spent them.
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).version, 9);
+    QCOMPARE(rawValue(dbPath(),
+                 u"SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
+                 "'usage_by_conversation'"_s)
+                 .toInt(),
+        1);
+    QCOMPARE(store.usageMaxId(), 0);
+    const Filled f = fill(store, kBase, u"costs"_s, 0);
+    UsageRecord refused = usageOf(1, kBase);
+    refused.conversation = f.conversation.id;
+    refused.send = f.send.id;
+    refused.status = 429;
+    refused.cost.reset();
+    refused.costSource = CostSource::Unknown;
+    refused.promptTokens = 100;
+    refused.completionTokens = 0;
+    UsageRecord billed = usageOf(1, kBase.addSecs(5));
+    billed.conversation = f.conversation.id;
+    billed.send = f.send.id;
+    billed.cost = 0.25;
+    UsageRecord estimated = usageOf(2, kBase.addSecs(9));
+    estimated.conversation = f.conversation.id;
+    estimated.send = f.send.id;
+    estimated.cost = 0.125;
+    estimated.costSource = CostSource::PriceTable;
+    estimated.currency = u"USD"_s;
+    UsageRecord unpriced = usageOf(3, kBase.addSecs(10));
+    unpriced.conversation = f.conversation.id; // no stored send: the conversation's only
+    unpriced.send = QUuid();
+    unpriced.cost.reset();
+    unpriced.costSource = CostSource::Unknown;
+    UsageRecord elsewhere = usageOf(4, kBase.addSecs(11)); // another conversation's
+    for (const UsageRecord &u : { refused, billed, estimated, unpriced, elsewhere })
+        QVERIFY(store.addUsage(u));
+
+    const QList<UsageTick> all = store.usageTicks(0, kBase.toMSecsSinceEpoch());
+    QCOMPARE(all.size(), 5);
+    QCOMPARE(all.at(0).tokens, 100);
+    QCOMPARE(all.at(1).tokens, 165);
+    QCOMPARE(all.at(1).cost, std::optional<double>(0.25));
+    QCOMPARE(all.at(1).costSource, CostSource::Provider);
+    QCOMPARE(all.at(1).profile, u"work"_s);
+    QCOMPARE(store.usageMaxId(), all.last().id);
+    // After the third, from the tenth second on: what a later read of the limits gets.
+    QCOMPARE(store.usageTicks(all.at(2).id, kBase.toMSecsSinceEpoch()).size(), 2);
+    QCOMPARE(store.usageTicks(0, kBase.addSecs(10).toMSecsSinceEpoch()).size(), 2);
+
+    const QHash<QUuid, CostTotal> costs = store.conversationCosts(f.conversation.id);
+    const CostTotal prompt = costs.value(f.prompt.id);
+    QCOMPARE(prompt.attempts, 3);
+    QCOMPARE(prompt.billed, 0.25);
+    QCOMPARE(prompt.estimated, 0.125);
+    QCOMPARE(prompt.currency, u"USD"_s);
+    QCOMPARE(prompt.unpriced, 0); // the refusal is not billed
+    QCOMPARE(prompt.tokens, 100 + 165 + 165);
+    const CostTotal whole = costs.value(QUuid());
+    QCOMPARE(whole.attempts, 4);
+    QCOMPARE(whole.unpriced, 1);
+    QCOMPARE(whole.amount(), 0.375);
+
+    // The list reads the same sums for its tooltip; deleting the conversation keeps the rows.
+    const QList<Conversation> listed = store.conversations(10).conversations;
+    QCOMPARE(listed.size(), 1);
+    QCOMPARE(listed.first().cost.billed, 0.25);
+    QCOMPARE(listed.first().cost.estimated, 0.125);
+    QVERIFY(store.deleteConversation(f.conversation.id));
+    QCOMPARE(store.conversationCosts(f.conversation.id).value(QUuid()).attempts, 4);
+    // Cleared: ids start again, which a reader of the ticks tells by the largest id.
+    QVERIFY(store.clear(true));
+    QCOMPARE(store.usageMaxId(), 0);
+}

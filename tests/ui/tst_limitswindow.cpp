@@ -10,10 +10,12 @@
 #include "session/chatsession.h"
 #include "session/parkinglot.h"
 #include "session/providermemory.h"
+#include "session/sendtexts.h"
 #include "support/clirunner.h"
 #include "support/demothread.h"
 #include "support/demowindow.h"
 #include "support/windowwidgets.h"
+#include "ui/conversation/conversationtotal.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/conversation/promptmessage.h"
 #include "ui/conversation/requestoptionsrow.h"
@@ -81,6 +83,7 @@ private Q_SLOTS:
     void sendAnywaySendsAndCancelKeepsThePrompt();
     void aRefusingProfileSaysSoAndKeepsThePrompt();
     void declaredMinuteCountsWhatTheCliSent();
+    void costsShowUnderAnswersAndInTheTotal();
 
 private:
     QString path(const QString &name) { return m_dir.filePath(u"%1-%2"_s.arg(++m_n).arg(name)); }
@@ -229,6 +232,54 @@ void TestLimitsWindow::declaredMinuteCountsWhatTheCliSent()
     const qint64 gap = at.at(0).msecsTo(at.at(2));
     QVERIFY2(gap >= 2500, qPrintable(u"the third came %1 ms after the first"_s.arg(gap)));
     QTRY_VERIFY_WITH_TIMEOUT(!window.session()->busy(), 15000);
+}
+
+void TestLimitsWindow::costsShowUnderAnswersAndInTheTotal()
+{
+    // The demo bills each answer (usage.cost, as OpenRouter does): the answer's line and the
+    // conversation's total say so, live and when the conversation is read back.
+    const QString ini = path(u"capwatch.conf"_s);
+    writeFile(ini, "");
+    LimitWindow l(ini, path(u"history.sqlite"_s));
+    demo::DemoOptions o = l.w.demo.provider()->options();
+    o.costPerMillionTokens = 2000.0;
+    l.w.demo.provider()->setOptions(o);
+    QVERIFY(l.loaded());
+    auto *total = l.w.window->findChild<ConversationTotal *>(u"conversationTotal"_s);
+    QVERIFY(total);
+    QVERIFY(total->isHidden());
+    for (const QString &prompt : { u"first"_s, u"second"_s }) {
+        l.w.send(prompt);
+        QTRY_VERIFY_WITH_TIMEOUT(!l.w.window->session()->busy(), 15000);
+        QTRY_VERIFY(conversation(*l.w.window)->isSettled());
+    }
+    ConversationView *view = conversation(*l.w.window);
+    const int answer = view->lastAssistantTurn();
+    const QString line = view->turnUsage(answer);
+    QVERIFY2(line.contains(u" completion tokens · $"_s) && line.endsWith(u" billed"_s),
+        qPrintable(line));
+    QCOMPARE(total->total().attempts, 2);
+    QVERIFY(total->total().billed > 0);
+    QCOMPARE(total->total().estimated, 0.0);
+    QVERIFY2(total->text().startsWith(u"This conversation: $"_s), qPrintable(total->text()));
+    QVERIFY(total->text().contains(u" billed · "_s));
+    QVERIFY(!total->isHidden());
+    const history::CostTotal live = total->total();
+
+    // Read back: the same line under the answer, the same total.
+    const QUuid id = l.w.window->session()->conversationId();
+    l.w.window->session()->newConversation();
+    QTRY_VERIFY(total->isHidden());
+    l.w.window->session()->openConversation(id);
+    QTRY_VERIFY(
+        view->lastAssistantTurn() >= 0 && !view->turnUsage(view->lastAssistantTurn()).isEmpty());
+    QTRY_VERIFY(view->isSettled());
+    QCOMPARE(view->turnUsage(view->lastAssistantTurn()), line);
+    QCOMPARE(total->total().attempts, live.attempts);
+    QCOMPARE(total->total().tokens, live.tokens);
+    QCOMPARE(total->text(),
+        u"This conversation: %1 · %2 tokens"_s.arg(
+            session::SendTexts::cost(live), QLocale().toString(live.tokens)));
 }
 
 QTEST_MAIN(TestLimitsWindow)

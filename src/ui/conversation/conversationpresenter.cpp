@@ -252,11 +252,13 @@ void ConversationPresenter::showAnswerEnded(int turn, int user, const session::S
         actions.append(ConversationView::Action::Continue);
     m_view->setTurnActions(turn, actions);
     if (answered)
-        m_view->setTurnUsage(turn, withProfile(usageText(state.usage), answeringProfile()));
+        m_view->setTurnUsage(
+            turn, withProfile(withCost(usageText(state.usage), state.cost), answeringProfile()));
 }
 
 void ConversationPresenter::onSucceeded(const session::SendState &state)
 {
+    addToTotal(state.cost);
     const int user = m_continuedTurn >= 0 ? m_endedAnswer.user : m_userTurn;
     const int answerTurn = endTurn(endLineOf(state, false));
     m_userTurn = user;
@@ -266,6 +268,7 @@ void ConversationPresenter::onSucceeded(const session::SendState &state)
 
 void ConversationPresenter::onGaveUp(const session::SendState &state)
 {
+    addToTotal(state.cost);
     const int user = m_continuedTurn >= 0 ? m_endedAnswer.user : m_userTurn;
     const int answerTurn = endTurn(endLineOf(state, state.incomplete || m_assistantTurn >= 0));
     m_userTurn = user;
@@ -308,6 +311,7 @@ session::SendState ConversationPresenter::restoredEnd(const history::Send &last)
 
 void ConversationPresenter::onCancelled(const session::SendState &state)
 {
+    addToTotal(state.cost);
     const int user = m_continuedTurn >= 0 ? m_endedAnswer.user : m_userTurn;
     const int answerTurn = endTurn(endLineOf(state, true));
     m_userTurn = user;
@@ -356,10 +360,23 @@ void ConversationPresenter::onProgress(const session::SendState &state)
 
 namespace capwatch::ui {
 
+void ConversationPresenter::addToTotal(const history::CostTotal &cost)
+{
+    if (cost == history::CostTotal {})
+        return;
+    m_total += cost;
+    Q_EMIT totalChanged(m_total);
+}
+
 void ConversationPresenter::clearView()
 {
     m_fillTimer.stop();
     m_restored = {};
+    m_restoredPrompt = {};
+    if (m_total != history::CostTotal {}) {
+        m_total = {};
+        Q_EMIT totalChanged(m_total);
+    }
     m_fillNext = 0;
     m_view->clearConversation();
     clearParking();
@@ -381,6 +398,8 @@ void ConversationPresenter::restore(const session::RestoredConversation &convers
 {
     clearView();
     m_restored = conversation;
+    m_total = conversation.costs.value(QUuid());
+    Q_EMIT totalChanged(m_total);
     m_longestPieceNs = 0;
     fillPiece();
     Q_EMIT conversationReplaced();
@@ -406,6 +425,7 @@ void ConversationPresenter::addRestored(const history::Message &message)
     if (message.role == history::Role::User) {
         retireLastExchange();
         m_userTurn = m_view->addUserTurn(message.text);
+        m_restoredPrompt = message.id;
         return;
     }
     // As the session reads it: a prompt with its full answer is an answered exchange.
@@ -440,8 +460,9 @@ void ConversationPresenter::addRestored(const history::Message &message)
         usage->completionTokens = message.completionTokens.value_or(-1);
     }
     const bool otherProfile = !message.profile.isEmpty() && message.profile != m_profileName;
-    m_view->setTurnUsage(
-        turn, withProfile(usageText(usage), otherProfile ? message.profile : QString()));
+    m_view->setTurnUsage(turn,
+        withProfile(withCost(usageText(usage), m_restored.costs.value(m_restoredPrompt)),
+            otherProfile ? message.profile : QString()));
     if (complete) {
         m_lastExchange = { m_userTurn, turn };
         if (m_userTurn >= 0)

@@ -90,6 +90,8 @@ public:
     session::FallbackOffer fallbackOffer() const { return m_fallback; }
     /// "via Paid key", after `usage` when there is one; `usage` alone when `profile` is empty.
     static QString withProfile(const QString &usage, const QString &profile);
+    /// The usage line with what it cost: "120 prompt + 80 completion tokens · $0.0004 estimated".
+    static QString withCost(const QString &usage, const history::CostTotal &cost);
 
     /// An answer's usage as its line under the answer shows it; empty when nothing was reported.
     static QString usageText(const std::optional<net::Usage> &usage);
@@ -114,6 +116,9 @@ Q_SIGNALS:
     void conversationReplaced();
     /// A restored conversation is all in the view.
     void restoreFilled();
+    /// What the conversation shown cost so far, as the usage ledger counts it (restored, then
+    /// each send's as it ends); empty when another conversation is shown.
+    void totalChanged(const capwatch::history::CostTotal &total);
     /// A card's Retry now.
     void retryNowRequested();
     /// The parked card's Send now (the window sends it, asking first when it waits for the
@@ -200,6 +205,9 @@ private:
     QString m_continuedEnd; ///< its end line before, kept when the continuation adds nothing
 
     session::RestoredConversation m_restored; ///< what the fill adds to the view
+    QUuid m_restoredPrompt; ///< the last user message the fill added: its answer's costs
+    history::CostTotal m_total; ///< of the conversation shown (totalChanged())
+    void addToTotal(const history::CostTotal &cost);
     qsizetype m_fillNext = 0; ///< its next message
     QTimer m_fillTimer;
     qint64 m_longestPieceNs = 0;

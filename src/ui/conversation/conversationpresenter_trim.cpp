@@ -3,6 +3,7 @@
 // of a send that ended on a context error offering Trim and resend, with the turns it would
 // leave out greyed as a preview while it shows.
 
+#include "session/sendtexts.h"
 #include "ui/conversation/conversationpresenter.h"
 
 #include <QLocale>
@@ -29,6 +30,14 @@ QString ConversationPresenter::usageText(const std::optional<net::Usage> &usage)
     if (usage->totalTokens >= 0)
         return tr("%1 tokens").arg(locale.toString(usage->totalTokens));
     return {};
+}
+
+QString ConversationPresenter::withCost(const QString &usage, const history::CostTotal &cost)
+{
+    const QString money = session::SendTexts::cost(cost);
+    if (money.isEmpty())
+        return usage; // an unknown price shows tokens only
+    return usage.isEmpty() ? money : tr("%1 · %2").arg(usage, money);
 }
 
 QList<int> ConversationPresenter::answeredTurns(int exchanges) const

@@ -1,5 +1,7 @@
 #include "ui/history/conversationlistmodel.h"
 
+#include "session/sendtexts.h"
+
 #include <QFont>
 
 namespace capwatch::ui {
@@ -118,6 +120,8 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
         QString tip = marks.isEmpty() ? title : title + u"\n"_s + marks;
         if (!profileName.isEmpty())
             tip += u"\n"_s + tr("Profile: %1").arg(profileName);
+        if (const QString cost = session::SendTexts::cost(c.cost); !cost.isEmpty())
+            tip += u"\n"_s + tr("Cost: %1").arg(cost);
         return tip;
     }
     case Qt::AccessibleTextRole: {

@@ -5,6 +5,7 @@
 #include "ui/conversation/contextgauge.h"
 #include "ui/conversation/conversationcontroller.h"
 #include "ui/conversation/conversationpresenter.h"
+#include "ui/conversation/conversationtotal.h"
 #include "ui/history/historybanner.h"
 #include "ui/history/historycontroller.h"
 #include "ui/history/historysidebar.h"
@@ -75,6 +76,8 @@ MainWindow::MainWindow(
     m_profiles->attachSession(m_session);
     m_presenter = new ConversationPresenter(m_session, m_conversation, this);
     m_presenter->setObjectName(u"conversationPresenter"_s);
+    connect(
+        m_presenter, &ConversationPresenter::totalChanged, m_total, &ConversationTotal::setTotal);
     m_profiles->setPresenter(m_presenter);
     // The actions on the conversation shown.
     m_controller = new ConversationController({ .session = m_session,
@@ -183,6 +186,8 @@ void MainWindow::buildUi()
     auto *leftLayout = new QVBoxLayout(left);
     const int pad = fontMetrics().height() / 2;
     leftLayout->setContentsMargins(pad, pad, pad / 2, pad);
+    m_total = new ConversationTotal(left);
+    leftLayout->addWidget(m_total);
     m_conversation = new ConversationView(left);
     m_conversation->setObjectName(u"conversation"_s);
     leftLayout->addWidget(m_conversation, 1);

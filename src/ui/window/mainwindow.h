@@ -33,6 +33,7 @@ namespace capwatch::ui {
 
 class ContextGauge;
 class ConversationPresenter;
+class ConversationTotal;
 class DemoBanner;
 class HistoryBanner;
 class HistorySidebar;
@@ -136,6 +137,7 @@ private:
     QSplitter *m_splitter = nullptr;
     bool m_sidebarFitted = false;
     ConversationView *m_conversation = nullptr;
+    ConversationTotal *m_total = nullptr; ///< what the conversation shown cost so far
     ConversationPresenter *m_presenter = nullptr;
     ConversationController *m_controller = nullptr;
     PromptMessage *m_message = nullptr;

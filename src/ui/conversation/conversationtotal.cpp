@@ -1,0 +1,58 @@
+#include "ui/conversation/conversationtotal.h"
+
+#include "session/sendtexts.h"
+
+#include <QEvent>
+#include <QLocale>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+
+ConversationTotal::ConversationTotal(QWidget *parent)
+    : QLabel(parent)
+{
+    setObjectName(u"conversationTotal"_s);
+    setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.9);
+    setFont(f);
+    setForegroundRole(QPalette::PlaceholderText);
+    hide();
+}
+
+void ConversationTotal::setTotal(const history::CostTotal &total)
+{
+    m_total = total;
+    render();
+}
+
+void ConversationTotal::render()
+{
+    if (m_total.attempts == 0) {
+        hide();
+        return;
+    }
+    const QString tokens = QLocale().toString(m_total.tokens);
+    const QString cost = session::SendTexts::cost(m_total);
+    setText(cost.isEmpty() ? tr("This conversation: %1 tokens").arg(tokens)
+                           : tr("This conversation: %1 · %2 tokens").arg(cost, tokens));
+    QString tip = tr("What the usage ledger counted for this conversation: %1 attempts, %2 "
+                     "tokens (prompt and completion).")
+                      .arg(m_total.attempts)
+                      .arg(tokens);
+    if (m_total.unpriced > 0)
+        tip += u' ' + tr("%1 answered attempts have no known price.").arg(m_total.unpriced);
+    setToolTip(tip);
+    show();
+}
+
+void ConversationTotal::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        render();
+    QLabel::changeEvent(event);
+}
+
+} // namespace capwatch::ui
