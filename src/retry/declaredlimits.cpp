@@ -79,4 +79,104 @@ DeclaredDecision decideDeclared(const DeclaredLimits &limits, const DeclaredUse 
     return best;
 }
 
+namespace {
+
+std::string lower(std::string_view text)
+{
+    std::string out(text);
+    for (char &c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = char(c - 'A' + 'a');
+    return out;
+}
+
+bool containsAny(const std::string &text, std::initializer_list<std::string_view> words)
+{
+    for (const std::string_view w : words)
+        if (text.find(w) != std::string::npos)
+            return true;
+    return false;
+}
+
+/// The whole number after "limit" (", limit: 3", "limit 50", "limit=10"), when one follows it
+/// within a few separators.
+std::optional<std::int64_t> limitFigure(const std::string &text)
+{
+    for (std::size_t at = text.find("limit"); at != std::string::npos;
+         at = text.find("limit", at + 1)) {
+        std::size_t i = at + 5;
+        if (i < text.size() && text[i] == 's')
+            ++i; // "limits"
+        const auto skipSeparators = [&text, &i] {
+            for (std::size_t skipped = 0; i < text.size() && skipped < 3
+                 && (text[i] == ' ' || text[i] == ':' || text[i] == '=' || text[i] == '"');
+                 ++skipped)
+                ++i;
+        };
+        skipSeparators();
+        if (text.compare(i, 3, "of ") == 0) { // "the limit of 1,000 requests"
+            i += 3;
+            skipSeparators();
+        }
+        const auto digit = [&text](std::size_t k) {
+            return k < text.size() && text[k] >= '0' && text[k] <= '9';
+        };
+        std::int64_t v = 0;
+        std::size_t digits = 0;
+        while (digit(i) && digits < 13) {
+            v = v * 10 + (text[i] - '0');
+            ++i;
+            ++digits;
+            // A thousands separator: a comma with exactly three digits after it ("1,000").
+            if (i < text.size() && text[i] == ',' && digit(i + 1) && digit(i + 2) && digit(i + 3)
+                && !digit(i + 4))
+                ++i;
+        }
+        if (digits > 0 && v > 0)
+            return v;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+DeclaredSuggestion suggestDeclared(const Classification &refusal, const RefusalFacts &facts)
+{
+    if (refusal.category != Category::RateLimit)
+        return {};
+    const std::string text = lower(refusal.errorText);
+    const bool day = containsAny(
+        text, { "per day", "per-day", "/day", "daily", "rpd", "tpd", "requests per day", "a day" });
+    const bool minute = containsAny(
+        text, { "per min", "per-min", "/min", "rpm", "tpm", "a minute", "per 60", "1m" });
+    const bool tokens = containsAny(text, { "token", "tpm", "tpd" }) || refusal.limit.has_value();
+    bool perDay = day && !minute;
+    if (!day && !minute) {
+        if (!refusal.rawWait)
+            return {};
+        if (*refusal.rawWait >= Millis(3'600'000))
+            perDay = true;
+        else if (*refusal.rawWait > kDeclaredMinute)
+            return {}; // an hour's window or so: neither a minute nor a day
+    }
+    DeclaredSuggestion s;
+    s.kind = perDay ? (tokens ? DeclaredKind::TokensPerDay : DeclaredKind::RequestsPerDay)
+                    : (tokens ? DeclaredKind::TokensPerMinute : DeclaredKind::RequestsPerMinute);
+    std::optional<std::int64_t> figure;
+    if (tokens && refusal.limit && *refusal.limit >= 1)
+        figure = std::int64_t(*refusal.limit);
+    else if (!tokens)
+        figure = limitFigure(text);
+    if (figure) {
+        s.value = *figure;
+        s.fromText = true;
+    } else {
+        s.value = perDay ? (tokens ? facts.tokensToday : facts.requestsToday)
+                         : (tokens ? facts.tokensLastMinute : facts.requestsLastMinute);
+    }
+    if (s.value <= 0)
+        return {};
+    return s;
+}
+
 } // namespace capwatch::retry

@@ -7,6 +7,7 @@
 // providers count it); a day is the calendar day in local time. Pure: the caller hands in the
 // ledger's figures and the time left until the day ends.
 
+#include "classifier.h"
 #include "constants.h"
 
 #include <cstdint>
@@ -85,5 +86,33 @@ struct DeclaredDecision
 /// A limit of 0 or less is not applied.
 DeclaredDecision decideDeclared(const DeclaredLimits &limits, const DeclaredUse &use,
     std::int64_t nowMs, std::int64_t estimatedTokens);
+
+// --- suggesting a declared limit after a refusal ---
+
+/// What a profile with no declared limits could declare after a rate-limit refusal.
+struct DeclaredSuggestion
+{
+    DeclaredKind kind = DeclaredKind::None;
+    std::int64_t value = 0;
+    bool fromText = false; ///< the provider's text named the figure (else the ledger's count)
+};
+
+/// What the ledger held of the profile just before the refusal.
+struct RefusalFacts
+{
+    std::int64_t requestsLastMinute = 0; ///< answered before it (the refused one not counted)
+    std::int64_t requestsToday = 0;
+    std::int64_t tokensLastMinute = 0;
+    std::int64_t tokensToday = 0;
+};
+
+/// The limit a rate-limit refusal implies: its period from the error text ("per day", "daily",
+/// "RPD", "per minute", "RPM", "TPM", ...) or else from the wait it asked (a day for a wait of
+/// an hour or more, a minute for one of at most 60 s); requests or tokens from the text (tokens
+/// when it speaks of tokens or names a token figure); the figure from the text ("limit: 3",
+/// "Limit 50", the classification's `limit` of a text about tokens), else what the ledger
+/// counted in that period. None for another category, an unknown period, or no figure (a count
+/// of 0).
+DeclaredSuggestion suggestDeclared(const Classification &refusal, const RefusalFacts &facts);
 
 } // namespace capwatch::retry

@@ -28,6 +28,7 @@ ChatSession::ChatSession(QObject *parent)
             return;
         const net::RetryRecord &record = m_log->records().at(row);
         m_stored->addRecord(*m_current, record);
+        suggestDeclaredAfter(record); // before the ledger counts the refusal
         // The attempt it ended, in the ledger: its own write, after the record.
         const Send::Route &route = m_current->route();
         const UsageLedger::SendFacts facts { m_current->state().profileName,
@@ -428,6 +429,35 @@ ContextPlanner::Turns ChatSession::turns() const
     // While editing, the next send replaces the last exchange: it is not part of that request.
     const int exchanges = int(m_history.size() / 2) - (sendReplacesLastExchange() ? 1 : 0);
     return { m_history, exchanges, m_leftOut };
+}
+
+void ChatSession::suggestDeclaredAfter(const net::RetryRecord &record)
+{
+    if (!m_current || record.category != retry::Category::RateLimit || !record.status)
+        return;
+    const ProviderChoice &to
+        = m_current->route().fallback ? *m_current->route().fallback : m_link.choice();
+    ProviderMemory *memory = m_planner.providerMemory();
+    if (!memory || to.profile.isEmpty() || !to.declared.empty())
+        return;
+    retry::Classification refusal;
+    refusal.category = retry::Category::RateLimit;
+    refusal.errorText = record.error.toStdString();
+    refusal.limit = record.limit;
+    if (record.rawWaitMs)
+        refusal.rawWait = retry::Millis(*record.rawWaitMs);
+    // What was answered before it, in the periods a limit counts (the refusal itself not yet in).
+    const UsageTally &tally = memory->tally();
+    const retry::DeclaredUse use = tally.declaredUse(to.profileName, m_timeScale);
+    retry::RefusalFacts facts;
+    facts.requestsLastMinute = qint64(use.lastMinute.size());
+    for (const retry::DeclaredUse::Request &r : use.lastMinute)
+        facts.tokensLastMinute += r.tokens;
+    facts.requestsToday = use.requestsToday;
+    facts.tokensToday = use.tokensToday;
+    const retry::DeclaredSuggestion s = retry::suggestDeclared(refusal, facts);
+    if (s.kind != retry::DeclaredKind::None)
+        m_current->suggestDeclared(s, to.profile);
 }
 
 LimitHold ChatSession::limitHold(const QString &prompt, const SendOptions &options) const

@@ -207,6 +207,9 @@ private:
     void adoptParked(const history::ParkedSend &parked);
     /// After a send ended: the answer Continue would go on with, or none.
     void noteContinuable(Send *ended, const net::SendSummary &summary);
+    /// A rate-limit refusal on a profile that declares no limits: the limit it implies, on the
+    /// send's state.
+    void suggestDeclaredAfter(const net::RetryRecord &record);
     /// After a send ended cut off: continues it by itself when its options say so.
     bool autoContinue(Send *ended);
 

@@ -129,6 +129,14 @@ public:
     /// One attempt of it in the usage ledger: counted in SendState::cost (shown with its next
     /// state).
     void addCost(const history::UsageRecord &row);
+    /// The declared limit a refusal for its rate implies (the first one of the send).
+    void suggestDeclared(const retry::DeclaredSuggestion &s, const QString &profile)
+    {
+        if (!m_state.declaredSuggestion) {
+            m_state.declaredSuggestion = s;
+            m_state.suggestionProfile = profile;
+        }
+    }
     /// The model the request names (known once the request is built).
     void setModel(const QString &model) { m_state.model = model; }
     void setLane(const QString &lane) { m_state.lane = lane; }

@@ -108,6 +108,10 @@ struct SendState
     std::optional<net::Usage> usage; ///< the whole usage the provider reported, once ended
     /// What the usage ledger counted for its attempts so far (billed or estimated).
     history::CostTotal cost;
+    /// Refused for its rate on a profile that declares no limits: the limit the refusal
+    /// implies, which the profile could declare (the window offers to keep it).
+    std::optional<retry::DeclaredSuggestion> declaredSuggestion;
+    QString suggestionProfile; ///< the profile's id it is for
 
     // How it ended (Succeeded, GaveUp, Cancelled).
     retry::EndReason reason = retry::EndReason::None;

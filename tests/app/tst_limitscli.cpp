@@ -25,6 +25,7 @@ private Q_SLOTS:
     void spendingLimitRefusesWithExitFiveBeforeAnyRequest();
     void declaredRequestsPerMinuteHoldTheThirdSend();
     void declaredDayFullRefusesUntilMidnight();
+    void aRateRefusalHintsAtTheLimitItImplies();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -136,6 +137,26 @@ void TestLimitsCli::declaredDayFullRefusesUntilMidnight()
     QCOMPARE(r.exitCode, 5);
     QVERIFY2(r.err.contains("not sent: Requests today: 1 of 1, resets"), r.err.constData());
     QCOMPARE(demo.chatArrivals().size(), 1);
+}
+
+void TestLimitsCli::aRateRefusalHintsAtTheLimitItImplies()
+{
+    demo::DemoOptions o = roomyDemo();
+    o.requestLimit = 1;
+    DemoThread demo(o);
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    writeConfig("endpoint=" + url.toString().toUtf8() + "\n");
+    const QStringList send { u"chat"_s, u"--profile"_s, u"capped"_s, u"--time-scale"_s, u"0.02"_s,
+        u"--no-pacing"_s, u"--max-tokens"_s, u"20"_s, u"--prompt"_s, u"hi"_s };
+    CliRun r = run(send);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(!r.err.contains("hint"));
+    r = run(send); // refused for the request window: answered later, or given up (exit 3)
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
+    QVERIFY2(r.err.contains("capwatch: hint: the profile declares no limits; this refusal suggests "
+                            "provider_rpm=1 in [profile.capped] of capwatch.conf"),
+        r.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestLimitsCli)

@@ -163,6 +163,56 @@ private slots:
         limits.tokensPerDay = 0;
         QCOMPARE(decideDeclared(limits, use, 0, 600).holds, DeclaredKind::None);
     }
+
+    // --- a suggestion after a refusal ---
+
+    void suggestionsFromWhatTheRefusalSaysAndTheLedgerCounted()
+    {
+        Classification c;
+        c.category = Category::RateLimit;
+        RefusalFacts facts { 3, 40, 900, 12000 };
+        // The text names the period and the figure.
+        c.errorText = "Rate limit reached for requests per minute (RPM): Limit 3, Used 3";
+        DeclaredSuggestion s = suggestDeclared(c, facts);
+        QCOMPARE(s.kind, DeclaredKind::RequestsPerMinute);
+        QCOMPARE(s.value, 3);
+        QVERIFY(s.fromText);
+        // A day, by its words; no figure: what the ledger counted today.
+        c.errorText = "Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000";
+        s = suggestDeclared(c, facts);
+        QCOMPARE(s.kind, DeclaredKind::RequestsPerDay);
+        QCOMPARE(s.value, 40);
+        QVERIFY(!s.fromText);
+        c.errorText = "You exceeded the limit of 1,000 requests per day";
+        s = suggestDeclared(c, facts);
+        QCOMPARE(s.kind, DeclaredKind::RequestsPerDay);
+        QCOMPARE(s.value, 1000);
+        QVERIFY(s.fromText);
+        // Tokens per minute, the figure the classifier read.
+        c.errorText = "Rate limit reached on tokens per min (TPM): Limit 30000, Used 29800";
+        c.limit = 30000;
+        s = suggestDeclared(c, facts);
+        QCOMPARE(s.kind, DeclaredKind::TokensPerMinute);
+        QCOMPARE(s.value, 30000);
+        c.limit.reset();
+        // No words: the wait tells the period (20 s: a minute; 5 h: a day; 20 min: neither).
+        c.errorText = "Too many requests";
+        c.rawWait = Millis(20'000);
+        s = suggestDeclared(c, facts);
+        QCOMPARE(s.kind, DeclaredKind::RequestsPerMinute);
+        QCOMPARE(s.value, 3);
+        c.rawWait = Millis(5 * 3'600'000);
+        QCOMPARE(suggestDeclared(c, facts).kind, DeclaredKind::RequestsPerDay);
+        c.rawWait = Millis(20 * 60'000);
+        QCOMPARE(suggestDeclared(c, facts).kind, DeclaredKind::None);
+        c.rawWait.reset();
+        QCOMPARE(suggestDeclared(c, facts).kind, DeclaredKind::None);
+        // Nothing counted and no figure: nothing to suggest; another category: never.
+        c.errorText = "Too many requests per minute";
+        QCOMPARE(suggestDeclared(c, RefusalFacts {}).kind, DeclaredKind::None);
+        c.category = Category::TokenLimit;
+        QCOMPARE(suggestDeclared(c, facts).kind, DeclaredKind::None);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSpendLimits)

@@ -28,6 +28,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -84,6 +85,7 @@ private Q_SLOTS:
     void aRefusingProfileSaysSoAndKeepsThePrompt();
     void declaredMinuteCountsWhatTheCliSent();
     void costsShowUnderAnswersAndInTheTotal();
+    void aRateRefusalSuggestsTheLimitItImplies();
 
 private:
     QString path(const QString &name) { return m_dir.filePath(u"%1-%2"_s.arg(++m_n).arg(name)); }
@@ -280,6 +282,59 @@ void TestLimitsWindow::costsShowUnderAnswersAndInTheTotal()
     QCOMPARE(total->text(),
         u"This conversation: %1 · %2 tokens"_s.arg(
             session::SendTexts::cost(live), QLocale().toString(live.tokens)));
+}
+
+void TestLimitsWindow::aRateRefusalSuggestsTheLimitItImplies()
+{
+    // A provider that allows 2 requests a minute and says so only by refusing the third (no
+    // pacing on its headers here): the window offers to declare the limit, and one click keeps
+    // it in the settings file, where the next send's pacing reads it.
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    o.limit = 1'000'000;
+    o.requestLimit = 2;
+    testing::DemoThread provider(o);
+    const QUrl url = provider.listen();
+    QVERIFY(url.isValid());
+    const QString ini = path(u"capwatch.conf"_s);
+    writeFile(ini,
+        "[profiles]\ndefault=capped\n\n[profile.capped]\nname=Capped\nkey=none\nendpoint="
+            + url.toString().toUtf8() + "\n");
+    Settings settings(ini);
+    LaunchOptions launch;
+    launch.timeScale = 0.05;
+    testing::DemoHook hook;
+    history::HistoryWriter writer;
+    MainWindow window(settings, launch, &hook);
+    window.attachHistory(&writer, false);
+    writer.open(path(u"history.sqlite"_s));
+    window.show();
+    QVERIFY(QTest::qWaitFor([&] { return window.providerMemory()->isLoaded(); }, 10000));
+    window.session()->context().setPacingEnabled(false);
+    for (int i = 0; i < 2; ++i) {
+        promptEditor(window)->setPlainText(u"quick %1"_s.arg(i));
+        window.controller()->sendPrompt();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.session()->busy(), 15000);
+    }
+    // Both answers are in the ledger the suggestion counts from.
+    QTRY_COMPARE(window.providerMemory()->tally().today(u"Capped"_s).requests, 2);
+    promptEditor(window)->setPlainText(u"one too many"_s);
+    window.controller()->sendPrompt();
+    PromptMessage *message = inlineMessage(window);
+    QTRY_VERIFY_WITH_TIMEOUT(message->action() == PromptMessage::Action::KeepDeclaredLimit, 15000);
+    QVERIFY2(message->shownText().startsWith(
+                 u"Capped was refused for its rate and declares no "
+                 "limits; the provider's words suggest 2 requests a minute."_s),
+        qPrintable(message->shownText()));
+    message->button()->click();
+    QVERIFY2(message->shownText().startsWith(u"Kept: 2 requests a minute for Capped."_s),
+        qPrintable(message->shownText()));
+    // In the file, read by both programs; and in force for the window's next send.
+    QSettings file(ini, QSettings::IniFormat);
+    QCOMPARE(file.value(u"profile.capped/provider_rpm"_s).toString(), u"2"_s);
+    QCOMPARE(window.session()->provider().choice().declared.requestsPerMinute,
+        std::optional<std::int64_t>(2));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.session()->busy(), 15000);
 }
 
 QTEST_MAIN(TestLimitsWindow)

@@ -496,6 +496,7 @@ int runChat(const QStringList &args)
     int shownFailure = 0;
     int shownWait = 0;
     bool shownPace = false;
+    bool shownSuggestion = false;
     QObject::connect(
         &chat, &session::ChatSession::sendStateChanged, &context, [&](const session::SendState &s) {
             if (s.send != shownSend) {
@@ -507,6 +508,24 @@ int runChat(const QStringList &args)
                 shownFailure = s.lastFailure->attempt;
                 writeErr(
                     (u"capwatch: "_s + session::SendTexts::attemptFailedLine(s) + u'\n').toUtf8());
+            }
+            // Refused for its rate on a profile that declares no limits: the key that would
+            // have paced it, once.
+            if (s.declaredSuggestion && !shownSuggestion) {
+                shownSuggestion = true;
+                const char *key = s.declaredSuggestion->kind == retry::DeclaredKind::RequestsPerDay
+                    ? "provider_rpd"
+                    : s.declaredSuggestion->kind == retry::DeclaredKind::TokensPerDay
+                    ? "provider_tpd"
+                    : s.declaredSuggestion->kind == retry::DeclaredKind::TokensPerMinute
+                    ? "provider_tpm"
+                    : "provider_rpm";
+                writeErr(u"capwatch: hint: the profile declares no limits; this refusal "
+                         "suggests %1=%2 in [profile.%3] of capwatch.conf, so that sends are "
+                         "paced before they are refused\n"_s.arg(QLatin1StringView(key))
+                             .arg(s.declaredSuggestion->value)
+                             .arg(s.suggestionProfile)
+                             .toUtf8());
             }
             if (s.phase == session::SendPhase::Pacing && s.pace && !shownPace) {
                 shownPace = true;

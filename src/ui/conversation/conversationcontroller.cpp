@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDesktopServices>
 #include <QDir>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 
@@ -66,6 +67,8 @@ ConversationController::ConversationController(const Parts &parts, QWidget *wind
         &ConversationController::addRule);
 
     connect(parts.panel, &RetryPanel::sendNowRequested, session, [session] { session->sendNow(); });
+    connect(session, &ChatSession::sendStateChanged, this,
+        &ConversationController::offerSuggestedLimit);
     connect(parts.panel, &RetryPanel::sendAtRequested, session, [session] { session->parkNow(); });
     // Automatic trimming after a context error: resent here, so that the editor, the buttons and
     // the conversation follow it as they follow Trim and resend.
@@ -276,6 +279,9 @@ void ConversationController::onMessageAction(PromptMessage::Action action)
     case PromptMessage::Action::CancelEdit:
         cancelEdit();
         break;
+    case PromptMessage::Action::KeepDeclaredLimit:
+        keepSuggestedLimit();
+        break;
     case PromptMessage::Action::None:
         break;
     }
@@ -361,6 +367,64 @@ void ConversationController::parkUntilReset(const QString &prompt, const session
     m_parts.message->showMessage(PromptMessage::Kind::Information,
         tr("Parked until the limit resets at %1: %2.")
             .arg(session::SendTexts::limitResets(hold), session::SendTexts::limitHold(hold)),
+        PromptMessage::Action::None);
+}
+
+QString ConversationController::declaredText(const retry::DeclaredSuggestion &s)
+{
+    const QString n = QLocale().toString(s.value);
+    switch (s.kind) {
+    case retry::DeclaredKind::RequestsPerMinute:
+        return tr("%1 requests a minute").arg(n);
+    case retry::DeclaredKind::TokensPerMinute:
+        return tr("%1 tokens a minute").arg(n);
+    case retry::DeclaredKind::RequestsPerDay:
+        return tr("%1 requests a day").arg(n);
+    case retry::DeclaredKind::TokensPerDay:
+        return tr("%1 tokens a day").arg(n);
+    case retry::DeclaredKind::None:
+        break;
+    }
+    return {};
+}
+
+void ConversationController::offerSuggestedLimit(const session::SendState &state)
+{
+    if (!state.declaredSuggestion || state.suggestionProfile.isEmpty())
+        return;
+    // Once per profile and kind of limit in a run: a refusal that comes again is not news.
+    const QString key = state.suggestionProfile + u'/'
+        + QString::fromLatin1(retry::nameOf(state.declaredSuggestion->kind));
+    if (m_suggested.contains(key))
+        return;
+    m_suggested.insert(key);
+    const session::ProviderProfile *profile
+        = m_parts.profiles->profiles().find(state.suggestionProfile);
+    if (!profile || !profile->declared.empty())
+        return;
+    m_suggestion = { state.suggestionProfile, *state.declaredSuggestion };
+    const retry::DeclaredSuggestion &s = *state.declaredSuggestion;
+    m_parts.message->showMessage(PromptMessage::Kind::Information,
+        (s.fromText ? tr("%1 was refused for its rate and declares no limits; the provider's "
+                         "words suggest %2. Keep it, and capwatch paces sends before they are "
+                         "refused.")
+                    : tr("%1 was refused for its rate and declares no limits; what it sent "
+                         "suggests %2. Keep it, and capwatch paces sends before they are "
+                         "refused."))
+            .arg(profile->name, declaredText(s)),
+        PromptMessage::Action::KeepDeclaredLimit);
+}
+
+void ConversationController::keepSuggestedLimit()
+{
+    if (!m_suggestion)
+        return;
+    const auto [profile, s] = *std::exchange(m_suggestion, std::nullopt);
+    if (!m_parts.profiles->keepDeclaredLimit(profile, s))
+        return;
+    m_parts.message->showMessage(PromptMessage::Kind::Information,
+        tr("Kept: %1 for %2. Change it in Settings → Providers.")
+            .arg(declaredText(s), m_parts.profiles->profiles().find(profile)->name),
         PromptMessage::Action::None);
 }
 

@@ -7,11 +7,13 @@
 // SessionController is per session and view: the window lays out widgets and menus and hands
 // their signals here; the rules of a send are the session's, and its state is SendState.
 
+#include "session/sendstate.h"
 #include "session/sessiontypes.h"
 #include "ui/conversation/promptmessage.h"
 
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QString>
 #include <functional>
 
@@ -111,6 +113,12 @@ private:
     /// Parks `prompt` until `hold` resets, before any request; shown as the conversation's next
     /// turn, waiting in its card.
     void parkUntilReset(const QString &prompt, const session::LimitHold &hold);
+    /// A send refused for its rate on a profile that declares no limits: offers, once per
+    /// profile and kind in a run, to keep the limit the refusal implies (one click).
+    void offerSuggestedLimit(const session::SendState &state);
+    void keepSuggestedLimit();
+    /// "3 requests a minute", "1,000 tokens a day".
+    static QString declaredText(const retry::DeclaredSuggestion &suggestion);
     void onMessageAction(PromptMessage::Action action);
     /// The prompt editor's text is `prompt` (the failed one it holds): it is cleared.
     void takeFromEditor(const QString &prompt);
@@ -122,6 +130,9 @@ private:
     QPointer<QMessageBox> m_plainHttpWarning;
     QPointer<QMessageBox> m_limitQuestion;
     bool m_limitBypass = false; ///< "Send anyway": the next limitAllowed() passes
+    QSet<QString> m_suggested; ///< "profile/kind" offered in this run
+    /// The suggestion the message above the prompt offers: the profile's id and the limit.
+    std::optional<std::pair<QString, retry::DeclaredSuggestion>> m_suggestion;
 };
 
 } // namespace capwatch::ui

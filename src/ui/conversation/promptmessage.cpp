@@ -93,8 +93,9 @@ void PromptMessage::retranslate()
     m_close->setToolTip(tr("Close the message"));
     m_close->setAccessibleName(tr("Close the message"));
     m_button->setAccessibleDescription(tr("Act on the message shown above the prompt"));
-    m_button->setText(
-        m_action == Action::CancelEdit ? tr("Cancel &editing") : tr("Pro&vider settings…"));
+    m_button->setText(m_action == Action::CancelEdit ? tr("Cancel &editing")
+            : m_action == Action::KeepDeclaredLimit  ? tr("&Keep this limit")
+                                                     : tr("Pro&vider settings…"));
 }
 
 } // namespace capwatch::ui

@@ -27,7 +27,8 @@ public:
     {
         None,
         OpenSettings,
-        CancelEdit
+        CancelEdit,
+        KeepDeclaredLimit, ///< keep the limit a refusal implies as the profile's own
     };
 
     explicit PromptMessage(QWidget *parent = nullptr);

@@ -137,6 +137,41 @@ void ProfileController::setProfiles(const session::ProfileSet &profiles)
     Q_EMIT profileChanged(m_current);
 }
 
+bool ProfileController::keepDeclaredLimit(
+    const QString &id, const retry::DeclaredSuggestion &suggestion)
+{
+    session::ProfileSet set = m_given ? m_profiles : m_settings.profiles();
+    session::ProviderProfile *profile = set.find(id);
+    if (!profile || suggestion.value <= 0)
+        return false;
+    retry::DeclaredLimits &d = profile->declared;
+    switch (suggestion.kind) {
+    case retry::DeclaredKind::RequestsPerMinute:
+        d.requestsPerMinute = suggestion.value;
+        break;
+    case retry::DeclaredKind::TokensPerMinute:
+        d.tokensPerMinute = suggestion.value;
+        break;
+    case retry::DeclaredKind::RequestsPerDay:
+        d.requestsPerDay = suggestion.value;
+        break;
+    case retry::DeclaredKind::TokensPerDay:
+        d.tokensPerDay = suggestion.value;
+        break;
+    case retry::DeclaredKind::None:
+        return false;
+    }
+    if (m_given) {
+        m_profiles = set;
+    } else {
+        m_settings.setProfiles(set);
+        m_profiles = m_settings.profiles();
+    }
+    fillCombo();
+    Q_EMIT profileChanged(m_current); // the window applies it to its session
+    return true;
+}
+
 void ProfileController::setProfile(const QString &id, bool store)
 {
     m_current = chosenProfile(m_profiles, id).id;

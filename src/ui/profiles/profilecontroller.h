@@ -78,6 +78,9 @@ public:
     /// Makes `id` the conversation's profile (unknown: the default one) and applies it; with
     /// `store`, a stored conversation keeps it (HistoryWriter::setConversationProfile()).
     void setProfile(const QString &id, bool store = true);
+    /// Declares `suggestion` as profile `id`'s own limit (saved in the settings file, as
+    /// Settings → Providers would) and applies it. False when there is no such profile.
+    bool keepDeclaredLimit(const QString &id, const retry::DeclaredSuggestion &suggestion);
     void retranslate();
     /// Follows the window's session: a new conversation starts with the default profile, a
     /// restored one gets its own back. After the history exists and before the presenter
