@@ -17,6 +17,8 @@ std::string_view nameOf(DeclaredKind kind)
         return "rpd";
     case DeclaredKind::TokensPerDay:
         return "tpd";
+    case DeclaredKind::InFlight:
+        return "in_flight";
     }
     return {};
 }
@@ -69,6 +71,8 @@ DeclaredDecision decideDeclared(const DeclaredLimits &limits, const DeclaredUse 
             }
         }
     }
+    if (limits.inFlight && *limits.inFlight > 0 && use.inFlight >= *limits.inFlight)
+        consider(DeclaredKind::InFlight, kDeclaredMinute, use.inFlight, *limits.inFlight);
     const Millis dayLeft = std::max(Millis(1), use.dayLeft);
     if (limits.requestsPerDay && *limits.requestsPerDay > 0
         && use.requestsToday >= *limits.requestsPerDay)

@@ -23,10 +23,13 @@ struct DeclaredLimits
     std::optional<std::int64_t> tokensPerMinute;
     std::optional<std::int64_t> requestsPerDay;
     std::optional<std::int64_t> tokensPerDay;
+    /// Requests the provider takes at once (counted within one capwatch process).
+    std::optional<std::int64_t> inFlight;
 
     bool empty() const
     {
-        return !requestsPerMinute && !tokensPerMinute && !requestsPerDay && !tokensPerDay;
+        return !requestsPerMinute && !tokensPerMinute && !requestsPerDay && !tokensPerDay
+            && !inFlight;
     }
     bool operator==(const DeclaredLimits &) const = default;
 };
@@ -48,9 +51,10 @@ struct DeclaredUse
     std::int64_t requestsToday = 0;
     std::int64_t tokensToday = 0;
     Millis dayLeft { 0 }; ///< until the local day ends (00:00)
+    std::int64_t inFlight = 0; ///< the profile's requests out now
 };
 
-/// Which declared limit holds a send. Names: rpm, tpm, rpd, tpd (empty for None).
+/// Which declared limit holds a send. Names: rpm, tpm, rpd, tpd, in_flight (empty for None).
 enum class DeclaredKind
 {
     None,
@@ -58,6 +62,7 @@ enum class DeclaredKind
     TokensPerMinute,
     RequestsPerDay,
     TokensPerDay,
+    InFlight, ///< as many requests out as it takes at once: held until one ends
 };
 std::string_view nameOf(DeclaredKind kind);
 inline bool isPerDay(DeclaredKind kind)
@@ -82,7 +87,9 @@ struct DeclaredDecision
 ///    can never fit, and the provider says so);
 ///  - requests per day: full when today holds that many; tokens per day: when today's tokens
 ///    plus the estimate pass it (again not for a request larger than the limit); both until
-///    00:00.
+///    00:00;
+///  - requests in flight: full when that many are out; the wait is kDeclaredMinute at most,
+///    and ends early when one of them ends (the caller sends then).
 /// A limit of 0 or less is not applied.
 DeclaredDecision decideDeclared(const DeclaredLimits &limits, const DeclaredUse &use,
     std::int64_t nowMs, std::int64_t estimatedTokens);

@@ -122,6 +122,11 @@ void ChatSession::configure(const SessionSetup &setup)
     m_link.setLocalProvider(setup.localProvider);
     m_link.setKeychain(setup.keychain);
     m_planner.setProviderMemory(setup.memory);
+    if (setup.memory) {
+        disconnect(setup.memory, &ProviderMemory::inFlightChanged, this, nullptr);
+        connect(
+            setup.memory, &ProviderMemory::inFlightChanged, this, &ChatSession::onInFlightChanged);
+    }
     m_planner.setPacingEnabled(setup.pacing);
     m_planner.setAutoTrim(setup.autoTrim);
     setParkingChoice(setup.parkingChoice);
@@ -356,6 +361,11 @@ void ChatSession::adopt(Send *send)
     m_current = send;
     // The latest send wins: nothing of an earlier one reaches the views.
     connect(send, &Send::changed, this, [this, send](const SendState &state) {
+        // Out or not, for the profile's requests in flight (also once it is not the latest).
+        if (ProviderMemory *memory = m_planner.providerMemory())
+            memory->setInFlight(send, state.profileName,
+                state.phase == SendPhase::Sending || state.phase == SendPhase::Streaming
+                    || state.phase == SendPhase::Silent);
         if (send == m_current)
             Q_EMIT sendStateChanged(state);
     });
@@ -429,6 +439,21 @@ ContextPlanner::Turns ChatSession::turns() const
     // While editing, the next send replaces the last exchange: it is not part of that request.
     const int exchanges = int(m_history.size() / 2) - (sendReplacesLastExchange() ? 1 : 0);
     return { m_history, exchanges, m_leftOut };
+}
+
+void ChatSession::onInFlightChanged(const QString &profile)
+{
+    // Held for the requests in flight: it goes as soon as one of them is back.
+    if (!m_current || !m_client->pacing() || !m_current->state().pace)
+        return;
+    const SendState &s = m_current->state();
+    if (s.pace->declared != retry::DeclaredKind::InFlight || s.profileName != profile)
+        return;
+    ProviderMemory *memory = m_planner.providerMemory();
+    if (memory && memory->inFlight(profile) < s.pace->declaredLimit) {
+        qCInfo(lcSession) << "send" << currentSend() << "goes: a request in flight came back";
+        m_client->sendNow();
+    }
 }
 
 void ChatSession::suggestDeclaredAfter(const net::RetryRecord &record)

@@ -210,6 +210,9 @@ private:
     /// A rate-limit refusal on a profile that declares no limits: the limit it implies, on the
     /// send's state.
     void suggestDeclaredAfter(const net::RetryRecord &record);
+    /// A request of `profile` went out or came back: a send held for the requests in flight
+    /// goes when there is room.
+    void onInFlightChanged(const QString &profile);
     /// After a send ended cut off: continues it by itself when its options say so.
     bool autoContinue(Send *ended);
 

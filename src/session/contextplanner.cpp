@@ -124,9 +124,10 @@ retry::DeclaredDecision ContextPlanner::declaredDecision(
     if (!m_memory || profile.declared.empty() || !m_pacingEnabled)
         return {};
     const UsageTally &tally = m_memory->tally();
-    return retry::decideDeclared(profile.declared,
-        tally.declaredUse(profile.profileName, m_timeScale), tally.now().toMSecsSinceEpoch(),
-        estimatedTokens);
+    retry::DeclaredUse use = tally.declaredUse(profile.profileName, m_timeScale);
+    use.inFlight = m_memory->inFlight(profile.profileName);
+    return retry::decideDeclared(
+        profile.declared, use, tally.now().toMSecsSinceEpoch(), estimatedTokens);
 }
 
 net::PacePlan ContextPlanner::pacePlan(

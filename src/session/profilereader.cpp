@@ -226,6 +226,7 @@ bool ProfileReader::readLimit(
         { u"provider_tpm", &p.declared.tokensPerMinute },
         { u"provider_rpd", &p.declared.requestsPerDay },
         { u"provider_tpd", &p.declared.tokensPerDay },
+        { u"provider_in_flight", &p.declared.inFlight },
     };
     for (const Count &c : counts) {
         if (key != QStringView(c.key))

@@ -247,6 +247,7 @@ void writeProfile(QSettings &settings, const ProviderProfile &p)
     writeCount(QLatin1StringView("provider_tpm"), p.declared.tokensPerMinute);
     writeCount(QLatin1StringView("provider_rpd"), p.declared.requestsPerDay);
     writeCount(QLatin1StringView("provider_tpd"), p.declared.tokensPerDay);
+    writeCount(QLatin1StringView("provider_in_flight"), p.declared.inFlight);
     if (p.limitAction != LimitAction::Ask)
         settings.setValue(
             u"limit_action"_s, p.limitAction == LimitAction::Park ? u"park"_s : u"refuse"_s);

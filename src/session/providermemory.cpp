@@ -142,6 +142,37 @@ void ProviderMemory::setHistory(history::HistoryWriter *writer)
             Qt::SingleShotConnection);
 }
 
+void ProviderMemory::setInFlight(QObject *send, const QString &profile, bool inFlight)
+{
+    if (!send)
+        return;
+    const auto it = m_inFlight.constFind(send);
+    const bool was = it != m_inFlight.constEnd();
+    if (was == inFlight)
+        return;
+    if (inFlight) {
+        m_inFlight.insert(send, profile);
+        connect(send, &QObject::destroyed, this, [this, send] {
+            if (const QString gone = m_inFlight.take(send); !gone.isNull())
+                Q_EMIT inFlightChanged(gone);
+        });
+    } else {
+        const QString left = m_inFlight.take(send);
+        disconnect(send, &QObject::destroyed, this, nullptr);
+        Q_EMIT inFlightChanged(left);
+        return;
+    }
+    Q_EMIT inFlightChanged(profile);
+}
+
+qint64 ProviderMemory::inFlight(const QString &profile) const
+{
+    qint64 n = 0;
+    for (const QString &p : m_inFlight)
+        n += p == profile ? 1 : 0;
+    return n;
+}
+
 void ProviderMemory::emitLoadedWhenDone()
 {
     if (isLoaded())

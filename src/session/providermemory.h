@@ -46,6 +46,10 @@ public:
     /// True once the stored reports were read (at once without a writer). A send made before
     /// that paces only on what this process saw.
     bool isLoaded() const { return m_loaded && m_tally.isLoaded(); }
+    /// A send of `profile` (a profile's name) is out (Sending, Streaming) or no longer; a send
+    /// destroyed while out counts no more. Counted within this process.
+    void setInFlight(QObject *send, const QString &profile, bool inFlight);
+    qint64 inFlight(const QString &profile) const;
     /// What the usage ledger says each profile used (spending and declared limits).
     UsageTally &tally() { return m_tally; }
     const UsageTally &tally() const { return m_tally; }
@@ -82,6 +86,8 @@ Q_SIGNALS:
     void loaded();
     /// A new window report of this provider and model (the panel's "Provider window").
     void windowChanged(const QString &provider, const QString &model);
+    /// A send of `profile` went out or came back (a send paced for the requests in flight may go).
+    void inFlightChanged(const QString &profile);
     /// A learned ratio or a context window changed (the context gauge).
     void estimatesChanged(const QString &provider, const QString &model);
 
@@ -99,6 +105,7 @@ private:
 
     QSettings *m_settings = nullptr;
     UsageTally m_tally;
+    QHash<const QObject *, QString> m_inFlight; ///< each send out, and its profile
     SettingsFileWriter m_fileWriter; ///< writes what is learned into m_settings's file
     QPointer<history::HistoryWriter> m_writer;
     std::function<QDateTime()> m_clock;

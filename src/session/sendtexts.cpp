@@ -277,6 +277,8 @@ QString SendTexts::declaredLimit(
     case retry::DeclaredKind::TokensPerDay:
         return at.isEmpty() ? tr("Tokens today: %1 of %2").arg(u, l)
                             : tr("Tokens today: %1 of %2, resets %3").arg(u, l, at);
+    case retry::DeclaredKind::InFlight:
+        return tr("Requests in flight: %1 of %2").arg(u, l);
     }
     return {};
 }

@@ -164,6 +164,21 @@ private slots:
         QCOMPARE(decideDeclared(limits, use, 0, 600).holds, DeclaredKind::None);
     }
 
+    void requestsInFlightHoldUntilOneComesBack()
+    {
+        DeclaredLimits limits;
+        limits.inFlight = 2;
+        DeclaredUse use;
+        use.inFlight = 1;
+        QCOMPARE(decideDeclared(limits, use, 0, 10).holds, DeclaredKind::None);
+        use.inFlight = 2;
+        const DeclaredDecision d = decideDeclared(limits, use, 0, 10);
+        QCOMPARE(d.holds, DeclaredKind::InFlight);
+        QCOMPARE(d.wait, kDeclaredMinute); // at most; the session sends when one is back
+        QCOMPARE(d.used, 2);
+        QCOMPARE(nameOf(d.holds), std::string_view("in_flight"));
+    }
+
     // --- a suggestion after a refusal ---
 
     void suggestionsFromWhatTheRefusalSaysAndTheLedgerCounted()

@@ -519,6 +519,8 @@ int runChat(const QStringList &args)
                     ? "provider_tpd"
                     : s.declaredSuggestion->kind == retry::DeclaredKind::TokensPerMinute
                     ? "provider_tpm"
+                    : s.declaredSuggestion->kind == retry::DeclaredKind::InFlight
+                    ? "provider_in_flight"
                     : "provider_rpm";
                 writeErr(u"capwatch: hint: the profile declares no limits; this refusal "
                          "suggests %1=%2 in [profile.%3] of capwatch.conf, so that sends are "

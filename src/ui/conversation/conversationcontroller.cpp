@@ -382,6 +382,8 @@ QString ConversationController::declaredText(const retry::DeclaredSuggestion &s)
         return tr("%1 requests a day").arg(n);
     case retry::DeclaredKind::TokensPerDay:
         return tr("%1 tokens a day").arg(n);
+    case retry::DeclaredKind::InFlight:
+        return tr("%1 requests at once").arg(n);
     case retry::DeclaredKind::None:
         break;
     }

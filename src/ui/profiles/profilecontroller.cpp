@@ -158,6 +158,9 @@ bool ProfileController::keepDeclaredLimit(
     case retry::DeclaredKind::TokensPerDay:
         d.tokensPerDay = suggestion.value;
         break;
+    case retry::DeclaredKind::InFlight:
+        d.inFlight = suggestion.value;
+        break;
     case retry::DeclaredKind::None:
         return false;
     }
