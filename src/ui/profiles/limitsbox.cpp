@@ -156,7 +156,6 @@ LimitsBox::LimitsBox(QWidget *parent)
     };
     // A label too long for the page at its narrowest puts its field under it.
     auto *spendForm = new QFormLayout;
-    spendForm->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     spendForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
     row(spendForm, tr("Tokens per day:"), m_tokensDay, tr("Spending limit: tokens per day"),
         tr("The most tokens (prompt and answer) this profile's sends may use in a calendar day"));
@@ -178,7 +177,6 @@ LimitsBox::LimitsBox(QWidget *parent)
     spendLayout->addLayout(spendForm);
 
     auto *declaredForm = new QFormLayout;
-    declaredForm->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     declaredForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
     row(declaredForm, tr("Requests per minute:"), m_rpm,
         tr("Provider's limit: requests per minute"),

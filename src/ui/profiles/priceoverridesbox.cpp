@@ -70,7 +70,8 @@ PriceOverridesBox::PriceOverridesBox(QWidget *parent)
     for (int c = 0; c < pricerows::ColumnCount; ++c)
         m_table->horizontalHeaderItem(c)->setToolTip(headerTips.at(c));
     m_table->verticalHeader()->hide();
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Cells, not rows: the cell a problem is in shows as the one selected.
+    m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::SelectedClicked
         | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);

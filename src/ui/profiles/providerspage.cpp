@@ -25,6 +25,7 @@
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace capwatch::ui {
@@ -99,8 +100,6 @@ ProvidersPage::ProvidersPage(
         tr("The providers capwatch can send to; the selected one is edited on the right. "
            "Delete removes it"));
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_list->setMinimumWidth(fontMetrics().averageCharWidth() * 18);
-    m_list->setMaximumWidth(fontMetrics().averageCharWidth() * 28);
     m_add->setAccessibleDescription(tr("Add a provider profile"));
     m_duplicate->setAccessibleDescription(tr("Add a copy of the selected profile"));
     m_delete->setAccessibleDescription(
@@ -123,6 +122,11 @@ ProvidersPage::ProvidersPage(
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_scroll->setFocusPolicy(Qt::NoFocus);
+    // The editor scrolls down, not sideways: the page, and so the dialog at its smallest, is as
+    // wide as the editor's widest row (the model row, the key box; in German the key box) needs
+    // beside the scroll bar. Cut at the right, its fields and arrows were out of sight.
+    m_scroll->setMinimumWidth(m_editor->minimumSizeHint().width()
+        + style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll));
 
     auto *layout = new QHBoxLayout(this);
     layout->addLayout(left);
@@ -168,6 +172,12 @@ ProvidersPage::ProvidersPage(
     });
 
     fillList();
+    // The profiles' lines whole ("Demo (built-in, default)", bold): at the dialog's smallest
+    // up to 28 characters (in German the editor needs the rest of 640 px), when wider up to 40.
+    const int em = fontMetrics().averageCharWidth();
+    const int lines = m_list->sizeHintForColumn(0) + 2 * m_list->frameWidth() + 4;
+    m_list->setMinimumWidth(std::clamp(lines, em * 18, em * 28));
+    m_list->setMaximumWidth(std::clamp(lines, em * 28, em * 40));
     const session::ProviderProfile *start = m_set.find(current);
     if (!start)
         start = m_set.find(m_set.defaultProfile);
