@@ -1438,6 +1438,145 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::LimitsBox</name>
+    <message>
+        <source>No limit</source>
+        <translation>Kein Limit</translation>
+    </message>
+    <message>
+        <source>Spending limits</source>
+        <translation>Verbrauchslimits</translation>
+    </message>
+    <message>
+        <source>Checked before each send against the most it could use, counting all of this profile&apos;s sends (capwatch-cli&apos;s too) per calendar day and month. A cost needs the model&apos;s price.</source>
+        <translation>Vor jedem Senden mit dem Höchstverbrauch der Anfrage geprüft; gezählt werden alle Anfragen dieses Profils (auch die von capwatch-cli) je Kalendertag und -monat. Kosten brauchen den Preis des Modells.</translation>
+    </message>
+    <message>
+        <source>Limits the provider states but never sends</source>
+        <translation>Limits, die der Anbieter nennt, aber nie mitschickt</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s published rate limits, which its answers do not tell: capwatch paces sends to stay within them. A send that would pass a daily one is held as a spending limit holds it.</source>
+        <translation>Die veröffentlichten Ratenlimits des Anbieters, die seine Antworten nicht mitteilen: capwatch drosselt die Anfragen, um darunter zu bleiben. Eine Anfrage, die ein Tageslimit überschreiten würde, wird wie bei einem Verbrauchslimit zurückgehalten.</translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation>Fragen</translation>
+    </message>
+    <message>
+        <source>Park until it resets</source>
+        <translation>Bis zur Zurücksetzung parken</translation>
+    </message>
+    <message>
+        <source>Refuse</source>
+        <translation>Ablehnen</translation>
+    </message>
+    <message>
+        <source>Tokens per day:</source>
+        <translation>Tokens pro Tag:</translation>
+    </message>
+    <message>
+        <source>Spending limit: tokens per day</source>
+        <translation>Verbrauchslimit: Tokens pro Tag</translation>
+    </message>
+    <message>
+        <source>The most tokens (prompt and answer) this profile&apos;s sends may use in a calendar day</source>
+        <translation>Die meisten Tokens (Prompt und Antwort), die die Anfragen dieses Profils an einem Kalendertag verbrauchen dürfen</translation>
+    </message>
+    <message>
+        <source>Tokens per month:</source>
+        <translation>Tokens pro Monat:</translation>
+    </message>
+    <message>
+        <source>Spending limit: tokens per month</source>
+        <translation>Verbrauchslimit: Tokens pro Monat</translation>
+    </message>
+    <message>
+        <source>The most tokens (prompt and answer) this profile&apos;s sends may use in a calendar month</source>
+        <translation>Die meisten Tokens (Prompt und Antwort), die die Anfragen dieses Profils in einem Kalendermonat verbrauchen dürfen</translation>
+    </message>
+    <message>
+        <source>Cost per day:</source>
+        <translation>Kosten pro Tag:</translation>
+    </message>
+    <message>
+        <source>Spending limit: cost per day</source>
+        <translation>Verbrauchslimit: Kosten pro Tag</translation>
+    </message>
+    <message>
+        <source>The most this profile&apos;s sends may cost in a calendar day, in USD, by the model&apos;s price</source>
+        <translation>Was die Anfragen dieses Profils an einem Kalendertag höchstens kosten dürfen, in USD, nach dem Preis des Modells</translation>
+    </message>
+    <message>
+        <source>Cost per month:</source>
+        <translation>Kosten pro Monat:</translation>
+    </message>
+    <message>
+        <source>Spending limit: cost per month</source>
+        <translation>Verbrauchslimit: Kosten pro Monat</translation>
+    </message>
+    <message>
+        <source>The most this profile&apos;s sends may cost in a calendar month, in USD, by the model&apos;s price</source>
+        <translation>Was die Anfragen dieses Profils in einem Kalendermonat höchstens kosten dürfen, in USD, nach dem Preis des Modells</translation>
+    </message>
+    <message>
+        <source>When a send would cross a limit:</source>
+        <translation>Wenn eine Anfrage ein Limit überschreiten würde:</translation>
+    </message>
+    <message>
+        <source>When a send would cross a limit</source>
+        <translation>Wenn eine Anfrage ein Limit überschreiten würde</translation>
+    </message>
+    <message>
+        <source>Ask: offer to send anyway or when the limit resets. Park: hold the send until the limit resets, without asking. Refuse: do not send; the prompt stays in the editor</source>
+        <translation>Fragen: anbieten, trotzdem zu senden oder wenn das Limit zurückgesetzt wird. Parken: die Anfrage ohne Nachfrage bis zur Zurücksetzung zurückhalten. Ablehnen: nicht senden; der Prompt bleibt im Editor</translation>
+    </message>
+    <message>
+        <source>Requests per minute:</source>
+        <translation>Anfragen pro Minute:</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: requests per minute</source>
+        <translation>Limit des Anbieters: Anfragen pro Minute</translation>
+    </message>
+    <message>
+        <source>The most requests the provider takes in any 60 seconds</source>
+        <translation>Die meisten Anfragen, die der Anbieter in beliebigen 60 Sekunden annimmt</translation>
+    </message>
+    <message>
+        <source>Tokens per minute:</source>
+        <translation>Tokens pro Minute:</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: tokens per minute</source>
+        <translation>Limit des Anbieters: Tokens pro Minute</translation>
+    </message>
+    <message>
+        <source>The most tokens the provider takes in any 60 seconds</source>
+        <translation>Die meisten Tokens, die der Anbieter in beliebigen 60 Sekunden annimmt</translation>
+    </message>
+    <message>
+        <source>Requests per day:</source>
+        <translation>Anfragen pro Tag:</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: requests per day</source>
+        <translation>Limit des Anbieters: Anfragen pro Tag</translation>
+    </message>
+    <message>
+        <source>The most requests the provider takes in a day (until midnight, local time)</source>
+        <translation>Die meisten Anfragen, die der Anbieter an einem Tag annimmt (bis Mitternacht, Ortszeit)</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: tokens per day</source>
+        <translation>Limit des Anbieters: Tokens pro Tag</translation>
+    </message>
+    <message>
+        <source>The most tokens the provider takes in a day (until midnight, local time)</source>
+        <translation>Die meisten Tokens, die der Anbieter an einem Tag annimmt (bis Mitternacht, Ortszeit)</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::MainMenus</name>
     <message>
         <source>&amp;Export retry log…</source>
@@ -1888,6 +2027,85 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::PriceOverridesBox</name>
+    <message>
+        <source>One row per model: its price per million input, output and cached input tokens, in USD; they win over the price table&apos;s</source>
+        <translation>Eine Zeile pro Modell: sein Preis pro Million Eingabe-, Ausgabe- und Cache-Eingabe-Tokens, in USD; er hat Vorrang vor der Preistabelle</translation>
+    </message>
+    <message>
+        <source>Prices</source>
+        <translation>Preise</translation>
+    </message>
+    <message>
+        <source>Add price</source>
+        <translation>Preis hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove price</source>
+        <translation>Preis entfernen</translation>
+    </message>
+    <message>
+        <source>This provider&apos;s own prices per million tokens, in USD, used instead of the price table&apos;s. Cached input may stay empty: it then costs as input.</source>
+        <translation>Eigene Preise dieses Anbieters pro Million Tokens, in USD, statt der Preise der Preistabelle. „Eingabe (Cache)“ darf leer bleiben: Sie kostet dann wie Eingabe.</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>Eingabe</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>Cached input</source>
+        <translation>Eingabe (Cache)</translation>
+    </message>
+    <message>
+        <source>The model name, as the provider expects it</source>
+        <translation>Der Modellname, wie der Anbieter ihn erwartet</translation>
+    </message>
+    <message>
+        <source>Per million prompt tokens</source>
+        <translation>Pro Million Prompt-Tokens</translation>
+    </message>
+    <message>
+        <source>Per million completion tokens</source>
+        <translation>Pro Million Antwort-Tokens</translation>
+    </message>
+    <message>
+        <source>Per million prompt tokens read from the provider&apos;s cache; empty: as input</source>
+        <translation>Pro Million Prompt-Tokens aus dem Cache des Anbieters; leer: wie Eingabe</translation>
+    </message>
+    <message>
+        <source>Prices of this provider</source>
+        <translation>Preise dieses Anbieters</translation>
+    </message>
+    <message>
+        <source>Add a row for a model&apos;s price, started with the profile&apos;s model</source>
+        <translation>Eine Zeile für den Preis eines Modells hinzufügen, vorbelegt mit dem Modell des Profils</translation>
+    </message>
+    <message>
+        <source>Remove the selected price</source>
+        <translation>Den ausgewählten Preis entfernen</translation>
+    </message>
+    <message>
+        <source>“%1” is not in the price table: without a price here, its costs show as tokens only.</source>
+        <translation>„%1“ steht nicht in der Preistabelle: Ohne einen Preis hier werden seine Kosten nur als Tokens angezeigt.</translation>
+    </message>
+    <message>
+        <source>Price table for “%1”: %2 / %3 per million tokens (input / output), %4 for cached input.</source>
+        <translation>Preistabelle für „%1“: %2 / %3 pro Million Tokens (Eingabe / Ausgabe), %4 für Eingabe aus dem Cache.</translation>
+    </message>
+    <message>
+        <source>Price table for “%1”: %2 / %3 per million tokens (input / output).</source>
+        <translation>Preistabelle für „%1“: %2 / %3 pro Million Tokens (Eingabe / Ausgabe).</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ProfileController</name>
     <message>
         <source>The next send goes to %1</source>
@@ -2111,10 +2329,6 @@
     <message>
         <source>This provider has no model list: type the model name</source>
         <translation>Dieser Anbieter hat keine Modellliste: Geben Sie den Modellnamen ein</translation>
-    </message>
-    <message>
-        <source>The built-in demo provider runs inside capwatch: it needs no account and no key. Its retry policy and fallback can be changed.</source>
-        <translation>Der integrierte Demo-Anbieter läuft innerhalb von capwatch: Er braucht kein Konto und keinen Schlüssel. Seine Wiederholungsrichtlinie und sein Ausweichprofil lassen sich ändern.</translation>
     </message>
     <message>
         <source>model name, e.g. gpt-4o-mini</source>
@@ -2349,6 +2563,34 @@
     <message>
         <source>Not asked for its models: the key stays unsent.</source>
         <translation>Nicht nach seinen Modellen gefragt: Der Schlüssel wird nicht gesendet.</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices names no model.</source>
+        <translation>Zeile %1 der Preise nennt kein Modell.</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices: a model name is at most %2 characters.</source>
+        <translation>Zeile %1 der Preise: Ein Modellname hat höchstens %2 Zeichen.</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices needs an input price.</source>
+        <translation>Zeile %1 der Preise braucht einen Eingabepreis.</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices needs an output price.</source>
+        <translation>Zeile %1 der Preise braucht einen Ausgabepreis.</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices: “%2” is not a price from 0 to %3 per million tokens.</source>
+        <translation>Zeile %1 der Preise: „%2“ ist kein Preis von 0 bis %3 pro Million Tokens.</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices: “%2” has a price already.</source>
+        <translation>Zeile %1 der Preise: „%2“ hat bereits einen Preis.</translation>
+    </message>
+    <message>
+        <source>The built-in demo provider runs inside capwatch: it needs no account and no key. Its retry policy, fallback, limits and prices can be changed.</source>
+        <translation>Der integrierte Demo-Anbieter läuft innerhalb von capwatch: Er braucht kein Konto und keinen Schlüssel. Seine Wiederholungsrichtlinie, sein Ausweichprofil, seine Limits und Preise lassen sich ändern.</translation>
     </message>
 </context>
 <context>

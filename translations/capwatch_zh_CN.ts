@@ -1426,6 +1426,145 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::LimitsBox</name>
+    <message>
+        <source>No limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Spending limits</source>
+        <translation>用量限额</translation>
+    </message>
+    <message>
+        <source>Checked before each send against the most it could use, counting all of this profile&apos;s sends (capwatch-cli&apos;s too) per calendar day and month. A cost needs the model&apos;s price.</source>
+        <translation>每次发送前按其可能的最大用量检查；统计此配置的所有发送（包括 capwatch-cli 的），按自然日和自然月计。费用需要模型的价格。</translation>
+    </message>
+    <message>
+        <source>Limits the provider states but never sends</source>
+        <translation>服务商公布但从不在响应中告知的限制</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s published rate limits, which its answers do not tell: capwatch paces sends to stay within them. A send that would pass a daily one is held as a spending limit holds it.</source>
+        <translation>服务商公布的速率限制，其响应中不会告知：capwatch 会节流发送，使其不超出这些限制。会超出每日限制的发送，会像超出用量限额一样被暂缓。</translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation>询问</translation>
+    </message>
+    <message>
+        <source>Park until it resets</source>
+        <translation>挂起至重置</translation>
+    </message>
+    <message>
+        <source>Refuse</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Tokens per day:</source>
+        <translation>每日 Token 数：</translation>
+    </message>
+    <message>
+        <source>Spending limit: tokens per day</source>
+        <translation>用量限额：每日 Token 数</translation>
+    </message>
+    <message>
+        <source>The most tokens (prompt and answer) this profile&apos;s sends may use in a calendar day</source>
+        <translation>此配置的发送在一个自然日内最多可用的 Token 数（提示和回答）</translation>
+    </message>
+    <message>
+        <source>Tokens per month:</source>
+        <translation>每月 Token 数：</translation>
+    </message>
+    <message>
+        <source>Spending limit: tokens per month</source>
+        <translation>用量限额：每月 Token 数</translation>
+    </message>
+    <message>
+        <source>The most tokens (prompt and answer) this profile&apos;s sends may use in a calendar month</source>
+        <translation>此配置的发送在一个自然月内最多可用的 Token 数（提示和回答）</translation>
+    </message>
+    <message>
+        <source>Cost per day:</source>
+        <translation>每日费用：</translation>
+    </message>
+    <message>
+        <source>Spending limit: cost per day</source>
+        <translation>用量限额：每日费用</translation>
+    </message>
+    <message>
+        <source>The most this profile&apos;s sends may cost in a calendar day, in USD, by the model&apos;s price</source>
+        <translation>此配置的发送在一个自然日内最多可花费的金额（美元），按模型价格计算</translation>
+    </message>
+    <message>
+        <source>Cost per month:</source>
+        <translation>每月费用：</translation>
+    </message>
+    <message>
+        <source>Spending limit: cost per month</source>
+        <translation>用量限额：每月费用</translation>
+    </message>
+    <message>
+        <source>The most this profile&apos;s sends may cost in a calendar month, in USD, by the model&apos;s price</source>
+        <translation>此配置的发送在一个自然月内最多可花费的金额（美元），按模型价格计算</translation>
+    </message>
+    <message>
+        <source>When a send would cross a limit:</source>
+        <translation>发送将超出限额时：</translation>
+    </message>
+    <message>
+        <source>When a send would cross a limit</source>
+        <translation>发送将超出限额时</translation>
+    </message>
+    <message>
+        <source>Ask: offer to send anyway or when the limit resets. Park: hold the send until the limit resets, without asking. Refuse: do not send; the prompt stays in the editor</source>
+        <translation>询问：提供仍然发送或在限额重置时发送的选项。挂起：不询问，将发送挂起至限额重置。拒绝：不发送；提示保留在编辑框中</translation>
+    </message>
+    <message>
+        <source>Requests per minute:</source>
+        <translation>每分钟请求数：</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: requests per minute</source>
+        <translation>服务商限制：每分钟请求数</translation>
+    </message>
+    <message>
+        <source>The most requests the provider takes in any 60 seconds</source>
+        <translation>服务商在任意 60 秒内接受的最多请求数</translation>
+    </message>
+    <message>
+        <source>Tokens per minute:</source>
+        <translation>每分钟 Token 数：</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: tokens per minute</source>
+        <translation>服务商限制：每分钟 Token 数</translation>
+    </message>
+    <message>
+        <source>The most tokens the provider takes in any 60 seconds</source>
+        <translation>服务商在任意 60 秒内接受的最多 Token 数</translation>
+    </message>
+    <message>
+        <source>Requests per day:</source>
+        <translation>每日请求数：</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: requests per day</source>
+        <translation>服务商限制：每日请求数</translation>
+    </message>
+    <message>
+        <source>The most requests the provider takes in a day (until midnight, local time)</source>
+        <translation>服务商在一天内（至本地时间午夜）接受的最多请求数</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: tokens per day</source>
+        <translation>服务商限制：每日 Token 数</translation>
+    </message>
+    <message>
+        <source>The most tokens the provider takes in a day (until midnight, local time)</source>
+        <translation>服务商在一天内（至本地时间午夜）接受的最多 Token 数</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::MainMenus</name>
     <message>
         <source>&amp;Export retry log…</source>
@@ -1873,6 +2012,85 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::PriceOverridesBox</name>
+    <message>
+        <source>One row per model: its price per million input, output and cached input tokens, in USD; they win over the price table&apos;s</source>
+        <translation>每个模型一行：每百万输入、输出和缓存输入 Token 的价格（美元）；优先于价格表</translation>
+    </message>
+    <message>
+        <source>Prices</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Add price</source>
+        <translation>添加价格</translation>
+    </message>
+    <message>
+        <source>Remove price</source>
+        <translation>移除价格</translation>
+    </message>
+    <message>
+        <source>This provider&apos;s own prices per million tokens, in USD, used instead of the price table&apos;s. Cached input may stay empty: it then costs as input.</source>
+        <translation>此服务商自己的每百万 Token 价格（美元），代替价格表中的价格。“缓存输入”可留空：此时按输入计价。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Cached input</source>
+        <translation>缓存输入</translation>
+    </message>
+    <message>
+        <source>The model name, as the provider expects it</source>
+        <translation>服务商所要求的模型名称</translation>
+    </message>
+    <message>
+        <source>Per million prompt tokens</source>
+        <translation>每百万提示 Token</translation>
+    </message>
+    <message>
+        <source>Per million completion tokens</source>
+        <translation>每百万补全 Token</translation>
+    </message>
+    <message>
+        <source>Per million prompt tokens read from the provider&apos;s cache; empty: as input</source>
+        <translation>每百万从服务商缓存读取的提示 Token；留空：按输入计价</translation>
+    </message>
+    <message>
+        <source>Prices of this provider</source>
+        <translation>此服务商的价格</translation>
+    </message>
+    <message>
+        <source>Add a row for a model&apos;s price, started with the profile&apos;s model</source>
+        <translation>为某个模型的价格添加一行，预先填入此配置的模型</translation>
+    </message>
+    <message>
+        <source>Remove the selected price</source>
+        <translation>移除所选价格</translation>
+    </message>
+    <message>
+        <source>“%1” is not in the price table: without a price here, its costs show as tokens only.</source>
+        <translation>“%1”不在价格表中：若此处未设置价格，其费用只以 Token 数显示。</translation>
+    </message>
+    <message>
+        <source>Price table for “%1”: %2 / %3 per million tokens (input / output), %4 for cached input.</source>
+        <translation>价格表中“%1”的价格：每百万 Token %2 / %3（输入 / 输出），缓存输入 %4。</translation>
+    </message>
+    <message>
+        <source>Price table for “%1”: %2 / %3 per million tokens (input / output).</source>
+        <translation>价格表中“%1”的价格：每百万 Token %2 / %3（输入 / 输出）。</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ProfileController</name>
     <message>
         <source>The next send goes to %1</source>
@@ -2095,10 +2313,6 @@
     <message>
         <source>This provider has no model list: type the model name</source>
         <translation>此服务商没有模型列表：请输入模型名称</translation>
-    </message>
-    <message>
-        <source>The built-in demo provider runs inside capwatch: it needs no account and no key. Its retry policy and fallback can be changed.</source>
-        <translation>内置演示服务商在 capwatch 内部运行：无需账户，也无需密钥。可以更改其重试策略和备用配置。</translation>
     </message>
     <message>
         <source>model name, e.g. gpt-4o-mini</source>
@@ -2333,6 +2547,34 @@
     <message>
         <source>Not asked for its models: the key stays unsent.</source>
         <translation>未获取其模型：密钥未发送。</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices names no model.</source>
+        <translation>价格第 %1 行没有填写模型。</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices: a model name is at most %2 characters.</source>
+        <translation>价格第 %1 行：模型名称最多 %2 个字符。</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices needs an input price.</source>
+        <translation>价格第 %1 行缺少输入 Token 的价格。</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices needs an output price.</source>
+        <translation>价格第 %1 行缺少输出 Token 的价格。</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices: “%2” is not a price from 0 to %3 per million tokens.</source>
+        <translation>价格第 %1 行：“%2”不是 0 到 %3 之间的每百万 Token 价格。</translation>
+    </message>
+    <message>
+        <source>Row %1 of the prices: “%2” has a price already.</source>
+        <translation>价格第 %1 行：“%2”已有价格。</translation>
+    </message>
+    <message>
+        <source>The built-in demo provider runs inside capwatch: it needs no account and no key. Its retry policy, fallback, limits and prices can be changed.</source>
+        <translation>内置演示服务商在 capwatch 内部运行：无需账户，也无需密钥。可以更改其重试策略、备用配置、限额和价格。</translation>
     </message>
 </context>
 <context>

@@ -382,7 +382,7 @@ void TestAccessibility::settingsProvidersPage()
     auto *list = page->findChild<QListWidget *>(u"profileList"_s);
     list->setFocus();
     QStringList visited;
-    for (int i = 0; i < 40; ++i) {
+    for (int i = 0; i < 60; ++i) {
         QWidget *f = QApplication::focusWidget();
         while (f && (f->objectName().isEmpty() || f->objectName().startsWith(u"qt_"_s)))
             f = f->parentWidget();
@@ -399,7 +399,9 @@ void TestAccessibility::settingsProvidersPage()
         u"refreshModels"_s, u"keySource"_s, u"keychainKey"_s, u"stream"_s, u"extraHeaders"_s,
         u"contextWindow"_s, u"waitCap"_s, u"budget"_s, u"attempts"_s, u"backoffBase"_s,
         u"headerTimeout"_s, u"retryTokenLimit"_s, u"retryRateLimit"_s, u"retryTransient"_s,
-        u"fallback"_s };
+        u"fallback"_s, u"spendTokensDay"_s, u"spendTokensMonth"_s, u"spendCostDay"_s,
+        u"spendCostMonth"_s, u"limitAction"_s, u"providerRpm"_s, u"providerTpm"_s, u"providerRpd"_s,
+        u"providerTpd"_s, u"priceTable"_s, u"addPrice"_s };
     qsizetype at = 0;
     for (const QString &name : visited) {
         if (at < order.size() && name == order.at(at))

@@ -2,8 +2,11 @@
 
 #include "net/chatrequest.h"
 #include "net/modellist.h"
+#include "retry/pricetable.h"
 #include "ui/profiles/extraheaders.h"
+#include "ui/profiles/limitsbox.h"
 #include "ui/profiles/policyoverridesbox.h"
+#include "ui/profiles/priceoverridesbox.h"
 #include "ui/profiles/providerspage_p.h"
 #include "ui/settings/settingsdialog.h"
 
@@ -15,12 +18,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace capwatch::ui {
@@ -63,6 +68,8 @@ ProvidersPage::ProvidersPage(
     , m_policy(new PolicyOverridesBox(m_editor))
     , m_fallback(new QComboBox(m_editor))
     , m_autoFallback(new QCheckBox(tr("Send to the fallback automatically"), m_editor))
+    , m_limits(new LimitsBox(m_editor))
+    , m_prices(new PriceOverridesBox(m_editor))
     , m_issues(new InlineMessage(m_editor))
     , m_lister(new net::ModelLister(this))
 {
@@ -74,8 +81,10 @@ ProvidersPage::ProvidersPage(
     if (!m_set.find(m_set.defaultProfile))
         m_set.defaultProfile = m_set.profiles.first().id;
     m_initial = m_set;
-    for (const auto &p : std::as_const(m_set.profiles))
+    for (const auto &p : std::as_const(m_set.profiles)) {
         m_headerText.insert(p.id, extraheaders::toText(p.extraHeaders));
+        m_priceRows.insert(p.id, pricerows::toRows(p.prices));
+    }
 
     m_list->setObjectName(u"profileList"_s);
     m_add->setObjectName(u"addProfile"_s);
@@ -91,8 +100,6 @@ ProvidersPage::ProvidersPage(
         tr("The providers capwatch can send to; the selected one is edited on the right. "
            "Delete removes it"));
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_list->setMinimumWidth(fontMetrics().averageCharWidth() * 18);
-    m_list->setMaximumWidth(fontMetrics().averageCharWidth() * 28);
     m_add->setAccessibleDescription(tr("Add a provider profile"));
     m_duplicate->setAccessibleDescription(tr("Add a copy of the selected profile"));
     m_delete->setAccessibleDescription(
@@ -115,6 +122,11 @@ ProvidersPage::ProvidersPage(
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_scroll->setFocusPolicy(Qt::NoFocus);
+    // The editor scrolls down, not sideways: the page, and so the dialog at its smallest, is as
+    // wide as the editor's widest row (the model row, the key box; in German the key box) needs
+    // beside the scroll bar. Cut at the right, its fields and arrows were out of sight.
+    m_scroll->setMinimumWidth(m_editor->minimumSizeHint().width()
+        + style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll));
 
     auto *layout = new QHBoxLayout(this);
     layout->addLayout(left);
@@ -160,6 +172,12 @@ ProvidersPage::ProvidersPage(
     });
 
     fillList();
+    // The profiles' lines whole ("Demo (built-in, default)", bold): at the dialog's smallest
+    // up to 28 characters (in German the editor needs the rest of 640 px), when wider up to 40.
+    const int em = fontMetrics().averageCharWidth();
+    const int lines = m_list->sizeHintForColumn(0) + 2 * m_list->frameWidth() + 4;
+    m_list->setMinimumWidth(std::clamp(lines, em * 18, em * 28));
+    m_list->setMaximumWidth(std::clamp(lines, em * 28, em * 40));
     const session::ProviderProfile *start = m_set.find(current);
     if (!start)
         start = m_set.find(m_set.defaultProfile);
@@ -316,6 +334,7 @@ void ProvidersPage::addProfile()
     m_set.profiles.append(p);
     m_newIds << p.id;
     m_headerText.insert(p.id, QString());
+    m_priceRows.insert(p.id, {});
     fillList();
     selectProfile(p.id);
     m_name->setFocus();
@@ -333,6 +352,7 @@ void ProvidersPage::duplicateProfile()
     p.name = uniqueName(tr("%1 (copy)").arg(source->name));
     p.id = session::makeProfileId(p.name, m_set);
     m_headerText.insert(p.id, m_headerText.value(source->id));
+    m_priceRows.insert(p.id, m_priceRows.value(source->id));
     // A copy has its own keychain entry, and no key: a key typed (or stored) for the original
     // belongs to the original's provider, and the copy is usually pointed at another one.
     p.keychainName = p.keySource == Source::Keychain ? session::newKeychainEntry() : QString();
@@ -360,6 +380,7 @@ void ProvidersPage::deleteProfile()
     }
     m_keys.remove(gone.id);
     m_headerText.remove(gone.id);
+    m_priceRows.remove(gone.id);
     if (m_set.defaultProfile == gone.id)
         m_set.defaultProfile = m_set.demo().id;
     for (auto &p : m_set.profiles) {
@@ -410,6 +431,36 @@ std::optional<ProvidersPage::Problem> ProvidersPage::problemOf(
         if (bad > 0)
             return problem(
                 tr("Line %1 of the extra headers is not \"Name: value\".").arg(bad), m_headers);
+    }
+    // The demo's prices too: they are its to set.
+    pricerows::Problem price;
+    pricerows::parse(m_priceRows.value(p.id), &price);
+    switch (price.kind) {
+    case pricerows::Problem::Kind::None:
+        break;
+    case pricerows::Problem::Kind::NoModel:
+        return problem(
+            tr("Row %1 of the prices names no model.").arg(price.row), m_prices->table());
+    case pricerows::Problem::Kind::LongModel:
+        return problem(tr("Row %1 of the prices: a model name is at most %2 characters.")
+                           .arg(price.row)
+                           .arg(retry::kMaxModelNameBytes),
+            m_prices->table());
+    case pricerows::Problem::Kind::NotAPrice:
+        if (price.text.isEmpty())
+            return problem(price.column == pricerows::InputColumn
+                    ? tr("Row %1 of the prices needs an input price.").arg(price.row)
+                    : tr("Row %1 of the prices needs an output price.").arg(price.row),
+                m_prices->table());
+        return problem(
+            tr("Row %1 of the prices: “%2” is not a price from 0 to %3 per million tokens.")
+                .arg(price.row)
+                .arg(price.text, QLocale().toString(retry::kMaxPricePerMTok, 'f', 0)),
+            m_prices->table());
+    case pricerows::Problem::Kind::Twice:
+        return problem(
+            tr("Row %1 of the prices: “%2” has a price already.").arg(price.row).arg(price.text),
+            m_prices->table());
     }
     // Then what the profiles' own rules say (a name taken, a header capwatch sets itself, a
     // fallback that is not a profile).
@@ -466,6 +517,12 @@ std::optional<ProvidersPage::Problem> ProvidersPage::problem() const
 void ProvidersPage::showProblem(const Problem &problem)
 {
     selectProfile(problem.profile);
+    if (problem.field == m_prices->table()) {
+        // The cell to correct, not only the table.
+        pricerows::Problem price;
+        pricerows::parse(m_priceRows.value(problem.profile), &price);
+        m_prices->focusCell(price.row, price.column);
+    }
     if (problem.field)
         problem.field->setFocus();
 }
@@ -494,6 +551,8 @@ void ProvidersPage::settleNewIds()
             m_keys.insert(id, m_keys.take(oldId));
         if (m_headerText.contains(oldId))
             m_headerText.insert(id, m_headerText.take(oldId));
+        if (m_priceRows.contains(oldId))
+            m_priceRows.insert(id, m_priceRows.take(oldId));
         if (m_modelsFor == oldId)
             m_modelsFor = id;
     }

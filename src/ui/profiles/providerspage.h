@@ -6,10 +6,12 @@
 // allowed; a key goes over plain HTTP to another machine only once the user agreed, asked by
 // Refresh), where the key comes from (a profile on the keychain has its own entry, given once:
 // ProviderProfile::keychainName), extra headers, the context window, the retry policy's
-// overrides and the fallback. The page edits a copy: nothing is saved until the dialog is
-// accepted.
+// overrides, the fallback, the spending limits and the limits the provider states (LimitsBox)
+// and the profile's own prices (PriceOverridesBox). The page edits a copy: nothing is saved
+// until the dialog is accepted.
 
 #include "session/profiles.h"
+#include "ui/profiles/pricerows.h"
 
 #include <QHash>
 #include <QPointer>
@@ -37,7 +39,9 @@ class CredentialProvider;
 namespace capwatch::ui {
 
 class InlineMessage;
+class LimitsBox;
 class PolicyOverridesBox;
+class PriceOverridesBox;
 
 class ProvidersPage final : public QWidget
 {
@@ -124,6 +128,7 @@ private:
     bool m_loading = false;
     QHash<QString, QByteArray> m_keys; ///< typed keychain keys, by profile id
     QHash<QString, QString> m_headerText; ///< the extra headers as typed, by profile id
+    QHash<QString, QList<pricerows::Row>> m_priceRows; ///< the prices as typed, by profile id
     QHash<QString, qint64> m_hints; ///< learned context windows, by profile id
     QStringList m_newIds; ///< profiles added here
     QStringList m_removedEntries; ///< of the profiles deleted here
@@ -160,6 +165,8 @@ private:
     PolicyOverridesBox *m_policy;
     QComboBox *m_fallback;
     QCheckBox *m_autoFallback;
+    LimitsBox *m_limits;
+    PriceOverridesBox *m_prices;
     InlineMessage *m_issues;
     net::ModelLister *m_lister;
 };

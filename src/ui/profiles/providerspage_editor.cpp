@@ -4,7 +4,9 @@
 
 #include "net/chatrequest.h"
 #include "ui/profiles/extraheaders.h"
+#include "ui/profiles/limitsbox.h"
 #include "ui/profiles/policyoverridesbox.h"
+#include "ui/profiles/priceoverridesbox.h"
 #include "ui/profiles/providerspage.h"
 #include "ui/profiles/providerspage_p.h"
 #include "ui/settings/settingsdialog.h"
@@ -28,6 +30,18 @@
 namespace capwatch::ui {
 
 using namespace Qt::StringLiterals;
+
+namespace {
+
+/// The model a send of `p` asks for: the one named, the endpoint's default, the demo's.
+QString modelOf(const session::ProviderProfile &p)
+{
+    if (p.builtInDemo)
+        return QString::fromUtf16(net::kDemoModel);
+    return p.model.isEmpty() ? net::defaultModelFor(p.endpoint) : p.model;
+}
+
+} // namespace
 
 void ProvidersPage::buildEditor(QWidget *editor)
 {
@@ -54,7 +68,8 @@ void ProvidersPage::buildEditor(QWidget *editor)
 
     m_builtIn->setWordWrap(true);
     m_builtIn->setText(tr("The built-in demo provider runs inside capwatch: it needs no account "
-                          "and no key. Its retry policy and fallback can be changed."));
+                          "and no key. Its retry policy, fallback, limits and prices can be "
+                          "changed."));
     m_endpoint->setPlaceholderText(u"https://api.example.com/v1"_s);
     m_model->setEditable(true);
     m_model->setInsertPolicy(QComboBox::NoInsert);
@@ -139,6 +154,8 @@ void ProvidersPage::buildEditor(QWidget *editor)
     layout->addLayout(more);
     layout->addWidget(m_policy);
     layout->addWidget(fallbackBox);
+    layout->addWidget(m_limits);
+    layout->addWidget(m_prices);
     layout->addWidget(m_issues);
     layout->addStretch(1);
 
@@ -181,6 +198,8 @@ void ProvidersPage::buildEditor(QWidget *editor)
     connect(m_headers, &QPlainTextEdit::textChanged, this, edited);
     connect(m_contextWindow, &QSpinBox::valueChanged, this, edited);
     connect(m_policy, &PolicyOverridesBox::edited, this, edited);
+    connect(m_limits, &LimitsBox::edited, this, edited);
+    connect(m_prices, &PriceOverridesBox::edited, this, edited);
     connect(m_fallback, &QComboBox::currentIndexChanged, this, [this] {
         commit();
         updateEnabled();
@@ -245,6 +264,9 @@ void ProvidersPage::load(int row)
             tr("The model's context window in tokens; 0 when unknown"));
     }
     m_policy->setOverrides(p.overrides);
+    m_limits->setProfile(p);
+    m_prices->setRows(m_priceRows.value(p.id));
+    m_prices->setModel(modelOf(p));
     fillFallback(p);
     m_autoFallback->setChecked(p.autoFallback);
     QStringList issues;
@@ -313,6 +335,13 @@ void ProvidersPage::commit()
     p.contextWindow = m_contextWindow->value() > 0 ? std::optional<qint64>(m_contextWindow->value())
                                                    : std::nullopt;
     p.overrides = m_policy->overrides();
+    p.spend = m_limits->spendLimits();
+    p.declared = m_limits->declaredLimits();
+    p.limitAction = m_limits->limitAction();
+    m_priceRows.insert(p.id, m_prices->rows());
+    pricerows::Problem priceProblem;
+    p.prices = pricerows::parse(m_priceRows.value(p.id), &priceProblem);
+    m_prices->setModel(modelOf(p));
     p.fallback = m_fallback->currentData().toString();
     p.autoFallback = !p.fallback.isEmpty() && m_autoFallback->isChecked();
     updateItem(m_row);
