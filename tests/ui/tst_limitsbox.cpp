@@ -301,6 +301,8 @@ void TestLimitsBox::editedLimitSavedAsItsKey_data()
         << u"providerRpd"_s << u"200"_s << u"200"_s << u"provider_rpd"_s << u"200"_s;
     QTest::newRow("tokens a day (provider)")
         << u"providerTpd"_s << u"1000000"_s << u"1,000,000"_s << u"provider_tpd"_s << u"1000000"_s;
+    QTest::newRow("requests at once")
+        << u"providerInFlight"_s << u"2"_s << u"2"_s << u"provider_in_flight"_s << u"2"_s;
 }
 
 void TestLimitsBox::editedLimitSavedAsItsKey()
@@ -336,6 +338,7 @@ void TestLimitsBox::editedLimitSavedAsItsKey()
         { u"provider_tpm"_s, p.declared.tokensPerMinute },
         { u"provider_rpd"_s, p.declared.requestsPerDay },
         { u"provider_tpd"_s, p.declared.tokensPerDay },
+        { u"provider_in_flight"_s, p.declared.inFlight },
     };
     for (const auto &[k, v] : read)
         QCOMPARE(v, k == key ? std::optional<double>(saved.toDouble()) : std::nullopt);
@@ -350,7 +353,7 @@ void TestLimitsBox::noLimitLeavesTheKeyOut()
         session::ProfileSet set = twoProfiles();
         session::ProviderProfile &work = set.profiles[1];
         work.spend = { 1000, 20000, 1.5, 30.0 };
-        work.declared = { 2, 3000, 50, 100000 };
+        work.declared = { 2, 3000, 50, 100000, 3 };
         Settings settings(before);
         settings.setProfiles(set);
     }
@@ -359,7 +362,7 @@ void TestLimitsBox::noLimitLeavesTheKeyOut()
     QVERIFY(QTest::qWaitForWindowActive(&dialog));
     const QStringList names { u"spendTokensDay"_s, u"spendTokensMonth"_s, u"spendCostDay"_s,
         u"spendCostMonth"_s, u"providerRpm"_s, u"providerTpm"_s, u"providerRpd"_s,
-        u"providerTpd"_s };
+        u"providerTpd"_s, u"providerInFlight"_s };
     for (const QString &name : names) {
         auto *spin = field<QAbstractSpinBox>(&dialog, name);
         QVERIFY2(spin->text() != u"No limit"_s, qPrintable(name));

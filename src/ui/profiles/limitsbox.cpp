@@ -117,6 +117,7 @@ LimitsBox::LimitsBox(QWidget *parent)
     m_tpm = new QSpinBox(m_declaredBox);
     m_rpd = new QSpinBox(m_declaredBox);
     m_tpd = new QSpinBox(m_declaredBox);
+    m_inFlight = new QSpinBox(m_declaredBox);
 
     setObjectName(u"limits"_s);
     m_spendBox->setObjectName(u"spendLimits"_s);
@@ -132,6 +133,7 @@ LimitsBox::LimitsBox(QWidget *parent)
     m_tpm->setObjectName(u"providerTpm"_s);
     m_rpd->setObjectName(u"providerRpd"_s);
     m_tpd->setObjectName(u"providerTpd"_s);
+    m_inFlight->setObjectName(u"providerInFlight"_s);
 
     setUpCount(m_tokensDay, 10'000);
     setUpCount(m_tokensMonth, 100'000);
@@ -141,6 +143,7 @@ LimitsBox::LimitsBox(QWidget *parent)
     setUpCount(m_tpm, 1'000);
     setUpCount(m_rpd, 1);
     setUpCount(m_tpd, 10'000);
+    setUpCount(m_inFlight, 1);
     m_action->addItem(tr("Ask"), int(session::LimitAction::Ask));
     m_action->addItem(tr("Park until it resets"), int(session::LimitAction::Park));
     m_action->addItem(tr("Refuse"), int(session::LimitAction::Refuse));
@@ -187,6 +190,10 @@ LimitsBox::LimitsBox(QWidget *parent)
         tr("The most requests the provider takes in a day (until midnight, local time)"));
     row(declaredForm, tr("Tokens per day:"), m_tpd, tr("Provider's limit: tokens per day"),
         tr("The most tokens the provider takes in a day (until midnight, local time)"));
+    row(declaredForm, tr("Requests at once:"), m_inFlight,
+        tr("Provider's limit: requests in flight"),
+        tr("The most requests the provider takes at the same time (counted within one capwatch "
+           "window or capwatch-cli run)"));
     auto *declaredLayout = new QVBoxLayout(m_declaredBox);
     declaredLayout->addWidget(declaredNote);
     declaredLayout->addLayout(declaredForm);
@@ -196,7 +203,7 @@ LimitsBox::LimitsBox(QWidget *parent)
     layout->addWidget(m_spendBox);
     layout->addWidget(m_declaredBox);
 
-    for (QSpinBox *spin : { m_tokensDay, m_tokensMonth, m_rpm, m_tpm, m_rpd, m_tpd })
+    for (QSpinBox *spin : { m_tokensDay, m_tokensMonth, m_rpm, m_tpm, m_rpd, m_tpd, m_inFlight })
         connect(spin, &QSpinBox::valueChanged, this, &LimitsBox::edited);
     for (QDoubleSpinBox *spin : { m_costDay, m_costMonth })
         connect(spin, &QDoubleSpinBox::valueChanged, this, &LimitsBox::edited);
@@ -217,6 +224,7 @@ void LimitsBox::setProfile(const session::ProviderProfile &p)
     setCount(m_tpm, p.declared.tokensPerMinute);
     setCount(m_rpd, p.declared.requestsPerDay);
     setCount(m_tpd, p.declared.tokensPerDay);
+    setCount(m_inFlight, p.declared.inFlight);
 }
 
 retry::SpendLimits LimitsBox::spendLimits() const
@@ -236,6 +244,7 @@ retry::DeclaredLimits LimitsBox::declaredLimits() const
     d.tokensPerMinute = countOf(m_tpm, m_declared.tokensPerMinute);
     d.requestsPerDay = countOf(m_rpd, m_declared.requestsPerDay);
     d.tokensPerDay = countOf(m_tpd, m_declared.tokensPerDay);
+    d.inFlight = countOf(m_inFlight, m_declared.inFlight);
     return d;
 }
 

@@ -43,6 +43,7 @@ public:
     QSpinBox *tokensPerMinute() const { return m_tpm; }
     QSpinBox *requestsPerDay() const { return m_rpd; }
     QSpinBox *providerTokensPerDay() const { return m_tpd; }
+    QSpinBox *providerInFlight() const { return m_inFlight; }
 
 Q_SIGNALS:
     void edited();
@@ -59,6 +60,7 @@ private:
     QSpinBox *m_tpm;
     QSpinBox *m_rpd;
     QSpinBox *m_tpd;
+    QSpinBox *m_inFlight;
     /// As setProfile() gave them: a figure a box cannot show exactly (more tokens than it holds,
     /// a cent's fraction) is kept as it was unless its box is changed.
     retry::SpendLimits m_spend;
