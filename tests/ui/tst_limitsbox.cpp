@@ -361,8 +361,8 @@ void TestLimitsBox::noLimitLeavesTheKeyOut()
     dialog.show();
     QVERIFY(QTest::qWaitForWindowActive(&dialog));
     const QStringList names { u"spendTokensDay"_s, u"spendTokensMonth"_s, u"spendCostDay"_s,
-        u"spendCostMonth"_s, u"providerRpm"_s, u"providerTpm"_s, u"providerRpd"_s,
-        u"providerTpd"_s, u"providerInFlight"_s };
+        u"spendCostMonth"_s, u"providerRpm"_s, u"providerTpm"_s, u"providerRpd"_s, u"providerTpd"_s,
+        u"providerInFlight"_s };
     for (const QString &name : names) {
         auto *spin = field<QAbstractSpinBox>(&dialog, name);
         QVERIFY2(spin->text() != u"No limit"_s, qPrintable(name));
