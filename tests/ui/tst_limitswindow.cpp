@@ -130,6 +130,12 @@ void TestLimitsWindow::spendingLimitAsksAndParksUntilTheReset()
     QCOMPARE(l.w.chats().size(), 0);
     QVERIFY(promptEditor(*l.w.window)->toPlainText().isEmpty());
     QVERIFY(conversation(*l.w.window)->toPlainText().contains(u"Tell me about caps"_s));
+    // Its card says why it waits, not that the provider is being waited for.
+    const QString shown = conversation(*l.w.window)->toPlainText();
+    QVERIFY2(shown.contains(u"Held by a limit: Tokens today: 0 of 500; this send may use up to"_s),
+        qPrintable(shown));
+    QVERIFY2(shown.contains(u"It goes out by itself when the limit resets."_s), qPrintable(shown));
+    QVERIFY(!shown.contains(u"Waiting for the provider"_s));
     QVERIFY(inlineMessage(*l.w.window)
                 ->shownText()
                 .startsWith(u"Parked until the limit resets at 00:00: Tokens today: 0 of 500"_s));

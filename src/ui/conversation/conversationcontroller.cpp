@@ -361,9 +361,12 @@ void ConversationController::parkUntilReset(const QString &prompt, const session
     if (session->sendReplacesLastExchange())
         session->endEdit(); // parked as a new prompt: the last exchange stays
     takeFromEditor(prompt);
-    startSend(prompt, [this, prompt, hold] {
-        m_parts.session->parkUntilLimitResets(prompt, m_parts.options->sendOptions(), hold);
-    });
+    if (!session->parkUntilLimitResets(prompt, m_parts.options->sendOptions(), hold)) {
+        m_parts.prompt->setText(prompt); // nowhere to park it: it stays the user's
+        return;
+    }
+    m_parts.presenter->showHeld(prompt, session::SendTexts::limitHold(hold));
+    updateButtons();
     m_parts.message->showMessage(PromptMessage::Kind::Information,
         tr("Parked until the limit resets at %1: %2.")
             .arg(session::SendTexts::limitResets(hold), session::SendTexts::limitHold(hold)),

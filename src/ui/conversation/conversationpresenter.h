@@ -31,6 +31,9 @@ public:
     void showSend(const QString &prompt, bool showPrompt = true);
     /// After the send started.
     void sendShown();
+    /// A prompt a limit held and parked before any request (`why`: "Tokens today: 420 of 500;
+    /// this send may use up to 1,004"): its turn, and its parked card.
+    void showHeld(const QString &prompt, const QString &why);
     /// The last exchange's turns go (an edited prompt takes their place).
     void dropLastExchange();
     /// The last answer's turn goes; the prompt's stays, for the answer asked again.

@@ -146,6 +146,15 @@ void ConversationPresenter::enterParked(int card)
     refreshParking();
 }
 
+void ConversationPresenter::showHeld(const QString &prompt, const QString &why)
+{
+    showSend(prompt);
+    setFailedCard(m_view->addErrorTurn(tr("Not sent yet: %1.").arg(why), {}));
+    enterParked(m_cardTurn);
+    m_parkedLine = tr("Held by a limit: %1. It goes out by itself when the limit resets.").arg(why);
+    refreshParking();
+}
+
 void ConversationPresenter::parkedWentOut()
 {
     m_unparking = false;
