@@ -4,6 +4,7 @@
 // run holds the seeds and the regressions to them. Standard C++ and the policy library only.
 
 #include "retry/classifier.h"
+#include "retry/declaredlimits.h"
 #include "retry/errortexts.h"
 #include "retry/httpdate.h"
 #include "retry/providerwindow.h"
@@ -184,6 +185,13 @@ inline std::string providerWindowViolation(const retry::Response &r, const retry
             || double(*window) != std::floor(*c.limit))
             return "a context window that is not the limit of a too_large";
     }
+
+    // A declared limit suggested after a refusal: only for a rate limit, always a positive
+    // figure, from the text when there is no count to fall back on.
+    const DeclaredSuggestion suggested = suggestDeclared(c, RefusalFacts {});
+    if (suggested.kind != DeclaredKind::None
+        && (c.category != Category::RateLimit || suggested.value <= 0 || !suggested.fromText))
+        return "a declared limit suggested without a rate limit or a figure in its text";
     return {};
 }
 
