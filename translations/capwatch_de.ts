@@ -469,6 +469,14 @@
         <source>Interrupted</source>
         <translation>Unterbrochen</translation>
     </message>
+    <message>
+        <source>declared limit</source>
+        <translation>hinterlegtes Limit</translation>
+    </message>
+    <message>
+        <source>the profile&apos;s declared limit: %1</source>
+        <translation>im Profil hinterlegtes Limit: %1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::session::SendTexts</name>
@@ -774,6 +782,74 @@
         <source>the answer is empty</source>
         <translation>die Antwort ist leer</translation>
     </message>
+    <message>
+        <source>Pacing: sending in %1 s (%2)</source>
+        <translation>Drosselung: Senden in %1 s (%2)</translation>
+    </message>
+    <message>
+        <source>Requests this minute: %1 of %2</source>
+        <translation>Anfragen in dieser Minute: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Tokens this minute: %1 of %2</source>
+        <translation>Tokens in dieser Minute: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Requests today: %1 of %2</source>
+        <translation>Anfragen heute: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Requests today: %1 of %2, resets %3</source>
+        <translation>Anfragen heute: %1 von %2, zurückgesetzt um %3</translation>
+    </message>
+    <message>
+        <source>Tokens today: %1 of %2</source>
+        <translation>Tokens heute: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Tokens today: %1 of %2, resets %3</source>
+        <translation>Tokens heute: %1 von %2, zurückgesetzt um %3</translation>
+    </message>
+    <message>
+        <source>Requests in flight: %1 of %2</source>
+        <translation>Laufende Anfragen: %1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2 billed, %3 estimated)</source>
+        <translation>%1 (%2 abgerechnet, %3 geschätzt)</translation>
+    </message>
+    <message>
+        <source>%1 billed</source>
+        <translation>%1 abgerechnet</translation>
+    </message>
+    <message>
+        <source>%1 estimated</source>
+        <translation>%1 geschätzt</translation>
+    </message>
+    <message>
+        <source>Spent today: %1 of %2; this send may cost up to %3</source>
+        <translation>Heute ausgegeben: %1 von %2; diese Anfrage kann bis zu %3 kosten</translation>
+    </message>
+    <message>
+        <source>Spent this month: %1 of %2; this send may cost up to %3</source>
+        <translation>Diesen Monat ausgegeben: %1 von %2; diese Anfrage kann bis zu %3 kosten</translation>
+    </message>
+    <message>
+        <source>Tokens today: %1 of %2; this send may use up to %3</source>
+        <translation>Tokens heute: %1 von %2; diese Anfrage kann bis zu %3 verbrauchen</translation>
+    </message>
+    <message>
+        <source>Tokens this month: %1 of %2; this send may use up to %3</source>
+        <translation>Tokens diesen Monat: %1 von %2; diese Anfrage kann bis zu %3 verbrauchen</translation>
+    </message>
+    <message>
+        <source>Held for %1 s: %2, as this profile declares for its provider (Settings → Providers), and capwatch sends when it has room. Send now sends it anyway.</source>
+        <translation>Für %1 s zurückgehalten: %2, wie in diesem Profil für seinen Anbieter hinterlegt (Einstellungen → Anbieter), und capwatch sendet, sobald wieder Platz ist. „Jetzt senden“ sendet trotzdem.</translation>
+    </message>
+    <message>
+        <source>pacing: sending in %1 s (%2, the profile&apos;s declared limit)</source>
+        <translation>Drosselung: Senden in %1 s (%2, im Profil hinterlegtes Limit)</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -835,6 +911,46 @@
         <source>A rules file with this answer&apos;s text was made: %1. Put its words under the kind of failure they mean; capwatch reads it from its next start.</source>
         <translation>Eine Regeldatei mit dem Text dieser Antwort wurde angelegt: %1. Ordnen Sie die Wörter der Fehlerart zu, die sie bedeuten; capwatch liest die Datei beim nächsten Start.</translation>
     </message>
+    <message>
+        <source>Not sent: %1 The limit resets at %2.</source>
+        <translation>Nicht gesendet: %1 Zurücksetzung des Limits: %2.</translation>
+    </message>
+    <message>
+        <source>Parked until the limit resets at %1: %2.</source>
+        <translation>Geparkt bis zur Zurücksetzung des Limits (%1): %2.</translation>
+    </message>
+    <message>
+        <source>%1 requests a minute</source>
+        <translation>%1 Anfragen pro Minute</translation>
+    </message>
+    <message>
+        <source>%1 tokens a minute</source>
+        <translation>%1 Tokens pro Minute</translation>
+    </message>
+    <message>
+        <source>%1 requests a day</source>
+        <translation>%1 Anfragen pro Tag</translation>
+    </message>
+    <message>
+        <source>%1 tokens a day</source>
+        <translation>%1 Tokens pro Tag</translation>
+    </message>
+    <message>
+        <source>%1 requests at once</source>
+        <translation>%1 gleichzeitige Anfragen</translation>
+    </message>
+    <message>
+        <source>%1 was refused for its rate and declares no limits; the provider&apos;s words suggest %2. Keep it, and capwatch paces sends before they are refused.</source>
+        <translation>%1 wurde wegen eines Ratenlimits abgelehnt und hat keine Limits hinterlegt; die Meldung des Anbieters deutet auf %2 hin. Wenn Sie das übernehmen, drosselt capwatch Anfragen, bevor sie abgelehnt werden.</translation>
+    </message>
+    <message>
+        <source>%1 was refused for its rate and declares no limits; what it sent suggests %2. Keep it, and capwatch paces sends before they are refused.</source>
+        <translation>%1 wurde wegen eines Ratenlimits abgelehnt und hat keine Limits hinterlegt; die zuvor gesendeten Anfragen deuten auf %2 hin. Wenn Sie das übernehmen, drosselt capwatch Anfragen, bevor sie abgelehnt werden.</translation>
+    </message>
+    <message>
+        <source>Kept: %1 for %2. Change it in Settings → Providers.</source>
+        <translation>Übernommen: %1 für %2. Ändern lässt es sich unter Einstellungen → Anbieter.</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationListModel</name>
@@ -877,6 +993,10 @@
     <message>
         <source>sending</source>
         <translation>sendet</translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation>Kosten: %1</translation>
     </message>
 </context>
 <context>
@@ -1049,6 +1169,25 @@
     <message>
         <source>The provider&apos;s limit has reset: send the prompt now</source>
         <translation>Das Limit des Anbieters ist zurückgesetzt: den Prompt jetzt senden</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ConversationTotal</name>
+    <message>
+        <source>This conversation: %1 tokens</source>
+        <translation>Diese Unterhaltung: %1 Tokens</translation>
+    </message>
+    <message>
+        <source>This conversation: %1 · %2 tokens</source>
+        <translation>Diese Unterhaltung: %1 · %2 Tokens</translation>
+    </message>
+    <message>
+        <source>What the usage ledger counted for this conversation: %1 attempts, %2 tokens (prompt and completion).</source>
+        <translation>Was das Nutzungsbuch für diese Unterhaltung gezählt hat: %1 Versuche, %2 Tokens (Prompt und Antwort).</translation>
+    </message>
+    <message>
+        <source>%1 answered attempts have no known price.</source>
+        <translation>Beantwortete Versuche ohne bekannten Preis: %1.</translation>
     </message>
 </context>
 <context>
@@ -1438,6 +1577,41 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::LimitQuestion</name>
+    <message>
+        <source>Over your spending limit?</source>
+        <translation>Verbrauchslimit überschreiten?</translation>
+    </message>
+    <message>
+        <source>Over the provider&apos;s daily limit?</source>
+        <translation>Tageslimit des Anbieters überschreiten?</translation>
+    </message>
+    <message>
+        <source>This send may cross the spending limit of %1. %2.</source>
+        <translation>Diese Anfrage kann das Verbrauchslimit des Profils %1 überschreiten. %2.</translation>
+    </message>
+    <message>
+        <source>%1 declares a daily limit for its provider, and it is reached. %2.</source>
+        <translation>Das Profil %1 hat ein Tageslimit für seinen Anbieter hinterlegt, und es ist erreicht. %2.</translation>
+    </message>
+    <message>
+        <source>The limit resets at %1. Limits are set in Settings → Providers.</source>
+        <translation>Zurücksetzung des Limits: %1. Limits werden unter Einstellungen → Anbieter festgelegt.</translation>
+    </message>
+    <message>
+        <source>Send &amp;anyway</source>
+        <translation>Trotzdem &amp;senden</translation>
+    </message>
+    <message>
+        <source>Send when the limit &amp;resets at %1</source>
+        <translation>Senden, wenn das Limit &amp;zurückgesetzt wird (%1)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::LimitsBox</name>
     <message>
         <source>No limit</source>
@@ -1574,6 +1748,18 @@
     <message>
         <source>The most tokens the provider takes in a day (until midnight, local time)</source>
         <translation>Die meisten Tokens, die der Anbieter an einem Tag annimmt (bis Mitternacht, Ortszeit)</translation>
+    </message>
+    <message>
+        <source>Requests at once:</source>
+        <translation>Gleichzeitige Anfragen:</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: requests in flight</source>
+        <translation>Limit des Anbieters: gleichzeitige Anfragen</translation>
+    </message>
+    <message>
+        <source>The most requests the provider takes at the same time (counted within one capwatch window or capwatch-cli run)</source>
+        <translation>Die meisten Anfragen, die der Anbieter gleichzeitig annimmt (gezählt innerhalb eines capwatch-Fensters oder eines capwatch-cli-Aufrufs)</translation>
     </message>
 </context>
 <context>
@@ -2184,6 +2370,10 @@
     <message>
         <source>Pro&amp;vider settings…</source>
         <translation>An&amp;bietereinstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;Keep this limit</source>
+        <translation>Dieses Limit über&amp;nehmen</translation>
     </message>
 </context>
 <context>
@@ -3140,6 +3330,61 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::SpendStatus</name>
+    <message>
+        <source>Spent today</source>
+        <translation>Heutiger Verbrauch</translation>
+    </message>
+    <message>
+        <source>Today: %1 · %2 tokens</source>
+        <translation>Heute: %1 · %2 Tokens</translation>
+    </message>
+    <message>
+        <source>Today: %1 tokens</source>
+        <translation>Heute: %1 Tokens</translation>
+    </message>
+    <message>
+        <source>Today: %1 of %2 tokens</source>
+        <translation>Heute: %1 von %2 Tokens</translation>
+    </message>
+    <message>
+        <source>This month: %1 of %2 tokens</source>
+        <translation>Diesen Monat: %1 von %2 Tokens</translation>
+    </message>
+    <message>
+        <source>Today: %1 of %2</source>
+        <translation>Heute: %1 von %2</translation>
+    </message>
+    <message>
+        <source>This month: %1 of %2</source>
+        <translation>Diesen Monat: %1 von %2</translation>
+    </message>
+    <message>
+        <source>Spending limit reached: %1</source>
+        <translation>Verbrauchslimit erreicht: %1</translation>
+    </message>
+    <message>
+        <source>%1 % of a spending limit used: %2</source>
+        <translation>%1 % eines Verbrauchslimits verbraucht: %2</translation>
+    </message>
+    <message>
+        <source>%1 today: %2 requests, %3 tokens</source>
+        <translation>%1 heute: %2 Anfragen, %3 Tokens</translation>
+    </message>
+    <message>
+        <source>Billed by the provider: %1</source>
+        <translation>Vom Anbieter abgerechnet: %1</translation>
+    </message>
+    <message>
+        <source>Estimated from prices: %1</source>
+        <translation>Aus Preisen geschätzt: %1</translation>
+    </message>
+    <message>
+        <source>Attempts with no known price: %1</source>
+        <translation>Versuche ohne bekannten Preis: %1</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::SystemKeychain</name>
     <message>
         <source>no key is stored in the system keychain</source>
@@ -3822,6 +4067,14 @@
     <message>
         <source>Requests the daily scenario answers per day of the demo&apos;s clock, which --time-scale shortens (default: 5).</source>
         <translation>Anfragen, die das Szenario daily je Tag der Demo-Uhr beantwortet, den --time-scale verkürzt (Standard: 5).</translation>
+    </message>
+    <message>
+        <source>Send even when the send would cross a spending limit of the profile, or a daily limit it declares for its provider (by default it is not sent, and capwatch-cli exits 5).</source>
+        <translation>Auch dann senden, wenn die Anfrage ein Verbrauchslimit des Profils oder ein für seinen Anbieter hinterlegtes Tageslimit überschreiten würde (standardmäßig wird sie nicht gesendet, und capwatch-cli endet mit Code 5).</translation>
+    </message>
+    <message>
+        <source>not sent: %1 (profile %2); the limit resets at %3. --ignore-spend-limit sends anyway</source>
+        <translation>nicht gesendet: %1 (Profil %2); Zurücksetzung des Limits: %3. --ignore-spend-limit sendet trotzdem</translation>
     </message>
 </context>
 <context>

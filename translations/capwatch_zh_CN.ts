@@ -465,6 +465,14 @@
         <source>Interrupted</source>
         <translation>已中断</translation>
     </message>
+    <message>
+        <source>declared limit</source>
+        <translation>配置中的限制</translation>
+    </message>
+    <message>
+        <source>the profile&apos;s declared limit: %1</source>
+        <translation>配置中设定的限制：%1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::session::SendTexts</name>
@@ -768,6 +776,74 @@
         <source>the answer is empty</source>
         <translation>回答为空</translation>
     </message>
+    <message>
+        <source>Pacing: sending in %1 s (%2)</source>
+        <translation>节流：%1 秒后发送（%2）</translation>
+    </message>
+    <message>
+        <source>Requests this minute: %1 of %2</source>
+        <translation>本分钟请求数：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Tokens this minute: %1 of %2</source>
+        <translation>本分钟 Token 数：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Requests today: %1 of %2</source>
+        <translation>今日请求数：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Requests today: %1 of %2, resets %3</source>
+        <translation>今日请求数：%1 / %2，%3 重置</translation>
+    </message>
+    <message>
+        <source>Tokens today: %1 of %2</source>
+        <translation>今日 Token 数：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Tokens today: %1 of %2, resets %3</source>
+        <translation>今日 Token 数：%1 / %2，%3 重置</translation>
+    </message>
+    <message>
+        <source>Requests in flight: %1 of %2</source>
+        <translation>进行中的请求：%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2 billed, %3 estimated)</source>
+        <translation>%1（已计费 %2，预估 %3）</translation>
+    </message>
+    <message>
+        <source>%1 billed</source>
+        <translation>已计费 %1</translation>
+    </message>
+    <message>
+        <source>%1 estimated</source>
+        <translation>预估 %1</translation>
+    </message>
+    <message>
+        <source>Spent today: %1 of %2; this send may cost up to %3</source>
+        <translation>今日已花费：%1 / %2；本次发送最多可能花费 %3</translation>
+    </message>
+    <message>
+        <source>Spent this month: %1 of %2; this send may cost up to %3</source>
+        <translation>本月已花费：%1 / %2；本次发送最多可能花费 %3</translation>
+    </message>
+    <message>
+        <source>Tokens today: %1 of %2; this send may use up to %3</source>
+        <translation>今日 Token 数：%1 / %2；本次发送最多可能使用 %3</translation>
+    </message>
+    <message>
+        <source>Tokens this month: %1 of %2; this send may use up to %3</source>
+        <translation>本月 Token 数：%1 / %2；本次发送最多可能使用 %3</translation>
+    </message>
+    <message>
+        <source>Held for %1 s: %2, as this profile declares for its provider (Settings → Providers), and capwatch sends when it has room. Send now sends it anyway.</source>
+        <translation>已暂缓 %1 秒：%2，这是此配置为其服务商设定的限制（设置 → 服务商），capwatch 会在有余量时再发送。“立即发送”会照常发出。</translation>
+    </message>
+    <message>
+        <source>pacing: sending in %1 s (%2, the profile&apos;s declared limit)</source>
+        <translation>节流：%1 秒后发送（%2，配置中设定的限制）</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ContextGauge</name>
@@ -828,6 +904,46 @@
         <source>A rules file with this answer&apos;s text was made: %1. Put its words under the kind of failure they mean; capwatch reads it from its next start.</source>
         <translation>已用此回复的文本创建规则文件：%1。请把其中的词语放到它们所代表的失败类别下；capwatch 下次启动时读取该文件。</translation>
     </message>
+    <message>
+        <source>Not sent: %1 The limit resets at %2.</source>
+        <translation>未发送：%1 限额将于 %2 重置。</translation>
+    </message>
+    <message>
+        <source>Parked until the limit resets at %1: %2.</source>
+        <translation>已挂起，直至限额于 %1 重置：%2。</translation>
+    </message>
+    <message>
+        <source>%1 requests a minute</source>
+        <translation>每分钟 %1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 tokens a minute</source>
+        <translation>每分钟 %1 个 Token</translation>
+    </message>
+    <message>
+        <source>%1 requests a day</source>
+        <translation>每日 %1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 tokens a day</source>
+        <translation>每日 %1 个 Token</translation>
+    </message>
+    <message>
+        <source>%1 requests at once</source>
+        <translation>同时 %1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 was refused for its rate and declares no limits; the provider&apos;s words suggest %2. Keep it, and capwatch paces sends before they are refused.</source>
+        <translation>%1 因速率限制被拒绝，且未设定任何限制；根据服务商的说明，限制应为 %2。采用此限制后，capwatch 会在发送被拒绝之前进行节流。</translation>
+    </message>
+    <message>
+        <source>%1 was refused for its rate and declares no limits; what it sent suggests %2. Keep it, and capwatch paces sends before they are refused.</source>
+        <translation>%1 因速率限制被拒绝，且未设定任何限制；根据此前已发送的量，限制约为 %2。采用此限制后，capwatch 会在发送被拒绝之前进行节流。</translation>
+    </message>
+    <message>
+        <source>Kept: %1 for %2. Change it in Settings → Providers.</source>
+        <translation>已为 %2 采用：%1。可在“设置 → 服务商”中更改。</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationListModel</name>
@@ -870,6 +986,10 @@
     <message>
         <source>sending</source>
         <translation>发送中</translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation>费用：%1</translation>
     </message>
 </context>
 <context>
@@ -1039,6 +1159,25 @@
     <message>
         <source>The provider&apos;s limit has reset: send the prompt now</source>
         <translation>服务商额度已重置：立即发送该提示词</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ConversationTotal</name>
+    <message>
+        <source>This conversation: %1 tokens</source>
+        <translation>本对话：%1 Token</translation>
+    </message>
+    <message>
+        <source>This conversation: %1 · %2 tokens</source>
+        <translation>本对话：%1 · %2 Token</translation>
+    </message>
+    <message>
+        <source>What the usage ledger counted for this conversation: %1 attempts, %2 tokens (prompt and completion).</source>
+        <translation>用量账本为本对话统计的用量：%1 次尝试，%2 Token（提示词和回答）。</translation>
+    </message>
+    <message>
+        <source>%1 answered attempts have no known price.</source>
+        <translation>有 %1 次已获回答的尝试价格未知。</translation>
     </message>
 </context>
 <context>
@@ -1426,6 +1565,41 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::LimitQuestion</name>
+    <message>
+        <source>Over your spending limit?</source>
+        <translation>超出用量限额？</translation>
+    </message>
+    <message>
+        <source>Over the provider&apos;s daily limit?</source>
+        <translation>超出服务商的每日限制？</translation>
+    </message>
+    <message>
+        <source>This send may cross the spending limit of %1. %2.</source>
+        <translation>本次发送可能超出 %1 的用量限额。%2。</translation>
+    </message>
+    <message>
+        <source>%1 declares a daily limit for its provider, and it is reached. %2.</source>
+        <translation>%1 为其服务商设定的每日限制已达到。%2。</translation>
+    </message>
+    <message>
+        <source>The limit resets at %1. Limits are set in Settings → Providers.</source>
+        <translation>限额将于 %1 重置。限额在“设置 → 服务商”中设定。</translation>
+    </message>
+    <message>
+        <source>Send &amp;anyway</source>
+        <translation>仍然发送(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Send when the limit &amp;resets at %1</source>
+        <translation>在限额于 %1 重置时发送(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::LimitsBox</name>
     <message>
         <source>No limit</source>
@@ -1562,6 +1736,18 @@
     <message>
         <source>The most tokens the provider takes in a day (until midnight, local time)</source>
         <translation>服务商在一天内（至本地时间午夜）接受的最多 Token 数</translation>
+    </message>
+    <message>
+        <source>Requests at once:</source>
+        <translation>同时请求数：</translation>
+    </message>
+    <message>
+        <source>Provider&apos;s limit: requests in flight</source>
+        <translation>服务商限制：同时进行的请求数</translation>
+    </message>
+    <message>
+        <source>The most requests the provider takes at the same time (counted within one capwatch window or capwatch-cli run)</source>
+        <translation>服务商同时接受的最多请求数（在一个 capwatch 窗口或一次 capwatch-cli 运行内计数）</translation>
     </message>
 </context>
 <context>
@@ -2169,6 +2355,10 @@
     <message>
         <source>Pro&amp;vider settings…</source>
         <translation>服务商设置(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>&amp;Keep this limit</source>
+        <translation>采用此限制(&amp;K)</translation>
     </message>
 </context>
 <context>
@@ -3124,6 +3314,61 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::SpendStatus</name>
+    <message>
+        <source>Spent today</source>
+        <translation>今日用量</translation>
+    </message>
+    <message>
+        <source>Today: %1 · %2 tokens</source>
+        <translation>今日：%1 · %2 Token</translation>
+    </message>
+    <message>
+        <source>Today: %1 tokens</source>
+        <translation>今日：%1 Token</translation>
+    </message>
+    <message>
+        <source>Today: %1 of %2 tokens</source>
+        <translation>今日：%1 / %2 Token</translation>
+    </message>
+    <message>
+        <source>This month: %1 of %2 tokens</source>
+        <translation>本月：%1 / %2 Token</translation>
+    </message>
+    <message>
+        <source>Today: %1 of %2</source>
+        <translation>今日：%1 / %2</translation>
+    </message>
+    <message>
+        <source>This month: %1 of %2</source>
+        <translation>本月：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Spending limit reached: %1</source>
+        <translation>已达到用量限额：%1</translation>
+    </message>
+    <message>
+        <source>%1 % of a spending limit used: %2</source>
+        <translation>已用去用量限额的 %1%：%2</translation>
+    </message>
+    <message>
+        <source>%1 today: %2 requests, %3 tokens</source>
+        <translation>%1 今日：%2 个请求，%3 Token</translation>
+    </message>
+    <message>
+        <source>Billed by the provider: %1</source>
+        <translation>服务商计费：%1</translation>
+    </message>
+    <message>
+        <source>Estimated from prices: %1</source>
+        <translation>按价格估算：%1</translation>
+    </message>
+    <message>
+        <source>Attempts with no known price: %1</source>
+        <translation>价格未知的尝试：%1</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::SystemKeychain</name>
     <message>
         <source>no key is stored in the system keychain</source>
@@ -3806,6 +4051,14 @@
     <message>
         <source>Requests the daily scenario answers per day of the demo&apos;s clock, which --time-scale shortens (default: 5).</source>
         <translation>daily 场景在演示时钟的每一天中回答的请求数，--time-scale 会缩短这一天（默认：5）。</translation>
+    </message>
+    <message>
+        <source>Send even when the send would cross a spending limit of the profile, or a daily limit it declares for its provider (by default it is not sent, and capwatch-cli exits 5).</source>
+        <translation>即使本次发送会超出此配置的用量限额，或超出其为服务商设定的每日限制，也照常发送（默认情况下不发送，且 capwatch-cli 以退出码 5 退出）。</translation>
+    </message>
+    <message>
+        <source>not sent: %1 (profile %2); the limit resets at %3. --ignore-spend-limit sends anyway</source>
+        <translation>未发送：%1（配置 %2）；限额将于 %3 重置。--ignore-spend-limit 可照常发送</translation>
     </message>
 </context>
 <context>
