@@ -799,16 +799,8 @@
         <translation>Anfragen heute: %1 von %2</translation>
     </message>
     <message>
-        <source>Requests today: %1 of %2, resets %3</source>
-        <translation>Anfragen heute: %1 von %2, zurückgesetzt um %3</translation>
-    </message>
-    <message>
         <source>Tokens today: %1 of %2</source>
         <translation>Tokens heute: %1 von %2</translation>
-    </message>
-    <message>
-        <source>Tokens today: %1 of %2, resets %3</source>
-        <translation>Tokens heute: %1 von %2, zurückgesetzt um %3</translation>
     </message>
     <message>
         <source>Requests in flight: %1 of %2</source>
@@ -849,6 +841,14 @@
     <message>
         <source>pacing: sending in %1 s (%2, the profile&apos;s declared limit)</source>
         <translation>Drosselung: Senden in %1 s (%2, im Profil hinterlegtes Limit)</translation>
+    </message>
+    <message>
+        <source>Requests today: %1 of %2, resets at %3</source>
+        <translation>Anfragen heute: %1 von %2, zurückgesetzt um %3</translation>
+    </message>
+    <message>
+        <source>Tokens today: %1 of %2, resets at %3</source>
+        <translation>Tokens heute: %1 von %2, zurückgesetzt um %3</translation>
     </message>
 </context>
 <context>
@@ -940,16 +940,16 @@
         <translation>%1 gleichzeitige Anfragen</translation>
     </message>
     <message>
-        <source>%1 was refused for its rate and declares no limits; the provider&apos;s words suggest %2. Keep it, and capwatch paces sends before they are refused.</source>
-        <translation>%1 wurde wegen eines Ratenlimits abgelehnt und hat keine Limits hinterlegt; die Meldung des Anbieters deutet auf %2 hin. Wenn Sie das übernehmen, drosselt capwatch Anfragen, bevor sie abgelehnt werden.</translation>
-    </message>
-    <message>
-        <source>%1 was refused for its rate and declares no limits; what it sent suggests %2. Keep it, and capwatch paces sends before they are refused.</source>
-        <translation>%1 wurde wegen eines Ratenlimits abgelehnt und hat keine Limits hinterlegt; die zuvor gesendeten Anfragen deuten auf %2 hin. Wenn Sie das übernehmen, drosselt capwatch Anfragen, bevor sie abgelehnt werden.</translation>
-    </message>
-    <message>
         <source>Kept: %1 for %2. Change it in Settings → Providers.</source>
         <translation>Übernommen: %1 für %2. Ändern lässt es sich unter Einstellungen → Anbieter.</translation>
+    </message>
+    <message>
+        <source>%1 hit a rate limit and declares no limits; the provider&apos;s words suggest %2. Keep it, and capwatch paces sends before they are refused.</source>
+        <translation>%1 ist an ein Ratenlimit gestoßen und hat keine Limits hinterlegt; die Meldung des Anbieters deutet auf %2 hin. Wenn Sie das übernehmen, drosselt capwatch Anfragen, bevor sie abgelehnt werden.</translation>
+    </message>
+    <message>
+        <source>%1 hit a rate limit and declares no limits; the sends before it suggest %2. Keep it, and capwatch paces sends before they are refused.</source>
+        <translation>%1 ist an ein Ratenlimit gestoßen und hat keine Limits hinterlegt; die Anfragen davor deuten auf %2 hin. Wenn Sie das übernehmen, drosselt capwatch Anfragen, bevor sie abgelehnt werden.</translation>
     </message>
 </context>
 <context>
@@ -1170,6 +1170,14 @@
         <source>The provider&apos;s limit has reset: send the prompt now</source>
         <translation>Das Limit des Anbieters ist zurückgesetzt: den Prompt jetzt senden</translation>
     </message>
+    <message>
+        <source>Not sent yet: %1.</source>
+        <translation>Noch nicht gesendet: %1.</translation>
+    </message>
+    <message>
+        <source>Held by a limit: %1. It goes out by itself when the limit resets.</source>
+        <translation>Von einem Limit zurückgehalten: %1. Die Anfrage geht von selbst hinaus, wenn das Limit zurückgesetzt wird.</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationTotal</name>
@@ -1182,11 +1190,11 @@
         <translation>Diese Unterhaltung: %1 · %2 Tokens</translation>
     </message>
     <message>
-        <source>What the usage ledger counted for this conversation: %1 attempts, %2 tokens (prompt and completion).</source>
-        <translation>Was das Nutzungsbuch für diese Unterhaltung gezählt hat: %1 Versuche, %2 Tokens (Prompt und Antwort).</translation>
+        <source>What the usage ledger counted for this conversation. Attempts: %1; tokens (prompt and completion): %2.</source>
+        <translation>Was das Nutzungsbuch für diese Unterhaltung gezählt hat. Versuche: %1; Tokens (Prompt und Antwort): %2.</translation>
     </message>
     <message>
-        <source>%1 answered attempts have no known price.</source>
+        <source>Answered attempts with no known price: %1.</source>
         <translation>Beantwortete Versuche ohne bekannten Preis: %1.</translation>
     </message>
 </context>
@@ -1587,10 +1595,6 @@
         <translation>Tageslimit des Anbieters überschreiten?</translation>
     </message>
     <message>
-        <source>This send may cross the spending limit of %1. %2.</source>
-        <translation>Diese Anfrage kann das Verbrauchslimit des Profils %1 überschreiten. %2.</translation>
-    </message>
-    <message>
         <source>%1 declares a daily limit for its provider, and it is reached. %2.</source>
         <translation>Das Profil %1 hat ein Tageslimit für seinen Anbieter hinterlegt, und es ist erreicht. %2.</translation>
     </message>
@@ -1609,6 +1613,10 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>This send may cross a spending limit of the profile %1. %2.</source>
+        <translation>Diese Anfrage kann ein Verbrauchslimit des Profils %1 überschreiten. %2.</translation>
     </message>
 </context>
 <context>
@@ -3332,10 +3340,6 @@
 <context>
     <name>capwatch::ui::SpendStatus</name>
     <message>
-        <source>Spent today</source>
-        <translation>Heutiger Verbrauch</translation>
-    </message>
-    <message>
         <source>Today: %1 · %2 tokens</source>
         <translation>Heute: %1 · %2 Tokens</translation>
     </message>
@@ -3368,10 +3372,6 @@
         <translation>%1 % eines Verbrauchslimits verbraucht: %2</translation>
     </message>
     <message>
-        <source>%1 today: %2 requests, %3 tokens</source>
-        <translation>%1 heute: %2 Anfragen, %3 Tokens</translation>
-    </message>
-    <message>
         <source>Billed by the provider: %1</source>
         <translation>Vom Anbieter abgerechnet: %1</translation>
     </message>
@@ -3382,6 +3382,14 @@
     <message>
         <source>Attempts with no known price: %1</source>
         <translation>Versuche ohne bekannten Preis: %1</translation>
+    </message>
+    <message>
+        <source>Usage today</source>
+        <translation>Heutiger Verbrauch</translation>
+    </message>
+    <message>
+        <source>%1 today. Requests: %2; tokens: %3</source>
+        <translation>%1 heute. Anfragen: %2; Tokens: %3</translation>
     </message>
 </context>
 <context>

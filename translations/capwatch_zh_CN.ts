@@ -793,16 +793,8 @@
         <translation>今日请求数：%1 / %2</translation>
     </message>
     <message>
-        <source>Requests today: %1 of %2, resets %3</source>
-        <translation>今日请求数：%1 / %2，%3 重置</translation>
-    </message>
-    <message>
         <source>Tokens today: %1 of %2</source>
         <translation>今日 Token 数：%1 / %2</translation>
-    </message>
-    <message>
-        <source>Tokens today: %1 of %2, resets %3</source>
-        <translation>今日 Token 数：%1 / %2，%3 重置</translation>
     </message>
     <message>
         <source>Requests in flight: %1 of %2</source>
@@ -843,6 +835,14 @@
     <message>
         <source>pacing: sending in %1 s (%2, the profile&apos;s declared limit)</source>
         <translation>节流：%1 秒后发送（%2，配置中设定的限制）</translation>
+    </message>
+    <message>
+        <source>Requests today: %1 of %2, resets at %3</source>
+        <translation>今日请求数：%1 / %2，%3 重置</translation>
+    </message>
+    <message>
+        <source>Tokens today: %1 of %2, resets at %3</source>
+        <translation>今日 Token 数：%1 / %2，%3 重置</translation>
     </message>
 </context>
 <context>
@@ -933,16 +933,16 @@
         <translation>同时 %1 个请求</translation>
     </message>
     <message>
-        <source>%1 was refused for its rate and declares no limits; the provider&apos;s words suggest %2. Keep it, and capwatch paces sends before they are refused.</source>
-        <translation>%1 因速率限制被拒绝，且未设定任何限制；根据服务商的说明，限制应为 %2。采用此限制后，capwatch 会在发送被拒绝之前进行节流。</translation>
-    </message>
-    <message>
-        <source>%1 was refused for its rate and declares no limits; what it sent suggests %2. Keep it, and capwatch paces sends before they are refused.</source>
-        <translation>%1 因速率限制被拒绝，且未设定任何限制；根据此前已发送的量，限制约为 %2。采用此限制后，capwatch 会在发送被拒绝之前进行节流。</translation>
-    </message>
-    <message>
         <source>Kept: %1 for %2. Change it in Settings → Providers.</source>
         <translation>已为 %2 采用：%1。可在“设置 → 服务商”中更改。</translation>
+    </message>
+    <message>
+        <source>%1 hit a rate limit and declares no limits; the provider&apos;s words suggest %2. Keep it, and capwatch paces sends before they are refused.</source>
+        <translation>%1 触发了速率限制，且未设定任何限制；根据服务商的说明，限制应为 %2。采用此限制后，capwatch 会在发送被拒绝之前进行节流。</translation>
+    </message>
+    <message>
+        <source>%1 hit a rate limit and declares no limits; the sends before it suggest %2. Keep it, and capwatch paces sends before they are refused.</source>
+        <translation>%1 触发了速率限制，且未设定任何限制；根据此前的发送，限制约为 %2。采用此限制后，capwatch 会在发送被拒绝之前进行节流。</translation>
     </message>
 </context>
 <context>
@@ -1160,6 +1160,14 @@
         <source>The provider&apos;s limit has reset: send the prompt now</source>
         <translation>服务商额度已重置：立即发送该提示词</translation>
     </message>
+    <message>
+        <source>Not sent yet: %1.</source>
+        <translation>尚未发送：%1。</translation>
+    </message>
+    <message>
+        <source>Held by a limit: %1. It goes out by itself when the limit resets.</source>
+        <translation>因限制暂缓：%1。限制重置后会自动发送。</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::ConversationTotal</name>
@@ -1172,12 +1180,12 @@
         <translation>本对话：%1 · %2 Token</translation>
     </message>
     <message>
-        <source>What the usage ledger counted for this conversation: %1 attempts, %2 tokens (prompt and completion).</source>
-        <translation>用量账本为本对话统计的用量：%1 次尝试，%2 Token（提示词和回答）。</translation>
+        <source>What the usage ledger counted for this conversation. Attempts: %1; tokens (prompt and completion): %2.</source>
+        <translation>用量账本为本对话统计的用量。尝试次数：%1；Token（提示词和回答）：%2。</translation>
     </message>
     <message>
-        <source>%1 answered attempts have no known price.</source>
-        <translation>有 %1 次已获回答的尝试价格未知。</translation>
+        <source>Answered attempts with no known price: %1.</source>
+        <translation>价格未知的已回答尝试：%1。</translation>
     </message>
 </context>
 <context>
@@ -1575,10 +1583,6 @@
         <translation>超出服务商的每日限制？</translation>
     </message>
     <message>
-        <source>This send may cross the spending limit of %1. %2.</source>
-        <translation>本次发送可能超出 %1 的用量限额。%2。</translation>
-    </message>
-    <message>
         <source>%1 declares a daily limit for its provider, and it is reached. %2.</source>
         <translation>%1 为其服务商设定的每日限制已达到。%2。</translation>
     </message>
@@ -1597,6 +1601,10 @@
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+    <message>
+        <source>This send may cross a spending limit of the profile %1. %2.</source>
+        <translation>本次发送可能超出配置 %1 的用量限额。%2。</translation>
     </message>
 </context>
 <context>
@@ -3316,10 +3324,6 @@
 <context>
     <name>capwatch::ui::SpendStatus</name>
     <message>
-        <source>Spent today</source>
-        <translation>今日用量</translation>
-    </message>
-    <message>
         <source>Today: %1 · %2 tokens</source>
         <translation>今日：%1 · %2 Token</translation>
     </message>
@@ -3352,10 +3356,6 @@
         <translation>已用去用量限额的 %1%：%2</translation>
     </message>
     <message>
-        <source>%1 today: %2 requests, %3 tokens</source>
-        <translation>%1 今日：%2 个请求，%3 Token</translation>
-    </message>
-    <message>
         <source>Billed by the provider: %1</source>
         <translation>服务商计费：%1</translation>
     </message>
@@ -3366,6 +3366,14 @@
     <message>
         <source>Attempts with no known price: %1</source>
         <translation>价格未知的尝试：%1</translation>
+    </message>
+    <message>
+        <source>Usage today</source>
+        <translation>今日用量</translation>
+    </message>
+    <message>
+        <source>%1 today. Requests: %2; tokens: %3</source>
+        <translation>%1 今日。请求：%2；Token：%3</translation>
     </message>
 </context>
 <context>

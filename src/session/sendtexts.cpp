@@ -273,10 +273,10 @@ QString SendTexts::declaredLimit(
         return tr("Tokens this minute: %1 of %2").arg(u, l);
     case retry::DeclaredKind::RequestsPerDay:
         return at.isEmpty() ? tr("Requests today: %1 of %2").arg(u, l)
-                            : tr("Requests today: %1 of %2, resets %3").arg(u, l, at);
+                            : tr("Requests today: %1 of %2, resets at %3").arg(u, l, at);
     case retry::DeclaredKind::TokensPerDay:
         return at.isEmpty() ? tr("Tokens today: %1 of %2").arg(u, l)
-                            : tr("Tokens today: %1 of %2, resets %3").arg(u, l, at);
+                            : tr("Tokens today: %1 of %2, resets at %3").arg(u, l, at);
     case retry::DeclaredKind::InFlight:
         return tr("Requests in flight: %1 of %2").arg(u, l);
     }

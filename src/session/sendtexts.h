@@ -48,14 +48,14 @@ public:
     /// While pacing: "Pacing: sending in 12 s (the provider's window is full)"; else empty.
     static QString pacing(const SendState &s);
     /// A declared limit and how much of it is used: "Requests this minute: 2 of 2", "Requests
-    /// today: 50 of 50, resets 00:00" (the reset when given).
+    /// today: 50 of 50, resets at 00:00" (the reset when given).
     static QString declaredLimit(
         retry::DeclaredKind kind, qint64 used, qint64 limit, const QDateTime &resets = {});
     /// While pacing, why the send is held and what Send now does (the card's line, the panel's
     /// Send now tooltip); else empty.
     static QString pacingWhy(const SendState &s);
     /// A limit that holds a send before it goes: "Tokens today: 0 of 500; this send may use up
-    /// to 1,256", "Requests today: 50 of 50, resets 00:00". Empty when it does not hold.
+    /// to 1,256", "Requests today: 50 of 50, resets at 00:00". Empty when it does not hold.
     static QString limitHold(const LimitHold &hold);
     /// When the limit that holds it resets: "00:00", or the date of the 1st of next month.
     static QString limitResets(const LimitHold &hold);

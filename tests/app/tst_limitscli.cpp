@@ -135,7 +135,7 @@ void TestLimitsCli::declaredDayFullRefusesUntilMidnight()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     r = run(send);
     QCOMPARE(r.exitCode, 5);
-    QVERIFY2(r.err.contains("not sent: Requests today: 1 of 1, resets"), r.err.constData());
+    QVERIFY2(r.err.contains("not sent: Requests today: 1 of 1, resets at"), r.err.constData());
     QCOMPARE(demo.chatArrivals().size(), 1);
 }
 

@@ -174,7 +174,7 @@ void TestLimitsWindow::aRefusingProfileSaysSoAndKeepsThePrompt()
         inlineMessage(*l.w.window)
             ->shownText()
             .startsWith(
-                u"Not sent: This send may cross the spending limit of Demo. Tokens today: 0 of "
+                u"Not sent: This send may cross a spending limit of the profile Demo. Tokens today: 0 of "
                 "500"_s),
         qPrintable(inlineMessage(*l.w.window)->shownText()));
     QCOMPARE(promptEditor(*l.w.window)->toPlainText(), u"refused"_s);
@@ -329,7 +329,7 @@ void TestLimitsWindow::aRateRefusalSuggestsTheLimitItImplies()
     PromptMessage *message = inlineMessage(window);
     QTRY_VERIFY_WITH_TIMEOUT(message->action() == PromptMessage::Action::KeepDeclaredLimit, 15000);
     QVERIFY2(message->shownText().startsWith(
-                 u"Capped was refused for its rate and declares no "
+                 u"Capped hit a rate limit and declares no "
                  "limits; the provider's words suggest 2 requests a minute."_s),
         qPrintable(message->shownText()));
     message->button()->click();

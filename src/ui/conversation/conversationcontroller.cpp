@@ -410,11 +410,11 @@ void ConversationController::offerSuggestedLimit(const session::SendState &state
     m_suggestion = { state.suggestionProfile, *state.declaredSuggestion };
     const retry::DeclaredSuggestion &s = *state.declaredSuggestion;
     m_parts.message->showMessage(PromptMessage::Kind::Information,
-        (s.fromText ? tr("%1 was refused for its rate and declares no limits; the provider's "
-                         "words suggest %2. Keep it, and capwatch paces sends before they are "
+        (s.fromText ? tr("%1 hit a rate limit and declares no limits; the provider's words "
+                         "suggest %2. Keep it, and capwatch paces sends before they are "
                          "refused.")
-                    : tr("%1 was refused for its rate and declares no limits; what it sent "
-                         "suggests %2. Keep it, and capwatch paces sends before they are "
+                    : tr("%1 hit a rate limit and declares no limits; the sends before it "
+                         "suggest %2. Keep it, and capwatch paces sends before they are "
                          "refused."))
             .arg(profile->name, declaredText(s)),
         PromptMessage::Action::KeepDeclaredLimit);

@@ -38,12 +38,12 @@ void ConversationTotal::render()
     const QString cost = session::SendTexts::cost(m_total);
     setText(cost.isEmpty() ? tr("This conversation: %1 tokens").arg(tokens)
                            : tr("This conversation: %1 · %2 tokens").arg(cost, tokens));
-    QString tip = tr("What the usage ledger counted for this conversation: %1 attempts, %2 "
-                     "tokens (prompt and completion).")
+    QString tip = tr("What the usage ledger counted for this conversation. Attempts: %1; tokens "
+                     "(prompt and completion): %2.")
                       .arg(m_total.attempts)
                       .arg(tokens);
     if (m_total.unpriced > 0)
-        tip += u' ' + tr("%1 answered attempts have no known price.").arg(m_total.unpriced);
+        tip += u' ' + tr("Answered attempts with no known price: %1.").arg(m_total.unpriced);
     setToolTip(tip);
     show();
 }

@@ -18,7 +18,8 @@ QString LimitQuestion::text(const session::LimitHold &hold)
 {
     const QString line = session::SendTexts::limitHold(hold);
     return hold.spending
-        ? tr("This send may cross the spending limit of %1. %2.").arg(hold.profileName, line)
+        ? tr("This send may cross a spending limit of the profile %1. %2.")
+              .arg(hold.profileName, line)
         : tr("%1 declares a daily limit for its provider, and it is reached. %2.")
               .arg(hold.profileName, line);
 }

@@ -19,7 +19,7 @@ SpendStatus::SpendStatus(session::ChatSession *session, session::UsageTally *tal
     , m_tally(tally)
 {
     setObjectName(u"spendStatus"_s);
-    setAccessibleName(tr("Spent today"));
+    setAccessibleName(tr("Usage today"));
     bar->addPermanentWidget(this);
     hide();
     connect(tally, &session::UsageTally::changed, this, &SpendStatus::refresh);
@@ -94,7 +94,8 @@ void SpendStatus::refresh()
             Q_EMIT limitWarning(title, text, percent);
         }
     }
-    QString tip = tr("%1 today: %2 requests, %3 tokens").arg(profile).arg(day.requests).arg(tokens);
+    QString tip
+        = tr("%1 today. Requests: %2; tokens: %3").arg(profile).arg(day.requests).arg(tokens);
     if (day.billed > 0)
         tip += u'\n'
             + tr("Billed by the provider: %1").arg(session::SendTexts::money(day.billed, {}));
@@ -120,7 +121,7 @@ void SpendStatus::refresh()
 void SpendStatus::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange) {
-        setAccessibleName(tr("Spent today"));
+        setAccessibleName(tr("Usage today"));
         refresh();
     }
     QLabel::changeEvent(event);
