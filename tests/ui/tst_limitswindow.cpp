@@ -170,12 +170,11 @@ void TestLimitsWindow::aRefusingProfileSaysSoAndKeepsThePrompt()
     QVERIFY(l.loaded());
     l.w.send(u"refused"_s);
     QVERIFY(!l.question());
-    QVERIFY2(
-        inlineMessage(*l.w.window)
-            ->shownText()
-            .startsWith(
-                u"Not sent: This send may cross a spending limit of the profile Demo. Tokens today: 0 of "
-                "500"_s),
+    QVERIFY2(inlineMessage(*l.w.window)
+                 ->shownText()
+                 .startsWith(u"Not sent: This send may cross a spending limit of the profile Demo. "
+                             u"Tokens today: 0 of "
+                             "500"_s),
         qPrintable(inlineMessage(*l.w.window)->shownText()));
     QCOMPARE(promptEditor(*l.w.window)->toPlainText(), u"refused"_s);
     QCOMPARE(l.w.chats().size(), 0);

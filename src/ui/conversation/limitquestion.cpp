@@ -17,11 +17,10 @@ QString LimitQuestion::title(const session::LimitHold &hold)
 QString LimitQuestion::text(const session::LimitHold &hold)
 {
     const QString line = session::SendTexts::limitHold(hold);
-    return hold.spending
-        ? tr("This send may cross a spending limit of the profile %1. %2.")
-              .arg(hold.profileName, line)
-        : tr("%1 declares a daily limit for its provider, and it is reached. %2.")
-              .arg(hold.profileName, line);
+    return hold.spending ? tr("This send may cross a spending limit of the profile %1. %2.")
+                               .arg(hold.profileName, line)
+                         : tr("%1 declares a daily limit for its provider, and it is reached. %2.")
+                               .arg(hold.profileName, line);
 }
 
 QMessageBox *LimitQuestion::ask(QWidget *parent, const session::LimitHold &hold, bool canPark,
