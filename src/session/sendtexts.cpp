@@ -288,10 +288,11 @@ QString SendTexts::money(double amount, const QString &currency)
     const QLocale locale;
     // Enough digits to tell a send from nothing: 4 places under a cent, 2 from a unit on.
     const int places = amount == 0 ? 2 : amount < 0.01 ? 4 : amount < 1 ? 3 : 2;
-    const QString figure = locale.toString(amount, 'f', places);
+    // Dollars as the locale writes an amount ("$0.0042", "0,0042 $"); another currency by its
+    // code after the figure.
     if (currency.isEmpty() || currency == u"USD")
-        return u"$"_s + figure;
-    return figure + u' ' + currency;
+        return locale.toCurrencyString(amount, u"$"_s, places);
+    return locale.toString(amount, 'f', places) + u' ' + currency;
 }
 
 QString SendTexts::cost(const history::CostTotal &total)
