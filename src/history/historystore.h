@@ -176,6 +176,9 @@ public:
     /// The ledger's rows of `conversation` summed by the user message their send sent (rows of
     /// no stored send are left out), and all of them under a null key.
     QHash<QUuid, CostTotal> conversationCosts(const QUuid &conversation);
+    /// The ledger of `query`'s span summed by local day, model, profile and endpoint, with the
+    /// refusals, the wait sources and the sends' outcomes (historyinsights.cpp).
+    Insights insights(const InsightsQuery &query);
     /// Every parked send of every conversation, the first due first (then by parkedAt, then as
     /// stored), with its prompt and title. A row that cannot be read (a bad id, its conversation
     /// or message missing) is left out with a warning; a database error gives an empty list and

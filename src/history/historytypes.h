@@ -9,6 +9,7 @@
 #include "retry/sendpolicy.h"
 
 #include <QDateTime>
+#include <QMap>
 #include <QList>
 #include <QString>
 #include <QUuid>
@@ -273,6 +274,9 @@ struct UsageRecord
     CostSource costSource = CostSource::Unknown;
     QString currency; ///< the price table's currency; empty for the provider's credits
     qint64 waitedMs = 0; ///< the retry wait before this attempt
+    /// Where that wait came from (retry::WaitSource's name: `retry-after`, `message`,
+    /// `backoff`, ...); empty when there was none (schema v10).
+    QString waitSource;
     qint64 pacedMs = 0; ///< the pacing wait before it (attempt 1)
     qint64 parkedMs = 0; ///< how long its send was parked before it went out again
 
@@ -289,6 +293,47 @@ struct UsageTick
     std::optional<double> cost;
     CostSource costSource = CostSource::Unknown;
     bool operator==(const UsageTick &) const = default;
+};
+
+/// What the insights sum (HistoryStore::insights()): a span of the usage ledger, all of it or
+/// one profile's (by name) or one model's.
+struct InsightsQuery
+{
+    QDateTime since; ///< invalid: from the first row
+    QDateTime until; ///< invalid: to now (exclusive)
+    QString profile; ///< empty: every profile
+    QString model; ///< empty: every model
+};
+
+/// The ledger's rows of one local day, model, profile and endpoint, summed.
+struct InsightsDay
+{
+    QDate day;
+    QString model;
+    QString profile;
+    QString endpoint;
+    qint64 attempts = 0;
+    qint64 promptTokens = 0;
+    qint64 completionTokens = 0;
+    double billed = 0; ///< the provider's usage.cost
+    double estimated = 0; ///< priced
+    qint64 waitedMs = 0; ///< retry waits
+    qint64 pacedMs = 0;
+    qint64 parkedMs = 0;
+};
+
+/// The insights of a span: everything the charts draw, from SQL on the history's worker.
+struct Insights
+{
+    QList<InsightsDay> days; ///< by day, then model
+    QMap<QString, qint64> refusals; ///< attempts refused, by category
+    /// Retry waits by where they came from: how many, and their milliseconds.
+    QMap<QString, std::pair<qint64, qint64>> waitSources;
+    // The sends, by how they ended (capwatch-cli usage's `outcomes`).
+    qint64 firstTime = 0;
+    qint64 afterRetries = 0;
+    qint64 parkedThenAnswered = 0;
+    qint64 notAnswered = 0;
 };
 
 /// Where the next page of the conversation list starts (keyset paging: a conversation created

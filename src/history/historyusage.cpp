@@ -17,7 +17,7 @@ namespace {
 constexpr auto kUsageColumns
     = "time_ms, profile, endpoint, model, conversation_uuid, send_uuid, request, attempt, "
       "status, category, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, "
-      "estimated, cost, cost_source, currency, waited_ms, paced_ms, parked_ms";
+      "estimated, cost, cost_source, currency, waited_ms, paced_ms, parked_ms, wait_source";
 
 QString uuidOrEmpty(const QUuid &id)
 {
@@ -34,7 +34,7 @@ bool HistoryStore::addUsage(const UsageRecord &record)
     const QDateTime time = record.time.isValid() ? record.time : nowUtc();
     return write([&] {
         QSqlQuery *q = prepared(u"INSERT INTO usage ("_s + QLatin1StringView(kUsageColumns)
-            + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+            + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
         if (!q)
             return false;
         q->bindValue(0, time.toMSecsSinceEpoch());
@@ -58,6 +58,7 @@ bool HistoryStore::addUsage(const UsageRecord &record)
         q->bindValue(18, record.waitedMs);
         q->bindValue(19, record.pacedMs);
         q->bindValue(20, record.parkedMs);
+        q->bindValue(21, textOrNull(record.waitSource));
         return run(q, u"add usage"_s);
     });
 }
@@ -101,6 +102,7 @@ bool HistoryStore::forEachUsage(const QDateTime &since, const QDateTime &until,
         r.waitedMs = integerOf(q.value(18)).value_or(0);
         r.pacedMs = integerOf(q.value(19)).value_or(0);
         r.parkedMs = integerOf(q.value(20)).value_or(0);
+        r.waitSource = q.value(21).toString();
         if (!visit(r))
             break;
     }

@@ -282,6 +282,13 @@ bool version9(QSqlDatabase &db, QString *error)
         db, { u"CREATE INDEX usage_by_conversation ON usage(conversation_uuid)"_s }, error);
 }
 
+// Where each retry wait came from, on the row of the attempt that waited (the insights' "where
+// the waits came from", and `capwatch-cli usage`'s wait_sources).
+bool version10(QSqlDatabase &db, QString *error)
+{
+    return execAll(db, { u"ALTER TABLE usage ADD COLUMN wait_source TEXT"_s }, error);
+}
+
 } // namespace
 
 bool execAll(QSqlDatabase &db, const QStringList &statements, QString *error)
@@ -301,7 +308,7 @@ const std::vector<Migration> &schemaMigrations()
 {
     static const std::vector<Migration> migrations { { 1, version1 }, { 2, version2 },
         { 3, version3 }, { 4, version4 }, { 5, version5 }, { 6, version6 }, { 7, version7 },
-        { 8, version8 }, { 9, version9 } };
+        { 8, version8 }, { 9, version9 }, { 10, version10 } };
     return migrations;
 }
 

@@ -23,6 +23,7 @@ std::optional<history::UsageRecord> UsageLedger::record(
     if (record.request != m_request) { // a new send: nothing pending of the last one
         m_request = record.request;
         m_pendingWait = m_pendingPace = 0;
+        m_pendingWaitSource.clear();
         m_pendingParked = std::exchange(m_parkedNext, 0);
     }
     std::optional<history::UsageRecord> row;
@@ -38,6 +39,7 @@ std::optional<history::UsageRecord> UsageLedger::record(
         m_open.request = record.request;
         m_open.attempt = record.attempt;
         m_open.waitedMs = std::exchange(m_pendingWait, 0);
+        m_open.waitSource = std::exchange(m_pendingWaitSource, QString());
         m_open.pacedMs = std::exchange(m_pendingPace, 0);
         m_open.parkedMs = std::exchange(m_pendingParked, 0);
         break;
@@ -46,6 +48,9 @@ std::optional<history::UsageRecord> UsageLedger::record(
             row = rowOf(record, facts);
         m_open = {};
         m_pendingWait = record.waitMs.value_or(0);
+        m_pendingWaitSource = record.waitSource == retry::WaitSource::None
+            ? QString()
+            : QString::fromLatin1(retry::nameOf(record.waitSource));
         break;
     case Event::Succeeded:
     case Event::GaveUp:
@@ -84,6 +89,7 @@ history::UsageRecord UsageLedger::rowOf(const net::RetryRecord &end, const SendF
     if (report && !report->model.isEmpty())
         u.model = report->model;
     u.waitedMs = m_open.waitedMs;
+    u.waitSource = m_open.waitSource;
     u.pacedMs = m_open.pacedMs;
     u.parkedMs = m_open.parkedMs;
 

@@ -47,6 +47,7 @@ private:
         int request = 0;
         int attempt = 0;
         qint64 waitedMs = 0;
+        QString waitSource; ///< of that wait
         qint64 pacedMs = 0;
         qint64 parkedMs = 0;
         qsizetype chars = 0;
@@ -57,6 +58,7 @@ private:
     Attempt m_open;
     int m_request = 0; ///< the send the pending waits are of
     qint64 m_pendingWait = 0; ///< the retry wait the next attempt comes after
+    QString m_pendingWaitSource;
     qint64 m_pendingPace = 0;
     qint64 m_pendingParked = 0;
     qint64 m_parkedNext = 0;

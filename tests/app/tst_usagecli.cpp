@@ -10,7 +10,9 @@
 #include "support/clirunner.h"
 #include "support/demothread.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -32,6 +34,7 @@ private Q_SLOTS:
     void refusalsCountWithTheirWait();
     void privateLeavesNoRow();
     void groupsAndCsvShape();
+    void insightsEqualTheUsageCommand();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -174,6 +177,16 @@ void TestUsageCli::refusalsCountWithTheirWait()
     QCOMPARE(total.value(u"refusals"_s).toObject().value(u"token_limit"_s).toInteger(), 2);
     QCOMPARE(total.value(u"estimated_rows"_s).toInteger(), 2);
     QVERIFY(total.value(u"waited_s"_s).toDouble() > 0);
+    // Where the two waits came from ("Retry in 18 min": the message), stored with the attempt
+    // that waited; and the send answered after its refusals.
+    const QJsonObject sources = total.value(u"wait_sources"_s).toObject();
+    QCOMPARE(sources.keys(), QStringList { u"message"_s });
+    QCOMPARE(sources.value(u"message"_s).toObject().value(u"waits"_s).toInteger(), 2);
+    QCOMPARE(sources.value(u"message"_s).toObject().value(u"waited_s"_s).toDouble(),
+        total.value(u"waited_s"_s).toDouble());
+    const QJsonObject outcomes = total.value(u"outcomes"_s).toObject();
+    QCOMPARE(outcomes.value(u"after_retries"_s).toInteger(), 1);
+    QCOMPARE(outcomes.value(u"first_time"_s).toInteger(), 0);
 }
 
 void TestUsageCli::privateLeavesNoRow()
@@ -217,6 +230,145 @@ void TestUsageCli::groupsAndCsvShape()
     QVERIFY(lines.at(3).startsWith("total,2,2,"));
     const CliRun bad = run({ u"usage"_s, u"--by"_s, u"week"_s });
     QCOMPARE(bad.exitCode, 2);
+}
+
+void TestUsageCli::insightsEqualTheUsageCommand()
+{
+    // A history filled by a script: three days, two profiles and two models, answers billed and
+    // priced, refusals with their waits, a park; the insights' sums (what every chart draws)
+    // equal capwatch-cli usage over the same span, by day and by profile.
+    QDir().mkpath(QFileInfo(database()).absolutePath());
+    const QDate first = QDate::currentDate().addDays(-3);
+    {
+        history::HistoryStore store;
+        QVERIFY(store.open(database()).persistent());
+        int request = 0;
+        const auto send = [&](int day, const QString &profile, const QString &model,
+                              const QList<int> &statuses, bool parked, double cost,
+                              history::CostSource source) {
+            const QUuid id = QUuid::createUuid();
+            ++request;
+            for (int a = 0; a < statuses.size(); ++a) {
+                history::UsageRecord u;
+                u.time = first.addDays(day).startOfDay().addSecs(3600 + 60 * request + a);
+                u.profile = profile;
+                u.endpoint = u"https://api.example.com/v1"_s;
+                u.model = model;
+                u.conversation = QUuid::createUuid();
+                u.send = id;
+                u.request = request;
+                u.attempt = a + 1;
+                u.status = statuses.at(a);
+                u.promptTokens = 100 + 10 * a;
+                u.completionTokens = statuses.at(a) == 200 ? 40 : 0;
+                if (statuses.at(a) == 429)
+                    u.category = u"rate_limit"_s;
+                else if (statuses.at(a) == 422)
+                    u.category = u"token_limit"_s;
+                if (a > 0) {
+                    u.waitedMs = 1500 * a;
+                    u.waitSource = a % 2 ? u"retry-after"_s : u"backoff"_s;
+                }
+                if (a == 0 && parked)
+                    u.parkedMs = 60'000;
+                if (statuses.at(a) == 200) {
+                    u.cost = cost;
+                    u.costSource = source;
+                    if (source == history::CostSource::PriceTable)
+                        u.currency = u"USD"_s;
+                }
+                u.pacedMs = a == 0 ? 250 : 0;
+                QVERIFY(store.addUsage(u));
+            }
+        };
+        send(0, u"Work"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.25, history::CostSource::Provider);
+        send(0, u"Free"_s, u"llama"_s, { 429, 429, 200 }, false, 0.125,
+            history::CostSource::PriceTable);
+        send(1, u"Free"_s, u"llama"_s, { 422, 422, 422, 422, 422 }, false, 0, {});
+        send(1, u"Work"_s, u"gpt-4o-mini"_s, { 200 }, true, 0.5, history::CostSource::Provider);
+        send(2, u"Work"_s, u"llama"_s, { 429, 200 }, false, 0.0625, history::CostSource::PriceTable);
+        send(2, u"Free"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.03125, history::CostSource::Provider);
+    }
+    const QString since = first.toString(Qt::ISODate);
+    const QString until = first.addDays(2).toString(Qt::ISODate);
+    const QJsonObject byDay = usageJson({ u"--since"_s, since, u"--until"_s, until });
+    history::HistoryStore store;
+    QVERIFY(store.open(database()).persistent());
+    history::InsightsQuery q;
+    q.since = first.startOfDay();
+    q.until = first.addDays(3).startOfDay(); // --until DATE takes that whole day
+    const history::Insights all = store.insights(q);
+
+    // Day by day: attempts, tokens, costs and the time lost, as the charts draw them.
+    QMap<QString, history::InsightsDay> sums;
+    for (const history::InsightsDay &d : all.days) {
+        history::InsightsDay &s = sums[d.day.toString(Qt::ISODate)];
+        s.attempts += d.attempts;
+        s.promptTokens += d.promptTokens;
+        s.completionTokens += d.completionTokens;
+        s.billed += d.billed;
+        s.estimated += d.estimated;
+        s.waitedMs += d.waitedMs;
+        s.pacedMs += d.pacedMs;
+        s.parkedMs += d.parkedMs;
+    }
+    const QJsonArray groups = byDay.value(u"groups"_s).toArray();
+    QCOMPARE(groups.size(), 3);
+    QCOMPARE(sums.size(), 3);
+    for (const QJsonValue &v : groups) {
+        const QJsonObject g = v.toObject();
+        const QString day = g.value(u"group"_s).toString();
+        QVERIFY2(sums.contains(day), qPrintable(day));
+        const history::InsightsDay &s = sums.value(day);
+        QCOMPARE(g.value(u"attempts"_s).toInteger(), s.attempts);
+        QCOMPARE(g.value(u"prompt_tokens"_s).toInteger(), s.promptTokens);
+        QCOMPARE(g.value(u"completion_tokens"_s).toInteger(), s.completionTokens);
+        QCOMPARE(g.value(u"cost_billed"_s).toDouble(), s.billed);
+        QCOMPARE(g.value(u"cost_estimated"_s).toDouble(), s.estimated);
+        QCOMPARE(g.value(u"waited_s"_s).toDouble(), double(s.waitedMs) / 1000.0);
+        QCOMPARE(g.value(u"paced_s"_s).toDouble(), double(s.pacedMs) / 1000.0);
+        QCOMPARE(g.value(u"parked_s"_s).toDouble(), double(s.parkedMs) / 1000.0);
+    }
+    // The refusals, where the waits came from, and how the sends ended.
+    const QJsonObject total = byDay.value(u"total"_s).toObject();
+    const QJsonObject refusals = total.value(u"refusals"_s).toObject();
+    QCOMPARE(qsizetype(refusals.size()), all.refusals.size());
+    for (auto it = all.refusals.cbegin(); it != all.refusals.cend(); ++it)
+        QCOMPARE(refusals.value(it.key()).toInteger(), it.value());
+    QCOMPARE(all.refusals.value(u"token_limit"_s), 5);
+    const QJsonObject sources = total.value(u"wait_sources"_s).toObject();
+    QCOMPARE(qsizetype(sources.size()), all.waitSources.size());
+    for (auto it = all.waitSources.cbegin(); it != all.waitSources.cend(); ++it) {
+        const QJsonObject s = sources.value(it.key()).toObject();
+        QCOMPARE(s.value(u"waits"_s).toInteger(), it.value().first);
+        QCOMPARE(s.value(u"waited_s"_s).toDouble(), double(it.value().second) / 1000.0);
+    }
+    const QJsonObject outcomes = total.value(u"outcomes"_s).toObject();
+    QCOMPARE(outcomes.value(u"first_time"_s).toInteger(), all.firstTime);
+    QCOMPARE(outcomes.value(u"after_retries"_s).toInteger(), all.afterRetries);
+    QCOMPARE(outcomes.value(u"parked_then_answered"_s).toInteger(), all.parkedThenAnswered);
+    QCOMPARE(outcomes.value(u"not_answered"_s).toInteger(), all.notAnswered);
+    QCOMPARE(all.firstTime, 2);
+    QCOMPARE(all.afterRetries, 2);
+    QCOMPARE(all.parkedThenAnswered, 1);
+    QCOMPARE(all.notAnswered, 1);
+
+    // One profile's insights are its group of --by profile.
+    const QJsonObject byProfile
+        = usageJson({ u"--since"_s, since, u"--until"_s, until, u"--by"_s, u"profile"_s });
+    for (const QJsonValue &v : byProfile.value(u"groups"_s).toArray()) {
+        const QJsonObject g = v.toObject();
+        history::InsightsQuery one = q;
+        one.profile = g.value(u"group"_s).toString();
+        qint64 attempts = 0;
+        double billed = 0;
+        for (const history::InsightsDay &d : store.insights(one).days) {
+            attempts += d.attempts;
+            billed += d.billed;
+        }
+        QCOMPARE(g.value(u"attempts"_s).toInteger(), attempts);
+        QCOMPARE(g.value(u"cost_billed"_s).toDouble(), billed);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestUsageCli)

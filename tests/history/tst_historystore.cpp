@@ -511,8 +511,8 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
     QCOMPARE(r.version, HistoryStore::latestVersion());
-    QCOMPARE(HistoryStore::latestVersion(), 9);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 9"_s));
+    QCOMPARE(HistoryStore::latestVersion(), 10);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 10"_s));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1562,7 +1562,7 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     QCOMPARE(r.fromVersion, 2);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 2 to 9"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 2 to 10"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1641,7 +1641,7 @@ void TestHistoryStore::migratesVersion3ToProfiles()
     QCOMPARE(r.fromVersion, 3);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 3 to 9"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 3 to 10"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     for (const auto &[table, columns] : { std::pair { u"conversations"_s, 1 },
              std::pair { u"messages"_s, 1 }, std::pair { u"retry_records"_s, 2 } })
@@ -2494,6 +2494,7 @@ UsageRecord usageOf(int request, const QDateTime &time)
     u.waitedMs = 1500;
     u.pacedMs = 250;
     u.parkedMs = 60000;
+    u.waitSource = u"retry-after"_s;
     return u;
 }
 
@@ -2525,7 +2526,7 @@ void TestHistoryStore::usageMigratesAndRoundTrips()
     HistoryStore store;
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.fromVersion, 7);
-    QCOMPARE(r.version, 9);
+    QCOMPARE(r.version, 10);
     QVERIFY(store.message(before.answer.id));
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
@@ -2634,7 +2635,7 @@ void TestHistoryStore::ledgerCountsForLimitsAndCosts()
     // Schema 9: the ledger by conversation. What the limits read again as rows are added
     // (usageTicks after the last id), and a conversation's costs by the prompt that spent them.
     HistoryStore store;
-    QCOMPARE(store.open(dbPath()).version, 9);
+    QCOMPARE(store.open(dbPath()).version, 10);
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
                  "'usage_by_conversation'"_s)

@@ -42,13 +42,57 @@ struct Sums
     qint64 pacedMs = 0;
     qint64 parkedMs = 0;
     std::map<QString, qint64> refusals; ///< by category
+    /// Retry waits by where they came from: how many, and their milliseconds.
+    std::map<QString, std::pair<qint64, qint64>> waitSources;
     qint64 estimatedRows = 0;
+    /// Each send's attempts in the span: how it ended (insights' "outcomes of sends").
+    struct SendTrack
+    {
+        qint64 attempts = 0;
+        bool answered = false;
+        bool parked = false;
+    };
+    std::map<QString, SendTrack> perSend;
+    struct Outcomes
+    {
+        qint64 firstTime = 0; ///< answered at its first attempt
+        qint64 afterRetries = 0; ///< answered after refused attempts, never parked
+        qint64 parkedThenAnswered = 0;
+        qint64 notAnswered = 0; ///< gave up, cancelled, or still waiting
+    };
+    Outcomes outcomes() const
+    {
+        Outcomes o;
+        for (const auto &[key, t] : perSend) {
+            if (!t.answered)
+                ++o.notAnswered;
+            else if (t.parked)
+                ++o.parkedThenAnswered;
+            else if (t.attempts > 1)
+                ++o.afterRetries;
+            else
+                ++o.firstTime;
+        }
+        return o;
+    }
 
     void add(const history::UsageRecord &u)
     {
         // A send is its stored row; a row without one counts by its conversation and number.
-        sends.insert(u.send.isNull() ? u.conversation.toString() + u'#' + QString::number(u.request)
-                                     : u.send.toString());
+        const QString send = u.send.isNull()
+            ? u.conversation.toString() + u'#' + QString::number(u.request)
+            : u.send.toString();
+        sends.insert(send);
+        SendTrack &track = perSend[send];
+        ++track.attempts;
+        track.answered = track.answered
+            || (u.status && *u.status >= 200 && *u.status < 300 && u.category.isEmpty());
+        track.parked = track.parked || u.parkedMs > 0;
+        if (u.waitedMs > 0 && !u.waitSource.isEmpty()) {
+            auto &[waits, ms] = waitSources[u.waitSource];
+            ++waits;
+            ms += u.waitedMs;
+        }
         ++attempts;
         promptTokens += u.promptTokens.value_or(0);
         completionTokens += u.completionTokens.value_or(0);
@@ -76,6 +120,23 @@ struct Sums
         for (const QString &c : currencies)
             names.append(c);
         return names.join(u'+');
+    }
+    QString waitSourceText() const
+    {
+        QStringList parts;
+        for (const auto &[source, figures] : waitSources)
+            parts.append(u"%1:%2/%3s"_s.arg(source)
+                             .arg(figures.first)
+                             .arg(QString::number(double(figures.second) / 1000.0, 'f', 1)));
+        return parts.join(u' ');
+    }
+    QString outcomeText() const
+    {
+        const Outcomes o = outcomes();
+        return u"first:%1 retried:%2 parked:%3 not_answered:%4"_s.arg(o.firstTime)
+            .arg(o.afterRetries)
+            .arg(o.parkedThenAnswered)
+            .arg(o.notAnswered);
     }
     QString refusalText() const
     {
@@ -116,6 +177,14 @@ nlohmann::ordered_json toJson(const Sums &s)
     for (const auto &[category, n] : s.refusals)
         refusals[category.toStdString()] = n;
     j["refusals"] = refusals;
+    nlohmann::ordered_json sources = nlohmann::ordered_json::object();
+    for (const auto &[source, figures] : s.waitSources)
+        sources[source.toStdString()]
+            = { { "waits", figures.first }, { "waited_s", double(figures.second) / 1000.0 } };
+    j["wait_sources"] = sources;
+    const Sums::Outcomes o = s.outcomes();
+    j["outcomes"] = { { "first_time", o.firstTime }, { "after_retries", o.afterRetries },
+        { "parked_then_answered", o.parkedThenAnswered }, { "not_answered", o.notAnswered } };
     j["estimated_rows"] = s.estimatedRows;
     return j;
 }
@@ -123,7 +192,7 @@ nlohmann::ordered_json toJson(const Sums &s)
 const QStringList kColumns { u"group"_s, u"sends"_s, u"attempts"_s, u"prompt_tokens"_s,
     u"completion_tokens"_s, u"cached_tokens"_s, u"reasoning_tokens"_s, u"cost_billed"_s,
     u"cost_estimated"_s, u"currency"_s, u"waited_s"_s, u"paced_s"_s, u"parked_s"_s, u"refusals"_s,
-    u"estimated_rows"_s };
+    u"wait_sources"_s, u"outcomes"_s, u"estimated_rows"_s };
 
 QStringList cellsOf(const QString &group, const Sums &s)
 {
@@ -131,7 +200,8 @@ QStringList cellsOf(const QString &group, const Sums &s)
         QString::number(s.promptTokens), QString::number(s.completionTokens),
         QString::number(s.cachedTokens), QString::number(s.reasoningTokens), money(s.costBilled),
         money(s.costEstimated), s.currency(), spanSeconds(s.waitedMs), spanSeconds(s.pacedMs),
-        spanSeconds(s.parkedMs), s.refusalText(), QString::number(s.estimatedRows) };
+        spanSeconds(s.parkedMs), s.refusalText(), s.waitSourceText(), s.outcomeText(),
+        QString::number(s.estimatedRows) };
 }
 
 QString csvCell(const QString &text)
@@ -304,8 +374,9 @@ int runUsage(const QStringList &args)
                 QString line;
                 for (qsizetype i = 0; i < row.size(); ++i) {
                     // The group and the refusals read left to right; figures align right.
-                    const bool left
-                        = i == 0 || kColumns.at(i) == u"refusals" || kColumns.at(i) == u"currency";
+                    const bool left = i == 0 || kColumns.at(i) == u"refusals"
+                        || kColumns.at(i) == u"currency" || kColumns.at(i) == u"wait_sources"
+                        || kColumns.at(i) == u"outcomes";
                     line += left ? row.at(i).leftJustified(widths[i])
                                  : row.at(i).rightJustified(widths[i]);
                     if (i + 1 < row.size())
