@@ -9,8 +9,8 @@
 #include "retry/sendpolicy.h"
 
 #include <QDateTime>
-#include <QMap>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QUuid>
 #include <optional>

@@ -82,6 +82,12 @@ void UsageTally::setHistory(history::HistoryWriter *writer)
     m_writer = writer;
     if (!writer)
         return;
+    // Another process's rows: the database on disk is watched once it is open.
+    connect(
+        writer, &history::HistoryWriter::opened, this, [this](const history::OpenResult &result) {
+            if (result.persistent())
+                watch(result.path);
+        });
     m_loaded = false;
     // Read once the database is open: a read queued before open() would find none.
     if (writer->openQueued())
@@ -94,8 +100,12 @@ void UsageTally::setHistory(history::HistoryWriter *writer)
 
 void UsageTally::watch(const QString &databasePath)
 {
-    if (databasePath.isEmpty() || databasePath == u":memory:")
+    if (databasePath.isEmpty() || databasePath == u":memory:" || m_files.value(0) == databasePath)
         return;
+    if (!m_watcher.files().isEmpty())
+        m_watcher.removePaths(m_watcher.files());
+    if (!m_watcher.directories().isEmpty())
+        m_watcher.removePaths(m_watcher.directories());
     m_files = { databasePath, databasePath + u"-wal"_s };
     for (const QString &f : m_files)
         if (QFileInfo::exists(f))

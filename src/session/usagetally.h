@@ -35,7 +35,8 @@ public:
     explicit UsageTally(QObject *parent = nullptr);
     ~UsageTally() override;
 
-    /// Reads the ledger through `writer`'s queue once it is open (loaded() then); not owned.
+    /// Reads the ledger through `writer`'s queue once it is open (loaded() then), and watches
+    /// the database it opens on disk (watch()); not owned.
     void setHistory(history::HistoryWriter *writer);
     /// Reads again when the database at `path` (or its write-ahead log) changes on disk.
     void watch(const QString &databasePath);

@@ -243,51 +243,53 @@ void TestUsageCli::insightsEqualTheUsageCommand()
         history::HistoryStore store;
         QVERIFY(store.open(database()).persistent());
         int request = 0;
-        const auto send = [&](int day, const QString &profile, const QString &model,
-                              const QList<int> &statuses, bool parked, double cost,
-                              history::CostSource source) {
-            const QUuid id = QUuid::createUuid();
-            ++request;
-            for (int a = 0; a < statuses.size(); ++a) {
-                history::UsageRecord u;
-                u.time = first.addDays(day).startOfDay().addSecs(3600 + 60 * request + a);
-                u.profile = profile;
-                u.endpoint = u"https://api.example.com/v1"_s;
-                u.model = model;
-                u.conversation = QUuid::createUuid();
-                u.send = id;
-                u.request = request;
-                u.attempt = a + 1;
-                u.status = statuses.at(a);
-                u.promptTokens = 100 + 10 * a;
-                u.completionTokens = statuses.at(a) == 200 ? 40 : 0;
-                if (statuses.at(a) == 429)
-                    u.category = u"rate_limit"_s;
-                else if (statuses.at(a) == 422)
-                    u.category = u"token_limit"_s;
-                if (a > 0) {
-                    u.waitedMs = 1500 * a;
-                    u.waitSource = a % 2 ? u"retry-after"_s : u"backoff"_s;
-                }
-                if (a == 0 && parked)
-                    u.parkedMs = 60'000;
-                if (statuses.at(a) == 200) {
-                    u.cost = cost;
-                    u.costSource = source;
-                    if (source == history::CostSource::PriceTable)
-                        u.currency = u"USD"_s;
-                }
-                u.pacedMs = a == 0 ? 250 : 0;
-                QVERIFY(store.addUsage(u));
-            }
-        };
+        const auto send
+            = [&](int day, const QString &profile, const QString &model, const QList<int> &statuses,
+                  bool parked, double cost, history::CostSource source) {
+                  const QUuid id = QUuid::createUuid();
+                  ++request;
+                  for (int a = 0; a < statuses.size(); ++a) {
+                      history::UsageRecord u;
+                      u.time = first.addDays(day).startOfDay().addSecs(3600 + 60 * request + a);
+                      u.profile = profile;
+                      u.endpoint = u"https://api.example.com/v1"_s;
+                      u.model = model;
+                      u.conversation = QUuid::createUuid();
+                      u.send = id;
+                      u.request = request;
+                      u.attempt = a + 1;
+                      u.status = statuses.at(a);
+                      u.promptTokens = 100 + 10 * a;
+                      u.completionTokens = statuses.at(a) == 200 ? 40 : 0;
+                      if (statuses.at(a) == 429)
+                          u.category = u"rate_limit"_s;
+                      else if (statuses.at(a) == 422)
+                          u.category = u"token_limit"_s;
+                      if (a > 0) {
+                          u.waitedMs = 1500 * a;
+                          u.waitSource = a % 2 ? u"retry-after"_s : u"backoff"_s;
+                      }
+                      if (a == 0 && parked)
+                          u.parkedMs = 60'000;
+                      if (statuses.at(a) == 200) {
+                          u.cost = cost;
+                          u.costSource = source;
+                          if (source == history::CostSource::PriceTable)
+                              u.currency = u"USD"_s;
+                      }
+                      u.pacedMs = a == 0 ? 250 : 0;
+                      QVERIFY(store.addUsage(u));
+                  }
+              };
         send(0, u"Work"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.25, history::CostSource::Provider);
         send(0, u"Free"_s, u"llama"_s, { 429, 429, 200 }, false, 0.125,
             history::CostSource::PriceTable);
         send(1, u"Free"_s, u"llama"_s, { 422, 422, 422, 422, 422 }, false, 0, {});
         send(1, u"Work"_s, u"gpt-4o-mini"_s, { 200 }, true, 0.5, history::CostSource::Provider);
-        send(2, u"Work"_s, u"llama"_s, { 429, 200 }, false, 0.0625, history::CostSource::PriceTable);
-        send(2, u"Free"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.03125, history::CostSource::Provider);
+        send(
+            2, u"Work"_s, u"llama"_s, { 429, 200 }, false, 0.0625, history::CostSource::PriceTable);
+        send(
+            2, u"Free"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.03125, history::CostSource::Provider);
     }
     const QString since = first.toString(Qt::ISODate);
     const QString until = first.addDays(2).toString(Qt::ISODate);

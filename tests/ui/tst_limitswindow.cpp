@@ -19,6 +19,7 @@
 #include "ui/conversation/conversationview.h"
 #include "ui/conversation/promptmessage.h"
 #include "ui/conversation/requestoptionsrow.h"
+#include "ui/panel/spendstatus.h"
 #include "ui/parking/parkingcontroller.h"
 #include "ui/window/mainwindow.h"
 
@@ -86,6 +87,7 @@ private Q_SLOTS:
     void declaredMinuteCountsWhatTheCliSent();
     void costsShowUnderAnswersAndInTheTotal();
     void aRateRefusalSuggestsTheLimitItImplies();
+    void aCliSendWhileTheWindowIsOpenCountsThere();
 
 private:
     QString path(const QString &name) { return m_dir.filePath(u"%1-%2"_s.arg(++m_n).arg(name)); }
@@ -340,6 +342,50 @@ void TestLimitsWindow::aRateRefusalSuggestsTheLimitItImplies()
     QCOMPARE(window.session()->provider().choice().declared.requestsPerMinute,
         std::optional<std::int64_t>(2));
     QTRY_VERIFY_WITH_TIMEOUT(!window.session()->busy(), 15000);
+}
+
+void TestLimitsWindow::aCliSendWhileTheWindowIsOpenCountsThere()
+{
+    // Both programs at once, on their default paths: the window is open when a capwatch-cli in
+    // a terminal sends. The window reads the ledger again when the database changes on disk, so
+    // its status bar and its limits count that send without a send of its own.
+    demo::DemoOptions o;
+    o.scenario = u"capped"_s;
+    o.limit = 1'000'000;
+    testing::DemoThread provider(o);
+    const QUrl url = provider.listen();
+    QVERIFY(url.isValid());
+    const QString config = path(u"config"_s);
+    const QString data = path(u"data"_s);
+    const QString ini = config + u"/capwatch/capwatch.conf"_s;
+    writeFile(ini,
+        "[profiles]\ndefault=capped\n\n[profile.capped]\nname=Capped\nkey=none\nendpoint="
+            + url.toString().toUtf8() + "\nspend_tokens_day=100000\n");
+    Settings settings(ini);
+    testing::DemoHook hook;
+    history::HistoryWriter writer;
+    MainWindow window(settings, LaunchOptions {}, &hook);
+    window.attachHistory(&writer, false);
+    writer.open(data + u"/capwatch/history.sqlite"_s);
+    window.show();
+    QVERIFY(QTest::qWaitFor([&] { return window.providerMemory()->isLoaded(); }, 10000));
+    auto *spend = window.findChild<SpendStatus *>(u"spendStatus"_s);
+    QVERIFY(spend);
+    QCOMPARE(spend->text(), u"Today: 0 of 100,000 tokens"_s);
+
+    testing::CliOptions c;
+    c.environment.insert(u"XDG_CONFIG_HOME"_s, config);
+    c.environment.insert(u"XDG_DATA_HOME"_s, data);
+    const testing::CliRun r
+        = testing::runCli({ u"chat"_s, u"--profile"_s, u"capped"_s, u"--max-tokens"_s, u"20"_s,
+                              u"--prompt"_s, u"from the terminal"_s },
+            c);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QTRY_COMPARE_WITH_TIMEOUT(
+        window.providerMemory()->tally().today(u"Capped"_s).requests, 1, 10000);
+    QVERIFY2(spend->text() != u"Today: 0 of 100,000 tokens"_s, qPrintable(spend->text()));
+    QVERIFY(spend->text().endsWith(u" of 100,000 tokens"_s));
+    QCOMPARE(provider.chatArrivals().size(), 1);
 }
 
 QTEST_MAIN(TestLimitsWindow)

@@ -6,7 +6,6 @@
 #include "demolocalprovider.h"
 #include "history/historywriter.h"
 #include "options.h"
-#include "session/providermemory.h"
 #include "session/storedrecords.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/uilanguage.h"
@@ -175,15 +174,6 @@ int main(int argc, char *argv[])
         history.openInMemory();
     else
         history.open(capwatch::session::defaultHistoryPath());
-    // The spending and declared limits count what every capwatch-cli appends to the ledger too:
-    // read again when the database changes on disk (watched once it exists).
-    if (!privateRun)
-        QObject::connect(
-            &history, &capwatch::history::HistoryWriter::opened, &window,
-            [&window] {
-                window.providerMemory()->tally().watch(capwatch::session::defaultHistoryPath());
-            },
-            Qt::SingleShotConnection);
     window.show();
     capwatch::app::afterFirstPaint(&window, [&demo, &history] {
         demo.release();
