@@ -124,17 +124,7 @@ void StoredConversation::startSend(
     m_lastAnswer = {};
     if (!m_writer)
         return;
-    if (m_id.isNull()) {
-        history::Conversation c = header; // untitled: the store names it from the first prompt
-        m_profile = c.profile;
-        m_id = m_writer->addConversation(c);
-        Q_EMIT stored(m_id);
-    }
-    history::Message message;
-    message.conversation = m_id;
-    message.role = history::Role::User;
-    message.text = prompt;
-    message.state = history::MessageState::Complete;
+    storeIfNew(header);
     // A parked prompt that goes out again is the same message, one more send of it, while it is
     // still the conversation's last message. When others came after it, its answer would come
     // after theirs: it is stored again at the end and the old one marked replaced.
@@ -143,7 +133,7 @@ void StoredConversation::startSend(
     } else {
         if (!reuse.isNull())
             m_writer->replaceMessage(reuse);
-        rows.prompt = m_writer->addMessage(message);
+        rows.prompt = addPrompt(prompt);
     }
     m_lastMessage = rows.prompt;
     history::Send stored;
@@ -161,19 +151,30 @@ QUuid StoredConversation::storeHeldPrompt(
     m_lastAnswer = {};
     if (!m_writer)
         return {};
-    if (m_id.isNull()) {
-        m_profile = header.profile;
-        m_id = m_writer->addConversation(header);
-        Q_EMIT stored(m_id);
-    }
+    storeIfNew(header);
+    m_lastMessage = addPrompt(prompt);
+    Q_EMIT updated(m_id);
+    return m_lastMessage;
+}
+
+void StoredConversation::storeIfNew(const history::Conversation &header)
+{
+    if (!m_id.isNull())
+        return;
+    // Untitled: the store names it from the first prompt.
+    m_profile = header.profile;
+    m_id = m_writer->addConversation(header);
+    Q_EMIT stored(m_id);
+}
+
+QUuid StoredConversation::addPrompt(const QString &prompt)
+{
     history::Message message;
     message.conversation = m_id;
     message.role = history::Role::User;
     message.text = prompt;
     message.state = history::MessageState::Complete;
-    m_lastMessage = m_writer->addMessage(message);
-    Q_EMIT updated(m_id);
-    return m_lastMessage;
+    return m_writer->addMessage(message);
 }
 
 void StoredConversation::startContinuation(Send &send, const QUuid &prompt, const QUuid &answer)

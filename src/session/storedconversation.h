@@ -93,6 +93,11 @@ Q_SIGNALS:
     void updated(const QUuid &id);
 
 private:
+    /// The conversation, made from `header` when it is not stored yet (a writer is needed).
+    void storeIfNew(const history::Conversation &header);
+    /// A user message of `prompt` at the conversation's end; its id.
+    QUuid addPrompt(const QString &prompt);
+
     QPointer<history::HistoryWriter> m_writer;
     QUuid m_id;
     QString m_profile;

@@ -33,6 +33,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
 using namespace capwatch;
 using namespace capwatch::ui;
@@ -66,6 +67,70 @@ struct LimitWindow
 
     history::HistoryWriter writer; ///< declared first: it outlives the window and flushes last
     testing::DemoWindow w;
+};
+
+/// A provider of its own, and both programs' default paths (XDG_CONFIG_HOME, XDG_DATA_HOME
+/// under `root`) with the default profile "Capped" sending to it, `profileLines` added to its
+/// section. The provider's own window never fills: only `requestLimit` requests a minute.
+struct CappedProfile
+{
+    CappedProfile(const QString &root, const QByteArray &profileLines, qint64 requestLimit = 1000)
+        : config(root + u"/config"_s)
+        , data(root + u"/data"_s)
+        , ini(config + u"/capwatch/capwatch.conf"_s)
+        , db(data + u"/capwatch/history.sqlite"_s)
+        , provider(options(requestLimit))
+    {
+        url = provider.listen();
+        writeFile(ini,
+            "[profiles]\ndefault=capped\n\n[profile.capped]\nname=Capped\nkey=none\nendpoint="
+                + url.toString().toUtf8() + "\n" + profileLines);
+    }
+    static demo::DemoOptions options(qint64 requestLimit)
+    {
+        demo::DemoOptions o;
+        o.scenario = u"capped"_s;
+        o.limit = 1'000'000;
+        o.requestLimit = requestLimit;
+        return o;
+    }
+    /// capwatch-cli on these paths.
+    testing::CliRun cli(const QStringList &args) const
+    {
+        testing::CliOptions c;
+        c.environment.insert(u"XDG_CONFIG_HOME"_s, config);
+        c.environment.insert(u"XDG_DATA_HOME"_s, data);
+        return testing::runCli(args, c);
+    }
+    QString config;
+    QString data;
+    QString ini;
+    QString db;
+    testing::DemoThread provider;
+    QUrl url;
+};
+
+/// The window on a CappedProfile's settings file and history, at `scale`.
+struct ProfileWindow
+{
+    ProfileWindow(const CappedProfile &capped, double scale)
+        : settings(capped.ini)
+    {
+        LaunchOptions launch;
+        launch.timeScale = scale;
+        window = std::make_unique<MainWindow>(settings, launch, &hook);
+        window->attachHistory(&writer, false);
+        writer.open(capped.db);
+        window->show();
+    }
+    bool loaded()
+    {
+        return QTest::qWaitFor([this] { return window->providerMemory()->isLoaded(); }, 10000);
+    }
+    Settings settings;
+    testing::DemoHook hook; ///< declared before the window: it outlives it
+    history::HistoryWriter writer; ///< the same
+    std::unique_ptr<MainWindow> window;
 };
 
 QDateTime nextMidnightUtc()
@@ -192,52 +257,30 @@ void TestLimitsWindow::aRefusingProfileSaysSoAndKeepsThePrompt()
 
 void TestLimitsWindow::declaredMinuteCountsWhatTheCliSent()
 {
-    demo::DemoOptions o;
-    o.scenario = u"capped"_s;
-    o.limit = 1'000'000;
-    testing::DemoThread provider(o);
-    const QUrl url = provider.listen();
-    QVERIFY(url.isValid());
-    const QString config = path(u"config"_s);
-    const QString data = path(u"data"_s);
-    const QString ini = config + u"/capwatch/capwatch.conf"_s;
-    writeFile(ini,
-        "[profiles]\ndefault=capped\n\n[profile.capped]\nname=Capped\nkey=none\nendpoint="
-            + url.toString().toUtf8() + "\nprovider_rpm=2\n");
-    const QString db = data + u"/capwatch/history.sqlite"_s;
+    CappedProfile capped(path(u"paths"_s), "provider_rpm=2\n");
     // At a time scale of 0.05 the declared minute is 3 s on the wall clock.
     for (int i = 0; i < 2; ++i) {
-        testing::CliOptions c;
-        c.environment.insert(u"XDG_CONFIG_HOME"_s, config);
-        c.environment.insert(u"XDG_DATA_HOME"_s, data);
-        const testing::CliRun r = testing::runCli(
-            { u"chat"_s, u"--profile"_s, u"capped"_s, u"--time-scale"_s, u"0.05"_s,
-                u"--max-tokens"_s, u"20"_s, u"--prompt"_s, u"from the terminal"_s },
-            c);
+        const testing::CliRun r
+            = capped.cli({ u"chat"_s, u"--profile"_s, u"capped"_s, u"--time-scale"_s, u"0.05"_s,
+                u"--max-tokens"_s, u"20"_s, u"--prompt"_s, u"from the terminal"_s });
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
-    QCOMPARE(provider.chatArrivals().size(), 2);
+    QCOMPARE(capped.provider.chatArrivals().size(), 2);
 
     // The window, on the same settings file and history, at the same scale.
-    Settings settings(ini);
-    LaunchOptions launch;
-    launch.timeScale = 0.05;
-    testing::DemoHook hook;
-    history::HistoryWriter writer;
-    MainWindow window(settings, launch, &hook);
-    window.attachHistory(&writer, false);
-    writer.open(db);
-    window.show();
-    QVERIFY(QTest::qWaitFor([&] { return window.providerMemory()->isLoaded(); }, 10000));
+    ProfileWindow w(capped, 0.05);
+    QVERIFY(w.loaded());
+    MainWindow &window = *w.window;
     QCOMPARE(window.session()->provider().choice().profileName, u"Capped"_s);
     promptEditor(window)->setPlainText(u"from the window"_s);
     window.controller()->sendPrompt();
-    QTRY_VERIFY(window.session()->sendState().pacing() || provider.chatArrivals().size() == 3);
+    QTRY_VERIFY(
+        window.session()->sendState().pacing() || capped.provider.chatArrivals().size() == 3);
     QVERIFY2(window.session()->sendState().pacing(), "the window's send went without waiting");
     QVERIFY(window.session()->sendState().pace);
     QCOMPARE(window.session()->sendState().pace->declared, retry::DeclaredKind::RequestsPerMinute);
-    QTRY_COMPARE_WITH_TIMEOUT(provider.chatArrivals().size(), 3, 15000);
-    const QList<QDateTime> at = provider.chatArrivals();
+    QTRY_COMPARE_WITH_TIMEOUT(capped.provider.chatArrivals().size(), 3, 15000);
+    const QList<QDateTime> at = capped.provider.chatArrivals();
     const qint64 gap = at.at(0).msecsTo(at.at(2));
     QVERIFY2(gap >= 2500, qPrintable(u"the third came %1 ms after the first"_s.arg(gap)));
     QTRY_VERIFY_WITH_TIMEOUT(!window.session()->busy(), 15000);
@@ -296,27 +339,10 @@ void TestLimitsWindow::aRateRefusalSuggestsTheLimitItImplies()
     // A provider that allows 2 requests a minute and says so only by refusing the third (no
     // pacing on its headers here): the window offers to declare the limit, and one click keeps
     // it in the settings file, where the next send's pacing reads it.
-    demo::DemoOptions o;
-    o.scenario = u"capped"_s;
-    o.limit = 1'000'000;
-    o.requestLimit = 2;
-    testing::DemoThread provider(o);
-    const QUrl url = provider.listen();
-    QVERIFY(url.isValid());
-    const QString ini = path(u"capwatch.conf"_s);
-    writeFile(ini,
-        "[profiles]\ndefault=capped\n\n[profile.capped]\nname=Capped\nkey=none\nendpoint="
-            + url.toString().toUtf8() + "\n");
-    Settings settings(ini);
-    LaunchOptions launch;
-    launch.timeScale = 0.05;
-    testing::DemoHook hook;
-    history::HistoryWriter writer;
-    MainWindow window(settings, launch, &hook);
-    window.attachHistory(&writer, false);
-    writer.open(path(u"history.sqlite"_s));
-    window.show();
-    QVERIFY(QTest::qWaitFor([&] { return window.providerMemory()->isLoaded(); }, 10000));
+    CappedProfile capped(path(u"paths"_s), {}, 2);
+    ProfileWindow w(capped, 0.05);
+    QVERIFY(w.loaded());
+    MainWindow &window = *w.window;
     window.session()->context().setPacingEnabled(false);
     for (int i = 0; i < 2; ++i) {
         promptEditor(window)->setPlainText(u"quick %1"_s.arg(i));
@@ -329,15 +355,14 @@ void TestLimitsWindow::aRateRefusalSuggestsTheLimitItImplies()
     window.controller()->sendPrompt();
     PromptMessage *message = inlineMessage(window);
     QTRY_VERIFY_WITH_TIMEOUT(message->action() == PromptMessage::Action::KeepDeclaredLimit, 15000);
-    QVERIFY2(message->shownText().startsWith(
-                 u"Capped hit a rate limit and declares no "
-                 "limits; the provider's words suggest 2 requests a minute."_s),
+    QVERIFY2(message->shownText().startsWith(u"Capped hit a rate limit and declares no limits; "
+                                             "the provider's words suggest 2 requests a minute."_s),
         qPrintable(message->shownText()));
     message->button()->click();
     QVERIFY2(message->shownText().startsWith(u"Kept: 2 requests a minute for Capped."_s),
         qPrintable(message->shownText()));
     // In the file, read by both programs; and in force for the window's next send.
-    QSettings file(ini, QSettings::IniFormat);
+    QSettings file(capped.ini, QSettings::IniFormat);
     QCOMPARE(file.value(u"profile.capped/provider_rpm"_s).toString(), u"2"_s);
     QCOMPARE(window.session()->provider().choice().declared.requestsPerMinute,
         std::optional<std::int64_t>(2));
@@ -349,43 +374,21 @@ void TestLimitsWindow::aCliSendWhileTheWindowIsOpenCountsThere()
     // Both programs at once, on their default paths: the window is open when a capwatch-cli in
     // a terminal sends. The window reads the ledger again when the database changes on disk, so
     // its status bar and its limits count that send without a send of its own.
-    demo::DemoOptions o;
-    o.scenario = u"capped"_s;
-    o.limit = 1'000'000;
-    testing::DemoThread provider(o);
-    const QUrl url = provider.listen();
-    QVERIFY(url.isValid());
-    const QString config = path(u"config"_s);
-    const QString data = path(u"data"_s);
-    const QString ini = config + u"/capwatch/capwatch.conf"_s;
-    writeFile(ini,
-        "[profiles]\ndefault=capped\n\n[profile.capped]\nname=Capped\nkey=none\nendpoint="
-            + url.toString().toUtf8() + "\nspend_tokens_day=100000\n");
-    Settings settings(ini);
-    testing::DemoHook hook;
-    history::HistoryWriter writer;
-    MainWindow window(settings, LaunchOptions {}, &hook);
-    window.attachHistory(&writer, false);
-    writer.open(data + u"/capwatch/history.sqlite"_s);
-    window.show();
-    QVERIFY(QTest::qWaitFor([&] { return window.providerMemory()->isLoaded(); }, 10000));
-    auto *spend = window.findChild<SpendStatus *>(u"spendStatus"_s);
+    CappedProfile capped(path(u"paths"_s), "spend_tokens_day=100000\n");
+    ProfileWindow w(capped, 1.0);
+    QVERIFY(w.loaded());
+    auto *spend = w.window->findChild<SpendStatus *>(u"spendStatus"_s);
     QVERIFY(spend);
     QCOMPARE(spend->text(), u"Today: 0 of 100,000 tokens"_s);
 
-    testing::CliOptions c;
-    c.environment.insert(u"XDG_CONFIG_HOME"_s, config);
-    c.environment.insert(u"XDG_DATA_HOME"_s, data);
-    const testing::CliRun r
-        = testing::runCli({ u"chat"_s, u"--profile"_s, u"capped"_s, u"--max-tokens"_s, u"20"_s,
-                              u"--prompt"_s, u"from the terminal"_s },
-            c);
+    const testing::CliRun r = capped.cli({ u"chat"_s, u"--profile"_s, u"capped"_s,
+        u"--max-tokens"_s, u"20"_s, u"--prompt"_s, u"from the terminal"_s });
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QTRY_COMPARE_WITH_TIMEOUT(
-        window.providerMemory()->tally().today(u"Capped"_s).requests, 1, 10000);
+        w.window->providerMemory()->tally().today(u"Capped"_s).requests, 1, 10000);
     QVERIFY2(spend->text() != u"Today: 0 of 100,000 tokens"_s, qPrintable(spend->text()));
     QVERIFY(spend->text().endsWith(u" of 100,000 tokens"_s));
-    QCOMPARE(provider.chatArrivals().size(), 1);
+    QCOMPARE(capped.provider.chatArrivals().size(), 1);
 }
 
 QTEST_MAIN(TestLimitsWindow)
