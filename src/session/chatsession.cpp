@@ -3,6 +3,7 @@
 #include "backgroundsends.h"
 #include "chatsession_p.h"
 #include "history/historystore.h"
+#include "limitchecks.h"
 #include "providermemory.h"
 #include "sessionlogging.h"
 
@@ -458,72 +459,28 @@ void ChatSession::onInFlightChanged(const QString &profile)
 
 void ChatSession::suggestDeclaredAfter(const net::RetryRecord &record)
 {
-    if (!m_current || record.category != retry::Category::RateLimit || !record.status)
+    if (!m_current)
         return;
     const ProviderChoice &to
         = m_current->route().fallback ? *m_current->route().fallback : m_link.choice();
-    ProviderMemory *memory = m_planner.providerMemory();
-    if (!memory || to.profile.isEmpty() || !to.declared.empty())
+    const ProviderMemory *memory = m_planner.providerMemory();
+    if (!memory)
         return;
-    retry::Classification refusal;
-    refusal.category = retry::Category::RateLimit;
-    refusal.errorText = record.error.toStdString();
-    refusal.limit = record.limit;
-    if (record.rawWaitMs)
-        refusal.rawWait = retry::Millis(*record.rawWaitMs);
-    // What was answered before it, in the periods a limit counts (the refusal itself not yet in).
-    const UsageTally &tally = memory->tally();
-    const retry::DeclaredUse use = tally.declaredUse(to.profileName, m_timeScale);
-    retry::RefusalFacts facts;
-    facts.requestsLastMinute = qint64(use.lastMinute.size());
-    for (const retry::DeclaredUse::Request &r : use.lastMinute)
-        facts.tokensLastMinute += r.tokens;
-    facts.requestsToday = use.requestsToday;
-    facts.tokensToday = use.tokensToday;
-    const retry::DeclaredSuggestion s = retry::suggestDeclared(refusal, facts);
-    if (s.kind != retry::DeclaredKind::None)
-        m_current->suggestDeclared(s, to.profile);
+    if (const std::optional<retry::DeclaredSuggestion> s
+        = limitchecks::suggestionAfter(record, to, memory->tally(), m_timeScale))
+        m_current->suggestDeclared(*s, to.profile);
 }
 
 LimitHold ChatSession::limitHold(const QString &prompt, const SendOptions &options) const
 {
-    LimitHold hold;
     const ProviderChoice &to = m_link.choice();
-    hold.profileName = to.profileName;
-    ProviderMemory *memory = m_planner.providerMemory();
-    if (!memory || (to.spend.empty() && to.declared.empty()))
-        return hold;
-    const UsageTally &tally = memory->tally();
-    // The worst case: the whole request as it would go, and all of max_tokens.
-    const ContextGauge gauge = contextGauge(prompt, options);
-    hold.worstTokens = gauge.tokens;
-    const qint64 completion = options.maxTokens && *options.maxTokens > 0
-        ? qint64(*options.maxTokens)
-        : retry::kDefaultCompletionReserve;
-    const QString model = m_link.model();
-    if (const std::optional<retry::Price> price = to.priceOf(model)) {
-        const retry::Cost cost = retry::costOf(
-            *price, { std::max<qint64>(0, gauge.tokens - completion), completion, 0 });
-        hold.worstCost = cost.amount;
-        hold.currency = QString::fromStdString(cost.currency);
+    if (to.spend.empty() && to.declared.empty()) { // nothing to check: no gauge to measure
+        LimitHold none;
+        none.profileName = to.profileName;
+        return none;
     }
-    if (!to.spend.empty()) {
-        hold.check = retry::checkSpend(
-            to.spend, tally.spendUsed(to.profileName), { hold.worstTokens, hold.worstCost });
-        if (hold.check.crosses) {
-            hold.holds = true;
-            hold.spending = true;
-            hold.resetsAt = retry::isDaily(hold.check.limit) ? tally.dayEnds() : tally.monthEnds();
-            return hold;
-        }
-    }
-    const retry::DeclaredDecision declared = m_planner.declaredDecision(to, hold.worstTokens);
-    if (retry::isPerDay(declared.holds)) {
-        hold.holds = true;
-        hold.declared = declared;
-        hold.resetsAt = tally.dayEnds();
-    }
-    return hold;
+    return limitchecks::holdOf(
+        to, m_link.model(), contextGauge(prompt, options), options, m_planner);
 }
 
 ContextGauge ChatSession::contextGauge(const QString &prompt, const SendOptions &options) const
