@@ -41,10 +41,16 @@ UsageTally::UsageTally(QObject *parent)
             m_watcher.addPath(path);
         m_debounce.start();
     });
+    // The database or its log made since the watch began (another process's first write made
+    // the log): watched from now on, and read, since that write made no fileChanged().
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this](const QString &) {
-        for (const QString &f : std::as_const(m_files))
+        bool added = false;
+        for (const QString &f : std::as_const(m_files)) {
             if (!m_watcher.files().contains(f) && QFileInfo::exists(f))
-                m_watcher.addPath(f);
+                added = m_watcher.addPath(f) || added;
+        }
+        if (added)
+            m_debounce.start();
     });
 }
 
