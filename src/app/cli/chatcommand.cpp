@@ -7,6 +7,7 @@
 #include "net/chatclient.h"
 #include "net/retrylog.h"
 #include "profilescommand.h"
+#include "progresslines.h"
 #include "retry/finalerror.h"
 #include "retry/sendpolicy.h"
 #include "session/chatsession.h"
@@ -490,55 +491,10 @@ int runChat(const QStringList &args)
             if (!bytes.isEmpty())
                 endsWithNewline = bytes.endsWith('\n');
         });
-    // The progress lines render the send's one state (session::SendTexts words it, as the
-    // window's panel does): each failure, the pacing and each wait once, as they come.
-    quint64 shownSend = 0;
-    int shownFailure = 0;
-    int shownWait = 0;
-    bool shownPace = false;
-    bool shownSuggestion = false;
-    QObject::connect(
-        &chat, &session::ChatSession::sendStateChanged, &context, [&](const session::SendState &s) {
-            if (s.send != shownSend) {
-                shownSend = s.send;
-                shownFailure = shownWait = 0;
-                shownPace = false;
-            }
-            if (s.lastFailure && s.lastFailure->attempt != shownFailure) {
-                shownFailure = s.lastFailure->attempt;
-                writeErr(
-                    (u"capwatch: "_s + session::SendTexts::attemptFailedLine(s) + u'\n').toUtf8());
-            }
-            // Refused for its rate on a profile that declares no limits: the key that would
-            // have paced it, once.
-            if (s.declaredSuggestion && !shownSuggestion) {
-                shownSuggestion = true;
-                const char *key = s.declaredSuggestion->kind == retry::DeclaredKind::RequestsPerDay
-                    ? "provider_rpd"
-                    : s.declaredSuggestion->kind == retry::DeclaredKind::TokensPerDay
-                    ? "provider_tpd"
-                    : s.declaredSuggestion->kind == retry::DeclaredKind::TokensPerMinute
-                    ? "provider_tpm"
-                    : s.declaredSuggestion->kind == retry::DeclaredKind::InFlight
-                    ? "provider_in_flight"
-                    : "provider_rpm";
-                writeErr(u"capwatch: hint: the profile declares no limits; this refusal "
-                         "suggests %1=%2 in [profile.%3] of capwatch.conf, so that sends are "
-                         "paced before they are refused\n"_s.arg(QLatin1StringView(key))
-                             .arg(s.declaredSuggestion->value)
-                             .arg(s.suggestionProfile)
-                             .toUtf8());
-            }
-            if (s.phase == session::SendPhase::Pacing && s.pace && !shownPace) {
-                shownPace = true;
-                writeErr((u"capwatch: "_s + session::SendTexts::pacingLine(s) + u'\n').toUtf8());
-            }
-            if (s.phase == session::SendPhase::Waiting && s.lastWait
-                && s.lastWait->nextAttempt != shownWait) {
-                shownWait = s.lastWait->nextAttempt;
-                writeErr((u"capwatch: "_s + session::SendTexts::waitingLine(s) + u'\n').toUtf8());
-            }
-        });
+    // The progress lines render the send's one state, as the window's panel does.
+    ProgressLines progress;
+    QObject::connect(&chat, &session::ChatSession::sendStateChanged, &context,
+        [&progress](const session::SendState &s) { progress.render(s); });
     QObject::connect(
         &chat, &session::ChatSession::succeeded, &context, [&](quint64, const net::SendSummary &) {
             const session::SendState &state = chat.sendState();
