@@ -21,6 +21,37 @@ inline const QString kPricePrefix = QStringLiteral("price.");
 /// The largest count a spending limit or a declared provider limit may be.
 inline constexpr qint64 kMaxLimitCount = 1'000'000'000'000;
 
+/// A limit the profile declares for its provider, as the file spells it: one table for the
+/// reader, the writer, capwatch-cli's hint and the window's "Keep this limit".
+struct DeclaredKey
+{
+    retry::DeclaredKind kind;
+    QLatin1StringView key;
+    std::optional<std::int64_t> retry::DeclaredLimits::*field;
+};
+
+inline const DeclaredKey kDeclaredKeys[] = {
+    { retry::DeclaredKind::RequestsPerMinute, QLatin1StringView("provider_rpm"),
+        &retry::DeclaredLimits::requestsPerMinute },
+    { retry::DeclaredKind::TokensPerMinute, QLatin1StringView("provider_tpm"),
+        &retry::DeclaredLimits::tokensPerMinute },
+    { retry::DeclaredKind::RequestsPerDay, QLatin1StringView("provider_rpd"),
+        &retry::DeclaredLimits::requestsPerDay },
+    { retry::DeclaredKind::TokensPerDay, QLatin1StringView("provider_tpd"),
+        &retry::DeclaredLimits::tokensPerDay },
+    { retry::DeclaredKind::InFlight, QLatin1StringView("provider_in_flight"),
+        &retry::DeclaredLimits::inFlight },
+};
+
+/// The entry of `kind`; null for None.
+inline const DeclaredKey *declaredKeyOf(retry::DeclaredKind kind)
+{
+    for (const DeclaredKey &k : kDeclaredKeys)
+        if (k.kind == kind)
+            return &k;
+    return nullptr;
+}
+
 /// A number of the policy as the file spells it, with its bounds and its default.
 struct NumberKey
 {

@@ -222,19 +222,19 @@ bool ProfileReader::readLimit(
     const Count counts[] = {
         { u"spend_tokens_day", &p.spend.tokensDay },
         { u"spend_tokens_month", &p.spend.tokensMonth },
-        { u"provider_rpm", &p.declared.requestsPerMinute },
-        { u"provider_tpm", &p.declared.tokensPerMinute },
-        { u"provider_rpd", &p.declared.requestsPerDay },
-        { u"provider_tpd", &p.declared.tokensPerDay },
-        { u"provider_in_flight", &p.declared.inFlight },
     };
-    for (const Count &c : counts) {
-        if (key != QStringView(c.key))
-            continue;
+    std::optional<std::int64_t> *field = nullptr;
+    for (const Count &c : counts)
+        if (key == QStringView(c.key))
+            field = c.field;
+    for (const DeclaredKey &d : kDeclaredKeys)
+        if (key == d.key)
+            field = &(p.declared.*d.field);
+    if (field) {
         bool ok = false;
         const qint64 v = text.trimmed().toLongLong(&ok);
         if (ok && v >= 1 && v <= kMaxLimitCount)
-            *c.field = v;
+            *field = v;
         else
             error(section, key,
                 u"'%1' is not a whole number from 1 to %2; no limit is set"_s.arg(

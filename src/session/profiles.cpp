@@ -243,11 +243,8 @@ void writeProfile(QSettings &settings, const ProviderProfile &p)
     writeCount(QLatin1StringView("spend_tokens_month"), p.spend.tokensMonth);
     writeMoney(QLatin1StringView("spend_cost_day"), p.spend.costDay);
     writeMoney(QLatin1StringView("spend_cost_month"), p.spend.costMonth);
-    writeCount(QLatin1StringView("provider_rpm"), p.declared.requestsPerMinute);
-    writeCount(QLatin1StringView("provider_tpm"), p.declared.tokensPerMinute);
-    writeCount(QLatin1StringView("provider_rpd"), p.declared.requestsPerDay);
-    writeCount(QLatin1StringView("provider_tpd"), p.declared.tokensPerDay);
-    writeCount(QLatin1StringView("provider_in_flight"), p.declared.inFlight);
+    for (const DeclaredKey &d : kDeclaredKeys)
+        writeCount(d.key, p.declared.*d.field);
     if (p.limitAction != LimitAction::Ask)
         settings.setValue(
             u"limit_action"_s, p.limitAction == LimitAction::Park ? u"park"_s : u"refuse"_s);

@@ -1,6 +1,7 @@
 #include "progresslines.h"
 
 #include "clicommon.h"
+#include "session/profilekeys.h"
 #include "session/sendtexts.h"
 
 namespace capwatch::cli {
@@ -8,25 +9,6 @@ namespace capwatch::cli {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-/// The capwatch.conf key of a declared limit.
-QLatin1StringView declaredKeyOf(retry::DeclaredKind kind)
-{
-    switch (kind) {
-    case retry::DeclaredKind::RequestsPerMinute:
-    case retry::DeclaredKind::None:
-        break;
-    case retry::DeclaredKind::TokensPerMinute:
-        return QLatin1StringView("provider_tpm");
-    case retry::DeclaredKind::RequestsPerDay:
-        return QLatin1StringView("provider_rpd");
-    case retry::DeclaredKind::TokensPerDay:
-        return QLatin1StringView("provider_tpd");
-    case retry::DeclaredKind::InFlight:
-        return QLatin1StringView("provider_in_flight");
-    }
-    return QLatin1StringView("provider_rpm");
-}
 
 void progressLine(const QString &text)
 {
@@ -48,12 +30,14 @@ void ProgressLines::render(const session::SendState &s)
     }
     // Refused for its rate on a profile that declares no limits: the key that would have paced
     // it, once.
-    if (s.declaredSuggestion && !m_suggestion) {
+    if (const auto *key = s.declaredSuggestion
+            ? session::profilekeys::declaredKeyOf(s.declaredSuggestion->kind)
+            : nullptr;
+        key && !m_suggestion) {
         m_suggestion = true;
         progressLine(
             u"hint: the profile declares no limits; this refusal suggests %1=%2 in [profile.%3] "
-            "of capwatch.conf, so that sends are paced before they are refused"_s
-                .arg(declaredKeyOf(s.declaredSuggestion->kind))
+            "of capwatch.conf, so that sends are paced before they are refused"_s.arg(key->key)
                 .arg(s.declaredSuggestion->value)
                 .arg(s.suggestionProfile));
     }

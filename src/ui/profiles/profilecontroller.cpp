@@ -3,6 +3,7 @@
 #include "history/historywriter.h"
 #include "net/chatrequest.h"
 #include "session/chatsession.h"
+#include "session/profilekeys.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/history/conversationlistmodel.h"
 #include "ui/history/historycontroller.h"
@@ -144,26 +145,11 @@ bool ProfileController::keepDeclaredLimit(
     session::ProviderProfile *profile = set.find(id);
     if (!profile || suggestion.value <= 0)
         return false;
-    retry::DeclaredLimits &d = profile->declared;
-    switch (suggestion.kind) {
-    case retry::DeclaredKind::RequestsPerMinute:
-        d.requestsPerMinute = suggestion.value;
-        break;
-    case retry::DeclaredKind::TokensPerMinute:
-        d.tokensPerMinute = suggestion.value;
-        break;
-    case retry::DeclaredKind::RequestsPerDay:
-        d.requestsPerDay = suggestion.value;
-        break;
-    case retry::DeclaredKind::TokensPerDay:
-        d.tokensPerDay = suggestion.value;
-        break;
-    case retry::DeclaredKind::InFlight:
-        d.inFlight = suggestion.value;
-        break;
-    case retry::DeclaredKind::None:
+    const session::profilekeys::DeclaredKey *key
+        = session::profilekeys::declaredKeyOf(suggestion.kind);
+    if (!key)
         return false;
-    }
+    profile->declared.*key->field = suggestion.value;
     if (m_given) {
         m_profiles = set;
     } else {
