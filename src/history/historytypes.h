@@ -53,6 +53,17 @@ std::optional<retry::Category> categoryFromName(const QString &name);
 retry::WaitSource waitSourceFromName(const QString &name); ///< None for an unknown name
 retry::EndReason endReasonFromName(const QString &name); ///< None for an unknown name
 
+/// Where an attempt's cost comes from (the `cost_source` column): the provider said what it
+/// billed (`usage.cost`), the price table estimated it, or it is not known (cost NULL).
+enum class CostSource
+{
+    Unknown,
+    Provider,
+    PriceTable
+};
+QString costSourceName(CostSource source); ///< unknown, provider, price_table
+CostSource costSourceFromName(QStringView name); ///< Unknown for a name it does not know
+
 /// What the usage ledger counts for one prompt of a conversation (all its sends: the answer,
 /// refused attempts, continuations), or for a whole conversation.
 struct CostTotal
@@ -63,6 +74,12 @@ struct CostTotal
     qint64 attempts = 0;
     qint64 tokens = 0; ///< prompt + completion, reported or estimated
     QString currency; ///< of `estimated` ("USD"); empty when nothing was estimated
+
+    /// One attempt's: billed when the provider said what it cost (`source` Provider), estimated
+    /// when it was priced, else an unpriced attempt when it was answered (a refusal is not
+    /// billed by the providers capwatch knows).
+    static CostTotal ofAttempt(std::optional<double> cost, CostSource source,
+        const QString &currency, bool answered, qint64 tokens);
 
     bool known() const { return billed > 0 || estimated > 0; }
     double amount() const { return billed + estimated; }
@@ -240,17 +257,6 @@ struct ProviderWindowRecord
     bool operator==(const ProviderWindowRecord &) const = default;
 };
 
-/// Where an attempt's cost comes from (the `cost_source` column): the provider said what it
-/// billed (`usage.cost`), the price table estimated it, or it is not known (cost NULL).
-enum class CostSource
-{
-    Unknown,
-    Provider,
-    PriceTable
-};
-QString costSourceName(CostSource source); ///< unknown, provider, price_table
-CostSource costSourceFromName(QStringView name); ///< Unknown for a name it does not know
-
 /// One attempt in the usage ledger (schema v8, docs/history.md): written when the attempt ended,
 /// kept when its conversation is deleted, cleared only on request.
 struct UsageRecord
@@ -292,6 +298,8 @@ struct UsageTick
     qint64 tokens = 0; ///< prompt + completion, reported or estimated
     std::optional<double> cost;
     CostSource costSource = CostSource::Unknown;
+    QString currency;
+    bool answered = false; ///< a 2xx that was no refusal
     bool operator==(const UsageTick &) const = default;
 };
 

@@ -116,8 +116,9 @@ QList<UsageTick> HistoryStore::usageTicks(qint64 afterId, qint64 sinceMs, int li
         return ticks;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(u"SELECT id, time_ms, profile, prompt_tokens, completion_tokens, cost, cost_source "
-              "FROM usage WHERE id > ? AND time_ms >= ? ORDER BY id LIMIT ?"_s);
+    q.prepare(u"SELECT id, time_ms, profile, prompt_tokens, completion_tokens, cost, cost_source, "
+              "currency, status, category FROM usage WHERE id > ? AND time_ms >= ? ORDER BY id "
+              "LIMIT ?"_s);
     q.bindValue(0, afterId);
     q.bindValue(1, sinceMs);
     q.bindValue(2, limit);
@@ -131,9 +132,29 @@ QList<UsageTick> HistoryStore::usageTicks(qint64 afterId, qint64 sinceMs, int li
         t.tokens = integerOf(q.value(3)).value_or(0) + integerOf(q.value(4)).value_or(0);
         t.cost = realOf(q.value(5));
         t.costSource = costSourceFromName(q.value(6).toString());
+        t.currency = q.value(7).toString();
+        const std::optional<qint64> status = integerOf(q.value(8));
+        t.answered = status && *status >= 200 && *status < 300 && q.value(9).toString().isEmpty();
         ticks.append(t);
     }
     return ticks;
+}
+
+CostTotal CostTotal::ofAttempt(std::optional<double> cost, CostSource source,
+    const QString &currency, bool answered, qint64 tokens)
+{
+    CostTotal c;
+    c.attempts = 1;
+    c.tokens = tokens;
+    if (cost && source == CostSource::Provider) {
+        c.billed = *cost;
+    } else if (cost) {
+        c.estimated = *cost;
+        c.currency = currency;
+    } else if (answered) {
+        c.unpriced = 1;
+    }
+    return c;
 }
 
 CostTotal &CostTotal::operator+=(const CostTotal &other)
@@ -164,19 +185,11 @@ QHash<QUuid, CostTotal> HistoryStore::conversationCosts(const QUuid &conversatio
     if (!run(&q, u"read conversation costs"_s))
         return costs;
     while (q.next()) {
-        CostTotal row;
-        row.attempts = 1;
-        row.tokens = integerOf(q.value(4)).value_or(0) + integerOf(q.value(5)).value_or(0);
-        const std::optional<double> cost = realOf(q.value(1));
         const std::optional<qint64> status = integerOf(q.value(6));
-        if (cost && costSourceFromName(q.value(2).toString()) == CostSource::Provider) {
-            row.billed = *cost;
-        } else if (cost) {
-            row.estimated = *cost;
-            row.currency = q.value(3).toString();
-        } else if (status && *status >= 200 && *status < 300) {
-            row.unpriced = 1;
-        }
+        const CostTotal row
+            = CostTotal::ofAttempt(realOf(q.value(1)), costSourceFromName(q.value(2).toString()),
+                q.value(3).toString(), status && *status >= 200 && *status < 300,
+                integerOf(q.value(4)).value_or(0) + integerOf(q.value(5)).value_or(0));
         const QUuid prompt = QUuid::fromString(q.value(0).toString());
         if (!prompt.isNull())
             costs[prompt] += row;

@@ -403,18 +403,9 @@ void Send::publish()
 
 void Send::addCost(const history::UsageRecord &row)
 {
-    history::CostTotal c;
-    c.attempts = 1;
-    c.tokens = row.promptTokens.value_or(0) + row.completionTokens.value_or(0);
-    if (row.cost && row.costSource == history::CostSource::Provider) {
-        c.billed = *row.cost;
-    } else if (row.cost) {
-        c.estimated = *row.cost;
-        c.currency = row.currency;
-    } else if (row.status && *row.status >= 200 && *row.status < 300) {
-        c.unpriced = 1;
-    }
-    m_state.cost += c;
+    m_state.cost += history::CostTotal::ofAttempt(row.cost, row.costSource, row.currency,
+        row.status && *row.status >= 200 && *row.status < 300 && row.category.isEmpty(),
+        row.promptTokens.value_or(0) + row.completionTokens.value_or(0));
 }
 
 } // namespace capwatch::session

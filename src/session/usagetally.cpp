@@ -134,6 +134,8 @@ void UsageTally::noteAppended(const history::UsageRecord &row)
     t.tokens = row.promptTokens.value_or(0) + row.completionTokens.value_or(0);
     t.cost = row.cost;
     t.costSource = row.costSource;
+    t.currency = row.currency;
+    t.answered = row.status && *row.status >= 200 && *row.status < 300 && row.category.isEmpty();
     m_ticks.append(t);
     Q_EMIT changed();
 }
@@ -196,16 +198,9 @@ UsageTally::Spent UsageTally::spentSince(const QString &profile, qint64 sinceMs)
 {
     Spent s;
     for (const history::UsageTick &t : m_ticks) {
-        if (t.timeMs < sinceMs || t.profile != profile)
-            continue;
-        ++s.requests;
-        s.tokens += t.tokens;
-        if (t.cost && t.costSource == history::CostSource::Provider)
-            s.billed += *t.cost;
-        else if (t.cost)
-            s.estimated += *t.cost;
-        else
-            ++s.unpriced;
+        if (t.timeMs >= sinceMs && t.profile == profile)
+            s += history::CostTotal::ofAttempt(
+                t.cost, t.costSource, t.currency, t.answered, t.tokens);
     }
     return s;
 }
@@ -224,7 +219,7 @@ retry::SpendUsed UsageTally::spendUsed(const QString &profile) const
 {
     const Spent day = today(profile);
     const Spent month = thisMonth(profile);
-    return { day.tokens, month.tokens, day.cost(), month.cost() };
+    return { day.tokens, month.tokens, day.amount(), month.amount() };
 }
 
 retry::DeclaredUse UsageTally::declaredUse(const QString &profile, double timeScale) const

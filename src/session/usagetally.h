@@ -50,16 +50,9 @@ public:
     /// Reads the rows added since the last read (another process's).
     void refresh();
 
-    /// A period's use of one profile (by the name the ledger stores).
-    struct Spent
-    {
-        qint64 requests = 0;
-        qint64 tokens = 0;
-        double billed = 0; ///< the provider's usage.cost
-        double estimated = 0; ///< from the price table or the profile's prices
-        qint64 unpriced = 0; ///< answered attempts whose cost is unknown
-        double cost() const { return billed + estimated; }
-    };
+    /// A period's use of one profile (by the name the ledger stores): its attempts, tokens and
+    /// what they cost.
+    using Spent = history::CostTotal;
     Spent today(const QString &profile) const;
     Spent thisMonth(const QString &profile) const;
     retry::SpendUsed spendUsed(const QString &profile) const;

@@ -350,7 +350,7 @@ void TestLimitsWindow::aRateRefusalSuggestsTheLimitItImplies()
         QTRY_VERIFY_WITH_TIMEOUT(!window.session()->busy(), 15000);
     }
     // Both answers are in the ledger the suggestion counts from.
-    QTRY_COMPARE(window.providerMemory()->tally().today(u"Capped"_s).requests, 2);
+    QTRY_COMPARE(window.providerMemory()->tally().today(u"Capped"_s).attempts, 2);
     promptEditor(window)->setPlainText(u"one too many"_s);
     window.controller()->sendPrompt();
     PromptMessage *message = inlineMessage(window);
@@ -385,7 +385,7 @@ void TestLimitsWindow::aCliSendWhileTheWindowIsOpenCountsThere()
         u"--max-tokens"_s, u"20"_s, u"--prompt"_s, u"from the terminal"_s });
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QTRY_COMPARE_WITH_TIMEOUT(
-        w.window->providerMemory()->tally().today(u"Capped"_s).requests, 1, 10000);
+        w.window->providerMemory()->tally().today(u"Capped"_s).attempts, 1, 10000);
     QVERIFY2(spend->text() != u"Today: 0 of 100,000 tokens"_s, qPrintable(spend->text()));
     QVERIFY(spend->text().endsWith(u" of 100,000 tokens"_s));
     QCOMPARE(capped.provider.chatArrivals().size(), 1);

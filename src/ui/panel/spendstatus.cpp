@@ -39,21 +39,21 @@ void SpendStatus::refresh()
     const retry::SpendLimits &limits = choice.spend;
     const QLocale locale;
     const QString currency = u"USD"_s;
-    const QString money = session::SendTexts::money(day.cost(), currency);
+    const QString money = session::SendTexts::money(day.amount(), currency);
     const QString tokens = locale.toString(day.tokens);
 
     QString text;
     int percent = 0;
     if (limits.empty()) {
-        if (day.requests == 0) {
+        if (day.attempts == 0) {
             hide();
             return;
         }
-        text = day.cost() > 0 ? tr("Today: %1 · %2 tokens").arg(money, tokens)
-                              : tr("Today: %1 tokens").arg(tokens);
+        text = day.amount() > 0 ? tr("Today: %1 · %2 tokens").arg(money, tokens)
+                                : tr("Today: %1 tokens").arg(tokens);
     } else {
-        const retry::SpendCheck check = retry::checkSpend(
-            limits, { day.tokens, month.tokens, day.cost(), month.cost() }, { 0, std::nullopt });
+        const retry::SpendCheck check = retry::checkSpend(limits,
+            { day.tokens, month.tokens, day.amount(), month.amount() }, { 0, std::nullopt });
         percent = retry::spendThreshold(check.fraction);
         const QString used = retry::isMoney(check.limit)
             ? session::SendTexts::money(check.used, currency)
@@ -95,7 +95,7 @@ void SpendStatus::refresh()
         }
     }
     QString tip
-        = tr("%1 today. Requests: %2; tokens: %3").arg(profile).arg(day.requests).arg(tokens);
+        = tr("%1 today. Requests: %2; tokens: %3").arg(profile).arg(day.attempts).arg(tokens);
     if (day.billed > 0)
         tip += u'\n'
             + tr("Billed by the provider: %1").arg(session::SendTexts::money(day.billed, {}));
