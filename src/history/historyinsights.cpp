@@ -21,10 +21,10 @@ namespace {
 QString whereOf(const InsightsQuery &query, QVariantList *values)
 {
     QString where = u"time_ms >= ? AND time_ms < ?"_s;
-    values->append(query.since.isValid() ? query.since.toMSecsSinceEpoch()
-                                         : std::numeric_limits<qint64>::min());
-    values->append(query.until.isValid() ? query.until.toMSecsSinceEpoch()
-                                         : std::numeric_limits<qint64>::max());
+    values->append(query.from.isValid() ? query.from.startOfDay().toMSecsSinceEpoch()
+                                        : std::numeric_limits<qint64>::min());
+    values->append(query.to.isValid() ? query.to.addDays(1).startOfDay().toMSecsSinceEpoch()
+                                      : std::numeric_limits<qint64>::max());
     if (!query.profile.isEmpty()) {
         where += u" AND profile = ?"_s;
         values->append(query.profile);

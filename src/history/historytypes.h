@@ -303,12 +303,12 @@ struct UsageTick
     bool operator==(const UsageTick &) const = default;
 };
 
-/// What the insights sum (HistoryStore::insights()): a span of the usage ledger, all of it or
-/// one profile's (by name) or one model's.
+/// What the insights sum (HistoryStore::insights()): local days of the usage ledger, all of it or
+/// one profile's (by name) or one model's. Whole days, as the Insights view's ranges are.
 struct InsightsQuery
 {
-    QDateTime since; ///< invalid: from the first row
-    QDateTime until; ///< invalid: to now (exclusive)
+    QDate from; ///< the first day; invalid: from the ledger's first
+    QDate to; ///< the last day, included; invalid: to today
     QString profile; ///< empty: every profile
     QString model; ///< empty: every model
 };
@@ -342,6 +342,10 @@ struct Insights
     qint64 afterRetries = 0;
     qint64 parkedThenAnswered = 0;
     qint64 notAnswered = 0;
+    /// Every profile and model in the ledger, whatever the query (the view's filters), sorted.
+    QStringList profiles;
+    QStringList models;
+    QDate firstDay; ///< the ledger's first day (the range "All"); invalid when it is empty
 };
 
 /// Where the next page of the conversation list starts (keyset paging: a conversation created

@@ -297,8 +297,8 @@ void TestUsageCli::insightsEqualTheUsageCommand()
     history::HistoryStore store;
     QVERIFY(store.open(database()).persistent());
     history::InsightsQuery q;
-    q.since = first.startOfDay();
-    q.until = first.addDays(3).startOfDay(); // --until DATE takes that whole day
+    q.from = first;
+    q.to = first.addDays(2); // --until DATE takes that whole day
     const history::Insights all = store.insights(q);
 
     // Day by day: attempts, tokens, costs and the time lost, as the charts draw them.
