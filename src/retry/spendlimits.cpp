@@ -1,6 +1,7 @@
 #include "spendlimits.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace capwatch::retry {
 
@@ -78,6 +79,21 @@ int spendThreshold(double fraction)
         if (fraction * 100.0 >= double(threshold) - 1e-9)
             reached = threshold;
     return reached;
+}
+
+std::optional<std::int64_t> projectLimitReached(double used, double allowed,
+    std::int64_t firstUseMs, std::int64_t nowMs, std::int64_t periodEndMs)
+{
+    if (allowed <= 0 || used >= allowed)
+        return nowMs;
+    if (used <= 0 || nowMs >= periodEndMs)
+        return std::nullopt;
+    const double span = double(std::max(nowMs - firstUseMs, kProjectionMinSpanMs));
+    const double rate = used / span; // per millisecond
+    const double left = (allowed - used) / rate;
+    if (double(nowMs) + left >= double(periodEndMs))
+        return std::nullopt;
+    return nowMs + std::int64_t(std::ceil(left));
 }
 
 } // namespace capwatch::retry

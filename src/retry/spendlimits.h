@@ -84,4 +84,15 @@ inline constexpr int kSpendThresholds[] = { 50, 80, 100 };
 /// The highest threshold `fraction` has reached (0 below 50 %).
 int spendThreshold(double fraction);
 
+/// The shortest span a rate of use is taken over (15 minutes): the first send of a day is not
+/// a rate to project the rest of the day from.
+inline constexpr std::int64_t kProjectionMinSpanMs = 15 * 60 * 1000;
+
+/// When a limit of `allowed` is reached if use goes on at its rate so far: `used` since
+/// `firstUseMs` (the period's first attempt), measured at `nowMs` (UTC ms; the span is at least
+/// kProjectionMinSpanMs). `nowMs` when it is already reached; nothing when it is not reached
+/// before `periodEndMs` (the limit resets first) or nothing was used.
+std::optional<std::int64_t> projectLimitReached(double used, double allowed,
+    std::int64_t firstUseMs, std::int64_t nowMs, std::int64_t periodEndMs);
+
 } // namespace capwatch::retry

@@ -205,6 +205,16 @@ UsageTally::Spent UsageTally::spentSince(const QString &profile, qint64 sinceMs)
     return s;
 }
 
+QDateTime UsageTally::firstUse(const QString &profile, bool month) const
+{
+    const qint64 sinceMs = (month ? startOfMonth(now()) : startOfDay(now())).toMSecsSinceEpoch();
+    for (const history::UsageTick &t : m_ticks) { // oldest first
+        if (t.timeMs >= sinceMs && t.profile == profile)
+            return QDateTime::fromMSecsSinceEpoch(t.timeMs);
+    }
+    return {};
+}
+
 UsageTally::Spent UsageTally::today(const QString &profile) const
 {
     return spentSince(profile, startOfDay(now()).toMSecsSinceEpoch());

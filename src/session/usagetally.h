@@ -56,6 +56,9 @@ public:
     Spent today(const QString &profile) const;
     Spent thisMonth(const QString &profile) const;
     retry::SpendUsed spendUsed(const QString &profile) const;
+    /// The first attempt of `profile` today (or this month, with `month`): where a spending
+    /// gauge's rate of use starts. Invalid when there was none.
+    QDateTime firstUse(const QString &profile, bool month = false) const;
     /// The requests of the last minute and today's figures. `timeScale` (0 < scale <= 1): the
     /// minute is a policy minute, `scale` times as long on the wall clock (--time-scale).
     retry::DeclaredUse declaredUse(const QString &profile, double timeScale = 1.0) const;
