@@ -22,7 +22,10 @@ namespace {
 
 /// What loads only after the first paint (the probe lists the shared objects mapped then).
 const QStringList kAfterFirstPaint = { u"libqsqlite.so"_s, u"libsqlite3.so"_s,
-    u"libqopensslbackend.so"_s, u"libssl.so"_s, u"libcrypto.so"_s, u"libqsvgicon.so"_s };
+    u"libqopensslbackend.so"_s, u"libssl.so"_s, u"libcrypto.so"_s, u"libqsvgicon.so"_s,
+    // The Insights view's charts module, and Qt Charts and Qt OpenGL with it (docs/insights.md):
+    // only when the view first opens.
+    u"capwatch-charts.so"_s, u"libQt6Charts.so"_s, u"libQt6OpenGL.so"_s };
 
 struct ProbeResult
 {

@@ -38,7 +38,9 @@ MainMenus::MainMenus(QMainWindow *window, Settings &settings, session::ChatSessi
     , m_quitAction(new QAction(window))
     , m_settingsAction(new QAction(window))
     , m_aboutAction(new QAction(window))
+    , m_insightsAction(new QAction(window))
     , m_fileMenu(window->menuBar()->addMenu(QString()))
+    , m_viewMenu(window->menuBar()->addMenu(QString()))
     , m_settingsMenu(window->menuBar()->addMenu(QString()))
     , m_helpMenu(window->menuBar()->addMenu(QString()))
 {
@@ -59,6 +61,9 @@ MainMenus::MainMenus(QMainWindow *window, Settings &settings, session::ChatSessi
     m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     connect(m_settingsAction, &QAction::triggered, this, &MainMenus::settingsRequested);
     connect(m_aboutAction, &QAction::triggered, this, &MainMenus::showAbout);
+    m_insightsAction->setObjectName(u"insightsAction"_s);
+    m_insightsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    connect(m_insightsAction, &QAction::triggered, this, &MainMenus::insightsRequested);
 
     m_fileMenu->addAction(m_exportLogAction);
     m_fileMenu->addAction(m_copyLogAction);
@@ -66,6 +71,7 @@ MainMenus::MainMenus(QMainWindow *window, Settings &settings, session::ChatSessi
     m_fileMenu->addAction(m_exportAllAction);
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quitAction);
+    m_viewMenu->addAction(m_insightsAction);
     m_settingsMenu->addAction(m_settingsAction);
     m_settingsMenu->addAction(m_historySettingsAction);
     m_helpMenu->addAction(m_aboutAction);
@@ -82,6 +88,9 @@ void MainMenus::retranslate()
     m_settingsAction->setText(tr("&Provider and retries…"));
     m_aboutAction->setText(tr("&About capwatch"));
     m_fileMenu->setTitle(tr("&File"));
+    m_viewMenu->setTitle(tr("&View"));
+    m_insightsAction->setText(tr("&Insights"));
+    m_insightsAction->setToolTip(tr("Where the time and the money go, in charts"));
     m_settingsMenu->setTitle(tr("&Settings"));
     m_helpMenu->setTitle(tr("&Help"));
 }

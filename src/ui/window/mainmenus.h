@@ -55,6 +55,8 @@ Q_SIGNALS:
     void historySettingsRequested();
     /// File → Export all retry logs…: every stored record in a date range.
     void exportAllRequested();
+    /// View → Insights (Ctrl+I).
+    void insightsRequested();
 
 private:
     void exportRetryLogInteractive();
@@ -75,7 +77,9 @@ private:
     QAction *m_quitAction;
     QAction *m_settingsAction;
     QAction *m_aboutAction;
+    QAction *m_insightsAction;
     QMenu *m_fileMenu;
+    QMenu *m_viewMenu;
     QMenu *m_settingsMenu;
     QMenu *m_helpMenu;
 };

@@ -9,6 +9,7 @@
 #include "ui/history/historybanner.h"
 #include "ui/history/historycontroller.h"
 #include "ui/history/historysidebar.h"
+#include "ui/insights/insightswindow.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/panel/sendstatus.h"
 #include "ui/panel/spendstatus.h"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(
     m_promptBox->retranslate();
     m_menus = new MainMenus(this, m_settings, m_session, m_conversation);
     connect(m_menus, &MainMenus::settingsRequested, this, [this] { openSettings(); });
+    connect(m_menus, &MainMenus::insightsRequested, this, &MainWindow::openInsights);
     m_history = new HistoryController(
         this, settings, m_session, m_menus, m_sidebar, m_historyBanner, m_message);
     connect(m_history, &HistoryController::newRequested, this,
@@ -371,6 +373,24 @@ void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)
     fitSidebar();
     m_context->setHistory(writer);
     retranslate();
+}
+
+void MainWindow::openInsights()
+{
+    if (!m_insights) {
+        // A private run's history is in memory and holds nothing the view should sum.
+        history::HistoryWriter *writer
+            = m_history->writer() && !m_history->isPrivate() ? m_history->writer() : nullptr;
+        m_insights = new InsightsWindow(
+            writer, &m_context->memory()->tally(), [this] { return m_profiles->profiles(); }, this);
+        // As large as the main window, within the screen: two columns of charts when it fits.
+        const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+        m_insights->resize(std::min(std::max(width(), 1100), available.width() * 92 / 100),
+            std::min(std::max(height(), 760), available.height() * 92 / 100));
+    }
+    m_insights->show();
+    m_insights->raise();
+    m_insights->activateWindow();
 }
 
 void MainWindow::fitSidebar()

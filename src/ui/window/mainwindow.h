@@ -42,6 +42,7 @@ class RetryPanel;
 class SettingsDialog;
 class TimelineWidget;
 class HistoryController;
+class InsightsWindow;
 class ContextController;
 class ParkingController;
 class ProfileController;
@@ -124,6 +125,8 @@ private:
     /// demo banner's "Configure a provider…").
     void openSettings(bool newProfile = false);
     void wireShortcuts();
+    /// View → Insights: opens the Insights window, or raises it (one per main window).
+    void openInsights();
 
     Settings &m_settings;
     LaunchOptions m_options;
@@ -132,6 +135,7 @@ private:
     QPointer<QMessageBox> m_quitQuestion;
     bool m_quitConfirmed = false; ///< the question was answered with Quit
     QPointer<SettingsDialog> m_settingsDialog;
+    QPointer<InsightsWindow> m_insights;
 
     DemoBanner *m_banner = nullptr;
     QSplitter *m_splitter = nullptr;

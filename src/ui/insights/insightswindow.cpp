@@ -1,0 +1,444 @@
+#include "ui/insights/insightswindow.h"
+
+#include "history/historywriter.h"
+#include "session/profiles.h"
+#include "session/usagetally.h"
+#include "ui/insights/chartsmodule.h"
+#include "ui/insights/insightscard.h"
+#include "ui/insights/insightstablemodel.h"
+#include "ui/insights/spendgauges.h"
+
+#include <QComboBox>
+#include <QDateEdit>
+#include <QEvent>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLocale>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QVBoxLayout>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+/// Wide enough for two columns of charts.
+constexpr int kTwoColumnsWidth = 1000;
+/// How long the ledger may keep changing before the view reads it again.
+constexpr int kFollowMs = 1000;
+
+} // namespace
+
+InsightsWindow::InsightsWindow(history::HistoryWriter *writer, session::UsageTally *tally,
+    std::function<session::ProfileSet()> profiles, QWidget *parent)
+    : QWidget(parent, Qt::Window)
+    , m_writer(writer)
+    , m_tally(tally)
+    , m_profiles(std::move(profiles))
+{
+    setObjectName(u"insightsWindow"_s);
+    setAttribute(Qt::WA_DeleteOnClose);
+    setMinimumSize(640, 480);
+    m_follow.setSingleShot(true);
+    m_follow.setInterval(kFollowMs);
+    connect(&m_follow, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            reload();
+    });
+    if (tally) {
+        connect(tally, &session::UsageTally::changed, this, [this] {
+            refreshGauges();
+            if (!m_follow.isActive())
+                m_follow.start();
+        });
+        connect(tally, &session::UsageTally::loaded, this, &InsightsWindow::refreshGauges);
+    }
+    buildUi();
+    retranslate();
+
+    ChartsModule *charts = ChartsModule::instance();
+    if (charts->isDone())
+        onChartsLoaded();
+    else
+        connect(charts, &ChartsModule::done, this, &InsightsWindow::onChartsLoaded);
+    charts->load();
+    reload();
+}
+
+void InsightsWindow::buildUi()
+{
+    m_rangeLabel = new QLabel(this);
+    m_rangeBox = new QComboBox(this);
+    m_rangeBox->setObjectName(u"rangeBox"_s);
+    m_rangeLabel->setBuddy(m_rangeBox);
+    m_fromEdit = new QDateEdit(this);
+    m_fromEdit->setObjectName(u"fromEdit"_s);
+    m_toEdit = new QDateEdit(this);
+    m_toEdit->setObjectName(u"toEdit"_s);
+    for (QDateEdit *edit : { m_fromEdit, m_toEdit }) {
+        edit->setCalendarPopup(true);
+        edit->setDate(today());
+        edit->setMaximumDate(today());
+        edit->setVisible(false);
+    }
+    m_filterLabel = new QLabel(this);
+    m_profileBox = new QComboBox(this);
+    m_profileBox->setObjectName(u"profileBox"_s);
+    m_filterLabel->setBuddy(m_profileBox);
+    m_modelBox = new QComboBox(this);
+    m_modelBox->setObjectName(u"modelBox"_s);
+    m_splitLabel = new QLabel(this);
+    m_splitBox = new QComboBox(this);
+    m_splitBox->setObjectName(u"splitBox"_s);
+    m_splitLabel->setBuddy(m_splitBox);
+    for (QComboBox *box : { m_profileBox, m_modelBox })
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+
+    connect(m_rangeBox, &QComboBox::activated, this,
+        [this](int index) { setRange(Range(m_rangeBox->itemData(index).toInt())); });
+    const auto datesEdited = [this] { setDates(m_fromEdit->date(), m_toEdit->date()); };
+    connect(m_fromEdit, &QDateEdit::editingFinished, this, datesEdited);
+    connect(m_toEdit, &QDateEdit::editingFinished, this, datesEdited);
+    const auto filtered = [this] {
+        setFilter(m_profileBox->currentData().toString(), m_modelBox->currentData().toString());
+    };
+    connect(m_profileBox, &QComboBox::activated, this, filtered);
+    connect(m_modelBox, &QComboBox::activated, this, filtered);
+    connect(m_splitBox, &QComboBox::activated, this, [this](int index) {
+        setSplit(InsightsDigest::Split(m_splitBox->itemData(index).toInt()));
+    });
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_rangeLabel);
+    controls->addWidget(m_rangeBox);
+    controls->addWidget(m_fromEdit);
+    controls->addWidget(m_toEdit);
+    controls->addSpacing(12);
+    controls->addWidget(m_filterLabel);
+    controls->addWidget(m_profileBox);
+    controls->addWidget(m_modelBox);
+    controls->addSpacing(12);
+    controls->addWidget(m_splitLabel);
+    controls->addWidget(m_splitBox);
+    controls->addStretch(1);
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(u"summary"_s);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *content = new QWidget;
+    auto *column = new QVBoxLayout(content);
+    m_limitsBox = new QGroupBox(content);
+    m_gauges = new SpendGauges(m_limitsBox);
+    auto *limits = new QVBoxLayout(m_limitsBox);
+    limits->addWidget(m_gauges);
+    column->addWidget(m_limitsBox);
+    m_grid = new QGridLayout;
+    column->addLayout(m_grid);
+    column->addStretch(1);
+    for (const QString &id : { u"tokens"_s, u"cost"_s, u"time-lost"_s, u"time-lost-by-profile"_s,
+             u"refusals"_s, u"wait-sources"_s, u"outcomes"_s }) {
+        auto *card = new InsightsCard(id, content);
+        card->setExportDirectory(&m_exportDirectory);
+        m_cards.insert(id, card);
+        m_order.append(id);
+    }
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(u"insightsScroll"_s);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidget(content);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_scroll, 1);
+    layOutCards();
+
+    auto *close = new QShortcut(QKeySequence::Close, this);
+    connect(close, &QShortcut::activated, this, &QWidget::close);
+    auto *escape = new QShortcut(Qt::Key_Escape, this);
+    connect(escape, &QShortcut::activated, this, &QWidget::close);
+    auto *refresh = new QShortcut(QKeySequence::Refresh, this);
+    connect(refresh, &QShortcut::activated, this, &InsightsWindow::reload);
+}
+
+void InsightsWindow::retranslate()
+{
+    setWindowTitle(tr("Insights — capwatch"));
+    m_rangeLabel->setText(tr("&Range:"));
+    m_filterLabel->setText(tr("&Filter:"));
+    m_splitLabel->setText(tr("&Tokens by:"));
+    m_limitsBox->setTitle(tr("Spending limits"));
+    const auto fillRange = [this] {
+        const QSignalBlocker block(m_rangeBox);
+        m_rangeBox->clear();
+        m_rangeBox->addItem(tr("Today"), int(Range::Today));
+        m_rangeBox->addItem(tr("Last 7 days"), int(Range::Week));
+        m_rangeBox->addItem(tr("Last 30 days"), int(Range::Month));
+        m_rangeBox->addItem(tr("Last 90 days"), int(Range::Quarter));
+        m_rangeBox->addItem(tr("All"), int(Range::All));
+        m_rangeBox->addItem(tr("Dates…"), int(Range::Dates));
+        m_rangeBox->setCurrentIndex(m_rangeBox->findData(int(m_range)));
+    };
+    fillRange();
+    {
+        const QSignalBlocker block(m_splitBox);
+        m_splitBox->clear();
+        m_splitBox->addItem(tr("Model"), int(InsightsDigest::Split::Model));
+        m_splitBox->addItem(tr("Profile"), int(InsightsDigest::Split::Profile));
+        m_splitBox->setCurrentIndex(m_splitBox->findData(int(m_split)));
+    }
+    m_fromEdit->setToolTip(tr("First day"));
+    m_toEdit->setToolTip(tr("Last day"));
+    fillFilters();
+}
+
+QDate InsightsWindow::today() const
+{
+    return m_tally ? m_tally->now().date() : QDate::currentDate();
+}
+
+QDate InsightsWindow::from() const
+{
+    const QDate t = today();
+    switch (m_range) {
+    case Range::Today:
+        return t;
+    case Range::Week:
+        return t.addDays(-6);
+    case Range::Month:
+        return t.addDays(-29);
+    case Range::Quarter:
+        return t.addDays(-89);
+    case Range::All:
+        return m_insights.firstDay.isValid() && m_insights.firstDay < t ? m_insights.firstDay : t;
+    case Range::Dates:
+        return m_datesFrom;
+    }
+    return t;
+}
+
+QDate InsightsWindow::to() const
+{
+    return m_range == Range::Dates ? m_datesTo : today();
+}
+
+void InsightsWindow::setRange(Range range)
+{
+    m_range = range;
+    if (range == Range::Dates && !m_datesFrom.isValid()) {
+        m_datesTo = today();
+        m_datesFrom = m_datesTo.addDays(-6);
+    }
+    {
+        const QSignalBlocker block(m_rangeBox);
+        m_rangeBox->setCurrentIndex(m_rangeBox->findData(int(range)));
+    }
+    m_fromEdit->setVisible(range == Range::Dates);
+    m_toEdit->setVisible(range == Range::Dates);
+    if (range == Range::Dates) {
+        m_fromEdit->setDate(m_datesFrom);
+        m_toEdit->setDate(m_datesTo);
+    }
+    reload();
+}
+
+void InsightsWindow::setDates(QDate from, QDate to)
+{
+    if (to < from)
+        std::swap(from, to);
+    m_datesFrom = from;
+    m_datesTo = to;
+    if (m_range != Range::Dates)
+        setRange(Range::Dates); // reloads
+    else
+        reload();
+}
+
+void InsightsWindow::setFilter(const QString &profile, const QString &model)
+{
+    m_profile = profile;
+    m_model = model;
+    fillFilters();
+    reload();
+}
+
+void InsightsWindow::setSplit(InsightsDigest::Split split)
+{
+    m_split = split;
+    {
+        const QSignalBlocker block(m_splitBox);
+        m_splitBox->setCurrentIndex(m_splitBox->findData(int(split)));
+    }
+    applyInsights(m_generation); // the same numbers, stacked the other way
+}
+
+void InsightsWindow::reload()
+{
+    refreshGauges();
+    const int generation = ++m_generation;
+    m_asked.start();
+    if (!m_writer) {
+        m_insights = {};
+        applyInsights(generation);
+        return;
+    }
+    history::InsightsQuery query;
+    query.from = m_range == Range::All ? QDate() : from();
+    query.to = to();
+    query.profile = m_profile;
+    query.model = m_model;
+    // Sums only, on the history's worker; the latest ask wins.
+    m_writer->read(
+        this, [query](history::HistoryStore &store) { return store.insights(query); },
+        [this, generation](history::Insights result) {
+            if (generation != m_generation)
+                return;
+            m_insights = std::move(result);
+            fillFilters();
+            applyInsights(generation);
+        });
+}
+
+void InsightsWindow::applyInsights(int generation)
+{
+    m_shownFrom = from();
+    m_shownTo = to();
+    const InsightsDigest digest(m_insights, m_shownFrom, m_shownTo, palette());
+    m_pending = { digest.tokens(m_split), digest.cost(), digest.timeLost(),
+        digest.timeLostByProvider(), digest.refusals(), digest.waitSources(), digest.outcomes() };
+    m_summary->setText(summaryText());
+    applyCard(0, generation);
+}
+
+void InsightsWindow::applyCard(int index, int generation)
+{
+    // A card a turn: each redraw is a few milliseconds, the seven at once would be a stall.
+    if (generation != m_generation || index >= m_pending.size())
+        return;
+    InsightsTable table = m_pending.at(index);
+    if (InsightsCard *card = m_cards.value(table.id))
+        card->setTable(std::move(table));
+    if (index + 1 < m_pending.size()) {
+        QTimer::singleShot(
+            0, this, [this, index, generation] { applyCard(index + 1, generation); });
+        return;
+    }
+    Q_EMIT loaded(m_asked.elapsed());
+}
+
+QString InsightsWindow::summaryText() const
+{
+    if (!m_writer)
+        return tr("This run keeps no history (--private): there is nothing to sum.");
+    qint64 tokens = 0;
+    qint64 attempts = 0;
+    double billed = 0;
+    double estimated = 0;
+    qint64 lostMs = 0;
+    for (const history::InsightsDay &d : m_insights.days) {
+        if (d.day < m_shownFrom || d.day > m_shownTo)
+            continue;
+        tokens += d.promptTokens + d.completionTokens;
+        attempts += d.attempts;
+        billed += d.billed;
+        estimated += d.estimated;
+        lostMs += d.waitedMs + d.pacedMs + d.parkedMs;
+    }
+    const qint64 sends = m_insights.firstTime + m_insights.afterRetries
+        + m_insights.parkedThenAnswered + m_insights.notAnswered;
+    if (attempts == 0)
+        return tr("Nothing was sent in this range. capwatch counts every attempt, of this window "
+                  "and of capwatch-cli, in its history.");
+    const QLocale locale;
+    QStringList parts;
+    parts.append(tr("Sends: %1").arg(locale.toString(sends)));
+    parts.append(tr("tokens: %1").arg(locale.toString(tokens)));
+    const auto money = [](double amount, const QString &currency) {
+        return InsightsTableModel::format(amount, InsightsTable::Unit::Money, currency);
+    };
+    if (billed > 0)
+        parts.append(tr("billed: %1").arg(money(billed, {})));
+    if (estimated > 0)
+        parts.append(tr("estimated: %1").arg(money(estimated, u"USD"_s)));
+    parts.append(tr("lost to caps: %1")
+                     .arg(InsightsTableModel::format(
+                         double(lostMs) / 60000.0, InsightsTable::Unit::Minutes, {})));
+    return parts.join(u" · "_s);
+}
+
+void InsightsWindow::fillFilters()
+{
+    const auto fill
+        = [](QComboBox *box, const QString &all, const QStringList &names, const QString &current) {
+              const QSignalBlocker block(box);
+              box->clear();
+              box->addItem(all, QString());
+              for (const QString &name : names)
+                  box->addItem(name.isEmpty() ? tr("(none)") : name, name);
+              // A filter the ledger no longer names stays chosen: its (empty) numbers are the
+              // answer.
+              if (!current.isEmpty() && box->findData(current) < 0)
+                  box->addItem(current, current);
+              box->setCurrentIndex(std::max(0, box->findData(current)));
+          };
+    fill(m_profileBox, tr("All profiles"), m_insights.profiles, m_profile);
+    fill(m_modelBox, tr("All models"), m_insights.models, m_model);
+}
+
+void InsightsWindow::layOutCards()
+{
+    const int columns = width() >= kTwoColumnsWidth ? 2 : 1;
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (const QString &id : std::as_const(m_order))
+        m_grid->removeWidget(m_cards.value(id));
+    for (int i = 0; i < m_order.size(); ++i)
+        m_grid->addWidget(m_cards.value(m_order.at(i)), i / columns, i % columns);
+    for (int c = 0; c < 2; ++c)
+        m_grid->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+void InsightsWindow::refreshGauges()
+{
+    if (m_tally && m_profiles && isVisible())
+        m_gauges->refresh(m_profiles(), *m_tally);
+}
+
+void InsightsWindow::onChartsLoaded()
+{
+    ChartsModule *charts = ChartsModule::instance();
+    for (InsightsCard *card : std::as_const(m_cards))
+        card->setCharts(charts->factory(), charts->error());
+}
+
+void InsightsWindow::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        applyInsights(m_generation);
+    } else if (event->type() == QEvent::PaletteChange) {
+        applyInsights(m_generation); // the categories' colours for the new palette
+    }
+    QWidget::changeEvent(event);
+}
+
+void InsightsWindow::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    layOutCards();
+}
+
+void InsightsWindow::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refreshGauges();
+}
+
+} // namespace capwatch::ui

@@ -1,0 +1,139 @@
+#pragma once
+
+// Insights (docs/insights.md): where the time and the money go, in charts, over a range (today,
+// 7, 30 or 90 days, all, or dates) and a filter (profile, model). The numbers are summed in SQL on
+// the history's worker (HistoryStore::insights()), never from rows loaded here; the charts come
+// from the charts module, loaded on a worker the first time the view opens (ChartsModule); the
+// spending limits' gauges from the ledger's tally. Every chart has its table and its exports
+// (InsightsCard). Follows the ledger live: another attempt, here or by capwatch-cli, updates it.
+
+#include "history/historytypes.h"
+#include "ui/insights/insightsdigest.h"
+
+#include <QDate>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+#include <functional>
+
+class QComboBox;
+class QDateEdit;
+class QGridLayout;
+class QGroupBox;
+class QLabel;
+class QScrollArea;
+
+namespace capwatch::history {
+class HistoryWriter;
+}
+namespace capwatch::session {
+struct ProfileSet;
+class UsageTally;
+} // namespace capwatch::session
+
+namespace capwatch::ui {
+
+class InsightsCard;
+class SpendGauges;
+
+class InsightsWindow final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(InsightsWindow)
+
+public:
+    enum class Range
+    {
+        Today,
+        Week,
+        Month,
+        Quarter,
+        All,
+        Dates
+    };
+    Q_ENUM(Range)
+
+    /// `writer`: the history (null: a run that keeps none, said so); `tally`: the ledger's
+    /// counts for the gauges; `profiles`: their limits, read when shown. None owned.
+    InsightsWindow(history::HistoryWriter *writer, session::UsageTally *tally,
+        std::function<session::ProfileSet()> profiles, QWidget *parent = nullptr);
+
+    void setRange(Range range);
+    /// Range::Dates from `from` to `to`, both included.
+    void setDates(QDate from, QDate to);
+    /// Empty: all.
+    void setFilter(const QString &profile, const QString &model);
+    void setSplit(InsightsDigest::Split split);
+    Range range() const { return m_range; }
+    /// The days shown (for All, from the ledger's first day, once known).
+    QDate from() const;
+    QDate to() const;
+
+    InsightsCard *card(const QString &id) const { return m_cards.value(id); }
+    QStringList cardIds() const { return m_order; }
+    SpendGauges *gauges() const { return m_gauges; }
+    const history::Insights &insights() const { return m_insights; }
+    QString summaryText() const;
+    /// Reads the range again.
+    void reload();
+
+Q_SIGNALS:
+    /// The charts show the range and filter last asked for: `ms` after the ask.
+    void loaded(qint64 ms);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void buildUi();
+    void retranslate();
+    void applyInsights(int generation);
+    void applyCard(int index, int generation);
+    void fillFilters();
+    void layOutCards();
+    void refreshGauges();
+    void onChartsLoaded();
+    QDate today() const;
+
+    QPointer<history::HistoryWriter> m_writer;
+    QPointer<session::UsageTally> m_tally;
+    std::function<session::ProfileSet()> m_profiles;
+    Range m_range = Range::Month;
+    QDate m_datesFrom;
+    QDate m_datesTo;
+    QString m_profile;
+    QString m_model;
+    InsightsDigest::Split m_split = InsightsDigest::Split::Model;
+    history::Insights m_insights;
+    QDate m_shownFrom; ///< of the tables shown
+    QDate m_shownTo;
+    QList<InsightsTable> m_pending; ///< tables still to hand to their cards, one per turn
+    int m_generation = 0;
+    QElapsedTimer m_asked;
+    QTimer m_follow; ///< the ledger changed: read again, at most once a second
+    QString m_exportDirectory;
+
+    QComboBox *m_rangeBox = nullptr;
+    QDateEdit *m_fromEdit = nullptr;
+    QDateEdit *m_toEdit = nullptr;
+    QComboBox *m_profileBox = nullptr;
+    QComboBox *m_modelBox = nullptr;
+    QComboBox *m_splitBox = nullptr;
+    QLabel *m_rangeLabel = nullptr;
+    QLabel *m_filterLabel = nullptr;
+    QLabel *m_splitLabel = nullptr;
+    QLabel *m_summary = nullptr;
+    QGroupBox *m_limitsBox = nullptr;
+    SpendGauges *m_gauges = nullptr;
+    QScrollArea *m_scroll = nullptr;
+    QGridLayout *m_grid = nullptr;
+    QHash<QString, InsightsCard *> m_cards;
+    QStringList m_order;
+    int m_columns = 0;
+};
+
+} // namespace capwatch::ui

@@ -1,0 +1,128 @@
+#include "ui/insights/spendgauges.h"
+
+#include "retry/spendlimits.h"
+#include "session/profiles.h"
+#include "session/sendtexts.h"
+#include "session/usagetally.h"
+#include "ui/panel/categorycolors.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+
+namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
+
+SpendGauges::SpendGauges(QWidget *parent)
+    : QWidget(parent)
+    , m_grid(new QGridLayout(this))
+{
+    setObjectName(u"spendGauges"_s);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setColumnStretch(1, 1);
+}
+
+void SpendGauges::refresh(const session::ProfileSet &profiles, const session::UsageTally &tally)
+{
+    while (QLayoutItem *item = m_grid->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_lines.clear();
+    const QLocale locale;
+    const QString currency = u"USD"_s;
+    const QDateTime now = tally.now();
+    int row = 0;
+    for (const session::ProviderProfile &p : profiles.profiles) {
+        const retry::SpendLimits &limits = p.spend;
+        if (limits.empty())
+            continue;
+        const session::UsageTally::Spent day = tally.today(p.name);
+        const session::UsageTally::Spent month = tally.thisMonth(p.name);
+        struct Gauge
+        {
+            std::optional<double> allowed;
+            double used;
+            bool money;
+            bool daily;
+        };
+        const Gauge gauges[] = {
+            { limits.tokensDay ? std::optional<double>(double(*limits.tokensDay)) : std::nullopt,
+                double(day.tokens), false, true },
+            { limits.costDay, day.amount(), true, true },
+            { limits.tokensMonth ? std::optional<double>(double(*limits.tokensMonth))
+                                 : std::nullopt,
+                double(month.tokens), false, false },
+            { limits.costMonth, month.amount(), true, false },
+        };
+        for (const Gauge &g : gauges) {
+            if (!g.allowed)
+                continue;
+            const auto amount = [&](double v) {
+                return g.money ? session::SendTexts::money(v, currency)
+                               : locale.toString(qint64(v));
+            };
+            const QString name = g.money
+                ? (g.daily ? tr("%1 · money today") : tr("%1 · money this month")).arg(p.name)
+                : (g.daily ? tr("%1 · tokens today") : tr("%1 · tokens this month")).arg(p.name);
+            const double fraction = *g.allowed > 0 ? g.used / *g.allowed : 1.0;
+            const int percent = int(fraction * 100.0);
+            const QDateTime first = tally.firstUse(p.name, !g.daily);
+            const QDateTime end = g.daily ? tally.dayEnds() : tally.monthEnds();
+            const auto reached = retry::projectLimitReached(g.used, *g.allowed,
+                first.isValid() ? first.toMSecsSinceEpoch() : now.toMSecsSinceEpoch(),
+                now.toMSecsSinceEpoch(), end.toMSecsSinceEpoch());
+            QString projection;
+            if (fraction >= 1.0) {
+                projection = tr("Reached; it resets %1.")
+                                 .arg(g.daily ? locale.toString(end.time(), QLocale::ShortFormat)
+                                              : locale.toString(end.date(), QLocale::ShortFormat));
+            } else if (reached) {
+                const QDateTime at = QDateTime::fromMSecsSinceEpoch(*reached);
+                projection = g.daily ? tr("At this rate the daily limit is reached at %1.")
+                                           .arg(locale.toString(at.time(), QLocale::ShortFormat))
+                                     : tr("At this rate the monthly limit is reached on %1.")
+                                           .arg(locale.toString(at.date(), QLocale::ShortFormat));
+            } else if (g.used > 0) {
+                projection = g.daily ? tr("At this rate it is not reached today.")
+                                     : tr("At this rate it is not reached this month.");
+            } else {
+                projection = tr("Nothing used yet.");
+            }
+            auto *label = new QLabel(name, this);
+            auto *bar = new QProgressBar(this);
+            bar->setRange(0, 1000);
+            bar->setValue(int(std::min(fraction, 1.0) * 1000.0));
+            const QString figures
+                = tr("%1 of %2 (%3 %)").arg(amount(g.used), amount(*g.allowed)).arg(percent);
+            bar->setFormat(figures);
+            bar->setTextVisible(true);
+            bar->setAccessibleName(name);
+            // In the status bar's colours: past 80 % the rate limit's, at the limit the failure's.
+            QPalette pal = bar->palette();
+            if (percent >= 80)
+                pal.setColor(QPalette::Highlight,
+                    categoryColor(percent >= 100 ? u"fatal"_s : u"rate_limit"_s, pal));
+            bar->setPalette(pal);
+            auto *note = new QLabel(projection, this);
+            note->setWordWrap(true);
+            m_grid->addWidget(label, row, 0);
+            m_grid->addWidget(bar, row, 1);
+            m_grid->addWidget(note, row, 2);
+            m_lines.append(name + u": "_s + figures + u" · "_s + projection);
+            ++row;
+        }
+    }
+    if (row == 0) {
+        auto *none = new QLabel(
+            tr("No profile has a spending limit. Set one in Settings → Providers → Limits."), this);
+        none->setWordWrap(true);
+        none->setForegroundRole(QPalette::PlaceholderText);
+        m_grid->addWidget(none, 0, 0, 1, 3);
+        m_lines.append(none->text());
+    }
+}
+
+} // namespace capwatch::ui
