@@ -49,7 +49,7 @@ arch=$(dpkg --print-architecture)
 depends=$(field Depends)
 step "Depends: $depends"
 [ -n "$depends" ] || fail "Depends is empty (dpkg-shlibdeps did not run?)"
-for lib in libqt6core6 libqt6widgets6 libqt6svg6; do
+for lib in libqt6core6 libqt6widgets6 libqt6svg6 libqt6charts6; do
     grep -q "$lib" <<<"$depends" || fail "Depends does not mention $lib"
 done
 
@@ -67,11 +67,16 @@ expected=(
 for f in "${expected[@]}"; do
     [ -f "$root/$f" ] || fail "the package has no /$f"
 done
+# The Insights view's charts module, where the installed capwatch looks for it: lib/capwatch
+# (or lib/<triplet>/capwatch) beside bin/.
+module=$(cd "$root" && find usr/lib -name capwatch-charts.so | head -1)
+[ -n "$module" ] || fail "the package has no charts module (usr/lib/.../capwatch/capwatch-charts.so)"
+step "charts module: /$module"
 for program in capwatch capwatch-cli; do
     [ -f "$man1/$program.1.gz" ] || [ -f "$man1/$program.1" ] || fail "the package has no man page $program.1"
 done
 unexpected=$(cd "$root" && find . -type f -o -type l | sed 's|^\./||' |
-             grep -Ev '^(usr/bin/capwatch(-cli)?|usr/share/(applications|metainfo|icons/hicolor|man/man1|doc/capwatch)/.*)$' || true)
+             grep -Ev '^(usr/bin/capwatch(-cli)?|usr/lib/([a-z0-9_-]+/)?capwatch/capwatch-charts\.so|usr/share/(applications|metainfo|icons/hicolor|man/man1|doc/capwatch)/.*)$' || true)
 [ -z "$unexpected" ] || fail "unexpected files in the package:"$'\n'"$unexpected"
 grep -q '<svg' "$root/usr/share/icons/hicolor/scalable/apps/$app_id.svg" || fail "the icon is not an SVG"
 
