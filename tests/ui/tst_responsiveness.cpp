@@ -12,6 +12,7 @@
 #include "session/parkinglot.h"
 #include "support/clirunner.h"
 #include "support/sanitizers.h"
+#include "support/stallmeter.h"
 #include "support/windowwidgets.h"
 #include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/conversationview.h"
@@ -36,6 +37,8 @@ using namespace capwatch;
 using namespace capwatch::ui;
 using namespace Qt::StringLiterals;
 using namespace capwatch::testing::widgets;
+using capwatch::testing::kReportedGapMs;
+using capwatch::testing::StallMeter;
 
 namespace {
 
@@ -43,78 +46,6 @@ namespace {
 // many), so the bound is wider there; a real block (a sleep, a nested loop waiting on the
 // network) would still show as seconds.
 constexpr qint64 kStallBoundMs = capwatch::testing::kUnderAsan ? 1000 : 100;
-/// What is printed: a gap of half a frame or more.
-constexpr qint64 kReportedGapMs = 8;
-
-/// The GUI thread's gaps, seen by a precise 1 ms timer on it. With each gap it names the last
-/// event delivered before the tick that ended it (its receiver's class and the event's type): where
-/// to look first. An event delivered inside another one's handler (a paint inside a layout, say)
-/// is named instead of the outer one.
-class StallMeter final : public QObject
-{
-public:
-    explicit StallMeter(std::function<QString()> state = {})
-        : m_state(std::move(state))
-    {
-        m_tick.setTimerType(Qt::PreciseTimer);
-        m_tick.setInterval(1);
-        QObject::connect(&m_tick, &QTimer::timeout, &m_tick, [this] { onTick(); });
-    }
-    void start()
-    {
-        m_clock.start();
-        m_last = -1;
-        qApp->installEventFilter(this);
-        m_tick.start();
-    }
-    void stop()
-    {
-        m_tick.stop();
-        qApp->removeEventFilter(this);
-    }
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (watched != &m_tick) { // kept as two plain values: this runs for every event
-            m_lastClass = watched->metaObject()->className();
-            m_lastType = int(event->type());
-        }
-        return false;
-    }
-
-public:
-    qint64 longestMs() const { return m_longest; }
-    qint64 elapsedMs() const { return m_clock.elapsed(); }
-    int reported() const { return m_reported; }
-
-private:
-    void onTick()
-    {
-        const qint64 now = m_clock.elapsed();
-        if (m_last >= 0) {
-            const qint64 gap = now - m_last;
-            m_longest = std::max(m_longest, gap);
-            if (gap >= kReportedGapMs) {
-                ++m_reported;
-                qInfo("gap of %lld ms ending at %lld ms, after a %s event %d%s", qlonglong(gap),
-                    qlonglong(now), m_lastClass, m_lastType,
-                    m_state ? qPrintable(u", "_s + m_state()) : "");
-            }
-        }
-        m_last = now;
-    }
-
-    std::function<QString()> m_state;
-    QTimer m_tick;
-    QElapsedTimer m_clock;
-    qint64 m_last = -1;
-    qint64 m_longest = 0;
-    int m_reported = 0;
-    const char *m_lastClass = "(none)";
-    int m_lastType = 0;
-};
-
 /// Runs the event loop until `done` holds or `timeoutMs` passed. Not with QTRY_*: those sleep
 /// 10 ms between polls, on this very thread, and every sleep would count as a stall.
 bool spinUntil(const std::function<bool()> &done, int timeoutMs)

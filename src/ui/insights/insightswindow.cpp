@@ -60,12 +60,11 @@ InsightsWindow::InsightsWindow(history::HistoryWriter *writer, session::UsageTal
     retranslate();
 
     ChartsModule *charts = ChartsModule::instance();
-    if (charts->isDone())
-        onChartsLoaded();
-    else
-        connect(charts, &ChartsModule::done, this, &InsightsWindow::onChartsLoaded);
+    if (!charts->isDone())
+        connect(charts, &ChartsModule::done, this, &InsightsWindow::schedule);
     charts->load();
     reload();
+    schedule(); // the cards, a turn each
 }
 
 void InsightsWindow::buildUi()
@@ -140,13 +139,9 @@ void InsightsWindow::buildUi()
     m_grid = new QGridLayout;
     column->addLayout(m_grid);
     column->addStretch(1);
-    for (const QString &id : { u"tokens"_s, u"cost"_s, u"time-lost"_s, u"time-lost-by-profile"_s,
-             u"refusals"_s, u"wait-sources"_s, u"outcomes"_s }) {
-        auto *card = new InsightsCard(id, content);
-        card->setExportDirectory(&m_exportDirectory);
-        m_cards.insert(id, card);
-        m_order.append(id);
-    }
+    m_content = content;
+    m_order = { u"tokens"_s, u"cost"_s, u"time-lost"_s, u"time-lost-by-profile"_s, u"refusals"_s,
+        u"wait-sources"_s, u"outcomes"_s };
     m_scroll = new QScrollArea(this);
     m_scroll->setObjectName(u"insightsScroll"_s);
     m_scroll->setWidgetResizable(true);
@@ -157,7 +152,6 @@ void InsightsWindow::buildUi()
     layout->addLayout(controls);
     layout->addWidget(m_summary);
     layout->addWidget(m_scroll, 1);
-    layOutCards();
 
     auto *close = new QShortcut(QKeySequence::Close, this);
     connect(close, &QShortcut::activated, this, &QWidget::close);
@@ -310,26 +304,64 @@ void InsightsWindow::applyInsights(int generation)
     m_shownFrom = from();
     m_shownTo = to();
     const InsightsDigest digest(m_insights, m_shownFrom, m_shownTo, palette());
-    m_pending = { digest.tokens(m_split), digest.cost(), digest.timeLost(),
-        digest.timeLostByProvider(), digest.refusals(), digest.waitSources(), digest.outcomes() };
+    for (InsightsTable t :
+        { digest.tokens(m_split), digest.cost(), digest.timeLost(), digest.timeLostByProvider(),
+            digest.refusals(), digest.waitSources(), digest.outcomes() })
+        m_tables.insert(t.id, std::move(t));
+    m_tablesGeneration = generation;
+    m_loadedSent = false;
     m_summary->setText(summaryText());
-    applyCard(0, generation);
+    schedule();
 }
 
-void InsightsWindow::applyCard(int index, int generation)
+void InsightsWindow::schedule()
 {
-    // A card a turn: each redraw is a few milliseconds, the seven at once would be a stall.
-    if (generation != m_generation || index >= m_pending.size())
+    if (m_pumpPosted)
         return;
-    InsightsTable table = m_pending.at(index);
-    if (InsightsCard *card = m_cards.value(table.id))
-        card->setTable(std::move(table));
-    if (index + 1 < m_pending.size()) {
-        QTimer::singleShot(
-            0, this, [this, index, generation] { applyCard(index + 1, generation); });
-        return;
+    m_pumpPosted = true;
+    QTimer::singleShot(0, this, &InsightsWindow::pump);
+}
+
+void InsightsWindow::pump()
+{
+    // One step a turn (a card made, a table handed over, a chart made), each a few
+    // milliseconds: all of them at once would be a stall. A step posts the next one, which
+    // waits for the next turn of the event loop.
+    m_pumpPosted = false;
+    for (const QString &id : std::as_const(m_order)) {
+        if (!m_cards.contains(id)) {
+            auto *card = new InsightsCard(id, m_content);
+            card->setExportDirectory(&m_exportDirectory);
+            m_cards.insert(id, card);
+            m_columns = 0; // lay them out again, with this one
+            layOutCards();
+            schedule();
+            return;
+        }
     }
-    Q_EMIT loaded(m_asked.elapsed());
+    for (const QString &id : std::as_const(m_order)) {
+        if (m_applied.value(id, -1) != m_tablesGeneration && m_tables.contains(id)) {
+            m_cards.value(id)->setTable(m_tables.value(id));
+            m_applied.insert(id, m_tablesGeneration);
+            schedule();
+            return;
+        }
+    }
+    ChartsModule *charts = ChartsModule::instance();
+    if (charts->isDone()) {
+        for (const QString &id : std::as_const(m_order)) {
+            if (!m_charted.contains(id)) {
+                m_cards.value(id)->setCharts(charts->factory(), charts->error());
+                m_charted.insert(id);
+                schedule();
+                return;
+            }
+        }
+    }
+    if (m_tablesGeneration == m_generation && !m_loadedSent && m_tables.size() == m_order.size()) {
+        m_loadedSent = true;
+        Q_EMIT loaded(m_asked.elapsed());
+    }
 }
 
 QString InsightsWindow::summaryText() const
@@ -397,10 +429,12 @@ void InsightsWindow::layOutCards()
     if (columns == m_columns)
         return;
     m_columns = columns;
-    for (const QString &id : std::as_const(m_order))
-        m_grid->removeWidget(m_cards.value(id));
-    for (int i = 0; i < m_order.size(); ++i)
-        m_grid->addWidget(m_cards.value(m_order.at(i)), i / columns, i % columns);
+    for (InsightsCard *card : std::as_const(m_cards))
+        m_grid->removeWidget(card);
+    for (int i = 0; i < m_order.size(); ++i) {
+        if (InsightsCard *card = m_cards.value(m_order.at(i)))
+            m_grid->addWidget(card, i / columns, i % columns);
+    }
     for (int c = 0; c < 2; ++c)
         m_grid->setColumnStretch(c, c < columns ? 1 : 0);
 }
@@ -409,13 +443,6 @@ void InsightsWindow::refreshGauges()
 {
     if (m_tally && m_profiles && isVisible())
         m_gauges->refresh(m_profiles(), *m_tally);
-}
-
-void InsightsWindow::onChartsLoaded()
-{
-    ChartsModule *charts = ChartsModule::instance();
-    for (InsightsCard *card : std::as_const(m_cards))
-        card->setCharts(charts->factory(), charts->error());
 }
 
 void InsightsWindow::changeEvent(QEvent *event)

@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 #include <QWidget>
 #include <functional>
@@ -71,6 +72,7 @@ public:
     QDate from() const;
     QDate to() const;
 
+    /// A card by id; null until made (a card a turn after the window is).
     InsightsCard *card(const QString &id) const { return m_cards.value(id); }
     QStringList cardIds() const { return m_order; }
     SpendGauges *gauges() const { return m_gauges; }
@@ -92,11 +94,12 @@ private:
     void buildUi();
     void retranslate();
     void applyInsights(int generation);
-    void applyCard(int index, int generation);
+    /// pump() at the next turn, once.
+    void schedule();
+    void pump();
     void fillFilters();
     void layOutCards();
     void refreshGauges();
-    void onChartsLoaded();
     QDate today() const;
 
     QPointer<history::HistoryWriter> m_writer;
@@ -111,7 +114,12 @@ private:
     history::Insights m_insights;
     QDate m_shownFrom; ///< of the tables shown
     QDate m_shownTo;
-    QList<InsightsTable> m_pending; ///< tables still to hand to their cards, one per turn
+    QHash<QString, InsightsTable> m_tables; ///< the latest of each card, by id
+    int m_tablesGeneration = -1; ///< the ask they answer
+    QHash<QString, int> m_applied; ///< the generation of the table each card shows
+    QSet<QString> m_charted; ///< the cards given their chart (or told there is none)
+    bool m_pumpPosted = false;
+    bool m_loadedSent = false;
     int m_generation = 0;
     QElapsedTimer m_asked;
     QTimer m_follow; ///< the ledger changed: read again, at most once a second
@@ -130,6 +138,7 @@ private:
     QGroupBox *m_limitsBox = nullptr;
     SpendGauges *m_gauges = nullptr;
     QScrollArea *m_scroll = nullptr;
+    QWidget *m_content = nullptr; ///< the scrolled page: the limits, then the cards
     QGridLayout *m_grid = nullptr;
     QHash<QString, InsightsCard *> m_cards;
     QStringList m_order;
