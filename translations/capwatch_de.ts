@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>QObject</name>
+    <message>
+        <source>This is not a chart.</source>
+        <translation>Dies ist kein Diagramm.</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::session</name>
     <message>
         <source>A profile needs a name.</source>
@@ -852,6 +859,21 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::ChartsModule</name>
+    <message>
+        <source>The charts module (%1) is not installed.</source>
+        <translation>Das Diagrammmodul (%1) ist nicht installiert.</translation>
+    </message>
+    <message>
+        <source>The charts module %1 could not be loaded: %2</source>
+        <translation>Das Diagrammmodul %1 konnte nicht geladen werden: %2</translation>
+    </message>
+    <message>
+        <source>it is of another version</source>
+        <translation>es stammt von einer anderen Version</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ContextGauge</name>
     <message>
         <source>Context: %1 of %2 tokens</source>
@@ -1574,6 +1596,318 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::InsightsCard</name>
+    <message>
+        <source>The numbers are in the table.</source>
+        <translation>Die Zahlen stehen in der Tabelle.</translation>
+    </message>
+    <message>
+        <source>Nothing in this range.</source>
+        <translation>Keine Daten in diesem Zeitraum.</translation>
+    </message>
+    <message>
+        <source>There is no chart to export.</source>
+        <translation>Es gibt kein Diagramm zum Exportieren.</translation>
+    </message>
+    <message>
+        <source>The image could not be written.</source>
+        <translation>Das Bild konnte nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV-Tabelle (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>%1 exportieren</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>Tabelle</translation>
+    </message>
+    <message>
+        <source>Show the numbers of this chart as a table</source>
+        <translation>Die Zahlen dieses Diagramms als Tabelle anzeigen</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image…</source>
+        <translation>PNG-Bild…</translation>
+    </message>
+    <message>
+        <source>SVG image…</source>
+        <translation>SVG-Bild…</translation>
+    </message>
+    <message>
+        <source>CSV table…</source>
+        <translation>CSV-Tabelle…</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::InsightsDigest</name>
+    <message>
+        <source>Day</source>
+        <translation>Tag</translation>
+    </message>
+    <message>
+        <source>Week from</source>
+        <translation>Woche ab</translation>
+    </message>
+    <message>
+        <source>Month</source>
+        <translation>Monat</translation>
+    </message>
+    <message>
+        <source>Tokens by model</source>
+        <translation>Tokens nach Modell</translation>
+    </message>
+    <message>
+        <source>Tokens by profile</source>
+        <translation>Tokens nach Profil</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Tokens</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keines)</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Sonstige</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Kosten</translation>
+    </message>
+    <message>
+        <source>Billed by the provider</source>
+        <translation>Vom Anbieter abgerechnet</translation>
+    </message>
+    <message>
+        <source>Estimated from prices</source>
+        <translation>Aus Preisen geschätzt</translation>
+    </message>
+    <message>
+        <source>Time lost to caps</source>
+        <translation>Durch Limits verlorene Zeit</translation>
+    </message>
+    <message>
+        <source>Minutes</source>
+        <translation>Minuten</translation>
+    </message>
+    <message>
+        <source>Retry waits</source>
+        <translation>Wiederholungen</translation>
+    </message>
+    <message>
+        <source>Pacing</source>
+        <translation>Drosselung</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation>Geparkt</translation>
+    </message>
+    <message>
+        <source>Time lost by profile</source>
+        <translation>Verlorene Zeit nach Profil</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>Refusals by category</source>
+        <translation>Ablehnungen nach Kategorie</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>Refused attempts</source>
+        <translation>Abgelehnte Versuche</translation>
+    </message>
+    <message>
+        <source>Where the waits came from</source>
+        <translation>Woher die Wartezeiten stammen</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Time waited</source>
+        <translation>Wartezeit</translation>
+    </message>
+    <message>
+        <source>Waits</source>
+        <translation>Wartevorgänge</translation>
+    </message>
+    <message>
+        <source>How sends ended</source>
+        <translation>Ausgang der Anfragen</translation>
+    </message>
+    <message>
+        <source>Sends</source>
+        <translation>Anfragen</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Answered first time</source>
+        <translation>Beim ersten Versuch beantwortet</translation>
+    </message>
+    <message>
+        <source>Answered after retries</source>
+        <translation>Nach Wiederholungen beantwortet</translation>
+    </message>
+    <message>
+        <source>Parked, then answered</source>
+        <translation>Geparkt, dann beantwortet</translation>
+    </message>
+    <message>
+        <source>Not answered</source>
+        <translation>Nicht beantwortet</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::InsightsTableModel</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::InsightsWindow</name>
+    <message>
+        <source>Insights — capwatch</source>
+        <translation>Auswertung — capwatch</translation>
+    </message>
+    <message>
+        <source>&amp;Range:</source>
+        <translation>&amp;Zeitraum:</translation>
+    </message>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation>&amp;Filter:</translation>
+    </message>
+    <message>
+        <source>&amp;Tokens by:</source>
+        <translation>&amp;Tokens nach:</translation>
+    </message>
+    <message>
+        <source>Spending limits</source>
+        <translation>Verbrauchslimits</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>Heute</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>Last 90 days</source>
+        <translation>Letzte 90 Tage</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Gesamter Zeitraum</translation>
+    </message>
+    <message>
+        <source>Dates…</source>
+        <translation>Benutzerdefiniert…</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>First day</source>
+        <translation>Erster Tag</translation>
+    </message>
+    <message>
+        <source>Last day</source>
+        <translation>Letzter Tag</translation>
+    </message>
+    <message>
+        <source>This run keeps no history (--private): there is nothing to sum.</source>
+        <translation>Dieser Start speichert keinen Verlauf (--private): Es gibt nichts auszuwerten.</translation>
+    </message>
+    <message>
+        <source>Nothing was sent in this range. capwatch counts every attempt, of this window and of capwatch-cli, in its history.</source>
+        <translation>In diesem Zeitraum wurde nichts gesendet. capwatch zählt jeden Versuch in seinem Verlauf, aus diesem Fenster wie aus capwatch-cli.</translation>
+    </message>
+    <message>
+        <source>Sends: %1</source>
+        <translation>Anfragen: %1</translation>
+    </message>
+    <message>
+        <source>tokens: %1</source>
+        <translation>Tokens: %1</translation>
+    </message>
+    <message>
+        <source>billed: %1</source>
+        <translation>abgerechnet: %1</translation>
+    </message>
+    <message>
+        <source>estimated: %1</source>
+        <translation>geschätzt: %1</translation>
+    </message>
+    <message>
+        <source>lost to caps: %1</source>
+        <translation>durch Limits verloren: %1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keines)</translation>
+    </message>
+    <message>
+        <source>All profiles</source>
+        <translation>Alle Profile</translation>
+    </message>
+    <message>
+        <source>All models</source>
+        <translation>Alle Modelle</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::Keychain</name>
     <message>
         <source>system keychain</source>
@@ -1893,6 +2227,18 @@
             <numerusform>Wiederholungsprotokoll kopiert (%n Eintrag)</numerusform>
             <numerusform>Wiederholungsprotokoll kopiert (%n Einträge)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Insights</source>
+        <translation>&amp;Auswertung</translation>
+    </message>
+    <message>
+        <source>Where the time and the money go, in charts</source>
+        <translation>Wohin Zeit und Geld gehen, in Diagrammen</translation>
     </message>
 </context>
 <context>
@@ -3335,6 +3681,57 @@
     <message>
         <source>How many times in a row an answer cut off at the output limit is continued without asking; what comes joins the same answer</source>
         <translation>Wie oft hintereinander eine am Ausgabelimit abgeschnittene Antwort ohne Nachfrage fortgesetzt wird; was kommt, wird an dieselbe Antwort angefügt</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::SpendGauges</name>
+    <message>
+        <source>%1 · money today</source>
+        <translation>%1 · Kosten heute</translation>
+    </message>
+    <message>
+        <source>%1 · money this month</source>
+        <translation>%1 · Kosten diesen Monat</translation>
+    </message>
+    <message>
+        <source>%1 · tokens today</source>
+        <translation>%1 · Tokens heute</translation>
+    </message>
+    <message>
+        <source>%1 · tokens this month</source>
+        <translation>%1 · Tokens diesen Monat</translation>
+    </message>
+    <message>
+        <source>Reached; it resets %1.</source>
+        <translation>Erreicht; Zurücksetzung: %1.</translation>
+    </message>
+    <message>
+        <source>At this rate the daily limit is reached at %1.</source>
+        <translation>Bei diesem Tempo ist das Tageslimit um %1 erreicht.</translation>
+    </message>
+    <message>
+        <source>At this rate the monthly limit is reached on %1.</source>
+        <translation>Bei diesem Tempo ist das Monatslimit am %1 erreicht.</translation>
+    </message>
+    <message>
+        <source>At this rate it is not reached today.</source>
+        <translation>Bei diesem Tempo wird es heute nicht erreicht.</translation>
+    </message>
+    <message>
+        <source>At this rate it is not reached this month.</source>
+        <translation>Bei diesem Tempo wird es diesen Monat nicht erreicht.</translation>
+    </message>
+    <message>
+        <source>Nothing used yet.</source>
+        <translation>Noch nichts verbraucht.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3 %)</source>
+        <translation>%1 von %2 (%3 %)</translation>
+    </message>
+    <message>
+        <source>No profile has a spending limit. Set one in Settings → Providers → Limits.</source>
+        <translation>Kein Profil hat ein Verbrauchslimit. Legen Sie eines unter Einstellungen → Anbieter → Verbrauchslimits fest.</translation>
     </message>
 </context>
 <context>

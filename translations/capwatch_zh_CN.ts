@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>QObject</name>
+    <message>
+        <source>This is not a chart.</source>
+        <translation>这不是图表。</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::session</name>
     <message>
         <source>A profile needs a name.</source>
@@ -846,6 +853,21 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::ChartsModule</name>
+    <message>
+        <source>The charts module (%1) is not installed.</source>
+        <translation>未安装图表模块（%1）。</translation>
+    </message>
+    <message>
+        <source>The charts module %1 could not be loaded: %2</source>
+        <translation>无法加载图表模块 %1：%2</translation>
+    </message>
+    <message>
+        <source>it is of another version</source>
+        <translation>其版本不匹配</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ContextGauge</name>
     <message>
         <source>Context: %1 of %2 tokens</source>
@@ -1562,6 +1584,318 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::InsightsCard</name>
+    <message>
+        <source>The numbers are in the table.</source>
+        <translation>数据见表格。</translation>
+    </message>
+    <message>
+        <source>Nothing in this range.</source>
+        <translation>此时间范围内没有数据。</translation>
+    </message>
+    <message>
+        <source>There is no chart to export.</source>
+        <translation>没有可导出的图表。</translation>
+    </message>
+    <message>
+        <source>The image could not be written.</source>
+        <translation>未能写入图像。</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>导出“%1”</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Show the numbers of this chart as a table</source>
+        <translation>以表格显示此图表的数据</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>PNG image…</source>
+        <translation>PNG 图像…</translation>
+    </message>
+    <message>
+        <source>SVG image…</source>
+        <translation>SVG 图像…</translation>
+    </message>
+    <message>
+        <source>CSV table…</source>
+        <translation>CSV 表格…</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::InsightsDigest</name>
+    <message>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Week from</source>
+        <translation>周（起始日）</translation>
+    </message>
+    <message>
+        <source>Month</source>
+        <translation>月份</translation>
+    </message>
+    <message>
+        <source>Tokens by model</source>
+        <translation>Token 用量（按模型）</translation>
+    </message>
+    <message>
+        <source>Tokens by profile</source>
+        <translation>Token 用量（按配置）</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Billed by the provider</source>
+        <translation>服务商计费</translation>
+    </message>
+    <message>
+        <source>Estimated from prices</source>
+        <translation>按价格估算</translation>
+    </message>
+    <message>
+        <source>Time lost to caps</source>
+        <translation>因上限损失的时间</translation>
+    </message>
+    <message>
+        <source>Minutes</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>Retry waits</source>
+        <translation>重试等待</translation>
+    </message>
+    <message>
+        <source>Pacing</source>
+        <translation>节流</translation>
+    </message>
+    <message>
+        <source>Parked</source>
+        <translation>挂起</translation>
+    </message>
+    <message>
+        <source>Time lost by profile</source>
+        <translation>损失时间（按配置）</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Refusals by category</source>
+        <translation>拒绝次数（按类别）</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Refused attempts</source>
+        <translation>被拒绝的尝试</translation>
+    </message>
+    <message>
+        <source>Where the waits came from</source>
+        <translation>等待时长的来源</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Time waited</source>
+        <translation>等待时长</translation>
+    </message>
+    <message>
+        <source>Waits</source>
+        <translation>等待次数</translation>
+    </message>
+    <message>
+        <source>How sends ended</source>
+        <translation>发送结果</translation>
+    </message>
+    <message>
+        <source>Sends</source>
+        <translation>发送次数</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Answered first time</source>
+        <translation>首次尝试即回答</translation>
+    </message>
+    <message>
+        <source>Answered after retries</source>
+        <translation>重试后回答</translation>
+    </message>
+    <message>
+        <source>Parked, then answered</source>
+        <translation>挂起后回答</translation>
+    </message>
+    <message>
+        <source>Not answered</source>
+        <translation>未回答</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::InsightsTableModel</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::InsightsWindow</name>
+    <message>
+        <source>Insights — capwatch</source>
+        <translation>统计 — capwatch</translation>
+    </message>
+    <message>
+        <source>&amp;Range:</source>
+        <translation>时间范围(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation>筛选(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Tokens by:</source>
+        <translation>Token 分组(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Spending limits</source>
+        <translation>用量限额</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <source>Last 90 days</source>
+        <translation>最近 90 天</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Dates…</source>
+        <translation>自定义日期…</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>First day</source>
+        <translation>起始日期</translation>
+    </message>
+    <message>
+        <source>Last day</source>
+        <translation>结束日期</translation>
+    </message>
+    <message>
+        <source>This run keeps no history (--private): there is nothing to sum.</source>
+        <translation>本次运行不保存历史记录（--private）：没有可汇总的数据。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent in this range. capwatch counts every attempt, of this window and of capwatch-cli, in its history.</source>
+        <translation>此时间范围内没有任何发送。capwatch 会在历史记录中统计每一次尝试，包括本窗口和 capwatch-cli 的尝试。</translation>
+    </message>
+    <message>
+        <source>Sends: %1</source>
+        <translation>发送：%1 次</translation>
+    </message>
+    <message>
+        <source>tokens: %1</source>
+        <translation>Token：%1</translation>
+    </message>
+    <message>
+        <source>billed: %1</source>
+        <translation>已计费：%1</translation>
+    </message>
+    <message>
+        <source>estimated: %1</source>
+        <translation>预估：%1</translation>
+    </message>
+    <message>
+        <source>lost to caps: %1</source>
+        <translation>因上限损失：%1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>All profiles</source>
+        <translation>全部配置</translation>
+    </message>
+    <message>
+        <source>All models</source>
+        <translation>全部模型</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::Keychain</name>
     <message>
         <source>system keychain</source>
@@ -1879,6 +2213,18 @@
         <translation>
             <numerusform>已复制重试日志（%n 条记录）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Insights</source>
+        <translation>统计(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Where the time and the money go, in charts</source>
+        <translation>以图表展示时间和费用的去向</translation>
     </message>
 </context>
 <context>
@@ -3319,6 +3665,57 @@
     <message>
         <source>How many times in a row an answer cut off at the output limit is continued without asking; what comes joins the same answer</source>
         <translation>在输出上限处被截断的回答不经询问连续续写的次数；续写的内容接在同一个回答后面</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::SpendGauges</name>
+    <message>
+        <source>%1 · money today</source>
+        <translation>%1 · 今日费用</translation>
+    </message>
+    <message>
+        <source>%1 · money this month</source>
+        <translation>%1 · 本月费用</translation>
+    </message>
+    <message>
+        <source>%1 · tokens today</source>
+        <translation>%1 · 今日 Token</translation>
+    </message>
+    <message>
+        <source>%1 · tokens this month</source>
+        <translation>%1 · 本月 Token</translation>
+    </message>
+    <message>
+        <source>Reached; it resets %1.</source>
+        <translation>已达到；将于 %1 重置。</translation>
+    </message>
+    <message>
+        <source>At this rate the daily limit is reached at %1.</source>
+        <translation>按当前速度，将于 %1 达到每日限额。</translation>
+    </message>
+    <message>
+        <source>At this rate the monthly limit is reached on %1.</source>
+        <translation>按当前速度，将于 %1 达到每月限额。</translation>
+    </message>
+    <message>
+        <source>At this rate it is not reached today.</source>
+        <translation>按当前速度，今日不会达到限额。</translation>
+    </message>
+    <message>
+        <source>At this rate it is not reached this month.</source>
+        <translation>按当前速度，本月不会达到限额。</translation>
+    </message>
+    <message>
+        <source>Nothing used yet.</source>
+        <translation>尚未使用。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3 %)</source>
+        <translation>%1 / %2（%3%）</translation>
+    </message>
+    <message>
+        <source>No profile has a spending limit. Set one in Settings → Providers → Limits.</source>
+        <translation>没有任何配置设有用量限额。请在“设置 → 服务商 → 用量限额”中设定。</translation>
     </message>
 </context>
 <context>
