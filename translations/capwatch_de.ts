@@ -2,13 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>QObject</name>
-    <message>
-        <source>This is not a chart.</source>
-        <translation>Dies ist kein Diagramm.</translation>
-    </message>
-</context>
-<context>
     <name>capwatch::session</name>
     <message>
         <source>A profile needs a name.</source>
@@ -871,6 +864,13 @@
     <message>
         <source>it is of another version</source>
         <translation>es stammt von einer anderen Version</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ChartsPlugin</name>
+    <message>
+        <source>This is not a chart.</source>
+        <translation>Dies ist kein Diagramm.</translation>
     </message>
 </context>
 <context>
@@ -3730,7 +3730,7 @@
         <translation>%1 von %2 (%3 %)</translation>
     </message>
     <message>
-        <source>No profile has a spending limit. Set one in Settings → Providers → Limits.</source>
+        <source>No profile has a spending limit. Set one in Settings → Providers → Spending limits.</source>
         <translation>Kein Profil hat ein Verbrauchslimit. Legen Sie eines unter Einstellungen → Anbieter → Verbrauchslimits fest.</translation>
     </message>
 </context>

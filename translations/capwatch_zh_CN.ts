@@ -2,13 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>QObject</name>
-    <message>
-        <source>This is not a chart.</source>
-        <translation>这不是图表。</translation>
-    </message>
-</context>
-<context>
     <name>capwatch::session</name>
     <message>
         <source>A profile needs a name.</source>
@@ -865,6 +858,13 @@
     <message>
         <source>it is of another version</source>
         <translation>其版本不匹配</translation>
+    </message>
+</context>
+<context>
+    <name>capwatch::ui::ChartsPlugin</name>
+    <message>
+        <source>This is not a chart.</source>
+        <translation>这不是图表。</translation>
     </message>
 </context>
 <context>
@@ -3714,7 +3714,7 @@
         <translation>%1 / %2（%3%）</translation>
     </message>
     <message>
-        <source>No profile has a spending limit. Set one in Settings → Providers → Limits.</source>
+        <source>No profile has a spending limit. Set one in Settings → Providers → Spending limits.</source>
         <translation>没有任何配置设有用量限额。请在“设置 → 服务商 → 用量限额”中设定。</translation>
     </message>
 </context>

@@ -20,7 +20,7 @@ bool ChartsPlugin::writeSvg(
     auto *view = qobject_cast<TableChartView *>(chart);
     if (!view) {
         if (error)
-            *error = QObject::tr("This is not a chart.");
+            *error = tr("This is not a chart.");
         return false;
     }
     // Written whole to a temporary file and renamed: a failed export leaves no half a file

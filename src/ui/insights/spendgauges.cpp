@@ -116,8 +116,9 @@ void SpendGauges::refresh(const session::ProfileSet &profiles, const session::Us
         }
     }
     if (row == 0) {
-        auto *none = new QLabel(
-            tr("No profile has a spending limit. Set one in Settings → Providers → Limits."), this);
+        auto *none = new QLabel(tr("No profile has a spending limit. Set one in Settings → "
+                                   "Providers → Spending limits."),
+            this);
         none->setWordWrap(true);
         none->setForegroundRole(QPalette::PlaceholderText);
         m_grid->addWidget(none, 0, 0, 1, 3);
