@@ -445,6 +445,12 @@ void TestInsightsWindow::exportsWriteWhatTheTableHolds()
     QCOMPARE(
         lines.at(2).trimmed(), (m_first.addDays(1).toString(Qt::ISODate) + u",0.5,0"_s).toUtf8());
 
+    // The table copies as tab-separated text with its headings (all of it when nothing is
+    // selected), the values as the table shows them.
+    const QStringList copied = cost->selectionText().split(u'\n');
+    QCOMPARE(copied.at(0), u"Day\tBilled by the provider\tEstimated from prices"_s);
+    QVERIFY2(copied.at(1).endsWith(u"\t$0.25\t$0.125"_s), qPrintable(copied.at(1)));
+
     const QString png = m_dir.filePath(u"cost.png"_s);
     QVERIFY2(cost->exportTo(png, ui::InsightsCard::Format::Png, &error), qPrintable(error));
     const QImage image(png);

@@ -2,14 +2,16 @@
 
 #include "ui/insights/chartfactory.h"
 
-#include <QBuffer>
+#include <QClipboard>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QSaveFile>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -62,6 +64,12 @@ InsightsCard::InsightsCard(const QString &id, QWidget *parent)
     m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tableView->horizontalHeader()->setStretchLastSection(true);
     m_tableView->setMinimumHeight(220);
+    // Ctrl+C copies the selection as tab-separated text with its headings, for a spreadsheet
+    // (the view alone would copy the current cell).
+    auto *copy
+        = new QShortcut(QKeySequence::Copy, m_tableView, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(copy, &QShortcut::activated, this,
+        [this] { QGuiApplication::clipboard()->setText(selectionText()); });
     m_stack->addWidget(new QWidget(m_stack)); // the chart's page, filled by setCharts()
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_tableView);
@@ -101,6 +109,39 @@ void InsightsCard::setTable(InsightsTable table)
     if (m_chart)
         m_chart->setAccessibleName(table.title);
     m_model->setTable(std::move(table));
+}
+
+QString InsightsCard::selectionText() const
+{
+    const QModelIndexList selected = m_tableView->selectionModel()->selectedIndexes();
+    int top = m_model->rowCount();
+    int bottom = -1;
+    int left = m_model->columnCount();
+    int right = -1;
+    for (const QModelIndex &i : selected) {
+        top = std::min(top, i.row());
+        bottom = std::max(bottom, i.row());
+        left = std::min(left, i.column());
+        right = std::max(right, i.column());
+    }
+    if (bottom < 0) { // nothing selected: the whole table
+        top = 0;
+        left = 0;
+        bottom = m_model->rowCount() - 1;
+        right = m_model->columnCount() - 1;
+    }
+    QStringList lines;
+    QStringList head { m_model->table().rowTitle };
+    for (int c = left; c <= right; ++c)
+        head.append(m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+    lines.append(head.join(u'\t'));
+    for (int r = top; r <= bottom; ++r) {
+        QStringList cells { m_model->headerData(r, Qt::Vertical, Qt::DisplayRole).toString() };
+        for (int c = left; c <= right; ++c)
+            cells.append(m_model->index(r, c).data().toString());
+        lines.append(cells.join(u'\t'));
+    }
+    return lines.join(u'\n') + u'\n';
 }
 
 bool InsightsCard::showsTable() const

@@ -41,6 +41,9 @@ public:
     /// The chart widget (null without the module).
     QWidget *chart() const { return m_chart; }
     bool showsTable() const;
+    /// The table's selection (all of it when none) as tab-separated text with its headings:
+    /// what Ctrl+C in the table copies.
+    QString selectionText() const;
     void showTable(bool table);
     /// Writes the chart (PNG, SVG) or its numbers (CSV) to `path`, whole or not at all.
     bool exportTo(const QString &path, Format format, QString *error = nullptr);
