@@ -449,7 +449,7 @@ void TestInsightsWindow::exportsWriteWhatTheTableHolds()
     // selected), the values as the table shows them.
     const QStringList copied = cost->selectionText().split(u'\n');
     QCOMPARE(copied.at(0), u"Day\tBilled by the provider\tEstimated from prices"_s);
-    QVERIFY2(copied.at(1).endsWith(u"\t$0.25\t$0.125"_s), qPrintable(copied.at(1)));
+    QVERIFY2(copied.at(1).endsWith(u"\t$0.250\t$0.125"_s), qPrintable(copied.at(1)));
 
     const QString png = m_dir.filePath(u"cost.png"_s);
     QVERIFY2(cost->exportTo(png, ui::InsightsCard::Format::Png, &error), qPrintable(error));
