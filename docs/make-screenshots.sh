@@ -12,3 +12,15 @@ export QT_QPA_PLATFORM=offscreen
 for lang in de zh_CN; do
     "$build/tests/tools/capwatch_screenshots" "$root/docs/screenshots" "$lang"
 done
+# The Insights view, on real traffic of the demo provider (tools/insights-demo-data.sh), light and
+# dark, in the three languages, at 1440x900 and at its smallest size.
+cmake --build "$build" --target capwatch_insightsshots capwatch-cli
+demo=$(mktemp -d)
+"$root/tools/insights-demo-data.sh" "$build" "$demo" >/dev/null
+for lang in "" de zh_CN; do
+    "$build/tests/tools/capwatch_insightsshots" "$demo/d/capwatch/history.sqlite" \
+        "$root/docs/screenshots" $lang
+done
+"$build/tests/tools/capwatch_insightsshots" "$demo/d/capwatch/history.sqlite" \
+    "$root/docs/screenshots" --dark
+rm -rf "$demo"

@@ -11,6 +11,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QStackedBarSeries>
+#include <QTimer>
 #include <QToolTip>
 #include <QValueAxis>
 #include <algorithm>
@@ -21,8 +22,10 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-/// Bars with a label each; more get one label every few bars.
-constexpr int kLabelledBars = 7;
+/// The room a day's label needs under its bar, in pixels ("28 Nov", "11月28日", "28. Nov.").
+constexpr int kLabelWidth = 72;
+/// A chart narrower than this keeps its legend below it, whatever its length.
+constexpr int kLegendBesideWidth = 600;
 
 QColor mix(const QColor &a, const QColor &b, double amountOfB)
 {
@@ -41,6 +44,9 @@ TableChartView::TableChartView(QAbstractItemModel *model, QWidget *parent)
     setRenderHint(QPainter::Antialiasing, false);
     setMinimumHeight(220);
     chart()->setAnimationOptions(QChart::NoAnimation);
+    // The axes' numbers as the locale writes them ("0,004" in German).
+    chart()->setLocalizeNumbers(true);
+    chart()->setLocale(QLocale());
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setMargins(QMargins(4, 4, 4, 4));
     chart()->layout()->setContentsMargins(0, 0, 0, 0);
@@ -98,12 +104,13 @@ void TableChartView::rebuild()
         labels.append(m_model->headerData(row, Qt::Vertical).toString());
     const bool columnsUp = kind == ChartKind::StackedColumns;
     QAbstractAxis *categories = nullptr;
-    if (columnsUp && rows > kLabelledBars) {
+    const int capacity = labelCapacity();
+    if (columnsUp && rows > capacity) {
         // Many days: a label every few bars (a bar sits at its row's index), on the bar.
         auto *sparse = new QCategoryAxis;
         sparse->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         sparse->setRange(-0.5, rows - 0.5);
-        const int step = (rows + kLabelledBars - 1) / kLabelledBars;
+        const int step = (rows + capacity - 1) / capacity;
         for (int row = 0; row < rows; row += step)
             sparse->append(labels.at(row), row);
         categories = sparse;
@@ -136,7 +143,9 @@ void TableChartView::rebuild()
     c->legend()->setVisible(m_drawn.size() > 1);
     // More than a few entries do not fit under a card's chart: beside it, one a line, and a
     // name cut short there shows whole on hover.
-    c->legend()->setAlignment(m_drawn.size() > 3 ? Qt::AlignRight : Qt::AlignBottom);
+    c->legend()->setAlignment(legendBeside() ? Qt::AlignRight : Qt::AlignBottom);
+    m_laidCapacity = capacity;
+    m_laidBeside = legendBeside();
     c->legend()->setShowToolTips(true);
     applyPalette();
 }
@@ -247,6 +256,30 @@ QList<TableChartView::Drawn> TableChartView::drawnSets() const
             -1 });
     }
     return out;
+}
+
+bool TableChartView::legendBeside() const
+{
+    return m_drawn.size() > 3 && width() >= kLegendBesideWidth;
+}
+
+int TableChartView::labelCapacity() const
+{
+    const double plot = width() * (legendBeside() ? 0.6 : 0.85);
+    return std::clamp(int(plot) / kLabelWidth, 2, 14);
+}
+
+void TableChartView::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    // Labels and legend laid out for another width: drawn again, after the resize.
+    const int capacity = labelCapacity();
+    const bool beside = legendBeside();
+    if (capacity != m_laidCapacity || beside != m_laidBeside) {
+        m_laidCapacity = capacity;
+        m_laidBeside = beside;
+        QTimer::singleShot(0, this, &TableChartView::rebuild);
+    }
 }
 
 void TableChartView::changeEvent(QEvent *event)

@@ -37,6 +37,7 @@ public:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void showHover(bool status, int index, const QString &series, int column);
@@ -51,11 +52,17 @@ private:
         int row = -1; ///< -1: every row
     };
     QList<Drawn> drawnSets() const;
+    /// The legend beside the chart (many series, room for them) rather than below it.
+    bool legendBeside() const;
+    /// How many day labels fit under the bars at this width.
+    int labelCapacity() const;
 
     QPointer<QAbstractItemModel> m_model;
     QList<Drawn> m_drawn; ///< one per bar set, in order
     QSet<QString> m_hidden; ///< by series name, which survives a reset of the model
     bool m_applyingPalette = false;
+    int m_laidCapacity = -1; ///< labelCapacity() and legendBeside() when last laid out
+    bool m_laidBeside = false;
 };
 
 } // namespace capwatch::ui
