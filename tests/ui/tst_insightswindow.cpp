@@ -8,8 +8,10 @@
 #include "history/historystore.h"
 #include "history/historywriter.h"
 #include "session/profiles.h"
+#include "session/providermemory.h"
 #include "session/usagetally.h"
 #include "support/clirunner.h"
+#include "support/demowindow.h"
 #include "ui/insights/chartsmodule.h"
 #include "ui/insights/insightscard.h"
 #include "ui/insights/insightswindow.h"
@@ -86,6 +88,7 @@ private Q_SLOTS:
     void exportsWriteWhatTheTableHolds();
     void gaugesProjectTheLimitFromTheRate();
     void withoutTheModuleTheTablesStay();
+    void theWindowOpensItAndItFollowsTheSends();
 
 private:
     QJsonObject usage(const QStringList &args) const
@@ -537,6 +540,54 @@ void TestInsightsWindow::withoutTheModuleTheTablesStay()
     QVERIFY(!tokens->exportTo(m_dir.filePath(u"t.svg"_s), ui::InsightsCard::Format::Svg, &error));
     QVERIFY(error.contains(u"not installed"_s));
     QVERIFY(tokens->exportTo(m_dir.filePath(u"t.csv"_s), ui::InsightsCard::Format::Csv, &error));
+}
+
+void TestInsightsWindow::theWindowOpensItAndItFollowsTheSends()
+{
+    // The seam as a user meets it: the main window on the demo with its history, View →
+    // Insights (Ctrl+I), and a send made while the view is open shows in it.
+    QTemporaryDir dir;
+    DemoWindow w(dir.filePath(u"settings.ini"_s), 0.02);
+    history::HistoryWriter writer;
+    w.window->attachHistory(&writer, false);
+    writer.open(dir.filePath(u"history.sqlite"_s));
+    w.uncapped();
+    session::UsageTally &tally = w.window->providerMemory()->tally();
+    QVERIFY(QTest::qWaitFor([&] { return w.window->providerMemory()->isLoaded(); }, 10000));
+    const QString profile = w.window->session()->provider().choice().profileName;
+    w.send(u"Hello"_s);
+    QVERIFY(QTest::qWaitFor([&] { return tally.today(profile).attempts == 1; }, 20000));
+
+    auto *action = w.window->findChild<QAction *>(u"insightsAction"_s);
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_I));
+    action->trigger();
+    auto *view = w.window->findChild<ui::InsightsWindow *>();
+    QVERIFY(view);
+    QVERIFY(view->isVisible());
+    QCOMPARE(view->range(), ui::InsightsWindow::Range::Month);
+    QVERIFY(
+        QTest::qWaitFor([view] { return view->summaryText().startsWith(u"Sends: 1 "_s); }, 10000));
+    const auto tokensShown = [view] {
+        const ui::InsightsTable &t = view->card(u"tokens"_s)->model()->table();
+        return rowSum(t, int(t.rows.size()) - 1); // today, the range's last day
+    };
+    // The cards take their tables a turn each after the summary line.
+    QVERIFY(QTest::qWaitFor(
+        [&] { return tokensShown() == double(tally.today(profile).tokens); }, 5000));
+    QVERIFY(tokensShown() > 0);
+
+    w.send(u"Hello again"_s);
+    QVERIFY(QTest::qWaitFor([&] { return tally.today(profile).attempts == 2; }, 20000));
+    QVERIFY2(
+        QTest::qWaitFor([view] { return view->summaryText().startsWith(u"Sends: 2 "_s); }, 10000),
+        qPrintable(view->summaryText()));
+    QVERIFY(QTest::qWaitFor(
+        [&] { return tokensShown() == double(tally.today(profile).tokens); }, 5000));
+
+    // Asked again: the same window, raised, not a second one.
+    action->trigger();
+    QCOMPARE(w.window->findChildren<ui::InsightsWindow *>().size(), 1);
 }
 
 QTEST_MAIN(TestInsightsWindow)
