@@ -290,11 +290,11 @@ bool version10(QSqlDatabase &db, QString *error)
 }
 
 // The usage ledger's rollups (docs/history.md, "Insights"): what the Insights view draws, kept
-// by triggers as each attempt is written, so the view reads a few hundred rows whatever the span
-// instead of grouping a million (1.6 s for a year). Each is keyed by the local day first, so a
-// range of days is a range of the key. The day is fixed when the row is written, in the writer's
-// zone (date(..., 'localtime') in the writing process), as `capwatch-cli usage --by day` takes it
-// while the zone is unchanged.
+// by triggers as each attempt is written, so the view reads the rows of its days instead of
+// grouping a million attempts (1.6 s for a year). Each is keyed by the local day first, so a range
+// of days is a range of the key (the days' by model next: the order insights() lists them in, no
+// sort). The day is fixed when the row is written, in the writer's zone (date(..., 'localtime') in
+// the writing process), as `capwatch-cli usage --by day` takes it while the zone is unchanged.
 QString dayOf(QStringView row)
 {
     return u"date(%1.time_ms / 1000, 'unixepoch', 'localtime')"_s.arg(row);
@@ -342,7 +342,7 @@ QList<Rollup> usageRollups()
                 + cost(u"provider") + u", "_s + cost(u"price_table")
                 + u", %1.waited_ms, %1.paced_ms, %1.parked_ms"_s,
             {},
-            u"ON CONFLICT (day, profile, endpoint, model) DO UPDATE SET attempts = attempts + 1, "
+            u"ON CONFLICT (day, model, profile, endpoint) DO UPDATE SET attempts = attempts + 1, "
             "prompt_tokens = prompt_tokens + excluded.prompt_tokens, completion_tokens = "
             "completion_tokens + excluded.completion_tokens, billed = billed + excluded.billed, "
             "estimated = estimated + excluded.estimated, waited_ms = waited_ms + "
@@ -396,7 +396,7 @@ bool version11(QSqlDatabase &db, QString *error)
             waited_ms INTEGER NOT NULL,
             paced_ms INTEGER NOT NULL,
             parked_ms INTEGER NOT NULL,
-            PRIMARY KEY (day, profile, endpoint, model)) WITHOUT ROWID)"_s,
+            PRIMARY KEY (day, model, profile, endpoint)) WITHOUT ROWID)"_s,
         uR"(CREATE TABLE usage_refusals (
             day TEXT NOT NULL,
             profile TEXT NOT NULL,
