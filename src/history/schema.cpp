@@ -324,6 +324,9 @@ struct Rollup
     QString values;
     QString when; ///< the rows it counts; empty: all
     QString conflict; ///< ON CONFLICT (...) DO UPDATE SET ...
+    /// How the migration makes it from the rows already written; empty: the trigger's statement
+    /// run over them in the order they were written.
+    QString backfill = {};
 };
 
 QList<Rollup> usageRollups()
@@ -370,7 +373,18 @@ QList<Rollup> usageRollups()
             "excluded.first_ms), day = CASE WHEN excluded.first_ms < first_ms THEN excluded.day "
             "ELSE day END, profile = CASE WHEN excluded.first_ms < first_ms THEN "
             "excluded.profile ELSE profile END, model = CASE WHEN excluded.first_ms < first_ms "
-            "THEN excluded.model ELSE model END"_s },
+            "THEN excluded.model ELSE model END"_s,
+            // The same sums in one sorted pass, each send's first attempt picked by a window:
+            // upserting a million rows one by one into a table keyed by random UUIDs took 11 s of
+            // the migration, this 4.5 s.
+            u"INSERT INTO usage_sends (send, first_ms, day, profile, model, attempts, answered, "
+            "parked) SELECT send, time_ms, %1, profile, model, attempts, answered, parked FROM "
+            "(SELECT %2 AS send, u.time_ms, u.profile, u.model, row_number() OVER w AS n, "
+            "count(*) OVER w AS attempts, max(ifnull(u.status >= 200 AND u.status < 300 AND "
+            "ifnull(u.category, '') = '', 0)) OVER w AS answered, max(u.parked_ms > 0) OVER w AS "
+            "parked FROM usage u WINDOW w AS (PARTITION BY %2 ORDER BY u.time_ms, u.id ROWS "
+            "BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) f WHERE n = 1"_s.arg(
+                dayOf(u"f"), sendKeyOf(u"u")) },
     };
 }
 
@@ -428,6 +442,19 @@ bool version11(QSqlDatabase &db, QString *error)
             outcome TEXT NOT NULL,
             sends INTEGER NOT NULL,
             PRIMARY KEY (day, profile, model, outcome)) WITHOUT ROWID)"_s,
+    };
+    // The rows already written, each counted as its trigger would have (1,000,000 rows: about
+    // 8 s, once); the outcomes of the sends so made; then the triggers for the rows to come.
+    const QList<Rollup> rollups = usageRollups();
+    for (const Rollup &r : rollups)
+        statements.append(r.backfill.isEmpty()
+                ? u"INSERT INTO %1 SELECT %2 FROM usage u WHERE %3 ORDER BY u.id %4"_s.arg(r.into,
+                    r.values.arg(u"u"), r.when.isEmpty() ? u"true"_s : r.when.arg(u"u"), r.conflict)
+                : r.backfill);
+    statements.append(u"INSERT INTO usage_outcomes (day, profile, model, outcome, sends) SELECT "
+                      "day, profile, model, %1 AS outcome, count(*) FROM usage_sends s GROUP BY "
+                      "day, profile, model, outcome"_s.arg(outcomeOf(u"s")));
+    statements += {
         // The outcomes follow the sends: +1 for a new send, and when an attempt changes how one
         // ended or which attempt is its first, -1 where it was and +1 where it is now.
         u"CREATE TRIGGER usage_sends_counted AFTER INSERT ON usage_sends BEGIN %1; END"_s.arg(
@@ -437,13 +464,6 @@ bool version11(QSqlDatabase &db, QString *error)
         "usage_outcomes SET sends = sends - 1 WHERE %3; DELETE FROM usage_outcomes WHERE %3 AND "
         "sends = 0; %4; END"_s.arg(outcomeOf(u"old"), outcomeOf(u"new"), oldOutcome, outcomeInsert),
     };
-    // The rows already written, each as its trigger would have counted it, in the order written
-    // (1,000,000 rows: about 4 s, once); then the triggers for the rows to come.
-    const QList<Rollup> rollups = usageRollups();
-    for (const Rollup &r : rollups)
-        statements.append(
-            u"INSERT INTO %1 SELECT %2 FROM usage u WHERE %3 ORDER BY u.id %4"_s.arg(r.into,
-                r.values.arg(u"u"), r.when.isEmpty() ? u"true"_s : r.when.arg(u"u"), r.conflict));
     for (const Rollup &r : rollups)
         statements.append(u"CREATE TRIGGER %1 AFTER INSERT ON usage %2 BEGIN INSERT INTO %3 "
                           "VALUES (%4) %5; END"_s.arg(r.trigger,
