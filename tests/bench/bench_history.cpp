@@ -6,6 +6,7 @@
 // writer. Exits 1 when a figure misses its (generous) bound.
 //
 //   bench_history [--full] [--keep DIR] [--usage]      (or CAPWATCH_BENCH_FULL=1)
+//   bench_history --insights DIR/history.sqlite        (the insights' figures alone, again)
 //
 // Without --full it runs at 1/50 scale (the 2,000-message conversation and the 10,000 writer
 // records stay) so the test suite can run it. --usage adds a year of the usage ledger (1,000,000
@@ -256,6 +257,66 @@ qint64 attemptsOf(const Insights &insights)
     return n;
 }
 
+/// The insights of every range of the view (today, 7, 30, 90 days, all), all profiles and one,
+/// from the rollups (median of 9) and from the raw rows as before them (median of 3), on the
+/// history at `path` (schema 11).
+void timeInsights(const QString &path, int *failures)
+{
+    HistoryStore store;
+    OpenOptions quick;
+    quick.checkIntegrity = false;
+    store.open(path, quick);
+    QSqlDatabase raw = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"bench-raw"_s);
+    raw.setDatabaseName(path);
+    raw.open();
+    const QDate today = QDate::currentDate();
+    struct Range
+    {
+        const char *name;
+        int days; ///< 0: all
+    };
+    double worst = 0;
+    for (const Range range : { Range { "today", 1 }, Range { "7 days", 7 }, Range { "30 days", 30 },
+             Range { "90 days", 90 }, Range { "all", 0 } }) {
+        for (const QString &profile : { QString(), u"Work"_s }) {
+            InsightsQuery q;
+            if (range.days > 0) {
+                q.from = today.addDays(1 - range.days);
+                q.to = today;
+            }
+            q.profile = profile;
+            QList<double> ms;
+            Insights got;
+            for (int i = 0; i < 9; ++i) {
+                QElapsedTimer t;
+                t.start();
+                got = store.insights(q);
+                ms.append(msSince(t));
+            }
+            QList<double> rawMs;
+            qint64 rawAttempts = 0;
+            for (int i = 0; i < 3; ++i) {
+                QElapsedTimer t;
+                t.start();
+                rawAttempts = rawInsights(raw, q);
+                rawMs.append(msSince(t));
+            }
+            const Figures f = figuresOf(ms);
+            worst = std::max(worst, f.medianMs);
+            std::printf("insights, %-7s %-12s: median %6.2f ms (first %6.2f, max %6.2f; %4lld "
+                        "day rows, %lld attempts); raw GROUP BY median %7.1f ms\n",
+                range.name, profile.isEmpty() ? "all profiles" : "one profile", f.medianMs,
+                ms.front(), f.maxMs, static_cast<long long>(got.days.size()),
+                static_cast<long long>(attemptsOf(got)), figuresOf(rawMs).medianMs);
+            check(attemptsOf(got) == rawAttempts, "the rollups count every raw attempt", failures);
+        }
+    }
+    check(worst < runawayBoundMs(100), "insights of every range under 100 ms", failures);
+    raw.close();
+    raw = QSqlDatabase();
+    QSqlDatabase::removeDatabase(u"bench-raw"_s);
+}
+
 /// A year of the usage ledger added to the history at `path` (the bench's conversations), then
 /// the insights timed on it; see the file's comment.
 void benchUsage(const QString &path, const QList<QUuid> &conversations, int rows, int *failures)
@@ -303,63 +364,7 @@ void benchUsage(const QString &path, const QList<QUuid> &conversations, int rows
     }
     std::printf("database size: %.1f MiB\n", double(QFileInfo(path).size()) / (1024.0 * 1024.0));
 
-    // --- the insights of every range of the view, from the rollups and from the raw rows ---
-    {
-        HistoryStore store;
-        OpenOptions quick;
-        quick.checkIntegrity = false;
-        store.open(path, quick);
-        QSqlDatabase raw = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"bench-raw"_s);
-        raw.setDatabaseName(path);
-        raw.open();
-        const QDate today = QDate::currentDate();
-        struct Range
-        {
-            const char *name;
-            int days; ///< 0: all
-        };
-        double worst = 0;
-        for (const Range range : { Range { "today", 1 }, Range { "7 days", 7 },
-                 Range { "30 days", 30 }, Range { "90 days", 90 }, Range { "all", 0 } }) {
-            for (const QString &profile : { QString(), u"Work"_s }) {
-                InsightsQuery q;
-                if (range.days > 0) {
-                    q.from = today.addDays(1 - range.days);
-                    q.to = today;
-                }
-                q.profile = profile;
-                QList<double> ms;
-                Insights got;
-                for (int i = 0; i < 9; ++i) {
-                    QElapsedTimer t;
-                    t.start();
-                    got = store.insights(q);
-                    ms.append(msSince(t));
-                }
-                QList<double> rawMs;
-                qint64 rawAttempts = 0;
-                for (int i = 0; i < 3; ++i) {
-                    QElapsedTimer t;
-                    t.start();
-                    rawAttempts = rawInsights(raw, q);
-                    rawMs.append(msSince(t));
-                }
-                const Figures f = figuresOf(ms);
-                worst = std::max(worst, f.medianMs);
-                std::printf("insights, %-7s %-12s: median %6.2f ms (first %6.2f, max %6.2f; %4lld "
-                            "day rows, %lld attempts); raw GROUP BY median %7.1f ms\n",
-                    range.name, profile.isEmpty() ? "all profiles" : "one profile", f.medianMs,
-                    ms.front(), f.maxMs, static_cast<long long>(got.days.size()),
-                    static_cast<long long>(attemptsOf(got)), figuresOf(rawMs).medianMs);
-                check(attemptsOf(got) == rawAttempts, "the rollups count every raw attempt",
-                    failures);
-            }
-        }
-        check(worst < runawayBoundMs(100), "insights of every range under 100 ms", failures);
-        raw.close();
-        raw = QSqlDatabase();
-        QSqlDatabase::removeDatabase(u"bench-raw"_s);
-    }
+    timeInsights(path, failures);
 
     // --- what the triggers add to an attempt's write, and the migration that makes the rollups ---
     // A copy of the file made version 10 again (no rollups, no triggers): the same rows, so the
@@ -439,6 +444,12 @@ int main(int argc, char **argv)
     const bool full
         = args.contains(u"--full"_s) || qEnvironmentVariableIntValue("CAPWATCH_BENCH_FULL") == 1;
     const bool usage = args.contains(u"--usage"_s);
+    if (const qsizetype at = args.indexOf(u"--insights"_s); at >= 0 && at + 1 < args.size()) {
+        // Only the insights' figures, on a history made before (--usage --keep DIR).
+        int failures = 0;
+        timeInsights(args.at(at + 1), &failures);
+        return failures == 0 ? 0 : 1;
+    }
     const Scale scale = full ? Scale { 10000, 200000, 1000000 } : Scale { 200, 6000, 20000 };
     constexpr int kBigConversation = 2000;
     constexpr int kWriterRecords = 10000;
