@@ -166,6 +166,13 @@ public:
     /// has none. False on a database error.
     bool forEachUsage(const QDateTime &since, const QDateTime &until,
         const std::function<bool(const UsageRecord &)> &visit);
+    /// The usage rows of these conversations (null: the rows of none) from before `since` or
+    /// from `until` on (an invalid bound: none on that side), oldest first within each few hundred
+    /// conversations: the other attempts of sends that have some in a span (capwatch-cli usage
+    /// counts a send once, by its first attempt, with how all its attempts went). False on a
+    /// database error.
+    bool forEachUsageAround(const QList<QUuid> &conversations, const QDateTime &since,
+        const QDateTime &until, const std::function<bool(const UsageRecord &)> &visit);
     qint64 usageCount();
     /// The usage rows after row `afterId` that ended at `sinceMs` or later (UTC ms), oldest
     /// first, at most `limit` of them: what the limits count, read again as other processes add.

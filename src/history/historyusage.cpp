@@ -24,6 +24,36 @@ QString uuidOrEmpty(const QUuid &id)
     return id.isNull() ? u""_s : uuidText(id);
 }
 
+/// The row `q` is on, read with kUsageColumns.
+UsageRecord usageRecordOf(const QSqlQuery &q)
+{
+    UsageRecord r;
+    r.time = timeOf(q.value(0));
+    r.profile = q.value(1).toString();
+    r.endpoint = q.value(2).toString();
+    r.model = q.value(3).toString();
+    r.conversation = QUuid::fromString(q.value(4).toString());
+    r.send = QUuid::fromString(q.value(5).toString());
+    r.request = int(integerOf(q.value(6)).value_or(0));
+    r.attempt = int(integerOf(q.value(7)).value_or(0));
+    if (const std::optional<qint64> status = integerOf(q.value(8)))
+        r.status = int(*status);
+    r.category = q.value(9).toString();
+    r.promptTokens = integerOf(q.value(10));
+    r.completionTokens = integerOf(q.value(11));
+    r.cachedTokens = integerOf(q.value(12));
+    r.reasoningTokens = integerOf(q.value(13));
+    r.estimated = integerOf(q.value(14)).value_or(0) != 0;
+    r.cost = realOf(q.value(15));
+    r.costSource = costSourceFromName(q.value(16).toString());
+    r.currency = q.value(17).toString();
+    r.waitedMs = integerOf(q.value(18)).value_or(0);
+    r.pacedMs = integerOf(q.value(19)).value_or(0);
+    r.parkedMs = integerOf(q.value(20)).value_or(0);
+    r.waitSource = q.value(21).toString();
+    return r;
+}
+
 } // namespace
 
 bool HistoryStore::addUsage(const UsageRecord &record)
@@ -78,33 +108,40 @@ bool HistoryStore::forEachUsage(const QDateTime &since, const QDateTime &until,
         1, until.isValid() ? until.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
     if (!run(&q, u"read usage"_s))
         return false;
-    while (q.next()) {
-        UsageRecord r;
-        r.time = timeOf(q.value(0));
-        r.profile = q.value(1).toString();
-        r.endpoint = q.value(2).toString();
-        r.model = q.value(3).toString();
-        r.conversation = QUuid::fromString(q.value(4).toString());
-        r.send = QUuid::fromString(q.value(5).toString());
-        r.request = int(integerOf(q.value(6)).value_or(0));
-        r.attempt = int(integerOf(q.value(7)).value_or(0));
-        if (const std::optional<qint64> status = integerOf(q.value(8)))
-            r.status = int(*status);
-        r.category = q.value(9).toString();
-        r.promptTokens = integerOf(q.value(10));
-        r.completionTokens = integerOf(q.value(11));
-        r.cachedTokens = integerOf(q.value(12));
-        r.reasoningTokens = integerOf(q.value(13));
-        r.estimated = integerOf(q.value(14)).value_or(0) != 0;
-        r.cost = realOf(q.value(15));
-        r.costSource = costSourceFromName(q.value(16).toString());
-        r.currency = q.value(17).toString();
-        r.waitedMs = integerOf(q.value(18)).value_or(0);
-        r.pacedMs = integerOf(q.value(19)).value_or(0);
-        r.parkedMs = integerOf(q.value(20)).value_or(0);
-        r.waitSource = q.value(21).toString();
-        if (!visit(r))
+    while (q.next())
+        if (!visit(usageRecordOf(q)))
             break;
+    return true;
+}
+
+bool HistoryStore::forEachUsageAround(const QList<QUuid> &conversations, const QDateTime &since,
+    const QDateTime &until, const std::function<bool(const UsageRecord &)> &visit)
+{
+    if (!m_db.tables().contains(u"usage"_s))
+        return true;
+    // Through the index by conversation (schema v9), a few hundred conversations a statement.
+    constexpr qsizetype kChunk = 500;
+    for (qsizetype at = 0; at < conversations.size(); at += kChunk) {
+        const QList<QUuid> chunk = conversations.mid(at, kChunk);
+        QStringList marks;
+        marks.fill(u"?"_s, chunk.size());
+        QSqlQuery q(m_db);
+        q.setForwardOnly(true);
+        q.prepare(u"SELECT "_s + QLatin1StringView(kUsageColumns)
+            + u" FROM usage WHERE conversation_uuid IN ("_s + marks.join(u", "_s)
+            + u") AND (time_ms < ? OR time_ms >= ?) ORDER BY time_ms, id"_s);
+        int bound = 0;
+        for (const QUuid &conversation : chunk)
+            q.bindValue(bound++, uuidOrEmpty(conversation));
+        q.bindValue(bound++,
+            since.isValid() ? since.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
+        q.bindValue(bound,
+            until.isValid() ? until.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
+        if (!run(&q, u"read usage"_s))
+            return false;
+        while (q.next())
+            if (!visit(usageRecordOf(q)))
+                return true;
     }
     return true;
 }

@@ -446,8 +446,15 @@ bool HistoryStore::clear(bool usage)
         QStringList statements { u"DELETE FROM provider_windows"_s, u"DELETE FROM parked_sends"_s,
             u"DELETE FROM retry_records"_s, u"DELETE FROM sends"_s, u"DELETE FROM messages"_s,
             u"DELETE FROM conversations"_s };
-        if (usage)
+        // The ledger's rollups with it, in the same transaction: a trigger taking back each
+        // deleted row would turn this delete of a million rows from 0.3 s into 5 s.
+        if (usage) {
+            const QStringList tables = m_db.tables();
+            for (const QString &table : usageRollupTables())
+                if (tables.contains(table))
+                    statements.append(u"DELETE FROM "_s + table);
             statements.append(u"DELETE FROM usage"_s);
+        }
         if (m_hasFts)
             statements.append(u"INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')"_s);
         QString error;

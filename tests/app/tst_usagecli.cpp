@@ -235,8 +235,10 @@ void TestUsageCli::groupsAndCsvShape()
 void TestUsageCli::insightsEqualTheUsageCommand()
 {
     // A history filled by a script: three days, two profiles and two models, answers billed and
-    // priced, refusals with their waits, a park; the insights' sums (what every chart draws)
-    // equal capwatch-cli usage over the same span, by day and by profile.
+    // priced, refusals with their waits, a park, a send that ran past midnight and fell back to
+    // another profile and model; the insights' sums (what every chart draws) equal capwatch-cli
+    // usage over the same span, by day and by profile, each send counted once by its first
+    // attempt in both.
     QDir().mkpath(QFileInfo(database()).absolutePath());
     const QDate first = QDate::currentDate().addDays(-3);
     {
@@ -290,6 +292,35 @@ void TestUsageCli::insightsEqualTheUsageCommand()
             2, u"Work"_s, u"llama"_s, { 429, 200 }, false, 0.0625, history::CostSource::PriceTable);
         send(
             2, u"Free"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.03125, history::CostSource::Provider);
+        // Refused at 23:59 of the second day under Free and llama, answered at 00:01 of the
+        // third under Work and gpt-4o-mini (a fallback): one send, counted on the second day under
+        // Free and llama, answered after retries.
+        history::UsageRecord refused;
+        refused.time = QDateTime(first.addDays(1), QTime(23, 59)).toUTC();
+        refused.profile = u"Free"_s;
+        refused.endpoint = u"https://api.example.com/v1"_s;
+        refused.model = u"llama"_s;
+        refused.conversation = QUuid::createUuid();
+        refused.send = QUuid::createUuid();
+        refused.request = 99;
+        refused.attempt = 1;
+        refused.status = 429;
+        refused.category = u"rate_limit"_s;
+        refused.promptTokens = 100;
+        history::UsageRecord answered = refused;
+        answered.time = QDateTime(first.addDays(2), QTime(0, 1)).toUTC();
+        answered.profile = u"Work"_s;
+        answered.model = u"gpt-4o-mini"_s;
+        answered.attempt = 2;
+        answered.status = 200;
+        answered.category.clear();
+        answered.completionTokens = 40;
+        answered.cost = 0.015625;
+        answered.costSource = history::CostSource::Provider;
+        answered.waitedMs = 120'000;
+        answered.waitSource = u"retry-after"_s;
+        QVERIFY(store.addUsage(refused));
+        QVERIFY(store.addUsage(answered));
     }
     const QString since = first.toString(Qt::ISODate);
     const QString until = first.addDays(2).toString(Qt::ISODate);
@@ -351,9 +382,52 @@ void TestUsageCli::insightsEqualTheUsageCommand()
     QCOMPARE(outcomes.value(u"parked_then_answered"_s).toInteger(), all.parkedThenAnswered);
     QCOMPARE(outcomes.value(u"not_answered"_s).toInteger(), all.notAnswered);
     QCOMPARE(all.firstTime, 2);
-    QCOMPARE(all.afterRetries, 2);
+    QCOMPARE(all.afterRetries, 3);
     QCOMPARE(all.parkedThenAnswered, 1);
     QCOMPARE(all.notAnswered, 1);
+    QCOMPARE(total.value(u"sends"_s).toInteger(), 7);
+
+    // Day by day and profile by profile, each send once, on the day and under the profile of its
+    // first attempt: the one that ran past midnight on the second day, under Free.
+    const auto outcomesOf = [](const QJsonObject &group) {
+        const QJsonObject o = group.value(u"outcomes"_s).toObject();
+        return QList<qint64> { o.value(u"first_time"_s).toInteger(),
+            o.value(u"after_retries"_s).toInteger(), o.value(u"parked_then_answered"_s).toInteger(),
+            o.value(u"not_answered"_s).toInteger(), group.value(u"sends"_s).toInteger() };
+    };
+    const auto insightsOutcomes = [](const history::Insights &i) {
+        return QList<qint64> { i.firstTime, i.afterRetries, i.parkedThenAnswered, i.notAnswered,
+            i.firstTime + i.afterRetries + i.parkedThenAnswered + i.notAnswered };
+    };
+    for (const QJsonValue &v : groups) {
+        const QDate day = QDate::fromString(v.toObject().value(u"group"_s).toString(), Qt::ISODate);
+        history::InsightsQuery one = q;
+        one.from = day;
+        one.to = day;
+        QCOMPARE(outcomesOf(v.toObject()), insightsOutcomes(store.insights(one)));
+    }
+    QCOMPARE(outcomesOf(groups.at(1).toObject()), (QList<qint64> { 0, 1, 1, 1, 3 }));
+    QCOMPARE(outcomesOf(groups.at(2).toObject()), (QList<qint64> { 1, 1, 0, 0, 2 }));
+
+    // A span that ends before the answer still counts how the send ended; one that begins after
+    // its first attempt does not count it.
+    const QString second = first.addDays(1).toString(Qt::ISODate);
+    const QJsonObject secondDay
+        = usageJson({ u"--since"_s, second, u"--until"_s, second }).value(u"total"_s).toObject();
+    history::InsightsQuery secondOnly = q;
+    secondOnly.from = first.addDays(1);
+    secondOnly.to = first.addDays(1);
+    QCOMPARE(outcomesOf(secondDay), insightsOutcomes(store.insights(secondOnly)));
+    QCOMPARE(outcomesOf(secondDay), (QList<qint64> { 0, 1, 1, 1, 3 }));
+    const QString third = first.addDays(2).toString(Qt::ISODate);
+    const QJsonObject thirdDay
+        = usageJson({ u"--since"_s, third, u"--until"_s, third }).value(u"total"_s).toObject();
+    history::InsightsQuery thirdOnly = q;
+    thirdOnly.from = first.addDays(2);
+    thirdOnly.to = first.addDays(2);
+    QCOMPARE(outcomesOf(thirdDay), insightsOutcomes(store.insights(thirdOnly)));
+    QCOMPARE(outcomesOf(thirdDay), (QList<qint64> { 1, 1, 0, 0, 2 }));
+    QCOMPARE(thirdDay.value(u"attempts"_s).toInteger(), 4); // the fallback's answer among them
 
     // One profile's insights are its group of --by profile.
     const QJsonObject byProfile
@@ -370,7 +444,11 @@ void TestUsageCli::insightsEqualTheUsageCommand()
         }
         QCOMPARE(g.value(u"attempts"_s).toInteger(), attempts);
         QCOMPARE(g.value(u"cost_billed"_s).toDouble(), billed);
+        QCOMPARE(outcomesOf(g), insightsOutcomes(store.insights(one)));
     }
+    QCOMPARE(byProfile.value(u"groups"_s).toArray().size(), 2);
+    QCOMPARE(outcomesOf(byProfile.value(u"groups"_s).toArray().at(0).toObject()),
+        (QList<qint64> { 1, 2, 0, 1, 4 })); // Free: the send that fell back to Work among them
 }
 
 QTEST_GUILESS_MAIN(TestUsageCli)

@@ -5,10 +5,14 @@
 // pieces, search, export, and the GUI thread's cost of storing a retry record through the
 // writer. Exits 1 when a figure misses its (generous) bound.
 //
-//   bench_history [--full] [--keep DIR]       (or CAPWATCH_BENCH_FULL=1)
+//   bench_history [--full] [--keep DIR] [--usage]      (or CAPWATCH_BENCH_FULL=1)
+//   bench_history --insights DIR/history.sqlite        (the insights' figures alone, again)
 //
 // Without --full it runs at 1/50 scale (the 2,000-message conversation and the 10,000 writer
-// records stay) so the test suite can run it.
+// records stay) so the test suite can run it. --usage adds a year of the usage ledger (1,000,000
+// attempts at full scale) through the real schema and its triggers, and times the insights on it
+// (docs/performance.md, "Insights"): every range of the view from the rollups, the raw GROUP BY
+// they replaced, what the triggers add to each attempt's write, and the migration that makes them.
 
 #include "history/historystore.h"
 #include "history/historywriter.h"
@@ -20,9 +24,12 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 using namespace capwatch::history;
 using capwatch::testing::runawayBoundMs;
@@ -95,6 +102,339 @@ bool check(bool ok, const char *what, int *failures)
     return ok;
 }
 
+/// One attempt of the bench's ledger: `request` is its send's number, `attempt` 1-based. Four
+/// profiles, each on its endpoint with two or three models (ten pairs in all, each used every
+/// day); OpenRouter bills (the provider's cost), OpenAI is priced from the table (estimated), the
+/// demo and the local server cost nothing known.
+UsageRecord usageRow(QRandomGenerator &random, const QDateTime &time, const QUuid &conversation,
+    const QUuid &send, int request, int attempt)
+{
+    struct Profile
+    {
+        QString name;
+        QString endpoint;
+        QStringList models;
+    };
+    static const QList<Profile> profiles {
+        { u"Work"_s, u"https://openrouter.ai/api/v1"_s,
+            { u"claude-3.5-sonnet"_s, u"gpt-4o"_s, u"llama-3.1-70b"_s } },
+        { u"Free"_s, u"https://openrouter.ai/api/v1"_s,
+            { u"llama-3.1-8b:free"_s, u"mistral-7b:free"_s } },
+        { u"Home"_s, u"https://api.openai.com/v1"_s, { u"gpt-4o-mini"_s, u"gpt-4o"_s } },
+        { u"Local"_s, u"http://localhost:8080/v1"_s,
+            { u"qwen2.5-7b"_s, u"capwatch-demo"_s, u"phi-3"_s } },
+    };
+    const Profile &p = profiles.at(request % profiles.size());
+    UsageRecord u;
+    u.time = time;
+    u.profile = p.name;
+    u.endpoint = p.endpoint;
+    u.model = p.models.at((request / int(profiles.size())) % p.models.size());
+    u.conversation = conversation;
+    u.send = send;
+    u.request = request;
+    u.attempt = attempt;
+    u.promptTokens = 200 + qint64(random.bounded(2800));
+    return u;
+}
+
+/// How a bench send goes, by its index: most are answered at once; some after refusals and their
+/// waits, some after a park, some never.
+enum class BenchSend
+{
+    FirstTime,
+    Retried,
+    Parked,
+    GaveUp
+};
+
+BenchSend benchSendOf(QRandomGenerator &random)
+{
+    const quint32 r = random.bounded(100);
+    return r < 85 ? BenchSend::FirstTime
+        : r < 93  ? BenchSend::Retried
+        : r < 96  ? BenchSend::Parked
+                  : BenchSend::GaveUp;
+}
+
+/// The attempts of one send, `first` its first's time, 20 s apart.
+QList<UsageRecord> benchSend(
+    QRandomGenerator &random, const QDateTime &first, const QUuid &conversation, int request)
+{
+    const BenchSend kind = benchSendOf(random);
+    const int attempts = kind == BenchSend::Retried ? 2 + int(random.bounded(2))
+        : kind == BenchSend::GaveUp                 ? 3 + int(random.bounded(3))
+                                                    : 1;
+    // A send in ten has no stored send: it counts by its conversation and request number.
+    const QUuid send = request % 10 == 0 ? QUuid() : QUuid::createUuid();
+    static const QStringList sources { u"retry-after"_s, u"message"_s, u"backoff"_s };
+    QList<UsageRecord> out;
+    for (int a = 1; a <= attempts; ++a) {
+        UsageRecord u
+            = usageRow(random, first.addSecs(20 * (a - 1)), conversation, send, request, a);
+        const bool answer = a == attempts && kind != BenchSend::GaveUp;
+        if (answer) {
+            u.status = 200;
+            u.completionTokens = 50 + qint64(random.bounded(950));
+            if (u.endpoint.startsWith(u"https://openrouter"_s)) {
+                u.cost = double(*u.promptTokens + *u.completionTokens) * 2.5e-6;
+                u.costSource = CostSource::Provider;
+            } else if (u.endpoint.startsWith(u"https://api.openai"_s)) {
+                u.cost = double(*u.promptTokens) * 1.5e-7 + double(*u.completionTokens) * 6e-7;
+                u.costSource = CostSource::PriceTable;
+                u.currency = u"USD"_s;
+            }
+        } else if (a % 3 == 0) {
+            u.status = 503; // a network error or a server's: no category
+        } else {
+            u.status = a % 2 ? 429 : 422;
+            u.category = a % 2 ? u"rate_limit"_s : u"token_limit"_s;
+            u.estimated = true;
+            u.completionTokens = 0;
+        }
+        if (a > 1) {
+            u.waitedMs = 1000 * qint64(1 + random.bounded(30));
+            u.waitSource = sources.at(int(random.bounded(sources.size())));
+        }
+        u.pacedMs = a == 1 && random.bounded(10) == 0 ? 250 : 0;
+        u.parkedMs = a == 1 && kind == BenchSend::Parked ? 600'000 : 0;
+        out.append(u);
+    }
+    return out;
+}
+
+/// The insights' old SQL, run as insights() ran it before the rollups (the same statements over
+/// the raw rows), for the figure they replaced. Returns the attempts it counted.
+qint64 rawInsights(QSqlDatabase &db, const InsightsQuery &query)
+{
+    QString where = u"time_ms >= ? AND time_ms < ?"_s;
+    QVariantList values { query.from.isValid() ? query.from.startOfDay().toMSecsSinceEpoch()
+                                               : std::numeric_limits<qint64>::min(),
+        query.to.isValid() ? query.to.addDays(1).startOfDay().toMSecsSinceEpoch()
+                           : std::numeric_limits<qint64>::max() };
+    if (!query.profile.isEmpty()) {
+        where += u" AND profile = ?"_s;
+        values.append(query.profile);
+    }
+    const QStringList statements {
+        u"SELECT date(time_ms / 1000, 'unixepoch', 'localtime') AS day, model, profile, "
+        "endpoint, count(*), total(prompt_tokens), total(completion_tokens), "
+        "total(CASE WHEN cost_source = 'provider' THEN cost END), "
+        "total(CASE WHEN cost_source = 'price_table' THEN cost END), total(waited_ms), "
+        "total(paced_ms), total(parked_ms) FROM usage WHERE "_s
+            + where + u" GROUP BY day, model, profile, endpoint ORDER BY day, model"_s,
+        u"SELECT category, count(*) FROM usage WHERE "_s + where
+            + u" AND category IS NOT NULL AND category <> '' GROUP BY category"_s,
+        u"SELECT wait_source, count(*), total(waited_ms) FROM usage WHERE "_s + where
+            + u" AND waited_ms > 0 AND wait_source IS NOT NULL AND wait_source <> '' "
+              "GROUP BY wait_source"_s,
+        u"SELECT count(*), max(status >= 200 AND status < 300 AND (category IS NULL OR "
+        "category = '')), max(parked_ms > 0) FROM usage WHERE "_s
+            + where
+            + u" GROUP BY CASE WHEN send_uuid <> '' THEN send_uuid ELSE conversation_uuid "
+              "|| '#' || request END"_s,
+    };
+    qint64 attempts = 0;
+    for (qsizetype i = 0; i < statements.size(); ++i) {
+        QSqlQuery q(db);
+        q.setForwardOnly(true);
+        q.prepare(statements.at(i));
+        for (int v = 0; v < values.size(); ++v)
+            q.bindValue(v, values.at(v));
+        q.exec();
+        while (q.next())
+            if (i == 0)
+                attempts += q.value(4).toLongLong();
+    }
+    return attempts;
+}
+
+qint64 attemptsOf(const Insights &insights)
+{
+    qint64 n = 0;
+    for (const InsightsDay &d : insights.days)
+        n += d.attempts;
+    return n;
+}
+
+/// The insights of every range of the view (today, 7, 30, 90 days, all), all profiles and one,
+/// from the rollups (median of 9) and from the raw rows as before them (median of 3), on the
+/// history at `path` (schema 11).
+void timeInsights(const QString &path, int *failures)
+{
+    HistoryStore store;
+    OpenOptions quick;
+    quick.checkIntegrity = false;
+    store.open(path, quick);
+    QSqlDatabase raw = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"bench-raw"_s);
+    raw.setDatabaseName(path);
+    raw.open();
+    const QDate today = QDate::currentDate();
+    struct Range
+    {
+        const char *name;
+        int days; ///< 0: all
+    };
+    double worst = 0;
+    for (const Range range : { Range { "today", 1 }, Range { "7 days", 7 }, Range { "30 days", 30 },
+             Range { "90 days", 90 }, Range { "all", 0 } }) {
+        for (const QString &profile : { QString(), u"Work"_s }) {
+            InsightsQuery q;
+            if (range.days > 0) {
+                q.from = today.addDays(1 - range.days);
+                q.to = today;
+            }
+            q.profile = profile;
+            QList<double> ms;
+            Insights got;
+            for (int i = 0; i < 9; ++i) {
+                QElapsedTimer t;
+                t.start();
+                got = store.insights(q);
+                ms.append(msSince(t));
+            }
+            QList<double> rawMs;
+            qint64 rawAttempts = 0;
+            for (int i = 0; i < 3; ++i) {
+                QElapsedTimer t;
+                t.start();
+                rawAttempts = rawInsights(raw, q);
+                rawMs.append(msSince(t));
+            }
+            const Figures f = figuresOf(ms);
+            worst = std::max(worst, f.medianMs);
+            std::printf("insights, %-7s %-12s: median %6.2f ms (first %6.2f, max %6.2f; %4lld "
+                        "day rows, %lld attempts); raw GROUP BY median %7.1f ms\n",
+                range.name, profile.isEmpty() ? "all profiles" : "one profile", f.medianMs,
+                ms.front(), f.maxMs, static_cast<long long>(got.days.size()),
+                static_cast<long long>(attemptsOf(got)), figuresOf(rawMs).medianMs);
+            check(attemptsOf(got) == rawAttempts, "the rollups count every raw attempt", failures);
+        }
+    }
+    check(worst < runawayBoundMs(100), "insights of every range under 100 ms", failures);
+    raw.close();
+    raw = QSqlDatabase();
+    QSqlDatabase::removeDatabase(u"bench-raw"_s);
+}
+
+/// A year of the usage ledger added to the history at `path` (the bench's conversations), then
+/// the insights timed on it; see the file's comment.
+void benchUsage(const QString &path, const QList<QUuid> &conversations, int rows, int *failures)
+{
+    QRandomGenerator random(30);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime start = now.addDays(-365);
+    const qint64 stepMs = qint64(365) * 86'400'000 / rows;
+    {
+        HistoryStore store;
+        OpenOptions quick;
+        quick.checkIntegrity = false;
+        store.open(path, quick);
+        QElapsedTimer t;
+        t.start();
+        int written = 0;
+        int request = 0;
+        constexpr int kBatch = 10'000;
+        store.begin();
+        while (written < rows) {
+            // Each conversation's sends follow each other in time, as a person's do.
+            const QUuid conversation
+                = conversations.at(int(qint64(written) * conversations.size() / rows));
+            for (const UsageRecord &u : benchSend(
+                     random, start.addMSecs(qint64(written) * stepMs), conversation, ++request)) {
+                if (written == rows)
+                    break;
+                store.addUsage(u);
+                if (++written % kBatch == 0) {
+                    store.commit();
+                    store.begin();
+                }
+            }
+        }
+        if (!store.commit()) {
+            std::printf("usage generation failed: %s\n", qPrintable(store.lastError()));
+            ++*failures;
+            return;
+        }
+        const double ms = msSince(t);
+        std::printf("usage ledger: %lld rows, %d sends over a year, in transactions of %d: %.1f s "
+                    "(%.1f us a row, the rollup triggers included)\n",
+            static_cast<long long>(store.usageCount()), request, kBatch, ms / 1000,
+            ms * 1000 / rows);
+    }
+    std::printf("database size: %.1f MiB\n", double(QFileInfo(path).size()) / (1024.0 * 1024.0));
+
+    timeInsights(path, failures);
+
+    // --- what the triggers add to an attempt's write, and the migration that makes the rollups ---
+    // A copy of the file made version 10 again (no rollups, no triggers): the same rows, so the
+    // two writes differ by the triggers alone.
+    const QString before = path + u".v10"_s;
+    QFile::remove(before);
+    QFile::copy(path, before);
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"bench-v10"_s);
+        db.setDatabaseName(before);
+        db.open();
+        QSqlQuery q(db);
+        for (const QString &trigger : { u"usage_days_rollup"_s, u"usage_refusals_rollup"_s,
+                 u"usage_waits_rollup"_s, u"usage_sends_rollup"_s })
+            q.exec(u"DROP TRIGGER "_s + trigger);
+        for (const QString &table : usageRollupTables())
+            q.exec(u"DROP TABLE "_s + table);
+        q.exec(u"PRAGMA user_version = 10"_s);
+        q.finish();
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(u"bench-v10"_s);
+    }
+    const auto writes = [&](const QString &file, const OpenOptions &options, const char *what) {
+        HistoryStore store;
+        store.open(file, options);
+        QList<double> single;
+        int request = 10'000'000;
+        for (int i = 0; i < 2000; ++i) {
+            const QList<UsageRecord> send = benchSend(
+                random, QDateTime::currentDateTimeUtc(), conversations.front(), ++request);
+            QElapsedTimer t;
+            t.start();
+            store.addUsage(send.front());
+            single.append(msSince(t) * 1000);
+        }
+        QList<UsageRecord> batch;
+        while (batch.size() < 10'000)
+            batch += benchSend(
+                random, QDateTime::currentDateTimeUtc(), conversations.front(), ++request);
+        QElapsedTimer t;
+        t.start();
+        store.begin();
+        for (const UsageRecord &u : batch)
+            store.addUsage(u);
+        store.commit();
+        const double batched = msSince(t) * 1000 / double(batch.size());
+        const Figures f = figuresOf(single);
+        std::printf("addUsage %s: each in its own transaction median %.0f us, p99 %.0f us; %lld "
+                    "in one transaction %.1f us a row\n",
+            what, f.medianMs, f.p99Ms, static_cast<long long>(batch.size()), batched);
+    };
+    OpenOptions quick;
+    quick.checkIntegrity = false;
+    OpenOptions v10 = quick;
+    v10.migrations.assign(schemaMigrations().cbegin(), schemaMigrations().cbegin() + 10);
+    writes(before, v10, "without the triggers (schema 10)");
+    writes(path, quick, "with the triggers (schema 11)   ");
+    {
+        HistoryStore store;
+        QElapsedTimer t;
+        t.start();
+        const OpenResult r = store.open(before, quick);
+        std::printf("migration 10 -> 11 (the rollups made from %lld rows): %.1f s (%s)\n",
+            static_cast<long long>(store.usageCount()), msSince(t) / 1000, qPrintable(r.message()));
+        check(r.version == 11, "the copy migrates to schema 11", failures);
+    }
+    for (const QString &suffix : { u""_s, u"-wal"_s, u"-shm"_s })
+        QFile::remove(before + suffix);
+}
 } // namespace
 
 int main(int argc, char **argv)
@@ -103,6 +443,13 @@ int main(int argc, char **argv)
     const QStringList args = app.arguments();
     const bool full
         = args.contains(u"--full"_s) || qEnvironmentVariableIntValue("CAPWATCH_BENCH_FULL") == 1;
+    const bool usage = args.contains(u"--usage"_s);
+    if (const qsizetype at = args.indexOf(u"--insights"_s); at >= 0 && at + 1 < args.size()) {
+        // Only the insights' figures, on a history made before (--usage --keep DIR).
+        int failures = 0;
+        timeInsights(args.at(at + 1), &failures);
+        return failures == 0 ? 0 : 1;
+    }
     const Scale scale = full ? Scale { 10000, 200000, 1000000 } : Scale { 200, 6000, 20000 };
     constexpr int kBigConversation = 2000;
     constexpr int kWriterRecords = 10000;
@@ -129,6 +476,7 @@ int main(int argc, char **argv)
     const QDateTime now = QDateTime::currentDateTimeUtc();
     QUuid big;
     QUuid oldest;
+    QList<QUuid> conversations;
 
     // --- generation: one transaction, the store's prepared statements ---
     {
@@ -152,6 +500,7 @@ int main(int argc, char **argv)
             conv.model = u"model-%1"_s.arg(c % 7);
             conv.created = when;
             store.addConversation(conv);
+            conversations.append(conv.id);
             if (c == 0)
                 oldest = conv.id;
             if (c == 1)
@@ -337,6 +686,9 @@ int main(int argc, char **argv)
         std::printf("export: %lld records in %.1f ms\n", static_cast<long long>(n), msSince(t));
     }
     store.close();
+
+    if (usage)
+        benchUsage(path, conversations, scale.records, &failures);
 
     // --- the GUI thread's cost of storing a retry record (the writer's worker does the rest) ---
     {

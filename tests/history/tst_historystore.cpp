@@ -19,7 +19,9 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -27,6 +29,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <ctime>
+#include <map>
+#include <tuple>
 #include <unistd.h>
 
 using namespace capwatch::history;
@@ -407,6 +412,9 @@ private Q_SLOTS:
     void ledgerCountsForLimitsAndCosts();
     void usageOutlivesConversationsAndClearsOnRequest();
     void killMidWayKeepsEveryUsageRow();
+    void insightsRollupsMigrateFromVersion10();
+    void insightsRollupsFollowInsertsAndClear();
+    void insightsCountASendOnceOnItsFirstDay();
     void writerKeepsCallerFreeAndFlushes();
     void writerReportsFailures();
     void writerStoresParkedSends();
@@ -511,8 +519,8 @@ void TestHistoryStore::migratesVersion1ToParkedSends()
     QCOMPARE(r.status, OpenResult::Status::Opened);
     QCOMPARE(r.fromVersion, 1);
     QCOMPARE(r.version, HistoryStore::latestVersion());
-    QCOMPARE(HistoryStore::latestVersion(), 10);
-    QVERIFY(r.message().contains(u"migrated from schema version 1 to 10"_s));
+    QCOMPARE(HistoryStore::latestVersion(), 11);
+    QVERIFY(r.message().contains(u"migrated from schema version 1 to 11"_s));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1562,7 +1570,7 @@ void TestHistoryStore::migratesVersion2ToProviderWindows()
     QCOMPARE(r.fromVersion, 2);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 2 to 10"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 2 to 11"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
@@ -1641,7 +1649,7 @@ void TestHistoryStore::migratesVersion3ToProfiles()
     QCOMPARE(r.fromVersion, 3);
     QCOMPARE(r.version, HistoryStore::latestVersion());
     QVERIFY2(
-        r.message().contains(u"migrated from schema version 3 to 10"_s), qPrintable(r.message()));
+        r.message().contains(u"migrated from schema version 3 to 11"_s), qPrintable(r.message()));
     QCOMPARE(rawValue(dbPath(), u"PRAGMA user_version"_s).toInt(), HistoryStore::latestVersion());
     for (const auto &[table, columns] : { std::pair { u"conversations"_s, 1 },
              std::pair { u"messages"_s, 1 }, std::pair { u"retry_records"_s, 2 } })
@@ -2526,7 +2534,7 @@ void TestHistoryStore::usageMigratesAndRoundTrips()
     HistoryStore store;
     const OpenResult r = store.open(dbPath());
     QCOMPARE(r.fromVersion, 7);
-    QCOMPARE(r.version, 10);
+    QCOMPARE(r.version, 11);
     QVERIFY(store.message(before.answer.id));
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
@@ -2635,7 +2643,7 @@ void TestHistoryStore::ledgerCountsForLimitsAndCosts()
     // Schema 9: the ledger by conversation. What the limits read again as rows are added
     // (usageTicks after the last id), and a conversation's costs by the prompt that spent them.
     HistoryStore store;
-    QCOMPARE(store.open(dbPath()).version, 10);
+    QCOMPARE(store.open(dbPath()).version, 11);
     QCOMPARE(rawValue(dbPath(),
                  u"SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = "
                  "'usage_by_conversation'"_s)
@@ -2705,4 +2713,441 @@ void TestHistoryStore::ledgerCountsForLimitsAndCosts()
     // Cleared: ids start again, which a reader of the ticks tells by the largest id.
     QVERIFY(store.clear(true));
     QCOMPARE(store.usageMaxId(), 0);
+}
+
+namespace {
+
+/// The first local day of the insights' ledgers.
+const QDate kLedgerDay(2026, 10, 5);
+
+/// A ledger of `sends` sends over seven local days: three profiles (one empty), three models, two
+/// endpoints; answers billed and estimated (binary fractions, so every sum is exact), refusals and
+/// a 200 that was one, retry waits with and without a source, parks, rows of no stored send, and
+/// sends whose attempts run past midnight or move to another profile and model (a fallback).
+QList<UsageRecord> ledgerOf(int sends, quint32 seed)
+{
+    QRandomGenerator random(seed);
+    const QStringList profiles { u"work"_s, u"free"_s, u""_s };
+    const QStringList models { u"gpt-4o-mini"_s, u"llama"_s, u"claude"_s };
+    const QStringList endpoints { u"https://api.example.com/v1"_s, u"demo"_s };
+    const QStringList sources { u"retry-after"_s, u"backoff"_s, u"message"_s, u""_s };
+    QList<UsageRecord> out;
+    for (int s = 0; s < sends; ++s) {
+        const QUuid conversation = QUuid::createUuid();
+        const QUuid send = s % 5 == 4 ? QUuid() : QUuid::createUuid();
+        // Local times, some a few minutes before midnight so that later attempts fall the next day.
+        QDateTime when(kLedgerDay.addDays(s % 7),
+            s % 6 == 0 ? QTime(23, 50)
+                       : QTime(8 + int(random.bounded(12)), int(random.bounded(60))));
+        const int attempts = 1 + int(random.bounded(4));
+        const bool parked = random.bounded(8) == 0;
+        for (int a = 0; a < attempts; ++a) {
+            UsageRecord u;
+            u.time = when.toUTC();
+            u.profile = profiles.at(int(random.bounded(profiles.size())));
+            u.model = models.at(int(random.bounded(models.size())));
+            if (a > 0 && random.bounded(3) != 0) { // mostly the same profile and model
+                u.profile = out.last().profile;
+                u.model = out.last().model;
+            }
+            u.endpoint = endpoints.at(int(random.bounded(endpoints.size())));
+            u.conversation = conversation;
+            u.send = send;
+            u.request = s + 1;
+            u.attempt = a + 1;
+            const bool last = a + 1 == attempts;
+            switch (last ? int(random.bounded(5)) : int(random.bounded(4))) {
+            case 0:
+                u.status = 429;
+                u.category = u"rate_limit"_s;
+                break;
+            case 1:
+                u.status = 422;
+                u.category = u"token_limit"_s;
+                break;
+            case 2:
+                u.status = 200; // a refusal in a 200 stream: not an answer
+                u.category = u"content_filter"_s;
+                break;
+            case 3:
+                if (random.bounded(2) == 0)
+                    u.status = 503;
+                break; // or no status at all: a network error
+            default:
+                u.status = 200;
+                u.cost = double(1 + random.bounded(64)) / 64.0;
+                u.costSource
+                    = random.bounded(2) == 0 ? CostSource::Provider : CostSource::PriceTable;
+                break;
+            }
+            if (random.bounded(6) != 0)
+                u.promptTokens = 100 + int(random.bounded(900));
+            if (u.status == 200 && u.category.isEmpty())
+                u.completionTokens = 10 + int(random.bounded(500));
+            if (a > 0) {
+                u.waitedMs = 250 * qint64(1 + random.bounded(40));
+                u.waitSource = sources.at(int(random.bounded(sources.size())));
+            }
+            u.pacedMs = a == 0 ? 125 * qint64(random.bounded(3)) : 0;
+            u.parkedMs = a == 0 && parked ? 60'000 : 0;
+            out.append(u);
+            when = when.addSecs(60 + 60 * qint64(random.bounded(10)));
+        }
+    }
+    return out;
+}
+
+/// The insights of `rows` (oldest first, as forEachUsage() reads them) computed here from the raw
+/// rows, the rule of docs/history.md spelled out again: attempts by their local day; a send once,
+/// on the day and under the profile and model of its first attempt, by how all its attempts went.
+Insights rawInsights(const QList<UsageRecord> &rows, const InsightsQuery &query)
+{
+    const auto within = [&query](const QDate &day, const QString &profile, const QString &model) {
+        return (!query.from.isValid() || day >= query.from)
+            && (!query.to.isValid() || day <= query.to)
+            && (query.profile.isEmpty() || profile == query.profile)
+            && (query.model.isEmpty() || model == query.model);
+    };
+    struct SendSums
+    {
+        QDate day;
+        QString profile;
+        QString model;
+        qint64 attempts = 0;
+        bool answered = false;
+        bool parked = false;
+    };
+    std::map<std::tuple<QString, QString, QString, QString>, InsightsDay> days;
+    std::map<QString, SendSums> sends;
+    QStringList order; // the sends in the order their first attempt came
+    Insights out;
+    for (const UsageRecord &u : rows) {
+        const QDate day = u.time.toLocalTime().date();
+        if (!out.firstDay.isValid() || day < out.firstDay)
+            out.firstDay = day;
+        if (!u.profile.isEmpty() && !out.profiles.contains(u.profile))
+            out.profiles.append(u.profile);
+        if (!u.model.isEmpty() && !out.models.contains(u.model))
+            out.models.append(u.model);
+        const QString key = u.send.isNull()
+            ? u.conversation.toString() + u'#' + QString::number(u.request)
+            : u.send.toString();
+        auto [it, first] = sends.try_emplace(key);
+        if (first) {
+            it->second.day = day;
+            it->second.profile = u.profile;
+            it->second.model = u.model;
+        }
+        ++it->second.attempts;
+        it->second.answered = it->second.answered
+            || (u.status && *u.status >= 200 && *u.status < 300 && u.category.isEmpty());
+        it->second.parked = it->second.parked || u.parkedMs > 0;
+        if (!within(day, u.profile, u.model))
+            continue;
+        InsightsDay &d = days[{ day.toString(Qt::ISODate), u.model, u.profile, u.endpoint }];
+        d.day = day;
+        d.model = u.model;
+        d.profile = u.profile;
+        d.endpoint = u.endpoint;
+        ++d.attempts;
+        d.promptTokens += u.promptTokens.value_or(0);
+        d.completionTokens += u.completionTokens.value_or(0);
+        if (u.cost && u.costSource == CostSource::Provider)
+            d.billed += *u.cost;
+        if (u.cost && u.costSource == CostSource::PriceTable)
+            d.estimated += *u.cost;
+        d.waitedMs += u.waitedMs;
+        d.pacedMs += u.pacedMs;
+        d.parkedMs += u.parkedMs;
+        if (!u.category.isEmpty())
+            ++out.refusals[u.category];
+        if (u.waitedMs > 0 && !u.waitSource.isEmpty()) {
+            ++out.waitSources[u.waitSource].first;
+            out.waitSources[u.waitSource].second += u.waitedMs;
+        }
+    }
+    for (const auto &[key, d] : days)
+        out.days.append(d);
+    for (const auto &[key, s] : sends) {
+        if (!within(s.day, s.profile, s.model))
+            continue;
+        if (!s.answered)
+            ++out.notAnswered;
+        else if (s.parked)
+            ++out.parkedThenAnswered;
+        else if (s.attempts > 1)
+            ++out.afterRetries;
+        else
+            ++out.firstTime;
+    }
+    out.profiles.sort();
+    out.models.sort();
+    return out;
+}
+
+/// Where two insights differ, in words; empty when they are equal (the sums of binary fractions
+/// are exact, so the doubles are compared exactly).
+QString differenceOf(const Insights &got, const Insights &want)
+{
+    if (got.days.size() != want.days.size())
+        return u"%1 day rows, expected %2"_s.arg(got.days.size()).arg(want.days.size());
+    for (qsizetype i = 0; i < got.days.size(); ++i) {
+        const InsightsDay &g = got.days.at(i);
+        const InsightsDay &w = want.days.at(i);
+        const auto row = [](const InsightsDay &d) -> QString {
+            return u"%1 %2 %3 %4: %5 attempts, %6+%7 tokens, %8 billed, %9 estimated, "_s
+                       .arg(d.day.toString(Qt::ISODate), d.model, d.profile, d.endpoint)
+                       .arg(d.attempts)
+                       .arg(d.promptTokens)
+                       .arg(d.completionTokens)
+                       .arg(d.billed)
+                       .arg(d.estimated)
+                + u"%1/%2/%3 ms"_s.arg(d.waitedMs).arg(d.pacedMs).arg(d.parkedMs);
+        };
+        if (row(g) != row(w) || g.billed != w.billed || g.estimated != w.estimated)
+            return u"day row %1: %2, expected %3"_s.arg(i).arg(row(g), row(w));
+    }
+    if (got.refusals != want.refusals)
+        return u"refusals differ"_s;
+    if (got.waitSources != want.waitSources)
+        return u"wait sources differ"_s;
+    const auto outcomes = [](const Insights &i) {
+        return u"first %1, retried %2, parked %3, not answered %4"_s.arg(i.firstTime)
+            .arg(i.afterRetries)
+            .arg(i.parkedThenAnswered)
+            .arg(i.notAnswered);
+    };
+    if (outcomes(got) != outcomes(want))
+        return u"outcomes: %1, expected %2"_s.arg(outcomes(got), outcomes(want));
+    if (got.profiles != want.profiles || got.models != want.models)
+        return u"names: %1 / %2, expected %3 / %4"_s.arg(got.profiles.join(u','),
+            got.models.join(u','), want.profiles.join(u','), want.models.join(u','));
+    if (got.firstDay != want.firstDay)
+        return u"first day %1, expected %2"_s.arg(
+            got.firstDay.toString(Qt::ISODate), want.firstDay.toString(Qt::ISODate));
+    return {};
+}
+
+/// The queries the view asks: every range and filter, open ends, a range with no row.
+QList<InsightsQuery> insightsQueries()
+{
+    QList<InsightsQuery> queries { {}, { kLedgerDay.addDays(2), kLedgerDay.addDays(4), {}, {} },
+        { kLedgerDay.addDays(3), kLedgerDay.addDays(3), {}, {} },
+        { kLedgerDay, kLedgerDay.addDays(1), {}, {} }, { kLedgerDay.addDays(5), {}, {}, {} },
+        { {}, kLedgerDay.addDays(1), {}, {} }, { {}, {}, u"work"_s, {} },
+        { {}, {}, {}, u"llama"_s },
+        { kLedgerDay.addDays(1), kLedgerDay.addDays(5), u"free"_s, u"claude"_s },
+        { kLedgerDay.addDays(30), kLedgerDay.addDays(40), {}, {} } };
+    return queries;
+}
+
+/// Every query's insights from the store equal the raw computation over what it holds.
+QString checkInsights(HistoryStore &store)
+{
+    const QList<UsageRecord> rows = allUsage(store);
+    for (const InsightsQuery &q : insightsQueries()) {
+        const QString difference = differenceOf(store.insights(q), rawInsights(rows, q));
+        if (!difference.isEmpty())
+            return u"%1..%2 profile '%3' model '%4': %5"_s.arg(q.from.toString(Qt::ISODate),
+                q.to.toString(Qt::ISODate), q.profile, q.model, difference);
+    }
+    return {};
+}
+
+qint64 rollupRows(const QString &path)
+{
+    qint64 n = 0;
+    for (const QString &table : usageRollupTables())
+        n += rawValue(path, u"SELECT count(*) FROM "_s + table).toLongLong();
+    return n;
+}
+
+} // namespace
+
+void TestHistoryStore::insightsRollupsMigrateFromVersion10()
+{
+    // A version-10 file with a ledger and no rollups: its insights are empty (nothing to read).
+    // Migrated to 11, the rollups are made from the rows it holds and read as the raw rows sum.
+    const QList<UsageRecord> ledger = ledgerOf(400, 11);
+    {
+        HistoryStore old;
+        QCOMPARE(old.open(dbPath(), upTo(10)).status, OpenResult::Status::Created);
+        for (const UsageRecord &u : ledger)
+            QVERIFY(old.addUsage(u));
+        const Insights none = old.insights({});
+        QVERIFY(none.days.isEmpty());
+        QCOMPARE(
+            none.firstTime + none.afterRetries + none.parkedThenAnswered + none.notAnswered, 0);
+    }
+    HistoryStore store;
+    const OpenResult r = store.open(dbPath());
+    QCOMPARE(r.fromVersion, 10);
+    QCOMPARE(r.version, 11);
+    QCOMPARE(store.usageCount(), qint64(ledger.size()));
+    QVERIFY(rollupRows(dbPath()) > 0);
+    const QString difference = checkInsights(store);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    // What the ledger holds, whatever the query: the names to filter by and the first day.
+    const Insights one
+        = store.insights({ kLedgerDay.addDays(3), kLedgerDay.addDays(3), u"work"_s, {} });
+    QCOMPARE(one.profiles, (QStringList { u"free"_s, u"work"_s }));
+    QCOMPARE(one.models, (QStringList { u"claude"_s, u"gpt-4o-mini"_s, u"llama"_s }));
+    QCOMPARE(one.firstDay, kLedgerDay);
+    for (const InsightsDay &d : one.days) {
+        QCOMPARE(d.day, kLedgerDay.addDays(3));
+        QCOMPARE(d.profile, u"work"_s);
+    }
+    QVERIFY(!one.days.isEmpty());
+}
+
+void TestHistoryStore::insightsRollupsFollowInsertsAndClear()
+{
+    // The triggers keep the rollups equal to the raw sums as rows come, one at a time and in a
+    // batch; clear() keeps the ledger and its rollups, clear(true) empties both, and rows written
+    // after it are counted from nothing.
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Created);
+    const Insights empty = store.insights({});
+    QVERIFY(empty.days.isEmpty() && empty.profiles.isEmpty() && !empty.firstDay.isValid());
+    const QList<UsageRecord> ledger = ledgerOf(300, 12);
+    for (qsizetype i = 0; i < ledger.size() / 2; ++i)
+        QVERIFY(store.addUsage(ledger.at(i)));
+    QString difference = checkInsights(store);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    QVERIFY(store.begin());
+    for (qsizetype i = ledger.size() / 2; i < ledger.size(); ++i)
+        QVERIFY(store.addUsage(ledger.at(i)));
+    QVERIFY(store.commit());
+    difference = checkInsights(store);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+
+    // An attempt written after a later one of its send (another process's clock, a queue):
+    // the earliest is the first, and the send moves to its day.
+    UsageRecord late = ledger.first();
+    late.time = late.time.addDays(-2);
+    late.profile = u"early"_s;
+    late.attempt = 0;
+    QVERIFY(store.addUsage(late));
+    difference = checkInsights(store);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    QVERIFY(store.insights({}).profiles.contains(u"early"_s));
+    const QDate earlyDay = late.time.toLocalTime().date();
+    const Insights early = store.insights({ earlyDay, earlyDay, {}, {} });
+    QCOMPARE(early.days.size(), 1);
+    QCOMPARE(
+        early.firstTime + early.afterRetries + early.parkedThenAnswered + early.notAnswered, 1);
+    QCOMPARE(early.firstDay, earlyDay);
+
+    QVERIFY(store.clear());
+    QCOMPARE(store.usageCount(), qint64(ledger.size()) + 1);
+    difference = checkInsights(store);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+
+    QVERIFY(store.clear(true));
+    QCOMPARE(store.usageCount(), 0);
+    QCOMPARE(rollupRows(dbPath()), 0);
+    const Insights cleared = store.insights({});
+    QVERIFY(cleared.days.isEmpty() && cleared.refusals.isEmpty() && cleared.waitSources.isEmpty());
+    QCOMPARE(
+        cleared.firstTime + cleared.afterRetries + cleared.parkedThenAnswered + cleared.notAnswered,
+        0);
+    QVERIFY(cleared.profiles.isEmpty() && cleared.models.isEmpty() && !cleared.firstDay.isValid());
+    const QList<UsageRecord> after = ledgerOf(50, 13);
+    for (const UsageRecord &u : after)
+        QVERIFY(store.addUsage(u));
+    difference = checkInsights(store);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+}
+
+void TestHistoryStore::insightsCountASendOnceOnItsFirstDay()
+{
+    // One send refused at 23:50 under "free" and llama, answered after midnight under "work" and
+    // gpt-4o-mini (a fallback): its attempts count on their own days, the send once, on the first
+    // day, under "free" and llama, answered after retries. Written twelve hours east of UTC, so
+    // a day taken in UTC would hold both attempts; back in the test's own zone the days stay as
+    // they were written (the day is fixed at write time, in the writer's zone).
+    const QByteArray zone = qgetenv("TZ");
+    const bool hadZone = qEnvironmentVariableIsSet("TZ");
+    const auto restoreZone = [&] {
+        if (hadZone)
+            qputenv("TZ", zone);
+        else
+            qunsetenv("TZ");
+        tzset();
+    };
+    const auto restoreOnFailure = qScopeGuard(restoreZone);
+    qputenv("TZ", "ABC-12"); // POSIX: UTC+12 all year, no zone file needed
+    tzset();
+    QCOMPARE(QDateTime(kLedgerDay, QTime(0, 10)).toUTC().date(), kLedgerDay.addDays(-1));
+    HistoryStore store;
+    QCOMPARE(store.open(dbPath()).status, OpenResult::Status::Created);
+    const QDate first = kLedgerDay;
+    const QUuid send = QUuid::createUuid();
+    UsageRecord refused;
+    refused.time = QDateTime(first, QTime(23, 50)).toUTC();
+    refused.profile = u"free"_s;
+    refused.endpoint = u"demo"_s;
+    refused.model = u"llama"_s;
+    refused.send = send;
+    refused.request = 1;
+    refused.attempt = 1;
+    refused.status = 429;
+    refused.category = u"rate_limit"_s;
+    refused.promptTokens = 100;
+    UsageRecord answered = refused;
+    answered.time = QDateTime(first.addDays(1), QTime(0, 10)).toUTC();
+    answered.profile = u"work"_s;
+    answered.model = u"gpt-4o-mini"_s;
+    answered.attempt = 2;
+    answered.status = 200;
+    answered.category.clear();
+    answered.completionTokens = 40;
+    answered.cost = 0.25;
+    answered.costSource = CostSource::Provider;
+    answered.waitedMs = 20 * 60'000;
+    answered.waitSource = u"retry-after"_s;
+    QVERIFY(store.addUsage(refused));
+    const Insights before = store.insights({ first, first, {}, {} });
+    QCOMPARE(before.notAnswered, 1); // refused so far
+    QVERIFY(store.addUsage(answered));
+
+    const Insights firstDay = store.insights({ first, first, {}, {} });
+    QCOMPARE(firstDay.days.size(), 1);
+    QCOMPARE(firstDay.days.front().attempts, 1);
+    QCOMPARE(firstDay.days.front().billed, 0.0);
+    QCOMPARE(firstDay.refusals.value(u"rate_limit"_s), 1);
+    QCOMPARE(firstDay.afterRetries, 1); // its answer the next day counts in how it ended
+    QCOMPARE(firstDay.notAnswered, 0);
+    QCOMPARE(firstDay.firstTime + firstDay.parkedThenAnswered, 0);
+
+    const Insights nextDay = store.insights({ first.addDays(1), first.addDays(1), {}, {} });
+    QCOMPARE(nextDay.days.size(), 1);
+    QCOMPARE(nextDay.days.front().attempts, 1);
+    QCOMPARE(nextDay.days.front().billed, 0.25);
+    QCOMPARE(
+        nextDay.waitSources.value(u"retry-after"_s), (std::pair<qint64, qint64>(1, 1'200'000)));
+    QCOMPARE(
+        nextDay.firstTime + nextDay.afterRetries + nextDay.parkedThenAnswered + nextDay.notAnswered,
+        0); // no send began that day
+
+    const Insights both = store.insights({ first, first.addDays(1), {}, {} });
+    QCOMPARE(both.days.size(), 2);
+    QCOMPARE(both.afterRetries, 1); // once, not once a day
+    QCOMPARE(both.profiles, (QStringList { u"free"_s, u"work"_s }));
+    QCOMPARE(both.models, (QStringList { u"gpt-4o-mini"_s, u"llama"_s }));
+    QCOMPARE(both.firstDay, first);
+
+    // Under the profile and model of its first attempt, not the fallback's.
+    QCOMPARE(store.insights({ {}, {}, u"free"_s, {} }).afterRetries, 1);
+    QCOMPARE(store.insights({ {}, {}, u"work"_s, {} }).afterRetries, 0);
+    QCOMPARE(store.insights({ {}, {}, u"work"_s, {} }).days.size(), 1);
+    QCOMPARE(store.insights({ {}, {}, {}, u"llama"_s }).afterRetries, 1);
+    QCOMPARE(store.insights({ {}, {}, {}, u"gpt-4o-mini"_s }).afterRetries, 0);
+    QCOMPARE(store.insights({ {}, {}, u"free"_s, u"gpt-4o-mini"_s }).days.size(), 0);
+
+    restoreZone();
+    const Insights home = store.insights({});
+    QCOMPARE(home.days.size(), 2);
+    QCOMPARE(home.days.at(0).day, first);
+    QCOMPARE(home.days.at(1).day, first.addDays(1));
 }

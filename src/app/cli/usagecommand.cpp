@@ -25,10 +25,58 @@ QString usageCliText(const char *text)
     return QCoreApplication::translate("cli", text);
 }
 
-/// One group's sums (or the total's).
+/// How the sends ended (the insights' "outcomes of sends").
+struct Outcomes
+{
+    qint64 firstTime = 0; ///< answered at its first attempt
+    qint64 afterRetries = 0; ///< answered after refused attempts, never parked
+    qint64 parkedThenAnswered = 0;
+    qint64 notAnswered = 0; ///< gave up, cancelled, or still waiting
+
+    qint64 sends() const { return firstTime + afterRetries + parkedThenAnswered + notAnswered; }
+};
+
+/// One send's attempts: the group of its first, and how all of them went.
+struct SendTrack
+{
+    QString group;
+    bool startedBefore = false; ///< it has an attempt before the span: counted in an earlier one
+    qint64 attempts = 0;
+    bool answered = false;
+    bool parked = false;
+
+    void add(const history::UsageRecord &u)
+    {
+        ++attempts;
+        answered
+            = answered || (u.status && *u.status >= 200 && *u.status < 300 && u.category.isEmpty());
+        parked = parked || u.parkedMs > 0;
+    }
+    void countIn(Outcomes &o) const
+    {
+        if (!answered)
+            ++o.notAnswered;
+        else if (parked)
+            ++o.parkedThenAnswered;
+        else if (attempts > 1)
+            ++o.afterRetries;
+        else
+            ++o.firstTime;
+    }
+};
+
+/// A send as the ledger knows it: its stored send; a row without one counts by its conversation
+/// and number.
+QString sendKeyOf(const history::UsageRecord &u)
+{
+    return u.send.isNull() ? u.conversation.toString() + u'#' + QString::number(u.request)
+                           : u.send.toString();
+}
+
+/// One group's sums (or the total's): its attempts' figures, and the sends whose first attempt
+/// is in it.
 struct Sums
 {
-    std::set<QString> sends;
     qint64 attempts = 0;
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
@@ -45,49 +93,10 @@ struct Sums
     /// Retry waits by where they came from: how many, and their milliseconds.
     std::map<QString, std::pair<qint64, qint64>> waitSources;
     qint64 estimatedRows = 0;
-    /// Each send's attempts in the span: how it ended (insights' "outcomes of sends").
-    struct SendTrack
-    {
-        qint64 attempts = 0;
-        bool answered = false;
-        bool parked = false;
-    };
-    std::map<QString, SendTrack> perSend;
-    struct Outcomes
-    {
-        qint64 firstTime = 0; ///< answered at its first attempt
-        qint64 afterRetries = 0; ///< answered after refused attempts, never parked
-        qint64 parkedThenAnswered = 0;
-        qint64 notAnswered = 0; ///< gave up, cancelled, or still waiting
-    };
-    Outcomes outcomes() const
-    {
-        Outcomes o;
-        for (const auto &[key, t] : perSend) {
-            if (!t.answered)
-                ++o.notAnswered;
-            else if (t.parked)
-                ++o.parkedThenAnswered;
-            else if (t.attempts > 1)
-                ++o.afterRetries;
-            else
-                ++o.firstTime;
-        }
-        return o;
-    }
+    Outcomes outcomes;
 
     void add(const history::UsageRecord &u)
     {
-        // A send is its stored row; a row without one counts by its conversation and number.
-        const QString send = u.send.isNull()
-            ? u.conversation.toString() + u'#' + QString::number(u.request)
-            : u.send.toString();
-        sends.insert(send);
-        SendTrack &track = perSend[send];
-        ++track.attempts;
-        track.answered = track.answered
-            || (u.status && *u.status >= 200 && *u.status < 300 && u.category.isEmpty());
-        track.parked = track.parked || u.parkedMs > 0;
         if (u.waitedMs > 0 && !u.waitSource.isEmpty()) {
             auto &[waits, ms] = waitSources[u.waitSource];
             ++waits;
@@ -132,11 +141,10 @@ struct Sums
     }
     QString outcomeText() const
     {
-        const Outcomes o = outcomes();
-        return u"first:%1 retried:%2 parked:%3 not_answered:%4"_s.arg(o.firstTime)
-            .arg(o.afterRetries)
-            .arg(o.parkedThenAnswered)
-            .arg(o.notAnswered);
+        return u"first:%1 retried:%2 parked:%3 not_answered:%4"_s.arg(outcomes.firstTime)
+            .arg(outcomes.afterRetries)
+            .arg(outcomes.parkedThenAnswered)
+            .arg(outcomes.notAnswered);
     }
     QString refusalText() const
     {
@@ -160,7 +168,7 @@ QString money(double amount)
 nlohmann::ordered_json toJson(const Sums &s)
 {
     nlohmann::ordered_json j;
-    j["sends"] = s.sends.size();
+    j["sends"] = s.outcomes.sends();
     j["attempts"] = s.attempts;
     j["prompt_tokens"] = s.promptTokens;
     j["completion_tokens"] = s.completionTokens;
@@ -182,7 +190,7 @@ nlohmann::ordered_json toJson(const Sums &s)
         sources[source.toStdString()]
             = { { "waits", figures.first }, { "waited_s", double(figures.second) / 1000.0 } };
     j["wait_sources"] = sources;
-    const Sums::Outcomes o = s.outcomes();
+    const Outcomes &o = s.outcomes;
     j["outcomes"] = { { "first_time", o.firstTime }, { "after_retries", o.afterRetries },
         { "parked_then_answered", o.parkedThenAnswered }, { "not_answered", o.notAnswered } };
     j["estimated_rows"] = s.estimatedRows;
@@ -196,7 +204,7 @@ const QStringList kColumns { u"group"_s, u"sends"_s, u"attempts"_s, u"prompt_tok
 
 QStringList cellsOf(const QString &group, const Sums &s)
 {
-    return { group, QString::number(s.sends.size()), QString::number(s.attempts),
+    return { group, QString::number(s.outcomes.sends()), QString::number(s.attempts),
         QString::number(s.promptTokens), QString::number(s.completionTokens),
         QString::number(s.cachedTokens), QString::number(s.reasoningTokens), money(s.costBilled),
         money(s.costEstimated), s.currency(), spanSeconds(s.waitedMs), spanSeconds(s.pacedMs),
@@ -325,13 +333,43 @@ int runUsage(const QStringList &args)
     std::map<QString, Sums> groups;
     Sums total;
     if (opened == Opened::Ready) {
+        // A send counts once, in the group of its first attempt (its day, model, profile or
+        // conversation), with how all its attempts went: the insights' rule (docs/history.md).
+        std::map<QString, SendTrack> sends;
+        std::set<QUuid> conversations;
         const bool read = store.forEachUsage(*since, until, [&](const history::UsageRecord &u) {
-            groups[groupOf(u, by)].add(u);
+            const QString group = groupOf(u, by);
+            groups[group].add(u);
             total.add(u);
+            auto [track, first] = sends.try_emplace(sendKeyOf(u));
+            if (first)
+                track->second.group = group;
+            track->second.add(u);
+            conversations.insert(u.conversation);
             return true;
         });
-        if (!read)
+        // Their attempts outside the span, through the index by conversation: one before it
+        // means the send was counted in an earlier span; those after it count in how it ended.
+        const bool around = read
+            && store.forEachUsageAround(QList<QUuid>(conversations.cbegin(), conversations.cend()),
+                *since, until, [&](const history::UsageRecord &u) {
+                    const auto track = sends.find(sendKeyOf(u));
+                    if (track == sends.end())
+                        return true;
+                    if (u.time < *since)
+                        track->second.startedBefore = true;
+                    else
+                        track->second.add(u);
+                    return true;
+                });
+        if (!around)
             return historyReadError(kUsageCommand, path, store.lastError());
+        for (const auto &[key, track] : sends) {
+            if (track.startedBefore)
+                continue;
+            track.countIn(groups[track.group].outcomes);
+            track.countIn(total.outcomes);
+        }
     }
 
     QByteArray out;
