@@ -15,16 +15,16 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QCommandLineParser>
 #include <QDateEdit>
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QLabel>
 #include <QProgressBar>
 #include <QTableView>
-#include <QVBoxLayout>
-#include <QCommandLineParser>
-#include <QElapsedTimer>
-#include <QFileInfo>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <cstdio>
 
@@ -73,8 +73,14 @@ int main(int argc, char **argv)
     }
     const int rounds = std::max(1, parser.value(u"rounds"_s).toInt());
 
+    // Opened as the window's is long before Ctrl+I: the view's first read does not wait for it.
     history::HistoryWriter writer;
+    bool opened = false;
+    QObject::connect(
+        &writer, &history::HistoryWriter::opened, &writer, [&opened] { opened = true; });
     writer.open(path);
+    if (!spinUntil([&opened] { return opened; }))
+        return 1;
     session::UsageTally tally;
     ui::ChartsModule::instance()->load();
     if (!spinUntil([] { return ui::ChartsModule::instance()->isDone(); })

@@ -54,7 +54,7 @@ InsightsCard::InsightsCard(const QString &id, QWidget *parent)
     connect(m_tableButton, &QToolButton::toggled, this, &InsightsCard::showTable);
 
     m_placeholder->setAlignment(Qt::AlignCenter);
-    m_placeholder->setWordWrap(true);
+    m_placeholder->setWordWrap(false); // a short line; wrapping lays it out as a document
     m_placeholder->setForegroundRole(QPalette::PlaceholderText);
     m_placeholder->setMinimumHeight(220);
     m_tableView->setObjectName(u"table"_s);
