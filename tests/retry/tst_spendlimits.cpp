@@ -236,14 +236,16 @@ private slots:
         const std::int64_t noon = 12 * hour;
         const std::int64_t midnight = 24 * hour;
         // 3,000 of 10,000 in three hours: the other 7,000 in seven more, at 19:00.
-        QCOMPARE(capwatch::retry::projectLimitReached(3000, 10000, nine, noon, midnight), 19 * hour);
+        QCOMPARE(
+            capwatch::retry::projectLimitReached(3000, 10000, nine, noon, midnight), 19 * hour);
         // Too slow to reach it before the period ends: nothing.
         QVERIFY(!capwatch::retry::projectLimitReached(1000, 10000, nine, noon, midnight));
         // Reached already: now. Nothing used: nothing.
         QCOMPARE(capwatch::retry::projectLimitReached(10000, 10000, nine, noon, midnight), noon);
         QVERIFY(!capwatch::retry::projectLimitReached(0, 10000, noon, noon, midnight));
         // The first send of the day is no rate: the span is at least a quarter of an hour.
-        const auto early = capwatch::retry::projectLimitReached(1000, 10000, noon - 1000, noon, midnight);
+        const auto early
+            = capwatch::retry::projectLimitReached(1000, 10000, noon - 1000, noon, midnight);
         QVERIFY(early);
         QCOMPARE(*early, noon + 9 * capwatch::retry::kProjectionMinSpanMs);
         // Money as tokens.
