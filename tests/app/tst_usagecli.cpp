@@ -9,6 +9,7 @@
 #include "retry/pricetable.h"
 #include "support/clirunner.h"
 #include "support/demothread.h"
+#include "support/scriptedledger.h"
 
 #include <QDir>
 #include <QFile>
@@ -244,83 +245,7 @@ void TestUsageCli::insightsEqualTheUsageCommand()
     {
         history::HistoryStore store;
         QVERIFY(store.open(database()).persistent());
-        int request = 0;
-        const auto send
-            = [&](int day, const QString &profile, const QString &model, const QList<int> &statuses,
-                  bool parked, double cost, history::CostSource source) {
-                  const QUuid id = QUuid::createUuid();
-                  ++request;
-                  for (int a = 0; a < statuses.size(); ++a) {
-                      history::UsageRecord u;
-                      u.time = first.addDays(day).startOfDay().addSecs(3600 + 60 * request + a);
-                      u.profile = profile;
-                      u.endpoint = u"https://api.example.com/v1"_s;
-                      u.model = model;
-                      u.conversation = QUuid::createUuid();
-                      u.send = id;
-                      u.request = request;
-                      u.attempt = a + 1;
-                      u.status = statuses.at(a);
-                      u.promptTokens = 100 + 10 * a;
-                      u.completionTokens = statuses.at(a) == 200 ? 40 : 0;
-                      if (statuses.at(a) == 429)
-                          u.category = u"rate_limit"_s;
-                      else if (statuses.at(a) == 422)
-                          u.category = u"token_limit"_s;
-                      if (a > 0) {
-                          u.waitedMs = 1500 * a;
-                          u.waitSource = a % 2 ? u"retry-after"_s : u"backoff"_s;
-                      }
-                      if (a == 0 && parked)
-                          u.parkedMs = 60'000;
-                      if (statuses.at(a) == 200) {
-                          u.cost = cost;
-                          u.costSource = source;
-                          if (source == history::CostSource::PriceTable)
-                              u.currency = u"USD"_s;
-                      }
-                      u.pacedMs = a == 0 ? 250 : 0;
-                      QVERIFY(store.addUsage(u));
-                  }
-              };
-        send(0, u"Work"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.25, history::CostSource::Provider);
-        send(0, u"Free"_s, u"llama"_s, { 429, 429, 200 }, false, 0.125,
-            history::CostSource::PriceTable);
-        send(1, u"Free"_s, u"llama"_s, { 422, 422, 422, 422, 422 }, false, 0, {});
-        send(1, u"Work"_s, u"gpt-4o-mini"_s, { 200 }, true, 0.5, history::CostSource::Provider);
-        send(
-            2, u"Work"_s, u"llama"_s, { 429, 200 }, false, 0.0625, history::CostSource::PriceTable);
-        send(
-            2, u"Free"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.03125, history::CostSource::Provider);
-        // Refused at 23:59 of the second day under Free and llama, answered at 00:01 of the
-        // third under Work and gpt-4o-mini (a fallback): one send, counted on the second day under
-        // Free and llama, answered after retries.
-        history::UsageRecord refused;
-        refused.time = QDateTime(first.addDays(1), QTime(23, 59)).toUTC();
-        refused.profile = u"Free"_s;
-        refused.endpoint = u"https://api.example.com/v1"_s;
-        refused.model = u"llama"_s;
-        refused.conversation = QUuid::createUuid();
-        refused.send = QUuid::createUuid();
-        refused.request = 99;
-        refused.attempt = 1;
-        refused.status = 429;
-        refused.category = u"rate_limit"_s;
-        refused.promptTokens = 100;
-        history::UsageRecord answered = refused;
-        answered.time = QDateTime(first.addDays(2), QTime(0, 1)).toUTC();
-        answered.profile = u"Work"_s;
-        answered.model = u"gpt-4o-mini"_s;
-        answered.attempt = 2;
-        answered.status = 200;
-        answered.category.clear();
-        answered.completionTokens = 40;
-        answered.cost = 0.015625;
-        answered.costSource = history::CostSource::Provider;
-        answered.waitedMs = 120'000;
-        answered.waitSource = u"retry-after"_s;
-        QVERIFY(store.addUsage(refused));
-        QVERIFY(store.addUsage(answered));
+        QVERIFY(ScriptedLedger(store, first).write());
     }
     const QString since = first.toString(Qt::ISODate);
     const QString until = first.addDays(2).toString(Qt::ISODate);

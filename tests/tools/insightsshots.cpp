@@ -4,6 +4,7 @@
 //   capwatch_insightsshots DATABASE OUT_DIR [LANGUAGE] [--dark]
 // Not a test.
 
+#include "../support/darkpalette.h"
 #include "history/historywriter.h"
 #include "session/profiles.h"
 #include "session/usagetally.h"
@@ -20,35 +21,6 @@
 
 using namespace capwatch;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-/// Fusion's palette for a dark desktop, as a dark theme would give it.
-QPalette darkPalette()
-{
-    QPalette p;
-    const QColor window(0x2b, 0x2b, 0x2b);
-    const QColor base(0x1e, 0x1e, 0x1e);
-    const QColor text(0xe6, 0xe6, 0xe6);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, window);
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::ToolTipBase, base);
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    p.setColor(QPalette::Mid, QColor(0x44, 0x44, 0x44));
-    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
-    p.setColor(QPalette::Light, QColor(0x50, 0x50, 0x50));
-    return p;
-}
-
-} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -78,7 +50,7 @@ int main(int argc, char *argv[])
     }
     QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
     if (dark)
-        QApplication::setPalette(darkPalette());
+        QApplication::setPalette(testing::darkPalette());
 
     // The profiles of the settings file beside the database (insights-demo-data.sh's), for the
     // spending limits' gauges.

@@ -1,6 +1,7 @@
 // The conversation pane: literal user text, streamed answers, Markdown on finish, no resource
 // loading, literal error bodies, export, and a 20 MB stream.
 
+#include "support/darkpalette.h"
 #include "support/sanitizers.h"
 #include "ui/conversation/conversationdocument.h"
 #include "ui/conversation/conversationstyle.h"
@@ -171,19 +172,7 @@ QString dataUrl(const QByteArray &png)
 
 QPalette darkPalette()
 {
-    QPalette p;
-    const QColor window(0x2b, 0x2d, 0x31);
-    const QColor base(0x1e, 0x1f, 0x22);
-    const QColor text(0xe6, 0xe6, 0xe6);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, window);
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe8));
-    p.setColor(QPalette::HighlightedText, Qt::white);
+    QPalette p = capwatch::testing::darkPalette();
     // Left at Qt's default blue on purpose: the view has to keep links readable anyway.
     p.setColor(QPalette::Link, QColor(0x00, 0x00, 0xff));
     return p;

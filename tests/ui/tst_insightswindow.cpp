@@ -12,6 +12,7 @@
 #include "session/usagetally.h"
 #include "support/clirunner.h"
 #include "support/demowindow.h"
+#include "support/scriptedledger.h"
 #include "ui/insights/chartsmodule.h"
 #include "ui/insights/insightscard.h"
 #include "ui/insights/insightswindow.h"
@@ -137,57 +138,13 @@ void TestInsightsWindow::initTestCase()
     {
         history::HistoryStore store;
         QVERIFY(store.open(database()).persistent());
-        int request = 0;
-        const auto send = [&](QDate day, const QString &profile, const QString &model,
-                              const QList<int> &statuses, bool parked, double cost,
-                              history::CostSource source) {
-            const QUuid id = QUuid::createUuid();
-            ++request;
-            for (int a = 0; a < statuses.size(); ++a) {
-                history::UsageRecord u;
-                u.time = day.startOfDay().addSecs(3600 + 60 * request + a);
-                u.profile = profile;
-                u.endpoint = u"https://api.example.com/v1"_s;
-                u.model = model;
-                u.conversation = QUuid::createUuid();
-                u.send = id;
-                u.request = request;
-                u.attempt = a + 1;
-                u.status = statuses.at(a);
-                u.promptTokens = 100 + 10 * a + request;
-                u.completionTokens = statuses.at(a) == 200 ? 40 * request : 0;
-                if (statuses.at(a) == 429)
-                    u.category = u"rate_limit"_s;
-                else if (statuses.at(a) == 422)
-                    u.category = u"token_limit"_s;
-                if (a > 0) {
-                    u.waitedMs = 1500 * a;
-                    u.waitSource = a % 2 ? u"retry-after"_s : u"message"_s;
-                }
-                if (a == 0 && parked)
-                    u.parkedMs = 600'000;
-                if (statuses.at(a) == 200) {
-                    u.cost = cost;
-                    u.costSource = source;
-                    if (source == history::CostSource::PriceTable)
-                        u.currency = u"USD"_s;
-                }
-                u.pacedMs = a == 0 ? 250 * request : 0;
-                QVERIFY(store.addUsage(u));
-            }
-        };
+        // The script tst_usagecli holds the insights to, and two sends of this test's own: one
+        // long ago (only "All" reaches it) and a parked one on the third day.
+        ScriptedLedger ledger(store, m_first);
+        QVERIFY(ledger.write());
         using CS = history::CostSource;
-        // Long ago: only "All" reaches it.
-        send(m_first.addDays(-20), u"Work"_s, u"gpt-4o"_s, { 200 }, false, 0.5, CS::Provider);
-        send(m_first, u"Work"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.25, CS::Provider);
-        send(m_first, u"Free"_s, u"llama"_s, { 429, 429, 200 }, false, 0.125, CS::PriceTable);
-        send(m_first.addDays(1), u"Free"_s, u"llama"_s, { 422, 422, 422, 422, 422 }, false, 0, {});
-        send(m_first.addDays(1), u"Work"_s, u"gpt-4o-mini"_s, { 200 }, true, 0.5, CS::Provider);
-        send(
-            m_first.addDays(2), u"Work"_s, u"llama"_s, { 429, 200 }, false, 0.0625, CS::PriceTable);
-        send(
-            m_first.addDays(2), u"Free"_s, u"gpt-4o-mini"_s, { 200 }, false, 0.03125, CS::Provider);
-        send(m_first.addDays(2), u"Night"_s, u"claude"_s, { 422, 200 }, true, 0.01, CS::PriceTable);
+        QVERIFY(ledger.send(-20, u"Work"_s, u"gpt-4o"_s, { 200 }, false, 0.5, CS::Provider));
+        QVERIFY(ledger.send(2, u"Night"_s, u"claude"_s, { 422, 200 }, true, 0.01, CS::PriceTable));
     }
     m_writer = std::make_unique<history::HistoryWriter>();
     QSignalSpy opened(m_writer.get(), &history::HistoryWriter::opened);
@@ -273,7 +230,7 @@ void TestInsightsWindow::chartsEqualTheUsageCommand()
                          + g.value(u"parked_s"_s).toDouble())
                 * 1000));
     }
-    QVERIFY2(w->summaryText().contains(u"Sends: 7"_s), qPrintable(w->summaryText()));
+    QVERIFY2(w->summaryText().contains(u"Sends: 8"_s), qPrintable(w->summaryText()));
 }
 
 void TestInsightsWindow::filtersEqualTheUsageGroups()

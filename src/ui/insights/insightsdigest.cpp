@@ -43,6 +43,21 @@ InsightsTable::Series makeSeries(const QString &key, const QString &name, const 
     return s;
 }
 
+/// A table whose rows are categories, each drawn in its own colour (rowColors).
+InsightsTable rowsTable(const QString &id, const QString &title, const QString &valueTitle,
+    const QString &rowTitle, const QString &rowKind)
+{
+    InsightsTable t;
+    t.id = id;
+    t.title = title;
+    t.valueTitle = valueTitle;
+    t.kind = ChartKind::StackedBars;
+    t.colorsByRow = true;
+    t.rowTitle = rowTitle;
+    t.rowKind = rowKind;
+    return t;
+}
+
 QString dayLabel(QDate day, InsightsDigest::Bucket bucket)
 {
     const QLocale locale;
@@ -247,14 +262,8 @@ InsightsTable InsightsDigest::timeLostByProvider() const
 
 InsightsTable InsightsDigest::refusals() const
 {
-    InsightsTable t;
-    t.id = u"refusals"_s;
-    t.title = tr("Refusals by category");
-    t.valueTitle = tr("Attempts");
-    t.kind = ChartKind::StackedBars;
-    t.colorsByRow = true;
-    t.rowTitle = tr("Category");
-    t.rowKind = u"category"_s;
+    InsightsTable t = rowsTable(
+        u"refusals"_s, tr("Refusals by category"), tr("Attempts"), tr("Category"), u"category"_s);
     t.series.append(
         makeSeries(u"refusals"_s, tr("Refused attempts"), {}, InsightsTable::Unit::Count));
     for (auto it = m_insights.refusals.cbegin(); it != m_insights.refusals.cend(); ++it) {
@@ -268,14 +277,8 @@ InsightsTable InsightsDigest::refusals() const
 
 InsightsTable InsightsDigest::waitSources() const
 {
-    InsightsTable t;
-    t.id = u"wait-sources"_s;
-    t.title = tr("Where the waits came from");
-    t.valueTitle = tr("Minutes");
-    t.kind = ChartKind::StackedBars;
-    t.colorsByRow = true;
-    t.rowTitle = tr("Source");
-    t.rowKind = u"source"_s;
+    InsightsTable t = rowsTable(u"wait-sources"_s, tr("Where the waits came from"), tr("Minutes"),
+        tr("Source"), u"source"_s);
     t.series.append(makeSeries(u"waited"_s, tr("Time waited"), {}, InsightsTable::Unit::Minutes));
     t.series.append({ u"waits"_s, tr("Waits"), {}, InsightsTable::Unit::Count, false, false, {} });
     int i = 0;
@@ -291,14 +294,8 @@ InsightsTable InsightsDigest::waitSources() const
 
 InsightsTable InsightsDigest::outcomes() const
 {
-    InsightsTable t;
-    t.id = u"outcomes"_s;
-    t.title = tr("How sends ended");
-    t.valueTitle = tr("Sends");
-    t.kind = ChartKind::StackedBars;
-    t.colorsByRow = true;
-    t.rowTitle = tr("Outcome");
-    t.rowKind = u"outcome"_s;
+    InsightsTable t
+        = rowsTable(u"outcomes"_s, tr("How sends ended"), tr("Sends"), tr("Outcome"), u"outcome"_s);
     t.series.append(makeSeries(u"sends"_s, tr("Sends"), {}, InsightsTable::Unit::Count));
     const auto add
         = [&](const QString &key, const QString &name, const QColor &colour, qint64 sends) {
