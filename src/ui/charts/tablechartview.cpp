@@ -243,14 +243,14 @@ QList<TableChartView::Drawn> TableChartView::drawnSets() const
         = rows > 0 && m_model->headerData(0, Qt::Vertical, InsightsRole::SeriesColor).isValid();
     if (byRow) {
         for (int row = 0; row < rows; ++row) {
-            out.append({ m_model->headerData(row, Qt::Vertical).toString(),
+            out.append(Drawn { m_model->headerData(row, Qt::Vertical).toString(),
                 m_model->headerData(row, Qt::Vertical, InsightsRole::SeriesColor).value<QColor>(),
                 false, columns.first(), row });
         }
         return out;
     }
     for (int column : std::as_const(columns)) {
-        out.append({ m_model->headerData(column, Qt::Horizontal).toString(),
+        out.append(Drawn { m_model->headerData(column, Qt::Horizontal).toString(),
             m_model->headerData(column, Qt::Horizontal, InsightsRole::SeriesColor).value<QColor>(),
             m_model->headerData(column, Qt::Horizontal, InsightsRole::Estimated).toBool(), column,
             -1 });

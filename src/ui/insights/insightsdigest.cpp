@@ -255,7 +255,7 @@ InsightsTable InsightsDigest::timeLostByProvider() const
     for (const auto &[profile, s] : sums) {
         t.rows.append(profile.isEmpty() ? tr("(none)") : profile);
         t.rowKeys.append(profile);
-        t.values.append({ s[0], s[1], s[2] });
+        t.values.append(QList<double> { s[0], s[1], s[2] });
     }
     return t;
 }
@@ -270,7 +270,7 @@ InsightsTable InsightsDigest::refusals() const
         t.rows.append(session::RetryTexts::category(it.key()));
         t.rowKeys.append(it.key());
         t.rowColors.append(categoryColor(it.key(), m_palette));
-        t.values.append({ double(it.value()) });
+        t.values.append(QList<double> { double(it.value()) });
     }
     return t;
 }
@@ -280,14 +280,16 @@ InsightsTable InsightsDigest::waitSources() const
     InsightsTable t = rowsTable(u"wait-sources"_s, tr("Where the waits came from"), tr("Minutes"),
         tr("Source"), u"source"_s);
     t.series.append(makeSeries(u"waited"_s, tr("Time waited"), {}, InsightsTable::Unit::Minutes));
-    t.series.append({ u"waits"_s, tr("Waits"), {}, InsightsTable::Unit::Count, false, false, {} });
+    t.series.append(
+        makeSeries(u"waits"_s, tr("Waits"), {}, InsightsTable::Unit::Count, false, false));
     int i = 0;
     for (auto it = m_insights.waitSources.cbegin(); it != m_insights.waitSources.cend(); ++it) {
         const auto source = retry::waitSourceNamed(it.key().toStdString());
         t.rows.append(source ? session::RetryTexts::waitSource(*source) : it.key());
         t.rowKeys.append(it.key());
         t.rowColors.append(seriesColor(i++, m_palette));
-        t.values.append({ double(it.value().second) / 60000.0, double(it.value().first) });
+        t.values.append(
+            QList<double> { double(it.value().second) / 60000.0, double(it.value().first) });
     }
     return t;
 }
@@ -302,7 +304,7 @@ InsightsTable InsightsDigest::outcomes() const
               t.rows.append(name);
               t.rowKeys.append(key);
               t.rowColors.append(colour);
-              t.values.append({ double(sends) });
+              t.values.append(QList<double> { double(sends) });
           };
     add(u"first_time"_s, tr("Answered first time"), categoryColor(u"success"_s, m_palette),
         m_insights.firstTime);
