@@ -160,7 +160,11 @@ void InsightsCard::showTable(bool table)
 void InsightsCard::updateEmpty()
 {
     if (m_tableButton->isChecked()) {
+        const bool shown = m_stack->currentIndex() == kTablePage;
         m_stack->setCurrentIndex(kTablePage);
+        // Days oldest first, as the chart reads: the latest, what one looks for, in view.
+        if (!shown && m_model->table().kind == ChartKind::StackedColumns)
+            m_tableView->scrollToBottom();
         return;
     }
     const bool empty = m_model->table().isEmpty();
