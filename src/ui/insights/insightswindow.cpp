@@ -447,6 +447,10 @@ void InsightsWindow::refreshGauges()
 
 void InsightsWindow::changeEvent(QEvent *event)
 {
+    if (!m_summary) { // not built yet
+        QWidget::changeEvent(event);
+        return;
+    }
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
         applyInsights(m_generation);
