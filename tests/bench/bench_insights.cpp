@@ -168,8 +168,9 @@ int main(int argc, char **argv)
             if (!spinUntil([&] { return loads > before; }))
                 return 1;
             // The view settled: what came after the charts (a repaint) counts as a stall too.
-            QTimer::singleShot(50, &window, [] {});
-            spinUntil([&m] { return m.elapsedMs() > 0; });
+            bool settled = false;
+            QTimer::singleShot(50, &window, [&settled] { settled = true; });
+            spinUntil([&settled] { return settled; });
             m.stop();
             times[int(range)].append(loadedMs);
             stalls[int(range)].append(m.longestMs());

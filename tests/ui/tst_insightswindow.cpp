@@ -11,6 +11,7 @@
 #include "session/providermemory.h"
 #include "session/usagetally.h"
 #include "support/clirunner.h"
+#include "support/darkpalette.h"
 #include "support/demowindow.h"
 #include "support/scriptedledger.h"
 #include "ui/insights/chartsmodule.h"
@@ -90,6 +91,7 @@ private Q_SLOTS:
     void gaugesProjectTheLimitFromTheRate();
     void withoutTheModuleTheTablesStay();
     void theWindowOpensItAndItFollowsTheSends();
+    void splitPaletteAndAPendingAskRedrawTheCards();
 
 private:
     QJsonObject usage(const QStringList &args) const
@@ -301,13 +303,15 @@ void TestInsightsWindow::rangesPickTheirDays()
         double(total.value(u"prompt_tokens"_s).toInteger()
             + total.value(u"completion_tokens"_s).toInteger()));
 
-    // 90 days: by week (a bar stays wider than a line), from Monday.
+    // 90 days: by week (a bar stays wider than a line).
     const auto quarter = open(ui::InsightsWindow::Range::Quarter);
     QVERIFY(quarter);
     const ui::InsightsTable &weeks = quarter->card(u"tokens"_s)->model()->table();
     QCOMPARE(weeks.rowKind, u"week"_s);
     QVERIFY(weeks.rows.size() >= 13 && weeks.rows.size() <= 14);
-    QCOMPARE(QDate::fromString(weeks.rowKeys.first(), Qt::ISODate).dayOfWeek(), 1);
+    // The first row starts with the range (its part of that week), the others on Mondays.
+    QCOMPARE(weeks.rowKeys.first(), quarter->from().toString(Qt::ISODate));
+    QCOMPARE(QDate::fromString(weeks.rowKeys.at(1), Qt::ISODate).dayOfWeek(), 1);
     double tokensQuarter = 0;
     for (int row = 0; row < weeks.rows.size(); ++row)
         tokensQuarter += rowSum(weeks, row);
@@ -545,6 +549,65 @@ void TestInsightsWindow::theWindowOpensItAndItFollowsTheSends()
     // Asked again: the same window, raised, not a second one.
     action->trigger();
     QCOMPARE(w.window->findChildren<ui::InsightsWindow *>().size(), 1);
+}
+
+void TestInsightsWindow::splitPaletteAndAPendingAskRedrawTheCards()
+{
+    const auto w = open(ui::InsightsWindow::Range::Dates, m_first, m_first.addDays(2));
+    QVERIFY(w);
+    const auto tokens = [&w] { return w->card(u"tokens"_s)->model()->table(); };
+    const auto total = [](const ui::InsightsTable &t) {
+        double sum = 0;
+        for (int row = 0; row < t.rows.size(); ++row)
+            sum += rowSum(t, row);
+        return sum;
+    };
+    const double all = total(tokens());
+    QCOMPARE(tokens().title, u"Tokens by model"_s);
+
+    // By profile: the same tokens, stacked by the profiles.
+    QSignalSpy loaded(w.get(), &ui::InsightsWindow::loaded);
+    w->setSplit(ui::InsightsDigest::Split::Profile);
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(tokens().title, u"Tokens by profile"_s);
+    QStringList keys;
+    for (const ui::InsightsTable::Series &s : tokens().series)
+        keys.append(s.key);
+    keys.sort();
+    QCOMPARE(keys, (QStringList { u"Free"_s, u"Night"_s, u"Work"_s }));
+    QCOMPARE(total(tokens()), all);
+
+    // A dark palette: the categories' colours for it, in the table the chart draws.
+    const QColor light = w->card(u"time-lost"_s)->model()->table().series.first().color;
+    loaded.clear();
+    w->setPalette(testing::darkPalette());
+    QVERIFY(loaded.wait(10000));
+    const QColor dark = w->card(u"time-lost"_s)->model()->table().series.first().color;
+    QVERIFY2(dark != light, qPrintable(dark.name()));
+    QVERIFY(dark.lightnessF() > light.lightnessF());
+
+    // A filter asked and, before its sums come, the split changed back: the cards end with the
+    // filter's sums, and `loaded` is said for them only.
+    loaded.clear();
+    w->setFilter(u"Free"_s, {});
+    w->setSplit(ui::InsightsDigest::Split::Model);
+    QVERIFY(loaded.wait(10000));
+    QTest::qWait(100);
+    QCOMPARE(loaded.size(), 1);
+    const QJsonArray groups
+        = usage({ u"--since"_s, m_first.toString(Qt::ISODate), u"--until"_s,
+                    m_first.addDays(2).toString(Qt::ISODate), u"--by"_s, u"profile"_s })
+              .value(u"groups"_s)
+              .toArray();
+    double free = -1;
+    for (const QJsonValue &v : groups) {
+        if (v.toObject().value(u"group"_s).toString() == u"Free")
+            free = double(v.toObject().value(u"prompt_tokens"_s).toInteger()
+                + v.toObject().value(u"completion_tokens"_s).toInteger());
+    }
+    QCOMPARE(tokens().title, u"Tokens by model"_s);
+    QCOMPARE(total(tokens()), free);
+    QVERIFY(free < all);
 }
 
 QTEST_MAIN(TestInsightsWindow)

@@ -285,8 +285,12 @@ void TableChartView::resizeEvent(QResizeEvent *event)
 void TableChartView::changeEvent(QEvent *event)
 {
     QChartView::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
         applyPalette();
+    } else if (event->type() == QEvent::LanguageChange || event->type() == QEvent::LocaleChange) {
+        chart()->setLocale(QLocale());
+        rebuild();
+    }
 }
 
 void TableChartView::showHover(bool status, int index, const QString &series, int column)

@@ -106,6 +106,7 @@ void InsightsCard::setCharts(ChartFactory *factory, const QString &why)
 void InsightsCard::setTable(InsightsTable table)
 {
     m_title->setText(table.title);
+    nameButtons(table.title);
     if (m_chart)
         m_chart->setAccessibleName(table.title);
     m_model->setTable(std::move(table));
@@ -172,9 +173,9 @@ void InsightsCard::updateEmpty()
         m_stack->setCurrentIndex(kChartPage);
         return;
     }
-    m_placeholder->setText(!m_noCharts.isEmpty() && !empty
-            ? m_noCharts + u"\n"_s + tr("The numbers are in the table.")
-            : tr("Nothing in this range."));
+    m_placeholder->setText(empty    ? tr("Nothing in this range.")
+            : !m_noCharts.isEmpty() ? m_noCharts + u"\n"_s + tr("The numbers are in the table.")
+                                    : tr("Drawing the chart…"));
     m_stack->setCurrentIndex(kPlaceholderPage);
 }
 
@@ -241,12 +242,19 @@ void InsightsCard::retranslate()
     m_tableButton->setText(tr("Table"));
     m_tableButton->setToolTip(tr("Show the numbers of this chart as a table"));
     m_exportButton->setText(tr("Export"));
-    m_exportButton->setAccessibleName(tr("Export %1").arg(m_title->text()));
+    nameButtons(m_title->text());
     m_exportMenu->clear();
     m_exportMenu->addAction(tr("PNG image…"), this, [this] { chooseExport(Format::Png); });
     m_exportMenu->addAction(tr("SVG image…"), this, [this] { chooseExport(Format::Svg); });
     m_exportMenu->addAction(tr("CSV table…"), this, [this] { chooseExport(Format::Csv); });
     updateEmpty();
+}
+
+void InsightsCard::nameButtons(const QString &title)
+{
+    // Seven cards: each button says which chart it is for.
+    m_exportButton->setAccessibleName(tr("Export %1").arg(title));
+    m_tableButton->setAccessibleName(tr("Table of %1").arg(title));
 }
 
 void InsightsCard::changeEvent(QEvent *event)

@@ -60,6 +60,7 @@ protected:
 
 private:
     void chooseExport(Format format);
+    void nameButtons(const QString &title);
     void updateEmpty();
 
     InsightsTableModel *m_model;

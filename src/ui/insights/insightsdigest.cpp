@@ -107,18 +107,25 @@ QList<QDate> InsightsDigest::buckets() const
     QList<QDate> out;
     if (!m_from.isValid() || !m_to.isValid())
         return out;
-    for (QDate d = bucketStart(m_from); d <= m_to;) {
-        out.append(d);
+    // The first week or month starts with the range, not before it: its row holds what the
+    // range holds of it, and says from when.
+    out.append(m_from);
+    for (QDate d = bucketStart(m_from);;) {
         d = m_bucket == Bucket::Day    ? d.addDays(1)
             : m_bucket == Bucket::Week ? d.addDays(7)
                                        : d.addMonths(1);
+        if (d > m_to)
+            break;
+        out.append(d);
     }
     return out;
 }
 
 int InsightsDigest::rowOf(QDate day) const
 {
-    const QDate start = bucketStart(day);
+    if (m_buckets.isEmpty() || day < m_buckets.first() || day > m_to)
+        return -1;
+    const QDate start = std::max(bucketStart(day), m_buckets.first());
     const auto it = std::lower_bound(m_buckets.cbegin(), m_buckets.cend(), start);
     return it != m_buckets.cend() && *it == start ? int(it - m_buckets.cbegin()) : -1;
 }
@@ -141,8 +148,8 @@ void InsightsDigest::fillRows(InsightsTable *table) const
     }
     for (const QDate &d : m_buckets) {
         table->rows.append(dayLabel(d, m_bucket));
-        table->rowKeys.append(
-            m_bucket == Bucket::Month ? d.toString(u"yyyy-MM"_s) : d.toString(Qt::ISODate));
+        table->rowKeys.append(m_bucket == Bucket::Month && d.day() == 1 ? d.toString(u"yyyy-MM"_s)
+                                                                        : d.toString(Qt::ISODate));
         table->values.append(QList<double>(table->series.size(), 0.0));
     }
 }

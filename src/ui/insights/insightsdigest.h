@@ -55,7 +55,8 @@ public:
     /// Sends by how they ended.
     InsightsTable outcomes() const;
 
-    /// The first day of the bucket that holds `day`.
+    /// The first day of the week (Monday) or month that holds `day`; the range's first row starts
+    /// with the range.
     QDate bucketStart(QDate day) const;
 
 private:

@@ -34,6 +34,7 @@ public:
         /// Money: its currency when not the table's (the provider's credits are billed in
         /// theirs); "-": none known.
         QString currency;
+        bool operator==(const Series &) const = default;
     };
 
     QString id; ///< `tokens`, `cost`, `time-lost`, ... (file names, object names)
@@ -52,6 +53,7 @@ public:
     QList<QList<double>> values; ///< [row][series]
     QString currency; ///< of Money values
 
+    bool operator==(const InsightsTable &) const = default;
     double value(int row, int series) const;
     /// The sum of one series over every row.
     double seriesTotal(int series) const;

@@ -42,6 +42,14 @@ InsightsWindow::InsightsWindow(history::HistoryWriter *writer, session::UsageTal
     setObjectName(u"insightsWindow"_s);
     setAttribute(Qt::WA_DeleteOnClose);
     setMinimumSize(640, 480);
+    // Time passes without the ledger changing: the gauges' projections, and at midnight the
+    // range's days, are taken again each minute while the window shows.
+    m_minute.setInterval(60'000);
+    connect(&m_minute, &QTimer::timeout, this, [this] {
+        refreshGauges();
+        if (m_range != Range::Dates && m_shownTo.isValid() && today() != m_shownTo)
+            reload();
+    });
     m_follow.setSingleShot(true);
     m_follow.setInterval(kFollowMs);
     connect(&m_follow, &QTimer::timeout, this, [this] {
@@ -189,7 +197,7 @@ void InsightsWindow::retranslate()
     }
     m_fromEdit->setToolTip(tr("First day"));
     m_toEdit->setToolTip(tr("Last day"));
-    fillFilters();
+    fillFilters(true);
 }
 
 QDate InsightsWindow::today() const
@@ -269,17 +277,20 @@ void InsightsWindow::setSplit(InsightsDigest::Split split)
         const QSignalBlocker block(m_splitBox);
         m_splitBox->setCurrentIndex(m_splitBox->findData(int(split)));
     }
-    applyInsights(m_generation); // the same numbers, stacked the other way
+    applyInsights(); // the same numbers, stacked the other way
 }
 
 void InsightsWindow::reload()
 {
     refreshGauges();
+    m_fromEdit->setMaximumDate(today());
+    m_toEdit->setMaximumDate(today());
     const int generation = ++m_generation;
     m_asked.start();
     if (!m_writer) {
         m_insights = {};
-        applyInsights(generation);
+        m_insightsGeneration = generation;
+        applyInsights();
         return;
     }
     history::InsightsQuery query;
@@ -294,12 +305,13 @@ void InsightsWindow::reload()
             if (generation != m_generation)
                 return;
             m_insights = std::move(result);
+            m_insightsGeneration = generation;
             fillFilters();
-            applyInsights(generation);
+            applyInsights();
         });
 }
 
-void InsightsWindow::applyInsights(int generation)
+void InsightsWindow::applyInsights()
 {
     m_shownFrom = from();
     m_shownTo = to();
@@ -308,7 +320,7 @@ void InsightsWindow::applyInsights(int generation)
         { digest.tokens(m_split), digest.cost(), digest.timeLost(), digest.timeLostByProvider(),
             digest.refusals(), digest.waitSources(), digest.outcomes() })
         m_tables.insert(t.id, std::move(t));
-    m_tablesGeneration = generation;
+    ++m_layout; // every card takes its table again (or sees it is the same)
     m_loadedSent = false;
     m_summary->setText(summaryText());
     schedule();
@@ -340,9 +352,14 @@ void InsightsWindow::pump()
         }
     }
     for (const QString &id : std::as_const(m_order)) {
-        if (m_applied.value(id, -1) != m_tablesGeneration && m_tables.contains(id)) {
-            m_cards.value(id)->setTable(m_tables.value(id));
-            m_applied.insert(id, m_tablesGeneration);
+        if (m_applied.value(id, -1) != m_layout && m_tables.contains(id)) {
+            m_applied.insert(id, m_layout);
+            InsightsCard *card = m_cards.value(id);
+            // The same numbers (the ledger followed, nothing in range changed): the card keeps
+            // its selection, its scroll position and its chart.
+            if (card->model()->table() == m_tables.value(id))
+                continue;
+            card->setTable(m_tables.value(id));
             schedule();
             return;
         }
@@ -358,7 +375,10 @@ void InsightsWindow::pump()
             }
         }
     }
-    if (m_tablesGeneration == m_generation && !m_loadedSent && m_tables.size() == m_order.size()) {
+    // Loaded: the sums of the last ask, in every card, drawn once the module is there (or
+    // known missing).
+    if (m_insightsGeneration == m_generation && !m_loadedSent && m_tables.size() == m_order.size()
+        && charts->isDone() && m_charted.size() == m_order.size()) {
         m_loadedSent = true;
         Q_EMIT loaded(m_asked.elapsed());
     }
@@ -404,8 +424,15 @@ QString InsightsWindow::summaryText() const
     return parts.join(u" · "_s);
 }
 
-void InsightsWindow::fillFilters()
+void InsightsWindow::fillFilters(bool force)
 {
+    // Filled again only when what they offer changed: the ledger followed every second would
+    // close an open list.
+    const QStringList offered = m_insights.profiles + QStringList { QString() } + m_insights.models
+        + QStringList { QString(), m_profile, m_model };
+    if (!force && offered == m_offered)
+        return;
+    m_offered = offered;
     const auto fill
         = [](QComboBox *box, const QString &all, const QStringList &names, const QString &current) {
               const QSignalBlocker block(box);
@@ -453,9 +480,9 @@ void InsightsWindow::changeEvent(QEvent *event)
     }
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
-        applyInsights(m_generation);
+        applyInsights();
     } else if (event->type() == QEvent::PaletteChange) {
-        applyInsights(m_generation); // the categories' colours for the new palette
+        applyInsights(); // the categories' colours for the new palette
     }
     QWidget::changeEvent(event);
 }
@@ -470,6 +497,13 @@ void InsightsWindow::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     refreshGauges();
+    m_minute.start();
+}
+
+void InsightsWindow::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    m_minute.stop();
 }
 
 } // namespace capwatch::ui

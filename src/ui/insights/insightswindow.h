@@ -89,15 +89,18 @@ protected:
     void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
 
 private:
     void buildUi();
     void retranslate();
-    void applyInsights(int generation);
+    /// Lays m_insights out as the cards' tables, which the cards take a turn each.
+    void applyInsights();
     /// pump() at the next turn, once.
     void schedule();
     void pump();
-    void fillFilters();
+    /// The filters' lists from the ledger's names; `force`: also when they did not change.
+    void fillFilters(bool force = false);
     void layOutCards();
     void refreshGauges();
     QDate today() const;
@@ -115,14 +118,17 @@ private:
     QDate m_shownFrom; ///< of the tables shown
     QDate m_shownTo;
     QHash<QString, InsightsTable> m_tables; ///< the latest of each card, by id
-    int m_tablesGeneration = -1; ///< the ask they answer
-    QHash<QString, int> m_applied; ///< the generation of the table each card shows
+    int m_insightsGeneration = -1; ///< the ask m_insights answers
+    int m_layout = 0; ///< counts applyInsights(): the tables of m_tables
+    QHash<QString, int> m_applied; ///< the m_layout of the table each card shows
     QSet<QString> m_charted; ///< the cards given their chart (or told there is none)
     bool m_pumpPosted = false;
     bool m_loadedSent = false;
     int m_generation = 0;
     QElapsedTimer m_asked;
     QTimer m_follow; ///< the ledger changed: read again, at most once a second
+    QTimer m_minute; ///< while shown: the gauges again, and a new day's range
+    QStringList m_offered; ///< what the filters were filled with
     QString m_exportDirectory;
 
     QComboBox *m_rangeBox = nullptr;

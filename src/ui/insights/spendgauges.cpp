@@ -26,15 +26,20 @@ SpendGauges::SpendGauges(QWidget *parent)
 
 void SpendGauges::refresh(const session::ProfileSet &profiles, const session::UsageTally &tally)
 {
-    while (QLayoutItem *item = m_grid->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    m_lines.clear();
+    // What each gauge says, first: when nothing changed (the ledger followed, another profile
+    // spent) the widgets stay as they are, and a screen reader keeps its place.
+    struct Row
+    {
+        QString name;
+        QString figures;
+        QString projection;
+        double fraction = 0;
+        int percent = 0;
+    };
+    QList<Row> rows;
     const QLocale locale;
     const QString currency = u"USD"_s;
     const QDateTime now = tally.now();
-    int row = 0;
     for (const session::ProviderProfile &p : profiles.profiles) {
         const retry::SpendLimits &limits = p.spend;
         if (limits.empty())
@@ -64,65 +69,80 @@ void SpendGauges::refresh(const session::ProfileSet &profiles, const session::Us
                 return g.money ? session::SendTexts::money(v, currency)
                                : locale.toString(qint64(v));
             };
-            const QString name = g.money
+            Row r;
+            r.name = g.money
                 ? (g.daily ? tr("%1 · money today") : tr("%1 · money this month")).arg(p.name)
                 : (g.daily ? tr("%1 · tokens today") : tr("%1 · tokens this month")).arg(p.name);
-            const double fraction = *g.allowed > 0 ? g.used / *g.allowed : 1.0;
-            const int percent = int(fraction * 100.0);
+            r.fraction = *g.allowed > 0 ? g.used / *g.allowed : 1.0;
+            r.percent = int(r.fraction * 100.0);
             const QDateTime first = tally.firstUse(p.name, !g.daily);
             const QDateTime end = g.daily ? tally.dayEnds() : tally.monthEnds();
             const auto reached = retry::projectLimitReached(g.used, *g.allowed,
                 first.isValid() ? first.toMSecsSinceEpoch() : now.toMSecsSinceEpoch(),
                 now.toMSecsSinceEpoch(), end.toMSecsSinceEpoch());
-            QString projection;
-            if (fraction >= 1.0) {
-                projection = tr("Reached; it resets %1.")
-                                 .arg(g.daily ? locale.toString(end.time(), QLocale::ShortFormat)
-                                              : locale.toString(end.date(), QLocale::ShortFormat));
+            if (r.fraction >= 1.0) {
+                r.projection
+                    = tr("Reached; it resets %1.")
+                          .arg(g.daily ? locale.toString(end.time(), QLocale::ShortFormat)
+                                       : locale.toString(end.date(), QLocale::ShortFormat));
             } else if (reached) {
                 const QDateTime at = QDateTime::fromMSecsSinceEpoch(*reached);
-                projection = g.daily ? tr("At this rate the daily limit is reached at %1.")
-                                           .arg(locale.toString(at.time(), QLocale::ShortFormat))
-                                     : tr("At this rate the monthly limit is reached on %1.")
-                                           .arg(locale.toString(at.date(), QLocale::ShortFormat));
+                r.projection = g.daily ? tr("At this rate the daily limit is reached at %1.")
+                                             .arg(locale.toString(at.time(), QLocale::ShortFormat))
+                                       : tr("At this rate the monthly limit is reached on %1.")
+                                             .arg(locale.toString(at.date(), QLocale::ShortFormat));
             } else if (g.used > 0) {
-                projection = g.daily ? tr("At this rate it is not reached today.")
-                                     : tr("At this rate it is not reached this month.");
+                r.projection = g.daily ? tr("At this rate it is not reached today.")
+                                       : tr("At this rate it is not reached this month.");
             } else {
-                projection = tr("Nothing used yet.");
+                r.projection = tr("Nothing used yet.");
             }
-            auto *label = new QLabel(name, this);
-            auto *bar = new QProgressBar(this);
-            bar->setRange(0, 1000);
-            bar->setValue(int(std::min(fraction, 1.0) * 1000.0));
-            const QString figures
-                = tr("%1 of %2 (%3 %)").arg(amount(g.used), amount(*g.allowed)).arg(percent);
-            bar->setFormat(figures);
-            bar->setTextVisible(true);
-            bar->setAccessibleName(name);
-            // In the status bar's colours: past 80 % the rate limit's, at the limit the failure's.
-            QPalette pal = bar->palette();
-            if (percent >= 80)
-                pal.setColor(QPalette::Highlight,
-                    categoryColor(percent >= 100 ? u"fatal"_s : u"rate_limit"_s, pal));
-            bar->setPalette(pal);
-            auto *note = new QLabel(projection, this);
-            note->setWordWrap(true);
-            m_grid->addWidget(label, row, 0);
-            m_grid->addWidget(bar, row, 1);
-            m_grid->addWidget(note, row, 2);
-            m_lines.append(name + u": "_s + figures + u" · "_s + projection);
-            ++row;
+            r.figures
+                = tr("%1 of %2 (%3 %)").arg(amount(g.used), amount(*g.allowed)).arg(r.percent);
+            rows.append(r);
         }
     }
-    if (row == 0) {
-        auto *none = new QLabel(tr("No profile has a spending limit. Set one in Settings → "
-                                   "Providers → Spending limits."),
-            this);
-        none->setWordWrap(true);
-        none->setForegroundRole(QPalette::PlaceholderText);
-        m_grid->addWidget(none, 0, 0, 1, 3);
-        m_lines.append(none->text());
+    QStringList lines;
+    for (const Row &r : std::as_const(rows))
+        lines.append(r.name + u": "_s + r.figures + u" · "_s + r.projection);
+    const QString none
+        = tr("No profile has a spending limit. Set one in Settings → Providers → Spending limits.");
+    if (rows.isEmpty())
+        lines.append(none);
+    if (lines == m_lines && m_grid->count() > 0)
+        return;
+    m_lines = lines;
+
+    while (QLayoutItem *item = m_grid->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    for (int i = 0; i < rows.size(); ++i) {
+        const Row &r = rows.at(i);
+        auto *label = new QLabel(r.name, this);
+        auto *bar = new QProgressBar(this);
+        bar->setRange(0, 1000);
+        bar->setValue(int(std::min(r.fraction, 1.0) * 1000.0));
+        bar->setFormat(r.figures);
+        bar->setTextVisible(true);
+        bar->setAccessibleName(r.name);
+        // In the status bar's colours: past 80 % the rate limit's, at the limit the failure's.
+        QPalette pal = bar->palette();
+        if (r.percent >= 80)
+            pal.setColor(QPalette::Highlight,
+                categoryColor(r.percent >= 100 ? u"fatal"_s : u"rate_limit"_s, pal));
+        bar->setPalette(pal);
+        auto *note = new QLabel(r.projection, this);
+        note->setWordWrap(true);
+        m_grid->addWidget(label, i, 0);
+        m_grid->addWidget(bar, i, 1);
+        m_grid->addWidget(note, i, 2);
+    }
+    if (rows.isEmpty()) {
+        auto *label = new QLabel(none, this);
+        label->setWordWrap(true);
+        label->setForegroundRole(QPalette::PlaceholderText);
+        m_grid->addWidget(label, 0, 0, 1, 3);
     }
 }
 
