@@ -1653,6 +1653,14 @@
         <source>CSV table…</source>
         <translation>CSV-Tabelle…</translation>
     </message>
+    <message>
+        <source>Drawing the chart…</source>
+        <translation>Diagramm wird gezeichnet …</translation>
+    </message>
+    <message>
+        <source>Table of %1</source>
+        <translation>Tabelle: %1</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::InsightsDigest</name>

@@ -1641,6 +1641,14 @@
         <source>CSV table…</source>
         <translation>CSV 表格…</translation>
     </message>
+    <message>
+        <source>Drawing the chart…</source>
+        <translation>正在绘制图表…</translation>
+    </message>
+    <message>
+        <source>Table of %1</source>
+        <translation>%1 的表格</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::InsightsDigest</name>
