@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <algorithm>
+#include <limits>
 
 namespace capwatch::session {
 
@@ -208,11 +209,14 @@ UsageTally::Spent UsageTally::spentSince(const QString &profile, qint64 sinceMs)
 QDateTime UsageTally::firstUse(const QString &profile, bool month) const
 {
     const qint64 sinceMs = (month ? startOfMonth(now()) : startOfDay(now())).toMSecsSinceEpoch();
-    for (const history::UsageTick &t : m_ticks) { // oldest first
+    // By time, not by row: another process's row may have been written after a later attempt.
+    qint64 first = std::numeric_limits<qint64>::max();
+    for (const history::UsageTick &t : m_ticks) {
         if (t.timeMs >= sinceMs && t.profile == profile)
-            return QDateTime::fromMSecsSinceEpoch(t.timeMs);
+            first = std::min(first, t.timeMs);
     }
-    return {};
+    return first == std::numeric_limits<qint64>::max() ? QDateTime()
+                                                       : QDateTime::fromMSecsSinceEpoch(first);
 }
 
 UsageTally::Spent UsageTally::today(const QString &profile) const
