@@ -2,12 +2,20 @@
 
 #include "tablechartview.h"
 
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
 #include <QFileInfo>
+#include <QGraphicsLayout>
 #include <QPainter>
 #include <QSaveFile>
+#include <QStackedBarSeries>
 #include <QSvgGenerator>
+#include <QValueAxis>
 
 namespace capwatch::ui {
+
+using namespace Qt::StringLiterals;
 
 QWidget *ChartsPlugin::createChart(QAbstractItemModel *model, QWidget *parent)
 {
@@ -47,6 +55,34 @@ bool ChartsPlugin::writeSvg(
         return false;
     }
     return true;
+}
+
+void ChartsPlugin::prepare()
+{
+    if (m_prepared)
+        return;
+    m_prepared = true;
+    // A chart of two bars with both axes and a legend, laid out and dropped: the theme is
+    // made and the fonts it uses are loaded, once for the process.
+    QChart chart;
+    chart.setAnimationOptions(QChart::NoAnimation);
+    auto *series = new QStackedBarSeries;
+    for (const QString &name : { u"a"_s, u"b"_s }) {
+        auto *set = new QBarSet(name);
+        set->append({ 1.0, 2.0 });
+        series->append(set);
+    }
+    chart.addSeries(series);
+    auto *categories = new QBarCategoryAxis;
+    categories->append({ u"1"_s, u"2"_s });
+    auto *values = new QValueAxis;
+    values->setTitleText(u"0"_s);
+    chart.addAxis(categories, Qt::AlignBottom);
+    chart.addAxis(values, Qt::AlignLeft);
+    series->attachAxis(categories);
+    series->attachAxis(values);
+    chart.resize(400, 240);
+    chart.layout()->activate();
 }
 
 void ChartsPlugin::applyPalette(QWidget *chart) const

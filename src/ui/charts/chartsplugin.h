@@ -20,6 +20,10 @@ public:
     bool writeSvg(
         QWidget *chart, const QString &path, const QString &title, QString *error) const override;
     void applyPalette(QWidget *chart) const override;
+    void prepare() override;
+
+private:
+    bool m_prepared = false;
 };
 
 } // namespace capwatch::ui

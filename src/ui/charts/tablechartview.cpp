@@ -51,6 +51,10 @@ TableChartView::TableChartView(QAbstractItemModel *model, QWidget *parent)
     chart()->setMargins(QMargins(4, 4, 4, 4));
     chart()->layout()->setContentsMargins(0, 0, 0, 0);
     chart()->setBackgroundRoundness(0);
+    // Made at the size it will show at: its labels are chosen for that width once, not for a
+    // default width and then again.
+    if (parent)
+        resize(parent->size());
     connect(model, &QAbstractItemModel::modelReset, this, &TableChartView::rebuild);
     connect(model, &QAbstractItemModel::headerDataChanged, this, &TableChartView::rebuild);
     connect(model, &QAbstractItemModel::dataChanged, this, &TableChartView::rebuild);
@@ -148,6 +152,20 @@ void TableChartView::rebuild()
     m_laidBeside = legendBeside();
     c->legend()->setShowToolTips(true);
     applyPalette();
+    // Not shown yet (made behind the card's placeholder): laid out now, in the step that made
+    // it, so its first show only paints. Shown, the layout follows at the next turn, apart from
+    // this rebuild (the two at once would be the longer stall).
+    if (!isVisible())
+        layOutNow();
+}
+
+void TableChartView::layOutNow()
+{
+    // What the resize event would do (QChartView sizes its chart to the view), then the layout
+    // itself: a chart not yet shown is laid out at the size it will show at, and only paints.
+    chart()->resize(size());
+    chart()->layout()->activate();
+    setSceneRect(chart()->geometry());
 }
 
 void TableChartView::applyPalette()

@@ -24,7 +24,8 @@ class TableChartView final : public QChartView
 public:
     explicit TableChartView(QAbstractItemModel *model, QWidget *parent = nullptr);
 
-    /// Draws the model again, keeping the hidden series hidden.
+    /// Draws the model again, keeping the hidden series hidden; not shown yet, lays the chart
+    /// out at once too (layOutNow()).
     void rebuild();
     /// The theme and the colours from the palette again.
     void applyPalette();
@@ -52,6 +53,9 @@ private:
         int row = -1; ///< -1: every row
     };
     QList<Drawn> drawnSets() const;
+    /// The chart laid out at the view's size now (axes, labels, legend, bars), as its first
+    /// show would: at the show, it would be added to the show's own work and the paint.
+    void layOutNow();
     /// The legend beside the chart (many series, room for them) rather than below it.
     bool legendBeside() const;
     /// How many day labels fit under the bars at this width.

@@ -49,7 +49,11 @@ public:
     /// as the model's properties say: `chartKind` (int, a ChartKind) and `valueTitle` (the
     /// value axis: "Tokens", "Minutes"). It shows a value on hover and hides a series when its
     /// legend entry is clicked.
+    /// Made at `parent`'s size and laid out at it, so that showing it only paints.
     virtual QWidget *createChart(QAbstractItemModel *model, QWidget *parent) = 0;
+    /// Makes ready, once, what every chart shares (the theme, the fonts of its titles, axes and
+    /// legend): a step of its own before the first chart, which would otherwise pay for it.
+    virtual void prepare() = 0;
     /// Writes `chart` (made by createChart()) to `path` as SVG with `title`; false and `error`
     /// when it cannot.
     virtual bool writeSvg(
@@ -60,5 +64,5 @@ public:
 
 } // namespace capwatch::ui
 
-#define CAPWATCH_CHART_FACTORY_IID "io.github.capwatch.ChartFactory/1"
+#define CAPWATCH_CHART_FACTORY_IID "io.github.capwatch.ChartFactory/2"
 Q_DECLARE_INTERFACE(capwatch::ui::ChartFactory, CAPWATCH_CHART_FACTORY_IID)

@@ -64,6 +64,10 @@ InsightsCard::InsightsCard(const QString &id, QWidget *parent)
     m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_tableView->horizontalHeader()->setStretchLastSection(true);
     m_tableView->setMinimumHeight(220);
+    // Its size hint measures every cell (the columns fit their contents): the card takes its
+    // size from the chart's page, never from the table's, so a new table costs nothing while the
+    // table is not shown.
+    m_tableView->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     // Ctrl+C copies the selection as tab-separated text with its headings, for a spreadsheet
     // (the view alone would copy the current cell).
     auto *copy
@@ -74,6 +78,11 @@ InsightsCard::InsightsCard(const QString &id, QWidget *parent)
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_tableView);
     m_stack->setCurrentIndex(kPlaceholderPage);
+    // A size of its own, whatever its page asks: a chart laid out again (another range, a
+    // series hidden) never resizes its card, nor through the grid the cards beside it, each of
+    // which would be laid out again too.
+    m_stack->setMinimumSize(240, 260);
+    m_stack->setMaximumHeight(260);
 
     auto *head = new QHBoxLayout;
     head->addWidget(m_title, 1);
@@ -87,20 +96,37 @@ InsightsCard::InsightsCard(const QString &id, QWidget *parent)
     retranslate();
 }
 
-void InsightsCard::setCharts(ChartFactory *factory, const QString &why)
+bool InsightsCard::stepChart(ChartFactory *factory, const QString &why)
 {
-    m_factory = factory;
-    m_noCharts = why;
-    if (factory && !m_chart) {
+    switch (m_chartStage) {
+    case ChartStage::None:
+        m_factory = factory;
+        m_noCharts = why;
+        if (!factory) {
+            m_chartStage = ChartStage::Ready;
+            updateEmpty();
+            return true;
+        }
+        // Made hidden behind the placeholder, at the page's size and laid out at it.
         m_chart = factory->createChart(m_model, m_stack);
         m_chart->setObjectName(u"chart"_s);
         m_chart->setAccessibleName(m_model->table().title);
-        QWidget *old = m_stack->widget(kChartPage);
-        m_stack->removeWidget(old);
-        delete old;
+        {
+            QWidget *old = m_stack->widget(kChartPage);
+            m_stack->removeWidget(old);
+            delete old;
+        }
         m_stack->insertWidget(kChartPage, m_chart);
+        m_chartStage = ChartStage::Made;
+        return true;
+    case ChartStage::Made:
+        m_chartStage = ChartStage::Ready;
+        updateEmpty();
+        return true;
+    case ChartStage::Ready:
+        break;
     }
-    updateEmpty();
+    return false;
 }
 
 void InsightsCard::setTable(InsightsTable table)
@@ -169,7 +195,7 @@ void InsightsCard::updateEmpty()
         return;
     }
     const bool empty = m_model->table().isEmpty();
-    if (m_chart && !empty) {
+    if (m_chart && !empty && chartReady()) {
         m_stack->setCurrentIndex(kChartPage);
         return;
     }

@@ -35,8 +35,12 @@ public:
     explicit InsightsCard(const QString &id, QWidget *parent = nullptr);
 
     InsightsTableModel *model() const { return m_model; }
-    /// Draws the model with `factory`'s chart from now on; null: the table only, `why` said.
-    void setCharts(ChartFactory *factory, const QString &why);
+    /// One step towards drawing the model with `factory`'s chart (made and laid out hidden,
+    /// then shown: a turn of the event loop each, neither a stall); null: the table only, `why`
+    /// said. False once there is nothing left to do.
+    bool stepChart(ChartFactory *factory, const QString &why);
+    /// The chart is made, laid out and shown (or known missing).
+    bool chartReady() const { return m_chartStage == ChartStage::Ready; }
     void setTable(InsightsTable table);
     /// The chart widget (null without the module).
     QWidget *chart() const { return m_chart; }
@@ -75,6 +79,13 @@ private:
     QTableView *m_tableView;
     QString *m_exportDirectory = nullptr;
     QString m_noCharts;
+    enum class ChartStage
+    {
+        None,
+        Made,
+        Ready
+    };
+    ChartStage m_chartStage = ChartStage::None;
 };
 
 } // namespace capwatch::ui
