@@ -1914,6 +1914,14 @@
         <source>All models</source>
         <translation>Alle Modelle</translation>
     </message>
+    <message>
+        <source>Back to the chat</source>
+        <translation>Zurück zur Unterhaltung</translation>
+    </message>
+    <message>
+        <source>Back to the conversation (Esc or Ctrl+I)</source>
+        <translation>Zurück zur Unterhaltung (Esc oder Strg+I)</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::Keychain</name>

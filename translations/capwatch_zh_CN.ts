@@ -1902,6 +1902,14 @@
         <source>All models</source>
         <translation>全部模型</translation>
     </message>
+    <message>
+        <source>Back to the chat</source>
+        <translation>返回对话</translation>
+    </message>
+    <message>
+        <source>Back to the conversation (Esc or Ctrl+I)</source>
+        <translation>返回对话（Esc 或 Ctrl+I）</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::Keychain</name>

@@ -10,6 +10,7 @@
 #include "support/windowwidgets.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/history/historysidebar.h"
+#include "ui/insights/insightswindow.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/profiles/keychain.h"
 #include "ui/settings/settings.h"
@@ -124,6 +125,7 @@ private Q_SLOTS:
     void headlineGivesUpAndKeepsThePrompt();
     void retryNowResendsTheFailedPrompt();
     void escapeCancelsDuringAWait();
+    void insightsIsAPageEscLeavesItWithoutCancelling();
     void cancelledPromptTakesTypingAtItsEnd();
     void exportsWriteWhatWasShown();
     void interactiveExports();
@@ -281,6 +283,65 @@ void TestMainWindow::escapeCancelsDuringAWait()
     QCOMPARE(promptEditor(*w.window)->toPlainText(), u"Cancel me"_s);
     QCOMPARE(w.window->session()->retryLog()->records().last().event,
         net::RetryRecord::Event::Cancelled);
+}
+
+void TestMainWindow::insightsIsAPageEscLeavesItWithoutCancelling()
+{
+    // View → Insights (Ctrl+I) shows the charts as a page of this window; Esc, Ctrl+I again and
+    // "Back to the chat" return to the conversation, and Esc there never cancels a send unseen.
+    Window w(ini());
+    w.setScenario(u"headline"_s);
+    w.window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.window.get()));
+    RetryPanel *panel = retryPanel(*w.window);
+    w.type(u"Keep waiting"_s);
+    w.window->controller()->sendPrompt();
+    QTRY_COMPARE_WITH_TIMEOUT(panel->state(), RetryPanel::State::Waiting, 10000);
+
+    auto *action = w.window->findChild<QAction *>(u"insightsAction"_s);
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_I));
+    const auto shownWindows = [] {
+        const QWidgetList all = QApplication::topLevelWidgets();
+        return std::count_if(all.cbegin(), all.cend(), [](QWidget *w) { return w->isVisible(); });
+    };
+    const auto windows = shownWindows();
+    QTest::keyClick(w.window.get(), Qt::Key_I, Qt::ControlModifier);
+    QVERIFY(w.window->insightsShown());
+    QVERIFY(action->isChecked());
+    InsightsWindow *page = w.window->insights();
+    QVERIFY(page);
+    QVERIFY(!page->isWindow());
+    QVERIFY(page->isVisible());
+    QVERIFY(!conversation(*w.window)->isVisible()); // the chat's page is behind it
+    QCOMPARE(shownWindows(), windows); // no window of its own
+
+    QTest::keyClick(w.window.get(), Qt::Key_Escape);
+    QVERIFY(!w.window->insightsShown());
+    QVERIFY(!action->isChecked());
+    QVERIFY(conversation(*w.window)->isVisible());
+    QCOMPARE(panel->state(), RetryPanel::State::Waiting); // Esc left the page, nothing more
+
+    // Ctrl+I again: the same page, kept; Ctrl+I once more, back.
+    QTest::keyClick(w.window.get(), Qt::Key_I, Qt::ControlModifier);
+    QVERIFY(w.window->insightsShown());
+    QCOMPARE(w.window->insights(), page);
+    QTest::keyClick(w.window.get(), Qt::Key_I, Qt::ControlModifier);
+    QVERIFY(!w.window->insightsShown());
+
+    // The page's own button.
+    action->trigger();
+    QVERIFY(w.window->insightsShown());
+    auto *back = page->findChild<QToolButton *>(u"backButton"_s);
+    QVERIFY(back);
+    QVERIFY(back->isVisible());
+    QTest::mouseClick(back, Qt::LeftButton);
+    QVERIFY(!w.window->insightsShown());
+    QCOMPARE(panel->state(), RetryPanel::State::Waiting);
+
+    // In the chat, Esc cancels as ever.
+    QTest::keyClick(w.window.get(), Qt::Key_Escape);
+    QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
 }
 
 void TestMainWindow::cancelledPromptTakesTypingAtItsEnd()

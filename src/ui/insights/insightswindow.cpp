@@ -17,6 +17,7 @@
 #include <QLocale>
 #include <QScrollArea>
 #include <QShortcut>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace capwatch::ui {
@@ -33,15 +34,17 @@ constexpr int kFollowMs = 1000;
 } // namespace
 
 InsightsWindow::InsightsWindow(history::HistoryWriter *writer, session::UsageTally *tally,
-    std::function<session::ProfileSet()> profiles, QWidget *parent)
-    : QWidget(parent, Qt::Window)
+    std::function<session::ProfileSet()> profiles, QWidget *parent, Qt::WindowFlags flags)
+    : QWidget(parent, flags)
     , m_writer(writer)
     , m_tally(tally)
     , m_profiles(std::move(profiles))
 {
     setObjectName(u"insightsWindow"_s);
-    setAttribute(Qt::WA_DeleteOnClose);
-    setMinimumSize(640, 480);
+    if (isWindow()) {
+        setAttribute(Qt::WA_DeleteOnClose);
+        setMinimumSize(640, 480);
+    }
     // Time passes without the ledger changing: the gauges' projections, and at midnight the
     // range's days, are taken again each minute while the window shows.
     m_minute.setInterval(60'000);
@@ -81,6 +84,7 @@ void InsightsWindow::buildUi()
     m_rangeBox = new QComboBox(this);
     m_rangeBox->setObjectName(u"rangeBox"_s);
     m_rangeLabel->setBuddy(m_rangeBox);
+    setFocusProxy(m_rangeBox); // shown, the keyboard starts at the range
     m_fromEdit = new QDateEdit(this);
     m_fromEdit->setObjectName(u"fromEdit"_s);
     m_toEdit = new QDateEdit(this);
@@ -131,6 +135,15 @@ void InsightsWindow::buildUi()
     controls->addWidget(m_splitLabel);
     controls->addWidget(m_splitBox);
     controls->addStretch(1);
+    if (!isWindow()) {
+        m_back = new QToolButton(this);
+        m_back->setObjectName(u"backButton"_s);
+        m_back->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        // The style's arrow, drawn: a standard icon would load the icon theme here, 6 to 10 ms.
+        m_back->setArrowType(Qt::LeftArrow);
+        connect(m_back, &QToolButton::clicked, this, &InsightsWindow::backRequested);
+        controls->addWidget(m_back);
+    }
 
     m_summary = new QLabel(this);
     m_summary->setObjectName(u"summary"_s);
@@ -155,17 +168,24 @@ void InsightsWindow::buildUi()
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setWidget(content);
+    // Shown once its cards are made (a turn each): shown with it, at once, rather than one by
+    // one into a window already painted (each a show of its own, and a round trip to the
+    // display server for the pointer).
+    m_scroll->hide();
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(m_summary);
     layout->addWidget(m_scroll, 1);
 
-    auto *close = new QShortcut(QKeySequence::Close, this);
-    connect(close, &QShortcut::activated, this, &QWidget::close);
-    auto *escape = new QShortcut(Qt::Key_Escape, this);
-    connect(escape, &QShortcut::activated, this, &QWidget::close);
+    if (isWindow()) { // a page leaves by the main window's Esc and Ctrl+I
+        auto *close = new QShortcut(QKeySequence::Close, this);
+        connect(close, &QShortcut::activated, this, &QWidget::close);
+        auto *escape = new QShortcut(Qt::Key_Escape, this);
+        connect(escape, &QShortcut::activated, this, &QWidget::close);
+    }
     auto *refresh = new QShortcut(QKeySequence::Refresh, this);
+    refresh->setContext(Qt::WidgetWithChildrenShortcut);
     connect(refresh, &QShortcut::activated, this, &InsightsWindow::reload);
 }
 
@@ -175,6 +195,10 @@ void InsightsWindow::retranslate()
     m_rangeLabel->setText(tr("&Range:"));
     m_filterLabel->setText(tr("&Filter:"));
     m_splitLabel->setText(tr("&Tokens by:"));
+    if (m_back) {
+        m_back->setText(tr("Back to the chat"));
+        m_back->setToolTip(tr("Back to the conversation (Esc or Ctrl+I)"));
+    }
     m_limitsBox->setTitle(tr("Spending limits"));
     const auto fillRange = [this] {
         const QSignalBlocker block(m_rangeBox);
@@ -351,6 +375,11 @@ void InsightsWindow::pump()
             return;
         }
     }
+    if (m_scroll->isHidden()) {
+        m_scroll->show();
+        schedule();
+        return;
+    }
     for (const QString &id : std::as_const(m_order)) {
         if (m_applied.value(id, -1) != m_layout && m_tables.contains(id)) {
             m_applied.insert(id, m_layout);
@@ -366,10 +395,14 @@ void InsightsWindow::pump()
     }
     ChartsModule *charts = ChartsModule::instance();
     if (charts->isDone()) {
+        if (charts->factory() && !m_chartsPrepared) {
+            m_chartsPrepared = true;
+            charts->factory()->prepare();
+            schedule();
+            return;
+        }
         for (const QString &id : std::as_const(m_order)) {
-            if (!m_charted.contains(id)) {
-                m_cards.value(id)->setCharts(charts->factory(), charts->error());
-                m_charted.insert(id);
+            if (m_cards.value(id)->stepChart(charts->factory(), charts->error())) {
                 schedule();
                 return;
             }
@@ -378,7 +411,7 @@ void InsightsWindow::pump()
     // Loaded: the sums of the last ask, in every card, drawn once the module is there (or
     // known missing).
     if (m_insightsGeneration == m_generation && !m_loadedSent && m_tables.size() == m_order.size()
-        && charts->isDone() && m_charted.size() == m_order.size()) {
+        && charts->isDone()) {
         m_loadedSent = true;
         Q_EMIT loaded(m_asked.elapsed());
     }

@@ -25,6 +25,7 @@ class QGridLayout;
 class QGroupBox;
 class QLabel;
 class QScrollArea;
+class QToolButton;
 
 namespace capwatch::history {
 class HistoryWriter;
@@ -57,9 +58,12 @@ public:
     Q_ENUM(Range)
 
     /// `writer`: the history (null: a run that keeps none, said so); `tally`: the ledger's
-    /// counts for the gauges; `profiles`: their limits, read when shown. None owned.
+    /// counts for the gauges; `profiles`: their limits, read when shown. None owned. A window of
+    /// its own (Esc and Ctrl+W close it) with Qt::Window; the main window's page with
+    /// Qt::Widget, where a "Back to the chat" button asks for the chat (backRequested()).
     InsightsWindow(history::HistoryWriter *writer, session::UsageTally *tally,
-        std::function<session::ProfileSet()> profiles, QWidget *parent = nullptr);
+        std::function<session::ProfileSet()> profiles, QWidget *parent = nullptr,
+        Qt::WindowFlags flags = Qt::Window);
 
     void setRange(Range range);
     /// Range::Dates from `from` to `to`, both included.
@@ -84,6 +88,8 @@ public:
 Q_SIGNALS:
     /// The charts show the range and filter last asked for: `ms` after the ask.
     void loaded(qint64 ms);
+    /// A page: its "Back to the chat" button was pressed.
+    void backRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -121,7 +127,6 @@ private:
     int m_insightsGeneration = -1; ///< the ask m_insights answers
     int m_layout = 0; ///< counts applyInsights(): the tables of m_tables
     QHash<QString, int> m_applied; ///< the m_layout of the table each card shows
-    QSet<QString> m_charted; ///< the cards given their chart (or told there is none)
     bool m_pumpPosted = false;
     bool m_loadedSent = false;
     int m_generation = 0;
@@ -141,6 +146,8 @@ private:
     QLabel *m_filterLabel = nullptr;
     QLabel *m_splitLabel = nullptr;
     QLabel *m_summary = nullptr;
+    QToolButton *m_back = nullptr; ///< a page's way back to the chat
+    bool m_chartsPrepared = false; ///< ChartFactory::prepare() had its step
     QGroupBox *m_limitsBox = nullptr;
     SpendGauges *m_gauges = nullptr;
     QScrollArea *m_scroll = nullptr;

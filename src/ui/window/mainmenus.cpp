@@ -63,7 +63,8 @@ MainMenus::MainMenus(QMainWindow *window, Settings &settings, session::ChatSessi
     connect(m_aboutAction, &QAction::triggered, this, &MainMenus::showAbout);
     m_insightsAction->setObjectName(u"insightsAction"_s);
     m_insightsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    connect(m_insightsAction, &QAction::triggered, this, &MainMenus::insightsRequested);
+    m_insightsAction->setCheckable(true);
+    connect(m_insightsAction, &QAction::triggered, this, &MainMenus::insightsToggled);
 
     m_fileMenu->addAction(m_exportLogAction);
     m_fileMenu->addAction(m_copyLogAction);

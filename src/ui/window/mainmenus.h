@@ -50,13 +50,16 @@ public:
     QFileDialog *saveDialog(
         const QString &title, const QString &fileName, const QStringList &filters);
 
+    /// View → Insights, checked while the Insights page shows.
+    QAction *insightsAction() const { return m_insightsAction; }
+
 Q_SIGNALS:
     void settingsRequested();
     void historySettingsRequested();
     /// File → Export all retry logs…: every stored record in a date range.
     void exportAllRequested();
-    /// View → Insights (Ctrl+I).
-    void insightsRequested();
+    /// View → Insights (Ctrl+I), checked: the Insights page shown; unchecked: the chat again.
+    void insightsToggled(bool shown);
 
 private:
     void exportRetryLogInteractive();

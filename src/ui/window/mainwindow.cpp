@@ -35,6 +35,7 @@
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -63,7 +64,7 @@ MainWindow::MainWindow(
     m_promptBox->retranslate();
     m_menus = new MainMenus(this, m_settings, m_session, m_conversation);
     connect(m_menus, &MainMenus::settingsRequested, this, [this] { openSettings(); });
-    connect(m_menus, &MainMenus::insightsRequested, this, &MainWindow::openInsights);
+    connect(m_menus, &MainMenus::insightsToggled, this, &MainWindow::showInsights);
     m_history = new HistoryController(
         this, settings, m_session, m_menus, m_sidebar, m_historyBanner, m_message);
     connect(m_history, &HistoryController::newRequested, this,
@@ -215,7 +216,13 @@ void MainWindow::buildUi()
     splitter->setStretchFactor(1, 3);
     splitter->setStretchFactor(2, 2);
     outer->addWidget(splitter, 1);
-    setCentralWidget(central);
+    // The chat, and the Insights page once asked for (View → Insights): a page of this
+    // window rather than a window of its own, so opening it paints into a window already shown.
+    m_pages = new QStackedWidget(this);
+    m_pages->setObjectName(u"pages"_s);
+    m_pages->addWidget(central);
+    m_chatPage = central;
+    setCentralWidget(m_pages);
 
     m_status = new ProviderStatus(m_session, statusBar());
     new SendStatus(m_session, statusBar());
@@ -235,15 +242,21 @@ void MainWindow::buildUi()
 
 void MainWindow::wireShortcuts()
 {
-    // Esc cancels from anywhere in the window; Ctrl+Enter is handled by the prompt editor.
+    // Esc cancels from anywhere in the chat (and leaves the Insights page for it, never
+    // cancelling a send unseen); Ctrl+Enter is handled by the prompt editor.
     auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     escape->setContext(Qt::WindowShortcut);
-    connect(escape, &QShortcut::activated, m_controller, &ConversationController::cancelSend);
+    connect(escape, &QShortcut::activated, this, [this] {
+        if (insightsShown())
+            showInsights(false);
+        else
+            m_controller->cancelSend();
+    });
     // The newest card's first action (Send at, Send now, Retry now...) from anywhere.
     auto *firstAction = new QShortcut(ConversationPresenter::firstActionShortcut(), this);
     firstAction->setContext(Qt::WindowShortcut);
     connect(firstAction, &QShortcut::activated, this, [this] {
-        if (!m_presenter->triggerFirstCardAction())
+        if (insightsShown() || !m_presenter->triggerFirstCardAction())
             return;
         QTimer::singleShot(0, m_promptBox->editor(),
             [editor = m_promptBox->editor()] { editor->setFocus(Qt::ShortcutFocusReason); });
@@ -375,22 +388,36 @@ void MainWindow::attachHistory(history::HistoryWriter *writer, bool privateRun)
     retranslate();
 }
 
-void MainWindow::openInsights()
+void MainWindow::showInsights(bool shown)
 {
-    if (!m_insights) {
+    if (shown && !m_insights) {
         // A private run's history is in memory and holds nothing the view should sum.
         history::HistoryWriter *writer
             = m_history->writer() && !m_history->isPrivate() ? m_history->writer() : nullptr;
         m_insights = new InsightsWindow(
-            writer, &m_context->memory()->tally(), [this] { return m_profiles->profiles(); }, this);
-        // As large as the main window, within the screen: two columns of charts when it fits.
-        const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
-        m_insights->resize(std::min(std::max(width(), 1100), available.width() * 92 / 100),
-            std::min(std::max(height(), 760), available.height() * 92 / 100));
+            writer, &m_context->memory()->tally(), [this] { return m_profiles->profiles(); },
+            m_pages, Qt::Widget);
+        connect(m_insights, &InsightsWindow::backRequested, this, [this] { showInsights(false); });
+        m_pages->addWidget(m_insights);
     }
-    m_insights->show();
-    m_insights->raise();
-    m_insights->activateWindow();
+    if (shown) {
+        m_pages->setCurrentWidget(m_insights);
+        m_insights->setFocus(Qt::OtherFocusReason);
+    } else {
+        m_pages->setCurrentWidget(m_chatPage);
+        m_promptBox->editor()->setFocus(Qt::OtherFocusReason);
+    }
+    m_menus->insightsAction()->setChecked(shown);
+}
+
+InsightsWindow *MainWindow::insights() const
+{
+    return m_insights;
+}
+
+bool MainWindow::insightsShown() const
+{
+    return m_insights && m_pages->currentWidget() == m_insights;
 }
 
 void MainWindow::fitSidebar()

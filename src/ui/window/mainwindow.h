@@ -22,6 +22,7 @@
 
 class QMessageBox;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 
@@ -107,6 +108,12 @@ public:
     QString inlineMessageText() const { return m_message->shownText(); }
     QString statusText() const { return m_status->text(); }
 
+    /// View → Insights (Ctrl+I): the Insights page (made the first time), or the chat again.
+    void showInsights(bool shown);
+    bool insightsShown() const;
+    /// The Insights page, null until first shown.
+    InsightsWindow *insights() const;
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
@@ -125,8 +132,6 @@ private:
     /// demo banner's "Configure a provider…").
     void openSettings(bool newProfile = false);
     void wireShortcuts();
-    /// View → Insights: opens the Insights window, or raises it (one per main window).
-    void openInsights();
 
     Settings &m_settings;
     LaunchOptions m_options;
@@ -135,6 +140,8 @@ private:
     QPointer<QMessageBox> m_quitQuestion;
     bool m_quitConfirmed = false; ///< the question was answered with Quit
     QPointer<SettingsDialog> m_settingsDialog;
+    QStackedWidget *m_pages = nullptr; ///< the chat, then the Insights page
+    QWidget *m_chatPage = nullptr;
     QPointer<InsightsWindow> m_insights;
 
     DemoBanner *m_banner = nullptr;
