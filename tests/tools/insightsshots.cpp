@@ -1,6 +1,7 @@
 // Makes the Insights view's screenshots in docs/screenshots (docs/make-screenshots.sh): the view
 // on a history that tools/insights-demo-data.sh filled with real traffic of the demo provider,
-// offscreen, in a language and a palette, at 1440x900 and at its smallest size (640x480).
+// offscreen, in a language and a palette, as the main window's page (without the window's menus
+// and status bar), at 1440x900 and at the main window's smallest size (480x364 here).
 //   capwatch_insightsshots DATABASE OUT_DIR [LANGUAGE] [--dark]
 // Not a test.
 
@@ -18,6 +19,7 @@
 #include <QStyleFactory>
 #include <QTest>
 #include <QTranslator>
+#include <QVBoxLayout>
 
 using namespace capwatch;
 using namespace Qt::StringLiterals;
@@ -63,14 +65,20 @@ int main(int argc, char *argv[])
     session::UsageTally tally;
     tally.setHistory(&writer);
     ui::ChartsModule::instance()->load();
-    ui::InsightsWindow window(&writer, &tally, [profiles] { return profiles; });
+    QWidget host; // the main window's central area
+    auto *hostLayout = new QVBoxLayout(&host);
+    hostLayout->setContentsMargins(0, 0, 0, 0);
+    auto *page = new ui::InsightsWindow(
+        &writer, &tally, [profiles] { return profiles; }, &host, Qt::Widget);
+    hostLayout->addWidget(page);
+    ui::InsightsWindow &window = *page;
     QDir().mkpath(outDir);
     const QString suffix
         = (dark ? u"-dark"_s : QString()) + (language.isEmpty() ? QString() : u"-"_s + language);
     int failures = 0;
-    for (const QSize size : { QSize(1440, 900), QSize(640, 480) }) {
-        window.resize(size);
-        window.show();
+    for (const QSize size : { QSize(1440, 900), QSize(480, 364) }) {
+        host.resize(size);
+        host.show();
         window.setRange(ui::InsightsWindow::Range::Week);
         QSignalSpy loaded(&window, &ui::InsightsWindow::loaded);
         if (!loaded.wait(20000) || !ui::ChartsModule::instance()->isDone()) {
@@ -80,7 +88,7 @@ int main(int argc, char *argv[])
         QTest::qWait(1500); // the charts, a turn each, and the gauges' tally
         const QString path = outDir + u"/insights"_s
             + (size.width() < 1000 ? u"-minimum"_s : QString()) + suffix + u".png"_s;
-        const bool ok = window.grab().save(path);
+        const bool ok = host.grab().save(path);
         std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED", qUtf8Printable(path));
         failures += ok ? 0 : 1;
     }

@@ -22,6 +22,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,7 +34,9 @@
 #include <QStackedBarSeries>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QToolTip>
+#include <QVBoxLayout>
 #include <numeric>
 
 using namespace capwatch;
@@ -92,6 +95,7 @@ private Q_SLOTS:
     void withoutTheModuleTheTablesStay();
     void theWindowOpensItAndItFollowsTheSends();
     void splitPaletteAndAPendingAskRedrawTheCards();
+    void aNarrowPagePutsTheFilterBelowTheRange();
 
 private:
     QJsonObject usage(const QStringList &args) const
@@ -608,6 +612,42 @@ void TestInsightsWindow::splitPaletteAndAPendingAskRedrawTheCards()
     QCOMPARE(tokens().title, u"Tokens by model"_s);
     QCOMPARE(total(tokens()), free);
     QVERIFY(free < all);
+}
+
+void TestInsightsWindow::aNarrowPagePutsTheFilterBelowTheRange()
+{
+    // As the main window's page: as narrow as the window (480 pixels at its smallest), where the
+    // filter and the split go to a second row rather than being cut; at 1440 they stay beside
+    // the range, and the page follows a resize either way.
+    QWidget host;
+    auto *layout = new QVBoxLayout(&host);
+    auto *page = new ui::InsightsWindow(
+        m_writer.get(), &m_tally, [] { return session::ProfileSet(); }, &host, Qt::Widget);
+    layout->addWidget(page);
+    auto *range = page->findChild<QComboBox *>(u"rangeBox"_s);
+    auto *profiles = page->findChild<QComboBox *>(u"profileBox"_s);
+    auto *split = page->findChild<QComboBox *>(u"splitBox"_s);
+    auto *back = page->findChild<QToolButton *>(u"backButton"_s);
+    QVERIFY(range && profiles && split && back);
+    const auto top = [page](QWidget *w) { return w->mapTo(page, QPoint(0, 0)).y(); };
+    const auto right = [page](QWidget *w) { return w->mapTo(page, QPoint(w->width(), 0)).x(); };
+
+    host.resize(1440, 900);
+    host.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&host));
+    QTRY_COMPARE(top(profiles), top(range));
+
+    host.resize(480, 364);
+    QTRY_COMPARE(host.width(), 480); // the page never held the window wider
+    QTRY_VERIFY(top(profiles) > top(range));
+    for (QWidget *w : { static_cast<QWidget *>(range), static_cast<QWidget *>(profiles),
+             static_cast<QWidget *>(split), static_cast<QWidget *>(back) }) {
+        QVERIFY2(right(w) <= page->width(), qPrintable(w->objectName())); // none cut at the edge
+        QVERIFY(w->width() >= w->minimumSizeHint().width());
+    }
+
+    host.resize(1440, 900);
+    QTRY_COMPARE(top(profiles), top(range));
 }
 
 QTEST_MAIN(TestInsightsWindow)

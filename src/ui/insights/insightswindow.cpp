@@ -122,19 +122,28 @@ void InsightsWindow::buildUi()
         setSplit(InsightsDigest::Split(m_splitBox->itemData(index).toInt()));
     });
 
+    // The filter and the split beside the range when they fit, else on a line of their own
+    // (layOutControls()): the main window's page is as narrow as the window.
+    m_filters = new QWidget(this);
+    auto *filters = new QHBoxLayout(m_filters);
+    filters->setContentsMargins(0, 0, 0, 0);
+    filters->addWidget(m_filterLabel);
+    filters->addWidget(m_profileBox);
+    filters->addWidget(m_modelBox);
+    filters->addSpacing(12);
+    filters->addWidget(m_splitLabel);
+    filters->addWidget(m_splitBox);
     auto *controls = new QHBoxLayout;
+    m_controls = controls;
     controls->addWidget(m_rangeLabel);
     controls->addWidget(m_rangeBox);
     controls->addWidget(m_fromEdit);
     controls->addWidget(m_toEdit);
     controls->addSpacing(12);
-    controls->addWidget(m_filterLabel);
-    controls->addWidget(m_profileBox);
-    controls->addWidget(m_modelBox);
-    controls->addSpacing(12);
-    controls->addWidget(m_splitLabel);
-    controls->addWidget(m_splitBox);
+    controls->addWidget(m_filters);
+    m_filters->setMinimumWidth(1);
     controls->addStretch(1);
+    m_secondRow = new QHBoxLayout;
     if (!isWindow()) {
         m_back = new QToolButton(this);
         m_back->setObjectName(u"backButton"_s);
@@ -175,6 +184,7 @@ void InsightsWindow::buildUi()
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addLayout(m_secondRow);
     layout->addWidget(m_summary);
     layout->addWidget(m_scroll, 1);
 
@@ -222,6 +232,7 @@ void InsightsWindow::retranslate()
     m_fromEdit->setToolTip(tr("First day"));
     m_toEdit->setToolTip(tr("Last day"));
     fillFilters(true);
+    layOutControls();
 }
 
 QDate InsightsWindow::today() const
@@ -267,6 +278,7 @@ void InsightsWindow::setRange(Range range)
     }
     m_fromEdit->setVisible(range == Range::Dates);
     m_toEdit->setVisible(range == Range::Dates);
+    layOutControls();
     if (range == Range::Dates) {
         m_fromEdit->setDate(m_datesFrom);
         m_toEdit->setDate(m_datesTo);
@@ -523,7 +535,39 @@ void InsightsWindow::changeEvent(QEvent *event)
 void InsightsWindow::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    layOutControls();
     layOutCards();
+}
+
+void InsightsWindow::layOutControls()
+{
+    const auto hint
+        = [](QWidget *w) { return w->isVisibleTo(w->parentWidget()) ? w->sizeHint().width() : 0; };
+    const int spacing = m_controls->spacing() > 0 ? m_controls->spacing() : 6;
+    const int oneRow = hint(m_rangeLabel) + hint(m_rangeBox) + hint(m_fromEdit) + hint(m_toEdit)
+        + m_filters->sizeHint().width() + (m_back ? m_back->sizeHint().width() : 0) + 12
+        + 8 * spacing + contentsMargins().left() + contentsMargins().right();
+    const bool inFirst = m_controls->indexOf(m_filters) >= 0;
+    const bool fits = width() >= oneRow;
+    if (fits == inFirst)
+        return;
+    // Beside the range they never hold the page wider than two rows would (an explicit minimum
+    // of 1): a narrower page is resized, and puts them below.
+    if (fits) {
+        m_secondRow->removeWidget(m_filters);
+        m_controls->insertWidget(m_controls->indexOf(m_toEdit) + 2, m_filters);
+        m_filters->setMinimumWidth(1);
+    } else {
+        m_controls->removeWidget(m_filters);
+        m_secondRow->insertWidget(0, m_filters);
+        m_secondRow->addStretch(1);
+        m_filters->setMinimumWidth(0);
+    }
+    // The second row's stretch goes with its widget.
+    if (fits) {
+        while (QLayoutItem *item = m_secondRow->takeAt(0))
+            delete item;
+    }
 }
 
 void InsightsWindow::showEvent(QShowEvent *event)

@@ -22,6 +22,7 @@
 class QComboBox;
 class QDateEdit;
 class QGridLayout;
+class QHBoxLayout;
 class QGroupBox;
 class QLabel;
 class QScrollArea;
@@ -99,6 +100,8 @@ protected:
 
 private:
     void buildUi();
+    /// The filter and the split beside the range, or below it when the row would not fit.
+    void layOutControls();
     void retranslate();
     /// Lays m_insights out as the cards' tables, which the cards take a turn each.
     void applyInsights();
@@ -147,6 +150,9 @@ private:
     QLabel *m_splitLabel = nullptr;
     QLabel *m_summary = nullptr;
     QToolButton *m_back = nullptr; ///< a page's way back to the chat
+    QWidget *m_filters = nullptr; ///< the filter and the split, in the first row or the second
+    QHBoxLayout *m_controls = nullptr; ///< the first row: the range, ..., the back button
+    QHBoxLayout *m_secondRow = nullptr;
     bool m_chartsPrepared = false; ///< ChartFactory::prepare() had its step
     QGroupBox *m_limitsBox = nullptr;
     SpendGauges *m_gauges = nullptr;

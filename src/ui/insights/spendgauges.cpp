@@ -125,6 +125,9 @@ void SpendGauges::refresh(const session::ProfileSet &profiles, const session::Us
         bar->setValue(int(std::min(r.fraction, 1.0) * 1000.0));
         bar->setFormat(r.figures);
         bar->setTextVisible(true);
+        // Its figures whole, however narrow the page: the note beside it wraps instead.
+        bar->setMinimumWidth(bar->fontMetrics().horizontalAdvance(r.figures)
+            + 2 * bar->fontMetrics().averageCharWidth());
         bar->setAccessibleName(r.name);
         // In the status bar's colours: past 80 % the rate limit's, at the limit the failure's.
         QPalette pal = bar->palette();
