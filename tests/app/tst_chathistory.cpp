@@ -15,6 +15,9 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
@@ -61,6 +64,7 @@ private Q_SLOTS:
     void killNineInTheMiddleOfARetryCycle();
     void interruptStoresTheCancel();
     void unusableDatabaseNeverStopsTheSend();
+    void chatNeverReadsTheWholeHistoryFirst();
     void theDatabaseIsForItsUserAlone();
 
 private:
@@ -330,6 +334,85 @@ void TestChatHistory::unusableDatabaseNeverStopsTheSend()
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY(!run.out.isEmpty());
     QCOMPARE(run.err.count("capwatch: history: "), 1);
+}
+
+void TestChatHistory::chatNeverReadsTheWholeHistoryFirst()
+{
+    // A send waits for the history's open (its stored window reports come first), and reading
+    // every page of a year's history (PRAGMA quick_check) took 2-4 s of it on a 700 MB file.
+    // chat opens without: a damaged page it never reads neither stops it nor moves the file
+    // aside; the window's open, which checks every page, still finds it.
+    QDir().mkpath(QFileInfo(database()).absolutePath());
+    {
+        history::HistoryStore store;
+        QCOMPARE(store.open(database()).status, history::OpenResult::Status::Created);
+    }
+    int pageSize = 0;
+    int junkRoot = 0;
+    {
+        const QString name = u"damage"_s;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, name);
+            db.setDatabaseName(database());
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(u"CREATE TABLE junk(x BLOB)"_s));
+            for (int i = 0; i < 64; ++i)
+                QVERIFY(q.exec(u"INSERT INTO junk VALUES (randomblob(900))"_s));
+            QVERIFY(q.exec(u"PRAGMA page_size"_s) && q.next());
+            pageSize = q.value(0).toInt();
+            QVERIFY(
+                q.exec(u"SELECT rootpage FROM sqlite_master WHERE name = 'junk'"_s) && q.next());
+            junkRoot = q.value(0).toInt();
+            q.finish();
+            db.close(); // the last connection: its log goes into the file
+        }
+        QSqlDatabase::removeDatabase(name);
+    }
+    QVERIFY(pageSize > 0 && junkRoot > 1);
+    {
+        QFile file(database());
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.seek(qint64(junkRoot - 1) * pageSize));
+        QCOMPARE(file.write(QByteArray(pageSize, '\xA5')), qint64(pageSize));
+    }
+    {
+        history::HistoryStore store;
+        history::OpenOptions quick;
+        quick.checkIntegrity = false;
+        QCOMPARE(store.open(database(), quick).status, history::OpenResult::Status::Opened);
+        QVERIFY2(store.integrityCheck() != u"ok"_s, "the damage is real"); // a page of junk
+    }
+
+    testing::DemoThread demo(scenario(u"capped"_s));
+    const QUrl url = demo.listen();
+    QVERIFY(url.isValid());
+    testing::CliOptions options;
+    options.environment = environment();
+    const testing::CliRun run = testing::runCli(
+        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Quick to start"_s },
+        options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(!run.out.isEmpty());
+    QVERIFY2(!run.err.contains("history"), run.err.constData());
+    const QDir folder(QFileInfo(database()).absolutePath());
+    QCOMPARE(folder.entryList({ u"*corrupt*"_s }, QDir::Files), QStringList());
+    {
+        history::HistoryStore store;
+        history::OpenOptions quick;
+        quick.checkIntegrity = false;
+        QCOMPARE(store.open(database(), quick).status, history::OpenResult::Status::Opened);
+        QCOMPARE(store.conversationCount(), 1);
+        QCOMPARE(store.conversations(10).conversations.constFirst().title, u"Quick to start"_s);
+    }
+
+    // The window's open reads every page: it finds the damage and starts a new file.
+    history::HistoryStore window;
+    const history::OpenResult opened = window.open(database());
+    QCOMPARE(opened.status, history::OpenResult::Status::Recovered);
+    const QStringList moved = folder.entryList({ u"history.sqlite.corrupt-*"_s }, QDir::Files)
+                                  .filter(QRegularExpression(u"corrupt-\\d{8}-\\d{6}$"_s));
+    QCOMPARE(moved.size(), 1); // the file (its -wal and -shm went with it)
 }
 
 void TestChatHistory::theDatabaseIsForItsUserAlone()
