@@ -19,10 +19,13 @@
 #include "ui/insights/insightswindow.h"
 #include "ui/insights/spendgauges.h"
 
+#include <QAbstractAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QFontDatabase>
+#include <QFontMetrics>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,6 +37,7 @@
 #include <QStackedBarSeries>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextLayout>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -96,6 +100,7 @@ private Q_SLOTS:
     void theWindowOpensItAndItFollowsTheSends();
     void splitPaletteAndAPendingAskRedrawTheCards();
     void aNarrowPagePutsTheFilterBelowTheRange();
+    void aChineseAxisTitleIsDrawnWhole();
 
 private:
     QJsonObject usage(const QStringList &args) const
@@ -648,6 +653,45 @@ void TestInsightsWindow::aNarrowPagePutsTheFilterBelowTheRange()
 
     host.resize(1440, 900);
     QTRY_COMPARE(top(profiles), top(range));
+}
+
+void TestInsightsWindow::aChineseAxisTitleIsDrawnWhole()
+{
+    // "分钟" (Minutes) on the vertical axis of the time lost was cut to "...": Qt Charts measured
+    // it in the axis's Latin font and laid it out in the Chinese fallback that draws it. The
+    // title's font is now the one that draws it.
+    if (QFontDatabase::families(QFontDatabase::SimplifiedChinese).isEmpty())
+        QSKIP("no font for Chinese here (.ci/install-deps installs fonts-wqy-microhei)");
+    ui::ChartsModule::instance()->load();
+    QVERIFY(QTest::qWaitFor([] { return ui::ChartsModule::instance()->isDone(); }, 10000));
+    ui::ChartFactory *factory = ui::ChartsModule::instance()->factory();
+    QVERIFY(factory);
+    ui::InsightsTableModel model;
+    ui::InsightsTable t;
+    t.id = u"time-lost"_s;
+    t.valueTitle = u"分钟"_s;
+    t.rows = { u"12月6日"_s, u"12月7日"_s };
+    t.rowKeys = { u"2026-12-06"_s, u"2026-12-07"_s };
+    t.series
+        = { { u"waited"_s, u"重试等待"_s, QColor(Qt::darkRed), ui::InsightsTable::Unit::Minutes } };
+    t.values = { { 0.0 }, { 4.2 } };
+    model.setTable(t);
+    QWidget host;
+    host.resize(660, 300);
+    std::unique_ptr<QWidget> chart(factory->createChart(&model, &host));
+    auto *view = qobject_cast<QChartView *>(chart.get());
+    QVERIFY(view);
+    const QList<QAbstractAxis *> vertical = view->chart()->axes(Qt::Vertical);
+    QCOMPARE(vertical.size(), 1);
+    QCOMPARE(vertical.constFirst()->titleText(), t.valueTitle);
+    // Laid out (hidden, at its page's size): the title's item reads the whole title.
+    QStringList texts;
+    for (QGraphicsItem *item : view->scene()->items()) {
+        if (auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(item))
+            texts.append(text->toPlainText());
+    }
+    QVERIFY2(texts.contains(t.valueTitle), qPrintable(texts.join(u" | "_s)));
+    QVERIFY(vertical.constFirst()->titleFont().bold()); // the theme's, kept
 }
 
 QTEST_MAIN(TestInsightsWindow)

@@ -6,11 +6,15 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QEvent>
+#include <QFontInfo>
+#include <QGlyphRun>
 #include <QGraphicsLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QRawFont>
 #include <QStackedBarSeries>
+#include <QTextLayout>
 #include <QTimer>
 #include <QToolTip>
 #include <QValueAxis>
@@ -26,6 +30,26 @@ namespace {
 constexpr int kLabelWidth = 72;
 /// A chart narrower than this keeps its legend below it, whatever its length.
 constexpr int kLegendBesideWidth = 600;
+
+/// `font`, its family that of the font `text` is drawn in. Qt Charts makes room for a vertical
+/// axis title by the height of its font but lays the title out in the font that draws it: a
+/// fallback's (a Chinese title under a Latin font) is taller, and the title was cut to "…".
+QFont fontDrawing(QFont font, const QString &text)
+{
+    if (text.isEmpty())
+        return font;
+    QTextLayout layout(text, font);
+    layout.beginLayout();
+    layout.createLine();
+    layout.endLayout();
+    const QList<QGlyphRun> runs = layout.glyphRuns();
+    if (runs.isEmpty())
+        return font;
+    const QString family = runs.constFirst().rawFont().familyName();
+    if (!family.isEmpty() && family != QFontInfo(font).family())
+        font.setFamilies({ family, font.family() });
+    return font;
+}
 
 QColor mix(const QColor &a, const QColor &b, double amountOfB)
 {
@@ -130,9 +154,12 @@ void TableChartView::rebuild()
     values->setRange(0, top > 0 ? top * 1.05 : 1.0);
     values->setLabelFormat(top >= 100 || top == 0 ? u"%.0f"_s : u"%.2g"_s);
     values->applyNiceNumbers();
-    values->setTitleText(m_model->property("valueTitle").toString());
+    const QString valueTitle = m_model->property("valueTitle").toString();
+    values->setTitleText(valueTitle);
     c->addAxis(categories, columnsUp ? Qt::AlignBottom : Qt::AlignLeft);
     c->addAxis(values, columnsUp ? Qt::AlignLeft : Qt::AlignBottom);
+    // After the theme gave it its font (bold): the same, in the family that draws the title.
+    values->setTitleFont(fontDrawing(values->titleFont(), valueTitle));
     series->attachAxis(categories);
     series->attachAxis(values);
 
