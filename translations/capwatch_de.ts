@@ -1594,6 +1594,10 @@
         <source>Conversation history</source>
         <translation>Unterhaltungsverlauf</translation>
     </message>
+    <message>
+        <source>Opening the history…</source>
+        <translation>Der Verlauf wird geöffnet…</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::InsightsCard</name>

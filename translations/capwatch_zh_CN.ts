@@ -1582,6 +1582,10 @@
         <source>Conversation history</source>
         <translation>对话历史记录</translation>
     </message>
+    <message>
+        <source>Opening the history…</source>
+        <translation>正在打开历史记录…</translation>
+    </message>
 </context>
 <context>
     <name>capwatch::ui::InsightsCard</name>

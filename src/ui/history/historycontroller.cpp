@@ -77,8 +77,10 @@ void HistoryController::attach(history::HistoryWriter *writer, bool privateRun)
         m_window->statusBar()->addPermanentWidget(m_privateLabel);
     }
     retranslate();
-    if (writer)
+    if (writer) {
         connect(writer, &history::HistoryWriter::opened, this, &HistoryController::onOpened);
+        m_sidebar->setOpening(true);
+    }
 }
 
 void HistoryController::onOpened(const history::OpenResult &result)
@@ -91,6 +93,7 @@ void HistoryController::onOpened(const history::OpenResult &result)
     if (result.persistent() && !m_private)
         applyRetention();
     m_sidebar->setWriter(m_writer);
+    m_sidebar->setOpening(false);
     Q_EMIT opened(result);
 }
 

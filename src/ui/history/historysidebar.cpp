@@ -293,11 +293,22 @@ void HistorySidebar::showContextMenu(const QPoint &pos)
     menu->popup(m_view->viewport()->mapToGlobal(pos));
 }
 
+void HistorySidebar::setOpening(bool opening)
+{
+    m_opening = opening;
+    updatePlaceholder();
+}
+
+QString HistorySidebar::placeholderText() const
+{
+    return m_placeholder->isVisibleTo(this) ? m_placeholder->text() : QString();
+}
+
 void HistorySidebar::updatePlaceholder()
 {
     QString text;
     if (!m_writer)
-        text = tr("History is off.");
+        text = m_opening ? tr("Opening the history…") : tr("History is off.");
     else if (searching() && m_search->rowCount() == 0)
         text = tr("No conversation contains “%1”.").arg(m_search->answeredQuery());
     else if (!searching() && m_model->rowCount() == 0 && !m_model->loading())

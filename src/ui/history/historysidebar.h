@@ -33,6 +33,12 @@ public:
 
     /// Null: nothing listed. The list's first page is read at once.
     void setWriter(history::HistoryWriter *writer);
+    /// A history is being opened (on its writer's thread; a large file takes a second or more):
+    /// the list says so until setWriter(), rather than "History is off.".
+    void setOpening(bool opening);
+    /// What the empty list says ("Opening the history…", "No conversations yet…"); empty when
+    /// the list shows rows.
+    QString placeholderText() const;
     history::HistoryWriter *writer() const { return m_writer; }
     /// Highlights `id` (null: none, a new conversation not stored yet).
     void setOpenConversation(const QUuid &id);
@@ -102,6 +108,7 @@ private:
     QPushButton *m_new;
     QListView *m_view;
     QLabel *m_placeholder;
+    bool m_opening = false;
     QAction *m_newAction;
     QAction *m_findAction;
     QAction *m_renameAction;
