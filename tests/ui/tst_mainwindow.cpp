@@ -126,6 +126,7 @@ private Q_SLOTS:
     void retryNowResendsTheFailedPrompt();
     void escapeCancelsDuringAWait();
     void insightsIsAPageEscLeavesItWithoutCancelling();
+    void insightsKeepsItsRangeAndSplitAcrossRestarts();
     void cancelledPromptTakesTypingAtItsEnd();
     void exportsWriteWhatWasShown();
     void interactiveExports();
@@ -342,6 +343,36 @@ void TestMainWindow::insightsIsAPageEscLeavesItWithoutCancelling()
     // In the chat, Esc cancels as ever.
     QTest::keyClick(w.window.get(), Qt::Key_Escape);
     QCOMPARE(panel->state(), RetryPanel::State::Cancelled);
+}
+
+void TestMainWindow::insightsKeepsItsRangeAndSplitAcrossRestarts()
+{
+    // The range and the stacking chosen on the Insights page are those of the next start (the
+    // settings file, written as the window closes); dates are a question of the moment.
+    const QString path = ini();
+    {
+        Window w(path);
+        w.window->showInsights(true);
+        InsightsWindow *page = w.window->insights();
+        QVERIFY(page);
+        QCOMPARE(page->range(), InsightsWindow::Range::Month); // the first time
+        QCOMPARE(page->split(), InsightsDigest::Split::Model);
+        page->setRange(InsightsWindow::Range::Week);
+        page->setSplit(InsightsDigest::Split::Profile);
+        QVERIFY(w.window->close());
+    }
+    {
+        Window w(path);
+        w.window->showInsights(true);
+        InsightsWindow *page = w.window->insights();
+        QCOMPARE(page->range(), InsightsWindow::Range::Week);
+        QCOMPARE(page->split(), InsightsDigest::Split::Profile);
+        page->setDates(QDate::currentDate().addDays(-3), QDate::currentDate());
+        QVERIFY(w.window->close());
+    }
+    Window w(path);
+    w.window->showInsights(true);
+    QCOMPARE(w.window->insights()->range(), InsightsWindow::Range::Week); // not the dates
 }
 
 void TestMainWindow::cancelledPromptTakesTypingAtItsEnd()

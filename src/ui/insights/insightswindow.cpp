@@ -31,6 +31,16 @@ constexpr int kTwoColumnsWidth = 1000;
 /// How long the ledger may keep changing before the view reads it again.
 constexpr int kFollowMs = 1000;
 
+/// The ranges as the settings file keeps them (Dates are not kept).
+struct RangeName
+{
+    InsightsWindow::Range range;
+    QStringView name;
+};
+constexpr RangeName kRangeNames[] = { { InsightsWindow::Range::Today, u"today" },
+    { InsightsWindow::Range::Week, u"week" }, { InsightsWindow::Range::Month, u"month" },
+    { InsightsWindow::Range::Quarter, u"quarter" }, { InsightsWindow::Range::All, u"all" } };
+
 } // namespace
 
 InsightsWindow::InsightsWindow(history::HistoryWriter *writer, session::UsageTally *tally,
@@ -304,6 +314,33 @@ void InsightsWindow::setFilter(const QString &profile, const QString &model)
     m_model = model;
     fillFilters();
     reload();
+}
+
+QString InsightsWindow::rangeName() const
+{
+    for (const RangeName &r : kRangeNames)
+        if (r.range == m_range)
+            return r.name.toString();
+    return {};
+}
+
+QString InsightsWindow::splitName() const
+{
+    return m_split == InsightsDigest::Split::Profile ? u"profile"_s : u"model"_s;
+}
+
+void InsightsWindow::restoreView(const QString &range, const QString &split)
+{
+    if (split == u"profile"_s || split == u"model"_s) {
+        const auto wanted
+            = split == u"profile"_s ? InsightsDigest::Split::Profile : InsightsDigest::Split::Model;
+        if (wanted != m_split)
+            setSplit(wanted);
+    }
+    for (const RangeName &r : kRangeNames) {
+        if (r.name == range && r.range != m_range)
+            setRange(r.range);
+    }
 }
 
 void InsightsWindow::setSplit(InsightsDigest::Split split)

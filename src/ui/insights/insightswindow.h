@@ -73,6 +73,13 @@ public:
     void setFilter(const QString &profile, const QString &model);
     void setSplit(InsightsDigest::Split split);
     Range range() const { return m_range; }
+    InsightsDigest::Split split() const { return m_split; }
+    /// The range and split as the settings file keeps them (`week`, `profile`); the range is
+    /// empty for Dates, which are not kept.
+    QString rangeName() const;
+    QString splitName() const;
+    /// Takes them back from those names; an unknown name changes nothing.
+    void restoreView(const QString &range, const QString &split);
     /// The days shown (for All, from the ledger's first day, once known).
     QDate from() const;
     QDate to() const;

@@ -137,6 +137,23 @@ void Settings::setWindowSplitter(const QByteArray &state)
     m_settings->setValue(u"window/splitter"_s, state);
 }
 
+QString Settings::insightsRange() const
+{
+    return m_settings->value(u"insights/range"_s).toString();
+}
+
+QString Settings::insightsSplit() const
+{
+    return m_settings->value(u"insights/split"_s).toString();
+}
+
+void Settings::setInsightsView(const QString &range, const QString &split)
+{
+    if (!range.isEmpty())
+        m_settings->setValue(u"insights/range"_s, range);
+    m_settings->setValue(u"insights/split"_s, split);
+}
+
 QString Settings::lastExportDir() const
 {
     return m_settings->value(u"export/lastDir"_s).toString();

@@ -71,6 +71,13 @@ public:
     QByteArray windowSplitter() const;
     void setWindowSplitter(const QByteArray &state);
 
+    /// The Insights page's range (`today`, `week`, `month`, `quarter`, `all`; empty: never
+    /// chosen) and what its tokens are stacked by (`model`, `profile`), as the window last
+    /// closed with them. Dates are not kept: they are a question of the moment.
+    QString insightsRange() const;
+    QString insightsSplit() const;
+    void setInsightsView(const QString &range, const QString &split);
+
     QString lastExportDir() const;
     void setLastExportDir(const QString &dir);
 

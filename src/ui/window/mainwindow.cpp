@@ -398,6 +398,8 @@ void MainWindow::showInsights(bool shown)
             writer, &m_context->memory()->tally(), [this] { return m_profiles->profiles(); },
             m_pages, Qt::Widget);
         connect(m_insights, &InsightsWindow::backRequested, this, [this] { showInsights(false); });
+        // As the window last closed with it.
+        m_insights->restoreView(m_settings.insightsRange(), m_settings.insightsSplit());
         m_pages->addWidget(m_insights);
     }
     if (shown) {
@@ -490,6 +492,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     m_session->cancel();
     m_settings.setWindowGeometry(saveGeometry());
     m_settings.setWindowSplitter(m_splitter->saveState());
+    if (m_insights)
+        m_settings.setInsightsView(m_insights->rangeName(), m_insights->splitName());
     m_settings.sync();
     QMainWindow::closeEvent(event);
 }
