@@ -283,6 +283,8 @@ OpenResult HistoryStore::openPrivately(
             if (openFile(path, migrations, &result)) {
                 result.status = existed && probe.version > 0 ? OpenResult::Status::Opened
                                                              : OpenResult::Status::Created;
+                result.pagesChecked
+                    = result.status == OpenResult::Status::Created || options.checkIntegrity;
                 qCInfo(lcHistory).noquote() << result.message();
                 return result;
             }
@@ -343,6 +345,7 @@ OpenResult HistoryStore::openPrivately(
         return result;
     }
     result.status = OpenResult::Status::Recovered;
+    result.pagesChecked = true; // a new file
     result.reason = reason;
     qCWarning(lcHistory).noquote() << result.message();
     return result;

@@ -48,6 +48,9 @@ struct OpenResult
     QString reason; ///< why it was moved, refused or unavailable (SQLite's words)
     int fromVersion = 0; ///< the file's schema version before opening
     int version = 0; ///< after opening
+    /// Every page of the file was read and found sound on this open (OpenOptions::
+    /// checkIntegrity), or the file is new (Created, Recovered).
+    bool pagesChecked = false;
     /// What could not be made private to this user (the folder 0700, the database, its -wal and
     /// -shm 0600: a file of another user, a read-only file system), one sentence each. It never
     /// stops the open; message() says it.

@@ -7,6 +7,7 @@
 #include "session/chatsession.h"
 #include "session/storedrecords.h"
 #include "support/clirunner.h"
+#include "support/damagedpage.h"
 #include "support/demothread.h"
 #include "support/files.h"
 #include "support/storedlines.h"
@@ -16,8 +17,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSqlDatabase>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
@@ -347,35 +346,7 @@ void TestChatHistory::chatNeverReadsTheWholeHistoryFirst()
         history::HistoryStore store;
         QCOMPARE(store.open(database()).status, history::OpenResult::Status::Created);
     }
-    int pageSize = 0;
-    int junkRoot = 0;
-    {
-        const QString name = u"damage"_s;
-        {
-            QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, name);
-            db.setDatabaseName(database());
-            QVERIFY(db.open());
-            QSqlQuery q(db);
-            QVERIFY(q.exec(u"CREATE TABLE junk(x BLOB)"_s));
-            for (int i = 0; i < 64; ++i)
-                QVERIFY(q.exec(u"INSERT INTO junk VALUES (randomblob(900))"_s));
-            QVERIFY(q.exec(u"PRAGMA page_size"_s) && q.next());
-            pageSize = q.value(0).toInt();
-            QVERIFY(
-                q.exec(u"SELECT rootpage FROM sqlite_master WHERE name = 'junk'"_s) && q.next());
-            junkRoot = q.value(0).toInt();
-            q.finish();
-            db.close(); // the last connection: its log goes into the file
-        }
-        QSqlDatabase::removeDatabase(name);
-    }
-    QVERIFY(pageSize > 0 && junkRoot > 1);
-    {
-        QFile file(database());
-        QVERIFY(file.open(QIODevice::ReadWrite));
-        QVERIFY(file.seek(qint64(junkRoot - 1) * pageSize));
-        QCOMPARE(file.write(QByteArray(pageSize, '\xA5')), qint64(pageSize));
-    }
+    QVERIFY(testing::damageAPageNothingReads(database()));
     {
         history::HistoryStore store;
         history::OpenOptions quick;

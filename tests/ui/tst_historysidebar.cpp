@@ -3,6 +3,7 @@
 // retention and Clear history. Every database is in a temporary folder.
 
 #include "history/historywriter.h"
+#include "support/damagedpage.h"
 #include "support/demowindow.h"
 #include "support/historyfixture.h"
 #include "support/historywriting.h"
@@ -87,6 +88,7 @@ private Q_SLOTS:
     void searchAsYouType();
     void latestQueryWins();
     void recoveredDatabaseBanner();
+    void theWindowReadsEveryPageOnceADay();
     void privateRunKeepsNothing();
     void exportAllRetryLogs();
     void retentionAtStartUp();
@@ -364,6 +366,60 @@ void TestHistorySidebar::latestQueryWins()
     QTest::qWait(300);
     QCOMPARE(sidebarAnswered.size(), 1);
     QCOMPARE(sidebar.searchModel()->answeredQuery(), u"pengu"_s);
+}
+
+void TestHistorySidebar::theWindowReadsEveryPageOnceADay()
+{
+    // Reading every page of a year's history delays its list by one to four seconds at each
+    // start: the window does it on its first start of the day, and a damaged file is moved aside
+    // then; a start within the day opens at once (a damaged page shows when something reads it).
+    const QString path = db();
+    const QString settings = ini();
+    testing::writeFixtureDatabase(path, 2);
+    const auto start = [&path](testing::DemoWindow &w, history::HistoryWriter &writer) {
+        QSignalSpy opened(w.window->historyController(), &HistoryController::opened);
+        w.window->attachHistory(&writer, false);
+        writer.open(path, w.window->historyController()->openOptions());
+        return opened.wait(10000) ? opened.constFirst().at(0).value<history::OpenResult>()
+                                  : history::OpenResult();
+    };
+    {
+        history::HistoryWriter writer; // outlives the window, as in main()
+        testing::DemoWindow w(settings);
+        QVERIFY(w.window->historyController()->openOptions().checkIntegrity); // never yet
+        const history::OpenResult first = start(w, writer);
+        QCOMPARE(first.status, history::OpenResult::Status::Opened);
+        QVERIFY(first.pagesChecked);
+        QVERIFY(w.window->close()); // kept in the settings as the window closes
+    }
+    const QDateTime checked = ui::Settings(settings).historyPagesCheckedAt();
+    QVERIFY(checked.isValid());
+    QVERIFY(checked.secsTo(QDateTime::currentDateTimeUtc()) < 60);
+
+    QVERIFY(testing::damageAPageNothingReads(path));
+    {
+        history::HistoryWriter writer;
+        testing::DemoWindow w(settings);
+        QVERIFY(!w.window->historyController()->openOptions().checkIntegrity);
+        const history::OpenResult again = start(w, writer);
+        QCOMPARE(again.status, history::OpenResult::Status::Opened); // at once, as it is
+        QVERIFY(!again.pagesChecked);
+        QTRY_COMPARE(historySidebar(*w.window)->model()->rowCount(), 2);
+        QVERIFY(w.window->close());
+    }
+    QCOMPARE(ui::Settings(settings).historyPagesCheckedAt(), checked); // not read this time
+
+    {
+        ui::Settings dayLater(settings);
+        dayLater.setHistoryPagesCheckedAt(QDateTime::currentDateTimeUtc().addSecs(-25 * 3600));
+        dayLater.sync();
+    }
+    history::HistoryWriter writer;
+    testing::DemoWindow w(settings);
+    QVERIFY(w.window->historyController()->openOptions().checkIntegrity);
+    const history::OpenResult dayAfter = start(w, writer);
+    QCOMPARE(dayAfter.status, history::OpenResult::Status::Recovered); // found, moved aside
+    QVERIFY(QFileInfo::exists(dayAfter.movedTo));
 }
 
 void TestHistorySidebar::recoveredDatabaseBanner()

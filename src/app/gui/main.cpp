@@ -9,6 +9,7 @@
 #include "session/storedrecords.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/uilanguage.h"
+#include "ui/history/historycontroller.h"
 #include "ui/window/mainwindow.h"
 #include "version.h"
 
@@ -173,7 +174,8 @@ int main(int argc, char *argv[])
     if (privateRun)
         history.openInMemory();
     else
-        history.open(capwatch::session::defaultHistoryPath());
+        history.open(
+            capwatch::session::defaultHistoryPath(), window.historyController()->openOptions());
     window.show();
     capwatch::app::afterFirstPaint(&window, [&demo, &history] {
         demo.release();

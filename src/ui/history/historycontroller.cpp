@@ -83,9 +83,26 @@ void HistoryController::attach(history::HistoryWriter *writer, bool privateRun)
     }
 }
 
+history::OpenOptions HistoryController::openOptions(const QDateTime &now) const
+{
+    history::OpenOptions options;
+    const QDateTime last = m_settings.historyPagesCheckedAt();
+    const qint64 ageS = last.isValid() ? last.secsTo(now) : -1;
+    options.checkIntegrity = !(ageS >= 0 && ageS < 24 * 3600);
+    return options;
+}
+
+void HistoryController::savePagesChecked()
+{
+    if (m_pagesCheckedAt.isValid())
+        m_settings.setHistoryPagesCheckedAt(m_pagesCheckedAt);
+}
+
 void HistoryController::onOpened(const history::OpenResult &result)
 {
     m_open = true;
+    if (result.pagesChecked && !m_private)
+        m_pagesCheckedAt = QDateTime::currentDateTimeUtc();
     // A private run is in memory by choice: the status bar says so, not a warning.
     if (!m_private)
         m_banner->showResult(result);

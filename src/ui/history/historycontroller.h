@@ -14,6 +14,7 @@
 #include "ui/history/historyexport.h"
 #include "ui/history/historysettingsdialog.h"
 
+#include <QDateTime>
 #include <QObject>
 #include <QPointer>
 #include <QUuid>
@@ -46,6 +47,14 @@ public:
     /// the writer's open(). `privateRun`: --private, the writer opened in memory.
     void attach(history::HistoryWriter *writer, bool privateRun);
     history::HistoryWriter *writer() const { return m_writer; }
+    /// How the window opens its history: every page read first (a second or more per 100 MB,
+    /// on the writer's thread, the list waiting meanwhile) only when that was last done a day
+    /// ago or more (Settings::historyPagesCheckedAt()) or never. Between checks a damaged page
+    /// shows as an error of what reads or writes it.
+    history::OpenOptions openOptions(const QDateTime &now = QDateTime::currentDateTimeUtc()) const;
+    /// Keeps, in the settings, when this run's open read every page (the window calls it as it
+    /// closes: no write of the settings file while it runs).
+    void savePagesChecked();
     bool isPrivate() const { return m_private; }
     /// The database is in use (opened, and on disk unless private).
     bool isOpen() const { return m_open; }
@@ -91,6 +100,7 @@ private:
     QUuid m_current;
     bool m_private = false;
     bool m_open = false;
+    QDateTime m_pagesCheckedAt; ///< this run's open read every page, then
 };
 
 } // namespace capwatch::ui

@@ -164,6 +164,17 @@ void Settings::setLastExportDir(const QString &dir)
     m_settings->setValue(u"export/lastDir"_s, dir);
 }
 
+QDateTime Settings::historyPagesCheckedAt() const
+{
+    return QDateTime::fromString(
+        m_settings->value(u"history/pagesCheckedAt"_s).toString(), Qt::ISODateWithMs);
+}
+
+void Settings::setHistoryPagesCheckedAt(const QDateTime &when)
+{
+    m_settings->setValue(u"history/pagesCheckedAt"_s, when.toUTC().toString(Qt::ISODateWithMs));
+}
+
 int Settings::historyRetentionDays() const
 {
     const int days = m_settings->value(u"history/retentionDays"_s, 0).toInt();

@@ -6,6 +6,7 @@
 #include "session/profiles.h"
 #include "session/sessiontypes.h"
 
+#include <QDateTime>
 #include <QSettings>
 #include <QString>
 #include <memory>
@@ -83,6 +84,11 @@ public:
 
     /// Settings → History: delete conversations not updated for this many days (1-3650) at
     /// start-up and when changed; 0: keep everything (the default).
+    /// When the window last read every page of its history and found them sound (UTC; invalid:
+    /// never). HistoryController::openOptions() reads every page again a day after.
+    QDateTime historyPagesCheckedAt() const;
+    void setHistoryPagesCheckedAt(const QDateTime &when);
+
     int historyRetentionDays() const;
     void setHistoryRetentionDays(int days);
 

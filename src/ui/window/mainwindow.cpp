@@ -494,6 +494,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     m_settings.setWindowSplitter(m_splitter->saveState());
     if (m_insights)
         m_settings.setInsightsView(m_insights->rangeName(), m_insights->splitName());
+    m_history->savePagesChecked();
     m_settings.sync();
     QMainWindow::closeEvent(event);
 }
