@@ -2,16 +2,11 @@
 
 #include "tablechartview.h"
 
-#include <QBarCategoryAxis>
-#include <QBarSet>
-#include <QChart>
 #include <QFileInfo>
-#include <QGraphicsLayout>
 #include <QPainter>
 #include <QSaveFile>
-#include <QStackedBarSeries>
+#include <QStandardItemModel>
 #include <QSvgGenerator>
-#include <QValueAxis>
 
 namespace capwatch::ui {
 
@@ -62,27 +57,23 @@ void ChartsPlugin::prepare()
     if (m_prepared)
         return;
     m_prepared = true;
-    // A chart of two bars with both axes and a legend, laid out and dropped: the theme is
-    // made and the fonts it uses are loaded, once for the process.
-    QChart chart;
-    chart.setAnimationOptions(QChart::NoAnimation);
-    auto *series = new QStackedBarSeries;
-    for (const QString &name : { u"a"_s, u"b"_s }) {
-        auto *set = new QBarSet(name);
-        set->append({ 1.0, 2.0 });
-        series->append(set);
+    // A chart as the view makes them (two series over two rows, both axes, a legend), made,
+    // laid out and dropped: Qt Charts' theme, its view's set-up and the fonts of its titles,
+    // axes and legend are ready, once for the process.
+    QStandardItemModel model(2, 2);
+    model.setProperty("chartKind", int(ChartKind::StackedColumns));
+    model.setProperty("valueTitle", u"0"_s);
+    for (int column = 0; column < 2; ++column) {
+        model.setHeaderData(column, Qt::Horizontal, QString::number(column));
+        model.setHeaderData(column, Qt::Horizontal, true, InsightsRole::Charted);
+        for (int row = 0; row < 2; ++row)
+            model.setData(model.index(row, column), 1.0, InsightsRole::Value);
     }
-    chart.addSeries(series);
-    auto *categories = new QBarCategoryAxis;
-    categories->append({ u"1"_s, u"2"_s });
-    auto *values = new QValueAxis;
-    values->setTitleText(u"0"_s);
-    chart.addAxis(categories, Qt::AlignBottom);
-    chart.addAxis(values, Qt::AlignLeft);
-    series->attachAxis(categories);
-    series->attachAxis(values);
-    chart.resize(400, 240);
-    chart.layout()->activate();
+    for (int row = 0; row < 2; ++row)
+        model.setHeaderData(row, Qt::Vertical, QString::number(row));
+    QWidget parent;
+    parent.resize(400, 240);
+    TableChartView view(&model, &parent);
 }
 
 void ChartsPlugin::applyPalette(QWidget *chart) const

@@ -186,6 +186,9 @@ void InsightsWindow::buildUi()
     m_scroll->setObjectName(u"insightsScroll"_s);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
+    // Its width never changes with the content's height: a scroll bar appearing when the tables
+    // came in narrowed every chart, which drew itself again for the new width.
+    m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     m_scroll->setWidget(content);
     // Shown once its cards are made (a turn each): shown with it, at once, rather than one by
     // one into a window already painted (each a show of its own, and a round trip to the
@@ -404,7 +407,7 @@ void InsightsWindow::schedule()
     if (m_pumpPosted)
         return;
     m_pumpPosted = true;
-    QTimer::singleShot(0, this, &InsightsWindow::pump);
+    QTimer::singleShot(1, Qt::PreciseTimer, this, &InsightsWindow::pump);
 }
 
 void InsightsWindow::pump()
