@@ -7,9 +7,9 @@
 #include "history/historywriter.h"
 #include "options.h"
 #include "session/storedrecords.h"
+#include "ui/history/historycontroller.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/uilanguage.h"
-#include "ui/history/historycontroller.h"
 #include "ui/window/mainwindow.h"
 #include "version.h"
 
