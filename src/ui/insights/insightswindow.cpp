@@ -407,14 +407,16 @@ void InsightsWindow::schedule()
     if (m_pumpPosted)
         return;
     m_pumpPosted = true;
+    // A 1 ms timer, not a posted call: what a step caused (a chart's layout request, the paint)
+    // is delivered in a pass of posted events of its own, not beside the next step.
     QTimer::singleShot(1, Qt::PreciseTimer, this, &InsightsWindow::pump);
 }
 
 void InsightsWindow::pump()
 {
     // One step a turn (a card made, a table handed over, a chart made), each a few
-    // milliseconds: all of them at once would be a stall. A step posts the next one, which
-    // waits for the next turn of the event loop.
+    // milliseconds: all of them at once would be a stall. A step schedules the next one, which
+    // waits for a later turn of the event loop.
     m_pumpPosted = false;
     for (const QString &id : std::as_const(m_order)) {
         if (!m_cards.contains(id)) {
