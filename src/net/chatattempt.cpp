@@ -20,7 +20,7 @@ constexpr qint64 kMaxWholeAnswerBytes = 64LL * 1024 * 1024;
 constexpr qint64 kReadBufferBytes = 256 * 1024;
 /// A stream is decoded this much at a time, with one textReceived per piece at most.
 constexpr qsizetype kStreamPieceBytes = 32 * 1024;
-constexpr qint64 kStreamTimeBoxNs = 2'000'000;
+constexpr qint64 kStreamTimeBoxNs = 1'000'000;
 
 retry::NetworkFailure failureOf(QNetworkReply::NetworkError e)
 {
@@ -68,6 +68,13 @@ ChatAttempt::ChatAttempt(QNetworkAccessManager *nam, QNetworkRequest request, QB
     m_idleTimer.setSingleShot(true);
     m_idleTimer.setTimerType(Qt::CoarseTimer);
     connect(&m_idleTimer, &QTimer::timeout, this, &ChatAttempt::onIdleCheck);
+    // The next piece on a zero timer, not a queued call: queued calls queued by queued calls run
+    // one after another before any timer fires (two pieces, 4 ms, with no tick of the window's
+    // between them); a timer takes its turn with the others.
+    m_drainTimer.setSingleShot(true);
+    m_drainTimer.setInterval(0);
+    m_drainTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_drainTimer, &QTimer::timeout, this, &ChatAttempt::drainNextPiece);
 }
 
 ChatAttempt::~ChatAttempt()
@@ -187,7 +194,11 @@ void ChatAttempt::onReadyRead()
         return;
     m_sinceActivity.restart();
     if (m_status >= 200 && m_status < 300 && m_isStream) {
-        readStream();
+        // A piece is already queued: the new bytes wait in the reply for it. Qt delivers the
+        // reply's data in queued calls, several at once when the thread was busy; decoding on
+        // each of them would run box after box with nothing else in between.
+        if (!m_drainQueued)
+            readStream();
         return;
     }
     const QByteArray bytes = m_reply->readAll();
@@ -241,7 +252,7 @@ void ChatAttempt::readStream()
     }
     if (!m_finished && streamLeft() && !m_drainQueued) {
         m_drainQueued = true;
-        QMetaObject::invokeMethod(this, &ChatAttempt::drainNextPiece, Qt::QueuedConnection);
+        m_drainTimer.start();
     }
 }
 

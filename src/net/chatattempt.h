@@ -94,6 +94,7 @@ private:
     QByteArray m_body;
     QPointer<QNetworkReply> m_reply;
     QTimer m_idleTimer;
+    QTimer m_drainTimer; ///< the next piece of what Qt buffered, on its own turn
     QElapsedTimer m_sinceActivity;
     qint64 m_idleTimeoutMs;
     int m_status = 0;
@@ -103,7 +104,7 @@ private:
     bool m_done = false; ///< [DONE] seen
     bool m_sawDataEvent = false; ///< a stream's first data event has been looked at
     bool m_finished = false;
-    bool m_drainQueued = false; ///< the next piece of what Qt buffered is due in a queued call
+    bool m_drainQueued = false; ///< the next piece of what Qt buffered is due on m_drainTimer
     QByteArray m_pending; ///< what Qt buffered, read at once, decoded a piece at a time
     qsizetype m_pendingAt = 0; ///< where in m_pending the next piece starts
     bool m_finishWhenDrained = false; ///< the reply finished with pieces still to decode
