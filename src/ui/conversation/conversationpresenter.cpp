@@ -401,6 +401,7 @@ void ConversationPresenter::restore(const session::RestoredConversation &convers
     m_total = conversation.costs.value(QUuid());
     Q_EMIT totalChanged(m_total);
     m_longestPieceNs = 0;
+    m_view->beginFill();
     fillPiece();
     Q_EMIT conversationReplaced();
 }
@@ -473,6 +474,7 @@ void ConversationPresenter::addRestored(const history::Message &message)
 void ConversationPresenter::endFill()
 {
     m_fillTimer.stop();
+    m_view->endFill();
     qCDebug(lcUi) << "restored" << m_restored.messages.size() << "messages, longest piece"
                   << m_longestPieceNs / 1000 << "us";
     // The session decides what the last exchange is: an answered one is asked again or edited as

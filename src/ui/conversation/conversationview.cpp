@@ -18,6 +18,7 @@
 #include <QTextDocument>
 #include <QTextDocumentFragment>
 #include <QTextFrame>
+#include <QTextLayout>
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -40,16 +41,18 @@ constexpr qsizetype kFlushBudget = 64 * 1024;
 // ...in pieces of this many characters, and stops after the piece that crosses the time box, so
 // that a tick stays well inside one frame (16 ms) on a slow machine too: the rest follows on the
 // next tick.
-constexpr qsizetype kFlushPiece = 4 * 1024;
-constexpr qint64 kFlushTimeBoxNs = 3'000'000;
-// ...and while text is waiting to be shown, the next tick comes this soon: a box of 3 ms every
-// 30 ms would take 10 s to fill a runaway answer's 2 MiB, every 10 ms it takes 4 s, and the
+constexpr qsizetype kFlushPiece = 2 * 1024;
+constexpr qint64 kFlushTimeBoxNs = 2'000'000;
+// ...and while text is waiting to be shown, the next tick comes this soon: a box of 2 ms every
+// 30 ms would take 15 s to fill a runaway answer's 2 MiB, every 10 ms it takes 5 s, and the
 // window still has most of its time for paints and input.
 constexpr int kBacklogIntervalMs = 10;
 // ...and one turn shows at most this much live: some 500k tokens, far beyond any model's output
 // limit, so only a runaway stream reaches it (all of a 20 MB one would take ~10 s of layout). The
 // full text stays in assistantText() and the export.
 constexpr qsizetype kDisplayLimit = 2 * 1024 * 1024;
+// A line being streamed longer than this keeps its glyphs (keepGlyphs()).
+constexpr int kKeepGlyphsFrom = 1024;
 
 } // namespace
 
@@ -147,9 +150,12 @@ int ConversationView::addUserTurn(const QString &text)
     finishTurnFrame(*document(), s, frame);
     cursor.endEditBlock();
 
-    // Sending is a deliberate act: show it even if the user had scrolled up.
-    m_stickToBottom = true;
-    verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+    // Sending is a deliberate act: show it even if the user had scrolled up. A stored prompt
+    // filled in is not one: endFill() decides.
+    if (!m_filling) {
+        m_stickToBottom = true;
+        verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+    }
     return id;
 }
 
@@ -234,8 +240,8 @@ void ConversationView::completeTurn(Item &item)
         return;
     const Style s = styleFor(*this);
     QTextCursor cursor(document());
+    cursor.beginEditBlock(); // before the first move (see flushTurn())
     cursor.setPosition(item.bodyEnd.position());
-    cursor.beginEditBlock();
     const QString &end = item.endLine;
     // The line that says how it ended, when it did not end complete.
     if (!end.isEmpty()) {
@@ -250,6 +256,7 @@ void ConversationView::completeTurn(Item &item)
         + (end.isEmpty() ? 0 : 1 + int(end.size())));
     item.actionBlock.setKeepPositionOnInsert(true);
     cursor.endEditBlock();
+    keepGlyphs(item, QTextBlock());
     // Every live cursor is adjusted on every edit; finished turns need only the links' one.
     item.bodyStart = QTextCursor();
     item.bodyEnd = QTextCursor();
@@ -395,8 +402,27 @@ QString ConversationView::assistantText(int turn) const
     return item ? item->text : QString();
 }
 
+void ConversationView::beginFill()
+{
+    m_filling = true;
+    m_stickToBottom = false;
+}
+
+void ConversationView::endFill()
+{
+    if (!m_filling)
+        return;
+    m_filling = false;
+    QScrollBar *bar = verticalScrollBar();
+    if (bar->value() == bar->minimum()) { // not scrolled while it filled
+        m_stickToBottom = true;
+        bar->setValue(bar->maximum());
+    }
+}
+
 void ConversationView::clearConversation()
 {
+    m_filling = false;
     m_flushTimer.stop();
     m_pending.clear();
     m_renderTimer.stop();
@@ -514,9 +540,11 @@ void ConversationView::flushTurn(Item &item, bool final)
             const qsizetype seam = item.seams.at(item.seamsShown);
             if (seam <= item.flushed) {
                 QTextCursor cursor(document());
+                cursor.beginEditBlock(); // see below
                 cursor.setPosition(item.bodyEnd.position());
                 insertSeam(cursor);
                 item.bodyEnd.setPosition(cursor.position());
+                cursor.endEditBlock();
                 ++item.seamsShown;
                 continue;
             }
@@ -534,12 +562,18 @@ void ConversationView::flushTurn(Item &item, bool final)
         if (shown < end && shown > item.flushed && item.text.at(shown - 1).isHighSurrogate())
             --shown;
         if (shown > item.flushed) {
+            // In an edit block: outside one, every move and insert of a cursor works out its x on
+            // screen (QTextCursorPrivate::setX), which shapes the whole line again, as long a
+            // line as the view shows live; in one, the line is laid out once, at the block's end.
             QTextCursor cursor(document());
+            cursor.beginEditBlock();
             cursor.setPosition(item.bodyEnd.position());
             cursor.insertText(
                 QStringView(item.text).sliced(item.flushed, shown - item.flushed).toString(),
                 QTextCharFormat());
             item.bodyEnd.setPosition(cursor.position());
+            cursor.endEditBlock();
+            keepGlyphs(item, cursor.block());
             item.flushed = shown;
             shownAny = true;
         }
@@ -568,6 +602,25 @@ void ConversationView::flushTurn(Item &item, bool final)
     }
 }
 
+// A long line being streamed keeps its glyphs: without them every paint shapes all of it again
+// (a line of 16,000 characters took 1-2 ms a paint). Only that line: every line's glyphs, kept,
+// would cost tens of bytes a character.
+void ConversationView::keepGlyphs(Item &item, const QTextBlock &block)
+{
+    const bool keep = block.isValid() && block.length() > kKeepGlyphsFrom;
+    const int number = keep ? block.blockNumber() : -1;
+    if (number == item.glyphsKeptIn)
+        return;
+    if (item.glyphsKeptIn >= 0) {
+        const QTextBlock old = document()->findBlockByNumber(item.glyphsKeptIn);
+        if (old.isValid() && old.layout())
+            old.layout()->setCacheEnabled(false);
+    }
+    item.glyphsKeptIn = number;
+    if (keep && block.layout())
+        block.layout()->setCacheEnabled(true);
+}
+
 void ConversationView::truncateTurn(Item &item)
 {
     item.truncated = true;
@@ -575,9 +628,11 @@ void ConversationView::truncateTurn(Item &item)
     const QString notice = tr("This answer is too long to show in full. All of it is kept: export "
                               "the conversation to read the rest.");
     QTextCursor cursor(document());
+    cursor.beginEditBlock(); // the long line before it is not shaped again (see flushTurn())
     cursor.setPosition(item.bodyEnd.position());
     cursor.insertBlock(blockFormat(IncompleteBlock, s, true), charFormat(NoticeChar, s));
     cursor.insertText(notice, charFormat(NoticeChar, s));
+    cursor.endEditBlock();
     item.noticeLength = 1 + notice.size();
 }
 

@@ -160,6 +160,11 @@ public:
     [[nodiscard]] QString toMarkdown() const;
     // The raw text received so far for an assistant turn.
     [[nodiscard]] QString assistantText(int turn) const;
+    /// A stored conversation is filled in between these: the view stays where it is rather than
+    /// follow each piece to the bottom (each would repaint the whole view), and goes to the end
+    /// once it is all in, unless the reader scrolled meanwhile.
+    void beginFill();
+    void endFill();
     void clearConversation();
     // User, assistant and error turns (notices are not turns).
     [[nodiscard]] int turnCount() const;
@@ -221,6 +226,7 @@ private:
         qsizetype flushed = 0; // characters of text already in the document
         qsizetype lineLength = 0; // characters since the last line break shown
         qsizetype runLength = 0; // characters since the last space shown
+        int glyphsKeptIn = -1; // the block whose layout keeps its glyphs (keepGlyphs())
         qsizetype noticeLength = 0; // characters of the "too long" notice after the body
         bool finished = false;
         QString endLine; // how it ended, under it; empty: complete (or still streaming)
@@ -277,6 +283,7 @@ private:
     // A continued answer's body again as the plain text it streamed as, for startMarkdown().
     void resetReopenedBody(Item &item);
     // The thin mark where a continuation was joined, at `cursor` (plain text streamed).
+    void keepGlyphs(Item &item, const QTextBlock &block);
     void insertSeam(QTextCursor &cursor);
     // An image of an answer, decoded and cached under a short name of ours: that name.
     QString cachedImage(const QUrl &source);
@@ -292,6 +299,7 @@ private:
     int m_flushCount = 0;
     int m_imageCount = 0;
     bool m_stickToBottom = true;
+    bool m_filling = false;
     QString m_statusText;
     QList<CardLink> m_statusLinks;
     QTextCursor m_statusStart; // the status line's spacer block, while it is shown
