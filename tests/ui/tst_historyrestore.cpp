@@ -24,6 +24,7 @@
 #include <QJsonObject>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -115,6 +116,7 @@ private Q_SLOTS:
     void replacedExchangeIsNotRestored();
     void newConversationClears();
     void longConversationFillsInPieces();
+    void aLongConversationOpensAtItsEnd();
     void openThatFailsSaysWhy();
     void restoredAnswersAreMarkedAgainstTheirOwnProfile();
     void aWaitingSendIsAnsweredInItsOwnConversation();
@@ -411,6 +413,68 @@ void TestHistoryRestore::longConversationFillsInPieces()
     QCOMPARE(conversation(w.window())->turnCount(), 2);
     QVERIFY(conversation(w.window())->toPlainText().contains(u"A short one"_s));
     QVERIFY(!conversation(w.window())->toPlainText().contains(u"Question 999"_s));
+}
+
+// While a stored conversation fills in, the view stays put (following every piece to the bottom
+// repainted all of it each time, 3-6 ms a piece in the real window); filled, it shows the end, as
+// a chat opens, unless the reader scrolled meanwhile.
+void TestHistoryRestore::aLongConversationOpensAtItsEnd()
+{
+    const QString path = db();
+    QUuid longId;
+    {
+        history::HistoryStore store;
+        QVERIFY(store.open(path).persistent());
+        history::Conversation c;
+        c.title = u"A long one"_s;
+        c.endpoint = u"http://127.0.0.1:8000/v1"_s;
+        c.model = u"capwatch-demo"_s;
+        QVERIFY(store.addConversation(c));
+        longId = c.id;
+        for (int i = 0; i < 400; ++i) {
+            history::Message user;
+            user.conversation = longId;
+            user.text = u"Question %1"_s.arg(i);
+            QVERIFY(store.addMessage(user));
+            history::Message answer;
+            answer.conversation = longId;
+            answer.role = history::Role::Assistant;
+            answer.text = u"Answer %1: a cap counts the prompt *and* the answer."_s.arg(i);
+            QVERIFY(store.addMessage(answer));
+        }
+    }
+    HistoryWindow w(ini(), path);
+    QTRY_COMPARE(w.sidebar().model()->rowCount(), 1);
+    ConversationPresenter *presenter = testing::widgets::presenter(w.window());
+    QScrollBar *bar = conversation(w.window())->verticalScrollBar();
+
+    // Left alone: at the top while it fills, at the end once filled.
+    QSignalSpy filled(presenter, &ConversationPresenter::restoreFilled);
+    int followedWhileFilling = 0;
+    connect(bar, &QScrollBar::valueChanged, this, [&](int value) {
+        if (presenter->filling() && value > 0)
+            ++followedWhileFilling;
+    });
+    w.window().historyController()->openConversation(longId);
+    QTRY_VERIFY_WITH_TIMEOUT(presenter->filling(), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 1, 60000);
+    QCOMPARE(followedWhileFilling, 0);
+    QVERIFY(bar->maximum() > 0);
+    QTRY_COMPARE(bar->value(), bar->maximum());
+    QVERIFY(conversation(w.window())->toPlainText().contains(u"Answer 399"_s));
+    // ...and it follows what comes after, as any conversation at its end.
+    const int before = bar->maximum();
+    conversation(w.window())->addNotice(u"One more line."_s);
+    QTRY_VERIFY(bar->maximum() > before);
+    QTRY_COMPARE(bar->value(), bar->maximum());
+
+    // Scrolled while it fills: where the reader put it.
+    w.window().historyController()->openConversation(longId);
+    QTRY_VERIFY_WITH_TIMEOUT(presenter->filling(), 10000);
+    QTRY_VERIFY(bar->maximum() > 40);
+    bar->setValue(40);
+    QTRY_COMPARE_WITH_TIMEOUT(filled.size(), 2, 60000);
+    QCOMPARE(bar->value(), 40);
 }
 
 void TestHistoryRestore::openThatFailsSaysWhy()
