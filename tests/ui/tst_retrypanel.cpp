@@ -10,6 +10,7 @@
 #include "support/demowindow.h"
 #include "support/windowwidgets.h"
 #include "ui/panel/categorycolors.h"
+#include "ui/panel/progressvalue.h"
 #include "ui/panel/retrypanel.h"
 #include "ui/settings/settings.h"
 #include "ui/settings/uilanguage.h"
@@ -197,6 +198,7 @@ private Q_SLOTS:
     void providerWindowTexts_data();
     void providerWindowTexts();
     void providerWindowResetCountsDown();
+    void aBarIsPaintedAfterItsChangeNotInIt();
     void screenshots_data();
     void screenshots();
 
@@ -210,6 +212,51 @@ void TestRetryPanel::initTestCase()
 {
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     QVERIFY(m_dir.isValid());
+}
+
+// The panel's bars change as a send ends and every second of a countdown. QProgressBar::setValue()
+// paints the bar, and everything else dirty in the window, and flushes it all to the screen before
+// it returns; the panel's bars are set so that the paint comes with the window's next one.
+void TestRetryPanel::aBarIsPaintedAfterItsChangeNotInIt()
+{
+    QProgressBar bar;
+    bar.setRange(0, 1000);
+    bar.resize(240, 24);
+    bar.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&bar));
+    int paints = 0;
+    struct PaintCounter final : QObject
+    {
+        int *count;
+        explicit PaintCounter(int *c)
+            : count(c)
+        { }
+        bool eventFilter(QObject *, QEvent *event) override
+        {
+            if (event->type() == QEvent::Paint)
+                ++*count;
+            return false;
+        }
+    } counter(&paints);
+    QCoreApplication::processEvents(); // the first paint, out of the way
+    bar.installEventFilter(&counter);
+
+    // What the bar does on its own: a paint inside the call.
+    bar.setValue(250);
+    QVERIFY(paints > 0);
+
+    paints = 0;
+    setProgressValue(&bar, 500);
+    QCOMPARE(bar.value(), 500);
+    QCOMPARE(paints, 0);
+    QTRY_VERIFY(paints > 0); // with the next paint of the window
+    QCOMPARE(bar.value(), 500);
+
+    paints = 0;
+    setProgressValue(&bar, 500); // no change: nothing to paint
+    QCoreApplication::processEvents();
+    QCOMPARE(paints, 0);
+    QVERIFY(bar.updatesEnabled());
 }
 
 void TestRetryPanel::legibleInASmallWindow_data()

@@ -1,6 +1,7 @@
 #include "ui/conversation/contextgauge.h"
 
 #include "ui/conversation/conversationstyle.h"
+#include "ui/panel/progressvalue.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -60,7 +61,7 @@ void ContextGauge::render()
                             : tr("Context: %1 of %2 tokens: the next send does not fit")
                                   .arg(tokens, locale.toString(window));
         m_bar->setRange(0, 1000);
-        m_bar->setValue(int(std::min<qint64>(1000, m_gauge.tokens * 1000 / window)));
+        setProgressValue(m_bar, int(std::min<qint64>(1000, m_gauge.tokens * 1000 / window)));
         m_bar->show();
     } else {
         text = tr("~%1 tokens (context window unknown)").arg(tokens);

@@ -5,6 +5,7 @@
 #include "session/sendtexts.h"
 #include "session/usagetally.h"
 #include "ui/panel/categorycolors.h"
+#include "ui/panel/progressvalue.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -122,7 +123,7 @@ void SpendGauges::refresh(const session::ProfileSet &profiles, const session::Us
         auto *label = new QLabel(r.name, this);
         auto *bar = new QProgressBar(this);
         bar->setRange(0, 1000);
-        bar->setValue(int(std::min(r.fraction, 1.0) * 1000.0));
+        setProgressValue(bar, int(std::min(r.fraction, 1.0) * 1000.0));
         bar->setFormat(r.figures);
         bar->setTextVisible(true);
         // Its figures whole, however narrow the page: the note beside it wraps instead.

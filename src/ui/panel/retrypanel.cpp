@@ -5,6 +5,7 @@
 #include "session/retrytexts.h"
 #include "session/sendtexts.h"
 #include "ui/panel/categorycolors.h"
+#include "ui/panel/progressvalue.h"
 
 #include <QAccessible>
 #include <QEvent>
@@ -44,7 +45,7 @@ QProgressBar *bar(QWidget *parent)
     auto *b = new QProgressBar(parent);
     b->setTextVisible(false);
     b->setRange(0, 1000);
-    b->setValue(0);
+    setProgressValue(b, 0);
     b->setMaximumHeight(b->fontMetrics().height() * 3 / 4);
     return b;
 }
@@ -106,7 +107,7 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_failureLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_failureLabel->setWordWrap(true);
     m_attemptBar->setRange(0, m_limits.maxAttempts);
-    m_budgetBar->setValue(1000);
+    setProgressValue(m_budgetBar, 1000);
     m_sendNow->setObjectName(u"sendNow"_s);
     m_tokensBar->setObjectName(u"tokensBar"_s);
     m_sendNow->hide();
@@ -429,12 +430,12 @@ void RetryPanel::refresh()
             QPalette::WindowText, categoryColor(s.failureCategory(), palette()));
     m_failureLabel->setPalette(failurePalette);
     m_attemptLabel->setText(attemptText());
-    m_attemptBar->setValue(s.attempt);
+    setProgressValue(m_attemptBar, s.attempt);
     m_tokensLabel->setText(tokensText());
     if (s.used && s.limit && *s.limit > 0)
-        m_tokensBar->setValue(int(std::min(1.0, *s.used / *s.limit) * 1000));
+        setProgressValue(m_tokensBar, int(std::min(1.0, *s.used / *s.limit) * 1000));
     else
-        m_tokensBar->setValue(0);
+        setProgressValue(m_tokensBar, 0);
     // An answer's usage is a figure, not a share of a limit: no empty bar under it.
     m_tokensBar->setVisible(!m_narrow && !s.answerTokens);
     // Over the cap, the bar takes the token-limit colour, so the cause is visible at a glance.
@@ -445,15 +446,15 @@ void RetryPanel::refresh()
     m_countdownLabel->setText(countdownText());
     const qint64 left = qint64(shownCountdownS() * 1000.0 + 0.5);
     if (s.phase == session::SendPhase::Waiting && s.wait.count() > 0)
-        m_countdownBar->setValue(int(1000 - 1000 * left / s.wait.count()));
+        setProgressValue(m_countdownBar, int(1000 - 1000 * left / s.wait.count()));
     else if (s.phase == session::SendPhase::Pacing && s.pace && s.pace->wait.count() > 0)
-        m_countdownBar->setValue(int(1000 - 1000 * left / s.pace->wait.count()));
+        setProgressValue(m_countdownBar, int(1000 - 1000 * left / s.pace->wait.count()));
     else
-        m_countdownBar->setValue(s.phase == session::SendPhase::Waiting ? 1000 : 0);
+        setProgressValue(m_countdownBar, s.phase == session::SendPhase::Waiting ? 1000 : 0);
     m_budgetLabel->setText(budgetText());
     const qint64 whole = s.limits.budget.count();
-    m_budgetBar->setValue(
-        whole > 0 ? int(1000 * qint64(shownBudgetLeftS() * 1000.0 + 0.5) / whole) : 0);
+    setProgressValue(
+        m_budgetBar, whole > 0 ? int(1000 * qint64(shownBudgetLeftS() * 1000.0 + 0.5) / whole) : 0);
     m_sourceLabel->setText(sourceText());
     m_countdownBar->setAccessibleDescription(countdownText());
     m_budgetBar->setAccessibleDescription(budgetText());
@@ -483,7 +484,7 @@ void RetryPanel::refreshParked()
     const history::ParkedSend &p = *m_state.parked;
     const qint64 whole = std::max<qint64>(1, p.parkedAt.msecsTo(p.dueAt));
     const qint64 left = std::clamp<qint64>(m_state.now.msecsTo(p.dueAt), 0, whole);
-    m_countdownBar->setValue(int(1000 - 1000 * left / whole));
+    setProgressValue(m_countdownBar, int(1000 - 1000 * left / whole));
 }
 
 void RetryPanel::changeEvent(QEvent *event)
@@ -660,7 +661,7 @@ void RetryPanel::refreshWindow()
     m_windowRequestsLabel->setText(tr("Requests left: %1").arg(requests));
     const auto setBar = [this](QProgressBar *b, int share) {
         b->setVisible(share >= 0);
-        b->setValue(std::max(share, 0));
+        setProgressValue(b, std::max(share, 0));
         // Nearly spent: the token-limit colour, as the panel's own tokens bar over the cap.
         QPalette pal = palette();
         if (share >= 0 && share < 100)
