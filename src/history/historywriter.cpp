@@ -2,9 +2,21 @@
 
 #include "historylogging.h"
 
+#include <algorithm>
+#include <cerrno>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 namespace capwatch::history {
 
 using namespace Qt::StringLiterals;
+
+namespace {
+[[maybe_unused]] constexpr int kWriterNiceSteps = 10;
+}
 
 HistoryWriter::HistoryWriter(QObject *parent)
     : QObject(parent)
@@ -12,6 +24,21 @@ HistoryWriter::HistoryWriter(QObject *parent)
 {
     m_thread.setObjectName(u"capwatch-history"_s);
     m_context->moveToThread(&m_thread);
+    // Writing is background work: on a machine with few cores, storing a long answer (10 ms of
+    // CPU for a megabyte) must not take the core the window paints on. Ten steps of nice below
+    // the thread that made it give the writer a tenth of that thread's share while they contend,
+    // and all of an idle core. Linux keeps a nice per thread; QThread::setPriority() has nothing
+    // between normal and SCHED_IDLE, which could starve the writer on a busy machine.
+    connect(&m_thread, &QThread::started, m_context, [] {
+#ifdef Q_OS_LINUX
+        const id_t self = id_t(gettid());
+        errno = 0;
+        const int now = getpriority(PRIO_PROCESS, self);
+        if ((now != -1 || errno == 0)
+            && setpriority(PRIO_PROCESS, self, std::min(now + kWriterNiceSteps, 19)) != 0)
+            qCDebug(lcHistory) << "could not lower the writer thread's priority";
+#endif
+    });
     m_thread.start();
 }
 

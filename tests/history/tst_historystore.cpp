@@ -395,6 +395,7 @@ private Q_SLOTS:
     void setConversationProfileKeepsUpdated();
     void writerSetsConversationProfile();
     void aHeldWriterRunsNothingUntilReleased();
+    void theWriterThreadYieldsToTheWindow();
     void retryRecordWindowColumnsRoundTrip_data();
     void retryRecordWindowColumnsRoundTrip();
     void providerWindowReplacesItsOwnRowOnly();
@@ -1808,6 +1809,46 @@ void TestHistoryStore::writerSetsConversationProfile()
     QVERIFY(store.open(dbPath()).persistent());
     QCOMPARE(store.conversation(id)->profile, u"paid"_s);
     QCOMPARE(store.conversation(id)->updated, kBase);
+}
+
+void TestHistoryStore::theWriterThreadYieldsToTheWindow()
+{
+#ifndef Q_OS_LINUX
+    QSKIP("a nice value of a thread's own is Linux's");
+#else
+    // As `ps -L -o comm,nice` shows it: the writer's thread ten steps below the one that made it.
+    const auto niceOf = [](const QString &task) {
+        QFile stat(u"/proc/self/task/%1/stat"_s.arg(task));
+        if (!stat.open(QIODevice::ReadOnly))
+            return -100;
+        const QByteArray line = stat.readAll();
+        // pid (comm) state ppid ... : the 19th field is the nice value, counted after the comm.
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        return fields.size() > 16 ? fields.at(16).toInt() : -100;
+    };
+    const auto writerTasks = [] {
+        QStringList found;
+        for (const QString &task :
+            QDir(u"/proc/self/task"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QFile comm(u"/proc/self/task/%1/comm"_s.arg(task));
+            if (comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "capwatch-histor")
+                found << task;
+        }
+        return found;
+    };
+    const QStringList before = writerTasks();
+    HistoryWriter writer;
+    QSignalSpy opened(&writer, &HistoryWriter::opened);
+    writer.open(dbPath());
+    QVERIFY(opened.wait(10000));
+    QStringList ours = writerTasks();
+    for (const QString &task : before)
+        ours.removeAll(task);
+    QCOMPARE(ours.size(), 1);
+    const int mine = niceOf(QString::number(gettid()));
+    QVERIFY(mine >= -20 && mine <= 19);
+    QCOMPARE(niceOf(ours.constFirst()), std::min(mine + 10, 19));
+#endif
 }
 
 void TestHistoryStore::aHeldWriterRunsNothingUntilReleased()
