@@ -11,6 +11,8 @@
 #include <QString>
 #include <QTimer>
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <functional>
 
 namespace capwatch::testing {
@@ -53,6 +55,10 @@ protected:
         if (watched != &m_tick) { // kept as two plain values: this runs for every event
             m_lastClass = watched->metaObject()->className();
             m_lastType = int(event->type());
+            if (m_trace) {
+                Entry &e = m_ring[m_next++ % m_ring.size()];
+                e = { m_clock.nsecsElapsed(), m_lastClass, m_lastType };
+            }
         }
         return false;
     }
@@ -74,11 +80,45 @@ private:
                 qInfo("gap of %lld ms ending at %lld ms, after a %s event %d%s", qlonglong(gap),
                     qlonglong(now), m_lastClass, m_lastType,
                     m_state ? qPrintable(u", "_s + m_state()) : "");
+                if (m_trace) {
+                    const double mono
+                        = double(std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::steady_clock::now().time_since_epoch())
+                                     .count())
+                        / 1e6;
+                    qInfo("    (CLOCK_MONOTONIC %.6f to %.6f s)", mono - double(gap) / 1e3, mono);
+                    printTrace(m_last);
+                }
             }
         }
         m_last = now;
     }
 
+    // CAPWATCH_STALL_TRACE=1: each gap is followed by the events that began in it, each with
+    // the time until the next one began (a nested event's time is inside its parent's).
+    struct Entry
+    {
+        qint64 ns = -1;
+        const char *cls = nullptr;
+        int type = 0;
+    };
+    void printTrace(qint64 fromMs)
+    {
+        const size_t n = m_ring.size();
+        const size_t first = m_next > n ? m_next - n : 0;
+        for (size_t i = first; i < m_next; ++i) {
+            const Entry &e = m_ring[i % n];
+            if (e.ns < fromMs * 1'000'000)
+                continue;
+            const qint64 until = i + 1 < m_next ? m_ring[(i + 1) % n].ns : m_clock.nsecsElapsed();
+            if (until - e.ns >= 500'000)
+                qInfo("    +%.1f ms %s event %d, %.1f ms until the next",
+                    double(e.ns) / 1e6 - double(fromMs), e.cls, e.type, double(until - e.ns) / 1e6);
+        }
+    }
+    const bool m_trace = qEnvironmentVariableIntValue("CAPWATCH_STALL_TRACE") != 0;
+    std::array<Entry, 512> m_ring {};
+    size_t m_next = 0;
     std::function<QString()> m_state;
     QTimer m_tick;
     QElapsedTimer m_clock;
