@@ -10,8 +10,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLockFile>
+#include <QSqlDriver>
 #include <QtEndian>
 #include <optional>
+
+#ifdef Q_OS_UNIX
+#include <dlfcn.h>
+#endif
 
 namespace capwatch::history {
 
@@ -281,6 +286,8 @@ OpenResult HistoryStore::openPrivately(
             // Made 0600 before SQLite makes it (with the umask's 0644) and its -wal and -shm.
             privacy.createFile();
             if (openFile(path, migrations, &result)) {
+                if (!options.checkpointOnClose)
+                    leaveCheckpointToNextOpen();
                 result.status = existed && probe.version > 0 ? OpenResult::Status::Opened
                                                              : OpenResult::Status::Created;
                 result.pagesChecked
@@ -375,6 +382,29 @@ void HistoryStore::useMemory()
         qCWarning(lcHistory) << "the in-memory database failed:" << m_lastError << error;
     m_persistent = false;
     m_path.clear();
+}
+
+// sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &set), SQLite 3.28 and later, from
+// the SQLite library the Qt driver loaded. capwatch does not link SQLite itself: the window would
+// load it before its first paint. A driver with a SQLite of its own inside keeps the checkpoint.
+void HistoryStore::leaveCheckpointToNextOpen()
+{
+#ifdef Q_OS_UNIX
+    constexpr int kNoCheckpointOnClose = 1006; // SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE in sqlite3.h
+    const QVariant handle = m_db.driver()->handle();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return;
+    void *const db = *static_cast<void *const *>(handle.constData());
+    void *const library = dlopen("libsqlite3.so.0", RTLD_LAZY | RTLD_NOLOAD);
+    if (!db || !library)
+        return;
+    using DbConfig = int (*)(void *, int, ...);
+    const auto config = reinterpret_cast<DbConfig>(dlsym(library, "sqlite3_db_config"));
+    int set = 0;
+    if (!config || config(db, kNoCheckpointOnClose, 1, &set) != 0 || set != 1)
+        qCDebug(lcHistory) << "SQLite checkpoints this database on close";
+    dlclose(library);
+#endif
 }
 
 bool HistoryStore::openFile(

@@ -167,6 +167,8 @@ chat() {
     rm -f "$work/history.sqlite"*
     if [[ -n $seed ]]; then
         cp "$seed" "$work/history.sqlite"
+        # capwatch-cli leaves its writes in the write-ahead log: it is part of the database.
+        [[ -e $seed-wal ]] && cp "$seed-wal" "$work/history.sqlite-wal"
         flags=(--history-database "$work/history.sqlite")
     fi
     if measure "$name" "$work/capwatch.out" "$binary" chat --endpoint "$url" --prompt bench "${flags[@]}"; then

@@ -65,6 +65,10 @@ for ((run = 1; run <= runs; run++)); do
             flags=(--private)
             if [[ $mode == history ]]; then
                 cp "$work/seed-$i.sqlite" "$work/history.sqlite"
+                # capwatch-cli leaves its writes in the write-ahead log: part of the database.
+                if [[ -e $work/seed-$i.sqlite-wal ]]; then
+                    cp "$work/seed-$i.sqlite-wal" "$work/history.sqlite-wal"
+                fi
                 flags=(--history-database "$work/history.sqlite")
             fi
             perf record -q -o "$work/run.perf" -e syscalls:sys_exit_execve \

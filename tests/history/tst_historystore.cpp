@@ -361,6 +361,7 @@ class TestHistoryStore final : public QObject
 private Q_SLOTS:
     void init();
     void createsWalDatabaseAtLatestVersion();
+    void aStoreThatLeavesTheCheckpointKeepsEverything();
     void migratesFromVersion1();
     void migratesVersion1ToParkedSends();
     void failedMigrationLeavesVersion1();
@@ -450,6 +451,41 @@ void TestHistoryStore::createsWalDatabaseAtLatestVersion()
     QCOMPARE(second.status, OpenResult::Status::Opened);
     QCOMPARE(second.fromVersion, HistoryStore::latestVersion());
     QCOMPARE(again.integrityCheck(), u"ok"_s);
+}
+
+// capwatch-cli chat closes without folding the write-ahead log into the file: the log stays
+// beside it, holding what was written, and every later open, a reader's too, sees all of it.
+void TestHistoryStore::aStoreThatLeavesTheCheckpointKeepsEverything()
+{
+    OpenOptions quick;
+    quick.checkIntegrity = false;
+    quick.checkpointOnClose = false;
+    Conversation c = conversationAt(kBase);
+    {
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath(), quick).status, OpenResult::Status::Created);
+        QVERIFY(store.addConversation(c));
+        Message m;
+        m.conversation = c.id;
+        m.text = QString(200'000, u'x'); // some 50 pages
+        QVERIFY(store.addMessage(m));
+    }
+    const QFileInfo wal(dbPath() + u"-wal"_s);
+    QVERIFY(wal.exists());
+    QVERIFY2(wal.size() > 200'000, qPrintable(QString::number(wal.size())));
+    QVERIFY(QFileInfo(dbPath()).size() < wal.size()); // not copied into the file
+
+    // Read back as the window and the reading commands do.
+    HistoryStore reader;
+    QCOMPARE(reader.open(dbPath()).status, OpenResult::Status::Opened);
+    QVERIFY(reader.conversation(c.id));
+    QCOMPARE(reader.messages(c.id).size(), 1);
+    QCOMPARE(reader.messages(c.id).constFirst().text.size(), 200'000);
+    QCOMPARE(reader.integrityCheck(), u"ok"_s);
+    reader.close();
+    // That open checkpoints on close, as always: the file holds it all, the log is gone.
+    QVERIFY(!QFileInfo::exists(dbPath() + u"-wal"_s));
+    QVERIFY(QFileInfo(dbPath()).size() > 200'000);
 }
 
 void TestHistoryStore::migratesFromVersion1()
