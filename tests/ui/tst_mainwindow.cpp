@@ -45,6 +45,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
@@ -122,6 +123,7 @@ class TestMainWindow final : public QObject
 private Q_SLOTS:
     void initTestCase();
     void panelFollowsARetryToSuccess();
+    void theRetryLogTableCatchesUpWhenItShows();
     void headlineGivesUpAndKeepsThePrompt();
     void retryNowResendsTheFailedPrompt();
     void escapeCancelsDuringAWait();
@@ -628,6 +630,50 @@ void TestMainWindow::settingsPersistAcrossRestarts()
     QVERIFY(window.statusText().contains(u"https://api.example.com/v1/chat/completions"_s));
     QVERIFY(window.statusText().contains(u"DeepSeek-V4-Flash"_s));
     QVERIFY(window.statusText().contains(u"key file /home/me/.config/key"_s));
+}
+
+// The log table fits its columns and shows its newest row while it is in view; records that come
+// while the timeline is in front wait for the table to show (each scroll of a hidden table asked
+// the X server where the pointer is, as a send ended).
+void TestMainWindow::theRetryLogTableCatchesUpWhenItShows()
+{
+    Settings settings(ini());
+    LaunchOptions o;
+    o.timeScale = kScale;
+    MainWindow window(settings, o);
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTabWidget *tabWidget = tabs(window);
+    auto *table = qobject_cast<QTableView *>(tabWidget->widget(1));
+    QVERIFY(table);
+    tabWidget->setCurrentIndex(0); // the timeline in front
+    const auto record = [](int attempt) {
+        net::RetryRecord r;
+        r.time = QDateTime::currentDateTimeUtc();
+        r.event = net::RetryRecord::Event::RetryScheduled;
+        r.attempt = attempt;
+        r.error = u"Token limit exceeded: used 60323, limit 60000. Retry in 18 min."_s;
+        return r;
+    };
+    net::RetryLog *log = window.session()->retryLog();
+    for (int i = 1; i <= 80; ++i)
+        log->append(record(i));
+    QCOMPARE(table->model()->rowCount(), 80);
+    QCoreApplication::processEvents();
+    QCOMPARE(table->verticalScrollBar()->value(), 0); // nothing done for a table out of view
+
+    tabWidget->setCurrentWidget(table);
+    QTRY_VERIFY(table->verticalScrollBar()->maximum() > 0);
+    QCOMPARE(table->verticalScrollBar()->value(), table->verticalScrollBar()->maximum());
+    const int errorColumn = 0; // every column fits what it holds: the first one at least
+    QVERIFY(table->columnWidth(errorColumn)
+        >= static_cast<QAbstractItemView *>(table)->sizeHintForColumn(errorColumn));
+
+    // In view, it follows each new record.
+    log->append(record(81));
+    QTRY_COMPARE(table->verticalScrollBar()->value(), table->verticalScrollBar()->maximum());
+    QVERIFY(table->rowViewportPosition(80) < table->viewport()->height());
 }
 
 void TestMainWindow::noModelNothingSent()

@@ -294,12 +294,14 @@ QWidget *MainWindow::buildRightColumn(QWidget *parent)
     m_logView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() * 3 / 2);
     m_logView->horizontalHeader()->setStretchLastSection(true);
     m_logView->setWordWrap(false);
-    connect(m_logModel, &QAbstractItemModel::rowsInserted, m_logView, [this] {
-        m_logView->resizeColumnsToContents();
-        m_logView->scrollToBottom();
-    });
+    connect(m_logModel, &QAbstractItemModel::rowsInserted, this, &MainWindow::fitLogView);
+    connect(m_logModel, &QAbstractItemModel::modelReset, this, &MainWindow::fitLogView);
     m_tabs->addTab(m_timeline, QString());
     m_tabs->addTab(m_logView, QString());
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_logViewStale)
+            fitLogView();
+    });
     rightLayout->addWidget(m_tabs, 1);
     return right;
 }
@@ -472,9 +474,26 @@ void MainWindow::askToQuit(const QString &question)
     box->open();
 }
 
+// The log table's columns fit what it holds, and it shows its newest row, whenever it is in view.
+// Not for each record while the timeline is in front: measuring the rows and scrolling (a scroll
+// asks the X server where the pointer is, in QAbstractItemView::verticalScrollbarValueChanged)
+// held the window as a send ended, for a table nobody saw. A hidden table is fitted as it shows.
+void MainWindow::fitLogView()
+{
+    if (!m_logView->isVisible()) {
+        m_logViewStale = true;
+        return;
+    }
+    m_logViewStale = false;
+    m_logView->resizeColumnsToContents();
+    m_logView->scrollToBottom();
+}
+
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    if (m_logViewStale)
+        fitLogView(); // the children show before the window's own show event
     QTimer::singleShot(0, this, &MainWindow::fitSidebar); // once the splitter has its sizes
 }
 

@@ -122,6 +122,7 @@ protected:
 private:
     /// The question closeEvent() asks when sends are not done (window-modal, asynchronous).
     void askToQuit(const QString &question);
+    void fitLogView();
     void buildUi();
     /// The history sidebar's first width (MainWindow.cpp).
     void fitSidebar();
@@ -159,6 +160,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     TimelineWidget *m_timeline = nullptr;
     QTableView *m_logView = nullptr;
+    bool m_logViewStale = false; ///< records came while the log table was hidden
     RetryLogModel *m_logModel = nullptr;
     ProviderStatus *m_status = nullptr;
     MainMenus *m_menus = nullptr;
