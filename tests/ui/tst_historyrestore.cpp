@@ -6,6 +6,7 @@
 #include "history/historywriter.h"
 #include "support/demowindow.h"
 #include "support/historyfixture.h"
+#include "support/longconversation.h"
 #include "support/sanitizers.h"
 #include "support/timingalone.h"
 #include "support/windowwidgets.h"
@@ -353,24 +354,8 @@ void TestHistoryRestore::longConversationFillsInPieces()
         history::HistoryStore store;
         QVERIFY(store.open(path).persistent());
         shortId = testing::addFixtureConversation(store, { u"A short one"_s });
-        history::Conversation c;
-        c.title = u"A long one"_s;
-        c.endpoint = u"http://127.0.0.1:8000/v1"_s;
-        c.model = u"capwatch-demo"_s;
-        QVERIFY(store.addConversation(c));
-        longId = c.id;
-        for (int i = 0; i < kExchanges; ++i) {
-            history::Message user;
-            user.conversation = longId;
-            user.text = u"Question %1 about **token caps**"_s.arg(i);
-            QVERIFY(store.addMessage(user));
-            history::Message answer;
-            answer.conversation = longId;
-            answer.role = history::Role::Assistant;
-            answer.text
-                = u"Answer %1: a cap counts the prompt *and* the answer.\n\n- one\n- two"_s.arg(i);
-            QVERIFY(store.addMessage(answer));
-        }
+        longId = testing::addLongConversation(store, kExchanges);
+        QVERIFY(!longId.isNull());
     }
     HistoryWindow w(ini(), path);
     QTRY_COMPARE(w.sidebar().model()->rowCount(), 2);
@@ -425,23 +410,8 @@ void TestHistoryRestore::aLongConversationOpensAtItsEnd()
     {
         history::HistoryStore store;
         QVERIFY(store.open(path).persistent());
-        history::Conversation c;
-        c.title = u"A long one"_s;
-        c.endpoint = u"http://127.0.0.1:8000/v1"_s;
-        c.model = u"capwatch-demo"_s;
-        QVERIFY(store.addConversation(c));
-        longId = c.id;
-        for (int i = 0; i < 400; ++i) {
-            history::Message user;
-            user.conversation = longId;
-            user.text = u"Question %1"_s.arg(i);
-            QVERIFY(store.addMessage(user));
-            history::Message answer;
-            answer.conversation = longId;
-            answer.role = history::Role::Assistant;
-            answer.text = u"Answer %1: a cap counts the prompt *and* the answer."_s.arg(i);
-            QVERIFY(store.addMessage(answer));
-        }
+        longId = testing::addLongConversation(store, 400);
+        QVERIFY(!longId.isNull());
     }
     HistoryWindow w(ini(), path);
     QTRY_COMPARE(w.sidebar().model()->rowCount(), 1);

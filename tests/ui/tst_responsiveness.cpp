@@ -12,6 +12,7 @@
 #include "session/chatsession.h"
 #include "session/parkinglot.h"
 #include "support/clirunner.h"
+#include "support/longconversation.h"
 #include "support/sanitizers.h"
 #include "support/scriptedledger.h"
 #include "support/stallmeter.h"
@@ -115,28 +116,7 @@ struct RealWindow
 QUuid storeLongConversation(const QString &path, int exchanges)
 {
     history::HistoryStore store;
-    if (!store.open(path).persistent() || !store.begin())
-        return {};
-    history::Conversation c;
-    c.title = u"A long one"_s;
-    c.endpoint = u"http://127.0.0.1:8000/v1"_s;
-    c.model = u"capwatch-demo"_s;
-    if (!store.addConversation(c))
-        return {};
-    for (int i = 0; i < exchanges; ++i) {
-        history::Message user;
-        user.conversation = c.id;
-        user.text = u"Question %1 about **token caps** and how a window counts them"_s.arg(i);
-        history::Message answer;
-        answer.conversation = c.id;
-        answer.role = history::Role::Assistant;
-        answer.text
-            = u"Answer %1: a cap counts the prompt *and* the answer.\n\n- one\n- two\n\n"
-              u"A paragraph more, so that an answer takes a few lines of the view."_s.arg(i);
-        if (!store.addMessage(user) || !store.addMessage(answer))
-            return {};
-    }
-    return store.commit() ? c.id : QUuid();
+    return store.open(path).persistent() ? testing::addLongConversation(store, exchanges) : QUuid();
 }
 
 } // namespace
