@@ -163,6 +163,10 @@ MainWindow::MainWindow(
 MainWindow::~MainWindow()
 {
     m_session->cancel(); // while the window can still hear it
+    // The children go after this body: the session's log, reset as it goes, and the tabs must
+    // not call back into a window that is no longer one.
+    disconnect(m_logModel, nullptr, this, nullptr);
+    disconnect(m_tabs, nullptr, this, nullptr);
 }
 
 void MainWindow::buildUi()
