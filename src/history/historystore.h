@@ -30,7 +30,7 @@ struct OpenOptions
     /// Reads every page once on open (PRAGMA quick_check) so a damaged file is found then, not
     /// in the middle of a session. Costs about a second per 100 MB.
     bool checkIntegrity = true;
-    /// False: closing leaves the write-ahead log as it is, for the next open to fold into the
+    /// False: closing leaves the write-ahead log as it is, for a later writer to fold into the
     /// file (SQLite's SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE). A short-lived program then exits without
     /// copying what it wrote into the file a second time and syncing both: capwatch-cli chat.
     bool checkpointOnClose = true;
