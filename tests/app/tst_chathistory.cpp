@@ -78,6 +78,16 @@ private:
     /// Where both programs keep the database under this test's XDG_DATA_HOME.
     QString database() const { return m_dir->filePath(u"data/capwatch/history.sqlite"_s); }
     QString logFile() const { return m_dir->filePath(u"retries.jsonl"_s); }
+    /// `capwatch-cli chat --endpoint URL --prompt PROMPT` and `more`, on this test's data folder.
+    testing::CliRun chat(const QUrl &url, const QString &prompt, const QStringList &more = {}) const
+    {
+        testing::CliOptions options;
+        options.environment = environment();
+        return testing::runCli(
+            QStringList { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, prompt }
+                + more,
+            options);
+    }
 };
 
 void TestChatHistory::init()
@@ -96,11 +106,7 @@ void TestChatHistory::anAnswerOverAMillionCharactersIsStoredCut()
     testing::DemoThread demo(o);
     const QUrl url = demo.listen();
     QVERIFY(url.isValid());
-    testing::CliOptions options;
-    options.environment = environment();
-    const testing::CliRun run = testing::runCli(
-        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"A very long one"_s },
-        options);
+    const testing::CliRun run = chat(url, u"A very long one"_s);
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QCOMPARE(run.out.size(), 1'200'000);
 
@@ -120,6 +126,8 @@ void TestChatHistory::anAnswerOverAMillionCharactersIsStoredCut()
     QVERIFY2(hits.front().snippet.contains(u"[firehose]"_s), qPrintable(hits.front().snippet));
     store.close();
     // Restored whole: `history show` prints the stored 1,000,000 characters.
+    testing::CliOptions options;
+    options.environment = environment();
     const testing::CliRun show = testing::runCli(
         { u"history"_s, u"show"_s, page.conversations.first().id.toString(QUuid::WithoutBraces) },
         options);
@@ -140,12 +148,8 @@ void TestChatHistory::chatStoresItsSend()
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(kKey + '\n');
     }
-    testing::CliOptions options;
-    options.environment = environment();
-    const testing::CliRun run = testing::runCli(
-        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Stored from the CLI"_s,
-            u"--api-key-file"_s, keyFile, u"--time-scale"_s, u"0.02"_s, u"--log"_s, logFile() },
-        options);
+    const testing::CliRun run = chat(url, u"Stored from the CLI"_s,
+        { u"--api-key-file"_s, keyFile, u"--time-scale"_s, u"0.02"_s, u"--log"_s, logFile() });
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY2(!run.err.contains("history"), run.err.constData());
     QCOMPARE(demo.recordedRequests().last().header("authorization"), QByteArray("Bearer ***"));
@@ -179,10 +183,7 @@ void TestChatHistory::chatStoresItsSend()
     }
 
     // A second run is a second conversation.
-    const testing::CliRun again
-        = testing::runCli({ u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Again"_s,
-                              u"--time-scale"_s, u"0.02"_s },
-            options);
+    const testing::CliRun again = chat(url, u"Again"_s, { u"--time-scale"_s, u"0.02"_s });
     QVERIFY2(again.exitCode == 0, again.err.constData());
     QVERIFY(store.open(database()).persistent());
     QCOMPARE(store.conversationCount(), 2);
@@ -324,12 +325,8 @@ void TestChatHistory::unusableDatabaseNeverStopsTheSend()
         QFile file(blocker);
         QVERIFY(file.open(QIODevice::WriteOnly));
     }
-    testing::CliOptions options;
-    options.environment = environment();
-    const testing::CliRun run = testing::runCli(
-        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Still answered"_s,
-            u"--history-database"_s, blocker + u"/history.sqlite"_s },
-        options);
+    const testing::CliRun run = chat(
+        url, u"Still answered"_s, { u"--history-database"_s, blocker + u"/history.sqlite"_s });
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY(!run.out.isEmpty());
     QCOMPARE(run.err.count("capwatch: history: "), 1);
@@ -358,11 +355,7 @@ void TestChatHistory::chatNeverReadsTheWholeHistoryFirst()
     testing::DemoThread demo(scenario(u"capped"_s));
     const QUrl url = demo.listen();
     QVERIFY(url.isValid());
-    testing::CliOptions options;
-    options.environment = environment();
-    const testing::CliRun run = testing::runCli(
-        { u"chat"_s, u"--endpoint"_s, url.toString(), u"--prompt"_s, u"Quick to start"_s },
-        options);
+    const testing::CliRun run = chat(url, u"Quick to start"_s);
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY(!run.out.isEmpty());
     QVERIFY2(!run.err.contains("history"), run.err.constData());
