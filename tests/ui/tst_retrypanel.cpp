@@ -198,6 +198,7 @@ private Q_SLOTS:
     void providerWindowTexts_data();
     void providerWindowTexts();
     void providerWindowResetCountsDown();
+    void reportsOfOneTurnAreShownOnceOnTheNext();
     void aBarIsPaintedAfterItsChangeNotInIt();
     void screenshots_data();
     void screenshots();
@@ -727,10 +728,47 @@ void TestRetryPanel::providerWindowResetCountsDown()
     QVERIFY(!timer->isActive());
     QVERIFY(panel.providerWindowText().startsWith(u"Tokens left: 4,000 of 6,000"_s));
     panel.setProviderWindow(windowRecord(now));
-    QVERIFY(timer->isActive());
+    QTRY_VERIFY(timer->isActive()); // once the report is shown, on the next turn
     panel.setProviderWindow(std::nullopt);
     QCOMPARE(panel.providerWindowText(), u"The provider reports no window."_s);
     QVERIFY(!timer->isActive());
+}
+
+namespace {
+int g_windowAnnouncements = 0;
+}
+
+void TestRetryPanel::reportsOfOneTurnAreShownOnceOnTheNext()
+{
+    // A report comes as an attempt ends, in the turn that also ends the send: the window part
+    // (word-wrapped labels, their layout and paint) is shown on the next turn, once for all the
+    // reports of that turn, and a screen reader hears it once. Asked for, it is shown at once.
+    RetryPanel panel;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    panel.setWallClock([now] { return now; });
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCoreApplication::processEvents();
+    g_windowAnnouncements = 0;
+    RetryPanel::setAnnouncementObserver([](QAccessibleEvent *) { ++g_windowAnnouncements; });
+    const auto restore = qScopeGuard([] { RetryPanel::setAnnouncementObserver(nullptr); });
+    history::ProviderWindowRecord report = windowRecord(now);
+    for (int left : { 4000, 3000, 2000 }) {
+        report.remainingTokens = left;
+        panel.setProviderWindow(report);
+    }
+    QCOMPARE(g_windowAnnouncements, 0); // nothing shown in the turn of the reports
+    QTRY_COMPARE(g_windowAnnouncements, 1);
+    QVERIFY2(panel.providerWindowText().startsWith(u"Tokens left: 2,000 of 6,000"_s),
+        qPrintable(panel.providerWindowText()));
+    QTest::qWait(20);
+    QCOMPARE(g_windowAnnouncements, 1);
+    // Read before its turn, it is the last report's.
+    report.remainingTokens = 1000;
+    panel.setProviderWindow(report);
+    QVERIFY2(panel.providerWindowText().startsWith(u"Tokens left: 1,000 of 6,000"_s),
+        qPrintable(panel.providerWindowText()));
+    QCOMPARE(g_windowAnnouncements, 2);
 }
 
 void TestRetryPanel::screenshots_data()

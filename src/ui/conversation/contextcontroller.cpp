@@ -34,6 +34,9 @@ ContextController::ContextController(
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kGaugeDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &ContextController::updateGauge);
+    m_afterSend.setSingleShot(true);
+    m_afterSend.setInterval(0);
+    connect(&m_afterSend, &QTimer::timeout, this, &ContextController::updateGauge);
 }
 
 void ContextController::attach(const Parts &parts)
@@ -73,7 +76,7 @@ void ContextController::attach(const Parts &parts)
         const bool newSend = seen.first != m_seen.first;
         m_seen = seen;
         if (seen.second)
-            updateGauge();
+            m_afterSend.start();
         if (newSend)
             updateProviderWindow();
     });
@@ -110,6 +113,7 @@ QString ContextController::prompt() const
 void ContextController::updateGauge()
 {
     m_debounce.stop();
+    m_afterSend.stop();
     ChatSession *session = m_session;
     const session::SendOptions options = m_parts.options->sendOptions();
     const session::ContextGauge gauge = session->contextGauge(prompt(), options);

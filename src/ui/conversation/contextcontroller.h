@@ -72,6 +72,8 @@ private:
     Parts m_parts {};
     session::ProviderMemory *m_memory;
     QTimer m_debounce; ///< typing: the gauge follows once the keys pause
+    /// A send's end: the gauge follows on the next turn, not in the one that shows the end.
+    QTimer m_afterSend;
     std::pair<quint64, bool> m_seen { 0, false }; ///< the send last rendered, and whether it ended
 };
 

@@ -4,6 +4,7 @@
 
 #include <QEvent>
 #include <QLocale>
+#include <QTimer>
 
 namespace capwatch::ui {
 
@@ -11,7 +12,11 @@ using namespace Qt::StringLiterals;
 
 ConversationTotal::ConversationTotal(QWidget *parent)
     : QLabel(parent)
+    , m_render(new QTimer(this))
 {
+    m_render->setSingleShot(true);
+    m_render->setInterval(0);
+    connect(m_render, &QTimer::timeout, this, &ConversationTotal::render);
     setObjectName(u"conversationTotal"_s);
     setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -25,7 +30,10 @@ ConversationTotal::ConversationTotal(QWidget *parent)
 void ConversationTotal::setTotal(const history::CostTotal &total)
 {
     m_total = total;
-    render();
+    // Shown on the next turn: a send's end changes it, in a turn that has the send's end to
+    // show already, and a selectable label's new text (its text control, its layout) costs
+    // about 1 ms.
+    m_render->start();
 }
 
 void ConversationTotal::render()

@@ -8,6 +8,8 @@
 
 #include <QLabel>
 
+class QTimer;
+
 namespace capwatch::ui {
 
 class ConversationTotal final : public QLabel
@@ -26,6 +28,7 @@ protected:
 private:
     void render();
     history::CostTotal m_total;
+    QTimer *m_render; ///< the next turn after setTotal()
 };
 
 } // namespace capwatch::ui

@@ -84,6 +84,7 @@ RetryPanel::RetryPanel(QWidget *parent)
     , m_windowRequestsBar(bar(m_content))
     , m_windowResetLabel(new QLabel(m_content))
     , m_windowTimer(new QTimer(this))
+    , m_windowShow(new QTimer(this))
 {
     m_wallClock = [] { return QDateTime::currentDateTimeUtc(); };
     QFont titleFont = m_title->font();
@@ -129,6 +130,9 @@ RetryPanel::RetryPanel(QWidget *parent)
     }
     m_windowTimer->setInterval(1000);
     connect(m_windowTimer, &QTimer::timeout, this, &RetryPanel::refreshWindow);
+    m_windowShow->setSingleShot(true);
+    m_windowShow->setInterval(0);
+    connect(m_windowShow, &QTimer::timeout, this, &RetryPanel::showWindow);
 
     // The figures keep their size in a small window: the panel scrolls instead of squeezing
     // its labels.
@@ -586,13 +590,22 @@ void RetryPanel::setWallClock(std::function<QDateTime()> now)
 
 void RetryPanel::setProviderWindow(const std::optional<history::ProviderWindowRecord> &window)
 {
-    const bool changed = window != m_window;
+    m_windowChanged = m_windowChanged || window != m_window;
     m_window = window;
+    // Shown on the next turn: a report comes as an attempt ends, in the turn that also ends the
+    // send, and the part's word-wrapped labels, their layout and paint (1-2 ms) are better in a
+    // turn of their own than added to that one.
+    m_windowShow->start();
+}
+
+void RetryPanel::showWindow()
+{
+    m_windowShow->stop();
     refreshWindow();
-    if (changed)
-        updateGeometry();
-    if (changed)
-        announce(m_windowTokensLabel->isHidden() ? m_windowNone : m_windowTokensLabel);
+    if (!std::exchange(m_windowChanged, false))
+        return;
+    updateGeometry();
+    announce(m_windowTokensLabel->isHidden() ? m_windowNone : m_windowTokensLabel);
 }
 
 namespace {
@@ -689,6 +702,8 @@ void RetryPanel::refreshWindow()
 
 QString RetryPanel::providerWindowText() const
 {
+    if (m_windowShow->isActive()) // as it is about to be shown
+        const_cast<RetryPanel *>(this)->showWindow();
     QStringList lines;
     for (const QLabel *l :
         { m_windowNone, m_windowTokensLabel, m_windowRequestsLabel, m_windowResetLabel }) {

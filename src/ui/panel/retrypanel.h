@@ -115,6 +115,8 @@ private:
     void refreshPacing();
     void refreshSendAt();
     void refreshWindow();
+    /// What setProviderWindow() was given, shown: once for the reports of one turn.
+    void showWindow();
     QString windowResetText(const QDateTime &now) const;
 
     QPointer<session::ChatSession> m_session;
@@ -173,6 +175,9 @@ private:
     QProgressBar *m_windowRequestsBar;
     QLabel *m_windowResetLabel;
     QTimer *m_windowTimer; ///< 1 s, only while a reset of the shown window is ahead
+    /// The next turn after setProviderWindow(): shows the window reported (showWindow()).
+    QTimer *m_windowShow;
+    bool m_windowChanged = false; ///< since showWindow() last ran
 };
 
 } // namespace capwatch::ui
