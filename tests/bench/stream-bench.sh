@@ -7,8 +7,10 @@
 #
 # CAPWATCH_CLI defaults to build/release/src/app/capwatch-cli under the repository root; RUNS
 # defaults to 3. Clients: capwatch-cli chat with history on (a copy of a small database each
-# run) and with --private, curl (raw SSE bytes, a floor), and the official `openai` npm package v6 when node
-# and npm exist (installed once into tests/bench/.node/). BASELINE_CLI, another build, is run
+# run) and with --private, curl (raw SSE bytes, a floor), bench_barestream (the same bytes read
+# by a bare QNetworkAccessManager with capwatch's read bound: the floor of a Qt program, built
+# beside CAPWATCH_CLI in tests/bench/, or STREAM_BENCH_QT=PATH), and the official `openai` npm
+# package v6 when node and npm exist (installed once into tests/bench/.node/). BASELINE_CLI, another build, is run
 # the same two ways in the same rounds, for a before/after side by side. Prints a markdown table
 # of medians and spreads, and the ratios. STREAM_BENCH_SDK=0 leaves the SDK out. Not part of the
 # test suite.
@@ -144,6 +146,12 @@ body='{"model":"capwatch-demo","stream":true,"messages":[{"role":"user","content
 clients=(capwatch private)
 [[ -n $base ]] && clients+=(base base-private)
 clients+=(curl)
+qt_reader=${STREAM_BENCH_QT:-$(dirname "$cli")/../../tests/bench/bench_barestream}
+if [[ -x $qt_reader ]]; then
+    clients+=(qt)
+else
+    echo "stream-bench: no bench_barestream at '$qt_reader'; the Qt floor is skipped" >&2
+fi
 ((sdk)) && clients+=(sdk)
 
 # seed BINARY DB: a small database as that build makes it, for the history runs to start from:
@@ -196,6 +204,14 @@ for ((run = 1; run <= runs; run++)); do
                 failed=1
             fi
             ;;
+        qt)
+            # The same raw bytes as curl, read by a bare Qt program (its byte count on stdout).
+            if measure qt "$work/qt.out" "$qt_reader" "$url/chat/completions" 262144; then
+                echo "$(< "$work/qt.out")" >> "$work/qt.bytes"
+            else
+                failed=1
+            fi
+            ;;
         sdk)
             if measure sdk "$work/sdk.out" node "$node_dir/openai-sdk-stream.mjs" "$url"; then
                 check_bytes sdk "$(tr -d '[:space:]' < "$work/sdk.out")"
@@ -232,6 +248,7 @@ for client in "${clients[@]}"; do
     base) label="baseline capwatch-cli chat, history on" ;;
     base-private) label="baseline capwatch-cli chat --private" ;;
     curl) label="curl -N (raw SSE bytes)" ;;
+    qt) label="bare Qt reader, bench_barestream (raw SSE bytes)" ;;
     sdk) label="openai SDK $sdk_version (node $(node --version))" ;;
     esac
     times="$work/$client.times"
@@ -242,7 +259,7 @@ for client in "${clients[@]}"; do
     n=$(wc -l < "$times")
     wall[$client]=$(median "$times" 1)
     rss[$client]=$(awk -v k="$(median "$times" 2)" 'BEGIN { printf "%.1f", k / 1024 }')
-    if [[ $client == curl ]]; then
+    if [[ $client == curl || $client == qt ]]; then
         # The SSE size varies by a few bytes per chunk with the request number in the chunk id.
         bytes=$(median "$work/curl.bytes" 1 2> /dev/null || true)
     else
@@ -261,6 +278,10 @@ ratio() {
 }
 ratio "capwatch (history on)/curl" capwatch curl
 ratio "capwatch (history on)/--private" capwatch private
+ratio "capwatch --private/curl" private curl
+ratio "bare Qt reader/curl" qt curl
+ratio "capwatch (history on)/bare Qt" capwatch qt
+ratio "capwatch --private/bare Qt" private qt
 ratio "baseline (history on)/curl" base curl
 ratio "baseline (history on)/--private" base base-private
 
