@@ -2806,6 +2806,78 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::ProviderWindowPart</name>
+    <message>
+        <source>Provider window</source>
+        <translation>Kontingentfenster des Anbieters</translation>
+    </message>
+    <message>
+        <source>Tokens left in the provider&apos;s window</source>
+        <translation>Verbleibende Tokens im Kontingentfenster des Anbieters</translation>
+    </message>
+    <message>
+        <source>Share of the provider&apos;s token limit left</source>
+        <translation>Verbleibender Anteil am Token-Limit des Anbieters</translation>
+    </message>
+    <message>
+        <source>Requests left in the provider&apos;s window</source>
+        <translation>Verbleibende Anfragen im Kontingentfenster des Anbieters</translation>
+    </message>
+    <message>
+        <source>Share of the provider&apos;s request limit left</source>
+        <translation>Verbleibender Anteil am Anfragelimit des Anbieters</translation>
+    </message>
+    <message>
+        <source>Provider window reset</source>
+        <translation>Zurücksetzung des Kontingentfensters</translation>
+    </message>
+    <message>
+        <source>tokens in %1</source>
+        <translation>Tokens in %1</translation>
+    </message>
+    <message>
+        <source>tokens renewed</source>
+        <translation>Tokens erneuert</translation>
+    </message>
+    <message>
+        <source>requests in %1</source>
+        <translation>Anfragen in %1</translation>
+    </message>
+    <message>
+        <source>requests renewed</source>
+        <translation>Anfragen erneuert</translation>
+    </message>
+    <message>
+        <source>Resets: %1 · %2</source>
+        <translation>Zurücksetzung: %1 · %2</translation>
+    </message>
+    <message>
+        <source>Resets in %1</source>
+        <translation>Zurücksetzung in %1</translation>
+    </message>
+    <message>
+        <source>Window renewed since this report: the figures are out of date</source>
+        <translation>Das Fenster wurde seit dieser Meldung erneuert: Die Werte sind veraltet</translation>
+    </message>
+    <message>
+        <source>The provider reports no window.</source>
+        <translation>Der Anbieter meldet kein Kontingentfenster.</translation>
+    </message>
+    <message>
+        <source>Tokens left: %1</source>
+        <translation>Verbleibende Tokens: %1</translation>
+    </message>
+    <message>
+        <source>Requests left: %1</source>
+        <translation>Verbleibende Anfragen: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>what is left of the provider&apos;s limit</comment>
+        <translation>%1 von %2</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ProvidersPage</name>
     <message>
         <source>1 model</source>
@@ -3434,77 +3506,8 @@
         <translation>Sendet, ohne auf die Zurücksetzung des Kontingentfensters zu warten</translation>
     </message>
     <message>
-        <source>Provider window</source>
-        <translation>Kontingentfenster des Anbieters</translation>
-    </message>
-    <message>
-        <source>Tokens left in the provider&apos;s window</source>
-        <translation>Verbleibende Tokens im Kontingentfenster des Anbieters</translation>
-    </message>
-    <message>
-        <source>Share of the provider&apos;s token limit left</source>
-        <translation>Verbleibender Anteil am Token-Limit des Anbieters</translation>
-    </message>
-    <message>
-        <source>Requests left in the provider&apos;s window</source>
-        <translation>Verbleibende Anfragen im Kontingentfenster des Anbieters</translation>
-    </message>
-    <message>
-        <source>Share of the provider&apos;s request limit left</source>
-        <translation>Verbleibender Anteil am Anfragelimit des Anbieters</translation>
-    </message>
-    <message>
-        <source>Provider window reset</source>
-        <translation>Zurücksetzung des Kontingentfensters</translation>
-    </message>
-    <message>
         <source>Sending in</source>
         <translation>Senden in</translation>
-    </message>
-    <message>
-        <source>tokens in %1</source>
-        <translation>Tokens in %1</translation>
-    </message>
-    <message>
-        <source>tokens renewed</source>
-        <translation>Tokens erneuert</translation>
-    </message>
-    <message>
-        <source>requests in %1</source>
-        <translation>Anfragen in %1</translation>
-    </message>
-    <message>
-        <source>requests renewed</source>
-        <translation>Anfragen erneuert</translation>
-    </message>
-    <message>
-        <source>Resets: %1 · %2</source>
-        <translation>Zurücksetzung: %1 · %2</translation>
-    </message>
-    <message>
-        <source>Resets in %1</source>
-        <translation>Zurücksetzung in %1</translation>
-    </message>
-    <message>
-        <source>Window renewed since this report: the figures are out of date</source>
-        <translation>Das Fenster wurde seit dieser Meldung erneuert: Die Werte sind veraltet</translation>
-    </message>
-    <message>
-        <source>The provider reports no window.</source>
-        <translation>Der Anbieter meldet kein Kontingentfenster.</translation>
-    </message>
-    <message>
-        <source>Tokens left: %1</source>
-        <translation>Verbleibende Tokens: %1</translation>
-    </message>
-    <message>
-        <source>Requests left: %1</source>
-        <translation>Verbleibende Anfragen: %1</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <comment>what is left of the provider&apos;s limit</comment>
-        <translation>%1 von %2</translation>
     </message>
     <message>
         <source>Send at the provider&apos;s reset</source>

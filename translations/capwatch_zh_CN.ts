@@ -2791,6 +2791,78 @@
     </message>
 </context>
 <context>
+    <name>capwatch::ui::ProviderWindowPart</name>
+    <message>
+        <source>Provider window</source>
+        <translation>服务商额度窗口</translation>
+    </message>
+    <message>
+        <source>Tokens left in the provider&apos;s window</source>
+        <translation>服务商额度窗口中剩余的 Token</translation>
+    </message>
+    <message>
+        <source>Share of the provider&apos;s token limit left</source>
+        <translation>服务商 Token 上限的剩余比例</translation>
+    </message>
+    <message>
+        <source>Requests left in the provider&apos;s window</source>
+        <translation>服务商额度窗口中剩余的请求数</translation>
+    </message>
+    <message>
+        <source>Share of the provider&apos;s request limit left</source>
+        <translation>服务商请求数上限的剩余比例</translation>
+    </message>
+    <message>
+        <source>Provider window reset</source>
+        <translation>服务商额度窗口重置</translation>
+    </message>
+    <message>
+        <source>tokens in %1</source>
+        <translation>Token：%1 后</translation>
+    </message>
+    <message>
+        <source>tokens renewed</source>
+        <translation>Token 已恢复</translation>
+    </message>
+    <message>
+        <source>requests in %1</source>
+        <translation>请求数：%1 后</translation>
+    </message>
+    <message>
+        <source>requests renewed</source>
+        <translation>请求数已恢复</translation>
+    </message>
+    <message>
+        <source>Resets: %1 · %2</source>
+        <translation>重置：%1 · %2</translation>
+    </message>
+    <message>
+        <source>Resets in %1</source>
+        <translation>%1 后重置</translation>
+    </message>
+    <message>
+        <source>Window renewed since this report: the figures are out of date</source>
+        <translation>自此次报告以来窗口已重置：这些数值已过时</translation>
+    </message>
+    <message>
+        <source>The provider reports no window.</source>
+        <translation>服务商未报告额度窗口。</translation>
+    </message>
+    <message>
+        <source>Tokens left: %1</source>
+        <translation>剩余 Token：%1</translation>
+    </message>
+    <message>
+        <source>Requests left: %1</source>
+        <translation>剩余请求数：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>what is left of the provider&apos;s limit</comment>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
     <name>capwatch::ui::ProvidersPage</name>
     <message>
         <source>1 model</source>
@@ -3418,77 +3490,8 @@
         <translation>不等服务商的额度窗口重置，直接发送</translation>
     </message>
     <message>
-        <source>Provider window</source>
-        <translation>服务商额度窗口</translation>
-    </message>
-    <message>
-        <source>Tokens left in the provider&apos;s window</source>
-        <translation>服务商额度窗口中剩余的 Token</translation>
-    </message>
-    <message>
-        <source>Share of the provider&apos;s token limit left</source>
-        <translation>服务商 Token 上限的剩余比例</translation>
-    </message>
-    <message>
-        <source>Requests left in the provider&apos;s window</source>
-        <translation>服务商额度窗口中剩余的请求数</translation>
-    </message>
-    <message>
-        <source>Share of the provider&apos;s request limit left</source>
-        <translation>服务商请求数上限的剩余比例</translation>
-    </message>
-    <message>
-        <source>Provider window reset</source>
-        <translation>服务商额度窗口重置</translation>
-    </message>
-    <message>
         <source>Sending in</source>
         <translation>距发送</translation>
-    </message>
-    <message>
-        <source>tokens in %1</source>
-        <translation>Token：%1 后</translation>
-    </message>
-    <message>
-        <source>tokens renewed</source>
-        <translation>Token 已恢复</translation>
-    </message>
-    <message>
-        <source>requests in %1</source>
-        <translation>请求数：%1 后</translation>
-    </message>
-    <message>
-        <source>requests renewed</source>
-        <translation>请求数已恢复</translation>
-    </message>
-    <message>
-        <source>Resets: %1 · %2</source>
-        <translation>重置：%1 · %2</translation>
-    </message>
-    <message>
-        <source>Resets in %1</source>
-        <translation>%1 后重置</translation>
-    </message>
-    <message>
-        <source>Window renewed since this report: the figures are out of date</source>
-        <translation>自此次报告以来窗口已重置：这些数值已过时</translation>
-    </message>
-    <message>
-        <source>The provider reports no window.</source>
-        <translation>服务商未报告额度窗口。</translation>
-    </message>
-    <message>
-        <source>Tokens left: %1</source>
-        <translation>剩余 Token：%1</translation>
-    </message>
-    <message>
-        <source>Requests left: %1</source>
-        <translation>剩余请求数：%1</translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <comment>what is left of the provider&apos;s limit</comment>
-        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>Send at the provider&apos;s reset</source>

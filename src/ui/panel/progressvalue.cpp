@@ -17,4 +17,14 @@ void setProgressValue(QProgressBar *bar, int value)
         bar->setUpdatesEnabled(true);
 }
 
+QProgressBar *newPanelBar(QWidget *parent)
+{
+    auto *b = new QProgressBar(parent);
+    b->setTextVisible(false);
+    b->setRange(0, 1000);
+    setProgressValue(b, 0);
+    b->setMaximumHeight(b->fontMetrics().height() * 3 / 4);
+    return b;
+}
+
 } // namespace capwatch::ui

@@ -6,6 +6,7 @@
 #include "session/sendtexts.h"
 #include "ui/panel/categorycolors.h"
 #include "ui/panel/progressvalue.h"
+#include "ui/panel/providerwindowpart.h"
 
 #include <QAccessible>
 #include <QEvent>
@@ -40,16 +41,6 @@ QLabel *caption(QWidget *parent)
     return l;
 }
 
-QProgressBar *bar(QWidget *parent)
-{
-    auto *b = new QProgressBar(parent);
-    b->setTextVisible(false);
-    b->setRange(0, 1000);
-    setProgressValue(b, 0);
-    b->setMaximumHeight(b->fontMetrics().height() * 3 / 4);
-    return b;
-}
-
 } // namespace
 
 RetryPanel::RetryPanel(QWidget *parent)
@@ -62,35 +53,27 @@ RetryPanel::RetryPanel(QWidget *parent)
     , m_failureLabel(new QLabel(m_content))
     , m_attemptCaption(caption(m_content))
     , m_attemptLabel(new QLabel(m_content))
-    , m_attemptBar(bar(m_content))
+    , m_attemptBar(newPanelBar(m_content))
     , m_tokensCaption(caption(m_content))
     , m_tokensLabel(new QLabel(m_content))
-    , m_tokensBar(bar(m_content))
+    , m_tokensBar(newPanelBar(m_content))
     , m_countdownCaption(caption(m_content))
     , m_countdownLabel(new QLabel(m_content))
-    , m_countdownBar(bar(m_content))
+    , m_countdownBar(newPanelBar(m_content))
     , m_budgetCaption(caption(m_content))
     , m_budgetLabel(new QLabel(m_content))
-    , m_budgetBar(bar(m_content))
+    , m_budgetBar(newPanelBar(m_content))
     , m_sourceCaption(caption(m_content))
     , m_sourceLabel(new QLabel(m_content))
     , m_sendNow(new QPushButton(m_content))
     , m_sendAt(new QPushButton(m_content))
-    , m_windowTitle(new QLabel(m_content))
-    , m_windowNone(new QLabel(m_content))
-    , m_windowTokensLabel(new QLabel(m_content))
-    , m_windowTokensBar(bar(m_content))
-    , m_windowRequestsLabel(new QLabel(m_content))
-    , m_windowRequestsBar(bar(m_content))
-    , m_windowResetLabel(new QLabel(m_content))
-    , m_windowTimer(new QTimer(this))
-    , m_windowShow(new QTimer(this))
 {
     m_wallClock = [] { return QDateTime::currentDateTimeUtc(); };
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
+    m_window = new ProviderWindowPart(m_content, titleFont, this);
     m_title->setWordWrap(true);
     QFont stateFont = m_stateLabel->font();
     stateFont.setPointSizeF(stateFont.pointSizeF() * 1.1);
@@ -117,22 +100,10 @@ RetryPanel::RetryPanel(QWidget *parent)
     m_failureLabel->setObjectName(u"failureValue"_s);
     m_sendAt->hide();
     connect(m_sendAt, &QPushButton::clicked, this, &RetryPanel::sendAtRequested);
-    // The provider window part: a title of its own, as the panel's, one step smaller; its
-    // figures in the panel's small-print size so the part stays compact.
-    QFont windowTitleFont = m_title->font();
-    windowTitleFont.setPointSizeF(m_title->font().pointSizeF() / 1.15);
-    m_windowTitle->setFont(windowTitleFont);
-    m_windowTitle->setWordWrap(true);
-    for (QLabel *l :
-        { m_windowNone, m_windowTokensLabel, m_windowRequestsLabel, m_windowResetLabel }) {
-        l->setWordWrap(true);
-        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    }
-    m_windowTimer->setInterval(1000);
-    connect(m_windowTimer, &QTimer::timeout, this, &RetryPanel::refreshWindow);
-    m_windowShow->setSingleShot(true);
-    m_windowShow->setInterval(0);
-    connect(m_windowShow, &QTimer::timeout, this, &RetryPanel::showWindow);
+    connect(m_window, &ProviderWindowPart::changed, this, [this](QWidget *what) {
+        updateGeometry();
+        announce(what);
+    });
 
     // The figures keep their size in a small window: the panel scrolls instead of squeezing
     // its labels.
@@ -183,11 +154,11 @@ RetryPanel::RetryPanel(QWidget *parent)
     }
     pair(m_sourceCaption, m_sourceLabel, 1, Qt::AlignTop);
     grid->setRowMinimumHeight(row++, gap / 2);
-    grid->addWidget(m_windowTitle, row++, 0, 1, 3);
-    grid->addWidget(m_windowNone, row++, 0, 1, 3);
-    pair(m_windowTokensLabel, m_windowTokensBar, 1);
-    pair(m_windowRequestsLabel, m_windowRequestsBar, 1);
-    grid->addWidget(m_windowResetLabel, row++, 0, 1, 3);
+    grid->addWidget(m_window->title(), row++, 0, 1, 3);
+    grid->addWidget(m_window->none(), row++, 0, 1, 3);
+    pair(m_window->tokensLabel(), m_window->tokensBar(), 1);
+    pair(m_window->requestsLabel(), m_window->requestsBar(), 1);
+    grid->addWidget(m_window->resetLabel(), row++, 0, 1, 3);
     grid->setRowStretch(row, 1);
     grid->setColumnStretch(1, 1);
     placeRows();
@@ -533,15 +504,8 @@ void RetryPanel::retranslate()
     m_sendAt->setAccessibleDescription(
         tr("Stops retrying and parks the send until the provider's reset, when it goes out by "
            "itself"));
-    m_windowTitle->setText(tr("Provider window"));
-    m_windowNone->setAccessibleName(tr("Provider window"));
-    m_windowTokensLabel->setAccessibleName(tr("Tokens left in the provider's window"));
-    m_windowTokensBar->setAccessibleName(tr("Share of the provider's token limit left"));
-    m_windowRequestsLabel->setAccessibleName(tr("Requests left in the provider's window"));
-    m_windowRequestsBar->setAccessibleName(tr("Share of the provider's request limit left"));
-    m_windowResetLabel->setAccessibleName(tr("Provider window reset"));
+    m_window->retranslate();
     refresh();
-    refreshWindow();
 }
 
 void RetryPanel::refreshSendAt()
@@ -584,133 +548,18 @@ void RetryPanel::refreshPacing()
 
 void RetryPanel::setWallClock(std::function<QDateTime()> now)
 {
-    m_wallClock = std::move(now);
-    refreshWindow();
+    m_wallClock = now;
+    m_window->setWallClock(std::move(now));
 }
 
 void RetryPanel::setProviderWindow(const std::optional<history::ProviderWindowRecord> &window)
 {
-    m_windowChanged = m_windowChanged || window != m_window;
-    m_window = window;
-    // Shown on the next turn: a report comes as an attempt ends, in the turn that also ends the
-    // send, and the part's word-wrapped labels, their layout and paint (1-2 ms) are better in a
-    // turn of their own than added to that one.
-    m_windowShow->start();
-}
-
-void RetryPanel::showWindow()
-{
-    m_windowShow->stop();
-    refreshWindow();
-    if (!std::exchange(m_windowChanged, false))
-        return;
-    updateGeometry();
-    announce(m_windowTokensLabel->isHidden() ? m_windowNone : m_windowTokensLabel);
-}
-
-namespace {
-
-/// "4,000 of 6,000", "4,000", or empty without a figure left.
-QString leftOf(std::optional<qint64> left, std::optional<qint64> limit)
-{
-    if (!left)
-        return {};
-    return limit ? RetryPanel::tr("%1 of %2", "what is left of the provider's limit")
-                       .arg(QLocale().toString(*left), QLocale().toString(*limit))
-                 : QLocale().toString(*left);
-}
-
-/// The share left as a bar value (0..1000), or -1 when the limit is not known.
-int shareLeft(std::optional<qint64> left, std::optional<qint64> limit)
-{
-    if (!left || !limit || *limit <= 0)
-        return -1;
-    return int(1000 * std::clamp<qint64>(*left, 0, *limit) / *limit);
-}
-
-qint64 secondsUntil(const QDateTime &at, const QDateTime &now)
-{
-    return (now.msecsTo(at) + 999) / 1000;
-}
-
-} // namespace
-
-QString RetryPanel::windowResetText(const QDateTime &now) const
-{
-    const QDateTime tokens = m_window->tokensResetAt;
-    const QDateTime requests = m_window->requestsResetAt;
-    const auto in = [&](const QDateTime &at) {
-        return session::RetryTexts::duration(Millis(1000 * secondsUntil(at, now)));
-    };
-    const auto ahead = [&](const QDateTime &at) { return at.isValid() && now < at; };
-    if (tokens.isValid() && requests.isValid() && std::abs(tokens.msecsTo(requests)) >= 1000) {
-        // Two resets apart: both, each as far as it has got.
-        const QString t = ahead(tokens) ? tr("tokens in %1").arg(in(tokens)) : tr("tokens renewed");
-        const QString r
-            = ahead(requests) ? tr("requests in %1").arg(in(requests)) : tr("requests renewed");
-        return tr("Resets: %1 · %2").arg(t, r);
-    }
-    const QDateTime at = tokens.isValid() ? tokens : requests;
-    if (!at.isValid())
-        return {};
-    return ahead(at) ? tr("Resets in %1").arg(in(at))
-                     : tr("Window renewed since this report: the figures are out of date");
-}
-
-void RetryPanel::refreshWindow()
-{
-    const QDateTime now = m_wallClock();
-    // What is left is the news; a limit alone says nothing of it (and is never guessed from).
-    const bool reported = m_window && (m_window->remainingTokens || m_window->remainingRequests);
-    m_windowNone->setVisible(!reported);
-    m_windowNone->setText(tr("The provider reports no window."));
-    const QString tokens
-        = reported ? leftOf(m_window->remainingTokens, m_window->limitTokens) : QString();
-    const QString requests
-        = reported ? leftOf(m_window->remainingRequests, m_window->limitRequests) : QString();
-    m_windowTokensLabel->setVisible(!tokens.isEmpty());
-    m_windowTokensLabel->setText(tr("Tokens left: %1").arg(tokens));
-    m_windowRequestsLabel->setVisible(!requests.isEmpty());
-    m_windowRequestsLabel->setText(tr("Requests left: %1").arg(requests));
-    const auto setBar = [this](QProgressBar *b, int share) {
-        b->setVisible(share >= 0);
-        setProgressValue(b, std::max(share, 0));
-        // Nearly spent: the token-limit colour, as the panel's own tokens bar over the cap.
-        QPalette pal = palette();
-        if (share >= 0 && share < 100)
-            pal.setColor(QPalette::Highlight, categoryColor(u"token_limit"_s, palette()));
-        b->setPalette(pal);
-    };
-    setBar(m_windowTokensBar,
-        reported ? shareLeft(m_window->remainingTokens, m_window->limitTokens) : -1);
-    setBar(m_windowRequestsBar,
-        reported ? shareLeft(m_window->remainingRequests, m_window->limitRequests) : -1);
-    m_windowTokensBar->setAccessibleDescription(m_windowTokensLabel->text());
-    m_windowRequestsBar->setAccessibleDescription(m_windowRequestsLabel->text());
-    const QString reset = reported ? windowResetText(now) : QString();
-    m_windowResetLabel->setVisible(!reset.isEmpty());
-    m_windowResetLabel->setText(reset);
-
-    const auto ahead = [&](const QDateTime &at) { return at.isValid() && now < at; };
-    const bool counting
-        = reported && (ahead(m_window->tokensResetAt) || ahead(m_window->requestsResetAt));
-    if (counting && !m_windowTimer->isActive())
-        m_windowTimer->start();
-    else if (!counting)
-        m_windowTimer->stop();
+    m_window->setWindow(window);
 }
 
 QString RetryPanel::providerWindowText() const
 {
-    if (m_windowShow->isActive()) // as it is about to be shown
-        const_cast<RetryPanel *>(this)->showWindow();
-    QStringList lines;
-    for (const QLabel *l :
-        { m_windowNone, m_windowTokensLabel, m_windowRequestsLabel, m_windowResetLabel }) {
-        if (!l->isHidden())
-            lines << l->text();
-    }
-    return lines.join(u'\n');
+    return m_window->text();
 }
 
 } // namespace capwatch::ui

@@ -22,6 +22,8 @@ class QTimer;
 
 namespace capwatch::ui {
 
+class ProviderWindowPart;
+
 class RetryPanel final : public QWidget
 {
     Q_OBJECT
@@ -114,10 +116,6 @@ private:
     static session::SendState endOf(const session::SendState &state);
     void refreshPacing();
     void refreshSendAt();
-    void refreshWindow();
-    /// What setProviderWindow() was given, shown: once for the reports of one turn.
-    void showWindow();
-    QString windowResetText(const QDateTime &now) const;
 
     QPointer<session::ChatSession> m_session;
     /// The send shown: the session's, or a parked one (showParked()).
@@ -141,9 +139,7 @@ private:
     /// What the panel showed before showParked() put a parked send in its place.
     std::optional<session::SendState> m_beforePark;
     retry::PolicyLimits m_limits;
-    /// The "Provider window" part: the last report, and the clock its reset counts down on.
-    std::optional<history::ProviderWindowRecord> m_window;
-    std::function<QDateTime()> m_wallClock;
+    std::function<QDateTime()> m_wallClock; ///< Send at's time to the reset
 
     QScrollArea *m_scroll;
     QWidget *m_content;
@@ -167,17 +163,8 @@ private:
     QLabel *m_sourceLabel;
     QPushButton *m_sendNow;
     QPushButton *m_sendAt; ///< while waiting for a reset out of the budget's reach
-    QLabel *m_windowTitle;
-    QLabel *m_windowNone;
-    QLabel *m_windowTokensLabel;
-    QProgressBar *m_windowTokensBar;
-    QLabel *m_windowRequestsLabel;
-    QProgressBar *m_windowRequestsBar;
-    QLabel *m_windowResetLabel;
-    QTimer *m_windowTimer; ///< 1 s, only while a reset of the shown window is ahead
-    /// The next turn after setProviderWindow(): shows the window reported (showWindow()).
-    QTimer *m_windowShow;
-    bool m_windowChanged = false; ///< since showWindow() last ran
+    ProviderWindowPart *m_window
+        = nullptr; ///< the "Provider window" part, in the grid with the rest
 };
 
 } // namespace capwatch::ui

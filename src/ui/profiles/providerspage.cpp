@@ -26,6 +26,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStyle>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace capwatch::ui {
