@@ -6,7 +6,7 @@
 #include <QTextCursor>
 #include <QTextFrame>
 #include <QTimer>
-#include <vector>
+#include <deque>
 
 QT_BEGIN_NAMESPACE
 class QMimeData;
@@ -289,7 +289,10 @@ private:
     QString cachedImage(const QUrl &source);
     void restyle();
 
-    std::vector<Item> m_items;
+    // A deque: an item is never copied or moved once made. A vector copied all of them each
+    // time it grew (QTextCursor has no move constructor, so neither has Item a noexcept one):
+    // 2,000 items at once, 3 ms of one fill piece, opening a long conversation.
+    std::deque<Item> m_items;
     QList<int> m_pending; // assistant turns with text not yet shown
     QTimer m_flushTimer;
     QList<int> m_rendering; // finished answers with Markdown pieces still to render
