@@ -14,14 +14,9 @@ using session::ChatSession;
 
 namespace {
 
-// One piece of a restore's fill adds messages until this much time went by, then lets the event
-// loop paint and take input. A short exchange costs the view about 1 ms, so a piece stays inside
-// one frame (16 ms) even when its last message is a long one, and with the paint that follows it
-// within half of one: 2,000 messages took 4.8 ms at most per piece and 2.7 s in all
-// (tst_responsiveness, 2-core machine, offscreen; with a 4 ms box, 9.5 ms and 2.2 s). A piece
-// ends before a message that would overrun the box, judged by the last one: 3.0-3.9 ms at most
-// per piece, 2.1-2.3 s in all.
-constexpr qint64 kFillTimeBoxNs = 2'500'000;
+// The first piece comes in the turn that shows the conversation (the view emptied, the sidebar's
+// choice, the panel): half the box, so that the two together stay within half a frame.
+constexpr qint64 kFirstFillTimeBoxNs = kFillTimeBoxNs / 2;
 
 } // namespace
 
@@ -404,11 +399,11 @@ void ConversationPresenter::restore(const session::RestoredConversation &convers
     Q_EMIT totalChanged(m_total);
     m_longestPieceNs = 0;
     m_view->beginFill();
-    fillPiece();
+    fillPiece(false, kFirstFillTimeBoxNs);
     Q_EMIT conversationReplaced();
 }
 
-void ConversationPresenter::fillPiece(bool all)
+void ConversationPresenter::fillPiece(bool all, qint64 boxNs)
 {
     QElapsedTimer piece;
     piece.start();
@@ -416,8 +411,8 @@ void ConversationPresenter::fillPiece(bool all)
     // A message more only when the one before, taken again, would still end inside the box: a
     // piece ends before a message that would overrun it, not after (at least one a piece).
     qint64 last = 0;
-    while (m_fillNext < messages.size()
-        && (all || last == 0 || piece.nsecsElapsed() + last < kFillTimeBoxNs)) {
+    while (
+        m_fillNext < messages.size() && (all || last == 0 || piece.nsecsElapsed() + last < boxNs)) {
         const qint64 before = piece.nsecsElapsed();
         addRestored(messages.at(m_fillNext++));
         last = std::max<qint64>(piece.nsecsElapsed() - before, 1);
