@@ -29,11 +29,18 @@ ConversationTotal::ConversationTotal(QWidget *parent)
 
 void ConversationTotal::setTotal(const history::CostTotal &total)
 {
+    const bool shows = total.attempts > 0;
     m_total = total;
-    // Shown on the next turn: a send's end changes it, in a turn that has the send's end to
-    // show already, and a selectable label's new text (its text control, its layout) costs
-    // about 1 ms.
-    m_render->start();
+    // Shown or hidden at once: the line moves the conversation below it, and a conversation
+    // opened should be laid out and painted once, with it or without it. A new figure only is
+    // shown on the next turn: a send's end changes it, in a turn that has the send's end to show
+    // already, and a selectable label's new text (its text control, its layout) costs about 1 ms.
+    if (shows == isHidden() || !shows) {
+        m_render->stop();
+        render();
+    } else {
+        m_render->start();
+    }
 }
 
 void ConversationTotal::render()
