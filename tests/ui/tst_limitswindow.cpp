@@ -15,6 +15,7 @@
 #include "support/demothread.h"
 #include "support/demowindow.h"
 #include "support/windowwidgets.h"
+#include "ui/conversation/conversationpresenter.h"
 #include "ui/conversation/conversationtotal.h"
 #include "ui/conversation/conversationview.h"
 #include "ui/conversation/promptmessage.h"
@@ -30,6 +31,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -322,7 +324,11 @@ void TestLimitsWindow::costsShowUnderAnswersAndInTheTotal()
     const QUuid id = l.w.window->session()->conversationId();
     l.w.window->session()->newConversation();
     QTRY_VERIFY(total->isHidden());
+    // Read back in pieces, the first of which may hold only the first exchange (under ASan it
+    // does): the whole of it before its last answer is looked at.
+    QSignalSpy filled(presenter(*l.w.window), &ConversationPresenter::restoreFilled);
     l.w.window->session()->openConversation(id);
+    QTRY_COMPARE(filled.size(), 1);
     QTRY_VERIFY(
         view->lastAssistantTurn() >= 0 && !view->turnUsage(view->lastAssistantTurn()).isEmpty());
     QTRY_VERIFY(view->isSettled());
